@@ -1,0 +1,159 @@
+// Lint configuration: type-checked TypeScript rules plus the layer and Electron-API boundaries of the app.
+import { builtinModules } from 'node:module';
+
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+// --- Layers: which top-level folder may import which (resolved paths, so `../..` tricks do not help). ---
+const layerZones = [
+  {
+    target: './shared',
+    from: ['./main', './preload', './renderer', './test'],
+    message: 'shared/ is the bottom layer: it imports nothing from main/, preload/, renderer/ or test/.',
+  },
+  {
+    target: './renderer',
+    from: ['./main', './preload', './test'],
+    message: 'renderer/ reaches main only through the preload bridge, never by import.',
+  },
+  {
+    target: './preload',
+    from: ['./main', './renderer', './test'],
+    message: 'preload/ may import only shared/ (and electron).',
+  },
+  {
+    target: './main',
+    from: ['./renderer', './preload', './test'],
+    message: 'main/ never imports renderer/ or preload/ code; share types through shared/.',
+  },
+];
+
+// --- Electron APIs: where `electron`, `ipcMain` and `ipcRenderer` may appear. ---
+const electronMessage =
+  "'electron' may be imported only in main/index.ts, main/shell/**, main/ipc/** and preload/**; " +
+  'the payment engine must run under plain Node.';
+const electronSpecifier = '/^electron(\\x2F.*)?$/';
+const noElectronImports = {
+  patterns: [{ regex: '^electron(/.*)?$', message: electronMessage }],
+};
+const noDynamicElectron = [
+  { selector: `ImportExpression[source.value=${electronSpecifier}]`, message: electronMessage },
+  {
+    selector: `CallExpression[callee.name='require'][arguments.0.value=${electronSpecifier}]`,
+    message: electronMessage,
+  },
+];
+const noIpcMain = ['Identifier', 'Literal'].map((node) => ({
+  selector: `${node}[${node === 'Identifier' ? 'name' : 'value'}='ipcMain']`,
+  message: 'ipcMain may be used only in main/ipc/**.',
+}));
+const noIpcRenderer = ['Identifier', 'Literal'].map((node) => ({
+  selector: `${node}[${node === 'Identifier' ? 'name' : 'value'}='ipcRenderer']`,
+  message: 'ipcRenderer may be used only in preload/**.',
+}));
+
+// A sandboxed preload can require() only electron (plus a few polyfilled modules): no Node built-ins.
+const noNodeBuiltins = {
+  paths: builtinModules.map((name) => ({
+    name,
+    message: 'A sandboxed preload cannot use Node built-ins.',
+  })),
+  patterns: [{ regex: '^node:', message: 'A sandboxed preload cannot use Node built-ins.' }],
+};
+
+const electronEntryFiles = ['main/index.ts', 'main/shell/**'];
+const ipcMainFiles = ['main/ipc/**'];
+const preloadFiles = ['preload/**'];
+
+export default defineConfig(
+  globalIgnores([
+    'out/',
+    'dist/',
+    'build/',
+    'node_modules/',
+    'test-results/',
+    'playwright-report/',
+  ]),
+
+  js.configs.recommended,
+
+  {
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: root,
+      },
+    },
+  },
+
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['main/**', 'preload/**', 'test/**', '*.config.ts'],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    languageOptions: { globals: globals.browser },
+  },
+
+  // Layer boundaries, checked on resolved import paths.
+  {
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        // The root tsconfig.json is a solution file: the resolver follows its project references.
+        createTypeScriptImportResolver({ project: `${root}/tsconfig.json` }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
+    },
+  },
+
+  // Electron boundaries. ESLint applies the last matching options, so each group states its full set.
+  {
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-imports': ['error', noElectronImports],
+      'no-restricted-syntax': ['error', ...noDynamicElectron, ...noIpcMain, ...noIpcRenderer],
+    },
+  },
+  {
+    files: electronEntryFiles,
+    rules: {
+      'no-restricted-imports': 'off',
+      'no-restricted-syntax': ['error', ...noIpcMain, ...noIpcRenderer],
+    },
+  },
+  {
+    files: ipcMainFiles,
+    rules: {
+      'no-restricted-imports': 'off',
+      'no-restricted-syntax': ['error', ...noIpcRenderer],
+    },
+  },
+  {
+    files: preloadFiles,
+    rules: {
+      'no-restricted-imports': ['error', noNodeBuiltins],
+      'no-restricted-syntax': ['error', ...noIpcMain],
+    },
+  },
+);

@@ -1,0 +1,2 @@
+// Shared: plain, runtime-agnostic definitions used by main, preload and renderer alike (no Node, no DOM).
+export { Environment } from './environment';

@@ -1,0 +1,92 @@
+// Keeps the lint boundaries proven: each forbidden layer crossing or Electron API use must fail, allowed ones must pass.
+import { fileURLToPath } from 'node:url';
+
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// The project's real eslint.config.js, minus type-aware rules: the snippets below are virtual files
+// that no tsconfig lists. The imported targets exist, so the resolver-based layer rule can resolve them.
+const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
+
+const boundaryRules = new Set([
+  'import-x/no-restricted-paths',
+  'no-restricted-imports',
+  'no-restricted-syntax',
+]);
+
+async function boundaryViolations(filePath: string, code: string): Promise<string[]> {
+  const results = await eslint.lintText(code, { filePath, warnIgnored: true });
+  expect(results).toHaveLength(1);
+  const messages = results[0]?.messages ?? [];
+  // A fatal message (parse error, ignored file) would make an "allowed" case pass vacuously.
+  expect(messages.filter((message) => message.fatal === true)).toEqual([]);
+  return messages.flatMap((message) =>
+    message.ruleId !== null && boundaryRules.has(message.ruleId) ? [message.ruleId] : [],
+  );
+}
+
+describe('layer boundaries (import-x/no-restricted-paths)', () => {
+  it.each([
+    ['shared/probe.ts', "import '../main/index';"],
+    ['shared/probe.ts', "import '../preload/index';"],
+    ['shared/probe.ts', "import '../renderer/src/App';"],
+    ['shared/probe.ts', "import '../test/lint/layers.test';"],
+    ['renderer/src/probe.ts', "import '../../main/index';"],
+    ['renderer/src/probe.ts', "import type { Environment } from '../../main/index';\nexport type E = Environment;"],
+    ['renderer/src/probe.ts', "import '../../preload/index';"],
+    ['preload/probe.ts', "import '../main/index';"],
+    ['preload/probe.ts', "import '../renderer/src/App';"],
+    ['main/probe.ts', "import '../renderer/src/App';"],
+    ['main/probe.ts', "import '../preload/index';"],
+    ['main/payments/probe.ts', "export { App } from '../../renderer/src/App';"],
+  ])('%s: %s is rejected', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    ['shared/probe.ts', "import { Environment } from './environment';\nexport const e = Environment;"],
+    ['renderer/src/probe.ts', "import '../../shared/index';"],
+    ['preload/probe.ts', "import '../shared/index';"],
+    ['main/probe.ts', "import '../shared/index';"],
+    ['main/probe.ts', "import './index';"],
+    ['test/probe.ts', "import '../main/index';\nimport '../preload/index';\nimport '../shared/index';"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toEqual([]);
+  });
+});
+
+describe('Electron API boundaries', () => {
+  const imports = 'no-restricted-imports';
+  const syntax = 'no-restricted-syntax';
+  it.each([
+    ['main/payments/probe.ts', "import { app } from 'electron';", imports],
+    ['main/payments/probe.ts', "export const load = () => import('electron');", syntax],
+    ['main/payments/probe.ts', "const electron = require('electron');", syntax],
+    ['main/sandbox/probe.ts', "import * as electron from 'electron/main';", imports],
+    ['shared/probe.ts', "import 'electron';", imports],
+    ['renderer/src/probe.ts', "import { contextBridge } from 'electron/renderer';", imports],
+    ['test/probe.ts', "import { app } from 'electron';", imports],
+    ['main/index.ts', "import { ipcMain } from 'electron';", syntax],
+    ['main/shell/probe.ts', "import electron from 'electron';\nexport const m = electron['ipcMain'];", syntax],
+    ['main/ipc/probe.ts', "import { ipcRenderer } from 'electron';", syntax],
+    ['preload/probe.ts', "import { ipcMain } from 'electron';", syntax],
+    ['preload/probe.ts', "import { readFileSync } from 'node:fs';", imports],
+    ['preload/probe.ts', "import path from 'path';", imports],
+  ])('%s: %s is rejected by %s', async (filePath, code, rule) => {
+    expect(await boundaryViolations(filePath, code)).toContain(rule);
+  });
+
+  it.each([
+    ['main/index.ts', "import { app, BrowserWindow } from 'electron';"],
+    ['main/shell/probe.ts', "import { shell } from 'electron';"],
+    ['main/ipc/probe.ts', "import { ipcMain } from 'electron';"],
+    ['preload/probe.ts', "import { contextBridge, ipcRenderer } from 'electron';"],
+    ['main/payments/probe.ts', "import { createServer } from 'node:http';"],
+    ['electron.vite.config.ts', "import { defineConfig } from 'electron-vite';"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toEqual([]);
+  });
+});
