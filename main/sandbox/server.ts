@@ -24,6 +24,7 @@ export type Operation = (typeof OPERATIONS)[number];
 export const PREFIXES = { auth: '/auth', cde: '/cde', api: '/api', control: '/_sandbox', challenge: '/challenge' } as const;
 const IDEMPOTENT: ReadonlySet<Operation> = new Set(['POST /methods', 'POST /payments', 'POST /payments/{id}/refunds']);
 const MAX_BODY_BYTES = 64 * 1024;
+const MAX_JSON_DEPTH = 32;
 
 interface Route {
   operation: Operation;
@@ -380,11 +381,28 @@ function readBody(req: IncomingMessage): Promise<RawBody> {
 function parseJson(raw: RawBody): Body {
   if (raw.tooLarge) return { kind: 'invalid', message: `The request body is too large (${MAX_BODY_BYTES / 1024} KiB at most).` };
   if (raw.text.trim() === '') return { kind: 'empty' };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(raw.text) as unknown };
+    value = JSON.parse(raw.text);
   } catch {
     return { kind: 'invalid', message: 'The request body is not valid JSON.' };
   }
+  // Hashing and validation walk the body recursively: refuse absurd nesting before they do.
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+    return { kind: 'invalid', message: `The request body is nested too deeply (${MAX_JSON_DEPTH} levels at most).` };
+  }
+  return { kind: 'json', value };
+}
+
+/** Iterative, so that the check itself cannot overflow the stack. */
+function nestedDeeperThan(root: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth >= max) return true;
+    for (const child of Object.values(item.value)) stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
 }
 
 function pathOf(url: string | undefined): string | undefined {
