@@ -2,12 +2,10 @@
 // (interface-decisions §7, §10; README 3DS).
 import { expect, test, type Page, type Response } from '@playwright/test';
 
-import { startSimulator } from '../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../main/sandbox';
 import { ApiClient, CARDS, advanceClock, type Payment } from '../main/sandbox/support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 
 test.beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Authentication: card-payment-service.md §5, interface-decisions §1, README "Token endpoint".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -18,9 +18,7 @@ import {
   type SimInfo,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
@@ -175,7 +173,7 @@ describe('Bearer token on cde and base endpoints', () => {
 });
 
 describe('tokenTtlS option', () => {
-  let short: Sim;
+  let short: RunningSimulator;
   beforeAll(async () => {
     short = await startSimulator({ port: 0, tokenTtlS: 60 });
   });

@@ -1,6 +1,6 @@
 // The 3DS challenge page over HTTP (spec §1 rule 2; interface-decisions §6, §7, §10; README 3DS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -12,10 +12,8 @@ import {
   type Payment,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
 const PROCESSING_DELAY_MS = 2000;
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 
 beforeAll(async () => {

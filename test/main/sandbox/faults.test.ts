@@ -1,6 +1,6 @@
 // Fault injection, rate limit and latency (simulator.md; interface-decisions §3; README Faults, Rate limit, Latency).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -18,9 +18,7 @@ import {
   type HttpResult,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 let methodId: string;
 
@@ -191,7 +189,7 @@ describe('dropped connections', () => {
 });
 
 describe('rate limit (rateLimit option)', () => {
-  let limited: Sim;
+  let limited: RunningSimulator;
   beforeAll(async () => {
     limited = await startSimulator({ port: 0, rateLimit: 3 });
   });
@@ -246,7 +244,7 @@ describe('rate limit (rateLimit option)', () => {
 });
 
 describe('latency option', () => {
-  let slow: Sim;
+  let slow: RunningSimulator;
   const LATENCY = 300;
   beforeAll(async () => {
     slow = await startSimulator({ port: 0, latencyMs: LATENCY });

@@ -1,6 +1,6 @@
 // Headers: X-Request-Id echoed / generated (spec §4 common header; interface-decisions §4; README X-Request-Id).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -12,9 +12,7 @@ import {
   type HttpResult,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Idempotency (spec §7, §8; interface-decisions §3, §4, §5; README Idempotency-Key, Faults).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -17,9 +17,7 @@ import {
   type HttpResult,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 let methodId: string;
 

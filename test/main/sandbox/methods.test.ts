@@ -1,6 +1,6 @@
 // Tokenization: POST {cdeUrl}/methods (spec §2 Method/CardInput, §4; interface-decisions §3, §9; README CardInput, Brands).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ALL_CARDS,
   ApiClient,
@@ -17,9 +17,7 @@ import {
   type TestCard,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 
 beforeAll(async () => {
@@ -247,7 +245,7 @@ describe('card validation (interface-decisions §3, README CardInput)', () => {
 });
 
 describe('method TTL (methodTtlS)', () => {
-  let ttlSim: Sim;
+  let ttlSim: RunningSimulator;
   beforeAll(async () => {
     ttlSim = await startSimulator({ port: 0, methodTtlS: 600 });
   });

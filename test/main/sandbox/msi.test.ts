@@ -1,6 +1,6 @@
 // MSI: flows B and C, plans, confirmation, expiry (spec §1 rule 3, §3, §4; interface-decisions §3, §6, §7, §8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -13,10 +13,8 @@ import {
   type Payment,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
 const FIFTEEN_MIN = 15 * 60;
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 let msiMethodId: string;
 

@@ -1,6 +1,6 @@
 // Payments: flows A and D, card outcomes, payment validation (spec §1–§4; interface-decisions §2, §3, §6, §7, §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ALL_CARDS,
   ApiClient,
@@ -17,10 +17,8 @@ import {
   type TestCard,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
 const PROCESSING_DELAY_MS = 2000;
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 let visaMethodId: string;
 

@@ -1,6 +1,6 @@
 // Refunds: POST {baseUrl}/payments/{id}/refunds (spec §2 Refund, §3 refund rules, §4; interface-decisions §2, §3, §6, §7; README Refunds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -14,10 +14,8 @@ import {
   unknownPaymentId,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
 const REFUND_DELAY_MS = 3000;
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 
 beforeAll(async () => {
@@ -215,7 +213,7 @@ describe('refund errors', () => {
 });
 
 describe('refundDelayMs 0', () => {
-  let instant: Sim;
+  let instant: RunningSimulator;
   beforeAll(async () => {
     instant = await startSimulator({ port: 0, processingDelayMs: 0, refundDelayMs: 0 });
   });

@@ -1,7 +1,7 @@
 // Robustness: malformed requests to every endpoint are 4xx with the §3 error body, never 5xx
 // (interface-decisions §3; README Strict bodies, 64 KiB limit).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -17,9 +17,7 @@ import {
   type Payment,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let client: ApiClient;
 let pending: Payment;
 let succeeded: Payment;

@@ -7,19 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { SimulatorEndpoints } from '../../../main/sandbox';
 
 // ---------------------------------------------------------------------------
 // Simulator handle
 
-export interface SimInfo {
-  authUrl: string;
-  cdeUrl: string;
-  baseUrl: string;
-  controlUrl: string;
-  clientId: string;
-  clientSecret: string;
-  publishableKey: string;
-}
+/** The start line's keys (simulator.md), as the simulator itself declares them. */
+export type SimInfo = SimulatorEndpoints;
 
 export interface Credentials {
   clientId: string;

@@ -1,6 +1,6 @@
 // Tenant isolation (interface-decisions §1: each client id is a tenant; 404 not_found as if it did not exist).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import {
   ApiClient,
   CARDS,
@@ -13,9 +13,7 @@ import {
   type Payment,
 } from './support';
 
-type Sim = Awaited<ReturnType<typeof startSimulator>>;
-
-let sim: Sim;
+let sim: RunningSimulator;
 let alice: ApiClient;
 let bob: ApiClient;
 
