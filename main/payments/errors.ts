@@ -1,0 +1,40 @@
+/** The engine's one error type: what went wrong, in words an agent understands, never a secret or a body. */
+
+export type FailureKind = 'network' | 'timeout' | 'http' | 'unexpected_response' | 'configuration';
+
+export interface ServiceErrorDetails {
+  status?: number;
+  param?: string;
+  requestId?: string;
+}
+
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+
+  constructor(
+    readonly kind: FailureKind,
+    /** The service's error code (§3), or the engine's own for network, timeout and shape failures. */
+    readonly code: string,
+    message: string,
+    readonly details: ServiceErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Fallback messages when the service sends none: by code first, then by HTTP status. */
+const BY_CODE: Record<string, string> = {
+  idempotency_conflict: 'This operation was already sent with different details. Start it again.',
+  idempotency_in_progress: 'The service is still working on this request.',
+  invalid_state: 'The payment is no longer in a state that allows this.',
+  rate_limited: 'The payment service is busy. Try again in a moment.',
+  not_found: 'The payment service does not know this payment or card.',
+};
+
+export function messageFor(code: string, status: number, sent: string | undefined): string {
+  if (sent !== undefined && sent.trim() !== '') return sent;
+  const byCode = BY_CODE[code];
+  if (byCode) return byCode;
+  if (status >= 500) return 'The payment service had a problem. Try again in a moment.';
+  return `The payment service refused the request (HTTP ${status}).`;
+}
