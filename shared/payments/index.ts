@@ -1,0 +1,35 @@
+/** What a payment request must look like before it leaves the app: amounts, currencies, ids, reasons — checked everywhere alike. */
+import { z } from 'zod';
+
+export const CURRENCIES = ['usd', 'mxn'] as const;
+export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const;
+export const MIN_AMOUNT = 0.01;
+export const MAX_AMOUNT = 999_999.99;
+
+/** True when the number has at most two decimals (in binary floating point, within a tiny tolerance). */
+export const hasWholeCents = (n: number): boolean => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+
+export const Amount = z
+  .number({ error: 'Enter the amount as a number.' })
+  .refine(Number.isFinite, 'Enter the amount as a number.')
+  .refine((n) => n >= MIN_AMOUNT, `The amount must be at least ${MIN_AMOUNT.toFixed(2)}.`)
+  .refine((n) => n <= MAX_AMOUNT, 'The amount can be at most 999,999.99.')
+  .refine(hasWholeCents, 'The amount can have at most two decimals (cents).');
+
+export const Currency = z.enum(CURRENCIES, { error: 'The currency must be USD or MXN.' });
+export type Currency = z.infer<typeof Currency>;
+
+export const ReservationId = z
+  .string({ error: 'The reservation number is missing.' })
+  .trim()
+  .min(1, 'The reservation number is missing.')
+  .max(64, 'The reservation number can have at most 64 characters.');
+
+export const PaymentId = z.string().regex(/^pay_[a-f0-9]{32}$/, 'This is not a payment id (pay_ followed by 32 characters).');
+export const MethodId = z.string().regex(/^mth_[a-f0-9]{32}$/, 'This is not a saved card id (mth_ followed by 32 characters).');
+export const RefundReason = z.enum(REFUND_REASONS, { error: 'Choose a refund reason.' });
+export type RefundReason = z.infer<typeof RefundReason>;
+
+/** Amounts travel as numbers but are compared and added in whole cents. */
+export const toCents = (amount: number): number => Math.round(amount * 100);
+export const fromCents = (cents: number): number => cents / 100;
