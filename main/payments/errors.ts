@@ -1,6 +1,7 @@
 /** The engine's one error type: what went wrong, in words an agent understands, never a secret or a body. */
 
-export type FailureKind = 'network' | 'timeout' | 'http' | 'unexpected_response' | 'configuration';
+/** invalid_input: refused by the engine itself, before any request or journal write. */
+export type FailureKind = 'invalid_input' | 'network' | 'timeout' | 'http' | 'unexpected_response' | 'configuration';
 
 export interface ServiceErrorDetails {
   status?: number;

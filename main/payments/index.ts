@@ -4,3 +4,6 @@ export { ServiceError, type FailureKind } from './errors';
 export { TokenManager } from './tokens';
 export { ServiceClient, MAX_ATTEMPTS, type Attempt, type Answer, type CardInput, type CreatePaymentInput } from './client';
 export { isTerminal, type MethodResource, type PaymentResource, type RefundResource } from './resources';
+export { Journal, SCHEMA_VERSION, type Operation, type OperationState } from './journal';
+export { Poller } from './poller';
+export { PaymentEngine, type EngineDeps, type EngineEvent, type EngineLogger, type MethodView, type PaymentView, type RecoveryReport } from './engine';

@@ -33,3 +33,5 @@ export type RefundReason = z.infer<typeof RefundReason>;
 /** Amounts travel as numbers but are compared and added in whole cents. */
 export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
+
+export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';

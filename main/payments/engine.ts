@@ -1,0 +1,445 @@
+/** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, toCents } from '../../shared/payments';
+import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
+import type { SecretStore, ServiceConfig } from './config';
+import { ServiceError } from './errors';
+import { fingerprint, type Journal, type Operation, type OperationKind, type StoredMethod, type StoredPayment } from './journal';
+import { Poller } from './poller';
+import type { PaymentResource } from './resources';
+import { TokenManager } from './tokens';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Where the engine logs: pino fits. Nothing but ids, statuses and times is ever passed. */
+export interface EngineLogger {
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+}
+
+export interface EngineDeps {
+  config: ServiceConfig;
+  secrets: SecretStore;
+  journal: Journal;
+  fetch?: typeof fetch;
+  logger?: EngineLogger;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  backoffBaseMs?: number;
+  pollSchedule?: readonly number[];
+}
+
+export interface RefundView {
+  id: string;
+  amount: number;
+  currency: string;
+  reason: string | undefined;
+  status: string;
+  createdAt: string | undefined;
+}
+
+/** A payment as the app shows it: never card data beyond what the method view carries. */
+export interface PaymentView {
+  id: string;
+  reservationId: string;
+  status: string;
+  amount: number;
+  originalAmount: number | undefined;
+  currency: string;
+  methodId: string;
+  availableInstallments: number[];
+  installments: { count: number; perInstallment: number } | undefined;
+  /** The 3DS link to send to the cardholder; the app never opens it. */
+  nextActionUrl: string | undefined;
+  failure: { code: string; message: string | undefined } | undefined;
+  refunds: RefundView[];
+  /** What can still be refunded (pending and succeeded refunds count against it). */
+  refundable: number;
+  createdAt: string;
+  updatedAt: string | undefined;
+  expiresAt: string | undefined;
+  /** When the engine will next read the payment, while it is being followed. */
+  nextCheckAt: number | undefined;
+}
+
+export type MethodView = Omit<StoredMethod, 'reservationId'>;
+
+export type EngineEvent = { type: 'payment'; payment: PaymentView };
+
+export interface RecoveryReport {
+  resent: string[];
+  failed: string[];
+  abandoned: string[];
+  reconcile: string[];
+  following: string[];
+}
+
+const OperationId = z.uuid({ error: 'The operation id must be a UUID.' }).optional();
+const OperatorId = z.string().trim().min(1, 'The operator is missing.').max(64);
+
+const TokenizeInput = z.strictObject({
+  operationId: OperationId,
+  card: CardInput,
+  guestEmail: z.email('The guest e-mail address is not valid.').max(254).optional(),
+  reservationId: ReservationId,
+  operatorId: OperatorId,
+});
+
+/** The create-payment body as sent, also used to re-read a journaled one at recovery. */
+const CreatePaymentBody = z.strictObject({
+  methodId: MethodId,
+  amount: Amount,
+  currency: Currency,
+  reservationId: ReservationId,
+  installments: z.strictObject({ required: z.literal(true) }).optional(),
+  returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
+
+const PayInput = z.strictObject({
+  operationId: OperationId,
+  methodId: MethodId,
+  amount: Amount,
+  currency: Currency,
+  reservationId: ReservationId,
+  operatorId: OperatorId,
+  installments: z.boolean().optional(),
+  returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
+  note: z.string().trim().max(500, 'The note can have at most 500 characters.').optional(),
+});
+
+const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
+const RefundInput = z.strictObject({
+  operationId: OperationId,
+  paymentId: PaymentId,
+  amount: Amount.optional(),
+  reason: RefundReason,
+  operatorId: OperatorId,
+});
+
+/** Parses input at the engine's door: refused before any request or journal write. */
+function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = issue?.path.map(String).join('.');
+  throw new ServiceError('invalid_input', 'invalid_input', issue?.message ?? 'The request is not valid.', param ? { param } : {});
+}
+
+/** A refusal that will not change by asking again (so the journal can close the operation). */
+const isDefinitive = (e: unknown): e is ServiceError =>
+  e instanceof ServiceError &&
+  e.kind === 'http' &&
+  (e.details.status ?? 0) >= 400 &&
+  (e.details.status ?? 0) < 500 &&
+  ![401, 408, 429].includes(e.details.status ?? 0) &&
+  e.code !== 'idempotency_in_progress';
+
+export class PaymentEngine {
+  private readonly client: ServiceClient;
+  private readonly poller: Poller;
+  private readonly journal: Journal;
+  private readonly now: () => number;
+  private readonly listeners = new Set<(event: EngineEvent) => void>();
+
+  constructor(private readonly deps: EngineDeps) {
+    this.journal = deps.journal;
+    this.now = deps.now ?? Date.now;
+    const tokens = new TokenManager({
+      authUrl: deps.config.authUrl,
+      clientId: deps.config.clientId,
+      secrets: deps.secrets,
+      timeoutMs: deps.config.requestTimeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+    this.client = new ServiceClient({
+      config: deps.config,
+      tokens,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      ...(deps.backoffBaseMs === undefined ? {} : { backoffBaseMs: deps.backoffBaseMs }),
+      onAttempt: (attempt) => this.onAttempt(attempt),
+    });
+    this.poller = new Poller({
+      read: async (id) => (await this.client.getPayment(id)).value,
+      onUpdate: (payment) => this.store(payment),
+      onError: (paymentId, error) => deps.logger?.warn({ paymentId, code: error instanceof ServiceError ? error.code : 'unknown' }, 'poll failed'),
+      ...(deps.pollSchedule ? { schedule: deps.pollSchedule } : {}),
+    });
+  }
+
+  /** Subscribes to every payment change the engine learns of; answers the unsubscribe. */
+  on(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Follows one payment: the listener gets its changes until it is settled. */
+  watch(paymentId: string, listener: (payment: PaymentView) => void): () => void {
+    const id = checked(PaymentId, paymentId);
+    const stored = this.journal.payment(id);
+    if (!stored || this.journal.unsettledPaymentIds().includes(id)) this.poller.follow(id);
+    return this.on((event) => {
+      if (event.payment.id === id) listener(event.payment);
+    });
+  }
+
+  /** POST /methods. The card lives only in this call: the journal keeps brand, last 4 and expiry. */
+  async tokenize(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
+    const { operationId, card, guestEmail, reservationId, operatorId } = checked(TokenizeInput, input);
+    const redacted = {
+      type: 'card',
+      guestEmail,
+      card: { brand: cardBrand(card.number), last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear },
+    };
+    const op = this.beginOrResume(operationId, 'tokenize', redacted, { reservationId, operatorId, resendable: false });
+    if (op.state === 'done' && op.resultId) {
+      const known = this.journal.methodsOf(reservationId).find((m) => m.id === op.resultId);
+      if (known) return methodView(known);
+    }
+    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail), (m) => {
+      this.journal.saveMethod(m, reservationId);
+      return m.id;
+    });
+    const { brand, last4, expMonth, expYear } = method.card;
+    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
+  }
+
+  /** POST /payments (flows A, B and D); MSI when `installments` is true. */
+  async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
+    const { operationId, operatorId, note, installments, ...rest } = checked(PayInput, input);
+    const body: CreatePaymentInput = {
+      ...rest,
+      ...(installments ? { installments: { required: true } } : {}),
+      metadata: { agent: operatorId, ...(note ? { note } : {}) },
+    };
+    const op = this.beginOrResume(operationId, 'create_payment', body, { reservationId: rest.reservationId, operatorId, resendable: true });
+    if (op.state === 'done' && op.resultId) return this.getPayment(op.resultId);
+    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
+      this.journal.savePayment(p, { operatorId });
+      return p.id;
+    });
+    this.poller.follow(payment.id, payment);
+    return this.emit(payment.id);
+  }
+
+  /** PATCH /payments/{id} (flow C): plans are recomputed by the service. */
+  async updateAmount(input: { paymentId: string; amount: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, amount } = checked(z.strictObject({ paymentId: PaymentId, amount: Amount, operatorId: OperatorId }), input);
+    return this.store((await this.client.updateAmount(paymentId, amount)).value);
+  }
+
+  /** POST /payments/{id}/confirmation, with a plan or for a single payment. */
+  async confirm(input: { paymentId: string; installmentsCount?: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, installmentsCount } = checked(
+      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), operatorId: OperatorId }),
+      input,
+    );
+    const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
+    const view = this.store(payment);
+    this.poller.restartSoon(paymentId);
+    return view;
+  }
+
+  /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
+  async refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
+    const { operationId, paymentId, amount, reason, operatorId } = checked(RefundInput, input);
+    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
+    const left = refundableCents(known);
+    if (amount !== undefined ? toCents(amount) > left : left === 0) {
+      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${fromCents(left).toFixed(2)} ${known.currency.toUpperCase()} is left to refund on this payment.`, {
+        param: 'amount',
+      });
+    }
+    const body = checked(RefundBody, { ...(amount === undefined ? {} : { amount }), reason });
+    const op = this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
+    if (op.state !== 'done') {
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
+        this.journal.saveRefund(r, { id: paymentId, currency: known.currency }, operatorId);
+        return r.id;
+      });
+    }
+    this.poller.restartSoon(paymentId);
+    return this.emit(paymentId);
+  }
+
+  /** GET /payments/{id}: the service's word, kept in the journal. */
+  async getPayment(paymentId: string): Promise<PaymentView> {
+    const id = checked(PaymentId, paymentId);
+    await this.fetchAndStore(id);
+    return this.emit(id);
+  }
+
+  /** What the journal knows of a reservation's payments and saved cards. */
+  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[] } {
+    const id = checked(ReservationId, reservationId);
+    return {
+      payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
+      methods: this.journal.methodsOf(id).map(methodView),
+    };
+  }
+
+  /**
+   * At start-up: unanswered operations younger than 24 h are re-sent with their original key and
+   * payload; older ones are marked for reconciliation, never re-sent with a new key. A tokenization
+   * cannot be re-sent (the card was not kept) and is closed: it charged nothing. Payments that may
+   * still change are followed again.
+   */
+  async recover(): Promise<RecoveryReport> {
+    const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
+    for (const op of this.journal.pendingOperations()) {
+      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) {
+        this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+        report.reconcile.push(op.operationId);
+        if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
+        continue;
+      }
+      if (!op.resendable) {
+        this.journal.settle(op.key, { state: 'abandoned', errorCode: 'card_not_kept' }, this.now());
+        report.abandoned.push(op.operationId);
+        continue;
+      }
+      try {
+        await this.resend(op);
+        report.resent.push(op.operationId);
+      } catch {
+        report.failed.push(op.operationId);
+      }
+    }
+    for (const id of this.journal.unsettledPaymentIds()) {
+      this.poller.follow(id);
+      report.following.push(id);
+    }
+    this.deps.logger?.info({ ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) }, 'recovery');
+    return report;
+  }
+
+  close(): void {
+    this.poller.stopAll();
+    this.listeners.clear();
+  }
+
+  // ---- internals ----
+
+  private async resend(op: Operation): Promise<void> {
+    if (op.kind === 'create_payment') {
+      const body = CreatePaymentBody.parse(op.payload);
+      const p = await this.run(op, (key) => this.client.createPayment(body, key), (payment) => {
+        this.journal.savePayment(payment, { operatorId: op.operatorId });
+        return payment.id;
+      });
+      this.poller.follow(p.id, p);
+      this.emit(p.id);
+    } else if (op.kind === 'refund' && op.paymentId) {
+      const paymentId = op.paymentId;
+      const body = RefundBody.parse(op.payload);
+      const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
+        this.journal.saveRefund(r, { id: paymentId, currency: known.currency }, op.operatorId);
+        return r.id;
+      });
+      this.poller.restartSoon(paymentId);
+    }
+  }
+
+  /** The operation for this logical request: new (journaled before anything is sent), or the one already begun. */
+  private beginOrResume(
+    operationId: string | undefined,
+    kind: OperationKind,
+    payload: unknown,
+    meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
+  ): Operation {
+    const id = operationId ?? randomUUID();
+    const existing = this.journal.operation(id);
+    if (!existing) {
+      return this.journal.begin({ key: randomUUID(), operationId: id, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
+    }
+    if (existing.kind !== kind || existing.fingerprint !== fingerprint(payload)) {
+      throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
+    }
+    if (this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS && existing.state === 'pending') {
+      throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
+    }
+    return existing;
+  }
+
+  /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
+  private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T) => string): Promise<T> {
+    try {
+      const { value } = await send(op.key);
+      this.journal.transaction(() => {
+        const resultId = keep(value);
+        this.journal.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, this.now());
+      });
+      return value;
+    } catch (error) {
+      // A definitive refusal closes the operation; otherwise the answer is unknown and it stays
+      // pending, to be re-sent with the same key (by the same operation id, or at the next start).
+      if (isDefinitive(error)) {
+        this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
+      }
+      throw error;
+    }
+  }
+
+  private async fetchAndStore(paymentId: string): Promise<StoredPayment> {
+    const payment = (await this.client.getPayment(paymentId)).value;
+    this.journal.savePayment(payment);
+    const stored = this.journal.payment(payment.id);
+    if (!stored) throw new Error('journal: payment not stored');
+    return stored;
+  }
+
+  private store(payment: PaymentResource): PaymentView {
+    this.journal.savePayment(payment);
+    return this.emit(payment.id);
+  }
+
+  private emit(paymentId: string): PaymentView {
+    const stored = this.journal.payment(paymentId);
+    if (!stored) throw new Error('journal: payment not stored');
+    const view = this.view(stored);
+    for (const listener of this.listeners) listener({ type: 'payment', payment: view });
+    return view;
+  }
+
+  private view(p: StoredPayment): PaymentView {
+    return {
+      id: p.id,
+      reservationId: p.reservationId,
+      status: p.status,
+      amount: fromCents(p.amountCents),
+      originalAmount: p.originalAmountCents === undefined ? undefined : fromCents(p.originalAmountCents),
+      currency: p.currency,
+      methodId: p.methodId,
+      availableInstallments: p.availableInstallments,
+      installments: p.installments && { count: p.installments.count, perInstallment: fromCents(p.installments.perInstallmentCents) },
+      nextActionUrl: p.nextActionUrl,
+      failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
+      refunds: p.refunds.map((r) => ({ id: r.id, amount: fromCents(r.amountCents), currency: r.currency, reason: r.reason, status: r.status, createdAt: r.createdAt })),
+      refundable: p.status === 'succeeded' ? fromCents(refundableCents(p)) : 0,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+      expiresAt: p.expiresAt,
+      nextCheckAt: this.poller.nextCheckAt(p.id),
+    };
+  }
+
+  private onAttempt(attempt: Attempt): void {
+    this.journal.recordAttempt(attempt, this.now());
+    this.deps.logger?.info(
+      { operation: attempt.operation, attempt: attempt.attempt, status: attempt.status, requestId: attempt.requestId, key: attempt.idempotencyKey, ms: Math.round(attempt.elapsedMs) },
+      'service request',
+    );
+  }
+}
+
+const refundableCents = (p: StoredPayment): number =>
+  p.amountCents - p.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0);
+
+function methodView(m: StoredMethod): MethodView {
+  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };
+}

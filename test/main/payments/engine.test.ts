@@ -1,0 +1,281 @@
+// The engine facade end to end against the simulator over real HTTP: flows, faults, bad input, no secrets at rest.
+// fetch is wrapped only to observe (count requests, see tokens); the service is never mocked.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Journal, PaymentEngine, ServiceConfigSchema, ServiceError, type EngineEvent, type PaymentView } from '../../../main/payments';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+
+let sim: RunningSimulator;
+let dir: string;
+const open: PaymentEngine[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 1000, refundDelayMs: 1000 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'engine-test-'));
+  await control('reset', {});
+});
+afterEach(() => {
+  for (const engine of open.splice(0)) engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function control(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+  expect(response.ok).toBe(true);
+}
+const fault = (operation: string, kind: string, count = 1) => control('faults', { operation, fault: kind, count });
+const advance = (seconds: number) => control('clock', { advanceSeconds: seconds });
+
+function makeEngine() {
+  const requests: string[] = [];
+  const answers: string[] = [];
+  const tokens: string[] = [];
+  const logs: string[] = [];
+  const events: EngineEvent[] = [];
+  const observing: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+    const response = await fetch(input, init);
+    answers.push(`${init?.method ?? 'GET'} ${new URL(url).pathname} ${response.status}${response.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`);
+    if (url.endsWith('/oauth2/token') && response.ok) {
+      const body = (await response.clone().json()) as { access_token: string };
+      tokens.push(body.access_token);
+    }
+    return response;
+  };
+  const journal = new Journal(join(dir, 'journal.db'));
+  const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
+  const engine = new PaymentEngine({
+    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    journal,
+    fetch: observing,
+    logger,
+    sleep: () => Promise.resolve(),
+    pollSchedule: [30, 60],
+  });
+  engine.on((e) => events.push(e));
+  open.push(engine);
+  return { engine, journal, requests, answers, tokens, logs, events };
+}
+
+const YEAR = new Date().getUTCFullYear() + 3;
+const card = (number: string, cvv = '123') => ({ number, expMonth: 12, expYear: YEAR, cvv });
+const VISA = card('4242424242424242');
+const MSI = card('4000004840000008');
+const ALL_CARDS = [
+  VISA,
+  card('5555555555554444'),
+  card('378282246310005', '1234'),
+  MSI,
+  card('4000000000003220'),
+  card('4000000000000002'),
+  card('4000000000009995'),
+  card('4000000000000069'),
+  card('4000000000000127'),
+];
+const who = { reservationId: 'HTL-2041', operatorId: 'agent-7' };
+
+/** Resolves when the watched payment reaches the status (the poller reads it on its own schedule). */
+function until(engine: PaymentEngine, id: string, status: string): Promise<PaymentView> {
+  return new Promise((resolve) => {
+    const stop = engine.watch(id, (p) => {
+      if (p.status === status && p.refunds.every((r) => r.status !== 'pending')) {
+        stop();
+        resolve(p);
+      }
+    });
+  });
+}
+
+describe('flows through the facade', () => {
+  it('A: tokenize, pay, follow to succeeded; the reservation lists both', async () => {
+    const { engine, journal } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });
+    expect(method).toMatchObject({ brand: 'visa', last4: '4242' });
+    const paid = await engine.pay({ methodId: method.id, amount: 1250.5, currency: 'mxn', ...who, note: 'deposit' });
+    expect(paid.status).toBe('processing');
+    const done = until(engine, paid.id, 'succeeded');
+    await advance(2);
+    expect((await done).amount).toBe(1250.5);
+    const listed = engine.listReservation(who.reservationId);
+    expect(listed.methods.map((m) => m.id)).toEqual([method.id]);
+    expect(listed.payments.map((p) => [p.id, p.status])).toEqual([[paid.id, 'succeeded']]);
+    expect(journal.operationsInState('done').map((o) => o.kind)).toEqual(['tokenize', 'create_payment']);
+  });
+
+  it('B and C: MSI, amount update with plans recomputed, confirmation with a plan', async () => {
+    const { engine } = makeEngine();
+    const method = await engine.tokenize({ card: MSI, ...who });
+    const pending = await engine.pay({ methodId: method.id, amount: 1000, currency: 'mxn', installments: true, ...who });
+    expect(pending).toMatchObject({ status: 'pending_confirmation', availableInstallments: [3, 6, 9] });
+    const updated = await engine.updateAmount({ paymentId: pending.id, amount: 1800, operatorId: who.operatorId });
+    expect(updated).toMatchObject({ amount: 1800, originalAmount: 1000, availableInstallments: [3, 6, 9, 12, 18] });
+    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 18, operatorId: who.operatorId });
+    expect(confirmed).toMatchObject({ status: 'processing', installments: { count: 18, perInstallment: 100 } });
+    const done = until(engine, pending.id, 'succeeded');
+    await advance(2);
+    await done;
+  });
+
+  it('D: a saved card charged again without card details', async () => {
+    const { engine, requests } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    await engine.pay({ methodId: method.id, amount: 100, currency: 'usd', ...who });
+    const before = requests.filter((r) => r.endsWith('/methods')).length;
+    const second = await engine.pay({ methodId: method.id, amount: 40, currency: 'usd', ...who });
+    expect(second.methodId).toBe(method.id);
+    expect(requests.filter((r) => r.endsWith('/methods')).length).toBe(before);
+  });
+
+  it('refunds: partial, then the rest, followed to succeeded; over-refund refused before any request', async () => {
+    const { engine, requests } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paid = await engine.pay({ methodId: method.id, amount: 100, currency: 'usd', ...who });
+    await advance(2);
+    await engine.getPayment(paid.id);
+    const partial = await engine.refund({ paymentId: paid.id, amount: 30, reason: 'requested_by_customer', operatorId: 'sup-1' });
+    expect(partial.refundable).toBe(70);
+    const sent = requests.length;
+    await expect(engine.refund({ paymentId: paid.id, amount: 70.01, reason: 'duplicate', operatorId: 'sup-1' })).rejects.toMatchObject({
+      code: 'refund_exceeds_remaining',
+    });
+    expect(requests.length).toBe(sent);
+    const full = await engine.refund({ paymentId: paid.id, reason: 'cancellation', operatorId: 'sup-1' });
+    expect(full.refunds.map((r) => r.amount)).toEqual([30, 70]);
+    expect(full.refundable).toBe(0);
+    const settled = until(engine, paid.id, 'succeeded');
+    await advance(2);
+    expect((await settled).refunds.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+  });
+});
+
+describe('faults through the facade', () => {
+  it.each([
+    ['POST /methods', 'tokenize'],
+    ['POST /payments', 'create_payment'],
+    ['POST /payments/{id}/refunds', 'refund'],
+  ] as const)('drop_after_commit on %s: the retry is a replay, so the service holds one resource', async (operation, kind) => {
+    const { engine, journal, requests, answers } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paid = await engine.pay({ methodId: method.id, amount: 100, currency: 'usd', ...who });
+    await advance(2);
+    await engine.getPayment(paid.id);
+    await fault(operation, 'drop_after_commit');
+    const sentBefore = requests.length;
+    const answeredBefore = answers.length;
+    if (kind === 'tokenize') await engine.tokenize({ card: VISA, ...who });
+    if (kind === 'create_payment') await engine.pay({ methodId: method.id, amount: 55, currency: 'usd', ...who });
+    if (kind === 'refund') await engine.refund({ paymentId: paid.id, amount: 10, reason: 'duplicate', operatorId: 'sup-1' });
+    const path = operation.split(' ')[1] ?? '';
+    const matches = (line: string) => new RegExp(`^POST /\\w+${path.replace('{id}', 'pay_[0-9a-f]{32}')}( |$)`).test(line);
+    // two sends of the operation: the first lost its answer, the second was answered from the stored response
+    expect(requests.slice(sentBefore).filter(matches)).toHaveLength(2);
+    expect(answers.slice(answeredBefore).filter(matches)).toEqual([expect.stringMatching(/ 201 replayed$/)]);
+    const ops = journal.operationsInState('done').filter((o) => o.kind === kind);
+    expect(ops.at(-1)?.resultId).toMatch(/^(mth|pay|ref)_/);
+    expect(journal.pendingOperations()).toEqual([]);
+    const listed = engine.listReservation(who.reservationId);
+    if (kind === 'tokenize') expect(listed.methods).toHaveLength(2);
+    if (kind === 'create_payment') expect(listed.payments).toHaveLength(2);
+    if (kind === 'refund') expect(listed.payments[0]?.refunds).toHaveLength(1);
+  });
+
+  it('a transient failure leaves the operation pending; the same operation id re-sends with the same key', async () => {
+    const { engine, journal } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    await fault('POST /payments', 'error_503', 3);
+    const operationId = randomUUID();
+    const attempt = { operationId, methodId: method.id, amount: 75, currency: 'usd' as const, ...who };
+    await expect(engine.pay(attempt)).rejects.toMatchObject({ code: 'unavailable' });
+    const pending = journal.operation(operationId);
+    expect(pending?.state).toBe('pending');
+    const paid = await engine.pay(attempt);
+    expect(journal.operation(operationId)).toMatchObject({ state: 'done', resultId: paid.id, key: pending?.key });
+    await expect(engine.pay({ ...attempt, amount: 76 })).rejects.toMatchObject({ code: 'operation_changed' });
+    expect(engine.listReservation(who.reservationId).payments).toHaveLength(1);
+  });
+
+  it('a definitive refusal closes the operation as failed', async () => {
+    const { engine, journal } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const operationId = randomUUID();
+    await expect(engine.pay({ operationId, methodId: method.id, amount: 10, currency: 'usd', installments: true, ...who })).rejects.toMatchObject({
+      code: 'installments_unavailable',
+    });
+    expect(journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+  });
+});
+
+describe('bad input is refused before any request, and nothing is journaled', () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['amount with 3 decimals', { amount: 10.005 }],
+    ['amount below 0.01', { amount: 0.001 }],
+    ['amount zero', { amount: 0 }],
+    ['NaN', { amount: Number.NaN }],
+    ['Infinity', { amount: Number.POSITIVE_INFINITY }],
+    ['currency eur', { currency: 'eur' }],
+    ['currency uppercase', { currency: 'MXN' }],
+    ['missing reservation', { reservationId: '' }],
+    ['method id of the wrong shape', { methodId: 'mth_123' }],
+    ['an unknown field', { surcharge: 5 }],
+  ];
+  it.each(cases)('pay: %s', async (_, change) => {
+    const { engine, journal, requests } = makeEngine();
+    const input = { methodId: `mth_${'a'.repeat(32)}`, amount: 10, currency: 'usd', ...who, ...change };
+    const error = await engine.pay(input as Parameters<PaymentEngine['pay']>[0]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ kind: 'invalid_input' });
+    expect((error as ServiceError).message.length).toBeGreaterThan(10);
+    expect(requests).toEqual([]);
+    expect(journal.pendingOperations()).toEqual([]);
+    expect(journal.operationsInState('failed')).toEqual([]);
+  });
+
+  it('tokenize: a Luhn failure, a past expiry, a short amex CVC', async () => {
+    const { engine, requests } = makeEngine();
+    await expect(engine.tokenize({ card: card('4242424242424241'), ...who })).rejects.toMatchObject({ code: 'invalid_input', details: { param: 'card.number' } });
+    await expect(engine.tokenize({ card: { ...VISA, expYear: 2020 }, ...who })).rejects.toMatchObject({ details: { param: 'card.expYear' } });
+    await expect(engine.tokenize({ card: card('378282246310005', '123'), ...who })).rejects.toMatchObject({ details: { param: 'card.cvv' } });
+    expect(requests).toEqual([]);
+  });
+
+  it('refund and read: ids of the wrong shape', async () => {
+    const { engine, requests } = makeEngine();
+    await expect(engine.getPayment('pay_nope')).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine.refund({ paymentId: 'pay_x', reason: 'duplicate', operatorId: 'sup' })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(requests).toEqual([]);
+  });
+});
+
+describe('no card number, CVV, secret or token at rest', () => {
+  it('after every test card, none is in the journal files, the logs or the events', async () => {
+    const { engine, journal, tokens, logs, events } = makeEngine();
+    for (const c of ALL_CARDS) {
+      const method = await engine.tokenize({ card: c, guestEmail: 'guest@example.com', ...who });
+      const msi = c === MSI;
+      await engine.pay({ methodId: method.id, amount: 500, currency: 'mxn', ...(msi ? { installments: true } : {}), ...who });
+    }
+    await advance(2);
+    for (const p of engine.listReservation(who.reservationId).payments) await engine.getPayment(p.id);
+    journal.close();
+    const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1'));
+    const haystacks = [...files, logs.join('\n'), JSON.stringify(events)];
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(events.length).toBeGreaterThan(0);
+    for (const text of haystacks) {
+      for (const c of ALL_CARDS) expect(text).not.toContain(c.number);
+      expect(text).not.toMatch(/"cvv"/i);
+      expect(text).not.toContain(sim.clientSecret);
+      for (const t of tokens) expect(text).not.toContain(t);
+    }
+  });
+});
