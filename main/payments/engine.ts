@@ -360,7 +360,14 @@ export class PaymentEngine {
     if (existing.kind !== kind || existing.fingerprint !== fingerprint(payload)) {
       throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
     }
-    if (this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS && existing.state === 'pending') {
+    // Never re-send what recovery closed, nor anything whose key the service may have forgotten.
+    if (existing.state === 'reconcile') {
+      throw new ServiceError('invalid_input', 'operation_needs_reconciliation', 'This operation was never answered and a supervisor must reconcile it. Do not start it again.');
+    }
+    if (existing.state === 'abandoned') {
+      throw new ServiceError('invalid_input', 'operation_closed', 'This operation was closed after a restart. Start a new one.');
+    }
+    if (existing.state !== 'done' && this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS) {
       throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
     }
     return existing;

@@ -1,0 +1,132 @@
+/**
+ * Crash harness for recovery.test.ts, run as `node --import tsx test/main/payments/crash-child.ts`.
+ *
+ * Its job comes as JSON in the CRASH_JOB environment variable (see `Job`). It builds a real
+ * PaymentEngine whose dependencies — the Journal and fetch — are wrapped here (the production code has
+ * no crash hooks), calls `engine.pay(...)` once and stops dead at the chosen point:
+ *
+ * - `after-journal`: the operation is written by `Journal.begin()`, nothing has been sent;
+ * - `after-send`: the POST /payments request has been written to the socket (the test queued a `delay`
+ *   fault, so the service holds it), no answer has arrived;
+ * - `after-answer`: the service's answer is in hand, `Journal.settle()` of the create_payment operation
+ *   was reached, but its transaction (payment row + operation done) is not committed.
+ *
+ * At the point it prints `AT <point>` on stdout and blocks; the test then SIGKILLs it. `begin()` and
+ * `settle()` are synchronous, so there the thread is parked with Atomics.wait (no later line of the
+ * engine can run, the transaction stays open); in fetch it awaits a promise that never settles.
+ * Anything else (pay() settling, an error) prints `UNEXPECTED …` and exits 2, so the test fails fast.
+ * Nothing is exported: importing this file would run it.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import { writeSync } from 'node:fs';
+import { z } from 'zod';
+import { Journal, PaymentEngine, ServiceConfigSchema, type Operation } from '../../../main/payments';
+
+const CRASH_POINTS = ['after-journal', 'after-send', 'after-answer'] as const;
+type CrashPoint = (typeof CRASH_POINTS)[number];
+
+const Job = z.strictObject({
+  point: z.enum(CRASH_POINTS),
+  journalPath: z.string().min(1),
+  authUrl: z.url(),
+  cdeUrl: z.url(),
+  baseUrl: z.url(),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  operationId: z.uuid(),
+  methodId: z.string().min(1),
+  reservationId: z.string().min(1),
+  operatorId: z.string().min(1),
+  amount: z.number(),
+  currency: z.enum(['usd', 'mxn']),
+});
+
+/** Written straight to fd 1, so the line is out before the thread blocks or is killed. */
+function say(line: string): void {
+  writeSync(1, `${line}\n`);
+}
+
+/** Parks the thread for good: a synchronous caller never returns, no timer or I/O callback runs. */
+function haltHere(point: CrashPoint): never {
+  say(`AT ${point}`);
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) Atomics.wait(cell, 0, 0);
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+/** Stops right after the operation is durably journaled, before anything is sent for it. */
+class HaltAfterBegin extends Journal {
+  override begin(op: Parameters<Journal['begin']>[0]): Operation {
+    const stored = super.begin(op);
+    if (stored.kind === 'create_payment') haltHere('after-journal');
+    return stored;
+  }
+}
+
+/** Stops with the service's answer in hand, inside the uncommitted transaction, before the operation is closed. */
+class HaltBeforeSettle extends Journal {
+  override settle(key: string, outcome: Parameters<Journal['settle']>[1], at: number): void {
+    if (outcome.state === 'done' && this.operationByKey(key)?.kind === 'create_payment') haltHere('after-answer');
+    super.settle(key, outcome, at);
+  }
+}
+
+interface UndiciRequestMessage {
+  request: { method?: unknown; path?: unknown; origin?: unknown };
+}
+const isRequestMessage = (m: unknown): m is UndiciRequestMessage =>
+  typeof m === 'object' && m !== null && 'request' in m && typeof m.request === 'object' && m.request !== null;
+
+/**
+ * fetch that, for POST …/payments, starts the real request and resolves nothing: it says `AT after-send`
+ * once undici reports the request body written to the socket (diagnostics channel
+ * `undici:request:bodySent`), so the bytes are with the service when the process dies.
+ */
+function haltAfterSend(paymentsUrl: URL): typeof fetch {
+  const onBodySent = (message: unknown): void => {
+    if (!isRequestMessage(message)) return;
+    const { method, path, origin } = message.request;
+    if (method !== 'POST' || path !== paymentsUrl.pathname) return;
+    if (typeof origin === 'string' && new URL(origin).host !== paymentsUrl.host) return;
+    diagnostics.unsubscribe('undici:request:bodySent', onBodySent);
+    say('AT after-send');
+  };
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (method !== 'POST' || url.href !== paymentsUrl.href) return fetch(input, init);
+    diagnostics.subscribe('undici:request:bodySent', onBodySent);
+    // The answer is never handed to the engine: it is as if the process died before reading it.
+    fetch(input, init).catch(() => undefined);
+    return never<Response>();
+  };
+}
+
+async function main(): Promise<void> {
+  const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
+  const journal =
+    job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : job.point === 'after-answer' ? new HaltBeforeSettle(job.journalPath) : new Journal(job.journalPath);
+  const engine = new PaymentEngine({
+    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: job.authUrl, cdeUrl: job.cdeUrl, baseUrl: job.baseUrl, clientId: job.clientId }),
+    secrets: { read: () => Promise.resolve(job.clientSecret) },
+    journal,
+    ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments`)) } : {}),
+  });
+  await engine.recover();
+  const paid = await engine.pay({
+    operationId: job.operationId,
+    methodId: job.methodId,
+    amount: job.amount,
+    currency: job.currency,
+    reservationId: job.reservationId,
+    operatorId: job.operatorId,
+  });
+  say(`UNEXPECTED pay() returned ${paid.id} without reaching ${job.point}`);
+  process.exit(2);
+}
+
+main().catch((error: unknown) => {
+  say(`UNEXPECTED ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  process.exit(2);
+});
