@@ -1,5 +1,5 @@
 /** Which service the engine talks to: training starts the in-process simulator; sandbox and production differ by settings only. */
-import { startSimulator } from '../sandbox';
+import { startSimulator, type SimulatorEndpoints } from '../sandbox';
 import { ServiceConfigSchema, type SecretStore, type ServiceConfig } from './config';
 
 export type ServiceSettings =
@@ -24,11 +24,17 @@ export interface ConnectedService {
  * Training (the default when nothing is configured) runs the built-in simulator and uses its own
  * credentials; sandbox and production use the configured hosts and the secret from the store.
  */
+/** The engine's configuration for a running simulator (training mode, and every test). */
+export function simulatorConfig(sim: Pick<SimulatorEndpoints, 'authUrl' | 'cdeUrl' | 'baseUrl' | 'clientId'>, requestTimeoutMs?: number): ServiceConfig {
+  const { authUrl, cdeUrl, baseUrl, clientId } = sim;
+  return ServiceConfigSchema.parse({ environment: 'training', authUrl, cdeUrl, baseUrl, clientId, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });
+}
+
 export async function connectService(settings: ServiceSettings, secrets: SecretStore): Promise<ConnectedService> {
   if (settings.environment === 'training') {
     const sim = await startSimulator();
     return {
-      config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+      config: simulatorConfig(sim),
       secrets: { read: () => Promise.resolve(sim.clientSecret) },
       close: sim.close,
     };

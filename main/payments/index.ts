@@ -7,4 +7,4 @@ export { isTerminal, type MethodResource, type PaymentResource, type RefundResou
 export { Journal, SCHEMA_VERSION, type Operation, type OperationState } from './journal';
 export { Poller } from './poller';
 export { PaymentEngine, type EngineDeps, type EngineEvent, type EngineLogger, type MethodView, type PaymentView, type RecoveryReport } from './engine';
-export { connectService, type ConnectedService, type ServiceSettings } from './connect';
+export { connectService, simulatorConfig, type ConnectedService, type ServiceSettings } from './connect';

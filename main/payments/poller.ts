@@ -1,17 +1,10 @@
 /** The main process's single owner of payment polling: one backoff schedule per followed payment, reads never overlap, updates only on visible change. */
-import { isTerminal, type PaymentResource } from './resources';
+import { isTerminal, PAYMENT_STATUSES, type PaymentResource } from './resources';
 
 /** The spec's backoff (§1 rule 4), in ms; the last value repeats. */
 export const DEFAULT_SCHEDULE: readonly number[] = [1000, 2000, 4000, 8000, 16000, 30000];
 
-const KNOWN_STATUSES: ReadonlySet<string> = new Set([
-  'pending_confirmation',
-  'processing',
-  'requires_action',
-  'succeeded',
-  'failed',
-  'expired',
-]);
+const KNOWN_STATUSES: ReadonlySet<string> = new Set(PAYMENT_STATUSES);
 
 export interface PollerDeps {
   read: (paymentId: string) => Promise<PaymentResource>;

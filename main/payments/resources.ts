@@ -1,6 +1,8 @@
 /** The service's resources as the engine reads them: known fields checked, unknown fields and statuses tolerated. */
 import { z } from 'zod';
 
+/** The six statuses of the spec (§3); the service may one day send others, which are tolerated. */
+export const PAYMENT_STATUSES = ['pending_confirmation', 'processing', 'requires_action', 'succeeded', 'failed', 'expired'] as const;
 export const TERMINAL_STATUSES = ['succeeded', 'failed', 'expired'] as const;
 
 export const MethodResource = z.looseObject({

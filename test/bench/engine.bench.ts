@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Journal, PaymentEngine, ServiceConfigSchema, type PaymentView } from '../../main/payments';
+import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../main/payments';
 import { DEFAULT_SCHEDULE } from '../../main/payments/poller';
 import { startSimulator } from '../../main/sandbox';
 
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   };
 
   const engine = new PaymentEngine({
-    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+    config: simulatorConfig(sim),
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: timed,

@@ -2,7 +2,7 @@
 // Only fetch is wrapped, to count token requests; the service itself is never mocked.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient, ServiceConfigSchema, ServiceError, TokenManager, type Attempt } from '../../../main/payments';
+import { ServiceClient, simulatorConfig, ServiceError, TokenManager, type Attempt } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
 let sim: RunningSimulator;
@@ -32,14 +32,7 @@ function engine(options: { timeoutMs?: number } = {}) {
     if (String(input instanceof Request ? input.url : input).endsWith('/oauth2/token')) tokenRequests++;
     return fetch(input, init);
   };
-  const config = ServiceConfigSchema.parse({
-    environment: 'training',
-    authUrl: sim.authUrl,
-    cdeUrl: sim.cdeUrl,
-    baseUrl: sim.baseUrl,
-    clientId: sim.clientId,
-    requestTimeoutMs: options.timeoutMs ?? 30_000,
-  });
+  const config = simulatorConfig(sim, options.timeoutMs ?? 30_000);
   const tokens = new TokenManager({
     authUrl: config.authUrl,
     clientId: config.clientId,
@@ -129,7 +122,7 @@ describe('tokens', () => {
 
   it('says the credentials are wrong, without the secret', async () => {
     const wrong = new ServiceClient({
-      config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+      config: simulatorConfig(sim),
       tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve('not-the-secret-0123456789') }, timeoutMs: 5000 }),
     });
     const error = await wrong.getPayment('pay_' + '0'.repeat(32)).catch((e: unknown) => e);

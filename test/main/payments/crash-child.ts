@@ -20,7 +20,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { writeSync } from 'node:fs';
 import { z } from 'zod';
-import { Journal, PaymentEngine, ServiceConfigSchema, type Operation } from '../../../main/payments';
+import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
 
 const CRASH_POINTS = ['after-journal', 'after-send', 'after-answer'] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const journal =
     job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : job.point === 'after-answer' ? new HaltBeforeSettle(job.journalPath) : new Journal(job.journalPath);
   const engine = new PaymentEngine({
-    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: job.authUrl, cdeUrl: job.cdeUrl, baseUrl: job.baseUrl, clientId: job.clientId }),
+    config: simulatorConfig(job),
     secrets: { read: () => Promise.resolve(job.clientSecret) },
     journal,
     ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments`)) } : {}),

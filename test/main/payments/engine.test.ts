@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, PaymentEngine, ServiceConfigSchema, ServiceError, type EngineEvent, type PaymentView } from '../../../main/payments';
+import { Journal, PaymentEngine, simulatorConfig, ServiceError, type EngineEvent, type PaymentView } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
 let sim: RunningSimulator;
@@ -54,7 +54,7 @@ function makeEngine() {
   const journal = new Journal(join(dir, 'journal.db'));
   const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
   const engine = new PaymentEngine({
-    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+    config: simulatorConfig(sim),
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: observing,

@@ -1,7 +1,7 @@
 // The poller's schedule under fake timers with a scripted read, then once against the simulator over real HTTP.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceClient, ServiceConfigSchema, ServiceError, TokenManager, type PaymentResource } from '../../../main/payments';
+import { ServiceClient, simulatorConfig, ServiceError, TokenManager, type PaymentResource } from '../../../main/payments';
 import { Poller, isSettled, type PollerDeps } from '../../../main/payments/poller';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
@@ -439,13 +439,7 @@ describe('Poller against the simulator (real timers, real HTTP)', () => {
   });
 
   it('follows a new payment from processing to succeeded and stops by itself', async () => {
-    const config = ServiceConfigSchema.parse({
-      environment: 'training',
-      authUrl: sim.authUrl,
-      cdeUrl: sim.cdeUrl,
-      baseUrl: sim.baseUrl,
-      clientId: sim.clientId,
-    });
+    const config = simulatorConfig(sim);
     const tokens = new TokenManager({
       authUrl: config.authUrl,
       clientId: config.clientId,

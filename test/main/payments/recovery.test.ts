@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, PaymentEngine, ServiceConfigSchema } from '../../../main/payments';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
@@ -92,7 +92,7 @@ function openEngine() {
   };
   const journal = new Journal(journalPath);
   const engine = new PaymentEngine({
-    config: ServiceConfigSchema.parse({ environment: 'training', authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, clientId: sim.clientId }),
+    config: simulatorConfig(sim),
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: observing,
