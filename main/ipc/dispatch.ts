@@ -1,0 +1,105 @@
+/** The door every renderer call goes through: sender, input, role, handler, output — in that order, always. */
+import type { z } from 'zod';
+import type { OperatorView } from '../../shared/operators';
+import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
+import { ServiceError } from '../payments';
+
+export interface CallContext {
+  /** The signed-in operator (main's own knowledge: the renderer never says who it is). */
+  operator: OperatorView | undefined;
+}
+
+/** Exhaustive: a channel of the contract without a handler does not compile. */
+export type Handlers = { [C in Channel]: (input: ParsedInput<C>, ctx: CallContext) => Promise<Output<C>> | Output<C> };
+
+export interface SenderInfo {
+  /** The URL of the frame that sent the call. */
+  url: string;
+  isMainFrame: boolean;
+  webContentsId: number;
+}
+
+/**
+ * True when the URL is the app's own page. Compares scheme and host: for a custom scheme such as
+ * app:// the URL origin is opaque ("null"), the same as for file://, so origins cannot be compared.
+ */
+export function isAppUrl(url: string, appUrl: string): boolean {
+  try {
+    const page = new URL(url);
+    const app = new URL(appUrl);
+    return page.protocol === app.protocol && page.host === app.host && page.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+export interface DispatcherDeps {
+  handlers: Handlers;
+  currentOperator: () => OperatorView | undefined;
+  /** The app's own window, at the app's own origin, top frame only. */
+  isTrustedSender: (sender: SenderInfo) => boolean;
+  /** Errors the app does not know how to explain are logged (name and channel only), never sent. */
+  onUnexpectedError?: (channel: string, error: unknown) => void;
+  /** Turns an error of another capability into words for the agent; undefined when it is not one of them. */
+  explain?: (error: unknown) => IpcError | undefined;
+}
+
+const refuse = (code: string, message: string, field?: string): Result<never> => ({
+  ok: false,
+  error: field === undefined ? { code, message } : { code, message, field },
+});
+
+const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
+
+const isChannel = (name: string): name is Channel => Object.hasOwn(CHANNELS, name);
+
+export type Dispatch = (channel: string, sender: SenderInfo, input: unknown) => Promise<Result<unknown>>;
+
+export function createDispatcher(deps: DispatcherDeps): Dispatch {
+  return async function dispatch(channel, sender, input) {
+    if (!deps.isTrustedSender(sender)) return refuse('forbidden_sender', 'This window may not use the app.');
+    if (!isChannel(channel)) return refuse('unknown_channel', 'The app does not offer this.');
+    const spec = CHANNELS[channel];
+
+    const parsed = (spec.input as z.ZodType).safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const segments = issue?.path.map(String) ?? [];
+      // An unknown key is reported on its parent; name the key itself.
+      if (issue?.code === 'unrecognized_keys' && issue.keys[0] !== undefined) segments.push(issue.keys[0]);
+      const path = segments.join('.');
+      // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
+      const message = issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
+      return refuse('invalid_input', message, path === '' ? undefined : path);
+    }
+
+    const operator = deps.currentOperator();
+    if (spec.access !== 'public') {
+      if (!operator) return refuse('signed_out', 'Sign in to continue.');
+      if (!(spec.access as readonly string[]).includes(operator.role)) return refuse('forbidden', 'Your role does not allow this.');
+    }
+
+    try {
+      const handler = deps.handlers[channel] as (input: unknown, ctx: CallContext) => unknown;
+      const value = await handler(parsed.data, { operator });
+      const output = (spec.output as z.ZodType).safeParse(value);
+      if (!output.success) {
+        deps.onUnexpectedError?.(channel, new Error('handler output outside the contract'));
+        return refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.');
+      }
+      return { ok: true, value: output.data };
+    } catch (error) {
+      const explained = explainError(error) ?? deps.explain?.(error);
+      if (explained) return { ok: false, error: explained };
+      deps.onUnexpectedError?.(channel, error);
+      return refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.');
+    }
+  };
+}
+
+/** The payment engine's errors are written for people; their message and code may cross. */
+function explainError(error: unknown): IpcError | undefined {
+  if (!(error instanceof ServiceError)) return undefined;
+  const field = error.details.param;
+  return field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field };
+}

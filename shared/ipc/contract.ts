@@ -1,0 +1,117 @@
+// The one IPC contract: every channel with its input and output schemas and the roles allowed to call it, and every event main sends.
+import { z } from 'zod';
+import { Environment } from '../environment';
+import { OperatorId, OperatorView, Role } from '../operators';
+import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
+import { MethodView, PaymentView } from './views';
+
+/** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
+export type Access = 'public' | readonly Role[];
+
+export interface ChannelSpec {
+  /** Strict: unknown keys are refused. */
+  input: z.ZodType;
+  /** Parsed in main before anything crosses: whatever the schema does not name is dropped. */
+  output: z.ZodType;
+  access: Access;
+}
+
+const STAFF = ['agent', 'supervisor', 'admin'] as const satisfies readonly Role[];
+const TAKES_PAYMENTS = ['agent', 'supervisor'] as const satisfies readonly Role[];
+const REFUNDS = ['supervisor', 'admin'] as const satisfies readonly Role[];
+
+const none = z.strictObject({});
+const done = z.object({ ok: z.literal(true) });
+/** One id per logical operation, made by the renderer when the agent starts it: retries reuse it. */
+const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
+
+export const CHANNELS = {
+  'app:info': {
+    input: none,
+    output: z.object({ environment: Environment, version: z.string() }),
+    access: 'public',
+  },
+  'session:status': {
+    input: none,
+    output: z.object({ operator: OperatorView.optional(), locked: z.boolean(), needsFirstAdmin: z.boolean() }),
+    access: 'public',
+  },
+  'session:signIn': {
+    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200) }),
+    output: OperatorView,
+    access: 'public',
+  },
+  'session:signOut': { input: none, output: done, access: STAFF },
+  'reservations:overview': {
+    input: z.strictObject({ reservationId: ReservationId }),
+    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),
+    access: STAFF,
+  },
+  'payments:tokenize': {
+    input: z.strictObject({
+      operationId: OperationId,
+      card: CardInput,
+      guestEmail: z.email('The guest e-mail address is not valid.').max(254).optional(),
+      reservationId: ReservationId,
+    }),
+    output: MethodView,
+    access: TAKES_PAYMENTS,
+  },
+  'payments:pay': {
+    input: z.strictObject({
+      operationId: OperationId,
+      methodId: MethodId,
+      amount: Amount,
+      currency: Currency,
+      reservationId: ReservationId,
+      installments: z.boolean().optional(),
+      note: z.string().trim().max(500, 'The note can have at most 500 characters.').optional(),
+    }),
+    output: PaymentView,
+    access: TAKES_PAYMENTS,
+  },
+  'payments:updateAmount': {
+    input: z.strictObject({ paymentId: PaymentId, amount: Amount }),
+    output: PaymentView,
+    access: TAKES_PAYMENTS,
+  },
+  'payments:confirm': {
+    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional() }),
+    output: PaymentView,
+    access: TAKES_PAYMENTS,
+  },
+  'payments:get': { input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF },
+  /** Main follows the payment; its changes arrive as `payments:changed` events. */
+  'payments:watch': { input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF },
+  'refunds:create': {
+    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
+    output: PaymentView,
+    access: REFUNDS,
+  },
+} as const satisfies Record<`${string}:${string}`, ChannelSpec>;
+
+/** Main → renderer: each event's payload, parsed in main before it is sent. */
+export const EVENTS = {
+  'payments:changed': PaymentView,
+  /** The idle lock fired: the renderer wipes card data and shows the lock screen. */
+  'session:locked': z.object({}),
+} as const satisfies Record<`${string}:${string}`, z.ZodType>;
+
+export type Channel = keyof typeof CHANNELS;
+export type EventName = keyof typeof EVENTS;
+export type Input<C extends Channel> = z.input<(typeof CHANNELS)[C]['input']>;
+export type ParsedInput<C extends Channel> = z.output<(typeof CHANNELS)[C]['input']>;
+export type Output<C extends Channel> = z.output<(typeof CHANNELS)[C]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
+
+/** How every call's answer crosses: a value, or an error a person can read — never a stack. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+export interface IpcError {
+  code: string;
+  message: string;
+  /** The input field at fault, when one is. */
+  field?: string;
+}
+
+export const CHANNEL_NAMES = Object.keys(CHANNELS) as Channel[];
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];

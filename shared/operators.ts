@@ -1,0 +1,30 @@
+// Operators as every layer sees them: roles, and the signed-in operator's public view (never a password or hash).
+import { z } from 'zod';
+
+export const Role = z.enum(['agent', 'supervisor', 'admin']);
+export type Role = z.infer<typeof Role>;
+
+export const OperatorId = z
+  .string()
+  .trim()
+  .min(2, 'The operator id needs at least 2 characters.')
+  .max(32, 'The operator id can have at most 32 characters.')
+  .regex(/^[a-z0-9._-]+$/i, 'The operator id can use letters, digits, dot, dash and underscore.');
+
+export const DisplayName = z.string().trim().min(1, 'Enter a name.').max(80, 'The name can have at most 80 characters.');
+
+/** PCI DSS 4.0 (8.3.6): at least 12 characters, letters and digits. */
+export const Password = z
+  .string()
+  .min(12, 'The password needs at least 12 characters.')
+  .max(200, 'The password can have at most 200 characters.')
+  .refine((p) => /[a-z]/i.test(p) && /\d/.test(p), 'The password needs both letters and digits.');
+
+/** An output: fields it does not name are dropped, never sent. */
+export const OperatorView = z.object({
+  id: OperatorId,
+  displayName: DisplayName,
+  role: Role,
+  disabled: z.boolean(),
+});
+export type OperatorView = z.infer<typeof OperatorView>;

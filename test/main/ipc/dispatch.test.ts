@@ -1,0 +1,130 @@
+// Every IPC path through main's door: wrong sender, bad input, wrong role, output outside the contract, errors without stacks.
+import { describe, expect, it } from 'vitest';
+import { CHANNEL_NAMES } from '../../../shared/ipc';
+import { createDispatcher, isAppUrl } from '../../../main/ipc';
+import { ServiceError } from '../../../main/payments';
+import { ADMIN as admin, AGENT as agent, APP_URL, LEAK, SUPERVISOR as supervisor, VALID_INPUTS, allowedCaller, door, recordingHandlers, trusted } from './fixtures';
+
+
+describe('every channel, called as the contract allows', () => {
+  it.each(CHANNEL_NAMES)('%s: reaches its handler with the operator from main, and nothing outside the contract comes back', async (channel) => {
+    const who = allowedCaller(channel);
+    const { dispatch, calls } = door(who);
+    const result = await dispatch(channel, trusted, VALID_INPUTS[channel]);
+    expect(result.ok).toBe(true);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.ctx.operator).toEqual(who);
+    const text = JSON.stringify(result);
+    expect(text).not.toContain(LEAK.clientSecret);
+    expect(text).not.toContain(LEAK.accessToken);
+  });
+});
+
+describe('refused before the handler runs', () => {
+  it.each([
+    ['another origin', { ...trusted, url: 'https://evil.example/' }],
+    ['a subframe', { ...trusted, isMainFrame: false }],
+    ['another window', { ...trusted, webContentsId: 2 }],
+    ['a file:// page', { ...trusted, url: 'file:///tmp/x.html' }],
+  ])('a call from %s', async (_, sender) => {
+    const { dispatch, calls } = door(agent);
+    const result = await dispatch('payments:get', sender, VALID_INPUTS['payments:get']);
+    expect(result).toEqual({ ok: false, error: { code: 'forbidden_sender', message: expect.any(String) as string } });
+    expect(calls).toEqual([]);
+  });
+
+  it('a channel that is not in the contract', async () => {
+    const { dispatch, calls } = door(agent);
+    expect(await dispatch('shell:openExternal', trusted, {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    expect(await dispatch('__proto__', trusted, {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    expect(calls).toEqual([]);
+  });
+
+  it('bad input, with the field at fault and a message a person understands', async () => {
+    const { dispatch, calls } = door(agent);
+    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), amount: 10.005 });
+    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The amount can have at most two decimals (cents).', field: 'amount' } });
+    expect(calls).toEqual([]);
+  });
+
+  it('an operator id sent by the renderer: refused (main knows who is signed in)', async () => {
+    const { dispatch, calls } = door(agent);
+    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), operatorId: 'someone-else' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'operatorId' } });
+    expect(calls).toEqual([]);
+  });
+
+  it('signed out: only public channels answer', async () => {
+    const { dispatch, calls } = door(undefined);
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toMatchObject({ ok: false, error: { code: 'signed_out' } });
+    expect(await dispatch('session:status', trusted, {})).toMatchObject({ ok: true });
+    expect(calls.map((c) => c.channel)).toEqual(['session:status']);
+  });
+
+  it('an agent cannot refund, even calling the channel directly; a supervisor can', async () => {
+    const { dispatch, calls, signIn } = door(agent);
+    expect(await dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create'])).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(calls).toEqual([]);
+    signIn(supervisor);
+    expect(await dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create'])).toMatchObject({ ok: true });
+  });
+
+  it('an admin manages, but does not take card payments', async () => {
+    const { dispatch, calls } = door(admin);
+    expect(await dispatch('payments:tokenize', trusted, VALID_INPUTS['payments:tokenize'])).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('isAppUrl', () => {
+  it('compares scheme and host, since custom-scheme origins are opaque', () => {
+    expect(new URL('file:///x').origin).toBe(new URL(APP_URL).origin); // both "null": why origins are not compared
+    expect(isAppUrl('app://desk/deep/page?x=1', APP_URL)).toBe(true);
+    expect(isAppUrl('file:///tmp/x.html', APP_URL)).toBe(false);
+    expect(isAppUrl('app://other/index.html', APP_URL)).toBe(false);
+    expect(isAppUrl('https://desk/index.html', APP_URL)).toBe(false);
+    expect(isAppUrl('not a url', APP_URL)).toBe(false);
+  });
+});
+
+describe('errors cross as {code, message}, never a stack', () => {
+  it('an engine error keeps its code, message and field', async () => {
+    const { handlers } = recordingHandlers();
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'payments:get': () => Promise.reject(new ServiceError('http', 'not_found', 'The payment service does not know this payment.', { status: 404, requestId: 'req-1' })) },
+      currentOperator: () => agent,
+      isTrustedSender: () => true,
+    });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'The payment service does not know this payment.' },
+    });
+  });
+
+  it('an unexpected error becomes a plain message, and is reported to main only', async () => {
+    const { handlers } = recordingHandlers();
+    const seen: unknown[] = [];
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'payments:get': () => Promise.reject(new Error(`ENOENT /home/agent/${APP_URL} secret=abc`)) },
+      currentOperator: () => agent,
+      isTrustedSender: () => true,
+      onUnexpectedError: (_c, e) => seen.push(e),
+    });
+    const result = await dispatch('payments:get', trusted, VALID_INPUTS['payments:get']);
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(JSON.stringify(result)).not.toMatch(/ENOENT|secret|at |\.ts/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a handler answer outside the contract is not sent at all', async () => {
+    const { handlers } = recordingHandlers();
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'payments:get': () => Promise.resolve({ raw: 'the service body' } as never) },
+      currentOperator: () => agent,
+      isTrustedSender: () => true,
+    });
+    const result = await dispatch('payments:get', trusted, VALID_INPUTS['payments:get']);
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(JSON.stringify(result)).not.toContain('service body');
+  });
+});

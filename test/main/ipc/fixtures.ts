@@ -1,0 +1,94 @@
+// Test handlers for the IPC door: each records its calls and answers a value valid for its channel (plus a field outside the contract).
+import { randomUUID } from 'node:crypto';
+import { CHANNELS, type Channel } from '../../../shared/ipc';
+import { createDispatcher, isAppUrl, type CallContext, type Handlers, type SenderInfo } from '../../../main/ipc';
+import type { OperatorView } from '../../../shared/operators';
+
+export const APP_URL = 'app://desk/index.html';
+export const trusted: SenderInfo = { url: APP_URL, isMainFrame: true, webContentsId: 1 };
+
+const payment = {
+  id: `pay_${'a'.repeat(32)}`,
+  reservationId: 'R-1',
+  status: 'processing',
+  amount: 10,
+  currency: 'usd',
+  methodId: `mth_${'b'.repeat(32)}`,
+  availableInstallments: [],
+  refunds: [],
+  refundable: 0,
+  createdAt: '2026-11-22T00:00:00.000Z',
+};
+const method = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, createdAt: '2026-11-22T00:00:00.000Z' };
+const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
+
+/** A value outside the contract, added to every answer: it must never cross. */
+export const LEAK = { clientSecret: 'sec_must_not_cross', accessToken: 'tok_must_not_cross' };
+
+const answers: { [C in Channel]: unknown } = {
+  'app:info': { environment: 'training', version: '0.1.0' },
+  'session:status': { operator: operatorView, locked: false, needsFirstAdmin: false },
+  'session:signIn': operatorView,
+  'session:signOut': { ok: true },
+  'reservations:overview': { payments: [payment], methods: [method] },
+  'payments:tokenize': method,
+  'payments:pay': payment,
+  'payments:updateAmount': payment,
+  'payments:confirm': payment,
+  'payments:get': payment,
+  'payments:watch': { ok: true },
+  'refunds:create': payment,
+};
+
+export function recordingHandlers() {
+  const calls: { channel: Channel; input: unknown; ctx: CallContext }[] = [];
+  const handlers = Object.fromEntries(
+    (Object.keys(answers) as Channel[]).map((channel) => [
+      channel,
+      (input: unknown, ctx: CallContext) => {
+        calls.push({ channel, input, ctx });
+        const answer = answers[channel];
+        return typeof answer === 'object' && answer !== null ? { ...answer, ...LEAK } : answer;
+      },
+    ]),
+  ) as unknown as Handlers;
+  return { handlers, calls };
+}
+
+export function door(operator: OperatorView | undefined) {
+  const { handlers, calls } = recordingHandlers();
+  let signedIn = operator;
+  const dispatch = createDispatcher({
+    handlers,
+    currentOperator: () => signedIn,
+    isTrustedSender: (s) => s.isMainFrame && s.webContentsId === 1 && isAppUrl(s.url, APP_URL),
+  });
+  return { dispatch, calls, signIn: (o: OperatorView | undefined) => (signedIn = o) };
+}
+
+export const VALID_INPUTS: { [C in Channel]: unknown } = {
+  'app:info': {},
+  'session:status': {},
+  'session:signIn': { id: 'ana', password: 'correct horse 1' },
+  'session:signOut': {},
+  'reservations:overview': { reservationId: 'R-1' },
+  'payments:tokenize': { operationId: randomUUID(), card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvv: '123' }, reservationId: 'R-1' },
+  'payments:pay': { operationId: randomUUID(), methodId: `mth_${'b'.repeat(32)}`, amount: 10.5, currency: 'usd', reservationId: 'R-1' },
+  'payments:updateAmount': { paymentId: `pay_${'a'.repeat(32)}`, amount: 20 },
+  'payments:confirm': { paymentId: `pay_${'a'.repeat(32)}`, installmentsCount: 3 },
+  'payments:get': { paymentId: `pay_${'a'.repeat(32)}` },
+  'payments:watch': { paymentId: `pay_${'a'.repeat(32)}` },
+  'refunds:create': { operationId: randomUUID(), paymentId: `pay_${'a'.repeat(32)}`, amount: 5, reason: 'duplicate' },
+};
+
+export const AGENT: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
+export const SUPERVISOR: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
+export const ADMIN: OperatorView = { id: 'ada', displayName: 'Ada', role: 'admin', disabled: false };
+
+/** Someone the contract lets call this channel (undefined: a public channel, before sign-in). */
+export function allowedCaller(channel: Channel): OperatorView | undefined {
+  const access = CHANNELS[channel].access;
+  if (access === 'public') return undefined;
+  const roles: readonly string[] = access;
+  return [AGENT, SUPERVISOR, ADMIN].find((o) => roles.includes(o.role));
+}

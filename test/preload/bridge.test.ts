@@ -1,0 +1,70 @@
+// The surface `window.api` exposes, built by the same factory the preload and the e2e harness use.
+import { describe, expect, it } from 'vitest';
+import { createBridge } from '../../preload/bridge';
+import { CHANNEL_NAMES, type Channel, type EventName } from '../../shared/ipc';
+
+function recordingTransport() {
+  const invoked: [Channel, unknown][] = [];
+  const subscribed: EventName[] = [];
+  return {
+    invoked,
+    subscribed,
+    transport: {
+      invoke: (channel: Channel, input: unknown) => {
+        invoked.push([channel, input]);
+        return Promise.resolve({ ok: true, value: channel });
+      },
+      subscribe: (event: EventName) => {
+        subscribed.push(event);
+        return () => undefined;
+      },
+    },
+  };
+}
+
+describe('createBridge', () => {
+  it('exposes exactly one function per contract channel, grouped by domain, plus events.on — nothing generic', () => {
+    const api = createBridge(recordingTransport().transport);
+    const surface = Object.entries(api).flatMap(([domain, group]) => Object.keys(group as object).map((verb) => `${domain}:${verb}`)).sort();
+    expect(surface).toEqual([...CHANNEL_NAMES, 'events:on'].sort());
+    expect(surface).toMatchInlineSnapshot(`
+      [
+        "app:info",
+        "events:on",
+        "payments:confirm",
+        "payments:get",
+        "payments:pay",
+        "payments:tokenize",
+        "payments:updateAmount",
+        "payments:watch",
+        "refunds:create",
+        "reservations:overview",
+        "session:signIn",
+        "session:signOut",
+        "session:status",
+      ]
+    `);
+    expect(Object.isFrozen(api)).toBe(true);
+    expect(Object.isFrozen(api.payments)).toBe(true);
+    expect('invoke' in api || 'send' in api || 'on' in api).toBe(false);
+  });
+
+  it('each function invokes its own channel only', async () => {
+    const { transport, invoked } = recordingTransport();
+    const api = createBridge(transport);
+    await api.payments.get({ paymentId: 'pay_x' });
+    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' });
+    expect(invoked).toEqual([
+      ['payments:get', { paymentId: 'pay_x' }],
+      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' }],
+    ]);
+  });
+
+  it('subscribes only to contract events', () => {
+    const { transport, subscribed } = recordingTransport();
+    const api = createBridge(transport);
+    api.events.on('payments:changed', () => undefined);
+    expect(() => api.events.on('ipc:anything' as EventName, () => undefined)).toThrow(/Unknown event/);
+    expect(subscribed).toEqual(['payments:changed']);
+  });
+});
