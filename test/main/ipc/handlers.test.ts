@@ -1,0 +1,85 @@
+// The whole door, end to end: dispatcher → handlers → the real engine, journal and simulator over HTTP.
+// The session is an in-memory stand-in for the operators capability (sign-in has its own tests there).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher, createHandlers, type SessionPort } from '../../../main/ipc';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { OperatorView } from '../../../shared/operators';
+import { AGENT, SUPERVISOR, trusted } from './fixtures';
+
+let sim: RunningSimulator;
+let dir: string;
+let journal: Journal;
+let engine: PaymentEngine;
+let signedIn: OperatorView | undefined;
+const followed: string[] = [];
+
+const session: SessionPort = {
+  status: () => ({ operator: signedIn, locked: false, needsFirstAdmin: false }),
+  signIn: () => Promise.reject(new Error('not used here')),
+  signOut: () => (signedIn = undefined),
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
+  journal = new Journal(join(dir, 'journal.db'));
+  engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal });
+});
+afterAll(async () => {
+  engine.close();
+  journal.close();
+  rmSync(dir, { recursive: true, force: true });
+  await sim.close();
+});
+
+const dispatch = () =>
+  createDispatcher({
+    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, follow: (id) => followed.push(id) }),
+    currentOperator: () => signedIn,
+    isTrustedSender: () => true,
+  });
+
+describe('through the door to the engine', () => {
+  it('an agent tokenizes and charges; a refund needs a supervisor; the journal records who did it', async () => {
+    signedIn = AGENT;
+    const call = dispatch();
+    const card = { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
+    const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-77' });
+    expect(method).toMatchObject({ ok: true, value: { brand: 'visa', last4: '4242' } });
+    expect(JSON.stringify(method)).not.toContain('4242424242424242');
+    if (!method.ok) throw new Error('tokenize failed');
+    const { id: methodId } = method.value as { id: string };
+
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amount: 80, currency: 'usd', reservationId: 'R-77' });
+    expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amount: 80 } });
+    if (!paid.ok) throw new Error('pay failed');
+    const { id: paymentId } = paid.value as { id: string };
+    expect(journal.payment(paymentId)?.operatorId).toBe(AGENT.id);
+
+    expect(await call('payments:get', trusted, { paymentId })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
+    expect(await call('payments:watch', trusted, { paymentId })).toEqual({ ok: true, value: { ok: true } });
+    expect(followed).toEqual([paymentId]);
+
+    const refund = { operationId: randomUUID(), paymentId, amount: 20, reason: 'requested_by_customer' };
+    expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(journal.payment(paymentId)?.refunds).toEqual([]);
+
+    signedIn = SUPERVISOR;
+    expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: true, value: { refundable: 60 } });
+    expect(journal.payment(paymentId)?.refunds.map((r) => r.operatorId)).toEqual([SUPERVISOR.id]);
+
+    const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amount: 61 });
+    expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+  });
+
+  it('the overview of a reservation lists its payments and saved cards', async () => {
+    signedIn = AGENT;
+    const overview = await dispatch()('reservations:overview', trusted, { reservationId: 'R-77' });
+    expect(overview).toMatchObject({ ok: true, value: { methods: [{ last4: '4242' }], payments: [{ amount: 80 }] } });
+  });
+});
