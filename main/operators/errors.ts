@@ -1,0 +1,35 @@
+/** The operators capability's one error type: a code to branch on and a sentence a person understands, never a password or hash. */
+
+export type OperatorErrorCode =
+  /** A field failed its schema (id, name, role, password policy). */
+  | 'invalid_input'
+  /** createOperator: the id (compared case-insensitively) is taken. */
+  | 'already_exists'
+  | 'not_found'
+  /** The acting operator may not do this (not an enabled admin, or lacks the role). */
+  | 'forbidden'
+  /** The change would leave no enabled admin. */
+  | 'last_admin'
+  /** createFirstAdmin once any operator exists. */
+  | 'setup_done'
+  | 'invalid_credentials'
+  | 'locked'
+  | 'disabled'
+  | 'not_signed_in'
+  /** The session is locked by the idle timeout: unlock first. */
+  | 'session_locked'
+  /** Someone else is signed in (or locked) on this desk: sign out first. */
+  | 'session_active';
+
+export class OperatorError extends Error {
+  override readonly name = 'OperatorError';
+
+  constructor(
+    readonly code: OperatorErrorCode,
+    message: string,
+    /** For `locked`: when sign-in is allowed again (ms since the epoch). */
+    readonly lockedUntil?: number,
+  ) {
+    super(message);
+  }
+}

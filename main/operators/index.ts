@@ -1,0 +1,25 @@
+/** Operators: accounts, sign-in with lockout, and the desk's idle-locked session; plain Node, no Electron imports. */
+export { OperatorError, type OperatorErrorCode } from './errors';
+export {
+  OperatorDirectory,
+  OPERATORS_SCHEMA_VERSION,
+  MAX_FAILED_ATTEMPTS,
+  LOCKOUT_MS,
+  type NewOperator,
+  type OperatorDirectoryOptions,
+  type SignInResult,
+} from './directory';
+export {
+  SessionGuard,
+  MAX_IDLE_MS,
+  MIN_IDLE_MS,
+  clampIdleTimeout,
+  signInError,
+  type LockEvent,
+  type LockReason,
+  type SessionDirectory,
+  type SessionGuardOptions,
+  type SessionStatus,
+  type SessionTimers,
+} from './session';
+export { DEFAULT_COST, MIN_COST, type ScryptCost } from './password';

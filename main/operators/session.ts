@@ -1,0 +1,234 @@
+/** The desk's session: who is signed in, the idle lock (at most 15 minutes, PCI DSS 8.2.8), unlock by the same operator, role checks in main. */
+import type { OperatorView, Role } from '../../shared/operators';
+import type { OperatorDirectory, SignInResult } from './directory';
+import { OperatorError } from './errors';
+
+/** PCI DSS 8.2.8: a session idle for more than 15 minutes must be re-authenticated. */
+export const MAX_IDLE_MS = 15 * 60_000;
+/** The shortest idle timeout accepted; anything lower is raised to it. */
+export const MIN_IDLE_MS = 1_000;
+
+/** The clock and the one timer the guard uses; injectable for tests. */
+export interface SessionTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** What the guard needs of the directory. */
+export type SessionDirectory = Pick<OperatorDirectory, 'signIn' | 'view' | 'needsFirstAdmin'>;
+
+/**
+ * Why the screen must be wiped: `idle` (the timeout), `manual` (lock() was called), `disabled` (the
+ * account was disabled or removed while signed in; the session has ended).
+ */
+export type LockReason = 'idle' | 'manual' | 'disabled';
+export interface LockEvent {
+  operator: OperatorView;
+  reason: LockReason;
+}
+
+export interface SessionGuardOptions {
+  directory: SessionDirectory;
+  /** Default and maximum 15 minutes; a higher (or non-finite) value is clamped to 15 minutes, a lower one is kept (at least 1 s). */
+  idleTimeoutMs?: number;
+  /** Called after the session locks: the shell wipes card data from the screen. Runs from a timer: it must not throw. */
+  onLock?: (event: LockEvent) => void;
+  timers?: Partial<SessionTimers>;
+}
+
+export interface SessionStatus {
+  /** Undefined while nobody is signed in or the session is locked. */
+  operator: OperatorView | undefined;
+  locked: boolean;
+  needsFirstAdmin: boolean;
+}
+
+interface Session {
+  operator: OperatorView;
+  locked: boolean;
+  lastActivity: number;
+}
+
+/** Clamps a configured idle timeout into [MIN_IDLE_MS, MAX_IDLE_MS]; never longer than 15 minutes. */
+export function clampIdleTimeout(ms: number | undefined): number {
+  if (ms === undefined || !Number.isFinite(ms) || ms > MAX_IDLE_MS) return MAX_IDLE_MS;
+  return Math.max(MIN_IDLE_MS, Math.floor(ms));
+}
+
+const defaultTimers: SessionTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+const normalizeId = (id: string): string => id.trim().toLowerCase();
+
+/** The refusal of a sign-in or unlock, as an error a person understands. */
+export function signInError(result: Extract<SignInResult, { ok: false }>, now: number): OperatorError {
+  switch (result.reason) {
+    case 'invalid_credentials':
+      return new OperatorError('invalid_credentials', 'The operator id or the password is not right.');
+    case 'disabled':
+      return new OperatorError('disabled', 'This account is disabled. Ask an admin to enable it.');
+    case 'locked': {
+      const minutes = result.lockedUntil === undefined ? 30 : Math.max(1, Math.ceil((result.lockedUntil - now) / 60_000));
+      return new OperatorError(
+        'locked',
+        `This account is locked after too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an admin to reset the password.`,
+        result.lockedUntil,
+      );
+    }
+  }
+}
+
+export class SessionGuard {
+  readonly idleTimeoutMs: number;
+  private readonly directory: SessionDirectory;
+  private readonly onLock: (event: LockEvent) => void;
+  private readonly timers: SessionTimers;
+  private session: Session | undefined;
+  private timer: unknown;
+
+  constructor(options: SessionGuardOptions) {
+    this.directory = options.directory;
+    this.idleTimeoutMs = clampIdleTimeout(options.idleTimeoutMs);
+    this.onLock = options.onLock ?? (() => undefined);
+    this.timers = { ...defaultTimers, ...options.timers };
+  }
+
+  /**
+   * Signs an operator in on this desk. While a session exists (even locked), only the same operator
+   * may sign in, which unlocks it; anyone else must sign out first.
+   */
+  async signIn(id: string, password: string): Promise<OperatorView> {
+    const existing = this.session;
+    if (existing) {
+      if (normalizeId(id) !== existing.operator.id) {
+        throw new OperatorError('session_active', `${existing.operator.displayName} is signed in on this desk. Sign out first.`);
+      }
+      return this.unlock(password);
+    }
+    const result = await this.directory.signIn(id, password, this.timers.now());
+    if (this.session) throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
+    if (!result.ok) throw signInError(result, this.timers.now());
+    this.session = { operator: result.operator, locked: false, lastActivity: this.timers.now() };
+    this.schedule(this.idleTimeoutMs);
+    return result.operator;
+  }
+
+  /** Re-verifies the signed-in operator's password (same lockout rules as sign-in) and lifts the idle lock. */
+  async unlock(password: string): Promise<OperatorView> {
+    const session = this.session;
+    if (!session) throw notSignedIn();
+    const result = await this.directory.signIn(session.operator.id, password, this.timers.now());
+    if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
+    if (!result.ok) {
+      if (result.reason === 'disabled') this.end('disabled');
+      throw signInError(result, this.timers.now());
+    }
+    session.operator = result.operator;
+    session.locked = false;
+    session.lastActivity = this.timers.now();
+    this.schedule(this.idleTimeoutMs);
+    return result.operator;
+  }
+
+  /** Activity (input in the window, a call to main): postpones the idle lock. No effect once locked or overdue. */
+  touch(): void {
+    const session = this.session;
+    if (!session || session.locked) return;
+    const now = this.timers.now();
+    if (now - session.lastActivity >= this.idleTimeoutMs) {
+      // The timer is late (the machine slept): activity now does not undo the lock that was due.
+      this.lockNow('idle');
+      return;
+    }
+    session.lastActivity = now;
+  }
+
+  /** Locks now (e.g. the agent stepped away and pressed Lock). */
+  lock(): void {
+    if (this.session && !this.session.locked) this.lockNow('manual');
+  }
+
+  signOut(): void {
+    this.session = undefined;
+    this.clearTimer();
+  }
+
+  /** The signed-in operator as the directory has them now; undefined when nobody is signed in or the session is locked. */
+  current(): OperatorView | undefined {
+    const session = this.session;
+    if (!session || session.locked) return undefined;
+    if (this.timers.now() - session.lastActivity >= this.idleTimeoutMs) {
+      this.lockNow('idle');
+      return undefined;
+    }
+    const live = this.directory.view(session.operator.id);
+    if (!live || live.disabled) {
+      this.end('disabled');
+      return undefined;
+    }
+    session.operator = live;
+    return live;
+  }
+
+  isLocked(): boolean {
+    this.current();
+    return this.session?.locked ?? false;
+  }
+
+  status(): SessionStatus {
+    const operator = this.current();
+    return { operator, locked: this.session?.locked ?? false, needsFirstAdmin: this.directory.needsFirstAdmin() };
+  }
+
+  /** The signed-in operator if their current role is one of `roles`; otherwise an OperatorError (forbidden, not_signed_in or session_locked). */
+  requireRole(roles: readonly Role[]): OperatorView {
+    const operator = this.current();
+    if (!operator) {
+      if (this.session?.locked) throw new OperatorError('session_locked', 'The session is locked. Enter your password to continue.');
+      throw notSignedIn();
+    }
+    if (!roles.includes(operator.role)) {
+      throw new OperatorError('forbidden', `This needs the role ${roles.join(' or ') || '(none)'}; you are signed in as ${operator.role}.`);
+    }
+    return operator;
+  }
+
+  private lockNow(reason: 'idle' | 'manual'): void {
+    const session = this.session;
+    if (!session || session.locked) return;
+    session.locked = true;
+    this.clearTimer();
+    this.onLock({ operator: session.operator, reason });
+  }
+
+  /** The account may no longer be used: the session ends and the screen is wiped. */
+  private end(reason: 'disabled'): void {
+    const session = this.session;
+    this.signOut();
+    if (session) this.onLock({ operator: session.operator, reason });
+  }
+
+  /** One timer at most: when it fires early because of activity, it sets itself again for the rest. */
+  private schedule(delay: number): void {
+    this.clearTimer();
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      const session = this.session;
+      if (!session || session.locked) return;
+      const idle = this.timers.now() - session.lastActivity;
+      if (idle >= this.idleTimeoutMs) this.lockNow('idle');
+      else this.schedule(this.idleTimeoutMs - idle);
+    }, delay);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+const notSignedIn = (): OperatorError => new OperatorError('not_signed_in', 'Nobody is signed in on this desk. Sign in first.');
