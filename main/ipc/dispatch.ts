@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
 import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
+import { OperatorError } from '../operators';
 import { ServiceError } from '../payments';
 
 export interface CallContext {
@@ -97,8 +98,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   };
 }
 
-/** The payment engine's errors are written for people; their message and code may cross. */
+/** The engine's and the operators' errors are written for people; their message and code may cross. */
 function explainError(error: unknown): IpcError | undefined {
+  if (error instanceof OperatorError) return { code: error.code, message: error.message };
   if (!(error instanceof ServiceError)) return undefined;
   const field = error.details.param;
   return field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field };

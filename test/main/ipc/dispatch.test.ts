@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../../shared/ipc';
 import { createDispatcher, isAppUrl } from '../../../main/ipc';
+import { OperatorError } from '../../../main/operators';
 import { ServiceError } from '../../../main/payments';
 import { ADMIN as admin, AGENT as agent, APP_URL, LEAK, SUPERVISOR as supervisor, VALID_INPUTS, allowedCaller, door, recordingHandlers, trusted } from './fixtures';
 
@@ -98,6 +99,19 @@ describe('errors cross as {code, message}, never a stack', () => {
     expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'The payment service does not know this payment.' },
+    });
+  });
+
+  it('an operator error (a failed sign-in) keeps its code and message', async () => {
+    const { handlers } = recordingHandlers();
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'session:signIn': () => Promise.reject(new OperatorError('invalid_credentials', 'The operator id or password is wrong.')) },
+      currentOperator: () => undefined,
+      isTrustedSender: () => true,
+    });
+    expect(await dispatch('session:signIn', trusted, VALID_INPUTS['session:signIn'])).toEqual({
+      ok: false,
+      error: { code: 'invalid_credentials', message: 'The operator id or password is wrong.' },
     });
   });
 
