@@ -8,6 +8,8 @@ import type { CallContext, Handlers } from './dispatch';
 export interface SessionPort {
   status(): { operator: OperatorView | undefined; locked: boolean; needsFirstAdmin: boolean };
   signIn(id: string, password: string): Promise<OperatorView>;
+  /** Refused once any operator exists; signs the new admin in. */
+  createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView>;
   signOut(): void;
 }
 
@@ -33,6 +35,7 @@ export function createHandlers({ engine, session, app, follow }: HandlerDeps): H
       return operator === undefined ? { locked, needsFirstAdmin } : { operator, locked, needsFirstAdmin };
     },
     'session:signIn': ({ id, password }) => session.signIn(id, password),
+    'session:createFirstAdmin': (input) => session.createFirstAdmin(input),
     'session:signOut': () => {
       session.signOut();
       return { ok: true as const };

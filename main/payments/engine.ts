@@ -179,12 +179,18 @@ export class PaymentEngine {
 
   /** Follows one payment: the listener gets its changes until it is settled. */
   watch(paymentId: string, listener: (payment: PaymentView) => void): () => void {
-    const id = checked(PaymentId, paymentId);
-    const stored = this.journal.payment(id);
-    if (!stored || this.journal.unsettledPaymentIds().includes(id)) this.poller.follow(id);
+    const id = this.follow(paymentId);
     return this.on((event) => {
       if (event.payment.id === id) listener(event.payment);
     });
+  }
+
+  /** Makes sure the payment is followed until settled; its changes reach every `on` listener. */
+  follow(paymentId: string): string {
+    const id = checked(PaymentId, paymentId);
+    const stored = this.journal.payment(id);
+    if (!stored || this.journal.unsettledPaymentIds().includes(id)) this.poller.follow(id);
+    return id;
   }
 
   /** POST /methods. The card lives only in this call: the journal keeps brand, last 4 and expiry. */

@@ -1,7 +1,7 @@
 // The one IPC contract: every channel with its input and output schemas and the roles allowed to call it, and every event main sends.
 import { z } from 'zod';
 import { Environment } from '../environment';
-import { OperatorId, OperatorView, Role } from '../operators';
+import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { MethodView, PaymentView } from './views';
 
@@ -38,6 +38,12 @@ export const CHANNELS = {
   },
   'session:signIn': {
     input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200) }),
+    output: OperatorView,
+    access: 'public',
+  },
+  /** First run only: the first account is an admin, who then creates the others. */
+  'session:createFirstAdmin': {
+    input: z.strictObject({ id: OperatorId, displayName: DisplayName, password: Password }),
     output: OperatorView,
     access: 'public',
   },

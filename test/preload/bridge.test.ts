@@ -39,6 +39,7 @@ describe('createBridge', () => {
         "payments:watch",
         "refunds:create",
         "reservations:overview",
+        "session:createFirstAdmin",
         "session:signIn",
         "session:signOut",
         "session:status",

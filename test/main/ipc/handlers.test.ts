@@ -21,6 +21,7 @@ const followed: string[] = [];
 const session: SessionPort = {
   status: () => ({ operator: signedIn, locked: false, needsFirstAdmin: false }),
   signIn: () => Promise.reject(new Error('not used here')),
+  createFirstAdmin: () => Promise.reject(new Error('not used here')),
   signOut: () => (signedIn = undefined),
 };
 

@@ -1,0 +1,90 @@
+/** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
+import { join } from 'node:path';
+import { EVENTS, type EventName, type EventPayload } from '../../shared/ipc';
+import { createDispatcher, createHandlers, type Dispatch, type SenderInfo, type SessionPort } from '../ipc';
+import { OperatorDirectory, SessionGuard } from '../operators';
+import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+
+export interface MainStackOptions {
+  /** Electron's userData in the app; a temporary folder in tests. */
+  dataDir: string;
+  version: string;
+  isTrustedSender: (sender: SenderInfo) => boolean;
+  /** Training (the built-in simulator) when not given. */
+  service?: ServiceSettings;
+  secrets?: SecretStore;
+  idleTimeoutMs?: number;
+  logger?: EngineLogger;
+  onUnexpectedError?: (channel: string, error: unknown) => void;
+}
+
+export interface MainStack {
+  /** Every renderer call: counts as activity for the idle lock, then goes through the door. */
+  dispatch: Dispatch;
+  /** Events for the windows, already parsed by the contract. */
+  onEvent(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
+  directory: OperatorDirectory;
+  recover(): Promise<RecoveryReport>;
+  close(): Promise<void>;
+}
+
+const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
+
+export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
+  const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
+  const journal = new Journal(join(options.dataDir, 'journal.db'));
+  const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
+  const listeners = new Set<(event: EventName, payload: unknown) => void>();
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => {
+    const checked: unknown = EVENTS[event].parse(payload);
+    for (const listener of listeners) listener(event, checked);
+  };
+
+  const guard = new SessionGuard({ directory, ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }), onLock: () => emit('session:locked', {}) });
+  const session: SessionPort = {
+    status: () => guard.status(),
+    signIn: (id, password) => guard.signIn(id, password),
+    signOut: () => guard.signOut(),
+    createFirstAdmin: async (input) => {
+      await directory.createFirstAdmin(input);
+      return guard.signIn(input.id, input.password);
+    },
+  };
+  const engine = new PaymentEngine({ config: service.config, secrets: service.secrets, journal, ...(options.logger ? { logger: options.logger } : {}) });
+  engine.on((event) => emit('payments:changed', event.payment));
+
+  const door = createDispatcher({
+    handlers: createHandlers({
+      engine,
+      session,
+      app: { environment: service.config.environment, version: options.version },
+      follow: (paymentId) => {
+        engine.follow(paymentId);
+      },
+    }),
+    currentOperator: () => guard.current(),
+    isTrustedSender: options.isTrustedSender,
+    ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+  });
+
+  return {
+    dispatch: (channel, sender, input) => {
+      guard.touch();
+      return door(channel, sender, input);
+    },
+    onEvent(listener) {
+      const wrapped = listener as (event: EventName, payload: unknown) => void;
+      listeners.add(wrapped);
+      return () => listeners.delete(wrapped);
+    },
+    directory,
+    recover: () => engine.recover(),
+    async close() {
+      engine.close();
+      guard.signOut();
+      journal.close();
+      directory.close();
+      await service.close();
+    },
+  };
+}
