@@ -1,0 +1,95 @@
+// Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
+import { useState, type FormEvent, type JSX } from 'react';
+import type { OperatorView } from '../../../shared/operators';
+import { api, messageOf, unwrap } from '../api/client';
+
+/** A text field's value from a submitted form. */
+const field = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+interface Props {
+  onSignedIn: (operator: OperatorView) => void;
+}
+
+export function SignIn({ onSignedIn }: Props): JSX.Element {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    if (!api) return;
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSignedIn(await unwrap(api.session.signIn({ id: field(form, 'id'), password: field(form, 'password') })));
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card" aria-labelledby="sign-in-title" onSubmit={(e) => void submit(e)}>
+      <h2 id="sign-in-title">Sign in</h2>
+      <label htmlFor="sign-in-id">Operator id</label>
+      <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
+      <label htmlFor="sign-in-password">Password</label>
+      <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}
+
+export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
+  const [error, setError] = useState<string>();
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    if (!api) return;
+    const form = new FormData(event.currentTarget);
+    setError(undefined);
+    try {
+      onSignedIn(
+        await unwrap(
+          api.session.createFirstAdmin({
+            id: field(form, 'id'),
+            displayName: field(form, 'displayName'),
+            password: field(form, 'password'),
+          }),
+        ),
+      );
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }
+
+  return (
+    <form className="card" aria-labelledby="first-admin-title" onSubmit={(e) => void submit(e)}>
+      <h2 id="first-admin-title">Create the first administrator</h2>
+      <p>No operator exists yet. The administrator then creates the agents' and supervisors' accounts.</p>
+      <label htmlFor="first-admin-id">Operator id</label>
+      <input id="first-admin-id" name="id" autoComplete="username" required autoFocus />
+      <label htmlFor="first-admin-name">Name</label>
+      <input id="first-admin-name" name="displayName" autoComplete="name" required />
+      <label htmlFor="first-admin-password">Password (12 characters or more, letters and digits)</label>
+      <input id="first-admin-password" name="password" type="password" autoComplete="new-password" required minLength={12} />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit">Create and sign in</button>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+// The e2e harness every screen uses: the built renderer in Chromium, `window.api` made by the preload's bridge factory and
+// wired with page.exposeBinding to the real main-process stack (IPC door, engine, journal in a temp folder, operators,
+// in-process simulator). Nothing of the service is mocked; only Electron itself is absent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base } from '@playwright/test';
+import { build } from 'vite';
+import { createMainStack, type MainStack } from '../../../main/app';
+import { isAppUrl } from '../../../main/ipc';
+import { startStaticServer } from './static-server';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+let bridgeScript: Promise<string> | undefined;
+
+/** test/e2e/support/page-bridge.ts bundled for the page (once per worker). */
+function pageBridge(): Promise<string> {
+  bridgeScript ??= build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: path.join(root, 'test/e2e/support/page-bridge.ts'), formats: ['iife'], name: 'cpdPageBridge' },
+    },
+  }).then((result) => {
+    const outputs = Array.isArray(result) ? result : [result];
+    for (const out of outputs) {
+      if ('output' in out) {
+        const chunk = out.output.find((o) => o.type === 'chunk');
+        if (chunk && 'code' in chunk) return chunk.code;
+      }
+    }
+    throw new Error('the page bridge did not bundle');
+  });
+  return bridgeScript;
+}
+
+export interface AppHarness {
+  /** The renderer's URL: the app's origin for the sender check. */
+  url: string;
+  stack: MainStack;
+}
+
+export const test = base.extend<{ app: AppHarness }>({
+  app: async ({ page }, use) => {
+    const server = await startStaticServer(path.join(root, 'out/renderer'));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
+    const stack = await createMainStack({
+      dataDir,
+      version: 'e2e',
+      isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
+    });
+    await page.exposeBinding('__cpdInvoke', (source, channel: string, input: unknown) =>
+      stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input),
+    );
+    await page.addInitScript({ content: await pageBridge() });
+    const stopEvents = stack.onEvent((event, payload) => {
+      page
+        .evaluate(
+          ([name, value]) => {
+            (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
+          },
+          [event, payload] as const,
+        )
+        .catch(() => undefined);
+    });
+    try {
+      await use({ url, stack });
+    } finally {
+      stopEvents();
+      await stack.close();
+      server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect } from '@playwright/test';
