@@ -1,6 +1,6 @@
 /** Operator accounts in their own SQLite file (WAL): scrypt password hashes, lockout after repeated failures, admin-only changes. */
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { SqliteFile } from '../storage/sqlite';
 import type { z } from 'zod';
 import { DisplayName, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
@@ -80,8 +80,7 @@ const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUn
   typeof lockedUntil === 'number' && now < lockedUntil;
 
 export class OperatorDirectory {
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly file: SqliteFile;
   private readonly clock: () => number;
   private readonly cost: ScryptCost;
   /** A hash of a random password: unknown ids are checked against it, so they cost the same time. */
@@ -93,27 +92,23 @@ export class OperatorDirectory {
   constructor(path: string, options: OperatorDirectoryOptions = {}) {
     this.clock = options.now ?? Date.now;
     this.cost = checkCost(options.cost ?? DEFAULT_COST);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    // Freed pages (an old hash after a reset) are overwritten, not left in the file.
-    this.db.pragma('secure_delete = ON');
-    this.migrate();
+    // secure_delete: freed pages (an old hash after a reset) are overwritten, not left in the file.
+    this.file = new SqliteFile(path, { label: 'operators file', migrations: MIGRATIONS, pragmas: ['secure_delete = ON'] });
   }
 
   get schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.file.schemaVersion;
   }
 
   close(): void {
-    this.db.close();
+    this.file.close();
   }
 
   // ---- first run ----
 
   /** True while there is no operator at all: the app offers to create the first admin. */
   needsFirstAdmin(): boolean {
-    return this.stmt(`SELECT 1 FROM operators LIMIT 1`).get() === undefined;
+    return this.file.stmt(`SELECT 1 FROM operators LIMIT 1`).get() === undefined;
   }
 
   /** Creates the first operator, an admin. Refused once any operator exists. */
@@ -123,7 +118,7 @@ export class OperatorDirectory {
     const password = valid(Password, input.password);
     if (!this.needsFirstAdmin()) throw setupDone();
     const hash = await hashPassword(password, this.cost);
-    return this.transaction(() => {
+    return this.file.transaction(() => {
       // Checked again: another call may have created it while this one was hashing.
       if (!this.needsFirstAdmin()) throw setupDone();
       this.insert({ id, displayName, role: 'admin', hash });
@@ -145,7 +140,7 @@ export class OperatorDirectory {
     if (!row) return this.signInUnknown(key, password, now);
 
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
-    const result = this.transaction((): SignInResult => {
+    const result = this.file.transaction((): SignInResult => {
       // Read again: another attempt may have locked the account, or an admin reset it, while this one was hashing.
       const current = this.record(key);
       if (!current) return { ok: false, reason: 'invalid_credentials' };
@@ -155,7 +150,7 @@ export class OperatorDirectory {
         return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
-      this.stmt(`UPDATE operators SET failed_attempts = 0, locked_until = NULL WHERE id = ?`).run(key);
+      this.file.stmt(`UPDATE operators SET failed_attempts = 0, locked_until = NULL WHERE id = ?`).run(key);
       return { ok: true, operator: toView(current) };
     });
     if (result.ok && needsRehash(row.password_hash, this.cost)) await this.rehash(key, row.password_hash, password);
@@ -178,7 +173,7 @@ export class OperatorDirectory {
     const password = valid(Password, input.password);
     if (this.record(id)) throw alreadyExists(id);
     const hash = await hashPassword(password, this.cost);
-    return this.transaction(() => {
+    return this.file.transaction(() => {
       this.requireAdmin(actorId);
       if (this.record(id)) throw alreadyExists(id);
       this.insert({ id, displayName, role, hash });
@@ -188,25 +183,25 @@ export class OperatorDirectory {
   }
 
   setRole(actorId: string, id: string, role: Role): OperatorView {
-    return this.transaction(() => {
+    return this.file.transaction(() => {
       this.requireAdmin(actorId);
       const newRole = valid(Role, role);
       const target = this.target(id);
       if (target.role === newRole) return toView(target);
       if (newRole !== 'admin') this.keepAnAdmin(target, 'change the role of');
-      this.stmt(`UPDATE operators SET role = ?, updated_at = ? WHERE id = ?`).run(newRole, this.clock(), target.id);
+      this.file.stmt(`UPDATE operators SET role = ?, updated_at = ? WHERE id = ?`).run(newRole, this.clock(), target.id);
       return this.viewOrThrow(target.id);
     });
   }
 
   setDisabled(actorId: string, id: string, disabled: boolean): OperatorView {
-    return this.transaction(() => {
+    return this.file.transaction(() => {
       this.requireAdmin(actorId);
       if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).');
       const target = this.target(id);
       if ((target.disabled === 1) === disabled) return toView(target);
       if (disabled) this.keepAnAdmin(target, 'disable');
-      this.stmt(`UPDATE operators SET disabled = ?, updated_at = ? WHERE id = ?`).run(disabled ? 1 : 0, this.clock(), target.id);
+      this.file.stmt(`UPDATE operators SET disabled = ?, updated_at = ? WHERE id = ?`).run(disabled ? 1 : 0, this.clock(), target.id);
       return this.viewOrThrow(target.id);
     });
   }
@@ -217,10 +212,10 @@ export class OperatorDirectory {
     const target = this.target(id);
     const newPassword = valid(Password, password);
     const hash = await hashPassword(newPassword, this.cost);
-    this.transaction(() => {
+    this.file.transaction(() => {
       this.requireAdmin(actorId);
       this.target(target.id);
-      this.stmt(`UPDATE operators SET password_hash = ?, failed_attempts = 0, locked_until = NULL, updated_at = ? WHERE id = ?`).run(
+      this.file.stmt(`UPDATE operators SET password_hash = ?, failed_attempts = 0, locked_until = NULL, updated_at = ? WHERE id = ?`).run(
         hash,
         this.clock(),
         target.id,
@@ -230,7 +225,7 @@ export class OperatorDirectory {
 
   list(actorId: string): OperatorView[] {
     this.requireAdmin(actorId);
-    return (this.stmt(`SELECT * FROM operators ORDER BY id`).all() as OperatorRecord[]).map(toView);
+    return (this.file.stmt(`SELECT * FROM operators ORDER BY id`).all() as OperatorRecord[]).map(toView);
   }
 
   // ---- internals ----
@@ -253,7 +248,7 @@ export class OperatorDirectory {
 
   /** Counts one failure; returns the lock's end when this failure locks the account. A lock that has run out starts the count again. */
   private recordFailure(id: string, now: number): number | undefined {
-    const row = this.stmt(
+    const row = this.file.stmt(
       `UPDATE operators SET
          failed_attempts = (CASE WHEN locked_until IS NOT NULL AND locked_until <= @now THEN 0 ELSE failed_attempts END) + 1,
          locked_until = CASE
@@ -268,7 +263,7 @@ export class OperatorDirectory {
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */
   private async rehash(id: string, oldHash: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.cost);
-    this.stmt(`UPDATE operators SET password_hash = ? WHERE id = ? AND password_hash = ?`).run(hash, id, oldHash);
+    this.file.stmt(`UPDATE operators SET password_hash = ? WHERE id = ? AND password_hash = ?`).run(hash, id, oldHash);
   }
 
   private dummy(): Promise<string> {
@@ -292,7 +287,7 @@ export class OperatorDirectory {
   /** Refuses a change that would take the last enabled admin away. */
   private keepAnAdmin(target: OperatorRecord, action: string): void {
     if (target.role !== 'admin' || target.disabled === 1) return;
-    const { n } = this.stmt(`SELECT count(*) AS n FROM operators WHERE role = 'admin' AND disabled = 0`).get() as { n: number };
+    const { n } = this.file.stmt(`SELECT count(*) AS n FROM operators WHERE role = 'admin' AND disabled = 0`).get() as { n: number };
     if (n <= 1) {
       throw new OperatorError(
         'last_admin',
@@ -303,49 +298,20 @@ export class OperatorDirectory {
 
   private insert(o: { id: string; displayName: string; role: Role; hash: string }): void {
     const at = this.clock();
-    this.stmt(
+    this.file.stmt(
       `INSERT INTO operators (id, display_name, role, disabled, password_hash, failed_attempts, locked_until, created_at, updated_at)
        VALUES (?, ?, ?, 0, ?, 0, NULL, ?, ?)`,
     ).run(o.id, o.displayName, o.role, o.hash, at, at);
   }
 
   private record(id: string): OperatorRecord | undefined {
-    return this.stmt(`SELECT * FROM operators WHERE id = ?`).get(id) as OperatorRecord | undefined;
+    return this.file.stmt(`SELECT * FROM operators WHERE id = ?`).get(id) as OperatorRecord | undefined;
   }
 
   private viewOrThrow(id: string): OperatorView {
     const row = this.record(id);
     if (!row) throw new Error('operators: the operator was not stored');
     return toView(row);
-  }
-
-  /** Each statement is prepared once per directory. */
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** Runs `fn` in one immediate transaction: all of it is written, or none. */
-  private transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
-  }
-
-  private migrate(): void {
-    const current = this.schemaVersion;
-    if (current > MIGRATIONS.length) {
-      throw new Error(`The operators file was written by a newer version of the app (schema ${current}); update the app.`);
-    }
-    for (let version = current; version < MIGRATIONS.length; version++) {
-      const sql = MIGRATIONS[version] ?? '';
-      this.transaction(() => {
-        this.db.exec(sql);
-        this.db.pragma(`user_version = ${version + 1}`);
-      });
-    }
   }
 }
 

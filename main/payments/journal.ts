@@ -1,6 +1,6 @@
 /** Durable journal (SQLite, WAL): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { SqliteFile } from '../storage/sqlite';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -232,46 +232,31 @@ interface MethodRecord {
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 export class Journal {
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly file: SqliteFile;
 
   /** Opens (or creates) the journal file and brings its schema up to date. */
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('foreign_keys = ON');
-    this.migrate();
-  }
-
-  /** Each statement is prepared once per journal. */
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    this.file = new SqliteFile(path, { label: 'journal', migrations: MIGRATIONS, pragmas: ['foreign_keys = ON'] });
   }
 
   get schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.file.schemaVersion;
   }
 
   close(): void {
-    this.db.close();
+    this.file.close();
   }
 
   /** Runs `fn` in one transaction: all of it is written, or none. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.file.transaction(fn);
   }
 
   // ---- operations ----
 
   /** Writes an operation before it is sent. Its key is the Idempotency-Key of every attempt. */
   begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint'>): Operation {
-    this.stmt(
+    this.file.stmt(
         `INSERT INTO operations (key, operation_id, kind, fingerprint, payload, resendable, state, reservation_id, operator_id, payment_id, created_at)
          VALUES (@key, @operationId, @kind, @fingerprint, @payload, @resendable, 'pending', @reservationId, @operatorId, @paymentId, @createdAt)`,
       )
@@ -293,18 +278,18 @@ export class Journal {
   }
 
   operation(operationId: string): Operation | undefined {
-    const row = this.stmt(`SELECT * FROM operations WHERE operation_id = ?`).get(operationId) as OperationRecord | undefined;
+    const row = this.file.stmt(`SELECT * FROM operations WHERE operation_id = ?`).get(operationId) as OperationRecord | undefined;
     return row && toOperation(row);
   }
 
   operationByKey(key: string): Operation | undefined {
-    const row = this.stmt(`SELECT * FROM operations WHERE key = ?`).get(key) as OperationRecord | undefined;
+    const row = this.file.stmt(`SELECT * FROM operations WHERE key = ?`).get(key) as OperationRecord | undefined;
     return row && toOperation(row);
   }
 
   /** The service answered: the resource it made, or its definitive refusal. */
   settle(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number }, at: number): void {
-    this.stmt(`UPDATE operations SET state = @state, result_id = @resultId, error_code = @errorCode, http_status = @httpStatus, completed_at = @at WHERE key = @key`)
+    this.file.stmt(`UPDATE operations SET state = @state, result_id = @resultId, error_code = @errorCode, http_status = @httpStatus, completed_at = @at WHERE key = @key`)
       .run({
         key,
         state: outcome.state,
@@ -316,17 +301,17 @@ export class Journal {
   }
 
   pendingOperations(): Operation[] {
-    const rows = this.stmt(`SELECT * FROM operations WHERE state = 'pending' ORDER BY created_at`).all() as OperationRecord[];
+    const rows = this.file.stmt(`SELECT * FROM operations WHERE state = 'pending' ORDER BY created_at`).all() as OperationRecord[];
     return rows.map(toOperation);
   }
 
   operationsInState(state: OperationState): Operation[] {
-    const rows = this.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
+    const rows = this.file.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
     return rows.map(toOperation);
   }
 
   recordAttempt(attempt: Attempt, at: number): void {
-    this.stmt(
+    this.file.stmt(
         `INSERT INTO attempts (idempotency_key, operation, attempt, request_id, status, elapsed_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(attempt.idempotencyKey ?? null, attempt.operation, attempt.attempt, attempt.requestId, String(attempt.status), attempt.elapsedMs, at);
@@ -335,7 +320,7 @@ export class Journal {
   // ---- resources, as last known ----
 
   saveMethod(method: MethodResource, reservationId: string): void {
-    this.stmt(
+    this.file.stmt(
         `INSERT INTO methods (id, reservation_id, brand, last4, exp_month, exp_year, expires_at, created_at)
          VALUES (@id, @reservationId, @brand, @last4, @expMonth, @expYear, @expiresAt, @createdAt)
          ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at`,
@@ -355,7 +340,7 @@ export class Journal {
   /** Saves a payment and its refunds as the service last described them. */
   savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): void {
     this.transaction(() => {
-      this.stmt(
+      this.file.stmt(
           `INSERT INTO payments (id, reservation_id, operator_id, method_id, status, amount_cents, original_amount_cents, currency,
              available_installments, installments_count, per_installment_cents, next_action_url, failure_code, failure_message,
              metadata, created_at, updated_at, expires_at)
@@ -394,7 +379,7 @@ export class Journal {
   }
 
   saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): void {
-    this.stmt(
+    this.file.stmt(
         `INSERT INTO refunds (id, payment_id, amount_cents, currency, reason, status, operator_id, created_at)
          VALUES (@id, @paymentId, @amountCents, @currency, @reason, @status, @operatorId, @createdAt)
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator_id = COALESCE(refunds.operator_id, excluded.operator_id)`,
@@ -412,17 +397,17 @@ export class Journal {
   }
 
   payment(id: string): StoredPayment | undefined {
-    const row = this.stmt(`SELECT * FROM payments WHERE id = ?`).get(id) as PaymentRecord | undefined;
+    const row = this.file.stmt(`SELECT * FROM payments WHERE id = ?`).get(id) as PaymentRecord | undefined;
     return row && this.toPayment(row);
   }
 
   paymentsOf(reservationId: string): StoredPayment[] {
-    const rows = this.stmt(`SELECT * FROM payments WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as PaymentRecord[];
+    const rows = this.file.stmt(`SELECT * FROM payments WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as PaymentRecord[];
     return rows.map((row) => this.toPayment(row));
   }
 
   methodsOf(reservationId: string): StoredMethod[] {
-    const rows = this.stmt(`SELECT * FROM methods WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as MethodRecord[];
+    const rows = this.file.stmt(`SELECT * FROM methods WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as MethodRecord[];
     return rows.map((m) => ({
       id: m.id,
       reservationId: m.reservation_id,
@@ -437,7 +422,7 @@ export class Journal {
 
   /** Payments whose status may still change, or with a refund still pending. */
   unsettledPaymentIds(): string[] {
-    const rows = this.stmt(
+    const rows = this.file.stmt(
         `SELECT id FROM payments WHERE status NOT IN ('succeeded', 'failed', 'expired')
          UNION SELECT payment_id AS id FROM refunds WHERE status = 'pending'`,
       )
@@ -446,7 +431,7 @@ export class Journal {
   }
 
   private toPayment(row: PaymentRecord): StoredPayment {
-    const refunds = (this.stmt(`SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at`).all(row.id) as RefundRecord[]).map((r) => ({
+    const refunds = (this.file.stmt(`SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at`).all(row.id) as RefundRecord[]).map((r) => ({
       id: r.id,
       paymentId: r.payment_id,
       amountCents: r.amount_cents,
@@ -479,20 +464,6 @@ export class Journal {
       expiresAt: opt(row.expires_at),
       refunds,
     };
-  }
-
-  private migrate(): void {
-    const current = this.schemaVersion;
-    if (current > MIGRATIONS.length) {
-      throw new Error(`The journal was written by a newer version of the app (schema ${current}); update the app.`);
-    }
-    for (let version = current; version < MIGRATIONS.length; version++) {
-      const sql = MIGRATIONS[version] ?? '';
-      this.transaction(() => {
-        this.db.exec(sql);
-        this.db.pragma(`user_version = ${version + 1}`);
-      });
-    }
   }
 }
 

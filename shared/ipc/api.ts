@@ -12,7 +12,7 @@ export type Api = {
   events: { on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void };
 };
 
-/** What a bridge needs underneath: Electron's ipcRenderer in the preload, a Playwright binding in the e2e harness. */
+/** What a bridge needs underneath: Electron's IPC in the preload, a Playwright binding in the e2e harness. */
 export interface Transport {
   invoke(channel: Channel, input: unknown): Promise<unknown>;
   subscribe(event: EventName, listener: (payload: unknown) => void): () => void;
