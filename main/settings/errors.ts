@@ -1,0 +1,41 @@
+/** The settings capability's one error type: a code to branch on, a sentence naming the field, and the file at fault. */
+
+export type SettingsErrorCode =
+  /** A value or a combination of values is not allowed (wrong key prefix, http outside training, a missing host…). */
+  | 'invalid_settings'
+  /** A change to a setting that IT manages (locked, or set in the managed file). */
+  | 'locked'
+  /** IT's managed file exists but is not valid JSON or not a valid settings document. */
+  | 'managed_file_invalid'
+  /** IT's managed file exists but cannot be read (permissions, a folder in its place…). */
+  | 'managed_file_unreadable'
+  /** The user's settings.json is not valid JSON or holds invalid values. */
+  | 'user_file_invalid'
+  /** The user's settings.json exists but cannot be read. */
+  | 'user_file_unreadable';
+
+/** One problem, tied to a setting name (or to the file when no single setting is at fault). */
+export interface SettingsIssue {
+  field: string;
+  message: string;
+}
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+
+  constructor(
+    readonly code: SettingsErrorCode,
+    message: string,
+    readonly issues: readonly SettingsIssue[] = [],
+    /** The file at fault, when there is one. */
+    readonly file?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** "Header: field: message; field: message". */
+export function describeIssues(header: string, issues: readonly SettingsIssue[]): string {
+  if (issues.length === 0) return header;
+  return `${header}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`;
+}

@@ -1,0 +1,16 @@
+/** App settings: defaults < the user's settings.json < IT's managed (and lockable) file, checked by one zod schema; plain Node, no Electron imports. */
+export { SettingsError, type SettingsErrorCode, type SettingsIssue } from './errors';
+export {
+  DEFAULT_SETTINGS,
+  Language,
+  SETTING_KEYS,
+  SettingKey,
+  SettingsFile,
+  SettingsSchema,
+  consistencyIssues,
+  type Settings,
+} from './schema';
+export { USER_SETTINGS_FILE, managedSettingsPath, userSettingsPath } from './paths';
+export { ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type LoadedSettings, type SettingSource } from './load';
+export { saveUserSettings, type SettingsChanges } from './save';
+export { toServiceSettings } from './service';

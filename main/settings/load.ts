@@ -1,0 +1,197 @@
+/** Reads the settings: defaults < the user's settings.json < IT's managed file, which can also lock settings. */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { describeIssues, SettingsError, type SettingsIssue } from './errors';
+import { userSettingsPath } from './paths';
+import { SETTING_KEYS, SettingKey, SettingsFile, SettingsSchema, toIssues, type Settings } from './schema';
+
+export type SettingSource = 'default' | 'user' | 'managed';
+
+export interface LoadedSettings {
+  /** The effective settings, defaults filled in, every rule checked. */
+  settings: Settings;
+  /** Where each effective value comes from ('default' also for a setting left unset). */
+  sources: Record<SettingKey, SettingSource>;
+  /** Settings IT has locked: the user cannot change them (see saveUserSettings). */
+  locked: ReadonlySet<SettingKey>;
+  /** The two files read, for messages and for the settings screen. */
+  files: { user: string; managed: string };
+}
+
+export interface LoadSettingsOptions {
+  /** The folder holding the user's settings.json (Electron's userData). */
+  userDir: string;
+  /** IT's managed file: managedSettingsPath(process.platform, process.env) in the app, a temp path in tests. */
+  managedPath: string;
+}
+
+/** IT's file: `{ "settings": { … }, "locked": ["environment", …] }`; both members optional. */
+export const ManagedSettingsFile = z.strictObject({
+  settings: SettingsFile.default({}),
+  locked: z.array(SettingKey).default([]),
+});
+
+export interface ManagedSettings {
+  settings: SettingsFile;
+  locked: ReadonlySet<SettingKey>;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** The file's text, or undefined when it does not exist. */
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** JSON.parse, tolerating the byte-order mark Windows editors put at the start of UTF-8 files. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : 'not valid JSON' };
+  }
+}
+
+/** IT's managed file, or null when there is none. Anything else wrong with it is an error, never ignored. */
+export async function readManagedSettings(file: string): Promise<ManagedSettings | null> {
+  let text: string | undefined;
+  try {
+    text = await readOptional(file);
+  } catch (error) {
+    throw new SettingsError(
+      'managed_file_unreadable',
+      `The managed settings file ${file} exists but cannot be read (${errorCode(error) ?? 'read error'}). ` +
+        'IT must make it a file every user can read; the app does not run with it ignored.',
+      [],
+      file,
+    );
+  }
+  if (text === undefined) return null;
+  const json = parseJson(text);
+  if (!json.ok) {
+    throw new SettingsError(
+      'managed_file_invalid',
+      `The managed settings file ${file} is not valid JSON (${json.reason}). IT must fix it; the app does not run with it ignored.`,
+      [{ field: '(document)', message: json.reason }],
+      file,
+    );
+  }
+  const parsed = ManagedSettingsFile.safeParse(json.value);
+  if (!parsed.success) {
+    const issues = toIssues(parsed.error);
+    throw new SettingsError(
+      'managed_file_invalid',
+      describeIssues(`The managed settings file ${file} is invalid; IT must fix it (the app does not run with it ignored)`, issues),
+      issues,
+      file,
+    );
+  }
+  return { settings: parsed.data.settings, locked: new Set(parsed.data.locked) };
+}
+
+/** The user's settings.json (an empty document when there is none). */
+export async function readUserSettings(file: string): Promise<SettingsFile> {
+  let text: string | undefined;
+  try {
+    text = await readOptional(file);
+  } catch (error) {
+    throw new SettingsError(
+      'user_file_unreadable',
+      `The settings file ${file} cannot be read (${errorCode(error) ?? 'read error'}).`,
+      [],
+      file,
+    );
+  }
+  if (text === undefined) return {};
+  const json = parseJson(text);
+  if (!json.ok) {
+    throw new SettingsError(
+      'user_file_invalid',
+      `The settings file ${file} is not valid JSON (${json.reason}). Fix it or delete it to start from the defaults.`,
+      [{ field: '(document)', message: json.reason }],
+      file,
+    );
+  }
+  const parsed = SettingsFile.safeParse(json.value);
+  if (!parsed.success) {
+    const issues = toIssues(parsed.error);
+    throw new SettingsError(
+      'user_file_invalid',
+      describeIssues(`The settings file ${file} is invalid (fix it or delete it to start from the defaults)`, issues),
+      issues,
+      file,
+    );
+  }
+  return parsed.data;
+}
+
+/** Builds a record with one entry per setting; listing the keys makes adding a setting a compile error here. */
+export function perSetting<T>(value: (key: SettingKey) => T): Record<SettingKey, T> {
+  return {
+    environment: value('environment'),
+    authUrl: value('authUrl'),
+    cdeUrl: value('cdeUrl'),
+    baseUrl: value('baseUrl'),
+    clientId: value('clientId'),
+    publishableKey: value('publishableKey'),
+    returnUrl: value('returnUrl'),
+    idleTimeoutMinutes: value('idleTimeoutMinutes'),
+    language: value('language'),
+  };
+}
+
+function isSettingKey(field: string): field is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(field);
+}
+
+/**
+ * Merges defaults < user < managed. A locked setting ignores the user's value even when IT gives none
+ * (it stays at IT's value or the default). The result must pass every rule, or this throws naming each field and its source.
+ */
+export function resolveSettings(user: SettingsFile, managed: ManagedSettings | null, files: { user: string; managed: string }): LoadedSettings {
+  const locked = managed?.locked ?? new Set<SettingKey>();
+  const sources = perSetting<SettingSource>((key) => {
+    if (managed?.settings[key] !== undefined) return 'managed';
+    if (!locked.has(key) && user[key] !== undefined) return 'user';
+    return 'default';
+  });
+  const merged = perSetting<unknown>((key) => {
+    switch (sources[key]) {
+      case 'managed':
+        return managed?.settings[key];
+      case 'user':
+        return user[key];
+      case 'default':
+        return undefined;
+    }
+  });
+  const parsed = SettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const where: Record<SettingSource, string> = {
+      default: 'not set',
+      user: `from ${files.user}`,
+      managed: `set by IT in ${files.managed}`,
+    };
+    const issues: SettingsIssue[] = toIssues(parsed.error).map((issue) =>
+      isSettingKey(issue.field) ? { ...issue, message: `${issue.message} (${where[sources[issue.field]]})` } : issue,
+    );
+    throw new SettingsError('invalid_settings', describeIssues('The settings are not valid', issues), issues);
+  }
+  return { settings: parsed.data, sources, locked, files };
+}
+
+/** Loads the effective settings. A missing file is fine; an unreadable or invalid one is a SettingsError. */
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const files = { user: userSettingsPath(options.userDir), managed: options.managedPath };
+  const managed = await readManagedSettings(files.managed);
+  const user = await readUserSettings(files.user);
+  return resolveSettings(user, managed, files);
+}

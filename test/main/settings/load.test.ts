@@ -1,0 +1,108 @@
+// Settings sources: defaults < the user's settings.json < IT's managed file (which also locks), and the errors for bad files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, loadSettings, managedSettingsPath, SETTING_KEYS } from '../../../main/settings';
+import { folders, SANDBOX, settingsError, writeJson, type Folders } from './helpers';
+
+let f: Folders;
+beforeEach(() => {
+  f = folders();
+  mkdirSync(f.userDir, { recursive: true });
+  mkdirSync(dirname(f.managedPath), { recursive: true });
+});
+afterEach(() => f.cleanup());
+
+const userFile = (): string => join(f.userDir, 'settings.json');
+
+describe('loadSettings: sources and precedence', () => {
+  it('no files: the defaults (training, 15 minutes, es-MX), all from "default", nothing locked', async () => {
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toEqual({ environment: 'training', idleTimeoutMinutes: 15, language: 'es-MX' });
+    expect(loaded.settings).toEqual(DEFAULT_SETTINGS);
+    expect(Object.values(loaded.sources)).toEqual(SETTING_KEYS.map(() => 'default'));
+    expect(loaded.locked.size).toBe(0);
+    expect(loaded.files).toEqual({ user: userFile(), managed: f.managedPath });
+  });
+
+  it('the user file overrides the defaults', async () => {
+    writeJson(userFile(), { language: 'en-US', idleTimeoutMinutes: 5 });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toMatchObject({ environment: 'training', language: 'en-US', idleTimeoutMinutes: 5 });
+    expect(loaded.sources).toMatchObject({ environment: 'default', language: 'user', idleTimeoutMinutes: 'user' });
+  });
+
+  it('the managed file overrides the user file, key by key', async () => {
+    writeJson(userFile(), { language: 'en-US', idleTimeoutMinutes: 5 });
+    writeJson(f.managedPath, { settings: { idleTimeoutMinutes: 10, ...SANDBOX } });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toMatchObject({ ...SANDBOX, language: 'en-US', idleTimeoutMinutes: 10 });
+    expect(loaded.sources).toMatchObject({ environment: 'managed', clientId: 'managed', language: 'user', idleTimeoutMinutes: 'managed', returnUrl: 'default' });
+    expect(loaded.locked.size).toBe(0);
+  });
+
+  it('a locked setting ignores the user value even when IT sets none (it stays at the default)', async () => {
+    writeJson(userFile(), { language: 'en-US', idleTimeoutMinutes: 5 });
+    writeJson(f.managedPath, { locked: ['idleTimeoutMinutes', 'environment'] });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toMatchObject({ environment: 'training', idleTimeoutMinutes: 15, language: 'en-US' });
+    expect(loaded.sources).toMatchObject({ idleTimeoutMinutes: 'default', language: 'user' });
+    expect([...loaded.locked].sort()).toEqual(['environment', 'idleTimeoutMinutes']);
+  });
+
+  it('a UTF-8 byte-order mark (Windows editors) is accepted', async () => {
+    writeFileSync(f.managedPath, `\uFEFF${JSON.stringify({ settings: { language: 'en-US' } })}`);
+    expect((await loadSettings(f)).settings.language).toBe('en-US');
+  });
+
+  it('a combination that breaks a rule names the field and where its value comes from', async () => {
+    writeJson(userFile(), { publishableKey: 'pk_live_123' });
+    writeJson(f.managedPath, { settings: { ...SANDBOX, publishableKey: undefined }, locked: ['environment'] });
+    const error = await settingsError(() => loadSettings(f), 'invalid_settings');
+    expect(error.issues).toEqual([{ field: 'publishableKey', message: expect.stringMatching(/live key.*sandbox.*from .*settings\.json/) as unknown }]);
+    expect(error.message).toMatch(/^The settings are not valid: publishableKey: /);
+  });
+});
+
+describe('loadSettings: the managed file is never silently ignored', () => {
+  it.each([
+    ['not JSON', '{ "settings": { "environment": "sandbox", } ', /not valid JSON/],
+    ['empty', '', /not valid JSON/],
+    ['an unknown setting', JSON.stringify({ settings: { enviroment: 'sandbox' } }), /settings\.enviroment: unknown setting "enviroment"/],
+    ['an unknown member', JSON.stringify({ settings: {}, lock: ['environment'] }), /lock: Unrecognized key: "lock"/],
+    ['a bad value', JSON.stringify({ settings: { idleTimeoutMinutes: 30 } }), /idleTimeoutMinutes: must be a whole number of minutes from 1 to 15/],
+    ['an unknown locked key', JSON.stringify({ locked: ['colour'] }), /locked\.0: /],
+    ['the client secret', JSON.stringify({ settings: { clientSecret: 'abc' } }), /settings\.clientSecret: "clientSecret" is not a setting: .*--provision-secret/],
+    ['not an object', '[]', /expected object/],
+  ])('%s → managed_file_invalid, naming the file and the field', async (_case, text, message) => {
+    writeFileSync(f.managedPath, text);
+    const error = await settingsError(() => loadSettings(f), 'managed_file_invalid');
+    expect(error.file).toBe(f.managedPath);
+    expect(error.message).toContain(f.managedPath);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('abc');
+  });
+
+  it('an unreadable managed file (a folder in its place) → managed_file_unreadable', async () => {
+    mkdirSync(f.managedPath);
+    const error = await settingsError(() => loadSettings(f), 'managed_file_unreadable');
+    expect(error.message).toMatch(/exists but cannot be read \(EISDIR\)/);
+  });
+
+  it('an invalid user file is an error too (falling back to training could take "payments" that are not real)', async () => {
+    writeFileSync(userFile(), '{"language": "fr-FR"}');
+    const error = await settingsError(() => loadSettings(f), 'user_file_invalid');
+    expect(error.issues).toEqual([{ field: 'language', message: 'must be es-MX or en-US' }]);
+    expect(error.message).toMatch(/delete it to start from the defaults/);
+  });
+});
+
+describe('managedSettingsPath', () => {
+  it('one documented path per OS', () => {
+    expect(managedSettingsPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe('D:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
+    expect(managedSettingsPath('win32', { PROGRAMDATA: 'C:\\ProgramData' })).toBe('C:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
+    expect(managedSettingsPath('win32', {})).toBe('C:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
+    expect(managedSettingsPath('darwin', {})).toBe('/Library/Application Support/CardPaymentsDesk/managed-settings.json');
+    expect(managedSettingsPath('linux', { ProgramData: '/tmp' })).toBe('/etc/card-payments-desk/managed-settings.json');
+  });
+});
