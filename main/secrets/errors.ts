@@ -1,0 +1,26 @@
+/** The secret store's one error type: a code to branch on and a sentence for IT; never the secret itself. */
+
+export type SecretErrorCode =
+  /** The OS secure storage (DPAPI, Keychain, a Linux keyring) cannot be used right now. */
+  | 'encryption_unavailable'
+  /** Linux: Electron would fall back to plain text ('basic_text') or cannot tell ('unknown'). */
+  | 'insecure_backend'
+  /** The OS refused to encrypt (or the result did not decrypt back). */
+  | 'encryption_failed'
+  /** The stored secret cannot be decrypted any more (new OS profile, keyring reset) or the file is damaged. */
+  | 'needs_reprovisioning'
+  /** The secret store file exists but cannot be read (permissions, a folder in its place…). */
+  | 'store_unreadable'
+  /** An empty or oversized value, or a name the store does not know. */
+  | 'invalid_value';
+
+export class SecretError extends Error {
+  override readonly name = 'SecretError';
+
+  constructor(
+    readonly code: SecretErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

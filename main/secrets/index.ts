@@ -1,0 +1,10 @@
+/** Secrets (the client secret, later the messaging ones) encrypted by the OS via an injected safeStorage; plain Node, no Electron imports. */
+export { SecretError, type SecretErrorCode } from './errors';
+export {
+  EncryptedSecretStore,
+  SECRET_NAMES,
+  isSecretName,
+  type EncryptedSecretStoreOptions,
+  type SafeStorageLike,
+  type SecretName,
+} from './store';

@@ -1,0 +1,222 @@
+/** The app's secrets, encrypted by the OS through Electron's safeStorage (passed in), in one JSON file of base64 ciphertext. */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { SecretStore } from '../payments/config';
+import { writeFileAtomic } from '../storage/atomic-write';
+import { SecretError } from './errors';
+
+/** Every secret the app keeps. The messaging secrets come later: add their names here. */
+export const SECRET_NAMES = ['clientSecret'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+/** What the store needs from Electron's `safeStorage` (which matches it); tests pass a fake. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  /** Linux only in Electron: 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown'. */
+  getSelectedStorageBackend?(): string;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+}
+
+export interface EncryptedSecretStoreOptions {
+  /** Electron's safeStorage, used only after the app's `ready` event. */
+  safeStorage: SafeStorageLike;
+  /** The store file, e.g. join(app.getPath('userData'), 'secrets.json'). */
+  file: string;
+  /** process.platform: on Linux the storage backend must be a real keyring. */
+  platform: NodeJS.Platform;
+}
+
+/** Linux backends that keep data in plain text, or cannot tell which backend is used. */
+const INSECURE_BACKENDS = new Set(['basic_text', 'unknown']);
+const MAX_SECRET_LENGTH = 4096;
+const PROVISION_AGAIN = 'IT must provision the secret again on this computer (--provision-secret).';
+
+const StoreFile = z.strictObject({
+  version: z.literal(1),
+  /** Name → base64 of the OS-encrypted envelope. Unknown names (from a newer version) are kept as they are. */
+  secrets: z.record(z.string(), z.base64()),
+});
+type StoreFile = z.infer<typeof StoreFile>;
+
+/**
+ * What is encrypted: the name with the value, so a decryption that "succeeds" with the wrong key (garbage)
+ * or a ciphertext moved to another name is detected instead of returned.
+ */
+const Envelope = z.strictObject({ name: z.string(), value: z.string().min(1) });
+
+type Loaded = { kind: 'ok'; file: StoreFile } | { kind: 'damaged' };
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function emptyFile(): StoreFile {
+  return { version: 1, secrets: {} };
+}
+
+export function isSecretName(name: unknown): name is SecretName {
+  return typeof name === 'string' && (SECRET_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Implements the engine's SecretStore (`read`) plus `write`, `has` and `remove` for provisioning.
+ * Refuses to store anything the OS would not really encrypt; a secret that no longer decrypts is an
+ * error ('needs_reprovisioning'), never garbage. Writes replace the file atomically.
+ */
+export class EncryptedSecretStore implements SecretStore {
+  private readonly safeStorage: SafeStorageLike;
+  private readonly file: string;
+  private readonly platform: NodeJS.Platform;
+  /** Changes run one after another, so two writes never lose each other's secret. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: EncryptedSecretStoreOptions) {
+    this.safeStorage = options.safeStorage;
+    this.file = options.file;
+    this.platform = options.platform;
+  }
+
+  /** The secret, or undefined when none has been provisioned. */
+  async read(name: SecretName): Promise<string | undefined> {
+    checkName(name);
+    const loaded = await this.load();
+    if (loaded.kind === 'damaged') throw this.damaged();
+    const stored = loaded.file.secrets[name];
+    if (stored === undefined) return undefined;
+    this.assertSecureStorage();
+    let plainText: string;
+    try {
+      plainText = this.safeStorage.decryptString(Buffer.from(stored, 'base64'));
+    } catch {
+      throw undecryptable(name);
+    }
+    const value = openEnvelope(plainText, name);
+    if (value === undefined) throw undecryptable(name);
+    return value;
+  }
+
+  /** Encrypts and stores the secret, replacing any earlier one (also one that no longer decrypts). */
+  async write(name: SecretName, value: string): Promise<void> {
+    checkName(name);
+    if (typeof value !== 'string' || value.length === 0) throw new SecretError('invalid_value', `The ${name} to store is empty.`);
+    if (value.length > MAX_SECRET_LENGTH) {
+      throw new SecretError('invalid_value', `The ${name} to store is longer than ${MAX_SECRET_LENGTH} characters.`);
+    }
+    this.assertSecureStorage();
+    const plainText = JSON.stringify({ name, value });
+    let encrypted: Buffer;
+    try {
+      encrypted = this.safeStorage.encryptString(plainText);
+      if (this.safeStorage.decryptString(encrypted) !== plainText) throw new Error('round trip mismatch');
+    } catch {
+      throw new SecretError(
+        'encryption_failed',
+        `The operating system's secure storage could not encrypt the ${name}. Nothing was stored; IT must check the keychain or keyring of this account.`,
+      );
+    }
+    await this.change((file) => {
+      file.secrets[name] = encrypted.toString('base64');
+      return true;
+    });
+  }
+
+  /** Whether a secret of that name is stored (without decrypting it). */
+  async has(name: SecretName): Promise<boolean> {
+    checkName(name);
+    const loaded = await this.load();
+    if (loaded.kind === 'damaged') throw this.damaged();
+    return loaded.file.secrets[name] !== undefined;
+  }
+
+  /** Forgets the secret; true when there was one. */
+  async remove(name: SecretName): Promise<boolean> {
+    checkName(name);
+    return this.change((file) => {
+      if (file.secrets[name] === undefined) return false;
+      delete file.secrets[name];
+      return true;
+    });
+  }
+
+  /** Runs `apply` on the current file and saves it when it reports a change; a damaged file starts over empty. */
+  private change(apply: (file: StoreFile) => boolean): Promise<boolean> {
+    const run = async (): Promise<boolean> => {
+      const loaded = await this.load();
+      const file = loaded.kind === 'ok' ? loaded.file : emptyFile();
+      const changed = apply(file) || loaded.kind === 'damaged';
+      if (changed) await writeFileAtomic(this.file, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+      return changed;
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async load(): Promise<Loaded> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
+      throw new SecretError('store_unreadable', `The secret store ${this.file} cannot be read (${code ?? 'read error'}).`);
+    }
+    try {
+      const parsed = StoreFile.safeParse(JSON.parse(text));
+      return parsed.success ? { kind: 'ok', file: parsed.data } : { kind: 'damaged' };
+    } catch {
+      return { kind: 'damaged' };
+    }
+  }
+
+  private damaged(): SecretError {
+    return new SecretError('needs_reprovisioning', `The secret store ${this.file} is damaged. ${PROVISION_AGAIN}`);
+  }
+
+  /** Throws unless the OS really encrypts: available, and on Linux a keyring rather than plain text. */
+  private assertSecureStorage(): void {
+    const linux = this.platform !== 'win32' && this.platform !== 'darwin';
+    if (!this.safeStorage.isEncryptionAvailable()) {
+      throw new SecretError(
+        'encryption_unavailable',
+        linux
+          ? 'Secure storage is not available, so the client secret cannot be stored or read. IT must install a keyring ' +
+              'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
+          : `The ${this.platform === 'darwin' ? 'macOS Keychain' : 'Windows data protection (DPAPI)'} is not available ` +
+              'for this account, so the client secret cannot be stored or read. IT must check the user profile.',
+      );
+    }
+    if (!linux) return;
+    const backend = this.safeStorage.getSelectedStorageBackend?.() ?? 'unknown';
+    if (INSECURE_BACKENDS.has(backend)) {
+      throw new SecretError(
+        'insecure_backend',
+        `Secure storage on this computer would keep the client secret in plain text (backend "${backend}"), so it is refused. ` +
+          'IT must install a keyring such as gnome-keyring (libsecret) or KWallet, make sure it runs and is unlocked ' +
+          'in the desktop session (or start the app with --password-store=gnome-libsecret or --password-store=kwallet5), then try again.',
+      );
+    }
+  }
+}
+
+function checkName(name: unknown): asserts name is SecretName {
+  if (!isSecretName(name)) throw new SecretError('invalid_value', 'Unknown secret name.');
+}
+
+function openEnvelope(plainText: string, name: SecretName): string | undefined {
+  try {
+    const envelope = Envelope.safeParse(JSON.parse(plainText));
+    return envelope.success && envelope.data.name === name ? envelope.data.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function undecryptable(name: SecretName): SecretError {
+  return new SecretError(
+    'needs_reprovisioning',
+    `The stored ${name} cannot be decrypted (the OS profile or keyring has changed since it was stored). ${PROVISION_AGAIN}`,
+  );
+}

@@ -1,0 +1,194 @@
+// The encrypted secret store. Electron's safeStorage cannot run here (no Electron binary, no OS keychain), so a fake
+// SafeStorageLike stands in for it: AES-256-GCM under a test key plays the keychain; a new key plays a reset keyring.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EncryptedSecretStore, SecretError, type SafeStorageLike, type SecretErrorCode } from '../../../main/secrets';
+
+const SECRET = 'cs_test_9f8e7d6c5b4a-very-secret';
+
+/** The mocked safeStorage (what Electron's own would do with the OS keychain). */
+class FakeSafeStorage implements SafeStorageLike {
+  available = true;
+  backend: string | undefined = 'gnome_libsecret';
+  constructor(private key: Buffer = randomBytes(32)) {}
+
+  isEncryptionAvailable(): boolean {
+    return this.available;
+  }
+  getSelectedStorageBackend(): string {
+    return this.backend ?? 'unknown';
+  }
+  encryptString(plainText: string): Buffer {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+  decryptString(encrypted: Buffer): string {
+    const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(0, 12));
+    decipher.setAuthTag(encrypted.subarray(12, 28));
+    return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
+  }
+  /** The keyring was reset or the OS profile is new: the old key is gone. */
+  resetKeyring(): void {
+    this.key = randomBytes(32);
+  }
+}
+
+/** A store whose "decryption" never fails but yields garbage under another key (as unauthenticated ciphers can). */
+class XorSafeStorage implements SafeStorageLike {
+  constructor(private readonly key: number) {}
+  isEncryptionAvailable(): boolean {
+    return true;
+  }
+  encryptString(plainText: string): Buffer {
+    return Buffer.from(Buffer.from(plainText, 'utf8').map((byte) => byte ^ this.key));
+  }
+  decryptString(encrypted: Buffer): string {
+    return Buffer.from(encrypted.map((byte) => byte ^ this.key)).toString('utf8');
+  }
+}
+
+let dir: string;
+let file: string;
+let safeStorage: FakeSafeStorage;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+  file = join(dir, 'secrets.json');
+  safeStorage = new FakeSafeStorage();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const store = (platform: NodeJS.Platform = 'linux', storage: SafeStorageLike = safeStorage): EncryptedSecretStore =>
+  new EncryptedSecretStore({ safeStorage: storage, file, platform });
+
+async function secretError(fn: () => Promise<unknown>, code: SecretErrorCode): Promise<SecretError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (!(error instanceof SecretError)) throw error;
+    expect(error.code).toBe(code);
+    expect(error.message).not.toContain(SECRET);
+    expect(error.stack ?? '').not.toContain(SECRET);
+    return error;
+  }
+  throw new Error(`expected a SecretError (${code}), but the call succeeded`);
+}
+
+describe('EncryptedSecretStore', () => {
+  it('round trip: write, has, read, remove', async () => {
+    const secrets = store();
+    expect(await secrets.read('clientSecret')).toBeUndefined();
+    expect(await secrets.has('clientSecret')).toBe(false);
+    await secrets.write('clientSecret', SECRET);
+    expect(await secrets.has('clientSecret')).toBe(true);
+    expect(await secrets.read('clientSecret')).toBe(SECRET);
+    // A new instance (the next app start) reads the same file.
+    expect(await store().read('clientSecret')).toBe(SECRET);
+    await secrets.write('clientSecret', `${SECRET}-rotated`);
+    expect(await secrets.read('clientSecret')).toBe(`${SECRET}-rotated`);
+    expect(await secrets.remove('clientSecret')).toBe(true);
+    expect(await secrets.remove('clientSecret')).toBe(false);
+    expect(await secrets.read('clientSecret')).toBeUndefined();
+  });
+
+  it('the file holds only base64 ciphertext: no plaintext, no base64 of it; no temp file left', async () => {
+    await store().write('clientSecret', SECRET);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(Buffer.from(SECRET).toString('base64'));
+    expect(text).not.toContain(Buffer.from(SECRET).toString('hex'));
+    const parsed = JSON.parse(text) as { version: number; secrets: Record<string, string> };
+    expect(parsed.version).toBe(1);
+    expect(Object.keys(parsed.secrets)).toEqual(['clientSecret']);
+    expect(parsed.secrets['clientSecret']).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+    expect(readdirSync(dir)).toEqual(['secrets.json']);
+  });
+
+  it('works with macOS and Windows, where Electron has no backend to report', async () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      safeStorage.backend = undefined;
+      await store(platform).write('clientSecret', SECRET);
+      expect(await store(platform).read('clientSecret')).toBe(SECRET);
+    }
+  });
+
+  it.each(['basic_text', 'unknown'])('Linux with the %s backend (plain text): refused, telling IT to install a keyring', async (backend) => {
+    safeStorage.backend = backend;
+    const error = await secretError(() => store('linux').write('clientSecret', SECRET), 'insecure_backend');
+    expect(error.message).toMatch(/plain text/);
+    expect(error.message).toMatch(/gnome-keyring/);
+    expect(error.message).toMatch(/KWallet/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('Linux where the backend cannot be asked: treated as unknown, refused', async () => {
+    const withoutBackend: SafeStorageLike = {
+      isEncryptionAvailable: () => true,
+      encryptString: (s) => safeStorage.encryptString(s),
+      decryptString: (b) => safeStorage.decryptString(b),
+    };
+    await secretError(() => store('linux', withoutBackend).write('clientSecret', SECRET), 'insecure_backend');
+  });
+
+  it('encryption unavailable: refused on every platform, with what IT must do', async () => {
+    safeStorage.available = false;
+    const linux = await secretError(() => store('linux').write('clientSecret', SECRET), 'encryption_unavailable');
+    expect(linux.message).toMatch(/gnome-keyring/);
+    const mac = await secretError(() => store('darwin').write('clientSecret', SECRET), 'encryption_unavailable');
+    expect(mac.message).toMatch(/Keychain/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a stored secret that no longer decrypts (keyring reset) → needs_reprovisioning, never garbage', async () => {
+    await store().write('clientSecret', SECRET);
+    safeStorage.resetKeyring();
+    const error = await secretError(() => store().read('clientSecret'), 'needs_reprovisioning');
+    expect(error.message).toMatch(/IT must provision the secret again .*--provision-secret/);
+    // Provisioning again fixes it.
+    await store().write('clientSecret', SECRET);
+    expect(await store().read('clientSecret')).toBe(SECRET);
+  });
+
+  it('a "successful" decryption into garbage (another key, no authentication) → needs_reprovisioning', async () => {
+    await store('win32', new XorSafeStorage(0x5a)).write('clientSecret', SECRET);
+    expect(await store('win32', new XorSafeStorage(0x5a)).read('clientSecret')).toBe(SECRET);
+    await secretError(() => store('win32', new XorSafeStorage(0x33)).read('clientSecret'), 'needs_reprovisioning');
+  });
+
+  it('a damaged store file → needs_reprovisioning on read; a new write replaces it', async () => {
+    writeFileSync(file, '{"version":1,"secrets":{"clientSecret":"%%% not base64"}}');
+    await secretError(() => store().read('clientSecret'), 'needs_reprovisioning');
+    await secretError(() => store().has('clientSecret'), 'needs_reprovisioning');
+    await store().write('clientSecret', SECRET);
+    expect(await store().read('clientSecret')).toBe(SECRET);
+  });
+
+  it('an unreadable store file (a folder in its place) → store_unreadable', async () => {
+    mkdirSync(file);
+    await secretError(() => store().read('clientSecret'), 'store_unreadable');
+  });
+
+  it('refuses an empty value or an unknown name', async () => {
+    await secretError(() => store().write('clientSecret', ''), 'invalid_value');
+    // A name from outside the type (e.g. from a command line) is refused at run time too.
+    const name: unknown = 'smtpPassword';
+    await secretError(() => store().read(name as 'clientSecret'), 'invalid_value');
+  });
+
+  it('concurrent writes and removes are applied one after another', async () => {
+    const secrets = store();
+    await Promise.all([secrets.write('clientSecret', 'one'), secrets.write('clientSecret', 'two'), secrets.remove('clientSecret'), secrets.write('clientSecret', SECRET)]);
+    expect(await secrets.read('clientSecret')).toBe(SECRET);
+    expect(readdirSync(dir)).toEqual(['secrets.json']);
+  });
+
+  it('satisfies the engine\'s SecretStore', async () => {
+    const engineView: { read(name: 'clientSecret'): Promise<string | undefined> } = store();
+    await store().write('clientSecret', SECRET);
+    expect(await engineView.read('clientSecret')).toBe(SECRET);
+  });
+});
