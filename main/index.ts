@@ -1,84 +1,132 @@
 // Main process: owns the window, the secrets and every call to the payment service; the renderer never sees them.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { app, BrowserWindow, session } from 'electron';
+import { app, BrowserWindow, dialog, safeStorage, session } from 'electron';
 
-import type { Environment } from '../shared';
-import { startSimulator } from './sandbox';
+import { createMainStack, type MainStack } from './app';
+import { connectIpc } from './ipc/electron';
+import { publish } from './ipc';
+import { createLogger, type AppLogger } from './logging';
+import { EncryptedSecretStore, parseProvisionArgs, provisionSecret } from './secrets';
+import { loadSettings, managedSettingsPath, toServiceSettings } from './settings';
+import { registerAppScheme, serveApp } from './shell/protocol';
+import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
+import { useSqliteNativeBinding } from './storage/sqlite';
+import { APP_ENTRY_URL, createSenderCheck } from './window';
 
-type Simulator = Awaited<ReturnType<typeof startSimulator>>;
-
-/** Training (the built-in simulator) is the only mode until configuration arrives in a later issue. */
-const environment: Environment = 'training';
+const TITLE = 'Card Payments Desk';
 
 let mainWindow: BrowserWindow | null = null;
-let simulator: Simulator | null = null;
-let shuttingDown = false;
+let stack: MainStack | null = null;
+let logs: AppLogger | null = null;
+let closing = false;
 
+/** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
-  // Only the message: error objects can carry request options, headers or bodies.
   return error instanceof Error ? error.message : 'unknown error';
 }
 
-function hardenWebContents(): void {
-  // Applies to every WebContents, including any created later: no pop-ups, no navigation, no webviews.
-  app.on('web-contents-created', (_event, contents) => {
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    contents.on('will-navigate', (event) => {
-      event.preventDefault();
-    });
-    contents.on('will-redirect', (event) => {
-      event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => {
-      event.preventDefault();
-    });
-  });
+/** The UI: the dev server under `electron-vite dev`, otherwise the built renderer through app://. */
+function appUrl(): string {
+  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+  return !app.isPackaged && devServerUrl !== undefined && devServerUrl !== '' ? devServerUrl : APP_ENTRY_URL;
 }
 
-async function createMainWindow(): Promise<BrowserWindow> {
-  const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    show: false,
-    title: 'Card Payments Desk',
-    webPreferences: {
-      preload: path.join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  window.once('ready-to-show', () => {
-    window.show();
-  });
-  window.on('closed', () => {
-    mainWindow = null;
-  });
+function secretStore(): EncryptedSecretStore {
+  return new EncryptedSecretStore({ safeStorage, file: path.join(app.getPath('userData'), 'secrets.json'), platform: process.platform });
+}
 
-  // electron-vite sets ELECTRON_RENDERER_URL for `electron-vite dev`; a custom protocol replaces file:// later.
-  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (!app.isPackaged && devServerUrl !== undefined && devServerUrl !== '') {
-    await window.loadURL(devServerUrl);
-  } else {
-    await window.loadFile(path.join(import.meta.dirname, '../renderer/index.html'));
+/** Development runs Electron on node_modules: better-sqlite3 must be the copy built for Electron's ABI (npm start builds it). */
+function pointSqliteAtElectronBuild(): void {
+  if (app.isPackaged) return;
+  const { version: sqliteVersion } = createRequire(import.meta.url)('better-sqlite3/package.json') as { version: string };
+  const folder = path.join(app.getAppPath(), 'node_modules/.cache/electron-native', process.versions.electron);
+  const file = path.join(folder, `better-sqlite3-${sqliteVersion}.node`);
+  if (!existsSync(file)) {
+    throw new Error(`better-sqlite3 has not been built for Electron ${process.versions.electron}: run "npm start" (it runs scripts/electron-native.mjs).`);
   }
-  return window;
+  useSqliteNativeBinding(file);
+}
+
+async function provision(file: string, name: Parameters<typeof provisionSecret>[1]): Promise<void> {
+  await app.whenReady();
+  try {
+    console.log(await provisionSecret(secretStore(), name, file));
+    app.exit(0);
+  } catch (error) {
+    console.error(describe(error));
+    app.exit(1);
+  }
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => {
-    callback(false);
+  logs = await createLogger({ dir: app.getPath('logs') });
+  const logger = logs.logger;
+  logger.info({ version: app.getVersion(), packaged: app.isPackaged }, 'starting');
+
+  denyPermissions(session.defaultSession);
+  pointSqliteAtElectronBuild();
+
+  const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath: managedSettingsPath(process.platform, process.env) });
+  const { settings } = loaded;
+  logger.info({ environment: settings.environment, locked: [...loaded.locked] }, 'settings loaded');
+
+  const url = appUrl();
+  stack = await createMainStack({
+    dataDir: app.getPath('userData'),
+    version: app.getVersion(),
+    service: toServiceSettings(settings),
+    secrets: secretStore(),
+    idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
+    logger,
+    isTrustedSender: createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id }),
+    onUnexpectedError: (channel, error) => {
+      logger.error({ channel, error: error instanceof Error ? error.name : typeof error }, 'unexpected error behind a channel');
+    },
+    protectCardData: setCardDataProtection,
   });
-  if (environment === 'training') {
-    simulator = await startSimulator();
-  }
-  mainWindow = await createMainWindow();
+  connectIpc(stack.dispatch);
+  stack.onEvent((event, payload) => {
+    if (mainWindow !== null) publish([mainWindow.webContents], event, payload);
+  });
+  const recovered = await stack.recover();
+  logger.info({ recovered }, 'journal recovery done');
+
+  serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
+  mainWindow = await createMainWindow({
+    preload: path.join(import.meta.dirname, '../preload/index.cjs'),
+    url,
+    devTools: !app.isPackaged,
+    title: TITLE,
+  });
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
 }
 
-if (!app.requestSingleInstanceLock()) {
+async function shutDown(): Promise<void> {
+  const running = stack;
+  stack = null;
+  if (running !== null) await running.close().catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
+  await logs?.close();
+  logs = null;
+}
+
+registerAppScheme();
+// IT and the Electron tests can keep the app's data elsewhere; must be set before the single-instance lock.
+const userDataDir = app.commandLine.getSwitchValue('user-data-dir');
+if (userDataDir !== '') app.setPath('userData', path.resolve(userDataDir));
+
+const provisioning = parseProvisionArgs(process.argv);
+if (provisioning.kind === 'invalid') {
+  console.error(provisioning.message);
+  app.exit(2);
+} else if (provisioning.kind === 'provision') {
+  void provision(provisioning.file, provisioning.name);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   hardenWebContents();
@@ -94,24 +142,20 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on('will-quit', (event) => {
-    const running = simulator;
-    if (running === null || shuttingDown) return;
-    // Hold the quit until the simulator has released its port, then quit for real.
+    if (closing) return;
+    // Hold the quit until the journal, the databases and the simulator are closed, then quit for real.
     event.preventDefault();
-    shuttingDown = true;
-    simulator = null;
-    running
-      .close()
-      .catch((error: unknown) => {
-        console.error(`Training simulator did not close cleanly: ${describe(error)}`);
-      })
-      .finally(() => {
-        app.quit();
-      });
+    closing = true;
+    void shutDown().finally(() => {
+      app.quit();
+    });
   });
 
-  start().catch((error: unknown) => {
-    console.error(`Card Payments Desk failed to start: ${describe(error)}`);
+  start().catch(async (error: unknown) => {
+    const message = describe(error);
+    logs?.logger.fatal({ error: message }, 'could not start');
+    dialog.showErrorBox(`${TITLE} cannot start`, `${message}\n\nIf this keeps happening, tell IT.`);
+    await shutDown();
     app.exit(1);
   });
 }

@@ -1,0 +1,75 @@
+/** The app's one window and the rules for every web contents: locked-down preferences, no navigation, pop-ups or permissions. */
+import { app, BrowserWindow, webContents, type Session } from 'electron';
+
+export interface WindowOptions {
+  preload: string;
+  /** app://app/index.html, or the dev server in development. */
+  url: string;
+  /** DevTools only in development builds. */
+  devTools: boolean;
+  title: string;
+}
+
+/** Every web contents, including any created later: no pop-ups, no navigation, no webviews. */
+export function hardenWebContents(): void {
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event) => {
+      event.preventDefault();
+    });
+    contents.on('will-frame-navigate', (event) => {
+      if (!event.isMainFrame) event.preventDefault();
+    });
+    contents.on('will-redirect', (event) => {
+      event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => {
+      event.preventDefault();
+    });
+  });
+}
+
+/** No camera, microphone, notifications, geolocation, HID, serial… asked or checked. */
+export function denyPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => {
+    callback(false);
+  });
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler(() => false);
+}
+
+export async function createMainWindow(options: WindowOptions): Promise<BrowserWindow> {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    minWidth: 960,
+    minHeight: 640,
+    show: false,
+    title: options.title,
+    webPreferences: {
+      preload: options.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: options.devTools,
+    },
+  });
+  window.once('ready-to-show', () => {
+    window.show();
+  });
+  await window.loadURL(options.url);
+  return window;
+}
+
+/** Content protection of the window that shows card data: screenshots and screen sharing get a blank window. */
+export function setCardDataProtection(webContentsId: number, active: boolean): void {
+  const contents = webContents.fromId(webContentsId);
+  const window = contents === undefined ? null : BrowserWindow.fromWebContents(contents);
+  window?.setContentProtection(active);
+}
