@@ -16,6 +16,8 @@ export interface MainStackOptions {
   idleTimeoutMs?: number;
   logger?: EngineLogger;
   onUnexpectedError?: (channel: string, error: unknown) => void;
+  /** Electron's content protection for the window that asks; tests record the calls. */
+  protectCardData?: (webContentsId: number, active: boolean) => void;
 }
 
 export interface MainStack {
@@ -61,6 +63,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       follow: (paymentId) => {
         engine.follow(paymentId);
       },
+      protectCardData: options.protectCardData ?? (() => undefined),
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,

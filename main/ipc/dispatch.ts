@@ -8,6 +8,8 @@ import { ServiceError } from '../payments';
 export interface CallContext {
   /** The signed-in operator (main's own knowledge: the renderer never says who it is). */
   operator: OperatorView | undefined;
+  /** The web contents that called (already checked to be the app's own window). */
+  senderId: number;
 }
 
 /** Exhaustive: a channel of the contract without a handler does not compile. */
@@ -82,7 +84,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
 
     try {
       const handler = deps.handlers[channel] as (input: unknown, ctx: CallContext) => unknown;
-      const value = await handler(parsed.data, { operator });
+      const value = await handler(parsed.data, { operator, senderId: sender.webContentsId });
       const output = (spec.output as z.ZodType).safeParse(value);
       if (!output.success) {
         deps.onUnexpectedError?.(channel, new Error('handler output outside the contract'));

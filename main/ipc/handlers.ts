@@ -19,6 +19,8 @@ export interface HandlerDeps {
   app: { environment: Environment; version: string };
   /** Main follows a payment for the windows; its changes go out as `payments:changed`. */
   follow: (paymentId: string) => void;
+  /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
+  protectCardData: (webContentsId: number, active: boolean) => void;
 }
 
 /** The signed-in operator's id; the dispatcher has already refused calls without one. */
@@ -27,7 +29,7 @@ function operatorOf(ctx: CallContext): string {
   return ctx.operator.id;
 }
 
-export function createHandlers({ engine, session, app, follow }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, follow, protectCardData }: HandlerDeps): Handlers {
   return {
     'app:info': () => app,
     'session:status': () => {
@@ -38,6 +40,10 @@ export function createHandlers({ engine, session, app, follow }: HandlerDeps): H
     'session:createFirstAdmin': (input) => session.createFirstAdmin(input),
     'session:signOut': () => {
       session.signOut();
+      return { ok: true as const };
+    },
+    'window:protectCardData': ({ active }, ctx) => {
+      protectCardData(ctx.senderId, active);
       return { ok: true as const };
     },
     'reservations:overview': ({ reservationId }) => engine.listReservation(reservationId),

@@ -48,6 +48,11 @@ export const CHANNELS = {
     access: 'public',
   },
   'session:signOut': { input: none, output: done, access: STAFF },
+  /**
+   * The card form tells main while card data is on screen: main turns the window's content protection on
+   * (screenshots and screen sharing show it blank) and off again when the form is gone.
+   */
+  'window:protectCardData': { input: z.strictObject({ active: z.boolean() }), output: done, access: STAFF },
   'reservations:overview': {
     input: z.strictObject({ reservationId: ReservationId }),
     output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),

@@ -43,6 +43,7 @@ describe('createBridge', () => {
         "session:signIn",
         "session:signOut",
         "session:status",
+        "window:protectCardData",
       ]
     `);
     expect(Object.isFrozen(api)).toBe(true);

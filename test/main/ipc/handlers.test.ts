@@ -17,6 +17,7 @@ let journal: Journal;
 let engine: PaymentEngine;
 let signedIn: OperatorView | undefined;
 const followed: string[] = [];
+const protected_: [number, boolean][] = [];
 
 const session: SessionPort = {
   status: () => ({ operator: signedIn, locked: false, needsFirstAdmin: false }),
@@ -40,7 +41,7 @@ afterAll(async () => {
 
 const dispatch = () =>
   createDispatcher({
-    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, follow: (id) => followed.push(id) }),
+    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
     currentOperator: () => signedIn,
     isTrustedSender: () => true,
   });
@@ -65,6 +66,8 @@ describe('through the door to the engine', () => {
     expect(await call('payments:get', trusted, { paymentId })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
     expect(await call('payments:watch', trusted, { paymentId })).toEqual({ ok: true, value: { ok: true } });
     expect(followed).toEqual([paymentId]);
+    expect(await call('window:protectCardData', trusted, { active: true })).toEqual({ ok: true, value: { ok: true } });
+    expect(protected_).toEqual([[trusted.webContentsId, true]]);
 
     const refund = { operationId: randomUUID(), paymentId, amount: 20, reason: 'requested_by_customer' };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
