@@ -8,3 +8,4 @@ export {
   type SafeStorageLike,
   type SecretName,
 } from './store';
+export { PROVISION_FLAG, SECRET_NAME_FLAG, parseProvisionArgs, provisionSecret, type ProvisionArgs, type SecretWriter } from './provision';
