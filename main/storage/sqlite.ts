@@ -10,13 +10,23 @@ export interface SqliteFileOptions {
   pragmas?: readonly string[];
 }
 
+let nativeBinding: string | undefined;
+
+/**
+ * Electron runs its own Node ABI: the shell points better-sqlite3 at an addon built for Electron
+ * (scripts/electron-native.mjs in development; electron-builder's rebuild when packaged). Tests under Node use the default.
+ */
+export function useSqliteNativeBinding(file: string | undefined): void {
+  nativeBinding = file;
+}
+
 export class SqliteFile {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
   /** Opens (or creates) the file and brings its schema up to date; refuses a file from a newer app. */
   constructor(path: string, options: SqliteFileOptions) {
-    this.db = new Database(path);
+    this.db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     for (const pragma of options.pragmas ?? []) this.db.pragma(pragma);
