@@ -10,7 +10,7 @@ import { connectIpc } from './ipc/electron';
 import { publish } from './ipc';
 import { createLogger, type AppLogger } from './logging';
 import { EncryptedSecretStore, parseProvisionArgs, provisionSecret } from './secrets';
-import { loadSettings, managedSettingsPath, toServiceSettings } from './settings';
+import { languagePreference, loadSettings, managedSettingsPath, toServiceSettings } from './settings';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
 import { useSqliteNativeBinding } from './storage/sqlite';
@@ -81,6 +81,7 @@ async function start(): Promise<void> {
     service: toServiceSettings(settings),
     secrets: secretStore(),
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
+    preferences: languagePreference(app.getPath('userData'), loaded),
     logger,
     isTrustedSender: createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id }),
     onUnexpectedError: (channel, error) => {

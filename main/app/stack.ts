@@ -1,7 +1,9 @@
 /** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
 import { join } from 'node:path';
 import { EVENTS, type EventName, type EventPayload } from '../../shared/ipc';
-import { createDispatcher, createHandlers, type Dispatch, type SenderInfo, type SessionPort } from '../ipc';
+import type { Language } from '../../shared/language';
+import { createDispatcher, createHandlers, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort } from '../ipc';
+import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
@@ -16,6 +18,8 @@ export interface MainStackOptions {
   idleTimeoutMs?: number;
   logger?: EngineLogger;
   onUnexpectedError?: (channel: string, error: unknown) => void;
+  /** The desk's language and whether IT locked it; in memory (es-MX) when not given. */
+  preferences?: PreferencesPort;
   /** Electron's content protection for the window that asks; tests record the calls. */
   protectCardData?: (webContentsId: number, active: boolean) => void;
 }
@@ -26,11 +30,24 @@ export interface MainStack {
   /** Events for the windows, already parsed by the contract. */
   onEvent(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
   directory: OperatorDirectory;
+  /** Training only: the simulator's control endpoint. */
+  training: { controlUrl: string } | undefined;
   recover(): Promise<RecoveryReport>;
   close(): Promise<void>;
 }
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
+
+function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
+  let language = initial;
+  return {
+    language: () => ({ language, locked: false }),
+    setLanguage: (next) => {
+      language = next;
+      return Promise.resolve(language);
+    },
+  };
+}
 
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
   const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
@@ -60,6 +77,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       engine,
       session,
       app: { environment: service.config.environment, version: options.version },
+      preferences: options.preferences ?? memoryPreferences(),
       follow: (paymentId) => {
         engine.follow(paymentId);
       },
@@ -67,6 +85,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
+    // Settings errors are written for people (a setting IT locked, a bad value).
+    explain: (error) => (error instanceof SettingsError ? { code: error.code, message: error.message } : undefined),
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
   });
 
@@ -81,6 +101,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return () => listeners.delete(wrapped);
     },
     directory,
+    training: service.training,
     recover: () => engine.recover(),
     async close() {
       engine.close();

@@ -1,8 +1,15 @@
 /** The contract's channels, answered by the engine facade and the session: the operator always comes from main. */
 import type { Environment } from '../../shared/environment';
+import type { Language } from '../../shared/language';
 import type { OperatorView } from '../../shared/operators';
 import type { PaymentEngine } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
+
+/** The desk's language: the user's settings file in the app, memory in tests. */
+export interface PreferencesPort {
+  language(): { language: Language; locked: boolean };
+  setLanguage(language: Language): Promise<Language>;
+}
 
 /** What the handlers need of sign-in (the operators capability provides it). */
 export interface SessionPort {
@@ -17,6 +24,7 @@ export interface HandlerDeps {
   engine: PaymentEngine;
   session: SessionPort;
   app: { environment: Environment; version: string };
+  preferences: PreferencesPort;
   /** Main follows a payment for the windows; its changes go out as `payments:changed`. */
   follow: (paymentId: string) => void;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
@@ -29,9 +37,13 @@ function operatorOf(ctx: CallContext): string {
   return ctx.operator.id;
 }
 
-export function createHandlers({ engine, session, app, follow, protectCardData }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, follow, protectCardData }: HandlerDeps): Handlers {
   return {
-    'app:info': () => app,
+    'app:info': () => {
+      const { language, locked } = preferences.language();
+      return { ...app, language, languageLocked: locked };
+    },
+    'app:setLanguage': async ({ language }) => ({ language: await preferences.setLanguage(language) }),
     'session:status': () => {
       const { operator, locked, needsFirstAdmin } = session.status();
       return operator === undefined ? { locked, needsFirstAdmin } : { operator, locked, needsFirstAdmin };

@@ -1,9 +1,13 @@
 /** Which service the engine talks to: training starts the in-process simulator; sandbox and production differ by settings only. */
-import { startSimulator, type SimulatorEndpoints } from '../sandbox';
+import { startSimulator, type SimulatorEndpoints, type SimulatorOptions } from '../sandbox';
 import { ServiceConfigSchema, type SecretStore, type ServiceConfig } from './config';
 
 export type ServiceSettings =
-  | { environment: 'training' }
+  | {
+      environment: 'training';
+      /** Tests speed the simulator up; the app uses its defaults. */
+      simulator?: SimulatorOptions;
+    }
   | {
       environment: 'sandbox' | 'production';
       authUrl: string;
@@ -16,6 +20,8 @@ export type ServiceSettings =
 export interface ConnectedService {
   config: ServiceConfig;
   secrets: SecretStore;
+  /** Training only: the simulator's control endpoint (clock, faults), for the e2e harness and the training outbox. */
+  training?: { controlUrl: string };
   /** Stops what was started for this connection (the simulator, in training). */
   close: () => Promise<void>;
 }
@@ -32,9 +38,10 @@ export function simulatorConfig(sim: Pick<SimulatorEndpoints, 'authUrl' | 'cdeUr
 
 export async function connectService(settings: ServiceSettings, secrets: SecretStore): Promise<ConnectedService> {
   if (settings.environment === 'training') {
-    const sim = await startSimulator();
+    const sim = await startSimulator(settings.simulator ?? {});
     return {
       config: simulatorConfig(sim),
+      training: { controlUrl: sim.controlUrl },
       secrets: { read: () => Promise.resolve(sim.clientSecret) },
       close: sim.close,
     };

@@ -14,3 +14,4 @@ export { USER_SETTINGS_FILE, managedSettingsPath, userSettingsPath } from './pat
 export { ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type LoadedSettings, type SettingSource } from './load';
 export { saveUserSettings, type SettingsChanges } from './save';
 export { toServiceSettings } from './service';
+export { languagePreference, type LanguagePreference } from './preferences';

@@ -1,10 +1,9 @@
 /** The app settings: each field's rules, the defaults, and the rules that tie environment, keys and hosts together. */
 import { z } from 'zod';
-import { Environment } from '../../shared';
+import { Environment, Language } from '../../shared';
 import type { SettingsIssue } from './errors';
 
-export const Language = z.enum(['es-MX', 'en-US'], { error: 'must be es-MX or en-US' });
-export type Language = z.infer<typeof Language>;
+export { Language };
 
 const serviceUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 

@@ -1,6 +1,7 @@
 // The one IPC contract: every channel with its input and output schemas and the roles allowed to call it, and every event main sends.
 import { z } from 'zod';
 import { Environment } from '../environment';
+import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { MethodView, PaymentView } from './views';
@@ -28,9 +29,11 @@ const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 export const CHANNELS = {
   'app:info': {
     input: none,
-    output: z.object({ environment: Environment, version: z.string() }),
+    output: z.object({ environment: Environment, version: z.string(), language: Language, languageLocked: z.boolean() }),
     access: 'public',
   },
+  /** The desk's language, kept in the user's settings (refused when IT locked it). Public: it can be changed at sign-in. */
+  'app:setLanguage': { input: z.strictObject({ language: Language }), output: z.object({ language: Language }), access: 'public' },
   'session:status': {
     input: none,
     output: z.object({ operator: OperatorView.optional(), locked: z.boolean(), needsFirstAdmin: z.boolean() }),

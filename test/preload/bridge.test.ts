@@ -30,6 +30,7 @@ describe('createBridge', () => {
     expect(surface).toMatchInlineSnapshot(`
       [
         "app:info",
+        "app:setLanguage",
         "events:on",
         "payments:confirm",
         "payments:get",

@@ -26,7 +26,8 @@ const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent
 export const LEAK = { clientSecret: 'sec_must_not_cross', accessToken: 'tok_must_not_cross' };
 
 const answers: { [C in Channel]: unknown } = {
-  'app:info': { environment: 'training', version: '0.1.0' },
+  'app:info': { environment: 'training', version: '0.1.0', language: 'es-MX', languageLocked: false },
+  'app:setLanguage': { language: 'en-US' },
   'session:status': { operator: operatorView, locked: false, needsFirstAdmin: false },
   'session:signIn': operatorView,
   'session:createFirstAdmin': operatorView,
@@ -70,6 +71,7 @@ export function door(operator: OperatorView | undefined) {
 
 export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'app:info': {},
+  'app:setLanguage': { language: 'en-US' },
   'session:status': {},
   'session:signIn': { id: 'ana', password: 'correct horse 1' },
   'session:createFirstAdmin': { id: 'ada', displayName: 'Ada', password: 'a long password 42' },

@@ -18,6 +18,11 @@ let engine: PaymentEngine;
 let signedIn: OperatorView | undefined;
 const followed: string[] = [];
 const protected_: [number, boolean][] = [];
+let language: 'es-MX' | 'en-US' = 'es-MX';
+const preferences = {
+  language: () => ({ language, locked: false }),
+  setLanguage: (next: 'es-MX' | 'en-US') => Promise.resolve((language = next)),
+};
 
 const session: SessionPort = {
   status: () => ({ operator: signedIn, locked: false, needsFirstAdmin: false }),
@@ -41,7 +46,7 @@ afterAll(async () => {
 
 const dispatch = () =>
   createDispatcher({
-    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
+    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, preferences, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
     currentOperator: () => signedIn,
     isTrustedSender: () => true,
   });
@@ -68,6 +73,8 @@ describe('through the door to the engine', () => {
     expect(followed).toEqual([paymentId]);
     expect(await call('window:protectCardData', trusted, { active: true })).toEqual({ ok: true, value: { ok: true } });
     expect(protected_).toEqual([[trusted.webContentsId, true]]);
+    expect(await call('app:setLanguage', trusted, { language: 'en-US' })).toEqual({ ok: true, value: { language: 'en-US' } });
+    expect(await call('app:info', trusted, {})).toEqual({ ok: true, value: { environment: 'training', version: '0.1.0', language: 'en-US', languageLocked: false } });
 
     const refund = { operationId: randomUUID(), paymentId, amount: 20, reason: 'requested_by_customer' };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
