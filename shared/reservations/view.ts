@@ -1,0 +1,115 @@
+/** A reservation as every layer sees it: who, where, when, and what is still to pay — checked the same in main and renderer. */
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+import { Currency, MAX_AMOUNT, ReservationId, hasWholeCents } from '../payments';
+
+/** A calendar date written YYYY-MM-DD (no time, no zone): the day the hotel counts, not an instant. */
+export const IsoDate = z.iso.date({ error: 'Write the date as YYYY-MM-DD, for example 2026-03-14.' });
+
+export const GuestName = z
+  .string({ error: "The guest's name is missing." })
+  .trim()
+  .min(1, "The guest's name is missing.")
+  .max(200, "The guest's name can have at most 200 characters.");
+
+export const HotelName = z
+  .string({ error: 'The hotel name is missing.' })
+  .trim()
+  .min(1, 'The hotel name is missing.')
+  .max(200, 'The hotel name can have at most 200 characters.');
+
+/**
+ * What the guest still owes, in the same representation as a payment's `Amount` (shared/payments): a number in the
+ * currency's major unit with at most two decimals (1234.5 is MXN 1,234.50), compared and added in whole cents with
+ * `toCents`. Unlike `Amount`, zero is allowed: a reservation paid in full still has to be found.
+ */
+export const BalanceDue = z
+  .number({ error: 'Enter the balance due as a number.' })
+  .refine(Number.isFinite, 'Enter the balance due as a number.')
+  .refine((n) => n >= 0, 'The balance due cannot be negative.')
+  .refine((n) => n <= MAX_AMOUNT, 'The balance due can be at most 999,999.99.')
+  .refine(hasWholeCents, 'The balance due can have at most two decimals (cents).');
+
+const PHONE_FORMAT = 'Write the phone with its country code, for example +52 55 1234 5678 or +1 201 555 0123.';
+
+/** A phone number in E.164 (+ country code and number, digits only), one that can exist in its country. */
+export const E164Phone = z
+  .string({ error: PHONE_FORMAT })
+  .regex(/^\+[1-9]\d{6,14}$/, PHONE_FORMAT)
+  .refine((phone) => isValidPhoneNumber(phone), 'This phone number does not exist in its country: check the digits.');
+
+/**
+ * The E.164 form of a phone as people write it ("+52 55 1234 5678", "+1 (201) 555-0123"), or undefined when it has no
+ * country code or cannot be a number there. No country is guessed: "55 1234 5678" could be Mexico or elsewhere.
+ */
+export function toE164(typed: string): string | undefined {
+  const parsed = parsePhoneNumberFromString(typed.trim());
+  return parsed?.isValid() === true ? parsed.number : undefined;
+}
+
+export const GuestEmail = z
+  .email({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' })
+  .max(254, 'The e-mail address can have at most 254 characters.');
+
+/**
+ * One reservation as a source returns it. `confirmationNumber` is what a payment carries as its `reservationId`.
+ * The guest's phone and e-mail are optional: a booking may lack them, and the agent then asks the guest.
+ */
+export const ReservationView = z
+  .object({
+    confirmationNumber: ReservationId,
+    guestName: GuestName,
+    checkIn: IsoDate,
+    checkOut: IsoDate,
+    hotelName: HotelName,
+    balanceDue: BalanceDue,
+    currency: Currency,
+    guestPhone: E164Phone.optional(),
+    guestEmail: GuestEmail.optional(),
+  })
+  .refine((r) => r.checkOut >= r.checkIn, { path: ['checkOut'], message: 'The check-out date cannot be before the check-in date.' });
+export type ReservationView = z.output<typeof ReservationView>;
+
+export const RESERVATION_QUERY_MIN = 2;
+export const RESERVATION_QUERY_MAX = 100;
+/** A search returns at most this many reservations, best matches first. */
+export const MAX_SEARCH_RESULTS = 20;
+
+/**
+ * One free-text search, matched against the confirmation number (exact, any case), the guest's name (part of it, any
+ * case or accent: "nunez" finds "Núñez"), the phone (digits only: "+52 55 1234 5678" and "5512345678" are the same
+ * guest) and the e-mail (exact, any case).
+ */
+export const ReservationQuery = z.strictObject({
+  text: z
+    .string({ error: 'Type a confirmation number, name, phone or e-mail to search.' })
+    .trim()
+    .min(RESERVATION_QUERY_MIN, `Type at least ${RESERVATION_QUERY_MIN} characters to search.`)
+    .max(RESERVATION_QUERY_MAX, `The search can have at most ${RESERVATION_QUERY_MAX} characters.`),
+});
+export type ReservationQuery = z.output<typeof ReservationQuery>;
+
+/** What went wrong finding a reservation; the message that comes with it is for the agent to read. */
+export const RESERVATION_ERROR_CODES = [
+  /** The search text or confirmation number failed its schema. */
+  'invalid_query',
+  /** The reservation source is set up wrong or incompletely (IT's job). */
+  'configuration',
+  /** The partner's system could not be reached (network, DNS, refused). */
+  'unreachable',
+  'timeout',
+  /** The partner's system refused the app's credentials (401, 403). */
+  'unauthorized',
+  /** The partner's system failed (5xx). */
+  'unavailable',
+  /** The partner's system refused the request for another reason (other 4xx). */
+  'rejected',
+  /** The partner's answer is not JSON, or does not fit the field mapping. */
+  'bad_response',
+  /** The reservations file could not be read or written. */
+  'storage',
+  /** The source was closed (the app is shutting down or switching sources). */
+  'closed',
+] as const;
+export const ReservationErrorCode = z.enum(RESERVATION_ERROR_CODES);
+export type ReservationErrorCode = z.infer<typeof ReservationErrorCode>;
