@@ -67,7 +67,11 @@ export const ReservationView = z
     guestPhone: E164Phone.optional(),
     guestEmail: GuestEmail.optional(),
   })
-  .refine((r) => r.checkOut >= r.checkIn, { path: ['checkOut'], message: 'The check-out date cannot be before the check-in date.' });
+  // Compared only when both are dates: a wrong check-in is reported as such, not as a check-out problem too.
+  .refine((r) => !(IsoDate.safeParse(r.checkIn).success && IsoDate.safeParse(r.checkOut).success) || r.checkOut >= r.checkIn, {
+    path: ['checkOut'],
+    message: 'The check-out date cannot be before the check-in date.',
+  });
 export type ReservationView = z.output<typeof ReservationView>;
 
 export const RESERVATION_QUERY_MIN = 2;
