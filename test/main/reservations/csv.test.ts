@@ -1,0 +1,234 @@
+// CSV import into the built-in store: the columns, each wrong row named by line and column, all or nothing, re-import, limits.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CsvImportResult, MAX_REPORTED_IMPORT_ERRORS } from '../../../shared/reservations';
+import { MAX_CSV_BYTES, MAX_CSV_ROWS, type BuiltinReservationStore } from '../../../main/reservations';
+import { CSV_HEADER, csvLine, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/reservations');
+const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
+
+let dir: string;
+let cleanup: () => void;
+let store: BuiltinReservationStore;
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  store = openStore(dir);
+});
+afterEach(async () => {
+  await store.close();
+  cleanup();
+});
+
+type Failure = Extract<CsvImportResult, { ok: false }>;
+function failure(result: CsvImportResult): Failure {
+  expect(CsvImportResult.parse(result)).toEqual(result);
+  if (result.ok) throw new Error(`expected the import to fail, but it wrote ${result.created} + ${result.updated}`);
+  return result;
+}
+const where = (result: Failure): [number | undefined, string | undefined][] => result.errors.map((e) => [e.line, e.column]);
+
+describe('a good file', () => {
+  it('imports a spreadsheet export: BOM, CRLF, header in words, quotes, thousands, $ and USD, a cell on two lines, a blank line', async () => {
+    const result = store.importCsv(fixture('valid.csv'));
+    expect(result).toEqual({ ok: true, created: 5, updated: 0 });
+    expect(store.count()).toBe(5);
+
+    expect(await store.get('CUN-A1B2C3')).toEqual({
+      confirmationNumber: 'CUN-A1B2C3',
+      guestName: 'Sofía Núñez Ortega',
+      checkIn: '2027-01-10',
+      checkOut: '2027-01-14',
+      hotelName: 'Hotel Costa Turquesa, Cancún',
+      balanceDue: 12_450,
+      currency: 'mxn',
+      guestPhone: '+529981234567',
+      guestEmail: 'sofia.nunez@example.mx',
+    });
+    expect(await store.get('MEX-D4E5F6')).toMatchObject({ balanceDue: 2400, guestPhone: '+525512345678' });
+    expect(await store.get('MEX-D4E5F6')).not.toHaveProperty('guestEmail');
+    expect(await store.get('SJD-G7H8J9')).toMatchObject({ guestName: "O'Connor, Emily", balanceDue: 5680.5, currency: 'usd' });
+    expect(await store.get('SJD-G7H8J9')).not.toHaveProperty('guestPhone');
+    expect(await store.get('PVR-K1L2M3')).toMatchObject({ hotelName: 'Hotel "Malecón" Puerto Vallarta', balanceDue: 0, guestEmail: 'Lupita.Yanez@Example.MX' });
+    expect((await store.search({ text: 'lupita.yanez@example.mx' })).map((r) => r.confirmationNumber)).toEqual(['PVR-K1L2M3']);
+    expect((await store.search({ text: 'renee' })).map((r) => r.confirmationNumber)).toEqual(['MID-N4P5Q6']);
+  });
+
+  it('reads semicolon-separated files, columns in any order, without the optional columns', async () => {
+    const text = ['currency;balance_due;hotel_name;check_out;check_in;guest_name;confirmation_number', 'mxn;350.00;Casa de la Cantera Oaxaca;2027-05-03;2027-05-01;Efraín Téllez;OAX-777'].join('\n');
+    expect(store.importCsv(text)).toEqual({ ok: true, created: 1, updated: 0 });
+    expect(await store.get('oax-777')).toEqual({
+      confirmationNumber: 'OAX-777',
+      guestName: 'Efraín Téllez',
+      checkIn: '2027-05-01',
+      checkOut: '2027-05-03',
+      hotelName: 'Casa de la Cantera Oaxaca',
+      balanceDue: 350,
+      currency: 'mxn',
+    });
+  });
+
+  it('updates a reservation imported again (its number in any case), and adds the new ones', async () => {
+    expect(store.importCsv(csvOf([reservation()]))).toEqual({ ok: true, created: 1, updated: 0 });
+    const again = csvOf([
+      reservation({ confirmationNumber: 'tst-000001', balanceDue: 1250.25, guestPhone: undefined }),
+      reservation({ confirmationNumber: 'TST-000002', guestName: 'Otro Huésped', guestPhone: '+529981119999' }),
+    ]);
+    expect(store.importCsv(again)).toEqual({ ok: true, created: 1, updated: 1 });
+    expect(store.count()).toBe(2);
+    const updated = await store.get('TST-000001');
+    expect(updated).toMatchObject({ confirmationNumber: 'tst-000001', balanceDue: 1250.25 });
+    expect(updated).not.toHaveProperty('guestPhone');
+    // The old phone no longer finds it.
+    expect(await store.search({ text: '+52 998 111 2233' })).toEqual([]);
+  });
+
+  it('updates a demo reservation too', async () => {
+    store.seedDemo();
+    const demo = (await store.get('CUN-7F3K2A'))!;
+    expect(store.importCsv(csvOf([{ ...demo, balanceDue: 1 }]))).toEqual({ ok: true, created: 0, updated: 1 });
+    expect((await store.get('CUN-7F3K2A'))?.balanceDue).toBe(1);
+    expect(store.count()).toBe(30);
+  });
+});
+
+describe('a file with wrong rows', () => {
+  it('names each wrong row by line and column, and writes nothing — not even its good rows', async () => {
+    store.importCsv(csvOf([reservation({ confirmationNumber: 'BAD-000001', balanceDue: 10 })]));
+    const result = failure(store.importCsv(fixture('invalid.csv')));
+    expect(where(result)).toEqual([
+      [3, 'check_out'],
+      [4, 'balance_due'],
+      [4, 'guest_phone'],
+      [4, 'currency'],
+      [4, 'guest_email'],
+      [5, 'guest_name'],
+      [5, 'check_in'],
+      [5, 'hotel_name'],
+      [6, undefined],
+      [7, 'confirmation_number'],
+      [8, 'balance_due'],
+    ]);
+    const message = (line: number, column?: string): string => result.errors.find((e) => e.line === line && e.column === column)?.message ?? '';
+    expect(message(3, 'check_out')).toMatch(/check-out date cannot be before the check-in/);
+    expect(message(4, 'balance_due')).toMatch(/dot before the cents, for example 12450.00/);
+    expect(message(4, 'guest_phone')).toMatch(/country code, for example \+52/);
+    expect(message(4, 'currency')).toMatch(/USD or MXN/);
+    expect(message(4, 'guest_email')).toMatch(/not an e-mail address/);
+    expect(message(5, 'guest_name')).toBe('The guest_name cell is empty; every reservation needs it.');
+    expect(message(5, 'check_in')).toMatch(/YYYY-MM-DD/);
+    expect(message(6)).toMatch(/has 6 cells but the header has 9 columns/);
+    expect(message(7, 'confirmation_number')).toMatch(/already on line 2/);
+    expect(message(8, 'balance_due')).toMatch(/cannot be negative/);
+    expect(result.moreErrors).toBe(0);
+
+    // Nothing written: the good row on line 2 did not replace what was there.
+    expect(store.count()).toBe(1);
+    expect((await store.get('BAD-000001'))?.balanceDue).toBe(10);
+  });
+
+  it('never quotes the content of a cell in its messages', () => {
+    const secretish = reservation({ guestName: 'Zyxwvuts Qponm', guestEmail: 'zyxwv@example', guestPhone: '+52 1' });
+    const text = `${CSV_HEADER}\n${csvLine(secretish)}\n${csvLine({ ...secretish, confirmationNumber: 'TST-2', checkIn: 'Zyxwvuts' })}\n`;
+    const result = failure(store.importCsv(text));
+    expect(where(result)).toEqual([
+      [2, 'guest_phone'],
+      [2, 'guest_email'],
+      [3, 'guest_phone'],
+      [3, 'check_in'],
+      [3, 'guest_email'],
+    ]);
+    const all = JSON.stringify(result);
+    expect(all).not.toMatch(/Zyxwvuts|zyxwv|\+52 1/);
+  });
+
+  it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', () => {
+    const text = [CSV_HEADER, '', csvLine(reservation({ hotelName: 'Hotel\nDos Líneas' })), '', csvLine(reservation({ confirmationNumber: 'TST-9', checkIn: 'mañana' }))].join('\n');
+    expect(where(failure(store.importCsv(text)))).toEqual([[6, 'check_in']]);
+  });
+
+  it(`lists at most ${MAX_REPORTED_IMPORT_ERRORS} problems and counts the rest`, () => {
+    const rows = Array.from({ length: 130 }, (_, i) => csvLine(reservation({ confirmationNumber: `E-${i}`, currency: 'eur' as 'mxn' })));
+    const result = failure(store.importCsv([CSV_HEADER, ...rows].join('\n')));
+    expect(result.errors).toHaveLength(MAX_REPORTED_IMPORT_ERRORS);
+    expect(result.moreErrors).toBe(30);
+    expect(result.errors[0]).toMatchObject({ line: 2, column: 'currency' });
+    expect(store.count()).toBe(0);
+  });
+
+  it('rolls back rows already written when the file itself fails mid-import', async () => {
+    store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDue: 10 })]));
+    // A trigger makes the third row fail in SQLite, after two rows (one an update) were written in the transaction.
+    const raw = new Database(join(dir, 'reservations.db'));
+    raw.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.id_key = 'boom-3' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;`);
+    raw.close();
+    const text = csvOf([
+      reservation({ confirmationNumber: 'KEEP-1', balanceDue: 99 }),
+      reservation({ confirmationNumber: 'NEW-2' }),
+      reservation({ confirmationNumber: 'BOOM-3' }),
+    ]);
+    const error = await expectCode(() => store.importCsv(text), 'storage');
+    expect(error.message).not.toMatch(/disk trouble|SQLITE/);
+    expect(store.count()).toBe(1);
+    expect(await store.get('NEW-2')).toBeUndefined();
+    expect((await store.get('KEEP-1'))?.balanceDue).toBe(10);
+  });
+});
+
+describe('a wrong file', () => {
+  it.each([
+    ['an unknown column', `${CSV_HEADER},guest_emial\n`, [1, 'guest_emial'], /"guest_emial" is not a column the app knows. The columns are: confirmation_number/],
+    ['a missing required column', 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due\n', [1, 'currency'], /no "currency" column/],
+    ['a column twice', `${CSV_HEADER},Currency\n`, [1, 'currency'], /appears twice/],
+    ['a column without a name', `${CSV_HEADER},\n`, [1, undefined], /has no name/],
+  ])('%s in the header', (_, text, [line, column], message) => {
+    const result = failure(store.importCsv(`${text}${csvLine(reservation())}\n`));
+    expect(result.errors[0]).toMatchObject({ line, ...(column === undefined ? {} : { column }) });
+    expect(result.errors[0]?.message).toMatch(message);
+    expect(store.count()).toBe(0);
+  });
+
+  it.each([
+    ['an empty file', '', /file is empty/],
+    ['blank lines only', '\n\n  \n', /file is empty/],
+    ['a header and no rows', `${CSV_HEADER}\n`, /no reservations/],
+  ])('%s', (_, text, message) => {
+    expect(failure(store.importCsv(text)).errors[0]?.message).toMatch(message);
+  });
+
+  it('a quote never closed, named by line', () => {
+    const text = `${CSV_HEADER}\n${csvLine(reservation())}\n"TST-2,Ana,2027-01-01,2027-01-02,Hotel,1,mxn,,\n`;
+    const result = failure(store.importCsv(text));
+    expect(result.errors[0]?.message).toMatch(/quote \(".*never closed/);
+    expect(result.errors[0]?.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a file that is not UTF-8 (saved as Latin-1)', () => {
+    const latin1 = Buffer.from(`${CSV_HEADER}\n${csvLine(reservation({ guestName: 'Iñaki Núñez' }))}\n`, 'latin1');
+    expect(failure(store.importCsv(latin1)).errors[0]?.message).toMatch(/not UTF-8.*CSV UTF-8/);
+  });
+
+  it(`more than ${MAX_CSV_ROWS.toLocaleString('en-US')} rows is refused before anything is written`, () => {
+    const line = csvLine(reservation());
+    const rows = Array.from({ length: MAX_CSV_ROWS + 1 }, (_, i) => line.replace('TST-000001', `ROW-${i}`));
+    const result = failure(store.importCsv([CSV_HEADER, ...rows].join('\n')));
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.message).toMatch(/20,001 reservations; at most 20,000.*Split it/);
+    expect(store.count()).toBe(0);
+  });
+
+  it(`exactly ${MAX_CSV_ROWS.toLocaleString('en-US')} rows are imported`, () => {
+    const line = csvLine(reservation());
+    const rows = Array.from({ length: MAX_CSV_ROWS }, (_, i) => line.replace('TST-000001', `ROW-${i}`));
+    expect(store.importCsv([CSV_HEADER, ...rows].join('\n'))).toEqual({ ok: true, created: MAX_CSV_ROWS, updated: 0 });
+  });
+
+  it('a file over the size limit is refused without being read', () => {
+    const big = new Uint8Array(MAX_CSV_BYTES + 1).fill(0x41);
+    expect(failure(store.importCsv(big)).errors[0]?.message).toMatch(/larger than 5 MB/);
+    expect(failure(store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]?.message).toMatch(/larger than 5 MB/);
+  });
+});

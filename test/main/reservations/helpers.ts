@@ -1,0 +1,67 @@
+// Shared set-up for the reservations tests: temp folders, reservation builders, and catching a ReservationError by code.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReservationErrorCode, ReservationView } from '../../../shared/reservations';
+import { BuiltinReservationStore, ReservationError } from '../../../main/reservations';
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'reservations-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const T0 = Date.UTC(2026, 10, 23, 15, 0, 0);
+
+export function openStore(dir: string, name = 'reservations.db'): BuiltinReservationStore {
+  return new BuiltinReservationStore(join(dir, name), { now: () => T0 });
+}
+
+export const reservation = (overrides: Partial<ReservationView> = {}): ReservationView => ({
+  confirmationNumber: 'TST-000001',
+  guestName: 'Ana López',
+  checkIn: '2026-12-01',
+  checkOut: '2026-12-04',
+  hotelName: 'Hotel Costa Turquesa Cancún',
+  balanceDue: 4500,
+  currency: 'mxn',
+  guestPhone: '+529981112233',
+  guestEmail: 'ana.lopez@example.mx',
+  ...overrides,
+});
+
+export const CSV_HEADER = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
+
+/** One CSV line for a reservation (cells with commas or quotes quoted). */
+export function csvLine(view: ReservationView): string {
+  const cells = [
+    view.confirmationNumber,
+    view.guestName,
+    view.checkIn,
+    view.checkOut,
+    view.hotelName,
+    view.balanceDue.toFixed(2),
+    view.currency,
+    view.guestPhone ?? '',
+    view.guestEmail ?? '',
+  ];
+  return cells.map((cell) => (/[",\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(',');
+}
+
+export const csvOf = (views: readonly ReservationView[]): string => [CSV_HEADER, ...views.map(csvLine)].join('\n') + '\n';
+
+/** The ReservationError a call throws or rejects with; fails the test when it does anything else. */
+export async function reservationError(fn: () => unknown): Promise<ReservationError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof ReservationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ReservationError, but the call succeeded');
+}
+
+export async function expectCode(fn: () => unknown, code: ReservationErrorCode): Promise<ReservationError> {
+  const error = await reservationError(fn);
+  if (error.code !== code) throw new Error(`expected ReservationError ${code}, got ${error.code}: ${error.message}`);
+  return error;
+}

@@ -1,0 +1,194 @@
+// The built-in store: the search rules (confirmation number, accent-blind name, phone digits, e-mail), ranking, get, the file itself.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
+import { BuiltinReservationStore, RESERVATIONS_SCHEMA_VERSION } from '../../../main/reservations';
+import { T0, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
+
+let dir: string;
+let cleanup: () => void;
+let store: BuiltinReservationStore;
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  store = openStore(dir);
+  expect(store.seedDemo()).toBe(30);
+});
+afterEach(async () => {
+  await store.close();
+  cleanup();
+});
+
+const ids = async (text: string): Promise<string[]> => (await store.search({ text })).map((r) => r.confirmationNumber);
+
+describe('search by confirmation number', () => {
+  it.each(['CUN-7F3K2A', 'cun-7f3k2a', '  Cun-7F3k2A  '])('finds %s exactly, in any case', async (text) => {
+    expect(await ids(text)).toEqual(['CUN-7F3K2A']);
+  });
+
+  it('does not match part of a confirmation number', async () => {
+    expect(await ids('CUN-7F3')).toEqual([]);
+  });
+});
+
+describe('search by name', () => {
+  it('ignores accents and case: "nunez" finds every Núñez', async () => {
+    const found = await store.search({ text: 'nunez' });
+    expect(found.map((r) => r.guestName).sort()).toEqual(['Joaquín Núñez Ortega', 'Sofía Núñez Ortega', 'Sofía Núñez Ortega']);
+  });
+
+  it.each(['NÚÑEZ', 'Nuñez', 'núnez', 'sofia nunez', 'SOFÍA  NÚÑEZ'])('%s finds Sofía Núñez', async (text) => {
+    expect((await store.search({ text })).some((r) => r.guestName === 'Sofía Núñez Ortega')).toBe(true);
+  });
+
+  it('matches part of a name, anywhere in it', async () => {
+    expect(await ids('chavez belt')).toEqual(['MEX-9F2H5J']);
+    expect(await ids('connor')).toEqual(['SJD-3B7N1C']);
+    expect(await ids("o'connor")).toEqual(['SJD-3B7N1C']);
+    expect(await ids('zoe')).toEqual(['CUN-6B3D8F']);
+    expect(await ids('yanez')).toEqual(['PVR-1X4Y7Z']);
+  });
+
+  it('takes % and _ literally', async () => {
+    expect(await ids('%%')).toEqual([]);
+    expect(await ids('__')).toEqual([]);
+    expect(await ids('n_nez')).toEqual([]);
+  });
+
+  it('orders the same guest\'s stays by check-in', async () => {
+    const sofia = await store.search({ text: 'sofia nunez' });
+    expect(sofia.map((r) => r.confirmationNumber)).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+    expect(sofia[0]!.checkIn < sofia[1]!.checkIn).toBe(true);
+  });
+});
+
+describe('search by phone', () => {
+  it.each([
+    '+52 998 123 4567',
+    '+529981234567',
+    '9981234567',
+    '998 123 4567',
+    '(998) 123-4567',
+    '52 998 123 45 67',
+  ])('%s finds both of Sofía\'s stays (digits compared)', async (text) => {
+    expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+  });
+
+  it.each(['+1 201 555 0123', '2015550123', '1-201-555-0123', '(201) 555-0123'])('%s finds the US guest', async (text) => {
+    expect(await ids(text)).toEqual(['MEX-6F8G3H']);
+  });
+
+  it('needs the whole number, not a part of it', async () => {
+    expect(await ids('1234567')).toEqual([]);
+    expect(await ids('998123456')).toEqual([]);
+    expect(await ids('+52 998 123 4568')).toEqual([]);
+  });
+});
+
+describe('search by e-mail', () => {
+  it.each(['sofia.nunez@example.mx', 'SOFIA.NUNEZ@EXAMPLE.MX', ' Sofia.Nunez@Example.MX '])('%s finds the guest, in any case', async (text) => {
+    expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+  });
+
+  it('needs the whole address', async () => {
+    expect(await ids('sofia.nunez@')).toEqual([]);
+    expect(await ids('@example.mx')).toEqual([]);
+  });
+});
+
+describe('ranking and limits', () => {
+  it('puts a confirmation number first, then the whole name, a word start, and a name containing the text, whatever the dates', async () => {
+    await store.close();
+    store = openStore(dir, 'ranking.db');
+    const rows = [
+      reservation({ confirmationNumber: 'R-CONTAINS', guestName: 'Susana Villalópez', checkIn: '2026-12-01', guestEmail: 'susana@example.mx', guestPhone: '+529981110001' }),
+      reservation({ confirmationNumber: 'R-WORD', guestName: 'Ana Lopez Ruiz', checkIn: '2026-12-02', guestEmail: 'ana.ruiz@example.mx', guestPhone: '+529981110002' }),
+      reservation({ confirmationNumber: 'R-EXACT', guestName: 'López', checkIn: '2026-12-03', guestEmail: 'l@example.mx', guestPhone: '+529981110003' }),
+      reservation({ confirmationNumber: 'LOPEZ', guestName: 'Carlos Méndez', checkIn: '2026-12-04', guestEmail: 'carlos@example.mx', guestPhone: '+529981110004' }),
+    ];
+    expect(store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 4, updated: 0 });
+    expect(await ids('lopez')).toEqual(['LOPEZ', 'R-EXACT', 'R-WORD', 'R-CONTAINS']);
+  });
+
+  it(`returns at most ${MAX_SEARCH_RESULTS}`, async () => {
+    const many = Array.from({ length: 25 }, (_, i) =>
+      reservation({ confirmationNumber: `MANY-${i}`, guestName: `Guadalupe Prueba ${i}`, guestPhone: undefined, guestEmail: undefined }),
+    );
+    expect(store.importCsv(csvOf(many))).toMatchObject({ ok: true, created: 25 });
+    expect(await store.search({ text: 'prueba' })).toHaveLength(MAX_SEARCH_RESULTS);
+  });
+
+  it('answers with views that satisfy the shared schema, amounts in major units', async () => {
+    const [found] = await store.search({ text: 'CUN-8T1V4W' });
+    expect(ReservationView.parse(found)).toEqual(found);
+    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDue: 42_180.75, currency: 'mxn', guestPhone: '+528187451236' });
+  });
+});
+
+describe('what goes in', () => {
+  it.each([
+    [{ text: 'a' }, /at least 2/],
+    [{ text: 'x'.repeat(101) }, /at most 100/],
+    [{ text: 7 }, /Type a confirmation number/],
+  ])('%j is refused as invalid_query, through the promise', async (query, message) => {
+    const promise = store.search(query as { text: string });
+    expect(promise).toBeInstanceOf(Promise);
+    const error = await expectCode(() => promise, 'invalid_query');
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('get', () => {
+  it('finds a reservation by confirmation number in any case', async () => {
+    expect(await store.get('mex-2h8r5t')).toMatchObject({ confirmationNumber: 'MEX-2H8R5T', guestName: 'José Ángel Muñoz Pérez' });
+  });
+
+  it('answers undefined for an unknown number and refuses an empty one', async () => {
+    expect(await store.get('NOPE-1')).toBeUndefined();
+    await expectCode(() => store.get('  '), 'invalid_query');
+  });
+});
+
+describe('the reservations file', () => {
+  it('is WAL, versioned, and keeps its reservations when reopened', async () => {
+    const path = join(dir, 'reservations.db');
+    expect(store.schemaVersion).toBe(RESERVATIONS_SCHEMA_VERSION);
+    await store.close();
+    store = openStore(dir);
+    expect(store.count()).toBe(30);
+    expect(store.seedDemo()).toBe(0);
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect((raw.prepare('SELECT balance_cents FROM reservations WHERE id_key = ?').get('cun-8t1v4w') as { balance_cents: number }).balance_cents).toBe(4_218_075);
+    raw.close();
+  });
+
+  it('refuses a file written by a newer version of the app', async () => {
+    const path = join(dir, 'newer.db');
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${RESERVATIONS_SCHEMA_VERSION + 1}`);
+    raw.close();
+    const error = await expectCode(() => new BuiltinReservationStore(path), 'storage');
+    expect(error.message).toMatch(/newer version of the app/);
+  });
+
+  it('answers closed after close, and closes twice without harm', async () => {
+    await store.close();
+    await store.close();
+    await expectCode(() => store.search({ text: 'nunez' }), 'closed');
+    await expectCode(() => store.get('CUN-7F3K2A'), 'closed');
+    expect(() => store.count()).toThrow(/closing/);
+  });
+
+  it('reports a damaged file as storage, without the driver message', async () => {
+    await store.close();
+    const path = join(dir, 'reservations.db');
+    const raw = new Database(path);
+    raw.exec('DROP TABLE reservations');
+    raw.close();
+    store = new BuiltinReservationStore(path, { now: () => T0 });
+    const error = await expectCode(() => store.search({ text: 'nunez' }), 'storage');
+    expect(error.message).not.toMatch(/no such table|SQLITE/i);
+  });
+});
