@@ -1,0 +1,139 @@
+/** The cardholder's message in es-MX and en-US: hotel, amount, card brand and last 4 at most, one instruction, the link. */
+import type { MessageChannel, MessageLanguage } from '../../shared/messaging';
+
+export interface TemplateData {
+  hotelName: string;
+  amount: number;
+  /** Lower-case ISO 4217 as the service has it (mxn, usd). */
+  currency: string;
+  brand?: string | undefined;
+  last4?: string | undefined;
+  /** The 3DS link, checked to be an http(s) URL before it gets here. */
+  link: string;
+}
+
+export interface RenderedMessage {
+  /** E-mail only. */
+  subject?: string;
+  text: string;
+  /** E-mail only. */
+  html?: string;
+}
+
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  'american-express': 'American Express',
+  discover: 'Discover',
+  'diners-club': 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  maestro: 'Maestro',
+  elo: 'Elo',
+  hipercard: 'Hipercard',
+};
+
+/** A brand to show: the known names, otherwise nothing (a free-form brand could carry anything). */
+export function brandName(brand: string | undefined): string | undefined {
+  return brand === undefined ? undefined : BRAND_NAMES[brand.trim().toLowerCase()];
+}
+
+/** Last 4 only when it really is four digits. */
+export function lastFour(last4: string | undefined): string | undefined {
+  return last4 !== undefined && /^\d{4}$/.test(last4) ? last4 : undefined;
+}
+
+/** A name on one line: control characters and runs of spaces become one space. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * "$1,234.50 MXN": the locale's number and symbol from Intl.NumberFormat, then the ISO code, because "$" alone is
+ * both pesos and dollars to a guest in Mexico. No-break spaces become plain spaces (they cost SMS characters).
+ */
+export function formatAmount(amount: number, currency: string, language: MessageLanguage): string {
+  const code = currency.toUpperCase();
+  const formatted = new Intl.NumberFormat(language, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(amount);
+  const plain = formatted.replace(/[\u00a0\u202f]/g, ' ');
+  return plain.includes(code) ? plain : `${plain} ${code}`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+interface Words {
+  subject: (hotel: string) => string;
+  card: (brand: string | undefined, last4: string | undefined) => string;
+  /** The one instruction, for a text message. */
+  short: (hotel: string, amount: string, card: string, link: string) => string;
+  greeting: string;
+  body: (hotel: string, amount: string, card: string) => string;
+  button: string;
+  fallback: string;
+  safety: string;
+  notYou: string;
+}
+
+const WORDS: Record<MessageLanguage, Words> = {
+  'es-MX': {
+    subject: (hotel) => `${hotel}: confirme su pago con su banco`,
+    card: (brand, last4) =>
+      brand && last4 ? ` con su tarjeta ${brand} terminación ${last4}` : last4 ? ` con su tarjeta terminación ${last4}` : brand ? ` con su tarjeta ${brand}` : '',
+    short: (hotel, amount, card, link) => `${hotel}: para completar su pago de ${amount}${card}, confírmelo con su banco en este enlace: ${link}`,
+    greeting: 'Hola:',
+    body: (hotel, amount, card) => `Para completar su pago de ${amount} a ${hotel}${card}, ábralo y confírmelo con su banco en el siguiente enlace.`,
+    button: 'Confirmar mi pago',
+    fallback: 'Si el botón no funciona, copie este enlace en su navegador:',
+    safety: 'Nunca le pediremos por mensaje el número completo de su tarjeta ni su código de seguridad.',
+    notYou: 'Si usted no está haciendo este pago, ignore este mensaje.',
+  },
+  'en-US': {
+    subject: (hotel) => `${hotel}: confirm your payment with your bank`,
+    card: (brand, last4) =>
+      brand && last4 ? ` with your ${brand} card ending in ${last4}` : last4 ? ` with your card ending in ${last4}` : brand ? ` with your ${brand} card` : '',
+    short: (hotel, amount, card, link) => `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
+    greeting: 'Hello,',
+    body: (hotel, amount, card) => `To complete your payment of ${amount} to ${hotel}${card}, open the link below and confirm it with your bank.`,
+    button: 'Confirm my payment',
+    fallback: 'If the button does not work, copy this link into your browser:',
+    safety: 'We will never ask you by message for your full card number or security code.',
+    notYou: 'If you are not making this payment, ignore this message.',
+  },
+};
+
+/** The message for a channel: SMS and WhatsApp get one short text; e-mail a subject, plain text and HTML. */
+export function renderMessage(channel: MessageChannel, language: MessageLanguage, data: TemplateData): RenderedMessage {
+  const words = WORDS[language];
+  const hotel = oneLine(data.hotelName);
+  const amount = formatAmount(data.amount, data.currency, language);
+  const card = words.card(brandName(data.brand), lastFour(data.last4));
+  if (channel !== 'email') return { text: words.short(hotel, amount, card, data.link) };
+
+  const subject = words.subject(hotel);
+  const text = [words.greeting, '', words.body(hotel, amount, card), '', data.link, '', words.safety, words.notYou, '', `— ${hotel}`, ''].join('\n');
+  const link = escapeHtml(data.link);
+  const html = `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:24px">
+<tr><td style="font-size:20px;font-weight:bold;padding-bottom:16px">${escapeHtml(hotel)}</td></tr>
+<tr><td style="font-size:16px;line-height:1.5">${escapeHtml(words.greeting)}</td></tr>
+<tr><td style="font-size:16px;line-height:1.5;padding:8px 0 24px">${escapeHtml(words.body(hotel, amount, card))}</td></tr>
+<tr><td align="center" style="padding-bottom:24px"><a href="${link}" style="display:inline-block;background:#0b6b2f;color:#ffffff;text-decoration:none;font-size:16px;font-weight:bold;padding:12px 24px;border-radius:6px">${escapeHtml(words.button)}</a></td></tr>
+<tr><td style="font-size:13px;line-height:1.5;color:#52525b">${escapeHtml(words.fallback)}<br><a href="${link}" style="color:#1d4ed8;word-break:break-all">${link}</a></td></tr>
+<tr><td style="font-size:13px;line-height:1.5;color:#52525b;padding-top:24px">${escapeHtml(words.safety)} ${escapeHtml(words.notYou)}</td></tr>
+</table></td></tr></table>
+</body></html>
+`;
+  return { subject, text, html };
+}
+
+/** WhatsApp template variables (Content API): {{1}} hotel, {{2}} amount, {{3}} link. */
+export function templateVariables(language: MessageLanguage, data: TemplateData): Record<string, string> {
+  return { '1': oneLine(data.hotelName), '2': formatAmount(data.amount, data.currency, language), '3': data.link };
+}

@@ -1,0 +1,247 @@
+// The messenger around the providers (issue 6 "Build" 5, "Show" 3): bad destinations refused before anything is sent,
+// payments without a link, channels not set up, the masked audit, the link kept out of logs and files, settings checked.
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MessagingError, createMessenger, MessagingConfigSchema } from '../../../main/messaging';
+import { LINK, LINK_TOKEN, PAYMENT_ID, context, makeRig, startHttp, startSmtp, type HttpHarness, type Rig } from './support';
+
+const SID = `AC${'0123456789abcdef'.repeat(2)}`;
+const open: { close(): unknown }[] = [];
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+/** Every channel configured against live local servers, which count what reaches them. */
+async function allChannels(environment: 'sandbox' | 'production' | 'training' = 'production'): Promise<{ r: Rig; http: HttpHarness; smtpMails: () => number; smtpConnections: () => number }> {
+  const http = await startHttp([{ status: 201, body: {} }]);
+  const smtp = await startSmtp();
+  open.push(http, smtp);
+  const r = makeRig({
+    environment,
+    config: {
+      providers: { email: 'smtp', sms: 'twilio', whatsapp: 'webhook' },
+      smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'pagos@casa-azul.example' },
+      twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' },
+      webhook: { url: `${http.origin}/gateway` },
+    },
+    secrets: { twilioAuthToken: 'tok-twilio' },
+  });
+  open.push(r);
+  return { r, http, smtpMails: () => smtp.mails.length, smtpConnections: () => smtp.connections };
+}
+
+describe('invalid destinations are refused before anything is sent', () => {
+  it.each([
+    ['sms', '5512345678', /country code, starting with \+/],
+    ['sms', '+52 55 1234 567', /not a valid phone number/],
+    ['sms', '+52 55 1234 5678 ext 9', /only digits/],
+    ['sms', '+44 20 7946 0958', /landline or service number/],
+    ['whatsapp', '+1 800 555 1234', /landline or service number/],
+    ['whatsapp', 'maria@example.com', /only digits/],
+    ['whatsapp', '', /Enter the guest’s mobile number/],
+    ['email', 'maria@', /not a valid e-mail address/],
+    ['email', 'maria example.com', /not a valid e-mail address/],
+    ['email', '+52 55 1234 5678', /not a valid e-mail address/],
+    ['email', `${'a'.repeat(250)}@example.com`, /at most 254 characters/],
+  ] as const)('%s to %j', async (channel, destination, reason) => {
+    const { r, http, smtpConnections } = await allChannels();
+    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel, destination, language: 'es-MX' }, context());
+    expect(result).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_destination', retryable: false } });
+    if (result.status !== 'failed') throw new Error('expected a failure');
+    expect(result.failure.message).toMatch(reason);
+    expect(result.failure.message).toMatch(/Nothing was sent\.$/);
+    expect(http.requests).toEqual([]);
+    expect(smtpConnections()).toBe(0);
+    expect(r.secretReads).toEqual([]);
+    // …and the refusal is audited, masked.
+    const [row] = r.messenger.history(PAYMENT_ID);
+    expect(row).toMatchObject({ status: 'failed', failureCode: 'invalid_destination', attempts: 0, channel, operatorId: 'agent.maria' });
+    if (destination.length > 6) expect(r.auditBytes()).not.toContain(destination);
+  });
+
+  it('in training too: nothing reaches the outbox', async () => {
+    const { r } = await allChannels('training');
+    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '55 1234 5678', language: 'es-MX' }, context());
+    expect(result).toMatchObject({ status: 'failed', training: true, failure: { code: 'invalid_destination' } });
+    expect(r.messenger.outbox()).toEqual([]);
+  });
+});
+
+describe('what cannot be sent', () => {
+  it.each([
+    ['a payment that is not waiting for authentication', { status: 'processing' }, 'no_link'],
+    ['a payment without a link', { nextActionUrl: undefined }, 'no_link'],
+    ['a link that is not a URL', { nextActionUrl: 'not a link' }, 'invalid_link'],
+    ['an http link outside training', { nextActionUrl: 'http://acs.bank.example/challenge/tok_x' }, 'invalid_link'],
+    ['a javascript: link', { nextActionUrl: 'javascript:alert(1)' }, 'invalid_link'],
+  ] as const)('%s', async (_name, payment, code) => {
+    const { r, http, smtpConnections } = await allChannels();
+    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'en-US' }, context(payment));
+    expect(result).toMatchObject({ status: 'failed', attempts: 0, failure: { code, retryable: false } });
+    expect(http.requests).toEqual([]);
+    expect(smtpConnections()).toBe(0);
+  });
+
+  it('a channel with no provider: not configured, and channels() says so', async () => {
+    const r = makeRig({ environment: 'production', config: { providers: { email: 'none' } } });
+    open.push(r);
+    expect(r.messenger.channels()).toEqual([
+      { channel: 'sms', provider: 'none', available: false },
+      { channel: 'whatsapp', provider: 'none', available: false },
+      { channel: 'email', provider: 'none', available: false },
+    ]);
+    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context());
+    expect(result).toMatchObject({ status: 'failed', provider: 'none', failure: { code: 'not_configured', message: expect.stringMatching(/e-mail is not set up/) as unknown } });
+  });
+
+  it('channels() names the provider of each channel', async () => {
+    const { r } = await allChannels();
+    expect(r.messenger.channels()).toEqual([
+      { channel: 'sms', provider: 'twilio', available: true },
+      { channel: 'whatsapp', provider: 'webhook', available: true },
+      { channel: 'email', provider: 'smtp', available: true },
+    ]);
+  });
+
+  it('misuse is refused with a MessagingError, not reported as a delivery', async () => {
+    const { r } = await allChannels();
+    const good = { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' } as const;
+    await expect(r.messenger.send({ ...good, paymentId: 'pay_nope' }, context())).rejects.toBeInstanceOf(MessagingError);
+    await expect(r.messenger.send({ ...good, channel: 'fax' as 'sms' }, context())).rejects.toThrow(/channel/);
+    await expect(r.messenger.send({ ...good, language: 'fr-FR' as 'es-MX' }, context())).rejects.toThrow(/language/);
+    await expect(r.messenger.send({ ...good, extra: 1 } as typeof good, context())).rejects.toThrow(/extra/);
+    await expect(r.messenger.send(good, { ...context(), operatorId: ' ' })).rejects.toThrow(/operator/);
+    await expect(r.messenger.send(good, context({}, '   '))).rejects.toThrow(/hotel name/);
+    await expect(r.messenger.send(good, context({ id: `pay_${'cd'.repeat(16)}` }))).rejects.toThrow(/does not match/);
+    expect(r.messenger.history(PAYMENT_ID)).toEqual([]);
+  });
+});
+
+describe('the audit', () => {
+  it('who sent which payment’s link, by which channel and provider, to which masked destination, when, and the result', async () => {
+    const { r, smtpMails } = await allChannels();
+    const sms = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    const email = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'maria.lopez@example.com', language: 'en-US' }, { ...context(), operatorId: 'agent.juan' });
+    expect(smtpMails()).toBe(1);
+    const rows = r.messenger.history(PAYMENT_ID);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      messageId: sms.messageId,
+      paymentId: PAYMENT_ID,
+      operatorId: 'agent.maria',
+      channel: 'sms',
+      provider: 'twilio',
+      to: '+52 ******5678',
+      language: 'es-MX',
+      status: 'sent',
+      attempts: 1,
+      linkHost: 'acs.bank.example',
+    });
+    expect(rows[1]).toMatchObject({ messageId: email.messageId, operatorId: 'agent.juan', channel: 'email', provider: 'smtp', to: 'm***@example.com', status: 'sent' });
+    for (const row of rows) {
+      expect(Date.parse(row.createdAt)).not.toBeNaN();
+      expect(Date.parse(row.finishedAt ?? '')).not.toBeNaN();
+    }
+    // Masked everywhere: the database files and the logs hold neither the full destinations nor the link.
+    const bytes = r.auditBytes();
+    const logs = r.logs.join('\n');
+    for (const secret of ['525512345678', '5512345678', 'maria.lopez', LINK_TOKEN, LINK, 'tok-twilio']) {
+      expect(bytes).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+    expect(readdirSync(r.dir).sort()).toEqual(['messaging.db', 'messaging.db-shm', 'messaging.db-wal']);
+    expect(logs).toContain('+52 ******5678');
+    expect(logs).toContain('acs.bank.example');
+  });
+
+  it('a failure keeps its code and readable reason in the audit', async () => {
+    const http = await startHttp([{ status: 401, body: { code: 20003 } }]);
+    open.push(http);
+    const r = makeRig({ environment: 'production', config: { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' } }, secrets: { twilioAuthToken: 'tok' } });
+    open.push(r);
+    await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    expect(r.messenger.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'failed', failureCode: 'bad_credentials', attempts: 1 })]);
+    expect(r.auditBytes()).toContain('refused this desk');
+  });
+
+  it('two presses of Send while the first is on its way send one message', async () => {
+    const { r, http } = await allChannels();
+    const request = { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' } as const;
+    const [a, b] = await Promise.all([r.messenger.send(request, context()), r.messenger.send({ ...request, destination: '+525512345678' }, context())]);
+    expect(a.messageId).toBe(b.messageId);
+    expect(http.requests).toHaveLength(1);
+    // Once it has ended, Send sends again (the agent asked for it).
+    await r.messenger.send(request, context());
+    expect(http.requests).toHaveLength(2);
+  });
+
+  it('the audit survives a restart of the app', async () => {
+    const r = makeRig({ environment: 'training' });
+    await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context({ nextActionUrl: 'http://127.0.0.1:9/challenge/x' }));
+    r.messenger.close();
+    const again = createMessenger({ environment: 'training', dataDir: r.dir, secrets: { read: () => Promise.resolve(undefined) } });
+    try {
+      expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
+      expect(again.outbox()).toEqual([]);
+    } finally {
+      again.close();
+      r.close();
+    }
+  });
+});
+
+describe('settings', () => {
+  const parse = (config: unknown): string => {
+    const result = MessagingConfigSchema.safeParse(config);
+    return result.success ? 'ok' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+  };
+
+  it('the default is nothing configured, with retry and timeout defaults', () => {
+    expect(MessagingConfigSchema.parse({})).toEqual({
+      providers: { email: 'none', sms: 'none', whatsapp: 'none' },
+      requestTimeoutMs: 10_000,
+      retry: { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 4000 },
+    });
+  });
+
+  it.each([
+    [{ providers: { email: 'smtp' } }, /smtp: is required/],
+    [{ providers: { sms: 'twilio' } }, /twilio: is required/],
+    [{ providers: { whatsapp: 'webhook' } }, /webhook: is required/],
+    [{ providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'none', from: 'a@hotel.example' } }, /security: none \(no TLS\) is allowed only for a relay on this computer/],
+    [{ providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'ssl', from: 'a@hotel.example' } }, /security: must be starttls, tls or none/],
+    [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'not-an-address' } }, /smtp.from: must be an e-mail address/],
+    [{ twilio: { accountSid: SID, baseUrl: 'http://api.twilio.com' } }, /twilio.baseUrl: must use https/],
+    [{ twilio: { accountSid: 'AC123' } }, /twilio.accountSid: must be a Twilio Account SID/],
+    [{ providers: { sms: 'twilio' }, twilio: { accountSid: SID } }, /twilio.smsFrom: is required/],
+    [{ providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } }, /twilio.whatsappFrom: is required/],
+    [{ webhook: { url: 'https://user:pass@gw.example/hook' } }, /webhook.url: must not contain a user name or password/],
+    [{ webhook: { url: 'http://gw.example/hook' } }, /webhook.url: must use https/],
+    [{ webhook: { url: 'https://gw.example/hook', authHeaderName: 'Content-Type' } }, /authHeaderName: is a header the app sets itself/],
+    [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'a@hotel.example', password: 'x' } }, /Unrecognized key.*password/],
+    [{ requestTimeoutMs: 10 }, /requestTimeoutMs/],
+  ])('refuses %j', (config, message) => {
+    expect(parse(config)).toMatch(message);
+  });
+
+  it('accepts a full production setup', () => {
+    expect(
+      parse({
+        providers: { email: 'smtp', sms: 'twilio', whatsapp: 'twilio' },
+        smtp: { host: 'smtp.office365.com', port: 587, security: 'starttls', username: 'pagos@hotel.example', from: 'pagos@hotel.example' },
+        twilio: { accountSid: SID, smsFrom: 'HotelAzul', whatsappFrom: '+14155238886' },
+      }),
+    ).toBe('ok');
+  });
+
+  it('createMessenger refuses bad settings with the field named', () => {
+    expect(() => createMessenger({ environment: 'production', dataDir: '/nonexistent', secrets: { read: () => Promise.resolve(undefined) }, config: { providers: { sms: 'twilio' } } })).toThrow(
+      'Messaging settings: twilio: is required when SMS or WhatsApp is sent by twilio.',
+    );
+  });
+
+  it('the link in a test is the one the assertions look for', () => {
+    // Guards the leak checks above: they search for this token, which must be part of the link sent.
+    expect(LINK).toContain(LINK_TOKEN);
+  });
+});
