@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 
 /** Every secret the app keeps. The messaging secrets come later: add their names here. */
-export const SECRET_NAMES = ['clientSecret'] as const;
+export const SECRET_NAMES = ['clientSecret', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /** What the store needs from Electron's `safeStorage` (which matches it); tests pass a fake. */
