@@ -1,8 +1,8 @@
-// End-to-end configuration: test/e2e against the built app in Debian's Chromium (Playwright cannot download browsers here).
+// End-to-end configuration: test/e2e against the built renderer in Debian's Chromium (Playwright cannot download browsers
+// here), and test/electron against the real app where an Electron binary exists (skipped, and said so, where not).
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
-  testDir: 'test/e2e',
   outputDir: 'test-results',
   forbidOnly: Boolean(process.env['CI']),
   retries: 0,
@@ -14,6 +14,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
+      testDir: 'test/e2e',
       use: {
         browserName: 'chromium',
         launchOptions: {
@@ -28,6 +29,21 @@ export default defineConfig({
           ],
         },
       },
+    },
+    {
+      // The Electron build of better-sqlite3 that the unpackaged app loads.
+      name: 'electron-setup',
+      testDir: 'test/electron',
+      testMatch: '**/*.setup.ts',
+      timeout: 10 * 60_000,
+    },
+    {
+      // Playwright's _electron drives the built app (out/main/index.js); each test starts it on a fresh data folder.
+      name: 'electron',
+      testDir: 'test/electron',
+      testMatch: '**/*.spec.ts',
+      dependencies: ['electron-setup'],
+      timeout: 60_000,
     },
   ],
 });
