@@ -1,7 +1,20 @@
 /** Reservations: one interface over the built-in SQLite store (demo data, CSV import) and the partner's REST system; plain Node, no Electron imports. */
 export { ReservationError } from './errors';
 export { checkConfirmationNumber, checkQuery, type ReservationSource } from './source';
+export {
+  BuiltinSourceConfig,
+  DEFAULT_FIELD_MAPPING,
+  DEFAULT_TIMEOUT_MS,
+  DottedPath,
+  MAX_TIMEOUT_MS,
+  MIN_TIMEOUT_MS,
+  RESERVATION_FIELDS,
+  ReservationSourceConfig,
+  RestSourceConfig,
+  type ReservationField,
+} from './config';
 export { BuiltinReservationStore, RESERVATIONS_SCHEMA_VERSION, type ReservationStoreOptions } from './store';
 export { MAX_CSV_BYTES, MAX_CSV_ROWS, readReservationCsv, type CsvReadResult } from './csv';
 export { demoReservations } from './demo';
+export { MAX_RESPONSE_BYTES, RestReservationSource, readPath, type RestSourceOptions, type SecretGetter } from './rest';
 export { MIN_PHONE_DIGITS, RANK, foldText, matchRank, phoneKeys, queryKeys, type PhoneKeys, type QueryKeys } from './match';

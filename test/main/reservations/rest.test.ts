@@ -1,0 +1,368 @@
+// The REST adapter against a real local HTTP server: paths, query, field mapping, the auth header, timeouts, and each error kind.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
+import { MAX_RESPONSE_BYTES, MIN_TIMEOUT_MS, RestReservationSource, type RestSourceConfig } from '../../../main/reservations';
+import type { z } from 'zod';
+import { expectCode, reservation } from './helpers';
+import { closedPort, json, startPartner, type PartnerServer } from './partner-server';
+
+type Config = Omit<z.input<typeof RestSourceConfig>, 'kind' | 'baseUrl'>;
+
+const SECRET = 'Bearer sk_partner_7Hq2-Zx9/PLk+vW==';
+
+let partner: PartnerServer;
+const sources: RestReservationSource[] = [];
+
+beforeEach(async () => {
+  partner = await startPartner('/pms/api/v2');
+});
+afterEach(async () => {
+  for (const source of sources.splice(0)) await source.close();
+  await partner.close();
+  vi.restoreAllMocks();
+});
+
+/** `secret` null: no getter at all. */
+function source(config: Config = {}, secret: (() => string | undefined | Promise<string | undefined>) | null = () => SECRET, baseUrl = partner.baseUrl): RestReservationSource {
+  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? {} : { secret });
+  sources.push(made);
+  return made;
+}
+
+/** The partner's own shape, as a real PMS might send it. */
+const partnerRecord = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ref: 'CUN-7F3K2A',
+  guest: { fullName: 'Sofía Núñez Ortega', contact: { phone: '+52 998 123 4567', mail: 'Sofia.Nunez@example.mx' } },
+  stay: { arrival: '2027-01-10T15:00:00-06:00', departure: '2027-01-14' },
+  property: { name: 'Hotel Costa Turquesa Cancún' },
+  folio: { balance: '12450.50', currency: 'MXN' },
+  ...overrides,
+});
+
+const PARTNER_MAPPING: Config = {
+  searchPath: '/reservations/search',
+  queryParam: 'term',
+  getPath: '/reservations/{id}/summary',
+  resultsPath: 'data.items',
+  recordPath: 'data',
+  authHeader: 'X-Api-Key',
+  mapping: {
+    confirmationNumber: 'ref',
+    guestName: 'guest.fullName',
+    guestPhone: 'guest.contact.phone',
+    guestEmail: 'guest.contact.mail',
+    checkIn: 'stay.arrival',
+    checkOut: 'stay.departure',
+    hotelName: 'property.name',
+    balanceDue: 'folio.balance',
+    currency: 'folio.currency',
+  },
+};
+
+const SOFIA: ReservationView = {
+  confirmationNumber: 'CUN-7F3K2A',
+  guestName: 'Sofía Núñez Ortega',
+  checkIn: '2027-01-10',
+  checkOut: '2027-01-14',
+  hotelName: 'Hotel Costa Turquesa Cancún',
+  balanceDue: 12_450.5,
+  currency: 'mxn',
+  guestPhone: '+529981234567',
+  guestEmail: 'Sofia.Nunez@example.mx',
+};
+
+describe('search', () => {
+  it('sends the text to the search path under the base path, and maps the partner fields', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord()] } }));
+    expect(await source(PARTNER_MAPPING).search({ text: '  Núñez & Co ' })).toEqual([SOFIA]);
+    expect(partner.requests).toHaveLength(1);
+    const [request] = partner.requests;
+    expect(request?.method).toBe('GET');
+    const url = new URL(request?.url ?? '', 'http://x');
+    expect(url.pathname).toBe('/pms/api/v2/reservations/search');
+    expect(url.searchParams.get('term')).toBe('Núñez & Co');
+    expect(request?.headers.accept).toBe('application/json');
+  });
+
+  it('reads our own field names when no mapping is given, from a plain list', async () => {
+    partner.handle((_req, res) => json(res, 200, [reservation()]));
+    expect(await source().search({ text: 'ana' })).toEqual([reservation()]);
+    expect(new URL(partner.requests[0]?.url ?? '', 'http://x').pathname).toBe('/pms/api/v2/reservations');
+    expect(new URL(partner.requests[0]?.url ?? '', 'http://x').searchParams.get('q')).toBe('ana');
+  });
+
+  it('reads balances in cents when told so', async () => {
+    partner.handle((_req, res) => json(res, 200, [{ ...reservation(), balanceDue: 1_245_050 }]));
+    expect((await source({ amountsInMinorUnits: true }).search({ text: 'ana' }))[0]?.balanceDue).toBe(12_450.5);
+  });
+
+  it('ranks the partner answer by our rules, drops duplicates, and keeps at most 20', async () => {
+    const others = Array.from({ length: 30 }, (_, i) => reservation({ confirmationNumber: `OTHER-${i}`, guestName: `Carlos Villalópez ${i}` }));
+    partner.handle((_req, res) =>
+      json(res, 200, [
+        ...others,
+        reservation({ confirmationNumber: 'WORD', guestName: 'Ana López Ruiz' }),
+        reservation({ confirmationNumber: 'lopez', guestName: 'Mario Díaz' }),
+        reservation({ confirmationNumber: 'LOPEZ', guestName: 'Mario Díaz' }),
+      ]),
+    );
+    const found = await source().search({ text: 'lopez' });
+    expect(found).toHaveLength(MAX_SEARCH_RESULTS);
+    expect(found.slice(0, 3).map((r) => r.confirmationNumber)).toEqual(['LOPEZ', 'WORD', 'OTHER-0']);
+  });
+
+  it('leaves out a phone or e-mail it cannot use, and skips one unreadable record among good ones', async () => {
+    partner.handle((_req, res) =>
+      json(res, 200, { data: { items: [partnerRecord({ guest: { fullName: 'Ana Díaz', contact: { phone: '998 123 4567', mail: 'not-an-email' } } }), partnerRecord({ ref: 'X-2', property: {} })] } }),
+    );
+    const found = await source(PARTNER_MAPPING).search({ text: 'ana' });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ guestName: 'Ana Díaz' });
+    expect(found[0]).not.toHaveProperty('guestPhone');
+    expect(found[0]).not.toHaveProperty('guestEmail');
+  });
+
+  it('returns [] for an empty answer', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [] } }));
+    expect(await source(PARTNER_MAPPING).search({ text: 'nadie' })).toEqual([]);
+  });
+
+  it('refuses a bad search text before sending anything', async () => {
+    await expectCode(() => source().search({ text: 'a' }), 'invalid_query');
+    expect(partner.requests).toHaveLength(0);
+  });
+});
+
+describe('get', () => {
+  it('asks the get path with the number URL-encoded, and reads the record where the mapping says', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: partnerRecord({ ref: 'CUN/7F 3K#2A' }) }));
+    expect(await source(PARTNER_MAPPING).get('cun/7f 3k#2a')).toEqual({ ...SOFIA, confirmationNumber: 'CUN/7F 3K#2A' });
+    expect(partner.requests[0]?.url).toBe('/pms/api/v2/reservations/cun%2F7f%203k%232a/summary');
+  });
+
+  it('answers undefined for 404, or for an empty record', async () => {
+    partner.handle((_req, res) => json(res, 404, { error: 'not found' }));
+    expect(await source(PARTNER_MAPPING).get('NOPE-1')).toBeUndefined();
+    partner.handle((_req, res) => json(res, 200, { data: null }));
+    expect(await source(PARTNER_MAPPING).get('NOPE-1')).toBeUndefined();
+  });
+
+  it('refuses an answer about another reservation', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: partnerRecord({ ref: 'OTHER-1' }) }));
+    const error = await expectCode(() => source(PARTNER_MAPPING).get('CUN-7F3K2A'), 'bad_response');
+    expect(error.message).toMatch(/different reservation/);
+  });
+});
+
+describe('the auth header', () => {
+  it('is sent exactly as the secret getter gives it, read again for every request', async () => {
+    let secret = SECRET;
+    const getter = vi.fn(() => Promise.resolve(secret));
+    partner.handle((_req, res) => json(res, 200, { data: { items: [] } }));
+    const rest = source(PARTNER_MAPPING, getter);
+    await rest.search({ text: 'ana' });
+    secret = 'rotated-key-2';
+    await rest.search({ text: 'ana' });
+    expect(partner.requests.map((r) => r.headers['x-api-key'])).toEqual([SECRET, 'rotated-key-2']);
+    expect(getter).toHaveBeenCalledTimes(2);
+  });
+
+  it('is not sent, nor the secret read, when no header is configured', async () => {
+    const getter = vi.fn(() => SECRET);
+    partner.handle((_req, res) => json(res, 200, []));
+    await source({}, getter).search({ text: 'ana' });
+    expect(getter).not.toHaveBeenCalled();
+    expect(JSON.stringify(partner.requests[0]?.headers)).not.toContain('sk_partner');
+  });
+
+  it.each([
+    ['no getter', null],
+    ['an empty secret', () => ''],
+    ['no secret stored', () => undefined],
+    ['a secret store that fails', () => Promise.reject(new Error(`cannot decrypt ${SECRET}`))],
+  ])('with %s, nothing is sent and IT is asked to set it up', async (_, getter) => {
+    const error = await expectCode(() => source({ authHeader: 'Authorization' }, getter).search({ text: 'ana' }), 'configuration');
+    expect(error.message).toMatch(/access key for the reservation system is not set up.*Tell IT/);
+    expect(error.message).not.toContain('sk_partner');
+    expect(partner.requests).toHaveLength(0);
+  });
+
+  it('refuses a secret that would split the header, without quoting it', async () => {
+    const error = await expectCode(() => source({ authHeader: 'Authorization' }, () => `${SECRET}\r\nX-Evil: 1`).search({ text: 'ana' }), 'configuration');
+    expect(error.message).toMatch(/cannot be sent/);
+    expect(error.message).not.toContain('sk_partner');
+    expect(partner.requests).toHaveLength(0);
+  });
+});
+
+describe('errors an agent understands, without URL or secret', () => {
+  const errorCases: [string, number, string, RegExp][] = [
+    ['401', 401, 'unauthorized', /refused the app's access \(HTTP 401\).*Tell IT/],
+    ['403', 403, 'unauthorized', /refused the app's access \(HTTP 403\)/],
+    ['500', 500, 'unavailable', /has a problem right now \(HTTP 500\). Try again/],
+    ['503', 503, 'unavailable', /has a problem right now \(HTTP 503\)/],
+    ['429', 429, 'unavailable', /busy right now/],
+    ['400', 400, 'rejected', /refused the request \(HTTP 400\)/],
+    ['404 on search', 404, 'rejected', /does not know the search address/],
+  ];
+
+  it.each(errorCases)('HTTP %s', async (_, status, code, message) => {
+    // The partner echoes what it got, secret included: none of it may reach the message.
+    partner.handle((req, res) => json(res, status, { error: `bad key ${String(req.headers.authorization)}`, url: req.url }));
+    const error = await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), code as 'unauthorized');
+    expect(error.message).toMatch(message);
+    expect(error.status).toBe(status);
+    expectClean(error.message);
+  });
+
+  it('answers that are not JSON', async () => {
+    partner.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>Login</html>');
+    });
+    const error = await expectCode(() => source().search({ text: 'ana' }), 'bad_response');
+    expect(error.message).toMatch(/cannot read: it is not JSON.*field mapping/);
+  });
+
+  it('a list that is not where the mapping says', async () => {
+    partner.handle((_req, res) => json(res, 200, { results: [] }));
+    const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'ana' }), 'bad_response');
+    expect(error.message).toMatch(/list of reservations \(their field "data.items"\) is missing/);
+  });
+
+  it('an answer that is not a list', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord()] } }));
+    await expectCode(() => source().search({ text: 'ana' }), 'bad_response');
+  });
+
+  it('records that do not fit the mapping name our field and theirs, never the value', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ guest: { name: 'Zyxwvuts Qponm' } })] } }));
+    const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'ana' }), 'bad_response');
+    expect(error.message).toBe(
+      `The reservation system sent an answer the app cannot read: the guest's name (their field "guest.fullName") is missing. Tell IT to check the reservation system settings (field mapping).`,
+    );
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 'Zyxwvuts', currency: 'MXN' } })] } }));
+    const wrongForm = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'ana' }), 'bad_response');
+    expect(wrongForm.message).toMatch(/the balance due \(their field "folio.balance"\) is not in a form the app understands/);
+    expect(wrongForm.message).not.toContain('Zyxwvuts');
+  });
+
+  it('a redirect, which is not followed (it would carry the key elsewhere)', async () => {
+    const elsewhere = await startPartner();
+    try {
+      partner.handle((_req, res) => {
+        res.writeHead(302, { location: `${elsewhere.baseUrl}/steal` });
+        res.end();
+      });
+      const error = await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), 'bad_response');
+      expect(error.message).toMatch(/redirect \(HTTP 302\)/);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it(`an answer larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB, with or without a length`, async () => {
+    const big = JSON.stringify([{ pad: 'x'.repeat(MAX_RESPONSE_BYTES) }]);
+    partner.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(big);
+    });
+    expect((await expectCode(() => source().search({ text: 'ana' }), 'bad_response')).message).toMatch(/too large/);
+    partner.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      for (let i = 0; i < big.length; i += 64 * 1024) res.write(big.slice(i, i + 64 * 1024));
+      res.end();
+    });
+    expect((await expectCode(() => source().search({ text: 'ana' }), 'bad_response')).message).toMatch(/too large/);
+  });
+
+  it('a system that cannot be reached', async () => {
+    const port = await closedPort();
+    const error = await expectCode(() => source({ authHeader: 'Authorization' }, () => SECRET, `http://localhost:${port}/pms`).search({ text: 'ana' }), 'unreachable');
+    expect(error.message).toMatch(/cannot be reached. Check the network connection/);
+    expectClean(error.message, port);
+  });
+
+  it('a system that does not answer in time', async () => {
+    partner.handle(() => {
+      // never answers
+    });
+    const started = Date.now();
+    const error = await expectCode(() => source({ timeoutMs: MIN_TIMEOUT_MS, authHeader: 'Authorization' }).search({ text: 'ana' }), 'timeout');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(MIN_TIMEOUT_MS - 50);
+    expect(Date.now() - started).toBeLessThan(MIN_TIMEOUT_MS + 2_000);
+    expect(error.message).toMatch(/did not answer within 1 second\./);
+    expectClean(error.message);
+  });
+
+  it('a system that starts answering and then stalls', async () => {
+    partner.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[{"confirmationNumber":');
+    });
+    await expectCode(() => source({ timeoutMs: MIN_TIMEOUT_MS }).search({ text: 'ana' }), 'timeout');
+  });
+
+  it('writes nothing to the console on any failure', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => undefined));
+    partner.handle((_req, res) => json(res, 401, {}));
+    await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), 'unauthorized');
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+  });
+
+  function expectClean(message: string, port = partner.port): void {
+    expect(message).not.toContain('sk_partner');
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toMatch(/https?:|127\.0\.0\.1|localhost|\/pms/);
+    expect(message).not.toContain(String(port));
+  }
+});
+
+describe('close', () => {
+  it('aborts a request in flight, and refuses later ones', async () => {
+    partner.handle(() => {
+      // never answers
+    });
+    const rest = source({ timeoutMs: 30_000 });
+    const pending = rest.search({ text: 'ana' });
+    await vi.waitFor(() => expect(partner.requests).toHaveLength(1));
+    await rest.close();
+    await expectCode(() => pending, 'closed');
+    await expectCode(() => rest.get('CUN-7F3K2A'), 'closed');
+    expect(partner.requests).toHaveLength(1);
+  });
+});
+
+describe('configuration', () => {
+  it.each([
+    [{ baseUrl: 'http://pms.example.com' }, /baseUrl must use https \(http is allowed only for localhost\)/],
+    [{ baseUrl: 'https://user:pa55@pms.example.com' }, /baseUrl must not contain a user name or password/],
+    [{ baseUrl: 'https://pms.example.com?key=1' }, /baseUrl must not contain a \?query/],
+    [{ baseUrl: 'ftp://pms.example.com' }, /baseUrl must be an https URL/],
+    [{ baseUrl: 'https://pms.example.com', getPath: '/reservations' }, /getPath must contain \{id\} once/],
+    [{ baseUrl: 'https://pms.example.com', searchPath: 'reservations' }, /searchPath must be a path that starts with \//],
+    [{ baseUrl: 'https://pms.example.com', authHeader: 'X Api Key' }, /authHeader must be an HTTP header name/],
+    [{ baseUrl: 'https://pms.example.com', timeoutMs: 50 }, /timeoutMs must be at least 1000 ms/],
+    [{ baseUrl: 'https://pms.example.com', mapping: { guestName: 'guest..name' } }, /mapping.guestName must be names separated by dots/],
+    [{ baseUrl: 'https://pms.example.com', mapping: { guest: 'x' } }, /mapping cannot map "guest": the fields are confirmationNumber/],
+  ])('%j is refused, the field named, the password never repeated', async (config, message) => {
+    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>), 'configuration');
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('pa55');
+  });
+
+  it('accepts https anywhere and http on localhost, with the defaults filled in', () => {
+    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }).config).toMatchObject({
+      searchPath: '/reservations',
+      queryParam: 'q',
+      getPath: '/reservations/{id}',
+      timeoutMs: 10_000,
+      amountsInMinorUnits: false,
+      mapping: {},
+    });
+    for (const baseUrl of ['http://localhost:8080', 'http://127.0.0.1:9', 'http://[::1]:9']) {
+      expect(() => new RestReservationSource({ kind: 'rest', baseUrl })).not.toThrow();
+    }
+  });
+});
