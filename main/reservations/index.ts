@@ -17,4 +17,11 @@ export { BuiltinReservationStore, RESERVATIONS_SCHEMA_VERSION, type ReservationS
 export { MAX_CSV_BYTES, MAX_CSV_ROWS, readReservationCsv, type CsvReadResult } from './csv';
 export { demoReservations } from './demo';
 export { MAX_RESPONSE_BYTES, RestReservationSource, readPath, type RestSourceOptions, type SecretGetter } from './rest';
+export {
+  RESERVATIONS_FILE,
+  TRAINING_RESERVATIONS_FILE,
+  createReservationSource,
+  type AnyReservationSource,
+  type ReservationSourceDeps,
+} from './factory';
 export { MIN_PHONE_DIGITS, RANK, foldText, matchRank, phoneKeys, queryKeys, type PhoneKeys, type QueryKeys } from './match';
