@@ -97,15 +97,17 @@ async function start(): Promise<void> {
   logger.info({ recovered }, 'journal recovery done');
 
   serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
-  mainWindow = await createMainWindow({
+  const created = createMainWindow({
     preload: path.join(import.meta.dirname, '../preload/index.cjs'),
     url,
     devTools: !app.isPackaged,
     title: TITLE,
   });
+  mainWindow = created.window;
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
+  await created.loaded;
 }
 
 async function shutDown(): Promise<void> {

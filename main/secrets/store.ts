@@ -5,7 +5,7 @@ import type { SecretStore } from '../payments/config';
 import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 
-/** Every secret the app keeps. The messaging secrets come later: add their names here. */
+/** Every secret the app keeps: the service's client secret and the messaging providers' credentials. */
 export const SECRET_NAMES = ['clientSecret', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 

@@ -38,7 +38,8 @@ export function denyPermissions(session: Session): void {
   session.setDevicePermissionHandler(() => false);
 }
 
-export async function createMainWindow(options: WindowOptions): Promise<BrowserWindow> {
+/** The window exists (and can be trusted as the sender) before its page loads and starts calling main. */
+export function createMainWindow(options: WindowOptions): { window: BrowserWindow; loaded: Promise<void> } {
   const window = new BrowserWindow({
     width: 1280,
     height: 860,
@@ -63,8 +64,7 @@ export async function createMainWindow(options: WindowOptions): Promise<BrowserW
   window.once('ready-to-show', () => {
     window.show();
   });
-  await window.loadURL(options.url);
-  return window;
+  return { window, loaded: window.loadURL(options.url) };
 }
 
 /** Content protection of the window that shows card data: screenshots and screen sharing get a blank window. */

@@ -175,7 +175,7 @@ describe('EncryptedSecretStore', () => {
   it('refuses an empty value or an unknown name', async () => {
     await secretError(() => store().write('clientSecret', ''), 'invalid_value');
     // A name from outside the type (e.g. from a command line) is refused at run time too.
-    const name: unknown = 'smtpPassword';
+    const name: unknown = 'notASecret';
     await secretError(() => store().read(name as 'clientSecret'), 'invalid_value');
   });
 
