@@ -75,11 +75,16 @@ async function start(): Promise<void> {
   logger.info({ environment: settings.environment, locked: [...loaded.locked] }, 'settings loaded');
 
   const url = appUrl();
+  const secrets = secretStore();
   stack = await createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
     service: toServiceSettings(settings),
-    secrets: secretStore(),
+    secrets,
+    reservations: settings.reservations,
+    reservationsSecret: () => secrets.read('reservationsApiKey'),
+    messaging: settings.messaging,
+    messagingSecrets: secrets,
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
     preferences: languagePreference(app.getPath('userData'), loaded),
     logger,

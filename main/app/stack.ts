@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { EVENTS, type EventName, type EventPayload } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
 import { createDispatcher, createHandlers, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort } from '../ipc';
+import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
+import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -20,6 +22,14 @@ export interface MainStackOptions {
   onUnexpectedError?: (channel: string, error: unknown) => void;
   /** The desk's language and whether IT locked it; in memory (es-MX) when not given. */
   preferences?: PreferencesPort;
+  /** The `reservations` setting (undefined: the built-in store; demo guests in training). */
+  reservations?: unknown;
+  /** The `messaging` setting (undefined: no provider; training always uses the outbox). */
+  messaging?: unknown;
+  /** The messaging providers' secrets (the secret store in the app). */
+  messagingSecrets?: MessagingSecrets;
+  /** The REST reservation source's auth header value. */
+  reservationsSecret?: SecretGetter;
   /** Electron's content protection for the window that asks; tests record the calls. */
   protectCardData?: (webContentsId: number, active: boolean) => void;
 }
@@ -53,12 +63,24 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
+  const reservationSource = createReservationSource(options.reservations, {
+    dataDir: options.dataDir,
+    training: service.config.environment === 'training',
+    ...(options.reservationsSecret ? { secret: options.reservationsSecret } : {}),
+  });
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>): void => {
     const checked: unknown = EVENTS[event].parse(payload);
     for (const listener of listeners) listener(event, checked);
   };
 
+  const messenger = createMessenger({
+    config: options.messaging,
+    environment: service.config.environment,
+    secrets: options.messagingSecrets ?? { read: () => Promise.resolve(undefined) },
+    dataDir: options.dataDir,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const guard = new SessionGuard({ directory, ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }), onLock: () => emit('session:locked', {}) });
   const session: SessionPort = {
     status: () => guard.status(),
@@ -78,6 +100,17 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       session,
       app: { environment: service.config.environment, version: options.version },
       preferences: options.preferences ?? memoryPreferences(),
+      messaging: messenger,
+      reservations: {
+        search: (query) => reservationSource.search(query),
+        get: (id) => reservationSource.get(id),
+        importCsv: (csv) => {
+          if (!(reservationSource instanceof BuiltinReservationStore)) {
+            throw new ReservationError('configuration', 'Reservations come from the partner system here: there is nothing to import. Tell IT if this is wrong.');
+          }
+          return reservationSource.importCsv(csv);
+        },
+      },
       follow: (paymentId) => {
         engine.follow(paymentId);
       },
@@ -86,7 +119,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
     // Settings errors are written for people (a setting IT locked, a bad value).
-    explain: (error) => (error instanceof SettingsError ? { code: error.code, message: error.message } : undefined),
+    explain: (error) =>
+      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError
+        ? { code: error.code, message: error.message }
+        : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
   });
 
@@ -108,6 +144,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       guard.signOut();
       journal.close();
       directory.close();
+      await reservationSource.close();
+      messenger.close();
       await service.close();
     },
   };

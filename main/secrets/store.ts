@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 
 /** Every secret the app keeps: the service's client secret and the messaging providers' credentials. */
-export const SECRET_NAMES = ['clientSecret', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
+export const SECRET_NAMES = ['clientSecret', 'reservationsApiKey', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /** What the store needs from Electron's `safeStorage` (which matches it); tests pass a fake. */

@@ -145,6 +145,8 @@ export function perSetting<T>(value: (key: SettingKey) => T): Record<SettingKey,
     returnUrl: value('returnUrl'),
     idleTimeoutMinutes: value('idleTimeoutMinutes'),
     language: value('language'),
+    reservations: value('reservations'),
+    messaging: value('messaging'),
   };
 }
 

@@ -1,6 +1,8 @@
 /** The app settings: each field's rules, the defaults, and the rules that tie environment, keys and hosts together. */
 import { z } from 'zod';
 import { Environment, Language } from '../../shared';
+import { MessagingConfigSchema } from '../messaging/config';
+import { ReservationSourceConfig } from '../reservations/config';
 import type { SettingsIssue } from './errors';
 
 export { Language };
@@ -23,6 +25,10 @@ const fields = {
     .min(1, 'must be a whole number of minutes from 1 to 15')
     .max(15, 'must be a whole number of minutes from 1 to 15'),
   language: Language,
+  /** Where reservations come from: the built-in store (when not set) or the partner's REST system. */
+  reservations: ReservationSourceConfig.unwrap(),
+  /** Who carries the 3DS link by e-mail, SMS and WhatsApp; the providers' secrets are in the secret store. */
+  messaging: MessagingConfigSchema,
 };
 
 export type SettingKey = keyof typeof fields;

@@ -4,6 +4,8 @@ import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
+import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
+import { CsvImportResult, ReservationQuery, ReservationView } from '../reservations';
 import { MethodView, PaymentView } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
@@ -56,6 +58,23 @@ export const CHANNELS = {
    * (screenshots and screen sharing show it blank) and off again when the form is gone.
    */
   'window:protectCardData': { input: z.strictObject({ active: z.boolean() }), output: done, access: STAFF },
+  /** By confirmation number, guest name, phone or e-mail: at most 20, best matches first. */
+  'reservations:search': {
+    input: ReservationQuery,
+    output: z.object({ reservations: z.array(ReservationView) }),
+    access: STAFF,
+  },
+  'reservations:get': {
+    input: z.strictObject({ reservationId: ReservationId }),
+    output: z.object({ reservation: ReservationView.optional() }),
+    access: STAFF,
+  },
+  /** An admin loads the hotel's reservations from a CSV export into the built-in store: all rows or none. */
+  'reservations:importCsv': {
+    input: z.strictObject({ csv: z.string().min(1, 'The file is empty.').max(5_242_880, 'The file is larger than 5 MB.') }),
+    output: CsvImportResult,
+    access: ['admin'],
+  },
   'reservations:overview': {
     input: z.strictObject({ reservationId: ReservationId }),
     output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),
@@ -97,6 +116,13 @@ export const CHANNELS = {
   'payments:get': { input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF },
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
   'payments:watch': { input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF },
+  /** Sends a payment's 3DS link to the cardholder's own device; the app never opens it. */
+  'messaging:sendLink': { input: SendLinkRequest, output: DeliveryResult, access: TAKES_PAYMENTS },
+  'messaging:channels': { input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF },
+  'messaging:history': { input: z.strictObject({ paymentId: PaymentId }), output: z.object({ deliveries: z.array(DeliveryRecordView) }), access: STAFF },
+  /** Training mode only: the messages captured instead of sent, and the trainee playing the cardholder. */
+  'messaging:outbox': { input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF },
+  'messaging:playCardholder': { input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF },
   'refunds:create': {
     input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
     output: PaymentView,

@@ -20,6 +20,17 @@ const payment = {
   createdAt: '2026-11-22T00:00:00.000Z',
 };
 const method = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, createdAt: '2026-11-22T00:00:00.000Z' };
+const reservation = {
+  confirmationNumber: 'R-1',
+  guestName: 'Sofía Núñez',
+  checkIn: '2026-12-01',
+  checkOut: '2026-12-04',
+  hotelName: 'Hotel Costa Turquesa',
+  balanceDue: 1234.5,
+  currency: 'mxn',
+  guestPhone: '+529981234567',
+  guestEmail: 'sofia@example.mx',
+};
 const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
 
 /** A value outside the contract, added to every answer: it must never cross. */
@@ -33,6 +44,9 @@ const answers: { [C in Channel]: unknown } = {
   'session:createFirstAdmin': operatorView,
   'session:signOut': { ok: true },
   'window:protectCardData': { ok: true },
+  'reservations:search': { reservations: [reservation] },
+  'reservations:get': { reservation },
+  'reservations:importCsv': { ok: true, created: 1, updated: 0 },
   'reservations:overview': { payments: [payment], methods: [method] },
   'payments:tokenize': method,
   'payments:pay': payment,
@@ -40,6 +54,14 @@ const answers: { [C in Channel]: unknown } = {
   'payments:confirm': payment,
   'payments:get': payment,
   'payments:watch': { ok: true },
+  'messaging:sendLink': { status: 'sent', messageId: `msg_${'c'.repeat(32)}`, paymentId: payment.id, channel: 'sms', to: '+52 ******5678', provider: 'training_outbox', training: true, attempts: 1, at: '2026-11-22T00:00:00.000Z' },
+  'messaging:channels': { channels: [{ channel: 'sms', provider: 'training_outbox', available: true }] },
+  'messaging:history': { deliveries: [] },
+  'messaging:outbox': { messages: [] },
+  'messaging:playCardholder': {
+    message: { id: `msg_${'c'.repeat(32)}`, paymentId: payment.id, operatorId: 'ana', channel: 'sms', to: '+52 ******5678', language: 'es-MX', text: 'x', createdAt: '2026-11-22T00:00:00.000Z', cardholder: 'approved' },
+    note: 'Approved.',
+  },
   'refunds:create': payment,
 };
 
@@ -77,6 +99,9 @@ export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'session:createFirstAdmin': { id: 'ada', displayName: 'Ada', password: 'a long password 42' },
   'session:signOut': {},
   'window:protectCardData': { active: true },
+  'reservations:search': { text: 'núñez' },
+  'reservations:get': { reservationId: 'R-1' },
+  'reservations:importCsv': { csv: 'confirmation_number,guest_name\nR-1,Ana' },
   'reservations:overview': { reservationId: 'R-1' },
   'payments:tokenize': { operationId: randomUUID(), card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvv: '123' }, reservationId: 'R-1' },
   'payments:pay': { operationId: randomUUID(), methodId: `mth_${'b'.repeat(32)}`, amount: 10.5, currency: 'usd', reservationId: 'R-1' },
@@ -84,6 +109,11 @@ export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'payments:confirm': { paymentId: `pay_${'a'.repeat(32)}`, installmentsCount: 3 },
   'payments:get': { paymentId: `pay_${'a'.repeat(32)}` },
   'payments:watch': { paymentId: `pay_${'a'.repeat(32)}` },
+  'messaging:sendLink': { paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+  'messaging:channels': {},
+  'messaging:history': { paymentId: `pay_${'a'.repeat(32)}` },
+  'messaging:outbox': {},
+  'messaging:playCardholder': { messageId: `msg_${'c'.repeat(32)}`, answer: 'approve' },
   'refunds:create': { operationId: randomUUID(), paymentId: `pay_${'a'.repeat(32)}`, amount: 5, reason: 'duplicate' },
 };
 

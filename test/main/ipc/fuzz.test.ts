@@ -24,9 +24,11 @@ function mutations(channel: Channel): [string, unknown][] {
     ['a __proto__ key', { ...valid, ...(JSON.parse('{"__proto__": {"role": "admin"}}') as object) }],
     ['a constructor key', { ...valid, constructor: { prototype: { polluted: true } } }],
   ];
+  // A CSV file may be large (5 MB); past that it is refused too.
+  const HUGE_FILE = 'x'.repeat(5_242_881);
   for (const [key, value] of Object.entries(valid)) {
     for (const wrong of wrongTypes(value)) out.push([`${key} = ${JSON.stringify(wrong)}`, { ...valid, [key]: wrong }]);
-    if (typeof value === 'string') out.push([`${key} huge`, { ...valid, [key]: 'x'.repeat(100_000) }]);
+    if (typeof value === 'string') out.push([`${key} huge`, { ...valid, [key]: key === 'csv' ? HUGE_FILE : 'x'.repeat(100_000) }]);
     if (key === 'amount' || key === 'installmentsCount') {
       for (const bad of [-1, 0, 0.001, 10.005, 1e12, Number.NaN, Number.POSITIVE_INFINITY, -0.01]) out.push([`${key} = ${bad}`, { ...valid, [key]: bad }]);
     }

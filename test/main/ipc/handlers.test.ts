@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, createHandlers, type SessionPort } from '../../../main/ipc';
+import { createMessenger, type Messenger } from '../../../main/messaging';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
@@ -15,10 +16,21 @@ let sim: RunningSimulator;
 let dir: string;
 let journal: Journal;
 let engine: PaymentEngine;
+let messenger: Messenger;
 let signedIn: OperatorView | undefined;
 const followed: string[] = [];
 const protected_: [number, boolean][] = [];
 let language: 'es-MX' | 'en-US' = 'es-MX';
+const reservations = {
+  search: () => Promise.resolve([]),
+  get: (id: string) =>
+    Promise.resolve(
+      id === 'R-3DS'
+        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDue: 50, currency: 'usd' as const }
+        : undefined,
+    ),
+  importCsv: () => ({ ok: true as const, created: 0, updated: 0 }),
+};
 const preferences = {
   language: () => ({ language, locked: false }),
   setLanguage: (next: 'es-MX' | 'en-US') => Promise.resolve((language = next)),
@@ -36,9 +48,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
   journal = new Journal(join(dir, 'journal.db'));
   engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal });
+  messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir });
 });
 afterAll(async () => {
   engine.close();
+  messenger.close();
   journal.close();
   rmSync(dir, { recursive: true, force: true });
   await sim.close();
@@ -46,7 +60,7 @@ afterAll(async () => {
 
 const dispatch = () =>
   createDispatcher({
-    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, preferences, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
+    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, preferences, reservations, messaging: messenger, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
     currentOperator: () => signedIn,
     isTrustedSender: () => true,
   });
@@ -86,6 +100,39 @@ describe('through the door to the engine', () => {
 
     const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amount: 61 });
     expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+  });
+
+  it('sends a 3DS link with what main knows of the payment (operator, hotel, brand and last 4), never what the renderer says', async () => {
+    signedIn = AGENT;
+    const call = dispatch();
+    const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
+    const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS' });
+    if (!method.ok) throw new Error('tokenize failed');
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amount: 50, currency: 'usd', reservationId: 'R-3DS' });
+    if (!paid.ok) throw new Error('pay failed');
+    const paymentId = (paid.value as { id: string }).id;
+    expect(paid.value).toMatchObject({ status: 'requires_action' });
+
+    const extra = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX', hotelName: 'Evil' });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const badPhone = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '12', language: 'es-MX' });
+    expect(badPhone).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'destination' } });
+
+    const sent = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' });
+    expect(sent).toMatchObject({ ok: true, value: { status: 'sent', training: true, provider: 'training_outbox', channel: 'sms' } });
+    expect(JSON.stringify(sent)).not.toContain('5512345678');
+
+    const outbox = await call('messaging:outbox', trusted, {});
+    if (!outbox.ok) throw new Error('outbox failed');
+    const [message] = (outbox.value as { messages: { id: string; operatorId: string; text: string; cardholder: string }[] }).messages;
+    expect(message).toMatchObject({ operatorId: AGENT.id, cardholder: 'waiting' });
+    expect(message?.text).toContain('Hotel Costa Turquesa');
+    expect(message?.text).toContain('3220');
+
+    const played = await call('messaging:playCardholder', trusted, { messageId: message?.id, answer: 'approve' });
+    expect(played).toMatchObject({ ok: true, value: { message: { cardholder: 'approved' } } });
+    const history = await call('messaging:history', trusted, { paymentId });
+    expect(history).toMatchObject({ ok: true, value: { deliveries: [{ operatorId: AGENT.id, channel: 'sms' }] } });
   });
 
   it('the overview of a reservation lists its payments and saved cards', async () => {
