@@ -1,0 +1,71 @@
+/** Amounts, dates and times written the language's way with Intl, in the agent's time zone (Intl's default). */
+import type { Language } from '../../../shared/language';
+
+export type MoneyCurrency = 'usd' | 'mxn';
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const id = `n|${language}|${JSON.stringify(options)}`;
+  let format = formatters.get(id);
+  if (!(format instanceof Intl.NumberFormat)) {
+    format = new Intl.NumberFormat(language, options);
+    formatters.set(id, format);
+  }
+  return format;
+}
+
+function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const id = `d|${language}|${JSON.stringify(options)}`;
+  let format = formatters.get(id);
+  if (!(format instanceof Intl.DateTimeFormat)) {
+    format = new Intl.DateTimeFormat(language, options);
+    formatters.set(id, format);
+  }
+  return format;
+}
+
+/**
+ * An amount in major units (1234.5) with its symbol and, always, its ISO code: "$1,234.50 MXN", "$1,234.50 USD".
+ * The desk handles pesos and dollars side by side, and "$" alone means pesos in Mexico and dollars in the US.
+ */
+export function formatMoney(amount: number, currency: MoneyCurrency, language: Language): string {
+  const code = currency.toUpperCase();
+  const figure = numberFormat(language, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(amount);
+  return `${figure} ${code}`;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date ("2025-03-14", a check-in day) is the same day everywhere: never shifted by the time zone. */
+function parseInstant(iso: string): { at: number; calendarDay: boolean } | undefined {
+  const day = DATE_ONLY.exec(iso);
+  if (day) {
+    const at = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    // Date.UTC rolls "2025-13-45" over into 2026: a day that does not exist is not a date.
+    return new Date(at).toISOString().startsWith(iso) ? { at, calendarDay: true } : undefined;
+  }
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? undefined : { at, calendarDay: false };
+}
+
+/** "Mar 14, 2025" / "14 mar 2025"; a text that is not a date is shown as it came. */
+export function formatDate(iso: string, language: Language, timeZone?: string): string {
+  const instant = parseInstant(iso);
+  if (!instant) return iso;
+  return dateFormat(language, { dateStyle: 'medium', timeZone: instant.calendarDay ? 'UTC' : timeZone }).format(instant.at);
+}
+
+/** "Mar 14, 2025, 3:05 PM" / "14 mar 2025, 15:05"; a calendar date alone is shown as a date. */
+export function formatDateTime(iso: string, language: Language, timeZone?: string): string {
+  const instant = parseInstant(iso);
+  if (!instant) return iso;
+  if (instant.calendarDay) return formatDate(iso, language);
+  return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(instant.at);
+}
+
+/** A moment of today with seconds (the next status check): "3:05:07 PM" / "15:05:07". */
+export function formatTime(epochMs: number, language: Language, timeZone?: string): string {
+  if (!Number.isFinite(epochMs)) return '';
+  return dateFormat(language, { timeStyle: 'medium', timeZone }).format(epochMs);
+}
