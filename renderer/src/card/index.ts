@@ -1,0 +1,14 @@
+/** The card capture form (spec §1) and its pure parts: fields, brands, errors, MSI plans. */
+export {
+  CardCapture,
+  type CardCaptureError,
+  type CardCaptureEvent,
+  type CardCaptureHandle,
+  type CardCaptureProps,
+  type CheckoutResult,
+  type CreateTokenResult,
+  type InstallmentsOffer,
+} from './CardCapture';
+export { brandName } from './brand';
+export { describeCardError, errorMessageKey, EXPLAINED_CODES, type CardError } from './errors';
+export { installmentPlans, type InstallmentPlan } from './installments';
