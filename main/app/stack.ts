@@ -35,7 +35,7 @@ export interface MainStackOptions {
 }
 
 export interface MainStack {
-  /** Every renderer call: counts as activity for the idle lock, then goes through the door. */
+  /** Every renderer call goes through the door; those the operator makes count as activity for the idle lock. */
   dispatch: Dispatch;
   /** Events for the windows, already parsed by the contract. */
   onEvent(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
@@ -45,6 +45,21 @@ export interface MainStack {
   recover(): Promise<RecoveryReport>;
   close(): Promise<void>;
 }
+
+/**
+ * Calls the screens make by themselves (polling, refreshing after an event, the card form's protection switch):
+ * they are not the operator at work, so they do not postpone the idle lock.
+ */
+const BACKGROUND_CHANNELS: ReadonlySet<string> = new Set([
+  'app:info',
+  'session:status',
+  'window:protectCardData',
+  'payments:get',
+  'reservations:overview',
+  'messaging:outbox',
+  'messaging:channels',
+  'messaging:history',
+]);
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
 
@@ -128,7 +143,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
 
   return {
     dispatch: (channel, sender, input) => {
-      guard.touch();
+      if (!BACKGROUND_CHANNELS.has(channel)) guard.touch();
       return door(channel, sender, input);
     },
     onEvent(listener) {

@@ -55,9 +55,10 @@ export const CHANNELS = {
   'session:signOut': { input: none, output: done, access: STAFF },
   /**
    * The card form tells main while card data is on screen: main turns the window's content protection on
-   * (screenshots and screen sharing show it blank) and off again when the form is gone.
+   * (screenshots and screen sharing show it blank) and off again when the form is gone. Public: the form is
+   * also emptied by the idle lock, after which the operator is no longer signed in.
    */
-  'window:protectCardData': { input: z.strictObject({ active: z.boolean() }), output: done, access: STAFF },
+  'window:protectCardData': { input: z.strictObject({ active: z.boolean() }), output: done, access: 'public' },
   /** By confirmation number, guest name, phone or e-mail: at most 20, best matches first. */
   'reservations:search': {
     input: ReservationQuery,
