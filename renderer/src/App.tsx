@@ -1,47 +1,80 @@
 // Renderer: the application shell — first run, sign-in, then the workspace; everything through the bridge.
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type JSX } from 'react';
 import type { OperatorView } from '../../shared/operators';
 import { api, messageOf, unwrap } from './api/client';
+import { keys, queryClient } from './api/queries';
+import { useCall } from './call/store';
+import { I18nProvider, useI18n } from './i18n';
 import { FirstAdmin, SignIn } from './session/SignIn';
 import { Workspace } from './workspace/Workspace';
 
-type Screen = { name: 'loading' } | { name: 'unavailable'; message: string } | { name: 'first-admin' } | { name: 'sign-in' } | { name: 'workspace'; operator: OperatorView };
+type Screen = { name: 'loading' } | { name: 'unavailable'; message: string } | { name: 'first-admin' } | { name: 'sign-in'; locked: boolean } | { name: 'workspace'; operator: OperatorView };
 
-export function App(): JSX.Element {
-  const [screen, setScreen] = useState<Screen>(
-    api ? { name: 'loading' } : { name: 'unavailable', message: 'This page runs outside the app: the payment bridge is missing.' },
-  );
+/** Forget the call and every reservation read: what the lock screen or the next operator must not see. */
+function forgetCall(): void {
+  useCall.getState().reset();
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.appInfo[0] });
+}
+
+function Shell(): JSX.Element {
+  const { t } = useI18n();
+  const [screen, setScreen] = useState<Screen>(api ? { name: 'loading' } : { name: 'unavailable', message: t('app.noBridge') });
 
   useEffect(() => {
     if (!api) return;
     unwrap(api.session.status({})).then(
       (status) => {
         if (status.operator && !status.locked) setScreen({ name: 'workspace', operator: status.operator });
-        else setScreen(status.needsFirstAdmin ? { name: 'first-admin' } : { name: 'sign-in' });
+        else setScreen(status.needsFirstAdmin ? { name: 'first-admin' } : { name: 'sign-in', locked: status.locked });
       },
       (error: unknown) => setScreen({ name: 'unavailable', message: messageOf(error) }),
     );
-    return api.events.on('session:locked', () => setScreen({ name: 'sign-in' }));
+    // The idle lock: the workspace (and the card form with it) is unmounted, so typed card data is gone.
+    return api.events.on('session:locked', () => {
+      forgetCall();
+      setScreen({ name: 'sign-in', locked: true });
+    });
   }, []);
 
   const signedIn = (operator: OperatorView): void => setScreen({ name: 'workspace', operator });
   const signOut = (): void => {
     if (!api) return;
-    void unwrap(api.session.signOut({})).finally(() => setScreen({ name: 'sign-in' }));
+    forgetCall();
+    void unwrap(api.session.signOut({})).finally(() => setScreen({ name: 'sign-in', locked: false }));
   };
 
+  if (screen.name === 'workspace') return <Workspace operator={screen.operator} onSignOut={signOut} />;
   return (
     <main className="shell">
       <h1 className="shell__title">Card Payments Desk</h1>
-      {screen.name === 'loading' && <p aria-busy="true">Loading…</p>}
+      {screen.name === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {screen.name === 'unavailable' && (
         <p className="shell__note" role="status">
           {screen.message}
         </p>
       )}
       {screen.name === 'first-admin' && <FirstAdmin onSignedIn={signedIn} />}
-      {screen.name === 'sign-in' && <SignIn onSignedIn={signedIn} />}
-      {screen.name === 'workspace' && <Workspace operator={screen.operator} onSignOut={signOut} />}
+      {screen.name === 'sign-in' && <SignIn locked={screen.locked} onSignedIn={signedIn} />}
     </main>
+  );
+}
+
+/** The language comes from main's settings before the first screen is drawn. */
+function Localized(): JSX.Element {
+  const info = useQuery({ queryKey: keys.appInfo, queryFn: () => (api ? unwrap(api.app.info({})) : Promise.reject(new Error('no bridge'))), staleTime: Number.POSITIVE_INFINITY });
+  if (info.isPending && api) return <p aria-busy="true">…</p>;
+  return (
+    <I18nProvider initialLanguage={info.data?.language ?? 'es-MX'}>
+      <Shell />
+    </I18nProvider>
+  );
+}
+
+export function App(): JSX.Element {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Localized />
+    </QueryClientProvider>
   );
 }

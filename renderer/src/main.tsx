@@ -1,4 +1,5 @@
 // Renderer: the agent-facing UI; it runs sandboxed and reaches main only through the preload bridge.
+import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 

@@ -68,7 +68,8 @@ test('the app shell renders under its CSP with no console errors or violations',
 
   await expect(page.getByRole('heading', { level: 1, name: 'Card Payments Desk' })).toBeVisible();
   await expect(page).toHaveTitle('Card Payments Desk');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  // Without the bridge (a page outside the app) the desk's default language, Spanish (es-MX), is used.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es-MX');
   await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
     'content',
     expectedPolicy,

@@ -26,7 +26,7 @@ test('first run: the first administrator is created and signed in', async ({ pag
   await expect(page.getByRole('alert')).toHaveText('The password needs both letters and digits.');
   await page.getByLabel(/^Password/).fill('a long password 42');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Workspace' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Find a reservation' })).toBeVisible();
   await expect(page.getByText('Signed in as Ada Admin (admin)')).toBeVisible();
   expect(app.stack.directory.needsFirstAdmin()).toBe(false);
   expect(problems).toEqual([]);
@@ -47,7 +47,7 @@ test('an agent signs in with the keyboard, reaches the workspace, and signs out'
 
   await page.getByLabel('Password').fill('agent password 1234');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Workspace' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Find a reservation' })).toBeVisible();
   await expect(page.getByText('Signed in as Ana Agent (agent)')).toBeVisible();
 
   await page.getByRole('button', { name: 'Sign out' }).click();

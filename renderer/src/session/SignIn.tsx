@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { api, messageOf, unwrap } from '../api/client';
+import { useI18n } from '../i18n';
 
 /** A text field's value from a submitted form. */
 const field = (form: FormData, name: string): string => {
@@ -13,7 +14,8 @@ interface Props {
   onSignedIn: (operator: OperatorView) => void;
 }
 
-export function SignIn({ onSignedIn }: Props): JSX.Element {
+export function SignIn({ onSignedIn, locked = false }: Props & { locked?: boolean }): JSX.Element {
+  const { t } = useI18n();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -34,10 +36,11 @@ export function SignIn({ onSignedIn }: Props): JSX.Element {
 
   return (
     <form className="card" aria-labelledby="sign-in-title" onSubmit={(e) => void submit(e)}>
-      <h2 id="sign-in-title">Sign in</h2>
-      <label htmlFor="sign-in-id">Operator id</label>
+      <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
+      {locked && <p>{t('signin.lockedHelp')}</p>}
+      <label htmlFor="sign-in-id">{t('signin.id')}</label>
       <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
-      <label htmlFor="sign-in-password">Password</label>
+      <label htmlFor="sign-in-password">{t('signin.password')}</label>
       <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
       {error && (
         <p className="error" role="alert">
@@ -45,13 +48,14 @@ export function SignIn({ onSignedIn }: Props): JSX.Element {
         </p>
       )}
       <button type="submit" disabled={busy}>
-        Sign in
+        {t('signin.submit')}
       </button>
     </form>
   );
 }
 
 export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
+  const { t } = useI18n();
   const [error, setError] = useState<string>();
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
@@ -76,20 +80,20 @@ export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
 
   return (
     <form className="card" aria-labelledby="first-admin-title" onSubmit={(e) => void submit(e)}>
-      <h2 id="first-admin-title">Create the first administrator</h2>
-      <p>No operator exists yet. The administrator then creates the agents' and supervisors' accounts.</p>
-      <label htmlFor="first-admin-id">Operator id</label>
+      <h2 id="first-admin-title">{t('firstAdmin.title')}</h2>
+      <p>{t('firstAdmin.help')}</p>
+      <label htmlFor="first-admin-id">{t('signin.id')}</label>
       <input id="first-admin-id" name="id" autoComplete="username" required autoFocus />
-      <label htmlFor="first-admin-name">Name</label>
+      <label htmlFor="first-admin-name">{t('firstAdmin.name')}</label>
       <input id="first-admin-name" name="displayName" autoComplete="name" required />
-      <label htmlFor="first-admin-password">Password (12 characters or more, letters and digits)</label>
+      <label htmlFor="first-admin-password">{t('firstAdmin.password')}</label>
       <input id="first-admin-password" name="password" type="password" autoComplete="new-password" required minLength={12} />
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <button type="submit">Create and sign in</button>
+      <button type="submit">{t('firstAdmin.submit')}</button>
     </form>
   );
 }

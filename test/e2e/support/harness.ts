@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, type MainStack } from '../../../main/app';
 import { isAppUrl } from '../../../main/ipc';
@@ -43,39 +43,80 @@ export interface AppHarness {
   /** The renderer's URL: the app's origin for the sender check. */
   url: string;
   stack: MainStack;
+  /** The simulator's control endpoint (clock, faults): tests steer the service through it, as simulator.md says. */
+  controlUrl: string;
+  /** Every content-protection switch the card form asked main for, in order (Electron's own call cannot run here). */
+  protection: boolean[];
 }
 
-export const test = base.extend<{ app: AppHarness }>({
-  app: async ({ page }, use) => {
-    const server = await startStaticServer(path.join(root, 'out/renderer'));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
-    const stack = await createMainStack({
-      dataDir,
-      version: 'e2e',
-      isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
-    });
-    await page.exposeBinding('__cpdInvoke', (source, channel: string, input: unknown) =>
-      stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input),
-    );
-    await page.addInitScript({ content: await pageBridge() });
-    const stopEvents = stack.onEvent((event, payload) => {
-      page
-        .evaluate(
-          ([name, value]) => {
-            (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
-          },
-          [event, payload] as const,
-        )
-        .catch(() => undefined);
-    });
-    try {
-      await use({ url, stack });
-    } finally {
+export interface HarnessOptions {
+  /** The desk's language at start (the app's default is es-MX; most tests read English labels). */
+  language: 'es-MX' | 'en-US';
+  /** The simulator's time from processing to the outcome; short so that tests do not wait. */
+  processingDelayMs: number;
+  /** The idle lock; the app's default is 15 minutes. */
+  idleTimeoutMs: number | undefined;
+}
+
+/** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
+export async function startHarness(page: Page, options: HarnessOptions): Promise<AppHarness & { stop(): Promise<void> }> {
+  const server = await startStaticServer(path.join(root, 'out/renderer'));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
+  const protection: boolean[] = [];
+  let current = options.language;
+  const stack = await createMainStack({
+    dataDir,
+    version: 'e2e',
+    service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
+    isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
+    preferences: {
+      language: () => ({ language: current, locked: false }),
+      setLanguage: (next) => Promise.resolve((current = next)),
+    },
+    protectCardData: (_id, active) => protection.push(active),
+    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+  });
+  const controlUrl = stack.training?.controlUrl;
+  if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
+  await page.exposeBinding('__cpdInvoke', (source, channel: string, input: unknown) =>
+    stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input),
+  );
+  await page.addInitScript({ content: await pageBridge() });
+  const stopEvents = stack.onEvent((event, payload) => {
+    page
+      .evaluate(
+        ([name, value]) => {
+          (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
+        },
+        [event, payload] as const,
+      )
+      .catch(() => undefined);
+  });
+  return {
+    url,
+    stack,
+    controlUrl,
+    protection,
+    async stop() {
       stopEvents();
       await stack.close();
       server.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
+  language: ['en-US', { option: true }],
+  processingDelayMs: [300, { option: true }],
+  idleTimeoutMs: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs });
+    try {
+      await use(harness);
+    } finally {
+      await harness.stop();
     }
   },
 });

@@ -1,0 +1,40 @@
+// The call's working state in zustand: which reservation, which payment, and the operation ids that make retries safe.
+// Never card data: the card form keeps that in its own component state only.
+import { create } from 'zustand';
+
+export type PaymentMode = 'card' | 'saved';
+
+interface CallState {
+  reservationId: string | undefined;
+  /** The payment being taken on this call (its status comes from react-query). */
+  paymentId: string | undefined;
+  /** One id per logical operation, made when the agent starts it; a retry of the same submit reuses it. */
+  tokenizeOperationId: string;
+  payOperationId: string;
+  /** The code of the last decline, shown inside the next card form (never card data). */
+  decline: { code: string; message?: string | undefined } | undefined;
+  openReservation: (id: string) => void;
+  closeReservation: () => void;
+  paymentStarted: (id: string) => void;
+  /** Another card, or another payment on the same reservation: new operations, new ids. */
+  newAttempt: () => void;
+  /** The payment failed: a new attempt starts at once, with the decline shown in the card form. */
+  declined: (failure: { code: string; message?: string | undefined }) => void;
+  /** The lock screen or sign-out: forget the call. */
+  reset: () => void;
+}
+
+const ids = () => ({ tokenizeOperationId: crypto.randomUUID(), payOperationId: crypto.randomUUID() });
+
+export const useCall = create<CallState>()((set) => ({
+  reservationId: undefined,
+  paymentId: undefined,
+  decline: undefined,
+  ...ids(),
+  openReservation: (id) => set({ reservationId: id, paymentId: undefined, decline: undefined, ...ids() }),
+  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
+  paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
+  newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
+  declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
+  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
+}));
