@@ -112,7 +112,6 @@ export const enUS = {
   "saved.savedUntil": "saved until {when}",
   "saved.expired": "expired",
   "saved.chargeLabel": "Charge {card}",
-  "saved.charge": "Charge this card",
   "plans.months": "{count} months",
   "plans.title": "Monthly installments (MSI)",
   "plans.amount": "Amount to charge:",

@@ -114,7 +114,6 @@ export const esMX: Catalogue = {
   "saved.savedUntil": "guardada hasta {when}",
   "saved.expired": "vencida",
   "saved.chargeLabel": "Cobrar con {card}",
-  "saved.charge": "Cobrar con esta tarjeta",
   "plans.months": "{count} meses",
   "plans.title": "Meses sin intereses (MSI)",
   "plans.amount": "Monto a cobrar:",

@@ -37,8 +37,8 @@ export function SavedMethods({ methods, disabled, onCharge, now: given }: Props)
                 {method.expiresAt !== undefined && <> · {t('saved.savedUntil', { when: dateTime(method.expiresAt) })}</>}
                 {!usable && <span className="badge badge--expired">{t('saved.expired')}</span>}
               </span>
-              <button type="button" disabled={disabled || !usable} onClick={() => onCharge(method)} aria-label={t('saved.chargeLabel', { card: label })}>
-                {t('saved.charge')}
+              <button type="button" disabled={disabled || !usable} onClick={() => onCharge(method)}>
+                {t('saved.chargeLabel', { card: label })}
               </button>
             </li>
           );

@@ -1,0 +1,87 @@
+// Screenshots of every screen in both languages, written to test-results/screenshots/<language>/ (see the README),
+// with axe run on each one in Spanish too (the English run is in workspace.spec.ts).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/harness';
+import { advanceSimulatorClock, expectAccessible, futureExpiry } from './support/desk';
+
+const WORDS = {
+  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked' },
+  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó' },
+} as const;
+
+for (const language of ['es-MX', 'en-US'] as const) {
+  test.describe(`screens in ${language}`, () => {
+    test.use({ language, idleTimeoutMs: 4_000, viewport: { width: 1280, height: 900 } });
+
+    test(`every screen, captured (${language})`, async ({ page, app }) => {
+      const words = WORDS[language];
+      const dir = path.join('test-results', 'screenshots', language);
+      mkdirSync(dir, { recursive: true });
+      let n = 0;
+      const shot = async (name: string): Promise<void> => {
+        n++;
+        await expectAccessible(page, `${name} (${language})`);
+        await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
+      };
+      const openFirst = async (query: string): Promise<void> => {
+        await page.locator('#lookup-input').fill(query);
+        await page.locator('.result').first().waitFor();
+        await page.locator('#lookup-input').press('Enter');
+        await expect(page.getByLabel(words.card)).toBeFocused();
+      };
+      const keyCard = async (p: Page, number: string): Promise<void> => {
+        await p.keyboard.type(number);
+        await p.keyboard.type(futureExpiry());
+        await p.keyboard.type('123');
+      };
+
+      await page.goto(app.url);
+      await expect(page.locator('#first-admin-id')).toBeFocused();
+      await shot('first-admin');
+      await app.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
+      await app.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+      await page.reload();
+      await expect(page.locator('#sign-in-id')).toBeFocused();
+      await shot('sign-in');
+      await page.locator('#sign-in-id').fill('ana');
+      await page.locator('#sign-in-password').fill('agent password 1234');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('#lookup-input')).toBeFocused();
+      await shot('workspace');
+      await page.locator('#lookup-input').fill('Núñez');
+      await page.locator('.result').first().waitFor();
+      await shot('lookup-results');
+
+      await openFirst('CUN-7F3K2A');
+      await page.getByLabel(words.msi).check();
+      await page.getByLabel(words.card).focus();
+      await shot('card-entry');
+      await keyCard(page, '4000004840000008');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: words.plans })).toBeVisible();
+      await shot('msi-plans');
+      await page.locator('.plans button[type=submit], form button.primary').first().click();
+      await expect(page.getByRole('heading', { name: words.approved })).toBeVisible();
+      await shot('result');
+
+      await openFirst('SJD-3B7N1C');
+      await keyCard(page, '4000000000003220');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: words.send }).click();
+      await expect(page.locator('.deliveries li')).toHaveCount(1);
+      await shot('3ds-link-and-outbox');
+
+      await openFirst('MEX-2H8R5T');
+      await keyCard(page, '4000000000000002');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('form').filter({ has: page.getByLabel(words.card) }).getByRole('alert')).toBeVisible();
+      await shot('decline-in-form');
+
+      await advanceSimulatorClock(app, 1);
+      await expect(page.getByRole('heading', { name: words.locked })).toBeVisible({ timeout: 15_000 });
+      await shot('locked');
+    });
+  });
+}
