@@ -1,7 +1,19 @@
 // The agent's workspace end to end, through the harness (real IPC door, engine, journal, simulator): flows A–D,
 // 3DS approve and decline, each decline code in the form, MSI expiry, the idle lock wiping the card form, axe.
 import { expect, test } from './support/harness';
+import type { Page } from '@playwright/test';
+import type { AppHarness } from './support/harness';
 import { advanceSimulatorClock, expectAccessible, keyCard, openReservation, signInAgent } from './support/desk';
+
+/** An agent asks for MSI and charges the simulator's Mexican credit card: the payment waits for a plan. */
+async function startMsiPayment(page: Page, app: AppHarness, query: string, guest: string): Promise<void> {
+  await signInAgent(page, app);
+  await openReservation(page, query, guest);
+  await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
+  await page.getByLabel('Card number').focus();
+  await keyCard(page, '4000004840000008');
+  await page.keyboard.press('Enter');
+}
 
 test('flow A from the keyboard: lookup, card, result — content protection on while the card is on screen', async ({ page, app }) => {
   await signInAgent(page, app);
@@ -50,12 +62,7 @@ for (const [code, number, message] of [
 }
 
 test('flow B, MSI: the plans for the amount with their monthly amounts, then 6 months confirmed', async ({ page, app }) => {
-  await signInAgent(page, app);
-  await openReservation(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
-  await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
-  await page.getByLabel('Card number').focus();
-  await keyCard(page, '4000004840000008');
-  await page.keyboard.press('Enter');
+  await startMsiPayment(page, app, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
 
   await expect(page.getByRole('heading', { name: 'Monthly installments (MSI)' })).toBeVisible();
   for (const [count, each] of [
@@ -75,12 +82,7 @@ test('flow B, MSI: the plans for the amount with their monthly amounts, then 6 m
 });
 
 test('flow C, amount update: the plans are recomputed and the original amount shown', async ({ page, app }) => {
-  await signInAgent(page, app);
-  await openReservation(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
-  await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
-  await page.getByLabel('Card number').focus();
-  await keyCard(page, '4000004840000008');
-  await page.keyboard.press('Enter');
+  await startMsiPayment(page, app, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
   await expect(page.getByLabel(/^24 months of/)).toBeVisible();
 
   await page.getByLabel('Change the amount').fill('1000');
@@ -94,12 +96,7 @@ test('flow C, amount update: the plans are recomputed and the original amount sh
 });
 
 test('MSI expiry: a payment not confirmed within 15 minutes (simulator clock) cannot be confirmed and says so', async ({ page, app }) => {
-  await signInAgent(page, app);
-  await openReservation(page, 'MEX-2H8R5T', 'José Ángel Muñoz Pérez');
-  await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
-  await page.getByLabel('Card number').focus();
-  await keyCard(page, '4000004840000008');
-  await page.keyboard.press('Enter');
+  await startMsiPayment(page, app, 'MEX-2H8R5T', 'José Ángel Muñoz Pérez');
   await expect(page.getByRole('heading', { name: 'Monthly installments (MSI)' })).toBeVisible();
   await advanceSimulatorClock(app, 16 * 60);
   await page.getByRole('button', { name: 'Confirm payment' }).click();
