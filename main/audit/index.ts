@@ -1,0 +1,2 @@
+/** The audit trail: who did what, when, with what outcome — append-only and hash-chained; plain Node, no Electron imports. */
+export { AuditTrail, GENESIS, type AuditEntry, type AuditOutcome, type AuditRow, type Verification } from './trail';

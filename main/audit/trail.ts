@@ -1,0 +1,147 @@
+/** The audit trail: append-only rows in SQLite, each carrying the SHA-256 of the one before, so an edit or deletion shows. */
+import { createHash } from 'node:crypto';
+import { redact } from '../logging/redact';
+import { SqliteFile } from '../storage/sqlite';
+
+export type AuditOutcome = 'ok' | 'refused' | 'failed';
+
+export interface AuditEntry {
+  /** The operator (or "system") who did it. */
+  actor: string;
+  /** What was done, `domain.verb`: session.signIn, payment.create, refund.approve… */
+  action: string;
+  outcome: AuditOutcome;
+  /** What it was done to: a payment id, an operator id, a setting name. */
+  resource?: string;
+  requestId?: string;
+  /** Anything else worth keeping; card numbers, CVVs, secrets and tokens are scrubbed before it is written. */
+  details?: Record<string, unknown>;
+}
+
+export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'requestId' | 'details'>> {
+  seq: number;
+  at: string;
+  resource: string | undefined;
+  requestId: string | undefined;
+  details: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
+
+export type Verification = { ok: true; rows: number } | { ok: false; rows: number; seq: number; reason: string };
+
+/** The hash before the first row. */
+export const GENESIS = '0'.repeat(64);
+
+const MIGRATIONS = [
+  `CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY,
+     at TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     resource TEXT,
+     request_id TEXT,
+     details TEXT NOT NULL,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL
+   );
+   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
+];
+
+interface DbRow {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  outcome: string;
+  resource: string | null;
+  request_id: string | null;
+  details: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The hashed form of a row: every field but the hash, in a fixed order, after the previous row's hash. */
+function rowHash(prevHash: string, row: Omit<DbRow, 'hash' | 'prev_hash'>): string {
+  const fields = [row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details];
+  return createHash('sha256').update(prevHash).update(JSON.stringify(fields)).digest('hex');
+}
+
+export class AuditTrail {
+  private readonly file: SqliteFile;
+  private readonly now: () => number;
+
+  constructor(path: string, options: { now?: () => number } = {}) {
+    this.file = new SqliteFile(path, { label: 'audit trail', migrations: MIGRATIONS });
+    this.now = options.now ?? Date.now;
+  }
+
+  append(entry: AuditEntry): AuditRow {
+    const details = JSON.stringify(redact(entry.details ?? {}));
+    return this.file.transaction(() => {
+      const last = this.file.stmt('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+      const row = {
+        seq: (last?.seq ?? 0) + 1,
+        at: new Date(this.now()).toISOString(),
+        actor: entry.actor,
+        action: entry.action,
+        outcome: entry.outcome,
+        resource: entry.resource ?? null,
+        request_id: entry.requestId ?? null,
+        details,
+      };
+      const prevHash = last?.hash ?? GENESIS;
+      const hash = rowHash(prevHash, row);
+      this.file
+        .stmt('INSERT INTO audit (seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details, prevHash, hash);
+      return toView({ ...row, prev_hash: prevHash, hash });
+    });
+  }
+
+  /** Rows in order, oldest first, from `afterSeq` (exclusive), at most `limit`. */
+  rows(afterSeq = 0, limit = 1000): AuditRow[] {
+    return (this.file.stmt('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as DbRow[]).map(toView);
+  }
+
+  /** Walks the whole chain; reports the first row whose number, link or content does not hold. */
+  verify(): Verification {
+    return verifyRows(this.file.stmt('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<DbRow>);
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}
+
+function verifyRows(rows: Iterable<DbRow>): Verification {
+  let expectedSeq = 1;
+  let prevHash = GENESIS;
+  let count = 0;
+  for (const row of rows) {
+    count++;
+    if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
+    if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
+    if (rowHash(prevHash, row) !== row.hash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
+    prevHash = row.hash;
+    expectedSeq++;
+  }
+  return { ok: true, rows: count };
+}
+
+function toView(row: DbRow): AuditRow {
+  return {
+    seq: row.seq,
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    outcome: row.outcome as AuditOutcome,
+    resource: row.resource ?? undefined,
+    requestId: row.request_id ?? undefined,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}

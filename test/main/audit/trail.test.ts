@@ -1,0 +1,105 @@
+// The audit trail over a real SQLite file: rows chained by hash; an edit, a deletion or a re-link is reported by verify.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuditTrail, GENESIS } from '../../../main/audit';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'audit-'));
+  file = join(dir, 'audit.db');
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fill(count: number): void {
+  const trail = new AuditTrail(file, { now: () => Date.parse('2026-11-23T10:00:00.000Z') });
+  for (let i = 1; i <= count; i++) {
+    trail.append({ actor: 'ana', action: 'payment.create', outcome: 'ok', resource: `pay_${String(i).padStart(32, '0')}`, requestId: `req_${i}`, details: { amount: i * 10 } });
+  }
+  trail.close();
+}
+
+/** What someone with the file (and no regard for the triggers) could do. */
+function tamper(sql: string): void {
+  const db = new Database(file);
+  db.exec('DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;');
+  db.exec(sql);
+  db.close();
+}
+
+describe('AuditTrail', () => {
+  it('chains each row to the one before, from a fixed genesis, and verifies', () => {
+    fill(5);
+    const trail = new AuditTrail(file);
+    const rows = trail.rows();
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows[0]?.prevHash).toBe(GENESIS);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]?.prevHash).toBe(rows[i - 1]?.hash);
+    expect(rows[2]).toMatchObject({ actor: 'ana', action: 'payment.create', outcome: 'ok', requestId: 'req_3', details: { amount: 30 }, at: '2026-11-23T10:00:00.000Z' });
+    expect(trail.verify()).toEqual({ ok: true, rows: 5 });
+    trail.close();
+  });
+
+  it('refuses updates and deletes through SQL (append-only)', () => {
+    fill(2);
+    const db = new Database(file);
+    expect(() => db.exec("UPDATE audit SET outcome = 'failed' WHERE seq = 1")).toThrow(/append-only/);
+    expect(() => db.exec('DELETE FROM audit WHERE seq = 2')).toThrow(/append-only/);
+    db.close();
+  });
+
+  it('reports the first altered row', () => {
+    fill(6);
+    tamper("UPDATE audit SET details = '{\"amount\":1}' WHERE seq = 4");
+    const trail = new AuditTrail(file);
+    expect(trail.verify()).toEqual({ ok: false, rows: 4, seq: 4, reason: 'row 4 was changed after it was written' });
+    trail.close();
+  });
+
+  it('reports a deleted row, and a row whose hash was recomputed to hide an edit', () => {
+    fill(6);
+    tamper('DELETE FROM audit WHERE seq = 3');
+    let trail = new AuditTrail(file);
+    expect(trail.verify()).toMatchObject({ ok: false, seq: 3, reason: 'row 3 is missing (the next one is 4)' });
+    trail.close();
+
+    rmSync(file);
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+    fill(4);
+    tamper("UPDATE audit SET actor = 'sam', hash = 'f' || substr(hash, 2) WHERE seq = 2");
+    trail = new AuditTrail(file);
+    expect(trail.verify()).toMatchObject({ ok: false, seq: 2 });
+    trail.close();
+  });
+
+  it('never writes a card number, CVV, secret or token given in the details', () => {
+    const trail = new AuditTrail(file);
+    const row = trail.append({ actor: 'ana', action: 'link.send', outcome: 'failed', details: { note: 'card 4242 4242 4242 4242', cvv: '123', accessToken: 'tok_abc', clientSecret: 'cs_live_x' } });
+    const text = JSON.stringify(row.details) + JSON.stringify(trail.rows());
+    trail.close();
+    for (const forbidden of ['4242 4242 4242 4242', 'tok_abc', 'cs_live_x', '"123"']) expect(text).not.toContain(forbidden);
+    expect(row.details).toEqual({ note: 'card [card]', cvv: '[redacted]', accessToken: '[redacted]', clientSecret: '[redacted]' });
+  });
+
+  it('audit:verify prints one line and exits 1 at a broken link', () => {
+    fill(3);
+    const run = (): string => execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
+    expect(run()).toBe('audit-verify ok rows=3\n');
+    tamper("UPDATE audit SET outcome = 'refused' WHERE seq = 2");
+    let failure: { status?: number; stdout?: string } = {};
+    try {
+      run();
+    } catch (error) {
+      failure = error as { status: number; stdout: string };
+    }
+    expect(failure.status).toBe(1);
+    expect(failure.stdout).toBe('audit-verify broken seq=2 rows_checked=2 reason="row 2 was changed after it was written"\n');
+  });
+});
