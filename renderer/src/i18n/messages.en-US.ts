@@ -137,7 +137,6 @@ export const enUS = {
   "result.expired": "The payment expired",
   "result.expiredHelp": "It was not confirmed in time and nothing was charged. Start again.",
   "result.again": "Start again",
-  "result.failed": "The payment was not approved: {reason}",
   "link.title": "Send the verification link to the guest",
   "link.help": "The guest opens it on their own phone or computer. Never open it yourself.",
   "link.channel": "Send by",

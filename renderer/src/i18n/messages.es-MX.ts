@@ -139,7 +139,6 @@ export const esMX: Catalogue = {
   "result.expired": "El pago venció",
   "result.expiredHelp": "No se confirmó a tiempo y no se cobró nada. Empiece de nuevo.",
   "result.again": "Empezar de nuevo",
-  "result.failed": "El pago no fue aprobado: {reason}",
   "link.title": "Enviar el enlace de verificación al huésped",
   "link.help": "El huésped lo abre en su propio teléfono o computadora. Nunca lo abra usted.",
   "link.channel": "Enviar por",

@@ -1,10 +1,7 @@
-// A finished payment: on success, what the agent reads to the guest; on failure or expiry, what happened and what next.
+// A finished payment: on success, what the agent reads to the guest; on expiry, what happened and what next.
 import type { JSX } from 'react';
 import type { MethodView, PaymentView } from '../../../shared/ipc/views';
-import { useI18n, type MessageKey } from '../i18n';
-
-const DECLINES = ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_failed', 'processing_error'] as const;
-const isDecline = (code: string): code is (typeof DECLINES)[number] => (DECLINES as readonly string[]).includes(code);
+import { useI18n } from '../i18n';
 
 export function brandLabel(brand: string): string {
   return brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1);
@@ -40,15 +37,6 @@ export function Succeeded({ payment, method, onNext }: { payment: PaymentView; m
       </button>
     </section>
   );
-}
-
-/** The failure in the agent's language when its code is known, otherwise main's own sentence. */
-export function useFailureText(): (failure: { code: string; message?: string | undefined }) => string {
-  const { t } = useI18n();
-  return (failure) => {
-    const key: MessageKey | undefined = isDecline(failure.code) ? `card.error.${failure.code}` : undefined;
-    return key === undefined ? (failure.message ?? failure.code) : t(key);
-  };
 }
 
 export function Expired({ onAgain }: { onAgain: () => void }): JSX.Element {

@@ -2,6 +2,7 @@
 import { useState, type JSX } from 'react';
 import type { MethodView } from '../../../shared/ipc/views';
 import { useI18n } from '../i18n';
+import { brandLabel } from './Result';
 
 interface Props {
   methods: readonly MethodView[];
@@ -16,8 +17,6 @@ export function isMethodUsable(method: MethodView, now: number): boolean {
   return now < Date.UTC(method.expYear, method.expMonth, 1);
 }
 
-const brandName = (brand: string): string => (brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1));
-
 export function SavedMethods({ methods, disabled, onCharge, now: given }: Props): JSX.Element | null {
   const { t, dateTime } = useI18n();
   const [mounted] = useState(Date.now);
@@ -29,7 +28,7 @@ export function SavedMethods({ methods, disabled, onCharge, now: given }: Props)
       <ul className="methods">
         {methods.map((method) => {
           const usable = isMethodUsable(method, now);
-          const label = `${brandName(method.brand)} •••• ${method.last4}`;
+          const label = `${brandLabel(method.brand)} •••• ${method.last4}`;
           return (
             <li key={method.id} className="method">
               <span>
