@@ -15,3 +15,19 @@ export { ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type Loade
 export { saveUserSettings, type SettingsChanges } from './save';
 export { toServiceSettings } from './service';
 export { languagePreference, type LanguagePreference } from './preferences';
+export { UpdateChannel, UpdatesSettings } from './schema';
+export {
+  PRINT_CONFIG_FLAG,
+  configReport,
+  formatConfigReport,
+  parsePrintConfigArgs,
+  printConfig,
+  type ConfigEntry,
+  type ConfigReport,
+  type PrintConfigArgs,
+  type PrintConfigFormat,
+  type PrintConfigResult,
+  type SecretPresence,
+  type SecretState,
+} from './print-config';
+export { MANAGED_SCHEMA_PATH, managedSettingsJsonSchema, managedSettingsJsonSchemaText } from './managed-schema';

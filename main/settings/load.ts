@@ -25,8 +25,12 @@ export interface LoadSettingsOptions {
   managedPath: string;
 }
 
-/** IT's file: `{ "settings": { … }, "locked": ["environment", …] }`; both members optional. */
+/**
+ * IT's file: `{ "settings": { … }, "locked": ["environment", …] }`; both members optional. `$schema` may
+ * point at managed-settings.schema.json, so that IT's editor checks the file as it is written.
+ */
 export const ManagedSettingsFile = z.strictObject({
+  $schema: z.string().optional(),
   settings: SettingsFile.default({}),
   locked: z.array(SettingKey).default([]),
 });
@@ -147,6 +151,7 @@ export function perSetting<T>(value: (key: SettingKey) => T): Record<SettingKey,
     language: value('language'),
     reservations: value('reservations'),
     messaging: value('messaging'),
+    updates: value('updates'),
   };
 }
 

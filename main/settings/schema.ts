@@ -9,6 +9,17 @@ export { Language };
 
 const serviceUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
+/** The update channels: IT publishes a build to `<url>/pilot/` for a few desks, then the same files to `<url>/stable/`. */
+export const UpdateChannel = z.enum(['stable', 'pilot'], { error: 'must be "stable" or "pilot"' });
+export type UpdateChannel = z.output<typeof UpdateChannel>;
+
+/** IT's update server: an https folder holding one sub-folder per channel (see docs/IT.md). */
+export const UpdatesSettings = z.strictObject({
+  url: z.url({ protocol: /^https$/, error: 'must be an https URL' }),
+  channel: UpdateChannel.default('stable'),
+});
+export type UpdatesSettings = z.output<typeof UpdatesSettings>;
+
 /** Each setting on its own, without defaults: what settings.json and the managed file may contain. */
 const fields = {
   environment: Environment,
@@ -29,6 +40,8 @@ const fields = {
   reservations: ReservationSourceConfig.unwrap(),
   /** Who carries the 3DS link by e-mail, SMS and WhatsApp; the providers' secrets are in the secret store. */
   messaging: MessagingConfigSchema,
+  /** Where IT publishes updates (main/updates); not set: the app never looks for updates. */
+  updates: UpdatesSettings,
 };
 
 export type SettingKey = keyof typeof fields;

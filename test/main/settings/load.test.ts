@@ -50,6 +50,28 @@ describe('loadSettings: sources and precedence', () => {
     expect([...loaded.locked].sort()).toEqual(['environment', 'idleTimeoutMinutes']);
   });
 
+  it('updates: IT sets and locks the update server; the user can neither move the desk to pilot nor turn updates off', async () => {
+    writeJson(userFile(), { updates: { url: 'https://elsewhere.example.test/desk', channel: 'pilot' }, language: 'en-US' });
+    writeJson(f.managedPath, { settings: { updates: { url: 'https://updates.example.test/desk' } }, locked: ['updates'] });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.updates).toEqual({ url: 'https://updates.example.test/desk', channel: 'stable' });
+    expect(loaded.sources).toMatchObject({ updates: 'managed', language: 'user' });
+    expect(loaded.locked.has('updates')).toBe(true);
+  });
+
+  it('updates locked with no value: the user\'s update server is ignored and updates stay off', async () => {
+    writeJson(userFile(), { updates: { url: 'https://elsewhere.example.test/desk' } });
+    writeJson(f.managedPath, { locked: ['updates'] });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.updates).toBeUndefined();
+    expect(loaded.sources.updates).toBe('default');
+  });
+
+  it('the managed file may name its JSON schema ("$schema", for IT\'s editor)', async () => {
+    writeJson(f.managedPath, { $schema: './managed-settings.schema.json', settings: { language: 'en-US' } });
+    expect((await loadSettings(f)).settings.language).toBe('en-US');
+  });
+
   it('a UTF-8 byte-order mark (Windows editors) is accepted', async () => {
     writeFileSync(f.managedPath, `\uFEFF${JSON.stringify({ settings: { language: 'en-US' } })}`);
     expect((await loadSettings(f)).settings.language).toBe('en-US');

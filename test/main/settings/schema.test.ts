@@ -69,6 +69,9 @@ describe('single fields', () => {
     [{ language: 'fr-FR' }, 'language: must be es-MX or en-US'],
     [{ clientId: '   ' }, 'clientId: must not be empty'],
     [{ authUrl: 'ftp://auth.example.test' }, 'authUrl: must be an http(s) URL'],
+    [{ updates: { url: 'http://updates.example.test/desk' } }, 'updates.url: must be an https URL'],
+    [{ updates: { url: 'https://updates.example.test/desk', channel: 'beta' } }, 'updates.channel: must be "stable" or "pilot"'],
+    [{ updates: { channel: 'pilot' } }, 'updates.url: must be an https URL'],
   ])('%j is refused: %s', (input, expected) => {
     expect(message(input)).toBe(expected);
   });
@@ -81,6 +84,16 @@ describe('single fields', () => {
       language: 'es-MX',
       returnUrl: 'https://hotel.example.test/3ds',
     });
+  });
+
+  it('updates: the channel is stable unless IT says pilot; unknown members are refused', () => {
+    expect(SettingsSchema.parse({ updates: { url: 'https://updates.example.test/desk' } }).updates).toEqual({
+      url: 'https://updates.example.test/desk',
+      channel: 'stable',
+    });
+    expect(SettingsSchema.parse({ updates: { url: 'https://updates.example.test/desk', channel: 'pilot' } }).updates?.channel).toBe('pilot');
+    expect(failingFields({ updates: { url: 'https://updates.example.test/desk', provider: 'github' } })).toEqual(['updates']);
+    expect(SettingsSchema.parse({}).updates).toBeUndefined();
   });
 });
 

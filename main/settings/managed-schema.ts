@@ -1,0 +1,62 @@
+/** The JSON schema of IT's managed-settings.json, generated from the zod schema the app itself checks the file with. */
+import { z } from 'zod';
+import { ManagedSettingsFile } from './load';
+import type { SettingKey } from './schema';
+
+/** Where the generated schema is committed, relative to the repository root (a test keeps it equal to the generated one). */
+export const MANAGED_SCHEMA_PATH = 'docs/managed-settings.schema.json';
+
+/** One sentence per setting for IT's editor; a new setting without a sentence does not compile. */
+const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
+  environment: 'training (the built-in simulator), sandbox or production. Sandbox and production need the service settings below.',
+  authUrl: "The Card Payment Service's authorization host (https outside training).",
+  cdeUrl: "The Card Payment Service's card-data host (https outside training).",
+  baseUrl: "The Card Payment Service's API host (https outside training).",
+  clientId: 'The client id of this call center. The client secret is never a setting: provision it with --provision-secret.',
+  publishableKey: 'pk_sandbox_… in sandbox, pk_live_… in production.',
+  returnUrl: 'Where the cardholder lands after 3-D Secure (https).',
+  idleTimeoutMinutes: 'Minutes without activity before the desk locks, 1 to 15.',
+  language: 'The language of the desk: es-MX or en-US.',
+  reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md).",
+  messaging: 'Who carries the 3-D Secure link by e-mail, SMS and WhatsApp (see main/messaging/config.ts); the providers\' secrets are provisioned, never set here.',
+  updates: 'IT\'s update server: {"url": "https://…", "channel": "stable" | "pilot"}. Not set: the app never looks for updates.',
+};
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The schema as a plain object: draft 2020-12, describing what IT writes (input types, so defaults are optional). */
+export function managedSettingsJsonSchema(): JsonObject {
+  const generated: JsonObject = z.toJSONSchema(ManagedSettingsFile, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' });
+  const properties = generated['properties'];
+  const settings = isObject(properties) ? properties['settings'] : undefined;
+  const settingProperties = isObject(settings) ? settings['properties'] : undefined;
+  if (!isObject(properties) || !isObject(settings) || !isObject(settingProperties)) {
+    throw new Error('The managed settings schema no longer has a "settings" object: update managed-schema.ts.');
+  }
+  for (const [key, description] of Object.entries(DESCRIPTIONS)) {
+    const property = settingProperties[key];
+    if (!isObject(property)) throw new Error(`The managed settings schema has no setting "${key}".`);
+    property['description'] = description;
+  }
+  settings['description'] = 'Settings IT sets for every user of this computer; they override the user\'s own settings.json.';
+  const locked = properties['locked'];
+  if (isObject(locked)) locked['description'] = 'Settings the user cannot change; a locked setting IT does not set stays at its default.';
+  const { $schema, ...rest } = generated;
+  return {
+    $schema,
+    title: 'Card Payments Desk managed settings',
+    description:
+      "IT's managed-settings.json (Windows: %ProgramData%\\CardPaymentsDesk, macOS: /Library/Application Support/CardPaymentsDesk, " +
+      'Linux: /etc/card-payments-desk). The app refuses to start with a file that does not pass this schema and its own rules. See docs/IT.md.',
+    ...rest,
+  };
+}
+
+/** The committed file's exact text: two-space JSON and a final newline. */
+export function managedSettingsJsonSchemaText(): string {
+  return `${JSON.stringify(managedSettingsJsonSchema(), null, 2)}\n`;
+}
