@@ -9,8 +9,8 @@ import { createMainStack, type MainStack } from './app';
 import { connectIpc } from './ipc/electron';
 import { publish } from './ipc';
 import { createLogger, type AppLogger } from './logging';
-import { EncryptedSecretStore, parseProvisionArgs, provisionSecret } from './secrets';
-import { languagePreference, loadSettings, managedSettingsPath, toServiceSettings } from './settings';
+import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, type ProvisionArgs } from './secrets';
+import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
 import { useSqliteNativeBinding } from './storage/sqlite';
@@ -50,13 +50,39 @@ function pointSqliteAtElectronBuild(): void {
   useSqliteNativeBinding(file);
 }
 
-async function provision(file: string, name: Parameters<typeof provisionSecret>[1]): Promise<void> {
+/** Writes the text and waits until it is out (pipes are asynchronous on Windows), so that app.exit() does not cut it short. */
+function writeOut(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+/** IT's provisioning: the secret from standard input (recommended) or a file, stored encrypted for this user. */
+async function provision({ name, source }: Extract<ProvisionArgs, { kind: 'provision' }>): Promise<void> {
   await app.whenReady();
   try {
-    console.log(await provisionSecret(secretStore(), name, file));
+    const store = secretStore();
+    const message = source.kind === 'stdin' ? await provisionSecretFromInput(store, name, process.stdin) : await provisionSecret(store, name, source.file);
+    await writeOut(process.stdout, `${message}\n`);
     app.exit(0);
   } catch (error) {
-    console.error(describe(error));
+    await writeOut(process.stderr, `${describe(error)}\n`);
+    app.exit(1);
+  }
+}
+
+/** `--print-config`: the effective settings and their sources, without starting the app (the secrets are never decrypted). */
+async function printConfigAndExit(format: PrintConfigFormat): Promise<void> {
+  try {
+    const store = secretStore();
+    const result = await printConfig({
+      userDir: app.getPath('userData'),
+      managedPath: managedSettingsPath(process.platform, process.env),
+      format,
+      secrets: { names: SECRET_NAMES, has: store.has.bind(store) },
+    });
+    await writeOut(result.exitCode === 0 ? process.stdout : process.stderr, result.output);
+    app.exit(result.exitCode);
+  } catch (error) {
+    await writeOut(process.stderr, `${describe(error)}\n`);
     app.exit(1);
   }
 }
@@ -85,6 +111,7 @@ async function start(): Promise<void> {
     reservationsSecret: () => secrets.read('reservationsApiKey'),
     messaging: settings.messaging,
     messagingSecrets: secrets,
+    ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
     preferences: languagePreference(app.getPath('userData'), loaded),
     logger,
@@ -129,11 +156,14 @@ const userDataDir = app.commandLine.getSwitchValue('user-data-dir');
 if (userDataDir !== '') app.setPath('userData', path.resolve(userDataDir));
 
 const provisioning = parseProvisionArgs(process.argv);
-if (provisioning.kind === 'invalid') {
-  console.error(provisioning.message);
+const printing = parsePrintConfigArgs(process.argv);
+if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
+  console.error(provisioning.kind === 'invalid' ? provisioning.message : printing.kind === 'invalid' ? printing.message : '');
   app.exit(2);
 } else if (provisioning.kind === 'provision') {
-  void provision(provisioning.file, provisioning.name);
+  void provision(provisioning);
+} else if (printing.kind === 'print') {
+  void printConfigAndExit(printing.format);
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

@@ -8,4 +8,16 @@ export {
   type SafeStorageLike,
   type SecretName,
 } from './store';
-export { PROVISION_FLAG, SECRET_NAME_FLAG, parseProvisionArgs, provisionSecret, type ProvisionArgs, type SecretWriter } from './provision';
+export {
+  PROVISION_FLAG,
+  SECRET_NAME_FLAG,
+  STDIN_MARKER,
+  parseProvisionArgs,
+  provisionSecret,
+  provisionSecretFromInput,
+  type ProvisionArgs,
+  type ProvisionSource,
+  type SecretInput,
+  type SecretWriter,
+  type StdinOptions,
+} from './provision';

@@ -1,38 +1,64 @@
-/** IT's way to put a secret on a desk: `--provision-secret=<file>` reads it once, stores it encrypted and deletes the file. */
+/**
+ * IT's way to put a secret on a desk: `--provision-secret` reads it from standard input (or, as before,
+ * `--provision-secret=<file>` reads a file, then overwrites and deletes it) and stores it encrypted.
+ * The secret itself is never accepted on the command line.
+ */
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { SecretError } from './errors';
 import { isSecretName, SECRET_NAMES, type SecretName } from './store';
 
 export const PROVISION_FLAG = '--provision-secret';
 export const SECRET_NAME_FLAG = '--secret-name';
+/** The value that means "standard input", as in many command-line tools; the flag alone means the same. */
+export const STDIN_MARKER = '-';
 
-export type ProvisionArgs = { kind: 'none' } | { kind: 'provision'; name: SecretName; file: string } | { kind: 'invalid'; message: string };
+export type ProvisionSource = { kind: 'stdin' } | { kind: 'file'; file: string };
+
+export type ProvisionArgs = { kind: 'none' } | { kind: 'provision'; name: SecretName; source: ProvisionSource } | { kind: 'invalid'; message: string };
 
 function valueOf(argv: readonly string[], flag: string): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
-    if (arg === flag) return argv[i + 1] ?? '';
+    if (arg === flag) {
+      const next = argv[i + 1];
+      // The flag alone (last, or followed by another flag) reads standard input.
+      return next === undefined || next.startsWith('--') ? STDIN_MARKER : next;
+    }
   }
   return undefined;
 }
 
-/** Reads the flags from the command line; a secret given on the command line itself is never accepted, only a file. */
+/**
+ * Reads the flags: `--provision-secret` or `--provision-secret=-` (standard input, the recommended way),
+ * `--provision-secret=<file>`; `--secret-name=<name>` picks the secret (the client secret by default).
+ */
 export function parseProvisionArgs(argv: readonly string[]): ProvisionArgs {
-  const file = valueOf(argv, PROVISION_FLAG);
-  if (file === undefined) return { kind: 'none' };
-  if (file === '' || file.startsWith('--')) {
-    return { kind: 'invalid', message: `${PROVISION_FLAG} needs the path of a file that holds the secret: ${PROVISION_FLAG}=C:\\path\\secret.txt` };
+  const value = valueOf(argv, PROVISION_FLAG);
+  if (value === undefined) return { kind: 'none' };
+  if (value === '') {
+    return {
+      kind: 'invalid',
+      message: `${PROVISION_FLAG} reads the secret from standard input (${PROVISION_FLAG} or ${PROVISION_FLAG}=-) or from a file (${PROVISION_FLAG}=C:\\path\\secret.txt).`,
+    };
   }
   const name = valueOf(argv, SECRET_NAME_FLAG) ?? 'clientSecret';
   if (!isSecretName(name)) {
     return { kind: 'invalid', message: `${SECRET_NAME_FLAG} must be one of: ${SECRET_NAMES.join(', ')}.` };
   }
-  return { kind: 'provision', name, file };
+  return { kind: 'provision', name, source: value === STDIN_MARKER ? { kind: 'stdin' } : { kind: 'file', file: value } };
 }
 
 export interface SecretWriter {
   write(name: SecretName, value: string): Promise<void>;
+}
+
+/** The secret as sent: one line, surrounding whitespace (and a byte-order mark) removed; refused when empty or of several lines. */
+function oneLine(text: string, where: string): string {
+  const value = text.replace(/^\uFEFF/, '').trim();
+  if (value === '') throw new SecretError('invalid_value', `${where} held no secret; nothing was stored.`);
+  if (/[\r\n]/.test(value)) throw new SecretError('invalid_value', `${where} must hold the secret on one line; nothing was stored.`);
+  return value;
 }
 
 /**
@@ -48,11 +74,79 @@ export async function provisionSecret(store: SecretWriter, name: SecretName, fil
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'read error';
     throw new SecretError('invalid_value', `The file ${file} cannot be read (${code}); nothing was stored.`);
   }
-  const value = text.trim();
-  if (value.includes('\n')) throw new SecretError('invalid_value', `The file ${file} must hold the secret on one line; nothing was stored.`);
+  const value = oneLine(text, `The file ${file}`);
   await store.write(name, value);
   const { size } = await stat(file);
   await writeFile(file, Buffer.alloc(size));
   await rm(file);
   return `The ${name} was stored encrypted for this user on this computer, and ${file} was deleted.`;
+}
+
+/** What provisioning needs of standard input (process.stdin in the app; a stream in tests). */
+export interface SecretInput extends AsyncIterable<Buffer | string> {
+  /** True when a person would type the secret at a terminal, where it would be echoed and kept in the scroll-back. */
+  readonly isTTY?: boolean;
+  destroy?(): void;
+}
+
+export interface StdinOptions {
+  /** How long to wait for the whole secret before giving up (default 30 s): a console nobody types into must not hang the install. */
+  timeoutMs?: number;
+  /** The most bytes accepted (default 16 KiB; the store takes secrets of up to 4096 characters). */
+  maxBytes?: number;
+}
+
+const STDIN = 'Standard input';
+
+/** Reads standard input to its end; the bytes read are zeroed once decoded. */
+async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      input.destroy?.();
+      reject(new SecretError('invalid_value', `${STDIN} did not end within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Pipe the secret in, for example from your deployment tool's secret variable.`));
+    }, timeoutMs);
+  });
+  const read = async (): Promise<string> => {
+    for await (const chunk of input) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      size += bytes.length;
+      chunks.push(bytes);
+      if (size > maxBytes) throw new SecretError('invalid_value', `${STDIN} held more than ${maxBytes} bytes; nothing was stored.`);
+    }
+    const all = Buffer.concat(chunks);
+    const text = all.toString('utf8');
+    all.fill(0);
+    return text;
+  };
+  const reading = read();
+  // When the time runs out first, the destroyed stream may still end the read with an error: nobody waits for it.
+  reading.catch(() => undefined);
+  try {
+    return await Promise.race([reading, timedOut]);
+  } finally {
+    clearTimeout(timer);
+    for (const chunk of chunks) chunk.fill(0);
+  }
+}
+
+/**
+ * Stores the secret piped into standard input under `name` (one line; surrounding whitespace trimmed).
+ * Refused when standard input is a terminal: a typed secret would be echoed on screen. Nothing touches
+ * the disk but the encrypted store. Answers a sentence for IT; the secret is never part of it.
+ */
+export async function provisionSecretFromInput(store: SecretWriter, name: SecretName, input: SecretInput, options: StdinOptions = {}): Promise<string> {
+  if (input.isTTY === true) {
+    throw new SecretError(
+      'invalid_value',
+      `${STDIN} is a terminal, where the ${name} would be shown as it is typed; nothing was stored. ` +
+        `Pipe it in instead, for example: printf '%s' "$SECRET" | card-payments-desk ${PROVISION_FLAG}`,
+    );
+  }
+  const text = await readAll(input, options.maxBytes ?? 16 * 1024, options.timeoutMs ?? 30_000);
+  const value = oneLine(text, STDIN);
+  await store.write(name, value);
+  return `The ${name} was stored encrypted for this user on this computer.`;
 }

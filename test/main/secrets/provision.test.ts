@@ -1,10 +1,11 @@
-// IT's provisioning path: flags parsed, the secret stored through the real encrypted store (fake OS encryption), the file gone.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// IT's provisioning path: flags parsed, the secret stored through the real encrypted store (fake OS encryption), from standard input or a file that is then gone.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedSecretStore, type SafeStorageLike } from '../../../main/secrets';
-import { parseProvisionArgs, provisionSecret } from '../../../main/secrets/provision';
+import { parseProvisionArgs, provisionSecret, provisionSecretFromInput } from '../../../main/secrets/provision';
 
 const SECRET = 'cs_live_provisioned_0123456789';
 
@@ -26,19 +27,30 @@ afterEach(() => {
 
 describe('parseProvisionArgs', () => {
   it('reads --provision-secret=<file> or --provision-secret <file>, with the client secret by default', () => {
-    expect(parseProvisionArgs(['app', '--provision-secret=/tmp/s.txt'])).toEqual({ kind: 'provision', name: 'clientSecret', file: '/tmp/s.txt' });
+    expect(parseProvisionArgs(['app', '--provision-secret=/tmp/s.txt'])).toEqual({
+      kind: 'provision',
+      name: 'clientSecret',
+      source: { kind: 'file', file: '/tmp/s.txt' },
+    });
     expect(parseProvisionArgs(['app', '--provision-secret', '/tmp/s.txt', '--secret-name=clientSecret'])).toEqual({
       kind: 'provision',
       name: 'clientSecret',
-      file: '/tmp/s.txt',
+      source: { kind: 'file', file: '/tmp/s.txt' },
     });
     expect(parseProvisionArgs(['app', '--user-data-dir=/x'])).toEqual({ kind: 'none' });
   });
 
-  it('refuses a missing file and an unknown secret name with a sentence for IT', () => {
-    const missing = parseProvisionArgs(['app', '--provision-secret']);
-    expect(missing.kind === 'invalid' && missing.message).toMatch(/path of a file/);
-    expect(parseProvisionArgs(['app', '--provision-secret', '--other'])).toMatchObject({ kind: 'invalid' });
+  it('reads standard input for the flag alone, followed by another flag, or given "-"', () => {
+    const stdin = { kind: 'provision', name: 'clientSecret', source: { kind: 'stdin' } };
+    expect(parseProvisionArgs(['app', '--provision-secret'])).toEqual(stdin);
+    expect(parseProvisionArgs(['app', '--provision-secret=-'])).toEqual(stdin);
+    expect(parseProvisionArgs(['app', '--provision-secret', '-'])).toEqual(stdin);
+    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name', 'smtpPassword'])).toEqual({ ...stdin, name: 'smtpPassword' });
+  });
+
+  it('refuses an empty value and an unknown secret name with a sentence for IT', () => {
+    const empty = parseProvisionArgs(['app', '--provision-secret=']);
+    expect(empty.kind === 'invalid' && empty.message).toMatch(/standard input .* or from a file/);
     const unknown = parseProvisionArgs(['app', '--provision-secret=/s', '--secret-name=rootPassword']);
     expect(unknown.kind === 'invalid' && unknown.message).toMatch(/clientSecret/);
   });
@@ -80,5 +92,57 @@ describe('provisionSecret', () => {
     expect(String(error)).not.toContain(SECRET);
     expect(existsSync(file)).toBe(true);
     expect(await store.has('clientSecret')).toBe(false);
+  });
+});
+
+describe('provisionSecretFromInput (standard input)', () => {
+  const store = (): EncryptedSecretStore => new EncryptedSecretStore({ safeStorage: fakeSafeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
+
+  it('stores the piped secret encrypted; nothing else is written to the folder', async () => {
+    const secrets = store();
+    // A real stream, in several chunks, with the newline `echo` adds.
+    const message = await provisionSecretFromInput(secrets, 'clientSecret', Readable.from([Buffer.from('cs_live_provi'), Buffer.from(`sioned_0123456789\n`)]));
+    expect(message).toBe('The clientSecret was stored encrypted for this user on this computer.');
+    expect(await secrets.read('clientSecret')).toBe(SECRET);
+    expect(readdirSync(dir)).toEqual(['secrets.json']);
+    expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toContain(SECRET);
+  });
+
+  it('another secret by name, with a Windows line ending and a byte-order mark (PowerShell pipes)', async () => {
+    const secrets = store();
+    await provisionSecretFromInput(secrets, 'smtpPassword', Readable.from([`\uFEFFsmtp-pass-1\r\n`]));
+    expect(await secrets.read('smtpPassword')).toBe('smtp-pass-1');
+    expect(await secrets.has('clientSecret')).toBe(false);
+  });
+
+  it('refuses a terminal (the secret would be echoed), an empty input, several lines and an oversized input, storing nothing', async () => {
+    const secrets = store();
+    const terminal = Object.assign(Readable.from([SECRET]), { isTTY: true });
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', terminal)).rejects.toThrow(/is a terminal.*Pipe it in/);
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([' \n']))).rejects.toThrow(/held no secret/);
+    const twoLines = await provisionSecretFromInput(secrets, 'clientSecret', Readable.from([`${SECRET}\nsecond-line`])).catch((e: unknown) => e);
+    expect(String(twoLines)).toMatch(/on one line/);
+    expect(String(twoLines)).not.toContain(SECRET);
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from(['x'.repeat(40)]), { maxBytes: 32 })).rejects.toThrow(/more than 32 bytes/);
+    expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
+  });
+
+  it('gives up, storing nothing, when standard input never ends', async () => {
+    const secrets = store();
+    const open = new PassThrough();
+    open.write('cs_live_partial');
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', open, { timeoutMs: 50 })).rejects.toThrow(/did not end within 0 s/);
+    expect(open.destroyed).toBe(true);
+    expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
+  });
+
+  it('stores nothing when the OS would keep the secret in plain text', async () => {
+    const secrets = new EncryptedSecretStore({
+      safeStorage: { ...fakeSafeStorage, getSelectedStorageBackend: () => 'basic_text' },
+      file: join(dir, 'secrets.json'),
+      platform: 'linux',
+    });
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([SECRET]))).rejects.toMatchObject({ code: 'insecure_backend' });
+    expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 });
