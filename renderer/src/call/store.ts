@@ -20,14 +20,33 @@ interface CallState {
   newAttempt: () => void;
   /** The payment failed: a new attempt starts at once, with the decline shown in the card form. */
   declined: (failure: { code: string; message?: string | undefined }) => void;
+  /**
+   * Refund attempts (a supervisor's refund, an agent's request), by slot ("refund:<payment>", "request:<payment>"):
+   * one id per attempt, kept until main answers it, so that a retry after a lost answer reuses it.
+   */
+  attempts: Readonly<Record<string, string>>;
+  /** The id of the attempt in this slot, made now if none is open. */
+  attemptId: (slot: string) => string;
+  /** Main answered the attempt (done, or refused for good): the next one gets a new id. */
+  attemptAnswered: (slot: string) => void;
   /** The lock screen or sign-out: forget the call. */
   reset: () => void;
 }
 
 const ids = () => ({ tokenizeOperationId: crypto.randomUUID(), payOperationId: crypto.randomUUID() });
 
-export const useCall = create<CallState>()((set) => ({
+export const useCall = create<CallState>()((set, get) => ({
   reservationId: undefined,
+  attempts: {},
+  attemptId: (slot) => {
+    const open = get().attempts[slot];
+    if (open !== undefined) return open;
+    const id = crypto.randomUUID();
+    set((state) => ({ attempts: { ...state.attempts, [slot]: id } }));
+    return id;
+  },
+  attemptAnswered: (slot) =>
+    set((state) => ({ attempts: Object.fromEntries(Object.entries(state.attempts).filter(([key]) => key !== slot)) })),
   paymentId: undefined,
   decline: undefined,
   ...ids(),
@@ -36,5 +55,5 @@ export const useCall = create<CallState>()((set) => ({
   paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
-  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
+  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, attempts: {}, ...ids() }),
 }));

@@ -1,18 +1,25 @@
 // The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
-import type { JSX } from 'react';
+import { Fragment, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
 import type { ReservationView } from '../../../shared/reservations';
 import { useI18n } from '../i18n';
 import { StatusBadge } from '../payment/StatusBadge';
+import { RefundBadge } from '../refunds/RefundBadge';
+import { RequestRefund } from '../refunds/RequestRefund';
 
 interface Props {
   reservation: ReservationView;
   payments: readonly PaymentView[];
   onClose: () => void;
+  /** Agents may ask a supervisor to refund a paid payment from here. */
+  canRequestRefunds?: boolean;
 }
 
-export function ReservationSummary({ reservation, payments, onClose }: Props): JSX.Element {
+export function ReservationSummary({ reservation, payments, onClose, canRequestRefunds = false }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
+  const [refunding, setRefunding] = useState<string>();
+  const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundable > 0;
+  const showRefunds = canRequestRefunds && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
   return (
     <section className="panel" aria-labelledby="reservation-title">
       <div className="panel__head">
@@ -50,11 +57,13 @@ export function ReservationSummary({ reservation, payments, onClose }: Props): J
               <th scope="col">{t('reservation.amount')}</th>
               <th scope="col">{t('reservation.status')}</th>
               <th scope="col">{t('reservation.paymentId')}</th>
+              {showRefunds && <th scope="col">{t('refund.list.title')}</th>}
             </tr>
           </thead>
           <tbody>
             {payments.map((payment) => (
-              <tr key={payment.id}>
+              <Fragment key={payment.id}>
+              <tr>
                 <td>{dateTime(payment.createdAt)}</td>
                 <td>
                   {money(payment.amount, payment.currency === 'usd' ? 'usd' : 'mxn')}
@@ -64,7 +73,30 @@ export function ReservationSummary({ reservation, payments, onClose }: Props): J
                   <StatusBadge status={payment.status} />
                 </td>
                 <td className="mono">{payment.id}</td>
+                {showRefunds && (
+                  <td>
+                    {payment.refunds.map((refund) => (
+                      <span key={refund.id} className="refund-chip">
+                        {money(refund.amount, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
+                      </span>
+                    ))}
+                    {refundable(payment) && (
+                      <button type="button" className="link" aria-expanded={refunding === payment.id} onClick={() => setRefunding(refunding === payment.id ? undefined : payment.id)}>
+                        {t('request.action')}
+                        <span className="visually-hidden"> {payment.id}</span>
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
+              {refunding === payment.id && (
+                <tr>
+                  <td colSpan={5}>
+                    <RequestRefund payment={payment} onClose={() => setRefunding(undefined)} />
+                  </td>
+                </tr>
+              )}
+              </Fragment>
             ))}
           </tbody>
         </table>

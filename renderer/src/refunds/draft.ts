@@ -1,0 +1,41 @@
+// A refund being filled in (full or partial, amount, reason) and what is wrong with it, checked before anything is sent.
+import { parseAmount, type AmountProblem } from '../payment/amount';
+import type { RefundReason } from './attempt';
+import { isRefundReason } from './attempt';
+
+export interface RefundDraft {
+  scope: 'full' | 'partial';
+  /** As typed; ignored for a full refund. */
+  amount: string;
+  reason: RefundReason | '';
+}
+
+export const emptyDraft = (): RefundDraft => ({ scope: 'full', amount: '', reason: '' });
+
+export type AmountCheck = AmountProblem | 'refund.overLeft';
+
+export type DraftCheck =
+  | { ok: true; amount: number | undefined; reason: RefundReason }
+  | { ok: false; amount?: AmountCheck | undefined; reason?: 'refund.reason.missing' | undefined };
+
+const cents = (n: number): number => Math.round(n * 100);
+
+/**
+ * The refund to send: undefined amount for "all that is left"; an amount above what is left is refused here, before
+ * any request (main checks again).
+ */
+export function checkDraft(draft: RefundDraft, refundable: number): DraftCheck {
+  let amountProblem: AmountCheck | undefined;
+  let amount: number | undefined;
+  if (draft.scope === 'partial') {
+    const parsed = parseAmount(draft.amount);
+    if (!parsed.ok) amountProblem = parsed.problem;
+    else if (cents(parsed.value) > cents(refundable)) amountProblem = 'refund.overLeft';
+    else amount = parsed.value;
+  } else if (cents(refundable) <= 0) {
+    amountProblem = 'refund.overLeft';
+  }
+  const reasonProblem = draft.reason !== '' && isRefundReason(draft.reason) ? undefined : ('refund.reason.missing' as const);
+  if (amountProblem !== undefined || reasonProblem !== undefined) return { ok: false, amount: amountProblem, reason: reasonProblem };
+  return { ok: true, amount, reason: draft.reason as RefundReason };
+}
