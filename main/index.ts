@@ -12,8 +12,10 @@ import { createLogger, type AppLogger } from './logging';
 import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, type ProvisionArgs } from './secrets';
 import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
 import { registerAppScheme, serveApp } from './shell/protocol';
+import { createElectronUpdater } from './shell/updater';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
 import { useSqliteNativeBinding } from './storage/sqlite';
+import type { Updater } from './updates';
 import { APP_ENTRY_URL, createSenderCheck } from './window';
 
 const TITLE = 'Card Payments Desk';
@@ -21,6 +23,7 @@ const TITLE = 'Card Payments Desk';
 let mainWindow: BrowserWindow | null = null;
 let stack: MainStack | null = null;
 let logs: AppLogger | null = null;
+let updater: Updater | null = null;
 let closing = false;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
@@ -102,6 +105,8 @@ async function start(): Promise<void> {
 
   const url = appUrl();
   const secrets = secretStore();
+  // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
+  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, logger });
   stack = await createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
@@ -120,6 +125,7 @@ async function start(): Promise<void> {
       logger.error({ channel, error: error instanceof Error ? error.name : typeof error }, 'unexpected error behind a channel');
     },
     protectCardData: setCardDataProtection,
+    updates: updater,
   });
   connectIpc(stack.dispatch);
   stack.onEvent((event, payload) => {
@@ -140,9 +146,11 @@ async function start(): Promise<void> {
     mainWindow = null;
   });
   await created.loaded;
+  updater.start();
 }
 
 async function shutDown(): Promise<void> {
+  updater?.stop();
   const running = stack;
   stack = null;
   if (running !== null) await running.close().catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
