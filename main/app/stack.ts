@@ -1,12 +1,17 @@
 /** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
-import { EVENTS, type EventName, type EventPayload } from '../../shared/ipc';
+import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
+import { EVENTS, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
-import { createDispatcher, createHandlers, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort } from '../ipc';
+import { auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter } from '../audit';
+import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
+import { RefundDesk, RefundRequests } from '../refunds';
+import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { SettingsError } from '../settings/errors';
-import { OperatorDirectory, SessionGuard } from '../operators';
+import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
@@ -32,6 +37,12 @@ export interface MainStackOptions {
   reservationsSecret?: SecretGetter;
   /** Electron's content protection for the window that asks; tests record the calls. */
   protectCardData?: (webContentsId: number, active: boolean) => void;
+  /** The `refundLimits` setting: the largest single refund per role and currency (default: supervisors 10,000 MXN / 500 USD). */
+  refundLimits?: RefundLimits;
+  /** The auto-update (main/updates in the app); "disabled" when not given. */
+  updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
+  /** The desk's time zone for reports and date filters (the system's when not given). */
+  timeZone?: string;
 }
 
 export interface MainStack {
@@ -40,6 +51,10 @@ export interface MainStack {
   /** Events for the windows, already parsed by the contract. */
   onEvent(listener: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void;
   directory: OperatorDirectory;
+  /** The audit trail (append-only, hash-chained): audit.db in the data folder. */
+  audit: AuditTrail;
+  /** True while a payment may still change or an operation is unanswered: no update restarts the app then. */
+  paymentInProgress(): boolean;
   /** Training only: the simulator's control endpoint. */
   training: { controlUrl: string } | undefined;
   recover(): Promise<RecoveryReport>;
@@ -59,7 +74,19 @@ const BACKGROUND_CHANNELS: ReadonlySet<string> = new Set([
   'messaging:outbox',
   'messaging:channels',
   'messaging:history',
+  'updates:status',
+  'refunds:limits',
+  'refunds:requestsFor',
 ]);
+
+/** A local calendar day (YYYY-MM-DD) as the instant its midnight starts, in the desk's (the process's) time zone. */
+function localMidnight(date: string, plusDays = 0): string {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + plusDays).toISOString();
+}
+
+const FINAL_PAYMENT = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+const FINAL_REFUND = new Set(['succeeded', 'failed']);
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
 
@@ -78,6 +105,14 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
+  const audit = new AuditTrail(join(options.dataDir, 'audit.db'));
+  const record = (entry: AuditEntry): void => {
+    try {
+      audit.append(entry);
+    } catch (error) {
+      options.onUnexpectedError?.('audit', error);
+    }
+  };
   const reservationSource = createReservationSource(options.reservations, {
     dataDir: options.dataDir,
     training: service.config.environment === 'training',
@@ -96,18 +131,121 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     dataDir: options.dataDir,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const guard = new SessionGuard({ directory, ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }), onLock: () => emit('session:locked', {}) });
+  const guard = new SessionGuard({
+    directory,
+    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    onLock: ({ operator, reason }) => {
+      record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason } });
+      emit('session:locked', {});
+    },
+  });
   const session: SessionPort = {
     status: () => guard.status(),
     signIn: (id, password) => guard.signIn(id, password),
     signOut: () => guard.signOut(),
+    lock: () => guard.lock(),
     createFirstAdmin: async (input) => {
       await directory.createFirstAdmin(input);
       return guard.signIn(input.id, input.password);
     },
   };
-  const engine = new PaymentEngine({ config: service.config, secrets: service.secrets, journal, ...(options.logger ? { logger: options.logger } : {}) });
+  // The service request ids of the call being handled, for its audit row.
+  const callScope = new AsyncLocalStorage<string[]>();
+  const engine = new PaymentEngine({
+    config: service.config,
+    secrets: service.secrets,
+    journal,
+    ...(options.logger ? { logger: options.logger } : {}),
+    onAttempt: (attempt) => callScope.getStore()?.push(attempt.requestId),
+  });
   engine.on((event) => emit('payments:changed', event.payment));
+  // Results arrive later (the poller): each final payment and refund status is written once.
+  const recordedResults = new Set<string>();
+  const recordResultOnce = (action: string, resource: string, entry: Omit<AuditEntry, 'action' | 'resource'>): void => {
+    const key = `${action}:${resource}`;
+    if (recordedResults.has(key)) return;
+    recordedResults.add(key);
+    if (audit.query({ action, resource }, 1).some((row) => row.action === action)) return;
+    record({ ...entry, action, resource });
+  };
+  engine.on(({ payment }) => {
+    if (FINAL_PAYMENT.has(payment.status)) {
+      recordResultOnce('payment.result', payment.id, {
+        actor: 'system',
+        outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
+        details: { status: payment.status, amount: payment.amount, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
+      });
+    }
+    for (const refund of payment.refunds) {
+      if (!FINAL_REFUND.has(refund.status)) continue;
+      recordResultOnce('refund.result', refund.id, {
+        actor: 'system',
+        outcome: refund.status === 'succeeded' ? 'ok' : 'failed',
+        details: { paymentId: payment.id, status: refund.status, amount: refund.amount, currency: refund.currency },
+      });
+    }
+  });
+
+  const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
+  const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
+  const refunds = new RefundDesk({
+    engine,
+    requests,
+    limits: () => refundLimits,
+    verifyApprover: async (id, password) => {
+      const result = await directory.signIn(id, password);
+      if (!result.ok) throw signInError(result, Date.now());
+      return result.operator;
+    },
+  });
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
+    ...(query.actor ? { actor: query.actor } : {}),
+    ...(query.action ? { action: query.action } : {}),
+    ...(query.outcome ? { outcome: query.outcome } : {}),
+    ...(query.resource ? { resource: query.resource } : {}),
+    ...(query.from ? { from: localMidnight(query.from) } : {}),
+    ...(query.to ? { to: localMidnight(query.to, 1) } : {}),
+    ...(query.beforeSeq === undefined ? {} : { beforeSeq: query.beforeSeq }),
+  });
+  const desk: DeskPort = {
+    async searchPayments(query) {
+      let reservationIds: string[] | undefined;
+      if (query.guestName) reservationIds = (await reservationSource.search({ text: query.guestName })).map((r) => r.confirmationNumber);
+      if (query.reservationId) reservationIds = reservationIds ? reservationIds.filter((id) => id.toLowerCase() === query.reservationId?.toLowerCase()) : [query.reservationId];
+      return engine.search({
+        ...(reservationIds ? { reservationIds } : {}),
+        ...(query.paymentId ? { paymentId: query.paymentId } : {}),
+        ...(query.last4 ? { last4: query.last4 } : {}),
+        ...(query.operatorId ? { operatorId: query.operatorId } : {}),
+        ...(query.from ? { createdFrom: localMidnight(query.from) } : {}),
+        ...(query.to ? { createdTo: localMidnight(query.to, 1) } : {}),
+        limit: MAX_PAYMENT_RESULTS,
+      });
+    },
+    auditList(query) {
+      const limit = query.limit ?? 100;
+      const rows = audit.query(auditFilter(query), limit);
+      const last = rows.at(-1);
+      return rows.length === limit && last ? { rows, nextBeforeSeq: last.seq } : { rows };
+    },
+    auditCsv(query) {
+      const rows = audit.query(auditFilter(query), 1_000_000);
+      return { csv: auditCsv(rows), rows: rows.length };
+    },
+    auditVerify: () => audit.verify(),
+    endOfDay(date) {
+      const window = searchWindow(date);
+      return endOfDayReport({
+        date,
+        timeZone,
+        payments: journal.paymentsCreatedBetween(window.from, window.to),
+        refunds: journal.refundsCreatedBetween(window.from, window.to),
+      });
+    },
+  };
+  const updates: NonNullable<MainStackOptions['updates']> = options.updates ?? { status: () => ({ state: 'disabled' }), restart: () => undefined };
+  const stopUpdates = updates.onChange?.((status) => emit('updates:changed', status));
 
   const door = createDispatcher({
     handlers: createHandlers({
@@ -116,6 +254,19 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       app: { environment: service.config.environment, version: options.version },
       preferences: options.preferences ?? memoryPreferences(),
       messaging: messenger,
+      refunds,
+      desk,
+      updates,
+      accounts: {
+        list: (actorId) => directory.list(actorId),
+        create: (actorId, input) => directory.createOperator(actorId, input),
+        update: (actorId, { id, role, disabled }) => {
+          let view = role === undefined ? undefined : directory.setRole(actorId, id, role);
+          if (disabled !== undefined) view = directory.setDisabled(actorId, id, disabled);
+          return view ?? directory.list(actorId).find((o) => o.id === id.trim().toLowerCase()) ?? directory.setDisabled(actorId, id, false);
+        },
+        resetPassword: (actorId, id, password) => directory.resetPassword(actorId, id, password),
+      },
       reservations: {
         search: (query) => reservationSource.search(query),
         get: (id) => reservationSource.get(id),
@@ -142,9 +293,14 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   });
 
   return {
-    dispatch: (channel, sender, input) => {
+    dispatch: async (channel, sender, input) => {
       if (!BACKGROUND_CHANNELS.has(channel)) guard.touch();
-      return door(channel, sender, input);
+      const operator = guard.current();
+      const requestIds: string[] = [];
+      const result = await callScope.run(requestIds, () => door(channel, sender, input));
+      const entry = auditEntryFor(channel, input, operator, result, requestIds);
+      if (entry) record(entry);
+      return result;
     },
     onEvent(listener) {
       const wrapped = listener as (event: EventName, payload: unknown) => void;
@@ -152,12 +308,21 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return () => listeners.delete(wrapped);
     },
     directory,
+    audit,
+    paymentInProgress: () => engine.busy(),
     training: service.training,
-    recover: () => engine.recover(),
+    recover: async () => {
+      const report = await engine.recover();
+      refunds.reconcile();
+      return report;
+    },
     async close() {
       engine.close();
+      stopUpdates?.();
       guard.signOut();
       journal.close();
+      requests.close();
+      audit.close();
       directory.close();
       await reservationSource.close();
       messenger.close();

@@ -28,6 +28,16 @@ export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'reques
   hash: string;
 }
 
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  outcome?: AuditOutcome;
+  resource?: string;
+  from?: string;
+  to?: string;
+  beforeSeq?: number;
+}
+
 export type Verification = { ok: true; rows: number } | { ok: false; rows: number; seq: number; reason: string };
 
 /** The hash before the first row. */
@@ -48,6 +58,9 @@ const MIGRATIONS = [
    );
    CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
    CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
+  `CREATE INDEX audit_action ON audit (action, resource);
+   CREATE INDEX audit_resource ON audit (resource);
+   CREATE INDEX audit_actor ON audit (actor);`,
 ];
 
 interface DbRow {
@@ -104,6 +117,45 @@ export class AuditTrail {
   /** Rows in order, oldest first, from `afterSeq` (exclusive), at most `limit`. */
   rows(afterSeq = 0, limit = 1000): AuditRow[] {
     return (this.file.stmt('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as DbRow[]).map(toView);
+  }
+
+  /**
+   * Rows matching every given filter, newest first: actor and resource exactly (ignoring case), action by
+   * prefix, times as ISO instants [from, to); `beforeSeq` pages back.
+   */
+  query(filter: AuditFilter, limit = 100): AuditRow[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit };
+    if (filter.actor !== undefined) {
+      where.push('lower(actor) = lower(@actor)');
+      params['actor'] = filter.actor;
+    }
+    if (filter.action !== undefined) {
+      where.push(`action LIKE @action ESCAPE '\\'`);
+      params['action'] = `${filter.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    }
+    if (filter.outcome !== undefined) {
+      where.push('outcome = @outcome');
+      params['outcome'] = filter.outcome;
+    }
+    if (filter.resource !== undefined) {
+      where.push('lower(resource) = lower(@resource)');
+      params['resource'] = filter.resource;
+    }
+    if (filter.from !== undefined) {
+      where.push('at >= @from');
+      params['from'] = filter.from;
+    }
+    if (filter.to !== undefined) {
+      where.push('at < @to');
+      params['to'] = filter.to;
+    }
+    if (filter.beforeSeq !== undefined) {
+      where.push('seq < @beforeSeq');
+      params['beforeSeq'] = filter.beforeSeq;
+    }
+    const sql = `SELECT * FROM audit ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
+    return (this.file.stmt(sql).all(params) as DbRow[]).map(toView);
   }
 
   /** Walks the whole chain; reports the first row whose number, link or content does not hold. */

@@ -4,6 +4,7 @@ import type { OperatorView } from '../../shared/operators';
 import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
 import { OperatorError } from '../operators';
 import { ServiceError } from '../payments';
+import { RefundError } from '../refunds';
 
 export interface CallContext {
   /** The signed-in operator (main's own knowledge: the renderer never says who it is). */
@@ -100,9 +101,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   };
 }
 
-/** The engine's and the operators' errors are written for people; their message and code may cross. */
+/** The engine's, the operators' and the refund desk's errors are written for people; their message and code may cross. */
 function explainError(error: unknown): IpcError | undefined {
   if (error instanceof OperatorError) return { code: error.code, message: error.message };
+  if (error instanceof RefundError) return error.field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field: error.field };
   if (!(error instanceof ServiceError)) return undefined;
   const field = error.details.param;
   return field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field };

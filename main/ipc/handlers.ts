@@ -10,6 +10,10 @@ import type {
   SendLinkRequest,
 } from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
+import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
+import type { RefundReason } from '../../shared/payments';
+import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
+import type { Role } from '../../shared/operators';
 import type { SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import type { PaymentEngine } from '../payments';
@@ -37,6 +41,42 @@ export interface MessagingPort {
   playCardholder(messageId: string, answer: 'approve' | 'decline'): Promise<PlayCardholderResult>;
 }
 
+/** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
+export interface RefundsPort {
+  refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView>;
+  request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView>;
+  override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  reject(requestId: string, note: string, by: OperatorView): RefundRequestView;
+  queue(status: 'pending' | 'all'): RefundRequestView[];
+  requestsFor(paymentId: string): RefundRequestView[];
+  limits(): RefundLimitView[];
+}
+
+/** The supervisor desk's reading: payments from the journal, the audit trail, the end-of-day report. */
+export interface DeskPort {
+  searchPayments(query: PaymentQuery): Promise<PaymentSummary[]>;
+  auditList(query: AuditQuery): { rows: AuditRowView[]; nextBeforeSeq?: number };
+  auditCsv(query: Omit<AuditQuery, 'beforeSeq' | 'limit'>): { csv: string; rows: number };
+  auditVerify(): AuditVerification;
+  endOfDay(date: string): EndOfDayReport;
+}
+
+/** Operator accounts, managed by admins (the directory checks the actor again). */
+export interface AccountsPort {
+  list(actorId: string): OperatorView[];
+  create(actorId: string, input: { id: string; displayName: string; role: Role; password: string }): Promise<OperatorView>;
+  update(actorId: string, input: { id: string; role?: Role; disabled?: boolean }): OperatorView;
+  resetPassword(actorId: string, id: string, password: string): Promise<void>;
+}
+
+/** The auto-update (main/updates provides it in the app; "disabled" elsewhere). */
+export interface UpdatesPort {
+  status(): UpdateStatus;
+  /** Quits and installs a ready update; refused while a payment is in progress. */
+  restart(): Promise<void> | void;
+}
+
 /** What the handlers need of sign-in (the operators capability provides it). */
 export interface SessionPort {
   status(): { operator: OperatorView | undefined; locked: boolean; needsFirstAdmin: boolean };
@@ -44,6 +84,7 @@ export interface SessionPort {
   /** Refused once any operator exists; signs the new admin in. */
   createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView>;
   signOut(): void;
+  lock(): void;
 }
 
 export interface HandlerDeps {
@@ -53,19 +94,25 @@ export interface HandlerDeps {
   preferences: PreferencesPort;
   reservations: ReservationsPort;
   messaging: MessagingPort;
+  refunds: RefundsPort;
+  desk: DeskPort;
+  accounts: AccountsPort;
+  updates: UpdatesPort;
   /** Main follows a payment for the windows; its changes go out as `payments:changed`. */
   follow: (paymentId: string) => void;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
   protectCardData: (webContentsId: number, active: boolean) => void;
 }
 
-/** The signed-in operator's id; the dispatcher has already refused calls without one. */
-function operatorOf(ctx: CallContext): string {
+/** The signed-in operator; the dispatcher has already refused calls without one. */
+function signedIn(ctx: CallContext): OperatorView {
   if (!ctx.operator) throw new Error('handler reached without a signed-in operator');
-  return ctx.operator.id;
+  return ctx.operator;
 }
+const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
+const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, follow, protectCardData }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData }: HandlerDeps): Handlers {
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
@@ -125,6 +172,34 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'messaging:history': ({ paymentId }) => ({ deliveries: messaging.history(paymentId) }),
     'messaging:outbox': () => ({ messages: messaging.outbox() }),
     'messaging:playCardholder': ({ messageId, answer }) => messaging.playCardholder(messageId, answer),
-    'refunds:create': (input, ctx) => engine.refund({ ...input, operatorId: operatorOf(ctx) }),
+    'refunds:create': (input, ctx) => refunds.refund(input, signedIn(ctx)),
+    'refunds:request': (input, ctx) => refunds.request(input, signedIn(ctx)),
+    'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx)),
+    'refunds:queue': ({ status }) => ({ requests: refunds.queue(status ?? 'pending') }),
+    'refunds:requestsFor': ({ paymentId }) => ({ requests: refunds.requestsFor(paymentId) }),
+    'refunds:approve': ({ requestId }, ctx) => refunds.approve(requestId, signedIn(ctx)),
+    'refunds:reject': ({ requestId, note }, ctx) => refunds.reject(requestId, note, signedIn(ctx)),
+    'refunds:limits': () => ({ limits: refunds.limits() }),
+    'payments:search': async (query) => ({ payments: await desk.searchPayments(query) }),
+    'audit:list': (query) => desk.auditList(query),
+    'audit:exportCsv': (query) => desk.auditCsv(query),
+    'audit:verify': () => desk.auditVerify(),
+    'reports:endOfDay': ({ date }) => desk.endOfDay(date),
+    'session:lock': () => {
+      session.lock();
+      return done;
+    },
+    'operators:list': (_input, ctx) => ({ operators: accounts.list(operatorOf(ctx)) }),
+    'operators:create': (input, ctx) => accounts.create(operatorOf(ctx), input),
+    'operators:update': (input, ctx) => accounts.update(operatorOf(ctx), input),
+    'operators:resetPassword': async ({ id, password }, ctx) => {
+      await accounts.resetPassword(operatorOf(ctx), id, password);
+      return done;
+    },
+    'updates:status': () => updates.status(),
+    'updates:restart': async () => {
+      await updates.restart();
+      return done;
+    },
   };
 }

@@ -1,4 +1,15 @@
 /** The IPC layer: the one narrow, typed, validated door between the renderer and main. */
 export { createDispatcher, isAppUrl, type CallContext, type Dispatch, type DispatcherDeps, type Handlers, type SenderInfo } from './dispatch';
 export { publish, registerIpc } from './register';
-export { createHandlers, type HandlerDeps, type MessagingPort, type PreferencesPort, type ReservationsPort, type SessionPort } from './handlers';
+export {
+  createHandlers,
+  type AccountsPort,
+  type DeskPort,
+  type HandlerDeps,
+  type MessagingPort,
+  type PreferencesPort,
+  type RefundsPort,
+  type ReservationsPort,
+  type SessionPort,
+  type UpdatesPort,
+} from './handlers';

@@ -5,7 +5,7 @@ import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, Reserva
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
-import { fingerprint, type Journal, type Operation, type OperationKind, type StoredMethod, type StoredPayment } from './journal';
+import { fingerprint, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
@@ -29,6 +29,8 @@ export interface EngineDeps {
   random?: () => number;
   backoffBaseMs?: number;
   pollSchedule?: readonly number[];
+  /** Every request sent to the service (the audit trail keeps their request ids). */
+  onAttempt?: (attempt: Attempt) => void;
 }
 
 export interface RefundView {
@@ -255,7 +257,12 @@ export class PaymentEngine {
     const { operationId, paymentId, amount, reason, operatorId } = checked(RefundInput, input);
     const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
     const left = refundableCents(known);
-    if (amount !== undefined ? toCents(amount) > left : left === 0) {
+    // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
+    const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
+    if (known.status !== 'succeeded' && !begun) {
+      throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
+    }
+    if (!begun && (amount !== undefined ? toCents(amount) > left : left === 0)) {
       throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${fromCents(left).toFixed(2)} ${known.currency.toUpperCase()} is left to refund on this payment.`, {
         param: 'amount',
       });
@@ -270,6 +277,27 @@ export class PaymentEngine {
     }
     this.poller.restartSoon(paymentId);
     return this.emit(paymentId);
+  }
+
+  /** The refund (or payment, or method) an operation made, once the service answered it. */
+  resultOf(operationId: string): string | undefined {
+    const op = this.journal.operation(operationId);
+    return op?.state === 'done' ? op.resultId : undefined;
+  }
+
+  /** The journal's payments for the supervisor's search, newest first, with the card's brand and last 4 and the agent. */
+  search(filter: PaymentFilter): (PaymentView & { brand: string | undefined; last4: string | undefined; operatorId: string | undefined })[] {
+    return this.journal.searchPayments(filter).map((p) => ({ ...this.view(p), brand: p.brand, last4: p.last4, operatorId: p.operatorId }));
+  }
+
+  /** Where an operation stands in the journal; undefined when it was never begun. */
+  operationState(operationId: string): OperationState | undefined {
+    return this.journal.operation(operationId)?.state;
+  }
+
+  /** True while a payment of this desk may still change or an operation is unanswered (no update restarts then). */
+  busy(): boolean {
+    return this.journal.pendingOperations().length > 0 || this.journal.unsettledPaymentIds().length > 0;
   }
 
   /** GET /payments/{id}: the service's word, kept in the journal. */
@@ -443,6 +471,7 @@ export class PaymentEngine {
 
   private onAttempt(attempt: Attempt): void {
     this.journal.recordAttempt(attempt, this.now());
+    this.deps.onAttempt?.(attempt);
     this.deps.logger?.info(
       { operation: attempt.operation, attempt: attempt.attempt, status: attempt.status, requestId: attempt.requestId, key: attempt.idempotencyKey, ms: Math.round(attempt.elapsedMs) },
       'service request',

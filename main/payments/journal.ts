@@ -51,6 +51,16 @@ export interface StoredRefund {
   createdAt: string | undefined;
 }
 
+export interface PaymentFilter {
+  reservationIds?: readonly string[];
+  paymentId?: string;
+  last4?: string;
+  operatorId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  limit: number;
+}
+
 export interface StoredPayment {
   id: string;
   reservationId: string;
@@ -420,6 +430,59 @@ export class Journal {
     }));
   }
 
+  /**
+   * The payments a supervisor looks for, newest first: every given filter must hold. Payment ids match
+   * by prefix, reservations exactly (ignoring case), created dates as ISO instants [from, to).
+   */
+  searchPayments(filter: PaymentFilter): (StoredPayment & { brand: string | undefined; last4: string | undefined })[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: filter.limit };
+    if (filter.reservationIds) {
+      if (filter.reservationIds.length === 0) return [];
+      where.push(`lower(p.reservation_id) IN (SELECT lower(value) FROM json_each(@reservationIds))`);
+      params['reservationIds'] = JSON.stringify(filter.reservationIds);
+    }
+    if (filter.paymentId !== undefined) {
+      where.push(`p.id LIKE @paymentId ESCAPE '\\'`);
+      params['paymentId'] = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    }
+    if (filter.last4 !== undefined) {
+      where.push('m.last4 = @last4');
+      params['last4'] = filter.last4;
+    }
+    if (filter.operatorId !== undefined) {
+      where.push('lower(p.operator_id) = lower(@operatorId)');
+      params['operatorId'] = filter.operatorId;
+    }
+    if (filter.createdFrom !== undefined) {
+      where.push('p.created_at >= @createdFrom');
+      params['createdFrom'] = filter.createdFrom;
+    }
+    if (filter.createdTo !== undefined) {
+      where.push('p.created_at < @createdTo');
+      params['createdTo'] = filter.createdTo;
+    }
+    const rows = this.file
+      .stmt(
+        `SELECT p.*, m.brand AS card_brand, m.last4 AS card_last4 FROM payments p LEFT JOIN methods m ON m.id = p.method_id
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY p.created_at DESC LIMIT @limit`,
+      )
+      .all(params) as (PaymentRecord & { card_brand: string | null; card_last4: string | null })[];
+    return rows.map((row) => ({ ...this.toPayment(row), brand: opt(row.card_brand), last4: opt(row.card_last4) }));
+  }
+
+  /** Payments created in [from, to) (ISO instants), for the day's report. */
+  paymentsCreatedBetween(from: string, to: string): StoredPayment[] {
+    const rows = this.file.stmt(`SELECT * FROM payments WHERE created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as PaymentRecord[];
+    return rows.map((row) => this.toPayment(row));
+  }
+
+  /** Refunds created in [from, to) (ISO instants), for the day's report. */
+  refundsCreatedBetween(from: string, to: string): StoredRefund[] {
+    const rows = this.file.stmt(`SELECT * FROM refunds WHERE created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as RefundRecord[];
+    return rows.map(toRefund);
+  }
+
   /** Payments whose status may still change, or with a refund still pending. */
   unsettledPaymentIds(): string[] {
     const rows = this.file.stmt(
@@ -431,16 +494,7 @@ export class Journal {
   }
 
   private toPayment(row: PaymentRecord): StoredPayment {
-    const refunds = (this.file.stmt(`SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at`).all(row.id) as RefundRecord[]).map((r) => ({
-      id: r.id,
-      paymentId: r.payment_id,
-      amountCents: r.amount_cents,
-      currency: r.currency,
-      reason: opt(r.reason),
-      status: r.status,
-      operatorId: opt(r.operator_id),
-      createdAt: opt(r.created_at),
-    }));
+    const refunds = (this.file.stmt(`SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at`).all(row.id) as RefundRecord[]).map(toRefund);
     return {
       id: row.id,
       reservationId: row.reservation_id,
@@ -465,6 +519,19 @@ export class Journal {
       refunds,
     };
   }
+}
+
+function toRefund(r: RefundRecord): StoredRefund {
+  return {
+    id: r.id,
+    paymentId: r.payment_id,
+    amountCents: r.amount_cents,
+    currency: r.currency,
+    reason: opt(r.reason),
+    status: r.status,
+    operatorId: opt(r.operator_id),
+    createdAt: opt(r.created_at),
+  };
 }
 
 function toOperation(row: OperationRecord): Operation {

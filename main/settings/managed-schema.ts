@@ -16,6 +16,8 @@ const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
   publishableKey: 'pk_sandbox_… in sandbox, pk_live_… in production.',
   returnUrl: 'Where the cardholder lands after 3-D Secure (https).',
   idleTimeoutMinutes: 'Minutes without activity before the desk locks, 1 to 15.',
+  refundLimits:
+    'The largest single refund per role and currency, e.g. {"supervisor": {"mxn": 10000, "usd": 500}}. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD.',
   language: 'The language of the desk: es-MX or en-US.',
   reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md).",
   messaging: 'Who carries the 3-D Secure link by e-mail, SMS and WhatsApp (see main/messaging/config.ts); the providers\' secrets are provisioned, never set here.',

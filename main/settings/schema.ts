@@ -1,6 +1,7 @@
 /** The app settings: each field's rules, the defaults, and the rules that tie environment, keys and hosts together. */
 import { z } from 'zod';
 import { Environment, Language } from '../../shared';
+import { RefundLimits } from '../../shared/desk';
 import { MessagingConfigSchema } from '../messaging/config';
 import { ReservationSourceConfig } from '../reservations/config';
 import type { SettingsIssue } from './errors';
@@ -40,6 +41,8 @@ const fields = {
   reservations: ReservationSourceConfig.unwrap(),
   /** Who carries the 3DS link by e-mail, SMS and WhatsApp; the providers' secrets are in the secret store. */
   messaging: MessagingConfigSchema,
+  /** The largest single refund per role and currency, e.g. { "supervisor": { "mxn": 10000 } }; a role or currency left out has no limit. */
+  refundLimits: RefundLimits,
   /** Where IT publishes updates (main/updates); not set: the app never looks for updates. */
   updates: UpdatesSettings,
 };

@@ -5,8 +5,9 @@ import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
-import { CsvImportResult, ReservationQuery, ReservationView } from '../reservations';
-import { MethodView, PaymentView } from './views';
+import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
+import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
+import { MethodView, PaymentSummary, PaymentView } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -22,9 +23,21 @@ export interface ChannelSpec {
 const STAFF = ['agent', 'supervisor', 'admin'] as const satisfies readonly Role[];
 const TAKES_PAYMENTS = ['agent', 'supervisor'] as const satisfies readonly Role[];
 const REFUNDS = ['supervisor', 'admin'] as const satisfies readonly Role[];
+const ADMIN = ['admin'] as const satisfies readonly Role[];
 
 const none = z.strictObject({});
 const done = z.object({ ok: z.literal(true) });
+/** Where the auto-update stands; `blockedBy` says why a ready update waits (a payment in progress). */
+export const UpdateStatus = z.object({
+  state: z.enum(['disabled', 'idle', 'checking', 'downloading', 'ready', 'error']),
+  version: z.string().optional(),
+  channel: z.enum(['stable', 'pilot']).optional(),
+  blockedBy: z.enum(['payment_in_progress']).optional(),
+  /** A failure in words, for the agent. */
+  message: z.string().optional(),
+});
+export type UpdateStatus = z.infer<typeof UpdateStatus>;
+
 /** One id per logical operation, made by the renderer when the agent starts it: retries reuse it. */
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 
@@ -124,11 +137,75 @@ export const CHANNELS = {
   /** Training mode only: the messages captured instead of sent, and the trainee playing the cardholder. */
   'messaging:outbox': { input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF },
   'messaging:playCardholder': { input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF },
+  /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
   'refunds:create': {
     input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
     output: PaymentView,
     access: REFUNDS,
   },
+  /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
+  'refunds:request': {
+    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason, note: RefundNote.optional() }),
+    output: RefundRequestView,
+    access: TAKES_PAYMENTS,
+  },
+  /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */
+  'refunds:override': {
+    input: z.strictObject({ requestId: RefundRequestId, approverId: OperatorId, approverPassword: z.string().min(1, 'Enter the password.').max(200) }),
+    output: z.object({ request: RefundRequestView, payment: PaymentView }),
+    access: TAKES_PAYMENTS,
+  },
+  'refunds:queue': {
+    input: z.strictObject({ status: z.enum(['pending', 'all']).optional() }),
+    output: z.object({ requests: z.array(RefundRequestView) }),
+    access: REFUNDS,
+  },
+  /** An agent's own requests for a payment, to see what became of them. */
+  'refunds:requestsFor': {
+    input: z.strictObject({ paymentId: PaymentId }),
+    output: z.object({ requests: z.array(RefundRequestView) }),
+    access: STAFF,
+  },
+  'refunds:approve': {
+    input: z.strictObject({ requestId: RefundRequestId }),
+    output: z.object({ request: RefundRequestView, payment: PaymentView }),
+    access: REFUNDS,
+  },
+  'refunds:reject': {
+    input: z.strictObject({ requestId: RefundRequestId, note: RefundNote.min(1, 'Say why the refund is rejected.') }),
+    output: RefundRequestView,
+    access: REFUNDS,
+  },
+  /** The refund limits of every role, from the settings. */
+  'refunds:limits': { input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF },
+  /** The journal's payments, newest first, refreshed from the service when one is opened (payments:get). */
+  'payments:search': { input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS },
+  'audit:list': {
+    input: AuditQuery,
+    output: z.object({ rows: z.array(AuditRowView), nextBeforeSeq: z.number().int().optional() }),
+    access: REFUNDS,
+  },
+  /** Every row the filters match (no paging), as CSV. */
+  'audit:exportCsv': { input: AuditQuery.omit({ beforeSeq: true, limit: true }), output: z.object({ csv: z.string(), rows: z.number().int() }), access: REFUNDS },
+  'audit:verify': { input: none, output: AuditVerification, access: REFUNDS },
+  'reports:endOfDay': { input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS },
+  /** Lock the desk now (the agent steps away): the same operator's password opens it again. */
+  'session:lock': { input: none, output: done, access: STAFF },
+  'operators:list': { input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN },
+  'operators:create': {
+    input: z.strictObject({ id: OperatorId, displayName: DisplayName, role: Role, password: Password }),
+    output: OperatorView,
+    access: ADMIN,
+  },
+  'operators:update': {
+    input: z.strictObject({ id: OperatorId, role: Role.optional(), disabled: z.boolean().optional() }),
+    output: OperatorView,
+    access: ADMIN,
+  },
+  'operators:resetPassword': { input: z.strictObject({ id: OperatorId, password: Password }), output: done, access: ADMIN },
+  /** An update downloaded and waiting: the agent restarts when the call is over (never during a payment). */
+  'updates:status': { input: none, output: UpdateStatus, access: STAFF },
+  'updates:restart': { input: none, output: done, access: STAFF },
 } as const satisfies Record<`${string}:${string}`, ChannelSpec>;
 
 /** Main → renderer: each event's payload, parsed in main before it is sent. */
@@ -136,6 +213,8 @@ export const EVENTS = {
   'payments:changed': PaymentView,
   /** The idle lock fired: the renderer wipes card data and shows the lock screen. */
   'session:locked': z.object({}),
+  /** An update's state changed (downloaded, failed): the workspace shows it. */
+  'updates:changed': UpdateStatus,
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
 export type Channel = keyof typeof CHANNELS;

@@ -42,3 +42,11 @@ export const MethodView = z.object({
   createdAt: z.string(),
 });
 export type MethodView = z.infer<typeof MethodView>;
+
+/** A payment in the supervisor's search: the view, with the card's brand and last 4 and who took it. */
+export const PaymentSummary = PaymentView.extend({
+  brand: z.string().optional(),
+  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  operatorId: z.string().optional(),
+});
+export type PaymentSummary = z.infer<typeof PaymentSummary>;

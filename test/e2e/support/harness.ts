@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, type MainStack } from '../../../main/app';
+import type { RefundLimits } from '../../../shared/desk';
 import { isAppUrl } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
 
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   processingDelayMs: number;
   /** The idle lock; the app's default is 15 minutes. */
   idleTimeoutMs: number | undefined;
+  /** The refundLimits setting; the app's default is supervisors 10,000 MXN / 500 USD, admins without limit. */
+  refundLimits?: RefundLimits | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -76,6 +79,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     },
     protectCardData: (_id, active) => protection.push(active),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
   });
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
@@ -111,8 +115,9 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   language: ['en-US', { option: true }],
   processingDelayMs: [300, { option: true }],
   idleTimeoutMs: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs });
+  refundLimits: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits });
     try {
       await use(harness);
     } finally {

@@ -31,6 +31,18 @@ const reservation = {
   guestPhone: '+529981234567',
   guestEmail: 'sofia@example.mx',
 };
+const refundRequest = {
+  id: '2b0f4c55-6d0e-4a3b-9b8e-0c2f5f1e9a11',
+  paymentId: `pay_${'a'.repeat(32)}`,
+  amount: 5,
+  currency: 'usd',
+  reason: 'duplicate',
+  status: 'pending',
+  requestedBy: 'ana',
+  requestedAt: '2026-11-22T00:00:00.000Z',
+  override: false,
+};
+const auditRow = { seq: 1, at: '2026-11-22T00:00:00.000Z', actor: 'ana', action: 'session.signIn', outcome: 'ok', details: {} };
 const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
 
 /** A value outside the contract, added to every answer: it must never cross. */
@@ -63,6 +75,25 @@ const answers: { [C in Channel]: unknown } = {
     note: 'Approved.',
   },
   'refunds:create': payment,
+  'refunds:request': refundRequest,
+  'refunds:override': { request: refundRequest, payment },
+  'refunds:queue': { requests: [refundRequest] },
+  'refunds:requestsFor': { requests: [refundRequest] },
+  'refunds:approve': { request: refundRequest, payment },
+  'refunds:reject': refundRequest,
+  'refunds:limits': { limits: [{ role: 'supervisor', currency: 'mxn', max: 10000 }] },
+  'payments:search': { payments: [{ ...payment, brand: 'visa', last4: '4242', operatorId: 'ana' }] },
+  'audit:list': { rows: [auditRow], nextBeforeSeq: 1 },
+  'audit:exportCsv': { csv: 'seq,at\r\n', rows: 1 },
+  'audit:verify': { ok: true, rows: 1 },
+  'reports:endOfDay': { date: '2026-11-22', timeZone: 'America/Mexico_City', agents: [], plans: [], hours: [], totals: [] },
+  'session:lock': { ok: true },
+  'operators:list': { operators: [operatorView] },
+  'operators:create': operatorView,
+  'operators:update': operatorView,
+  'operators:resetPassword': { ok: true },
+  'updates:status': { state: 'idle', channel: 'stable' },
+  'updates:restart': { ok: true },
 };
 
 export function recordingHandlers() {
@@ -115,6 +146,25 @@ export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'messaging:outbox': {},
   'messaging:playCardholder': { messageId: `msg_${'c'.repeat(32)}`, answer: 'approve' },
   'refunds:create': { operationId: randomUUID(), paymentId: `pay_${'a'.repeat(32)}`, amount: 5, reason: 'duplicate' },
+  'refunds:request': { requestId: randomUUID(), paymentId: `pay_${'a'.repeat(32)}`, amount: 5, reason: 'duplicate', note: 'Charged twice.' },
+  'refunds:override': { requestId: randomUUID(), approverId: 'sam', approverPassword: 'supervisor password 1' },
+  'refunds:queue': { status: 'pending' },
+  'refunds:requestsFor': { paymentId: `pay_${'a'.repeat(32)}` },
+  'refunds:approve': { requestId: randomUUID() },
+  'refunds:reject': { requestId: randomUUID(), note: 'Not a duplicate.' },
+  'refunds:limits': {},
+  'payments:search': { guestName: 'Núñez', from: '2026-11-01', to: '2026-11-22' },
+  'audit:list': { action: 'refund', outcome: 'ok', limit: 50 },
+  'audit:exportCsv': { actor: 'sam' },
+  'audit:verify': {},
+  'reports:endOfDay': { date: '2026-11-22' },
+  'session:lock': {},
+  'operators:list': {},
+  'operators:create': { id: 'sam', displayName: 'Sam', role: 'supervisor', password: 'supervisor password 1' },
+  'operators:update': { id: 'sam', disabled: true },
+  'operators:resetPassword': { id: 'sam', password: 'a new password 12' },
+  'updates:status': {},
+  'updates:restart': {},
 };
 
 export const AGENT: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, createHandlers, type SessionPort } from '../../../main/ipc';
 import { createMessenger, type Messenger } from '../../../main/messaging';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
 import { AGENT, SUPERVISOR, trusted } from './fixtures';
@@ -17,6 +18,7 @@ let dir: string;
 let journal: Journal;
 let engine: PaymentEngine;
 let messenger: Messenger;
+let requests: RefundRequests;
 let signedIn: OperatorView | undefined;
 const followed: string[] = [];
 const protected_: [number, boolean][] = [];
@@ -41,6 +43,10 @@ const session: SessionPort = {
   signIn: () => Promise.reject(new Error('not used here')),
   createFirstAdmin: () => Promise.reject(new Error('not used here')),
   signOut: () => (signedIn = undefined),
+  lock: () => undefined,
+};
+const unused = (): never => {
+  throw new Error('not used here');
 };
 
 beforeAll(async () => {
@@ -48,11 +54,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
   journal = new Journal(join(dir, 'journal.db'));
   engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal });
+  requests = new RefundRequests(join(dir, 'refund-requests.db'));
   messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir });
 });
 afterAll(async () => {
   engine.close();
   messenger.close();
+  requests.close();
   journal.close();
   rmSync(dir, { recursive: true, force: true });
   await sim.close();
@@ -60,7 +68,21 @@ afterAll(async () => {
 
 const dispatch = () =>
   createDispatcher({
-    handlers: createHandlers({ engine, session, app: { environment: 'training', version: '0.1.0' }, preferences, reservations, messaging: messenger, follow: (id) => followed.push(id), protectCardData: (id, active) => protected_.push([id, active]) }),
+    handlers: createHandlers({
+      engine,
+      session,
+      app: { environment: 'training', version: '0.1.0' },
+      preferences,
+      reservations,
+      messaging: messenger,
+      refunds: new RefundDesk({ engine, requests, verifyApprover: unused }),
+      // The supervisor desk's reads and accounts have their own tests (test/main/app/desk.test.ts).
+      desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
+      accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
+      updates: { status: () => ({ state: 'disabled' }), restart: () => undefined },
+      follow: (id) => followed.push(id),
+      protectCardData: (id, active) => protected_.push([id, active]),
+    }),
     currentOperator: () => signedIn,
     isTrustedSender: () => true,
   });

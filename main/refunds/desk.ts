@@ -1,0 +1,214 @@
+/** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
+import { CURRENCIES, fromCents, toCents, type Currency } from '../../shared/payments';
+import { DEFAULT_REFUND_LIMITS, refundLimitFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
+import type { OperatorView, Role } from '../../shared/operators';
+import type { RefundReason } from '../../shared/payments';
+import type { PaymentEngine, PaymentView } from '../payments';
+import { RefundError } from './errors';
+import { requestView, type RefundRequests, type StoredRequest } from './requests';
+
+export interface RefundDeskDeps {
+  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState'>;
+  requests: RefundRequests;
+  /** The settings' limits (read at each refund: IT may change them). */
+  limits?: () => RefundLimits;
+  /** Checks a supervisor's own id and password (lockout rules apply); throws an OperatorError when they do not hold. */
+  verifyApprover: (id: string, password: string) => Promise<OperatorView>;
+  now?: () => number;
+}
+
+const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
+
+const money = (cents: number, currency: string): string =>
+  `${fromCents(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
+
+const asCurrency = (currency: string): Currency => {
+  const found = CURRENCIES.find((c) => c === currency.toLowerCase());
+  if (!found) throw new RefundError('payment_not_refundable', `Refunds in ${currency.toUpperCase()} are not supported.`);
+  return found;
+};
+
+export class RefundDesk {
+  private readonly now: () => number;
+  private readonly limitsOf: () => RefundLimits;
+
+  constructor(private readonly deps: RefundDeskDeps) {
+    this.now = deps.now ?? Date.now;
+    this.limitsOf = deps.limits ?? (() => DEFAULT_REFUND_LIMITS);
+  }
+
+  /** A supervisor or admin refunds directly, within their role's limit. */
+  async refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
+    const begun = this.deps.engine.operationState(input.operationId) !== undefined;
+    if (!begun) {
+      const payment = await this.deps.engine.getPayment(input.paymentId);
+      this.checkLimit(by, payment, input.amount);
+    }
+    return this.deps.engine.refund({ ...input, operatorId: by.id });
+  }
+
+  /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
+  async request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
+    const existing = this.deps.requests.get(input.requestId);
+    if (existing) {
+      if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id) {
+        throw new RefundError('request_changed', 'This refund request was already made with other details. Start a new one.');
+      }
+      return requestView(existing);
+    }
+    const payment = await this.deps.engine.getPayment(input.paymentId);
+    const currency = asCurrency(payment.currency);
+    const leftCents = this.refundableCents(payment);
+    if (input.amount !== undefined && toCents(input.amount) > leftCents) {
+      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    }
+    return requestView(
+      this.deps.requests.add({
+        id: input.requestId,
+        paymentId: payment.id,
+        amountCents: input.amount === undefined ? undefined : toCents(input.amount),
+        currency,
+        reason: input.reason,
+        note: input.note === undefined || input.note === '' ? undefined : input.note,
+        requestedBy: by.id,
+        requestedAt: new Date(this.now()).toISOString(),
+      }),
+    );
+  }
+
+  /** Manager override: the supervisor signs on the agent's screen with their own credentials. */
+  async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    const request = this.requireRequest(input.requestId);
+    if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
+    const approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
+    return this.approveAs(request, approver, true);
+  }
+
+  /** A supervisor approves a request from the queue. */
+  approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    return this.approveAs(this.requireRequest(requestId), by, false);
+  }
+
+  reject(requestId: string, note: string, by: OperatorView): RefundRequestView {
+    const request = this.requireRequest(requestId);
+    this.checkApprover(request, by);
+    if (!this.deps.requests.decide(request.id, { status: 'rejected', by: by.id, at: new Date(this.now()).toISOString(), note, override: false })) {
+      throw closed(this.requireRequest(requestId));
+    }
+    return requestView(this.requireRequest(requestId));
+  }
+
+  queue(status: 'pending' | 'all'): RefundRequestView[] {
+    return this.deps.requests.list(status).map(requestView);
+  }
+
+  requestsFor(paymentId: string): RefundRequestView[] {
+    return this.deps.requests.forPayment(paymentId).map(requestView);
+  }
+
+  limits(): RefundLimitView[] {
+    const limits = this.limitsOf();
+    return (['agent', 'supervisor', 'admin'] as const).flatMap((role) =>
+      CURRENCIES.map((currency) => {
+        const max = refundLimitFor(limits, role, currency);
+        return max === undefined ? { role, currency } : { role, currency, max };
+      }),
+    );
+  }
+
+  /**
+   * At start-up: approvals whose refund was being sent when the app stopped. The engine's recovery
+   * re-sent them with their own key; here each request learns the refund it became.
+   */
+  reconcile(): number {
+    let settled = 0;
+    for (const request of this.deps.requests.unsettledApprovals()) {
+      const refundId = this.deps.engine.resultOf(request.id);
+      const state = this.deps.engine.operationState(request.id);
+      if (refundId !== undefined) this.deps.requests.settle(request.id, { refundId });
+      else if (state === undefined || state === 'failed') this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
+      else continue;
+      settled++;
+    }
+    return settled;
+  }
+
+  // ---- internals ----
+
+  private async approveAs(request: StoredRequest, approver: OperatorView, override: boolean): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    this.checkApprover(request, approver);
+    if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
+    if (request.status === 'approved' && request.refundId !== undefined) {
+      return { request: requestView(request), payment: await this.deps.engine.getPayment(request.paymentId) };
+    }
+    if (request.status === 'pending') {
+      const payment = await this.deps.engine.getPayment(request.paymentId);
+      this.checkLimit(approver, payment, request.amountCents === undefined ? undefined : fromCents(request.amountCents));
+      // The decision is written before the refund is sent: both ids are on record whatever happens next.
+      if (!this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override })) {
+        throw closed(this.requireRequest(request.id));
+      }
+    }
+    // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
+    try {
+      const payment = await this.deps.engine.refund({
+        operationId: request.id,
+        paymentId: request.paymentId,
+        ...(request.amountCents === undefined ? {} : { amount: fromCents(request.amountCents) }),
+        reason: request.reason,
+        operatorId: this.requireRequest(request.id).decidedBy ?? approver.id,
+      });
+      const refundId = this.deps.engine.resultOf(request.id);
+      const settled = refundId === undefined ? this.requireRequest(request.id) : this.deps.requests.settle(request.id, { refundId });
+      return { request: requestView(settled), payment };
+    } catch (error) {
+      const state = this.deps.engine.operationState(request.id);
+      // Refused for good (before sending, or by the service): the request closes. Otherwise it stays approved and is re-sent.
+      if (state === undefined || state === 'failed') {
+        this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
+      }
+      throw error;
+    }
+  }
+
+  private checkApprover(request: StoredRequest, approver: OperatorView): void {
+    if (!APPROVERS.includes(approver.role)) {
+      throw new RefundError('approver_not_allowed', `${approver.displayName} cannot approve refunds: a supervisor or admin must.`);
+    }
+    if (approver.id === request.requestedBy) {
+      throw new RefundError('same_person', 'A refund request must be approved by someone other than the person who asked for it.');
+    }
+  }
+
+  private checkLimit(by: OperatorView, payment: PaymentView, amount: number | undefined): void {
+    if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
+    const currency = asCurrency(payment.currency);
+    const leftCents = this.refundableCents(payment);
+    const cents = amount === undefined ? leftCents : toCents(amount);
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
+    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    const limit = refundLimitFor(this.limitsOf(), by.role, currency);
+    if (limit !== undefined && cents > toCents(limit)) {
+      throw new RefundError(
+        'refund_limit',
+        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(toCents(limit), currency)}. An admin must make it.`,
+        'amount',
+      );
+    }
+  }
+
+  private refundableCents(payment: PaymentView): number {
+    return payment.status === 'succeeded' ? toCents(payment.refundable) : 0;
+  }
+
+  private requireRequest(id: string): StoredRequest {
+    const request = this.deps.requests.get(id);
+    if (!request) throw new RefundError('request_not_found', 'This refund request does not exist.');
+    return request;
+  }
+}
+
+function closed(request: StoredRequest): RefundError {
+  const who = request.decidedBy === undefined ? '' : ` by ${request.decidedBy}`;
+  return new RefundError('request_closed', `This refund request was already ${request.status}${who}.`);
+}

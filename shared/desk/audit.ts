@@ -1,0 +1,43 @@
+/** The audit trail as supervisors read it: rows, filters and the chain's verification. */
+import { z } from 'zod';
+import { IsoDate } from '../reservations';
+
+export const AuditOutcome = z.enum(['ok', 'refused', 'failed']);
+export type AuditOutcome = z.infer<typeof AuditOutcome>;
+
+export const AuditRowView = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  outcome: AuditOutcome,
+  resource: z.string().optional(),
+  requestId: z.string().optional(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditRowView = z.infer<typeof AuditRowView>;
+
+const Filter = z.string().trim().max(100, 'A filter can have at most 100 characters.');
+
+export const AuditQuery = z.strictObject({
+  actor: Filter.optional(),
+  /** A prefix: "refund" matches refund.request, refund.approve… */
+  action: Filter.optional(),
+  outcome: AuditOutcome.optional(),
+  resource: Filter.optional(),
+  /** Local calendar days, both included. */
+  from: IsoDate.optional(),
+  to: IsoDate.optional(),
+  /** Paging: rows older than this sequence number (newest first). */
+  beforeSeq: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditVerification = z.object({
+  ok: z.boolean(),
+  rows: z.number().int(),
+  seq: z.number().int().optional(),
+  reason: z.string().optional(),
+});
+export type AuditVerification = z.infer<typeof AuditVerification>;

@@ -1,0 +1,67 @@
+/** The end-of-day report: per agent and currency, counts and totals; MSI by plan; volume by hour — and its CSV. */
+import { z } from 'zod';
+import { Currency } from '../payments';
+
+const Money = z.number();
+
+export const AgentTotals = z.object({
+  operatorId: z.string(),
+  currency: Currency,
+  payments: z.number().int(),
+  paymentsTotal: Money,
+  refunds: z.number().int(),
+  refundsTotal: Money,
+  /** payments minus refunds. */
+  net: Money,
+});
+export type AgentTotals = z.infer<typeof AgentTotals>;
+
+export const PlanTotals = z.object({
+  currency: Currency,
+  /** 1 for a single payment. */
+  installments: z.number().int(),
+  payments: z.number().int(),
+  total: Money,
+});
+export type PlanTotals = z.infer<typeof PlanTotals>;
+
+export const HourVolume = z.object({ hour: z.number().int().min(0).max(23), currency: Currency, payments: z.number().int(), total: Money });
+export type HourVolume = z.infer<typeof HourVolume>;
+
+export const EndOfDayReport = z.object({
+  date: z.string(),
+  /** The time zone the day was counted in (the desk's). */
+  timeZone: z.string(),
+  agents: z.array(AgentTotals),
+  plans: z.array(PlanTotals),
+  hours: z.array(HourVolume),
+  totals: z.array(AgentTotals.omit({ operatorId: true })),
+});
+export type EndOfDayReport = z.infer<typeof EndOfDayReport>;
+
+const cell = (value: string | number): string => {
+  const text = String(value);
+  // Quote what needs it, and defuse spreadsheet formulas (=, +, -, @ at the start of a text cell).
+  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+export const csvRow = (values: readonly (string | number)[]): string => values.map(cell).join(',');
+
+const money = (n: number): string => n.toFixed(2);
+
+/** The report as CSV: one section per table, each with its header row. */
+export function reportToCsv(report: EndOfDayReport): string {
+  const lines = [
+    csvRow(['section', 'date', 'agent', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
+    ...report.agents.map((a) => csvRow(['agent', report.date, a.operatorId, a.currency.toUpperCase(), a.payments, money(a.paymentsTotal), a.refunds, money(a.refundsTotal), money(a.net)])),
+    ...report.totals.map((t) => csvRow(['total', report.date, '', t.currency.toUpperCase(), t.payments, money(t.paymentsTotal), t.refunds, money(t.refundsTotal), money(t.net)])),
+    '',
+    csvRow(['section', 'date', 'currency', 'installments', 'payments', 'total']),
+    ...report.plans.map((p) => csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.total)])),
+    '',
+    csvRow(['section', 'date', 'hour', 'currency', 'payments', 'total']),
+    ...report.hours.map((h) => csvRow(['hour', report.date, h.hour, h.currency.toUpperCase(), h.payments, money(h.total)])),
+  ];
+  return `${lines.join('\r\n')}\r\n`;
+}
