@@ -350,4 +350,10 @@ export const enUS = {
   "outbox.state.declined": "The cardholder declined.",
   "outbox.state.link_closed": "The link was already used or has expired.",
   "outbox.state.link_unknown": "The link is no longer known to the training service.",
+  "update.ready": "Version {version} of the app is ready. Restart to install it; it takes about a minute.",
+  "update.readyAfterCall": "Version {version} of the app is ready. It will be installed when you restart, once the payment in progress has its result.",
+  "update.restart": "Restart now",
+  "update.restarting": "Restarting…",
+  "update.blocked": "A payment is still in progress: restart at the end of the call.",
+  "update.failed": "The app could not restart to install the update: {reason}",
 } as const;

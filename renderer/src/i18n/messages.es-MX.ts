@@ -352,4 +352,10 @@ export const esMX: Catalogue = {
   "outbox.state.declined": "El tarjetahabiente rechazó.",
   "outbox.state.link_closed": "El enlace ya se usó o venció.",
   "outbox.state.link_unknown": "El servicio de capacitación ya no conoce el enlace.",
+  "update.ready": "La versión {version} de la aplicación está lista. Reinicie para instalarla; tarda alrededor de un minuto.",
+  "update.readyAfterCall": "La versión {version} de la aplicación está lista. Se instalará cuando reinicie, una vez que el pago en curso tenga su resultado.",
+  "update.restart": "Reiniciar ahora",
+  "update.restarting": "Reiniciando…",
+  "update.blocked": "Aún hay un pago en curso: reinicie al terminar la llamada.",
+  "update.failed": "La aplicación no pudo reiniciarse para instalar la actualización: {reason}",
 };

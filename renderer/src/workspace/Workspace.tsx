@@ -8,6 +8,7 @@ import { useCall } from '../call/store';
 import { useI18n, type PlainKey } from '../i18n';
 import { PaymentFlow } from '../payment/PaymentFlow';
 import { Outbox } from '../training/Outbox';
+import { UpdateBanner } from '../updates/UpdateBanner';
 import { LanguageSwitch } from './LanguageSwitch';
 import { Lookup } from './Lookup';
 import { ReservationSummary } from './ReservationSummary';
@@ -108,6 +109,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
           {t('ws.signOut')}
         </button>
       </header>
+      <UpdateBanner />
       {sections.length > 1 && (
         <nav className="sections" aria-label={t('nav.label')}>
           <div role="tablist" aria-label={t('nav.label')} className="sections__list">
