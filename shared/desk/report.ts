@@ -42,7 +42,8 @@ export type EndOfDayReport = z.infer<typeof EndOfDayReport>;
 const cell = (value: string | number): string => {
   const text = String(value);
   // Quote what needs it, and defuse spreadsheet formulas (=, +, -, @ at the start of a text cell).
-  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  // A plain number (a negative net, "-80.50") stays a number.
+  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 

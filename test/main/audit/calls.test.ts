@@ -1,0 +1,163 @@
+// The audit trail as the app writes it: every recorded call through the real door (createMainStack over the simulator),
+// the lock, the results the poller learns — and an edit of the app's audit.db found by `npm run audit:verify`.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMainStack, type MainStack } from '../../../main/app';
+import type { AuditRow } from '../../../main/audit';
+import type { SenderInfo } from '../../../main/ipc';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+const CARD = '4111111111111111';
+const CVV = '7319';
+let dir: string;
+let stack: MainStack;
+
+const call = async (channel: string, input: unknown) => stack.dispatch(channel, sender, input);
+async function ok<T>(channel: string, input: unknown): Promise<T> {
+  const result = await call(channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+}
+const rows = (): AuditRow[] => stack.audit.rows();
+const last = (action: string): AuditRow | undefined => rows().filter((r) => r.action === action).at(-1);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'audit-calls-'));
+  stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    isTrustedSender: () => true,
+    service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+    idleTimeoutMs: 1_000,
+  });
+  await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
+});
+afterAll(async () => {
+  await stack.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('what the app writes to the audit trail', () => {
+  it('sign-ins, refused and accepted; account changes; a settings change; sign-out', async () => {
+    expect(await call('session:signIn', { id: 'ADA', password: 'wrong password 1' })).toMatchObject({ ok: false });
+    expect(last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'refused', details: { code: 'invalid_credentials' } });
+    expect(JSON.stringify(last('session.signIn'))).not.toContain('wrong password');
+
+    await ok('session:signIn', { id: 'ada', password: 'a long password 42' });
+    expect(last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ada' });
+
+    await ok('operators:create', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+    expect(last('account.create')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ana', details: { role: 'agent' } });
+    await ok('operators:update', { id: 'ana', role: 'supervisor' });
+    await ok('operators:update', { id: 'ana', role: 'agent' });
+    expect(last('account.update')).toMatchObject({ actor: 'ada', resource: 'ana', details: { role: 'agent' } });
+    await ok('operators:resetPassword', { id: 'ana', password: 'agent password 5678' });
+    expect(last('account.resetPassword')).toMatchObject({ actor: 'ada', resource: 'ana', outcome: 'ok' });
+    expect(JSON.stringify(rows())).not.toContain('agent password');
+
+    await ok('app:setLanguage', { language: 'en-US' });
+    expect(last('settings.change')).toMatchObject({ actor: 'ada', resource: 'language', details: { value: 'en-US' } });
+    await ok('session:signOut', {});
+    expect(last('session.signOut')).toMatchObject({ actor: 'ada', outcome: 'ok' });
+  });
+
+  it("a refusal by role is recorded with the caller and the reason", async () => {
+    await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
+    expect(await call('operators:create', { id: 'eve', displayName: 'Eve', role: 'admin', password: 'a long password 99' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(last('account.create')).toMatchObject({ actor: 'ana', outcome: 'refused', resource: 'eve', details: { code: 'forbidden' } });
+  });
+
+  it('a card saved, a payment made and its result: ids, amounts and the service request id — never the card number or CVV', async () => {
+    const reservationId = 'HTL-AUDIT-1';
+    const method = await ok<{ id: string }>('payments:tokenize', {
+      operationId: randomUUID(),
+      card: { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) },
+      reservationId,
+    });
+    expect(last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
+    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount: 120.5, currency: 'mxn', reservationId });
+    const row = last('payment.create');
+    expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amount: 120.5, currency: 'mxn', reservationId } });
+    expect(row?.requestId).toMatch(/\S/);
+
+    for (let i = 0; i < 100 && !last('payment.result'); i++) {
+      await ok('payments:get', { paymentId: paid.id });
+      await sleep(50);
+    }
+    expect(last('payment.result')).toMatchObject({ actor: 'system', outcome: 'ok', resource: paid.id, details: { status: 'succeeded' } });
+
+    const file = readFileSync(join(dir, 'audit.db')).toString('latin1') + readFileSync(join(dir, 'audit.db-wal'), { flag: 'a+' }).toString('latin1');
+    expect(file).not.toContain(CARD);
+    expect(file).not.toContain('"cvv"');
+    expect(file).not.toMatch(/Bearer|access_token|client_secret/i);
+  });
+
+  it('the lock: by the button, and when the desk is left idle', async () => {
+    await ok('session:lock', {});
+    expect(last('session.lock')).toMatchObject({ actor: 'ana', outcome: 'ok', details: { reason: 'manual' } });
+    await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
+    await sleep(1_300);
+    expect(await call('payments:pay', {})).toMatchObject({ ok: false });
+    expect(last('session.lock')).toMatchObject({ actor: 'ana', details: { reason: 'idle' } });
+  });
+
+  it('supervisors read it: filters, paging, CSV; the chain verifies', async () => {
+    await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
+    await ok('session:signOut', {});
+    await ok('session:signIn', { id: 'ada', password: 'a long password 42' });
+    const page = await ok<{ rows: AuditRow[]; nextBeforeSeq?: number }>('audit:list', { action: 'session.', limit: 2 });
+    expect(page.rows).toHaveLength(2);
+    expect(page.rows.every((r) => r.action.startsWith('session.'))).toBe(true);
+    expect(page.rows[0]!.seq).toBeGreaterThan(page.rows[1]!.seq);
+    const older = await ok<{ rows: AuditRow[] }>('audit:list', { action: 'session.', limit: 2, beforeSeq: page.nextBeforeSeq });
+    expect(older.rows[0]!.seq).toBeLessThan(page.rows[1]!.seq);
+    expect((await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort()).toEqual(['account.create', 'payment.create', 'session.signIn']);
+
+    const csv = await ok<{ csv: string; rows: number }>('audit:exportCsv', { actor: 'ana' });
+    const lines = csv.csv.trim().split('\r\n');
+    expect(lines[0]).toBe('seq,at,actor,action,outcome,resource,request_id,details,hash');
+    expect(lines).toHaveLength(csv.rows + 1);
+    expect(lines.slice(1).every((l) => l.split(',')[2] === 'ana')).toBe(true);
+    expect(last('audit.export')).toMatchObject({ actor: 'ada', details: { actor: 'ana', rows: csv.rows } });
+    expect(await ok('audit:verify', {})).toMatchObject({ ok: true });
+  });
+});
+
+describe('verification of the app audit.db', () => {
+  it('an altered row in the database file is reported, with its number, by npm run audit:verify', async () => {
+    const file = join(dir, 'audit.db');
+    const target = last('payment.create');
+    if (!target) throw new Error('no payment row');
+    await stack.close();
+    const verify = () => {
+      try {
+        return { code: 0, out: execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { cwd: REPO, encoding: 'utf8' }) };
+      } catch (error) {
+        const e = error as { status: number; stdout: string };
+        return { code: e.status, out: e.stdout };
+      }
+    };
+    const before = verify();
+    expect(before.code).toBe(0);
+    expect(before.out).toMatch(/^audit-verify ok rows=\d+/);
+
+    const db = new Database(file);
+    db.exec('DROP TRIGGER audit_no_update');
+    db.prepare('UPDATE audit SET details = ? WHERE seq = ?').run(JSON.stringify({ ...target.details, amount: 1.5 }), target.seq);
+    db.close();
+    const broken = verify();
+    expect(broken.code).toBe(1);
+    expect(broken.out).toContain(`audit-verify broken seq=${target.seq}`);
+    expect(broken.out).toContain('was changed after it was written');
+    // The stack is closed here: reopen one so that afterAll can close it again.
+    stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', isTrustedSender: () => true });
+  });
+});
