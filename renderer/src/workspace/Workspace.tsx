@@ -60,12 +60,16 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
     function onKey(event: KeyboardEvent): void {
       if (event.key === 'F2') {
         event.preventDefault();
-        setSection('workspace');
-        // The workspace may have to mount first.
-        requestAnimationFrame(() => {
+        const focusLookup = (): void => {
           lookupRef.current?.focus();
           lookupRef.current?.select();
-        });
+        };
+        // On the workspace the search takes the very next keystroke; from another section, it mounts first.
+        if (lookupRef.current) focusLookup();
+        else {
+          setSection('workspace');
+          requestAnimationFrame(focusLookup);
+        }
       }
     }
     window.addEventListener('keydown', onKey);

@@ -5,12 +5,36 @@ import { expect } from '@playwright/test';
 import type { AppHarness } from './harness';
 
 export const AGENT = { id: 'ana', displayName: 'Ana Agent', password: 'agent password 1234' };
+export const SUPERVISOR = { id: 'sam', displayName: 'Sam Supervisor', password: 'supervisor password 1234' };
+export const ADMIN = { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' };
+const OPERATORS = { agent: AGENT, supervisor: SUPERVISOR, admin: ADMIN } as const;
+export type Who = keyof typeof OPERATORS;
+
+/** The sender the app's own page would be, for calls a test makes straight to main's door. */
+export const pageSender = (app: AppHarness) => ({ url: app.url, isMainFrame: true, webContentsId: 1 });
+
+/** The first admin, the agent 'ana' and the supervisor 'sam', created through main's directory (once per app). */
+export async function ensureOperators(app: AppHarness): Promise<void> {
+  if (!app.stack.directory.needsFirstAdmin()) return;
+  await app.stack.directory.createFirstAdmin(ADMIN);
+  await app.stack.directory.createOperator(ADMIN.id, { ...AGENT, role: 'agent' });
+  await app.stack.directory.createOperator(ADMIN.id, { ...SUPERVISOR, role: 'supervisor' });
+}
+
+/** Signs in as the agent, the supervisor or the admin (whoever was signed in is signed out first). */
+export async function signIn(page: Page, app: AppHarness, who: Who): Promise<void> {
+  await ensureOperators(app);
+  await app.stack.dispatch('session:signOut', pageSender(app), {});
+  const operator = OPERATORS[who];
+  await page.goto(app.url);
+  await page.locator('#sign-in-id').fill(operator.id);
+  await page.locator('#sign-in-password').fill(operator.password);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#lookup-input')).toBeVisible();
+}
 
 export async function signInAgent(page: Page, app: AppHarness): Promise<void> {
-  if (app.stack.directory.needsFirstAdmin()) {
-    await app.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-    await app.stack.directory.createOperator('ada', { id: AGENT.id, displayName: AGENT.displayName, role: 'agent', password: AGENT.password });
-  }
+  await ensureOperators(app);
   await page.goto(app.url);
   await page.locator('#sign-in-id').fill(AGENT.id);
   await page.locator('#sign-in-password').fill(AGENT.password);
@@ -59,4 +83,23 @@ export async function advanceSimulatorClock(app: AppHarness, seconds: number): P
     body: JSON.stringify({ advanceSeconds: seconds }),
   });
   expect(response.ok).toBe(true);
+}
+
+/** The agent takes a payment in full on a reservation with the card that succeeds; returns the payment's id. */
+export async function payInFull(page: Page, query: string, guest: string): Promise<string> {
+  await openReservation(page, query, guest);
+  await keyCard(page, '4242424242424242');
+  await page.keyboard.press('Enter');
+  const result = page.getByRole('region', { name: 'Payment approved' });
+  await expect(result).toBeVisible();
+  const id = /pay_[a-f0-9]{32}/.exec((await result.textContent()) ?? '')?.[0];
+  expect(id).toBeDefined();
+  await result.getByRole('button').click();
+  return id ?? '';
+}
+
+/** Opens a section of the supervisor's or admin's desk by its tab. */
+export async function openSection(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
 }
