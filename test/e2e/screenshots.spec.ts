@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/harness';
-import { advanceSimulatorClock, expectAccessible, futureExpiry } from './support/desk';
+import { advanceSimulatorClock, expectAccessible, futureExpiry, signIn } from './support/desk';
 
 const WORDS = {
   'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked' },
@@ -82,6 +82,75 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await advanceSimulatorClock(app, 1);
       await expect(page.getByRole('heading', { name: words.locked })).toBeVisible({ timeout: 15_000 });
       await shot('locked');
+    });
+  });
+}
+
+const DESK_WORDS = {
+  'en-US': { approved: 'Payment approved', request: 'Request refund', requestTitle: 'Request a refund', now: 'A supervisor approves now' },
+  'es-MX': { approved: 'Pago aprobado', request: 'Solicitar reembolso', requestTitle: 'Solicitar un reembolso', now: 'Un supervisor la aprueba ahora' },
+} as const;
+
+// The supervisor's and admin's sections, after an agent's payment and refund request (the default idle lock: no lock here).
+for (const language of ['es-MX', 'en-US'] as const) {
+  test.describe(`supervisor screens in ${language}`, () => {
+    test.use({ language, viewport: { width: 1280, height: 900 } });
+
+    test(`every supervisor and admin screen, captured (${language})`, async ({ page, app }) => {
+      test.setTimeout(120_000);
+      const words = DESK_WORDS[language];
+      const dir = path.join('test-results', 'screenshots', language);
+      mkdirSync(dir, { recursive: true });
+      let n = 20;
+      const shot = async (name: string): Promise<void> => {
+        n++;
+        await expectAccessible(page, `${name} (${language})`);
+        await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
+      };
+      const tab = async (index: number): Promise<void> => {
+        await page.getByRole('tab').nth(index).click();
+        await expect(page.getByRole('tabpanel').getByRole('heading', { level: 2 }).first()).toBeVisible();
+      };
+
+      await signIn(page, app, 'agent');
+      await page.locator('#lookup-input').fill('MEX-2H8R5T');
+      await page.locator('.result').first().waitFor();
+      await page.locator('#lookup-input').press('Enter');
+      await page.keyboard.type('4242424242424242');
+      await page.keyboard.type(futureExpiry());
+      await page.keyboard.type('123');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('heading', { name: words.approved })).toBeVisible();
+      await page.getByRole('button', { name: new RegExp(`^${words.request} pay_`) }).click();
+      const request = page.getByRole('region', { name: words.requestTitle });
+      await request.locator('select').selectOption('requested_by_customer');
+      await shot('agent-refund-request');
+      await request.locator('button[type=submit]').click();
+      await request.getByLabel(words.now).check();
+      await shot('agent-manager-override');
+
+      await signIn(page, app, 'supervisor');
+      await tab(1);
+      await page.locator('form.filters button[type=submit]').click();
+      await page.locator('.table-scroll tbody button').first().click();
+      await expect(page.locator('.payment-detail')).toBeVisible();
+      await shot('supervisor-payments');
+      await tab(2);
+      await expect(page.locator('.table tbody tr')).toHaveCount(1);
+      await shot('supervisor-approvals');
+      await tab(3);
+      await expect(page.locator('table.audit tbody tr').first()).toBeVisible();
+      await shot('supervisor-audit');
+      await tab(4);
+      await expect(page.getByRole('img')).toBeVisible();
+      await shot('supervisor-report');
+
+      await signIn(page, app, 'admin');
+      await tab(5);
+      await expect(page.locator('.table tbody tr')).toHaveCount(3);
+      await shot('admin-accounts');
+      await tab(6);
+      await shot('admin-import');
     });
   });
 }
