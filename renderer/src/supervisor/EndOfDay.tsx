@@ -162,7 +162,8 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
   });
   return (
     <figure className="chart">
-      <svg role="img" aria-label={summary} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" preserveAspectRatio="xMidYMid meet">
+      <p className="chart__currency">{series.currency.toUpperCase()}</p>
+      <svg role="img" aria-label={summary} viewBox={`-24 0 ${WIDTH + 48} ${HEIGHT}`} width="100%" preserveAspectRatio="xMidYMid meet">
         <line x1={0} y1={BASE} x2={WIDTH} y2={BASE} className="chart__axis" />
         {series.hours.map((slot) => {
           const height = max === 0 ? 0 : Math.max(slot.total > 0 ? 2 : 0, (slot.total / max) * (BASE - 20));
