@@ -58,10 +58,8 @@ export class RefundDesk {
     }
     const payment = await this.deps.engine.getPayment(input.paymentId);
     const currency = asCurrency(payment.currency);
-    const leftCents = this.refundableCents(payment);
-    if (input.amount !== undefined && toCents(input.amount) > leftCents) {
-      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
-    }
+    // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
+    this.checkRefundable(payment, input.amount);
     return requestView(
       this.deps.requests.add({
         id: input.requestId,
@@ -181,12 +179,8 @@ export class RefundDesk {
   }
 
   private checkLimit(by: OperatorView, payment: PaymentView, amount: number | undefined): void {
-    if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
+    const cents = this.checkRefundable(payment, amount);
     const currency = asCurrency(payment.currency);
-    const leftCents = this.refundableCents(payment);
-    const cents = amount === undefined ? leftCents : toCents(amount);
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
-    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
     const limit = refundLimitFor(this.limitsOf(), by.role, currency);
     if (limit !== undefined && cents > toCents(limit)) {
       throw new RefundError(
@@ -195,6 +189,17 @@ export class RefundDesk {
         'amount',
       );
     }
+  }
+
+  /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */
+  private checkRefundable(payment: PaymentView, amount: number | undefined): number {
+    if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
+    const currency = asCurrency(payment.currency);
+    const leftCents = this.refundableCents(payment);
+    const cents = amount === undefined ? leftCents : toCents(amount);
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
+    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    return cents;
   }
 
   private refundableCents(payment: PaymentView): number {

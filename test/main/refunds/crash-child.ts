@@ -1,0 +1,127 @@
+/**
+ * Crash harness for crash.test.ts, run as `node --import tsx test/main/refunds/crash-child.ts`.
+ *
+ * Its job comes as JSON in the CRASH_JOB environment variable (see `Job`). It opens the parent's journal
+ * and refund-request files, builds a real PaymentEngine and RefundDesk whose dependencies — the refund
+ * requests store, the Journal and fetch — are wrapped here (the production code has no crash hooks),
+ * calls `desk.approve(requestId, approver)` once and stops dead at the chosen point:
+ *
+ * - `after-decision`: `RefundRequests.decide()` wrote the approval (both ids), the refund operation is not journaled;
+ * - `after-journal`: the refund operation is written by `Journal.begin()`, nothing has been sent for it;
+ * - `after-send`: the POST …/payments/{id}/refunds request has been written to the socket (the test queued a
+ *   `delay` fault, so the service holds it and finishes it after the crash), no answer has arrived.
+ *
+ * At the point it prints `AT <point>` on stdout and blocks; the test then SIGKILLs it. `decide()` and
+ * `begin()` are synchronous, so there the thread is parked with Atomics.wait (no later line of the desk or
+ * the engine can run); in fetch it awaits a promise that never settles. Anything else (approve() settling,
+ * an error) prints `UNEXPECTED …` and exits 2, so the test fails fast. Nothing is exported: importing this
+ * file would run it.
+ */
+import diagnostics from 'node:diagnostics_channel';
+import { writeSync } from 'node:fs';
+import { z } from 'zod';
+import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
+import { RefundDesk, RefundRequests } from '../../../main/refunds';
+
+const CRASH_POINTS = ['after-decision', 'after-journal', 'after-send'] as const;
+type CrashPoint = (typeof CRASH_POINTS)[number];
+
+const Job = z.strictObject({
+  point: z.enum(CRASH_POINTS),
+  journalPath: z.string().min(1),
+  requestsPath: z.string().min(1),
+  authUrl: z.url(),
+  cdeUrl: z.url(),
+  baseUrl: z.url(),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  requestId: z.uuid(),
+  paymentId: z.string().regex(/^pay_[0-9a-f]{32}$/),
+  approver: z.strictObject({ id: z.string().min(1), displayName: z.string().min(1), role: z.enum(['supervisor', 'admin']), disabled: z.literal(false) }),
+});
+
+/** Written straight to fd 1, so the line is out before the thread blocks or is killed. */
+function say(line: string): void {
+  writeSync(1, `${line}\n`);
+}
+
+/** Parks the thread for good: a synchronous caller never returns, no timer or I/O callback runs. */
+function haltHere(point: CrashPoint): never {
+  say(`AT ${point}`);
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) Atomics.wait(cell, 0, 0);
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+/** Stops right after the approval is durably written, before the desk hands the refund to the engine. */
+class HaltAfterDecision extends RefundRequests {
+  override decide(id: string, decision: Parameters<RefundRequests['decide']>[1]): boolean {
+    const decided = super.decide(id, decision);
+    if (decided && decision.status === 'approved') haltHere('after-decision');
+    return decided;
+  }
+}
+
+/** Stops right after the refund operation is durably journaled, before anything is sent for it. */
+class HaltAfterBegin extends Journal {
+  override begin(op: Parameters<Journal['begin']>[0]): Operation {
+    const stored = super.begin(op);
+    if (stored.kind === 'refund') haltHere('after-journal');
+    return stored;
+  }
+}
+
+interface UndiciRequestMessage {
+  request: { method?: unknown; path?: unknown; origin?: unknown };
+}
+const isRequestMessage = (m: unknown): m is UndiciRequestMessage =>
+  typeof m === 'object' && m !== null && 'request' in m && typeof m.request === 'object' && m.request !== null;
+
+/**
+ * fetch that, for POST …/payments/{id}/refunds, starts the real request and resolves nothing: it says
+ * `AT after-send` once undici reports the request body written to the socket (diagnostics channel
+ * `undici:request:bodySent`), so the bytes are with the service when the process dies.
+ */
+function haltAfterSend(refundsUrl: URL): typeof fetch {
+  const onBodySent = (message: unknown): void => {
+    if (!isRequestMessage(message)) return;
+    const { method, path, origin } = message.request;
+    if (method !== 'POST' || path !== refundsUrl.pathname) return;
+    if (typeof origin === 'string' && new URL(origin).host !== refundsUrl.host) return;
+    diagnostics.unsubscribe('undici:request:bodySent', onBodySent);
+    say('AT after-send');
+  };
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (method !== 'POST' || url.href !== refundsUrl.href) return fetch(input, init);
+    diagnostics.subscribe('undici:request:bodySent', onBodySent);
+    // The answer is never handed to the engine: it is as if the process died before reading it.
+    fetch(input, init).catch(() => undefined);
+    return never<Response>();
+  };
+}
+
+async function main(): Promise<void> {
+  const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
+  const journal = job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : new Journal(job.journalPath);
+  const requests = job.point === 'after-decision' ? new HaltAfterDecision(job.requestsPath) : new RefundRequests(job.requestsPath);
+  const engine = new PaymentEngine({
+    config: simulatorConfig(job),
+    secrets: { read: () => Promise.resolve(job.clientSecret) },
+    journal,
+    ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments/${job.paymentId}/refunds`)) } : {}),
+  });
+  await engine.recover();
+  const desk = new RefundDesk({ engine, requests, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
+  desk.reconcile();
+  const approved = await desk.approve(job.requestId, job.approver);
+  say(`UNEXPECTED approve() returned ${approved.request.status} without reaching ${job.point}`);
+  process.exit(2);
+}
+
+main().catch((error: unknown) => {
+  say(`UNEXPECTED ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  process.exit(2);
+});

@@ -1,0 +1,530 @@
+// The refund desk of issue 7 through the real door (createMainStack in training mode: its own simulator over
+// HTTP, real operators, journal, refund requests and audit trail), plus one case on a bare engine and desk
+// whose fetch is observed, to count the refund requests that reach the service.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
+import type { SenderInfo } from '../../../main/ipc';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { RefundRequestView } from '../../../shared/desk';
+import type { PaymentView } from '../../../shared/ipc';
+import type { OperatorView } from '../../../shared/operators';
+
+const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+const CARD = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
+/** The simulator settles a refund this long after it is made (by its own clock, which the tests advance). */
+const REFUND_DELAY_S = 3;
+
+const PASSWORDS = {
+  ada: 'admin password 4242',
+  ana: 'agent password 1234',
+  sam: 'supervisor pass 1234',
+  sue: 'supervisor two 5678',
+} as const;
+type Who = keyof typeof PASSWORDS;
+
+type Refusal = { code: string; message: string; field?: string };
+
+/** One main stack over a temporary data folder, with the four operators. */
+class Desk {
+  private constructor(
+    readonly stack: MainStack,
+    readonly dir: string,
+  ) {}
+
+  static async open(extra: Partial<MainStackOptions> = {}): Promise<Desk> {
+    const dir = mkdtempSync(join(tmpdir(), 'refund-desk-'));
+    const stack = await createMainStack({
+      dataDir: dir,
+      version: 'test',
+      isTrustedSender: () => true,
+      service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: REFUND_DELAY_S * 1000 } },
+      ...extra,
+    });
+    await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORDS.ada });
+    await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORDS.ana });
+    await stack.directory.createOperator('ada', { id: 'sam', displayName: 'Sam', role: 'supervisor', password: PASSWORDS.sam });
+    await stack.directory.createOperator('ada', { id: 'sue', displayName: 'Sue', role: 'supervisor', password: PASSWORDS.sue });
+    return new Desk(stack, dir);
+  }
+
+  async close(): Promise<void> {
+    await this.stack.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  call(channel: string, input: unknown) {
+    return this.stack.dispatch(channel, sender, input);
+  }
+
+  async ok<T>(channel: string, input: unknown): Promise<T> {
+    const result = await this.call(channel, input);
+    if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+    return result.value as T;
+  }
+
+  /** The refusal the door answered; fails the test when the call went through. */
+  async refused(channel: string, input: unknown): Promise<Refusal> {
+    const result = await this.call(channel, input);
+    if (result.ok) throw new Error(`${channel} was expected to be refused, and answered ${JSON.stringify(result.value)}`);
+    return result.error;
+  }
+
+  async signInAs(who: Who): Promise<void> {
+    if ((await this.ok<{ operator?: OperatorView }>('session:status', {})).operator) await this.ok('session:signOut', {});
+    const operator = await this.ok<OperatorView>('session:signIn', { id: who, password: PASSWORDS[who] });
+    expect(operator.id).toBe(who);
+  }
+
+  /** A 4242 card payment taken by `who`, read until the service says it succeeded. */
+  async succeededPayment(who: 'ana' | 'sam', amount: number, currency: 'usd' | 'mxn' = 'usd'): Promise<PaymentView> {
+    await this.signInAs(who);
+    const reservationId = `HTL-REFUND-${randomUUID().slice(0, 8)}`;
+    const method = await this.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: CARD, reservationId });
+    let payment = await this.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount, currency, reservationId });
+    for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+      await sleep(20);
+      payment = await this.ok<PaymentView>('payments:get', { paymentId: payment.id });
+    }
+    expect(payment).toMatchObject({ status: 'succeeded', amount, refundable: amount, refunds: [] });
+    return payment;
+  }
+
+  /** The service's word on the payment (payments:get reads it again). */
+  get(paymentId: string): Promise<PaymentView> {
+    return this.ok<PaymentView>('payments:get', { paymentId });
+  }
+
+  /** Moves the simulator's clock: pending refunds are due at once. */
+  async advance(seconds: number): Promise<void> {
+    const controlUrl = this.stack.training?.controlUrl;
+    if (!controlUrl) throw new Error('not in training mode');
+    const response = await fetch(`${controlUrl}/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: seconds }) });
+    expect(response.status).toBe(200);
+  }
+
+  /** The next `payments:changed` event for the payment that `matches` (bounded: a liveness guard, not a speed test). */
+  changed(paymentId: string, matches: (payment: PaymentView) => boolean): Promise<PaymentView> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`no payments:changed event for ${paymentId} matched in 15 s`));
+      }, 15_000);
+      const off = this.stack.onEvent((event, payload) => {
+        if (event !== 'payments:changed') return;
+        const payment = payload as PaymentView;
+        if (payment.id !== paymentId || !matches(payment)) return;
+        clearTimeout(timer);
+        off();
+        resolve(payment);
+      });
+    });
+  }
+
+  /** The journal file as the next start would read it (a second connection: SQLite in WAL mode allows it). */
+  journalRefunds(paymentId: string): { id: string; amountCents: number; operatorId: string | undefined }[] {
+    const journal = new Journal(join(this.dir, 'journal.db'));
+    try {
+      return (journal.payment(paymentId)?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
+    } finally {
+      journal.close();
+    }
+  }
+}
+
+const refundInput = (paymentId: string, amount?: number) => ({
+  operationId: randomUUID(),
+  paymentId,
+  ...(amount === undefined ? {} : { amount }),
+  reason: 'requested_by_customer',
+});
+const requestInput = (paymentId: string, amount?: number) => ({
+  requestId: randomUUID(),
+  paymentId,
+  ...(amount === undefined ? {} : { amount }),
+  reason: 'cancellation',
+  note: 'The guest cancelled by phone.',
+});
+
+describe('the refund desk through the door (default limits)', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    await desk.close();
+  });
+
+  it('a supervisor refunds part, then all that is left; both statuses are followed to succeeded; a further refund is refused before any request', async () => {
+    const payment = await desk.succeededPayment('ana', 100);
+    await desk.signInAs('sam');
+
+    const partial = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 30));
+    expect(partial.refundable).toBe(70);
+    expect(partial.refunds).toMatchObject([{ amount: 30, currency: 'usd', reason: 'requested_by_customer', status: 'pending' }]);
+    const firstRefund = partial.refunds[0]?.id ?? '';
+
+    // The engine follows the payment until the refund is final: its next read after the service settles it.
+    const firstDone = desk.changed(payment.id, (p) => p.refunds.every((r) => r.status === 'succeeded'));
+    await desk.advance(REFUND_DELAY_S + 1);
+    expect((await firstDone).refunds).toMatchObject([{ id: firstRefund, amount: 30, status: 'succeeded' }]);
+
+    // Without an amount: all that is left.
+    const full = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id));
+    expect(full.refundable).toBe(0);
+    expect(full.refunds.map((r) => [r.amount, r.status])).toEqual([
+      [30, 'succeeded'],
+      [70, 'pending'],
+    ]);
+    const secondDone = desk.changed(payment.id, (p) => p.refunds.length === 2 && p.refunds.every((r) => r.status === 'succeeded'));
+    await desk.advance(REFUND_DELAY_S + 1);
+    await secondDone;
+
+    const settled = await desk.get(payment.id);
+    expect(settled).toMatchObject({ status: 'succeeded', amount: 100, refundable: 0 });
+    expect(settled.refunds.map((r) => [r.amount, r.status])).toEqual([
+      [30, 'succeeded'],
+      [70, 'succeeded'],
+    ]);
+    expect(desk.journalRefunds(payment.id).map((r) => [r.amountCents, r.operatorId])).toEqual([
+      [3000, 'sam'],
+      [7000, 'sam'],
+    ]);
+
+    // Nothing left: refused (with or without an amount), and the service still holds two refunds.
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 1))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect((await desk.get(payment.id)).refunds).toHaveLength(2);
+
+    // The audit trail: who made each refund, and each result once.
+    const creates = desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
+    expect(creates.map((r) => [r.actor, r.outcome])).toEqual(
+      expect.arrayContaining([
+        ['sam', 'ok'],
+        ['sam', 'ok'],
+        ['sam', 'refused'],
+        ['sam', 'refused'],
+      ]),
+    );
+    expect(creates).toHaveLength(4);
+    const results = settled.refunds.flatMap((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10));
+    expect(results.map((r) => [r.actor, r.outcome, r.details['amount']])).toEqual([
+      ['system', 'ok', 30],
+      ['system', 'ok', 70],
+    ]);
+  });
+
+  it("an agent's refunds:create is refused by main (role), and no refund is made", async () => {
+    const payment = await desk.succeededPayment('ana', 40);
+    // Signed in as the agent, the renderer calls the channel directly.
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 10))).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
+    expect(await desk.get(payment.id)).toMatchObject({ refundable: 40, refunds: [] });
+    expect(desk.journalRefunds(payment.id)).toEqual([]);
+    const rows = desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
+    expect(rows.map((r) => [r.actor, r.outcome])).toEqual([
+      ['ana', 'refused'],
+      ['ana', 'refused'],
+    ]);
+  });
+
+  it("manager override: wrong password and the agent's own credentials are refused; the supervisor's approve, both ids recorded", async () => {
+    const payment = await desk.succeededPayment('ana', 90);
+    const asked = requestInput(payment.id, 25);
+    const request = await desk.ok<RefundRequestView>('refunds:request', asked);
+    expect(request).toMatchObject({ id: asked.requestId, paymentId: payment.id, amount: 25, currency: 'usd', status: 'pending', requestedBy: 'ana', override: false });
+    expect(request.decidedBy).toBeUndefined();
+    const pendingOnly = async () => (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+
+    const wrong = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' });
+    expect(wrong.code).toBe('invalid_credentials');
+    expect(await pendingOnly()).toMatchObject([{ id: request.id, status: 'pending' }]);
+
+    const self = await desk.refused('refunds:override', { requestId: request.id, approverId: 'ana', approverPassword: PASSWORDS.ana });
+    expect(self.code).toBe('approver_not_allowed');
+    expect(await pendingOnly()).toMatchObject([{ id: request.id, status: 'pending' }]);
+    expect(await desk.get(payment.id)).toMatchObject({ refundable: 90, refunds: [] });
+
+    // The supervisor signs on the agent's screen (id is case-insensitive); the session stays the agent's.
+    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:override', {
+      requestId: request.id,
+      approverId: 'SAM',
+      approverPassword: PASSWORDS.sam,
+    });
+    expect((await desk.ok<{ operator?: OperatorView }>('session:status', {})).operator?.id).toBe('ana');
+    expect(approved.request).toMatchObject({ id: request.id, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', override: true });
+    expect(approved.payment.refunds).toHaveLength(1);
+    const refundId = approved.payment.refunds[0]?.id;
+    expect(approved.request.refundId).toBe(refundId);
+    expect(approved.payment).toMatchObject({ refundable: 65, refunds: [{ amount: 25, reason: 'cancellation' }] });
+
+    // The refund is the supervisor's in the journal (the end-of-day report counts it for them)…
+    expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
+    // …and the audit trail has the approval with both ids, made from the agent's session.
+    const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100).filter((r) => r.details['requestId'] === request.id);
+    expect(rows.map((r) => [r.actor, r.outcome, r.details['approverId']]).reverse()).toEqual([
+      ['ana', 'refused', 'sam'],
+      ['ana', 'refused', 'ana'],
+      ['ana', 'ok', 'sam'],
+    ]);
+    expect(rows[0]).toMatchObject({
+      resource: payment.id,
+      details: { requestId: request.id, override: true, requestedBy: 'ana', approverId: 'sam', approvedBy: 'sam', refundId },
+    });
+    expect(JSON.stringify(rows)).not.toContain(PASSWORDS.sam);
+    expect(desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10)).toMatchObject([
+      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amount: 25, reason: 'cancellation' } },
+    ]);
+
+    // Overriding again is the same refund, not a second one.
+    const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:override', {
+      requestId: request.id,
+      approverId: 'sam',
+      approverPassword: PASSWORDS.sam,
+    });
+    expect(again.request.refundId).toBe(refundId);
+    expect((await desk.get(payment.id)).refunds.map((r) => r.id)).toEqual([refundId]);
+  });
+
+  it('an agent cannot ask for more than is left, nor for a payment with nothing left or not succeeded (refused when asked, not when approved)', async () => {
+    const payment = await desk.succeededPayment('ana', 20);
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 20.01))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    await desk.signInAs('sam');
+    await desk.ok('refunds:create', refundInput(payment.id));
+    await desk.signInAs('ana');
+    expect(await desk.refused('refunds:request', requestInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 1))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests).toEqual([]);
+
+    // A payment that has not succeeded (waiting for the cardholder's 3DS) cannot be asked for either.
+    const reservationId = 'HTL-REFUND-3DS';
+    const method = await desk.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { ...CARD, number: '4000000000003220' }, reservationId });
+    const waiting = await desk.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount: 20, currency: 'usd', reservationId });
+    expect(waiting.status).toBe('requires_action');
+    expect(await desk.refused('refunds:request', requestInput(waiting.id))).toMatchObject({ code: 'payment_not_refundable' });
+    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: waiting.id })).requests).toEqual([]);
+  });
+
+  it('the queue: listed, approved once by another supervisor, a rejection needs a note, and nobody approves their own request', async () => {
+    const payment = await desk.succeededPayment('ana', 120);
+    const first = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 40));
+    const second = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 10));
+    // An agent does not see the queue.
+    expect(await desk.refused('refunds:queue', {})).toMatchObject({ code: 'forbidden' });
+
+    await desk.signInAs('sue');
+    const queued = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests.filter((r) => r.paymentId === payment.id);
+    expect(queued.map((r) => [r.id, r.status, r.requestedBy, r.amount])).toEqual([
+      [first.id, 'pending', 'ana', 40],
+      [second.id, 'pending', 'ana', 10],
+    ]);
+
+    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
+    expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sue', override: false });
+    const refundId = approved.request.refundId;
+    expect(refundId).toBeDefined();
+    expect(approved.payment.refunds.map((r) => [r.id, r.amount])).toEqual([[refundId, 40]]);
+
+    // Approving again (the same supervisor, or another) answers the same refund: the service holds one.
+    const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
+    expect(again.request).toMatchObject({ status: 'approved', decidedBy: 'sue', refundId });
+    await desk.signInAs('sam');
+    const third = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
+    expect(third.request).toMatchObject({ decidedBy: 'sue', refundId });
+    expect((await desk.get(payment.id)).refunds.map((r) => r.id)).toEqual([refundId]);
+    expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 4000, operatorId: 'sue' }]);
+
+    // A rejection says why.
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '' })).toMatchObject({ code: 'invalid_input', field: 'note' });
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '   ' })).toMatchObject({ code: 'invalid_input', field: 'note' });
+    const rejected = await desk.ok<RefundRequestView>('refunds:reject', { requestId: second.id, note: 'Charged correctly: the stay was used.' });
+    expect(rejected).toMatchObject({ id: second.id, status: 'rejected', decidedBy: 'sam', decisionNote: 'Charged correctly: the stay was used.' });
+    expect(rejected.refundId).toBeUndefined();
+    // Closed: neither approved nor rejected again; it left the queue.
+    expect(await desk.refused('refunds:approve', { requestId: second.id })).toMatchObject({ code: 'request_closed' });
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: 'again' })).toMatchObject({ code: 'request_closed' });
+    expect(await desk.refused('refunds:reject', { requestId: first.id, note: 'too late' })).toMatchObject({ code: 'request_closed' });
+    const pending = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests;
+    expect(pending.filter((r) => r.paymentId === payment.id)).toEqual([]);
+    const all = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', { status: 'all' })).requests.filter((r) => r.paymentId === payment.id);
+    expect(all.map((r) => [r.id, r.status]).sort()).toEqual(
+      [
+        [first.id, 'approved'],
+        [second.id, 'rejected'],
+      ].sort(),
+    );
+    expect(await desk.get(payment.id)).toMatchObject({ refundable: 80 });
+
+    // A supervisor may ask too, but someone else must approve it.
+    const own = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 5));
+    expect(own.requestedBy).toBe('sam');
+    expect(await desk.refused('refunds:approve', { requestId: own.id })).toMatchObject({ code: 'same_person' });
+    expect(await desk.refused('refunds:reject', { requestId: own.id, note: 'mine' })).toMatchObject({ code: 'same_person' });
+    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests.find((r) => r.id === own.id)).toMatchObject({
+      status: 'pending',
+    });
+    expect((await desk.get(payment.id)).refunds).toHaveLength(1);
+    await desk.signInAs('sue');
+    expect(await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: own.id })).toMatchObject({
+      request: { status: 'approved', requestedBy: 'sam', decidedBy: 'sue' },
+    });
+    expect((await desk.get(payment.id)).refunds.map((r) => r.amount)).toEqual([40, 5]);
+  });
+});
+
+describe('refund limits per role (supervisors up to 50 USD)', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open({ refundLimits: { supervisor: { usd: 50 } } });
+  });
+  afterAll(async () => {
+    await desk.close();
+  });
+
+  it('the limits are listed for every role', async () => {
+    await desk.signInAs('ana');
+    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>('refunds:limits', {});
+    expect(limits).toEqual(
+      expect.arrayContaining([
+        { role: 'agent', currency: 'usd', max: 0 },
+        { role: 'supervisor', currency: 'usd', max: 50 },
+        { role: 'supervisor', currency: 'mxn' },
+        { role: 'admin', currency: 'usd' },
+      ]),
+    );
+  });
+
+  it("a supervisor's refund above the limit is refused before any refund; an admin's is made", async () => {
+    const payment = await desk.succeededPayment('ana', 100);
+    await desk.signInAs('sam');
+    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 60));
+    expect(refusal).toMatchObject({ code: 'refund_limit', field: 'amount' });
+    expect(refusal.message).toContain('50.00 USD');
+    // All that is left (100) is above the limit too.
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_limit' });
+    expect(await desk.get(payment.id)).toMatchObject({ refundable: 100, refunds: [] });
+    // At the limit: allowed.
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 50))).toMatchObject({ refundable: 50 });
+
+    const other = await desk.succeededPayment('ana', 100);
+    await desk.signInAs('ada');
+    const byAdmin = await desk.ok<PaymentView>('refunds:create', refundInput(other.id, 60));
+    expect(byAdmin).toMatchObject({ refundable: 40, refunds: [{ amount: 60 }] });
+    expect(desk.journalRefunds(other.id)).toMatchObject([{ amountCents: 6000, operatorId: 'ada' }]);
+  });
+
+  it('a request above the approving supervisor’s limit is refused and stays pending; an admin approves it', async () => {
+    const payment = await desk.succeededPayment('ana', 100);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 75));
+    expect(await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam })).toMatchObject({ code: 'refund_limit' });
+
+    await desk.signInAs('sam');
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_limit', field: 'amount' });
+    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    expect(still).toMatchObject({ id: request.id, status: 'pending' });
+    expect(still?.decidedBy).toBeUndefined();
+    expect(await desk.get(payment.id)).toMatchObject({ refunds: [] });
+
+    await desk.signInAs('ada');
+    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: request.id });
+    expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'ada' });
+    expect(approved.payment).toMatchObject({ refundable: 25, refunds: [{ amount: 75 }] });
+  });
+});
+
+describe('over-refund is blocked before any request reaches the service', () => {
+  let sim: RunningSimulator;
+  let dir: string;
+  let journal: Journal;
+  let requests: RefundRequests;
+  let engine: PaymentEngine;
+  let desk: RefundDesk;
+  /** Every request the engine sent, as `METHOD path`. */
+  const sent: string[] = [];
+  const refundPosts = () => sent.filter((s) => /^POST \/api\/payments\/pay_[0-9a-f]{32}\/refunds$/.test(s));
+  const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
+  const ANA: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
+
+  beforeAll(async () => {
+    sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'refund-over-'));
+    journal = new Journal(join(dir, 'journal.db'));
+    requests = new RefundRequests(join(dir, 'refund-requests.db'));
+    const recording: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      sent.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
+      return fetch(input, init);
+    };
+    engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: recording });
+    desk = new RefundDesk({
+      engine,
+      requests,
+      verifyApprover: () => Promise.reject(new Error('not used here')),
+    });
+  });
+  afterAll(async () => {
+    engine.close();
+    requests.close();
+    journal.close();
+    rmSync(dir, { recursive: true, force: true });
+    await sim.close();
+  });
+
+  async function succeeded(amount: number): Promise<string> {
+    const reservationId = 'HTL-OVER-1';
+    const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
+    let payment = await engine.pay({ methodId: method.id, amount, currency: 'usd', reservationId, operatorId: 'ana' });
+    for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+      await sleep(20);
+      payment = await engine.getPayment(payment.id);
+    }
+    expect(payment.status).toBe('succeeded');
+    return payment.id;
+  }
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => ({ refused: false }),
+      (error: unknown) => ({ refused: true, error }),
+    );
+
+  it('a refund above what is left: refused (refund_exceeds_remaining, amount), and no POST …/refunds is sent', async () => {
+    const paymentId = await succeeded(30);
+    await desk.refund({ operationId: randomUUID(), paymentId, amount: 20, reason: 'duplicate' }, SAM);
+    expect(refundPosts()).toHaveLength(1);
+    sent.splice(0);
+
+    const over = await refusal(desk.refund({ operationId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate' }, SAM));
+    expect(over).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+    expect((over as { error: unknown }).error).toBeInstanceOf(RefundError);
+    // The engine itself refuses too, for a caller that goes around the desk.
+    const direct = await refusal(engine.refund({ operationId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate', operatorId: 'sam' }));
+    expect(direct).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', details: { param: 'amount' } } });
+    // An agent's request for too much is refused when asked, not when approved.
+    const asked = await refusal(desk.request({ requestId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate' }, ANA));
+    expect(asked).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+    expect(desk.requestsFor(paymentId)).toEqual([]);
+    expect(refundPosts()).toEqual([]);
+    // Reads were made (the desk checks against the service's latest word); no refund was sent.
+    expect(sent.filter((s) => s.startsWith('GET '))).not.toHaveLength(0);
+
+    // Exactly what is left is allowed; then nothing is, with or without an amount.
+    await desk.refund({ operationId: randomUUID(), paymentId, amount: 10, reason: 'duplicate' }, SAM);
+    expect(refundPosts()).toHaveLength(1);
+    sent.splice(0);
+    for (const amount of [0.01, undefined]) {
+      const nothingLeft = await refusal(desk.refund({ operationId: randomUUID(), paymentId, ...(amount === undefined ? {} : { amount }), reason: 'duplicate' }, SAM));
+      expect(nothingLeft).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+      const engineAlone = await refusal(engine.refund({ operationId: randomUUID(), paymentId, ...(amount === undefined ? {} : { amount }), reason: 'duplicate', operatorId: 'sam' }));
+      expect(engineAlone).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining' } });
+    }
+    expect(refundPosts()).toEqual([]);
+    expect((await engine.getPayment(paymentId)).refunds.map((r) => r.amount)).toEqual([20, 10]);
+  });
+});
