@@ -198,6 +198,12 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return result.operator;
     },
   });
+  // A refused approval or rejection has no answer to name its payment: the request does.
+  const requestResource = (input: unknown): { resource?: string } => {
+    const requestId = typeof input === 'object' && input !== null && 'requestId' in input && typeof input.requestId === 'string' ? input.requestId : undefined;
+    const paymentId = requestId === undefined ? undefined : requests.get(requestId)?.paymentId;
+    return paymentId === undefined ? {} : { resource: paymentId };
+  };
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
@@ -299,7 +305,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       const requestIds: string[] = [];
       const result = await callScope.run(requestIds, () => door(channel, sender, input));
       const entry = auditEntryFor(channel, input, operator, result, requestIds);
-      if (entry) record(entry);
+      if (entry) record(entry.resource === undefined ? { ...entry, ...requestResource(input) } : entry);
       return result;
     },
     onEvent(listener) {

@@ -51,7 +51,8 @@ export class RefundDesk {
   async request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
     const existing = this.deps.requests.get(input.requestId);
     if (existing) {
-      if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id) {
+      const sameAmount = existing.amountCents === (input.amount === undefined ? undefined : toCents(input.amount));
+      if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id || !sameAmount || existing.reason !== input.reason) {
         throw new RefundError('request_changed', 'This refund request was already made with other details. Start a new one.');
       }
       return requestView(existing);

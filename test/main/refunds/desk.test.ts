@@ -240,6 +240,9 @@ describe('the refund desk through the door (default limits)', () => {
     const asked = requestInput(payment.id, 25);
     const request = await desk.ok<RefundRequestView>('refunds:request', asked);
     expect(request).toMatchObject({ id: asked.requestId, paymentId: payment.id, amount: 25, currency: 'usd', status: 'pending', requestedBy: 'ana', override: false });
+    // The same request sent again is the same request; the same id with another amount is refused.
+    expect(await desk.ok<RefundRequestView>('refunds:request', asked)).toEqual(request);
+    expect(await desk.refused('refunds:request', { ...asked, amount: 26 })).toMatchObject({ code: 'request_changed' });
     expect(request.decidedBy).toBeUndefined();
     const pendingOnly = async () => (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
 
@@ -269,6 +272,8 @@ describe('the refund desk through the door (default limits)', () => {
     expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
     // …and the audit trail has the approval with both ids, made from the agent's session.
     const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100).filter((r) => r.details['requestId'] === request.id);
+    // Refused approvals have no answer to name the payment: main takes it from the request.
+    expect(rows.every((r) => r.resource === payment.id)).toBe(true);
     expect(rows.map((r) => [r.actor, r.outcome, r.details['approverId']]).reverse()).toEqual([
       ['ana', 'refused', 'sam'],
       ['ana', 'refused', 'ana'],
@@ -279,8 +284,10 @@ describe('the refund desk through the door (default limits)', () => {
       details: { requestId: request.id, override: true, requestedBy: 'ana', approverId: 'sam', approvedBy: 'sam', refundId },
     });
     expect(JSON.stringify(rows)).not.toContain(PASSWORDS.sam);
-    expect(desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10)).toMatchObject([
+    expect(desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10).reverse()).toMatchObject([
       { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amount: 25, reason: 'cancellation' } },
+      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amount: 25 } },
+      { actor: 'ana', outcome: 'refused', details: { requestId: request.id, amount: 26, code: 'request_changed' } },
     ]);
 
     // Overriding again is the same refund, not a second one.
