@@ -16,7 +16,10 @@ class FakeAutoUpdater extends EventEmitter implements AutoUpdaterLike {
   allowDowngrade = true;
   allowPrerelease = true;
   installs = 0;
-  setFeedURL(_options: GenericFeed): void {}
+  feeds: GenericFeed[] = [];
+  setFeedURL(options: GenericFeed): void {
+    this.feeds.push(options);
+  }
   checkForUpdates(): Promise<unknown> {
     this.emit('checking-for-update');
     this.emit('update-available', { version: '2.0.0' });
@@ -84,6 +87,7 @@ describe('updates through the door', () => {
     (stack as MainStack).onEvent((event, payload) => {
       if (event === 'updates:changed') events.push(payload);
     });
+    expect(fake.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' }]);
     expect(await call('updates:status')).toEqual({ state: 'idle', channel: 'pilot' });
     await updater.checkNow();
     expect(events.at(-1)).toEqual({ state: 'ready', version: '2.0.0', channel: 'pilot' });
