@@ -16,6 +16,8 @@ for (const language of ['es-MX', 'en-US'] as const) {
     test.use({ language, idleTimeoutMs: 4_000, viewport: { width: 1280, height: 900 } });
 
     test(`every screen, captured (${language})`, async ({ page, app }) => {
+      // Eight screens, each through axe and a full-page capture: ~30 s alone, more on a busy machine.
+      test.setTimeout(90_000);
       const words = WORDS[language];
       const dir = path.join('test-results', 'screenshots', language);
       mkdirSync(dir, { recursive: true });

@@ -26,6 +26,9 @@ async function refundsOf(app: AppHarness, paymentId: string): Promise<unknown[]>
   return answer.ok ? (answer.value as { refunds: unknown[] }).refunds : [];
 }
 
+// Each test takes payments as the agent, then works as the supervisor: longer than a single screen's test.
+test.describe.configure({ timeout: 90_000 });
+
 const today = (): string => {
   const now = new Date();
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
