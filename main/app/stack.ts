@@ -8,6 +8,7 @@ import { auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter 
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
+import { UpdateError } from '../updates';
 import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { SettingsError } from '../settings/errors';
@@ -292,7 +293,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     isTrustedSender: options.isTrustedSender,
     // Settings errors are written for people (a setting IT locked, a bad value).
     explain: (error) =>
-      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError
+      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError
         ? { code: error.code, message: error.message }
         : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),

@@ -100,7 +100,7 @@ describe('updates through the door', () => {
     expect((stack as MainStack).paymentInProgress()).toBe(true);
     expect(await call('updates:status')).toEqual({ state: 'ready', version: '2.0.0', channel: 'pilot', blockedBy: 'payment_in_progress' });
     const refused = await (stack as MainStack).dispatch('updates:restart', sender, {});
-    expect(refused.ok).toBe(false);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
     expect(fake.installs).toBe(0);
   });
 
