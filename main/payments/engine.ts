@@ -259,6 +259,7 @@ export class PaymentEngine {
     const left = refundableCents(known);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
+    if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
     }
@@ -377,6 +378,26 @@ export class PaymentEngine {
       });
       this.poller.restartSoon(paymentId);
     }
+  }
+
+  /**
+   * A new refund while an earlier one of the same payment is still unanswered (its screen was closed, the
+   * app reloaded): the earlier one is sent again first, with its own key, and the new one is refused so the
+   * supervisor sees what is left now. Two attempts in flight could otherwise both be made.
+   */
+  private async finishEarlierRefunds(paymentId: string, operationId: string | undefined): Promise<void> {
+    const earlier = this.journal.pendingOperations().filter((op) => op.kind === 'refund' && op.paymentId === paymentId && op.operationId !== operationId);
+    if (earlier.length === 0) return;
+    for (const op of earlier) {
+      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) await this.resend(op);
+    }
+    await this.fetchAndStore(paymentId);
+    this.emit(paymentId);
+    throw new ServiceError(
+      'invalid_input',
+      'earlier_refund_completed',
+      'An earlier refund of this payment had not been answered; it has now been sent again and answered. Check what is left before refunding again.',
+    );
   }
 
   /** The operation for this logical request: new (journaled before anything is sent), or the one already begun. */

@@ -5,7 +5,7 @@ import { ApiError } from '../api/client';
 import type { PlainKey } from '../i18n';
 
 /** Codes that say "the answer is unknown or late", never "no". */
-const RETRYABLE = new Set(['network_error', 'timeout', 'rate_limited', 'idempotency_in_progress', 'internal', 'api_error', 'service_unavailable']);
+const RETRYABLE = new Set(['network_error', 'timeout', 'unexpected_response', 'rate_limited', 'idempotency_in_progress', 'internal', 'api_error', 'service_unavailable']);
 
 /** True when the same attempt (same id) should be sent again rather than a new one started. */
 export function isRetryable(error: unknown): boolean {

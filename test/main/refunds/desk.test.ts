@@ -535,3 +535,52 @@ describe('over-refund is blocked before any request reaches the service', () => 
     expect((await engine.getPayment(paymentId)).refunds.map((r) => r.amount)).toEqual([20, 10]);
   });
 });
+
+describe('a new refund while an earlier one of the same payment is unanswered', () => {
+  it('sends the earlier one again with its own key, refuses the new one, and the service holds one refund', async () => {
+    const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'refund-earlier-'));
+    const journal = new Journal(join(dir, 'journal.db'));
+    const keys: string[] = [];
+    let loseAnswers = false;
+    // The refund reaches the service, but its answer is lost on the way back (every attempt): the outcome is unknown.
+    const lossy: typeof fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const isRefund = (init?.method ?? 'GET').toUpperCase() === 'POST' && url.pathname.endsWith('/refunds');
+      if (isRefund) keys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+      const response = await fetch(input, init);
+      if (isRefund && loseAnswers) throw new TypeError('fetch failed');
+      return response;
+    };
+    const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: lossy, backoffBaseMs: 1 });
+    try {
+      const reservationId = 'HTL-EARLIER-1';
+      const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
+      let payment = await engine.pay({ methodId: method.id, amount: 40, currency: 'usd', reservationId, operatorId: 'ana' });
+      for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+        await sleep(20);
+        payment = await engine.getPayment(payment.id);
+      }
+      loseAnswers = true;
+      const first = randomUUID();
+      await expect(engine.refund({ operationId: first, paymentId: payment.id, amount: 15, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'network_error' });
+      expect(engine.operationState(first)).toBe('pending');
+      loseAnswers = false;
+
+      // The screen was closed and the supervisor starts over: a new operation id.
+      await expect(engine.refund({ operationId: randomUUID(), paymentId: payment.id, amount: 15, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({
+        code: 'earlier_refund_completed',
+      });
+      expect(engine.operationState(first)).toBe('done');
+      expect(new Set(keys).size).toBe(1);
+      const after = await engine.getPayment(payment.id);
+      expect(after.refunds.map((r) => r.amount)).toEqual([15]);
+      expect(after.refundable).toBe(25);
+    } finally {
+      engine.close();
+      journal.close();
+      rmSync(dir, { recursive: true, force: true });
+      await sim.close();
+    }
+  });
+});
