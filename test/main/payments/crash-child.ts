@@ -17,13 +17,14 @@
  * Anything else (pay() settling, an error) prints `UNEXPECTED …` and exits 2, so the test fails fast.
  * Nothing is exported: importing this file would run it.
  */
-import diagnostics from 'node:diagnostics_channel';
-import { writeSync } from 'node:fs';
 import { z } from 'zod';
+import { haltAfterSend, haltHere, say } from '../support/crash-kit';
 import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
 
 const CRASH_POINTS = ['after-journal', 'after-send', 'after-answer'] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
+/** Stops here for good, saying where (only the points this child knows). */
+const halt = (point: CrashPoint): never => haltHere(point);
 
 const Job = z.strictObject({
   point: z.enum(CRASH_POINTS),
@@ -41,25 +42,11 @@ const Job = z.strictObject({
   currency: z.enum(['usd', 'mxn']),
 });
 
-/** Written straight to fd 1, so the line is out before the thread blocks or is killed. */
-function say(line: string): void {
-  writeSync(1, `${line}\n`);
-}
-
-/** Parks the thread for good: a synchronous caller never returns, no timer or I/O callback runs. */
-function haltHere(point: CrashPoint): never {
-  say(`AT ${point}`);
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) Atomics.wait(cell, 0, 0);
-}
-
-const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
-
 /** Stops right after the operation is durably journaled, before anything is sent for it. */
 class HaltAfterBegin extends Journal {
   override begin(op: Parameters<Journal['begin']>[0]): Operation {
     const stored = super.begin(op);
-    if (stored.kind === 'create_payment') haltHere('after-journal');
+    if (stored.kind === 'create_payment') halt('after-journal');
     return stored;
   }
 }
@@ -67,40 +54,9 @@ class HaltAfterBegin extends Journal {
 /** Stops with the service's answer in hand, inside the uncommitted transaction, before the operation is closed. */
 class HaltBeforeSettle extends Journal {
   override settle(key: string, outcome: Parameters<Journal['settle']>[1], at: number): void {
-    if (outcome.state === 'done' && this.operationByKey(key)?.kind === 'create_payment') haltHere('after-answer');
+    if (outcome.state === 'done' && this.operationByKey(key)?.kind === 'create_payment') halt('after-answer');
     super.settle(key, outcome, at);
   }
-}
-
-interface UndiciRequestMessage {
-  request: { method?: unknown; path?: unknown; origin?: unknown };
-}
-const isRequestMessage = (m: unknown): m is UndiciRequestMessage =>
-  typeof m === 'object' && m !== null && 'request' in m && typeof m.request === 'object' && m.request !== null;
-
-/**
- * fetch that, for POST …/payments, starts the real request and resolves nothing: it says `AT after-send`
- * once undici reports the request body written to the socket (diagnostics channel
- * `undici:request:bodySent`), so the bytes are with the service when the process dies.
- */
-function haltAfterSend(paymentsUrl: URL): typeof fetch {
-  const onBodySent = (message: unknown): void => {
-    if (!isRequestMessage(message)) return;
-    const { method, path, origin } = message.request;
-    if (method !== 'POST' || path !== paymentsUrl.pathname) return;
-    if (typeof origin === 'string' && new URL(origin).host !== paymentsUrl.host) return;
-    diagnostics.unsubscribe('undici:request:bodySent', onBodySent);
-    say('AT after-send');
-  };
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    if (method !== 'POST' || url.href !== paymentsUrl.href) return fetch(input, init);
-    diagnostics.subscribe('undici:request:bodySent', onBodySent);
-    // The answer is never handed to the engine: it is as if the process died before reading it.
-    fetch(input, init).catch(() => undefined);
-    return never<Response>();
-  };
 }
 
 async function main(): Promise<void> {

@@ -17,14 +17,15 @@
  * an error) prints `UNEXPECTED …` and exits 2, so the test fails fast. Nothing is exported: importing this
  * file would run it.
  */
-import diagnostics from 'node:diagnostics_channel';
-import { writeSync } from 'node:fs';
 import { z } from 'zod';
+import { haltAfterSend, haltHere, say } from '../support/crash-kit';
 import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 
 const CRASH_POINTS = ['after-decision', 'after-journal', 'after-send'] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
+/** Stops here for good, saying where (only the points this child knows). */
+const halt = (point: CrashPoint): never => haltHere(point);
 
 const Job = z.strictObject({
   point: z.enum(CRASH_POINTS),
@@ -40,25 +41,11 @@ const Job = z.strictObject({
   approver: z.strictObject({ id: z.string().min(1), displayName: z.string().min(1), role: z.enum(['supervisor', 'admin']), disabled: z.literal(false) }),
 });
 
-/** Written straight to fd 1, so the line is out before the thread blocks or is killed. */
-function say(line: string): void {
-  writeSync(1, `${line}\n`);
-}
-
-/** Parks the thread for good: a synchronous caller never returns, no timer or I/O callback runs. */
-function haltHere(point: CrashPoint): never {
-  say(`AT ${point}`);
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) Atomics.wait(cell, 0, 0);
-}
-
-const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
-
 /** Stops right after the approval is durably written, before the desk hands the refund to the engine. */
 class HaltAfterDecision extends RefundRequests {
   override decide(id: string, decision: Parameters<RefundRequests['decide']>[1]): boolean {
     const decided = super.decide(id, decision);
-    if (decided && decision.status === 'approved') haltHere('after-decision');
+    if (decided && decision.status === 'approved') halt('after-decision');
     return decided;
   }
 }
@@ -67,40 +54,9 @@ class HaltAfterDecision extends RefundRequests {
 class HaltAfterBegin extends Journal {
   override begin(op: Parameters<Journal['begin']>[0]): Operation {
     const stored = super.begin(op);
-    if (stored.kind === 'refund') haltHere('after-journal');
+    if (stored.kind === 'refund') halt('after-journal');
     return stored;
   }
-}
-
-interface UndiciRequestMessage {
-  request: { method?: unknown; path?: unknown; origin?: unknown };
-}
-const isRequestMessage = (m: unknown): m is UndiciRequestMessage =>
-  typeof m === 'object' && m !== null && 'request' in m && typeof m.request === 'object' && m.request !== null;
-
-/**
- * fetch that, for POST …/payments/{id}/refunds, starts the real request and resolves nothing: it says
- * `AT after-send` once undici reports the request body written to the socket (diagnostics channel
- * `undici:request:bodySent`), so the bytes are with the service when the process dies.
- */
-function haltAfterSend(refundsUrl: URL): typeof fetch {
-  const onBodySent = (message: unknown): void => {
-    if (!isRequestMessage(message)) return;
-    const { method, path, origin } = message.request;
-    if (method !== 'POST' || path !== refundsUrl.pathname) return;
-    if (typeof origin === 'string' && new URL(origin).host !== refundsUrl.host) return;
-    diagnostics.unsubscribe('undici:request:bodySent', onBodySent);
-    say('AT after-send');
-  };
-  return (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    if (method !== 'POST' || url.href !== refundsUrl.href) return fetch(input, init);
-    diagnostics.subscribe('undici:request:bodySent', onBodySent);
-    // The answer is never handed to the engine: it is as if the process died before reading it.
-    fetch(input, init).catch(() => undefined);
-    return never<Response>();
-  };
 }
 
 async function main(): Promise<void> {
