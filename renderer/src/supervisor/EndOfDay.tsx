@@ -1,7 +1,7 @@
 // The end-of-day report: per agent and currency, totals, MSI by plan, the day's volume by hour (an inline SVG chart with
 // its numbers for screen readers); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
-import { reportToCsv } from '../../../shared/desk';
+import { reportToCsv, type AgentTotals } from '../../../shared/desk';
 import { messageOf } from '../api/client';
 import { useEndOfDay } from '../api/queries';
 import { useI18n } from '../i18n';
@@ -57,11 +57,7 @@ export function EndOfDay(): JSX.Element {
                   <tr>
                     <th scope="col">{t('report.col.agent')}</th>
                     <th scope="col">{t('report.col.currency')}</th>
-                    <th scope="col">{t('report.col.payments')}</th>
-                    <th scope="col">{t('report.col.paymentsTotal')}</th>
-                    <th scope="col">{t('report.col.refunds')}</th>
-                    <th scope="col">{t('report.col.refundsTotal')}</th>
-                    <th scope="col">{t('report.col.net')}</th>
+                    <SumHeads />
                   </tr>
                 </thead>
                 <tbody>
@@ -69,11 +65,7 @@ export function EndOfDay(): JSX.Element {
                     <tr key={`${row.operatorId}-${row.currency}`}>
                       <th scope="row">{row.operatorId}</th>
                       <td>{row.currency.toUpperCase()}</td>
-                      <td>{row.payments}</td>
-                      <td>{money(row.paymentsTotal, row.currency)}</td>
-                      <td>{row.refunds}</td>
-                      <td>{money(row.refundsTotal, row.currency)}</td>
-                      <td>{money(row.net, row.currency)}</td>
+                      <SumCells sums={row} />
                     </tr>
                   ))}
                 </tbody>
@@ -84,22 +76,14 @@ export function EndOfDay(): JSX.Element {
               <thead>
                 <tr>
                   <th scope="col">{t('report.col.currency')}</th>
-                  <th scope="col">{t('report.col.payments')}</th>
-                  <th scope="col">{t('report.col.paymentsTotal')}</th>
-                  <th scope="col">{t('report.col.refunds')}</th>
-                  <th scope="col">{t('report.col.refundsTotal')}</th>
-                  <th scope="col">{t('report.col.net')}</th>
+                  <SumHeads />
                 </tr>
               </thead>
               <tbody>
                 {data.totals.map((row) => (
                   <tr key={row.currency}>
                     <th scope="row">{row.currency.toUpperCase()}</th>
-                    <td>{row.payments}</td>
-                    <td>{money(row.paymentsTotal, row.currency)}</td>
-                    <td>{row.refunds}</td>
-                    <td>{money(row.refundsTotal, row.currency)}</td>
-                    <td>{money(row.net, row.currency)}</td>
+                    <SumCells sums={row} />
                   </tr>
                 ))}
               </tbody>
@@ -191,5 +175,32 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
         </ul>
       </figcaption>
     </figure>
+  );
+}
+
+/** The five columns the agents' table and the totals share. */
+function SumHeads(): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      <th scope="col">{t('report.col.payments')}</th>
+      <th scope="col">{t('report.col.paymentsTotal')}</th>
+      <th scope="col">{t('report.col.refunds')}</th>
+      <th scope="col">{t('report.col.refundsTotal')}</th>
+      <th scope="col">{t('report.col.net')}</th>
+    </>
+  );
+}
+
+function SumCells({ sums }: { sums: Omit<AgentTotals, 'operatorId'> }): JSX.Element {
+  const { money } = useI18n();
+  return (
+    <>
+      <td>{sums.payments}</td>
+      <td>{money(sums.paymentsTotal, sums.currency)}</td>
+      <td>{sums.refunds}</td>
+      <td>{money(sums.refundsTotal, sums.currency)}</td>
+      <td>{money(sums.net, sums.currency)}</td>
+    </>
   );
 }
