@@ -106,7 +106,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
-  const audit = new AuditTrail(join(options.dataDir, 'audit.db'));
+  const audit = new AuditTrail(join(options.dataDir, 'audit.db'), { headFile: join(options.dataDir, 'audit-head.json') });
   const record = (entry: AuditEntry): void => {
     try {
       audit.append(entry);

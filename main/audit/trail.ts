@@ -1,5 +1,6 @@
 /** The audit trail: append-only rows in SQLite, each carrying the SHA-256 of the one before, so an edit or deletion shows. */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { redact } from '../logging/redact';
 import { SqliteFile } from '../storage/sqlite';
 
@@ -85,15 +86,21 @@ function rowHash(prevHash: string, row: Omit<DbRow, 'hash' | 'prev_hash'>): stri
 export class AuditTrail {
   private readonly file: SqliteFile;
   private readonly now: () => number;
+  private readonly headFile: string | undefined;
 
-  constructor(path: string, options: { now?: () => number } = {}) {
+  /**
+   * `headFile`: where the last row's number and hash are kept outside the database, so that rows cut off the
+   * end (which leave an intact chain behind) are found too.
+   */
+  constructor(path: string, options: { now?: () => number; headFile?: string } = {}) {
     this.file = new SqliteFile(path, { label: 'audit trail', migrations: MIGRATIONS });
     this.now = options.now ?? Date.now;
+    this.headFile = options.headFile;
   }
 
   append(entry: AuditEntry): AuditRow {
     const details = JSON.stringify(redact(entry.details ?? {}));
-    return this.file.transaction(() => {
+    const written = this.file.transaction(() => {
       const last = this.file.stmt('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
       const row = {
         seq: (last?.seq ?? 0) + 1,
@@ -112,6 +119,16 @@ export class AuditTrail {
         .run(row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details, prevHash, hash);
       return toView({ ...row, prev_hash: prevHash, hash });
     });
+    this.writeHead(written.seq, written.hash);
+    return written;
+  }
+
+  private writeHead(seq: number, hash: string): void {
+    if (this.headFile === undefined) return;
+    // Written after the row is committed: a crash in between leaves the head one row behind, which verify accepts.
+    const temporary = `${this.headFile}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ seq, hash }));
+    renameSync(temporary, this.headFile);
   }
 
   /** Rows in order, oldest first, from `afterSeq` (exclusive), at most `limit`. */
@@ -160,7 +177,20 @@ export class AuditTrail {
 
   /** Walks the whole chain; reports the first row whose number, link or content does not hold. */
   verify(): Verification {
-    return verifyRows(this.file.stmt('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<DbRow>);
+    const chain = verifyRows(this.file.stmt('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<DbRow>);
+    if (!chain.ok || this.headFile === undefined || !existsSync(this.headFile)) return chain;
+    let head: { seq: number; hash: string };
+    try {
+      head = JSON.parse(readFileSync(this.headFile, 'utf8')) as { seq: number; hash: string };
+    } catch {
+      return { ok: false, rows: chain.rows, seq: chain.rows, reason: `the record of the last row (${this.headFile}) cannot be read` };
+    }
+    if (head.seq > chain.rows) {
+      return { ok: false, rows: chain.rows, seq: chain.rows + 1, reason: `rows ${chain.rows + 1} to ${head.seq} were removed from the end` };
+    }
+    const at = this.file.stmt('SELECT hash FROM audit WHERE seq = ?').get(head.seq) as { hash: string } | undefined;
+    if (at?.hash !== head.hash) return { ok: false, rows: chain.rows, seq: head.seq, reason: `row ${head.seq} is not the one that was written last` };
+    return chain;
   }
 
   close(): void {

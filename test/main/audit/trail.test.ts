@@ -1,6 +1,6 @@
 // The audit trail over a real SQLite file: rows chained by hash; an edit, a deletion or a re-link is reported by verify.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -101,5 +101,43 @@ describe('AuditTrail', () => {
     }
     expect(failure.status).toBe(1);
     expect(failure.stdout).toBe('audit-verify broken seq=2 rows_checked=2 reason="row 2 was changed after it was written"\n');
+  });
+
+  it('rows cut off the end leave an intact chain: the head kept beside the database shows them', () => {
+    const headFile = join(dir, 'audit-head.json');
+    const trail = new AuditTrail(file, { headFile });
+    for (let i = 1; i <= 4; i++) trail.append({ actor: 'sam', action: 'refund.create', outcome: 'ok', resource: `pay_${i}` });
+    expect(trail.verify()).toEqual({ ok: true, rows: 4 });
+    trail.close();
+
+    tamper('DELETE FROM audit WHERE seq >= 3');
+    // Without the head the shorter chain is still a valid chain…
+    const bare = new AuditTrail(file);
+    expect(bare.verify()).toEqual({ ok: true, rows: 2 });
+    bare.close();
+    // …with it, the cut is reported, and by the command too (it reads audit-head.json beside the file).
+    const checked = new AuditTrail(file, { headFile });
+    expect(checked.verify()).toEqual({ ok: false, rows: 2, seq: 3, reason: 'rows 3 to 4 were removed from the end' });
+    checked.close();
+    let failure: { status?: number; stdout?: string } = {};
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
+    } catch (error) {
+      failure = error as { status: number; stdout: string };
+    }
+    expect(failure.status).toBe(1);
+    expect(failure.stdout).toContain('broken seq=3');
+  });
+
+  it('a head one row behind (the app stopped between the row and its head) is accepted; a head naming another row is not', () => {
+    const headFile = join(dir, 'audit-head.json');
+    const trail = new AuditTrail(file, { headFile });
+    const first = trail.append({ actor: 'ana', action: 'session.signIn', outcome: 'ok' });
+    trail.append({ actor: 'ana', action: 'session.signOut', outcome: 'ok' });
+    writeFileSync(headFile, JSON.stringify({ seq: first.seq, hash: first.hash }));
+    expect(trail.verify()).toEqual({ ok: true, rows: 2 });
+    writeFileSync(headFile, JSON.stringify({ seq: 2, hash: first.hash }));
+    expect(trail.verify()).toMatchObject({ ok: false, seq: 2, reason: 'row 2 is not the one that was written last' });
+    trail.close();
   });
 });
