@@ -145,6 +145,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     signIn: (id, password) => guard.signIn(id, password),
     signOut: () => guard.signOut(),
     lock: () => guard.lock(),
+    touch: () => guard.touch(),
     createFirstAdmin: async (input) => {
       await directory.createFirstAdmin(input);
       return guard.signIn(input.id, input.password);

@@ -85,6 +85,8 @@ export interface SessionPort {
   createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView>;
   signOut(): void;
   lock(): void;
+  /** Activity in the window: postpones the idle lock. */
+  touch(): void;
 }
 
 export interface HandlerDeps {
@@ -185,6 +187,10 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'audit:exportCsv': (query) => desk.auditCsv(query),
     'audit:verify': () => desk.auditVerify(),
     'reports:endOfDay': ({ date }) => desk.endOfDay(date),
+    'session:activity': () => {
+      session.touch();
+      return done;
+    },
     'session:lock': () => {
       session.lock();
       return done;

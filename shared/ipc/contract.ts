@@ -189,6 +189,8 @@ export const CHANNELS = {
   'audit:exportCsv': { input: AuditQuery.omit({ beforeSeq: true, limit: true }), output: z.object({ csv: z.string(), rows: z.number().int() }), access: REFUNDS },
   'audit:verify': { input: none, output: AuditVerification, access: REFUNDS },
   'reports:endOfDay': { input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS },
+  /** The operator is typing or pointing in the window (the card form makes no other call): postpones the idle lock. */
+  'session:activity': { input: none, output: done, access: STAFF },
   /** Lock the desk now (the agent steps away): the same operator's password opens it again. */
   'session:lock': { input: none, output: done, access: STAFF },
   'operators:list': { input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN },

@@ -64,6 +64,7 @@ describe('createBridge', () => {
         "reservations:importCsv",
         "reservations:overview",
         "reservations:search",
+        "session:activity",
         "session:createFirstAdmin",
         "session:lock",
         "session:signIn",

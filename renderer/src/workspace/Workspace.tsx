@@ -5,6 +5,7 @@ import type { OperatorView } from '../../../shared/operators';
 import { api, messageOf } from '../api/client';
 import { useAppInfo, useOverview, usePaymentEvents, useReservation } from '../api/queries';
 import { useCall } from '../call/store';
+import { useActivityReport } from '../session/activity';
 import { useI18n, type PlainKey } from '../i18n';
 import { PaymentFlow } from '../payment/PaymentFlow';
 import { Outbox } from '../training/Outbox';
@@ -54,6 +55,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
   const [section, setSection] = useState<Section>('workspace');
   const tabRefs = useRef(new Map<Section, HTMLButtonElement>());
   usePaymentEvents();
+  useActivityReport();
 
   // F2: back to the search from anywhere (from another section too).
   useEffect(() => {

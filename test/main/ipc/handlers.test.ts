@@ -44,7 +44,9 @@ const session: SessionPort = {
   createFirstAdmin: () => Promise.reject(new Error('not used here')),
   signOut: () => (signedIn = undefined),
   lock: () => undefined,
+  touch: () => void touches++,
 };
+let touches = 0;
 const unused = (): never => {
   throw new Error('not used here');
 };
@@ -88,6 +90,16 @@ const dispatch = () =>
   });
 
 describe('through the door to the engine', () => {
+  it("typing in the window (session:activity) reaches the session as activity, for the idle lock", async () => {
+    signedIn = AGENT;
+    const before = touches;
+    expect(await dispatch()('session:activity', trusted, {})).toEqual({ ok: true, value: { ok: true } });
+    expect(touches).toBe(before + 1);
+    signedIn = undefined;
+    expect(await dispatch()('session:activity', trusted, {})).toMatchObject({ ok: false, error: { code: 'signed_out' } });
+    expect(touches).toBe(before + 1);
+  });
+
   it('an agent tokenizes and charges; a refund needs a supervisor; the journal records who did it', async () => {
     signedIn = AGENT;
     const call = dispatch();
