@@ -126,6 +126,7 @@ async function start(): Promise<void> {
     },
     protectCardData: setCardDataProtection,
     updates: updater,
+    settingsInEffect: settings,
   });
   connectIpc(stack.dispatch);
   stack.onEvent((event, payload) => {

@@ -44,6 +44,11 @@ export interface MainStackOptions {
   updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
   /** The desk's time zone for reports and date filters (the system's when not given). */
   timeZone?: string;
+  /**
+   * The settings in effect at this start (no secrets: those are in the secret store). When they differ from the
+   * last start's, the audit trail records which changed (IT's managed file, the user's file).
+   */
+  settingsInEffect?: Record<string, unknown>;
 }
 
 export interface MainStack {
@@ -84,6 +89,17 @@ const BACKGROUND_CHANNELS: ReadonlySet<string> = new Set([
 function localMidnight(date: string, plusDays = 0): string {
   const [year, month, day] = date.split('-').map(Number);
   return new Date(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + plusDays).toISOString();
+}
+
+/** At start-up: a `settings.change` row by `system` when the settings differ from those the last start recorded. */
+function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown>, record: (entry: AuditEntry) => void): void {
+  const values = JSON.parse(JSON.stringify(current)) as Record<string, unknown>;
+  const previousRow = audit.query({ action: 'settings.change', actor: 'system' }, 1)[0];
+  const previous = (previousRow?.details['values'] ?? undefined) as Record<string, unknown> | undefined;
+  const keys = [...new Set([...Object.keys(values), ...Object.keys(previous ?? {})])].sort();
+  const changed = keys.filter((key) => JSON.stringify(values[key]) !== JSON.stringify(previous?.[key]));
+  if (previous !== undefined && changed.length === 0) return;
+  record({ actor: 'system', action: 'settings.change', outcome: 'ok', resource: 'settings', details: { changed, values } });
 }
 
 const FINAL_PAYMENT = new Set(['succeeded', 'failed', 'expired', 'canceled']);
@@ -187,6 +203,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       });
     }
   });
+
+  if (options.settingsInEffect) recordSettingsChange(audit, options.settingsInEffect, record);
 
   const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
