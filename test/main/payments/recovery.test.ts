@@ -3,21 +3,20 @@
 // opens a new engine on the same journal file and checks that recovery ends with exactly one payment,
 // journaled once, under the operation's original Idempotency-Key. The service is never mocked; fetch is
 // wrapped in this process only to observe what the recovering engine sends.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { runToCrashPoint, sigkill } from '../support/crash-parent';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 /** How long the service holds the child's POST /payments in the after-send case. */
 const HOLD_MS = 4000;
 const PROCESSING_DELAY_MS = 2000;
@@ -130,35 +129,8 @@ interface CrashJob {
 }
 
 /** Starts the child and resolves with its first `AT …` line (and when it came); rejects on anything else. */
-async function crashChild(job: CrashJob): Promise<{ child: ChildProcess; line: string; at: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    cwd: REPO,
-    env: { ...process.env, CRASH_JOB: JSON.stringify(job) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout ?? process.stdin });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the child did not reach ${job.point} in time; stderr: ${stderr}`)), 15_000);
-    lines.on('line', (line) => {
-      clearTimeout(timer);
-      if (line.startsWith('AT ')) resolve({ child, line, at: Date.now() });
-      else reject(new Error(`the child said "${line}"; stderr: ${stderr}`));
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the child exited (${code ?? signal ?? '?'}) before a crash point; stderr: ${stderr}`));
-    });
-  });
-}
-
-async function sigkill(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  expect(child.kill('SIGKILL')).toBe(true);
-  const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
-  expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
+function crashChild(job: CrashJob): Promise<{ child: ChildProcess; line: string; at: number }> {
+  return runToCrashPoint(CHILD, job, children);
 }
 
 /** POST {baseUrl}/payments straight to the service, outside the engine. */

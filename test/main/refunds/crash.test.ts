@@ -5,23 +5,22 @@
 // (engine.recover(), then desk.reconcile()) and checks the service holds at most one refund, under the
 // operation's original Idempotency-Key, and that the request knows what became of it. The service is never
 // mocked; fetch is wrapped in this process only to observe what the recovering engine sends.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { runToCrashPoint, sigkill } from '../support/crash-parent';
 import type { OperatorView } from '../../../shared/operators';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 /** How long the service holds the child's refund request in the after-send case (it finishes it after the crash). */
 const HOLD_MS = 800;
 
@@ -134,7 +133,7 @@ async function paymentAndRequest(): Promise<{ paymentId: string; requestId: stri
 type CrashPoint = 'after-decision' | 'after-journal' | 'after-send';
 
 /** Starts the child and resolves with its first `AT …` line; rejects on anything else. */
-async function crashChild(point: CrashPoint, paymentId: string, requestId: string): Promise<{ child: ChildProcess; line: string }> {
+function crashChild(point: CrashPoint, paymentId: string, requestId: string): Promise<{ child: ChildProcess; line: string }> {
   const job = {
     point,
     journalPath,
@@ -148,34 +147,7 @@ async function crashChild(point: CrashPoint, paymentId: string, requestId: strin
     paymentId,
     approver: SAM,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    cwd: REPO,
-    env: { ...process.env, CRASH_JOB: JSON.stringify(job) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout ?? process.stdin });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the child did not reach ${point} in time; stderr: ${stderr}`)), 15_000);
-    lines.on('line', (line) => {
-      clearTimeout(timer);
-      if (line.startsWith('AT ')) resolve({ child, line });
-      else reject(new Error(`the child said "${line}"; stderr: ${stderr}`));
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the child exited (${code ?? signal ?? '?'}) before a crash point; stderr: ${stderr}`));
-    });
-  });
-}
-
-async function sigkill(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  expect(child.kill('SIGKILL')).toBe(true);
-  const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
-  expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
+  return runToCrashPoint(CHILD, job, children);
 }
 
 /** GET {baseUrl}/payments/{id} straight from the service, outside any engine (and so outside the journal). */
