@@ -8,6 +8,7 @@ import { bridge, queryClient, keys, storePayment, useRequestsFor } from '../api/
 import { useCall } from '../call/store';
 import { useI18n } from '../i18n';
 import { isRetryable, moneyCurrency, reasonKey } from './attempt';
+import { AttemptSubmit, type AttemptError } from './AttemptSubmit';
 import { checkDraft, emptyDraft } from './draft';
 import { RefundFields } from './RefundFields';
 import { RefundList } from './RefundList';
@@ -26,7 +27,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const [note, setNote] = useState('');
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ text: string; retry: boolean }>();
+  const [error, setError] = useState<AttemptError>();
   /** The request this screen just made: the agent chooses who approves it. */
   const [current, setCurrent] = useState<RefundRequestView>();
   const [next, setNext] = useState<'now' | 'queue'>();
@@ -89,14 +90,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
               </label>
               <input id={`${id}-note`} maxLength={500} autoComplete="off" value={note} disabled={busy} onChange={(event) => setNote(event.target.value)} />
             </div>
-            {error && (
-              <p className="error" role="alert">
-                {error.text} {error.retry && t('refund.retryHint')}
-              </p>
-            )}
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('refund.sending') : error?.retry ? t('common.retry') : t('request.submit')}
-            </button>
+            <AttemptSubmit error={error} busy={busy} label="request.submit" />
           </form>
         )
       ) : (

@@ -5,6 +5,7 @@ import { AuditOutcome } from '../../../shared/desk';
 import { messageOf, unwrap } from '../api/client';
 import { bridge, useAuditRows } from '../api/queries';
 import { useI18n } from '../i18n';
+import { DateRangeFields } from './DateRangeFields';
 import { compactDetails, downloadText, filled, localIsoDate } from './text';
 import './supervisor.css';
 
@@ -92,14 +93,7 @@ export function AuditTrail(): JSX.Element {
             <label htmlFor={`${id}-resource`}>{t('audit.resource')}</label>
             <input id={`${id}-resource`} name="resource" autoComplete="off" />
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-from`}>{t('payments.from')}</label>
-            <input id={`${id}-from`} name="from" type="date" />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>{t('payments.to')}</label>
-            <input id={`${id}-to`} name="to" type="date" />
-          </div>
+          <DateRangeFields id={id} />
           <button type="submit" className="primary">
             {t('audit.apply')}
           </button>

@@ -10,6 +10,7 @@ import { StatusBadge } from '../payment/StatusBadge';
 import { isRetryable, moneyCurrency } from '../refunds/attempt';
 import { checkDraft, emptyDraft } from '../refunds/draft';
 import { RefundFields } from '../refunds/RefundFields';
+import { AttemptSubmit, type AttemptError } from '../refunds/AttemptSubmit';
 import { RefundList } from '../refunds/RefundList';
 import { RequestList } from '../refunds/RequestRefund';
 import { useRequestsFor } from '../api/queries';
@@ -30,7 +31,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const [draft, setDraft] = useState(emptyDraft);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ text: string; retry: boolean }>();
+  const [error, setError] = useState<AttemptError>();
   const [sent, setSent] = useState<string>();
   const pendingRefund = payment.data?.refunds.some((refund) => refund.status === 'pending') ?? false;
 
@@ -124,14 +125,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
           {limits.data && (
             <p className="hint">{limit?.max === undefined ? t('refund.noLimit') : t('refund.limit', { amount: money(limit.max, currency) })}</p>
           )}
-          {error && (
-            <p className="error" role="alert">
-              {error.text} {error.retry && t('refund.retryHint')}
-            </p>
-          )}
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? t('refund.sending') : error?.retry ? t('common.retry') : t('refund.submit')}
-          </button>
+          <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>
       )}
     </section>

@@ -5,6 +5,7 @@ import type { Role } from '../../../shared/operators';
 import { messageOf } from '../api/client';
 import { usePaymentSearch } from '../api/queries';
 import { useI18n } from '../i18n';
+import { DateRangeFields } from './DateRangeFields';
 import { brandLabel } from '../payment/Result';
 import { StatusBadge } from '../payment/StatusBadge';
 import { moneyCurrency } from '../refunds/attempt';
@@ -64,14 +65,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
               />
             </div>
           ))}
-          <div className="field">
-            <label htmlFor={`${id}-from`}>{t('payments.from')}</label>
-            <input id={`${id}-from`} name="from" type="date" />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`}>{t('payments.to')}</label>
-            <input id={`${id}-to`} name="to" type="date" />
-          </div>
+          <DateRangeFields id={id} />
           <button type="submit" className="primary">
             {t('payments.search')}
           </button>
