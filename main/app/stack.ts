@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
 import { EVENTS, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
-import { auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter } from '../audit';
+import { AUDITED_CALLS, auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
@@ -321,7 +321,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   return {
     dispatch: async (channel, sender, input) => {
       if (!BACKGROUND_CHANNELS.has(channel)) guard.touch();
-      const operator = guard.current();
+      // Who is calling, for the audit row: read only for the channels the trail records (the door reads it again).
+      const operator = Object.hasOwn(AUDITED_CALLS, channel) ? guard.current() : undefined;
       const requestIds: string[] = [];
       const result = await callScope.run(requestIds, () => door(channel, sender, input));
       const entry = auditEntryFor(channel, input, operator, result, requestIds);
