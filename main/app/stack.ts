@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
 import { EVENTS, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
-import { AUDITED_CALLS, auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter } from '../audit';
+import { AUDITED_CALLS, auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter, type AuditLookup } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
@@ -218,12 +218,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return result.operator;
     },
   });
-  // A refused approval or rejection has no answer to name its payment: the request does.
-  const requestResource = (input: unknown): { resource?: string } => {
-    const requestId = typeof input === 'object' && input !== null && 'requestId' in input && typeof input.requestId === 'string' ? input.requestId : undefined;
-    const paymentId = requestId === undefined ? undefined : requests.get(requestId)?.paymentId;
-    return paymentId === undefined ? {} : { resource: paymentId };
-  };
+  const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.get(requestId)?.paymentId };
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
@@ -325,8 +320,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       const operator = Object.hasOwn(AUDITED_CALLS, channel) ? guard.current() : undefined;
       const requestIds: string[] = [];
       const result = await callScope.run(requestIds, () => door(channel, sender, input));
-      const entry = auditEntryFor(channel, input, operator, result, requestIds);
-      if (entry) record(entry.resource === undefined ? { ...entry, ...requestResource(input) } : entry);
+      const entry = auditEntryFor(channel, input, operator, result, requestIds, auditLookup);
+      if (entry) record(entry);
       return result;
     },
     onEvent(listener) {

@@ -3,12 +3,18 @@ import type { Channel, Result } from '../../shared/ipc';
 import type { OperatorView } from '../../shared/operators';
 import type { AuditEntry, AuditOutcome } from './trail';
 
+/** What main knows that a refused call's answer cannot say. */
+export interface AuditLookup {
+  /** The payment a refund request is for. */
+  paymentOfRequest(requestId: string): string | undefined;
+}
+
 /** What a call becomes in the trail; `input` is already checked by the contract, `value` is what main answered. */
 interface CallRecord {
   action: string;
   /** The operator for calls made before sign-in (the id typed). */
   actor?: (input: Record<string, unknown>) => string;
-  resource?: (input: Record<string, unknown>, value: Record<string, unknown> | undefined) => string | undefined;
+  resource?: (input: Record<string, unknown>, value: Record<string, unknown> | undefined, lookup: AuditLookup) => string | undefined;
   /** Only ids, amounts, statuses and choices: the card form's data never reaches a recorded channel's details. */
   details?: (input: Record<string, unknown>, value: Record<string, unknown> | undefined) => Record<string, unknown>;
 }
@@ -16,6 +22,11 @@ interface CallRecord {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 const paymentOf = (input: Record<string, unknown>): string | undefined => str(input['paymentId']);
+/** A request's payment: from the answer, or (a refusal has none) from the request itself. */
+const requestPayment = (input: Record<string, unknown>, value: Record<string, unknown> | undefined, lookup: AuditLookup): string | undefined => {
+  const requestId = str(input['requestId']);
+  return str(requestOf(value)?.['paymentId']) ?? (requestId === undefined ? undefined : lookup.paymentOfRequest(requestId));
+};
 const requestOf = (value: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
   const request = value?.['request'] ?? value;
   return typeof request === 'object' && request !== null ? (request as Record<string, unknown>) : undefined;
@@ -65,7 +76,7 @@ export const AUDITED_CALLS: Partial<Record<Channel, CallRecord>> = {
   },
   'refunds:override': {
     action: 'refund.approve',
-    resource: (_input, value) => str(requestOf(value)?.['paymentId']),
+    resource: requestPayment,
     details: (input, value) => {
       const request = requestOf(value);
       return defined({
@@ -80,7 +91,7 @@ export const AUDITED_CALLS: Partial<Record<Channel, CallRecord>> = {
   },
   'refunds:approve': {
     action: 'refund.approve',
-    resource: (_input, value) => str(requestOf(value)?.['paymentId']),
+    resource: requestPayment,
     details: (input, value) => {
       const request = requestOf(value);
       return defined({ requestId: input['requestId'], override: false, requestedBy: request?.['requestedBy'], approvedBy: request?.['decidedBy'], refundId: request?.['refundId'] });
@@ -88,7 +99,7 @@ export const AUDITED_CALLS: Partial<Record<Channel, CallRecord>> = {
   },
   'refunds:reject': {
     action: 'refund.reject',
-    resource: (_input, value) => str(value?.['paymentId']),
+    resource: requestPayment,
     details: (input, value) => defined({ requestId: input['requestId'], requestedBy: value?.['requestedBy'], note: input['note'] }),
   },
   'operators:create': { action: 'account.create', resource: (input) => str(input['id'])?.toLowerCase(), details: (input) => ({ role: input['role'] }) },
@@ -117,6 +128,7 @@ export function auditEntryFor(
   operator: OperatorView | undefined,
   result: Result<unknown>,
   requestIds: readonly string[],
+  lookup: AuditLookup = { paymentOfRequest: () => undefined },
 ): AuditEntry | undefined {
   const record = (AUDITED_CALLS as Partial<Record<string, CallRecord>>)[channel];
   if (!record) return undefined;
@@ -127,7 +139,7 @@ export function auditEntryFor(
   let details: Record<string, unknown> = {};
   try {
     if (!operator && record.actor) actor = record.actor(given);
-    resource = record.resource?.(given, value);
+    resource = record.resource?.(given, value, lookup);
     details = record.details?.(given, value) ?? {};
   } catch {
     // Input the contract refused can be any shape: the row is still written, with what is known.
