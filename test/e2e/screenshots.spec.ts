@@ -119,6 +119,8 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.locator('#lookup-input').fill('MEX-2H8R5T');
       await page.locator('.result').first().waitFor();
       await page.locator('#lookup-input').press('Enter');
+      // Typed only once the card form has the focus: on a busy machine the keys otherwise land in the search box.
+      await expect(page.getByLabel(WORDS[language].card)).toBeFocused();
       await page.keyboard.type('4242424242424242');
       await page.keyboard.type(futureExpiry());
       await page.keyboard.type('123');
