@@ -2,9 +2,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
-import { EVENTS, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
+import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
-import { AUDITED_CALLS, auditCsv, auditEntryFor, AuditTrail, type AuditEntry, type AuditFilter, type AuditLookup } from '../audit';
+import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
@@ -66,24 +66,6 @@ export interface MainStack {
   recover(): Promise<RecoveryReport>;
   close(): Promise<void>;
 }
-
-/**
- * Calls the screens make by themselves (polling, refreshing after an event, the card form's protection switch):
- * they are not the operator at work, so they do not postpone the idle lock.
- */
-const BACKGROUND_CHANNELS: ReadonlySet<string> = new Set([
-  'app:info',
-  'session:status',
-  'window:protectCardData',
-  'payments:get',
-  'reservations:overview',
-  'messaging:outbox',
-  'messaging:channels',
-  'messaging:history',
-  'updates:status',
-  'refunds:limits',
-  'refunds:requestsFor',
-]);
 
 /** A local calendar day (YYYY-MM-DD) as the instant its midnight starts, in the desk's (the process's) time zone. */
 function localMidnight(date: string, plusDays = 0): string {
@@ -219,6 +201,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     },
   });
   const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.get(requestId)?.paymentId };
+  const recordCall = createCallRecorder({ record, lookup: auditLookup });
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
@@ -311,19 +294,14 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
         ? { code: error.code, message: error.message }
         : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+    // Which calls are the operator at work, and what each records, is the contract's own rule per channel.
+    onActivity: () => guard.touch(),
+    onCall: (call) => recordCall(call, callScope.getStore() ?? []),
   });
 
   return {
-    dispatch: async (channel, sender, input) => {
-      if (!BACKGROUND_CHANNELS.has(channel)) guard.touch();
-      // Who is calling, for the audit row: read only for the channels the trail records (the door reads it again).
-      const operator = Object.hasOwn(AUDITED_CALLS, channel) ? guard.current() : undefined;
-      const requestIds: string[] = [];
-      const result = await callScope.run(requestIds, () => door(channel, sender, input));
-      const entry = auditEntryFor(channel, input, operator, result, requestIds, auditLookup);
-      if (entry) record(entry);
-      return result;
-    },
+    // The service request ids each call makes are collected for its audit row.
+    dispatch: (channel, sender, input) => callScope.run([], () => door(channel, sender, input)),
     onEvent(listener) {
       const wrapped = listener as (event: EventName, payload: unknown) => void;
       listeners.add(wrapped);

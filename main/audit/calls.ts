@@ -1,156 +1,113 @@
-/** Which renderer calls the audit trail records, and how: who, what, on what, with what outcome — never a card, secret or token. */
-import type { Channel, Result } from '../../shared/ipc';
+/** What each call through the door writes to the audit trail, by the contract's per-channel rule — never raw input, a card, secret or token. */
+import { CHANNELS, type AuditLookup, type AuditRule, type ChannelSpec, type IpcError } from '../../shared/ipc';
 import type { OperatorView } from '../../shared/operators';
 import type { AuditEntry, AuditOutcome } from './trail';
 
-/** What main knows that a refused call's answer cannot say. */
-export interface AuditLookup {
-  /** The payment a refund request is for. */
-  paymentOfRequest(requestId: string): string | undefined;
+/** One call as the door saw it (main/ipc's DoorCall, restated here so the audit does not import the door). */
+export interface RecordedCall {
+  channel: string;
+  /** The input as the contract parsed it; undefined when the call was refused before (sender, channel, input). */
+  input: unknown;
+  /** What the renderer sent, for the bounded summary of a call refused before its input was parsed. */
+  raw: unknown;
+  operator: OperatorView | undefined;
+  /** The answer, or the refusal, main sent back. */
+  error: IpcError | undefined;
+  output: unknown;
+  /** Where the door stopped it: sender, channel, input or access (before any handler), or handler (answered). */
+  stage: 'sender' | 'channel' | 'input' | 'access' | 'handler';
 }
-
-/** What a call becomes in the trail; `input` is already checked by the contract, `value` is what main answered. */
-interface CallRecord {
-  action: string;
-  /** The operator for calls made before sign-in (the id typed). */
-  actor?: (input: Record<string, unknown>) => string;
-  resource?: (input: Record<string, unknown>, value: Record<string, unknown> | undefined, lookup: AuditLookup) => string | undefined;
-  /** Only ids, amounts, statuses and choices: the card form's data never reaches a recorded channel's details. */
-  details?: (input: Record<string, unknown>, value: Record<string, unknown> | undefined) => Record<string, unknown>;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
-const paymentOf = (input: Record<string, unknown>): string | undefined => str(input['paymentId']);
-/** A request's payment: from the answer, or (a refusal has none) from the request itself. */
-const requestPayment = (input: Record<string, unknown>, value: Record<string, unknown> | undefined, lookup: AuditLookup): string | undefined => {
-  const requestId = str(input['requestId']);
-  return str(requestOf(value)?.['paymentId']) ?? (requestId === undefined ? undefined : lookup.paymentOfRequest(requestId));
-};
-const requestOf = (value: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
-  const request = value?.['request'] ?? value;
-  return typeof request === 'object' && request !== null ? (request as Record<string, unknown>) : undefined;
-};
-
-/** The recorded channels; the others are reads (searches, lists, status) and the card form's own switches. */
-export const AUDITED_CALLS: Partial<Record<Channel, CallRecord>> = {
-  'session:signIn': { action: 'session.signIn', actor: (input) => String(input['id']).trim().toLowerCase(), resource: (input) => str(input['id'])?.toLowerCase() },
-  'session:createFirstAdmin': {
-    action: 'account.create',
-    actor: (input) => String(input['id']).trim().toLowerCase(),
-    resource: (input) => str(input['id'])?.toLowerCase(),
-    details: () => ({ role: 'admin', firstAdmin: true }),
-  },
-  'session:signOut': { action: 'session.signOut' },
-  'app:setLanguage': { action: 'settings.change', resource: () => 'language', details: (input) => ({ value: input['language'] }) },
-  'payments:tokenize': {
-    action: 'card.save',
-    resource: (_input, value) => str(value?.['id']),
-    details: (input, value) => defined({ reservationId: input['reservationId'], brand: value?.['brand'], last4: value?.['last4'], operationId: input['operationId'] }),
-  },
-  'payments:pay': {
-    action: 'payment.create',
-    resource: (_input, value) => str(value?.['id']),
-    details: (input, value) =>
-      defined({
-        reservationId: input['reservationId'],
-        amount: input['amount'],
-        currency: input['currency'],
-        installments: input['installments'] === true ? true : undefined,
-        status: value?.['status'],
-        operationId: input['operationId'],
-      }),
-  },
-  'payments:updateAmount': { action: 'payment.updateAmount', resource: paymentOf, details: (input, value) => defined({ amount: input['amount'], previousAmount: value?.['originalAmount'] }) },
-  'payments:confirm': { action: 'payment.confirm', resource: paymentOf, details: (input, value) => defined({ installmentsCount: input['installmentsCount'], status: value?.['status'] }) },
-  'messaging:sendLink': { action: 'link.send', resource: paymentOf, details: (input, value) => defined({ channel: input['channel'], delivery: value?.['status'] }) },
-  'refunds:create': {
-    action: 'refund.create',
-    resource: paymentOf,
-    details: (input) => defined({ amount: input['amount'] ?? 'all left', reason: input['reason'], operationId: input['operationId'] }),
-  },
-  'refunds:request': {
-    action: 'refund.request',
-    resource: paymentOf,
-    details: (input) => defined({ requestId: input['requestId'], amount: input['amount'] ?? 'all left', reason: input['reason'] }),
-  },
-  'refunds:override': {
-    action: 'refund.approve',
-    resource: requestPayment,
-    details: (input, value) => {
-      const request = requestOf(value);
-      return defined({
-        requestId: input['requestId'],
-        override: true,
-        requestedBy: request?.['requestedBy'],
-        approverId: str(input['approverId'])?.toLowerCase(),
-        approvedBy: request?.['decidedBy'],
-        refundId: request?.['refundId'],
-      });
-    },
-  },
-  'refunds:approve': {
-    action: 'refund.approve',
-    resource: requestPayment,
-    details: (input, value) => {
-      const request = requestOf(value);
-      return defined({ requestId: input['requestId'], override: false, requestedBy: request?.['requestedBy'], approvedBy: request?.['decidedBy'], refundId: request?.['refundId'] });
-    },
-  },
-  'refunds:reject': {
-    action: 'refund.reject',
-    resource: requestPayment,
-    details: (input, value) => defined({ requestId: input['requestId'], requestedBy: value?.['requestedBy'], note: input['note'] }),
-  },
-  'operators:create': { action: 'account.create', resource: (input) => str(input['id'])?.toLowerCase(), details: (input) => ({ role: input['role'] }) },
-  'operators:update': { action: 'account.update', resource: (input) => str(input['id'])?.toLowerCase(), details: (input) => defined({ role: input['role'], disabled: input['disabled'] }) },
-  'operators:resetPassword': { action: 'account.resetPassword', resource: (input) => str(input['id'])?.toLowerCase() },
-  'reservations:importCsv': {
-    action: 'reservations.import',
-    details: (_input, value) => defined({ created: value?.['created'], updated: value?.['updated'] }),
-  },
-  'audit:exportCsv': { action: 'audit.export', details: (input, value) => defined({ ...input, rows: value?.['rows'] }) },
-  'updates:restart': { action: 'update.restart' },
-};
 
 /** Failures of the app or the network; every other refusal (role, input, limits, the service's "no") is `refused`. */
 const FAILED_CODES = new Set(['internal', 'network_error', 'timeout', 'unexpected_response', 'missing_secret']);
 
-export function outcomeOf(result: Result<unknown>): AuditOutcome {
-  if (result.ok) return 'ok';
-  return FAILED_CODES.has(result.error.code) ? 'failed' : 'refused';
+export function outcomeOf(error: IpcError | undefined): AuditOutcome {
+  if (error === undefined) return 'ok';
+  return FAILED_CODES.has(error.code) ? 'failed' : 'refused';
 }
 
-/** The audit entry for one call through the door, or undefined for a channel that is not recorded. */
-export function auditEntryFor(
-  channel: string,
-  input: unknown,
-  operator: OperatorView | undefined,
-  result: Result<unknown>,
-  requestIds: readonly string[],
-  lookup: AuditLookup = { paymentOfRequest: () => undefined },
-): AuditEntry | undefined {
-  const record = (AUDITED_CALLS as Partial<Record<string, CallRecord>>)[channel];
-  if (!record) return undefined;
-  const given = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  const value = result.ok && typeof result.value === 'object' && result.value !== null ? (result.value as Record<string, unknown>) : undefined;
-  let actor = operator?.id ?? 'anonymous';
-  let resource: string | undefined;
-  let details: Record<string, unknown> = {};
-  try {
-    if (!operator && record.actor) actor = record.actor(given);
-    resource = record.resource?.(given, value, lookup);
-    details = record.details?.(given, value) ?? {};
-  } catch {
-    // Input the contract refused can be any shape: the row is still written, with what is known.
+/** At most this much of a refused call's summary is kept. */
+export const MAX_SUMMARY_BYTES = 1024;
+const MAX_SUMMARY_KEYS = 20;
+const MAX_KEY_LENGTH = 40;
+
+/** The shape of what was sent, never its values: `{note: "string(4194304)", amount: "number"}`, at most 1 KB. */
+export function summarize(raw: unknown): string {
+  const kind = (value: unknown): string => {
+    if (value === null) return 'null';
+    if (Array.isArray(value)) return `array(${value.length})`;
+    if (typeof value === 'string') return `string(${value.length})`;
+    return typeof value;
+  };
+  let summary: string;
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const keys = Object.keys(raw);
+    const shown = keys.slice(0, MAX_SUMMARY_KEYS).map((key) => [key.slice(0, MAX_KEY_LENGTH), kind((raw as Record<string, unknown>)[key])]);
+    summary = JSON.stringify(Object.fromEntries(shown)) + (keys.length > MAX_SUMMARY_KEYS ? ` +${keys.length - MAX_SUMMARY_KEYS} keys` : '');
+  } else {
+    summary = kind(raw);
   }
-  if (!result.ok) details = { ...details, code: result.error.code, ...(result.error.field ? { field: result.error.field } : {}) };
+  return Buffer.byteLength(summary) <= MAX_SUMMARY_BYTES ? summary : `${summary.slice(0, MAX_SUMMARY_BYTES - 3)}...`;
+}
+
+const specOf = (channel: string): ChannelSpec | undefined => (Object.hasOwn(CHANNELS, channel) ? CHANNELS[channel as keyof typeof CHANNELS] : undefined);
+const bounded = (text: string, max: number): string => (text.length <= max ? text : text.slice(0, max));
+
+/**
+ * The audit entry for one call, or undefined for none: a channel's own rule when its input was parsed (answered
+ * or refused by role), `call.refused` with a bounded summary when the call never got that far.
+ */
+export function auditEntryFor(call: RecordedCall, requestIds: readonly string[], lookup: AuditLookup): AuditEntry | undefined {
+  const spec = specOf(call.channel);
+  const failure = call.error === undefined ? {} : { code: call.error.code, ...(call.error.field ? { field: call.error.field } : {}) };
+  const rule: AuditRule<unknown, unknown> | undefined = spec === undefined || spec.audit === 'none' ? undefined : spec.audit;
+  if (call.stage === 'sender' || call.stage === 'channel' || call.stage === 'input' || (call.stage === 'access' && rule === undefined)) {
+    // Nothing of the input is kept but its shape: a 4 MB note, or a card number typed in the wrong field, stays out.
+    return {
+      actor: call.operator?.id ?? 'anonymous',
+      action: 'call.refused',
+      outcome: 'refused',
+      resource: bounded(call.channel, 64),
+      details: { channel: bounded(call.channel, 64), stage: call.stage, ...failure, ...(call.stage === 'access' ? {} : { summary: summarize(call.raw) }) },
+    };
+  }
+  if (rule === undefined) return undefined;
+  const output = call.error === undefined ? call.output : undefined;
+  const actor = !call.operator && rule.actor ? rule.actor(call.input) : (call.operator?.id ?? 'anonymous');
+  const resource = rule.resource?.(call.input, output, lookup);
+  const details = rule.details?.(call.input, output) ?? {};
   return {
-    actor: actor.slice(0, 64),
-    action: record.action,
-    outcome: outcomeOf(result),
-    ...(resource === undefined ? {} : { resource: resource.slice(0, 128) }),
+    actor: bounded(actor, 64),
+    action: rule.action,
+    outcome: outcomeOf(call.error),
+    ...(resource === undefined ? {} : { resource: bounded(resource, 128) }),
     ...(requestIds.length > 0 ? { requestId: [...new Set(requestIds)].join(' ') } : {}),
-    details,
+    details: { ...details, ...failure },
+  };
+}
+
+/** The same refusal (channel, caller, reason) within this window is written once: a loop of bad calls cannot flood the trail. */
+export const REFUSAL_REPEAT_MS = 60_000;
+
+/**
+ * Writes each call's entry. The same refusal before the handler (same channel, caller, reason and shape) is kept once a minute;
+ * a background channel's `signed_out` (a screen still polling behind the lock screen) is not a security event.
+ */
+export function createCallRecorder(deps: { record: (entry: AuditEntry) => void; lookup: AuditLookup; now?: () => number }): (call: RecordedCall, requestIds: readonly string[]) => void {
+  const now = deps.now ?? Date.now;
+  const lastSeen = new Map<string, number>();
+  return (call, requestIds) => {
+    const entry = auditEntryFor(call, requestIds, deps.lookup);
+    if (!entry) return;
+    if (call.stage !== 'handler') {
+      if (call.error?.code === 'signed_out' && specOf(call.channel)?.activity === 'background') return;
+      const key = JSON.stringify(entry);
+      const at = now();
+      const seen = lastSeen.get(key);
+      if (seen !== undefined && at - seen < REFUSAL_REPEAT_MS) return;
+      if (lastSeen.size > 1000) lastSeen.clear();
+      lastSeen.set(key, at);
+    }
+    deps.record(entry);
   };
 }

@@ -1,7 +1,7 @@
 /** The audit trail: append-only rows in SQLite, each carrying the SHA-256 of the one before, so an edit or deletion shows. */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { redact } from '../logging/redact';
+import { redact, redactText } from '../logging/redact';
 import { SqliteFile } from '../storage/sqlite';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
@@ -105,11 +105,12 @@ export class AuditTrail {
       const row = {
         seq: (last?.seq ?? 0) + 1,
         at: new Date(this.now()).toISOString(),
-        actor: entry.actor,
-        action: entry.action,
+        // Every column is scrubbed, not only the details: an id typed where a card number does not belong stays out.
+        actor: redactText(entry.actor),
+        action: redactText(entry.action),
         outcome: entry.outcome,
-        resource: entry.resource ?? null,
-        request_id: entry.requestId ?? null,
+        resource: entry.resource === undefined ? null : redactText(entry.resource),
+        request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
         details,
       };
       const prevHash = last?.hash ?? GENESIS;

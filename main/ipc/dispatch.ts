@@ -37,6 +37,19 @@ export function isAppUrl(url: string, appUrl: string): boolean {
   }
 }
 
+/** One call as the door handled it, for the audit trail: what was asked, by whom, and where it stopped. */
+export interface DoorCall {
+  channel: string;
+  /** The input as the contract parsed it; undefined when the call was refused before that. */
+  input: unknown;
+  /** What the renderer sent (only its shape may be recorded). */
+  raw: unknown;
+  operator: OperatorView | undefined;
+  error: IpcError | undefined;
+  output: unknown;
+  stage: 'sender' | 'channel' | 'input' | 'access' | 'handler';
+}
+
 export interface DispatcherDeps {
   handlers: Handlers;
   currentOperator: () => OperatorView | undefined;
@@ -46,6 +59,13 @@ export interface DispatcherDeps {
   onUnexpectedError?: (channel: string, error: unknown) => void;
   /** Turns an error of another capability into words for the agent; undefined when it is not one of them. */
   explain?: (error: unknown) => IpcError | undefined;
+  /**
+   * The operator is at work: a call the contract marks `operator` that passed validation and the role check
+   * (the idle lock is postponed). Background calls and refused calls never get here.
+   */
+  onActivity?: (channel: Channel) => void;
+  /** Every call, answered or refused, once its answer is known (the audit trail). */
+  onCall?: (call: DoorCall) => void;
 }
 
 const refuse = (code: string, message: string, field?: string): Result<never> => ({
@@ -60,12 +80,17 @@ const isChannel = (name: string): name is Channel => Object.hasOwn(CHANNELS, nam
 export type Dispatch = (channel: string, sender: SenderInfo, input: unknown) => Promise<Result<unknown>>;
 
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
-  return async function dispatch(channel, sender, input) {
-    if (!deps.isTrustedSender(sender)) return refuse('forbidden_sender', 'This window may not use the app.');
-    if (!isChannel(channel)) return refuse('unknown_channel', 'The app does not offer this.');
+  return async function dispatch(channel, sender, raw) {
+    const operator = deps.currentOperator();
+    const finish = (stage: DoorCall['stage'], result: Result<unknown>, input?: unknown): Result<unknown> => {
+      deps.onCall?.({ channel, input, raw, operator, stage, error: result.ok ? undefined : result.error, output: result.ok ? result.value : undefined });
+      return result;
+    };
+    if (!deps.isTrustedSender(sender)) return finish('sender', refuse('forbidden_sender', 'This window may not use the app.'));
+    if (!isChannel(channel)) return finish('channel', refuse('unknown_channel', 'The app does not offer this.'));
     const spec = CHANNELS[channel];
 
-    const parsed = (spec.input as z.ZodType).safeParse(input);
+    const parsed = (spec.input as z.ZodType).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const segments = issue?.path.map(String) ?? [];
@@ -74,14 +99,15 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const path = segments.join('.');
       // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
       const message = issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
-      return refuse('invalid_input', message, path === '' ? undefined : path);
+      return finish('input', refuse('invalid_input', message, path === '' ? undefined : path));
     }
 
-    const operator = deps.currentOperator();
     if (spec.access !== 'public') {
-      if (!operator) return refuse('signed_out', 'Sign in to continue.');
-      if (!(spec.access as readonly string[]).includes(operator.role)) return refuse('forbidden', 'Your role does not allow this.');
+      if (!operator) return finish('access', refuse('signed_out', 'Sign in to continue.'), parsed.data);
+      if (!(spec.access as readonly string[]).includes(operator.role)) return finish('access', refuse('forbidden', 'Your role does not allow this.'), parsed.data);
     }
+    // Only now, validated and allowed, does an operator's call count as activity for the idle lock.
+    if (spec.activity === 'operator') deps.onActivity?.(channel);
 
     try {
       const handler = deps.handlers[channel] as (input: unknown, ctx: CallContext) => unknown;
@@ -89,14 +115,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const output = (spec.output as z.ZodType).safeParse(value);
       if (!output.success) {
         deps.onUnexpectedError?.(channel, new Error('handler output outside the contract'));
-        return refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.');
+        return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
       }
-      return { ok: true, value: output.data };
+      return finish('handler', { ok: true, value: output.data }, parsed.data);
     } catch (error) {
       const explained = explainError(error) ?? deps.explain?.(error);
-      if (explained) return { ok: false, error: explained };
+      if (explained) return finish('handler', { ok: false, error: explained }, parsed.data);
       deps.onUnexpectedError?.(channel, error);
-      return refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.');
+      return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
     }
   };
 }

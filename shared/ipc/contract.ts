@@ -12,13 +12,53 @@ import { MethodView, PaymentSummary, PaymentView } from './views';
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
 
-export interface ChannelSpec {
-  /** Strict: unknown keys are refused. */
-  input: z.ZodType;
-  /** Parsed in main before anything crosses: whatever the schema does not name is dropped. */
-  output: z.ZodType;
-  access: Access;
+/**
+ * How a call counts for the idle lock (PCI DSS 8.2.8). `operator`: the operator acting (a click, a submit); it
+ * postpones the lock, but only once it passed validation and the role check. `background`: a call a screen makes by
+ * itself (polling, refreshing after an event, the card form's protection switch); it never postpones the lock.
+ */
+export type Activity = 'operator' | 'background';
+
+/** What main knows that a refused call's answer cannot say. */
+export interface AuditLookup {
+  /** The payment a refund request is for. */
+  paymentOfRequest(requestId: string): string | undefined;
 }
+
+/**
+ * What a call becomes in the audit trail: who, what, on what, with what outcome. The functions get the input as
+ * the contract parsed it (a call refused before that is recorded as `call.refused`, without its input) and main's
+ * answer when there is one. Only ids, amounts, statuses and choices: never card data, a secret or a token.
+ */
+export interface AuditRule<I, O> {
+  /** `domain.verb`: session.signIn, payment.create, refund.approve… */
+  action: string;
+  /** The operator, for calls made before sign-in (the id typed). */
+  actor?(input: I): string;
+  resource?(input: I, output: O | undefined, lookup: AuditLookup): string | undefined;
+  details?(input: I, output: O | undefined): Record<string, unknown>;
+}
+
+/** Every rule of a channel, in one place: leaving one out does not compile. */
+export interface ChannelSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Strict: unknown keys are refused. */
+  input: I;
+  /** Parsed in main before anything crosses: whatever the schema does not name is dropped. */
+  output: O;
+  access: Access;
+  activity: Activity;
+  /** `none`: a read (search, list, status) or a switch the trail does not record. */
+  audit: AuditRule<z.output<I>, z.output<O>> | 'none';
+}
+
+/** A channel of the contract, its audit rule typed by its own input and output. */
+const channel = <I extends z.ZodType, O extends z.ZodType>(spec: ChannelSpec<I, O>): ChannelSpec<I, O> => spec;
+
+const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+const lower = (id: string): string => id.trim().toLowerCase();
+/** A refund request's payment: from the answer, or (a refusal has none) from main's records. */
+const requestPayment = (input: { requestId: string }, output: { request: { paymentId: string } } | undefined, lookup: AuditLookup): string | undefined =>
+  output?.request.paymentId ?? lookup.paymentOfRequest(input.requestId);
 
 const STAFF = ['agent', 'supervisor', 'admin'] as const satisfies readonly Role[];
 const TAKES_PAYMENTS = ['agent', 'supervisor'] as const satisfies readonly Role[];
@@ -42,59 +82,86 @@ export type UpdateStatus = z.infer<typeof UpdateStatus>;
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 
 export const CHANNELS = {
-  'app:info': {
+  'app:info': channel({
     input: none,
     output: z.object({ environment: Environment, version: z.string(), language: Language, languageLocked: z.boolean() }),
     access: 'public',
-  },
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The desk's language, kept in the user's settings (refused when IT locked it). Public: it can be changed at sign-in. */
-  'app:setLanguage': { input: z.strictObject({ language: Language }), output: z.object({ language: Language }), access: 'public' },
-  'session:status': {
+  'app:setLanguage': channel({
+    input: z.strictObject({ language: Language }),
+    output: z.object({ language: Language }),
+    access: 'public',
+    activity: 'operator',
+    audit: { action: 'settings.change', resource: () => 'language', details: (input) => ({ value: input.language }) },
+  }),
+  'session:status': channel({
     input: none,
     output: z.object({ operator: OperatorView.optional(), locked: z.boolean(), needsFirstAdmin: z.boolean() }),
     access: 'public',
-  },
-  'session:signIn': {
+    activity: 'background',
+    audit: 'none',
+  }),
+  /** Background: a refused sign-in must not keep a desk awake; an accepted one starts (or unlocks) the session itself. */
+  'session:signIn': channel({
     input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200) }),
     output: OperatorView,
     access: 'public',
-  },
+    activity: 'background',
+    audit: { action: 'session.signIn', actor: (input) => lower(input.id), resource: (input) => lower(input.id) },
+  }),
   /** First run only: the first account is an admin, who then creates the others. */
-  'session:createFirstAdmin': {
+  'session:createFirstAdmin': channel({
     input: z.strictObject({ id: OperatorId, displayName: DisplayName, password: Password }),
     output: OperatorView,
     access: 'public',
-  },
-  'session:signOut': { input: none, output: done, access: STAFF },
+    activity: 'background',
+    audit: { action: 'account.create', actor: (input) => lower(input.id), resource: (input) => lower(input.id), details: () => ({ role: 'admin', firstAdmin: true }) },
+  }),
+  'session:signOut': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: { action: 'session.signOut' } }),
   /**
    * The card form tells main while card data is on screen: main turns the window's content protection on
    * (screenshots and screen sharing show it blank) and off again when the form is gone. Public: the form is
    * also emptied by the idle lock, after which the operator is no longer signed in.
    */
-  'window:protectCardData': { input: z.strictObject({ active: z.boolean() }), output: done, access: 'public' },
+  'window:protectCardData': channel({ input: z.strictObject({ active: z.boolean() }), output: done, access: 'public', activity: 'background', audit: 'none' }),
   /** By confirmation number, guest name, phone or e-mail: at most 20, best matches first. */
-  'reservations:search': {
+  'reservations:search': channel({
     input: ReservationQuery,
     output: z.object({ reservations: z.array(ReservationView) }),
     access: STAFF,
-  },
-  'reservations:get': {
+    activity: 'operator',
+    audit: 'none',
+  }),
+  'reservations:get': channel({
     input: z.strictObject({ reservationId: ReservationId }),
     output: z.object({ reservation: ReservationView.optional() }),
     access: STAFF,
-  },
+    activity: 'operator',
+    audit: 'none',
+  }),
   /** An admin loads the hotel's reservations from a CSV export into the built-in store: all rows or none. */
-  'reservations:importCsv': {
+  'reservations:importCsv': channel({
     input: z.strictObject({ csv: z.string().min(1, 'The file is empty.').max(5_242_880, 'The file is larger than 5 MB.') }),
     output: CsvImportResult,
     access: ['admin'],
-  },
-  'reservations:overview': {
+    activity: 'operator',
+    audit: {
+      action: 'reservations.import',
+      details: (_input, output) =>
+        output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
+    },
+  }),
+  'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
     output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),
     access: STAFF,
-  },
-  'payments:tokenize': {
+    activity: 'background',
+    audit: 'none',
+  }),
+  'payments:tokenize': channel({
     input: z.strictObject({
       operationId: OperationId,
       card: CardInput,
@@ -103,8 +170,14 @@ export const CHANNELS = {
     }),
     output: MethodView,
     access: TAKES_PAYMENTS,
-  },
-  'payments:pay': {
+    activity: 'operator',
+    audit: {
+      action: 'card.save',
+      resource: (_input, output) => output?.id,
+      details: (input, output) => defined({ reservationId: input.reservationId, brand: output?.brand, last4: output?.last4, operationId: input.operationId }),
+    },
+  }),
+  'payments:pay': channel({
     input: z.strictObject({
       operationId: OperationId,
       methodId: MethodId,
@@ -116,98 +189,197 @@ export const CHANNELS = {
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
-  },
-  'payments:updateAmount': {
+    activity: 'operator',
+    audit: {
+      action: 'payment.create',
+      resource: (_input, output) => output?.id,
+      details: (input, output) =>
+        defined({
+          reservationId: input.reservationId,
+          amount: input.amount,
+          currency: input.currency,
+          installments: input.installments === true ? true : undefined,
+          status: output?.status,
+          operationId: input.operationId,
+        }),
+    },
+  }),
+  'payments:updateAmount': channel({
     input: z.strictObject({ paymentId: PaymentId, amount: Amount }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
-  },
-  'payments:confirm': {
+    activity: 'operator',
+    audit: { action: 'payment.updateAmount', resource: (input) => input.paymentId, details: (input, output) => defined({ amount: input.amount, previousAmount: output?.originalAmount }) },
+  }),
+  'payments:confirm': channel({
     input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional() }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
-  },
-  'payments:get': { input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF },
+    activity: 'operator',
+    audit: { action: 'payment.confirm', resource: (input) => input.paymentId, details: (input, output) => defined({ installmentsCount: input.installmentsCount, status: output?.status }) },
+  }),
+  /** Background: the screens read a payment again after each change and on their own timers. */
+  'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
-  'payments:watch': { input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF },
+  'payments:watch': channel({ input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF, activity: 'background', audit: 'none' }),
   /** Sends a payment's 3DS link to the cardholder's own device; the app never opens it. */
-  'messaging:sendLink': { input: SendLinkRequest, output: DeliveryResult, access: TAKES_PAYMENTS },
-  'messaging:channels': { input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF },
-  'messaging:history': { input: z.strictObject({ paymentId: PaymentId }), output: z.object({ deliveries: z.array(DeliveryRecordView) }), access: STAFF },
+  'messaging:sendLink': channel({
+    input: SendLinkRequest,
+    output: DeliveryResult,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: { action: 'link.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, delivery: output?.status }) },
+  }),
+  'messaging:channels': channel({ input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'messaging:history': channel({
+    input: z.strictObject({ paymentId: PaymentId }),
+    output: z.object({ deliveries: z.array(DeliveryRecordView) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /** Training mode only: the messages captured instead of sent, and the trainee playing the cardholder. */
-  'messaging:outbox': { input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF },
-  'messaging:playCardholder': { input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF },
+  'messaging:outbox': channel({ input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
   /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
-  'refunds:create': {
+  'refunds:create': channel({
     input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
     output: PaymentView,
     access: REFUNDS,
-  },
+    activity: 'operator',
+    audit: {
+      action: 'refund.create',
+      resource: (input) => input.paymentId,
+      details: (input) => defined({ amount: input.amount ?? 'all left', reason: input.reason, operationId: input.operationId }),
+    },
+  }),
   /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
-  'refunds:request': {
+  'refunds:request': channel({
     input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason, note: RefundNote.optional() }),
     output: RefundRequestView,
     access: TAKES_PAYMENTS,
-  },
+    activity: 'operator',
+    audit: {
+      action: 'refund.request',
+      resource: (input) => input.paymentId,
+      details: (input) => defined({ requestId: input.requestId, amount: input.amount ?? 'all left', reason: input.reason }),
+    },
+  }),
   /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */
-  'refunds:override': {
+  'refunds:override': channel({
     input: z.strictObject({ requestId: RefundRequestId, approverId: OperatorId, approverPassword: z.string().min(1, 'Enter the password.').max(200) }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: TAKES_PAYMENTS,
-  },
-  'refunds:queue': {
+    activity: 'operator',
+    audit: {
+      action: 'refund.approve',
+      resource: requestPayment,
+      details: (input, output) =>
+        defined({
+          requestId: input.requestId,
+          override: true,
+          requestedBy: output?.request.requestedBy,
+          approverId: lower(input.approverId),
+          approvedBy: output?.request.decidedBy,
+          refundId: output?.request.refundId,
+        }),
+    },
+  }),
+  /** Background: the Approvals screen refreshes its queue by itself. */
+  'refunds:queue': channel({
     input: z.strictObject({ status: z.enum(['pending', 'all']).optional() }),
     output: z.object({ requests: z.array(RefundRequestView) }),
     access: REFUNDS,
-  },
+    activity: 'background',
+    audit: 'none',
+  }),
   /** An agent's own requests for a payment, to see what became of them. */
-  'refunds:requestsFor': {
+  'refunds:requestsFor': channel({
     input: z.strictObject({ paymentId: PaymentId }),
     output: z.object({ requests: z.array(RefundRequestView) }),
     access: STAFF,
-  },
-  'refunds:approve': {
+    activity: 'background',
+    audit: 'none',
+  }),
+  'refunds:approve': channel({
     input: z.strictObject({ requestId: RefundRequestId }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: REFUNDS,
-  },
-  'refunds:reject': {
+    activity: 'operator',
+    audit: {
+      action: 'refund.approve',
+      resource: requestPayment,
+      details: (input, output) =>
+        defined({
+          requestId: input.requestId,
+          override: false,
+          requestedBy: output?.request.requestedBy,
+          approvedBy: output?.request.decidedBy,
+          refundId: output?.request.refundId,
+        }),
+    },
+  }),
+  'refunds:reject': channel({
     input: z.strictObject({ requestId: RefundRequestId, note: RefundNote.min(1, 'Say why the refund is rejected.') }),
     output: RefundRequestView,
     access: REFUNDS,
-  },
+    activity: 'operator',
+    audit: {
+      action: 'refund.reject',
+      resource: (input, output, lookup) => output?.paymentId ?? lookup.paymentOfRequest(input.requestId),
+      details: (input, output) => defined({ requestId: input.requestId, requestedBy: output?.requestedBy, note: input.note }),
+    },
+  }),
   /** The refund limits of every role, from the settings. */
-  'refunds:limits': { input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF },
+  'refunds:limits': channel({ input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF, activity: 'background', audit: 'none' }),
   /** The journal's payments, newest first, refreshed from the service when one is opened (payments:get). */
-  'payments:search': { input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS },
-  'audit:list': {
+  'payments:search': channel({ input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS, activity: 'operator', audit: 'none' }),
+  'audit:list': channel({
     input: AuditQuery,
     output: z.object({ rows: z.array(AuditRowView), nextBeforeSeq: z.number().int().optional() }),
     access: REFUNDS,
-  },
+    activity: 'operator',
+    audit: 'none',
+  }),
   /** Every row the filters match (no paging), as CSV. */
-  'audit:exportCsv': { input: AuditQuery.omit({ beforeSeq: true, limit: true }), output: z.object({ csv: z.string(), rows: z.number().int() }), access: REFUNDS },
-  'audit:verify': { input: none, output: AuditVerification, access: REFUNDS },
-  'reports:endOfDay': { input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS },
+  'audit:exportCsv': channel({
+    input: AuditQuery.omit({ beforeSeq: true, limit: true }),
+    output: z.object({ csv: z.string(), rows: z.number().int() }),
+    access: REFUNDS,
+    activity: 'operator',
+    audit: { action: 'audit.export', details: (input, output) => defined({ ...input, rows: output?.rows }) },
+  }),
+  'audit:verify': channel({ input: none, output: AuditVerification, access: REFUNDS, activity: 'operator', audit: 'none' }),
+  'reports:endOfDay': channel({ input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS, activity: 'operator', audit: 'none' }),
   /** The operator is typing or pointing in the window (the card form makes no other call): postpones the idle lock. */
-  'session:activity': { input: none, output: done, access: STAFF },
-  /** Lock the desk now (the agent steps away): the same operator's password opens it again. */
-  'session:lock': { input: none, output: done, access: STAFF },
-  'operators:list': { input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN },
-  'operators:create': {
+  'session:activity': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
+  /** Lock the desk now (the agent steps away): the same operator's password opens it again. The lock itself is recorded by main. */
+  'session:lock': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
+  'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'operator', audit: 'none' }),
+  'operators:create': channel({
     input: z.strictObject({ id: OperatorId, displayName: DisplayName, role: Role, password: Password }),
     output: OperatorView,
     access: ADMIN,
-  },
-  'operators:update': {
+    activity: 'operator',
+    audit: { action: 'account.create', resource: (input) => lower(input.id), details: (input) => ({ role: input.role }) },
+  }),
+  'operators:update': channel({
     input: z.strictObject({ id: OperatorId, role: Role.optional(), disabled: z.boolean().optional() }),
     output: OperatorView,
     access: ADMIN,
-  },
-  'operators:resetPassword': { input: z.strictObject({ id: OperatorId, password: Password }), output: done, access: ADMIN },
+    activity: 'operator',
+    audit: { action: 'account.update', resource: (input) => lower(input.id), details: (input) => defined({ role: input.role, disabled: input.disabled }) },
+  }),
+  'operators:resetPassword': channel({
+    input: z.strictObject({ id: OperatorId, password: Password }),
+    output: done,
+    access: ADMIN,
+    activity: 'operator',
+    audit: { action: 'account.resetPassword', resource: (input) => lower(input.id) },
+  }),
   /** An update downloaded and waiting: the agent restarts when the call is over (never during a payment). */
-  'updates:status': { input: none, output: UpdateStatus, access: STAFF },
-  'updates:restart': { input: none, output: done, access: STAFF },
+  'updates:status': channel({ input: none, output: UpdateStatus, access: STAFF, activity: 'background', audit: 'none' }),
+  'updates:restart': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: { action: 'update.restart' } }),
 } as const satisfies Record<`${string}:${string}`, ChannelSpec>;
 
 /** Main → renderer: each event's payload, parsed in main before it is sent. */

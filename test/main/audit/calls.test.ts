@@ -119,7 +119,7 @@ describe('what the app writes to the audit trail', () => {
     expect(page.rows[0]!.seq).toBeGreaterThan(page.rows[1]!.seq);
     const older = await ok<{ rows: AuditRow[] }>('audit:list', { action: 'session.', limit: 2, beforeSeq: page.nextBeforeSeq });
     expect(older.rows[0]!.seq).toBeLessThan(page.rows[1]!.seq);
-    expect((await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort()).toEqual(['account.create', 'payment.create', 'session.signIn']);
+    expect((await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort()).toEqual(['account.create', 'call.refused', 'session.signIn']);
 
     const csv = await ok<{ csv: string; rows: number }>('audit:exportCsv', { actor: 'ana' });
     const lines = csv.csv.trim().split('\r\n');
@@ -128,6 +128,32 @@ describe('what the app writes to the audit trail', () => {
     expect(lines.slice(1).every((l) => l.split(',')[2] === 'ana')).toBe(true);
     expect(last('audit.export')).toMatchObject({ actor: 'ada', details: { actor: 'ana', rows: csv.rows } });
     expect(await ok('audit:verify', {})).toMatchObject({ ok: true });
+  });
+});
+
+describe('a call refused before its input was read', () => {
+  it('is recorded with the channel, caller, reason and the shape of what was sent — never the input, at most 1 KB, once a minute', async () => {
+    await ok('session:signOut', {}).catch(() => undefined);
+    const before = rows().length;
+    const note = `charge 4242 4242 4242 4242 ${'x'.repeat(4 * 1024 * 1024)}`;
+    // Signed out, a 4 MB note: refused by the contract before anything else looks at it.
+    for (let i = 0; i < 3; i++) expect(await call('refunds:request', { requestId: 'not-a-uuid', note })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('refunds:request', { requestId: 'not-a-uuid', note, extra: 1 })).toMatchObject({ ok: false });
+    const written = rows().slice(before);
+    expect(written.map((r) => [r.actor, r.action, r.outcome, r.resource])).toEqual([
+      ['anonymous', 'call.refused', 'refused', 'refunds:request'],
+      ['anonymous', 'call.refused', 'refused', 'refunds:request'],
+    ]);
+    expect(written[0]?.details).toMatchObject({ channel: 'refunds:request', stage: 'input', code: 'invalid_input', summary: `{"requestId":"string(10)","note":"string(${note.length})"}` });
+    for (const row of written) {
+      const text = JSON.stringify(row);
+      expect(Buffer.byteLength(text)).toBeLessThan(2048);
+      expect(text).not.toContain('xxxx');
+      expect(text).not.toContain('4242');
+    }
+    // A channel that is not in the contract, with a name made to hold a card number.
+    await call('shell:4242424242424242', {});
+    expect(JSON.stringify(rows().at(-1))).not.toContain('4242424242424242');
   });
 });
 

@@ -1,6 +1,7 @@
 // Every IPC path through main's door: wrong sender, bad input, wrong role, output outside the contract, errors without stacks.
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_NAMES } from '../../../shared/ipc';
+import { CHANNEL_NAMES, CHANNELS } from '../../../shared/ipc';
+import type { DoorCall } from '../../../main/ipc';
 import { createDispatcher, isAppUrl } from '../../../main/ipc';
 import { OperatorError } from '../../../main/operators';
 import { ServiceError } from '../../../main/payments';
@@ -140,5 +141,51 @@ describe('errors cross as {code, message}, never a stack', () => {
     const result = await dispatch('payments:get', trusted, VALID_INPUTS['payments:get']);
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(result)).not.toContain('service body');
+  });
+});
+
+describe('the contract decides activity, and every call is reported once with where it stopped', () => {
+  function watched(operator: typeof agent | undefined) {
+    const { handlers, calls } = recordingHandlers();
+    const activity: string[] = [];
+    const seen: DoorCall[] = [];
+    const dispatch = createDispatcher({
+      handlers,
+      currentOperator: () => operator,
+      isTrustedSender: (s) => s.isMainFrame,
+      onActivity: (channel) => activity.push(channel),
+      onCall: (call) => seen.push(call),
+    });
+    return { dispatch, calls, activity, seen };
+  }
+
+  it.each(CHANNEL_NAMES)('%s: activity only when the contract says operator, and only once allowed', async (channel) => {
+    const { dispatch, activity, seen } = watched(allowedCaller(channel));
+    await dispatch(channel, trusted, VALID_INPUTS[channel]);
+    expect(activity).toEqual(CHANNELS[channel].activity === 'operator' ? [channel] : []);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ channel, stage: 'handler', error: undefined });
+  });
+
+  it('refused calls are never activity: another frame, an unknown channel, bad input, the wrong role, signed out', async () => {
+    const asAgent = watched(agent);
+    await asAgent.dispatch('session:activity', { ...trusted, isMainFrame: false }, {});
+    await asAgent.dispatch('shell:openExternal', trusted, {});
+    await asAgent.dispatch('payments:pay', trusted, { note: 'x'.repeat(4_000_000) });
+    await asAgent.dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create']);
+    const signedOut = watched(undefined);
+    await signedOut.dispatch('session:activity', trusted, {});
+    expect([...asAgent.activity, ...signedOut.activity]).toEqual([]);
+    expect([...asAgent.calls, ...signedOut.calls]).toEqual([]);
+    expect([...asAgent.seen, ...signedOut.seen].map((c) => [c.stage, c.error?.code])).toEqual([
+      ['sender', 'forbidden_sender'],
+      ['channel', 'unknown_channel'],
+      ['input', 'invalid_input'],
+      ['access', 'forbidden'],
+      ['access', 'signed_out'],
+    ]);
+    // The input is handed on only once the contract parsed it.
+    expect(asAgent.seen[2]?.input).toBeUndefined();
+    expect(asAgent.seen[3]?.input).toMatchObject({ paymentId: expect.any(String) as string });
   });
 });

@@ -1,0 +1,154 @@
+// The idle lock (PCI DSS 8.2.8) cannot be kept away by calls the operator did not make: generated from the contract, every
+// channel marked `background`, and every refused call, is called in a loop through the real stack until the lock is due.
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { createMainStack, type MainStack } from '../../../main/app';
+import type { SenderInfo } from '../../../main/ipc';
+import { CHANNEL_NAMES, CHANNELS, type Channel } from '../../../shared/ipc';
+import type { Role } from '../../../shared/operators';
+import { VALID_INPUTS } from '../ipc/fixtures';
+
+const IDLE_MS = 1_000;
+/** Calls keep coming for this long: well past the idle timeout. */
+const LOOP_MS = 1_600;
+const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+const PASSWORD = 'a long password 42';
+
+/** A real stack with a 1 s idle lock and an operator of `role` signed in, for the length of `use`. */
+async function withDesk(role: Role, use: (stack: MainStack) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'idle-lock-'));
+  const stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    // Only the app's own window may call; the loop of calls from another frame below is refused by this.
+    isTrustedSender: (s) => s.isMainFrame && s.webContentsId === 1,
+    service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+    idleTimeoutMs: IDLE_MS,
+  });
+  try {
+    await signInAs(stack, role);
+    await use(stack);
+  } finally {
+    await stack.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function signInAs(stack: MainStack, role: Role): Promise<void> {
+  await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORD });
+  const id = { agent: 'ana', supervisor: 'sam', admin: 'ada' }[role];
+  if (role !== 'admin') await stack.directory.createOperator('ada', { id, displayName: id, role, password: PASSWORD });
+  const signedIn = await stack.dispatch('session:signIn', sender, { id, password: PASSWORD });
+  expect(signedIn.ok).toBe(true);
+}
+
+async function locked(stack: MainStack): Promise<boolean> {
+  const status = await stack.dispatch('session:status', sender, {});
+  if (!status.ok) throw new Error(status.error.message);
+  return (status.value as { locked: boolean }).locked;
+}
+
+/** Calls `once` every 100 ms for LOOP_MS. */
+async function loop(once: () => Promise<unknown>): Promise<void> {
+  const until = Date.now() + LOOP_MS;
+  while (Date.now() < until) {
+    await once();
+    await sleep(100);
+  }
+}
+
+/** Someone the contract lets call the channel (a public channel: the agent). */
+function roleFor(channel: Channel): Role {
+  const access = CHANNELS[channel].access;
+  if (access === 'public') return 'agent';
+  return (['agent', 'supervisor', 'admin'] as const).find((role) => (access as readonly string[]).includes(role)) ?? 'admin';
+}
+
+const background = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity === 'background');
+const operatorChannels = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity === 'operator');
+
+/** Inputs for the real stack where the fixtures' would act (sign-in: another operator, refused while a session is open). */
+const inputFor = (channel: Channel): unknown => (channel === 'session:signIn' ? { id: 'sam', password: PASSWORD } : VALID_INPUTS[channel]);
+
+describe('the contract marks every channel', () => {
+  it('as the operator at work or as background, and the screens’ own reads as background', () => {
+    expect(background.length + operatorChannels.length).toBe(CHANNEL_NAMES.length);
+    for (const channel of ['payments:get', 'reservations:overview', 'messaging:outbox', 'refunds:queue', 'updates:status', 'session:status'] as const) {
+      expect(CHANNELS[channel].activity, channel).toBe('background');
+    }
+  });
+});
+
+describe('a background channel called in a loop does not postpone the lock', () => {
+  it.concurrent.each(background)('%s', async (channel) => {
+    await withDesk(roleFor(channel), async (stack) => {
+      await loop(() => stack.dispatch(channel, sender, inputFor(channel)));
+      expect(await locked(stack)).toBe(true);
+    });
+  });
+});
+
+describe('refused calls in a loop do not postpone the lock', () => {
+  it.concurrent.each([
+    ['invalid input on an operator channel', 'agent', (s: MainStack) => s.dispatch('payments:pay', sender, { amount: 'lots' })],
+    ['an operator channel the role may not call', 'agent', (s: MainStack) => s.dispatch('refunds:create', sender, VALID_INPUTS['refunds:create'])],
+    ['a channel outside the contract', 'agent', (s: MainStack) => s.dispatch('shell:openExternal', sender, {})],
+    ['a call from another frame', 'agent', (s: MainStack) => s.dispatch('session:activity', { ...sender, isMainFrame: false }, {})],
+  ] as const)('%s', async (_, role, call) => {
+    await withDesk(role, async (stack) => {
+      await loop(() => call(stack));
+      expect(await locked(stack)).toBe(true);
+    });
+  });
+
+  it('while the operator at work does postpone it (the loop above could fail)', async () => {
+    await withDesk('agent', async (stack) => {
+      await loop(() => stack.dispatch('session:activity', sender, {}));
+      expect(await locked(stack)).toBe(false);
+    });
+  });
+});
+
+describe('the renderer polls only background channels', () => {
+  const root = fileURLToPath(new URL('../../../renderer/src', import.meta.url));
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
+
+  /** Every object literal with a `refetchInterval`, and the bridge calls (`x.domain.verb(`) made inside it. */
+  function pollers(): { file: string; channels: string[] }[] {
+    const found: { file: string; channels: string[] }[] = [];
+    for (const file of files) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isObjectLiteralExpression(node) && node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === 'refetchInterval')) {
+          const channels: string[] = [];
+          const collect = (inner: ts.Node): void => {
+            if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && ts.isPropertyAccessExpression(inner.expression.expression)) {
+              const name = `${inner.expression.expression.name.text}:${inner.expression.name.text}`;
+              if (Object.hasOwn(CHANNELS, name)) channels.push(name);
+            }
+            ts.forEachChild(inner, collect);
+          };
+          collect(node);
+          found.push({ file: file.slice(root.length + 1), channels });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    return found;
+  }
+
+  it('every refetchInterval reads a channel the contract marks background', () => {
+    const found = pollers();
+    expect(found.length).toBeGreaterThan(0);
+    for (const { file, channels } of found) {
+      expect(channels.length, `${file}: a refetchInterval whose bridge call was not found`).toBeGreaterThan(0);
+      for (const channel of channels) expect(CHANNELS[channel as Channel].activity, `${file} polls ${channel}`).toBe('background');
+    }
+  });
+});
