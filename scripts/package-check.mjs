@@ -1,5 +1,6 @@
 // `npm run package:check`: checks the packaging offline, where no Electron binary can be downloaded.
 //  1. builds the app (electron-vite build; --no-build to reuse out/),
+//     and checks the preload's size (at most PRELOAD_BUDGET_BYTES: it bundles the channel names, never the schemas),
 //  2. validates electron-builder.yml against node_modules/app-builder-lib/scheme.json, and the app's own packaging rules,
 //  3. packages a Linux `dir` build with electron-builder, using a stand-in Electron (scripts/package-stand-in.cjs)
 //     and npmRebuild off,
@@ -47,6 +48,20 @@ function buildApp() {
   const bin = path.join(root, 'node_modules/electron-vite/bin/electron-vite.js');
   const result = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: 'inherit' });
   return expect(result.status === 0, `electron-vite build failed (exit code ${result.status})`);
+}
+
+/** The sandboxed preload bundles everything it imports: the channel and event names are a few kB; zod and the schemas are 600. */
+const PRELOAD_BUDGET_BYTES = 30_000;
+
+function checkPreload() {
+  step(`measuring out/preload (budget ${PRELOAD_BUDGET_BYTES / 1000} kB)`);
+  const dir = path.join(root, 'out/preload');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const bytes = files.reduce((sum, entry) => sum + statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size, 0);
+  const kb = (bytes / 1000).toFixed(1);
+  if (expect(bytes <= PRELOAD_BUDGET_BYTES, `out/preload is ${kb} kB, over its ${PRELOAD_BUDGET_BYTES / 1000} kB budget: the preload must import only shared/ipc/channels.ts as values, never the contract's schemas`)) {
+    facts.push(`preload ${kb} kB`);
+  }
 }
 
 // --- 2. The configuration ---------------------------------------------------------------------------------------
@@ -222,6 +237,7 @@ async function inspect(appDir, config) {
 const work = mkdtempSync(path.join(tmpdir(), 'package-check-'));
 try {
   if (buildApp()) {
+    checkPreload();
     const { config, valid } = checkConfig();
     // electron-builder would refuse an invalid file too, with a long message: the schema's own errors say it better.
     const appDir = valid ? await packageDir(work) : undefined;
