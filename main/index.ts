@@ -13,6 +13,7 @@ import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSec
 import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
+import { netFetch } from './shell/net';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
 import { useSqliteNativeBinding } from './storage/sqlite';
 import type { Updater } from './updates';
@@ -110,6 +111,7 @@ async function start(): Promise<void> {
   stack = await createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
+    fetch: netFetch,
     service: toServiceSettings(settings),
     secrets,
     reservations: settings.reservations,

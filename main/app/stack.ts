@@ -20,6 +20,12 @@ export interface MainStackOptions {
   dataDir: string;
   version: string;
   isTrustedSender: (sender: SenderInfo) => boolean;
+  /**
+   * Every outbound request of main goes through this one fetch: the payment service, its tokens, the messaging
+   * providers and the partner's reservation system. The app passes Electron's net.fetch (the OS proxy settings, PAC
+   * files and certificate store, as electron-updater uses); tests pass Node's. No module of main calls the global one.
+   */
+  fetch: typeof fetch;
   /** Training (the built-in simulator) when not given. */
   service?: ServiceSettings;
   secrets?: SecretStore;
@@ -133,6 +139,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const reservationSource = createReservationSource(options.reservations, {
     dataDir: options.dataDir,
     training: service.config.environment === 'training',
+    fetch: options.fetch,
     ...(options.reservationsSecret ? { secret: options.reservationsSecret } : {}),
   });
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
@@ -146,6 +153,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     environment: service.config.environment,
     secrets: options.messagingSecrets ?? { read: () => Promise.resolve(undefined) },
     dataDir: options.dataDir,
+    fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const guard = new SessionGuard({
@@ -173,6 +181,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     config: service.config,
     secrets: service.secrets,
     journal,
+    fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
     onAttempt: (attempt) => callScope.getStore()?.push(attempt.requestId),
   });

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 /** `secret` null: no getter at all. */
 function source(config: Config = {}, secret: (() => string | undefined | Promise<string | undefined>) | null = () => SECRET, baseUrl = partner.baseUrl): RestReservationSource {
-  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? {} : { secret });
+  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? { fetch } : { secret, fetch });
   sources.push(made);
   return made;
 }
@@ -347,13 +347,13 @@ describe('configuration', () => {
     [{ baseUrl: 'https://pms.example.com', mapping: { guestName: 'guest..name' } }, /mapping.guestName must be names separated by dots/],
     [{ baseUrl: 'https://pms.example.com', mapping: { guest: 'x' } }, /mapping cannot map "guest": the fields are confirmationNumber/],
   ])('%j is refused, the field named, the password never repeated', async (config, message) => {
-    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>), 'configuration');
+    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>, { fetch }), 'configuration');
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain('pa55');
   });
 
   it('accepts https anywhere and http on localhost, with the defaults filled in', () => {
-    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }).config).toMatchObject({
+    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }, { fetch }).config).toMatchObject({
       searchPath: '/reservations',
       queryParam: 'q',
       getPath: '/reservations/{id}',
@@ -362,7 +362,7 @@ describe('configuration', () => {
       mapping: {},
     });
     for (const baseUrl of ['http://localhost:8080', 'http://127.0.0.1:9', 'http://[::1]:9']) {
-      expect(() => new RestReservationSource({ kind: 'rest', baseUrl })).not.toThrow();
+      expect(() => new RestReservationSource({ kind: 'rest', baseUrl }, { fetch })).not.toThrow();
     }
   });
 });
