@@ -11,6 +11,7 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { UpdateError } from '../updates';
 import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
+import { SecretError } from '../secrets/errors';
 import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -314,9 +315,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
-    // Settings errors are written for people (a setting IT locked, a bad value).
+    // Settings errors are written for people (a setting IT locked, a bad value); a secret-store error says what IT must
+    // do (provision again, install a keyring…) and never holds the secret.
     explain: (error) =>
-      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError
+      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError || error instanceof SecretError
         ? { code: error.code, message: error.message }
         : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { GuestEmail, MAX_SEARCH_RESULTS, ReservationView, toE164, type ReservationQuery } from '../../shared/reservations';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
+import { SecretError } from '../secrets/errors';
 import { ReservationError } from './errors';
 import { matchRank, queryKeys } from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';
@@ -184,8 +185,9 @@ export class RestReservationSource implements ReservationSource {
     let value: string | undefined;
     try {
       value = await this.secret();
-    } catch {
-      // Whatever the secret store said stays here: its message is not the agent's business and might quote the key.
+    } catch (error) {
+      // The secret store's own errors say what IT must do and never quote the key; anything else stays here.
+      if (error instanceof SecretError) throw error;
       throw missing;
     }
     if (value === undefined || value.trim() === '') throw missing;

@@ -12,6 +12,7 @@ export {
   PROVISION_FLAG,
   SECRET_NAME_FLAG,
   STDIN_MARKER,
+  WINDOWS_STDIN_REFUSED,
   parseProvisionArgs,
   provisionSecret,
   provisionSecretFromInput,

@@ -5,6 +5,7 @@ import { MAX_RESPONSE_BYTES, MIN_TIMEOUT_MS, RestReservationSource, type RestSou
 import type { z } from 'zod';
 import { expectCode, reservation } from './helpers';
 import { closedPort, json, startPartner, type PartnerServer } from './partner-server';
+import { SecretError } from '../../../main/secrets';
 
 type Config = Omit<z.input<typeof RestSourceConfig>, 'kind' | 'baseUrl'>;
 
@@ -184,6 +185,12 @@ describe('the auth header', () => {
     const error = await expectCode(() => source({ authHeader: 'Authorization' }, getter).search({ text: 'ana' }), 'configuration');
     expect(error.message).toMatch(/access key for the reservation system is not set up.*Tell IT/);
     expect(error.message).not.toContain('sk_partner');
+    expect(partner.requests).toHaveLength(0);
+  });
+
+  it("passes on the secret store's own error (it says what IT must do, never the key); nothing is sent", async () => {
+    const undecryptable = new SecretError('needs_reprovisioning', 'The stored reservationsApiKey cannot be decrypted. IT must provision the secret again on this computer (--provision-secret).');
+    await expect(source({ authHeader: 'Authorization' }, () => Promise.reject(undecryptable)).search({ text: 'ana' })).rejects.toBe(undecryptable);
     expect(partner.requests).toHaveLength(0);
   });
 
