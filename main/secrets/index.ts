@@ -1,5 +1,6 @@
 /** Secrets (the client secret, later the messaging ones) encrypted by the OS via an injected safeStorage; plain Node, no Electron imports. */
 export { SecretError, type SecretErrorCode } from './errors';
+export { unreadableSecrets, type StoredSecrets } from './check';
 export {
   EncryptedSecretStore,
   SECRET_NAMES,
