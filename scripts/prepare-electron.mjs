@@ -15,7 +15,13 @@ function fail(sentence) {
   process.exit(1);
 }
 
-const { electronDir, electronVersion, electronPackage, sqliteVersion } = versions(root);
+let found;
+try {
+  found = versions(root);
+} catch {
+  fail('The electron and better-sqlite3 packages are not installed: run npm install first, then npm start.');
+}
+const { electronDir, electronVersion, electronPackage, sqliteVersion } = found;
 
 // --- 1. Electron's binary ----------------------------------------------------------------------------------------
 // A binary brought along needs no download: ELECTRON_EXEC_PATH (electron-vite's: npm start runs it) or
@@ -26,7 +32,10 @@ if (!broughtAlong) {
   if (typeof installer !== 'string') {
     fail(`The electron package ${electronVersion} has no install-electron command; reinstall it with npm install, then run npm start again.`);
   }
-  const { code, output } = await run(process.execPath, [path.join(electronDir, installer)], { cwd: electronDir });
+  const { code, output } = await run(process.execPath, [path.join(electronDir, installer)], {
+    cwd: electronDir,
+    notice: `prepare-electron: downloading Electron ${electronVersion} with its installer (install-electron), once…`,
+  });
   if (code !== 0) {
     fail(
       `Electron ${electronVersion} could not be downloaded by its installer (install-electron: ${reason(output, `exit code ${code}`)}); ` +

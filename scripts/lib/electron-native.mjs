@@ -27,15 +27,25 @@ export function developmentBinding(root, electronVersion, sqliteVersion) {
 
 export const exists = (file) => stat(file).then(() => true, () => false);
 
-/** Runs a program to its end; resolves with its exit code and what it wrote (nothing is shown). */
-export function run(command, args, options = {}) {
+/**
+ * Runs a program to its end; resolves with its exit code and what it wrote (nothing of it is shown). `notice` is
+ * printed only if it is still running after `noticeAfterMs` (a download under way), so a quick failure stays one sentence.
+ */
+export function run(command, args, { notice, noticeAfterMs = 2000, ...options } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const timer = notice === undefined ? undefined : setTimeout(() => console.log(notice), noticeAfterMs);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', (error) => resolve({ code: -1, output: `${output}\n${error.message}` }));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, output: `${output}\n${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, output });
+    });
   });
 }
 
@@ -83,7 +93,8 @@ async function fetchPrebuilt({ sqliteDir, copy, electronVersion, platform, arch 
   delete env['npm_package_resolved'];
   delete env['npm_package_from'];
   const args = [bin, '--runtime=electron', `--target=${electronVersion}`, `--platform=${platform}`, `--arch=${arch}`, '--verbose'];
-  const { code, output } = await run(process.execPath, args, { cwd: copy, env });
+  const notice = `electron-native: downloading better-sqlite3's prebuilt binary for Electron ${electronVersion} (${platform}-${arch})…`;
+  const { code, output } = await run(process.execPath, args, { cwd: copy, env, notice });
   if (code === 0 && (await exists(path.join(copy, 'build/Release/better_sqlite3.node')))) return undefined;
   return reason(output, `prebuild-install exited with ${code}`);
 }
@@ -101,7 +112,8 @@ async function compile({ work, copy, sqliteVersion, electronVersion, arch }) {
     return '@electron/rebuild is not installed';
   }
   const args = [cli, '--version', electronVersion, '--arch', arch, '--module-dir', work, '--only', 'better-sqlite3', '--force', '--build-from-source'];
-  const { code, output } = await run(process.execPath, args, { cwd: work });
+  const notice = `electron-native: no prebuilt binary; compiling better-sqlite3 for Electron ${electronVersion} (${arch})…`;
+  const { code, output } = await run(process.execPath, args, { cwd: work, notice });
   if (code === 0) return (await exists(path.join(copy, 'build/Release/better_sqlite3.node'))) ? undefined : '@electron/rebuild wrote no better_sqlite3.node';
   return reason(output, `@electron/rebuild exited with ${code}`);
 }

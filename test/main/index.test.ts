@@ -69,6 +69,7 @@ afterEach(async () => {
   }
   process.argv = realArgv;
   if (realPlatform) Object.defineProperty(process, 'platform', realPlatform);
+  Reflect.deleteProperty(process, 'resourcesPath');
   vi.restoreAllMocks();
   rmSync(root, { recursive: true, force: true });
 });
