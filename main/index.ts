@@ -210,7 +210,8 @@ async function start(): Promise<void> {
   });
   await created.loaded;
   updater.start();
-  await reportUnreadableSecrets(secrets, window);
+  // The desk is up: a failure of this check is logged, it does not take the app down.
+  await reportUnreadableSecrets(secrets, window).catch((error: unknown) => logger.error({ error: describe(error) }, 'could not check the stored secrets'));
 }
 
 /** True when the app may close now: no payment in progress, or the agent chose to quit anyway (asked once at a time). */
