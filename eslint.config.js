@@ -68,6 +68,13 @@ const noNodeBuiltins = {
   patterns: [{ regex: '^node:', message: 'A sandboxed preload cannot use Node built-ins.' }],
 };
 
+// --- One fetch for main: every outbound request goes through the fetch the stack is given (Electron's net.fetch in the
+// app: the OS proxy settings, PAC files and certificate store). Node's global fetch ignores all three. ---
+const oneFetchMessage =
+  "main/ never calls the global fetch: take the `fetch` your caller passes (MainStackOptions.fetch, Electron's net.fetch in the app).";
+const noGlobalFetch = [{ name: 'fetch', message: oneFetchMessage }];
+const noGlobalFetchProperty = ['globalThis', 'global', 'self', 'window'].map((object) => ({ object, property: 'fetch', message: oneFetchMessage }));
+
 const electronEntryFiles = ['main/index.ts', 'main/shell/**'];
 const ipcMainFiles = ['main/ipc/**'];
 const preloadFiles = ['preload/**'];
@@ -110,6 +117,15 @@ export default defineConfig(
     files: ['renderer/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat['recommended-latest']],
     languageOptions: { globals: globals.browser },
+  },
+
+  // One fetch: no module of main reaches for the global one (types such as `typeof fetch` are fine).
+  {
+    files: ['main/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-globals': ['error', ...noGlobalFetch],
+      'no-restricted-properties': ['error', ...noGlobalFetchProperty],
+    },
   },
 
   // Layer boundaries, checked on resolved import paths.

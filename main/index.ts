@@ -1,16 +1,20 @@
 // Main process: owns the window, the secrets and every call to the payment service; the renderer never sees them.
+// The composition root: it wires settings, secrets, logs, the stack, the IPC door, the window and the updater, and
+// decides nothing itself. test/main/index.test.ts runs this file under Node with Electron's modules faked.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { app, BrowserWindow, dialog, safeStorage, session } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type MessageBoxOptions } from 'electron';
 
+import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
 import { connectIpc } from './ipc/electron';
-import { publish } from './ipc';
+import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
-import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, type ProvisionArgs } from './secrets';
+import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, unreadableSecrets, type ProvisionArgs } from './secrets';
 import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
+import { netFetch } from './shell/net';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
@@ -20,11 +24,36 @@ import { APP_ENTRY_URL, createSenderCheck } from './window';
 
 const TITLE = 'Card Payments Desk';
 
+/** What the agent is asked on closing the app while a payment is in progress, in the desk's language. */
+const QUIT_WHILE_PAYING: Record<Language, { message: string; detail: string; stay: string; quit: string }> = {
+  'es-MX': {
+    message: 'Hay un pago en curso.',
+    detail:
+      'Todavía no se conoce su resultado. Deje la aplicación abierta hasta que el pago tenga su resultado. ' +
+      'Si sale ahora, el pago sigue en el servicio y la aplicación lo vuelve a consultar la próxima vez que se abra.',
+    stay: 'Seguir trabajando',
+    quit: 'Salir de todos modos',
+  },
+  'en-US': {
+    message: 'A payment is in progress.',
+    detail:
+      'Its result is not known yet. Keep the app open until the payment has its result. ' +
+      'If you quit now, the payment goes on at the service and the app checks it again the next time it starts.',
+    stay: 'Keep working',
+    quit: 'Quit anyway',
+  },
+};
+
 let mainWindow: BrowserWindow | null = null;
 let stack: MainStack | null = null;
 let logs: AppLogger | null = null;
 let updater: Updater | null = null;
+let preferences: PreferencesPort | null = null;
+/** The quit is under way (the stack is closing): nothing more is asked. */
 let closing = false;
+/** The agent chose to quit during a payment, or the OS is shutting down. */
+let quitAnyway = false;
+let asking: Promise<void> | null = null;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
@@ -41,14 +70,21 @@ function secretStore(): EncryptedSecretStore {
   return new EncryptedSecretStore({ safeStorage, file: path.join(app.getPath('userData'), 'secrets.json'), platform: process.platform });
 }
 
-/** Development runs Electron on node_modules: better-sqlite3 must be the copy built for Electron's ABI (npm start builds it). */
-function pointSqliteAtElectronBuild(): void {
-  if (app.isPackaged) return;
-  const { version: sqliteVersion } = createRequire(import.meta.url)('better-sqlite3/package.json') as { version: string };
-  const folder = path.join(app.getAppPath(), 'node_modules/.cache/electron-native', process.versions.electron);
-  const file = path.join(folder, `better-sqlite3-${sqliteVersion}.node`);
-  if (!existsSync(file)) {
-    throw new Error(`better-sqlite3 has not been built for Electron ${process.versions.electron}: run "npm start" (it runs scripts/electron-native.mjs).`);
+/**
+ * Electron runs its own Node ABI, so better-sqlite3 is loaded from a build for Electron, never from node_modules (Node's,
+ * for the tests): packaged, resources/native/ (npm run dist puts it there); in development, the copy npm start prepares.
+ */
+function useElectronSqlite(): void {
+  let file: string;
+  if (app.isPackaged) {
+    file = path.join(process.resourcesPath, 'native', 'better_sqlite3.node');
+    if (!existsSync(file)) throw new Error(`This installation is damaged: ${file} is missing. Install the app again.`);
+  } else {
+    const { version: sqliteVersion } = createRequire(import.meta.url)('better-sqlite3/package.json') as { version: string };
+    file = path.join(app.getAppPath(), 'node_modules/.cache/electron-native', process.versions.electron ?? '', `better-sqlite3-${sqliteVersion}.node`);
+    if (!existsSync(file)) {
+      throw new Error(`better-sqlite3 has not been prepared for Electron ${process.versions.electron ?? ''}: run "npm start" (it runs scripts/prepare-electron.mjs).`);
+    }
   }
   useSqliteNativeBinding(file);
 }
@@ -58,7 +94,7 @@ function writeOut(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }
 
-/** IT's provisioning: the secret from standard input (recommended) or a file, stored encrypted for this user. */
+/** IT's provisioning: the secret from standard input (macOS, Linux) or a file, stored encrypted for this user. */
 async function provision({ name, source }: Extract<ProvisionArgs, { kind: 'provision' }>): Promise<void> {
   await app.whenReady();
   try {
@@ -90,6 +126,21 @@ async function printConfigAndExit(format: PrintConfigFormat): Promise<void> {
   }
 }
 
+/** A stored secret the OS can no longer open (a new profile, a reset keyring) is said at start, in words for IT. */
+async function reportUnreadableSecrets(secrets: EncryptedSecretStore, window: BrowserWindow): Promise<void> {
+  const problems = await unreadableSecrets(secrets);
+  if (problems.length === 0) return;
+  logs?.logger.warn({ secrets: problems.map((problem) => problem.code) }, 'stored secrets cannot be read');
+  await dialog.showMessageBox(window, {
+    type: 'warning',
+    title: TITLE,
+    message: 'A secret stored on this computer cannot be used.',
+    detail: `${problems.map((problem) => problem.message).join('\n\n')}\n\nWhat needs it (payments, messages, the reservation system) will not work until then: tell IT.`,
+    buttons: ['OK'],
+    noLink: true,
+  });
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   logs = await createLogger({ dir: app.getPath('logs') });
@@ -97,7 +148,7 @@ async function start(): Promise<void> {
   logger.info({ version: app.getVersion(), packaged: app.isPackaged }, 'starting');
 
   denyPermissions(session.defaultSession);
-  pointSqliteAtElectronBuild();
+  useElectronSqlite();
 
   const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath: managedSettingsPath(process.platform, process.env) });
   const { settings } = loaded;
@@ -105,11 +156,14 @@ async function start(): Promise<void> {
 
   const url = appUrl();
   const secrets = secretStore();
+  preferences = languagePreference(app.getPath('userData'), loaded);
   // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
   updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, logger });
   stack = await createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
+    // Chromium's network stack: the OS proxy settings, PAC files and certificate store (as electron-updater uses).
+    fetch: netFetch,
     service: toServiceSettings(settings),
     secrets,
     reservations: settings.reservations,
@@ -118,7 +172,7 @@ async function start(): Promise<void> {
     messagingSecrets: secrets,
     ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
-    preferences: languagePreference(app.getPath('userData'), loaded),
+    preferences,
     logger,
     isTrustedSender: createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id }),
     onUnexpectedError: (channel, error) => {
@@ -142,12 +196,51 @@ async function start(): Promise<void> {
     devTools: !app.isPackaged,
     title: TITLE,
   });
-  mainWindow = created.window;
-  mainWindow.on('closed', () => {
+  const window = created.window;
+  mainWindow = window;
+  window.on('close', (event) => {
+    if (!mayClose()) event.preventDefault();
+  });
+  // Windows is logging off or shutting down: nothing is asked then, the payment goes on at the service.
+  window.on('query-session-end', () => {
+    quitAnyway = true;
+  });
+  window.on('closed', () => {
     mainWindow = null;
   });
   await created.loaded;
   updater.start();
+  // The desk is up: a failure of this check is logged, it does not take the app down.
+  await reportUnreadableSecrets(secrets, window).catch((error: unknown) => logger.error({ error: describe(error) }, 'could not check the stored secrets'));
+}
+
+/** True when the app may close now: no payment in progress, or the agent chose to quit anyway (asked once at a time). */
+function mayClose(): boolean {
+  if (closing || quitAnyway || stack === null || !stack.paymentInProgress()) return true;
+  asking ??= askToQuit().finally(() => {
+    asking = null;
+  });
+  return false;
+}
+
+/** The agent decides: keep working (the default) or quit anyway; the payment goes on at the service either way. */
+async function askToQuit(): Promise<void> {
+  const text = QUIT_WHILE_PAYING[preferences?.language().language ?? 'es-MX'];
+  const options: MessageBoxOptions = {
+    type: 'warning',
+    title: TITLE,
+    message: text.message,
+    detail: text.detail,
+    buttons: [text.stay, text.quit],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+  };
+  const { response } = mainWindow === null ? await dialog.showMessageBox(options) : await dialog.showMessageBox(mainWindow, options);
+  if (response !== 1) return;
+  logs?.logger.warn({}, 'quitting during a payment, as the agent chose');
+  quitAnyway = true;
+  app.quit();
 }
 
 async function shutDown(): Promise<void> {
@@ -164,7 +257,7 @@ registerAppScheme();
 const userDataDir = app.commandLine.getSwitchValue('user-data-dir');
 if (userDataDir !== '') app.setPath('userData', path.resolve(userDataDir));
 
-const provisioning = parseProvisionArgs(process.argv);
+const provisioning = parseProvisionArgs(process.argv, process.platform);
 const printing = parsePrintConfigArgs(process.argv);
 if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
   console.error(provisioning.kind === 'invalid' ? provisioning.message : printing.kind === 'invalid' ? printing.message : '');
@@ -188,6 +281,23 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
     app.quit();
   });
 
+  // The OS is shutting down (macOS, Linux; Windows tells the window): nothing is asked then, the payment goes on at the service.
+  void app.whenReady().then(() => {
+    powerMonitor.on('shutdown', () => {
+      quitAnyway = true;
+    });
+  });
+
+  app.on('before-quit', (event) => {
+    if (closing) return;
+    if (!mayClose()) {
+      event.preventDefault();
+      return;
+    }
+    // The quit is accepted: the updater decides now, while the stack can still tell whether a payment is in progress.
+    updater?.beforeQuit();
+  });
+
   app.on('will-quit', (event) => {
     if (closing) return;
     // Hold the quit until the journal, the databases and the simulator are closed, then quit for real.
@@ -202,6 +312,7 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
     const message = describe(error);
     logs?.logger.fatal({ error: message }, 'could not start');
     dialog.showErrorBox(`${TITLE} cannot start`, `${message}\n\nIf this keeps happening, tell IT.`);
+    closing = true;
     await shutDown();
     app.exit(1);
   });

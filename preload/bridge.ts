@@ -1,5 +1,7 @@
 // Builds `window.api` from the contract: one function per channel and typed event subscription — nothing generic is exposed.
-import { CHANNEL_NAMES, EVENT_NAMES, type Api, type EventName, type Transport } from '../shared/ipc';
+// Only the names are imported as values (shared/ipc/channels.ts): the schemas stay in main, the preload stays small.
+import { CHANNEL_NAMES, EVENT_NAMES } from '../shared/ipc/channels';
+import type { Api, EventName, Transport } from '../shared/ipc';
 
 type Callable = (input: unknown) => Promise<unknown>;
 
@@ -13,7 +15,7 @@ export function createBridge(transport: Transport): Api {
   }
   const events = {
     on(event: EventName, listener: (payload: unknown) => void): () => void {
-      if (!EVENT_NAMES.includes(event)) throw new Error(`Unknown event: ${String(event)}`);
+      if (!(EVENT_NAMES as readonly string[]).includes(event)) throw new Error(`Unknown event: ${String(event)}`);
       return transport.subscribe(event, listener);
     },
   };

@@ -1,13 +1,15 @@
 // `npm run package:check`: checks the packaging offline, where no Electron binary can be downloaded.
 //  1. builds the app (electron-vite build; --no-build to reuse out/),
+//     and checks the preload's size (at most PRELOAD_BUDGET_BYTES: it bundles the channel names, never the schemas),
 //  2. validates electron-builder.yml against node_modules/app-builder-lib/scheme.json, and the app's own packaging rules,
-//  3. packages a Linux `dir` build with electron-builder, using a stand-in Electron (scripts/package-stand-in.cjs)
-//     and npmRebuild off,
+//  3. packages a Linux `dir` build with electron-builder, using a stand-in Electron (scripts/package-stand-in.cjs) and,
+//     when npm run dist has not put better-sqlite3's Electron build in build/electron-native/, a stand-in for that too,
 //  4. inspects the result: the fuses flipped by the afterPack hook, and app.asar: the built code present; no tests,
-//     no .env, no source maps, no credentials; the simulator present only inside the main bundle, for training.
+//     no .env, no source maps, no credentials; the simulator present only inside the main bundle, for training;
+//     better-sqlite3's Electron build in resources/native/ and no other native module anywhere (Node's would crash).
 // Prints one summary line last and exits 1 on any failure. --keep leaves the packaged folder for a look.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,20 @@ function buildApp() {
   return expect(result.status === 0, `electron-vite build failed (exit code ${result.status})`);
 }
 
+/** The sandboxed preload bundles everything it imports: the channel and event names are a few kB; zod and the schemas are 600. */
+const PRELOAD_BUDGET_BYTES = 30_000;
+
+function checkPreload() {
+  step(`measuring out/preload (budget ${PRELOAD_BUDGET_BYTES / 1000} kB)`);
+  const dir = path.join(root, 'out/preload');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const bytes = files.reduce((sum, entry) => sum + statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size, 0);
+  const kb = (bytes / 1000).toFixed(1);
+  if (expect(bytes <= PRELOAD_BUDGET_BYTES, `out/preload is ${kb} kB, over its ${PRELOAD_BUDGET_BYTES / 1000} kB budget: the preload must import only shared/ipc/channels.ts as values, never the contract's schemas`)) {
+    facts.push(`preload ${kb} kB`);
+  }
+}
+
 // --- 2. The configuration ---------------------------------------------------------------------------------------
 /** Keys that would hold signing secrets or their files: they come from the environment, never from the file. */
 const SECRET_KEYS = new Set(['cscLink', 'cscKeyPassword', 'certificateFile', 'certificatePassword', 'appleIdPassword', 'password']);
@@ -77,6 +93,11 @@ function checkConfig() {
   expect(config.afterPack === './scripts/after-pack.cjs', 'afterPack must be ./scripts/after-pack.cjs (it flips the fuses)');
   expect(config.electronFuses === undefined, 'electronFuses must not be set: the afterPack hook flips the fuses (one place only)');
   expect(config.disableAsarIntegrity !== true, 'disableAsarIntegrity must stay off (EnableEmbeddedAsarIntegrityValidation needs the embedded hash)');
+  expect(config.npmRebuild === false, 'npmRebuild must be false: packaging never rebuilds the development node_modules (npm test needs them built for Node)');
+  expect(
+    JSON.stringify(config.extraResources) === JSON.stringify([{ from: NATIVE_FROM, to: 'native', filter: ['better_sqlite3.node'] }]),
+    `extraResources must put ${NATIVE_FROM}/better_sqlite3.node in resources/native/ (main/index.ts loads it there)`,
+  );
   expect(config.publish?.[0]?.provider === 'generic', 'publish must be the generic provider (electron-updater reads IT\'s server)');
   expect(JSON.stringify(targetNames(config.win?.target)) === JSON.stringify(['nsis', 'msi']), 'Windows targets must be nsis and msi');
   expect(config.win?.verifyUpdateCodeSignature !== false, 'win.verifyUpdateCodeSignature must stay on');
@@ -98,12 +119,41 @@ function checkConfig() {
 }
 
 // --- 3. Package -------------------------------------------------------------------------------------------------
+/** Where npm run dist puts better-sqlite3's Electron build for each target; electron-builder expands the macros. */
+const NATIVE_FROM = 'build/electron-native/${os}-${arch}';
+
+/**
+ * better-sqlite3's Electron build for this Linux arch: npm run dist's when there is one, otherwise a stand-in (Node's
+ * build: the check is where it lands, not what it runs). Answers a function that removes only what it put there.
+ */
+function nativeForPackaging(arch) {
+  const folder = path.join(root, 'build/electron-native', `linux-${arch}`);
+  const file = path.join(folder, 'better_sqlite3.node');
+  if (existsSync(file)) return () => undefined;
+  const made = !existsSync(folder);
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'), file);
+  return () => rmSync(made ? folder : file, { recursive: true, force: true });
+}
+
 async function packageDir(work) {
   step('packaging a Linux dir build with a stand-in Electron (npmRebuild off)');
   const electronVersion = JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
   const electronDist = writeStandInElectronDist(path.join(work, 'electron-dist'), electronVersion);
   const output = path.join(work, 'out');
   const arch = Arch[process.arch] ?? Arch.x64;
+  const removeStandIn = nativeForPackaging(Arch[arch]);
+  try {
+    await buildDir({ electronVersion, electronDist, output, arch });
+  } finally {
+    removeStandIn();
+  }
+  const unpacked = readdirSync(output).find((name) => name.startsWith('linux') && name.endsWith('unpacked'));
+  if (!expect(unpacked !== undefined, `electron-builder wrote no linux-*unpacked folder in ${output}`)) return undefined;
+  return path.join(output, unpacked);
+}
+
+async function buildDir({ electronVersion, electronDist, output, arch }) {
   await build({
     projectDir: root,
     targets: Platform.LINUX.createTarget('dir', arch),
@@ -117,9 +167,6 @@ async function packageDir(work) {
       directories: { output },
     },
   });
-  const unpacked = readdirSync(output).find((name) => name.startsWith('linux') && name.endsWith('unpacked'));
-  if (!expect(unpacked !== undefined, `electron-builder wrote no linux-*unpacked folder in ${output}`)) return undefined;
-  return path.join(output, unpacked);
 }
 
 // --- 4. Inspect -------------------------------------------------------------------------------------------------
@@ -195,15 +242,14 @@ async function inspect(appDir, config) {
       if (match) problems.push(`${file} holds what looks like ${what} (${match[0].slice(0, 12)}…)`);
     }
   }
+  // better-sqlite3's Electron build in resources/native/ (where main loads it); no native module in or beside app.asar:
+  // the one in node_modules is Node's build, which Electron cannot load.
+  expect(existsSync(path.join(appDir, 'resources', 'native', 'better_sqlite3.node')), "resources/native/better_sqlite3.node (better-sqlite3's Electron build) is missing");
+  const nativeInAsar = regular.filter((file) => file.endsWith('.node'));
+  expect(nativeInAsar.length === 0, `app.asar holds native modules (built for Node, not Electron): ${nativeInAsar.join(', ')}`);
   const unpacked = path.join(appDir, 'resources', 'app.asar.unpacked');
-  const unpackedFiles = existsSync(unpacked) ? readdirSync(unpacked, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : [];
-  const unpackedNames = unpackedFiles.map((entry) => path.relative(unpacked, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join('/'));
-  expect(unpackedNames.includes('node_modules/better-sqlite3/build/Release/better_sqlite3.node'), "better-sqlite3's native module is not unpacked next to app.asar");
-  // electron-builder unpacks a package with a native module whole: its JavaScript comes along, nothing else should.
-  const unpackedExtra = unpackedNames.filter((name) => !/\.(?:node|js)$|\/package\.json$|\/LICENSE$/.test(name));
-  expect(unpackedExtra.length === 0, `app.asar.unpacked holds more than native modules and their JavaScript: ${unpackedExtra.slice(0, 5).join(', ')}`);
-  const unpackedTests = unpackedNames.filter((name) => /test/i.test(name));
-  expect(unpackedTests.length === 0, `app.asar.unpacked holds test files: ${unpackedTests.join(', ')}`);
+  expect(!existsSync(unpacked), `app.asar.unpacked exists: nothing is unpacked beside app.asar (${unpacked})`);
+  expect(regular.includes('/node_modules/better-sqlite3/lib/index.js'), "app.asar lacks better-sqlite3's JavaScript (node_modules/better-sqlite3/lib)");
 
   // The simulator: inside the main bundle (training mode starts it on 127.0.0.1), never as its own program.
   const main = asar.extractFile(archive, 'out/main/index.js').toString('utf8');
@@ -215,13 +261,14 @@ async function inspect(appDir, config) {
   expect(simulatorElsewhere.length === 0, `simulator files outside the main bundle: ${simulatorElsewhere.join(', ')}`);
 
   const megabytes = (statSync(archive).size / 1024 / 1024).toFixed(1);
-  facts.push(`app.asar ${regular.length} files ${megabytes} MB (${scanned} scanned)`, 'no tests/.env/maps/credentials', 'simulator only in the main bundle');
+  facts.push(`app.asar ${regular.length} files ${megabytes} MB (${scanned} scanned)`, 'no tests/.env/maps/credentials', 'simulator only in the main bundle', 'better-sqlite3 from resources/native');
 }
 
 // --- Run --------------------------------------------------------------------------------------------------------
 const work = mkdtempSync(path.join(tmpdir(), 'package-check-'));
 try {
   if (buildApp()) {
+    checkPreload();
     const { config, valid } = checkConfig();
     // electron-builder would refuse an invalid file too, with a long message: the schema's own errors say it better.
     const appDir = valid ? await packageDir(work) : undefined;

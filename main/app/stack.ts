@@ -11,6 +11,7 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { UpdateError } from '../updates';
 import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
+import { SecretError } from '../secrets/errors';
 import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -20,6 +21,12 @@ export interface MainStackOptions {
   dataDir: string;
   version: string;
   isTrustedSender: (sender: SenderInfo) => boolean;
+  /**
+   * Every outbound request of main goes through this one fetch: the payment service, its tokens, the messaging
+   * providers and the partner's reservation system. The app passes Electron's net.fetch (the OS proxy settings, PAC
+   * files and certificate store, as electron-updater uses); tests pass Node's. No module of main calls the global one.
+   */
+  fetch: typeof fetch;
   /** Training (the built-in simulator) when not given. */
   service?: ServiceSettings;
   secrets?: SecretStore;
@@ -115,6 +122,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const reservationSource = createReservationSource(options.reservations, {
     dataDir: options.dataDir,
     training: service.config.environment === 'training',
+    fetch: options.fetch,
     ...(options.reservationsSecret ? { secret: options.reservationsSecret } : {}),
   });
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
@@ -128,6 +136,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     environment: service.config.environment,
     secrets: options.messagingSecrets ?? { read: () => Promise.resolve(undefined) },
     dataDir: options.dataDir,
+    fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const guard = new SessionGuard({
@@ -155,6 +164,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     config: service.config,
     secrets: service.secrets,
     journal,
+    fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
     onAttempt: (attempt) => callScope.getStore()?.push(attempt.requestId),
   });
@@ -288,9 +298,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
-    // Settings errors are written for people (a setting IT locked, a bad value).
+    // Settings errors are written for people (a setting IT locked, a bad value); a secret-store error says what IT must
+    // do (provision again, install a keyring…) and never holds the secret.
     explain: (error) =>
-      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError
+      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError || error instanceof SecretError
         ? { code: error.code, message: error.message }
         : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),

@@ -66,7 +66,8 @@ export interface MessengerOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  fetch?: typeof fetch;
+  /** The app's one fetch (Electron's net.fetch in the app): never the global one. */
+  fetch: typeof fetch;
 }
 
 export interface Messenger {
@@ -106,7 +107,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const doFetch = options.fetch;
   const iso = (): string => new Date(now()).toISOString();
 
   const deps: TransportDeps = { secrets: options.secrets, timeoutMs: config.requestTimeoutMs, fetch: doFetch, now };

@@ -24,7 +24,8 @@ export interface Attempt {
 export interface ClientDeps {
   config: ServiceConfig;
   tokens: TokenManager;
-  fetch?: typeof fetch;
+  /** The app's one fetch (Electron's net.fetch in the app): never the global one. */
+  fetch: typeof fetch;
   onAttempt?: (attempt: Attempt) => void;
   /** Waits between attempts; tests may record instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
@@ -74,7 +75,7 @@ export class ServiceClient {
   private readonly random: () => number;
 
   constructor(private readonly deps: ClientDeps) {
-    this.fetch = deps.fetch ?? globalThis.fetch;
+    this.fetch = deps.fetch;
     this.sleep = deps.sleep ?? ((ms) => delay(ms));
     this.random = deps.random ?? Math.random;
   }

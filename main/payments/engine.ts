@@ -22,7 +22,8 @@ export interface EngineDeps {
   config: ServiceConfig;
   secrets: SecretStore;
   journal: Journal;
-  fetch?: typeof fetch;
+  /** The app's one fetch (Electron's net.fetch in the app: the OS proxy, PAC and certificates): never the global one. */
+  fetch: typeof fetch;
   logger?: EngineLogger;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -154,12 +155,12 @@ export class PaymentEngine {
       clientId: deps.config.clientId,
       secrets: deps.secrets,
       timeoutMs: deps.config.requestTimeoutMs,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      fetch: deps.fetch,
     });
     this.client = new ServiceClient({
       config: deps.config,
       tokens,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      fetch: deps.fetch,
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
       ...(deps.random ? { random: deps.random } : {}),
       ...(deps.backoffBaseMs === undefined ? {} : { backoffBaseMs: deps.backoffBaseMs }),

@@ -9,7 +9,8 @@ export interface TokenManagerDeps {
   clientId: string;
   secrets: SecretStore;
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** The app's one fetch (Electron's net.fetch in the app): never the global one. */
+  fetch: typeof fetch;
   now?: () => number;
   /** Part of `expires_in` after which a new token is fetched. */
   refreshRatio?: number;
@@ -23,7 +24,7 @@ export class TokenManager {
   private readonly now: () => number;
 
   constructor(private readonly deps: TokenManagerDeps) {
-    this.fetch = deps.fetch ?? globalThis.fetch;
+    this.fetch = deps.fetch;
     this.now = deps.now ?? Date.now;
   }
 

@@ -17,6 +17,8 @@ export interface ReservationSourceDeps {
   training?: boolean;
   /** The REST adapter's auth header value, read from the secret store at each request. */
   secret?: SecretGetter;
+  /** The REST adapter's fetch: the app's one fetch (Electron's net.fetch in the app), never the global one. */
+  fetch: typeof fetch;
   /** The clock for the built-in store (ms since the epoch). */
   now?: () => number;
 }
@@ -35,7 +37,7 @@ export function createReservationSource(config: unknown, deps: ReservationSource
     throw new ReservationError('configuration', `The reservation settings are not valid (${field} ${issue?.message ?? 'is not valid'}). Tell IT.`);
   }
   const settings = parsed.data;
-  if (settings.kind === 'rest') return new RestReservationSource(settings, deps.secret === undefined ? {} : { secret: deps.secret });
+  if (settings.kind === 'rest') return new RestReservationSource(settings, { fetch: deps.fetch, ...(deps.secret === undefined ? {} : { secret: deps.secret }) });
 
   const training = deps.training === true;
   const store = new BuiltinReservationStore(join(deps.dataDir, training ? TRAINING_RESERVATIONS_FILE : RESERVATIONS_FILE), deps.now === undefined ? {} : { now: deps.now });

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { GuestEmail, MAX_SEARCH_RESULTS, ReservationView, toE164, type ReservationQuery } from '../../shared/reservations';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
+import { SecretError } from '../secrets/errors';
 import { ReservationError } from './errors';
 import { matchRank, queryKeys } from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';
@@ -10,6 +11,8 @@ import { checkConfirmationNumber, checkQuery, closedError, type ReservationSourc
 export type SecretGetter = () => string | undefined | Promise<string | undefined>;
 
 export interface RestSourceOptions {
+  /** The app's one fetch (Electron's net.fetch in the app: the OS proxy, PAC and certificates): never the global one. */
+  fetch: typeof fetch;
   /** Required when the config names an authHeader. */
   secret?: SecretGetter;
 }
@@ -58,10 +61,11 @@ export class RestReservationSource implements ReservationSource {
   readonly config: RestSourceConfig;
   private readonly mapping: Record<ReservationField, string>;
   private readonly secret: SecretGetter | undefined;
+  private readonly fetch: typeof fetch;
   private readonly closing = new AbortController();
 
   /** Throws `configuration` when the config does not hold together (the field named, never a value). */
-  constructor(config: z.input<typeof RestSourceConfig>, options: RestSourceOptions = {}) {
+  constructor(config: z.input<typeof RestSourceConfig>, options: RestSourceOptions) {
     const parsed = RestSourceConfig.safeParse(config);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -71,6 +75,7 @@ export class RestReservationSource implements ReservationSource {
     this.config = parsed.data;
     this.mapping = { ...DEFAULT_FIELD_MAPPING, ...stripUndefined(parsed.data.mapping) };
     this.secret = options.secret;
+    this.fetch = options.fetch;
   }
 
   async search(query: ReservationQuery): Promise<ReservationView[]> {
@@ -138,7 +143,7 @@ export class RestReservationSource implements ReservationSource {
     let response: Response;
     try {
       // Redirects are not followed: a redirect would carry the access key to another address.
-      response = await fetch(url, { method: 'GET', headers, signal, redirect: 'manual' });
+      response = await this.fetch(url, { method: 'GET', headers, signal, redirect: 'manual' });
     } catch {
       throw this.transportError(timeout);
     }
@@ -180,8 +185,9 @@ export class RestReservationSource implements ReservationSource {
     let value: string | undefined;
     try {
       value = await this.secret();
-    } catch {
-      // Whatever the secret store said stays here: its message is not the agent's business and might quote the key.
+    } catch (error) {
+      // The secret store's own errors say what IT must do and never quote the key; anything else stays here.
+      if (error instanceof SecretError) throw error;
       throw missing;
     }
     if (value === undefined || value.trim() === '') throw missing;

@@ -1,5 +1,6 @@
 /** Secrets (the client secret, later the messaging ones) encrypted by the OS via an injected safeStorage; plain Node, no Electron imports. */
 export { SecretError, type SecretErrorCode } from './errors';
+export { unreadableSecrets, type StoredSecrets } from './check';
 export {
   EncryptedSecretStore,
   SECRET_NAMES,
@@ -12,6 +13,7 @@ export {
   PROVISION_FLAG,
   SECRET_NAME_FLAG,
   STDIN_MARKER,
+  WINDOWS_STDIN_REFUSED,
   parseProvisionArgs,
   provisionSecret,
   provisionSecretFromInput,

@@ -1,7 +1,7 @@
 /**
- * IT's way to put a secret on a desk: `--provision-secret` reads it from standard input (or, as before,
- * `--provision-secret=<file>` reads a file, then overwrites and deletes it) and stores it encrypted.
- * The secret itself is never accepted on the command line.
+ * IT's way to put a secret on a desk: `--provision-secret` reads it from standard input (macOS, Linux), or
+ * `--provision-secret=<file>` reads a file, then overwrites and deletes it (every OS; the only form on Windows, where
+ * Electron's standard input is always empty), and stores it encrypted. The secret is never accepted on the command line.
  */
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { SecretError } from './errors';
@@ -29,11 +29,18 @@ function valueOf(argv: readonly string[], flag: string): string | undefined {
   return undefined;
 }
 
+/** What IT is told on Windows, where a GUI program such as Electron gets no standard input (it is always at its end). */
+export const WINDOWS_STDIN_REFUSED =
+  `On Windows the app cannot read a secret from standard input (Electron's standard input is always empty there); nothing was stored. ` +
+  `Write the secret on one line to a file only this user can read and pass that file: ${PROVISION_FLAG}=C:\\path\\secret.txt ` +
+  '(the app stores it encrypted, then overwrites and deletes the file; see docs/IT.md).';
+
 /**
- * Reads the flags: `--provision-secret` or `--provision-secret=-` (standard input, the recommended way),
- * `--provision-secret=<file>`; `--secret-name=<name>` picks the secret (the client secret by default).
+ * Reads the flags: `--provision-secret` or `--provision-secret=-` (standard input, the recommended way on macOS and
+ * Linux), `--provision-secret=<file>`; `--secret-name=<name>` picks the secret (the client secret by default).
+ * On Windows standard input is refused (WINDOWS_STDIN_REFUSED) before anything is read.
  */
-export function parseProvisionArgs(argv: readonly string[]): ProvisionArgs {
+export function parseProvisionArgs(argv: readonly string[], platform: NodeJS.Platform = process.platform): ProvisionArgs {
   const value = valueOf(argv, PROVISION_FLAG);
   if (value === undefined) return { kind: 'none' };
   if (value === '') {
@@ -46,6 +53,7 @@ export function parseProvisionArgs(argv: readonly string[]): ProvisionArgs {
   if (!isSecretName(name)) {
     return { kind: 'invalid', message: `${SECRET_NAME_FLAG} must be one of: ${SECRET_NAMES.join(', ')}.` };
   }
+  if (value === STDIN_MARKER && platform === 'win32') return { kind: 'invalid', message: WINDOWS_STDIN_REFUSED };
   return { kind: 'provision', name, source: value === STDIN_MARKER ? { kind: 'stdin' } : { kind: 'file', file: value } };
 }
 

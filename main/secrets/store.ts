@@ -9,13 +9,19 @@ import { SecretError } from './errors';
 export const SECRET_NAMES = ['clientSecret', 'reservationsApiKey', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
-/** What the store needs from Electron's `safeStorage` (which matches it); tests pass a fake. */
+/**
+ * What the store needs from Electron's `safeStorage` (which matches it); tests pass a fake. Electron 45's asynchronous
+ * API: the synchronous isEncryptionAvailable/encryptString/decryptString are deprecated (removed in Electron 46), and
+ * what they encrypted decrypts with decryptStringAsync.
+ */
 export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
+  /** Resolves once the OS key provider is set up (lazily, the first time after the app is ready). */
+  isAsyncEncryptionAvailable(): Promise<boolean>;
   /** Linux only in Electron: 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown'. */
   getSelectedStorageBackend?(): string;
-  encryptString(plainText: string): Buffer;
-  decryptString(encrypted: Buffer): string;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  /** `shouldReEncrypt`: the key was rotated (or a stronger one is available): encrypt the value again and store that. */
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }>;
 }
 
 export interface EncryptedSecretStoreOptions {
@@ -85,15 +91,17 @@ export class EncryptedSecretStore implements SecretStore {
     if (loaded.kind === 'damaged') throw this.damaged();
     const stored = loaded.file.secrets[name];
     if (stored === undefined) return undefined;
-    this.assertSecureStorage();
-    let plainText: string;
+    await this.assertSecureStorage();
+    let decrypted: { result: string; shouldReEncrypt: boolean };
     try {
-      plainText = this.safeStorage.decryptString(Buffer.from(stored, 'base64'));
+      decrypted = await this.safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'));
     } catch {
       throw undecryptable(name);
     }
-    const value = openEnvelope(plainText, name);
+    const value = openEnvelope(decrypted.result, name);
     if (value === undefined) throw undecryptable(name);
+    // The OS rotated its key: store the secret under the new one (the old ciphertext stays if that fails).
+    if (decrypted.shouldReEncrypt) await this.reEncrypt(name, stored, decrypted.result);
     return value;
   }
 
@@ -104,22 +112,40 @@ export class EncryptedSecretStore implements SecretStore {
     if (value.length > MAX_SECRET_LENGTH) {
       throw new SecretError('invalid_value', `The ${name} to store is longer than ${MAX_SECRET_LENGTH} characters.`);
     }
-    this.assertSecureStorage();
-    const plainText = JSON.stringify({ name, value });
-    let encrypted: Buffer;
+    await this.assertSecureStorage();
+    const encrypted = await this.encrypt(name, JSON.stringify({ name, value }));
+    await this.change((file) => {
+      file.secrets[name] = encrypted.toString('base64');
+      return true;
+    });
+  }
+
+  /** Encrypts and checks that the result decrypts back: the OS must really hold the key. */
+  private async encrypt(name: SecretName, plainText: string): Promise<Buffer> {
     try {
-      encrypted = this.safeStorage.encryptString(plainText);
-      if (this.safeStorage.decryptString(encrypted) !== plainText) throw new Error('round trip mismatch');
+      const encrypted = await this.safeStorage.encryptStringAsync(plainText);
+      if ((await this.safeStorage.decryptStringAsync(encrypted)).result !== plainText) throw new Error('round trip mismatch');
+      return encrypted;
     } catch {
       throw new SecretError(
         'encryption_failed',
         `The operating system's secure storage could not encrypt the ${name}. Nothing was stored; IT must check the keychain or keyring of this account.`,
       );
     }
-    await this.change((file) => {
-      file.secrets[name] = encrypted.toString('base64');
-      return true;
-    });
+  }
+
+  /** Replaces the ciphertext read (`stored`) with a new one, unless the secret changed meanwhile; a failure keeps the old one. */
+  private async reEncrypt(name: SecretName, stored: string, plainText: string): Promise<void> {
+    try {
+      const encrypted = await this.encrypt(name, plainText);
+      await this.change((file) => {
+        if (file.secrets[name] !== stored) return false;
+        file.secrets[name] = encrypted.toString('base64');
+        return true;
+      });
+    } catch {
+      // The secret was read; the next read tries again.
+    }
   }
 
   /** Whether a secret of that name is stored (without decrypting it). */
@@ -161,7 +187,10 @@ export class EncryptedSecretStore implements SecretStore {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
-      throw new SecretError('store_unreadable', `The secret store ${this.file} cannot be read (${code ?? 'read error'}).`);
+      throw new SecretError(
+        'store_unreadable',
+        `The secret store ${this.file} cannot be read (${code ?? 'read error'}). IT must give this user access to it (or remove it and provision the secrets again).`,
+      );
     }
     try {
       const parsed = StoreFile.safeParse(JSON.parse(text));
@@ -176,16 +205,17 @@ export class EncryptedSecretStore implements SecretStore {
   }
 
   /** Throws unless the OS really encrypts: available, and on Linux a keyring rather than plain text. */
-  private assertSecureStorage(): void {
+  private async assertSecureStorage(): Promise<void> {
     const linux = this.platform !== 'win32' && this.platform !== 'darwin';
-    if (!this.safeStorage.isEncryptionAvailable()) {
+    const available = await this.safeStorage.isAsyncEncryptionAvailable().catch(() => false);
+    if (!available) {
       throw new SecretError(
         'encryption_unavailable',
         linux
-          ? 'Secure storage is not available, so the client secret cannot be stored or read. IT must install a keyring ' +
+          ? "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring " +
               'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
           : `The ${this.platform === 'darwin' ? 'macOS Keychain' : 'Windows data protection (DPAPI)'} is not available ` +
-              'for this account, so the client secret cannot be stored or read. IT must check the user profile.',
+              "for this account, so the app's secrets (the client secret…) cannot be stored or read. IT must check the user profile.",
       );
     }
     if (!linux) return;
@@ -193,7 +223,7 @@ export class EncryptedSecretStore implements SecretStore {
     if (INSECURE_BACKENDS.has(backend)) {
       throw new SecretError(
         'insecure_backend',
-        `Secure storage on this computer would keep the client secret in plain text (backend "${backend}"), so it is refused. ` +
+        `Secure storage on this computer would keep the app's secrets in plain text (backend "${backend}"), so it is refused. ` +
           'IT must install a keyring such as gnome-keyring (libsecret) or KWallet, make sure it runs and is unlocked ' +
           'in the desktop session (or start the app with --password-store=gnome-libsecret or --password-store=kwallet5), then try again.',
       );

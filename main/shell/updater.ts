@@ -1,4 +1,4 @@
-/** The updater's Electron side: electron-updater's autoUpdater, what kind of install this is, and the quit hook. */
+/** The updater's Electron side: electron-updater's autoUpdater and what kind of install this is (main/index.ts owns the quit). */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -37,7 +37,10 @@ function loadAutoUpdater(logger: ElectronUpdaterOptions['logger']): AutoUpdaterL
   return autoUpdater;
 }
 
-/** The app's updater; call `start()` once the window is up. */
+/**
+ * The app's updater; call `start()` once the window is up, and `beforeQuit()` when a quit is accepted (main/index.ts
+ * does, while the stack can still say whether a payment is in progress: no update is installed then).
+ */
 export function createElectronUpdater(options: ElectronUpdaterOptions): Updater {
   const installDir = path.dirname(process.execPath);
   const unsupported = updateSupport({
@@ -55,7 +58,5 @@ export function createElectronUpdater(options: ElectronUpdaterOptions): Updater 
     loadAutoUpdater: () => loadAutoUpdater(options.logger),
   });
   if (options.settings !== undefined && unsupported !== undefined) options.logger.info({ reason: unsupported }, 'updates are off on this desk');
-  // The first before-quit decides (the stack is still open then); main/index.ts quits again after closing it.
-  app.once('before-quit', () => updater.beforeQuit());
   return updater;
 }

@@ -13,8 +13,8 @@ export interface SqliteFileOptions {
 let nativeBinding: string | undefined;
 
 /**
- * Electron runs its own Node ABI: the shell points better-sqlite3 at an addon built for Electron
- * (scripts/electron-native.mjs in development; electron-builder's rebuild when packaged). Tests under Node use the default.
+ * Electron runs its own Node ABI: the shell points better-sqlite3 at an addon built for Electron (the copy
+ * scripts/prepare-electron.mjs prepares in development; resources/native/ when packaged). Tests under Node use the default.
  */
 export function useSqliteNativeBinding(file: string | undefined): void {
   nativeBinding = file;

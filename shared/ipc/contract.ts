@@ -407,5 +407,5 @@ export interface IpcError {
   field?: string;
 }
 
-export const CHANNEL_NAMES = Object.keys(CHANNELS) as Channel[];
-export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+// The name lists live apart from the schemas so that the preload bundles no zod (test/shared/channels.test.ts keeps them equal).
+export { CHANNEL_NAMES, EVENT_NAMES } from './channels';

@@ -1,4 +1,5 @@
-// Before the Electron tests: better-sqlite3 built for Electron's ABI, which the unpackaged app loads (npm start builds it too).
+// Before the Electron tests: what `npm start` prepares first (scripts/prepare-electron.mjs): Electron's binary, by its own
+// installer (at once when it is there), and better-sqlite3 for Electron's ABI, which the unpackaged app loads.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,11 +11,11 @@ const skipReason = electronSkipReason();
 if (skipReason !== undefined) announceSkip(skipReason);
 setup.skip(skipReason !== undefined, `Electron tests skipped: ${skipReason ?? ''}`);
 
-setup('better-sqlite3 is built for the installed Electron', async () => {
-  // Idempotent: returns at once when the build for this Electron and better-sqlite3 is already there.
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(projectRoot, 'scripts/electron-native.mjs')], {
+setup('Electron and better-sqlite3 for it are ready, as npm start prepares them', async () => {
+  // Idempotent: returns at once when both are already there.
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(projectRoot, 'scripts/prepare-electron.mjs')], {
     cwd: projectRoot,
     timeout: 10 * 60_000,
   });
-  expect(stdout).toMatch(/electron-native: (better-sqlite3 .* is ready|wrote )/);
+  expect(stdout).toMatch(/^prepare-electron: Electron \S+ is (installed|brought along); better-sqlite3 \S+ for it (is ready|was downloaded \(prebuilt\)|was compiled)\.$/m);
 });

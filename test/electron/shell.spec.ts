@@ -1,11 +1,15 @@
 // The real app in a real Electron: window flags, app:// with its CSP, navigation and pop-ups refused, no Node in the page, first run.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { CONTENT_SECURITY_POLICY } from '../../main/window/csp';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME } from '../../main/window/protocol';
 import { CHANNEL_NAMES } from '../../shared/ipc';
-import { appArgs, expect, launchEnv, test } from './support/desk';
+import { appArgs, expect, launchEnv, projectRoot, test } from './support/desk';
 import { announceSkip, electronSkipReason, findElectronBinary } from './support/electron-binary';
+
+const packageJson = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 
 const skipReason = electronSkipReason();
 if (skipReason !== undefined) announceSkip(skipReason);
@@ -38,10 +42,18 @@ test('the window runs with context isolation, the sandbox, no Node integration a
   });
 });
 
+test('started as npm start starts it: the project folder is the app, named and versioned by its package.json', async ({ desk }) => {
+  const facts = await desk.app.evaluate(({ app }) => ({ appPath: app.getAppPath(), name: app.getName(), version: app.getVersion(), userData: app.getPath('userData') }));
+  expect(facts).toEqual({ appPath: path.resolve(projectRoot), name: 'Card Payments Desk', version: packageJson.version, userData: desk.userDataDir });
+});
+
 test('the page comes from app://, not file://, with the CSP as a response header', async ({ desk }) => {
   const { window } = desk;
   expect(window.url()).toBe(APP_ENTRY_URL);
-  expect(new URL(window.url()).origin).toBe(APP_ORIGIN);
+  // The page's own origin, as Chromium sees it: app:// is registered as a standard, secure scheme, so the page has the
+  // origin app://app and is a secure context. (Node's URL parser knows nothing of that: it gives 'null' for any app: URL.)
+  expect(await window.evaluate('location.origin')).toBe(APP_ORIGIN);
+  expect(await window.evaluate('window.isSecureContext')).toBe(true);
 
   // The first load happened before the test was attached; a reload shows the response itself.
   await window.addInitScript({ content: reportCspViolations });

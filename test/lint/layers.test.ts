@@ -15,6 +15,8 @@ const boundaryRules = new Set([
   'import-x/no-restricted-paths',
   'no-restricted-imports',
   'no-restricted-syntax',
+  'no-restricted-globals',
+  'no-restricted-properties',
 ]);
 
 async function boundaryViolations(filePath: string, code: string): Promise<string[]> {
@@ -86,6 +88,29 @@ describe('Electron API boundaries', () => {
     ['preload/probe.ts', "import { contextBridge, ipcRenderer } from 'electron';"],
     ['main/payments/probe.ts', "import { createServer } from 'node:http';"],
     ['electron.vite.config.ts', "import { defineConfig } from 'electron-vite';"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toEqual([]);
+  });
+});
+
+// One fetch for main: the stack's caller passes it (Electron's net.fetch in the app); no module of main calls Node's global one.
+describe('one fetch for main (no-restricted-globals, no-restricted-properties)', () => {
+  it.each([
+    ['main/payments/probe.ts', "export const get = () => fetch('https://service.example/v1');", 'no-restricted-globals'],
+    ['main/reservations/probe.ts', 'export const f = { fetch };', 'no-restricted-globals'],
+    ['main/messaging/probe.ts', "export const get = () => globalThis.fetch('https://api.example/');", 'no-restricted-properties'],
+    ['main/app/probe.ts', 'export const { fetch: f } = globalThis;', 'no-restricted-properties'],
+    ['main/sandbox/probe.ts', "export const get = () => global.fetch('http://127.0.0.1/');", 'no-restricted-properties'],
+    ['main/index.ts', "export const get = () => fetch('https://example.com/');", 'no-restricted-globals'],
+  ])('%s: %s is rejected by %s', async (filePath, code, rule) => {
+    expect(await boundaryViolations(filePath, code)).toContain(rule);
+  });
+
+  it.each([
+    ['main/payments/probe.ts', "export function get(deps: { fetch: typeof fetch }) {\n  return deps.fetch('https://service.example/v1');\n}"],
+    ['main/app/probe.ts', 'export type Fetch = typeof globalThis.fetch;'],
+    ['test/probe.ts', "export const get = () => fetch('http://127.0.0.1/');"],
+    ['scripts/probe.mjs', "export const get = () => fetch('http://127.0.0.1/');"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toEqual([]);
   });

@@ -71,6 +71,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   const stack = await createMainStack({
     dataDir,
     version: 'e2e',
+    fetch,
     service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
     isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
     preferences: {

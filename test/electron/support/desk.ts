@@ -1,6 +1,6 @@
 /**
- * The real app under Playwright's _electron: the built main process (out/main/index.js) in a real Electron, each
- * test with its own fresh --user-data-dir, NODE_ENV=production. Nothing is mocked.
+ * The real app under Playwright's _electron, started the way `npm start` (electron-vite preview) starts it: Electron
+ * given the project folder, each test with its own fresh --user-data-dir, NODE_ENV=production. Nothing is mocked.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -30,9 +30,15 @@ export function launchEnv(): Record<string, string> {
   return env;
 }
 
-/** The arguments that start the built app on a given data folder (main honours --user-data-dir). */
+/**
+ * The arguments that start the built app on a given data folder (main honours --user-data-dir).
+ * Electron's default_app (what an unpackaged `electron <path>` runs) takes the first argument that is not a switch as
+ * the app: a folder with a package.json becomes the app path, and its `main` (out/main/index.js), `productName` and
+ * `version` are used, as in the packaged app.asar. Given out/main/index.js itself, the app path would be out/main (where
+ * main finds no node_modules/.cache for better-sqlite3) and the app would be named "Electron", with Electron's version.
+ */
 export function appArgs(userDataDir: string): string[] {
-  return [mainEntry, `--user-data-dir=${userDataDir}`];
+  return [projectRoot, `--user-data-dir=${userDataDir}`];
 }
 
 export interface Desk {

@@ -32,7 +32,7 @@ const search = async (query: object) => (await ok<{ payments: PaymentSummary[] }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-search-'));
-  stack = await createMainStack({ dataDir: dir, version: 'test', isTrustedSender: () => true, service: { environment: 'training', simulator: { processingDelayMs: 0 } } });
+  stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, service: { environment: 'training', simulator: { processingDelayMs: 0 } } });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
   await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: 'agent password 1234' });
   await stack.directory.createOperator('ada', { id: 'sam', displayName: 'Sam', role: 'supervisor', password: 'supervisor pass 1234' });

@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 async function start(settingsInEffect: Record<string, unknown>) {
-  const stack = await createMainStack({ dataDir: dir, version: 'test', isTrustedSender: () => true, settingsInEffect });
+  const stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, settingsInEffect });
   const rows = stack.audit.query({ action: 'settings.change' }, 100);
   await stack.close();
   return rows;

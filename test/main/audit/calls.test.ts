@@ -34,6 +34,7 @@ beforeAll(async () => {
   stack = await createMainStack({
     dataDir: dir,
     version: 'test',
+    fetch,
     isTrustedSender: () => true,
     service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
     idleTimeoutMs: 1_000,
@@ -184,6 +185,6 @@ describe('verification of the app audit.db', () => {
     expect(broken.out).toContain(`audit-verify broken seq=${target.seq}`);
     expect(broken.out).toContain('was changed after it was written');
     // The stack is closed here: reopen one so that afterAll can close it again.
-    stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', isTrustedSender: () => true });
+    stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', fetch, isTrustedSender: () => true });
   });
 });

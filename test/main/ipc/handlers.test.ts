@@ -55,9 +55,9 @@ beforeAll(async () => {
   sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
   journal = new Journal(join(dir, 'journal.db'));
-  engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal });
+  engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch });
   requests = new RefundRequests(join(dir, 'refund-requests.db'));
-  messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir });
+  messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir, fetch });
 });
 afterAll(async () => {
   engine.close();

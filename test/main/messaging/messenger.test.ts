@@ -179,7 +179,7 @@ describe('the audit', () => {
     const r = makeRig({ environment: 'training' });
     await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context({ nextActionUrl: 'http://127.0.0.1:9/challenge/x' }));
     r.messenger.close();
-    const again = createMessenger({ environment: 'training', dataDir: r.dir, secrets: { read: () => Promise.resolve(undefined) } });
+    const again = createMessenger({ environment: 'training', dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(undefined) } });
     try {
       expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
       expect(again.outbox()).toEqual([]);
@@ -235,7 +235,7 @@ describe('settings', () => {
   });
 
   it('createMessenger refuses bad settings with the field named', () => {
-    expect(() => createMessenger({ environment: 'production', dataDir: '/nonexistent', secrets: { read: () => Promise.resolve(undefined) }, config: { providers: { sms: 'twilio' } } })).toThrow(
+    expect(() => createMessenger({ environment: 'production', dataDir: '/nonexistent', fetch, secrets: { read: () => Promise.resolve(undefined) }, config: { providers: { sms: 'twilio' } } })).toThrow(
       'Messaging settings: twilio: is required when SMS or WhatsApp is sent by twilio.',
     );
   });

@@ -197,13 +197,14 @@ export interface Rig {
   close: () => void;
 }
 
-export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir'> & { secrets?: Partial<Record<MessagingSecretName, string>> }): Rig {
+export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 'fetch'> & { fetch?: typeof fetch; secrets?: Partial<Record<MessagingSecretName, string>> }): Rig {
   const dir = mkdtempSync(join(tmpdir(), 'messaging-test-'));
   const logs: string[] = [];
   const sleeps: number[] = [];
   const secrets = options.secrets ?? {};
   const secretReads: MessagingSecretName[] = [];
   const messenger = createMessenger({
+    fetch,
     sleep: (ms) => {
       sleeps.push(ms);
       return Promise.resolve();

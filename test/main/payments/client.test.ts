@@ -123,7 +123,8 @@ describe('tokens', () => {
   it('says the credentials are wrong, without the secret', async () => {
     const wrong = new ServiceClient({
       config: simulatorConfig(sim),
-      tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve('not-the-secret-0123456789') }, timeoutMs: 5000 }),
+      fetch,
+      tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve('not-the-secret-0123456789') }, timeoutMs: 5000, fetch }),
     });
     const error = await wrong.getPayment('pay_' + '0'.repeat(32)).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid_client', details: { status: 401 } });

@@ -12,7 +12,7 @@ describe('connectService', () => {
     const service = await connectService({ environment: 'training' }, noSecret);
     const dir = mkdtempSync(join(tmpdir(), 'connect-'));
     const journal = new Journal(join(dir, 'journal.db'));
-    const engine = new PaymentEngine({ ...service, journal });
+    const engine = new PaymentEngine({ ...service, journal, fetch });
     try {
       expect(service.config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
       const method = await engine.tokenize({

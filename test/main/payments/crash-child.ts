@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     config: simulatorConfig(job),
     secrets: { read: () => Promise.resolve(job.clientSecret) },
     journal,
+    fetch,
     ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments`)) } : {}),
   });
   await engine.recover();

@@ -445,8 +445,9 @@ describe('Poller against the simulator (real timers, real HTTP)', () => {
       clientId: config.clientId,
       secrets: { read: () => Promise.resolve(sim.clientSecret) },
       timeoutMs: config.requestTimeoutMs,
+      fetch,
     });
-    const client = new ServiceClient({ config, tokens });
+    const client = new ServiceClient({ config, tokens, fetch });
     const method = await client.tokenize(
       { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' },
       randomUUID(),

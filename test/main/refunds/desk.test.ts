@@ -43,6 +43,7 @@ class Desk {
     const stack = await createMainStack({
       dataDir: dir,
       version: 'test',
+      fetch,
       isTrustedSender: () => true,
       service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: REFUND_DELAY_S * 1000 } },
       ...extra,

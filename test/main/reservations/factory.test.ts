@@ -50,7 +50,7 @@ describe('ReservationSourceConfig', () => {
 
 describe('createReservationSource', () => {
   it('opens the built-in store, empty, outside training', async () => {
-    const source = track(createReservationSource(undefined, { dataDir: dir }));
+    const source = track(createReservationSource(undefined, { dataDir: dir, fetch }));
     expect(source).toBeInstanceOf(BuiltinReservationStore);
     expect(source.kind).toBe('builtin');
     expect((source as BuiltinReservationStore).count()).toBe(0);
@@ -60,11 +60,11 @@ describe('createReservationSource', () => {
   });
 
   it('in training, keeps its own file with the demo guests, seeded once; real reservations stay apart', async () => {
-    const real = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir }) as BuiltinReservationStore);
+    const real = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir, fetch }) as BuiltinReservationStore);
     expect(real.importCsv(csvOf([reservation({ confirmationNumber: 'REAL-1' })]))).toMatchObject({ ok: true, created: 1 });
     await real.close();
 
-    const training = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir, training: true, now: () => T0 }) as BuiltinReservationStore);
+    const training = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir, training: true, now: () => T0, fetch }) as BuiltinReservationStore);
     expect(training.count()).toBe(30);
     expect(await training.get('REAL-1')).toBeUndefined();
     expect((await training.search({ text: 'nunez' })).length).toBe(3);
@@ -72,24 +72,30 @@ describe('createReservationSource', () => {
     await training.close();
 
     // Opened again: not seeded again, the practice import kept.
-    const again = track(createReservationSource(undefined, { dataDir: dir, training: true }) as BuiltinReservationStore);
+    const again = track(createReservationSource(undefined, { dataDir: dir, training: true, fetch }) as BuiltinReservationStore);
     expect(again.count()).toBe(31);
-    const production = track(createReservationSource(undefined, { dataDir: dir }) as BuiltinReservationStore);
+    const production = track(createReservationSource(undefined, { dataDir: dir, fetch }) as BuiltinReservationStore);
     expect(production.count()).toBe(1);
     expect(await production.get('CUN-7F3K2A')).toBeUndefined();
   });
 
-  it('opens the REST adapter with the secret getter', async () => {
+  it('opens the REST adapter with the secret getter, and its requests go through the fetch it is given', async () => {
     const partner = await startPartner();
     try {
       partner.handle((_req, res) => json(res, 200, [reservation()]));
+      const fetched: string[] = [];
+      const given: typeof fetch = (input, init) => {
+        fetched.push(input instanceof Request ? input.url : input.toString());
+        return fetch(input, init);
+      };
       const source = track(
-        createReservationSource({ kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' }, { dataDir: dir, secret: () => 'Bearer abc123' }),
+        createReservationSource({ kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' }, { dataDir: dir, secret: () => 'Bearer abc123', fetch: given }),
       );
       expect(source).toBeInstanceOf(RestReservationSource);
       expect(source.kind).toBe('rest');
       expect(await source.search({ text: 'ana' })).toEqual([reservation()]);
       expect(partner.requests[0]?.headers.authorization).toBe('Bearer abc123');
+      expect(fetched).toEqual([`${partner.baseUrl}/reservations?q=ana`]);
       expect(existsSync(join(dir, RESERVATIONS_FILE))).toBe(false);
     } finally {
       await partner.close();
@@ -97,14 +103,14 @@ describe('createReservationSource', () => {
   });
 
   it('refuses a setting that does not hold together, naming it, before opening anything', async () => {
-    const error = await expectCode(() => createReservationSource({ kind: 'rest', baseUrl: 'http://pms.example.com' }, { dataDir: dir }), 'configuration');
+    const error = await expectCode(() => createReservationSource({ kind: 'rest', baseUrl: 'http://pms.example.com' }, { dataDir: dir, fetch }), 'configuration');
     expect(error.message).toBe('The reservation settings are not valid (reservations.baseUrl must use https (http is allowed only for localhost)). Tell IT.');
-    const kind = await expectCode(() => createReservationSource({ kind: 'excel' }, { dataDir: dir }), 'configuration');
+    const kind = await expectCode(() => createReservationSource({ kind: 'excel' }, { dataDir: dir, fetch }), 'configuration');
     expect(kind.message).toMatch(/reservations.kind must be "builtin" or "rest"/);
     expect(existsSync(join(dir, RESERVATIONS_FILE))).toBe(false);
   });
 
   it('reports a data folder it cannot use as storage', async () => {
-    await expectCode(() => createReservationSource(undefined, { dataDir: join(dir, 'missing', 'folder') }), 'storage');
+    await expectCode(() => createReservationSource(undefined, { dataDir: join(dir, 'missing', 'folder'), fetch }), 'storage');
   });
 });

@@ -5,6 +5,7 @@ import { MAX_RESPONSE_BYTES, MIN_TIMEOUT_MS, RestReservationSource, type RestSou
 import type { z } from 'zod';
 import { expectCode, reservation } from './helpers';
 import { closedPort, json, startPartner, type PartnerServer } from './partner-server';
+import { SecretError } from '../../../main/secrets';
 
 type Config = Omit<z.input<typeof RestSourceConfig>, 'kind' | 'baseUrl'>;
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 
 /** `secret` null: no getter at all. */
 function source(config: Config = {}, secret: (() => string | undefined | Promise<string | undefined>) | null = () => SECRET, baseUrl = partner.baseUrl): RestReservationSource {
-  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? {} : { secret });
+  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? { fetch } : { secret, fetch });
   sources.push(made);
   return made;
 }
@@ -184,6 +185,12 @@ describe('the auth header', () => {
     const error = await expectCode(() => source({ authHeader: 'Authorization' }, getter).search({ text: 'ana' }), 'configuration');
     expect(error.message).toMatch(/access key for the reservation system is not set up.*Tell IT/);
     expect(error.message).not.toContain('sk_partner');
+    expect(partner.requests).toHaveLength(0);
+  });
+
+  it("passes on the secret store's own error (it says what IT must do, never the key); nothing is sent", async () => {
+    const undecryptable = new SecretError('needs_reprovisioning', 'The stored reservationsApiKey cannot be decrypted. IT must provision the secret again on this computer (--provision-secret).');
+    await expect(source({ authHeader: 'Authorization' }, () => Promise.reject(undecryptable)).search({ text: 'ana' })).rejects.toBe(undecryptable);
     expect(partner.requests).toHaveLength(0);
   });
 
@@ -347,13 +354,13 @@ describe('configuration', () => {
     [{ baseUrl: 'https://pms.example.com', mapping: { guestName: 'guest..name' } }, /mapping.guestName must be names separated by dots/],
     [{ baseUrl: 'https://pms.example.com', mapping: { guest: 'x' } }, /mapping cannot map "guest": the fields are confirmationNumber/],
   ])('%j is refused, the field named, the password never repeated', async (config, message) => {
-    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>), 'configuration');
+    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>, { fetch }), 'configuration');
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain('pa55');
   });
 
   it('accepts https anywhere and http on localhost, with the defaults filled in', () => {
-    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }).config).toMatchObject({
+    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }, { fetch }).config).toMatchObject({
       searchPath: '/reservations',
       queryParam: 'q',
       getPath: '/reservations/{id}',
@@ -362,7 +369,7 @@ describe('configuration', () => {
       mapping: {},
     });
     for (const baseUrl of ['http://localhost:8080', 'http://127.0.0.1:9', 'http://[::1]:9']) {
-      expect(() => new RestReservationSource({ kind: 'rest', baseUrl })).not.toThrow();
+      expect(() => new RestReservationSource({ kind: 'rest', baseUrl }, { fetch })).not.toThrow();
     }
   });
 });

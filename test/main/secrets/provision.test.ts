@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedSecretStore, type SafeStorageLike } from '../../../main/secrets';
-import { parseProvisionArgs, provisionSecret, provisionSecretFromInput } from '../../../main/secrets/provision';
+import { parseProvisionArgs, provisionSecret, provisionSecretFromInput, WINDOWS_STDIN_REFUSED } from '../../../main/secrets/provision';
 
 const SECRET = 'cs_live_provisioned_0123456789';
 
-/** Stands in for Electron's safeStorage (cannot run here): reversible, but not plain text. */
+/** Stands in for Electron's safeStorage (cannot run here; Electron 45's asynchronous API): reversible, but not plain text. */
 const fakeSafeStorage: SafeStorageLike = {
-  isEncryptionAvailable: () => true,
+  isAsyncEncryptionAvailable: () => Promise.resolve(true),
   getSelectedStorageBackend: () => 'gnome_libsecret',
-  encryptString: (text) => Buffer.from(text, 'utf8').reverse(),
-  decryptString: (data) => Buffer.from(data).reverse().toString('utf8'),
+  encryptStringAsync: (text) => Promise.resolve(Buffer.from(text, 'utf8').reverse()),
+  decryptStringAsync: (data) => Promise.resolve({ result: Buffer.from(data).reverse().toString('utf8'), shouldReEncrypt: false }),
 };
 
 let dir: string;
@@ -46,6 +46,23 @@ describe('parseProvisionArgs', () => {
     expect(parseProvisionArgs(['app', '--provision-secret=-'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret', '-'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name', 'smtpPassword'])).toEqual({ ...stdin, name: 'smtpPassword' });
+    for (const platform of ['darwin', 'linux'] as const) expect(parseProvisionArgs(['app', '--provision-secret'], platform)).toEqual(stdin);
+  });
+
+  it('on Windows, refuses standard input (always empty for Electron there) before reading anything, pointing to the file form', () => {
+    for (const argv of [['app', '--provision-secret'], ['app', '--provision-secret=-'], ['app', '--provision-secret', '-', '--secret-name=smtpPassword']]) {
+      const refused = parseProvisionArgs(argv, 'win32');
+      expect(refused).toEqual({ kind: 'invalid', message: WINDOWS_STDIN_REFUSED });
+    }
+    expect(WINDOWS_STDIN_REFUSED).toMatch(/standard input .* nothing was stored/);
+    expect(WINDOWS_STDIN_REFUSED).toContain('--provision-secret=C:\\path\\secret.txt');
+    expect(WINDOWS_STDIN_REFUSED).toContain('docs/IT.md');
+    // The file form is what works there.
+    expect(parseProvisionArgs(['app', '--provision-secret=C:\\Users\\agent\\secret.txt'], 'win32')).toEqual({
+      kind: 'provision',
+      name: 'clientSecret',
+      source: { kind: 'file', file: 'C:\\Users\\agent\\secret.txt' },
+    });
   });
 
   it('refuses an empty value and an unknown secret name with a sentence for IT', () => {

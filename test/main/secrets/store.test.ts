@@ -1,5 +1,6 @@
 // The encrypted secret store. Electron's safeStorage cannot run here (no Electron binary, no OS keychain), so a fake
-// SafeStorageLike stands in for it: AES-256-GCM under a test key plays the keychain; a new key plays a reset keyring.
+// SafeStorageLike stands in for it (Electron 45's asynchronous API): AES-256-GCM under a test key plays the keychain;
+// a new key plays a reset keyring; a rotated key (the old one still known) plays the OS asking to re-encrypt.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,46 +10,77 @@ import { EncryptedSecretStore, SecretError, type SafeStorageLike, type SecretErr
 
 const SECRET = 'cs_test_9f8e7d6c5b4a-very-secret';
 
+function sealWith(key: Buffer, plainText: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+function openWith(key: Buffer, encrypted: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, 12));
+  decipher.setAuthTag(encrypted.subarray(12, 28));
+  return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
+}
+
 /** The mocked safeStorage (what Electron's own would do with the OS keychain). */
 class FakeSafeStorage implements SafeStorageLike {
-  available = true;
+  available: boolean | 'throws' = true;
   backend: string | undefined = 'gnome_libsecret';
+  encryptions = 0;
+  /** Keys the OS still knows after a rotation: their data decrypts, with a request to encrypt it again. */
+  private readonly previousKeys: Buffer[] = [];
   constructor(private key: Buffer = randomBytes(32)) {}
 
-  isEncryptionAvailable(): boolean {
-    return this.available;
+  isAsyncEncryptionAvailable(): Promise<boolean> {
+    return this.available === 'throws' ? Promise.reject(new Error('no key provider')) : Promise.resolve(this.available);
   }
   getSelectedStorageBackend(): string {
     return this.backend ?? 'unknown';
   }
-  encryptString(plainText: string): Buffer {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  encryptStringAsync(plainText: string): Promise<Buffer> {
+    this.encryptions++;
+    return Promise.resolve(sealWith(this.key, plainText));
   }
-  decryptString(encrypted: Buffer): string {
-    const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(0, 12));
-    decipher.setAuthTag(encrypted.subarray(12, 28));
-    return Buffer.concat([decipher.update(encrypted.subarray(28)), decipher.final()]).toString('utf8');
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
+    try {
+      return Promise.resolve({ result: openWith(this.key, encrypted), shouldReEncrypt: false });
+    } catch (error) {
+      for (const old of this.previousKeys) {
+        try {
+          return Promise.resolve({ result: openWith(old, encrypted), shouldReEncrypt: true });
+        } catch {
+          // the next older key
+        }
+      }
+      return Promise.reject(error instanceof Error ? error : new Error('decryption failed'));
+    }
   }
   /** The keyring was reset or the OS profile is new: the old key is gone. */
   resetKeyring(): void {
     this.key = randomBytes(32);
+  }
+  /** The OS moved to a new key and still knows the old one. */
+  rotateKey(): void {
+    this.previousKeys.push(this.key);
+    this.key = randomBytes(32);
+  }
+  forgetOldKeys(): void {
+    this.previousKeys.length = 0;
   }
 }
 
 /** A store whose "decryption" never fails but yields garbage under another key (as unauthenticated ciphers can). */
 class XorSafeStorage implements SafeStorageLike {
   constructor(private readonly key: number) {}
-  isEncryptionAvailable(): boolean {
-    return true;
+  isAsyncEncryptionAvailable(): Promise<boolean> {
+    return Promise.resolve(true);
   }
-  encryptString(plainText: string): Buffer {
-    return Buffer.from(Buffer.from(plainText, 'utf8').map((byte) => byte ^ this.key));
+  encryptStringAsync(plainText: string): Promise<Buffer> {
+    return Promise.resolve(Buffer.from(Buffer.from(plainText, 'utf8').map((byte) => byte ^ this.key)));
   }
-  decryptString(encrypted: Buffer): string {
-    return Buffer.from(encrypted.map((byte) => byte ^ this.key)).toString('utf8');
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
+    return Promise.resolve({ result: Buffer.from(encrypted.map((byte) => byte ^ this.key)).toString('utf8'), shouldReEncrypt: false });
   }
 }
 
@@ -127,9 +159,9 @@ describe('EncryptedSecretStore', () => {
 
   it('Linux where the backend cannot be asked: treated as unknown, refused', async () => {
     const withoutBackend: SafeStorageLike = {
-      isEncryptionAvailable: () => true,
-      encryptString: (s) => safeStorage.encryptString(s),
-      decryptString: (b) => safeStorage.decryptString(b),
+      isAsyncEncryptionAvailable: () => Promise.resolve(true),
+      encryptStringAsync: (s) => safeStorage.encryptStringAsync(s),
+      decryptStringAsync: (b) => safeStorage.decryptStringAsync(b),
     };
     await secretError(() => store('linux', withoutBackend).write('clientSecret', SECRET), 'insecure_backend');
   });
@@ -140,7 +172,26 @@ describe('EncryptedSecretStore', () => {
     expect(linux.message).toMatch(/gnome-keyring/);
     const mac = await secretError(() => store('darwin').write('clientSecret', SECRET), 'encryption_unavailable');
     expect(mac.message).toMatch(/Keychain/);
+    const windows = await secretError(() => store('win32').write('clientSecret', SECRET), 'encryption_unavailable');
+    expect(windows.message).toMatch(/DPAPI.*IT must check the user profile/);
+    // The OS key provider failing to start reads the same way.
+    safeStorage.available = 'throws';
+    await secretError(() => store('darwin').write('clientSecret', SECRET), 'encryption_unavailable');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a secret the OS asks to re-encrypt (its key rotated) is read, and stored again under the new key', async () => {
+    await store().write('clientSecret', SECRET);
+    const before = readFileSync(file, 'utf8');
+    safeStorage.rotateKey();
+    expect(await store().read('clientSecret')).toBe(SECRET);
+    expect(readFileSync(file, 'utf8')).not.toBe(before);
+    // The old key can go: the stored secret no longer needs it.
+    safeStorage.forgetOldKeys();
+    expect(await store().read('clientSecret')).toBe(SECRET);
+    const encryptions = safeStorage.encryptions;
+    await store().read('clientSecret');
+    expect(safeStorage.encryptions).toBe(encryptions);
   });
 
   it('a stored secret that no longer decrypts (keyring reset) → needs_reprovisioning, never garbage', async () => {
@@ -167,9 +218,10 @@ describe('EncryptedSecretStore', () => {
     expect(await store().read('clientSecret')).toBe(SECRET);
   });
 
-  it('an unreadable store file (a folder in its place) → store_unreadable', async () => {
+  it('an unreadable store file (a folder in its place) → store_unreadable, saying what IT must do', async () => {
     mkdirSync(file);
-    await secretError(() => store().read('clientSecret'), 'store_unreadable');
+    const error = await secretError(() => store().read('clientSecret'), 'store_unreadable');
+    expect(error.message).toMatch(/IT must give this user access to it/);
   });
 
   it('refuses an empty value or an unknown name', async () => {

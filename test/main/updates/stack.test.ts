@@ -49,6 +49,7 @@ beforeEach(async () => {
   stack = await createMainStack({
     dataDir: dir,
     version: '1.0.0',
+    fetch,
     isTrustedSender: () => true,
     service: { environment: 'training', simulator: { processingDelayMs: 0 } },
     updates: updater,

@@ -1,0 +1,52 @@
+// `npm start` / `npm run dev` run this first (prestart, predev), and so do the Electron tests (test/electron/native.setup.ts):
+//  1. Electron's binary, by Electron's own installer command: the electron package's `install-electron` bin (since
+//     Electron 42 the package no longer downloads it at install time, and electron-vite reads its path.txt);
+//  2. better-sqlite3 for Electron's ABI in node_modules/.cache/electron-native/ (scripts/lib/electron-native.mjs: the
+//     prebuilt binary, a compile only as a fallback); node_modules/better-sqlite3 stays Node's, for the tests.
+// Each step returns at once when its result is already there. When one cannot be done, it prints ONE sentence and exits 1.
+import path from 'node:path';
+
+import { developmentBinding, electronSqlite, reason, run, versions } from './lib/electron-native.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function fail(sentence) {
+  console.error(sentence);
+  process.exit(1);
+}
+
+let found;
+try {
+  found = versions(root);
+} catch {
+  fail('The electron and better-sqlite3 packages are not installed: run npm install first, then npm start.');
+}
+const { electronDir, electronVersion, electronPackage, sqliteVersion } = found;
+
+// --- 1. Electron's binary ----------------------------------------------------------------------------------------
+// A binary brought along needs no download: ELECTRON_EXEC_PATH (electron-vite's: npm start runs it) or
+// ELECTRON_OVERRIDE_DIST_PATH (the electron package's: Playwright's Electron tests run it).
+const broughtAlong = ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH'].some((name) => (process.env[name] ?? '') !== '');
+if (!broughtAlong) {
+  const installer = electronPackage.bin?.['install-electron'];
+  if (typeof installer !== 'string') {
+    fail(`The electron package ${electronVersion} has no install-electron command; reinstall it with npm install, then run npm start again.`);
+  }
+  const { code, output } = await run(process.execPath, [path.join(electronDir, installer)], {
+    cwd: electronDir,
+    notice: `prepare-electron: downloading Electron ${electronVersion} with its installer (install-electron), once…`,
+  });
+  if (code !== 0) {
+    fail(
+      `Electron ${electronVersion} could not be downloaded by its installer (install-electron: ${reason(output, `exit code ${code}`)}); ` +
+        'npm start needs it once: allow this machine to reach github.com (or set ELECTRON_MIRROR, see README), then run npm start again.',
+    );
+  }
+}
+
+// --- 2. better-sqlite3 for Electron --------------------------------------------------------------------------------
+const target = developmentBinding(root, electronVersion, sqliteVersion);
+const result = await electronSqlite({ root, target });
+if ('failed' in result) fail(result.failed);
+const how = { ready: 'is ready', prebuilt: 'was downloaded (prebuilt)', compiled: 'was compiled' }[result.how];
+console.log(`prepare-electron: Electron ${electronVersion} is ${broughtAlong ? 'brought along' : 'installed'}; better-sqlite3 ${sqliteVersion} for it ${how}.`);

@@ -1,0 +1,395 @@
+/**
+ * A recording stand-in for Electron's main-process modules — the one thing main/index.ts needs that cannot run here
+ * (no Electron binary). It keeps, in order, what main asked of it (`log`), and behaves as Electron documents where main
+ * relies on it: schemes can be registered only before `ready`; app.quit() sends before-quit, closes the windows
+ * (either can be prevented), then will-quit and quit; a window closed by the user sends close, closed, and
+ * window-all-closed after the last one; net.fetch takes a string or a Request (and really fetches, with Node's fetch).
+ * safeStorage encrypts with AES-256-GCM under a key the test can replace, as a reset keyring would. As Chromium, the
+ * user data folder is made when the app starts.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+
+export class FakeEvent {
+  defaultPrevented = false;
+  preventDefault(): void {
+    this.defaultPrevented = true;
+  }
+}
+
+export interface FakeElectronOptions {
+  /** Where Electron would keep the data without --user-data-dir. */
+  defaultUserData: string;
+  logs: string;
+  appPath: string;
+  packaged: boolean;
+  /** process.argv as Electron would give it; app.commandLine reads its switches. */
+  argv: readonly string[];
+  /** False: another instance holds the lock. */
+  singleInstanceLock?: boolean;
+}
+
+export interface MessageBoxCall {
+  window: FakeBrowserWindow | undefined;
+  options: { type?: string; title?: string; message: string; detail?: string; buttons?: string[]; defaultId?: number; cancelId?: number };
+}
+
+type Handler = (event: unknown, ...args: unknown[]) => unknown;
+
+export class FakeWebContents extends EventEmitter {
+  /** The frame that sent an IPC call: the URL the window loaded. */
+  readonly mainFrame: { url: string } = { url: '' };
+  readonly sent: { event: string; payload: unknown }[] = [];
+  destroyed = false;
+  constructor(readonly id: number) {
+    super();
+  }
+  send(event: string, payload: unknown): void {
+    this.sent.push({ event, payload });
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
+    this.windowOpenHandler = handler;
+  }
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined;
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  readonly webContents: FakeWebContents;
+  minimized = false;
+  shown = false;
+  destroyed = false;
+  focused = 0;
+  contentProtection: boolean | undefined;
+  loadedUrl: string | undefined;
+
+  constructor(
+    private readonly electron: FakeElectron,
+    readonly options: { webPreferences?: Record<string, unknown>; title?: string; show?: boolean },
+  ) {
+    super();
+    this.webContents = new FakeWebContents(electron.nextWebContentsId++);
+    electron.record('new BrowserWindow');
+    electron.windows.push(this);
+  }
+  loadURL(url: string): Promise<void> {
+    this.electron.record(`window.loadURL ${url}`);
+    this.loadedUrl = url;
+    this.webContents.mainFrame.url = url;
+    setImmediate(() => this.emit('ready-to-show'));
+    return Promise.resolve();
+  }
+  show(): void {
+    this.electron.record('window.show');
+    this.shown = true;
+  }
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  restore(): void {
+    this.electron.record('window.restore');
+    this.minimized = false;
+  }
+  focus(): void {
+    this.electron.record('window.focus');
+    this.focused++;
+  }
+  setContentProtection(on: boolean): void {
+    this.contentProtection = on;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** The user closes the window (its close button): false when main prevented it. */
+  userCloses(): boolean {
+    const event = new FakeEvent();
+    this.emit('close', event);
+    if (event.defaultPrevented) return false;
+    this.destroy();
+    if (this.electron.windows.length === 0) this.electron.app.emit('window-all-closed');
+    return true;
+  }
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.webContents.destroyed = true;
+    this.electron.windows.splice(this.electron.windows.indexOf(this), 1);
+    this.emit('closed');
+  }
+}
+
+class FakeApp extends EventEmitter {
+  private readonly paths: Map<string, string>;
+  private resolveReady!: () => void;
+  private readonly readyPromise = new Promise<void>((resolve) => {
+    this.resolveReady = resolve;
+  });
+  ready = false;
+  quitted = false;
+  exitCode: number | undefined;
+  readonly commandLine: { getSwitchValue(name: string): string };
+
+  constructor(
+    private readonly electron: FakeElectron,
+    private readonly options: FakeElectronOptions,
+  ) {
+    super();
+    this.paths = new Map([
+      ['userData', options.defaultUserData],
+      ['logs', options.logs],
+    ]);
+    this.commandLine = {
+      getSwitchValue: (name) => {
+        const prefix = `--${name}=`;
+        return options.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length) ?? '';
+      },
+    };
+  }
+
+  get isPackaged(): boolean {
+    return this.options.packaged;
+  }
+  whenReady(): Promise<void> {
+    return this.readyPromise;
+  }
+  isReady(): boolean {
+    return this.ready;
+  }
+  markReady(): void {
+    // As Chromium: the user data folder exists once the app runs.
+    mkdirSync(this.getPath('userData'), { recursive: true });
+    this.ready = true;
+    this.electron.record('ready');
+    this.resolveReady();
+    this.emit('ready');
+  }
+  getPath(name: string): string {
+    const value = this.paths.get(name);
+    if (value === undefined) throw new Error(`Failed to get '${name}' path`);
+    return value;
+  }
+  setPath(name: string, value: string): void {
+    this.electron.record(`app.setPath ${name}`);
+    this.paths.set(name, value);
+  }
+  getVersion(): string {
+    return '1.2.3';
+  }
+  getName(): string {
+    return 'Card Payments Desk';
+  }
+  getAppPath(): string {
+    return this.options.appPath;
+  }
+  requestSingleInstanceLock(): boolean {
+    this.electron.record('app.requestSingleInstanceLock');
+    return this.options.singleInstanceLock ?? true;
+  }
+  /** As Electron: before-quit, the windows closed (each may refuse), will-quit, quit; each step can be prevented. */
+  quit(): void {
+    this.electron.record('app.quit');
+    const beforeQuit = new FakeEvent();
+    this.emit('before-quit', beforeQuit);
+    if (beforeQuit.defaultPrevented) return;
+    for (const window of [...this.electron.windows]) {
+      const close = new FakeEvent();
+      window.emit('close', close);
+      if (close.defaultPrevented) return;
+      window.destroy();
+    }
+    const willQuit = new FakeEvent();
+    this.emit('will-quit', willQuit);
+    if (willQuit.defaultPrevented) return;
+    this.electron.record('quit');
+    this.quitted = true;
+    this.emit('quit');
+  }
+  exit(code: number): void {
+    this.electron.record(`app.exit ${code}`);
+    this.exitCode = code;
+  }
+}
+
+function seal(key: Buffer, text: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+function open(key: Buffer, data: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+  decipher.setAuthTag(data.subarray(12, 28));
+  return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+export class FakeElectron {
+  /** What main asked, in order: the start sequence. */
+  readonly log: string[] = [];
+  readonly windows: FakeBrowserWindow[] = [];
+  readonly allWindows: FakeBrowserWindow[] = [];
+  nextWebContentsId = 1;
+  readonly app: FakeApp;
+  readonly privilegedSchemes: unknown[] = [];
+  readonly protocolHandlers = new Map<string, (request: Request) => Promise<Response> | Response>();
+  readonly permissionHandlers: { request?: Handler; check?: Handler; device?: Handler } = {};
+  readonly ipcHandlers = new Map<string, Handler>();
+  readonly errorBoxes: { title: string; content: string }[] = [];
+  readonly messageBoxes: MessageBoxCall[] = [];
+  /** The buttons "clicked" in the next message boxes (index in `buttons`); the default button when none is left. */
+  readonly answers: number[] = [];
+  readonly fetched: string[] = [];
+  /** The OS key safeStorage encrypts with: a new one plays a reset keyring. */
+  storageKey: Buffer = randomBytes(32);
+  readonly powerMonitor = new EventEmitter();
+  readonly webContentsCreated: FakeWebContents[] = [];
+
+  constructor(options: FakeElectronOptions) {
+    this.app = new FakeApp(this, options);
+  }
+
+  record(what: string): void {
+    this.log.push(what);
+  }
+
+  private built: Record<string, unknown> | undefined;
+
+  /** The `electron` module as main/index.ts and main/shell/** import it. */
+  get module(): Record<string, unknown> {
+    this.built ??= buildModule(this);
+    return this.built;
+  }
+
+  /** Electron's `ready`. */
+  ready(): void {
+    this.app.markReady();
+  }
+
+  /** A web contents created later (a pop-up, a webview): main's rules apply to it too. */
+  createWebContents(): FakeWebContents {
+    const contents = new FakeWebContents(this.nextWebContentsId++);
+    this.webContentsCreated.push(contents);
+    this.app.emit('web-contents-created', new FakeEvent(), contents);
+    return contents;
+  }
+}
+
+function buildModule(electron: FakeElectron): Record<string, unknown> {
+  const windowClass = class extends FakeBrowserWindow {
+    constructor(options: ConstructorParameters<typeof FakeBrowserWindow>[1]) {
+      super(electron, options);
+      electron.allWindows.push(this);
+    }
+    static getAllWindows(): FakeBrowserWindow[] {
+      return [...electron.windows];
+    }
+    static fromWebContents(contents: FakeWebContents): FakeBrowserWindow | null {
+      return electron.windows.find((window) => window.webContents === contents) ?? null;
+    }
+  };
+  const module = {
+    app: electron.app,
+    BrowserWindow: windowClass,
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => {
+        // As Electron: too late once the app is ready.
+        if (electron.app.ready) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready');
+        electron.record('protocol.registerSchemesAsPrivileged');
+        electron.privilegedSchemes.push(...schemes);
+      },
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (handler: Handler) => {
+          electron.record('session.setPermissionRequestHandler');
+          electron.permissionHandlers.request = handler;
+        },
+        setPermissionCheckHandler: (handler: Handler) => {
+          electron.permissionHandlers.check = handler;
+        },
+        setDevicePermissionHandler: (handler: Handler) => {
+          electron.permissionHandlers.device = handler;
+        },
+        protocol: {
+          handle: (scheme: string, handler: (request: Request) => Promise<Response> | Response) => {
+            electron.record(`session.protocol.handle ${scheme}`);
+            electron.protocolHandlers.set(scheme, handler);
+          },
+        },
+      },
+    },
+    webContents: {
+      fromId: (id: number) => electron.allWindows.find((window) => window.webContents.id === id)?.webContents,
+    },
+    // eslint-disable-next-line no-restricted-syntax -- the fake of Electron's module offers ipcMain under its own name
+    ipcMain: {
+      handle: (channel: string, handler: Handler) => {
+        if (electron.ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        electron.ipcHandlers.set(channel, handler);
+      },
+      removeHandler: (channel: string) => {
+        electron.ipcHandlers.delete(channel);
+      },
+    },
+    dialog: {
+      showErrorBox: (title: string, content: string) => {
+        electron.record('dialog.showErrorBox');
+        electron.errorBoxes.push({ title, content });
+      },
+      showMessageBox: (first: FakeBrowserWindow | MessageBoxCall['options'], second?: MessageBoxCall['options']) => {
+        electron.record('dialog.showMessageBox');
+        const call: MessageBoxCall = first instanceof FakeBrowserWindow ? { window: first, options: second ?? { message: '' } } : { window: undefined, options: first };
+        electron.messageBoxes.push(call);
+        const response = electron.answers.shift() ?? call.options.defaultId ?? 0;
+        return Promise.resolve({ response, checkboxChecked: false });
+      },
+    },
+    safeStorage: {
+      isAsyncEncryptionAvailable: () => Promise.resolve(electron.app.ready),
+      getSelectedStorageBackend: () => (electron.app.ready ? 'gnome_libsecret' : 'unknown'),
+      encryptStringAsync: (text: string) => Promise.resolve(seal(electron.storageKey, text)),
+      decryptStringAsync: (data: Buffer) => {
+        try {
+          return Promise.resolve({ result: open(electron.storageKey, data), shouldReEncrypt: false });
+        } catch {
+          return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
+        }
+      },
+    },
+    net: {
+      fetch: (input: string | Request, init?: RequestInit) => {
+        // Electron's net.fetch takes a string or a Request.
+        if (typeof input !== 'string' && !(input instanceof Request)) return Promise.reject(new TypeError('net.fetch: input must be a string or a Request'));
+        electron.fetched.push(typeof input === 'string' ? input : input.url);
+        return fetch(input, init);
+      },
+    },
+    powerMonitor: electron.powerMonitor,
+  };
+  return { ...module, default: module };
+}
+
+/** electron-updater's autoUpdater, as main/updates uses it (electron-updater cannot load without Electron). */
+export class FakeAutoUpdater extends EventEmitter {
+  autoDownload = false;
+  autoInstallOnAppQuit = true;
+  allowDowngrade = true;
+  allowPrerelease = true;
+  logger: unknown;
+  readonly feeds: unknown[] = [];
+  readonly installs: unknown[][] = [];
+  checks = 0;
+  setFeedURL(feed: unknown): void {
+    this.feeds.push(feed);
+  }
+  checkForUpdates(): Promise<unknown> {
+    this.checks++;
+    return Promise.resolve(undefined);
+  }
+  quitAndInstall(...args: unknown[]): void {
+    this.installs.push(args);
+  }
+}
