@@ -29,6 +29,7 @@ async function withDesk(role: Role, use: (stack: MainStack) => Promise<void>): P
     isTrustedSender: (s) => s.isMainFrame && s.webContentsId === 1,
     service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
     idleTimeoutMs: IDLE_MS,
+    fetch,
   });
   try {
     await signInAs(stack, role);
