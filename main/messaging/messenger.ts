@@ -436,7 +436,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const previous = latest.get(request.paymentId);
     if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
       logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
-      return { status: 'confirm_resend', previous: previous.result };
+      return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };
     }
 
     const data = {

@@ -127,7 +127,12 @@ export type DeliveryResult = z.infer<typeof DeliveryResult>;
  * Nothing was sent: a link went to this payment's guest less than a minute ago and has no answer yet (not delivered,
  * not failed, or maybe not sent at all). The agent confirms (`confirmResend`) to send another.
  */
-export const ResendConfirmation = z.object({ status: z.literal('confirm_resend'), previous: DeliveryResult });
+export const ResendConfirmation = z.object({
+  status: z.literal('confirm_resend'),
+  previous: DeliveryResult,
+  /** When the earlier message was sent (ISO 8601). */
+  sentAt: z.string(),
+});
 export type ResendConfirmation = z.infer<typeof ResendConfirmation>;
 
 export const SendLinkOutcome = z.union([DeliveryResult, ResendConfirmation]);

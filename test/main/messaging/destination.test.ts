@@ -83,7 +83,7 @@ describe('the send request', () => {
     // An output parse drops what the schema does not name (a link, for one).
     expect(DeliveryResult.parse({ ...base, status: 'sent', link: 'https://x' })).not.toHaveProperty('link');
     // The answer to a quick re-send: the earlier message, nothing sent.
-    expect(SendLinkOutcome.safeParse({ status: 'confirm_resend', previous: { ...base, status: 'queued' } }).success).toBe(true);
+    expect(SendLinkOutcome.safeParse({ status: 'confirm_resend', previous: { ...base, status: 'queued' }, sentAt: base.at }).success).toBe(true);
     expect(SendLinkOutcome.safeParse({ status: 'confirm_resend' }).success).toBe(false);
   });
 

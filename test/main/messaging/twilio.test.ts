@@ -370,7 +370,7 @@ describe('a manual re-send within a minute of an unanswered link asks the agent 
     const first = await r.messenger.sendOutcome(request('sms'), context());
     expect(first.status).toBe('queued');
     const asked = await r.messenger.sendOutcome(request('sms'), context());
-    expect(asked).toEqual({ status: 'confirm_resend', previous: first });
+    expect(asked).toEqual({ status: 'confirm_resend', previous: first, sentAt: new Date(r.clock()).toISOString() });
     // Another channel or number for the same payment is asked about too (the guest would get two links).
     expect((await r.messenger.sendOutcome(request('sms', '+52 55 9999 0000'), context())).status).toBe('confirm_resend');
     expect(server.messages).toHaveLength(1);
