@@ -229,7 +229,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
       channel: attempt.channel,
       to: attempt.to,
       provider: attempt.provider,
-      training,
+      training: outboxOnly,
       attempts: attempt.attempts,
       at,
       final: reached.final,

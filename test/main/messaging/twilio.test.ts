@@ -117,6 +117,25 @@ describe('the requests, exactly as Twilio publishes them', () => {
   });
 });
 
+describe('training', () => {
+  it('captures in the outbox; only with trainingOutbox: false (the end-to-end tests) does a training link go to Twilio', async () => {
+    const server = await twilio();
+    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } };
+    const training = makeRig({ environment: 'training', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
+    open.push(training);
+    const local = context({ nextActionUrl: 'http://127.0.0.1:9/challenge/tok_training' });
+    expect(await training.messenger.send(request('sms'), local)).toMatchObject({ status: 'sent', training: true, provider: 'training_outbox', final: true });
+    expect(server.requests).toEqual([]);
+
+    const through = makeRig({ environment: 'training', trainingOutbox: false, config, secrets: { twilioAuthToken: AUTH_TOKEN } });
+    open.push(through);
+    expect(await through.messenger.send(request('sms'), local)).toMatchObject({ status: 'queued', training: false, provider: 'twilio', final: false });
+    await through.settled();
+    expect(server.messages).toHaveLength(1);
+    expect(server.violations).toEqual([]);
+  });
+});
+
 describe('delivery is followed after Twilio accepts the message', () => {
   it('queued, then delivered: FetchMessage on a short backoff until final, each status published and audited', async () => {
     const server = await twilio();
