@@ -372,12 +372,15 @@ export function createMessenger(options: MessengerOptions): Messenger {
     return result;
   }
 
-  /** When the link stops working (epoch ms): the service's word, or the lifetime from when the payment began waiting. */
+  /**
+   * When the link stops working (epoch ms): the service's word, or the lifetime from when the payment began waiting —
+   * never further off than a whole lifetime from now (the service's clock may be ahead of the desk's).
+   */
   function linkExpiry(payment: SendContext['payment']): number {
     const told = Date.parse(payment.linkExpiresAt ?? '');
     if (!Number.isNaN(told)) return told;
     const since = Date.parse(payment.waitingSince ?? '');
-    return Number.isNaN(since) ? now() + LINK_LIFETIME_MS : since + LINK_LIFETIME_MS;
+    return Math.min(now() + LINK_LIFETIME_MS, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
   }
 
   async function send(input: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome> {
