@@ -41,6 +41,11 @@ export interface MainStackOptions {
   messaging?: unknown;
   /** The messaging providers' secrets (the secret store in the app). */
   messagingSecrets?: MessagingSecrets;
+  /**
+   * Training only, tests only: false sends training links through the `messaging` providers instead of the training
+   * outbox (the end-to-end tests point them at a Twilio-shaped server on this computer). The app never sets it.
+   */
+  trainingOutbox?: boolean;
   /** The REST reservation source's auth header value. */
   reservationsSecret?: SecretGetter;
   /** Electron's content protection for the window that asks; tests record the calls. */
@@ -138,7 +143,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     dataDir: options.dataDir,
     fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.trainingOutbox === undefined ? {} : { trainingOutbox: options.trainingOutbox }),
   });
+  // Each status of a 3DS link as main follows it with the provider.
+  messenger.onDelivery((result) => emit('messaging:delivery', result));
   const guard = new SessionGuard({
     directory,
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),

@@ -1,14 +1,7 @@
 /** The contract's channels, answered by the engine facade and the session: the operator always comes from main. */
 import type { Environment } from '../../shared/environment';
 import type { Language } from '../../shared/language';
-import type {
-  ChannelAvailability,
-  DeliveryRecordView,
-  DeliveryResult,
-  OutboxMessageView,
-  PlayCardholderResult,
-  SendLinkRequest,
-} from '../../shared/messaging';
+import type { ChannelAvailability, DeliveryRecordView, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
 import type { RefundReason } from '../../shared/payments';
@@ -34,7 +27,8 @@ export interface ReservationsPort {
 
 /** The 3DS link's delivery (main/messaging provides it); the context is filled by main, never by the renderer. */
 export interface MessagingPort {
-  send(request: SendLinkRequest, ctx: SendContext): Promise<DeliveryResult>;
+  /** The first status, or a request to confirm a quick re-send; later statuses go out as `messaging:delivery` events. */
+  send(request: SendLinkRequest, ctx: SendContext): Promise<SendLinkOutcome>;
   channels(): ChannelAvailability[];
   history(paymentId: string): DeliveryRecordView[];
   outbox(): OutboxMessageView[];
@@ -167,6 +161,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
           status: payment.status,
           ...(method ? { brand: method.brand, last4: method.last4 } : {}),
           ...(payment.nextActionUrl === undefined ? {} : { nextActionUrl: payment.nextActionUrl }),
+          // The link lives 15 minutes from when the payment began waiting for the cardholder (its last update).
+          waitingSince: payment.updatedAt ?? payment.createdAt,
         },
       });
     },

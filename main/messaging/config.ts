@@ -1,4 +1,4 @@
-/** Messaging settings: which provider carries each channel, and the SMTP, Twilio and webhook settings — never a secret. */
+/** Messaging settings: which provider carries each channel, and the SMTP, Twilio and webhook settings — never a secret (main/messaging/README.md explains them). */
 import { z } from 'zod';
 
 /** The secrets messaging reads from the secret store (their names are in main/secrets SECRET_NAMES). */
@@ -65,31 +65,52 @@ const SmtpSettings = z
     }
   });
 
+/** Twilio's SID shapes, exactly as its OpenAPI description has them: two upper-case letters, then 32 hex digits. */
+const sid = (prefix: 'AC' | 'MG' | 'HX', what: string) =>
+  z.string().trim().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be ${what} (${prefix} followed by 32 hex characters)`);
+
 const TwilioSettings = z.strictObject({
-  accountSid: z.string().trim().regex(/^AC[0-9a-f]{32}$/i, 'must be a Twilio Account SID (AC followed by 32 hex characters)'),
+  accountSid: sid('AC', 'a Twilio Account SID'),
   /** Twilio's API; another base only for tests or a regional edge. */
   baseUrl: providerUrl.default('https://api.twilio.com'),
   /** SMS sender (From); or messagingServiceSid. */
   smsFrom: twilioSender.optional(),
   /** Sends SMS through a Messaging Service instead of one From number. */
-  messagingServiceSid: z.string().trim().regex(/^MG[0-9a-f]{32}$/i, 'must be a Messaging Service SID (MG followed by 32 hex characters)').optional(),
+  messagingServiceSid: sid('MG', 'a Messaging Service SID').optional(),
   /** The WhatsApp sender's number in E.164; sent as whatsapp:+… */
   whatsappFrom: z.string().trim().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number (+15017122661)').optional(),
   /**
-   * WhatsApp only delivers free text inside 24 hours of the guest's last message; anything else needs a template
-   * approved by Meta. With a Content SID per language, WhatsApp messages are sent as that template with variables
-   * {"1": hotel name, "2": amount, "3": link}.
+   * The approved WhatsApp template (Content SID) for each language. Required for WhatsApp through Twilio: the 3DS link
+   * goes to a guest who has not written first, and WhatsApp delivers only an approved template then (a free-form body is
+   * accepted by Twilio, then fails with error 63016). Sent as ContentSid with ContentVariables
+   * {"1": hotel name, "2": amount, "3": link}; the app never sends WhatsApp a free-form body.
    */
   whatsappContentSids: z
     .strictObject({
-      'es-MX': z.string().regex(/^HX[0-9a-f]{32}$/i, 'must be a Content SID (HX followed by 32 hex characters)'),
-      'en-US': z.string().regex(/^HX[0-9a-f]{32}$/i, 'must be a Content SID (HX followed by 32 hex characters)'),
+      'es-MX': sid('HX', 'a Content SID'),
+      'en-US': sid('HX', 'a Content SID'),
     })
     .optional(),
 });
 
+/** `{messageId}` in a status URL: where the message's id goes. */
+export const STATUS_URL_PLACEHOLDER = '{messageId}';
+
 const WebhookSettings = z.strictObject({
   url: providerUrl,
+  /**
+   * Where the gateway reports a message's delivery: GET on this URL with `{messageId}` replaced by the message's id
+   * (https://gateway.example/messages/{messageId}); the contract is in main/messaging/README.md. Required: the desk
+   * follows every message until it is delivered or failed.
+   */
+  statusUrl: z.string().superRefine((value, ctx) => {
+    if (!value.includes(STATUS_URL_PLACEHOLDER)) {
+      ctx.addIssue({ code: 'custom', message: `must contain ${STATUS_URL_PLACEHOLDER}, where the message's id goes` });
+      return;
+    }
+    const url = providerUrl.safeParse(value.replace(STATUS_URL_PLACEHOLDER, 'msg_0'));
+    if (!url.success) for (const issue of url.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+  }),
   /** The header carrying the gateway's credential; its value is the secret webhookAuthHeaderValue. Omit for none. */
   authHeaderName: z
     .string()
@@ -119,7 +140,10 @@ export const MessagingConfigSchema = z
     requestTimeoutMs: z.int().min(100).max(60_000).default(10_000),
     retry: z
       .strictObject({
-        /** Tries in all, the first included; only transient failures are tried again. */
+        /**
+         * Tries in all, the first included. A message is sent again only when the first request certainly did not reach
+         * the provider, or the provider looked it up and does not have it (retry.ts).
+         */
         maxAttempts: z.int().min(1).max(5).default(3),
         /** Waits base, 2×base, 4×base… (with jitter), never more than maxDelayMs. */
         baseDelayMs: z.int().min(0).max(10_000).default(500),
@@ -141,6 +165,14 @@ export const MessagingConfigSchema = z
     }
     if (whatsapp === 'twilio' && config.twilio && !config.twilio.whatsappFrom) {
       ctx.addIssue({ code: 'custom', path: ['twilio', 'whatsappFrom'], message: 'is required when WhatsApp is sent by twilio' });
+    }
+    if (whatsapp === 'twilio' && config.twilio && !config.twilio.whatsappContentSids) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['twilio', 'whatsappContentSids'],
+        message:
+          'is required when WhatsApp is sent by twilio: an approved template (Content SID) for es-MX and for en-US, because WhatsApp delivers only approved templates to a guest who has not written first',
+      });
     }
   });
 

@@ -1,21 +1,50 @@
-/** Why a message did not go, as a code, a sentence for a person and whether to try again — never a secret, a link or a provider's raw text. */
-import type { DeliveryFailure, DeliveryFailureCode } from '../../shared/messaging';
+/** Why a message did not go, as a code, a sentence for IT, who can act and whether it may have gone all the same — never a secret, a link or a provider's raw text. */
+import { actorOf, type DeliveryFailure, type DeliveryFailureCode } from '../../shared/messaging';
+
+export interface DeliveryErrorOptions {
+  /** A wait the provider asked for (Retry-After), in ms. */
+  retryAfterMs?: number | undefined;
+  /**
+   * The request may have reached the provider (a timeout after connecting, a connection cut, a 5xx): the message may
+   * exist. Nothing is sent again before the provider has been asked about it (or drops repeats itself).
+   */
+  mayHaveSent?: boolean | undefined;
+  /** The provider's own error number (Twilio's 21610, 30003…). */
+  providerCode?: number | undefined;
+  /** The provider's page about that error (Twilio's more_info), kept in the delivery audit. */
+  moreInfo?: string | undefined;
+}
 
 /** A failed attempt at a provider. Its message is written here from codes and numbers, never copied from a response. */
 export class DeliveryError extends Error {
   override readonly name = 'DeliveryError';
+  readonly retryAfterMs: number | undefined;
+  readonly mayHaveSent: boolean;
+  readonly providerCode: number | undefined;
+  readonly moreInfo: string | undefined;
+
   constructor(
     readonly code: DeliveryFailureCode,
     message: string,
+    /** Sending again (later, or at once when nothing reached the provider) may work. */
     readonly retryable: boolean,
-    /** A wait the provider asked for (Retry-After), in ms. */
-    readonly retryAfterMs?: number,
+    options: DeliveryErrorOptions = {},
   ) {
     super(message);
+    this.retryAfterMs = options.retryAfterMs;
+    this.mayHaveSent = options.mayHaveSent ?? false;
+    this.providerCode = options.providerCode;
+    this.moreInfo = options.moreInfo;
   }
 
   toFailure(): DeliveryFailure {
-    return { code: this.code, message: this.message, retryable: this.retryable };
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      actor: actorOf(this.code),
+      ...(this.providerCode === undefined ? {} : { providerCode: this.providerCode }),
+    };
   }
 }
 
@@ -51,18 +80,32 @@ export function systemCodes(error: unknown, depth = 0): string[] {
   return codes;
 }
 
+/** The failed system call (connect, getaddrinfo…) in an error or its causes. */
+function syscallOf(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== 'object' || error === null || depth > 4) return undefined;
+  return stringProperty(error, 'syscall') ?? ('cause' in error ? syscallOf(error.cause, depth + 1) : undefined);
+}
+
 const TLS_CODES = /^(?:ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:GET|VERIFY)_|HOSTNAME_MISMATCH|ETLS|EPROTO)/;
 
 /**
  * A network-level failure (no answer from the provider) as a DeliveryError. `where` names the server for a person
  * ("the SMTP server smtp.hotel.mx:587", "Twilio (api.twilio.com)").
+ *
+ * Whether the request may have reached the provider decides what may follow: nothing reached it when the connection
+ * was refused, the name did not resolve, the TLS handshake failed or connecting timed out — sending again is safe.
+ * A timeout once connected (the app's own deadline), a connection cut or anything unknown may have delivered the
+ * request: the message may exist.
  */
 export function networkFailure(error: unknown, where: string): DeliveryError {
   const name = stringProperty(error, 'name');
   const codes = systemCodes(error);
   const has = (...wanted: string[]): boolean => codes.some((code) => wanted.includes(code));
-  if (name === 'TimeoutError' || has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT')) {
-    return new DeliveryError('timeout', `${where} did not answer in time.`, true);
+  if (has('UND_ERR_CONNECT_TIMEOUT') || (has('ETIMEDOUT') && syscallOf(error) === 'connect')) {
+    return new DeliveryError('timeout', `${where} could not be reached in time (connecting timed out).`, true);
+  }
+  if (name === 'TimeoutError' || has('ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT')) {
+    return new DeliveryError('timeout', `${where} did not answer in time.`, true, { mayHaveSent: true });
   }
   if (has('ECONNREFUSED')) return new DeliveryError('connection_refused', `${where} refused the connection (nothing is listening there).`, true);
   if (has('ENOTFOUND')) return new DeliveryError('host_not_found', `The address of ${where} could not be found (DNS).`, false);
@@ -70,10 +113,11 @@ export function networkFailure(error: unknown, where: string): DeliveryError {
   if (codes.some((code) => TLS_CODES.test(code))) {
     return new DeliveryError('tls_error', `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`, false);
   }
-  if (has('ECONNRESET', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'ECONNECTION', 'ESOCKET')) {
-    return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true);
+  if (has('EHOSTUNREACH', 'ENETUNREACH')) return new DeliveryError('network_error', `${where} cannot be reached from this desk's network.`, true);
+  if (has('ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ECONNECTION', 'ESOCKET')) {
+    return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, { mayHaveSent: true });
   }
-  return new DeliveryError('unexpected', `Sending through ${where} failed unexpectedly.`, false);
+  return new DeliveryError('unexpected', `Sending through ${where} failed unexpectedly.`, false, { mayHaveSent: true });
 }
 
 /** Seconds or an HTTP date from a Retry-After header, in ms. */
@@ -85,13 +129,17 @@ export function retryAfterMs(header: string | null, now: number): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The usual meaning of a provider's HTTP status as a DeliveryError; `detail` adds a provider's error number. */
-export function httpFailure(status: number, where: string, options: { retryAfter?: number; detail?: string } = {}): DeliveryError {
+/**
+ * The usual meaning of a provider's HTTP status as a DeliveryError; `detail` adds a provider's error number. A 429 was
+ * refused before anything was done (safe to send again); a 5xx or a 408 may have been half done.
+ */
+export function httpFailure(status: number, where: string, options: { retryAfter?: number | undefined; detail?: string; providerCode?: number; moreInfo?: string } = {}): DeliveryError {
   const detail = options.detail ? `, ${options.detail}` : '';
-  if (status === 401) return new DeliveryError('bad_credentials', `${where} refused this desk's credentials (HTTP 401${detail}). IT must check the account and the stored secret.`, false);
-  if (status === 403) return new DeliveryError('bad_credentials', `${where} does not allow this desk's account to send this message (HTTP 403${detail}).`, false);
-  if (status === 429) return new DeliveryError('rate_limited', `${where} is limiting the messages sent (HTTP 429${detail}).`, true, options.retryAfter);
-  if (status >= 500) return new DeliveryError('provider_unavailable', `${where} had a problem on its side (HTTP ${status}${detail}).`, true, options.retryAfter);
-  if (status === 408) return new DeliveryError('timeout', `${where} gave up waiting for the request (HTTP 408${detail}).`, true);
-  return new DeliveryError('provider_rejected', `${where} refused the message (HTTP ${status}${detail}).`, false);
+  const extra = { providerCode: options.providerCode, moreInfo: options.moreInfo };
+  if (status === 401) return new DeliveryError('bad_credentials', `${where} refused this desk's credentials (HTTP 401${detail}). IT must check the account and the stored secret.`, false, extra);
+  if (status === 403) return new DeliveryError('bad_credentials', `${where} does not allow this desk's account to send this message (HTTP 403${detail}). IT must check the account.`, false, extra);
+  if (status === 429) return new DeliveryError('rate_limited', `${where} is limiting the messages sent (HTTP 429${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter });
+  if (status >= 500) return new DeliveryError('provider_unavailable', `${where} had a problem on its side (HTTP ${status}${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
+  if (status === 408) return new DeliveryError('timeout', `${where} gave up waiting for the request (HTTP 408${detail}).`, true, { ...extra, mayHaveSent: true });
+  return new DeliveryError('provider_rejected', `${where} refused the message (HTTP ${status}${detail}). IT must check the messaging settings.`, false, extra);
 }

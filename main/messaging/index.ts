@@ -1,5 +1,9 @@
-/** Messaging: the 3DS link to the cardholder by e-mail (SMTP), SMS and WhatsApp (Twilio or a webhook), with a training outbox and an audit; plain Node, no Electron imports. */
+/** Messaging: the 3DS link to the cardholder by e-mail (SMTP), SMS and WhatsApp (Twilio or a webhook), its delivery followed until final, a training outbox and an audit; plain Node, no Electron imports. */
 export {
+  FOLLOW_DELAYS_MS,
+  LINK_LIFETIME_MS,
+  MIN_VALIDITY_S,
+  RESEND_CONFIRM_WINDOW_MS,
   createMessenger,
   type Messenger,
   type MessengerLogger,
@@ -10,6 +14,7 @@ export {
   DEFAULT_MESSAGING_CONFIG,
   MESSAGING_SECRET_NAMES,
   MessagingConfigSchema,
+  STATUS_URL_PLACEHOLDER,
   isLoopbackHost,
   type MessagingConfig,
   type MessagingConfigInput,
@@ -22,6 +27,7 @@ export {
 export { DeliveryError, MessagingError, type MessagingErrorCode } from './errors';
 export { MessagingAudit, AUDIT_SCHEMA_VERSION } from './audit';
 export { OUTBOX_LIMIT, answerChallenge } from './outbox';
-export { backoffDelay, type RetryPolicy } from './retry';
-export { formatAmount, renderMessage, type RenderedMessage, type TemplateData } from './templates';
-export { WEBHOOK_BODY_VERSION, webhookBody } from './transports/webhook';
+export { SECOND_LOOK_DELAY_MS, backoffDelay, submit, type RetryPolicy } from './retry';
+export { formatAmount, gsmFriendly, renderMessage, smsSegments, type RenderedMessage, type TemplateData } from './templates';
+export { WEBHOOK_BODY_VERSION, WEBHOOK_FAILURES, webhookBody } from './transports/webhook';
+export { MESSAGE_SID, TWILIO_MESSAGE_STATUSES } from './transports/twilio';

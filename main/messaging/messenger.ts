@@ -1,4 +1,7 @@
-/** The one interface the IPC layer calls: send a payment's 3DS link, read its audit, and in training the outbox and the cardholder's part. */
+/**
+ * The one interface the IPC layer calls: send a payment's 3DS link, follow its delivery until it is final (each status
+ * to the audit and to `onDelivery` listeners), read its audit, and in training the outbox and the cardholder's part.
+ */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -16,18 +19,28 @@ import {
   type MessagingProvider,
   type OutboxMessageView,
   type PlayCardholderResult,
+  type SendLinkOutcome,
   type SendLinkRequestInput,
 } from '../../shared/messaging';
 import { MessagingAudit } from './audit';
 import { MessagingConfigSchema, type MessagingConfig, type MessagingSecrets } from './config';
 import { DeliveryError, MessagingError, networkFailure } from './errors';
 import { TrainingOutbox, answerChallenge } from './outbox';
-import { withRetry } from './retry';
+import { submit } from './retry';
 import { oneLine, renderMessage, templateVariables } from './templates';
 import { smtpTransport } from './transports/smtp';
 import { twilioTransport } from './transports/twilio';
-import type { OutgoingMessage, Transport, TransportDeps } from './transports/types';
+import type { OutgoingMessage, ProviderStatus, Transport, TransportDeps } from './transports/types';
 import { webhookTransport } from './transports/webhook';
+
+/** How long a 3DS challenge link lives once the payment waits for the cardholder (interface-decisions §7). */
+export const LINK_LIFETIME_MS = 15 * 60_000;
+/** The shortest validity a message is given, even when the link has less left (the desk's clock may be behind). */
+export const MIN_VALIDITY_S = 60;
+/** A re-send within this time of a message that has no answer yet is sent only once the agent confirms. */
+export const RESEND_CONFIRM_WINDOW_MS = 60_000;
+/** The waits between two reads of a message's status: short at first, when most changes come, then every 30 s. */
+export const FOLLOW_DELAYS_MS = [1_000, 2_000, 3_000, 5_000, 8_000, 13_000, 20_000, 30_000] as const;
 
 /** pino's logger fits; fields only ever hold ids, masked destinations, hosts, codes and counts. */
 export interface MessengerLogger {
@@ -51,23 +64,35 @@ export interface SendContext {
     last4?: string | undefined;
     /** The payment's nextAction.url. */
     nextActionUrl?: string | undefined;
+    /** When the payment began waiting for the cardholder (its updatedAt while requires_action): the link's lifetime starts there. */
+    waitingSince?: string | undefined;
+    /** When the link expires, when the service says so (it wins over waitingSince). */
+    linkExpiresAt?: string | undefined;
   };
 }
 
 export interface MessengerOptions {
   /** Parsed with MessagingConfigSchema (defaults: nothing configured). */
   config?: unknown;
-  /** Training captures every message in the outbox instead of sending it. */
+  /** Training captures every message in the outbox instead of sending it (see trainingOutbox). */
   environment: Environment;
   secrets: MessagingSecrets;
   /** The app's data folder: the audit is kept there in messaging.db. */
   dataDir: string;
   logger?: MessengerLogger;
   now?: () => number;
+  /** The waits between tries of one request. */
   sleep?: (ms: number) => Promise<void>;
+  /** The waits between reads of a message's status while it is followed (the real timers by default, ended by close()). */
+  followSleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** The app's one fetch (Electron's net.fetch in the app): never the global one. */
   fetch: typeof fetch;
+  /**
+   * Training only: false sends through the configured providers instead of the outbox. The app never sets it; the
+   * end-to-end tests do, to send a training payment's link through a Twilio-shaped server on this computer.
+   */
+  trainingOutbox?: boolean;
 }
 
 export interface Messenger {
@@ -75,20 +100,29 @@ export interface Messenger {
   readonly config: MessagingConfig;
   /** Which channels this desk can send on, and through which provider. */
   channels(): ChannelAvailability[];
-  /** Sends the payment's link; always resolves to the outcome for the agent (throws only on misuse: MessagingError). */
-  send(request: SendLinkRequestInput, context: SendContext): Promise<DeliveryResult>;
+  /**
+   * Sends the payment's link and answers its first status (later ones go to onDelivery listeners), or asks for a
+   * confirmation (confirm_resend). Throws only on misuse (MessagingError).
+   */
+  send(request: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome>;
+  /** Every status of every message, the first one included, as main learns it. */
+  onDelivery(listener: (result: DeliveryResult) => void): () => void;
+  /** Resolves once no message is being followed (tests; shutting down). */
+  idle(): Promise<void>;
   /** The audit rows of a payment, oldest first (masked destinations). */
   history(paymentId: string): DeliveryRecordView[];
   /** Training only: the captured messages, newest first. */
   outbox(): OutboxMessageView[];
   /** Training only: answers the captured message's challenge page as the cardholder would. */
   playCardholder(messageId: string, answer: CardholderAnswer): Promise<PlayCardholderResult>;
+  /** Stops following messages and closes the audit. */
   close(): void;
 }
 
 const silentLogger: MessengerLogger = { info() {}, warn() {} };
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const newMessageId = (): string => `msg_${randomBytes(16).toString('hex')}`;
+const channelName = (channel: MessageChannel): string => (channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'WhatsApp');
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -97,12 +131,16 @@ function firstIssue(error: z.ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/** A message that has no answer yet: nothing final from the provider, or it may not have been sent at all. */
+const unanswered = (result: DeliveryResult): boolean => result.status === 'unknown' || (!result.final && (result.status === 'queued' || result.status === 'sent'));
+
 /** Builds the messenger from validated settings; a bad configuration is refused with the field named. */
 export function createMessenger(options: MessengerOptions): Messenger {
   const parsed = MessagingConfigSchema.safeParse(options.config ?? {});
   if (!parsed.success) throw new MessagingError('invalid_config', `Messaging settings: ${firstIssue(parsed.error)}.`);
   const config = parsed.data;
   const training = options.environment === 'training';
+  const outboxOnly = training && options.trainingOutbox !== false;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
@@ -110,9 +148,25 @@ export function createMessenger(options: MessengerOptions): Messenger {
   const doFetch = options.fetch;
   const iso = (): string => new Date(now()).toISOString();
 
+  let closed = false;
+  /** The follow waits in progress, ended at once by close(). */
+  const waits = new Set<() => void>();
+  const followSleep =
+    options.followSleep ??
+    ((ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          waits.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        waits.add(done);
+      }));
+
   const deps: TransportDeps = { secrets: options.secrets, timeoutMs: config.requestTimeoutMs, fetch: doFetch, now };
   const transports = new Map<MessageChannel, Transport>();
-  if (!training) {
+  if (!outboxOnly) {
     const { email, sms, whatsapp } = config.providers;
     const build = (provider: string): Transport | undefined => {
       if (provider === 'smtp' && config.smtp) return smtpTransport(config.smtp, deps);
@@ -130,8 +184,12 @@ export function createMessenger(options: MessengerOptions): Messenger {
   const outbox = new TrainingOutbox();
   /** One send at a time per payment, channel and destination: a double click does not send twice. */
   const inFlight = new Map<string, Promise<DeliveryResult>>();
+  /** Each payment's latest message, for the confirmation a quick re-send asks for. */
+  const latest = new Map<string, { result: DeliveryResult; sentAt: number }>();
+  const listeners = new Set<(result: DeliveryResult) => void>();
+  const following = new Set<Promise<void>>();
 
-  const providerFor = (channel: MessageChannel): MessagingProvider => (training ? 'training_outbox' : (transports.get(channel)?.provider ?? 'none'));
+  const providerFor = (channel: MessageChannel): MessagingProvider => (outboxOnly ? 'training_outbox' : (transports.get(channel)?.provider ?? 'none'));
 
   interface Attempt {
     messageId: string;
@@ -142,22 +200,42 @@ export function createMessenger(options: MessengerOptions): Messenger {
     language: 'es-MX' | 'en-US';
     provider: MessagingProvider;
     linkHost?: string | undefined;
+    /** When the first request left (epoch ms). */
+    startedAt: number;
+    attempts: number;
   }
 
-  type Outcome = { sent: true; providerMessageId?: string | undefined } | { sent: false; failure: DeliveryFailure };
+  type Reached =
+    | { status: 'queued' | 'sent' | 'delivered' | 'read'; final: boolean; providerStatus?: string | undefined; providerMessageId?: string | undefined }
+    | { status: 'failed' | 'unknown'; final: true; error: DeliveryError; providerStatus?: string | undefined; providerMessageId?: string | undefined };
 
-  /** Closes the audit row, logs (masked, no link) and makes the agent's result. */
-  function record(attempt: Attempt, attempts: number, outcome: Outcome): DeliveryResult {
+  /** Records a status (audit, log), makes the agent's result and tells the listeners. */
+  function publish(attempt: Attempt, reached: Reached): DeliveryResult {
     const at = iso();
-    const failure = outcome.sent ? undefined : outcome.failure;
-    audit.finished(attempt.messageId, {
-      status: failure ? 'failed' : 'sent',
-      attempts,
-      failureCode: failure?.code,
-      failureMessage: failure?.message,
-      providerMessageId: outcome.sent ? outcome.providerMessageId : undefined,
+    const failure: DeliveryFailure | undefined = 'error' in reached ? reached.error.toFailure() : undefined;
+    if (!closed) {
+      audit.reached(attempt.messageId, {
+        status: reached.status,
+        final: reached.final,
+        at,
+        attempts: attempt.attempts,
+        providerStatus: reached.providerStatus,
+        providerMessageId: reached.providerMessageId,
+        failure: 'error' in reached ? { ...reached.error.toFailure(), moreInfo: reached.error.moreInfo } : undefined,
+      });
+    }
+    const base = {
+      messageId: attempt.messageId,
+      paymentId: attempt.paymentId,
+      channel: attempt.channel,
+      to: attempt.to,
+      provider: attempt.provider,
+      training: outboxOnly,
+      attempts: attempt.attempts,
       at,
-    });
+      final: reached.final,
+    };
+    const result: DeliveryResult = failure ? { status: reached.status as 'failed' | 'unknown', ...base, failure } : { status: reached.status as 'queued', ...base };
     const fields = {
       messageId: attempt.messageId,
       paymentId: attempt.paymentId,
@@ -166,34 +244,85 @@ export function createMessenger(options: MessengerOptions): Messenger {
       provider: attempt.provider,
       to: attempt.to,
       linkHost: attempt.linkHost,
-      attempts,
-    };
-    const base = {
-      messageId: attempt.messageId,
-      paymentId: attempt.paymentId,
-      channel: attempt.channel,
-      to: attempt.to,
-      provider: attempt.provider,
-      training,
-      attempts,
-      at,
+      attempts: attempt.attempts,
+      status: reached.status,
+      final: reached.final,
     };
     if (failure) {
-      logger.warn({ ...fields, status: 'failed', failureCode: failure.code, retryable: failure.retryable }, 'messaging: 3DS link not sent');
-      return { status: 'failed', ...base, failure };
+      logger.warn({ ...fields, failureCode: failure.code, actor: failure.actor, providerCode: failure.providerCode }, reached.status === 'unknown' ? 'messaging: 3DS link may have been sent' : 'messaging: 3DS link not delivered');
+    } else {
+      logger.info(fields, outboxOnly ? 'messaging: 3DS link captured in the training outbox' : `messaging: 3DS link ${reached.status}`);
     }
-    logger.info({ ...fields, status: 'sent' }, training ? 'messaging: 3DS link captured in the training outbox' : 'messaging: 3DS link sent');
-    return { status: 'sent', ...base };
+    // The payment's latest message that left the desk (a refusal sent nothing, so it does not count).
+    const previous = latest.get(attempt.paymentId);
+    if (attempt.attempts > 0 && (!previous || previous.result.messageId === attempt.messageId || previous.sentAt <= attempt.startedAt)) {
+      latest.set(attempt.paymentId, { result, sentAt: attempt.startedAt });
+    }
+    for (const listener of listeners) {
+      try {
+        listener(result);
+      } catch (error) {
+        logger.warn({ messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: a delivery listener failed');
+      }
+    }
+    return result;
   }
 
-  function refuse(attempt: Attempt, failure: DeliveryFailure): DeliveryResult {
+  function refuse(attempt: Attempt, failure: DeliveryError): DeliveryResult {
     audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
-    return record(attempt, 0, { sent: false, failure });
+    return publish(attempt, { status: 'failed', final: true, error: failure });
   }
 
-  async function deliver(attempt: Attempt, message: OutgoingMessage): Promise<DeliveryResult> {
+  /** Reads the message's status on a short backoff until it is final or the link has expired; each change is published. */
+  async function follow(attempt: Attempt, transport: Transport, ref: string, deadline: number, first: ProviderStatus): Promise<void> {
+    if (!transport.status) return;
+    let current = first;
+    for (let n = 0; !closed; n++) {
+      const left = deadline - now();
+      if (left <= 0) break;
+      await followSleep(Math.min(FOLLOW_DELAYS_MS[Math.min(n, FOLLOW_DELAYS_MS.length - 1)] ?? 30_000, left));
+      if (closed) return;
+      let next: ProviderStatus;
+      try {
+        next = await transport.status(ref);
+      } catch (error) {
+        // The provider could not be asked this time: asked again at the next step.
+        const failure = error instanceof DeliveryError ? error : networkFailure(error, `the ${transport.provider} provider`);
+        logger.warn({ messageId: attempt.messageId, provider: transport.provider, failureCode: failure.code }, 'messaging: delivery status not read');
+        continue;
+      }
+      if (closed) return;
+      const changed = next.status !== current.status || next.providerStatus !== current.providerStatus;
+      if (next.final || changed) {
+        current = next;
+        publish(attempt, reachedOf(next, next.final));
+      }
+      if (next.final) return;
+    }
+    // The link has expired (or the app is closing): what is known now is all there will be.
+    if (!closed) publish(attempt, reachedOf(current, true));
+  }
+
+  function reachedOf(status: ProviderStatus, final: boolean, providerMessageId?: string): Reached {
+    if (status.status === 'failed') {
+      const error = status.failure ?? new DeliveryError('undelivered', 'The provider could not deliver the message.', true);
+      return { status: 'failed', final: true, error, providerStatus: status.providerStatus, providerMessageId };
+    }
+    return { status: status.status, final, providerStatus: status.providerStatus, providerMessageId };
+  }
+
+  function startFollowing(attempt: Attempt, transport: Transport, ref: string, deadline: number, first: ProviderStatus): void {
+    const run = follow(attempt, transport, ref, deadline, first)
+      .catch((error: unknown) => {
+        logger.warn({ messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: following a delivery stopped');
+      })
+      .finally(() => following.delete(run));
+    following.add(run);
+  }
+
+  async function deliver(attempt: Attempt, message: OutgoingMessage, deadline: number): Promise<DeliveryResult> {
     audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
-    if (training) {
+    if (outboxOnly) {
       outbox.add({
         id: message.id,
         paymentId: message.paymentId,
@@ -207,20 +336,55 @@ export function createMessenger(options: MessengerOptions): Messenger {
         createdAt: iso(),
         cardholder: 'waiting',
       });
-      return record(attempt, 1, { sent: true });
+      attempt.attempts = 1;
+      return publish(attempt, { status: 'sent', final: true, providerStatus: 'captured' });
     }
     const transport = transports.get(message.channel);
-    if (!transport) {
-      const failure = new DeliveryError('not_configured', `Sending by ${message.channel} is not set up on this desk.`, false).toFailure();
-      return record(attempt, 0, { sent: false, failure });
+    if (!transport) return publish(attempt, { status: 'failed', final: true, error: new DeliveryError('not_configured', `Sending by ${channelName(message.channel)} is not set up on this desk.`, false) });
+
+    const known = new Set(audit.providerIds(attempt.paymentId));
+    const find = transport.find?.bind(transport);
+    const outcome = await submit(
+      {
+        send: (n) => {
+          attempt.attempts = n;
+          return transport.send(message);
+        },
+        find: find ? () => find(message, attempt.startedAt, known) : undefined,
+        dropsRepeats: transport.dropsRepeats,
+      },
+      config.retry,
+      { sleep, random },
+      (error) => networkFailure(error, `the ${transport.provider} provider`),
+    );
+    if (!outcome.ok) {
+      if (!outcome.unsure) return publish(attempt, { status: 'failed', final: true, error: outcome.error });
+      const { error } = outcome;
+      const unsure = new DeliveryError('unconfirmed', `${error.message} Whether the message went out could not be confirmed: it may have been sent.`, true, {
+        providerCode: error.providerCode,
+        moreInfo: error.moreInfo,
+      });
+      return publish(attempt, { status: 'unknown', final: true, error: unsure });
     }
-    const outcome = await withRetry(() => transport.send(message), config.retry, { sleep, random }, (error) => networkFailure(error, `the ${transport.provider} provider`));
-    return outcome.ok
-      ? record(attempt, outcome.attempts, { sent: true, providerMessageId: outcome.value.providerMessageId })
-      : record(attempt, outcome.attempts, { sent: false, failure: outcome.error.toFailure() });
+    const accepted = outcome.value;
+    const followable = !accepted.status.final && accepted.ref !== undefined && transport.status !== undefined && !closed;
+    const result = publish(attempt, reachedOf(accepted.status, accepted.status.final || !followable, accepted.providerMessageId));
+    if (followable && accepted.ref !== undefined) startFollowing(attempt, transport, accepted.ref, deadline, accepted.status);
+    return result;
   }
 
-  async function send(input: SendLinkRequestInput, context: SendContext): Promise<DeliveryResult> {
+  /**
+   * When the link stops working (epoch ms): the service's word, or the lifetime from when the payment began waiting —
+   * never further off than a whole lifetime from now (the service's clock may be ahead of the desk's).
+   */
+  function linkExpiry(payment: SendContext['payment']): number {
+    const told = Date.parse(payment.linkExpiresAt ?? '');
+    if (!Number.isNaN(told)) return told;
+    const since = Date.parse(payment.waitingSince ?? '');
+    return Math.min(now() + LINK_LIFETIME_MS, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
+  }
+
+  async function send(input: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome> {
     const parsed = SendLinkRequest.safeParse(input);
     const destinationOnly = !parsed.success && parsed.error.issues.every((issue) => issue.path[0] === 'destination');
     if (!parsed.success && !destinationOnly) throw new MessagingError('invalid_request', firstIssue(parsed.error));
@@ -228,6 +392,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
     if (operatorId === '') throw new MessagingError('invalid_request', 'The operator who sends the link is missing.');
     const hotelName = oneLine(typeof context.hotelName === 'string' ? context.hotelName : '');
     if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
+    if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
 
     // The request's shape is valid here (only its destination may not be).
     const request: SendLinkRequestInput = parsed.success ? parsed.data : input;
@@ -241,46 +406,42 @@ export function createMessenger(options: MessengerOptions): Messenger {
       to: maskDestination(channel, String(request.destination)),
       language: request.language,
       provider: providerFor(channel),
+      startedAt: now(),
+      attempts: 0,
     };
 
     if (!parsed.success) {
       const reason = parsed.error.issues[0]?.message ?? 'The destination is not valid.';
-      return refuse(attempt, { code: 'invalid_destination', message: `${reason} Nothing was sent.`, retryable: false });
+      return refuse(attempt, new DeliveryError('invalid_destination', `${reason} Nothing was sent.`, false));
     }
 
     const { status, nextActionUrl } = context.payment;
     if ((status !== undefined && status !== 'requires_action') || nextActionUrl === undefined || nextActionUrl === '') {
-      return refuse(attempt, {
-        code: 'no_link',
-        message: 'This payment is not waiting for the cardholder’s authentication, so there is no link to send.',
-        retryable: false,
-      });
+      return refuse(attempt, new DeliveryError('no_link', 'This payment is not waiting for the cardholder’s authentication, so there is no link to send.', false));
     }
     let link: URL;
     try {
       link = new URL(nextActionUrl);
     } catch {
-      return refuse(attempt, { code: 'invalid_link', message: 'The payment’s authentication link is not a valid address; it was not sent.', retryable: false });
+      return refuse(attempt, new DeliveryError('invalid_link', 'The payment’s authentication link is not a valid address; it was not sent.', false));
     }
     attempt.linkHost = link.host;
     if (link.protocol !== 'https:' && !(training && link.protocol === 'http:')) {
-      return refuse(attempt, {
-        code: 'invalid_link',
-        message: 'The payment’s authentication link is not an https link, so it was not sent to the guest. IT must check the service settings.',
-        retryable: false,
-      });
+      return refuse(attempt, new DeliveryError('invalid_link', 'The payment’s authentication link is not an https link, so it was not sent to the guest. IT must check the service settings.', false));
     }
     if (attempt.provider === 'none') {
-      return refuse(attempt, {
-        code: 'not_configured',
-        message: `Sending by ${channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'WhatsApp'} is not set up on this desk. Choose another channel, and ask IT to set it up.`,
-        retryable: false,
-      });
+      return refuse(attempt, new DeliveryError('not_configured', `Sending by ${channelName(channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`, false));
     }
 
     const key = `${request.paymentId}|${channel}|${request.destination}`;
     const running = inFlight.get(key);
     if (running) return running;
+
+    const previous = latest.get(request.paymentId);
+    if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
+      logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
+      return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };
+    }
 
     const data = {
       hotelName,
@@ -290,6 +451,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
       last4: context.payment.last4,
       link: nextActionUrl,
     };
+    const expiresAt = linkExpiry(context.payment);
     const message: OutgoingMessage = {
       id: attempt.messageId,
       paymentId: request.paymentId,
@@ -300,8 +462,10 @@ export function createMessenger(options: MessengerOptions): Messenger {
       rendered: renderMessage(channel, request.language, data),
       link: nextActionUrl,
       variables: templateVariables(request.language, data),
+      validitySeconds: Math.max(MIN_VALIDITY_S, Math.floor((expiresAt - now()) / 1000)),
     };
-    const delivery = deliver(attempt, message).finally(() => inFlight.delete(key));
+    const deadline = Math.max(expiresAt, now() + MIN_VALIDITY_S * 1000);
+    const delivery = deliver(attempt, message, deadline).finally(() => inFlight.delete(key));
     inFlight.set(key, delivery);
     return delivery;
   }
@@ -319,6 +483,13 @@ export function createMessenger(options: MessengerOptions): Messenger {
         return { channel, provider, available: provider !== 'none' };
       }),
     send,
+    onDelivery(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async idle() {
+      while (inFlight.size > 0 || following.size > 0) await Promise.allSettled([...inFlight.values(), ...following]);
+    },
     history: (paymentId) => audit.forPayment(paymentId),
     outbox() {
       requireTraining('The training outbox');
@@ -344,6 +515,10 @@ export function createMessenger(options: MessengerOptions): Messenger {
       return { message: view, note: answered.note };
     },
     close() {
+      if (closed) return;
+      closed = true;
+      for (const done of [...waits]) done();
+      listeners.clear();
       outbox.clear();
       audit.close();
     },

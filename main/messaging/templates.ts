@@ -1,4 +1,5 @@
 /** The cardholder's message in es-MX and en-US: hotel, amount, card brand and last 4 at most, one instruction, the link. */
+import { SegmentedMessage } from 'sms-segments-calculator';
 import type { MessageChannel, MessageLanguage } from '../../shared/messaging';
 
 export interface TemplateData {
@@ -105,13 +106,60 @@ const WORDS: Record<MessageLanguage, Words> = {
   },
 };
 
-/** The message for a channel: SMS and WhatsApp get one short text; e-mail a subject, plain text and HTML. */
+/** Punctuation word processors put in names and that has a plain GSM-7 twin (Twilio's smart encoding does the same). */
+const PLAIN_PUNCTUATION: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u00a0': ' ',
+  '\u202f': ' ',
+};
+
+/** Stands for the link while the words are made GSM-friendly (a control character: never in the words, kept as it is). */
+const LINK_MARK = '\u0001';
+
+const isGsm7 = (text: string): boolean => new SegmentedMessage(text).encodingName === 'GSM-7';
+
+/**
+ * An SMS in as few segments as the language allows: one character outside the GSM-7 alphabet (an "á", a curly quote)
+ * bills the whole text as UCS-2, 70 characters a segment instead of 160. Characters GSM-7 lacks are written without
+ * their accent (á → a, Ú → U; é, ñ, ü, ¿ and ¡ are in GSM-7 and stay) or as their plain twin (’ → '); a character with
+ * no such twin (a hotel name in another script) is kept, and the text goes as UCS-2.
+ */
+export function gsmFriendly(text: string): string {
+  let out = '';
+  for (const char of text) {
+    if (isGsm7(char)) {
+      out += char;
+      continue;
+    }
+    const twin = PLAIN_PUNCTUATION[char] ?? char.normalize('NFD').replace(/\p{M}+/gu, '');
+    out += twin !== '' && isGsm7(twin) ? twin : char;
+  }
+  return out;
+}
+
+/** How an SMS is billed: its encoding and number of segments, as Twilio's segment calculator counts them. */
+export function smsSegments(text: string): { encoding: 'GSM-7' | 'UCS-2'; segments: number } {
+  const message = new SegmentedMessage(text);
+  return { encoding: message.encodingName, segments: message.segmentsCount };
+}
+
+/** The message for a channel: SMS and WhatsApp get one short text (GSM-7 where it can be for SMS); e-mail a subject, plain text and HTML. */
 export function renderMessage(channel: MessageChannel, language: MessageLanguage, data: TemplateData): RenderedMessage {
   const words = WORDS[language];
   const hotel = oneLine(data.hotelName);
   const amount = formatAmount(data.amount, data.currency, language);
   const card = words.card(brandName(data.brand), lastFour(data.last4));
-  if (channel !== 'email') return { text: words.short(hotel, amount, card, data.link) };
+  // The link goes in untouched: only the words around it are made GSM-friendly.
+  if (channel === 'sms') return { text: gsmFriendly(words.short(hotel, amount, card, LINK_MARK)).replace(LINK_MARK, data.link) };
+  if (channel === 'whatsapp') return { text: words.short(hotel, amount, card, data.link) };
 
   const subject = words.subject(hotel);
   const text = [words.greeting, '', words.body(hotel, amount, card), '', data.link, '', words.safety, words.notYou, '', `— ${hotel}`, ''].join('\n');

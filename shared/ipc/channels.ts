@@ -48,4 +48,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'updates:changed'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'updates:changed', 'messaging:delivery'] as const;

@@ -4,7 +4,7 @@ import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
-import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
+import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
 import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
 import { MethodView, PaymentSummary, PaymentView } from './views';
@@ -222,10 +222,14 @@ export const CHANNELS = {
   'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
   'payments:watch': channel({ input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF, activity: 'background', audit: 'none' }),
-  /** Sends a payment's 3DS link to the cardholder's own device; the app never opens it. */
+  /**
+   * Sends a payment's 3DS link to the cardholder's own device; the app never opens it. Answers the first status (its
+   * later ones arrive as `messaging:delivery`), or `confirm_resend` when a link sent less than a minute ago is still
+   * unanswered and `confirmResend` was not given.
+   */
   'messaging:sendLink': channel({
     input: SendLinkRequest,
-    output: DeliveryResult,
+    output: SendLinkOutcome,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: { action: 'link.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, delivery: output?.status }) },
@@ -389,6 +393,8 @@ export const EVENTS = {
   'session:locked': z.object({}),
   /** An update's state changed (downloaded, failed): the workspace shows it. */
   'updates:changed': UpdateStatus,
+  /** A 3DS link's delivery moved on (sent, delivered, failed…) as main follows it with the provider. */
+  'messaging:delivery': DeliveryResult,
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
 export type Channel = keyof typeof CHANNELS;

@@ -1,4 +1,4 @@
-// Messaging as every layer sees it: channels, destination checks and masks, the send request, delivery results and the training outbox.
+// Messaging as every layer sees it: channels, destination checks and masks, the send request, delivery statuses and who acts on a failure, the training outbox.
 export {
   MESSAGE_CHANNELS,
   MAX_DESTINATION_LENGTH,
@@ -16,16 +16,22 @@ export {
   CardholderState,
   ChannelAvailability,
   DELIVERY_FAILURE_CODES,
+  DELIVERY_STATUSES,
+  DeliveryEventView,
   DeliveryFailure,
   DeliveryFailureCode,
   DeliveryRecordView,
   DeliveryResult,
+  DeliveryStatus,
+  FailureActor,
   MessageId,
   MessagingProvider,
   OutboxMessageView,
   PlayCardholderRequest,
   PlayCardholderResult,
+  ResendConfirmation,
+  SendLinkOutcome,
   SendLinkRequest,
   type SendLinkRequestInput,
 } from './views';
-export { describeDeliveryFailure } from './failure-text';
+export { FAILURE_ACTORS, actorOf } from './failure-actors';

@@ -16,6 +16,11 @@ export const SendLinkRequest = z
     channel: MessageChannel,
     destination: z.string({ error: 'Enter where to send the link.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
     language: MessageLanguage,
+    /**
+     * The agent confirmed sending again although a link sent less than a minute ago has no answer yet (main asked, with
+     * `confirm_resend`): without it, such a re-send is not sent.
+     */
+    confirmResend: z.boolean().optional(),
   })
   .superRefine((request, ctx) => {
     const checked = checkDestination(request.channel, request.destination);
@@ -32,25 +37,64 @@ export type SendLinkRequest = z.output<typeof SendLinkRequest>;
 export const MessagingProvider = z.enum(['smtp', 'twilio', 'webhook', 'training_outbox', 'none']);
 export type MessagingProvider = z.infer<typeof MessagingProvider>;
 
-/** Why a message was not sent. `retryable` failures were already retried with backoff before being reported. */
+/**
+ * Where a message stands, as the 3DS panel shows it: `queued` (the provider took it), `sent` (handed to the phone
+ * company, or for e-mail accepted by the mail server), `delivered` (the phone confirmed it), `read` (WhatsApp), or
+ * `failed` — and `unknown` when the provider did not answer and the message may have been sent.
+ */
+export const DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'unknown'] as const;
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+/** Why a message was not sent, was not delivered, or may not have been. */
 export const DELIVERY_FAILURE_CODES = [
+  // Refused before anything was sent.
   'invalid_destination',
   'invalid_link',
   'no_link',
   'not_configured',
+  // The provider, by who can act on it.
+  'opted_out',
+  'not_on_whatsapp',
+  'unreachable',
+  'undelivered',
+  'filtered',
+  'country_not_permitted',
+  'sender_not_set_up',
+  'account_restricted',
+  'template_rejected',
   'bad_credentials',
+  'rate_limited',
+  'provider_rejected',
+  'provider_unavailable',
+  // No answer from the provider.
   'connection_refused',
   'timeout',
   'host_not_found',
   'tls_error',
   'network_error',
-  'rate_limited',
-  'provider_rejected',
-  'provider_unavailable',
+  'unconfirmed',
   'unexpected',
 ] as const;
 export const DeliveryFailureCode = z.enum(DELIVERY_FAILURE_CODES);
 export type DeliveryFailureCode = z.infer<typeof DeliveryFailureCode>;
+
+/** Who can put a failure right: the guest (another number or channel), the desk (try again later) or IT (settings, account). */
+export const FailureActor = z.enum(['guest', 'desk', 'it']);
+export type FailureActor = z.infer<typeof FailureActor>;
+
+export const DeliveryFailure = z.object({
+  code: DeliveryFailureCode,
+  /** For IT and the logs: what happened, in English, with the provider's host, HTTP status or error number at most. */
+  message: z.string(),
+  /** Whether sending again later may work (the agent may also choose another channel). */
+  retryable: z.boolean(),
+  /** Who can act on it (failure-actors.ts has the rule for every code). */
+  actor: FailureActor,
+  /** The provider's own error number (Twilio's 21610, 30003…), when it gave one. */
+  providerCode: z.number().int().optional(),
+});
+export type DeliveryFailure = z.infer<typeof DeliveryFailure>;
 
 const resultBase = {
   messageId: MessageId,
@@ -61,29 +105,53 @@ const resultBase = {
   provider: MessagingProvider,
   /** True when the message went to the training outbox instead of a provider. */
   training: z.boolean(),
-  /** Requests made to the provider (0 when refused before anything was sent). */
+  /** Requests made to the provider to send it (0 when refused before anything was sent). */
   attempts: z.number().int().min(0),
-  /** ISO 8601 time of the outcome. */
+  /** ISO 8601 time of this status. */
   at: z.string(),
+  /** True once nothing more will be learnt: a final status, or main has stopped following the message (the link expired). */
+  final: z.boolean(),
 };
 
-export const DeliveryFailure = z.object({
-  code: DeliveryFailureCode,
-  /** For a person: what happened and what to do, in English, with the provider's host or HTTP status at most. */
-  message: z.string(),
-  /** Whether trying again later may work (the agent may also choose another channel). */
-  retryable: z.boolean(),
-});
-export type DeliveryFailure = z.infer<typeof DeliveryFailure>;
-
-/** What the agent sees after pressing Send. */
+/**
+ * What the agent sees after pressing Send, and again (`messaging:delivery`) each time main learns more: queued → sent →
+ * delivered, or failed with the reason, or unknown ("may have been sent").
+ */
 export const DeliveryResult = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('sent'), ...resultBase }),
-  z.object({ status: z.literal('failed'), ...resultBase, failure: DeliveryFailure }),
+  z.object({ status: z.enum(['queued', 'sent', 'delivered', 'read']), ...resultBase }),
+  z.object({ status: z.enum(['failed', 'unknown']), ...resultBase, failure: DeliveryFailure }),
 ]);
 export type DeliveryResult = z.infer<typeof DeliveryResult>;
 
-/** One row of the audit: who sent which payment's link, how, to which masked destination, and how it ended. */
+/**
+ * Nothing was sent: a link went to this payment's guest less than a minute ago and has no answer yet (not delivered,
+ * not failed, or maybe not sent at all). The agent confirms (`confirmResend`) to send another.
+ */
+export const ResendConfirmation = z.object({
+  status: z.literal('confirm_resend'),
+  previous: DeliveryResult,
+  /** When the earlier message was sent (ISO 8601). */
+  sentAt: z.string(),
+});
+export type ResendConfirmation = z.infer<typeof ResendConfirmation>;
+
+export const SendLinkOutcome = z.union([DeliveryResult, ResendConfirmation]);
+export type SendLinkOutcome = z.infer<typeof SendLinkOutcome>;
+
+/** One status a message went through, as the delivery audit keeps it. */
+export const DeliveryEventView = z.object({
+  status: z.enum(['sending', ...DELIVERY_STATUSES]),
+  at: z.string(),
+  /** The provider's own word for it (Twilio: accepted, queued, sending, sent, delivered, undelivered, failed, read). */
+  providerStatus: z.string().optional(),
+  providerCode: z.number().int().optional(),
+  failureCode: DeliveryFailureCode.optional(),
+  /** The provider's page about its error (Twilio's more_info). */
+  moreInfo: z.string().optional(),
+});
+export type DeliveryEventView = z.infer<typeof DeliveryEventView>;
+
+/** One row of the audit: who sent which payment's link, how, to which masked destination, and how it went. */
 export const DeliveryRecordView = z.object({
   messageId: MessageId,
   paymentId: PaymentId,
@@ -92,14 +160,19 @@ export const DeliveryRecordView = z.object({
   to: z.string(),
   provider: MessagingProvider,
   language: MessageLanguage,
-  /** `sending` stays when the app stopped before the provider answered. */
-  status: z.enum(['sending', 'sent', 'failed']),
+  /** The latest status; `sending` stays when the app stopped before the provider answered. */
+  status: z.enum(['sending', ...DELIVERY_STATUSES]),
   failureCode: DeliveryFailureCode.optional(),
+  failureActor: FailureActor.optional(),
+  providerCode: z.number().int().optional(),
+  moreInfo: z.string().optional(),
   attempts: z.number().int().min(0),
   /** The link's host only (the rest of the link is never stored). */
   linkHost: z.string().optional(),
   createdAt: z.string(),
   finishedAt: z.string().optional(),
+  /** Every status, oldest first. */
+  events: z.array(DeliveryEventView),
 });
 export type DeliveryRecordView = z.infer<typeof DeliveryRecordView>;
 

@@ -14,6 +14,9 @@ function asNodemailerError(error: unknown): NodemailerError | undefined {
   return error instanceof Error ? error : undefined;
 }
 
+/** SMTP commands (and nodemailer's CONN for the greeting) that come before the message is handed over. */
+const BEFORE_DATA = /^(?:CONN|EHLO|HELO|LHLO|STARTTLS|AUTH\b|MAIL FROM|RCPT TO)/i;
+
 /** A nodemailer failure as a DeliveryError: SMTP replies by their class (4xx transient, 5xx permanent), then the network. */
 export function smtpFailure(error: unknown, where: string): DeliveryError {
   const e = asNodemailerError(error);
@@ -36,8 +39,14 @@ export function smtpFailure(error: unknown, where: string): DeliveryError {
     if (transient) return new DeliveryError('provider_unavailable', `${where} could not take the message right now (SMTP ${reply}).`, true);
     return new DeliveryError('provider_rejected', `${where} refused the ${recipient ? 'recipient address' : 'message'} (SMTP ${reply}).`, false);
   }
-  return networkFailure(error, where);
+  const failure = networkFailure(error, where);
+  // Before DATA the message itself has not left the desk: whatever the connection did, nothing can have been delivered.
+  if (failure.mayHaveSent && e?.command !== undefined && BEFORE_DATA.test(e.command)) {
+    return new DeliveryError(failure.code, failure.message, failure.retryable);
+  }
+  return failure;
 }
+
 
 export function smtpTransport(settings: SmtpSettings, deps: TransportDeps): Transport {
   const port = settings.port ?? DEFAULT_PORTS[settings.security];
@@ -75,12 +84,13 @@ export function smtpTransport(settings: SmtpSettings, deps: TransportDeps): Tran
           subject: message.rendered.subject ?? '',
           text: message.rendered.text,
           ...(message.rendered.html === undefined ? {} : { html: message.rendered.html }),
-          // The same Message-ID on every retry of one message: mail systems can tell a repeat.
+          // The same Message-ID on every try of one message: mail systems can tell a repeat.
           messageId: `<${message.id}@${domain}>`,
           headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': message.language },
         });
         if (info.rejected.length > 0) throw new DeliveryError('provider_rejected', `${where} refused the recipient address.`, false);
-        return { providerMessageId: info.messageId };
+        // The mail server has it: nothing more will be known (a bounce goes to the sender's mailbox, not to the desk).
+        return { providerMessageId: info.messageId, status: { status: 'sent', providerStatus: 'accepted', final: true } };
       } catch (error) {
         throw error instanceof DeliveryError ? error : smtpFailure(error, where);
       } finally {

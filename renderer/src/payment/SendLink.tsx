@@ -1,17 +1,47 @@
-// 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it.
-import { useId, useState, type FormEvent, type JSX } from 'react';
+// 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it —
+// and watches it go: queued → sent → delivered, or why not and who can put it right.
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
-import { checkDestination, describeDeliveryFailure, type DeliveryResult, type MessageChannel } from '../../../shared/messaging';
+import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../shared/messaging';
 import type { ReservationView } from '../../../shared/reservations';
 import { messageOf, unwrap } from '../api/client';
 import { bridge } from '../api/queries';
-import { useI18n } from '../i18n';
+import { useI18n, type I18n } from '../i18n';
+import { STEP_OF, STEPS, newer, statusLine } from './delivery';
+import './SendLink.css';
 
 const prefill = (channel: MessageChannel, reservation: ReservationView): string =>
   (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
 
+function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX.Element {
+  const { t } = i18n;
+  const failed = result.status === 'failed' || result.status === 'unknown';
+  const followed = !result.training && result.channel !== 'email' && result.status !== 'unknown' && !(result.status === 'failed' && result.attempts === 0);
+  const reached = result.status === 'failed' ? -1 : result.status === 'unknown' ? -1 : STEP_OF[result.status];
+  return (
+    <li className={`delivery delivery--${result.status}`} data-message-id={result.messageId}>
+      <span className="delivery__line">{statusLine(result, i18n)}</span>
+      {followed && !failed && (
+        <ol className="delivery__steps" aria-label={t('link.steps')}>
+          {STEPS.map((step, index) => (
+            <li key={step} className={index <= reached ? 'delivery__step delivery__step--done' : 'delivery__step'} aria-current={index === reached ? 'step' : undefined}>
+              {t(`link.step.${step}`)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {failed && (
+        <span className="delivery__next">
+          <strong>{t(`link.actor.${result.failure.actor}`)}</strong> {t(`delivery.failure.${result.failure.code}`)}
+        </span>
+      )}
+    </li>
+  );
+}
+
 export function SendLink({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
-  const { t, language, dateTime } = useI18n();
+  const i18n = useI18n();
+  const { t, language } = i18n;
   const initial: MessageChannel = reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms';
   const [channel, setChannel] = useState<MessageChannel>(initial);
   const [destination, setDestination] = useState(prefill(initial, reservation));
@@ -20,7 +50,27 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<DeliveryResult[]>([]);
   const [problem, setProblem] = useState<string>();
+  /** A quick re-send main asked the agent to confirm: the earlier, unanswered message, and how long ago it went. */
+  const [confirming, setConfirming] = useState<{ previous: DeliveryResult; seconds: number }>();
+  /** The latest word on each message, also for events that arrive before sendLink's own answer. */
+  const latest = useRef(new Map<string, DeliveryResult>());
+  const confirmButton = useRef<HTMLButtonElement>(null);
   const id = useId();
+
+  // main follows each message with the provider and reports every new status.
+  useEffect(
+    () =>
+      bridge().events.on('messaging:delivery', (update) => {
+        if (update.paymentId !== payment.id || !newer(latest.current.get(update.messageId), update)) return;
+        latest.current.set(update.messageId, update);
+        setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
+      }),
+    [payment.id],
+  );
+
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
 
   const checked = checkDestination(channel, destination);
   const destinationProblem = touched && !checked.ok ? checked.message : undefined;
@@ -32,15 +82,22 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
     setTouched(false);
   }
 
-  async function send(event: FormEvent): Promise<void> {
-    event.preventDefault();
-    setTouched(true);
-    if (!checked.ok) return;
+  async function deliver(confirmResend: boolean): Promise<void> {
     setBusy(true);
     setProblem(undefined);
+    setConfirming(undefined);
     try {
-      const result = await unwrap(bridge().messaging.sendLink({ paymentId: payment.id, channel, destination, language: guestLanguage }));
-      setResults((previous) => [result, ...previous]);
+      const outcome = await unwrap(
+        bridge().messaging.sendLink({ paymentId: payment.id, channel, destination, language: guestLanguage, ...(confirmResend ? { confirmResend: true } : {}) }),
+      );
+      if (outcome.status === 'confirm_resend') {
+        setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
+        return;
+      }
+      const known = latest.current.get(outcome.messageId);
+      const result = known && newer(outcome, known) ? known : outcome;
+      latest.current.set(result.messageId, result);
+      setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
     } catch (error) {
       setProblem(messageOf(error));
     } finally {
@@ -48,9 +105,16 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
     }
   }
 
-  const sentOnce = results.some((result) => result.status === 'sent');
+  function send(event: FormEvent): void {
+    event.preventDefault();
+    setTouched(true);
+    if (!checked.ok) return;
+    void deliver(false);
+  }
+
+  const sentOnce = results.some((result) => result.attempts > 0 || result.training);
   return (
-    <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={(event) => void send(event)} noValidate>
+    <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={send} noValidate>
       <h3 id={`${id}-title`}>{t('link.title')}</h3>
       <p className="hint">{t('link.help')}</p>
       <fieldset className="channels">
@@ -90,6 +154,22 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
       <button type="submit" className="primary" disabled={busy}>
         {sentOnce ? t('link.resend') : t('link.send')}
       </button>
+      {confirming && (
+        <div className="resend-confirm" role="alertdialog" aria-labelledby={`${id}-confirm-title`} aria-describedby={`${id}-confirm-text`}>
+          <p id={`${id}-confirm-title`} className="resend-confirm__title">
+            {t('link.confirm.title')}
+          </p>
+          <p id={`${id}-confirm-text`}>{t('link.confirm.text', { to: confirming.previous.to, seconds: confirming.seconds })}</p>
+          <div className="resend-confirm__actions">
+            <button type="button" ref={confirmButton} onClick={() => setConfirming(undefined)}>
+              {t('link.confirm.wait')}
+            </button>
+            <button type="button" disabled={busy} onClick={() => void deliver(true)}>
+              {t('link.confirm.send')}
+            </button>
+          </div>
+        </div>
+      )}
       {problem && (
         <p className="error" role="alert">
           {problem}
@@ -97,11 +177,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
       )}
       <ul className="deliveries" aria-live="polite">
         {results.map((result) => (
-          <li key={result.messageId} className={result.status === 'sent' ? 'ok' : 'error'}>
-            {result.status === 'sent'
-              ? t(result.training ? 'link.sentTraining' : 'link.sent', { to: result.to, when: dateTime(result.at) })
-              : t('link.failed', { to: result.to, reason: describeDeliveryFailure(result.failure.code, language) })}
-          </li>
+          <Delivery key={result.messageId} result={result} i18n={i18n} />
         ))}
       </ul>
     </form>

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, type MainStack } from '../../../main/app';
+import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
 import { isAppUrl } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
@@ -59,6 +60,11 @@ export interface HarnessOptions {
   idleTimeoutMs: number | undefined;
   /** The refundLimits setting; the app's default is supervisors 10,000 MXN / 500 USD, admins without limit. */
   refundLimits?: RefundLimits | undefined;
+  /**
+   * The `messaging` setting and its secrets. With them the training links go through these providers (a Twilio-shaped
+   * server on this computer, test/main/messaging/twilio-server.ts) instead of the training outbox.
+   */
+  messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -81,6 +87,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     protectCardData: (_id, active) => protection.push(active),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
+    ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
   });
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');

@@ -66,7 +66,7 @@ const answers: { [C in Channel]: unknown } = {
   'payments:confirm': payment,
   'payments:get': payment,
   'payments:watch': { ok: true },
-  'messaging:sendLink': { status: 'sent', messageId: `msg_${'c'.repeat(32)}`, paymentId: payment.id, channel: 'sms', to: '+52 ******5678', provider: 'training_outbox', training: true, attempts: 1, at: '2026-11-22T00:00:00.000Z' },
+  'messaging:sendLink': { status: 'sent', messageId: `msg_${'c'.repeat(32)}`, paymentId: payment.id, channel: 'sms', to: '+52 ******5678', provider: 'training_outbox', training: true, attempts: 1, at: '2026-11-22T00:00:00.000Z', final: true },
   'messaging:channels': { channels: [{ channel: 'sms', provider: 'training_outbox', available: true }] },
   'messaging:history': { deliveries: [] },
   'messaging:outbox': { messages: [] },

@@ -1,8 +1,9 @@
 // The shared checks the 3DS panel and main both apply (shared/messaging): E.164 phones with libphonenumber-js, e-mail
-// with zod, masks, the send request schema — and the templates' amounts, escaping and card details.
+// with zod, masks, the send request schema, who acts on each failure — and the templates' amounts, escaping, card
+// details and SMS segments.
 import { describe, expect, it } from 'vitest';
-import { DeliveryResult, SendLinkRequest, checkEmail, checkPhone, describeDeliveryFailure, maskDestination, DELIVERY_FAILURE_CODES } from '../../../shared/messaging';
-import { backoffDelay, formatAmount, renderMessage } from '../../../main/messaging';
+import { DeliveryResult, FAILURE_ACTORS, SendLinkOutcome, SendLinkRequest, checkEmail, checkPhone, maskDestination, DELIVERY_FAILURE_CODES } from '../../../shared/messaging';
+import { backoffDelay, formatAmount, gsmFriendly, renderMessage, smsSegments } from '../../../main/messaging';
 
 describe('phones', () => {
   it.each([
@@ -70,20 +71,37 @@ describe('the send request', () => {
     expect(SendLinkRequest.safeParse({ paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', destination: '+525512345678', language: 'es-MX', link: 'x' }).success).toBe(false);
   });
 
-  it('a delivery result is sent XOR failed-with-a-failure', () => {
-    const base = { messageId: `msg_${'0'.repeat(32)}`, paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', to: '+52 ******5678', provider: 'twilio', training: false, attempts: 1, at: new Date().toISOString() };
-    expect(DeliveryResult.safeParse({ ...base, status: 'sent' }).success).toBe(true);
+  it('a delivery result carries a failure exactly when it failed or may have been sent', () => {
+    const base = { messageId: `msg_${'0'.repeat(32)}`, paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', to: '+52 ******5678', provider: 'twilio', training: false, attempts: 1, at: new Date().toISOString(), final: false };
+    const failure = { code: 'timeout', message: 'x', retryable: true, actor: 'desk' };
+    for (const status of ['queued', 'sent', 'delivered', 'read']) expect(DeliveryResult.safeParse({ ...base, status }).success).toBe(true);
     expect(DeliveryResult.safeParse({ ...base, status: 'failed' }).success).toBe(false);
-    expect(DeliveryResult.safeParse({ ...base, status: 'failed', failure: { code: 'timeout', message: 'x', retryable: true } }).success).toBe(true);
+    expect(DeliveryResult.safeParse({ ...base, status: 'unknown' }).success).toBe(false);
+    expect(DeliveryResult.safeParse({ ...base, status: 'failed', failure }).success).toBe(true);
+    expect(DeliveryResult.safeParse({ ...base, status: 'unknown', failure: { ...failure, code: 'unconfirmed' } }).success).toBe(true);
+    expect(DeliveryResult.safeParse({ ...base, status: 'failed', failure: { ...failure, actor: 'nobody' } }).success).toBe(false);
     // An output parse drops what the schema does not name (a link, for one).
     expect(DeliveryResult.parse({ ...base, status: 'sent', link: 'https://x' })).not.toHaveProperty('link');
+    // The answer to a quick re-send: the earlier message, nothing sent.
+    expect(SendLinkOutcome.safeParse({ status: 'confirm_resend', previous: { ...base, status: 'queued' }, sentAt: base.at }).success).toBe(true);
+    expect(SendLinkOutcome.safeParse({ status: 'confirm_resend' }).success).toBe(false);
   });
 
-  it('every failure code has a sentence in both languages', () => {
-    for (const code of DELIVERY_FAILURE_CODES) {
-      expect(describeDeliveryFailure(code, 'en-US')).toMatch(/\.$/);
-      expect(describeDeliveryFailure(code, 'es-MX')).toMatch(/\.$/);
-      expect(describeDeliveryFailure(code, 'es-MX')).not.toBe(describeDeliveryFailure(code, 'en-US'));
+  it('the send request takes confirmResend, and nothing else new', () => {
+    const request = { paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', destination: '+525512345678', language: 'es-MX' };
+    expect(SendLinkRequest.parse({ ...request, confirmResend: true })).toMatchObject({ confirmResend: true });
+    expect(SendLinkRequest.safeParse({ ...request, confirmResend: 'yes' }).success).toBe(false);
+  });
+
+  it('every failure has who can act on it: the guest, the desk or IT', () => {
+    expect(Object.keys(FAILURE_ACTORS).sort()).toEqual([...DELIVERY_FAILURE_CODES].sort());
+    // The guest: another number or channel (a bad number, STOP, not on WhatsApp, a phone switched off).
+    for (const code of ['invalid_destination', 'opted_out', 'not_on_whatsapp', 'unreachable'] as const) expect(FAILURE_ACTORS[code]).toBe('guest');
+    // The desk: wait and try again, or check with the guest.
+    for (const code of ['rate_limited', 'provider_unavailable', 'timeout', 'unconfirmed'] as const) expect(FAILURE_ACTORS[code]).toBe('desk');
+    // IT: the account, the sender, the country permissions, the templates.
+    for (const code of ['country_not_permitted', 'sender_not_set_up', 'account_restricted', 'template_rejected', 'bad_credentials', 'filtered'] as const) {
+      expect(FAILURE_ACTORS[code]).toBe('it');
     }
   });
 });
@@ -111,8 +129,35 @@ describe('templates', () => {
 
   it('without brand and last 4 the card is not mentioned; an unknown brand is not shown', () => {
     const data = { hotelName: 'H', amount: 10, currency: 'usd', link: 'https://a.example/x' };
-    expect(renderMessage('sms', 'es-MX', data).text).toBe('H: para completar su pago de $10.00 USD, confírmelo con su banco en este enlace: https://a.example/x');
-    expect(renderMessage('sms', 'es-MX', { ...data, brand: 'Acme <script>', last4: '1234' }).text).toContain('con su tarjeta terminación 1234,');
+    expect(renderMessage('sms', 'es-MX', data).text).toBe('H: para completar su pago de $10.00 USD, confirmelo con su banco en este enlace: https://a.example/x');
+    expect(renderMessage('sms', 'es-MX', { ...data, brand: 'Acme <script>', last4: '1234' }).text).toContain('con su tarjeta terminacion 1234,');
+  });
+});
+
+describe('SMS segments', () => {
+  // A link as long as the simulator's challenge links (origin, path and a 32-character base64url token).
+  const data = { hotelName: 'Hotel Casa Azul', amount: 1234.5, currency: 'mxn', brand: 'visa', last4: '3220', link: 'https://acs.bank.example/challenge/5f1Qm2Zb8rJ0yT7kW4xV9cN3hL6dP1sA' };
+
+  it('Spanish goes as GSM-7 (2 segments, not 4 as UCS-2): the accents GSM-7 lacks are dropped, é ñ ü ¿ ¡ kept', () => {
+    const spanish = renderMessage('sms', 'es-MX', data).text;
+    expect(smsSegments(spanish)).toEqual({ encoding: 'GSM-7', segments: 2 });
+    // The same words with their accents would be billed as UCS-2.
+    expect(smsSegments(spanish.replace('confirmelo', 'confírmelo').replace('terminacion', 'terminación'))).toEqual({ encoding: 'UCS-2', segments: 4 });
+    expect(gsmFriendly('Sí, ¿qué pasó? Año, pingüino, ¡Ándale! “Casa” — Ú')).toBe('Si, ¿qué paso? Año, pingüino, ¡Andale! "Casa" - U');
+    expect(smsSegments(renderMessage('sms', 'en-US', data).text)).toEqual({ encoding: 'GSM-7', segments: 2 });
+  });
+
+  it('the link is never rewritten, and a name with no GSM-7 twin keeps its characters (then UCS-2)', () => {
+    const odd = { ...data, link: 'https://acs.example/c/Á?x=“1”' };
+    expect(renderMessage('sms', 'es-MX', odd).text.endsWith(odd.link)).toBe(true);
+    const tokyo = renderMessage('sms', 'en-US', { ...data, hotelName: 'ホテル東京' }).text;
+    expect(tokyo.startsWith('ホテル東京:')).toBe(true);
+    expect(smsSegments(tokyo).encoding).toBe('UCS-2');
+  });
+
+  it('WhatsApp and e-mail keep their accents', () => {
+    expect(renderMessage('whatsapp', 'es-MX', data).text).toContain('confírmelo');
+    expect(renderMessage('email', 'es-MX', data).text).toContain('confírmelo');
   });
 });
 

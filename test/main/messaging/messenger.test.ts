@@ -4,30 +4,34 @@ import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessagingError, createMessenger, MessagingConfigSchema } from '../../../main/messaging';
 import { LINK, LINK_TOKEN, PAYMENT_ID, context, makeRig, startHttp, startSmtp, type HttpHarness, type Rig } from './support';
+import { ACCOUNT_SID, AUTH_TOKEN, startTwilio, type TwilioServer } from './twilio-server';
 
-const SID = `AC${'0123456789abcdef'.repeat(2)}`;
+const SID = ACCOUNT_SID;
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-/** Every channel configured against live local servers, which count what reaches them. */
-async function allChannels(environment: 'sandbox' | 'production' | 'training' = 'production'): Promise<{ r: Rig; http: HttpHarness; smtpMails: () => number; smtpConnections: () => number }> {
-  const http = await startHttp([{ status: 201, body: {} }]);
+/** Every channel configured against live local servers (Twilio-shaped, a gateway, SMTP), which count what reaches them. */
+async function allChannels(
+  environment: 'sandbox' | 'production' | 'training' = 'production',
+): Promise<{ r: Rig; http: HttpHarness; twilio: TwilioServer; reached: () => number; smtpMails: () => number; smtpConnections: () => number }> {
+  const http = await startHttp([{ status: 201, body: {} }], [{ status: 200, body: { status: 'delivered' } }]);
+  const twilio = await startTwilio();
   const smtp = await startSmtp();
-  open.push(http, smtp);
+  open.push(http, twilio, smtp);
   const r = makeRig({
     environment,
     config: {
       providers: { email: 'smtp', sms: 'twilio', whatsapp: 'webhook' },
       smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'pagos@casa-azul.example' },
-      twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' },
-      webhook: { url: `${http.origin}/gateway` },
+      twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' },
+      webhook: { url: `${http.origin}/gateway`, statusUrl: `${http.origin}/gateway/{messageId}` },
     },
-    secrets: { twilioAuthToken: 'tok-twilio' },
+    secrets: { twilioAuthToken: AUTH_TOKEN },
   });
   open.push(r);
-  return { r, http, smtpMails: () => smtp.mails.length, smtpConnections: () => smtp.connections };
+  return { r, http, twilio, reached: () => http.requests.length + twilio.requests.length, smtpMails: () => smtp.mails.length, smtpConnections: () => smtp.connections };
 }
 
 describe('invalid destinations are refused before anything is sent', () => {
@@ -44,13 +48,13 @@ describe('invalid destinations are refused before anything is sent', () => {
     ['email', '+52 55 1234 5678', /not a valid e-mail address/],
     ['email', `${'a'.repeat(250)}@example.com`, /at most 254 characters/],
   ] as const)('%s to %j', async (channel, destination, reason) => {
-    const { r, http, smtpConnections } = await allChannels();
+    const { r, reached, smtpConnections } = await allChannels();
     const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel, destination, language: 'es-MX' }, context());
-    expect(result).toMatchObject({ status: 'failed', attempts: 0, failure: { code: 'invalid_destination', retryable: false } });
+    expect(result).toMatchObject({ status: 'failed', final: true, attempts: 0, failure: { code: 'invalid_destination', retryable: false, actor: 'guest' } });
     if (result.status !== 'failed') throw new Error('expected a failure');
     expect(result.failure.message).toMatch(reason);
     expect(result.failure.message).toMatch(/Nothing was sent\.$/);
-    expect(http.requests).toEqual([]);
+    expect(reached()).toBe(0);
     expect(smtpConnections()).toBe(0);
     expect(r.secretReads).toEqual([]);
     // …and the refusal is audited, masked.
@@ -75,10 +79,10 @@ describe('what cannot be sent', () => {
     ['an http link outside training', { nextActionUrl: 'http://acs.bank.example/challenge/tok_x' }, 'invalid_link'],
     ['a javascript: link', { nextActionUrl: 'javascript:alert(1)' }, 'invalid_link'],
   ] as const)('%s', async (_name, payment, code) => {
-    const { r, http, smtpConnections } = await allChannels();
+    const { r, reached, smtpConnections } = await allChannels();
     const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'en-US' }, context(payment));
     expect(result).toMatchObject({ status: 'failed', attempts: 0, failure: { code, retryable: false } });
-    expect(http.requests).toEqual([]);
+    expect(reached()).toBe(0);
     expect(smtpConnections()).toBe(0);
   });
 
@@ -118,9 +122,10 @@ describe('what cannot be sent', () => {
 });
 
 describe('the audit', () => {
-  it('who sent which payment’s link, by which channel and provider, to which masked destination, when, and the result', async () => {
+  it('who sent which payment’s link, by which channel and provider, to which masked destination, when, and every status', async () => {
     const { r, smtpMails } = await allChannels();
     const sms = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    await r.settled();
     const email = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'maria.lopez@example.com', language: 'en-US' }, { ...context(), operatorId: 'agent.juan' });
     expect(smtpMails()).toBe(1);
     const rows = r.messenger.history(PAYMENT_ID);
@@ -133,10 +138,17 @@ describe('the audit', () => {
       provider: 'twilio',
       to: '+52 ******5678',
       language: 'es-MX',
-      status: 'sent',
+      status: 'delivered',
       attempts: 1,
       linkHost: 'acs.bank.example',
     });
+    // Each status, with Twilio's own word for it.
+    expect(rows[0]?.events.map((event) => [event.status, event.providerStatus])).toEqual([
+      ['sending', undefined],
+      ['queued', 'queued'],
+      ['sent', 'sent'],
+      ['delivered', 'delivered'],
+    ]);
     expect(rows[1]).toMatchObject({ messageId: email.messageId, operatorId: 'agent.juan', channel: 'email', provider: 'smtp', to: 'm***@example.com', status: 'sent' });
     for (const row of rows) {
       expect(Date.parse(row.createdAt)).not.toBeNaN();
@@ -145,7 +157,7 @@ describe('the audit', () => {
     // Masked everywhere: the database files and the logs hold neither the full destinations nor the link.
     const bytes = r.auditBytes();
     const logs = r.logs.join('\n');
-    for (const secret of ['525512345678', '5512345678', 'maria.lopez', LINK_TOKEN, LINK, 'tok-twilio']) {
+    for (const secret of ['525512345678', '5512345678', 'maria.lopez', LINK_TOKEN, LINK, AUTH_TOKEN]) {
       expect(bytes).not.toContain(secret);
       expect(logs).not.toContain(secret);
     }
@@ -160,19 +172,22 @@ describe('the audit', () => {
     const r = makeRig({ environment: 'production', config: { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' } }, secrets: { twilioAuthToken: 'tok' } });
     open.push(r);
     await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
-    expect(r.messenger.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'failed', failureCode: 'bad_credentials', attempts: 1 })]);
+    expect(r.messenger.history(PAYMENT_ID)).toEqual([
+      expect.objectContaining({ status: 'failed', failureCode: 'bad_credentials', failureActor: 'it', providerCode: 20003, moreInfo: 'https://www.twilio.com/docs/errors/20003', attempts: 1 }),
+    ]);
     expect(r.auditBytes()).toContain('refused this desk');
   });
 
   it('two presses of Send while the first is on its way send one message', async () => {
-    const { r, http } = await allChannels();
+    const { r, twilio } = await allChannels();
     const request = { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' } as const;
     const [a, b] = await Promise.all([r.messenger.send(request, context()), r.messenger.send({ ...request, destination: '+525512345678' }, context())]);
     expect(a.messageId).toBe(b.messageId);
-    expect(http.requests).toHaveLength(1);
-    // Once it has ended, Send sends again (the agent asked for it).
+    expect(twilio.messages).toHaveLength(1);
+    // Once it has been delivered, Send sends again without asking (the agent asked for it).
+    await r.settled();
     await r.messenger.send(request, context());
-    expect(http.requests).toHaveLength(2);
+    expect(twilio.messages).toHaveLength(2);
   });
 
   it('the audit survives a restart of the app', async () => {
@@ -182,6 +197,7 @@ describe('the audit', () => {
     const again = createMessenger({ environment: 'training', dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(undefined) } });
     try {
       expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
+      expect(again.history(PAYMENT_ID)[0]?.events.map((event) => event.status)).toEqual(['sending', 'sent']);
       expect(again.outbox()).toEqual([]);
     } finally {
       again.close();
@@ -213,11 +229,25 @@ describe('settings', () => {
     [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'not-an-address' } }, /smtp.from: must be an e-mail address/],
     [{ twilio: { accountSid: SID, baseUrl: 'http://api.twilio.com' } }, /twilio.baseUrl: must use https/],
     [{ twilio: { accountSid: 'AC123' } }, /twilio.accountSid: must be a Twilio Account SID/],
+    // Twilio's SID patterns exactly: the two letters upper-case, 32 hex digits.
+    [{ twilio: { accountSid: `ac${SID.slice(2)}` } }, /twilio.accountSid: must be a Twilio Account SID \(AC followed by 32 hex characters\)/],
+    [{ twilio: { accountSid: SID, messagingServiceSid: `mg${'fe'.repeat(16)}` } }, /twilio.messagingServiceSid: must be a Messaging Service SID/],
+    [{ twilio: { accountSid: SID, whatsappContentSids: { 'es-MX': `hx${'11'.repeat(16)}`, 'en-US': `HX${'22'.repeat(16)}` } } }, /twilio.whatsappContentSids.es-MX: must be a Content SID/],
+    [{ twilio: { accountSid: SID, whatsappContentSids: { 'es-MX': `HX${'11'.repeat(16)}` } } }, /twilio.whatsappContentSids.en-US/],
+    // WhatsApp through Twilio only as approved templates.
+    [
+      { providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, whatsappFrom: '+14155238886' } },
+      /twilio.whatsappContentSids: is required when WhatsApp is sent by twilio: an approved template \(Content SID\) for es-MX and for en-US/,
+    ],
+    // The webhook must report delivery.
+    [{ webhook: { url: 'https://gw.example/hook' } }, /webhook.statusUrl/],
+    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/status' } }, /webhook.statusUrl: must contain \{messageId\}/],
+    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'http://gw.example/status/{messageId}' } }, /webhook.statusUrl: must use https/],
     [{ providers: { sms: 'twilio' }, twilio: { accountSid: SID } }, /twilio.smsFrom: is required/],
     [{ providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } }, /twilio.whatsappFrom: is required/],
-    [{ webhook: { url: 'https://user:pass@gw.example/hook' } }, /webhook.url: must not contain a user name or password/],
-    [{ webhook: { url: 'http://gw.example/hook' } }, /webhook.url: must use https/],
-    [{ webhook: { url: 'https://gw.example/hook', authHeaderName: 'Content-Type' } }, /authHeaderName: is a header the app sets itself/],
+    [{ webhook: { url: 'https://user:pass@gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must not contain a user name or password/],
+    [{ webhook: { url: 'http://gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must use https/],
+    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}', authHeaderName: 'Content-Type' } }, /authHeaderName: is a header the app sets itself/],
     [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'a@hotel.example', password: 'x' } }, /Unrecognized key.*password/],
     [{ requestTimeoutMs: 10 }, /requestTimeoutMs/],
   ])('refuses %j', (config, message) => {
@@ -229,7 +259,12 @@ describe('settings', () => {
       parse({
         providers: { email: 'smtp', sms: 'twilio', whatsapp: 'twilio' },
         smtp: { host: 'smtp.office365.com', port: 587, security: 'starttls', username: 'pagos@hotel.example', from: 'pagos@hotel.example' },
-        twilio: { accountSid: SID, smsFrom: 'HotelAzul', whatsappFrom: '+14155238886' },
+        twilio: {
+          accountSid: SID,
+          smsFrom: 'HotelAzul',
+          whatsappFrom: '+14155238886',
+          whatsappContentSids: { 'es-MX': `HX${'11'.repeat(16)}`, 'en-US': `HX${'2F'.repeat(16)}` },
+        },
       }),
     ).toBe('ok');
   });

@@ -1,8 +1,8 @@
 /**
  * Real servers for the messaging tests: an SMTP server (smtp-server) whose mail is parsed back with mailparser, an
- * HTTP server standing in for Twilio and a webhook gateway (third-party SaaS that cannot run here), a server that
- * accepts connections and never answers, and a port where nothing listens. Plus the messenger's injected parts:
- * secrets in memory, a recording logger and a sleep that only records.
+ * HTTP server standing in for a webhook gateway (third-party: it cannot run here; Twilio's stand-in is twilio-server.ts),
+ * a server that accepts connections and never answers, and a port where nothing listens. Plus the messenger's injected
+ * parts: secrets in memory, a recording logger, a clock that only the waits move, and waits that only record.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { createMessenger, type Messenger, type MessengerOptions, type MessagingSecretName, type SendContext } from '../../../main/messaging';
+import type { DeliveryResult, SendLinkRequestInput } from '../../../shared/messaging';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 /** A self-signed certificate for localhost / 127.0.0.1, made for these tests only (not a secret). */
@@ -122,20 +123,26 @@ export interface Reply {
 export interface HttpHarness {
   origin: string;
   requests: CapturedRequest[];
-  /** Answers in order; the last one repeats. */
+  /** Answers to POSTs in order; the last one repeats. */
   replies: Reply[];
+  /** Answers to GETs (a gateway's status URL) in order; the last one repeats. */
+  getReplies: Reply[];
   close(): Promise<void>;
 }
 
-export async function startHttp(replies: Reply[] = [{ status: 201, body: {} }]): Promise<HttpHarness> {
+export async function startHttp(replies: Reply[] = [{ status: 201, body: {} }], getReplies: Reply[] = [{ status: 404 }]): Promise<HttpHarness> {
   const requests: CapturedRequest[] = [];
-  const harness: HttpHarness = { origin: '', requests, replies, close: async () => {} };
+  const harness: HttpHarness = { origin: '', requests, replies, getReplies, close: async () => {} };
+  const counts = { GET: 0, POST: 0 };
   const server: HttpServer = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const reply = harness.replies[Math.min(requests.length - 1, harness.replies.length - 1)] ?? { status: 500 };
+      const get = req.method === 'GET';
+      const list = get ? harness.getReplies : harness.replies;
+      const n = get ? counts.GET++ : counts.POST++;
+      const reply = list[Math.min(n, list.length - 1)] ?? { status: 500 };
       if (reply.hang === true) return;
       const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
       res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
@@ -185,11 +192,27 @@ export async function closedPort(): Promise<number> {
 // ---------------------------------------------------------------------------
 // The messenger with its injected parts
 
+/** The messenger, its send answering a delivery (a `confirm_resend` there fails the test: sendOutcome gets it). */
+export type TestMessenger = Omit<Messenger, 'send'> & {
+  send(request: SendLinkRequestInput, context: SendContext): Promise<DeliveryResult>;
+  sendOutcome: Messenger['send'];
+};
+
 export interface Rig {
-  messenger: Messenger;
+  messenger: TestMessenger;
   dir: string;
   logs: string[];
+  /** The waits between tries of a request. */
   sleeps: number[];
+  /** The waits between reads of a followed message's status. */
+  polls: number[];
+  /** Every status published (onDelivery), in order. */
+  deliveries: DeliveryResult[];
+  /** The messenger's clock (epoch ms): starts at the real time, moved only by the waits and advance(). */
+  clock: () => number;
+  advance: (ms: number) => void;
+  /** Resolves once nothing is being sent or followed. */
+  settled: () => Promise<void>;
   secrets: Partial<Record<MessagingSecretName, string>>;
   secretReads: MessagingSecretName[];
   /** Every byte the audit wrote (the database and its WAL), as text. */
@@ -203,10 +226,20 @@ export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 
   const sleeps: number[] = [];
   const secrets = options.secrets ?? {};
   const secretReads: MessagingSecretName[] = [];
+  const polls: number[] = [];
+  const deliveries: DeliveryResult[] = [];
+  let clock = Date.now();
   const messenger = createMessenger({
     fetch,
+    now: () => clock,
     sleep: (ms) => {
       sleeps.push(ms);
+      clock += ms;
+      return Promise.resolve();
+    },
+    followSleep: (ms) => {
+      polls.push(ms);
+      clock += ms;
       return Promise.resolve();
     },
     random: () => 0.5,
@@ -223,11 +256,28 @@ export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 
     },
     dataDir: dir,
   });
+  messenger.onDelivery((result) => deliveries.push(result));
+  const wrapped: TestMessenger = {
+    ...messenger,
+    sendOutcome: (request, context) => messenger.send(request, context),
+    async send(request, context) {
+      const outcome = await messenger.send(request, context);
+      if (outcome.status === 'confirm_resend') throw new Error('the messenger asked to confirm a re-send');
+      return outcome;
+    },
+  };
   return {
-    messenger,
+    messenger: wrapped,
     dir,
     logs,
     sleeps,
+    polls,
+    deliveries,
+    clock: () => clock,
+    advance: (ms) => {
+      clock += ms;
+    },
+    settled: () => messenger.idle(),
     secrets,
     secretReads,
     auditBytes: () =>

@@ -1,10 +1,10 @@
 // The training outbox and "play the cardholder" (issue 6 "Build" 4) against the in-process simulator: a real 3DS
 // payment in requires_action, its link captured instead of sent, and the challenge page answered over HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MessagingError, type Messenger, type SendContext } from '../../../main/messaging';
+import { MessagingError, type SendContext } from '../../../main/messaging';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { ApiClient, CARDS, advanceClock, newTenant, type Payment } from '../sandbox/support';
-import { makeRig, startHttp, startSmtp, type HttpHarness, type Rig } from './support';
+import { makeRig, startHttp, startSmtp, type HttpHarness, type Rig, type TestMessenger } from './support';
 
 const PROCESSING_DELAY_MS = 2000;
 let sim: RunningSimulator;
@@ -49,7 +49,7 @@ async function trainingRig(): Promise<{ r: Rig; http: HttpHarness; smtpConnectio
       providers: { email: 'smtp', sms: 'twilio', whatsapp: 'webhook' },
       smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'pagos@escuela.example' },
       twilio: { accountSid: `AC${'ab'.repeat(16)}`, baseUrl: http.origin, smsFrom: '+15017122661' },
-      webhook: { url: http.origin },
+      webhook: { url: http.origin, statusUrl: `${http.origin}/status/{messageId}` },
     },
     secrets: { twilioAuthToken: 'tok' },
   });
@@ -57,7 +57,7 @@ async function trainingRig(): Promise<{ r: Rig; http: HttpHarness; smtpConnectio
   return { r, http, smtpConnections: () => smtp.connections };
 }
 
-async function capture(messenger: Messenger, channel: 'sms' | 'whatsapp' | 'email' = 'sms') {
+async function capture(messenger: TestMessenger, channel: 'sms' | 'whatsapp' | 'email' = 'sms') {
   const { payment, link } = await threeDsPayment();
   const destination = channel === 'email' ? 'ana.garcia@example.com' : '+52 55 1234 5678';
   const result = await messenger.send({ paymentId: payment.id, channel, destination, language: 'es-MX' }, contextOf(payment, link));
@@ -74,7 +74,7 @@ describe('the training outbox', () => {
     ]);
     const sms = await capture(r.messenger, 'sms');
     const email = await capture(r.messenger, 'email');
-    expect(sms.result).toMatchObject({ status: 'sent', training: true, provider: 'training_outbox', attempts: 1, to: '+52 ******5678' });
+    expect(sms.result).toMatchObject({ status: 'sent', final: true, training: true, provider: 'training_outbox', attempts: 1, to: '+52 ******5678' });
     expect(email.result).toMatchObject({ status: 'sent', training: true, provider: 'training_outbox', to: 'a***@example.com' });
     expect(http.requests).toEqual([]);
     expect(smtpConnections()).toBe(0);
@@ -84,7 +84,8 @@ describe('the training outbox', () => {
     expect(outbox.map((m) => m.id)).toEqual([email.result.messageId, sms.result.messageId]);
     const [mail, text] = outbox;
     expect(text).toMatchObject({ paymentId: sms.payment.id, operatorId: 'trainee.ana', channel: 'sms', to: '+52 ******5678', language: 'es-MX', cardholder: 'waiting' });
-    expect(text?.text).toBe(`Hotel Escuela: para completar su pago de $2,450.00 USD con su tarjeta Visa terminación 3220, confírmelo con su banco en este enlace: ${new URL(sms.link).origin}/…`);
+    // The text exactly as it would go: GSM-7 for SMS (the accents GSM-7 lacks dropped).
+    expect(text?.text).toBe(`Hotel Escuela: para completar su pago de $2,450.00 USD con su tarjeta Visa terminacion 3220, confirmelo con su banco en este enlace: ${new URL(sms.link).origin}/…`);
     expect(mail?.subject).toBe('Hotel Escuela: confirme su pago con su banco');
     // The trainee sees the message, never the link's token.
     const token = new URL(sms.link).pathname.split('/').pop() ?? '';
@@ -92,6 +93,10 @@ describe('the training outbox', () => {
     expect(JSON.stringify(outbox)).not.toContain(token);
     expect(r.logs.join('\n')).not.toContain(token);
     expect(r.auditBytes()).not.toContain(token);
+    // Nothing to follow in training, and a quick second link for the same payment is never questioned.
+    expect(r.polls).toEqual([]);
+    const again = await r.messenger.sendOutcome({ paymentId: sms.payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, contextOf(sms.payment, sms.link));
+    expect(again).toMatchObject({ status: 'sent', training: true });
   });
 
   it('is refused outside training mode', async () => {

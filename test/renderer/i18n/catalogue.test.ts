@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUES, interpolate, placeholdersOf, translate, type MessageKey } from '../../../renderer/src/i18n/catalogue';
 import { enUS } from '../../../renderer/src/i18n/messages.en-US';
 import { esMX } from '../../../renderer/src/i18n/messages.es-MX';
+import { DELIVERY_FAILURE_CODES, FAILURE_ACTORS } from '../../../shared/messaging';
 
 const keys = (catalogue: object): string[] => Object.keys(catalogue).sort();
 const enKeys = Object.keys(enUS) as MessageKey[];
@@ -50,6 +51,33 @@ describe('the catalogues', () => {
     expect(translate('es-MX', 'card.cvc.label')).toBe('Código de seguridad (CVV)');
     expect(translate('es-MX', 'card.installments.legend')).toBe('Meses sin intereses (MSI)');
     expect(translate('en-US', 'card.number.label')).toBe('Card number');
+  });
+});
+
+describe('the 3DS link’s delivery in words', () => {
+  it('every failure has a sentence in both languages that says what to do next, and who can act is named', () => {
+    for (const code of DELIVERY_FAILURE_CODES) {
+      const key = `delivery.failure.${code}` as const;
+      expect(enUS[key]).toMatch(/\.$/);
+      expect(esMX[key]).toMatch(/\.$/);
+      expect(esMX[key]).not.toBe(enUS[key]);
+      expect(enUS[`link.actor.${FAILURE_ACTORS[code]}`]).toBeTruthy();
+    }
+  });
+
+  it('the guest’s failures suggest another channel or number', () => {
+    for (const code of DELIVERY_FAILURE_CODES.filter((c) => FAILURE_ACTORS[c] === 'guest')) {
+      expect(enUS[`delivery.failure.${code}`]).toMatch(/another (channel|number)|by SMS or e-mail/);
+      expect(esMX[`delivery.failure.${code}`]).toMatch(/otro (canal|número)|por SMS o por correo/);
+    }
+  });
+
+  it('speak to the agent as "usted" in Spanish, never "tú"', () => {
+    const informal = /\b(tú|usa|intenta|elige|pide|llama|verifícalo|envía|espera|pregunta|avisa|revisa)\b/i;
+    const texts = Object.entries(esMX).filter(([key]) => key.startsWith('delivery.') || key.startsWith('link.'));
+    expect(texts.length).toBeGreaterThan(40);
+    expect(texts.filter(([, text]) => informal.test(text))).toEqual([]);
+    expect(esMX['delivery.failure.unreachable']).toContain('Use otro canal');
   });
 });
 
