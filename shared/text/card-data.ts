@@ -109,8 +109,14 @@ function hideNonCards(text: string): string {
 const JOINER = String.raw`[\p{Pd}\u2212\u2043\u02D7_/\\|\u2044\u2215]`;
 /** Dots and middle dots, commas: between two digits, with no space after them (a space after is a sentence or a list). */
 const POINT = String.raw`[.,\u00B7\u2022\u2027\u2219\u22C5\u30FB\u3001]`;
-/** Between two groups: up to three spaces or line breaks, one joiner with a space either side, or one point. */
-const SEPARATOR = String.raw`(?:\s{1,3}|\s?${JOINER}\s?|${POINT})`;
+/** Spaces and tabs of every kind (no-break, thin, ideographic…), not line breaks. */
+const SPACE = String.raw`[^\S\n\r\u2028\u2029]`;
+/**
+ * Between two groups: up to three spaces, a joiner or a point. A line break or a joiner with spaces around it
+ * ("4242 - 4242", "4242⏎4242") joins only groups of 4 to 6 digits, as cards are grouped: a list of phone numbers
+ * ("55 1234 5678 / 55 8765 4321", one per line) is not read as one number.
+ */
+const SEPARATOR = String.raw`(?:${SPACE}{1,3}|${JOINER}|${POINT}|(?<=(?<!\d)\d{4,6})(?:\s{0,2}${JOINER}\s{0,2}|${SPACE}*[\n\r\u2028\u2029]{1,2}${SPACE}*)(?=\d{4,6}(?!\d)))`;
 const DIGIT_RUN = new RegExp(String.raw`\d+(?:${SEPARATOR}\d+)*`, 'gu');
 
 interface Group {

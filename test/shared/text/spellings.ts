@@ -78,6 +78,8 @@ export const NEAR_MISSES: readonly { name: string; text: string }[] = [
   { name: 'an E.164 phone', text: '+529981234567' },
   { name: 'a US phone', text: '+1 (201) 555-0123' },
   { name: 'two local phones', text: 'casa 998 123 4567, oficina 55 1234 5678' },
+  { name: 'a list of phones', text: '55 1234 5678 / 55 8765 4321 - 998 123 4567' },
+  { name: 'phones one per line', text: '5512345678 / 55 1234 5678 / 55-1234-5678\n998 123 4567\n55 8765 4321' },
   { name: 'amounts', text: '12,450.00 MXN; $1,234,567.89 then 3,200.00 1,250.50 and 450.25' },
   { name: 'an amount in cents', text: '1245000' },
   { name: 'dates', text: 'del 2026-03-14 al 2026-03-18; 14/03/2026 18/03/2026; 2026-03-14 2026-03-18' },
