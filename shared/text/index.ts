@@ -10,3 +10,4 @@ export {
   type CardDataMatch,
   type CardDataPlaceholders,
 } from './card-data';
+export { TEXT_ISSUES, freeText, textIssueCode, type FreeTextOptions, type TextIssueCode } from './free-text';
