@@ -123,3 +123,21 @@ describe('card data in the contract’s string fields', () => {
     expect(await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), note })).toMatchObject({ ok: true });
   });
 });
+
+describe('control and text-direction characters in names and ids', () => {
+  it.each([
+    ['operators:create', 'displayName', 'Sam\u202Enimda'],
+    ['operators:create', 'id', 'sam\u200F'],
+    ['session:signIn', 'id', 'ana\u0000'],
+    ['refunds:override', 'approverId', '\u2066sam\u2069'],
+    ['reservations:get', 'reservationId', 'CUN-6B3D8F\u202E'],
+    ['payments:pay', 'note', 'ok \u202Eevil'],
+  ] as const)('%s %s is refused with hidden_characters, the field named', async (channel, field, text) => {
+    const { dispatch, calls } = door(allowedCaller(channel));
+    expect(await dispatch(channel, trusted, { ...(VALID_INPUTS[channel] as object), [field]: text })).toEqual({
+      ok: false,
+      error: { code: 'hidden_characters', message: 'This has invisible control or text-direction characters: type it again without them.', field },
+    });
+    expect(calls).toEqual([]);
+  });
+});
