@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
 import { checkDestination, describeDeliveryFailure, type DeliveryResult, type MessageChannel } from '../../../shared/messaging';
 import type { ReservationView } from '../../../shared/reservations';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge } from '../api/queries';
 import { useI18n } from '../i18n';
 
@@ -42,7 +43,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
       const result = await unwrap(bridge().messaging.sendLink({ paymentId: payment.id, channel, destination, language: guestLanguage }));
       setResults((previous) => [result, ...previous]);
     } catch (error) {
-      setProblem(messageOf(error));
+      setProblem(describeError(error, t));
     } finally {
       setBusy(false);
     }
