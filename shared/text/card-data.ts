@@ -1,7 +1,9 @@
 /**
  * The one card-data detector, used wherever text is accepted, logged or audited: card numbers (12–19 digits passing
- * Luhn, however they are spelled) and security codes after their name. Plain TypeScript: no Node, no DOM.
+ * Luhn, however they are spelled; under 14 digits, of a known brand too) and security codes after their name. Plain
+ * TypeScript: no Node, no DOM.
  */
+import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
 
 export const MIN_CARD_DIGITS = 12;
@@ -20,9 +22,17 @@ export interface CardDataMatch {
   end: number;
 }
 
-/** 12 to 19 ASCII digits passing Luhn (card-validator's check). */
+/**
+ * Below this many digits, passing Luhn is not enough: the number must also be a card of a known brand and of a length
+ * that brand issues (card-validator). Phone numbers written with their country code are 11 to 13 digits, and one in
+ * ten passes Luhn; the only cards that short are Maestro's.
+ */
+const MIN_DIGITS_FOR_LUHN_ALONE = 14;
+
+/** 12 to 19 ASCII digits passing Luhn (card-validator's check); under 14, a known brand's card of that length too. */
 export function isCardNumberDigits(digits: string): boolean {
-  return digits.length >= MIN_CARD_DIGITS && digits.length <= MAX_CARD_DIGITS && /^\d+$/.test(digits) && luhn10(digits);
+  if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS || !/^\d+$/.test(digits) || !luhn10(digits)) return false;
+  return digits.length >= MIN_DIGITS_FOR_LUHN_ALONE || cardValidator.number(digits).isValid;
 }
 
 // --- Folding: one ASCII digit per decimal digit, invisible characters gone, look-alike separators made plain. ---

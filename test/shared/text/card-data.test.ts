@@ -50,6 +50,8 @@ describe('card numbers', () => {
   it('a 12-digit card on its own is found; inside a longer run only 14 digits or more are', () => {
     expect(isCardNumberDigits('675964982643')).toBe(false);
     expect(isCardNumberDigits('501800000009')).toBe(true);
+    // Under 14 digits, Luhn is not enough: the number must be a known brand's card of that length (a Maestro here).
+    expect(isCardNumberDigits('523222241987')).toBe(false);
     expect(containsCardData('501800000009')).toBe(true);
     expect(containsCardData('1204 5018 0000 0009 7')).toBe(false);
   });

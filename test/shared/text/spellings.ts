@@ -76,6 +76,8 @@ export const NEAR_MISSES: readonly { name: string; text: string }[] = [
   { name: 'a Mexican mobile in international form', text: 'Tel. +52 998 123 4567' },
   { name: 'a Mexican mobile with its 1', text: '+52 1 998 123 4567' },
   { name: 'an E.164 phone', text: '+529981234567' },
+  // 12 digits passing Luhn, and a Mastercard prefix: too short for a Mastercard, so a phone (a demo guest's).
+  { name: 'a phone with its country code but no +', text: '523222241987 or 52 322 224 1987' },
   { name: 'a US phone', text: '+1 (201) 555-0123' },
   { name: 'two local phones', text: 'casa 998 123 4567, oficina 55 1234 5678' },
   { name: 'a list of phones', text: '55 1234 5678 / 55 8765 4321 - 998 123 4567' },
