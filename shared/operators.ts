@@ -1,17 +1,18 @@
 // Operators as every layer sees them: roles, and the signed-in operator's public view (never a password or hash).
 import { z } from 'zod';
+import { freeText } from './text';
 
 export const Role = z.enum(['agent', 'supervisor', 'admin']);
 export type Role = z.infer<typeof Role>;
 
-export const OperatorId = z
-  .string()
+/** Free text (shared/text): card data, control and text-direction characters are refused before the id's own rules. */
+export const OperatorId = freeText()
   .trim()
   .min(2, 'The operator id needs at least 2 characters.')
   .max(32, 'The operator id can have at most 32 characters.')
   .regex(/^[a-z0-9._-]+$/i, 'The operator id can use letters, digits, dot, dash and underscore.');
 
-export const DisplayName = z.string().trim().min(1, 'Enter a name.').max(80, 'The name can have at most 80 characters.');
+export const DisplayName = freeText().trim().min(1, 'Enter a name.').max(80, 'The name can have at most 80 characters.');
 
 /** PCI DSS 4.0 (8.3.6): at least 12 characters, letters and digits. */
 export const Password = z

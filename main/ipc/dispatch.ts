@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
 import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
+import { textIssueCode } from '../../shared/text';
 import { OperatorError } from '../operators';
 import { ServiceError } from '../payments';
 import { RefundError } from '../refunds';
@@ -99,7 +100,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const path = segments.join('.');
       // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
       const message = issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
-      return finish('input', refuse('invalid_input', message, path === '' ? undefined : path));
+      // Card data or hidden characters in free text keep their own code, so that the renderer can word them.
+      return finish('input', refuse(textIssueCode(issue) ?? 'invalid_input', message, path === '' ? undefined : path));
     }
 
     if (spec.access !== 'public') {

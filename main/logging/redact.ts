@@ -1,6 +1,6 @@
-/** Scrubs what must never reach a log: card numbers (Luhn-checked digit runs), CVVs, passwords, secrets, tokens, Bearer credentials. */
-import luhn10 from 'card-validator/dist/luhn-10.js';
+/** Scrubs what must never reach a log or the audit trail: card data (the shared detector), passwords, secrets, tokens, Bearer credentials. */
 import { stdSerializers } from 'pino';
+import { isCardNumberDigits, redactCardData } from '../../shared/text';
 
 export const CARD_PLACEHOLDER = '[card]';
 export const REDACTED = '[redacted]';
@@ -50,60 +50,15 @@ const BEARER_TEXT = /\b(Bearer)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 /** `client_secret=…`, `"access_token":"…"`, `cvv: 123`: a sensitive name followed by its value. */
 const KEY_VALUE_TEXT =
   /((?:client[_-]?secret|access[_-]?token|refresh[_-]?token|id[_-]?token|api[_-]?key|password|passwd|secret|token|cvv2?|cvc2?|security[_-]?code)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'&,;}\\]+/gi;
-/** Digits, with at most one space, tab, no-break space or dash between two digits: "4242 4242-4242 4242". */
-const DIGIT_RUN = /\d(?:[ \t\u00A0-]?\d)*/g;
-
-const MIN_CARD_DIGITS = 12;
-const MAX_CARD_DIGITS = 19;
-
-function isCardDigits(digits: string): boolean {
-  return digits.length >= MIN_CARD_DIGITS && digits.length <= MAX_CARD_DIGITS && luhn10(digits);
-}
+const isCardDigits = isCardNumberDigits;
 
 /**
- * A run of digit groups. The whole run is a card when it has 12–19 digits and passes Luhn; a longer run
- * with separators ("4242 4242 4242 4242 12 28") is searched group by group for the longest such card.
+ * The text with credentials after sensitive names and Bearer tokens replaced, then card numbers and CVVs, however
+ * spelled, by the one detector the contract refuses them with (shared/text).
  */
-function redactDigitRun(run: string): string {
-  const digits = run.replace(/\D/g, '');
-  if (digits.length < MIN_CARD_DIGITS) return run;
-  if (isCardDigits(digits)) return CARD_PLACEHOLDER;
-  const parts = run.match(/\d+|\D/g) ?? [];
-  if (parts.length === 1) return run;
-  const out: string[] = [];
-  let i = 0;
-  while (i < parts.length) {
-    const part = parts[i] ?? '';
-    if (!/^\d/.test(part)) {
-      out.push(part);
-      i++;
-      continue;
-    }
-    // The longest card starting at this group: groups i..end (every other part is a separator).
-    let candidate = '';
-    let end = -1;
-    for (let j = i; j < parts.length && candidate.length <= MAX_CARD_DIGITS; j += 2) {
-      candidate += parts[j] ?? '';
-      if (isCardDigits(candidate)) end = j;
-    }
-    if (end >= 0) {
-      out.push(CARD_PLACEHOLDER);
-      i = end + 1;
-    } else {
-      out.push(part);
-      i++;
-    }
-  }
-  return out.join('');
-}
-
-/** The text with card numbers, credentials after sensitive names and Bearer tokens replaced. */
 export function redactText(text: string): string {
-  return text
-    .replace(AUTHORIZATION_TEXT, `$1${REDACTED}`)
-    .replace(BEARER_TEXT, `$1 ${REDACTED}`)
-    .replace(KEY_VALUE_TEXT, `$1${REDACTED}`)
-    .replace(DIGIT_RUN, redactDigitRun);
+  const credentialsOut = text.replace(AUTHORIZATION_TEXT, `$1${REDACTED}`).replace(BEARER_TEXT, `$1 ${REDACTED}`).replace(KEY_VALUE_TEXT, `$1${REDACTED}`);
+  return redactCardData(credentialsOut, { card: CARD_PLACEHOLDER, securityCode: REDACTED });
 }
 
 // --- Values ---

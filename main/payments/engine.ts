@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, toCents } from '../../shared/payments';
+import { PaymentNote } from '../../shared/payments';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -110,7 +111,8 @@ const PayInput = z.strictObject({
   operatorId: OperatorId,
   installments: z.boolean().optional(),
   returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
-  note: z.string().trim().max(500, 'The note can have at most 500 characters.').optional(),
+  // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
+  note: PaymentNote.optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });

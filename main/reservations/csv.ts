@@ -8,6 +8,7 @@ import {
   type CsvImportIssue,
   type ReservationCsvColumn,
 } from '../../shared/reservations';
+import { findCardData, TEXT_ISSUES } from '../../shared/text';
 
 /** Larger files are refused before they are read: split them. */
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
@@ -179,6 +180,14 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
       problems.add({ line, column, message });
       reported.add(column);
     };
+
+    // Card data in any cell is refused first, by the detector every free-text field uses: the row is not read further.
+    for (const column of columns) {
+      const found = findCardData(cell(column as ReservationCsvColumn));
+      if (found.length === 0) continue;
+      rowProblem(column as ReservationCsvColumn, TEXT_ISSUES[found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text']);
+    }
+    if (reported.size > 0) continue;
 
     const balanceCell = cell('balance_due');
     const balanceDue = balanceCell === '' ? undefined : parseAmount(balanceCell);

@@ -1,6 +1,7 @@
 /** The partner's reservation system over REST: configurable paths and field mapping, a secret auth header, a timeout, and errors an agent understands. */
 import type { z } from 'zod';
 import { GuestEmail, MAX_SEARCH_RESULTS, ReservationView, toE164, type ReservationQuery } from '../../shared/reservations';
+import { findCardData } from '../../shared/text';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
 import { SecretError } from '../secrets/errors';
 import { ReservationError } from './errors';
@@ -242,6 +243,7 @@ export class RestReservationSource implements ReservationSource {
   private toView(record: unknown): ReservationView {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) throw badResponse('a reservation is not an object');
     const raw = Object.fromEntries(RESERVATION_FIELDS.map((field) => [field, readPath(record, this.mapping[field])])) as Record<ReservationField, unknown>;
+    this.refuseCardData(raw);
 
     const candidate: Record<string, unknown> = {
       confirmationNumber: typeof raw.confirmationNumber === 'number' ? String(raw.confirmationNumber) : raw.confirmationNumber,
@@ -264,6 +266,23 @@ export class RestReservationSource implements ReservationSource {
     if (field === undefined || !(field in FIELD_LABEL)) throw badResponse('a reservation does not fit the field mapping');
     const missing = raw[field] === undefined || raw[field] === null;
     throw badResponse(`${FIELD_LABEL[field]} (their field "${this.mapping[field]}") is ${missing ? 'missing' : 'not in a form the app understands'}`);
+  }
+
+  /** A reservation holding card data (the detector every free-text field uses) is never shown: its field is named, never its value. */
+  private refuseCardData(raw: Record<ReservationField, unknown>): void {
+    for (const field of RESERVATION_FIELDS) {
+      const value = raw[field];
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const found = findCardData(String(value));
+      if (found.length === 0) continue;
+      const where = `${FIELD_LABEL[field]} (their field "${this.mapping[field]}")`;
+      throw new ReservationError(
+        'bad_response',
+        found.some((match) => match.kind === 'card_number')
+          ? `The reservation system sent a reservation in which ${where} looks like a card number: it is not shown. Tell IT: card numbers must never be kept in reservations.`
+          : `The reservation system sent a reservation in which ${where} looks like a card’s security code: it is not shown. Tell IT: card data must never be kept in reservations.`,
+      );
+    }
   }
 
   private amount(value: unknown): unknown {

@@ -1,6 +1,7 @@
 /** The audit trail as supervisors read it: rows, filters and the chain's verification. */
 import { z } from 'zod';
 import { IsoDate } from '../reservations';
+import { freeText } from '../text';
 
 export const AuditOutcome = z.enum(['ok', 'refused', 'failed']);
 export type AuditOutcome = z.infer<typeof AuditOutcome>;
@@ -17,7 +18,7 @@ export const AuditRowView = z.object({
 });
 export type AuditRowView = z.infer<typeof AuditRowView>;
 
-const Filter = z.string().trim().max(100, 'A filter can have at most 100 characters.');
+const Filter = freeText().trim().max(100, 'A filter can have at most 100 characters.');
 
 export const AuditQuery = z.strictObject({
   actor: Filter.optional(),

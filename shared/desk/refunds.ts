@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Amount, Currency, PaymentId, RefundReason } from '../payments';
 import { OperatorId, Role } from '../operators';
+import { freeText } from '../text';
 
 export const RefundRequestId = z.uuid({ error: 'This is not a refund request id.' });
 
@@ -31,7 +32,7 @@ export const RefundRequestView = z.object({
 });
 export type RefundRequestView = z.infer<typeof RefundRequestView>;
 
-export const RefundNote = z.string().trim().max(500, 'The note can have at most 500 characters.');
+export const RefundNote = freeText({ multiline: true }).trim().max(500, 'The note can have at most 500 characters.');
 
 /** Per role and currency, the largest single refund that role may make; a missing entry means no limit. */
 export const RefundLimits = z.partialRecord(Role.exclude(['agent']), z.partialRecord(Currency, Amount));

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { IsoDate } from '../reservations';
 import { OperatorId } from '../operators';
+import { freeText } from '../text';
 
 export const PaymentQuery = z
   .strictObject({
-    reservationId: z.string().trim().max(64).optional(),
-    paymentId: z.string().trim().max(64).optional(),
-    guestName: z.string().trim().max(200).optional(),
+    reservationId: freeText().trim().max(64).optional(),
+    paymentId: freeText().trim().max(64).optional(),
+    guestName: freeText().trim().max(200).optional(),
     last4: z.string().regex(/^\d{4}$/, 'Write the last 4 digits of the card.').optional(),
     from: IsoDate.optional(),
     to: IsoDate.optional(),

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
+import { Amount, CardInput, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
-import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
+import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
 import { MethodView, PaymentSummary, PaymentView } from './views';
 
@@ -165,7 +165,7 @@ export const CHANNELS = {
     input: z.strictObject({
       operationId: OperationId,
       card: CardInput,
-      guestEmail: z.email('The guest e-mail address is not valid.').max(254).optional(),
+      guestEmail: GuestEmail.optional(),
       reservationId: ReservationId,
     }),
     output: MethodView,
@@ -185,7 +185,7 @@ export const CHANNELS = {
       currency: Currency,
       reservationId: ReservationId,
       installments: z.boolean().optional(),
-      note: z.string().trim().max(500, 'The note can have at most 500 characters.').optional(),
+      note: PaymentNote.optional(),
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,

@@ -1,6 +1,7 @@
 /** The 3DS panel's requests and what main answers: delivery results, the training outbox, the cardholder's answer — destinations masked, never a link in full. */
 import { z } from 'zod';
 import { PaymentId } from '../payments';
+import { freeText } from '../text';
 import { MessageChannel, MAX_DESTINATION_LENGTH, MessageLanguage, checkDestination } from './destination';
 
 export const MessageId = z.string().regex(/^msg_[a-f0-9]{32}$/, 'This is not a message id (msg_ followed by 32 characters).');
@@ -14,7 +15,7 @@ export const SendLinkRequest = z
   .strictObject({
     paymentId: PaymentId,
     channel: MessageChannel,
-    destination: z.string({ error: 'Enter where to send the link.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
+    destination: freeText({ error: 'Enter where to send the link.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
     language: MessageLanguage,
     /**
      * The agent confirmed sending again although a link sent less than a minute ago has no answer yet (main asked, with

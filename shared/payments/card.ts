@@ -2,6 +2,7 @@
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
 import { z } from 'zod';
+import { freeText } from '../text';
 
 /** The digits of a card number as typed, without the spaces or dashes an agent may key. */
 export const cardDigits = (typed: string): string => typed.replace(/[\s-]/g, '');
@@ -23,7 +24,7 @@ export const CardInput = z
     expMonth: z.number({ error: 'Enter the expiry month.' }).int().min(1, 'The expiry month must be 1 to 12.').max(12, 'The expiry month must be 1 to 12.'),
     expYear: z.number({ error: 'Enter the expiry year.' }).int().min(2000, 'Enter the expiry year with four digits.').max(2100, 'Enter the expiry year with four digits.'),
     cvv: z.string({ error: 'Enter the security code.' }).regex(/^\d{3,4}$/, 'The security code must be 3 or 4 digits.'),
-    holderName: z.string().trim().min(1).max(100, 'The cardholder name can have at most 100 characters.').optional(),
+    holderName: freeText().trim().min(1).max(100, 'The cardholder name can have at most 100 characters.').optional(),
   })
   .superRefine((card, ctx) => {
     if (!luhn10(card.number)) {

@@ -1,5 +1,6 @@
 /** What a payment request must look like before it leaves the app: amounts, currencies, ids, reasons — checked everywhere alike. */
 import { z } from 'zod';
+import { freeText } from '../text';
 
 export const CURRENCIES = ['usd', 'mxn'] as const;
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const;
@@ -19,11 +20,13 @@ export const Amount = z
 export const Currency = z.enum(CURRENCIES, { error: 'The currency must be USD or MXN.' });
 export type Currency = z.infer<typeof Currency>;
 
-export const ReservationId = z
-  .string({ error: 'The reservation number is missing.' })
+export const ReservationId = freeText({ error: 'The reservation number is missing.' })
   .trim()
   .min(1, 'The reservation number is missing.')
   .max(64, 'The reservation number can have at most 64 characters.');
+
+/** The agent's note on a payment: it goes to the service as metadata, so card data is refused in it like in every free text. */
+export const PaymentNote = freeText({ multiline: true }).trim().max(500, 'The note can have at most 500 characters.');
 
 export const PaymentId = z.string().regex(/^pay_[a-f0-9]{32}$/, 'This is not a payment id (pay_ followed by 32 characters).');
 export const MethodId = z.string().regex(/^mth_[a-f0-9]{32}$/, 'This is not a saved card id (mth_ followed by 32 characters).');

@@ -2,18 +2,17 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
 import { Currency, MAX_AMOUNT, ReservationId, hasWholeCents } from '../payments';
+import { freeText } from '../text';
 
 /** A calendar date written YYYY-MM-DD (no time, no zone): the day the hotel counts, not an instant. */
 export const IsoDate = z.iso.date({ error: 'Write the date as YYYY-MM-DD, for example 2026-03-14.' });
 
-export const GuestName = z
-  .string({ error: "The guest's name is missing." })
+export const GuestName = freeText({ error: "The guest's name is missing." })
   .trim()
   .min(1, "The guest's name is missing.")
   .max(200, "The guest's name can have at most 200 characters.");
 
-export const HotelName = z
-  .string({ error: 'The hotel name is missing.' })
+export const HotelName = freeText({ error: 'The hotel name is missing.' })
   .trim()
   .min(1, 'The hotel name is missing.')
   .max(200, 'The hotel name can have at most 200 characters.');
@@ -47,9 +46,10 @@ export function toE164(typed: string): string | undefined {
   return parsed?.isValid() === true ? parsed.number : undefined;
 }
 
-export const GuestEmail = z
-  .email({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' })
-  .max(254, 'The e-mail address can have at most 254 characters.');
+/** Card data is refused first (a card number can look like the part before the @), then the address is checked. */
+export const GuestEmail = freeText({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' })
+  .max(254, 'The e-mail address can have at most 254 characters.')
+  .pipe(z.email({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' }));
 
 /**
  * One reservation as a source returns it. `confirmationNumber` is what a payment carries as its `reservationId`.
@@ -85,8 +85,7 @@ export const MAX_SEARCH_RESULTS = 20;
  * guest) and the e-mail (exact, any case).
  */
 export const ReservationQuery = z.strictObject({
-  text: z
-    .string({ error: 'Type a confirmation number, name, phone or e-mail to search.' })
+  text: freeText({ error: 'Type a confirmation number, name, phone or e-mail to search.' })
     .trim()
     .min(RESERVATION_QUERY_MIN, `Type at least ${RESERVATION_QUERY_MIN} characters to search.`)
     .max(RESERVATION_QUERY_MAX, `The search can have at most ${RESERVATION_QUERY_MAX} characters.`),

@@ -2,7 +2,8 @@
 // disable, reset a password.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import { Role, type OperatorView } from '../../../shared/operators';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge, keys, queryClient, useOperators } from '../api/queries';
 import { useI18n } from '../i18n';
 import '../supervisor/supervisor.css';
@@ -31,7 +32,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
       refresh();
       return true;
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
       return false;
     } finally {
       setBusy(false);
@@ -64,7 +65,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
         )}
         {operators.isError && (
           <p className="error" role="alert">
-            {messageOf(operators.error)}
+            {describeError(operators.error, t)}
           </p>
         )}
         {operators.data && (

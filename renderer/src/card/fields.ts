@@ -5,6 +5,7 @@
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
 import { CardInput, cardBrand, cvcLength, isCardExpired } from '../../../shared/payments/card';
+import { textIssueCode } from '../../../shared/text';
 import type { MessageKey, Vars } from '../i18n/catalogue';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -285,8 +286,12 @@ export function buildCardInput(fields: CardFields, now: number): BuiltCard {
     ...(holderName === '' ? {} : { holderName }),
   });
   if (!parsed.success) {
-    const path = parsed.error.issues[0]?.path[0];
+    const issue = parsed.error.issues[0];
+    const path = issue?.path[0];
     const field: CardFieldName = path === 'number' ? 'number' : path === 'cvv' ? 'cvc' : path === 'holderName' ? 'holder' : 'expiry';
+    // A card number, a CVV or hidden characters in the name (shared/text) are said in words of their own.
+    const text = textIssueCode(issue);
+    if (text !== undefined) return { ok: false, field, code: 'invalid_card', message: { key: text === 'hidden_characters' ? 'card.holder.error.hidden' : 'card.holder.error.cardData' } };
     return { ok: false, field, code: 'invalid_card', message: { key: 'card.error.invalid_card' } };
   }
   return { ok: true, card: parsed.data };

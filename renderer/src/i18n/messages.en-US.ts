@@ -8,6 +8,14 @@ export const enUS = {
   'common.requiredField': 'This field is required.',
   'common.optional': '(optional)',
 
+  // Free text main refused (shared/text): card data, or hidden characters, in the field named.
+  'refusal.cardNumber': '{field}: this looks like a card number. Card numbers go only in the card form.',
+  'refusal.securityCode': '{field}: this looks like a card’s security code. The security code goes only in the card form.',
+  'refusal.hiddenCharacters': '{field}: it has invisible control or text-direction characters. Type it again without them.',
+  'field.note': 'Note',
+  'field.search': 'Search',
+  'field.destination': 'Where to send the link',
+
   // The supervisor desk (issue 7): navigation, refunds, approvals, audit, report, accounts, import.
   "nav.label": "Desk sections",
   "nav.workspace": "Workspace",
@@ -197,6 +205,8 @@ export const enUS = {
   'card.cvc.hint': '{length} digits',
   'card.cvc.error.length': 'The security code must have {length} digits for this card.',
   'card.holder.label': 'Name on the card',
+  'card.holder.error.cardData': 'This looks like a card number or security code. Type only the name here: the number and the code have their own fields.',
+  'card.holder.error.hidden': 'The name has invisible control or text-direction characters. Type it again without them.',
 
   'card.brand.unknown': 'Brand not recognized',
   'card.summary': '{brand} •••• {last4}',

@@ -10,6 +10,14 @@ export const esMX: Catalogue = {
   'common.requiredField': 'Este campo es obligatorio.',
   'common.optional': '(opcional)',
 
+  // Texto libre que main rechazó (shared/text): datos de tarjeta, o caracteres ocultos, en el campo nombrado.
+  'refusal.cardNumber': '{field}: esto parece un número de tarjeta. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+  'refusal.securityCode': '{field}: esto parece el código de seguridad de una tarjeta. El código de seguridad se escribe solo en el formulario de la tarjeta.',
+  'refusal.hiddenCharacters': '{field}: tiene caracteres invisibles de control o de dirección del texto. Escríbalo de nuevo sin ellos.',
+  'field.note': 'Nota',
+  'field.search': 'Búsqueda',
+  'field.destination': 'Dónde enviar el enlace',
+
   // The supervisor desk (issue 7): navigation, refunds, approvals, audit, report, accounts, import.
   "nav.label": "Secciones del escritorio",
   "nav.workspace": "Espacio de trabajo",
@@ -199,6 +207,8 @@ export const esMX: Catalogue = {
   'card.cvc.hint': '{length} dígitos',
   'card.cvc.error.length': 'El código de seguridad debe tener {length} dígitos para esta tarjeta.',
   'card.holder.label': 'Nombre del titular',
+  'card.holder.error.cardData': 'Esto parece un número o código de seguridad de tarjeta. Escriba aquí solo el nombre: el número y el código tienen sus propios campos.',
+  'card.holder.error.hidden': 'El nombre tiene caracteres invisibles de control o de dirección del texto. Escríbalo de nuevo sin ellos.',
 
   'card.brand.unknown': 'Marca no reconocida',
   'card.summary': '{brand} •••• {last4}',

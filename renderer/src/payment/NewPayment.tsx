@@ -1,9 +1,10 @@
 // Taking a payment: amount (the balance due, editable), currency, note, MSI; then a new card or a saved one.
 import { useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { MethodView, PaymentView } from '../../../shared/ipc/views';
-import type { Currency } from '../../../shared/payments';
+import { PaymentNote, type Currency } from '../../../shared/payments';
 import type { ReservationView } from '../../../shared/reservations';
-import { ApiError, messageOf, unwrap } from '../api/client';
+import { ApiError, unwrap } from '../api/client';
+import { describeError, textProblem } from '../api/refusal';
 import { bridge, storePayment } from '../api/queries';
 import { useCall } from '../call/store';
 import { CardCapture, type CardCaptureHandle } from '../card';
@@ -39,6 +40,9 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
 
   const parsed = parseAmount(amount);
   const amountProblem = parsed.ok ? undefined : t(parsed.problem);
+  // A card number in the note is refused here already, before the card is even sent (main refuses it too).
+  const noteProblem = textProblem(PaymentNote, note, 'note', t);
+  const blocked = busy || !parsed.ok || noteProblem !== undefined;
   const canMsi = currency === 'mxn';
 
   /** Charges a method (new or saved) with this call's pay operation id: a retry of the same charge reuses it. */
@@ -84,7 +88,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
     try {
       await charge(method);
     } catch (error) {
-      setProblem(messageOf(error));
+      setProblem(describeError(error, t));
     } finally {
       setBusy(false);
     }
@@ -119,7 +123,21 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
       </div>
       <div className="field">
         <label htmlFor={`${amountId}-note`}>{t('pay.note')}</label>
-        <input id={`${amountId}-note`} ref={noteRef} maxLength={500} value={note} autoComplete="off" onChange={(event) => setNote(event.target.value)} />
+        <input
+          id={`${amountId}-note`}
+          ref={noteRef}
+          maxLength={500}
+          value={note}
+          autoComplete="off"
+          aria-invalid={noteProblem !== undefined}
+          aria-describedby={noteProblem === undefined ? undefined : `${amountId}-note-error`}
+          onChange={(event) => setNote(event.target.value)}
+        />
+        {noteProblem !== undefined && (
+          <p id={`${amountId}-note-error`} className="error">
+            {noteProblem}
+          </p>
+        )}
       </div>
       <label className="check">
         <input type="checkbox" checked={msi && canMsi} disabled={!canMsi} onChange={(event) => setMsi(event.target.checked)} />
@@ -130,7 +148,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
       <CardCapture
         ref={cardRef}
         autoFocus
-        disabled={busy || !parsed.ok}
+        disabled={blocked}
         tokenize={tokenize}
         pay={charge}
         decline={decline}
@@ -145,7 +163,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
           {problem}
         </p>
       )}
-      <SavedMethods methods={methods} disabled={busy || !parsed.ok} onCharge={(method) => void chargeSaved(method)} />
+      <SavedMethods methods={methods} disabled={blocked} onCharge={(method) => void chargeSaved(method)} />
     </section>
   );
 }

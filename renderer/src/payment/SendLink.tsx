@@ -4,7 +4,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 're
 import type { PaymentView } from '../../../shared/ipc/views';
 import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../shared/messaging';
 import type { ReservationView } from '../../../shared/reservations';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge } from '../api/queries';
 import { useI18n, type I18n } from '../i18n';
 import { STEP_OF, STEPS, newer, statusLine } from './delivery';
@@ -99,7 +100,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
       latest.current.set(result.messageId, result);
       setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
     } catch (error) {
-      setProblem(messageOf(error));
+      setProblem(describeError(error, t));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,8 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc/views';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge, queryClient, keys, storePayment, useRequestsFor } from '../api/queries';
 import { useCall } from '../call/store';
 import { useI18n } from '../i18n';
@@ -64,7 +65,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
     } catch (e) {
       const retry = isRetryable(e);
       if (!retry) call.attemptAnswered(slot);
-      setError({ text: messageOf(e), retry });
+      setError({ text: describeError(e, t), retry });
     } finally {
       setBusy(false);
     }
@@ -138,7 +139,7 @@ function PendingRequest({
       void bridge().payments.watch({ paymentId: answer.payment.id });
       onDecided(answer.request);
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
     } finally {
       // The supervisor's password is never kept on the agent's screen.
       if (passwordField instanceof HTMLInputElement) passwordField.value = '';

@@ -1,7 +1,8 @@
 // Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
 import { useState, type FormEvent, type JSX } from 'react';
 import type { OperatorView } from '../../../shared/operators';
-import { api, messageOf, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { useI18n } from '../i18n';
 
 /** A text field's value from a submitted form. */
@@ -28,7 +29,7 @@ export function SignIn({ onSignedIn, locked = false }: Props & { locked?: boolea
     try {
       onSignedIn(await unwrap(api.session.signIn({ id: field(form, 'id'), password: field(form, 'password') })));
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
     } finally {
       setBusy(false);
     }
@@ -74,7 +75,7 @@ export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
         ),
       );
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
     }
   }
 

@@ -2,7 +2,8 @@
 // after an approval, the refund's status is followed live like any other.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../shared/desk';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge, keys, queryClient, storePayment, usePayment, useRefundQueue } from '../api/queries';
 import { useI18n } from '../i18n';
 import { moneyCurrency, reasonKey } from '../refunds/attempt';
@@ -31,7 +32,7 @@ export function Approvals(): JSX.Element {
         {message && <p role="status">{message}</p>}
         {queue.isError && (
           <p className="error" role="alert">
-            {messageOf(queue.error)}
+            {describeError(queue.error, t)}
           </p>
         )}
         {queue.isPending && <p aria-busy="true">{t('common.loading')}</p>}
@@ -94,7 +95,7 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
       void bridge().payments.watch({ paymentId: answer.payment.id });
       onApproved(answer.request);
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
       void queryClient.invalidateQueries({ queryKey: keys.requestsFor(request.paymentId) });
     } finally {
       setBusy(false);
@@ -113,7 +114,7 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
       await unwrap(bridge().refunds.reject({ requestId: request.id, note: note.trim() }));
       onRejected();
     } catch (e) {
-      setError(messageOf(e));
+      setError(describeError(e, t));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,8 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { AuditQuery, AuditVerification } from '../../../shared/desk';
 import { AuditOutcome } from '../../../shared/desk';
-import { messageOf, unwrap } from '../api/client';
+import { unwrap } from '../api/client';
+import { describeError } from '../api/refusal';
 import { bridge, useAuditRows } from '../api/queries';
 import { useI18n } from '../i18n';
 import { DateRangeFields } from './DateRangeFields';
@@ -41,7 +42,7 @@ export function AuditTrail(): JSX.Element {
     try {
       setVerification(await unwrap(bridge().audit.verify({})));
     } catch (e) {
-      setProblem(messageOf(e));
+      setProblem(describeError(e, t));
     } finally {
       setBusy(false);
     }
@@ -58,7 +59,7 @@ export function AuditTrail(): JSX.Element {
       downloadText(`audit-${localIsoDate()}.csv`, answer.csv);
       setNote(t('audit.exported', { rows: answer.rows }));
     } catch (e) {
-      setProblem(messageOf(e));
+      setProblem(describeError(e, t));
     } finally {
       setBusy(false);
     }
@@ -116,7 +117,7 @@ export function AuditTrail(): JSX.Element {
         {note && <p role="status">{note}</p>}
         {(problem ?? rows.error) && (
           <p className="error" role="alert">
-            {problem ?? messageOf(rows.error)}
+            {problem ?? describeError(rows.error, t)}
           </p>
         )}
         {rows.isPending && <p aria-busy="true">{t('common.loading')}</p>}

@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentQuery } from '../../../shared/desk';
 import type { Role } from '../../../shared/operators';
-import { messageOf } from '../api/client';
+import { describeError } from '../api/refusal';
 import { usePaymentSearch } from '../api/queries';
 import { useI18n } from '../i18n';
 import { DateRangeFields } from './DateRangeFields';
@@ -72,7 +72,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
         </form>
         {results.isError && (
           <p className="error" role="alert">
-            {messageOf(results.error)}
+            {describeError(results.error, t)}
           </p>
         )}
         {results.isFetching && <p aria-busy="true">{t('common.loading')}</p>}

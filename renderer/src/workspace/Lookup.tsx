@@ -1,7 +1,7 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
 import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
 import type { ReservationView } from '../../../shared/reservations';
-import { messageOf } from '../api/client';
+import { describeError } from '../api/refusal';
 import { useReservationSearch } from '../api/queries';
 import { useI18n } from '../i18n';
 
@@ -50,7 +50,7 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
       </p>
       {search.isError && (
         <p className="error" role="alert">
-          {messageOf(search.error)}
+          {describeError(search.error, t)}
         </p>
       )}
       {deferred.trim().length >= 2 && search.isSuccess && results.length === 0 && <p role="status">{t('lookup.none')}</p>}

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditTrail, GENESIS } from '../../../main/audit';
+import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
+import { pansInFolder } from '../support/card-scan';
 
 let dir: string;
 let file: string;
@@ -86,6 +88,25 @@ describe('AuditTrail', () => {
     trail.close();
     for (const forbidden of ['4242 4242 4242 4242', 'tok_abc', 'cs_live_x', '"123"']) expect(text).not.toContain(forbidden);
     expect(row.details).toEqual({ note: 'card [card]', cvv: '[redacted]', accessToken: '[redacted]', clientSecret: '[redacted]' });
+  });
+
+  it('no column keeps a card number or CVV, in any of 20 spellings: actor, action, resource, request id and details', () => {
+    const trail = new AuditTrail(file);
+    for (const [i, { text }] of CARD_SPELLINGS.entries()) {
+      const cvv = CVV_PHRASES[i % CVV_PHRASES.length]?.text ?? '';
+      trail.append({ actor: text, action: `session.${text}`, outcome: 'refused', resource: `id ${text}`, requestId: `req ${text} ${cvv}`, details: { note: `${text} ${cvv}`, [text]: 1 } });
+    }
+    expect(trail.verify()).toMatchObject({ ok: true, rows: 20 });
+    trail.close();
+    // Every byte of the database and its journal files, read as Latin-1, UTF-8 and UTF-16.
+    expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+    const rows = new AuditTrail(file).rows();
+    expect(rows.map((r) => r.actor)).toEqual(Array.from({ length: 20 }, () => '[card]'));
+    expect(rows.every((r) => r.resource === 'id [card]' && r.action === 'session.[card]' && r.requestId?.startsWith('req [card] '))).toBe(true);
+    for (const [i, row] of rows.entries()) {
+      const cvv = CVV_PHRASES[i % CVV_PHRASES.length];
+      expect(row.details).toEqual({ note: `[card] ${cvv?.text.replace(cvv.value, '[redacted]')}`, '[card]': 1 });
+    }
   });
 
   it('audit:verify prints one line and exits 1 at a broken link', () => {

@@ -1,6 +1,10 @@
 // The scrubbing rules on their own: which digit runs are cards (Luhn, 12–19 digits), which keys and phrases are credentials.
 import { describe, expect, it } from 'vitest';
 import { isSensitiveKey, redact, redactLine, redactLogArguments, redactText } from '../../../main/logging';
+import { CARD_SPELLINGS, CVV_PHRASES, NEAR_MISSES } from '../../shared/text/spellings';
+
+/** The card's digits, or a CVV's, in the text however spelled: the shared detector's own folding is not used to check it. */
+const stillHolds = (text: string, digits: string): boolean => text.normalize('NFKC').replace(/[^0-9]/g, '').includes(digits);
 
 describe('redactText: card numbers', () => {
   it.each([
@@ -13,7 +17,8 @@ describe('redactText: card numbers', () => {
     ['card4242424242424242x', 'card[card]x'],
     ['6759649826438453', '[card]'], // Maestro, 16
     ['675964982643', '675964982643'], // 12 digits failing Luhn stays
-    ['4242 4242 4242 4242 12 30', '[card] 12 30'], // the card inside a longer run of groups
+    ['4242 4242 4242 4242 12 28', '[card] 12 28'], // the card inside a longer run of groups
+    ['4242 4242 4242 4242 12 30', '[card]'], // …where "4242 4242 4242 12 30" passes Luhn too: overlapping windows go together
     ['call 55 1234 5678 about 4242 4242 4242 4242', 'call 55 1234 5678 about [card]'],
   ])('%s → %s', (input, expected) => {
     expect(redactText(input)).toBe(expected);
@@ -27,6 +32,22 @@ describe('redactText: card numbers', () => {
     ['a date and time', '2026-03-01T12:30:45.123Z'],
     ['a 20-digit run (no card is that long)', '42424242424242424242'],
   ])('keeps %s', (_case, text) => {
+    expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('redactText: the shared detector, every spelling', () => {
+  it.each(CARD_SPELLINGS)('a card number with $name is scrubbed', ({ text, digits }) => {
+    const out = redactText(`note: ${text} (guest)`);
+    expect(out).toBe('note: [card] (guest)');
+    expect(stillHolds(out, digits)).toBe(false);
+  });
+
+  it.each(CVV_PHRASES)('a CVV in "$text" is scrubbed, with or without a colon', ({ text, value }) => {
+    expect(redactText(`guest said ${text} ok`)).toBe(`guest said ${text.replace(value, '[redacted]')} ok`);
+  });
+
+  it.each(NEAR_MISSES)('keeps $name', ({ text }) => {
     expect(redactText(text)).toBe(text);
   });
 });

@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CsvImportResult, MAX_REPORTED_IMPORT_ERRORS } from '../../../shared/reservations';
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, type BuiltinReservationStore } from '../../../main/reservations';
 import { CSV_HEADER, csvLine, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
+import { CARD_SPELLINGS } from '../../shared/text/spellings';
+import { pansInFolder } from '../support/card-scan';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/reservations');
 const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
@@ -143,6 +145,28 @@ describe('a file with wrong rows', () => {
     ]);
     const all = JSON.stringify(result);
     expect(all).not.toMatch(/Zyxwvuts|zyxwv|\+52 1/);
+  });
+
+  it('a card number in any cell, in any of 20 spellings, is refused by line and column — never quoted, nothing written', () => {
+    const columns = CSV_HEADER.split(',');
+    const lines = CARD_SPELLINGS.map(({ text }, i) => {
+      const cells = csvLine(reservation({ confirmationNumber: `TST-${i}` })).split(',');
+      const column = i % columns.length;
+      cells[column] = `"${column === 1 || column === 4 ? `Nombre ${text}` : text}"`;
+      return cells.join(',');
+    });
+    const result = failure(store.importCsv(`${CSV_HEADER}\n${lines.join('\n')}\n`));
+    expect(result.errors.filter((e) => e.message === 'This looks like a card number. Card numbers go only in the card form.').map((e) => [e.line, e.column])).toEqual(
+      CARD_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length]]),
+    );
+    expect(store.count()).toBe(0);
+    expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+    expect(CARD_SPELLINGS.filter(({ digits }) => JSON.stringify(result).includes(digits.slice(-8)))).toEqual([]);
+  });
+
+  it('a CVV after its name in a cell is refused too', () => {
+    const result = failure(store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
+    expect(result.errors).toEqual([{ line: 2, column: 'guest_name', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);
   });
 
   it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', () => {

@@ -254,6 +254,30 @@ describe('errors an agent understands, without URL or secret', () => {
     expect(wrongForm.message).not.toContain('Zyxwvuts');
   });
 
+  it('a record holding a card number or CVV, in any field and any spelling, is never shown: its field is named, never its value', async () => {
+    const { CARD_SPELLINGS } = await import('../../shared/text/spellings');
+    const places: [string, (text: string) => Record<string, unknown>][] = [
+      ['the guest\'s name (their field "guest.fullName")', (text) => ({ guest: { fullName: `Sofía ${text}`, contact: { phone: '+52 998 123 4567' } } })],
+      ['the guest\'s phone (their field "guest.contact.phone")', (text) => ({ guest: { fullName: 'Sofía', contact: { phone: text } } })],
+      ['the guest\'s e-mail (their field "guest.contact.mail")', (text) => ({ guest: { fullName: 'Sofía', contact: { mail: `${text}@example.mx` } } })],
+      ['the hotel name (their field "property.name")', (text) => ({ property: { name: `Hotel ${text}` } })],
+      ['the confirmation number (their field "ref")', (text) => ({ ref: text })],
+      ['the balance due (their field "folio.balance")', (text) => ({ folio: { balance: text, currency: 'MXN' } })],
+    ];
+    for (const [i, spelling] of CARD_SPELLINGS.entries()) {
+      const [label, make] = places[i % places.length] ?? places[0]!;
+      partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(make(spelling.text))] } }));
+      const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'sofia' }), 'bad_response');
+      expect(error.message, spelling.name).toBe(`The reservation system sent a reservation in which ${label} looks like a card number: it is not shown. Tell IT: card numbers must never be kept in reservations.`);
+      // Beside a good record, it is left out and the good one is shown.
+      partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(make(spelling.text)), partnerRecord({ ref: 'CUN-OK0001' })] } }));
+      expect((await source(PARTNER_MAPPING).search({ text: 'sofia' })).map((r) => r.confirmationNumber)).toEqual(['CUN-OK0001']);
+    }
+    partner.handle((_req, res) => json(res, 200, { data: partnerRecord({ guest: { fullName: 'Sofía cvv: 123' } }) }));
+    const cvv = await expectCode(() => source(PARTNER_MAPPING).get('CUN-7F3K2A'), 'bad_response');
+    expect(cvv.message).toBe(`The reservation system sent a reservation in which the guest's name (their field "guest.fullName") looks like a card’s security code: it is not shown. Tell IT: card data must never be kept in reservations.`);
+  });
+
   it('a redirect, which is not followed (it would carry the key elsewhere)', async () => {
     const elsewhere = await startPartner();
     try {

@@ -279,6 +279,12 @@ describe('buildCardInput', () => {
     expect(buildCardInput(card({ cvc: '' }), NOW)).toMatchObject({ ok: false, field: 'cvc', message: { key: 'common.requiredField' } });
   });
 
+  it('a card number or CVV typed in the name field is refused there, in words of its own (the shared detector)', () => {
+    expect(buildCardInput(card({ holder: 'Ana 4242 4242 4242 4242' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.cardData' } });
+    expect(buildCardInput(card({ holder: 'Ana cvv 123' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.cardData' } });
+    expect(buildCardInput(card({ holder: 'Ana\u202E' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.hidden' } });
+  });
+
   it('accepts an American Express card with a 4-digit code', () => {
     expect(buildCardInput(card({ number: AMEX, cvc: '1234' }), NOW)).toMatchObject({ ok: true, card: { number: AMEX, cvv: '1234' } });
   });

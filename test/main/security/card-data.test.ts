@@ -1,0 +1,334 @@
+// A whole day at the desk through the real door (createMainStack over a real data folder, the in-process simulator,
+// the real pino logger writing its files into that folder), with card numbers in 20 spellings and CVVs typed into
+// every free-text field of every channel that takes text: each refused with its field named. Then every file in the
+// data folder (SQLite files with their WAL and SHM, logs, JSON, exports) and every IPC answer and event is scanned:
+// no card number, no CVV. Nothing is mocked.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMainStack, type MainStack } from '../../../main/app';
+import type { SenderInfo } from '../../../main/ipc';
+import { createLogger, type AppLogger } from '../../../main/logging';
+import { reportToCsv, type EndOfDayReport } from '../../../shared/desk';
+import type { PaymentView } from '../../../shared/ipc';
+import { findCardData, TEXT_ISSUES } from '../../../shared/text';
+import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
+import { filesUnder, lettersAndDigits, pansInFolder, readings } from '../support/card-scan';
+
+const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+const PASSWORDS = { ada: 'a long password 42', ana: 'agent password 1234', sam: 'supervisor pass 1234' } as const;
+/** The cards keyed in the card form during the day: at rest, not even these may be found. */
+const CARD_FORM_PANS = ['4242424242424242', '4000000000003220'];
+const PANS = [...new Set([...CARD_SPELLINGS.map((s) => s.digits), ...CARD_FORM_PANS])];
+const YEAR = new Date().getUTCFullYear() + 3;
+
+let dir: string;
+let stack: MainStack;
+let logs: AppLogger;
+/** Every answer main gave and every event it sent, as they would cross to the renderer. */
+const crossed: unknown[] = [];
+/** Refusals that were not the expected one: `channel field text → what came back`. */
+const wrong: string[] = [];
+let refused = 0;
+/** Fields of the contract the day typed card data into. */
+let fieldsProbed = 0;
+/** What stopped the day early, if anything did. */
+let dayError: unknown;
+/** What was scanned while the stack was still open (WAL and SHM files exist only then). */
+let openScan: { files: string[]; found: string[] } = { files: [], found: [] };
+
+async function call<T = unknown>(channel: string, input: unknown): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } }> {
+  const result = await stack.dispatch(channel, sender, input);
+  crossed.push(result);
+  // As a careless handler would: every input and answer logged as it is. The logger's scrubbing must hold.
+  logs.logger.info({ channel, input, result }, 'call');
+  return result as never;
+}
+async function ok<T>(channel: string, input: unknown): Promise<T> {
+  const result = await call<T>(channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+  return result.value;
+}
+async function signInAs(id: keyof typeof PASSWORDS): Promise<void> {
+  await call('session:signOut', {});
+  await ok('session:signIn', { id, password: PASSWORDS[id] });
+}
+
+/** `base` with `path` (a.b) set to `value`. */
+function withField(base: Record<string, unknown>, path: string, value: string): Record<string, unknown> {
+  const [head = '', ...rest] = path.split('.');
+  return { ...base, [head]: rest.length === 0 ? value : withField((base[head] ?? {}) as Record<string, unknown>, rest.join('.'), value) };
+}
+
+/** CVVs as typed after their name, with and without a colon, in English and Spanish, in full-width digits (all 14 in the unit tests). */
+const DAY_CVVS = [0, 1, 4, 11].map((i) => CVV_PHRASES[i]).filter((p) => p !== undefined);
+
+/**
+ * Each of the 20 spellings (and CVV phrases) typed into the field, the way it would be typed there: refused,
+ * the field named, with the card message. `shape` puts the text where that field takes it (an e-mail's local part).
+ */
+async function refusesCardData(channel: string, base: Record<string, unknown>, field: string, shape: (text: string) => string = (text) => text): Promise<void> {
+  fieldsProbed++;
+  const probes = [
+    ...CARD_SPELLINGS.map((s) => ({ text: s.text, code: 'card_number_in_text' as const })),
+    ...DAY_CVVS.map((p) => ({ text: p.text, code: 'security_code_in_text' as const })),
+  ];
+  for (const probe of probes) {
+    // A fresh operation or request id each time: were one accepted, the next would not be refused for reuse instead.
+    const fresh = { ...base, ...('operationId' in base ? { operationId: randomUUID() } : {}), ...('requestId' in base && channel === 'refunds:request' ? { requestId: randomUUID() } : {}) };
+    const result = await call(channel, withField(fresh, field, shape(probe.text)));
+    const expected = { code: probe.code, message: TEXT_ISSUES[probe.code], field };
+    if (!result.ok && result.error.code === expected.code && result.error.message === expected.message && result.error.field === expected.field) refused++;
+    else wrong.push(`${channel} ${field} ${JSON.stringify(probe.text)} → ${JSON.stringify(result).slice(0, 160)}`);
+  }
+}
+
+/** A JSON object or array kept in a string (a journaled request body, the audit's details), or undefined. */
+function openJson(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every string in a value (keys too), JSON kept in strings opened to its own strings: text is what the detector reads.
+ * Numbers are left to the byte scan (an amount list joined by commas is not text someone typed).
+ */
+function textLeaves(value: unknown): string[] {
+  if (typeof value === 'string') {
+    const inner = openJson(value);
+    return inner === undefined ? [value] : textLeaves(inner);
+  }
+  if (Array.isArray(value)) return value.flatMap(textLeaves);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...textLeaves(item)]);
+  return [];
+}
+
+/** The card data the shared detector finds in these texts, each with where it was. */
+const cardDataIn = (where: string, texts: readonly string[]): string[] =>
+  texts.flatMap((text) => (findCardData(text).length > 0 ? [`${where}: ${JSON.stringify(text).slice(0, 120)}`] : []));
+
+/** The day itself: what an admin, an agent and a supervisor type, card numbers everywhere they can type. */
+async function day(): Promise<void> {
+  // --- Morning: IT's first admin, the accounts, the reservations file. ---
+  const firstAdmin = { id: 'ada', displayName: 'Ada Admin', password: PASSWORDS.ada };
+  await refusesCardData('session:createFirstAdmin', firstAdmin, 'id');
+  await refusesCardData('session:createFirstAdmin', firstAdmin, 'displayName', (text) => `Ada ${text}`);
+  await ok('session:createFirstAdmin', firstAdmin);
+
+  const agent = { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: PASSWORDS.ana };
+  await refusesCardData('operators:create', agent, 'id');
+  await refusesCardData('operators:create', agent, 'displayName', (text) => `Ana ${text}`);
+  await ok('operators:create', agent);
+  await ok('operators:create', { id: 'sam', displayName: 'Sam Supervisor', role: 'supervisor', password: PASSWORDS.sam });
+  await refusesCardData('operators:update', { id: 'ana', disabled: false }, 'id');
+  await refusesCardData('operators:resetPassword', { id: 'ana', password: PASSWORDS.ana }, 'id');
+
+  // A reservations file with a card number in a cell of each row: refused by line and column, nothing written.
+  const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
+  const columns = header.split(',');
+  const rows = CARD_SPELLINGS.map(({ text }, i) => {
+    const cells = [`DAY-${String(i).padStart(4, '0')}`, 'Lucía Pérez', '2026-12-01', '2026-12-04', 'Hotel Costa Turquesa', '1200.00', 'mxn', '+52 998 123 4567', 'lucia@example.mx'];
+    cells[i % columns.length] = text;
+    return cells.map((cell) => `"${cell}"`).join(',');
+  });
+  const rejected = await ok<{ ok: boolean; errors: { line?: number; column?: string; message: string }[] }>('reservations:importCsv', { csv: `${header}\n${rows.join('\n')}\n` });
+  expect(rejected.ok).toBe(false);
+  expect(rejected.errors.map((e) => [e.line, e.column, e.message])).toEqual(CARD_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length], TEXT_ISSUES.card_number_in_text]));
+  refused += rejected.errors.length;
+  await ok('reservations:importCsv', { csv: `${header}\n"DAY-0001","Lucía Pérez","2026-12-01","2026-12-04","Hotel Costa Turquesa","1200.00","mxn","+52 998 123 4567","lucia@example.mx"\n` });
+
+  // --- The agent's day: sign-in, lookup, card, payments with notes, the 3DS link, a refund request. ---
+  await call('session:signOut', {});
+  await refusesCardData('session:signIn', { id: 'ana', password: PASSWORDS.ana }, 'id');
+  await signInAs('ana');
+  await refusesCardData('reservations:search', { text: 'Pérez' }, 'text');
+  await refusesCardData('reservations:get', { reservationId: 'DAY-0001' }, 'reservationId');
+  await refusesCardData('reservations:overview', { reservationId: 'DAY-0001' }, 'reservationId');
+  expect((await ok<{ reservations: { confirmationNumber: string }[] }>('reservations:search', { text: 'Pérez' })).reservations.map((r) => r.confirmationNumber)).toContain('DAY-0001');
+
+  const tokenize = { operationId: randomUUID(), card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: YEAR, cvv: '123' }, reservationId: 'DAY-0001' };
+  await refusesCardData('payments:tokenize', tokenize, 'card.holderName', (text) => `Lucía ${text}`);
+  await refusesCardData('payments:tokenize', tokenize, 'guestEmail', (text) => `${text}@example.mx`);
+  await refusesCardData('payments:tokenize', tokenize, 'reservationId');
+  const visa = await ok<{ id: string }>('payments:tokenize', { ...tokenize, card: { ...tokenize.card, holderName: 'Lucía Pérez' }, guestEmail: 'lucia@example.mx' });
+  const pay = { operationId: randomUUID(), methodId: visa.id, amount: 450, currency: 'mxn', reservationId: 'DAY-0001' };
+  await refusesCardData('payments:pay', pay, 'note', (text) => `Pagó con ${text}, llamar después`);
+  await refusesCardData('payments:pay', pay, 'reservationId');
+  let paid = await ok<PaymentView>('payments:pay', { ...pay, note: 'Depósito de la estancia; tel. +52 998 123 4567' });
+  for (let i = 0; i < 100 && paid.status !== 'succeeded'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    paid = await ok<PaymentView>('payments:get', { paymentId: paid.id });
+  }
+  expect(paid.status).toBe('succeeded');
+
+  // A card that asks the cardholder (3DS): the link goes by SMS or e-mail, never to a card number.
+  const challenge = await ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { number: '4000000000003220', expMonth: 12, expYear: YEAR, cvv: '321' }, reservationId: 'DAY-0001' });
+  const pending = await ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: challenge.id, amount: 300, currency: 'mxn', reservationId: 'DAY-0001' });
+  expect(pending.status).toBe('requires_action');
+  const link = { paymentId: pending.id, channel: 'sms', destination: '+52 998 123 4567', language: 'es-MX' };
+  await refusesCardData('messaging:sendLink', link, 'destination');
+  await refusesCardData('messaging:sendLink', { ...link, channel: 'email' }, 'destination', (text) => `${text}@example.mx`);
+  expect(await ok<{ status: string }>('messaging:sendLink', link)).toMatchObject({ status: 'sent' });
+  await ok('messaging:outbox', {});
+
+  const request = { requestId: randomUUID(), paymentId: paid.id, amount: 100, reason: 'duplicate' };
+  await refusesCardData('refunds:request', request, 'note', (text) => `Cargo duplicado, tarjeta ${text}`);
+  await ok('refunds:request', { ...request, note: 'Cargo duplicado según la huésped' });
+  const overrideRequest = { requestId: randomUUID(), paymentId: paid.id, amount: 50, reason: 'requested_by_customer', note: 'Ajuste de tarifa' };
+  await ok('refunds:request', overrideRequest);
+  await refusesCardData('refunds:override', { requestId: overrideRequest.requestId, approverId: 'sam', approverPassword: PASSWORDS.sam }, 'approverId');
+
+  // --- The supervisor: the queue, a rejection, the payments search, the audit trail and its export, the report. ---
+  await signInAs('sam');
+  await refusesCardData('refunds:reject', { requestId: request.requestId, note: 'x' }, 'note', (text) => `No procede; la huésped dictó ${text}`);
+  await ok('refunds:reject', { requestId: request.requestId, note: 'No procede: el cargo es correcto' });
+  await ok('refunds:approve', { requestId: overrideRequest.requestId });
+  await ok('refunds:queue', { status: 'all' });
+  for (const field of ['reservationId', 'paymentId', 'guestName', 'operatorId']) await refusesCardData('payments:search', {}, field);
+  expect((await ok<{ payments: unknown[] }>('payments:search', { guestName: 'Pérez' })).payments.length).toBeGreaterThan(0);
+  for (const field of ['actor', 'action', 'resource']) {
+    await refusesCardData('audit:list', {}, field);
+    await refusesCardData('audit:exportCsv', {}, field);
+  }
+  await ok('audit:list', { limit: 500 });
+  const exported = await ok<{ csv: string }>('audit:exportCsv', {});
+  const today = new Date();
+  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  const report = await ok<EndOfDayReport>('reports:endOfDay', { date: day });
+  // The desk saves its exports where the supervisor chooses; here, in the data folder, to be scanned with the rest.
+  mkdirSync(join(dir, 'exports'));
+  writeFileSync(join(dir, 'exports', 'audit.csv'), exported.csv);
+  writeFileSync(join(dir, 'exports', 'end-of-day.csv'), reportToCsv(report));
+  await call('session:signOut', {});
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'card-data-day-'));
+  logs = await createLogger({ dir: join(dir, 'logs') });
+  stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+    service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+    logger: logs.logger,
+    // The app logs only an error's name; here the whole error goes to the log, so that its scrubbing is tested too.
+    onUnexpectedError: (channel, error) => logs.logger.error({ channel, error }, 'unexpected error behind a channel'),
+  });
+  stack.onEvent((event, payload) => {
+    crossed.push({ event, payload });
+    logs.logger.info({ event, payload }, 'event');
+  });
+
+  try {
+    await day();
+  } catch (error) {
+    // The scans below run whatever happened: what a broken day left on disk is what they must find.
+    dayError = error;
+  }
+
+  // While the databases are open their WAL and SHM files exist: scanned now, and again once closed.
+  await logs.flush();
+  openScan = { files: filesUnder(dir).map((f) => f.path), found: pansInFolder(dir, PANS) };
+  await stack.close();
+  await logs.close();
+}, 120_000);
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a day with card numbers typed everywhere', () => {
+  it('every card number and CVV typed into free text was refused, its field named, with the card message', () => {
+    expect(dayError).toBeUndefined();
+    expect(wrong).toEqual([]);
+    // 30 fields × (20 spellings + 4 CVV phrases), and the 20 rows of the reservations file.
+    expect(fieldsProbed).toBe(30);
+    expect(DAY_CVVS).toHaveLength(4);
+    expect(refused).toBe(fieldsProbed * (CARD_SPELLINGS.length + DAY_CVVS.length) + CARD_SPELLINGS.length);
+  });
+
+  it('no file in the data folder holds a card number — SQLite with its WAL and SHM while open, logs, JSON, exports', () => {
+    expect(openScan.files.some((f) => f.endsWith('-wal'))).toBe(true);
+    expect(openScan.files.some((f) => f.endsWith('-shm'))).toBe(true);
+    expect(openScan.found).toEqual([]);
+    const files = filesUnder(dir).map((f) => f.path);
+    for (const expected of ['journal.db', 'audit.db', 'refund-requests.db', 'operators.db', 'reservations-training.db', 'audit-head.json', 'exports/audit.csv', 'exports/end-of-day.csv']) {
+      expect(files).toContain(expected);
+    }
+    expect(files.some((f) => /^logs\/app\.\d+\.log$/.test(f))).toBe(true);
+    expect(pansInFolder(dir, PANS)).toEqual([]);
+  });
+
+  it('the scan reads what the day wrote: its ordinary words are found in the very files scanned', () => {
+    const words = (name: string): string => readings(readFileSync(join(dir, name))).map(lettersAndDigits).join(' ');
+    expect(words('journal.db')).toContain('Depósitodelaestancia');
+    expect(words('refund-requests.db')).toContain('Cargoduplicadosegúnlahuésped');
+    expect(words('audit.db')).toContain('Noprocedeelcargoescorrecto');
+    const log = filesUnder(join(dir, 'logs')).map((f) => f.bytes.toString('utf8')).join('');
+    expect(log).toContain('"channel":"payments:pay"');
+    // The careless log of every call kept the calls, scrubbed: a spelled card became [card], a CVV [redacted].
+    expect(log).toContain('[card]');
+    expect(log).toContain('[redacted]');
+  });
+
+  it('the shared detector finds no card number or CVV in any text at rest: every SQLite value, log line, JSON file and export cell', () => {
+    const found: string[] = [];
+    for (const { path, bytes } of filesUnder(dir)) {
+      if (path.endsWith('.db')) {
+        const db = new Database(join(dir, path), { readonly: true });
+        const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
+        for (const { name } of tables) found.push(...cardDataIn(`${path} ${name}`, textLeaves(db.prepare(`SELECT * FROM "${name}"`).all())));
+        db.close();
+      } else if (path.endsWith('.log')) {
+        for (const line of bytes.toString('utf8').split('\n').filter(Boolean)) found.push(...cardDataIn(path, textLeaves(JSON.parse(line) as unknown)));
+      } else if (path.endsWith('.json')) {
+        found.push(...cardDataIn(path, textLeaves(JSON.parse(bytes.toString('utf8')) as unknown)));
+      } else if (path.endsWith('.csv')) {
+        found.push(...cardDataIn(path, textLeaves(parse(bytes.toString('utf8'), { relax_column_count: true }))));
+      } else {
+        found.push(`${path}: a file the scan does not know how to read as text`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('no IPC answer or event that crossed to the renderer holds a card number or CVV', () => {
+    expect(crossed.length).toBeGreaterThan(700);
+    expect(cardDataIn('ipc', textLeaves(crossed))).toEqual([]);
+    const plain = lettersAndDigits(JSON.stringify(crossed));
+    expect(PANS.filter((pan) => plain.includes(pan))).toEqual([]);
+  });
+});
+
+describe('the scan itself', () => {
+  it('would find a card number left in a SQLite WAL, in UTF-16 text, and in a log line — so its silence above means something', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'card-scan-'));
+    try {
+      const db = new Database(join(scratch, 'leak.db'));
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE t (note TEXT)');
+      db.prepare('INSERT INTO t VALUES (?)').run(`nota ${CARD_SPELLINGS[12]?.text ?? ''}`);
+      expect(pansInFolder(scratch, PANS).some((found) => found.startsWith('leak.db-wal: '))).toBe(true);
+      db.close();
+      writeFileSync(join(scratch, 'utf16.txt'), Buffer.from(`x ${CARD_SPELLINGS[14]?.text ?? ''} y`, 'utf16le'));
+      writeFileSync(join(scratch, 'odd.txt'), Buffer.concat([Buffer.from([0]), Buffer.from(`x ${CARD_SPELLINGS[3]?.text ?? ''} y`, 'utf16le')]));
+      const found = pansInFolder(scratch, PANS);
+      expect(found).toEqual(expect.arrayContaining([`utf16.txt: ${CARD_SPELLINGS[14]?.digits}`, `odd.txt: ${CARD_SPELLINGS[3]?.digits}`]));
+      expect(cardDataIn('log', textLeaves(JSON.parse(JSON.stringify({ msg: `cvv ${'\u0031\u0032\u0033'}` })) as unknown))).toHaveLength(1);
+      // Bytes that are no text are not taken for a card: 1 MB of them, in every reading.
+      writeFileSync(join(scratch, 'random.bin'), Buffer.from(Array.from({ length: 1 << 20 }, (_v, i) => (i * 2654435761) >>> 24)));
+      expect(pansInFolder(scratch, PANS).filter((f) => f.startsWith('random.bin'))).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
