@@ -8,10 +8,8 @@ import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFi
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
-import { UpdateError } from '../updates';
-import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
+import { createMessenger, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
-import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
@@ -288,11 +286,6 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
-    // Settings errors are written for people (a setting IT locked, a bad value).
-    explain: (error) =>
-      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError
-        ? { code: error.code, message: error.message }
-        : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
     // Which calls are the operator at work, and what each records, is the contract's own rule per channel.
     onActivity: () => guard.touch(),

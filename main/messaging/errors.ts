@@ -1,5 +1,6 @@
 /** Why a message did not go, as a code, a sentence for a person and whether to try again — never a secret, a link or a provider's raw text. */
 import type { DeliveryFailure, DeliveryFailureCode } from '../../shared/messaging';
+import { UserError } from '../errors';
 
 /** A failed attempt at a provider. Its message is written here from codes and numbers, never copied from a response. */
 export class DeliveryError extends Error {
@@ -22,13 +23,10 @@ export class DeliveryError extends Error {
 export type MessagingErrorCode = 'training_only' | 'unknown_message' | 'invalid_config' | 'invalid_request' | 'simulator_unreachable';
 
 /** A call the messenger refuses (misuse, not a delivery outcome): training-only actions, unknown ids, bad settings. */
-export class MessagingError extends Error {
+export class MessagingError extends UserError<MessagingErrorCode> {
   override readonly name = 'MessagingError';
-  constructor(
-    readonly code: MessagingErrorCode,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: MessagingErrorCode, message: string) {
+    super(code, message);
   }
 }
 

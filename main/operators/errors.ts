@@ -1,4 +1,5 @@
 /** The operators capability's one error type: a code to branch on and a sentence a person understands, never a password or hash. */
+import { UserError, type UserErrorOptions } from '../errors';
 
 export type OperatorErrorCode =
   /** A field failed its schema (id, name, role, password policy). */
@@ -21,15 +22,16 @@ export type OperatorErrorCode =
   /** Someone else is signed in (or locked) on this desk: sign out first. */
   | 'session_active';
 
-export class OperatorError extends Error {
+export class OperatorError extends UserError<OperatorErrorCode> {
   override readonly name = 'OperatorError';
 
   constructor(
-    readonly code: OperatorErrorCode,
+    code: OperatorErrorCode,
     message: string,
     /** For `locked`: when sign-in is allowed again (ms since the epoch). */
     readonly lockedUntil?: number,
+    options?: UserErrorOptions,
   ) {
-    super(message);
+    super(code, message, options);
   }
 }

@@ -77,6 +77,7 @@ export function signInError(result: Extract<SignInResult, { ok: false }>, now: n
         'locked',
         `This account is locked after too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an admin to reset the password.`,
         result.lockedUntil,
+        { params: { minutes } },
       );
     }
   }

@@ -187,7 +187,7 @@ export class RefundDesk {
       throw new RefundError(
         'refund_limit',
         `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(toCents(limit), currency)}. An admin must make it.`,
-        'amount',
+        { field: 'amount' },
       );
     }
   }
@@ -198,8 +198,8 @@ export class RefundDesk {
     const currency = asCurrency(payment.currency);
     const leftCents = this.refundableCents(payment);
     const cents = amount === undefined ? leftCents : toCents(amount);
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
-    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', { field: 'amount' });
+    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, { field: 'amount' });
     return cents;
   }
 

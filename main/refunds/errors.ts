@@ -1,4 +1,6 @@
 /** Refund refusals written for people: the code for the screens, the message for the supervisor or agent. */
+import { UserError, type UserErrorOptions } from '../errors';
+
 export type RefundErrorCode =
   | 'refund_limit'
   | 'refund_exceeds_remaining'
@@ -9,14 +11,9 @@ export type RefundErrorCode =
   | 'approver_not_allowed'
   | 'same_person';
 
-export class RefundError extends Error {
+export class RefundError extends UserError<RefundErrorCode> {
   override readonly name = 'RefundError';
-  constructor(
-    readonly code: RefundErrorCode,
-    message: string,
-    /** The input field at fault, when one is. */
-    readonly field?: string,
-  ) {
-    super(message);
+  constructor(code: RefundErrorCode, message: string, options?: UserErrorOptions) {
+    super(code, message, options);
   }
 }

@@ -401,11 +401,17 @@ export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
 /** How every call's answer crosses: a value, or an error a person can read — never a stack. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 export interface IpcError {
+  /** A stable name (snake_case) to branch on and to find the sentence in the desk's language. */
   code: string;
+  /** The same in words (English), for a person. */
   message: string;
   /** The input field at fault, when one is. */
   field?: string;
+  /** The numbers and names the message is made of (amounts in cents with their currency, minutes, a setting's name). */
+  params?: ErrorParams;
 }
+/** Plain values only: what main wrote into a message, never what was typed. */
+export type ErrorParams = Readonly<Record<string, string | number | boolean>>;
 
 export const CHANNEL_NAMES = Object.keys(CHANNELS) as Channel[];
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
