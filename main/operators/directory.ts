@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { SqliteFile } from '../storage/sqlite';
 import type { z } from 'zod';
-import { DisplayName, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
+import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
 
@@ -113,7 +113,7 @@ export class OperatorDirectory {
 
   /** Creates the first operator, an admin. Refused once any operator exists. */
   async createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView> {
-    const id = normalizeId(valid(OperatorId, input.id, 'id'));
+    const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
     const displayName = valid(DisplayName, input.displayName, 'displayName');
     const password = valid(Password, input.password, 'password');
     if (!this.needsFirstAdmin()) throw setupDone();
@@ -167,7 +167,7 @@ export class OperatorDirectory {
 
   async createOperator(actorId: string, input: NewOperator): Promise<OperatorView> {
     this.requireAdmin(actorId);
-    const id = normalizeId(valid(OperatorId, input.id, 'id'));
+    const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
     const displayName = valid(DisplayName, input.displayName, 'displayName');
     const role = valid(Role, input.role, 'role');
     const password = valid(Password, input.password, 'password');

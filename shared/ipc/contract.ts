@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
-import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
+import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
 import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
@@ -114,7 +114,7 @@ export const CHANNELS = {
   }),
   /** First run only: the first account is an admin, who then creates the others. */
   'session:createFirstAdmin': channel({
-    input: z.strictObject({ id: OperatorId, displayName: DisplayName, password: Password }),
+    input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, password: Password }),
     output: OperatorView,
     access: 'public',
     activity: 'background',
@@ -357,7 +357,7 @@ export const CHANNELS = {
   'session:lock': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
   'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'operator', audit: 'none' }),
   'operators:create': channel({
-    input: z.strictObject({ id: OperatorId, displayName: DisplayName, role: Role, password: Password }),
+    input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, role: Role, password: Password }),
     output: OperatorView,
     access: ADMIN,
     activity: 'operator',

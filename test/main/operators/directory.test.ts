@@ -190,6 +190,23 @@ describe('admin operations', () => {
     expect(error.message).toMatch(/already exists/);
   });
 
+  it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
+    const d = track(openDirectory(dir));
+    const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
+    expect(first).toMatchObject({ field: 'id', message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string });
+    expect(d.needsFirstAdmin()).toBe(true);
+    await d.createFirstAdmin(ADMIN);
+    await d.createOperator(ADMIN.id, SUPERVISOR);
+    await d.createOperator(ADMIN.id, AGENT);
+    for (const id of ['system', 'ANONYMOUS', ' anonymous ']) {
+      const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id }), 'invalid_input');
+      expect(error.field).toBe('id');
+    }
+    expect(d.list(ADMIN.id).map((o) => o.id)).toEqual(['ana', 'root', 'sam']);
+    // Ids that only contain the words are ordinary ids.
+    await d.createOperator(ADMIN.id, { ...AGENT, id: 'system.admin' });
+  });
+
   it('refuse anyone who is not an enabled admin, and change nothing', async () => {
     const d = track(await seeded(dir));
     const before = d.list(ADMIN.id);
