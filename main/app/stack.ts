@@ -47,6 +47,8 @@ export interface MainStackOptions {
    * last start's, the audit trail records which changed (IT's managed file, the user's file).
    */
   settingsInEffect?: Record<string, unknown>;
+  /** Policy settings found in the user's settings.json and not applied (only IT sets them): recorded by `system` at each start. */
+  settingsIgnored?: readonly { field: string }[];
 }
 
 export interface MainStack {
@@ -185,6 +187,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   });
 
   if (options.settingsInEffect) recordSettingsChange(audit, options.settingsInEffect, record);
+  if (options.settingsIgnored && options.settingsIgnored.length > 0) {
+    const settings = options.settingsIgnored.map((issue) => issue.field);
+    record({ actor: 'system', action: 'settings.ignored', outcome: 'refused', resource: 'settings', details: { file: 'user', settings } });
+  }
 
   const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;

@@ -79,6 +79,19 @@ export type SettingsFile = z.output<typeof SettingsFile>;
 export const SettingKey = SettingsFile.keyof();
 export const SETTING_KEYS: readonly SettingKey[] = SettingKey.options;
 
+/**
+ * Policy: settings only IT sets (in the managed file; otherwise their defaults), never the desk user's own
+ * settings.json — the refund caps, and every host a stored key is sent to (the service, the reservation system, the
+ * message providers). A user file naming one is not refused (the desk still starts); the value is ignored and the
+ * app says so: in the log, in --print-config and in the audit trail.
+ */
+export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'refundLimits', 'reservations', 'messaging'] as const satisfies readonly SettingKey[];
+export type PolicyKey = (typeof POLICY_KEYS)[number];
+
+export function isPolicyKey(key: string): key is PolicyKey {
+  return (POLICY_KEYS as readonly string[]).includes(key);
+}
+
 export const DEFAULT_SETTINGS = {
   environment: 'training',
   idleTimeoutMinutes: 15,
