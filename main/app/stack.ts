@@ -36,7 +36,7 @@ export interface MainStackOptions {
   reservationsSecret?: SecretGetter;
   /** Electron's content protection for the window that asks; tests record the calls. */
   protectCardData?: (webContentsId: number, active: boolean) => void;
-  /** The `refundLimits` setting: the largest single refund per role and currency (default: supervisors 10,000 MXN / 500 USD). */
+  /** The `refundLimits` setting: per role and currency, the largest single refund and the day's total (default: supervisors 10,000 MXN / 500 USD, each). */
   refundLimits?: RefundLimits;
   /** The auto-update (main/updates in the app); "disabled" when not given. */
   updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
@@ -192,12 +192,15 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     record({ actor: 'system', action: 'settings.ignored', outcome: 'refused', resource: 'settings', details: { file: 'user', settings } });
   }
 
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
   const refunds = new RefundDesk({
     engine,
     requests,
     limits: () => refundLimits,
+    history: journal,
+    timeZone,
     verifyApprover: async (id, password) => {
       const result = await directory.signIn(id, password);
       if (!result.ok) throw signInError(result, Date.now());
@@ -206,7 +209,6 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   });
   const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.get(requestId)?.paymentId };
   const recordCall = createCallRecorder({ record, lookup: auditLookup });
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
     ...(query.action ? { action: query.action } : {}),

@@ -2,7 +2,10 @@
 import { UserError, type UserErrorOptions } from '../errors';
 
 export type RefundErrorCode =
+  /** Above the role's largest single refund (params: amountCents, limitCents, currency, role). */
   | 'refund_limit'
+  /** Above what the operator may still refund today (params: amountCents, limitCents, refundedCents, leftCents, currency, role). */
+  | 'refund_daily_limit'
   | 'refund_exceeds_remaining'
   | 'payment_not_refundable'
   | 'request_not_found'

@@ -17,7 +17,7 @@ const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
   returnUrl: 'Where the cardholder lands after 3-D Secure (https).',
   idleTimeoutMinutes: 'Minutes without activity before the desk locks, 1 to 15.',
   refundLimits:
-    'The largest single refund per role and currency, e.g. {"supervisor": {"mxn": 10000, "usd": 500}}. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD. Only IT sets it: a user\'s settings.json cannot.',
+    'Per role and currency, the largest single refund and the most one operator may refund in a day (succeeded and pending refunds they made today, in the desk\'s time zone), e.g. {"supervisor": {"usd": {"perRefund": 500, "perDay": 1500}}}. A plain number caps both. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD a refund and a day. Only IT sets it: a user\'s settings.json cannot.',
   language: 'The language of the desk: es-MX or en-US.',
   reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md). Only IT sets it: a user's settings.json cannot.",
   messaging:

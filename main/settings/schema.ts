@@ -41,7 +41,7 @@ const fields = {
   reservations: ReservationSourceConfig.unwrap(),
   /** Who carries the 3DS link by e-mail, SMS and WhatsApp; the providers' secrets are in the secret store. */
   messaging: MessagingConfigSchema,
-  /** The largest single refund per role and currency, e.g. { "supervisor": { "mxn": 10000 } }; a role or currency left out has no limit. */
+  /** Per role and currency, the largest single refund and the day's total per operator, e.g. { "supervisor": { "mxn": { "perRefund": 10000, "perDay": 30000 } } }; a role or currency left out has no limit. */
   refundLimits: RefundLimits,
   /** Where IT publishes updates (main/updates); not set: the app never looks for updates. */
   updates: UpdatesSettings,

@@ -48,6 +48,8 @@ export const enUS = {
   "refund.list.status": "Status",
   "refund.list.when": "When",
   "refund.limit": "Your limit: {amount} per refund.",
+  "refund.limitDaily": "Your limits: {amount} per refund, {daily} a day in all.",
+  "refund.limitDailyOnly": "Your limit: {daily} a day in all.",
   "refund.noLimit": "Your role has no refund limit.",
   "payments.title": "Find a payment",
   "payments.reservation": "Reservation",

@@ -2,12 +2,13 @@
 // HTTP, real operators, journal, refund requests and audit trail), plus one case on a bare engine and desk
 // whose fetch is observed, to count the refund requests that reach the service.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
+import { loadSettings } from '../../../main/settings';
 import type { SenderInfo } from '../../../main/ipc';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
@@ -29,7 +30,7 @@ const PASSWORDS = {
 } as const;
 type Who = keyof typeof PASSWORDS;
 
-type Refusal = { code: string; message: string; field?: string };
+type Refusal = { code: string; message: string; field?: string; params?: Record<string, unknown> };
 
 /** One main stack over a temporary data folder, with the four operators. */
 class Desk {
@@ -400,8 +401,9 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>('refunds:limits', {});
     expect(limits).toEqual(
       expect.arrayContaining([
-        { role: 'agent', currency: 'usd', max: 0 },
-        { role: 'supervisor', currency: 'usd', max: 50 },
+        { role: 'agent', currency: 'usd', max: 0, maxPerDay: 0 },
+        // One number caps a single refund and the day's total alike.
+        { role: 'supervisor', currency: 'usd', max: 50, maxPerDay: 50 },
         { role: 'supervisor', currency: 'mxn' },
         { role: 'admin', currency: 'usd' },
       ]),
@@ -446,6 +448,88 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
   });
 });
 
+describe('the daily cap per supervisor and currency (default limits: 500 USD a refund and a day)', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    await desk.close();
+  });
+
+  it('890 USD cannot be refunded as 450 + 440: the second part is refused, saying how much is left today', async () => {
+    await desk.signInAs('ana');
+    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number; maxPerDay?: number }[] }>('refunds:limits', {});
+    expect(limits).toEqual(expect.arrayContaining([{ role: 'supervisor', currency: 'usd', max: 500, maxPerDay: 500 }, { role: 'admin', currency: 'usd' }]));
+
+    const payment = await desk.succeededPayment('ana', 890);
+    await desk.signInAs('sam');
+    // Still pending at the service when the next one is asked: it counts.
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 450))).toMatchObject({ refundable: 440, refunds: [{ amount: 450, status: 'pending' }] });
+    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 440));
+    expect(refusal).toMatchObject({
+      code: 'refund_daily_limit',
+      field: 'amount',
+      params: { amountCents: 44_000, limitCents: 50_000, refundedCents: 45_000, leftCents: 5_000, currency: 'usd', role: 'supervisor' },
+    });
+    expect(refusal.message).toBe(
+      'This refund is 440.00 USD; as supervisor you may refund up to 500.00 USD a day and have refunded 450.00 USD today, so 50.00 USD is left today. An admin must make it.',
+    );
+    expect((await desk.get(payment.id)).refunds).toHaveLength(1);
+
+    // Succeeded refunds count too; what is left today can still be refunded, then nothing more.
+    await desk.advance(REFUND_DELAY_S + 1);
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 50))).toMatchObject({ refundable: 390 });
+    expect((await desk.refused('refunds:create', refundInput(payment.id, 1))).message).toMatch(/so nothing is left today\./);
+    // The whole amount left (no amount given) is checked the same way.
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_daily_limit', params: { amountCents: 39_000, leftCents: 0 } });
+
+    // Another currency has its own cap; another supervisor has their own day; admins have none.
+    const inPesos = await desk.succeededPayment('ana', 900, 'mxn');
+    await desk.signInAs('sam');
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 900))).toMatchObject({ refundable: 0 });
+    await desk.signInAs('sue');
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 390))).toMatchObject({ refundable: 0 });
+  });
+
+  it('approvals count for the approver, from the queue and by manager override; a refused one stays pending', async () => {
+    const payment = await desk.succeededPayment('ana', 300);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 300));
+    // Sam has refunded 500 USD today (the test above): nothing is left for him, on the agent's screen or in the queue.
+    const override = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam });
+    expect(override).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 0 } });
+    await desk.signInAs('sam');
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', field: 'amount' });
+    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    expect(still).toMatchObject({ status: 'pending' });
+
+    // Sue refunded 390 USD today: 110 left, not enough for 300.
+    await desk.signInAs('sue');
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 11_000 } });
+    await desk.signInAs('ada');
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'ada' });
+  });
+});
+
+describe('the cap comes from IT: a user settings.json of {"refundLimits": {}} does not lift it', () => {
+  it('the settings the app loads keep the default cap, and main refuses 600 USD from a supervisor', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'refund-policy-'));
+    mkdirSync(join(root, 'user'));
+    writeFileSync(join(root, 'user', 'settings.json'), JSON.stringify({ refundLimits: {} }));
+    const loaded = await loadSettings({ userDir: join(root, 'user'), managedPath: join(root, 'managed-settings.json') });
+    // Wired as main/index.ts wires it.
+    const desk = await Desk.open(loaded.settings.refundLimits === undefined ? {} : { refundLimits: loaded.settings.refundLimits });
+    try {
+      const payment = await desk.succeededPayment('ana', 600);
+      await desk.signInAs('sam');
+      expect(await desk.refused('refunds:create', refundInput(payment.id, 600))).toMatchObject({ code: 'refund_limit', params: { limitCents: 50_000 } });
+    } finally {
+      await desk.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('over-refund is blocked before any request reaches the service', () => {
   let sim: RunningSimulator;
   let dir: string;
@@ -473,6 +557,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
     desk = new RefundDesk({
       engine,
       requests,
+      history: journal,
       verifyApprover: () => Promise.reject(new Error('not used here')),
     });
   });
