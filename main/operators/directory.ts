@@ -157,6 +157,25 @@ export class OperatorDirectory {
     return result;
   }
 
+  /**
+   * Checks an id and password for a signature that is not a sign-in (a supervisor's manager override on an agent's
+   * screen): the same answers after the same scrypt work, a locked or disabled account refused, but nothing is
+   * counted or reset on the account. Whoever limits such attempts does it in their own place (the refund desk
+   * pauses override on its desk), so that someone else's wrong guesses never lock the supervisor out.
+   */
+  async verify(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
+    const key = normalizeId(id);
+    const row = OperatorId.safeParse(key).success ? this.record(key) : undefined;
+    const dummy = await this.dummy();
+    const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
+    const current = row && this.record(key);
+    if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
+    if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
+    if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
+    if (current.disabled === 1) return { ok: false, reason: 'disabled' };
+    return { ok: true, operator: toView(current) };
+  }
+
   /** The public view of one operator, or undefined (no actor needed: main uses it to re-check a session). */
   view(id: string): OperatorView | undefined {
     const row = this.record(normalizeId(id));

@@ -17,12 +17,20 @@ export interface RefundDeskDeps {
   history: RefundHistory;
   /** The desk's time zone: where "today" begins and ends for the daily cap (the system's when not given). */
   timeZone?: string;
-  /** Checks a supervisor's own id and password (lockout rules apply); throws an OperatorError when they do not hold. */
+  /**
+   * Checks a supervisor's own id and password; throws (an OperatorError) when they do not hold. It must not count
+   * towards the supervisor's own lockout: the desk limits overrides itself (OVERRIDE_MAX_FAILURES).
+   */
   verifyApprover: (id: string, password: string) => Promise<OperatorView>;
   now?: () => number;
 }
 
 const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
+
+/** Wrong approver credentials in a row on one desk before manager override pauses there… */
+export const OVERRIDE_MAX_FAILURES = 5;
+/** …for this long (the supervisor's own account is never locked by them; the queue stays open). */
+export const OVERRIDE_PAUSE_MS = 5 * 60_000;
 
 const money = (cents: number, currency: string): string =>
   `${fromCents(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
@@ -42,9 +50,12 @@ export class RefundDesk {
    * journal (written before it is sent), so two at once cannot both fit in what was left today.
    */
   private capped: Promise<unknown> = Promise.resolve();
+  /** Wrong approver credentials in a row on this desk, and the end of the pause they caused. */
+  private overrideFailures = 0;
+  private overridePausedUntil: number | undefined;
 
   constructor(private readonly deps: RefundDeskDeps) {
-    this.now = deps.now ?? Date.now;
+    this.now = deps.now ?? (() => Date.now());
     this.limitsOf = deps.limits ?? (() => DEFAULT_REFUND_LIMITS);
     this.timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   }
@@ -93,7 +104,15 @@ export class RefundDesk {
   async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
-    const approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
+    this.checkOverrideOpen();
+    let approver: OperatorView;
+    try {
+      approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
+    } catch (error) {
+      this.overrideFailed();
+      throw error;
+    }
+    this.overrideFailures = 0;
     return this.oneAtATime(() => this.approveAs(this.requireRequest(request.id), approver, true));
   }
 
@@ -191,6 +210,32 @@ export class RefundDesk {
     if (approver.id === request.requestedBy) {
       throw new RefundError('same_person', 'A refund request must be approved by someone other than the person who asked for it.');
     }
+  }
+
+  /** Refuses while override is paused on this desk, even with the right password (it is not checked then). */
+  private checkOverrideOpen(): void {
+    const until = this.overridePausedUntil;
+    if (until === undefined) return;
+    const now = this.now();
+    if (now >= until) {
+      this.overridePausedUntil = undefined;
+      return;
+    }
+    const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
+    throw new RefundError(
+      'override_paused',
+      `Manager override is paused on this desk for ${minutes} minute${minutes === 1 ? '' : 's'} after ${OVERRIDE_MAX_FAILURES} wrong supervisor passwords. ` +
+        'A supervisor can approve the request from the Approvals queue meanwhile.',
+      { params: { minutes, failures: OVERRIDE_MAX_FAILURES } },
+    );
+  }
+
+  /** One more wrong approver credential on this desk; the last one allowed pauses override. */
+  private overrideFailed(): void {
+    this.overrideFailures++;
+    if (this.overrideFailures < OVERRIDE_MAX_FAILURES) return;
+    this.overrideFailures = 0;
+    this.overridePausedUntil = this.now() + OVERRIDE_PAUSE_MS;
   }
 
   /** Runs `fn` after every capped refund begun before it on this desk has been sent (or refused). */

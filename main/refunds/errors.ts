@@ -12,6 +12,8 @@ export type RefundErrorCode =
   | 'request_closed'
   | 'request_changed'
   | 'approver_not_allowed'
+  /** Manager override refused for a while on this desk after too many wrong approver passwords (params: minutes, failures). */
+  | 'override_paused'
   | 'same_person';
 
 export class RefundError extends UserError<RefundErrorCode> {

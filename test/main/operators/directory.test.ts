@@ -168,6 +168,23 @@ describe('signIn', () => {
   });
 });
 
+describe('verify (a signature that is not a sign-in: the manager override)', () => {
+  it('gives the same answers as signIn, but counts nothing on the account: failures never lock it, a success unlocks nothing', async () => {
+    const d = track(await seeded(dir));
+    for (let i = 0; i < MAX_FAILED_ATTEMPTS * 2; i++) expect(await d.verify(SUPERVISOR.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
+    expect(await d.verify('nobody', 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+
+    // An account locked by its own failed sign-ins stays locked for verify too, and a right password does not lift it.
+    await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
+    expect(await d.verify(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 2)).toMatchObject({ ok: false, reason: 'locked' });
+
+    d.setDisabled(ADMIN.id, AGENT.id, true);
+    expect(await d.verify(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
+  });
+});
+
 describe('admin operations', () => {
   it('let an admin create, change, disable and list operators', async () => {
     const d = track(await seeded(dir, { now: () => T0 }));

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
 import { loadSettings } from '../../../main/settings';
 import type { SenderInfo } from '../../../main/ipc';
@@ -508,6 +508,60 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
     expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 11_000 } });
     await desk.signInAs('ada');
     expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'ada' });
+  });
+});
+
+describe('manager override: failed attempts are limited per desk, and never lock the supervisor out', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await desk.close();
+  });
+
+  it('ten wrong passwords on the agent’s screen: 5 are checked, then override pauses for 5 minutes; the supervisor still signs in', async () => {
+    const payment = await desk.succeededPayment('ana', 80);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const wrong = { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' };
+    const codes: string[] = [];
+    for (let i = 0; i < 10; i++) codes.push((await desk.refused('refunds:override', wrong)).code);
+    expect(codes).toEqual([...Array<string>(5).fill('invalid_credentials'), ...Array<string>(5).fill('override_paused')]);
+    const paused = await desk.refused('refunds:override', { ...wrong, approverPassword: PASSWORDS.sam });
+    expect(paused).toMatchObject({ code: 'override_paused', params: { minutes: 5, failures: 5 } });
+    expect(paused.message).toBe(
+      'Manager override is paused on this desk for 5 minutes after 5 wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',
+    );
+    // Each try is in the audit trail, refused, from the agent's session.
+    const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100).filter((r) => r.details['requestId'] === request.id);
+    expect(rows.map((r) => [r.actor, r.outcome, r.details['code']]).slice(0, 2)).toEqual([
+      ['ana', 'refused', 'override_paused'],
+      ['ana', 'refused', 'override_paused'],
+    ]);
+
+    // The supervisor's own account is not locked: they sign in at once, and can approve from the queue.
+    await desk.signInAs('sam');
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
+  });
+
+  it('after 5 minutes override is open again, and a success starts the count over', async () => {
+    const payment = await desk.succeededPayment('ana', 80);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const right = { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam };
+    expect(await desk.refused('refunds:override', right)).toMatchObject({ code: 'override_paused' });
+    // Only the clock the desk reads moves (Date): timers, the simulator's own clock and sockets run as they are.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 5 * 60_000 + 1_000);
+    await desk.signInAs('ana');
+    expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({ code: 'invalid_credentials' });
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({ status: 'approved', decidedBy: 'sam', override: true });
+    // Four more failures after the success do not pause it: the count started over.
+    const other = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 10));
+    for (let i = 0; i < 4; i++) {
+      expect(await desk.refused('refunds:override', { requestId: other.id, approverId: 'sam', approverPassword: 'wrong again 12345' })).toMatchObject({ code: 'invalid_credentials' });
+    }
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', { ...right, requestId: other.id })).request).toMatchObject({ status: 'approved' });
   });
 });
 
