@@ -143,6 +143,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     signIn: (id, password) => guard.signIn(id, password),
     signOut: () => guard.signOut(),
     lock: () => guard.lock(),
+    endLocked: () => guard.endLocked(),
     touch: () => guard.touch(),
     createFirstAdmin: async (input) => {
       await directory.createFirstAdmin(input);

@@ -19,8 +19,10 @@ export type OperatorErrorCode =
   | 'not_signed_in'
   /** The session is locked by the idle timeout: unlock first. */
   | 'session_locked'
-  /** Someone else is signed in (or locked) on this desk: sign out first. */
-  | 'session_active';
+  /** Someone else is signed in (or locked) on this desk: sign out first (or, locked, hand the desk over). */
+  | 'session_active'
+  /** A hand-over was asked while the session is open: that operator signs out instead. */
+  | 'not_locked';
 
 export class OperatorError extends UserError<OperatorErrorCode> {
   override readonly name = 'OperatorError';

@@ -355,6 +355,19 @@ export const CHANNELS = {
   'session:activity': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
   /** Lock the desk now (the agent steps away): the same operator's password opens it again. The lock itself is recorded by main. */
   'session:lock': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
+  /**
+   * "Sign in as someone else" on the lock screen: the locked session ends (its card data was wiped when it locked), so
+   * another operator can sign in without restarting the app; refused while the session is open. Public: nobody is
+   * signed in on a locked desk. Background: there is no session left to keep awake. Recorded with the session that
+   * ended as the resource (the actor is `anonymous`: whoever is at the desk).
+   */
+  'session:endLocked': channel({
+    input: none,
+    output: z.object({ ok: z.literal(true), ended: OperatorId.optional() }),
+    access: 'public',
+    activity: 'background',
+    audit: { action: 'session.handOver', resource: (_input, output) => output?.ended },
+  }),
   'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'operator', audit: 'none' }),
   'operators:create': channel({
     input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, role: Role, password: Password }),

@@ -337,6 +337,8 @@ export const enUS = {
   "signin.id": "Operator id",
   "signin.password": "Password",
   "signin.submit": "Sign in",
+  "signin.handOver": "Sign in as someone else",
+  "signin.handedOver": "The locked session was ended. The next operator can sign in.",
   "firstAdmin.title": "Create the first administrator",
   "firstAdmin.help": "No operator exists yet. The administrator then creates the agents' and supervisors' accounts.",
   "firstAdmin.name": "Name",

@@ -339,6 +339,8 @@ export const esMX: Catalogue = {
   "signin.id": "Id de operador",
   "signin.password": "Contraseña",
   "signin.submit": "Iniciar sesión",
+  "signin.handOver": "Iniciar sesión con otro usuario",
+  "signin.handedOver": "Se cerró la sesión bloqueada. El siguiente operador puede iniciar sesión.",
   "firstAdmin.title": "Crear el primer administrador",
   "firstAdmin.help": "Aún no existe ningún operador. El administrador crea después las cuentas de agentes y supervisores.",
   "firstAdmin.name": "Nombre",

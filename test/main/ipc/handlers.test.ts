@@ -44,6 +44,7 @@ const session: SessionPort = {
   createFirstAdmin: () => Promise.reject(new Error('not used here')),
   signOut: () => (signedIn = undefined),
   lock: () => undefined,
+  endLocked: () => undefined,
   touch: () => void touches++,
 };
 let touches = 0;
