@@ -153,6 +153,7 @@ async function start(): Promise<void> {
   const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath: managedSettingsPath(process.platform, process.env) });
   const { settings } = loaded;
   logger.info({ environment: settings.environment, locked: [...loaded.locked] }, 'settings loaded');
+  for (const issue of loaded.ignored) logger.warn({ setting: issue.field }, `settings.json: ${issue.field} ${issue.message}`);
 
   const url = appUrl();
   const secrets = secretStore();
@@ -181,6 +182,7 @@ async function start(): Promise<void> {
     protectCardData: setCardDataProtection,
     updates: updater,
     settingsInEffect: settings,
+    settingsIgnored: loaded.ignored,
   });
   connectIpc(stack.dispatch);
   stack.onEvent((event, payload) => {

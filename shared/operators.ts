@@ -12,6 +12,18 @@ export const OperatorId = freeText()
   .max(32, 'The operator id can have at most 32 characters.')
   .regex(/^[a-z0-9._-]+$/i, 'The operator id can use letters, digits, dot, dash and underscore.');
 
+/** The audit trail's own actors: main's work (`system`) and calls made before anyone signed in (`anonymous`). */
+export const RESERVED_OPERATOR_IDS: readonly string[] = ['system', 'anonymous'];
+
+/**
+ * The id of an account being created: an operator id that is not one of the trail's own actors, so that no one's
+ * rows can pass for the app's. (Signing in, searching and reading keep OperatorId: an id there only names.)
+ */
+export const NewOperatorId = OperatorId.refine(
+  (id) => !RESERVED_OPERATOR_IDS.includes(id.toLowerCase()),
+  'The ids "system" and "anonymous" are kept for the audit trail’s own entries: choose another id.',
+);
+
 export const DisplayName = freeText().trim().min(1, 'Enter a name.').max(80, 'The name can have at most 80 characters.');
 
 /** PCI DSS 4.0 (8.3.6): at least 12 characters, letters and digits. */

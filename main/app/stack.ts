@@ -8,11 +8,8 @@ import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFi
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
-import { UpdateError } from '../updates';
-import { createMessenger, MessagingError, type MessagingSecrets } from '../messaging';
+import { createMessenger, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
-import { SecretError } from '../secrets/errors';
-import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
@@ -50,7 +47,7 @@ export interface MainStackOptions {
   reservationsSecret?: SecretGetter;
   /** Electron's content protection for the window that asks; tests record the calls. */
   protectCardData?: (webContentsId: number, active: boolean) => void;
-  /** The `refundLimits` setting: the largest single refund per role and currency (default: supervisors 10,000 MXN / 500 USD). */
+  /** The `refundLimits` setting: per role and currency, the largest single refund and the day's total (default: supervisors 10,000 MXN / 500 USD, each). */
   refundLimits?: RefundLimits;
   /** The auto-update (main/updates in the app); "disabled" when not given. */
   updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
@@ -61,6 +58,8 @@ export interface MainStackOptions {
    * last start's, the audit trail records which changed (IT's managed file, the user's file).
    */
   settingsInEffect?: Record<string, unknown>;
+  /** Policy settings found in the user's settings.json and not applied (only IT sets them): recorded by `system` at each start. */
+  settingsIgnored?: readonly { field: string }[];
 }
 
 export interface MainStack {
@@ -160,6 +159,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     signIn: (id, password) => guard.signIn(id, password),
     signOut: () => guard.signOut(),
     lock: () => guard.lock(),
+    endLocked: () => guard.endLocked(),
     touch: () => guard.touch(),
     createFirstAdmin: async (input) => {
       await directory.createFirstAdmin(input);
@@ -205,22 +205,29 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   });
 
   if (options.settingsInEffect) recordSettingsChange(audit, options.settingsInEffect, record);
+  if (options.settingsIgnored && options.settingsIgnored.length > 0) {
+    const settings = options.settingsIgnored.map((issue) => issue.field);
+    record({ actor: 'system', action: 'settings.ignored', outcome: 'refused', resource: 'settings', details: { file: 'user', settings } });
+  }
 
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
   const refunds = new RefundDesk({
     engine,
     requests,
     limits: () => refundLimits,
+    history: journal,
+    timeZone,
+    // Checked without counting on the supervisor's account: the desk limits overrides itself.
     verifyApprover: async (id, password) => {
-      const result = await directory.signIn(id, password);
+      const result = await directory.verify(id, password);
       if (!result.ok) throw signInError(result, Date.now());
       return result.operator;
     },
   });
   const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.get(requestId)?.paymentId };
   const recordCall = createCallRecorder({ record, lookup: auditLookup });
-  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
     ...(query.action ? { action: query.action } : {}),
@@ -306,12 +313,6 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,
-    // Settings errors are written for people (a setting IT locked, a bad value); a secret-store error says what IT must
-    // do (provision again, install a keyring…) and never holds the secret.
-    explain: (error) =>
-      error instanceof SettingsError || error instanceof ReservationError || error instanceof MessagingError || error instanceof UpdateError || error instanceof SecretError
-        ? { code: error.code, message: error.message }
-        : undefined,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
     // Which calls are the operator at work, and what each records, is the contract's own rule per channel.
     onActivity: () => guard.touch(),

@@ -18,8 +18,20 @@ export interface RecordedCall {
   stage: 'sender' | 'channel' | 'input' | 'access' | 'handler';
 }
 
-/** Failures of the app or the network; every other refusal (role, input, limits, the service's "no") is `refused`. */
-const FAILED_CODES = new Set(['internal', 'network_error', 'timeout', 'unexpected_response', 'missing_secret']);
+/** Failures of the app, the network or the desk's secret store; every other refusal (role, input, limits, the service's "no") is `refused`. */
+const FAILED_CODES = new Set([
+  'internal',
+  'network_error',
+  'timeout',
+  'unexpected_response',
+  'missing_secret',
+  // main/secrets: the OS key store or the store file cannot be used.
+  'encryption_unavailable',
+  'insecure_backend',
+  'encryption_failed',
+  'needs_reprovisioning',
+  'store_unreadable',
+]);
 
 export function outcomeOf(error: IpcError | undefined): AuditOutcome {
   if (error === undefined) return 'ok';

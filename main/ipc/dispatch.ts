@@ -3,9 +3,7 @@ import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
 import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
 import { textIssueCode } from '../../shared/text';
-import { OperatorError } from '../operators';
-import { ServiceError } from '../payments';
-import { RefundError } from '../refunds';
+import { isUserError } from '../errors';
 
 export interface CallContext {
   /** The signed-in operator (main's own knowledge: the renderer never says who it is). */
@@ -56,10 +54,8 @@ export interface DispatcherDeps {
   currentOperator: () => OperatorView | undefined;
   /** The app's own window, at the app's own origin, top frame only. */
   isTrustedSender: (sender: SenderInfo) => boolean;
-  /** Errors the app does not know how to explain are logged (name and channel only), never sent. */
+  /** Errors that are not a capability's own UserError are logged (name and channel only), never sent. */
   onUnexpectedError?: (channel: string, error: unknown) => void;
-  /** Turns an error of another capability into words for the agent; undefined when it is not one of them. */
-  explain?: (error: unknown) => IpcError | undefined;
   /**
    * The operator is at work: a call the contract marks `operator` that passed validation and the role check
    * (the idle lock is postponed). Background calls and refused calls never get here.
@@ -121,19 +117,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       }
       return finish('handler', { ok: true, value: output.data }, parsed.data);
     } catch (error) {
-      const explained = explainError(error) ?? deps.explain?.(error);
-      if (explained) return finish('handler', { ok: false, error: explained }, parsed.data);
+      // Only a capability's own error, written for people, crosses; anything else is `internal`, with nothing of it sent.
+      if (isUserError(error)) return finish('handler', { ok: false, error: error.toIpcError() }, parsed.data);
       deps.onUnexpectedError?.(channel, error);
       return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
     }
   };
 }
 
-/** The engine's, the operators' and the refund desk's errors are written for people; their message and code may cross. */
-function explainError(error: unknown): IpcError | undefined {
-  if (error instanceof OperatorError) return { code: error.code, message: error.message };
-  if (error instanceof RefundError) return error.field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field: error.field };
-  if (!(error instanceof ServiceError)) return undefined;
-  const field = error.details.param;
-  return field === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, field };
-}

@@ -79,6 +79,8 @@ export interface SessionPort {
   createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView>;
   signOut(): void;
   lock(): void;
+  /** Ends a locked session (the lock screen's hand-over); the operator whose session ended, if any. */
+  endLocked(): OperatorView | undefined;
   /** Activity in the window: postpones the idle lock. */
   touch(): void;
 }
@@ -124,6 +126,10 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'session:signOut': () => {
       session.signOut();
       return { ok: true as const };
+    },
+    'session:endLocked': () => {
+      const ended = session.endLocked();
+      return ended === undefined ? { ok: true as const } : { ok: true as const, ended: ended.id };
     },
     'window:protectCardData': ({ active }, ctx) => {
       protectCardData(ctx.senderId, active);

@@ -1,5 +1,6 @@
 /** Why a message did not go, as a code, a sentence for IT, who can act and whether it may have gone all the same — never a secret, a link or a provider's raw text. */
 import { actorOf, type DeliveryFailure, type DeliveryFailureCode } from '../../shared/messaging';
+import { UserError } from '../errors';
 
 export interface DeliveryErrorOptions {
   /** A wait the provider asked for (Retry-After), in ms. */
@@ -51,13 +52,10 @@ export class DeliveryError extends Error {
 export type MessagingErrorCode = 'training_only' | 'unknown_message' | 'invalid_config' | 'invalid_request' | 'simulator_unreachable';
 
 /** A call the messenger refuses (misuse, not a delivery outcome): training-only actions, unknown ids, bad settings. */
-export class MessagingError extends Error {
+export class MessagingError extends UserError<MessagingErrorCode> {
   override readonly name = 'MessagingError';
-  constructor(
-    readonly code: MessagingErrorCode,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: MessagingErrorCode, message: string) {
+    super(code, message);
   }
 }
 

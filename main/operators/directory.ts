@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { SqliteFile } from '../storage/sqlite';
 import type { z } from 'zod';
-import { DisplayName, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
+import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
 
@@ -69,11 +69,11 @@ const toView = (row: OperatorRecord): OperatorView => ({
 /** Ids are compared case-insensitively and stored in lower case. */
 const normalizeId = (id: string): string => id.trim().toLowerCase();
 
-/** Parses with a shared schema; a failure becomes an OperatorError with the schema's own sentence (never the value). */
-function valid<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+/** Parses with a shared schema; a failure becomes an OperatorError naming the field, with the schema's own sentence (never the value). */
+function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new OperatorError('invalid_input', result.error.issues[0]?.message ?? 'The value is not valid.');
+  throw new OperatorError('invalid_input', result.error.issues[0]?.message ?? 'The value is not valid.', undefined, { field });
 }
 
 const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
@@ -113,9 +113,9 @@ export class OperatorDirectory {
 
   /** Creates the first operator, an admin. Refused once any operator exists. */
   async createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView> {
-    const id = normalizeId(valid(OperatorId, input.id));
-    const displayName = valid(DisplayName, input.displayName);
-    const password = valid(Password, input.password);
+    const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
+    const displayName = valid(DisplayName, input.displayName, 'displayName');
+    const password = valid(Password, input.password, 'password');
     if (!this.needsFirstAdmin()) throw setupDone();
     const hash = await hashPassword(password, this.cost);
     return this.file.transaction(() => {
@@ -157,6 +157,25 @@ export class OperatorDirectory {
     return result;
   }
 
+  /**
+   * Checks an id and password for a signature that is not a sign-in (a supervisor's manager override on an agent's
+   * screen): the same answers after the same scrypt work, a locked or disabled account refused, but nothing is
+   * counted or reset on the account. Whoever limits such attempts does it in their own place (the refund desk
+   * pauses override on its desk), so that someone else's wrong guesses never lock the supervisor out.
+   */
+  async verify(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
+    const key = normalizeId(id);
+    const row = OperatorId.safeParse(key).success ? this.record(key) : undefined;
+    const dummy = await this.dummy();
+    const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
+    const current = row && this.record(key);
+    if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
+    if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
+    if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
+    if (current.disabled === 1) return { ok: false, reason: 'disabled' };
+    return { ok: true, operator: toView(current) };
+  }
+
   /** The public view of one operator, or undefined (no actor needed: main uses it to re-check a session). */
   view(id: string): OperatorView | undefined {
     const row = this.record(normalizeId(id));
@@ -167,10 +186,10 @@ export class OperatorDirectory {
 
   async createOperator(actorId: string, input: NewOperator): Promise<OperatorView> {
     this.requireAdmin(actorId);
-    const id = normalizeId(valid(OperatorId, input.id));
-    const displayName = valid(DisplayName, input.displayName);
-    const role = valid(Role, input.role);
-    const password = valid(Password, input.password);
+    const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
+    const displayName = valid(DisplayName, input.displayName, 'displayName');
+    const role = valid(Role, input.role, 'role');
+    const password = valid(Password, input.password, 'password');
     if (this.record(id)) throw alreadyExists(id);
     const hash = await hashPassword(password, this.cost);
     return this.file.transaction(() => {
@@ -185,7 +204,7 @@ export class OperatorDirectory {
   setRole(actorId: string, id: string, role: Role): OperatorView {
     return this.file.transaction(() => {
       this.requireAdmin(actorId);
-      const newRole = valid(Role, role);
+      const newRole = valid(Role, role, 'role');
       const target = this.target(id);
       if (target.role === newRole) return toView(target);
       if (newRole !== 'admin') this.keepAnAdmin(target, 'change the role of');
@@ -197,7 +216,7 @@ export class OperatorDirectory {
   setDisabled(actorId: string, id: string, disabled: boolean): OperatorView {
     return this.file.transaction(() => {
       this.requireAdmin(actorId);
-      if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).');
+      if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).', undefined, { field: 'disabled' });
       const target = this.target(id);
       if ((target.disabled === 1) === disabled) return toView(target);
       if (disabled) this.keepAnAdmin(target, 'disable');
@@ -210,7 +229,7 @@ export class OperatorDirectory {
   async resetPassword(actorId: string, id: string, password: string): Promise<void> {
     this.requireAdmin(actorId);
     const target = this.target(id);
-    const newPassword = valid(Password, password);
+    const newPassword = valid(Password, password, 'password');
     const hash = await hashPassword(newPassword, this.cost);
     this.file.transaction(() => {
       this.requireAdmin(actorId);

@@ -1,4 +1,5 @@
 /** The operators capability's one error type: a code to branch on and a sentence a person understands, never a password or hash. */
+import { UserError, type UserErrorOptions } from '../errors';
 
 export type OperatorErrorCode =
   /** A field failed its schema (id, name, role, password policy). */
@@ -18,18 +19,21 @@ export type OperatorErrorCode =
   | 'not_signed_in'
   /** The session is locked by the idle timeout: unlock first. */
   | 'session_locked'
-  /** Someone else is signed in (or locked) on this desk: sign out first. */
-  | 'session_active';
+  /** Someone else is signed in (or locked) on this desk: sign out first (or, locked, hand the desk over). */
+  | 'session_active'
+  /** A hand-over was asked while the session is open: that operator signs out instead. */
+  | 'not_locked';
 
-export class OperatorError extends Error {
+export class OperatorError extends UserError<OperatorErrorCode> {
   override readonly name = 'OperatorError';
 
   constructor(
-    readonly code: OperatorErrorCode,
+    code: OperatorErrorCode,
     message: string,
     /** For `locked`: when sign-in is allowed again (ms since the epoch). */
     readonly lockedUntil?: number,
+    options?: UserErrorOptions,
   ) {
-    super(message);
+    super(code, message, options);
   }
 }

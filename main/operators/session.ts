@@ -77,6 +77,7 @@ export function signInError(result: Extract<SignInResult, { ok: false }>, now: n
         'locked',
         `This account is locked after too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an admin to reset the password.`,
         result.lockedUntil,
+        { params: { minutes } },
       );
     }
   }
@@ -105,7 +106,12 @@ export class SessionGuard {
     const existing = this.session;
     if (existing) {
       if (normalizeId(id) !== existing.operator.id) {
-        throw new OperatorError('session_active', `${existing.operator.displayName} is signed in on this desk. Sign out first.`);
+        throw new OperatorError(
+          'session_active',
+          existing.locked
+            ? `The desk is locked for ${existing.operator.displayName}. To use it yourself, choose "Sign in as someone else" (their session ends; the card details were already erased).`
+            : `${existing.operator.displayName} is signed in on this desk. Sign out first.`,
+        );
       }
       return this.unlock(password);
     }
@@ -155,6 +161,23 @@ export class SessionGuard {
   signOut(): void {
     this.session = undefined;
     this.clearTimer();
+  }
+
+  /**
+   * Hands a locked desk over ("Sign in as someone else"): the locked session ends, and whoever is at the desk may
+   * sign in. The card data on screen was wiped when the session locked. Refused while the session is open (its
+   * operator signs out instead). Answers the operator whose session ended; undefined when nobody was signed in.
+   */
+  endLocked(): OperatorView | undefined {
+    // An overdue idle lock is applied first: a session past its timeout is a locked one.
+    if (this.session && !this.session.locked) this.current();
+    const session = this.session;
+    if (!session) return undefined;
+    if (!session.locked) {
+      throw new OperatorError('not_locked', `${session.operator.displayName} is signed in and the desk is not locked: Sign out from the workspace instead.`);
+    }
+    this.signOut();
+    return session.operator;
   }
 
   /** The signed-in operator as the directory has them now; undefined when nobody is signed in or the session is locked. */

@@ -1,4 +1,5 @@
 /** The engine's one error type: what went wrong, in words an agent understands, never a secret or a body. */
+import { UserError } from '../errors';
 
 /** invalid_input: refused by the engine itself, before any request or journal write. */
 export type FailureKind = 'invalid_input' | 'network' | 'timeout' | 'http' | 'unexpected_response' | 'configuration';
@@ -9,17 +10,17 @@ export interface ServiceErrorDetails {
   requestId?: string;
 }
 
-export class ServiceError extends Error {
+export class ServiceError extends UserError {
   override readonly name = 'ServiceError';
 
   constructor(
     readonly kind: FailureKind,
     /** The service's error code (§3), or the engine's own for network, timeout and shape failures. */
-    readonly code: string,
+    code: string,
     message: string,
     readonly details: ServiceErrorDetails = {},
   ) {
-    super(message);
+    super(code, message, { field: details.param });
   }
 }
 

@@ -1,9 +1,10 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
 import { CURRENCIES, fromCents, toCents, type Currency } from '../../shared/payments';
-import { DEFAULT_REFUND_LIMITS, refundLimitFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
+import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import type { RefundReason } from '../../shared/payments';
 import type { PaymentEngine, PaymentView } from '../payments';
+import { refundedTodayCents, type RefundHistory } from './daily';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
@@ -12,12 +13,24 @@ export interface RefundDeskDeps {
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
-  /** Checks a supervisor's own id and password (lockout rules apply); throws an OperatorError when they do not hold. */
+  /** The refunds this desk made (the journal): the daily cap counts each operator's refunds of today. */
+  history: RefundHistory;
+  /** The desk's time zone: where "today" begins and ends for the daily cap (the system's when not given). */
+  timeZone?: string;
+  /**
+   * Checks a supervisor's own id and password; throws (an OperatorError) when they do not hold. It must not count
+   * towards the supervisor's own lockout: the desk limits overrides itself (OVERRIDE_MAX_FAILURES).
+   */
   verifyApprover: (id: string, password: string) => Promise<OperatorView>;
   now?: () => number;
 }
 
 const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
+
+/** Wrong approver credentials in a row on one desk before manager override pauses there… */
+export const OVERRIDE_MAX_FAILURES = 5;
+/** …for this long (the supervisor's own account is never locked by them; the queue stays open). */
+export const OVERRIDE_PAUSE_MS = 5 * 60_000;
 
 const money = (cents: number, currency: string): string =>
   `${fromCents(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
@@ -31,20 +44,32 @@ const asCurrency = (currency: string): Currency => {
 export class RefundDesk {
   private readonly now: () => number;
   private readonly limitsOf: () => RefundLimits;
+  private readonly timeZone: string;
+  /**
+   * Refunds checked against a cap run one at a time on this desk: the next check sees the refund before it in the
+   * journal (written before it is sent), so two at once cannot both fit in what was left today.
+   */
+  private capped: Promise<unknown> = Promise.resolve();
+  /** Wrong approver credentials in a row on this desk, and the end of the pause they caused. */
+  private overrideFailures = 0;
+  private overridePausedUntil: number | undefined;
 
   constructor(private readonly deps: RefundDeskDeps) {
-    this.now = deps.now ?? Date.now;
+    this.now = deps.now ?? (() => Date.now());
     this.limitsOf = deps.limits ?? (() => DEFAULT_REFUND_LIMITS);
+    this.timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   }
 
-  /** A supervisor or admin refunds directly, within their role's limit. */
-  async refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
-    const begun = this.deps.engine.operationState(input.operationId) !== undefined;
-    if (!begun) {
-      const payment = await this.deps.engine.getPayment(input.paymentId);
-      this.checkLimit(by, payment, input.amount);
-    }
-    return this.deps.engine.refund({ ...input, operatorId: by.id });
+  /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
+  refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
+    return this.oneAtATime(async () => {
+      const begun = this.deps.engine.operationState(input.operationId) !== undefined;
+      if (!begun) {
+        const payment = await this.deps.engine.getPayment(input.paymentId);
+        this.checkLimit(by, payment, input.amount);
+      }
+      return this.deps.engine.refund({ ...input, operatorId: by.id });
+    });
   }
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
@@ -79,13 +104,21 @@ export class RefundDesk {
   async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
-    const approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
-    return this.approveAs(request, approver, true);
+    this.checkOverrideOpen();
+    let approver: OperatorView;
+    try {
+      approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
+    } catch (error) {
+      this.overrideFailed();
+      throw error;
+    }
+    this.overrideFailures = 0;
+    return this.oneAtATime(() => this.approveAs(this.requireRequest(request.id), approver, true));
   }
 
   /** A supervisor approves a request from the queue. */
   approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.approveAs(this.requireRequest(requestId), by, false);
+    return this.oneAtATime(() => this.approveAs(this.requireRequest(requestId), by, false));
   }
 
   reject(requestId: string, note: string, by: OperatorView): RefundRequestView {
@@ -109,8 +142,8 @@ export class RefundDesk {
     const limits = this.limitsOf();
     return (['agent', 'supervisor', 'admin'] as const).flatMap((role) =>
       CURRENCIES.map((currency) => {
-        const max = refundLimitFor(limits, role, currency);
-        return max === undefined ? { role, currency } : { role, currency, max };
+        const { perRefund, perDay } = refundCapsFor(limits, role, currency);
+        return { role, currency, ...(perRefund === undefined ? {} : { max: perRefund }), ...(perDay === undefined ? {} : { maxPerDay: perDay }) };
       }),
     );
   }
@@ -179,15 +212,63 @@ export class RefundDesk {
     }
   }
 
+  /** Refuses while override is paused on this desk, even with the right password (it is not checked then). */
+  private checkOverrideOpen(): void {
+    const until = this.overridePausedUntil;
+    if (until === undefined) return;
+    const now = this.now();
+    if (now >= until) {
+      this.overridePausedUntil = undefined;
+      return;
+    }
+    const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
+    throw new RefundError(
+      'override_paused',
+      `Manager override is paused on this desk for ${minutes} minute${minutes === 1 ? '' : 's'} after ${OVERRIDE_MAX_FAILURES} wrong supervisor passwords. ` +
+        'A supervisor can approve the request from the Approvals queue meanwhile.',
+      { params: { minutes, failures: OVERRIDE_MAX_FAILURES } },
+    );
+  }
+
+  /** One more wrong approver credential on this desk; the last one allowed pauses override. */
+  private overrideFailed(): void {
+    this.overrideFailures++;
+    if (this.overrideFailures < OVERRIDE_MAX_FAILURES) return;
+    this.overrideFailures = 0;
+    this.overridePausedUntil = this.now() + OVERRIDE_PAUSE_MS;
+  }
+
+  /** Runs `fn` after every capped refund begun before it on this desk has been sent (or refused). */
+  private oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.capped.then(fn, fn);
+    this.capped = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
   private checkLimit(by: OperatorView, payment: PaymentView, amount: number | undefined): void {
     const cents = this.checkRefundable(payment, amount);
     const currency = asCurrency(payment.currency);
-    const limit = refundLimitFor(this.limitsOf(), by.role, currency);
-    if (limit !== undefined && cents > toCents(limit)) {
+    const caps = refundCapsFor(this.limitsOf(), by.role, currency);
+    if (caps.perRefund !== undefined && cents > toCents(caps.perRefund)) {
+      const limitCents = toCents(caps.perRefund);
       throw new RefundError(
         'refund_limit',
-        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(toCents(limit), currency)}. An admin must make it.`,
-        'amount',
+        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} at a time. An admin must make it.`,
+        { field: 'amount', params: { amountCents: cents, limitCents, currency, role: by.role } },
+      );
+    }
+    if (caps.perDay === undefined) return;
+    const limitCents = toCents(caps.perDay);
+    const refundedCents = refundedTodayCents(this.deps.history, by.id, currency, this.now(), this.timeZone);
+    const leftCents = Math.max(0, limitCents - refundedCents);
+    if (cents > leftCents) {
+      const left = leftCents === 0 ? 'nothing is left today' : `${money(leftCents, currency)} is left today`;
+      throw new RefundError(
+        'refund_daily_limit',
+        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} a day and have refunded ` +
+          `${money(refundedCents, currency)} today, so ${left}. An admin must make it.`,
+        { field: 'amount', params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role } },
       );
     }
   }
@@ -198,8 +279,10 @@ export class RefundDesk {
     const currency = asCurrency(payment.currency);
     const leftCents = this.refundableCents(payment);
     const cents = amount === undefined ? leftCents : toCents(amount);
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
-    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', { field: 'amount', params: { leftCents, currency } });
+    if (cents > leftCents) {
+      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, { field: 'amount', params: { leftCents, currency } });
+    }
     return cents;
   }
 

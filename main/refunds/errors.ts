@@ -1,22 +1,24 @@
 /** Refund refusals written for people: the code for the screens, the message for the supervisor or agent. */
+import { UserError, type UserErrorOptions } from '../errors';
+
 export type RefundErrorCode =
+  /** Above the role's largest single refund (params: amountCents, limitCents, currency, role). */
   | 'refund_limit'
+  /** Above what the operator may still refund today (params: amountCents, limitCents, refundedCents, leftCents, currency, role). */
+  | 'refund_daily_limit'
   | 'refund_exceeds_remaining'
   | 'payment_not_refundable'
   | 'request_not_found'
   | 'request_closed'
   | 'request_changed'
   | 'approver_not_allowed'
+  /** Manager override refused for a while on this desk after too many wrong approver passwords (params: minutes, failures). */
+  | 'override_paused'
   | 'same_person';
 
-export class RefundError extends Error {
+export class RefundError extends UserError<RefundErrorCode> {
   override readonly name = 'RefundError';
-  constructor(
-    readonly code: RefundErrorCode,
-    message: string,
-    /** The input field at fault, when one is. */
-    readonly field?: string,
-  ) {
-    super(message);
+  constructor(code: RefundErrorCode, message: string, options?: UserErrorOptions) {
+    super(code, message, options);
   }
 }

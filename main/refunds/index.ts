@@ -1,4 +1,5 @@
 /** Refunds with approval: limits per role, agents' requests, manager override and the supervisors' queue. */
-export { RefundDesk, type RefundDeskDeps } from './desk';
+export { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS, RefundDesk, type RefundDeskDeps } from './desk';
+export { refundedTodayCents, type RefundHistory } from './daily';
 export { RefundError, type RefundErrorCode } from './errors';
 export { RefundRequests, requestView, type StoredRequest } from './requests';

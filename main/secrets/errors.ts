@@ -1,4 +1,5 @@
 /** The secret store's one error type: a code to branch on and a sentence for IT; never the secret itself. */
+import { UserError } from '../errors';
 
 export type SecretErrorCode =
   /** The OS secure storage (DPAPI, Keychain, a Linux keyring) cannot be used right now. */
@@ -14,13 +15,11 @@ export type SecretErrorCode =
   /** An empty or oversized value, or a name the store does not know. */
   | 'invalid_value';
 
-export class SecretError extends Error {
+/** Its message names what IT must do: it reaches the agent as it is (who tells IT), and IT at provisioning. */
+export class SecretError extends UserError<SecretErrorCode> {
   override readonly name = 'SecretError';
 
-  constructor(
-    readonly code: SecretErrorCode,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: SecretErrorCode, message: string) {
+    super(code, message);
   }
 }

@@ -1,4 +1,5 @@
 /** The settings capability's one error type: a code to branch on, a sentence naming the field, and the file at fault. */
+import { UserError } from '../errors';
 
 export type SettingsErrorCode =
   /** A value or a combination of values is not allowed (wrong key prefix, http outside training, a missing host…). */
@@ -20,17 +21,22 @@ export interface SettingsIssue {
   message: string;
 }
 
-export class SettingsError extends Error {
+export class SettingsError extends UserError<SettingsErrorCode> {
   override readonly name = 'SettingsError';
 
   constructor(
-    readonly code: SettingsErrorCode,
+    code: SettingsErrorCode,
     message: string,
     readonly issues: readonly SettingsIssue[] = [],
     /** The file at fault, when there is one. */
     readonly file?: string,
   ) {
-    super(message);
+    // The setting at fault when there is one (the language IT locked…); `settings` names which ones when several are.
+    const fields = [...new Set(issues.map((issue) => issue.field))];
+    super(code, message, {
+      field: fields.length === 1 ? fields[0] : undefined,
+      params: { ...(fields.length > 0 ? { settings: fields.join(', ') } : {}), ...(file === undefined ? {} : { file }) },
+    });
   }
 }
 

@@ -3,15 +3,18 @@ export { SettingsError, type SettingsErrorCode, type SettingsIssue } from './err
 export {
   DEFAULT_SETTINGS,
   Language,
+  POLICY_KEYS,
   SETTING_KEYS,
   SettingKey,
+  isPolicyKey,
+  type PolicyKey,
   SettingsFile,
   SettingsSchema,
   consistencyIssues,
   type Settings,
 } from './schema';
 export { USER_SETTINGS_FILE, managedSettingsPath, userSettingsPath } from './paths';
-export { ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type LoadedSettings, type SettingSource } from './load';
+export { MAX_SETTINGS_FILE_BYTES, ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type LoadedSettings, type SettingSource } from './load';
 export { saveUserSettings, type SettingsChanges } from './save';
 export { toServiceSettings } from './service';
 export { languagePreference, type LanguagePreference } from './preferences';

@@ -1,9 +1,12 @@
 /** Reads the settings: defaults < the user's settings.json < IT's managed file, which can also lock settings. */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeIssues, SettingsError, type SettingsIssue } from './errors';
 import { userSettingsPath } from './paths';
-import { SETTING_KEYS, SettingKey, SettingsFile, SettingsSchema, toIssues, type Settings } from './schema';
+import { isPolicyKey, POLICY_KEYS, SETTING_KEYS, SettingKey, SettingsFile, SettingsSchema, toIssues, type Settings } from './schema';
+
+/** A settings file is a few KB; anything over 1 MB is refused before it is read (not a settings file, or an attack on the start-up). */
+export const MAX_SETTINGS_FILE_BYTES = 1_048_576;
 
 export type SettingSource = 'default' | 'user' | 'managed';
 
@@ -16,6 +19,8 @@ export interface LoadedSettings {
   locked: ReadonlySet<SettingKey>;
   /** The two files read, for messages and for the settings screen. */
   files: { user: string; managed: string };
+  /** Policy settings found in the user's file and not applied (only IT sets them), each with the sentence saying so. */
+  ignored: readonly SettingsIssue[];
 }
 
 export interface LoadSettingsOptions {
@@ -45,15 +50,25 @@ function errorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** The file's text, or undefined when it does not exist. */
-async function readOptional(file: string): Promise<string | undefined> {
+/** The file's text, `too_large` over MAX_SETTINGS_FILE_BYTES (not read), or undefined when it does not exist. */
+async function readOptional(file: string): Promise<string | { tooLarge: number } | undefined> {
+  let handle;
   try {
-    return await readFile(file, 'utf8');
+    handle = await open(file, 'r');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_SETTINGS_FILE_BYTES) return { tooLarge: size };
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
+
+const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** JSON.parse, tolerating the byte-order mark Windows editors put at the start of UTF-8 files. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -66,7 +81,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
 
 /** IT's managed file, or null when there is none. Anything else wrong with it is an error, never ignored. */
 export async function readManagedSettings(file: string): Promise<ManagedSettings | null> {
-  let text: string | undefined;
+  let text: string | { tooLarge: number } | undefined;
   try {
     text = await readOptional(file);
   } catch (error) {
@@ -79,6 +94,14 @@ export async function readManagedSettings(file: string): Promise<ManagedSettings
     );
   }
   if (text === undefined) return null;
+  if (typeof text !== 'string') {
+    throw new SettingsError(
+      'managed_file_invalid',
+      `The managed settings file ${file} is larger than 1 MB (${megabytes(text.tooLarge)}): it is not read. IT must put the settings file there; the app does not run with it ignored.`,
+      [{ field: '(document)', message: 'is larger than 1 MB' }],
+      file,
+    );
+  }
   const json = parseJson(text);
   if (!json.ok) {
     throw new SettingsError(
@@ -103,7 +126,7 @@ export async function readManagedSettings(file: string): Promise<ManagedSettings
 
 /** The user's settings.json (an empty document when there is none). */
 export async function readUserSettings(file: string): Promise<SettingsFile> {
-  let text: string | undefined;
+  let text: string | { tooLarge: number } | undefined;
   try {
     text = await readOptional(file);
   } catch (error) {
@@ -115,6 +138,14 @@ export async function readUserSettings(file: string): Promise<SettingsFile> {
     );
   }
   if (text === undefined) return {};
+  if (typeof text !== 'string') {
+    throw new SettingsError(
+      'user_file_invalid',
+      `The settings file ${file} is larger than 1 MB (${megabytes(text.tooLarge)}): it is not read. Delete it to start from the defaults.`,
+      [{ field: '(document)', message: 'is larger than 1 MB' }],
+      file,
+    );
+  }
   const json = parseJson(text);
   if (!json.ok) {
     throw new SettingsError(
@@ -124,7 +155,16 @@ export async function readUserSettings(file: string): Promise<SettingsFile> {
       file,
     );
   }
-  const parsed = SettingsFile.safeParse(json.value);
+  // A policy setting in the user's file is never applied (resolveSettings reports it as ignored): its value is not
+  // checked either, so that a stray or outdated one cannot stop the desk from starting.
+  const document = json.value;
+  const policy = typeof document === 'object' && document !== null && !Array.isArray(document) ? POLICY_KEYS.filter((key) => Object.hasOwn(document, key)) : [];
+  const checked = policy.length === 0 ? document : Object.fromEntries(Object.entries(document as Record<string, unknown>).filter(([key]) => !(policy as string[]).includes(key)));
+  const parsed = SettingsFile.safeParse(checked);
+  if (parsed.success && policy.length > 0) {
+    // Kept only so that they can be named as ignored; never merged into the settings in effect.
+    return { ...parsed.data, ...Object.fromEntries(policy.map((key) => [key, (document as Record<string, unknown>)[key]])) };
+  }
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
     throw new SettingsError(
@@ -160,17 +200,24 @@ function isSettingKey(field: string): field is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(field);
 }
 
+/** Why a policy setting in the user's file is not applied, and where it belongs. */
+export function policyIgnored(key: SettingKey, files: { user: string; managed: string }): SettingsIssue {
+  return { field: key, message: `is set only by IT, in the managed file (${files.managed}); the value in ${files.user} is ignored` };
+}
+
 /**
- * Merges defaults < user < managed. A locked setting ignores the user's value even when IT gives none
- * (it stays at IT's value or the default). The result must pass every rule, or this throws naming each field and its source.
+ * Merges defaults < user < managed. A locked setting ignores the user's value even when IT gives none (it stays at
+ * IT's value or the default); so does a policy setting (POLICY_KEYS), always. The result must pass every rule, or
+ * this throws naming each field and its source.
  */
 export function resolveSettings(user: SettingsFile, managed: ManagedSettings | null, files: { user: string; managed: string }): LoadedSettings {
   const locked = managed?.locked ?? new Set<SettingKey>();
   const sources = perSetting<SettingSource>((key) => {
     if (managed?.settings[key] !== undefined) return 'managed';
-    if (!locked.has(key) && user[key] !== undefined) return 'user';
+    if (!locked.has(key) && !isPolicyKey(key) && user[key] !== undefined) return 'user';
     return 'default';
   });
+  const ignored = POLICY_KEYS.filter((key) => user[key] !== undefined).map((key) => policyIgnored(key, files));
   const merged = perSetting<unknown>((key) => {
     switch (sources[key]) {
       case 'managed':
@@ -188,12 +235,16 @@ export function resolveSettings(user: SettingsFile, managed: ManagedSettings | n
       user: `from ${files.user}`,
       managed: `set by IT in ${files.managed}`,
     };
+    const whereFrom = (field: SettingKey): string =>
+      sources[field] === 'default' && isPolicyKey(field) && user[field] !== undefined
+        ? `not set; ${files.user} cannot set it: it is set only by IT, in ${files.managed}`
+        : where[sources[field]];
     const issues: SettingsIssue[] = toIssues(parsed.error).map((issue) =>
-      isSettingKey(issue.field) ? { ...issue, message: `${issue.message} (${where[sources[issue.field]]})` } : issue,
+      isSettingKey(issue.field) ? { ...issue, message: `${issue.message} (${whereFrom(issue.field)})` } : issue,
     );
     throw new SettingsError('invalid_settings', describeIssues('The settings are not valid', issues), issues);
   }
-  return { settings: parsed.data, sources, locked, files };
+  return { settings: parsed.data, sources, locked, files, ignored };
 }
 
 /** Loads the effective settings. A missing file is fine; an unreadable or invalid one is a SettingsError. */

@@ -9,18 +9,19 @@ export const MANAGED_SCHEMA_PATH = 'docs/managed-settings.schema.json';
 /** One sentence per setting for IT's editor; a new setting without a sentence does not compile. */
 const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
   environment: 'training (the built-in simulator), sandbox or production. Sandbox and production need the service settings below.',
-  authUrl: "The Card Payment Service's authorization host (https outside training).",
-  cdeUrl: "The Card Payment Service's card-data host (https outside training).",
-  baseUrl: "The Card Payment Service's API host (https outside training).",
+  authUrl: "The Card Payment Service's authorization host (https outside training). Only IT sets it: a user's settings.json cannot.",
+  cdeUrl: "The Card Payment Service's card-data host (https outside training). Only IT sets it: a user's settings.json cannot.",
+  baseUrl: "The Card Payment Service's API host (https outside training). Only IT sets it: a user's settings.json cannot.",
   clientId: 'The client id of this call center. The client secret is never a setting: provision it with --provision-secret.',
   publishableKey: 'pk_sandbox_… in sandbox, pk_live_… in production.',
   returnUrl: 'Where the cardholder lands after 3-D Secure (https).',
   idleTimeoutMinutes: 'Minutes without activity before the desk locks, 1 to 15.',
   refundLimits:
-    'The largest single refund per role and currency, e.g. {"supervisor": {"mxn": 10000, "usd": 500}}. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD.',
+    'Per role and currency, the largest single refund and the most one operator may refund in a day (succeeded and pending refunds they made today, in the desk\'s time zone), e.g. {"supervisor": {"usd": {"perRefund": 500, "perDay": 1500}}}. A plain number caps both. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD a refund and a day. Only IT sets it: a user\'s settings.json cannot.',
   language: 'The language of the desk: es-MX or en-US.',
-  reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md).",
-  messaging: 'Who carries the 3-D Secure link by e-mail, SMS and WhatsApp (see main/messaging/config.ts); the providers\' secrets are provisioned, never set here.',
+  reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md). Only IT sets it: a user's settings.json cannot.",
+  messaging:
+    'Who carries the 3-D Secure link by e-mail, SMS and WhatsApp (see main/messaging/config.ts); the providers\' secrets are provisioned, never set here. Only IT sets it: a user\'s settings.json cannot.',
   updates: 'IT\'s update server: {"url": "https://…", "channel": "stable" | "pilot"}. Not set: the app never looks for updates.',
 };
 

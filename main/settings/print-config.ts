@@ -33,6 +33,8 @@ export interface ConfigEntry {
 export interface ConfigReport {
   files: { user: { path: string; found: boolean }; managed: { path: string; found: boolean } };
   settings: ConfigEntry[];
+  /** Policy settings found in the user's file and not applied (only IT sets them); absent when there are none. */
+  ignored?: { setting: string; message: string }[];
   /** Whether each secret is stored for this user (read without decrypting); absent when not asked. */
   secrets?: Record<string, SecretState>;
 }
@@ -69,6 +71,7 @@ export async function configReport(loaded: LoadedSettings, secrets?: SecretPrese
       locked: loaded.locked.has(setting),
     })),
   };
+  if (loaded.ignored.length > 0) report.ignored = loaded.ignored.map((issue) => ({ setting: issue.field, message: issue.message }));
   if (secrets !== undefined) {
     const states: Record<string, SecretState> = {};
     for (const name of secrets.names) {
@@ -103,6 +106,10 @@ export function formatConfigReport(report: ConfigReport): string {
     `${'setting'.padEnd(settingWidth)}  ${'value'.padEnd(valueWidth)}  source`,
     ...rows.map(([setting = '', value = '', source = '']) => `${setting.padEnd(settingWidth)}  ${value.padEnd(valueWidth)}  ${source}`),
   ];
+  if (report.ignored !== undefined) {
+    lines.push('', 'ignored in the user file (set only by IT):');
+    for (const { setting, message } of report.ignored) lines.push(`  ${setting.padEnd(settingWidth)}${message}`);
+  }
   if (report.secrets !== undefined) {
     lines.push('', 'secrets (encrypted for this user; values never shown):');
     for (const [name, state] of Object.entries(report.secrets)) lines.push(`  ${name.padEnd(settingWidth)}${state}`);

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../storage/atomic-write';
 import { describeIssues, SettingsError, type SettingsIssue } from './errors';
 import { perSetting, readUserSettings, resolveSettings, type LoadedSettings, type ManagedSettings } from './load';
 import { userSettingsPath } from './paths';
-import { SETTING_FIELDS, SETTING_KEYS, SettingsFile, toIssues, type SettingKey, type Settings } from './schema';
+import { isPolicyKey, SETTING_FIELDS, SETTING_KEYS, SettingsFile, toIssues, type SettingKey, type Settings } from './schema';
 
 /** A value sets the setting; null removes the user's value (back to the default); undefined leaves it alone. */
 export type SettingsChanges = { [K in SettingKey]?: Settings[K] | null };
@@ -54,7 +54,7 @@ function managedPart(loaded: LoadedSettings): ManagedSettings {
 /**
  * Applies `changes` on top of the user's settings.json and returns the new effective settings.
  * Refused (SettingsError, nothing written): a change to a setting IT locked or set in the managed file
- * ('locked'; sending the current value back is not a change), a bad value or a combination that breaks
+ * ('locked'; sending the current value back is not a change), to a policy setting (only IT sets those), a bad value or a combination that breaks
  * a rule ('invalid_settings'). The file is replaced atomically; it only ever holds settings, never the client secret.
  */
 export async function saveUserSettings(userDir: string, changes: SettingsChanges, loaded: LoadedSettings): Promise<LoadedSettings> {
@@ -62,6 +62,10 @@ export async function saveUserSettings(userDir: string, changes: SettingsChanges
 
   const refused: SettingsIssue[] = [];
   for (const [key, value] of parsed) {
+    if (isPolicyKey(key)) {
+      refused.push({ field: key, message: `is set only by IT, in the managed file (${loaded.files.managed}); it cannot be changed here` });
+      continue;
+    }
     const managedByIt = loaded.locked.has(key) || loaded.sources[key] === 'managed';
     if (!managedByIt) continue;
     const current: unknown = loaded.settings[key];
@@ -76,6 +80,8 @@ export async function saveUserSettings(userDir: string, changes: SettingsChanges
   const file = userSettingsPath(userDir);
   const current = await readUserSettings(file);
   const next = perSetting<unknown>((key) => {
+    // A policy setting left in the file was ignored at load; it is not written back.
+    if (isPolicyKey(key)) return undefined;
     if (!parsed.has(key)) return current[key];
     const value = parsed.get(key);
     return value === null ? undefined : value;

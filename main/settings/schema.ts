@@ -41,7 +41,7 @@ const fields = {
   reservations: ReservationSourceConfig.unwrap(),
   /** Who carries the 3DS link by e-mail, SMS and WhatsApp; the providers' secrets are in the secret store. */
   messaging: MessagingConfigSchema,
-  /** The largest single refund per role and currency, e.g. { "supervisor": { "mxn": 10000 } }; a role or currency left out has no limit. */
+  /** Per role and currency, the largest single refund and the day's total per operator, e.g. { "supervisor": { "mxn": { "perRefund": 10000, "perDay": 30000 } } }; a role or currency left out has no limit. */
   refundLimits: RefundLimits,
   /** Where IT publishes updates (main/updates); not set: the app never looks for updates. */
   updates: UpdatesSettings,
@@ -78,6 +78,19 @@ export type SettingsFile = z.output<typeof SettingsFile>;
 
 export const SettingKey = SettingsFile.keyof();
 export const SETTING_KEYS: readonly SettingKey[] = SettingKey.options;
+
+/**
+ * Policy: settings only IT sets (in the managed file; otherwise their defaults), never the desk user's own
+ * settings.json — the refund caps, and every host a stored key is sent to (the service, the reservation system, the
+ * message providers). A user file naming one is not refused (the desk still starts); the value is ignored and the
+ * app says so: in the log, in --print-config and in the audit trail.
+ */
+export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'refundLimits', 'reservations', 'messaging'] as const satisfies readonly SettingKey[];
+export type PolicyKey = (typeof POLICY_KEYS)[number];
+
+export function isPolicyKey(key: string): key is PolicyKey {
+  return (POLICY_KEYS as readonly string[]).includes(key);
+}
 
 export const DEFAULT_SETTINGS = {
   environment: 'training',

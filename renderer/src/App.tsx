@@ -9,7 +9,12 @@ import { I18nProvider, useI18n } from './i18n';
 import { FirstAdmin, SignIn } from './session/SignIn';
 import { Workspace } from './workspace/Workspace';
 
-type Screen = { name: 'loading' } | { name: 'unavailable'; message: string } | { name: 'first-admin' } | { name: 'sign-in'; locked: boolean } | { name: 'workspace'; operator: OperatorView };
+type Screen =
+  | { name: 'loading' }
+  | { name: 'unavailable'; message: string }
+  | { name: 'first-admin' }
+  | { name: 'sign-in'; locked: boolean; handedOver?: boolean }
+  | { name: 'workspace'; operator: OperatorView };
 
 /** Forget the call and every reservation read: what the lock screen or the next operator must not see. */
 function forgetCall(): void {
@@ -38,6 +43,11 @@ function Shell(): JSX.Element {
   }, []);
 
   const signedIn = (operator: OperatorView): void => setScreen({ name: 'workspace', operator });
+  // The locked session ended on the lock screen: a plain sign-in for whoever is at the desk now.
+  const handedOver = (): void => {
+    forgetCall();
+    setScreen({ name: 'sign-in', locked: false, handedOver: true });
+  };
   const signOut = (): void => {
     if (!api) return;
     forgetCall();
@@ -55,7 +65,10 @@ function Shell(): JSX.Element {
         </p>
       )}
       {screen.name === 'first-admin' && <FirstAdmin onSignedIn={signedIn} />}
-      {screen.name === 'sign-in' && <SignIn locked={screen.locked} onSignedIn={signedIn} />}
+      {screen.name === 'sign-in' && (
+        // A new form (empty, focused) when the lock screen becomes the plain sign-in.
+        <SignIn key={screen.locked ? 'locked' : 'open'} locked={screen.locked} handedOver={screen.handedOver === true} onSignedIn={signedIn} onHandedOver={handedOver} />
+      )}
     </main>
   );
 }

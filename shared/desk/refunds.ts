@@ -34,18 +34,41 @@ export type RefundRequestView = z.infer<typeof RefundRequestView>;
 
 export const RefundNote = freeText({ multiline: true }).trim().max(500, 'The note can have at most 500 characters.');
 
-/** Per role and currency, the largest single refund that role may make; a missing entry means no limit. */
-export const RefundLimits = z.partialRecord(Role.exclude(['agent']), z.partialRecord(Currency, Amount));
+/**
+ * One role's caps in one currency: the largest single refund, and the most one operator may refund in a day (the
+ * refunds they made today, succeeded or still pending, plus this one; "today" in the desk's time zone). Either may be
+ * left out: no cap of that kind.
+ */
+export const RefundCap = z.strictObject({ perRefund: Amount.optional(), perDay: Amount.optional() });
+export type RefundCap = z.infer<typeof RefundCap>;
+
+/**
+ * Per role and currency: `{"perRefund": 500, "perDay": 1500}`, or one number (the form before the daily cap), which
+ * caps both a single refund and the day's total, so that a refund split in parts stays within it. A role or
+ * currency left out has no limit.
+ */
+export const RefundLimits = z.partialRecord(
+  Role.exclude(['agent']),
+  z.partialRecord(Currency, z.union([Amount, RefundCap], { error: 'must be an amount, or {"perRefund": amount, "perDay": amount}' })),
+);
 export type RefundLimits = z.infer<typeof RefundLimits>;
 
-/** Supervisors up to 10,000 MXN or 500 USD a refund; admins above. */
-export const DEFAULT_REFUND_LIMITS: RefundLimits = { supervisor: { mxn: 10_000, usd: 500 } };
+/** Supervisors up to 10,000 MXN or 500 USD a refund and a day; admins above. */
+export const DEFAULT_REFUND_LIMITS: RefundLimits = { supervisor: { mxn: { perRefund: 10_000, perDay: 10_000 }, usd: { perRefund: 500, perDay: 500 } } };
 
-/** The limit a role has in a currency: a number, undefined for none, or 0 for a role that may not refund (agents). */
-export function refundLimitFor(limits: RefundLimits, role: Role, currency: Currency): number | undefined {
-  if (role === 'agent') return 0;
-  return limits[role]?.[currency];
+/** A role's caps in a currency: undefined for none of a kind; 0 for a role that may not refund (agents). */
+export function refundCapsFor(limits: RefundLimits, role: Role, currency: Currency): RefundCap {
+  if (role === 'agent') return { perRefund: 0, perDay: 0 };
+  const cap = limits[role]?.[currency];
+  if (cap === undefined) return {};
+  return typeof cap === 'number' ? { perRefund: cap, perDay: cap } : cap;
 }
 
-export const RefundLimitView = z.object({ role: Role, currency: Currency, max: z.number().optional() });
+/** The largest single refund a role may make in a currency: a number, undefined for none, or 0 (agents). */
+export function refundLimitFor(limits: RefundLimits, role: Role, currency: Currency): number | undefined {
+  return refundCapsFor(limits, role, currency).perRefund;
+}
+
+/** `max`: the largest single refund; `maxPerDay`: the most one operator of the role may refund in a day. */
+export const RefundLimitView = z.object({ role: Role, currency: Currency, max: z.number().optional(), maxPerDay: z.number().optional() });
 export type RefundLimitView = z.infer<typeof RefundLimitView>;

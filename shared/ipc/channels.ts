@@ -39,6 +39,7 @@ export const CHANNEL_NAMES = [
   'reports:endOfDay',
   'session:activity',
   'session:lock',
+  'session:endLocked',
   'operators:list',
   'operators:create',
   'operators:update',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
-import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
+import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { Amount, CardInput, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
@@ -114,7 +114,7 @@ export const CHANNELS = {
   }),
   /** First run only: the first account is an admin, who then creates the others. */
   'session:createFirstAdmin': channel({
-    input: z.strictObject({ id: OperatorId, displayName: DisplayName, password: Password }),
+    input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, password: Password }),
     output: OperatorView,
     access: 'public',
     activity: 'background',
@@ -359,9 +359,22 @@ export const CHANNELS = {
   'session:activity': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
   /** Lock the desk now (the agent steps away): the same operator's password opens it again. The lock itself is recorded by main. */
   'session:lock': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
+  /**
+   * "Sign in as someone else" on the lock screen: the locked session ends (its card data was wiped when it locked), so
+   * another operator can sign in without restarting the app; refused while the session is open. Public: nobody is
+   * signed in on a locked desk. Background: there is no session left to keep awake. Recorded with the session that
+   * ended as the resource (the actor is `anonymous`: whoever is at the desk).
+   */
+  'session:endLocked': channel({
+    input: none,
+    output: z.object({ ok: z.literal(true), ended: OperatorId.optional() }),
+    access: 'public',
+    activity: 'background',
+    audit: { action: 'session.handOver', resource: (_input, output) => output?.ended },
+  }),
   'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'operator', audit: 'none' }),
   'operators:create': channel({
-    input: z.strictObject({ id: OperatorId, displayName: DisplayName, role: Role, password: Password }),
+    input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, role: Role, password: Password }),
     output: OperatorView,
     access: ADMIN,
     activity: 'operator',
@@ -407,11 +420,17 @@ export type EventPayload<E extends EventName> = z.output<(typeof EVENTS)[E]>;
 /** How every call's answer crosses: a value, or an error a person can read — never a stack. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 export interface IpcError {
+  /** A stable name (snake_case) to branch on and to find the sentence in the desk's language. */
   code: string;
+  /** The same in words (English), for a person. */
   message: string;
   /** The input field at fault, when one is. */
   field?: string;
+  /** The numbers and names the message is made of (amounts in cents with their currency, minutes, a setting's name). */
+  params?: ErrorParams;
 }
+/** Plain values only: what main wrote into a message, never what was typed. */
+export type ErrorParams = Readonly<Record<string, string | number | boolean>>;
 
 // The name lists live apart from the schemas so that the preload bundles no zod (test/shared/channels.test.ts keeps them equal).
 export { CHANNEL_NAMES, EVENT_NAMES } from './channels';

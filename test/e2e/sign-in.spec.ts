@@ -1,5 +1,6 @@
 // Sign-in end to end through the harness: first run creates an admin; an agent signs in and reaches the (empty) workspace.
 import type { Page } from '@playwright/test';
+import { AGENT, ensureOperators, expectAccessible, signInAgent, SUPERVISOR } from './support/desk';
 import { expect, test } from './support/harness';
 
 /** Console errors and CSP violations seen by the page. */
@@ -68,4 +69,51 @@ test('main, not the page, decides: a direct call before sign-in is refused', asy
     return harness.__cpdInvoke('payments:get', { paymentId: `pay_${'a'.repeat(32)}` });
   });
   expect(forged).toMatchObject({ ok: false, error: { code: 'signed_out' } });
+});
+
+test('a locked desk is handed to another operator: "Sign in as someone else" ends the locked session, recorded, without a restart', async ({ page, app }) => {
+  const problems = watchProblems(page);
+  await signInAgent(page, app);
+  await page.getByRole('button', { name: 'Lock', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'The desk was locked' })).toBeVisible();
+  await expectAccessible(page, 'the lock screen with its hand-over');
+
+  // The supervisor's own password does not open the agent's locked session; the refusal points at the hand-over.
+  await page.getByLabel('Operator id').fill(SUPERVISOR.id);
+  await page.getByLabel('Password').fill(SUPERVISOR.password);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('choose "Sign in as someone else"');
+
+  await page.getByRole('button', { name: 'Sign in as someone else' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('The locked session was ended. The next operator can sign in.');
+  // A fresh form: nothing the previous screen held, the cursor in the id field.
+  await expect(page.getByLabel('Operator id')).toBeFocused();
+  await expect(page.getByLabel('Operator id')).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Sign in as someone else' })).toHaveCount(0);
+
+  await page.keyboard.type(SUPERVISOR.id);
+  await page.getByLabel('Password').fill(SUPERVISOR.password);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`Signed in as ${SUPERVISOR.displayName} (supervisor)`)).toBeVisible();
+
+  const rows = app.stack.audit.query({ action: 'session.handOver' }, 10);
+  expect(rows).toMatchObject([{ actor: 'anonymous', outcome: 'ok', resource: AGENT.id }]);
+  expect(problems).toEqual([]);
+});
+
+test.describe('in Spanish', () => {
+  test.use({ language: 'es-MX' });
+
+  test('the lock screen offers the hand-over in the desk’s language', async ({ page, app }) => {
+    await ensureOperators(app);
+    await page.goto(app.url);
+    await page.locator('#sign-in-id').fill(AGENT.id);
+    await page.locator('#sign-in-password').fill(AGENT.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bloquear', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'El equipo se bloqueó' })).toBeVisible();
+    await page.getByRole('button', { name: 'Iniciar sesión con otro usuario' }).click();
+    await expect(page.getByRole('status')).toHaveText('Se cerró la sesión bloqueada. El siguiente operador puede iniciar sesión.');
+  });
 });

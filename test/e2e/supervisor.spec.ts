@@ -45,7 +45,7 @@ test('a supervisor refunds part of a payment, then the rest; both followed to su
   await expect(page.getByRole('table', { name: 'Payments found' })).toContainText('Visa ·4242');
   await expect(page.getByRole('table', { name: 'Payments found' })).toContainText('ana');
   await expect(detail.getByTestId('refundable')).toHaveText('$3,600.00 MXN');
-  await expect(detail).toContainText('Your limit: $10,000.00 MXN per refund.');
+  await expect(detail).toContainText('Your limits: $10,000.00 MXN per refund, $10,000.00 MXN a day in all.');
   await expectAccessible(page, 'payments: search and detail');
 
   await detail.getByLabel('Partial').check();

@@ -66,6 +66,7 @@ describe('createBridge', () => {
         "reservations:search",
         "session:activity",
         "session:createFirstAdmin",
+        "session:endLocked",
         "session:lock",
         "session:signIn",
         "session:signOut",

@@ -1,5 +1,5 @@
 // The renderer's one door to main: the only module that touches `window.api` (made by the preload bridge).
-import type { Api, IpcError, Result } from '../../../shared/ipc';
+import type { Api, ErrorParams, IpcError, Result } from '../../../shared/ipc';
 
 declare global {
   interface Window {
@@ -11,12 +11,15 @@ declare global {
 export class ApiError extends Error {
   readonly code: string;
   readonly field: string | undefined;
+  /** The numbers and names main's message is made of, to say it again in the desk's language. */
+  readonly params: ErrorParams | undefined;
 
   constructor(error: IpcError) {
     super(error.message);
     this.name = 'ApiError';
     this.code = error.code;
     this.field = error.field;
+    this.params = error.params;
   }
 }
 

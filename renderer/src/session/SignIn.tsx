@@ -15,10 +15,34 @@ interface Props {
   onSignedIn: (operator: OperatorView) => void;
 }
 
-export function SignIn({ onSignedIn, locked = false }: Props & { locked?: boolean }): JSX.Element {
+interface SignInProps extends Props {
+  /** The lock screen: the same operator signs in again, or the desk is handed to someone else. */
+  locked?: boolean;
+  /** The locked session was ended ("Sign in as someone else"): the shell shows the plain sign-in. */
+  onHandedOver?: () => void;
+  /** Shown above the form once a locked session was ended here. */
+  handedOver?: boolean;
+}
+
+export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false }: SignInProps): JSX.Element {
   const { t } = useI18n();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+
+  /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
+  async function handOver(): Promise<void> {
+    if (!api) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await unwrap(api.session.endLocked({}));
+      onHandedOver?.();
+    } catch (e) {
+      setError(describeError(e, t));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -39,6 +63,7 @@ export function SignIn({ onSignedIn, locked = false }: Props & { locked?: boolea
     <form className="card" aria-labelledby="sign-in-title" onSubmit={(e) => void submit(e)}>
       <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
       {locked && <p>{t('signin.lockedHelp')}</p>}
+      {handedOver && <p role="status">{t('signin.handedOver')}</p>}
       <label htmlFor="sign-in-id">{t('signin.id')}</label>
       <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
       <label htmlFor="sign-in-password">{t('signin.password')}</label>
@@ -51,6 +76,11 @@ export function SignIn({ onSignedIn, locked = false }: Props & { locked?: boolea
       <button type="submit" disabled={busy}>
         {t('signin.submit')}
       </button>
+      {locked && (
+        <button type="button" className="link" disabled={busy} onClick={() => void handOver()}>
+          {t('signin.handOver')}
+        </button>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // One payment, asked of the service again when opened: what was paid, what was refunded (followed live), what is left,
 // and the supervisor's refund — full or partial, with a reason — sent with one operation id per attempt.
 import { useEffect, useId, useState, type FormEvent, type JSX } from 'react';
+import type { RefundLimitView } from '../../../shared/desk';
 import type { Role } from '../../../shared/operators';
 import { messageOf, unwrap } from '../api/client';
 import { bridge, storePayment, useFreshPayment, useRefundLimits } from '../api/queries';
@@ -19,6 +20,14 @@ interface Props {
   paymentId: string;
   role: Role;
   onClose: () => void;
+}
+
+/** The role's caps in this currency, as the form's hint. */
+function limitHint(limit: RefundLimitView | undefined, money: (amount: number) => string, t: ReturnType<typeof useI18n>['t']): string {
+  if (limit?.max !== undefined && limit.maxPerDay !== undefined) return t('refund.limitDaily', { amount: money(limit.max), daily: money(limit.maxPerDay) });
+  if (limit?.max !== undefined) return t('refund.limit', { amount: money(limit.max) });
+  if (limit?.maxPerDay !== undefined) return t('refund.limitDailyOnly', { daily: money(limit.maxPerDay) });
+  return t('refund.noLimit');
 }
 
 export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element {
@@ -123,7 +132,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         <form className="stack" onSubmit={(e) => void refund(e)} noValidate aria-label={t('payments.refundTitle')}>
           <RefundFields draft={draft} onChange={setDraft} refundable={current.refundable} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
           {limits.data && (
-            <p className="hint">{limit?.max === undefined ? t('refund.noLimit') : t('refund.limit', { amount: money(limit.max, currency) })}</p>
+            <p className="hint">{limitHint(limit, (amount) => money(amount, currency), t)}</p>
           )}
           <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>

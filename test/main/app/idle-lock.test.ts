@@ -85,11 +85,21 @@ describe('the contract marks every channel', () => {
   });
 });
 
+/** The idle lock fired (the trail records each lock with its reason), and nobody is at work on the desk now. */
+async function idleLocked(stack: MainStack): Promise<boolean> {
+  const status = await stack.dispatch('session:status', sender, {});
+  if (!status.ok) throw new Error(status.error.message);
+  const locks = stack.audit.query({ action: 'session.lock' }, 10).filter((row) => row.details['reason'] === 'idle');
+  return locks.length === 1 && (status.value as { operator?: unknown }).operator === undefined;
+}
+
 describe('a background channel called in a loop does not postpone the lock', () => {
   it.concurrent.each(background)('%s', async (channel) => {
     await withDesk(roleFor(channel), async (stack) => {
       await loop(() => stack.dispatch(channel, sender, inputFor(channel)));
-      expect(await locked(stack)).toBe(true);
+      // Locked; or, for the lock screen's hand-over, locked and then ended by the next call of the loop.
+      expect(await idleLocked(stack)).toBe(true);
+      if (channel !== 'session:endLocked') expect(await locked(stack)).toBe(true);
     });
   });
 });

@@ -38,3 +38,19 @@ describe('settings in effect at start-up', () => {
     expect(rows4[0]?.details['changed']).toEqual(['language']);
   });
 });
+
+describe('policy settings in the user file', () => {
+  it('are recorded as ignored by system at start-up, naming the settings (never their values)', async () => {
+    const stack = await createMainStack({
+      fetch,
+      dataDir: dir,
+      version: 'test',
+      isTrustedSender: () => true,
+      settingsIgnored: [{ field: 'refundLimits' }, { field: 'baseUrl' }],
+    });
+    const rows = stack.audit.query({ action: 'settings.ignored' }, 10);
+    await stack.close();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actor: 'system', outcome: 'refused', resource: 'settings', details: { file: 'user', settings: ['refundLimits', 'baseUrl'] } });
+  });
+});

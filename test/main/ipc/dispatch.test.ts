@@ -5,6 +5,12 @@ import type { DoorCall } from '../../../main/ipc';
 import { createDispatcher, isAppUrl } from '../../../main/ipc';
 import { OperatorError } from '../../../main/operators';
 import { ServiceError } from '../../../main/payments';
+import { MessagingError } from '../../../main/messaging';
+import { RefundError } from '../../../main/refunds';
+import { ReservationError } from '../../../main/reservations';
+import { SecretError } from '../../../main/secrets';
+import { SettingsError } from '../../../main/settings';
+import { UpdateError } from '../../../main/updates';
 import { ADMIN as admin, AGENT as agent, APP_URL, LEAK, SUPERVISOR as supervisor, VALID_INPUTS, allowedCaller, door, recordingHandlers, trusted } from './fixtures';
 
 
@@ -114,6 +120,42 @@ describe('errors cross as {code, message}, never a stack', () => {
       ok: false,
       error: { code: 'invalid_credentials', message: 'The operator id or password is wrong.' },
     });
+  });
+
+  // Each capability's own error, thrown behind the door with no other mapping given: one type crosses, with what it says.
+  it.each([
+    ['OperatorError', new OperatorError('locked', 'This account is locked.', 1, { params: { minutes: 30 } }), { code: 'locked', message: 'This account is locked.', params: { minutes: 30 } }],
+    ['RefundError', new RefundError('refund_limit', 'Too much.', { field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }), { code: 'refund_limit', message: 'Too much.', field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }],
+    ['ServiceError', new ServiceError('http', 'amount_too_small', 'Too small.', { status: 400, param: 'amount' }), { code: 'amount_too_small', message: 'Too small.', field: 'amount' }],
+    ['SettingsError', new SettingsError('locked', 'The language is managed by IT.', [{ field: 'language', message: 'is managed by IT' }]), { code: 'locked', message: 'The language is managed by IT.', field: 'language', params: { settings: 'language' } }],
+    ['ReservationError', new ReservationError('unavailable', 'The reservation system is down.', 503), { code: 'unavailable', message: 'The reservation system is down.', params: { status: 503 } }],
+    ['MessagingError', new MessagingError('training_only', 'Training only.'), { code: 'training_only', message: 'Training only.' }],
+    ['UpdateError', new UpdateError('not_ready', 'No update is ready.'), { code: 'not_ready', message: 'No update is ready.' }],
+    ['SecretError', new SecretError('needs_reprovisioning', 'IT must provision the secret again.'), { code: 'needs_reprovisioning', message: 'IT must provision the secret again.' }],
+  ])('%s crosses as the one user-facing error: code, message, field and params', async (_, error, expected) => {
+    const { handlers } = recordingHandlers();
+    const unexpected: unknown[] = [];
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'payments:get': () => Promise.reject(error) },
+      currentOperator: () => agent,
+      isTrustedSender: () => true,
+      onUnexpectedError: (_c, e) => unexpected.push(e),
+    });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({ ok: false, error: expected });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('an error that merely looks like one (a code and a message) is still internal', async () => {
+    const { handlers } = recordingHandlers();
+    const lookalike = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:443'), { code: 'ECONNREFUSED', field: 'amount' });
+    const dispatch = createDispatcher({
+      handlers: { ...handlers, 'payments:get': () => Promise.reject(lookalike) },
+      currentOperator: () => agent,
+      isTrustedSender: () => true,
+    });
+    const result = await dispatch('payments:get', trusted, VALID_INPUTS['payments:get']);
+    expect(result).toEqual({ ok: false, error: { code: 'internal', message: expect.any(String) as string } });
+    expect(JSON.stringify(result)).not.toMatch(/ECONNREFUSED|10\.0\.0\.7/);
   });
 
   it('an unexpected error becomes a plain message, and is reported to main only', async () => {

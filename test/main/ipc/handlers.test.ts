@@ -44,6 +44,7 @@ const session: SessionPort = {
   createFirstAdmin: () => Promise.reject(new Error('not used here')),
   signOut: () => (signedIn = undefined),
   lock: () => undefined,
+  endLocked: () => undefined,
   touch: () => void touches++,
 };
 let touches = 0;
@@ -77,7 +78,7 @@ const dispatch = () =>
       preferences,
       reservations,
       messaging: messenger,
-      refunds: new RefundDesk({ engine, requests, verifyApprover: unused }),
+      refunds: new RefundDesk({ engine, requests, history: journal, verifyApprover: unused }),
       // The supervisor desk's reads and accounts have their own tests (test/main/app/desk.test.ts).
       desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
       accounts: { list: unused, create: unused, update: unused, resetPassword: unused },

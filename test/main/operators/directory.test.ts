@@ -168,6 +168,23 @@ describe('signIn', () => {
   });
 });
 
+describe('verify (a signature that is not a sign-in: the manager override)', () => {
+  it('gives the same answers as signIn, but counts nothing on the account: failures never lock it, a success unlocks nothing', async () => {
+    const d = track(await seeded(dir));
+    for (let i = 0; i < MAX_FAILED_ATTEMPTS * 2; i++) expect(await d.verify(SUPERVISOR.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
+    expect(await d.verify('nobody', 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+
+    // An account locked by its own failed sign-ins stays locked for verify too, and a right password does not lift it.
+    await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
+    expect(await d.verify(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 2)).toMatchObject({ ok: false, reason: 'locked' });
+
+    d.setDisabled(ADMIN.id, AGENT.id, true);
+    expect(await d.verify(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
+  });
+});
+
 describe('admin operations', () => {
   it('let an admin create, change, disable and list operators', async () => {
     const d = track(await seeded(dir, { now: () => T0 }));
@@ -188,6 +205,23 @@ describe('admin operations', () => {
     const d = track(await seeded(dir));
     const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'ANA', password: 'different pass 5' }), 'already_exists');
     expect(error.message).toMatch(/already exists/);
+  });
+
+  it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
+    const d = track(openDirectory(dir));
+    const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
+    expect(first).toMatchObject({ field: 'id', message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string });
+    expect(d.needsFirstAdmin()).toBe(true);
+    await d.createFirstAdmin(ADMIN);
+    await d.createOperator(ADMIN.id, SUPERVISOR);
+    await d.createOperator(ADMIN.id, AGENT);
+    for (const id of ['system', 'ANONYMOUS', ' anonymous ']) {
+      const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id }), 'invalid_input');
+      expect(error.field).toBe('id');
+    }
+    expect(d.list(ADMIN.id).map((o) => o.id)).toEqual(['ana', 'root', 'sam']);
+    // Ids that only contain the words are ordinary ids.
+    await d.createOperator(ADMIN.id, { ...AGENT, id: 'system.admin' });
   });
 
   it('refuse anyone who is not an enabled admin, and change nothing', async () => {

@@ -118,6 +118,27 @@ describe('idle timeout', () => {
   });
 });
 
+describe('endLocked (the lock screen\'s hand-over)', () => {
+  it('ends a locked session and answers whose it was; the desk is then free for anyone', async () => {
+    const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
+    await vi.advanceTimersByTimeAsync(MIN);
+    expect(g.isLocked()).toBe(true);
+    expect(g.endLocked()).toMatchObject({ id: AGENT.id });
+    expect(g.status()).toMatchObject({ operator: undefined, locked: false });
+    expect(await g.signIn(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ id: SUPERVISOR.id });
+  });
+
+  it('refuses an open session (not_locked), but treats one past its idle timeout as locked', async () => {
+    const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
+    await expectCode(() => g.endLocked(), 'not_locked');
+    expect(g.current()).toMatchObject({ id: AGENT.id });
+    // The clock moves past the timeout without the timer having fired yet (a machine waking from sleep).
+    vi.setSystemTime(Date.now() + MIN);
+    expect(g.endLocked()).toMatchObject({ id: AGENT.id });
+    expect(g.endLocked()).toBeUndefined();
+  });
+});
+
 describe('unlock', () => {
   it('needs the same operator: another operator’s valid password does not unlock, nor can they sign in over it', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
@@ -127,7 +148,8 @@ describe('unlock', () => {
     await expectCode(() => g.unlock(SUPERVISOR.password), 'invalid_credentials');
     expect(g.isLocked()).toBe(true);
     const other = await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'session_active');
-    expect(other.message).toMatch(/Sign out first/);
+    // Locked: the refusal points at the lock screen's hand-over, not at a Sign out nobody can reach.
+    expect(other.message).toMatch(/choose "Sign in as someone else"/);
     expect(g.current()).toBeUndefined();
 
     expect(await g.unlock(AGENT.password)).toMatchObject({ id: AGENT.id });

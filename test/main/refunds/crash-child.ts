@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments/${job.paymentId}/refunds`)) } : {}),
   });
   await engine.recover();
-  const desk = new RefundDesk({ engine, requests, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
+  const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
   desk.reconcile();
   const approved = await desk.approve(job.requestId, job.approver);
   say(`UNEXPECTED approve() returned ${approved.request.status} without reaching ${job.point}`);

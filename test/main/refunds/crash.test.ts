@@ -97,7 +97,7 @@ function openDesk() {
   const journal = new Journal(journalPath);
   const requests = new RefundRequests(requestsPath);
   const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing });
-  const desk = new RefundDesk({ engine, requests, verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('not used here')) });
   const handle = { engine, journal, requests };
   opened.push(handle);
   return {

@@ -2,12 +2,13 @@
 // HTTP, real operators, journal, refund requests and audit trail), plus one case on a bare engine and desk
 // whose fetch is observed, to count the refund requests that reach the service.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
+import { loadSettings } from '../../../main/settings';
 import type { SenderInfo } from '../../../main/ipc';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
@@ -29,7 +30,7 @@ const PASSWORDS = {
 } as const;
 type Who = keyof typeof PASSWORDS;
 
-type Refusal = { code: string; message: string; field?: string };
+type Refusal = { code: string; message: string; field?: string; params?: Record<string, unknown> };
 
 /** One main stack over a temporary data folder, with the four operators. */
 class Desk {
@@ -401,8 +402,9 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>('refunds:limits', {});
     expect(limits).toEqual(
       expect.arrayContaining([
-        { role: 'agent', currency: 'usd', max: 0 },
-        { role: 'supervisor', currency: 'usd', max: 50 },
+        { role: 'agent', currency: 'usd', max: 0, maxPerDay: 0 },
+        // One number caps a single refund and the day's total alike.
+        { role: 'supervisor', currency: 'usd', max: 50, maxPerDay: 50 },
         { role: 'supervisor', currency: 'mxn' },
         { role: 'admin', currency: 'usd' },
       ]),
@@ -447,6 +449,143 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
   });
 });
 
+describe('the daily cap per supervisor and currency (default limits: 500 USD a refund and a day)', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    await desk.close();
+  });
+
+  it('890 USD cannot be refunded as 450 + 440: the second part is refused, saying how much is left today', async () => {
+    await desk.signInAs('ana');
+    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number; maxPerDay?: number }[] }>('refunds:limits', {});
+    expect(limits).toEqual(expect.arrayContaining([{ role: 'supervisor', currency: 'usd', max: 500, maxPerDay: 500 }, { role: 'admin', currency: 'usd' }]));
+
+    const payment = await desk.succeededPayment('ana', 890);
+    await desk.signInAs('sam');
+    // Still pending at the service when the next one is asked: it counts.
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 450))).toMatchObject({ refundable: 440, refunds: [{ amount: 450, status: 'pending' }] });
+    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 440));
+    expect(refusal).toMatchObject({
+      code: 'refund_daily_limit',
+      field: 'amount',
+      params: { amountCents: 44_000, limitCents: 50_000, refundedCents: 45_000, leftCents: 5_000, currency: 'usd', role: 'supervisor' },
+    });
+    expect(refusal.message).toBe(
+      'This refund is 440.00 USD; as supervisor you may refund up to 500.00 USD a day and have refunded 450.00 USD today, so 50.00 USD is left today. An admin must make it.',
+    );
+    expect((await desk.get(payment.id)).refunds).toHaveLength(1);
+
+    // Succeeded refunds count too; what is left today can still be refunded, then nothing more.
+    await desk.advance(REFUND_DELAY_S + 1);
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 50))).toMatchObject({ refundable: 390 });
+    expect((await desk.refused('refunds:create', refundInput(payment.id, 1))).message).toMatch(/so nothing is left today\./);
+    // The whole amount left (no amount given) is checked the same way.
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_daily_limit', params: { amountCents: 39_000, leftCents: 0 } });
+
+    // Another currency has its own cap; another supervisor has their own day; admins have none.
+    const inPesos = await desk.succeededPayment('ana', 900, 'mxn');
+    await desk.signInAs('sam');
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 900))).toMatchObject({ refundable: 0 });
+    await desk.signInAs('sue');
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 390))).toMatchObject({ refundable: 0 });
+  });
+
+  it('approvals count for the approver, from the queue and by manager override; a refused one stays pending', async () => {
+    const payment = await desk.succeededPayment('ana', 300);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 300));
+    // Sam has refunded 500 USD today (the test above): nothing is left for him, on the agent's screen or in the queue.
+    const override = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam });
+    expect(override).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 0 } });
+    await desk.signInAs('sam');
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', field: 'amount' });
+    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    expect(still).toMatchObject({ status: 'pending' });
+
+    // Sue refunded 390 USD today: 110 left, not enough for 300.
+    await desk.signInAs('sue');
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 11_000 } });
+    await desk.signInAs('ada');
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'ada' });
+  });
+});
+
+describe('manager override: failed attempts are limited per desk, and never lock the supervisor out', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await desk.close();
+  });
+
+  it('ten wrong passwords on the agent’s screen: 5 are checked, then override pauses for 5 minutes; the supervisor still signs in', async () => {
+    const payment = await desk.succeededPayment('ana', 80);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const wrong = { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' };
+    const codes: string[] = [];
+    for (let i = 0; i < 10; i++) codes.push((await desk.refused('refunds:override', wrong)).code);
+    expect(codes).toEqual([...Array<string>(5).fill('invalid_credentials'), ...Array<string>(5).fill('override_paused')]);
+    const paused = await desk.refused('refunds:override', { ...wrong, approverPassword: PASSWORDS.sam });
+    expect(paused).toMatchObject({ code: 'override_paused', params: { minutes: 5, failures: 5 } });
+    expect(paused.message).toBe(
+      'Manager override is paused on this desk for 5 minutes after 5 wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',
+    );
+    // Each try is in the audit trail, refused, from the agent's session (this desk has made no other approval yet; the rows
+    // are not picked by request id, which the log scrubber takes for a card number in about one random UUID in 200).
+    const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100);
+    expect(rows.map((r) => [r.actor, r.outcome, r.details['code']]).reverse()).toEqual([
+      ...Array.from({ length: 5 }, () => ['ana', 'refused', 'invalid_credentials']),
+      ...Array.from({ length: 6 }, () => ['ana', 'refused', 'override_paused']),
+    ]);
+
+    // The supervisor's own account is not locked: they sign in at once, and can approve from the queue.
+    await desk.signInAs('sam');
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
+  });
+
+  it('after 5 minutes override is open again, and a success starts the count over', async () => {
+    const payment = await desk.succeededPayment('ana', 80);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const right = { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam };
+    expect(await desk.refused('refunds:override', right)).toMatchObject({ code: 'override_paused' });
+    // Only the clock the desk reads moves (Date): timers, the simulator's own clock and sockets run as they are.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 5 * 60_000 + 1_000);
+    await desk.signInAs('ana');
+    expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({ code: 'invalid_credentials' });
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({ status: 'approved', decidedBy: 'sam', override: true });
+    // Four more failures after the success do not pause it: the count started over.
+    const other = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 10));
+    for (let i = 0; i < 4; i++) {
+      expect(await desk.refused('refunds:override', { requestId: other.id, approverId: 'sam', approverPassword: 'wrong again 12345' })).toMatchObject({ code: 'invalid_credentials' });
+    }
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', { ...right, requestId: other.id })).request).toMatchObject({ status: 'approved' });
+  });
+});
+
+describe('the cap comes from IT: a user settings.json of {"refundLimits": {}} does not lift it', () => {
+  it('the settings the app loads keep the default cap, and main refuses 600 USD from a supervisor', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'refund-policy-'));
+    mkdirSync(join(root, 'user'));
+    writeFileSync(join(root, 'user', 'settings.json'), JSON.stringify({ refundLimits: {} }));
+    const loaded = await loadSettings({ userDir: join(root, 'user'), managedPath: join(root, 'managed-settings.json') });
+    // Wired as main/index.ts wires it.
+    const desk = await Desk.open(loaded.settings.refundLimits === undefined ? {} : { refundLimits: loaded.settings.refundLimits });
+    try {
+      const payment = await desk.succeededPayment('ana', 600);
+      await desk.signInAs('sam');
+      expect(await desk.refused('refunds:create', refundInput(payment.id, 600))).toMatchObject({ code: 'refund_limit', params: { limitCents: 50_000 } });
+    } finally {
+      await desk.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('over-refund is blocked before any request reaches the service', () => {
   let sim: RunningSimulator;
   let dir: string;
@@ -474,6 +613,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
     desk = new RefundDesk({
       engine,
       requests,
+      history: journal,
       verifyApprover: () => Promise.reject(new Error('not used here')),
     });
   });

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadSettings, managedSettingsPath, SETTING_KEYS } from '../../../main/settings';
+import { DEFAULT_SETTINGS, loadSettings, managedSettingsPath, MAX_SETTINGS_FILE_BYTES, POLICY_KEYS, SETTING_KEYS } from '../../../main/settings';
 import { folders, SANDBOX, settingsError, writeJson, type Folders } from './helpers';
 
 let f: Folders;
@@ -23,6 +23,7 @@ describe('loadSettings: sources and precedence', () => {
     expect(Object.values(loaded.sources)).toEqual(SETTING_KEYS.map(() => 'default'));
     expect(loaded.locked.size).toBe(0);
     expect(loaded.files).toEqual({ user: userFile(), managed: f.managedPath });
+    expect(loaded.ignored).toEqual([]);
   });
 
   it('the user file overrides the defaults', async () => {
@@ -83,6 +84,88 @@ describe('loadSettings: sources and precedence', () => {
     const error = await settingsError(() => loadSettings(f), 'invalid_settings');
     expect(error.issues).toEqual([{ field: 'publishableKey', message: expect.stringMatching(/live key.*sandbox.*from .*settings\.json/) as unknown }]);
     expect(error.message).toMatch(/^The settings are not valid: publishableKey: /);
+  });
+});
+
+describe('loadSettings: policy settings come only from IT', () => {
+  // Where the stored webhook credential and reservation access key would be sent.
+  const messaging = { providers: { sms: 'webhook' }, webhook: { url: 'https://attacker.example.test/hook', statusUrl: 'https://attacker.example.test/status/{messageId}', authHeaderName: 'Authorization' } };
+  const reservations = { kind: 'rest', baseUrl: 'https://attacker.example.test/pms', authHeader: 'X-Api-Key' };
+
+  it('are the refund limits, the reservation source, messaging and the service hosts', () => {
+    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'messaging', 'refundLimits', 'reservations']);
+  });
+
+  it('{"refundLimits": {}} in the user file does not lift the cap: it is ignored, in words naming the setting and both files', async () => {
+    writeJson(userFile(), { refundLimits: {}, language: 'en-US' });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.refundLimits).toBeUndefined();
+    expect(loaded.sources).toMatchObject({ refundLimits: 'default', language: 'user' });
+    expect(loaded.settings.language).toBe('en-US');
+    expect(loaded.ignored).toEqual([
+      { field: 'refundLimits', message: expect.stringMatching(/set only by IT/) as unknown },
+    ]);
+    expect(loaded.ignored[0]?.message).toContain(userFile());
+    expect(loaded.ignored[0]?.message).toContain(f.managedPath);
+  });
+
+  it('a policy setting in the user file is not even checked: an outdated or broken one cannot stop the desk', async () => {
+    writeJson(userFile(), { refundLimits: 'none at all', messaging: { providers: { sms: 'carrier pigeon' } }, language: 'en-US' });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.language).toBe('en-US');
+    expect(loaded.settings.messaging).toBeUndefined();
+    expect(loaded.ignored.map((issue) => issue.field).sort()).toEqual(['messaging', 'refundLimits']);
+  });
+
+  it('the user cannot repoint the service, the reservation system or the message providers (where the stored keys would go)', async () => {
+    writeJson(f.managedPath, { settings: { ...SANDBOX } });
+    writeJson(userFile(), { baseUrl: 'https://attacker.example.test', authUrl: 'https://attacker.example.test', reservations, messaging });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toMatchObject({ baseUrl: SANDBOX.baseUrl, authUrl: SANDBOX.authUrl });
+    expect(loaded.settings.reservations).toBeUndefined();
+    expect(loaded.settings.messaging).toBeUndefined();
+    expect(loaded.sources).toMatchObject({ baseUrl: 'managed', authUrl: 'managed', reservations: 'default', messaging: 'default' });
+    expect(loaded.ignored.map((issue) => issue.field).sort()).toEqual(['authUrl', 'baseUrl', 'messaging', 'reservations']);
+  });
+
+  it('IT sets them in the managed file, and they apply', async () => {
+    writeJson(f.managedPath, { settings: { refundLimits: { supervisor: { usd: 300 } }, reservations, messaging } });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.refundLimits).toEqual({ supervisor: { usd: 300 } });
+    expect(loaded.settings.reservations).toMatchObject({ kind: 'rest', baseUrl: 'https://attacker.example.test/pms' });
+    expect(loaded.sources).toMatchObject({ refundLimits: 'managed', reservations: 'managed', messaging: 'managed' });
+    expect(loaded.ignored).toEqual([]);
+  });
+
+  it('production hosts only in the user file: the app does not start, and says the hosts must come from IT', async () => {
+    writeJson(f.managedPath, { settings: { environment: 'production', clientId: 'client-live', publishableKey: 'pk_live_abc' } });
+    writeJson(userFile(), { authUrl: 'https://auth.example.test', cdeUrl: 'https://cde.example.test', baseUrl: 'https://api.example.test' });
+    const error = await settingsError(() => loadSettings(f), 'invalid_settings');
+    expect(error.issues.map((issue) => issue.field)).toEqual(['authUrl', 'cdeUrl', 'baseUrl']);
+    expect(error.issues[0]?.message).toMatch(/is required in production mode \(not set; .*set only by IT/);
+  });
+});
+
+describe('loadSettings: files over 1 MB are refused, never read whole', () => {
+  const big = (): string => JSON.stringify({ language: 'en-US', padding: 'x'.repeat(MAX_SETTINGS_FILE_BYTES) });
+
+  it('the user file → user_file_invalid, naming the file and the size limit', async () => {
+    writeFileSync(userFile(), big());
+    const error = await settingsError(() => loadSettings(f), 'user_file_invalid');
+    expect(error.file).toBe(userFile());
+    expect(error.message).toMatch(/is larger than 1 MB/);
+  });
+
+  it('the managed file → managed_file_invalid', async () => {
+    writeFileSync(f.managedPath, big());
+    const error = await settingsError(() => loadSettings(f), 'managed_file_invalid');
+    expect(error.message).toMatch(/is larger than 1 MB.*IT must/);
+  });
+
+  it('a file of exactly 1 MB is still read', async () => {
+    const text = JSON.stringify({ language: 'en-US' });
+    writeFileSync(userFile(), text + ' '.repeat(MAX_SETTINGS_FILE_BYTES - text.length));
+    expect((await loadSettings(f)).settings.language).toBe('en-US');
   });
 });
 

@@ -33,6 +33,7 @@ describe('docs/managed-settings.schema.json', () => {
     ['a production desk with updates from the pilot channel', { settings: { ...PRODUCTION, returnUrl: 'https://hotel.example.test/3ds', updates: { url: 'https://updates.example.test/desk', channel: 'pilot' } }, locked: ['environment', 'updates'] }],
     ['an empty document', {}],
     ['a file naming its schema', { $schema: './managed-settings.schema.json', settings: { language: 'en-US' } }],
+    ['refund limits per refund and per day, and the older single number', { settings: { refundLimits: { supervisor: { usd: { perRefund: 500, perDay: 1500 }, mxn: 10000 }, admin: { usd: { perDay: 20000 } } } } }],
   ])('accepts what the app accepts: %s', (_case, document) => {
     expect(ManagedSettingsFile.safeParse(document).success).toBe(true);
     expect(validator()(document)).toBe(true);
@@ -45,6 +46,7 @@ describe('docs/managed-settings.schema.json', () => {
     ['an idle timeout over 15 minutes', { settings: { idleTimeoutMinutes: 30 } }],
     ['an unknown update channel', { settings: { updates: { url: 'https://updates.example.test/desk', channel: 'beta' } } }],
     ['updates without a url', { settings: { updates: { channel: 'pilot' } } }],
+    ['a refund cap with an unknown member', { settings: { refundLimits: { supervisor: { usd: { perWeek: 500 } } } } }],
   ])('refuses what the app refuses: %s', (_case, document) => {
     expect(ManagedSettingsFile.safeParse(document).success).toBe(false);
     expect(validator()(document)).toBe(false);

@@ -73,6 +73,15 @@ describe('printConfig', () => {
     expect(new Set(starts).size).toBe(1);
   });
 
+  it('a policy setting in the user file is reported as ignored (json and text), naming what IT must do', async () => {
+    writeJson(userFile(), { language: 'en-US', refundLimits: {}, messaging: { providers: { email: 'none' } } });
+    const json = JSON.parse((await printConfig({ ...f, format: 'json' })).output) as ConfigReport;
+    expect(json.ignored?.map((entry) => entry.setting)).toEqual(['refundLimits', 'messaging']);
+    expect(json.settings.find((entry) => entry.setting === 'refundLimits')).toMatchObject({ source: 'default' });
+    const text = (await printConfig({ ...f, format: 'text' })).output;
+    expect(text).toMatch(/ignored in the user file \(set only by IT\):\n {2}refundLimits +is set only by IT/);
+  });
+
   it('no files at all: the defaults, both files "not found"', async () => {
     const empty = folders();
     try {

@@ -27,15 +27,35 @@ describe('saveUserSettings', () => {
   it('keeps the other user values; null puts a setting back to its default', async () => {
     mkdirSync(f.userDir, { recursive: true });
     writeFileSync(userFile(), JSON.stringify({ language: 'en-US', idleTimeoutMinutes: 3 }));
-    const saved = await saveUserSettings(f.userDir, { idleTimeoutMinutes: null, ...SANDBOX }, await loadSettings(f));
-    expect(readUser()).toEqual({ language: 'en-US', ...SANDBOX });
+    writeJson(f.managedPath, { settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl } });
+    const { environment, clientId, publishableKey } = SANDBOX;
+    const saved = await saveUserSettings(f.userDir, { idleTimeoutMinutes: null, environment, clientId, publishableKey }, await loadSettings(f));
+    expect(readUser()).toEqual({ language: 'en-US', environment, clientId, publishableKey });
     expect(saved.settings).toMatchObject({ ...SANDBOX, idleTimeoutMinutes: 15 });
+  });
+
+  it('refuses a policy setting (refund limits, reservations, messaging, service hosts): IT sets those, and nothing is written', async () => {
+    const loaded = await loadSettings(f);
+    const error = await settingsError(() => saveUserSettings(f.userDir, { refundLimits: {}, baseUrl: 'https://elsewhere.example.test', language: 'en-US' }, loaded), 'locked');
+    expect(error.issues).toEqual([
+      { field: 'refundLimits', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
+      { field: 'baseUrl', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
+    ]);
+    expect(existsSync(userFile())).toBe(false);
+  });
+
+  it('a policy setting already in the user file stays ignored and is not written again by a save', async () => {
+    mkdirSync(f.userDir, { recursive: true });
+    writeFileSync(userFile(), JSON.stringify({ refundLimits: {}, idleTimeoutMinutes: 3 }));
+    const saved = await saveUserSettings(f.userDir, { language: 'en-US' }, await loadSettings(f));
+    expect(readUser()).toEqual({ idleTimeoutMinutes: 3, language: 'en-US' });
+    expect(saved.settings.refundLimits).toBeUndefined();
   });
 
   it('refuses a change to a locked setting, and writes nothing', async () => {
     writeJson(f.managedPath, { locked: ['environment'] });
     const loaded = await loadSettings(f);
-    const error = await settingsError(() => saveUserSettings(f.userDir, { ...SANDBOX }, loaded), 'locked');
+    const error = await settingsError(() => saveUserSettings(f.userDir, { environment: 'sandbox', clientId: SANDBOX.clientId }, loaded), 'locked');
     expect(error.issues).toEqual([{ field: 'environment', message: expect.stringContaining('managed by IT') as unknown }]);
     expect(error.message).toContain(f.managedPath);
     expect(existsSync(userFile())).toBe(false);
@@ -54,8 +74,10 @@ describe('saveUserSettings', () => {
   });
 
   it('refuses a result that breaks a rule, naming the field, and writes nothing', async () => {
+    writeJson(f.managedPath, { settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl } });
     const loaded = await loadSettings(f);
-    const error = await settingsError(() => saveUserSettings(f.userDir, { ...SANDBOX, publishableKey: 'pk_live_1' }, loaded), 'invalid_settings');
+    const { environment, clientId } = SANDBOX;
+    const error = await settingsError(() => saveUserSettings(f.userDir, { environment, clientId, publishableKey: 'pk_live_1' }, loaded), 'invalid_settings');
     expect(error.issues.map((issue) => issue.field)).toEqual(['publishableKey']);
     expect(existsSync(userFile())).toBe(false);
   });
