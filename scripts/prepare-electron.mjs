@@ -6,7 +6,7 @@
 // Each step returns at once when its result is already there. When one cannot be done, it prints ONE sentence and exits 1.
 import path from 'node:path';
 
-import { developmentBinding, electronSqlite, reason, run, versions } from './lib/electron-native.mjs';
+import { developmentBinding, electronArch, electronSqlite, reason, run, versions } from './lib/electron-native.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -46,7 +46,9 @@ if (!broughtAlong) {
 
 // --- 2. better-sqlite3 for Electron --------------------------------------------------------------------------------
 const target = developmentBinding(root, electronVersion, sqliteVersion);
-const result = await electronSqlite({ root, target });
+// For the arch of the Electron its installer put in place (arm64 under Rosetta, ELECTRON_INSTALL_ARCH…); a binary
+// brought along is taken to be this machine's.
+const result = await electronSqlite({ root, target, arch: broughtAlong ? process.arch : electronArch() });
 if ('failed' in result) fail(result.failed);
 const how = { ready: 'is ready', prebuilt: 'was downloaded (prebuilt)', compiled: 'was compiled' }[result.how];
 console.log(`prepare-electron: Electron ${electronVersion} is ${broughtAlong ? 'brought along' : 'installed'}; better-sqlite3 ${sqliteVersion} for it ${how}.`);

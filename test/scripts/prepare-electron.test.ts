@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -161,6 +161,32 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(second.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it is ready.`);
     expect(asked).toHaveLength(1);
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('xx');
+  });
+
+  it("better-sqlite3 for the arch of the Electron its installer puts in place (ELECTRON_INSTALL_ARCH, npm's --arch), not Node's", async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for the other arch'));
+    const other = process.arch === 'arm64' ? 'x64' : 'arm64';
+    const run = await prepare({ npm_config_better_sqlite3_binary_host: url, ELECTRON_INSTALL_ARCH: other });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(asked).toEqual([`/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${other}.tar.gz`]);
+  });
+
+  it("electronArch follows install-electron's rule: ELECTRON_INSTALL_ARCH, then npm_config_arch, then Node's; arm64 for an x64 Node under Rosetta", async () => {
+    const { electronArch } = (await import(pathToFileURL(path.join(projectRoot, 'scripts/lib/electron-native.mjs')).href)) as {
+      electronArch: (place: { env?: Record<string, string | undefined>; platform?: string; arch?: string; underRosetta?: () => boolean }) => string;
+    };
+    const never = (): boolean => false;
+    expect(electronArch({ env: {}, platform: 'linux', arch: 'x64', underRosetta: never })).toBe('x64');
+    expect(electronArch({ env: { ELECTRON_INSTALL_ARCH: 'arm64', npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('arm64');
+    expect(electronArch({ env: { npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('ia32');
+    // An Apple-silicon Mac running an x64 Node (Rosetta): install-electron downloads the arm64 Electron.
+    expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('arm64');
+    expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: never })).toBe('x64');
+    // Unless npm was told the arch: then install-electron takes it as it is.
+    expect(electronArch({ env: { npm_config_arch: 'x64' }, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('x64');
   });
 
   it('compiles only when no prebuilt binary can be had; when that fails too: one sentence naming both, exit code 1', async () => {
