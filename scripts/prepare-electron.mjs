@@ -15,6 +15,12 @@ function fail(sentence) {
   process.exit(1);
 }
 
+/** A file-system refusal rather than the network (a node_modules installed with sudo, a read-only folder). */
+const cannotWrite = (why) => /\b(?:EACCES|EPERM|EROFS|ENOTDIR|EEXIST|ENOSPC)\b/.test(why);
+const WRITE_ADVICE =
+  `this user cannot write to ${path.join(root, 'node_modules')} or the temporary folder (was npm install run with sudo?); ` +
+  'give this user back its node_modules (or remove it and run npm install again as this user), then run npm start again.';
+
 let found;
 try {
   found = versions(root);
@@ -37,9 +43,12 @@ if (!broughtAlong) {
     notice: `prepare-electron: downloading Electron ${electronVersion} with its installer (install-electron), once…`,
   });
   if (code !== 0) {
+    const why = reason(output, `exit code ${code}`);
     fail(
-      `Electron ${electronVersion} could not be downloaded by its installer (install-electron: ${reason(output, `exit code ${code}`)}); ` +
-        'npm start needs it once: allow this machine to reach github.com (or set ELECTRON_MIRROR, see README), then run npm start again.',
+      cannotWrite(why)
+        ? `Electron ${electronVersion} could not be installed by its installer (install-electron: ${why}): ${WRITE_ADVICE}`
+        : `Electron ${electronVersion} could not be downloaded by its installer (install-electron: ${why}); ` +
+            'npm start needs it once: allow this machine to reach github.com (or set ELECTRON_MIRROR, see README), then run npm start again.',
     );
   }
 }
@@ -48,7 +57,14 @@ if (!broughtAlong) {
 const target = developmentBinding(root, electronVersion, sqliteVersion);
 // For the arch of the Electron its installer put in place (arm64 under Rosetta, ELECTRON_INSTALL_ARCH…); a binary
 // brought along is taken to be this machine's.
-const result = await electronSqlite({ root, target, arch: broughtAlong ? process.arch : electronArch() });
+let result;
+try {
+  result = await electronSqlite({ root, target, arch: broughtAlong ? process.arch : electronArch() });
+} catch (error) {
+  // A file that cannot be written (node_modules/.cache, the temporary folder): said in one sentence too, never as a stack.
+  const why = error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
+  fail(`better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} could not be put in place (${why}): ${WRITE_ADVICE}`);
+}
 if ('failed' in result) fail(result.failed);
 const how = { ready: 'is ready', prebuilt: 'was downloaded (prebuilt)', compiled: 'was compiled' }[result.how];
 console.log(`prepare-electron: Electron ${electronVersion} is ${broughtAlong ? 'brought along' : 'installed'}; better-sqlite3 ${sqliteVersion} for it ${how}.`);

@@ -143,6 +143,34 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(asked).toEqual([]);
   });
 
+  it("when Electron's installer cannot write its files (a node_modules installed with sudo): one sentence saying so, not a network advice", async () => {
+    makeProject(`const error = new Error("EACCES: permission denied, mkdir '" + require('node:path').join(__dirname, 'dist') + "'"); console.error(error.stack); process.exit(1);`);
+    const run = await prepare();
+
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Electron 45\.4\.1 could not be installed by its installer \(install-electron: EACCES: permission denied, mkdir '.+dist'\): /);
+    expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
+    expect(lines[0]).not.toMatch(/github\.com/);
+  });
+
+  it('when better-sqlite3 cannot be put in place (node_modules/.cache not writable): one sentence, exit code 1, no stack', async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for electron'));
+    // A file where the cache folder would go: the binary is downloaded, then cannot be put in place.
+    writeFileSync(path.join(root, 'node_modules/.cache'), '');
+    const run = await prepare({ npm_config_better_sqlite3_binary_host: url });
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^better-sqlite3 ${SQLITE} for Electron ${ELECTRON} could not be put in place \\((?:ENOTDIR|EEXIST)[^)]*\\): `));
+    expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it("runs Electron's installer, then downloads better-sqlite3's prebuilt binary for this Electron; the next run finds both ready", async () => {
     makeProject(INSTALLED);
     const url = await startMirror(prebuiltArchive('prebuilt for electron'));
