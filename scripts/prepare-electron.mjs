@@ -30,9 +30,11 @@ try {
 const { electronDir, electronVersion, electronPackage, sqliteVersion } = found;
 
 // --- 1. Electron's binary ----------------------------------------------------------------------------------------
-// A binary brought along needs no download: ELECTRON_EXEC_PATH (electron-vite's: npm start runs it) or
-// ELECTRON_OVERRIDE_DIST_PATH (the electron package's: Playwright's Electron tests run it).
-const broughtAlong = ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH'].some((name) => (process.env[name] ?? '') !== '');
+// A binary brought along needs no download: ELECTRON_EXEC_PATH (electron-vite's: npm start runs it) or, for the Electron
+// tests only, ELECTRON_OVERRIDE_DIST_PATH (the electron package's, which Playwright's _electron reads). electron-vite
+// never reads the latter (it needs path.txt, which only the installer writes), so npm start and npm run dev install.
+const startedByNpm = ['prestart', 'predev'].includes(process.env['npm_lifecycle_event'] ?? '');
+const broughtAlong = (startedByNpm ? ['ELECTRON_EXEC_PATH'] : ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH']).some((name) => (process.env[name] ?? '') !== '');
 if (!broughtAlong) {
   const installer = electronPackage.bin?.['install-electron'];
   if (typeof installer !== 'string') {

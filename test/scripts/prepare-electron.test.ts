@@ -191,6 +191,21 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('xx');
   });
 
+  it("npm start with only ELECTRON_OVERRIDE_DIST_PATH (which electron-vite does not read): Electron's installer still runs", async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for electron'));
+    const override = { ELECTRON_OVERRIDE_DIST_PATH: path.join(work, 'electron-dist'), npm_config_better_sqlite3_binary_host: url };
+    const started = await prepare({ ...override, npm_lifecycle_event: 'prestart' });
+
+    expect(started.stderr).toBe('');
+    expect(started.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`);
+    expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
+    // The Electron tests (Playwright's _electron reads it): the binary is brought along, nothing is installed.
+    const tests = await prepare({ ...override, npm_lifecycle_event: 'test:e2e' });
+    expect(tests.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is brought along; better-sqlite3 ${SQLITE} for it is ready.`);
+    expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
+  });
+
   it("better-sqlite3 for the arch of the Electron its installer puts in place (ELECTRON_INSTALL_ARCH, npm's --arch), not Node's", async () => {
     makeProject(INSTALLED);
     const url = await startMirror(prebuiltArchive('prebuilt for the other arch'));
