@@ -4,6 +4,7 @@
 //  2. better-sqlite3 for Electron's ABI in node_modules/.cache/electron-native/ (scripts/lib/electron-native.mjs: the
 //     prebuilt binary, a compile only as a fallback); node_modules/better-sqlite3 stays Node's, for the tests.
 // Each step returns at once when its result is already there. When one cannot be done, it prints ONE sentence and exits 1.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 
 import { developmentBinding, electronArch, electronSqlite, reason, run, versions } from './lib/electron-native.mjs';
@@ -35,6 +36,10 @@ const { electronDir, electronVersion, electronPackage, sqliteVersion } = found;
 // never reads the latter (it needs path.txt, which only the installer writes), so npm start and npm run dev install.
 const startedByNpm = ['prestart', 'predev'].includes(process.env['npm_lifecycle_event'] ?? '');
 const broughtAlong = (startedByNpm ? ['ELECTRON_EXEC_PATH'] : ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH']).some((name) => (process.env[name] ?? '') !== '');
+const execPath = process.env['ELECTRON_EXEC_PATH'] ?? '';
+if (execPath !== '' && !statSync(execPath, { throwIfNoEntry: false })?.isFile()) {
+  fail(`ELECTRON_EXEC_PATH is ${execPath}, which is not a file; set it to the Electron executable you have, or unset it to let npm start install Electron.`);
+}
 if (!broughtAlong) {
   const installer = electronPackage.bin?.['install-electron'];
   if (typeof installer !== 'string') {

@@ -206,6 +206,17 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
   });
 
+  it('ELECTRON_EXEC_PATH naming no file: one sentence saying so, exit code 1 (electron-vite would crash spawning it)', async () => {
+    makeProject(INSTALLED);
+    const missing = path.join(work, 'no-such-electron');
+    const run = await prepare({ ELECTRON_EXEC_PATH: missing, npm_lifecycle_event: 'prestart' });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `ELECTRON_EXEC_PATH is ${missing}, which is not a file; set it to the Electron executable you have, or unset it to let npm start install Electron.`,
+    ]);
+  });
+
   it("better-sqlite3 for the arch of the Electron its installer puts in place (ELECTRON_INSTALL_ARCH, npm's --arch), not Node's", async () => {
     makeProject(INSTALLED);
     const url = await startMirror(prebuiltArchive('prebuilt for the other arch'));
