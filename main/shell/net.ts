@@ -6,6 +6,36 @@ import { net } from 'electron';
 /** Statuses whose Response must have no body (as the Fetch standard and Electron's net.fetch have it). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+/**
+ * Chromium's network errors (Error('net::ERR_…'), no code: net/base/net_error_list.h) as the system codes Node's fetch
+ * reports in its error's cause. The callers read them to tell "nothing reached the server" (refused, not resolved, no
+ * route, connecting timed out, certificate refused) from "it may have" (reset, closed, timed out once connected): without
+ * them every failure is "unexpected, may have been sent" (a text that never left counted as possibly sent).
+ */
+const NODE_CODES: Record<string, { code: string; syscall?: string }> = {
+  ERR_CONNECTION_REFUSED: { code: 'ECONNREFUSED', syscall: 'connect' },
+  ERR_NAME_NOT_RESOLVED: { code: 'ENOTFOUND', syscall: 'getaddrinfo' },
+  ERR_NAME_RESOLUTION_FAILED: { code: 'EAI_AGAIN', syscall: 'getaddrinfo' },
+  ERR_CONNECTION_TIMED_OUT: { code: 'ETIMEDOUT', syscall: 'connect' },
+  ERR_ADDRESS_UNREACHABLE: { code: 'EHOSTUNREACH', syscall: 'connect' },
+  ERR_INTERNET_DISCONNECTED: { code: 'ENETUNREACH', syscall: 'connect' },
+  ERR_CONNECTION_RESET: { code: 'ECONNRESET' },
+  ERR_CONNECTION_CLOSED: { code: 'ECONNRESET' },
+  ERR_EMPTY_RESPONSE: { code: 'ECONNRESET' },
+  ERR_CONNECTION_ABORTED: { code: 'ECONNABORTED' },
+  ERR_TIMED_OUT: { code: 'ETIMEDOUT' },
+};
+
+/** A rejection of Electron's net as Node's fetch rejects: TypeError('fetch failed') whose cause carries the code. */
+function asNodeFetchError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const name = /^net::(ERR_[A-Z0-9_]+)$/.exec(error.message)?.[1];
+  if (name === undefined) return error;
+  // Certificates and TLS: OpenSSL-style codes (CERT_…, ERR_SSL_…), as Node reports a refused certificate.
+  const known = NODE_CODES[name] ?? (name.startsWith('ERR_CERT_') ? { code: name.slice('ERR_'.length) } : name.startsWith('ERR_SSL_') ? { code: name } : undefined);
+  return new TypeError('fetch failed', { cause: Object.assign(error, known === undefined ? { code: name } : known) });
+}
+
 function toHeaders(raw: Record<string, string | string[]>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -57,5 +87,8 @@ async function fetchWithoutFollowing(request: Request): Promise<Response> {
 export const netFetch: typeof fetch = (input, init) => {
   const given = input instanceof URL ? input.href : input;
   const manual = (init?.redirect ?? (given instanceof Request ? given.redirect : 'follow')) === 'manual';
-  return manual ? fetchWithoutFollowing(new Request(given, init)) : net.fetch(given, init);
+  const sent = manual ? fetchWithoutFollowing(new Request(given, init)) : net.fetch(given, init);
+  return sent.catch((error: unknown) => {
+    throw asNodeFetchError(error);
+  });
 };

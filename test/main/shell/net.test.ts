@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { networkFailure } from '../../../main/messaging/errors';
 import { FakeClientRequest, type FakeRequestOptions } from '../support/fake-electron';
 
 const netFetches: string[] = [];
@@ -107,6 +108,24 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
 
   it("redirect: 'manual' honours the caller's signal (the callers' time-outs)", async () => {
     await expect(netFetch(`${base}/slow`, { redirect: 'manual', signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it("a network failure reads as Node's fetch reports it (the system code in its cause), so messaging knows nothing was sent", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+
+    for (const init of [{ method: 'POST', body: '{}' }, { method: 'POST', body: '{}', redirect: 'manual' as const }]) {
+      const error: unknown = await netFetch(`http://127.0.0.1:${port}/messages`, init).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED', message: 'net::ERR_CONNECTION_REFUSED' } });
+      // What the SMS and WhatsApp transports conclude from it: refused, nothing reached the gateway, safe to send again.
+      expect(networkFailure(error, 'the gateway')).toMatchObject({ code: 'connection_refused', retryable: true, mayHaveSent: false });
+    }
   });
 
   it('every other request is net.fetch itself (a URL passed as its text)', async () => {

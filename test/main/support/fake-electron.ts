@@ -19,6 +19,15 @@ export interface FakeRequestOptions {
   redirect?: 'follow' | 'error' | 'manual';
 }
 
+/** Node's system errors as Chromium's network stack names them (net/base/net_error_list.h). */
+const CHROMIUM_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'ERR_CONNECTION_REFUSED',
+  ENOTFOUND: 'ERR_NAME_NOT_RESOLVED',
+  ECONNRESET: 'ERR_CONNECTION_RESET',
+  ETIMEDOUT: 'ERR_CONNECTION_TIMED_OUT',
+  EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+};
+
 function headerArrays(headers: IncomingHttpHeaders): Record<string, string[]> {
   return Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]]])));
 }
@@ -26,7 +35,8 @@ function headerArrays(headers: IncomingHttpHeaders): Record<string, string[]> {
 /**
  * Electron's ClientRequest (net.request), on node:http, as Electron 45 behaves (lib/common/api/net-client-request.ts):
  * 'response' with the IncomingMessage; on a redirect with `redirect: 'manual'`, 'redirect' (status, method, URL, headers)
- * and then, unless followRedirect() was called, an error "Redirect was cancelled". Plain http only (local servers).
+ * and then, unless followRedirect() was called, an error "Redirect was cancelled"; a network failure as Chromium's
+ * Error('net::ERR_CONNECTION_REFUSED'), with no code. Plain http only (local servers).
  */
 export class FakeClientRequest extends EventEmitter {
   private readonly headers: Record<string, string> = {};
@@ -66,8 +76,9 @@ export class FakeClientRequest extends EventEmitter {
       }
       this.emit('response', response);
     });
-    outgoing.on('error', (error) => {
-      if (!this.aborted) this.emit('error', error);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      // As Chromium reports them: Error('net::ERR_…'), no code.
+      if (!this.aborted) this.emit('error', new Error(`net::${CHROMIUM_ERRORS[error.code ?? ''] ?? 'ERR_FAILED'}`));
     });
     outgoing.end(body);
   }
