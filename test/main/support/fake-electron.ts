@@ -147,6 +147,8 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents = new FakeWebContents(electron.nextWebContentsId++);
     electron.record('new BrowserWindow');
     electron.windows.push(this);
+    // As Electron: every web contents, a window's too, is announced as it is made.
+    electron.app.emit('web-contents-created', new FakeEvent(), this.webContents);
   }
   loadURL(url: string): Promise<void> {
     this.electron.record(`window.loadURL ${url}`);
