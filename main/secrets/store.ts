@@ -106,7 +106,15 @@ export class EncryptedSecretStore implements SecretStore {
     let decrypted: { result: string; shouldReEncrypt: boolean };
     try {
       decrypted = await this.safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'));
-    } catch {
+    } catch (error) {
+      // Electron 45 says so when the OS key is only temporarily out of reach (a keyring not unlocked yet): nothing is lost.
+      if (error instanceof Error && /temporarily unavailable/i.test(error.message)) {
+        throw new SecretError(
+          'encryption_unavailable',
+          `The operating system's secure storage cannot open the stored ${name} right now (its keychain or keyring is not unlocked yet). ` +
+            'Try again in a moment; if it goes on, IT must check that the keychain or keyring of this account is unlocked in the session.',
+        );
+      }
       throw undecryptable(name);
     }
     const value = openEnvelope(decrypted.result, name);

@@ -244,6 +244,22 @@ describe('EncryptedSecretStore', () => {
     expect(await store().read('clientSecret')).toBe(SECRET);
   });
 
+  it("the OS key store only temporarily unavailable (a keyring still locked): not 'provision again', but try again", async () => {
+    await store().write('clientSecret', SECRET);
+    // Electron 45's exact rejection when os_crypt_async reports the key as temporarily unavailable.
+    const locked: SafeStorageLike = {
+      isAsyncEncryptionAvailable: () => Promise.resolve(true),
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptStringAsync: (text) => safeStorage.encryptStringAsync(text),
+      decryptStringAsync: () => Promise.reject(new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.')),
+    };
+    const error = await secretError(() => store('linux', locked).read('clientSecret'), 'encryption_unavailable');
+    expect(error.message).not.toMatch(/provision/);
+    expect(error.message).toMatch(/try again/i);
+    // Nothing was lost: once the keyring answers, the secret reads.
+    expect(await store().read('clientSecret')).toBe(SECRET);
+  });
+
   it('a "successful" decryption into garbage (another key, no authentication) → needs_reprovisioning', async () => {
     await store('win32', new XorSafeStorage(0x5a)).write('clientSecret', SECRET);
     expect(await store('win32', new XorSafeStorage(0x5a)).read('clientSecret')).toBe(SECRET);
