@@ -74,6 +74,14 @@ const oneFetchMessage =
   "main/ never calls the global fetch: take the `fetch` your caller passes (MainStackOptions.fetch, Electron's net.fetch in the app).";
 const noGlobalFetch = [{ name: 'fetch', message: oneFetchMessage }];
 const noGlobalFetchProperty = ['globalThis', 'global', 'self', 'window'].map((object) => ({ object, property: 'fetch', message: oneFetchMessage }));
+// Nor an HTTP client of its own (only the training simulator serves on node:http, on 127.0.0.1). nodemailer's SMTP is
+// not HTTP and keeps its own sockets (README, "Network").
+const httpClientMessage = `${oneFetchMessage} An HTTP client module of its own would bypass it the same way.`;
+const httpClientPaths = ['http', 'https', 'http2', 'undici', 'node-fetch', 'axios', 'got', 'cross-fetch', 'superagent', 'request']
+  .flatMap((name) => (builtinModules.includes(name) ? [name, `node:${name}`] : [name]))
+  .map((name) => ({ name, message: httpClientMessage }));
+const mainFiles = ['main/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
+const simulatorFiles = ['main/sandbox/**'];
 
 const electronEntryFiles = ['main/index.ts', 'main/shell/**'];
 const ipcMainFiles = ['main/ipc/**'];
@@ -143,7 +151,7 @@ export default defineConfig(
     },
   },
 
-  // Electron boundaries. ESLint applies the last matching options, so each group states its full set.
+  // Electron boundaries (and main's one fetch). ESLint applies the last matching options, so each group states its full set.
   {
     files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     rules: {
@@ -152,16 +160,28 @@ export default defineConfig(
     },
   },
   {
+    files: mainFiles,
+    rules: {
+      'no-restricted-imports': ['error', { ...noElectronImports, paths: httpClientPaths }],
+    },
+  },
+  {
+    files: simulatorFiles,
+    rules: {
+      'no-restricted-imports': ['error', noElectronImports],
+    },
+  },
+  {
     files: electronEntryFiles,
     rules: {
-      'no-restricted-imports': 'off',
+      'no-restricted-imports': ['error', { paths: httpClientPaths }],
       'no-restricted-syntax': ['error', ...noIpcMain, ...noIpcRenderer],
     },
   },
   {
     files: ipcMainFiles,
     rules: {
-      'no-restricted-imports': 'off',
+      'no-restricted-imports': ['error', { paths: httpClientPaths }],
       'no-restricted-syntax': ['error', ...noIpcRenderer],
     },
   },

@@ -4,7 +4,8 @@
 //  2. validates electron-builder.yml against node_modules/app-builder-lib/scheme.json, and the app's own packaging rules,
 //  3. packages a Linux `dir` build with electron-builder, using a stand-in Electron (scripts/package-stand-in.cjs) and,
 //     when npm run dist has not put better-sqlite3's Electron build in build/electron-native/, a stand-in for that too,
-//  4. inspects the result: the fuses flipped by the afterPack hook, and app.asar: the built code present; no tests,
+//  4. inspects the result: the fuses flipped by the afterPack hook, and app.asar: the built code present; every production
+//     dependency, transitively, resolving to the version node_modules has (scripts/lib/dependency-closure.mjs); no tests,
 //     no .env, no source maps, no credentials; the simulator present only inside the main bundle, for training;
 //     better-sqlite3's Electron build in resources/native/ and no other native module anywhere (Node's would crash).
 // Prints one summary line last and exits 1 on any failure. --keep leaves the packaged folder for a look.
@@ -19,6 +20,8 @@ import { getCurrentFuseWire, FuseV1Options } from '@electron/fuses';
 import Ajv from 'ajv';
 import { Arch, build, Platform } from 'electron-builder';
 import yaml from 'js-yaml';
+
+import { dependencyClosureProblems } from './lib/dependency-closure.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -230,6 +233,19 @@ async function inspect(appDir, config) {
   expect(credentialFiles.length === 0, `app.asar holds files that look like credentials: ${credentialFiles.join(', ')}`);
   const devOnly = DEV_ONLY.filter((name) => regular.includes(`/node_modules/${name}/package.json`));
   expect(devOnly.length === 0, `app.asar holds development packages: ${devOnly.join(', ')}`);
+
+  // Every production dependency, transitively, where Node's resolution finds it in app.asar and at the version the
+  // project's node_modules resolves to (electron-builder lays node_modules out anew; a missing one fails only at run time).
+  const manifests = new Set(regular.filter((file) => file.startsWith('/node_modules/') && file.endsWith('/package.json')));
+  const versions = new Map();
+  const packagedVersion = (dir) => {
+    if (!manifests.has(`/${dir}/package.json`)) return undefined;
+    if (!versions.has(dir)) versions.set(dir, JSON.parse(asar.extractFile(archive, `${dir}/package.json`).toString('utf8')).version);
+    return versions.get(dir);
+  };
+  const closure = dependencyClosureProblems({ root, packagedVersion });
+  problems.push(...closure);
+  if (closure.length === 0) facts.push(`every production dependency in app.asar (${versions.size} packages, each at its version)`);
 
   let scanned = 0;
   for (const file of regular) {

@@ -35,6 +35,16 @@ export interface EncryptedSecretStoreOptions {
 
 /** Linux backends that keep data in plain text, or cannot tell which backend is used. */
 const INSECURE_BACKENDS = new Set(['basic_text', 'unknown']);
+/**
+ * Linux: the tag of Chromium's fallback key provider (os_crypt_async's PosixKeyProvider), whose key is compiled into every
+ * Chromium. The asynchronous API falls back to it whenever no keyring answers, and still reports encryption as available;
+ * getSelectedStorageBackend() names only what the desktop suggests. A keyring's key is tagged "v11". (On macOS and Windows
+ * "v10" is the Keychain's and DPAPI's own tag.)
+ */
+const LINUX_BUILT_IN_KEY_TAG = Buffer.from('v10');
+const INSTALL_A_KEYRING =
+  'IT must install a keyring such as gnome-keyring (libsecret) or KWallet, make sure it runs and is unlocked ' +
+  'in the desktop session (or start the app with --password-store=gnome-libsecret or --password-store=kwallet5), then try again.';
 const MAX_SECRET_LENGTH = 4096;
 const PROVISION_AGAIN = 'IT must provision the secret again on this computer (--provision-secret).';
 
@@ -92,10 +102,19 @@ export class EncryptedSecretStore implements SecretStore {
     const stored = loaded.file.secrets[name];
     if (stored === undefined) return undefined;
     await this.assertSecureStorage();
+    this.assertNotBuiltInKey(Buffer.from(stored, 'base64'));
     let decrypted: { result: string; shouldReEncrypt: boolean };
     try {
       decrypted = await this.safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'));
-    } catch {
+    } catch (error) {
+      // Electron 45 says so when the OS key is only temporarily out of reach (a keyring not unlocked yet): nothing is lost.
+      if (error instanceof Error && /temporarily unavailable/i.test(error.message)) {
+        throw new SecretError(
+          'encryption_unavailable',
+          `The operating system's secure storage cannot open the stored ${name} right now (its keychain or keyring is not unlocked yet). ` +
+            'Try again in a moment; if it goes on, IT must check that the keychain or keyring of this account is unlocked in the session.',
+        );
+      }
       throw undecryptable(name);
     }
     const value = openEnvelope(decrypted.result, name);
@@ -120,18 +139,31 @@ export class EncryptedSecretStore implements SecretStore {
     });
   }
 
-  /** Encrypts and checks that the result decrypts back: the OS must really hold the key. */
+  /** Encrypts and checks that the result decrypts back: the OS must really hold the key (on Linux, a keyring's). */
   private async encrypt(name: SecretName, plainText: string): Promise<Buffer> {
+    let encrypted: Buffer;
     try {
-      const encrypted = await this.safeStorage.encryptStringAsync(plainText);
+      encrypted = await this.safeStorage.encryptStringAsync(plainText);
       if ((await this.safeStorage.decryptStringAsync(encrypted)).result !== plainText) throw new Error('round trip mismatch');
-      return encrypted;
     } catch {
       throw new SecretError(
         'encryption_failed',
         `The operating system's secure storage could not encrypt the ${name}. Nothing was stored; IT must check the keychain or keyring of this account.`,
       );
     }
+    this.assertNotBuiltInKey(encrypted);
+    return encrypted;
+  }
+
+  /** Linux: refuses what Chromium encrypted with its built-in key (no keyring answered): anyone with the file could open it. */
+  private assertNotBuiltInKey(encrypted: Buffer): void {
+    if (this.platform === 'win32' || this.platform === 'darwin') return;
+    if (!encrypted.subarray(0, LINUX_BUILT_IN_KEY_TAG.length).equals(LINUX_BUILT_IN_KEY_TAG)) return;
+    throw new SecretError(
+      'insecure_backend',
+      "No keyring answered on this computer, so secure storage fell back to a key built into Electron, which keeps the app's secrets " +
+        `as good as plain text; it is refused and nothing was stored. ${INSTALL_A_KEYRING} Then provision the secrets again (--provision-secret).`,
+    );
   }
 
   /** Replaces the ciphertext read (`stored`) with a new one, unless the secret changed meanwhile; a failure keeps the old one. */
@@ -223,9 +255,7 @@ export class EncryptedSecretStore implements SecretStore {
     if (INSECURE_BACKENDS.has(backend)) {
       throw new SecretError(
         'insecure_backend',
-        `Secure storage on this computer would keep the app's secrets in plain text (backend "${backend}"), so it is refused. ` +
-          'IT must install a keyring such as gnome-keyring (libsecret) or KWallet, make sure it runs and is unlocked ' +
-          'in the desktop session (or start the app with --password-store=gnome-libsecret or --password-store=kwallet5), then try again.',
+        `Secure storage on this computer would keep the app's secrets in plain text (backend "${backend}"), so it is refused. ${INSTALL_A_KEYRING}`,
       );
     }
   }

@@ -2,7 +2,7 @@
 // the prebuilt binary WiseLibs publishes for each Electron (prebuild-install, --runtime electron), and a compile from
 // source (@electron/rebuild) only when no prebuilt one can be had. Used by scripts/prepare-electron.mjs (npm start,
 // npm run dev, the Electron tests) and scripts/package-dist.mjs (npm run dist, for each target platform and arch).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -18,6 +18,26 @@ export function versions(root) {
   const electron = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8'));
   const sqlite = JSON.parse(readFileSync(path.join(sqliteDir, 'package.json'), 'utf8'));
   return { electronDir, electronVersion: electron.version, electronPackage: electron, sqliteDir, sqliteVersion: sqlite.version };
+}
+
+/** Whether this x64 process runs under Rosetta on an Apple-silicon Mac (install-electron asks sysctl the same way). */
+function underRosettaNow() {
+  try {
+    return execFileSync('sysctl', ['-in', 'sysctl.proc_translated'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The arch of the Electron binary that the electron package's installer (install.js) puts in place, by its own rule:
+ * ELECTRON_INSTALL_ARCH, else npm_config_arch, else Node's; and on a Mac, an x64 Node under Rosetta gets the arm64
+ * Electron (unless npm_config_arch says otherwise). better-sqlite3 must be built for that arch, not for Node's.
+ */
+export function electronArch({ env = process.env, platform = process.platform, arch = process.arch, underRosetta = underRosettaNow } = {}) {
+  const chosen = env['ELECTRON_INSTALL_ARCH'] || env['npm_config_arch'] || arch;
+  if (platform === 'darwin' && chosen === 'x64' && env['npm_config_arch'] === undefined && underRosetta()) return 'arm64';
+  return chosen;
 }
 
 /** Where npm start's copy lives (main/index.ts looks for it there when the app is not packaged). */

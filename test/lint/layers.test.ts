@@ -86,7 +86,7 @@ describe('Electron API boundaries', () => {
     ['main/shell/probe.ts', "import { shell } from 'electron';"],
     ['main/ipc/probe.ts', "import { ipcMain } from 'electron';"],
     ['preload/probe.ts', "import { contextBridge, ipcRenderer } from 'electron';"],
-    ['main/payments/probe.ts', "import { createServer } from 'node:http';"],
+    ['main/payments/probe.ts', "import { createHash } from 'node:crypto';"],
     ['electron.vite.config.ts', "import { defineConfig } from 'electron-vite';"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toEqual([]);
@@ -104,6 +104,24 @@ describe('one fetch for main (no-restricted-globals, no-restricted-properties)',
     ['main/index.ts', "export const get = () => fetch('https://example.com/');", 'no-restricted-globals'],
   ])('%s: %s is rejected by %s', async (filePath, code, rule) => {
     expect(await boundaryViolations(filePath, code)).toContain(rule);
+  });
+
+  // Nor an HTTP client of its own, which would bypass net.fetch (the OS proxy, PAC files and certificate store) just the same.
+  it.each([
+    ['main/payments/probe.ts', "import { request } from 'node:https';\nexport const get = () => request('https://service.example/v1');"],
+    ['main/messaging/probe.ts', "import { fetch as f } from 'undici';\nexport const get = () => f('https://api.example/');"],
+    ['main/reservations/probe.ts', "import http from 'http';\nexport const get = () => http.get('http://pms.example/');"],
+    ['main/shell/probe.ts', "import https from 'node:https';\nexport const get = () => https.get('https://example.com/');"],
+    ['main/ipc/probe.ts', "import axios from 'axios';\nexport const get = () => axios.get('https://example.com/');"],
+    ['main/index.ts', "import { request } from 'node:http';\nexport const get = () => request('http://example.com/');"],
+  ])('%s: %s is rejected by no-restricted-imports', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toContain('no-restricted-imports');
+  });
+
+  it('the training simulator may still serve on node:http, and main/ still may not import electron', async () => {
+    expect(await boundaryViolations('main/sandbox/probe.ts', "import { createServer } from 'node:http';\nexport const s = createServer();")).toEqual([]);
+    expect(await boundaryViolations('main/payments/probe.ts', "import { app } from 'electron';\nexport const a = app;")).toContain('no-restricted-imports');
+    expect(await boundaryViolations('main/sandbox/probe.ts', "import { app } from 'electron';\nexport const a = app;")).toContain('no-restricted-imports');
   });
 
   it.each([

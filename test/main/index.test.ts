@@ -189,6 +189,11 @@ describe('main/index.ts, the composition root', () => {
     expect(served?.status).toBe(200);
     expect(served?.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
 
+    // The window's own page opens no pop-up and navigates nowhere (the rules are in place before it is made).
+    const own = new FakeEvent();
+    window?.webContents.emit('will-navigate', own);
+    expect(own.defaultPrevented).toBe(true);
+    expect(window?.webContents.windowOpenHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
     // No permission is granted; any web contents made later opens no pop-up and navigates nowhere.
     const granted = vi.fn();
     electron.permissionHandlers.request?.(undefined, 'media', granted);

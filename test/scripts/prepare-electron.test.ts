@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -143,6 +143,34 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(asked).toEqual([]);
   });
 
+  it("when Electron's installer cannot write its files (a node_modules installed with sudo): one sentence saying so, not a network advice", async () => {
+    makeProject(`const error = new Error("EACCES: permission denied, mkdir '" + require('node:path').join(__dirname, 'dist') + "'"); console.error(error.stack); process.exit(1);`);
+    const run = await prepare();
+
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Electron 45\.4\.1 could not be installed by its installer \(install-electron: EACCES: permission denied, mkdir '.+dist'\): /);
+    expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
+    expect(lines[0]).not.toMatch(/github\.com/);
+  });
+
+  it('when better-sqlite3 cannot be put in place (node_modules/.cache not writable): one sentence, exit code 1, no stack', async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for electron'));
+    // A file where the cache folder would go: the binary is downloaded, then cannot be put in place.
+    writeFileSync(path.join(root, 'node_modules/.cache'), '');
+    const run = await prepare({ npm_config_better_sqlite3_binary_host: url });
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^better-sqlite3 ${SQLITE} for Electron ${ELECTRON} could not be put in place \\((?:ENOTDIR|EEXIST)[^)]*\\): `));
+    expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it("runs Electron's installer, then downloads better-sqlite3's prebuilt binary for this Electron; the next run finds both ready", async () => {
     makeProject(INSTALLED);
     const url = await startMirror(prebuiltArchive('prebuilt for electron'));
@@ -161,6 +189,58 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(second.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it is ready.`);
     expect(asked).toHaveLength(1);
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('xx');
+  });
+
+  it("npm start with only ELECTRON_OVERRIDE_DIST_PATH (which electron-vite does not read): Electron's installer still runs", async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for electron'));
+    const override = { ELECTRON_OVERRIDE_DIST_PATH: path.join(work, 'electron-dist'), npm_config_better_sqlite3_binary_host: url };
+    const started = await prepare({ ...override, npm_lifecycle_event: 'prestart' });
+
+    expect(started.stderr).toBe('');
+    expect(started.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`);
+    expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
+    // The Electron tests (Playwright's _electron reads it): the binary is brought along, nothing is installed.
+    const tests = await prepare({ ...override, npm_lifecycle_event: 'test:e2e' });
+    expect(tests.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is brought along; better-sqlite3 ${SQLITE} for it is ready.`);
+    expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
+  });
+
+  it('ELECTRON_EXEC_PATH naming no file: one sentence saying so, exit code 1 (electron-vite would crash spawning it)', async () => {
+    makeProject(INSTALLED);
+    const missing = path.join(work, 'no-such-electron');
+    const run = await prepare({ ELECTRON_EXEC_PATH: missing, npm_lifecycle_event: 'prestart' });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      `ELECTRON_EXEC_PATH is ${missing}, which is not a file; set it to the Electron executable you have, or unset it to let npm start install Electron.`,
+    ]);
+  });
+
+  it("better-sqlite3 for the arch of the Electron its installer puts in place (ELECTRON_INSTALL_ARCH, npm's --arch), not Node's", async () => {
+    makeProject(INSTALLED);
+    const url = await startMirror(prebuiltArchive('prebuilt for the other arch'));
+    const other = process.arch === 'arm64' ? 'x64' : 'arm64';
+    const run = await prepare({ npm_config_better_sqlite3_binary_host: url, ELECTRON_INSTALL_ARCH: other });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(asked).toEqual([`/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${other}.tar.gz`]);
+  });
+
+  it("electronArch follows install-electron's rule: ELECTRON_INSTALL_ARCH, then npm_config_arch, then Node's; arm64 for an x64 Node under Rosetta", async () => {
+    const { electronArch } = (await import(pathToFileURL(path.join(projectRoot, 'scripts/lib/electron-native.mjs')).href)) as {
+      electronArch: (place: { env?: Record<string, string | undefined>; platform?: string; arch?: string; underRosetta?: () => boolean }) => string;
+    };
+    const never = (): boolean => false;
+    expect(electronArch({ env: {}, platform: 'linux', arch: 'x64', underRosetta: never })).toBe('x64');
+    expect(electronArch({ env: { ELECTRON_INSTALL_ARCH: 'arm64', npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('arm64');
+    expect(electronArch({ env: { npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('ia32');
+    // An Apple-silicon Mac running an x64 Node (Rosetta): install-electron downloads the arm64 Electron.
+    expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('arm64');
+    expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: never })).toBe('x64');
+    // Unless npm was told the arch: then install-electron takes it as it is.
+    expect(electronArch({ env: { npm_config_arch: 'x64' }, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('x64');
   });
 
   it('compiles only when no prebuilt binary can be had; when that fails too: one sentence naming both, exit code 1', async () => {

@@ -84,6 +84,31 @@ class XorSafeStorage implements SafeStorageLike {
   }
 }
 
+/**
+ * Chromium's Linux fallback for the asynchronous API (os_crypt_async's PosixKeyProvider): when no keyring answers, the
+ * encryptor still "works", with a key compiled into every Chromium ("peanuts"), and tags its output "v10"; a real keyring
+ * (FreedesktopSecretKeyProvider) tags "v11". getSelectedStorageBackend() only reports what the desktop suggests
+ * ('gnome_libsecret' on GNOME), whether or not a keyring runs; isAsyncEncryptionAvailable() resolves true either way.
+ */
+class HardcodedKeyFallback implements SafeStorageLike {
+  private static readonly key = Buffer.from('fd621fe5a2b402539dfa147ca9272778', 'hex');
+  isAsyncEncryptionAvailable(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  getSelectedStorageBackend(): string {
+    return 'gnome_libsecret';
+  }
+  encryptStringAsync(plainText: string): Promise<Buffer> {
+    const cipher = createCipheriv('aes-128-cbc', HardcodedKeyFallback.key, Buffer.alloc(16, 0x20));
+    return Promise.resolve(Buffer.concat([Buffer.from('v10'), cipher.update(plainText, 'utf8'), cipher.final()]));
+  }
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
+    const decipher = createDecipheriv('aes-128-cbc', HardcodedKeyFallback.key, Buffer.alloc(16, 0x20));
+    const result = Buffer.concat([decipher.update(encrypted.subarray(3)), decipher.final()]).toString('utf8');
+    return Promise.resolve({ result, shouldReEncrypt: false });
+  }
+}
+
 let dir: string;
 let file: string;
 let safeStorage: FakeSafeStorage;
@@ -166,6 +191,21 @@ describe('EncryptedSecretStore', () => {
     await secretError(() => store('linux', withoutBackend).write('clientSecret', SECRET), 'insecure_backend');
   });
 
+  it("Linux where no keyring answers and Chromium falls back to its built-in key (\"v10\"): refused, as plain text would be", async () => {
+    const fallback = new HardcodedKeyFallback();
+    const error = await secretError(() => store('linux', fallback).write('clientSecret', SECRET), 'insecure_backend');
+    expect(error.message).toMatch(/gnome-keyring/);
+    expect(error.message).toMatch(/KWallet/);
+    expect(readdirSync(dir)).toEqual([]);
+    // A secret stored that way earlier is refused too (anyone with the file can open it): IT installs a keyring and provisions again.
+    const stored = await fallback.encryptStringAsync(JSON.stringify({ name: 'clientSecret', value: SECRET }));
+    writeFileSync(file, JSON.stringify({ version: 1, secrets: { clientSecret: stored.toString('base64') } }));
+    await secretError(() => store('linux', fallback).read('clientSecret'), 'insecure_backend');
+    // On macOS and Windows "v10" is the Keychain's and DPAPI's own tag: nothing to refuse there.
+    await store('darwin', fallback).write('clientSecret', SECRET);
+    expect(await store('darwin', fallback).read('clientSecret')).toBe(SECRET);
+  });
+
   it('encryption unavailable: refused on every platform, with what IT must do', async () => {
     safeStorage.available = false;
     const linux = await secretError(() => store('linux').write('clientSecret', SECRET), 'encryption_unavailable');
@@ -201,6 +241,22 @@ describe('EncryptedSecretStore', () => {
     expect(error.message).toMatch(/IT must provision the secret again .*--provision-secret/);
     // Provisioning again fixes it.
     await store().write('clientSecret', SECRET);
+    expect(await store().read('clientSecret')).toBe(SECRET);
+  });
+
+  it("the OS key store only temporarily unavailable (a keyring still locked): not 'provision again', but try again", async () => {
+    await store().write('clientSecret', SECRET);
+    // Electron 45's exact rejection when os_crypt_async reports the key as temporarily unavailable.
+    const locked: SafeStorageLike = {
+      isAsyncEncryptionAvailable: () => Promise.resolve(true),
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptStringAsync: (text) => safeStorage.encryptStringAsync(text),
+      decryptStringAsync: () => Promise.reject(new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.')),
+    };
+    const error = await secretError(() => store('linux', locked).read('clientSecret'), 'encryption_unavailable');
+    expect(error.message).not.toMatch(/provision/);
+    expect(error.message).toMatch(/try again/i);
+    // Nothing was lost: once the keyring answers, the secret reads.
     expect(await store().read('clientSecret')).toBe(SECRET);
   });
 

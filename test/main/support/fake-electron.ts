@@ -3,13 +3,86 @@
  * (no Electron binary). It keeps, in order, what main asked of it (`log`), and behaves as Electron documents where main
  * relies on it: schemes can be registered only before `ready`; app.quit() sends before-quit, closes the windows
  * (either can be prevented), then will-quit and quit; a window closed by the user sends close, closed, and
- * window-all-closed after the last one; net.fetch takes a string or a Request (and really fetches, with Node's fetch).
+ * window-all-closed after the last one; net.fetch takes a string or a Request (and really fetches, with Node's fetch),
+ * net.request is a ClientRequest over node:http.
  * safeStorage encrypts with AES-256-GCM under a key the test can replace, as a reset keyring would. As Chromium, the
  * user data folder is made when the app starts.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
+export interface FakeRequestOptions {
+  method?: string;
+  url: string;
+  redirect?: 'follow' | 'error' | 'manual';
+}
+
+/** Node's system errors as Chromium's network stack names them (net/base/net_error_list.h). */
+const CHROMIUM_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'ERR_CONNECTION_REFUSED',
+  ENOTFOUND: 'ERR_NAME_NOT_RESOLVED',
+  ECONNRESET: 'ERR_CONNECTION_RESET',
+  ETIMEDOUT: 'ERR_CONNECTION_TIMED_OUT',
+  EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+};
+
+function headerArrays(headers: IncomingHttpHeaders): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]]])));
+}
+
+/**
+ * Electron's ClientRequest (net.request), on node:http, as Electron 45 behaves (lib/common/api/net-client-request.ts):
+ * 'response' with the IncomingMessage; on a redirect with `redirect: 'manual'`, 'redirect' (status, method, URL, headers)
+ * and then, unless followRedirect() was called, an error "Redirect was cancelled"; a network failure as Chromium's
+ * Error('net::ERR_CONNECTION_REFUSED'), with no code. Plain http only (local servers).
+ */
+export class FakeClientRequest extends EventEmitter {
+  private readonly headers: Record<string, string> = {};
+  private aborted = false;
+  private followed = false;
+  constructor(private readonly options: FakeRequestOptions) {
+    super();
+  }
+  setHeader(name: string, value: string): void {
+    this.headers[name] = value;
+  }
+  followRedirect(): void {
+    this.followed = true;
+  }
+  abort(): void {
+    this.aborted = true;
+    this.emit('abort');
+  }
+  end(body?: Buffer | string): void {
+    const outgoing = httpRequest(this.options.url, { method: this.options.method ?? 'GET', headers: this.headers }, (response) => {
+      if (this.aborted) return;
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400 && response.headers.location !== undefined) {
+        response.resume();
+        if (this.options.redirect === 'error') {
+          this.emit('error', new Error("Attempted to redirect, but redirect policy was 'error'"));
+          return;
+        }
+        if (this.options.redirect === 'manual') {
+          this.followed = false;
+          this.emit('redirect', status, this.options.method ?? 'GET', response.headers.location, headerArrays(response.headers));
+          if (!this.followed && !this.aborted) this.emit('error', new Error('Redirect was cancelled'));
+          return;
+        }
+        this.emit('error', new Error('the fake ClientRequest follows no redirect'));
+        return;
+      }
+      this.emit('response', response);
+    });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      // As Chromium reports them: Error('net::ERR_…'), no code.
+      if (!this.aborted) this.emit('error', new Error(`net::${CHROMIUM_ERRORS[error.code ?? ''] ?? 'ERR_FAILED'}`));
+    });
+    outgoing.end(body);
+  }
+}
 
 export class FakeEvent {
   defaultPrevented = false;
@@ -74,6 +147,8 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents = new FakeWebContents(electron.nextWebContentsId++);
     electron.record('new BrowserWindow');
     electron.windows.push(this);
+    // As Electron: every web contents, a window's too, is announced as it is made.
+    electron.app.emit('web-contents-created', new FakeEvent(), this.webContents);
   }
   loadURL(url: string): Promise<void> {
     this.electron.record(`window.loadURL ${url}`);
@@ -365,6 +440,10 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
         if (typeof input !== 'string' && !(input instanceof Request)) return Promise.reject(new TypeError('net.fetch: input must be a string or a Request'));
         electron.fetched.push(typeof input === 'string' ? input : input.url);
         return fetch(input, init);
+      },
+      request: (options: FakeRequestOptions) => {
+        electron.fetched.push(options.url);
+        return new FakeClientRequest(options);
       },
     },
     powerMonitor: electron.powerMonitor,
