@@ -187,7 +187,8 @@ export function retryAfterMs(header: string | null, now: number): number | undef
 
 /**
  * The usual meaning of a provider's HTTP status as a DeliveryError; `detail` adds a provider's error number. A 429 was
- * refused before anything was done (safe to send again); a 5xx or a 408 may have been half done.
+ * refused before anything was done (safe to send again); a 5xx or a 408 may have been half done — and a 502 or 504,
+ * written by a gateway in front of the provider, may still be being done.
  */
 export function httpFailure(status: number, where: string, options: { retryAfter?: number | undefined; detail?: string; providerCode?: number; moreInfo?: string } = {}): DeliveryError {
   const detail = options.detail ? `, ${options.detail}` : '';
@@ -195,6 +196,11 @@ export function httpFailure(status: number, where: string, options: { retryAfter
   if (status === 401) return new DeliveryError('bad_credentials', `${where} refused this desk's credentials (HTTP 401${detail}). IT must check the account and the stored secret.`, false, extra);
   if (status === 403) return new DeliveryError('bad_credentials', `${where} does not allow this desk's account to send this message (HTTP 403${detail}). IT must check the account.`, false, extra);
   if (status === 429) return new DeliveryError('rate_limited', `${where} is limiting the messages sent (HTTP 429${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter });
+  // A gateway on the way answered for the provider: it got no valid answer (502) or gave up waiting (504), so the
+  // provider may still be working on the request. Not an answer from the provider: a timeout or a cut, as far as the
+  // message is concerned (looked for, never sent again on a guess).
+  if (status === 504) return new DeliveryError('timeout', `${where} did not answer in time: a gateway on the way gave up waiting (HTTP 504${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
+  if (status === 502) return new DeliveryError('network_error', `The connection to ${where} failed: a gateway on the way got no valid answer (HTTP 502${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
   if (status >= 500) return new DeliveryError('provider_unavailable', `${where} had a problem on its side (HTTP ${status}${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
   if (status === 408) return new DeliveryError('timeout', `${where} gave up waiting for the request (HTTP 408${detail}).`, true, { ...extra, mayHaveSent: true });
   return new DeliveryError('provider_rejected', `${where} refused the message (HTTP ${status}${detail}). IT must check the messaging settings.`, false, extra);

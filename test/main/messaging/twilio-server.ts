@@ -136,7 +136,12 @@ export type Script =
    */
   | { kind: 'lostAnswer'; created: boolean; how: 'hang' | 'reset' }
   /** 500 (20500) `times` times, with the message created or not; then as deliver. */
-  | { kind: 'error500'; times: number; creates: boolean };
+  | { kind: 'error500'; times: number; creates: boolean }
+  /**
+   * A gateway in front of Twilio answers 502 or 504 (an HTML page, no Twilio error) `times` times; Twilio creates the
+   * message behind it (`creates`) or not, and the gateway does not know which; then as deliver.
+   */
+  | { kind: 'gateway'; status: 502 | 504; times: number; creates: boolean };
 
 export interface RecordedRequest {
   kind: 'create' | 'fetch' | 'list' | 'other';
@@ -308,6 +313,12 @@ export async function startTwilio(): Promise<TwilioServer> {
       if (script.kind === 'error500' && n <= script.times) {
         if (script.creates) create(parsed.data, { kind: 'deliver' });
         return error(res, 500, 20500, 'Internal Server Error');
+      }
+      if (script.kind === 'gateway' && n <= script.times) {
+        if (script.creates) create(parsed.data, { kind: 'deliver' });
+        res.writeHead(script.status, { 'Content-Type': 'text/html' });
+        res.end(`<html><body><h1>${script.status}</h1></body></html>`);
+        return;
       }
       if (script.kind === 'lostAnswer' && n === 1) {
         if (script.created) create(parsed.data, { kind: 'deliver' });

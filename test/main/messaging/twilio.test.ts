@@ -293,6 +293,24 @@ describe('never a duplicate text', () => {
     expect(statuses(r).at(-1)).toBe('delivered!');
   });
 
+  it.each([502, 504] as const)('a %i from a gateway before Twilio (it may have passed the request on): looked for twice, then "may have been sent", never a second POST', async (status) => {
+    const server = await twilio({ [GUEST]: { kind: 'gateway', status, times: 1, creates: false } });
+    const r = rig(server);
+    const result = await send(r, 'sms');
+    expect(result).toMatchObject({ status: 'unknown', attempts: 1, final: true, failure: { code: 'unconfirmed', actor: 'desk' } });
+    expect(server.sequence()).toEqual(['create', 'list', 'list']);
+    expect(r.sleeps).toEqual([2000]);
+  });
+
+  it('a 504 although Twilio created the message behind the gateway: found, followed, exactly one message', async () => {
+    const server = await twilio({ [GUEST]: { kind: 'gateway', status: 504, times: 1, creates: true } });
+    const r = rig(server);
+    expect(await send(r, 'sms')).toMatchObject({ status: 'queued', attempts: 1 });
+    await r.settled();
+    expect(server.messages).toHaveLength(1);
+    expect(server.violations).toEqual([]);
+  });
+
   it('500s every time: every POST after the first follows a look-up, then "provider unavailable"', async () => {
     const server = await twilio({ [GUEST]: { kind: 'error500', times: 9, creates: false } });
     const r = rig(server);
