@@ -412,10 +412,11 @@ export function createMessenger(options: MessengerOptions): Messenger {
    * never further off than a whole lifetime from now (the service's clock may be ahead of the desk's).
    */
   function linkExpiry(payment: SendContext['payment']): number {
+    const whole = now() + LINK_LIFETIME_MS;
     const told = Date.parse(payment.linkExpiresAt ?? '');
-    if (!Number.isNaN(told)) return told;
+    if (!Number.isNaN(told)) return Math.min(whole, told);
     const since = Date.parse(payment.waitingSince ?? '');
-    return Math.min(now() + LINK_LIFETIME_MS, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
+    return Math.min(whole, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
   }
 
   async function send(input: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome> {

@@ -119,6 +119,18 @@ describe('the requests, exactly as Twilio publishes them', () => {
   });
 });
 
+describe('the validity never outlives the link', () => {
+  it('an expiry from the service further off than a whole lifetime (its clock ahead, or a mistake) is held to 15 minutes', async () => {
+    const server = await twilio();
+    const r = rig(server);
+    await r.messenger.send(request('sms'), context({ linkExpiresAt: new Date(r.clock() + 2 * 3_600_000).toISOString() }));
+    expect(server.requests.filter((q) => q.kind === 'create').map((q) => q.form.ValidityPeriod)).toEqual(['900']);
+    // Followed no longer than that either.
+    await r.settled();
+    expect(r.polls.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(900_000);
+  });
+});
+
 describe('training', () => {
   it('captures in the outbox; only with trainingOutbox: false (the end-to-end tests) does a training link go to Twilio', async () => {
     const server = await twilio();
