@@ -347,10 +347,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const outcome = await submit(
       {
         send: (n) => {
+          // The app closed during a wait between tries: nothing more leaves (and nothing could be recorded).
+          if (closed) return Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be sent again.', false));
           attempt.attempts = n;
           return transport.send(message);
         },
-        find: find ? () => find(message, attempt.startedAt, known) : undefined,
+        find: find
+          ? () => (closed ? Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be looked for.', false)) : find(message, attempt.startedAt, known))
+          : undefined,
         dropsRepeats: transport.dropsRepeats,
       },
       config.retry,

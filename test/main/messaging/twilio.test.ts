@@ -202,6 +202,31 @@ describe('delivery is followed after Twilio accepts the message', () => {
     expect(server.sequence().filter((kind) => kind === 'fetch').length).toBe(r.polls.length);
   });
 
+  it('closing the app during a wait between tries: nothing more is sent or asked', async () => {
+    const server = await twilio({ [GUEST]: { kind: 'rateLimit', times: 1, retryAfterSeconds: 2 }, '+525512340001': { kind: 'error500', times: 1, creates: false } });
+    let release: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const r = makeRig({
+      environment: 'production',
+      config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } },
+      secrets: { twilioAuthToken: AUTH_TOKEN },
+      // The wait before the next try lasts until the app has closed.
+      sleep: () => waiting,
+    });
+    const first = r.messenger.send(request('sms'), context());
+    const second = r.messenger.send({ ...request('sms', '+52 55 1234 0001'), paymentId: `pay_${'cd34'.repeat(8)}` }, { ...context(), payment: { ...context().payment, id: `pay_${'cd34'.repeat(8)}` } });
+    // The 429's wait, and the 500's wait after its look-up found nothing.
+    await expect.poll(() => [...server.sequence()].sort()).toEqual(['create', 'create', 'list']);
+    r.close();
+    release();
+    await Promise.allSettled([first, second]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([...server.sequence()].sort()).toEqual(['create', 'create', 'list']);
+    expect(server.messages).toHaveLength(0);
+  });
+
   it('closing the app stops following', async () => {
     const server = await twilio();
     const r = makeRig({
