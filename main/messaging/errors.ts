@@ -99,9 +99,12 @@ function chromiumError(error: unknown, depth = 0): string | undefined {
   return 'cause' in error ? chromiumError(error.cause, depth + 1) : undefined;
 }
 
-/** Chromium's errors of the TLS handshake (net_error_list.h): before it completes, no request has left. */
+/**
+ * Chromium's errors of the TLS handshake (net_error_list.h): before it completes, no request has left. Not
+ * ERR_SSL_PROTOCOL_ERROR: Chromium also gives it for a bad record read after the handshake, once the request is out.
+ */
 const CHROMIUM_HANDSHAKE =
-  /^ERR_(?:CERT_|SSL_PROTOCOL_ERROR$|SSL_VERSION_OR_CIPHER_MISMATCH$|SSL_HANDSHAKE_NOT_COMPLETED$|SSL_CLIENT_AUTH_|BAD_SSL_CLIENT_AUTH_CERT$|SSL_PINNED_KEY_NOT_IN_CERT_CHAIN$|SSL_SERVER_CERT_|SSL_UNRECOGNIZED_NAME_ALERT$|SSL_OBSOLETE_|CERTIFICATE_TRANSPARENCY_REQUIRED$|SSL_WEAK_SERVER_EPHEMERAL_DH_KEY$)/;
+  /^ERR_(?:CERT_|SSL_VERSION_OR_CIPHER_MISMATCH$|SSL_HANDSHAKE_NOT_COMPLETED$|SSL_CLIENT_AUTH_|BAD_SSL_CLIENT_AUTH_CERT$|SSL_PINNED_KEY_NOT_IN_CERT_CHAIN$|SSL_SERVER_CERT_|SSL_UNRECOGNIZED_NAME_ALERT$|SSL_OBSOLETE_|CERTIFICATE_TRANSPARENCY_REQUIRED$|SSL_WEAK_SERVER_EPHEMERAL_DH_KEY$)/;
 
 /** A Chromium net error as a DeliveryError, or undefined for one this table does not tell apart. */
 function chromiumFailure(name: string, where: string): DeliveryError | undefined {
@@ -132,6 +135,8 @@ function chromiumFailure(name: string, where: string): DeliveryError | undefined
       return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, { mayHaveSent: true });
     case 'ERR_TIMED_OUT':
       return new DeliveryError('timeout', `${where} did not answer in time.`, true, { mayHaveSent: true });
+    case 'ERR_SSL_PROTOCOL_ERROR':
+      return new DeliveryError('tls_error', `The secure (TLS) connection to ${where} failed.`, false, { mayHaveSent: true });
     default:
       if (CHROMIUM_HANDSHAKE.test(name)) {
         return new DeliveryError('tls_error', `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`, false);

@@ -23,7 +23,6 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
     ['ERR_TUNNEL_CONNECTION_FAILED', 'network_error', true],
     ['ERR_CERT_AUTHORITY_INVALID', 'tls_error', false],
     ['ERR_CERT_DATE_INVALID', 'tls_error', false],
-    ['ERR_SSL_PROTOCOL_ERROR', 'tls_error', false],
     ['ERR_SSL_VERSION_OR_CIPHER_MISMATCH', 'tls_error', false],
   ] as const)('%s: nothing reached the provider (%s, retryable %s)', (name, code, retryable) => {
     const failure = networkFailure(chromium(name), WHERE);
@@ -38,6 +37,8 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
     ['ERR_EMPTY_RESPONSE', 'network_error'],
     ['ERR_NETWORK_CHANGED', 'network_error'],
     ['ERR_TIMED_OUT', 'timeout'],
+    // Also a bad record after the handshake, when the request is already out.
+    ['ERR_SSL_PROTOCOL_ERROR', 'tls_error'],
     ['ERR_HTTP2_PROTOCOL_ERROR', 'unexpected'],
   ] as const)('%s: it may have reached the provider (%s)', (name, code) => {
     const failure = networkFailure(chromium(name), WHERE);
