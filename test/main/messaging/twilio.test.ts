@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LINK, LINK_TOKEN, closedPort, context, makeRig, type Rig } from './support';
 import { ACCOUNT_SID, AUTH_TOKEN, startTwilio, type Script, type TwilioServer } from './twilio-server';
 import { smsSegments } from '../../../main/messaging';
+import { twilioTransport } from '../../../main/messaging/transports/twilio';
 
 const SMS_FROM = '+15017122661';
 const WA_FROM = '+14155238886';
@@ -116,6 +117,39 @@ describe('the requests, exactly as Twilio publishes them', () => {
     // A service clock ahead of the desk's cannot stretch it past a whole lifetime from now.
     await r.messenger.send({ ...request('sms', '+52 55 1234 0003'), confirmResend: true }, context({ waitingSince: new Date(r.clock() + 10 * 60_000).toISOString() }));
     expect(server.requests.filter((q) => q.kind === 'create').map((q) => q.form.ValidityPeriod)).toEqual(['600', '60', '120', '900']);
+  });
+});
+
+describe('never a free-form WhatsApp body', () => {
+  it('the transport itself refuses WhatsApp without the language’s template, before anything leaves (the settings’ guard bypassed)', async () => {
+    const calls: string[] = [];
+    const transport = twilioTransport(
+      // As if the settings had let it through: a sender, no template for en-US.
+      { accountSid: ACCOUNT_SID, baseUrl: 'https://api.twilio.com', whatsappFrom: WA_FROM, whatsappContentSids: { 'es-MX': TEMPLATES['es-MX'] } as never },
+      {
+        secrets: { read: () => Promise.resolve(AUTH_TOKEN) },
+        timeoutMs: 1000,
+        now: Date.now,
+        fetch: (input) => {
+          calls.push(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
+          return Promise.reject(new Error('nothing may be sent'));
+        },
+      },
+    );
+    const message = {
+      id: `msg_${'0'.repeat(32)}`,
+      paymentId: context().payment.id,
+      channel: 'whatsapp' as const,
+      to: GUEST,
+      language: 'en-US' as const,
+      hotelName: 'Hotel Casa Azul',
+      rendered: { text: `Hotel Casa Azul: … ${LINK}` },
+      link: LINK,
+      variables: { '1': 'Hotel Casa Azul', '2': '$1,234.50 MXN', '3': LINK },
+      validitySeconds: 900,
+    };
+    await expect(transport.send(message)).rejects.toMatchObject({ name: 'DeliveryError', code: 'not_configured', retryable: false });
+    expect(calls).toEqual([]);
   });
 });
 
