@@ -243,6 +243,8 @@ describe('settings', () => {
     [{ webhook: { url: 'https://gw.example/hook' } }, /webhook.statusUrl/],
     [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/status' } }, /webhook.statusUrl: must contain \{messageId\}/],
     [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'http://gw.example/status/{messageId}' } }, /webhook.statusUrl: must use https/],
+    // The message's id goes in the path or the query: in the host, every message would be asked of another server.
+    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://{messageId}.gw.example/status' } }, /webhook.statusUrl: must have \{messageId\} in its path or query/],
     [{ providers: { sms: 'twilio' }, twilio: { accountSid: SID } }, /twilio.smsFrom: is required/],
     [{ providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } }, /twilio.whatsappFrom: is required/],
     [{ webhook: { url: 'https://user:pass@gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must not contain a user name or password/],
