@@ -22,7 +22,7 @@ import { jsonBody, readSecret, type Accepted, type OutgoingMessage, type Provide
 /** A Message SID as Twilio's OpenAPI description has it (SM for SMS and WhatsApp, MM for MMS). */
 export const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
-/** message_enum_status in Twilio's OpenAPI description. */
+/** message_enum_status in Twilio's OpenAPI description today (deskStatus reads them; another word counts as queued). */
 export const TWILIO_MESSAGE_STATUSES = [
   'queued',
   'sending',
@@ -39,10 +39,14 @@ export const TWILIO_MESSAGE_STATUSES = [
   'canceled',
 ] as const;
 
-/** The Message resource, the fields the desk reads (Twilio adds fields over time: the rest is ignored). */
+/**
+ * The Message resource, the fields the desk reads (Twilio adds fields over time: the rest is ignored). Its status is
+ * any word: Twilio adds statuses too, and a message with a new one must still be recognized (a look-up that skipped it
+ * would send it again) and followed; a word the desk does not know counts as still on its way.
+ */
 const MessageResource = z.looseObject({
   sid: z.string().regex(MESSAGE_SID),
-  status: z.enum(TWILIO_MESSAGE_STATUSES),
+  status: z.string().min(1),
   to: z.string().nullish(),
   body: z.string().nullish(),
   direction: z.string().nullish(),

@@ -2,7 +2,7 @@
 // SaaS, so a Twilio-shaped server on loopback stands in for it (twilio-server.ts): it checks every request against the
 // CreateMessage / FetchMessage / ListMessage shapes of Twilio's OpenAPI description and answers as Twilio does.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINK, LINK_TOKEN, closedPort, context, makeRig, type Rig } from './support';
+import { LINK, LINK_TOKEN, closedPort, context, makeRig, startHttp, type Rig } from './support';
 import { ACCOUNT_SID, AUTH_TOKEN, startTwilio, type Script, type TwilioServer } from './twilio-server';
 import { smsSegments } from '../../../main/messaging';
 import { twilioTransport } from '../../../main/messaging/transports/twilio';
@@ -389,6 +389,20 @@ describe('never a duplicate text', () => {
     expect(result).toMatchObject({ status: 'failed', attempts: 3, failure: { code: 'provider_unavailable', actor: 'desk', providerCode: 20500 } });
     expect(server.sequence()).toEqual(['create', 'list', 'create', 'list', 'create', 'list']);
     expect(server.messages).toHaveLength(0);
+  });
+
+  it('a status word Twilio adds later (not in today’s enum) neither hides the message from a look-up nor stops it being followed', async () => {
+    // A stand-in answering outside today's published enum (Twilio has added statuses before: canceled, read…).
+    const sid = `SM${'ab'.repeat(16)}`;
+    const message = (status: string) => ({ sid, status, to: GUEST, body: `Hotel Casa Azul: … ${LINK}`, direction: 'outbound-api', date_created: new Date().toUTCString(), error_code: null });
+    const http = await startHttp([{ status: 500, body: { code: 20500, status: 500 } }], [{ status: 200, body: { messages: [message('pending_carrier')] } }, { status: 200, body: message('pending_carrier') }, { status: 200, body: message('delivered') }]);
+    open.push(http);
+    const r = rig(http);
+    const result = await send(r, 'sms');
+    expect(result).toMatchObject({ status: 'queued', attempts: 1 });
+    await r.settled();
+    expect(http.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(statuses(r)).toEqual(['queued', 'delivered!']);
   });
 
   it('a look-up does not take an earlier message of the same payment for the lost one', async () => {
