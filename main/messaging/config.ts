@@ -109,7 +109,14 @@ const WebhookSettings = z.strictObject({
       return;
     }
     const url = providerUrl.safeParse(value.replace(STATUS_URL_PLACEHOLDER, 'msg_0'));
-    if (!url.success) for (const issue of url.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    if (!url.success) {
+      for (const issue of url.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+      return;
+    }
+    // Two messages' status URLs differ only after the origin: the id in the host would send each to another server.
+    if (new URL(url.data).origin !== new URL(value.replace(STATUS_URL_PLACEHOLDER, 'msg_1')).origin) {
+      ctx.addIssue({ code: 'custom', message: `must have ${STATUS_URL_PLACEHOLDER} in its path or query, not in its host` });
+    }
   }),
   /** The header carrying the gateway's credential; its value is the secret webhookAuthHeaderValue. Omit for none. */
   authHeaderName: z

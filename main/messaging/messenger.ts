@@ -347,10 +347,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const outcome = await submit(
       {
         send: (n) => {
+          // The app closed during a wait between tries: nothing more leaves (and nothing could be recorded).
+          if (closed) return Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be sent again.', false));
           attempt.attempts = n;
           return transport.send(message);
         },
-        find: find ? () => find(message, attempt.startedAt, known) : undefined,
+        find: find
+          ? () => (closed ? Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be looked for.', false)) : find(message, attempt.startedAt, known))
+          : undefined,
         dropsRepeats: transport.dropsRepeats,
       },
       config.retry,
@@ -374,14 +378,49 @@ export function createMessenger(options: MessengerOptions): Messenger {
   }
 
   /**
+   * The payment's latest message from before this run of the app (its audit row), for the confirmation a quick re-send
+   * asks for: a message the app stopped sending before the provider answered ('sending') may have been sent; one it
+   * stopped following is still unanswered. Undefined when the latest one has its answer, or there is none.
+   */
+  function fromEarlierRun(paymentId: string): { result: DeliveryResult; sentAt: number } | undefined {
+    const rows = audit.forPayment(paymentId);
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i];
+      if (!row) continue;
+      // A refusal sent nothing.
+      if (row.status === 'failed' && row.attempts === 0) continue;
+      const sentAt = Date.parse(row.createdAt);
+      if (Number.isNaN(sentAt)) return undefined;
+      const base = {
+        messageId: row.messageId,
+        paymentId: row.paymentId,
+        channel: row.channel,
+        to: row.to,
+        provider: row.provider,
+        training: row.provider === 'training_outbox',
+        attempts: Math.max(1, row.attempts),
+        at: row.events.at(-1)?.at ?? row.createdAt,
+      };
+      if (row.status === 'sending' || row.status === 'unknown') {
+        const failure = new DeliveryError('unconfirmed', 'The app stopped before the provider answered, or the provider could not tell: the message may have been sent.', true).toFailure();
+        return { result: { status: 'unknown', ...base, final: true, failure }, sentAt };
+      }
+      if (row.status === 'queued' || row.status === 'sent') return { result: { status: row.status, ...base, final: row.finishedAt !== undefined }, sentAt };
+      return undefined;
+    }
+    return undefined;
+  }
+
+  /**
    * When the link stops working (epoch ms): the service's word, or the lifetime from when the payment began waiting —
    * never further off than a whole lifetime from now (the service's clock may be ahead of the desk's).
    */
   function linkExpiry(payment: SendContext['payment']): number {
+    const whole = now() + LINK_LIFETIME_MS;
     const told = Date.parse(payment.linkExpiresAt ?? '');
-    if (!Number.isNaN(told)) return told;
+    if (!Number.isNaN(told)) return Math.min(whole, told);
     const since = Date.parse(payment.waitingSince ?? '');
-    return Math.min(now() + LINK_LIFETIME_MS, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
+    return Math.min(whole, Number.isNaN(since) ? Number.POSITIVE_INFINITY : since + LINK_LIFETIME_MS);
   }
 
   async function send(input: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome> {
@@ -434,10 +473,18 @@ export function createMessenger(options: MessengerOptions): Messenger {
     }
 
     const key = `${request.paymentId}|${channel}|${request.destination}`;
-    const running = inFlight.get(key);
-    if (running) return running;
+    // The same message pressed twice joins the one on its way. Another send of the same payment (another number or
+    // channel) waits for it, then meets the confirmation below with its answer: two at once would both go.
+    for (;;) {
+      const running = inFlight.get(key);
+      if (running) return running;
+      const other = [...inFlight].find(([k]) => k.startsWith(`${request.paymentId}|`))?.[1];
+      if (!other) break;
+      await other.catch(() => undefined);
+      if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
+    }
 
-    const previous = latest.get(request.paymentId);
+    const previous = latest.get(request.paymentId) ?? fromEarlierRun(request.paymentId);
     if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
       logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
       return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };

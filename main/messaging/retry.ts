@@ -2,10 +2,10 @@
  * Sending without ever sending twice. A message is sent again automatically only when the first request certainly did
  * not reach the provider (refused connection, unresolved name, failed TLS handshake, connect timeout, 429): sending a
  * text is not idempotent. When it may have arrived (a timeout once connected, a cut connection, a 5xx), the provider is
- * asked for it first; found, it is followed like any other; not found after a 5xx (the provider answered, so it has
- * finished with the request), it is sent again; otherwise the agent is told it may have been sent. A provider that drops
- * repeats itself (the webhook's Idempotency-Key) is simply sent the same message again. Backoff with jitter; sleep and
- * randomness injectable.
+ * asked for it first; found, it is followed like any other; not found after the provider's own 5xx (it answered, so it
+ * has finished with the request), it is sent again; otherwise — a timeout, a cut, or a gateway's 502 or 504 in front of
+ * the provider — the agent is told it may have been sent. A provider that drops repeats itself (the webhook's
+ * Idempotency-Key) is simply sent the same message again. Backoff with jitter; sleep and randomness injectable.
  */
 import { DeliveryError } from './errors';
 
@@ -67,8 +67,9 @@ export async function submit<T>(submission: Submission<T>, policy: RetryPolicy, 
     }
     if (!find) return { ok: false, error, attempts: n, unsure: true };
 
-    // It may exist: ask before anything else. A provider that answered (5xx) has finished with the request, so one
-    // look tells; a request that timed out or was cut may still be arriving, so a second look follows a short wait.
+    // It may exist: ask before anything else. A provider that answered itself (provider_unavailable: a 5xx, not a
+    // gateway's 502 or 504) has finished with the request, so one look tells; a request that timed out or was cut may
+    // still be arriving, so a second look follows a short wait.
     const answered = error.code === 'provider_unavailable';
     let found: T | undefined;
     try {

@@ -6,8 +6,9 @@
  *                  approved template: never a free-form body), ValidityPeriod (the link's remaining lifetime) → 201 Message
  *   FetchMessage   GET  …/Messages/{Sid}.json → Message: its status (queued, sending, sent, delivered, read, undelivered,
  *                  failed…) and error_code
- *   ListMessage    GET  …/Messages.json?To=…&DateSent>=…&PageSize=… → { messages: [Message] }, newest first: finds a
- *                  message whose creation answer was lost (retry.ts)
+ *   ListMessage    GET  …/Messages.json?To=…&PageSize=… → { messages: [Message] }, newest first: finds a message
+ *                  whose creation answer was lost (retry.ts), by its date_created (not DateSent: a queued one has no
+ *                  date_sent yet)
  *
  * HTTP Basic (Account SID : Auth Token). Errors come as { code, message, more_info, status }: the code and more_info are
  * kept, never the message text (it can repeat the guest's number). Every request goes through the fetch the app injects.
@@ -21,7 +22,7 @@ import { jsonBody, readSecret, type Accepted, type OutgoingMessage, type Provide
 /** A Message SID as Twilio's OpenAPI description has it (SM for SMS and WhatsApp, MM for MMS). */
 export const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
-/** message_enum_status in Twilio's OpenAPI description. */
+/** message_enum_status in Twilio's OpenAPI description today (deskStatus reads them; another word counts as queued). */
 export const TWILIO_MESSAGE_STATUSES = [
   'queued',
   'sending',
@@ -38,10 +39,14 @@ export const TWILIO_MESSAGE_STATUSES = [
   'canceled',
 ] as const;
 
-/** The Message resource, the fields the desk reads (Twilio adds fields over time: the rest is ignored). */
+/**
+ * The Message resource, the fields the desk reads (Twilio adds fields over time: the rest is ignored). Its status is
+ * any word: Twilio adds statuses too, and a message with a new one must still be recognized (a look-up that skipped it
+ * would send it again) and followed; a word the desk does not know counts as still on its way.
+ */
 const MessageResource = z.looseObject({
   sid: z.string().regex(MESSAGE_SID),
-  status: z.enum(TWILIO_MESSAGE_STATUSES),
+  status: z.string().min(1),
   to: z.string().nullish(),
   body: z.string().nullish(),
   direction: z.string().nullish(),
@@ -130,6 +135,9 @@ export function deskStatus(message: MessageResource, where: string): ProviderSta
 
 /** Twilio's ValidityPeriod: whole seconds from 1 to 36,000. */
 export const validityPeriod = (seconds: number): number => Math.min(36_000, Math.max(1, Math.floor(seconds)));
+
+/** The newest messages to the guest's number read by a look-up (Twilio's default page). */
+const LOOKUP_PAGE_SIZE = 50;
 
 /** How far before the send a found message may have been created (the desk's clock against Twilio's). */
 const CLOCK_SKEW_MS = 60_000;
@@ -223,9 +231,10 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
       const to = address(message);
       const url = new URL(messagesUrl);
       url.searchParams.set('To', to);
-      // "DateSent>=…": the parameter's name is "DateSent>" (Twilio's OpenAPI description).
-      url.searchParams.set('DateSent>', new Date(since - CLOCK_SKEW_MS).toISOString().replace(/\.\d{3}Z$/, 'Z'));
-      url.searchParams.set('PageSize', '20');
+      // No DateSent filter: it filters on date_sent, "when Twilio sent the message", which a message still waiting in
+      // Twilio's queue (queued, accepted) does not have yet — the very message looked for. Its creation time is checked
+      // below instead, on the newest messages to this number.
+      url.searchParams.set('PageSize', String(LOOKUP_PAGE_SIZE));
       const answer = await call(url);
       if (answer.status < 200 || answer.status >= 300) throw failure(answer);
       const page = MessagePage.safeParse(answer.body);

@@ -243,6 +243,8 @@ describe('settings', () => {
     [{ webhook: { url: 'https://gw.example/hook' } }, /webhook.statusUrl/],
     [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/status' } }, /webhook.statusUrl: must contain \{messageId\}/],
     [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'http://gw.example/status/{messageId}' } }, /webhook.statusUrl: must use https/],
+    // The message's id goes in the path or the query: in the host, every message would be asked of another server.
+    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://{messageId}.gw.example/status' } }, /webhook.statusUrl: must have \{messageId\} in its path or query/],
     [{ providers: { sms: 'twilio' }, twilio: { accountSid: SID } }, /twilio.smsFrom: is required/],
     [{ providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } }, /twilio.whatsappFrom: is required/],
     [{ webhook: { url: 'https://user:pass@gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must not contain a user name or password/],
@@ -278,5 +280,86 @@ describe('settings', () => {
   it('the link in a test is the one the assertions look for', () => {
     // Guards the leak checks above: they search for this token, which must be part of the link sent.
     expect(LINK).toContain(LINK_TOKEN);
+  });
+});
+
+describe('the re-send confirmation cannot be slipped past', () => {
+  const sms = (destination: string) => ({ paymentId: PAYMENT_ID, channel: 'sms', destination, language: 'es-MX' }) as const;
+
+  it('two sends of the same payment at once to different numbers or channels: the second waits for the first, then asks', async () => {
+    const twilio = await startTwilio();
+    const http = await startHttp([{ status: 201, body: {} }]);
+    open.push(twilio, http);
+    const r = makeRig({
+      environment: 'production',
+      config: {
+        providers: { sms: 'twilio', whatsapp: 'webhook' },
+        twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' },
+        webhook: { url: `${http.origin}/gateway`, statusUrl: `${http.origin}/gateway/{messageId}` },
+      },
+      secrets: { twilioAuthToken: AUTH_TOKEN },
+      // The first message stays queued: its follow never moves on.
+      followSleep: () => new Promise<void>(() => undefined),
+    });
+    open.push(r);
+    const [first, other, whatsapp] = await Promise.all([
+      r.messenger.sendOutcome(sms('+52 55 1234 5678'), context()),
+      r.messenger.sendOutcome(sms('+52 55 9999 0000'), context()),
+      r.messenger.sendOutcome({ ...sms('+52 55 1234 5678'), channel: 'whatsapp' }, context()),
+    ]);
+    expect(first.status).toBe('queued');
+    expect(other.status).toBe('confirm_resend');
+    expect(whatsapp.status).toBe('confirm_resend');
+    expect(twilio.messages).toHaveLength(1);
+    expect(http.requests).toHaveLength(0);
+  });
+
+  it('the app stopped while a link was on its way (accepted, the answer never written): after a restart, a quick re-send asks', async () => {
+    const twilio = await startTwilio();
+    open.push(twilio);
+    // Twilio creates the message and its answer never comes back: the app is closed (or crashes) meanwhile.
+    twilio.script('+525512345678', { kind: 'lostAnswer', created: true, how: 'hang' });
+    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' }, requestTimeoutMs: 5_000 };
+    const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
+    void r.messenger.sendOutcome(sms('+52 55 1234 5678'), context()).catch(() => undefined);
+    await expect.poll(() => twilio.messages.length).toBe(1);
+    r.messenger.close();
+
+    const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    try {
+      expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sending' })]);
+      const asked = await again.send(sms('+52 55 1234 5678'), context());
+      expect(asked).toMatchObject({ status: 'confirm_resend', previous: { status: 'unknown', to: '+52 ******5678', failure: { code: 'unconfirmed', actor: 'desk' } } });
+      expect(twilio.messages).toHaveLength(1);
+      expect(again.history(PAYMENT_ID)).toHaveLength(1);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('after a restart, a link sent more than a minute ago, or delivered, does not ask', async () => {
+    const twilio = await startTwilio();
+    open.push(twilio);
+    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' } };
+    const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
+    await r.messenger.send(sms('+52 55 1234 5678'), context());
+    await r.settled();
+    r.messenger.close();
+    const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    try {
+      // Delivered before the restart: sent without asking.
+      expect((await again.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');
+    } finally {
+      // Closed while this one is still queued.
+      again.close();
+    }
+    const later = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, now: () => Date.now() + 61_000, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    try {
+      // The second one was left queued (closed while followed): a minute on, it is no reason to ask.
+      expect((await later.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');
+    } finally {
+      later.close();
+    }
+    expect(twilio.messages).toHaveLength(3);
   });
 });

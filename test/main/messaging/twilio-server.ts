@@ -3,7 +3,8 @@
  * the request shapes of Twilio's published OpenAPI description (twilio-oai, spec/json/twilio_api_v2010.json, operations
  * CreateMessage, FetchMessage and ListMessage), written below as zod schemas, and answers the way Twilio does: a Message
  * resource (201 queued) that then moves on as it is fetched (sent, delivered, or undelivered/failed with an error code),
- * or an error body { code, message, more_info, status }.
+ * or an error body { code, message, more_info, status }. A message has a date_sent only once it has left the queue, and
+ * ListMessage's DateSent filters on it, as the description says ("Filter by Message sent_date").
  *
  * What happens to a message is scripted per destination, like Twilio's own test numbers: delivered; failed afterwards
  * with an error code; refused at creation (21610, 21408…); rate limited (429 + Retry-After); created and then no answer
@@ -135,7 +136,12 @@ export type Script =
    */
   | { kind: 'lostAnswer'; created: boolean; how: 'hang' | 'reset' }
   /** 500 (20500) `times` times, with the message created or not; then as deliver. */
-  | { kind: 'error500'; times: number; creates: boolean };
+  | { kind: 'error500'; times: number; creates: boolean }
+  /**
+   * A gateway in front of Twilio answers 502 or 504 (an HTML page, no Twilio error) `times` times; Twilio creates the
+   * message behind it (`creates`) or not, and the gateway does not know which; then as deliver.
+   */
+  | { kind: 'gateway'; status: 502 | 504; times: number; creates: boolean };
 
 export interface RecordedRequest {
   kind: 'create' | 'fetch' | 'list' | 'other';
@@ -157,6 +163,8 @@ export interface TwilioMessage {
   steps: { status: TwilioStatus; errorCode?: number }[];
   step: number;
   createdAt: number;
+  /** When it left Twilio's queue (its date_sent), or null while it waits there. */
+  sentAt: number | null;
   segments: number;
   encoding: string;
 }
@@ -212,7 +220,8 @@ export async function startTwilio(): Promise<TwilioServer> {
       api_version: '2010-04-01',
       body: message.body,
       date_created: rfc2822(message.createdAt),
-      date_sent: rfc2822(message.createdAt),
+      // "When Twilio sent the message": none while it waits in Twilio's queue (queued, accepted).
+      date_sent: message.sentAt === null ? null : rfc2822(message.sentAt),
       date_updated: rfc2822(Date.now()),
       direction: 'outbound-api',
       error_code: current.errorCode ?? null,
@@ -261,6 +270,7 @@ export async function startTwilio(): Promise<TwilioServer> {
       steps,
       step: 0,
       createdAt: Date.now(),
+      sentAt: null,
       segments: counted.segmentsCount,
       encoding: counted.encodingName,
     };
@@ -304,6 +314,12 @@ export async function startTwilio(): Promise<TwilioServer> {
         if (script.creates) create(parsed.data, { kind: 'deliver' });
         return error(res, 500, 20500, 'Internal Server Error');
       }
+      if (script.kind === 'gateway' && n <= script.times) {
+        if (script.creates) create(parsed.data, { kind: 'deliver' });
+        res.writeHead(script.status, { 'Content-Type': 'text/html' });
+        res.end(`<html><body><h1>${script.status}</h1></body></html>`);
+        return;
+      }
       if (script.kind === 'lostAnswer' && n === 1) {
         if (script.created) create(parsed.data, { kind: 'deliver' });
         if (script.how === 'reset') req.socket.destroy();
@@ -329,6 +345,7 @@ export async function startTwilio(): Promise<TwilioServer> {
       const message = messages.find((m) => m.sid === messageSid);
       if (!message) return error(res, 404, 20404, 'The requested resource was not found');
       message.step = Math.min(message.step + 1, message.steps.length - 1);
+      if (message.sentAt === null && message.steps.slice(0, message.step + 1).some((step) => step.status !== 'queued' && step.status !== 'failed')) message.sentAt = Date.now();
       return json(res, 200, resource(message));
     }
 
@@ -341,8 +358,9 @@ export async function startTwilio(): Promise<TwilioServer> {
     const after = parsed.data['DateSent>'];
     const from = after === undefined ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(after) ? Date.parse(`${after}T00:00:00Z`) : Date.parse(after);
     const pageSize = Number(parsed.data.PageSize ?? '50');
+    // DateSent filters on date_sent: a message still in Twilio's queue has none, so it is not in a DateSent> list.
     const found = messages
-      .filter((m) => (parsed.data.To === undefined || m.to === parsed.data.To) && (from === undefined || m.createdAt >= from))
+      .filter((m) => (parsed.data.To === undefined || m.to === parsed.data.To) && (from === undefined || (m.sentAt !== null && m.sentAt >= from)))
       .reverse()
       .slice(0, pageSize);
     const uri = `${url.pathname}${url.search}`;
