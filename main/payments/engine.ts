@@ -155,6 +155,8 @@ export class PaymentEngine {
       secrets: deps.secrets,
       timeoutMs: deps.config.requestTimeoutMs,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
     });
     this.client = new ServiceClient({
       config: deps.config,

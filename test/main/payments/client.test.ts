@@ -256,7 +256,7 @@ describe('confirmation (interface-decisions §7)', () => {
     // pending_confirmation, the held one is then applied, and the re-sent confirmation is told invalid_state.
     const { client, attempts } = engine({ timeoutMs: 300, realSleep: true });
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'delay', 1, 900);
+    await fault('POST /payments/{id}/confirmation', 'delay', 1, 400);
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value).toMatchObject({ status: 'processing', installments: { count: 3 } });
     expect(confirmations(attempts)).toEqual([
