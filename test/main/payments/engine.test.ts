@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, PaymentEngine, simulatorConfig, ServiceError, type EngineEvent, type PaymentView } from '../../../main/payments';
+import { Journal, PaymentEngine, ServiceClient, simulatorConfig, ServiceError, TokenManager, type EngineEvent, type PaymentView } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
 let sim: RunningSimulator;
@@ -34,7 +34,10 @@ async function control(path: string, body: unknown): Promise<void> {
 const fault = (operation: string, kind: string, count = 1) => control('faults', { operation, fault: kind, count });
 const advance = (seconds: number) => control('clock', { advanceSeconds: seconds });
 
-function makeEngine() {
+/** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
+type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
+
+function makeEngine(options: { rewrite?: { current: Rewrite | undefined } } = {}) {
   const requests: string[] = [];
   const answers: string[] = [];
   const tokens: string[] = [];
@@ -43,7 +46,12 @@ function makeEngine() {
   const observing: typeof fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
-    const response = await fetch(input, init);
+    let response = await fetch(input, init);
+    const rewrite = options.rewrite?.current;
+    if (rewrite && response.ok && !url.endsWith('/oauth2/token')) {
+      const rewritten = rewrite(url, init, await response.json());
+      response = new Response(JSON.stringify(rewritten), { status: response.status, headers: response.headers });
+    }
     answers.push(`${init?.method ?? 'GET'} ${new URL(url).pathname} ${response.status}${response.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`);
     if (url.endsWith('/oauth2/token') && response.ok) {
       const body = (await response.clone().json()) as { access_token: string };
@@ -212,6 +220,39 @@ describe('faults through the facade', () => {
       code: 'installments_unavailable',
     });
     expect(journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+  });
+});
+
+describe('odd answers of the service are tolerated', () => {
+  it('a refund entry without an amount does not make the payment unreadable; nothing more is refunded until its amount is known', async () => {
+    const rewrite: { current: Rewrite | undefined } = { current: undefined };
+    const { engine, requests } = makeEngine({ rewrite });
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paid = await engine.pay({ methodId: method.id, amount: 100, currency: 'usd', ...who });
+    await advance(2);
+    await engine.getPayment(paid.id);
+    // A refund made elsewhere (another desk, the service's dashboard), listed by the service without its amount.
+    const other = new ServiceClient({
+      config: simulatorConfig(sim),
+      tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5000 }),
+    });
+    const elsewhere = (await other.createRefund(paid.id, { amount: 25, reason: 'duplicate' }, randomUUID())).value;
+    rewrite.current = (url, init, body) =>
+      (init?.method ?? 'GET') === 'GET' && url.includes('/payments/')
+        ? { ...(body as object), refunds: (body as { refunds: object[] }).refunds.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'amount'))) }
+        : body;
+    const read = await engine.getPayment(paid.id);
+    expect(read.status).toBe('succeeded');
+    expect(read.refunds.map((r) => [r.id, r.status])).toEqual([[elsewhere.id, 'pending']]);
+    expect(read.refundable).toBe(0);
+    const sent = requests.length;
+    await expect(engine.refund({ paymentId: paid.id, amount: 10, reason: 'duplicate', operatorId: 'sup-1' })).rejects.toMatchObject({ code: 'refund_amount_unknown' });
+    expect(requests.slice(sent).filter((r) => r.endsWith('/refunds'))).toEqual([]);
+    // Once the service lists the amount again, the payment reads as before.
+    rewrite.current = undefined;
+    const whole = await engine.getPayment(paid.id);
+    expect(whole.refunds.map((r) => r.amount)).toEqual([25]);
+    expect(whole.refundable).toBe(75);
   });
 });
 
