@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
 import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
+import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
@@ -84,8 +85,6 @@ function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown
   record({ actor: 'system', action: 'settings.change', outcome: 'ok', resource: 'settings', details: { changed, values } });
 }
 
-const FINAL_PAYMENT = new Set(['succeeded', 'failed', 'expired', 'canceled']);
-const FINAL_REFUND = new Set(['succeeded', 'failed']);
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
 
@@ -169,7 +168,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     record({ ...entry, action, resource });
   };
   engine.on(({ payment }) => {
-    if (FINAL_PAYMENT.has(payment.status)) {
+    if (isFinalPayment(payment.status)) {
       recordResultOnce('payment.result', payment.id, {
         actor: 'system',
         outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
@@ -177,7 +176,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       });
     }
     for (const refund of payment.refunds) {
-      if (!FINAL_REFUND.has(refund.status)) continue;
+      if (!isFinalRefund(refund.status)) continue;
       recordResultOnce('refund.result', refund.id, {
         actor: 'system',
         outcome: refund.status === 'succeeded' ? 'ok' : 'failed',

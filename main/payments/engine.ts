@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, toCents } from '../../shared/payments';
+import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, refundableCents, toCents } from '../../shared/payments';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -35,7 +35,8 @@ export interface EngineDeps {
 
 export interface RefundView {
   id: string;
-  amount: number;
+  /** Undefined when the service listed the refund without an amount. */
+  amount: number | undefined;
   currency: string;
   reason: string | undefined;
   status: string;
@@ -265,7 +266,8 @@ export class PaymentEngine {
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
     }
-    if (!begun && (amount !== undefined ? toCents(amount) > left : left === 0)) {
+    if (!begun && left === undefined) throw refundAmountUnknown();
+    if (!begun && left !== undefined && (amount !== undefined ? toCents(amount) > left : left === 0)) {
       throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${fromCents(left).toFixed(2)} ${known.currency.toUpperCase()} is left to refund on this payment.`, {
         param: 'amount',
       });
@@ -483,8 +485,15 @@ export class PaymentEngine {
       installments: p.installments && { count: p.installments.count, perInstallment: fromCents(p.installments.perInstallmentCents) },
       nextActionUrl: p.nextActionUrl,
       failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
-      refunds: p.refunds.map((r) => ({ id: r.id, amount: fromCents(r.amountCents), currency: r.currency, reason: r.reason, status: r.status, createdAt: r.createdAt })),
-      refundable: p.status === 'succeeded' ? fromCents(refundableCents(p)) : 0,
+      refunds: p.refunds.map((r) => ({
+        id: r.id,
+        amount: r.amountCents === undefined ? undefined : fromCents(r.amountCents),
+        currency: r.currency,
+        reason: r.reason,
+        status: r.status,
+        createdAt: r.createdAt,
+      })),
+      refundable: fromCents(refundableCents(p) ?? 0),
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,
@@ -502,8 +511,13 @@ export class PaymentEngine {
   }
 }
 
-const refundableCents = (p: StoredPayment): number =>
-  p.amountCents - p.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0);
+const refundAmountUnknown = (): ServiceError =>
+  new ServiceError(
+    'invalid_input',
+    'refund_amount_unknown',
+    'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later, or check it with the service, before refunding.',
+    { param: 'paymentId' },
+  );
 
 function methodView(m: StoredMethod): MethodView {
   return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };

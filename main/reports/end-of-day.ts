@@ -82,7 +82,7 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     if (refund.status !== 'succeeded' || !currency || when?.day !== date) continue;
     for (const sums of sumsFor(refund.operatorId ?? 'unknown', currency)) {
       sums.refunds++;
-      sums.refundsCents += refund.amountCents;
+      sums.refundsCents += refund.amountCents ?? 0;
     }
   }
 

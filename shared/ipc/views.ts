@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 export const RefundView = z.object({
   id: z.string(),
-  amount: z.number(),
+  /** Absent when the service listed the refund without an amount. */
+  amount: z.number().optional(),
   currency: z.string(),
   reason: z.string().optional(),
   status: z.string(),

@@ -35,3 +35,4 @@ export const toCents = (amount: number): number => Math.round(amount * 100);
 export const fromCents = (cents: number): number => cents / 100;
 
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
+export * from './status';

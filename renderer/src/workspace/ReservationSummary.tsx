@@ -77,7 +77,7 @@ export function ReservationSummary({ reservation, payments, onClose, canRequestR
                   <td>
                     {payment.refunds.map((refund) => (
                       <span key={refund.id} className="refund-chip">
-                        {money(refund.amount, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
+                        {refund.amount === undefined ? '—' : money(refund.amount, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
                       </span>
                     ))}
                     {refundable(payment) && (

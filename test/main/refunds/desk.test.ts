@@ -128,7 +128,7 @@ class Desk {
   }
 
   /** The journal file as the next start would read it (a second connection: SQLite in WAL mode allows it). */
-  journalRefunds(paymentId: string): { id: string; amountCents: number; operatorId: string | undefined }[] {
+  journalRefunds(paymentId: string): { id: string; amountCents: number | undefined; operatorId: string | undefined }[] {
     const journal = new Journal(join(this.dir, 'journal.db'));
     try {
       return (journal.payment(paymentId)?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
