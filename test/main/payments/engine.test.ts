@@ -223,6 +223,35 @@ describe('faults through the facade', () => {
   });
 });
 
+describe('a refund operation left pending over 24 hours', () => {
+  it('does not block every new refund of the payment with a false "sent again" message: it is marked for reconciliation, never re-sent, and the new refund is made against what the service lists', async () => {
+    const { engine, journal, requests } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paid = await engine.pay({ methodId: method.id, amount: 100, currency: 'usd', ...who });
+    await advance(2);
+    await engine.getPayment(paid.id);
+    const stale = journal.begin({
+      key: randomUUID(),
+      operationId: randomUUID(),
+      kind: 'refund',
+      payload: { amount: 40, reason: 'duplicate' },
+      resendable: true,
+      reservationId: who.reservationId,
+      operatorId: 'sup-1',
+      paymentId: paid.id,
+      createdAt: Date.now() - 25 * 60 * 60 * 1000,
+    });
+    const sent = requests.length;
+    const refunded = await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amount: 30, reason: 'requested_by_customer', operatorId: 'sup-1' });
+    expect(refunded.refunds.map((r) => r.amount)).toEqual([30]);
+    expect(refunded.refundable).toBe(70);
+    expect(requests.slice(sent).filter((r) => r.endsWith('/refunds'))).toHaveLength(1);
+    expect(journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h' });
+    // And the next refund is not blocked either.
+    await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amount: 10, reason: 'requested_by_customer', operatorId: 'sup-1' });
+  });
+});
+
 describe('odd answers of the service are tolerated', () => {
   it('a refund entry without an amount does not make the payment unreadable; nothing more is refunded until its amount is known', async () => {
     const rewrite: { current: Rewrite | undefined } = { current: undefined };
