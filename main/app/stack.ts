@@ -14,7 +14,8 @@ import { createMessenger, MessagingError, type MessagingSecrets } from '../messa
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { SettingsError } from '../settings/errors';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
-import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+import { centsFromWire } from '../../shared/payments';
+import { connectService, Journal, PaymentEngine, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
   /** Electron's userData in the app; a temporary folder in tests. */
@@ -23,6 +24,11 @@ export interface MainStackOptions {
   isTrustedSender: (sender: SenderInfo) => boolean;
   /** Training (the built-in simulator) when not given. */
   service?: ServiceSettings;
+  /**
+   * How the service is reached from the settings (connectService: training starts the simulator in this process).
+   * Tests give a running simulator here, one that outlives a restart of the stack as the real service would.
+   */
+  connect?: (settings: ServiceSettings, secrets: SecretStore) => Promise<ConnectedService>;
   secrets?: SecretStore;
   idleTimeoutMs?: number;
   logger?: EngineLogger;
@@ -100,7 +106,7 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
 }
 
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
-  const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
+  const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
   const audit = new AuditTrail(join(options.dataDir, 'audit.db'), { headFile: join(options.dataDir, 'audit-head.json') });
@@ -312,6 +318,27 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     training: service.training,
     recover: async () => {
       const report = await engine.recover();
+      // What recovery completed is shown on its reservation (the journal) and recorded as recovered here.
+      for (const operationId of report.resent) {
+        const op = engine.operation(operationId);
+        if (op?.state !== 'done' || op.resultId === undefined) continue;
+        const payload = op.payload as { amount?: unknown; currency?: unknown };
+        const money = typeof payload.amount === 'number' ? { amountCents: centsFromWire(payload.amount) } : {};
+        record({
+          actor: 'system',
+          action: op.kind === 'refund' ? 'refund.recovered' : 'payment.recovered',
+          outcome: 'ok',
+          resource: op.kind === 'refund' ? (op.paymentId ?? op.resultId) : op.resultId,
+          details: {
+            operationId,
+            reservationId: op.reservationId,
+            operatorId: op.operatorId,
+            ...money,
+            ...(typeof payload.currency === 'string' ? { currency: payload.currency } : {}),
+            ...(op.kind === 'refund' ? { refundId: op.resultId } : {}),
+          },
+        });
+      }
       refunds.reconcile();
       return report;
     },

@@ -144,6 +144,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'reservations:overview': ({ reservationId }) => engine.listReservation(reservationId),
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }),
     'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }),
+    'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),

@@ -1,7 +1,8 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, refundableCents, toCents } from '../../shared/payments';
+import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, formatMoney, fromCents, refundableCents, toCents } from '../../shared/payments';
+import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -219,7 +220,12 @@ export class PaymentEngine {
     return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
   }
 
-  /** POST /payments (flows A, B and D); MSI when `installments` is true. */
+  /**
+   * POST /payments (flows A, B and D); MSI when `installments` is true. One payment at a time per reservation: an
+   * earlier attempt still unanswered is sent again first, with its own key and payload. Answered, it is the payment
+   * the agent gets (not a new one); still unanswered, the new one is refused in words. An operation is its money
+   * fields: resumed with another note or by another operator, it is re-sent as first written.
+   */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
     const { operationId, operatorId, note, installments, ...rest } = checked(PayInput, input);
     const body: CreatePaymentInput = {
@@ -227,14 +233,50 @@ export class PaymentEngine {
       ...(installments ? { installments: { required: true } } : {}),
       metadata: { agent: operatorId, ...(note ? { note } : {}) },
     };
-    const op = this.beginOrResume(operationId, 'create_payment', body, { reservationId: rest.reservationId, operatorId, resendable: true });
-    if (op.state === 'done' && op.resultId) return this.getPayment(op.resultId);
-    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
-      this.journal.savePayment(p, { operatorId });
-      return p.id;
-    });
-    this.poller.follow(payment.id, payment);
-    return this.emit(payment.id);
+    const id = operationId ?? randomUUID();
+    const meta = { reservationId: rest.reservationId, operatorId, resendable: true };
+    for (;;) {
+      // Checked and begun in one synchronous step: two calls at once cannot both find the reservation free.
+      const existing = this.journal.operation(id);
+      if (existing) this.checkResumable(existing, 'create_payment', body);
+      if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
+      if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
+      const answered = await this.finishEarlierPayments(earlier);
+      if (answered) return answered;
+    }
+  }
+
+  /**
+   * "Check again": an unanswered payment attempt is sent again with its own key and payload (or, answered already,
+   * its payment is read). Says what the service did: the payment, still no answer, a refusal, or reconciliation.
+   */
+  async checkAgain(operationId: string): Promise<PaymentCheck> {
+    const id = checked(z.uuid({ error: 'This is not a payment attempt id.' }), operationId);
+    const op = this.journal.operation(id);
+    if (op?.kind !== 'create_payment') {
+      throw new ServiceError('invalid_input', 'attempt_not_found', 'There is no payment attempt with this id on this desk.', { param: 'operationId' });
+    }
+    if (op.state === 'pending') {
+      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      else await this.sendPayment(op).catch((error: unknown) => {
+        if (!(error instanceof ServiceError)) throw error;
+      });
+    }
+    const now = this.journal.operation(id) ?? op;
+    if (now.state === 'done' && now.resultId) {
+      const payment = await this.getPayment(now.resultId).catch(() => this.emit(now.resultId ?? ''));
+      return { state: 'answered', payment };
+    }
+    if (now.state === 'pending') return { state: 'unanswered', attempt: this.pendingView(now), message: unansweredMessage(now) };
+    if (now.state === 'reconcile') {
+      return {
+        state: 'reconcile',
+        attempt: this.pendingView(now),
+        message: `The payment of ${this.amountOf(now)} was never answered in 24 hours. It is not sent again: a supervisor must find out with the service whether it was charged.`,
+      };
+    }
+    return { state: 'refused', code: now.errorCode ?? 'refused', message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.` };
   }
 
   /** PATCH /payments/{id} (flow C): plans are recomputed by the service. */
@@ -258,11 +300,11 @@ export class PaymentEngine {
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
   async refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
     const { operationId, paymentId, amount, reason, operatorId } = checked(RefundInput, input);
-    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
-    const left = refundableCents(known);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
+    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
+    const left = refundableCents(known);
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
     }
@@ -312,13 +354,19 @@ export class PaymentEngine {
     return this.emit(id);
   }
 
-  /** What the journal knows of a reservation's payments and saved cards. */
-  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[] } {
+  /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
+  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
     const id = checked(ReservationId, reservationId);
     return {
       payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
       methods: this.journal.methodsOf(id).map(methodView),
+      pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
     };
+  }
+
+  /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
+  operation(operationId: string): Operation | undefined {
+    return this.journal.operation(operationId);
   }
 
   /**
@@ -365,13 +413,7 @@ export class PaymentEngine {
 
   private async resend(op: Operation): Promise<void> {
     if (op.kind === 'create_payment') {
-      const body = CreatePaymentBody.parse(op.payload);
-      const p = await this.run(op, (key) => this.client.createPayment(body, key), (payment) => {
-        this.journal.savePayment(payment, { operatorId: op.operatorId });
-        return payment.id;
-      });
-      this.poller.follow(p.id, p);
-      this.emit(p.id);
+      await this.sendPayment(op);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
@@ -387,14 +429,23 @@ export class PaymentEngine {
   /**
    * A new refund while an earlier one of the same payment is still unanswered (its screen was closed, the
    * app reloaded): the earlier one is sent again first, with its own key, and the new one is refused so the
-   * supervisor sees what is left now. Two attempts in flight could otherwise both be made.
+   * supervisor sees what is left now. Two attempts in flight could otherwise both be made. One unanswered for
+   * 24 hours is never sent again (the service may have forgotten its key): it is marked for reconciliation, the
+   * payment is read (its refunds list shows whether it was made) and the new refund goes on against that.
    */
   private async finishEarlierRefunds(paymentId: string, operationId: string | undefined): Promise<void> {
     const earlier = this.journal.pendingOperations().filter((op) => op.kind === 'refund' && op.paymentId === paymentId && op.operationId !== operationId);
     if (earlier.length === 0) return;
+    const fresh = earlier.filter((op) => this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS);
     for (const op of earlier) {
-      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) await this.resend(op);
+      if (!fresh.includes(op)) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
+    if (fresh.length === 0) {
+      await this.fetchAndStore(paymentId);
+      this.emit(paymentId);
+      return;
+    }
+    for (const op of fresh) await this.resend(op);
     await this.fetchAndStore(paymentId);
     this.emit(paymentId);
     throw new ServiceError(
@@ -402,6 +453,64 @@ export class PaymentEngine {
       'earlier_refund_completed',
       'An earlier refund of this payment had not been answered; it has now been sent again and answered. Check what is left before refunding again.',
     );
+  }
+
+  /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
+  private unansweredPayments(reservationId: string): Operation[] {
+    return this.journal.paymentOperationsOf(reservationId, ['pending']).filter((op) => {
+      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) return true;
+      this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      return false;
+    });
+  }
+
+  /**
+   * Sends the earlier attempts again (each with its own key and payload). The payment one of them made, when
+   * answered; undefined when every one was refused for good (nothing charged: the new one may go on). Still
+   * unanswered: refused in words, the earlier payment named.
+   */
+  private async finishEarlierPayments(earlier: readonly Operation[]): Promise<PaymentView | undefined> {
+    for (const op of earlier) {
+      await this.sendPayment(op).catch((error: unknown) => {
+        if (!(error instanceof ServiceError)) throw error;
+      });
+      const now = this.journal.operation(op.operationId) ?? op;
+      if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
+      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now));
+    }
+    return undefined;
+  }
+
+  /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
+  private async sendPayment(op: Operation): Promise<PaymentView> {
+    const body = CreatePaymentBody.parse(op.payload);
+    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
+      this.journal.savePayment(p, { operatorId: op.operatorId });
+      return p.id;
+    });
+    this.poller.follow(payment.id, payment);
+    return this.emit(payment.id);
+  }
+
+  private pendingView(op: Operation): PendingPaymentView {
+    const body = CreatePaymentBody.parse(op.payload);
+    const method = this.journal.methodsOf(op.reservationId).find((m) => m.id === body.methodId);
+    return {
+      operationId: op.operationId,
+      reservationId: op.reservationId,
+      amountCents: centsFromWire(body.amount),
+      currency: body.currency,
+      installments: body.installments?.required === true,
+      methodId: body.methodId,
+      ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+      startedAt: new Date(op.createdAt).toISOString(),
+      state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
+    };
+  }
+
+  private amountOf(op: Operation): string {
+    const body = CreatePaymentBody.parse(op.payload);
+    return formatMoney(centsFromWire(body.amount), body.currency);
   }
 
   /** The operation for this logical request: new (journaled before anything is sent), or the one already begun. */
@@ -413,13 +522,26 @@ export class PaymentEngine {
   ): Operation {
     const id = operationId ?? randomUUID();
     const existing = this.journal.operation(id);
-    if (!existing) {
-      return this.journal.begin({ key: randomUUID(), operationId: id, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
-    }
-    if (existing.kind !== kind || existing.fingerprint !== fingerprint(payload)) {
+    if (!existing) return this.begin(id, kind, payload, meta);
+    this.checkResumable(existing, kind, payload);
+    return existing;
+  }
+
+  /** Journals a new operation before anything is sent: its key is the Idempotency-Key of every try. */
+  private begin(operationId: string, kind: OperationKind, payload: unknown, meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string }): Operation {
+    return this.journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
+  }
+
+  /**
+   * An operation asked for again by its id must be the same operation: for a payment, the same money fields
+   * (method, amount, currency, reservation, installments; a note or the operator do not count); otherwise the whole
+   * request. Never one recovery closed, nor one whose key the service may have forgotten.
+   */
+  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown): void {
+    const same = kind === 'create_payment' ? moneyFields(existing.payload) === moneyFields(payload) : existing.fingerprint === fingerprint(payload);
+    if (existing.kind !== kind || !same) {
       throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
     }
-    // Never re-send what recovery closed, nor anything whose key the service may have forgotten.
     if (existing.state === 'reconcile') {
       throw new ServiceError('invalid_input', 'operation_needs_reconciliation', 'This operation was never answered and a supervisor must reconcile it. Do not start it again.');
     }
@@ -429,7 +551,6 @@ export class PaymentEngine {
     if (existing.state !== 'done' && this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS) {
       throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
     }
-    return existing;
   }
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
@@ -510,6 +631,20 @@ export class PaymentEngine {
     );
   }
 }
+
+/** What identifies a payment operation: its money fields, never a note or the operator. */
+function moneyFields(payload: unknown): string {
+  const body = CreatePaymentBody.safeParse(payload);
+  if (!body.success) return fingerprint(payload);
+  const { methodId, amount, currency, reservationId, installments } = body.data;
+  return fingerprint({ methodId, amountCents: centsFromWire(amount), currency, reservationId, installments: installments?.required === true });
+}
+
+const unansweredMessage = (op: Operation): string => {
+  const body = CreatePaymentBody.safeParse(op.payload);
+  const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
+  return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
+};
 
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(

@@ -336,6 +336,14 @@ export class Journal {
     return rows.map(toOperation);
   }
 
+  /** A reservation's payment operations in these states, oldest first. */
+  paymentOperationsOf(reservationId: string, states: readonly OperationState[]): Operation[] {
+    const rows = this.file
+      .stmt(`SELECT * FROM operations WHERE kind = 'create_payment' AND reservation_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY created_at`)
+      .all(reservationId, JSON.stringify(states)) as OperationRecord[];
+    return rows.map(toOperation);
+  }
+
   operationsInState(state: OperationState): Operation[] {
     const rows = this.file.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
     return rows.map(toOperation);

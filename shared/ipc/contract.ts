@@ -7,7 +7,7 @@ import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, Reserva
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
 import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { MethodView, PaymentSummary, PaymentView } from './views';
+import { MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -154,9 +154,10 @@ export const CHANNELS = {
         output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
     },
   }),
+  /** The reservation's payments and saved cards, and its payment attempts still unanswered (which block a new payment). */
   'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
-    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),
+    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView), pendingPayments: z.array(PendingPaymentView) }),
     access: STAFF,
     activity: 'background',
     audit: 'none',
@@ -202,6 +203,21 @@ export const CHANNELS = {
           status: output?.status,
           operationId: input.operationId,
         }),
+    },
+  }),
+  /**
+   * "Check again" on a payment attempt whose answer never came: main sends it again with its own key and payload (or
+   * reads the payment it made) and says what the service did. Never a new payment.
+   */
+  'payments:checkAgain': channel({
+    input: z.strictObject({ operationId: OperationId }),
+    output: PaymentCheck,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: {
+      action: 'payment.check',
+      resource: (_input, output) => (output?.state === 'answered' ? output.payment.id : undefined),
+      details: (input, output) => defined({ operationId: input.operationId, state: output?.state, status: output?.state === 'answered' ? output.payment.status : undefined }),
     },
   }),
   'payments:updateAmount': channel({

@@ -1,5 +1,6 @@
 // What main may send the renderer about payments: brand and last 4 at most, never a card number, secret or token.
 import { z } from 'zod';
+import { Cents } from '../payments/money';
 
 export const RefundView = z.object({
   id: z.string(),
@@ -51,3 +52,35 @@ export const PaymentSummary = PaymentView.extend({
   operatorId: z.string().optional(),
 });
 export type PaymentSummary = z.infer<typeof PaymentSummary>;
+
+/**
+ * A payment attempt whose outcome is not known: sent, never answered. It blocks any new payment on its reservation
+ * until it is (main sends it again, with its own key, before anything new). `reconcile`: unanswered for 24 hours;
+ * it is never sent again and a supervisor must find out what the service did.
+ */
+export const PendingPaymentView = z.object({
+  operationId: z.string(),
+  reservationId: z.string(),
+  amountCents: Cents,
+  currency: z.string(),
+  installments: z.boolean(),
+  methodId: z.string(),
+  brand: z.string().optional(),
+  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  startedAt: z.string(),
+  state: z.enum(['unanswered', 'reconcile']),
+});
+export type PendingPaymentView = z.infer<typeof PendingPaymentView>;
+
+/** What "Check again" found out about a payment attempt. */
+export const PaymentCheck = z.discriminatedUnion('state', [
+  /** The service answered: this is the payment the attempt made. */
+  z.object({ state: z.literal('answered'), payment: PaymentView }),
+  /** Still no answer: nothing new may be charged on the reservation. */
+  z.object({ state: z.literal('unanswered'), attempt: PendingPaymentView, message: z.string() }),
+  /** The service refused it for good: nothing was charged. */
+  z.object({ state: z.literal('refused'), code: z.string(), message: z.string() }),
+  /** Unanswered for 24 hours: never sent again; a supervisor reconciles it. */
+  z.object({ state: z.literal('reconcile'), attempt: PendingPaymentView, message: z.string() }),
+]);
+export type PaymentCheck = z.infer<typeof PaymentCheck>;

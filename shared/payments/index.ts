@@ -36,3 +36,4 @@ export const fromCents = (cents: number): number => cents / 100;
 
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
 export * from './status';
+export * from './money';

@@ -171,6 +171,32 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
   });
 });
 
+describe('the reservation shows the unanswered payment, and Check again', () => {
+  it('lists the attempt with its amount; Check again re-sends it with its own key: still no answer, then the payment', async () => {
+    const stack = await start();
+    await signIn(stack);
+    const methodId = await savedCard(stack);
+    await fault(stack, 'drop_after_commit', 6);
+    const first = randomUUID();
+    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amount: 120, currency: 'mxn', reservationId: RESERVATION })).toMatchObject({ ok: false });
+    const overview = await ok<{ pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    expect(overview.pendingPayments).toEqual([
+      expect.objectContaining({ operationId: first, amountCents: 12000, currency: 'mxn', brand: 'visa', last4: '4242', state: 'unanswered', installments: false }),
+    ]);
+    expect(await ok(stack, 'payments:checkAgain', { operationId: first })).toMatchObject({ state: 'unanswered', message: UNANSWERED });
+    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', { operationId: first });
+    expect(answered).toMatchObject({ state: 'answered', payment: { reservationId: RESERVATION } });
+    expect(paymentKeys()).toEqual([keyOf(first)]);
+    const after = await ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    expect(after.payments.map((p) => p.id)).toEqual([answered.payment.id]);
+    expect(after.pendingPayments).toEqual([]);
+    expect(stack.audit.query({ action: 'payment.check' }, 10).map((row) => [row.outcome, row.details['state']])).toEqual([
+      ['ok', 'answered'],
+      ['ok', 'unanswered'],
+    ]);
+  });
+});
+
 describe('what identifies a payment operation is its money fields', () => {
   it('resumed with another note and by another agent: the same operation, re-sent with its original payload and key', async () => {
     const stack = await start();
