@@ -37,7 +37,7 @@ const advance = (seconds: number) => control('clock', { advanceSeconds: seconds 
 /** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
 type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
 
-function makeEngine(options: { rewrite?: { current: Rewrite | undefined } } = {}) {
+function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number } = {}) {
   const requests: string[] = [];
   const answers: string[] = [];
   const tokens: string[] = [];
@@ -62,7 +62,7 @@ function makeEngine(options: { rewrite?: { current: Rewrite | undefined } } = {}
   const journal = new Journal(join(dir, 'journal.db'));
   const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
   const engine = new PaymentEngine({
-    config: simulatorConfig(sim),
+    config: simulatorConfig(sim, options.timeoutMs),
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: observing,
@@ -127,7 +127,7 @@ describe('flows through the facade', () => {
     expect(pending).toMatchObject({ status: 'pending_confirmation', availableInstallments: [3, 6, 9] });
     const updated = await engine.updateAmount({ paymentId: pending.id, amount: 1800, operatorId: who.operatorId });
     expect(updated).toMatchObject({ amount: 1800, originalAmount: 1000, availableInstallments: [3, 6, 9, 12, 18] });
-    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 18, operatorId: who.operatorId });
+    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 18, expectedAmountCents: 180000, operatorId: who.operatorId });
     expect(confirmed).toMatchObject({ status: 'processing', installments: { count: 18, perInstallment: 100 } });
     const done = until(engine, pending.id, 'succeeded');
     await advance(2);
@@ -220,6 +220,43 @@ describe('faults through the facade', () => {
       code: 'installments_unavailable',
     });
     expect(journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+  });
+});
+
+describe('amount update and confirmation (MSI)', () => {
+  it('a late PATCH never leaves the guest charged an older amount: confirmation checks the amount the agent saw', async () => {
+    const { engine, requests } = makeEngine({ timeoutMs: 300 });
+    const method = await engine.tokenize({ card: MSI, ...who });
+    const pending = await engine.pay({ methodId: method.id, amount: 1000, currency: 'mxn', installments: true, ...who });
+    // The first update is held by the service past the engine's timeout: it lands later, after the next one.
+    await control('faults', { operation: 'PATCH /payments/{id}', fault: 'delay', count: 1, delayMs: 1200 });
+    const first = await engine.updateAmount({ paymentId: pending.id, amount: 1500, operatorId: who.operatorId });
+    expect(first.amount).toBe(1500);
+    const second = await engine.updateAmount({ paymentId: pending.id, amount: 1800, operatorId: who.operatorId });
+    expect(second.amount).toBe(1800);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // The agent confirms the 1,800.00 on the screen; the service now holds the late 1,500.00.
+    const sent = requests.length;
+    const refused = await engine.confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'amount_changed', details: { param: 'expectedAmountCents' } });
+    expect((refused as Error).message).toBe('The service now holds 1,500.00 MXN for this payment, not the 1,800.00 MXN on your screen. Check the amount with the guest before confirming.');
+    expect(requests.slice(sent).filter((r) => r.endsWith('/confirmation'))).toEqual([]);
+    expect((await engine.getPayment(pending.id)).status).toBe('pending_confirmation');
+    // Set again and confirmed, the guest is charged what the agent saw.
+    await engine.updateAmount({ paymentId: pending.id, amount: 1800, operatorId: who.operatorId });
+    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId });
+    expect(confirmed).toMatchObject({ status: 'processing', amount: 1800, installments: { count: 3, perInstallment: 600 } });
+  });
+
+  it('a PATCH whose answer is lost is not re-sent blindly: the payment is read first, and an update already applied is not sent again', async () => {
+    const { engine, requests } = makeEngine();
+    const method = await engine.tokenize({ card: MSI, ...who });
+    const pending = await engine.pay({ methodId: method.id, amount: 1000, currency: 'mxn', installments: true, ...who });
+    await control('faults', { operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 });
+    const sent = requests.length;
+    const updated = await engine.updateAmount({ paymentId: pending.id, amount: 1500, operatorId: who.operatorId });
+    expect(updated.amount).toBe(1500);
+    expect(requests.slice(sent).map((r) => r.replace(/pay_[0-9a-f]{32}/, '{id}'))).toEqual(['PATCH /api/payments/{id}', 'GET /api/payments/{id}']);
   });
 });
 
