@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, formatMoney, fromCents, refundableCents, toCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, formatMoney, fromCents, refundableCents, toCents } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
@@ -147,6 +147,8 @@ export class PaymentEngine {
   private readonly journal: Journal;
   private readonly now: () => number;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
+  private readonly changing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
@@ -279,22 +281,51 @@ export class PaymentEngine {
     return { state: 'refused', code: now.errorCode ?? 'refused', message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.` };
   }
 
-  /** PATCH /payments/{id} (flow C): plans are recomputed by the service. */
+  /**
+   * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
+   * payment after a lost answer); one change of a payment at a time on this desk.
+   */
   async updateAmount(input: { paymentId: string; amount: number; operatorId: string }): Promise<PaymentView> {
     const { paymentId, amount } = checked(z.strictObject({ paymentId: PaymentId, amount: Amount, operatorId: OperatorId }), input);
-    return this.store((await this.client.updateAmount(paymentId, amount)).value);
+    return this.oneAtATime(paymentId, async () => {
+      const payment = (await this.client.updateAmount(paymentId, amount)).value;
+      const view = this.store(payment);
+      if (payment.status !== 'pending_confirmation') {
+        throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
+      }
+      return view;
+    });
   }
 
-  /** POST /payments/{id}/confirmation, with a plan or for a single payment. */
-  async confirm(input: { paymentId: string; installmentsCount?: number; operatorId: string }): Promise<PaymentView> {
-    const { paymentId, installmentsCount } = checked(
-      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), operatorId: OperatorId }),
+  /**
+   * POST /payments/{id}/confirmation, with a plan or for a single payment. The payment is read first: the amount the
+   * service holds must be the amount the agent saw (a late amount update may have landed), or nothing is confirmed.
+   */
+  async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, installmentsCount, expectedAmountCents } = checked(
+      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents, operatorId: OperatorId }),
       input,
     );
-    const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
-    const view = this.store(payment);
-    this.poller.restartSoon(paymentId);
-    return view;
+    return this.oneAtATime(paymentId, async () => {
+      const current = await this.fetchAndStore(paymentId);
+      if (current.amountCents !== expectedAmountCents) {
+        this.emit(paymentId);
+        throw new ServiceError(
+          'invalid_input',
+          'amount_changed',
+          `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
+          { param: 'expectedAmountCents' },
+        );
+      }
+      const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
+      if (centsFromWire(payment.amount) !== expectedAmountCents) {
+        // Landed between the read and the confirmation: what the service holds is shown, and said in the log.
+        this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
+      }
+      const view = this.store(payment);
+      this.poller.restartSoon(paymentId);
+      return view;
+    });
   }
 
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
@@ -569,6 +600,18 @@ export class PaymentEngine {
         this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
       }
       throw error;
+    }
+  }
+
+  /** Runs `change` after every earlier change of the same payment has finished. */
+  private async oneAtATime<T>(paymentId: string, change: () => Promise<T>): Promise<T> {
+    const before = this.changing.get(paymentId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(change);
+    this.changing.set(paymentId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.changing.get(paymentId) === run) this.changing.delete(paymentId);
     }
   }
 

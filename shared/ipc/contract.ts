@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
 import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
@@ -227,12 +227,17 @@ export const CHANNELS = {
     activity: 'operator',
     audit: { action: 'payment.updateAmount', resource: (input) => input.paymentId, details: (input, output) => defined({ amount: input.amount, previousAmount: output?.originalAmount }) },
   }),
+  /** The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. */
   'payments:confirm': channel({
-    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional() }),
+    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'payment.confirm', resource: (input) => input.paymentId, details: (input, output) => defined({ installmentsCount: input.installmentsCount, status: output?.status }) },
+    audit: {
+      action: 'payment.confirm',
+      resource: (input) => input.paymentId,
+      details: (input, output) => defined({ installmentsCount: input.installmentsCount, expectedAmountCents: input.expectedAmountCents, status: output?.status }),
+    },
   }),
   /** Background: the screens read a payment again after each change and on their own timers. */
   'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),

@@ -1,6 +1,7 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation.
 import { useEffect, useId, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
+import { toCents } from '../../../shared/payments';
 import { messageOf, unwrap } from '../api/client';
 import { bridge, storePayment } from '../api/queries';
 import { useI18n } from '../i18n';
@@ -49,7 +50,16 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const update = (): Promise<void> =>
     parsed.ok ? run(() => unwrap(bridge().payments.updateAmount({ paymentId: payment.id, amount: parsed.value }))) : Promise.resolve(setProblem(t(parsed.problem)));
   const confirm = (): Promise<void> =>
-    run(() => unwrap(bridge().payments.confirm(chosen === 'single' ? { paymentId: payment.id } : { paymentId: payment.id, installmentsCount: chosen })));
+    run(() =>
+      unwrap(
+        bridge().payments.confirm({
+          paymentId: payment.id,
+          // The amount on the screen: main refuses the confirmation if the service holds another.
+          expectedAmountCents: toCents(payment.amount),
+          ...(chosen === 'single' ? {} : { installmentsCount: chosen }),
+        }),
+      ),
+    );
 
   return (
     <section className="panel" aria-labelledby="plans-title">

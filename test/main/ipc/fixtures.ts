@@ -140,7 +140,7 @@ export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'payments:pay': { operationId: randomUUID(), methodId: `mth_${'b'.repeat(32)}`, amount: 10.5, currency: 'usd', reservationId: 'R-1' },
   'payments:checkAgain': { operationId: randomUUID() },
   'payments:updateAmount': { paymentId: `pay_${'a'.repeat(32)}`, amount: 20 },
-  'payments:confirm': { paymentId: `pay_${'a'.repeat(32)}`, installmentsCount: 3 },
+  'payments:confirm': { paymentId: `pay_${'a'.repeat(32)}`, installmentsCount: 3, expectedAmountCents: 1000 },
   'payments:get': { paymentId: `pay_${'a'.repeat(32)}` },
   'payments:watch': { paymentId: `pay_${'a'.repeat(32)}` },
   'messaging:sendLink': { paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
