@@ -256,7 +256,10 @@ describe('amount update and confirmation (MSI)', () => {
     const sent = requests.length;
     const updated = await engine.updateAmount({ paymentId: pending.id, amount: 1500, operatorId: who.operatorId });
     expect(updated.amount).toBe(1500);
-    expect(requests.slice(sent).map((r) => r.replace(/pay_[0-9a-f]{32}/, '{id}'))).toEqual(['PATCH /api/payments/{id}', 'GET /api/payments/{id}']);
+    // One PATCH, then the read that found it applied (the poller may read the payment too).
+    const after = requests.slice(sent).map((r) => r.replace(/pay_[0-9a-f]{32}/, '{id}'));
+    expect(after.filter((r) => r.startsWith('PATCH'))).toEqual(['PATCH /api/payments/{id}']);
+    expect(after.slice(0, 2)).toEqual(['PATCH /api/payments/{id}', 'GET /api/payments/{id}']);
   });
 });
 
@@ -286,6 +289,28 @@ describe('a refund operation left pending over 24 hours', () => {
     expect(journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h' });
     // And the next refund is not blocked either.
     await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amount: 10, reason: 'requested_by_customer', operatorId: 'sup-1' });
+  });
+});
+
+describe('money on the wire', () => {
+  it('every amount the engine sends has at most two decimals in its JSON body (never a raw double such as 0.30000000000000004)', async () => {
+    const bodies: string[] = [];
+    const rewrite: { current: Rewrite | undefined } = {
+      current: (url, init, body) => {
+        if (typeof init?.body === 'string' && /\/(payments|refunds)/.test(url) && init.method !== 'GET') bodies.push(init.body);
+        return body;
+      },
+    };
+    const { engine } = makeEngine({ rewrite });
+    const method = await engine.tokenize({ card: MSI, ...who });
+    const single = await engine.pay({ methodId: method.id, amount: 0.1 + 0.2, currency: 'mxn', ...who });
+    const msi = await engine.pay({ methodId: method.id, amount: 1000.1 + 0.2, currency: 'mxn', installments: true, ...who });
+    await engine.updateAmount({ paymentId: msi.id, amount: 1200.1 + 0.2, operatorId: who.operatorId });
+    await advance(2);
+    await engine.getPayment(single.id);
+    await engine.refund({ paymentId: single.id, amount: 0.1 + 0.1 + 0.1 - 0.2, reason: 'duplicate', operatorId: 'sup-1' });
+    const amounts = bodies.map((body) => /"amount":([^,}]+)/.exec(body)?.[1]);
+    expect(amounts).toEqual(['0.3', '1000.3', '1200.3', '0.1']);
   });
 });
 
