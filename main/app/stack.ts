@@ -178,7 +178,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       recordResultOnce('payment.result', payment.id, {
         actor: 'system',
         outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
-        details: { status: payment.status, amount: payment.amount, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
+        details: { status: payment.status, amountCents: payment.amountCents, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
       });
     }
     for (const refund of payment.refunds) {
@@ -186,7 +186,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       recordResultOnce('refund.result', refund.id, {
         actor: 'system',
         outcome: refund.status === 'succeeded' ? 'ok' : 'failed',
-        details: { paymentId: payment.id, status: refund.status, amount: refund.amount, currency: refund.currency },
+        details: { paymentId: payment.id, status: refund.status, ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }), currency: refund.currency },
       });
     }
   });

@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, formatMoney, fromCents, refundableCents, toCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, refundableCents } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
@@ -34,10 +34,11 @@ export interface EngineDeps {
   onAttempt?: (attempt: Attempt) => void;
 }
 
+/** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
 export interface RefundView {
   id: string;
   /** Undefined when the service listed the refund without an amount. */
-  amount: number | undefined;
+  amountCents: number | undefined;
   currency: string;
   reason: string | undefined;
   status: string;
@@ -49,18 +50,18 @@ export interface PaymentView {
   id: string;
   reservationId: string;
   status: string;
-  amount: number;
-  originalAmount: number | undefined;
+  amountCents: number;
+  originalAmountCents: number | undefined;
   currency: string;
   methodId: string;
   availableInstallments: number[];
-  installments: { count: number; perInstallment: number } | undefined;
-  /** The 3DS link to send to the cardholder; the app never opens it. */
-  nextActionUrl: string | undefined;
+  installments: { count: number; perInstallmentCents: number } | undefined;
+  /** A 3DS link waits to be sent to the cardholder (the link itself stays in main: `challengeLink`). */
+  hasChallengeLink: boolean;
   failure: { code: string; message: string | undefined } | undefined;
   refunds: RefundView[];
-  /** What can still be refunded (pending and succeeded refunds count against it). */
-  refundable: number;
+  /** What can still be refunded (pending and succeeded refunds count against it; 0 while one's amount is unknown). */
+  refundableCents: number;
   createdAt: string;
   updatedAt: string | undefined;
   expiresAt: string | undefined;
@@ -105,7 +106,7 @@ const CreatePaymentBody = z.strictObject({
 const PayInput = z.strictObject({
   operationId: OperationId,
   methodId: MethodId,
-  amount: Amount,
+  amountCents: Cents,
   currency: Currency,
   reservationId: ReservationId,
   operatorId: OperatorId,
@@ -118,7 +119,7 @@ const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundRea
 const RefundInput = z.strictObject({
   operationId: OperationId,
   paymentId: PaymentId,
-  amount: Amount.optional(),
+  amountCents: Cents.optional(),
   reason: RefundReason,
   operatorId: OperatorId,
 });
@@ -229,9 +230,11 @@ export class PaymentEngine {
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, ...rest } = checked(PayInput, input);
+    const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
     const body: CreatePaymentInput = {
       ...rest,
+      // At most two decimals on the wire, from the integer: never a fractional sum.
+      amount: centsToWire(amountCents),
       ...(installments ? { installments: { required: true } } : {}),
       metadata: { agent: operatorId, ...(note ? { note } : {}) },
     };
@@ -285,10 +288,10 @@ export class PaymentEngine {
    * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
    * payment after a lost answer); one change of a payment at a time on this desk.
    */
-  async updateAmount(input: { paymentId: string; amount: number; operatorId: string }): Promise<PaymentView> {
-    const { paymentId, amount } = checked(z.strictObject({ paymentId: PaymentId, amount: Amount, operatorId: OperatorId }), input);
+  async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, amountCents } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
     return this.oneAtATime(paymentId, async () => {
-      const payment = (await this.client.updateAmount(paymentId, amount)).value;
+      const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents))).value;
       const view = this.store(payment);
       if (payment.status !== 'pending_confirmation') {
         throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
@@ -330,7 +333,7 @@ export class PaymentEngine {
 
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
   async refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
-    const { operationId, paymentId, amount, reason, operatorId } = checked(RefundInput, input);
+    const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
@@ -340,12 +343,12 @@ export class PaymentEngine {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
     }
     if (!begun && left === undefined) throw refundAmountUnknown();
-    if (!begun && left !== undefined && (amount !== undefined ? toCents(amount) > left : left === 0)) {
-      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${fromCents(left).toFixed(2)} ${known.currency.toUpperCase()} is left to refund on this payment.`, {
-        param: 'amount',
+    if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
+      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
+        param: 'amountCents',
       });
     }
-    const body = checked(RefundBody, { ...(amount === undefined ? {} : { amount }), reason });
+    const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
     const op = this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
@@ -383,6 +386,12 @@ export class PaymentEngine {
     const id = checked(PaymentId, paymentId);
     await this.fetchAndStore(id);
     return this.emit(id);
+  }
+
+  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer). */
+  challengeLink(paymentId: string): string | undefined {
+    const stored = this.journal.payment(checked(PaymentId, paymentId));
+    return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
 
   /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
@@ -641,23 +650,23 @@ export class PaymentEngine {
       id: p.id,
       reservationId: p.reservationId,
       status: p.status,
-      amount: fromCents(p.amountCents),
-      originalAmount: p.originalAmountCents === undefined ? undefined : fromCents(p.originalAmountCents),
+      amountCents: p.amountCents,
+      originalAmountCents: p.originalAmountCents,
       currency: p.currency,
       methodId: p.methodId,
       availableInstallments: p.availableInstallments,
-      installments: p.installments && { count: p.installments.count, perInstallment: fromCents(p.installments.perInstallmentCents) },
-      nextActionUrl: p.nextActionUrl,
+      installments: p.installments && { count: p.installments.count, perInstallmentCents: p.installments.perInstallmentCents },
+      hasChallengeLink: p.status === 'requires_action' && p.nextActionUrl !== undefined,
       failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
       refunds: p.refunds.map((r) => ({
         id: r.id,
-        amount: r.amountCents === undefined ? undefined : fromCents(r.amountCents),
+        amountCents: r.amountCents,
         currency: r.currency,
         reason: r.reason,
         status: r.status,
         createdAt: r.createdAt,
       })),
-      refundable: fromCents(refundableCents(p) ?? 0),
+      refundableCents: refundableCents(p) ?? 0,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,

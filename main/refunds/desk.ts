@@ -1,5 +1,5 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
-import { CURRENCIES, fromCents, toCents, type Currency } from '../../shared/payments';
+import { CURRENCIES, countsAgainstRefundable, formatMoney, type Currency } from '../../shared/payments';
 import { DEFAULT_REFUND_LIMITS, refundLimitFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import type { RefundReason } from '../../shared/payments';
@@ -19,8 +19,8 @@ export interface RefundDeskDeps {
 
 const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
 
-const money = (cents: number, currency: string): string =>
-  `${fromCents(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
+/** "1,234.50 MXN", from the cents. */
+const money = formatMoney;
 
 const asCurrency = (currency: string): Currency => {
   const found = CURRENCIES.find((c) => c === currency.toLowerCase());
@@ -38,20 +38,20 @@ export class RefundDesk {
   }
 
   /** A supervisor or admin refunds directly, within their role's limit. */
-  async refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
+  async refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
     const begun = this.deps.engine.operationState(input.operationId) !== undefined;
     if (!begun) {
       const payment = await this.deps.engine.getPayment(input.paymentId);
-      this.checkLimit(by, payment, input.amount);
+      this.checkLimit(by, payment, input.amountCents);
     }
     return this.deps.engine.refund({ ...input, operatorId: by.id });
   }
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
-  async request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
+  async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
     const existing = this.deps.requests.get(input.requestId);
     if (existing) {
-      const sameAmount = existing.amountCents === (input.amount === undefined ? undefined : toCents(input.amount));
+      const sameAmount = existing.amountCents === input.amountCents;
       if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id || !sameAmount || existing.reason !== input.reason) {
         throw new RefundError('request_changed', 'This refund request was already made with other details. Start a new one.');
       }
@@ -60,12 +60,12 @@ export class RefundDesk {
     const payment = await this.deps.engine.getPayment(input.paymentId);
     const currency = asCurrency(payment.currency);
     // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
-    this.checkRefundable(payment, input.amount);
+    this.checkRefundable(payment, input.amountCents);
     return requestView(
       this.deps.requests.add({
         id: input.requestId,
         paymentId: payment.id,
-        amountCents: input.amount === undefined ? undefined : toCents(input.amount),
+        amountCents: input.amountCents,
         currency,
         reason: input.reason,
         note: input.note === undefined || input.note === '' ? undefined : input.note,
@@ -110,7 +110,7 @@ export class RefundDesk {
     return (['agent', 'supervisor', 'admin'] as const).flatMap((role) =>
       CURRENCIES.map((currency) => {
         const max = refundLimitFor(limits, role, currency);
-        return max === undefined ? { role, currency } : { role, currency, max };
+        return max === undefined ? { role, currency } : { role, currency, maxCents: max };
       }),
     );
   }
@@ -142,7 +142,7 @@ export class RefundDesk {
     }
     if (request.status === 'pending') {
       const payment = await this.deps.engine.getPayment(request.paymentId);
-      this.checkLimit(approver, payment, request.amountCents === undefined ? undefined : fromCents(request.amountCents));
+      this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override })) {
         throw closed(this.requireRequest(request.id));
@@ -153,7 +153,7 @@ export class RefundDesk {
       const payment = await this.deps.engine.refund({
         operationId: request.id,
         paymentId: request.paymentId,
-        ...(request.amountCents === undefined ? {} : { amount: fromCents(request.amountCents) }),
+        ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
         reason: request.reason,
         operatorId: this.requireRequest(request.id).decidedBy ?? approver.id,
       });
@@ -179,32 +179,34 @@ export class RefundDesk {
     }
   }
 
-  private checkLimit(by: OperatorView, payment: PaymentView, amount: number | undefined): void {
-    const cents = this.checkRefundable(payment, amount);
+  private checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined): void {
+    const cents = this.checkRefundable(payment, amountCents);
     const currency = asCurrency(payment.currency);
     const limit = refundLimitFor(this.limitsOf(), by.role, currency);
-    if (limit !== undefined && cents > toCents(limit)) {
+    if (limit !== undefined && cents > limit) {
       throw new RefundError(
         'refund_limit',
-        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(toCents(limit), currency)}. An admin must make it.`,
-        'amount',
+        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limit, currency)}. An admin must make it.`,
+        'amountCents',
       );
     }
   }
 
   /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */
-  private checkRefundable(payment: PaymentView, amount: number | undefined): number {
+  private checkRefundable(payment: PaymentView, amountCents: number | undefined): number {
     if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
     const currency = asCurrency(payment.currency);
-    const leftCents = this.refundableCents(payment);
-    const cents = amount === undefined ? leftCents : toCents(amount);
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amount');
-    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amount');
+    if (payment.refunds.some((refund) => refund.amountCents === undefined && countsAgainstRefundable(refund.status))) {
+      throw new RefundError(
+        'refund_amount_unknown',
+        'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later before refunding.',
+      );
+    }
+    const leftCents = payment.refundableCents;
+    const cents = amountCents ?? leftCents;
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', 'amountCents');
+    if (cents > leftCents) throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, 'amountCents');
     return cents;
-  }
-
-  private refundableCents(payment: PaymentView): number {
-    return payment.status === 'succeeded' ? toCents(payment.refundable) : 0;
   }
 
   private requireRequest(id: string): StoredRequest {

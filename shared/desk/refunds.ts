@@ -1,6 +1,6 @@
 /** Refunds as every layer sees them: requests and their approval, and the refund limits per role. */
 import { z } from 'zod';
-import { Amount, Currency, PaymentId, RefundReason } from '../payments';
+import { Amount, Cents, Currency, PaymentId, RefundReason, toCents } from '../payments';
 import { OperatorId, Role } from '../operators';
 
 export const RefundRequestId = z.uuid({ error: 'This is not a refund request id.' });
@@ -13,7 +13,7 @@ export const RefundRequestView = z.object({
   id: RefundRequestId,
   paymentId: PaymentId,
   /** Undefined: the whole amount left when it is approved. */
-  amount: z.number().optional(),
+  amountCents: Cents.optional(),
   currency: Currency,
   reason: RefundReason,
   note: z.string().optional(),
@@ -33,18 +33,19 @@ export type RefundRequestView = z.infer<typeof RefundRequestView>;
 
 export const RefundNote = z.string().trim().max(500, 'The note can have at most 500 characters.');
 
-/** Per role and currency, the largest single refund that role may make; a missing entry means no limit. */
+/** Per role and currency, the largest single refund that role may make, in major units as IT writes it (500 is 500.00); a missing entry means no limit. */
 export const RefundLimits = z.partialRecord(Role.exclude(['agent']), z.partialRecord(Currency, Amount));
 export type RefundLimits = z.infer<typeof RefundLimits>;
 
 /** Supervisors up to 10,000 MXN or 500 USD a refund; admins above. */
 export const DEFAULT_REFUND_LIMITS: RefundLimits = { supervisor: { mxn: 10_000, usd: 500 } };
 
-/** The limit a role has in a currency: a number, undefined for none, or 0 for a role that may not refund (agents). */
+/** The limit a role has in a currency, in cents: undefined for none, or 0 for a role that may not refund (agents). */
 export function refundLimitFor(limits: RefundLimits, role: Role, currency: Currency): number | undefined {
   if (role === 'agent') return 0;
-  return limits[role]?.[currency];
+  const max = limits[role]?.[currency];
+  return max === undefined ? undefined : toCents(max);
 }
 
-export const RefundLimitView = z.object({ role: Role, currency: Currency, max: z.number().optional() });
+export const RefundLimitView = z.object({ role: Role, currency: Currency, maxCents: z.number().int().min(0).optional() });
 export type RefundLimitView = z.infer<typeof RefundLimitView>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, OperatorId, OperatorView, Password, Role } from '../operators';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
+import { CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkRequest } from '../messaging';
 import { CsvImportResult, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
@@ -182,7 +182,8 @@ export const CHANNELS = {
     input: z.strictObject({
       operationId: OperationId,
       methodId: MethodId,
-      amount: Amount,
+      /** In cents: 12000 is 120.00. */
+      amountCents: Cents,
       currency: Currency,
       reservationId: ReservationId,
       installments: z.boolean().optional(),
@@ -197,7 +198,7 @@ export const CHANNELS = {
       details: (input, output) =>
         defined({
           reservationId: input.reservationId,
-          amount: input.amount,
+          amountCents: input.amountCents,
           currency: input.currency,
           installments: input.installments === true ? true : undefined,
           status: output?.status,
@@ -221,11 +222,15 @@ export const CHANNELS = {
     },
   }),
   'payments:updateAmount': channel({
-    input: z.strictObject({ paymentId: PaymentId, amount: Amount }),
+    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'payment.updateAmount', resource: (input) => input.paymentId, details: (input, output) => defined({ amount: input.amount, previousAmount: output?.originalAmount }) },
+    audit: {
+      action: 'payment.updateAmount',
+      resource: (input) => input.paymentId,
+      details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
+    },
   }),
   /** The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. */
   'payments:confirm': channel({
@@ -264,26 +269,26 @@ export const CHANNELS = {
   'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
   /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
   'refunds:create': channel({
-    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
+    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason }),
     output: PaymentView,
     access: REFUNDS,
     activity: 'operator',
     audit: {
       action: 'refund.create',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ amount: input.amount ?? 'all left', reason: input.reason, operationId: input.operationId }),
+      details: (input) => defined({ amountCents: input.amountCents ?? 'all left', reason: input.reason, operationId: input.operationId }),
     },
   }),
   /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
   'refunds:request': channel({
-    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason, note: RefundNote.optional() }),
+    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason, note: RefundNote.optional() }),
     output: RefundRequestView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'refund.request',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ requestId: input.requestId, amount: input.amount ?? 'all left', reason: input.reason }),
+      details: (input) => defined({ requestId: input.requestId, amountCents: input.amountCents ?? 'all left', reason: input.reason }),
     },
   }),
   /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */

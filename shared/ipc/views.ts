@@ -1,11 +1,12 @@
 // What main may send the renderer about payments: brand and last 4 at most, never a card number, secret or token.
+// Money is in cents (whole numbers): the renderer formats it, never computes with a fractional amount.
 import { z } from 'zod';
-import { Cents } from '../payments/money';
+import { Cents, CentsOrZero } from '../payments/money';
 
 export const RefundView = z.object({
   id: z.string(),
   /** Absent when the service listed the refund without an amount. */
-  amount: z.number().optional(),
+  amountCents: CentsOrZero.optional(),
   currency: z.string(),
   reason: z.string().optional(),
   status: z.string(),
@@ -16,17 +17,22 @@ export const PaymentView = z.object({
   id: z.string(),
   reservationId: z.string(),
   status: z.string(),
-  amount: z.number(),
-  originalAmount: z.number().optional(),
+  amountCents: CentsOrZero,
+  /** The amount at creation, once it was updated. */
+  originalAmountCents: CentsOrZero.optional(),
   currency: z.string(),
   methodId: z.string(),
   availableInstallments: z.array(z.number().int()),
-  installments: z.object({ count: z.number().int(), perInstallment: z.number() }).optional(),
-  /** The 3DS link, to be sent to the cardholder; the app never opens it. */
-  nextActionUrl: z.string().optional(),
+  installments: z.object({ count: z.number().int(), perInstallmentCents: CentsOrZero }).optional(),
+  /**
+   * A 3DS link is waiting to be sent to the cardholder. The link itself never crosses to the renderer: main sends it
+   * (messaging:sendLink names only the payment).
+   */
+  hasChallengeLink: z.boolean(),
   failure: z.object({ code: z.string(), message: z.string().optional() }).optional(),
   refunds: z.array(RefundView),
-  refundable: z.number(),
+  /** What can still be refunded (0 while a refund's amount is unknown). */
+  refundableCents: CentsOrZero,
   createdAt: z.string(),
   updatedAt: z.string().optional(),
   expiresAt: z.string().optional(),

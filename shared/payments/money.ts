@@ -68,6 +68,12 @@ export function centsToWire(cents: number): number {
   return cents / 100;
 }
 
+/**
+ * The same in major units for a field the contract keeps so (a reservation's balance due, as the partner's system and
+ * the CSV write it): the double nearest the two-decimal value.
+ */
+export const centsToMajor = centsToWire;
+
 /** An amount the service sent, to cents (it sends at most two decimals; anything finer is rounded to the cent). */
 export const centsFromWire = (amount: number): number => Math.round(amount * 100);
 

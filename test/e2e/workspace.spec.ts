@@ -3,7 +3,7 @@
 import { expect, test } from './support/harness';
 import type { Page } from '@playwright/test';
 import type { AppHarness } from './support/harness';
-import { advanceSimulatorClock, expectAccessible, keyCard, openReservation, signInAgent } from './support/desk';
+import { advanceSimulatorClock, expectAccessible, journalChallengeLink, keyCard, openReservation, signInAgent } from './support/desk';
 
 /** An agent asks for MSI and charges the simulator's Mexican credit card: the payment waits for a plan. */
 async function startMsiPayment(page: Page, app: AppHarness, query: string, guest: string): Promise<void> {
@@ -124,9 +124,13 @@ test('3DS approve: the link goes to the guest by SMS (training outbox); the card
   await expect(page.getByText(/Training: captured for \+1 \*+0143/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Training outbox' })).toContainText('your Visa card ending in 3220');
 
-  // The cardholder: the link the app sent, opened on "their phone" (another page), answered there.
+  // The link never crosses to the renderer: the payment says only that one waits to be sent.
   const overview = await app.stack.dispatch('reservations:overview', { url: app.url, isMainFrame: true, webContentsId: 1 }, { reservationId: 'SJD-3B7N1C' });
-  const link = overview.ok ? (overview.value as { payments: { nextActionUrl?: string }[] }).payments[0]?.nextActionUrl : undefined;
+  const crossed = overview.ok ? (overview.value as { payments: Record<string, unknown>[] }).payments[0] : undefined;
+  expect(crossed).toMatchObject({ hasChallengeLink: true });
+  expect(JSON.stringify(overview)).not.toContain('/challenge/');
+  // The cardholder: the link main sent (from main's journal), opened on "their phone" (another page), answered there.
+  const link = journalChallengeLink(app, 'SJD-3B7N1C');
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
   const phone = await context.newPage();
   await phone.goto(link ?? 'about:blank');

@@ -1,7 +1,7 @@
 // Taking a payment: amount (the balance due, editable), currency, note, MSI; then a new card or a saved one.
 import { useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { MethodView, PaymentView } from '../../../shared/ipc/views';
-import type { Currency } from '../../../shared/payments';
+import { toCents, type Currency } from '../../../shared/payments';
 import type { ReservationView } from '../../../shared/reservations';
 import { ApiError, messageOf, unwrap } from '../api/client';
 import { bridge, storePayment } from '../api/queries';
@@ -27,7 +27,7 @@ function protect(active: boolean): void {
 export function NewPayment({ reservation, methods, decline, cardRef }: Props): JSX.Element {
   const { t, money } = useI18n();
   const call = useCall();
-  const [amount, setAmount] = useState(amountText(reservation.balanceDue));
+  const [amount, setAmount] = useState(amountText(toCents(reservation.balanceDue)));
   const [currency, setCurrency] = useState<Currency>(reservation.currency);
   const [note, setNote] = useState('');
   const [msi, setMsi] = useState(false);
@@ -49,7 +49,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
       bridge().payments.pay({
         operationId: call.payOperationId,
         methodId: method.id,
-        amount: parsed.value,
+        amountCents: parsed.cents,
         currency,
         reservationId: reservation.confirmationNumber,
         ...(msi && canMsi ? { installments: true } : {}),
@@ -106,7 +106,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
             onChange={(event) => setAmount(event.target.value)}
           />
           <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(reservation.balanceDue, reservation.currency) })}
+            {amountProblem ?? t('pay.balanceHint', { balance: money(toCents(reservation.balanceDue), reservation.currency) })}
           </p>
         </div>
         <div className="field">
