@@ -145,7 +145,10 @@ describe('through the door to the engine', () => {
     const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS' });
     if (!paid.ok) throw new Error('pay failed');
     const paymentId = (paid.value as { id: string }).id;
-    expect(paid.value).toMatchObject({ status: 'requires_action' });
+    expect(paid.value).toMatchObject({ status: 'requires_action', hasChallengeLink: true });
+    // The 3DS link (with its token) never crosses to the renderer: not in the answer, the read, the overview or an event.
+    const crossed = [paid, await call('payments:get', trusted, { paymentId }), await call('reservations:overview', trusted, { reservationId: 'R-3DS' })];
+    for (const answer of crossed) expect(JSON.stringify(answer)).not.toMatch(/\/challenge\/|nextAction|https?:\/\//);
 
     const extra = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX', hotelName: 'Evil' });
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
