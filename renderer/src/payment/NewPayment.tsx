@@ -4,7 +4,8 @@ import type { MethodView, PaymentView } from '../../../shared/ipc/views';
 import { toCents, type Currency } from '../../../shared/payments';
 import type { ReservationView } from '../../../shared/reservations';
 import { ApiError, messageOf, unwrap } from '../api/client';
-import { bridge, storePayment } from '../api/queries';
+import { bridge, keys, queryClient, storePayment } from '../api/queries';
+import { isRetryable } from '../refunds/attempt';
 import { useCall } from '../call/store';
 import { CardCapture, type CardCaptureHandle } from '../card';
 import { useI18n } from '../i18n';
@@ -43,19 +44,28 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
 
   /** Charges a method (new or saved) with this call's pay operation id: a retry of the same charge reuses it. */
   async function charge(method: MethodView): Promise<PaymentView> {
-    if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amount' });
+    if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amountCents' });
     const trimmedNote = note.trim();
-    const payment = await unwrap(
-      bridge().payments.pay({
-        operationId: call.payOperationId,
-        methodId: method.id,
-        amountCents: parsed.cents,
-        currency,
-        reservationId: reservation.confirmationNumber,
-        ...(msi && canMsi ? { installments: true } : {}),
-        ...(trimmedNote === '' ? {} : { note: trimmedNote }),
-      }),
-    );
+    let payment: PaymentView;
+    try {
+      payment = await unwrap(
+        bridge().payments.pay({
+          operationId: call.payOperationId,
+          methodId: method.id,
+          amountCents: parsed.cents,
+          currency,
+          reservationId: reservation.confirmationNumber,
+          ...(msi && canMsi ? { installments: true } : {}),
+          ...(trimmedNote === '' ? {} : { note: trimmedNote }),
+        }),
+      );
+    } catch (error) {
+      // Refused for good: the next charge is a new operation. An answer that may be lost keeps the id; main then
+      // lists the attempt on the reservation, which shows it with "Check again" instead of this form.
+      if (!isRetryable(error)) useCall.setState({ payOperationId: crypto.randomUUID() });
+      void queryClient.invalidateQueries({ queryKey: keys.overview(reservation.confirmationNumber) });
+      throw error;
+    }
     storePayment(payment);
     call.paymentStarted(payment.id);
     void bridge().payments.watch({ paymentId: payment.id });

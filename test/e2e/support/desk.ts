@@ -111,6 +111,26 @@ export function journalChallengeLink(app: AppHarness, reservationId: string): st
   }
 }
 
+/** Every Idempotency-Key main ever sent on POST /payments (its journal's record of each request). */
+export function journalPaymentKeys(app: AppHarness): string[] {
+  const db = new Database(join(app.dataDir, 'journal.db'), { readonly: true });
+  try {
+    return (db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as { key: string }[]).map((r) => r.key);
+  } finally {
+    db.close();
+  }
+}
+
+/** The simulator's control endpoint (simulator.md): the next `count` requests of an operation get a fault. */
+export async function simulatorFault(app: AppHarness, operation: string, fault: string, count: number): Promise<void> {
+  const response = await fetch(`${app.controlUrl}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ operation, fault, count }),
+  });
+  expect(response.ok).toBe(true);
+}
+
 /** Opens a section of the supervisor's or admin's desk by its tab. */
 export async function openSection(page: Page, name: string | RegExp): Promise<void> {
   await page.getByRole('tab', { name }).click();
