@@ -43,9 +43,12 @@ function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeo
   const tokens: string[] = [];
   const logs: string[] = [];
   const events: EngineEvent[] = [];
+  const paymentKeys: string[] = [];
   const observing: typeof fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+    const key = new Headers(init?.headers).get('idempotency-key');
+    if (key !== null && init?.method === 'POST' && new URL(url).pathname.endsWith('/payments')) paymentKeys.push(key);
     let response = await fetch(input, init);
     const rewrite = options.rewrite?.current;
     if (rewrite && response.ok && !url.endsWith('/oauth2/token')) {
@@ -72,7 +75,7 @@ function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeo
   });
   engine.on((e) => events.push(e));
   open.push(engine);
-  return { engine, journal, requests, answers, tokens, logs, events };
+  return { engine, journal, requests, answers, tokens, logs, events, paymentKeys };
 }
 
 const YEAR = new Date().getUTCFullYear() + 3;
@@ -220,6 +223,21 @@ describe('faults through the facade', () => {
       code: 'installments_unavailable',
     });
     expect(journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+  });
+});
+
+describe('one payment at a time per reservation', () => {
+  it('two charges at once on one reservation (two operation ids): one Idempotency-Key, one payment', async () => {
+    const { engine, paymentKeys } = makeEngine();
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const charge = { methodId: method.id, amountCents: 12000, currency: 'mxn' as const, ...who };
+    const [a, b] = await Promise.allSettled([engine.pay({ operationId: randomUUID(), ...charge }), engine.pay({ operationId: randomUUID(), ...charge })]);
+    expect(new Set(paymentKeys).size).toBe(1);
+    expect(a).toMatchObject({ status: 'fulfilled' });
+    // The second gets the same payment, or is told the first has no answer yet: never a second payment.
+    if (b.status === 'fulfilled') expect(b.value.id).toBe(a.status === 'fulfilled' ? a.value.id : '');
+    else expect(b.reason).toMatchObject({ code: 'payment_unanswered' });
+    expect(engine.listReservation(who.reservationId).payments).toHaveLength(1);
   });
 });
 
