@@ -1,6 +1,6 @@
 /** What a payment request must look like before it leaves the app: amounts, currencies, ids, reasons — checked everywhere alike. */
 import { z } from 'zod';
-import { centsFromWire, hasAtMostTwoDecimals } from './money';
+import { hasAtMostTwoDecimals } from './money';
 
 export const CURRENCIES = ['usd', 'mxn'] as const;
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const;
@@ -35,8 +35,6 @@ export const MethodId = z.string().regex(/^mth_[a-f0-9]{32}$/, 'This is not a sa
 export const RefundReason = z.enum(REFUND_REASONS, { error: 'Choose a refund reason.' });
 export type RefundReason = z.infer<typeof RefundReason>;
 
-/** An amount in major units (a settings value, a service answer) to cents. */
-export const toCents = centsFromWire;
 
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
 export * from './status';

@@ -77,6 +77,9 @@ export const centsToMajor = centsToWire;
 /** An amount the service sent, to cents (it sends at most two decimals; anything finer is rounded to the cent). */
 export const centsFromWire = (amount: number): number => Math.round(amount * 100);
 
+/** An amount in major units (a settings value, a reservation's balance due) to cents. */
+export const toCents = centsFromWire;
+
 /** True when a JSON number has at most two decimals: it is exactly the double nearest some whole number of cents. */
 export function hasAtMostTwoDecimals(n: number): boolean {
   const cents = Math.round(n * 100);

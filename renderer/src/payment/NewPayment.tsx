@@ -1,7 +1,8 @@
 // Taking a payment: amount (the balance due, editable), currency, note, MSI; then a new card or a saved one.
 import { useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { MethodView, PaymentView } from '../../../shared/ipc/views';
-import { toCents, type Currency } from '../../../shared/payments';
+import type { Currency } from '../../../shared/payments';
+import { toCents } from '../../../shared/payments/money';
 import type { ReservationView } from '../../../shared/reservations';
 import { ApiError, messageOf, unwrap } from '../api/client';
 import { bridge, keys, queryClient, storePayment } from '../api/queries';

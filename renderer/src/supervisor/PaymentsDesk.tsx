@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentQuery } from '../../../shared/desk';
 import type { Role } from '../../../shared/operators';
-import { countsAgainstRefundable } from '../../../shared/payments';
+import { countsAgainstRefundable } from '../../../shared/payments/status';
 import { messageOf } from '../api/client';
 import { usePaymentSearch } from '../api/queries';
 import { useI18n } from '../i18n';

@@ -1,6 +1,6 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
 import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
-import { toCents } from '../../../shared/payments';
+import { toCents } from '../../../shared/payments/money';
 import type { ReservationView } from '../../../shared/reservations';
 import { messageOf } from '../api/client';
 import { useReservationSearch } from '../api/queries';

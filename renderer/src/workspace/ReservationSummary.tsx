@@ -1,7 +1,7 @@
 // The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
 import { Fragment, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
-import { toCents } from '../../../shared/payments';
+import { toCents } from '../../../shared/payments/money';
 import type { ReservationView } from '../../../shared/reservations';
 import { useI18n } from '../i18n';
 import { StatusBadge } from '../payment/StatusBadge';
