@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
 import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
+import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
@@ -11,7 +12,8 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
-import { connectService, Journal, PaymentEngine, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+import { centsFromWire } from '../../shared/payments';
+import { connectService, Journal, PaymentEngine, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
   /** Electron's userData in the app; a temporary folder in tests. */
@@ -26,6 +28,11 @@ export interface MainStackOptions {
   fetch: typeof fetch;
   /** Training (the built-in simulator) when not given. */
   service?: ServiceSettings;
+  /**
+   * How the service is reached from the settings (connectService: training starts the simulator in this process).
+   * Tests give a running simulator here, one that outlives a restart of the stack as the real service would.
+   */
+  connect?: (settings: ServiceSettings, secrets: SecretStore) => Promise<ConnectedService>;
   secrets?: SecretStore;
   idleTimeoutMs?: number;
   logger?: EngineLogger;
@@ -95,8 +102,6 @@ function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown
   record({ actor: 'system', action: 'settings.change', outcome: 'ok', resource: 'settings', details: { changed, values } });
 }
 
-const FINAL_PAYMENT = new Set(['succeeded', 'failed', 'expired', 'canceled']);
-const FINAL_REFUND = new Set(['succeeded', 'failed']);
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
 
@@ -112,7 +117,7 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
 }
 
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
-  const service = await connectService(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
+  const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
   const audit = new AuditTrail(join(options.dataDir, 'audit.db'), { headFile: join(options.dataDir, 'audit-head.json') });
@@ -187,19 +192,19 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     record({ ...entry, action, resource });
   };
   engine.on(({ payment }) => {
-    if (FINAL_PAYMENT.has(payment.status)) {
+    if (isFinalPayment(payment.status)) {
       recordResultOnce('payment.result', payment.id, {
         actor: 'system',
         outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
-        details: { status: payment.status, amount: payment.amount, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
+        details: { status: payment.status, amountCents: payment.amountCents, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
       });
     }
     for (const refund of payment.refunds) {
-      if (!FINAL_REFUND.has(refund.status)) continue;
+      if (!isFinalRefund(refund.status)) continue;
       recordResultOnce('refund.result', refund.id, {
         actor: 'system',
         outcome: refund.status === 'succeeded' ? 'ok' : 'failed',
-        details: { paymentId: payment.id, status: refund.status, amount: refund.amount, currency: refund.currency },
+        details: { paymentId: payment.id, status: refund.status, ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }), currency: refund.currency },
       });
     }
   });
@@ -333,6 +338,27 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     training: service.training,
     recover: async () => {
       const report = await engine.recover();
+      // What recovery completed is shown on its reservation (the journal) and recorded as recovered here.
+      for (const operationId of report.resent) {
+        const op = engine.operation(operationId);
+        if (op?.state !== 'done' || op.resultId === undefined) continue;
+        const payload = op.payload as { amount?: unknown; currency?: unknown };
+        const money = typeof payload.amount === 'number' ? { amountCents: centsFromWire(payload.amount) } : {};
+        record({
+          actor: 'system',
+          action: op.kind === 'refund' ? 'refund.recovered' : 'payment.recovered',
+          outcome: 'ok',
+          resource: op.kind === 'refund' ? (op.paymentId ?? op.resultId) : op.resultId,
+          details: {
+            operationId,
+            reservationId: op.reservationId,
+            operatorId: op.operatorId,
+            ...money,
+            ...(typeof payload.currency === 'string' ? { currency: payload.currency } : {}),
+            ...(op.kind === 'refund' ? { refundId: op.resultId } : {}),
+          },
+        });
+      }
       refunds.reconcile();
       return report;
     },

@@ -4,7 +4,7 @@ import type { Language } from '../../shared/language';
 import type { ChannelAvailability, DeliveryRecordView, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
-import type { RefundReason } from '../../shared/payments';
+import { centsForDisplay, type RefundReason } from '../../shared/payments';
 import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { Role } from '../../shared/operators';
 import type { SendContext } from '../messaging';
@@ -37,8 +37,8 @@ export interface MessagingPort {
 
 /** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
 export interface RefundsPort {
-  refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView>;
-  request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView>;
+  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView>;
+  request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView>;
   override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   reject(requestId: string, note: string, by: OperatorView): RefundRequestView;
@@ -144,6 +144,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'reservations:overview': ({ reservationId }) => engine.listReservation(reservationId),
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }),
     'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }),
+    'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
@@ -154,6 +155,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'messaging:sendLink': async (request, ctx) => {
       // Everything about the payment comes from main's own records: the renderer names only the payment.
       const payment = await engine.getPayment(request.paymentId);
+      // The 3DS link stays in main (it never crosses to the renderer).
+      const link = engine.challengeLink(payment.id);
       const method = engine.listReservation(payment.reservationId).methods.find((m) => m.id === payment.methodId);
       const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
       return messaging.send(request, {
@@ -162,11 +165,12 @@ export function createHandlers({ engine, session, app, preferences, reservations
         hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel',
         payment: {
           id: payment.id,
-          amount: payment.amount,
+          // Major units, for the message's Intl currency formatting only.
+          amount: centsForDisplay(payment.amountCents),
           currency: payment.currency,
           status: payment.status,
           ...(method ? { brand: method.brand, last4: method.last4 } : {}),
-          ...(payment.nextActionUrl === undefined ? {} : { nextActionUrl: payment.nextActionUrl }),
+          ...(link === undefined ? {} : { nextActionUrl: link }),
           // The link lives 15 minutes from when the payment began waiting for the cardholder (its last update).
           waitingSince: payment.updatedAt ?? payment.createdAt,
         },

@@ -94,26 +94,43 @@ export class ServiceClient {
     return this.send({ operation: 'GET /payments/{id}', url: this.base(PATHS.payment(id)), method: 'GET', schema: PaymentResource });
   }
 
-  /** Setting an amount is naturally idempotent, so it is retried like a read. */
+  /**
+   * PATCH carries no Idempotency-Key and is never re-sent blindly: when its answer is lost, the payment is read;
+   * the amount it shows is compared with the one asked, and only a payment still pending confirmation with
+   * another amount is sent the update again. The last failed round throws.
+   */
   updateAmount(id: string, amount: number): Promise<Answer<PaymentResource>> {
-    return this.send({ operation: 'PATCH /payments/{id}', url: this.base(PATHS.payment(id)), method: 'PATCH', body: { amount }, schema: PaymentResource });
+    const call = { operation: 'PATCH /payments/{id}', url: this.base(PATHS.payment(id)), method: 'PATCH', body: { amount }, schema: PaymentResource } as const;
+    return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation' || Math.round(read.amount * 100) === Math.round(amount * 100));
   }
 
   /**
-   * Confirmation carries no Idempotency-Key, so it is never sent blindly twice: when its answer is
-   * lost, the payment is read, and the confirmation is sent again only if the read shows it was
-   * not applied (still pending_confirmation).
+   * Confirmation carries no Idempotency-Key, so it is never sent blindly twice (interface-decisions §7): when its
+   * answer is lost, the payment is read, and the confirmation is sent again only if the read shows it was not
+   * applied (still pending_confirmation). A 422 invalid_state after a lost answer means an earlier send went
+   * through: the payment is read and what the service holds is the answer. The last failed round throws.
    */
-  async confirm(id: string, installmentsCount?: number): Promise<Answer<PaymentResource>> {
+  confirm(id: string, installmentsCount?: number): Promise<Answer<PaymentResource>> {
     const body = installmentsCount === undefined ? {} : { installments: { count: installmentsCount } };
     const call = { operation: 'POST /payments/{id}/confirmation', url: this.base(PATHS.confirmation(id)), method: 'POST', body, schema: PaymentResource } as const;
+    return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation');
+  }
+
+  /** Sends a call without a key; after a lost answer, reads the payment and re-sends only when `settled` says the read does not already answer it. */
+  private async readBeforeResending(id: string, call: Call<typeof PaymentResource>, settled: (read: PaymentResource) => boolean): Promise<Answer<PaymentResource>> {
+    let lost = false;
     for (let round = 1; ; round++) {
       try {
-        return await this.send(call, 1);
+        return await this.send(call, 'unsent-only');
       } catch (error) {
-        if (!(error instanceof ServiceError) || !answerMayBeLost(error)) throw error;
+        if (!(error instanceof ServiceError)) throw error;
+        // An earlier send whose answer was lost went through: report what the service holds now.
+        if (lost && error.code === 'invalid_state') return this.getPayment(id);
+        if (!answerMayBeLost(error)) throw error;
+        lost = true;
         const read = await this.getPayment(id);
-        if (read.value.status !== 'pending_confirmation' || round >= MAX_ATTEMPTS) return read;
+        if (settled(read.value)) return read;
+        if (round >= MAX_ATTEMPTS) throw error;
         await this.sleep(this.backoff(round, undefined));
       }
     }
@@ -127,8 +144,12 @@ export class ServiceClient {
     return this.deps.config.baseUrl + path;
   }
 
-  /** Sends with retries: network errors, timeouts, 5xx, 429 and 409 in-progress; never another 4xx. */
-  private async send<S extends z.ZodType>(call: Call<S>, maxAttempts = MAX_ATTEMPTS): Promise<Answer<z.output<S>>> {
+  /**
+   * Sends with retries: network errors, timeouts, 5xx, 429 and 409 in-progress; never another 4xx. `unsent-only`
+   * (a call without an Idempotency-Key that changes something) retries only what surely was not processed: a 429,
+   * or no token to send it with.
+   */
+  private async send<S extends z.ZodType>(call: Call<S>, retry: 'any' | 'unsent-only' = 'any'): Promise<Answer<z.output<S>>> {
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
       let retryAfterMs: number | undefined;
@@ -143,7 +164,8 @@ export class ServiceClient {
           attempt--;
           continue;
         }
-        if (!error.retryable || attempt >= maxAttempts) throw error.failure;
+        if (!error.retryable || attempt >= MAX_ATTEMPTS) throw error.failure;
+        if (retry === 'unsent-only' && !error.unsent) throw error.failure;
         retryAfterMs = error.retryAfterMs;
         if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) throw error.failure;
       }
@@ -163,7 +185,7 @@ export class ServiceClient {
     } catch (error) {
       if (error instanceof ServiceError) {
         const transient = error.kind === 'network' || error.kind === 'timeout' || (error.details.status ?? 0) >= 500;
-        throw new AttemptError(error, transient);
+        throw new AttemptError(error, transient, undefined, undefined, true);
       }
       throw error;
     }
@@ -215,7 +237,7 @@ export class ServiceClient {
     });
     if (response.status === 401 && code === 'invalid_token') throw new AttemptError(failure, false, undefined, token);
     const retryable = response.status >= 500 || response.status === 429 || code === 'idempotency_in_progress';
-    throw new AttemptError(failure, retryable, retryAfterOf(response));
+    throw new AttemptError(failure, retryable, retryAfterOf(response), undefined, response.status === 429);
   }
 
   /** Exponential backoff with jitter, or exactly what Retry-After asks. */
@@ -235,6 +257,8 @@ class AttemptError extends Error {
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
     readonly staleToken?: string,
+    /** Surely not processed by the service (a 429, or never sent for want of a token). */
+    readonly unsent = false,
   ) {
     super(failure.message);
   }

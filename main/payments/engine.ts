@@ -1,8 +1,9 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, fromCents, toCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
+import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -35,9 +36,11 @@ export interface EngineDeps {
   onAttempt?: (attempt: Attempt) => void;
 }
 
+/** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
 export interface RefundView {
   id: string;
-  amount: number;
+  /** Undefined when the service listed the refund without an amount. */
+  amountCents: number | undefined;
   currency: string;
   reason: string | undefined;
   status: string;
@@ -49,18 +52,18 @@ export interface PaymentView {
   id: string;
   reservationId: string;
   status: string;
-  amount: number;
-  originalAmount: number | undefined;
+  amountCents: number;
+  originalAmountCents: number | undefined;
   currency: string;
   methodId: string;
   availableInstallments: number[];
-  installments: { count: number; perInstallment: number } | undefined;
-  /** The 3DS link to send to the cardholder; the app never opens it. */
-  nextActionUrl: string | undefined;
+  installments: { count: number; perInstallmentCents: number } | undefined;
+  /** A 3DS link waits to be sent to the cardholder (the link itself stays in main: `challengeLink`). */
+  hasChallengeLink: boolean;
   failure: { code: string; message: string | undefined } | undefined;
   refunds: RefundView[];
-  /** What can still be refunded (pending and succeeded refunds count against it). */
-  refundable: number;
+  /** What can still be refunded (pending and succeeded refunds count against it; 0 while one's amount is unknown). */
+  refundableCents: number;
   createdAt: string;
   updatedAt: string | undefined;
   expiresAt: string | undefined;
@@ -105,7 +108,7 @@ const CreatePaymentBody = z.strictObject({
 const PayInput = z.strictObject({
   operationId: OperationId,
   methodId: MethodId,
-  amount: Amount,
+  amountCents: Cents,
   currency: Currency,
   reservationId: ReservationId,
   operatorId: OperatorId,
@@ -119,7 +122,7 @@ const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundRea
 const RefundInput = z.strictObject({
   operationId: OperationId,
   paymentId: PaymentId,
-  amount: Amount.optional(),
+  amountCents: Cents.optional(),
   reason: RefundReason,
   operatorId: OperatorId,
 });
@@ -148,6 +151,8 @@ export class PaymentEngine {
   private readonly journal: Journal;
   private readonly now: () => number;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
+  private readonly changing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
@@ -158,6 +163,8 @@ export class PaymentEngine {
       secrets: deps.secrets,
       timeoutMs: deps.config.requestTimeoutMs,
       fetch: deps.fetch,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
     });
     this.client = new ServiceClient({
       config: deps.config,
@@ -219,59 +226,132 @@ export class PaymentEngine {
     return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
   }
 
-  /** POST /payments (flows A, B and D); MSI when `installments` is true. */
+  /**
+   * POST /payments (flows A, B and D); MSI when `installments` is true. One payment at a time per reservation: an
+   * earlier attempt still unanswered is sent again first, with its own key and payload. Answered, it is the payment
+   * the agent gets (not a new one); still unanswered, the new one is refused in words. An operation is its money
+   * fields: resumed with another note or by another operator, it is re-sent as first written.
+   */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, ...rest } = checked(PayInput, input);
+    const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
     const body: CreatePaymentInput = {
       ...rest,
+      // At most two decimals on the wire, from the integer: never a fractional sum.
+      amount: centsToWire(amountCents),
       ...(installments ? { installments: { required: true } } : {}),
       metadata: { agent: operatorId, ...(note ? { note } : {}) },
     };
-    const op = this.beginOrResume(operationId, 'create_payment', body, { reservationId: rest.reservationId, operatorId, resendable: true });
-    if (op.state === 'done' && op.resultId) return this.getPayment(op.resultId);
-    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
-      this.journal.savePayment(p, { operatorId });
-      return p.id;
+    const id = operationId ?? randomUUID();
+    const meta = { reservationId: rest.reservationId, operatorId, resendable: true };
+    for (;;) {
+      // Checked and begun in one synchronous step: two calls at once cannot both find the reservation free.
+      const existing = this.journal.operation(id);
+      if (existing) this.checkResumable(existing, 'create_payment', body);
+      if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
+      if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
+      const answered = await this.finishEarlierPayments(earlier);
+      if (answered) return answered;
+    }
+  }
+
+  /**
+   * "Check again": an unanswered payment attempt is sent again with its own key and payload (or, answered already,
+   * its payment is read). Says what the service did: the payment, still no answer, a refusal, or reconciliation.
+   */
+  async checkAgain(operationId: string): Promise<PaymentCheck> {
+    const id = checked(z.uuid({ error: 'This is not a payment attempt id.' }), operationId);
+    const op = this.journal.operation(id);
+    if (op?.kind !== 'create_payment') {
+      throw new ServiceError('invalid_input', 'attempt_not_found', 'There is no payment attempt with this id on this desk.', { param: 'operationId' });
+    }
+    if (op.state === 'pending') {
+      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      else await this.sendPayment(op).catch((error: unknown) => {
+        if (!(error instanceof ServiceError)) throw error;
+      });
+    }
+    const now = this.journal.operation(id) ?? op;
+    if (now.state === 'done' && now.resultId) {
+      const payment = await this.getPayment(now.resultId).catch(() => this.emit(now.resultId ?? ''));
+      return { state: 'answered', payment };
+    }
+    if (now.state === 'pending') return { state: 'unanswered', attempt: this.pendingView(now), message: unansweredMessage(now) };
+    if (now.state === 'reconcile') {
+      return {
+        state: 'reconcile',
+        attempt: this.pendingView(now),
+        message: `The payment of ${this.amountOf(now)} was never answered in 24 hours. It is not sent again: a supervisor must find out with the service whether it was charged.`,
+      };
+    }
+    return { state: 'refused', code: now.errorCode ?? 'refused', message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.` };
+  }
+
+  /**
+   * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
+   * payment after a lost answer); one change of a payment at a time on this desk.
+   */
+  async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, amountCents } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
+    return this.oneAtATime(paymentId, async () => {
+      const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents))).value;
+      const view = this.store(payment);
+      if (payment.status !== 'pending_confirmation') {
+        throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
+      }
+      return view;
     });
-    this.poller.follow(payment.id, payment);
-    return this.emit(payment.id);
   }
 
-  /** PATCH /payments/{id} (flow C): plans are recomputed by the service. */
-  async updateAmount(input: { paymentId: string; amount: number; operatorId: string }): Promise<PaymentView> {
-    const { paymentId, amount } = checked(z.strictObject({ paymentId: PaymentId, amount: Amount, operatorId: OperatorId }), input);
-    return this.store((await this.client.updateAmount(paymentId, amount)).value);
-  }
-
-  /** POST /payments/{id}/confirmation, with a plan or for a single payment. */
-  async confirm(input: { paymentId: string; installmentsCount?: number; operatorId: string }): Promise<PaymentView> {
-    const { paymentId, installmentsCount } = checked(
-      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), operatorId: OperatorId }),
+  /**
+   * POST /payments/{id}/confirmation, with a plan or for a single payment. The payment is read first: the amount the
+   * service holds must be the amount the agent saw (a late amount update may have landed), or nothing is confirmed.
+   */
+  async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, installmentsCount, expectedAmountCents } = checked(
+      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents, operatorId: OperatorId }),
       input,
     );
-    const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
-    const view = this.store(payment);
-    this.poller.restartSoon(paymentId);
-    return view;
+    return this.oneAtATime(paymentId, async () => {
+      const current = await this.fetchAndStore(paymentId);
+      if (current.amountCents !== expectedAmountCents) {
+        this.emit(paymentId);
+        throw new ServiceError(
+          'invalid_input',
+          'amount_changed',
+          `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
+          { param: 'expectedAmountCents' },
+        );
+      }
+      const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
+      if (centsFromWire(payment.amount) !== expectedAmountCents) {
+        // Landed between the read and the confirmation: what the service holds is shown, and said in the log.
+        this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
+      }
+      const view = this.store(payment);
+      this.poller.restartSoon(paymentId);
+      return view;
+    });
   }
 
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
   async refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
-    const { operationId, paymentId, amount, reason, operatorId } = checked(RefundInput, input);
-    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
-    const left = refundableCents(known);
+    const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
+    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
+    const left = refundableCents(known);
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
     }
-    if (!begun && (amount !== undefined ? toCents(amount) > left : left === 0)) {
-      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${fromCents(left).toFixed(2)} ${known.currency.toUpperCase()} is left to refund on this payment.`, {
-        param: 'amount',
+    if (!begun && left === undefined) throw refundAmountUnknown();
+    if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
+      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
+        param: 'amountCents',
       });
     }
-    const body = checked(RefundBody, { ...(amount === undefined ? {} : { amount }), reason });
+    const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
     const op = this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
@@ -311,13 +391,25 @@ export class PaymentEngine {
     return this.emit(id);
   }
 
-  /** What the journal knows of a reservation's payments and saved cards. */
-  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[] } {
+  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer). */
+  challengeLink(paymentId: string): string | undefined {
+    const stored = this.journal.payment(checked(PaymentId, paymentId));
+    return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
+  }
+
+  /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
+  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
     const id = checked(ReservationId, reservationId);
     return {
       payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
       methods: this.journal.methodsOf(id).map(methodView),
+      pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
     };
+  }
+
+  /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
+  operation(operationId: string): Operation | undefined {
+    return this.journal.operation(operationId);
   }
 
   /**
@@ -364,13 +456,7 @@ export class PaymentEngine {
 
   private async resend(op: Operation): Promise<void> {
     if (op.kind === 'create_payment') {
-      const body = CreatePaymentBody.parse(op.payload);
-      const p = await this.run(op, (key) => this.client.createPayment(body, key), (payment) => {
-        this.journal.savePayment(payment, { operatorId: op.operatorId });
-        return payment.id;
-      });
-      this.poller.follow(p.id, p);
-      this.emit(p.id);
+      await this.sendPayment(op);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
@@ -386,14 +472,23 @@ export class PaymentEngine {
   /**
    * A new refund while an earlier one of the same payment is still unanswered (its screen was closed, the
    * app reloaded): the earlier one is sent again first, with its own key, and the new one is refused so the
-   * supervisor sees what is left now. Two attempts in flight could otherwise both be made.
+   * supervisor sees what is left now. Two attempts in flight could otherwise both be made. One unanswered for
+   * 24 hours is never sent again (the service may have forgotten its key): it is marked for reconciliation, the
+   * payment is read (its refunds list shows whether it was made) and the new refund goes on against that.
    */
   private async finishEarlierRefunds(paymentId: string, operationId: string | undefined): Promise<void> {
     const earlier = this.journal.pendingOperations().filter((op) => op.kind === 'refund' && op.paymentId === paymentId && op.operationId !== operationId);
     if (earlier.length === 0) return;
+    const fresh = earlier.filter((op) => this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS);
     for (const op of earlier) {
-      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) await this.resend(op);
+      if (!fresh.includes(op)) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
+    if (fresh.length === 0) {
+      await this.fetchAndStore(paymentId);
+      this.emit(paymentId);
+      return;
+    }
+    for (const op of fresh) await this.resend(op);
     await this.fetchAndStore(paymentId);
     this.emit(paymentId);
     throw new ServiceError(
@@ -401,6 +496,64 @@ export class PaymentEngine {
       'earlier_refund_completed',
       'An earlier refund of this payment had not been answered; it has now been sent again and answered. Check what is left before refunding again.',
     );
+  }
+
+  /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
+  private unansweredPayments(reservationId: string): Operation[] {
+    return this.journal.paymentOperationsOf(reservationId, ['pending']).filter((op) => {
+      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) return true;
+      this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      return false;
+    });
+  }
+
+  /**
+   * Sends the earlier attempts again (each with its own key and payload). The payment one of them made, when
+   * answered; undefined when every one was refused for good (nothing charged: the new one may go on). Still
+   * unanswered: refused in words, the earlier payment named.
+   */
+  private async finishEarlierPayments(earlier: readonly Operation[]): Promise<PaymentView | undefined> {
+    for (const op of earlier) {
+      await this.sendPayment(op).catch((error: unknown) => {
+        if (!(error instanceof ServiceError)) throw error;
+      });
+      const now = this.journal.operation(op.operationId) ?? op;
+      if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
+      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now));
+    }
+    return undefined;
+  }
+
+  /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
+  private async sendPayment(op: Operation): Promise<PaymentView> {
+    const body = CreatePaymentBody.parse(op.payload);
+    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
+      this.journal.savePayment(p, { operatorId: op.operatorId });
+      return p.id;
+    });
+    this.poller.follow(payment.id, payment);
+    return this.emit(payment.id);
+  }
+
+  private pendingView(op: Operation): PendingPaymentView {
+    const body = CreatePaymentBody.parse(op.payload);
+    const method = this.journal.methodsOf(op.reservationId).find((m) => m.id === body.methodId);
+    return {
+      operationId: op.operationId,
+      reservationId: op.reservationId,
+      amountCents: centsFromWire(body.amount),
+      currency: body.currency,
+      installments: body.installments?.required === true,
+      methodId: body.methodId,
+      ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+      startedAt: new Date(op.createdAt).toISOString(),
+      state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
+    };
+  }
+
+  private amountOf(op: Operation): string {
+    const body = CreatePaymentBody.parse(op.payload);
+    return formatMoney(centsFromWire(body.amount), body.currency);
   }
 
   /** The operation for this logical request: new (journaled before anything is sent), or the one already begun. */
@@ -412,13 +565,26 @@ export class PaymentEngine {
   ): Operation {
     const id = operationId ?? randomUUID();
     const existing = this.journal.operation(id);
-    if (!existing) {
-      return this.journal.begin({ key: randomUUID(), operationId: id, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
-    }
-    if (existing.kind !== kind || existing.fingerprint !== fingerprint(payload)) {
+    if (!existing) return this.begin(id, kind, payload, meta);
+    this.checkResumable(existing, kind, payload);
+    return existing;
+  }
+
+  /** Journals a new operation before anything is sent: its key is the Idempotency-Key of every try. */
+  private begin(operationId: string, kind: OperationKind, payload: unknown, meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string }): Operation {
+    return this.journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
+  }
+
+  /**
+   * An operation asked for again by its id must be the same operation: for a payment, the same money fields
+   * (method, amount, currency, reservation, installments; a note or the operator do not count); otherwise the whole
+   * request. Never one recovery closed, nor one whose key the service may have forgotten.
+   */
+  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown): void {
+    const same = kind === 'create_payment' ? moneyFields(existing.payload) === moneyFields(payload) : existing.fingerprint === fingerprint(payload);
+    if (existing.kind !== kind || !same) {
       throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
     }
-    // Never re-send what recovery closed, nor anything whose key the service may have forgotten.
     if (existing.state === 'reconcile') {
       throw new ServiceError('invalid_input', 'operation_needs_reconciliation', 'This operation was never answered and a supervisor must reconcile it. Do not start it again.');
     }
@@ -428,7 +594,6 @@ export class PaymentEngine {
     if (existing.state !== 'done' && this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS) {
       throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
     }
-    return existing;
   }
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
@@ -447,6 +612,18 @@ export class PaymentEngine {
         this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
       }
       throw error;
+    }
+  }
+
+  /** Runs `change` after every earlier change of the same payment has finished. */
+  private async oneAtATime<T>(paymentId: string, change: () => Promise<T>): Promise<T> {
+    const before = this.changing.get(paymentId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(change);
+    this.changing.set(paymentId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.changing.get(paymentId) === run) this.changing.delete(paymentId);
     }
   }
 
@@ -476,16 +653,23 @@ export class PaymentEngine {
       id: p.id,
       reservationId: p.reservationId,
       status: p.status,
-      amount: fromCents(p.amountCents),
-      originalAmount: p.originalAmountCents === undefined ? undefined : fromCents(p.originalAmountCents),
+      amountCents: p.amountCents,
+      originalAmountCents: p.originalAmountCents,
       currency: p.currency,
       methodId: p.methodId,
       availableInstallments: p.availableInstallments,
-      installments: p.installments && { count: p.installments.count, perInstallment: fromCents(p.installments.perInstallmentCents) },
-      nextActionUrl: p.nextActionUrl,
+      installments: p.installments && { count: p.installments.count, perInstallmentCents: p.installments.perInstallmentCents },
+      hasChallengeLink: p.status === 'requires_action' && p.nextActionUrl !== undefined,
       failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
-      refunds: p.refunds.map((r) => ({ id: r.id, amount: fromCents(r.amountCents), currency: r.currency, reason: r.reason, status: r.status, createdAt: r.createdAt })),
-      refundable: p.status === 'succeeded' ? fromCents(refundableCents(p)) : 0,
+      refunds: p.refunds.map((r) => ({
+        id: r.id,
+        amountCents: r.amountCents,
+        currency: r.currency,
+        reason: r.reason,
+        status: r.status,
+        createdAt: r.createdAt,
+      })),
+      refundableCents: refundableCents(p) ?? 0,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,
@@ -503,8 +687,27 @@ export class PaymentEngine {
   }
 }
 
-const refundableCents = (p: StoredPayment): number =>
-  p.amountCents - p.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0);
+/** What identifies a payment operation: its money fields, never a note or the operator. */
+function moneyFields(payload: unknown): string {
+  const body = CreatePaymentBody.safeParse(payload);
+  if (!body.success) return fingerprint(payload);
+  const { methodId, amount, currency, reservationId, installments } = body.data;
+  return fingerprint({ methodId, amountCents: centsFromWire(amount), currency, reservationId, installments: installments?.required === true });
+}
+
+const unansweredMessage = (op: Operation): string => {
+  const body = CreatePaymentBody.safeParse(op.payload);
+  const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
+  return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
+};
+
+const refundAmountUnknown = (): ServiceError =>
+  new ServiceError(
+    'invalid_input',
+    'refund_amount_unknown',
+    'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later, or check it with the service, before refunding.',
+    { param: 'paymentId' },
+  );
 
 function methodView(m: StoredMethod): MethodView {
   return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };

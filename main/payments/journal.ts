@@ -1,5 +1,6 @@
 /** Durable journal (SQLite, WAL): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
+import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
 import { SqliteFile } from '../storage/sqlite';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
@@ -43,7 +44,8 @@ export interface StoredMethod {
 export interface StoredRefund {
   id: string;
   paymentId: string;
-  amountCents: number;
+  /** Undefined when the service listed the refund without an amount (and it was never seen with one). */
+  amountCents: number | undefined;
   currency: string;
   reason: string | undefined;
   status: string;
@@ -156,7 +158,26 @@ const MIGRATIONS: readonly string[] = [
      created_at TEXT
    );
    CREATE INDEX refunds_payment ON refunds (payment_id);`,
+  // 2: a refund listed by the service without an amount is kept, its amount unknown (NULL).
+  `CREATE TABLE refunds_v2 (
+     id TEXT PRIMARY KEY,
+     payment_id TEXT NOT NULL REFERENCES payments (id),
+     amount_cents INTEGER,
+     currency TEXT NOT NULL,
+     reason TEXT,
+     status TEXT NOT NULL,
+     operator_id TEXT,
+     created_at TEXT
+   );
+   INSERT INTO refunds_v2 (id, payment_id, amount_cents, currency, reason, status, operator_id, created_at)
+     SELECT id, payment_id, amount_cents, currency, reason, status, operator_id, created_at FROM refunds;
+   DROP TABLE refunds;
+   ALTER TABLE refunds_v2 RENAME TO refunds;
+   CREATE INDEX refunds_payment ON refunds (payment_id);`,
 ];
+
+/** SQL list of quoted statuses, from the shared vocabulary (never hard-coded here). */
+const sqlList = (statuses: readonly string[]): string => statuses.map((s) => `'${s.replaceAll("'", "''")}'`).join(', ');
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -220,7 +241,7 @@ interface PaymentRecord {
 interface RefundRecord {
   id: string;
   payment_id: string;
-  amount_cents: number;
+  amount_cents: number | null;
   currency: string;
   reason: string | null;
   status: string;
@@ -315,6 +336,14 @@ export class Journal {
     return rows.map(toOperation);
   }
 
+  /** A reservation's payment operations in these states, oldest first. */
+  paymentOperationsOf(reservationId: string, states: readonly OperationState[]): Operation[] {
+    const rows = this.file
+      .stmt(`SELECT * FROM operations WHERE kind = 'create_payment' AND reservation_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY created_at`)
+      .all(reservationId, JSON.stringify(states)) as OperationRecord[];
+    return rows.map(toOperation);
+  }
+
   operationsInState(state: OperationState): Operation[] {
     const rows = this.file.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
     return rows.map(toOperation);
@@ -392,12 +421,13 @@ export class Journal {
     this.file.stmt(
         `INSERT INTO refunds (id, payment_id, amount_cents, currency, reason, status, operator_id, created_at)
          VALUES (@id, @paymentId, @amountCents, @currency, @reason, @status, @operatorId, @createdAt)
-         ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator_id = COALESCE(refunds.operator_id, excluded.operator_id)`,
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator_id = COALESCE(refunds.operator_id, excluded.operator_id),
+           amount_cents = COALESCE(refunds.amount_cents, excluded.amount_cents)`,
       )
       .run({
         id: r.id,
         paymentId: r.paymentId ?? payment.id,
-        amountCents: cents(r.amount),
+        amountCents: r.amount === undefined ? null : cents(r.amount),
         currency: r.currency || payment.currency,
         reason: r.reason ?? null,
         status: r.status,
@@ -483,11 +513,11 @@ export class Journal {
     return rows.map(toRefund);
   }
 
-  /** Payments whose status may still change, or with a refund still pending. */
+  /** Payments whose status may still change, or with a refund not yet final (shared vocabulary: an unknown status is not final). */
   unsettledPaymentIds(): string[] {
     const rows = this.file.stmt(
-        `SELECT id FROM payments WHERE status NOT IN ('succeeded', 'failed', 'expired')
-         UNION SELECT payment_id AS id FROM refunds WHERE status = 'pending'`,
+        `SELECT id FROM payments WHERE status NOT IN (${sqlList(FINAL_PAYMENT_STATUSES)})
+         UNION SELECT payment_id AS id FROM refunds WHERE status NOT IN (${sqlList(FINAL_REFUND_STATUSES)})`,
       )
       .all() as { id: string }[];
     return rows.map((r) => r.id);
@@ -525,7 +555,7 @@ function toRefund(r: RefundRecord): StoredRefund {
   return {
     id: r.id,
     paymentId: r.payment_id,
-    amountCents: r.amount_cents,
+    amountCents: opt(r.amount_cents),
     currency: r.currency,
     reason: opt(r.reason),
     status: r.status,

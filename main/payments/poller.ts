@@ -1,10 +1,10 @@
 /** The main process's single owner of payment polling: one backoff schedule per followed payment, reads never overlap, updates only on visible change. */
-import { isTerminal, PAYMENT_STATUSES, type PaymentResource } from './resources';
+import { isFinalPayment, isFinalRefund, isKnownPaymentStatus } from '../../shared/payments';
+import type { PaymentResource } from './resources';
 
 /** The spec's backoff (§1 rule 4), in ms; the last value repeats. */
 export const DEFAULT_SCHEDULE: readonly number[] = [1000, 2000, 4000, 8000, 16000, 30000];
 
-const KNOWN_STATUSES: ReadonlySet<string> = new Set(PAYMENT_STATUSES);
 
 export interface PollerDeps {
   read: (paymentId: string) => Promise<PaymentResource>;
@@ -15,10 +15,14 @@ export interface PollerDeps {
   now?: () => number;
 }
 
-/** Nothing more will change without the agent acting: terminal status and no refund still pending. */
+/** Nothing more will change without the agent acting: a final status, and every refund final (shared vocabulary). */
 export function isSettled(payment: PaymentResource): boolean {
-  return isTerminal(payment.status) && !payment.refunds.some((refund) => refund.status === 'pending');
+  return isFinalPayment(payment.status) && payment.refunds.every((refund) => isFinalRefund(refund.status));
 }
+
+/** A status this app does not know, of the payment or of a refund still open: followed at the longest interval. */
+const hasUnknownStatus = (payment: PaymentResource): boolean =>
+  !isKnownPaymentStatus(payment.status) || payment.refunds.some((refund) => !isFinalRefund(refund.status) && refund.status !== 'pending');
 
 /** What the agent sees of a payment; a read reports only when this changes. */
 function signatureOf(payment: PaymentResource): string {
@@ -158,7 +162,7 @@ export class Poller {
     if (!restarted && isSettled(payment)) {
       this.entries.delete(paymentId);
     } else {
-      this.afterRead(paymentId, entry, !KNOWN_STATUSES.has(payment.status));
+      this.afterRead(paymentId, entry, hasUnknownStatus(payment));
     }
     if (!changed) return;
     try {

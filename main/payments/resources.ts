@@ -1,9 +1,6 @@
-/** The service's resources as the engine reads them: known fields checked, unknown fields and statuses tolerated. */
+/** The service's resources as the engine reads them: known fields checked, unknown fields, statuses and odd refund entries tolerated. */
 import { z } from 'zod';
-
-/** The six statuses of the spec (§3); the service may one day send others, which are tolerated. */
-export const PAYMENT_STATUSES = ['pending_confirmation', 'processing', 'requires_action', 'succeeded', 'failed', 'expired'] as const;
-export const TERMINAL_STATUSES = ['succeeded', 'failed', 'expired'] as const;
+import { isFinalPayment } from '../../shared/payments';
 
 export const MethodResource = z.looseObject({
   id: z.string().min(1),
@@ -19,17 +16,31 @@ export const MethodResource = z.looseObject({
 });
 export type MethodResource = z.infer<typeof MethodResource>;
 
+/**
+ * One refund. Only its id is needed: a field missing or of another type is kept as unknown (an entry without an amount
+ * has an unknown amount; without a status, the status `unknown`, which is not final), so that one odd entry never makes
+ * the whole payment unreadable.
+ */
 export const RefundResource = z.looseObject({
   id: z.string().min(1),
-  paymentId: z.string().optional(),
-  /** pending, succeeded, failed — or a status this app does not know yet. */
-  status: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  reason: z.string().optional(),
-  createdAt: z.string().optional(),
+  paymentId: z.string().optional().catch(undefined),
+  /** pending, succeeded, failed, canceled — or a status this app does not know yet. */
+  status: z.string().min(1).catch('unknown'),
+  amount: z.number().optional().catch(undefined),
+  currency: z.string().optional().catch(undefined),
+  reason: z.string().optional().catch(undefined),
+  createdAt: z.string().optional().catch(undefined),
 });
 export type RefundResource = z.infer<typeof RefundResource>;
+
+/** A payment's refunds: entries without an id cannot be told apart and are left out (the service still counts them). */
+const RefundList = z
+  .array(z.unknown())
+  .default([])
+  .transform((entries) => entries.flatMap((entry) => {
+    const refund = RefundResource.safeParse(entry);
+    return refund.success ? [refund.data] : [];
+  }));
 
 export const PaymentResource = z.looseObject({
   id: z.string().min(1),
@@ -44,7 +55,7 @@ export const PaymentResource = z.looseObject({
   installments: z.looseObject({ count: z.number().int(), perInstallment: z.number() }).optional(),
   nextAction: z.looseObject({ type: z.string().optional(), url: z.string() }).optional(),
   failure: z.looseObject({ code: z.string(), message: z.string().optional() }).optional(),
-  refunds: z.array(RefundResource).default([]),
+  refunds: RefundList,
   metadata: z.record(z.string(), z.unknown()).default({}),
   createdAt: z.string(),
   updatedAt: z.string().optional(),
@@ -52,4 +63,5 @@ export const PaymentResource = z.looseObject({
 });
 export type PaymentResource = z.infer<typeof PaymentResource>;
 
-export const isTerminal = (status: string): boolean => (TERMINAL_STATUSES as readonly string[]).includes(status);
+/** Final for a payment (shared vocabulary): succeeded, failed, expired, canceled. */
+export const isTerminal = isFinalPayment;

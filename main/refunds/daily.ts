@@ -4,10 +4,10 @@ import { localDayAndHour, searchWindow } from '../reports';
 
 /** What the count needs of the journal (main/payments' Journal is one). */
 export interface RefundHistory {
-  refundsCreatedBetween(from: string, to: string): readonly { amountCents: number; currency: string; status: string; operatorId: string | undefined; createdAt: string | undefined }[];
+  refundsCreatedBetween(from: string, to: string): readonly { amountCents: number | undefined; currency: string; status: string; operatorId: string | undefined; createdAt: string | undefined }[];
   /** Operations sent and not answered yet: a refund among them may have been made. */
   pendingOperations(): readonly { operationId: string; kind: string; operatorId: string; paymentId: string | undefined; payload: unknown; createdAt: number }[];
-  payment(id: string): { amountCents: number; currency: string; refunds: readonly { amountCents: number; status: string }[] } | undefined;
+  payment(id: string): { amountCents: number; currency: string; refunds: readonly { amountCents: number | undefined; status: string }[] } | undefined;
 }
 
 /** Refunds that count: made (succeeded) or on their way (pending at the service, or sent and not answered). */
@@ -21,7 +21,7 @@ function askedCents(op: { paymentId: string | undefined; payload: unknown }, his
   if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
   const payment = op.paymentId === undefined ? undefined : history.payment(op.paymentId);
   if (!payment) return 0;
-  return Math.max(0, payment.amountCents - payment.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0));
+  return Math.max(0, payment.amountCents - payment.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + (r.amountCents ?? 0), 0));
 }
 
 /**
@@ -36,7 +36,7 @@ export function refundedTodayCents(history: RefundHistory, operatorId: string, c
   let cents = 0;
   for (const refund of history.refundsCreatedBetween(window.from, window.to)) {
     if (same(refund.operatorId, operatorId) && same(refund.currency, currency) && COUNTED.has(refund.status) && refund.createdAt !== undefined && isToday(refund.createdAt)) {
-      cents += refund.amountCents;
+      cents += refund.amountCents ?? 0;
     }
   }
   for (const op of history.pendingOperations()) {

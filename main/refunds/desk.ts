@@ -1,5 +1,5 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
-import { CURRENCIES, fromCents, toCents, type Currency } from '../../shared/payments';
+import { CURRENCIES, countsAgainstRefundable, formatMoney, type Currency } from '../../shared/payments';
 import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import type { RefundReason } from '../../shared/payments';
@@ -32,8 +32,8 @@ export const OVERRIDE_MAX_FAILURES = 5;
 /** …for this long (the supervisor's own account is never locked by them; the queue stays open). */
 export const OVERRIDE_PAUSE_MS = 5 * 60_000;
 
-const money = (cents: number, currency: string): string =>
-  `${fromCents(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency.toUpperCase()}`;
+/** "1,234.50 MXN", from the cents. */
+const money = formatMoney;
 
 const asCurrency = (currency: string): Currency => {
   const found = CURRENCIES.find((c) => c === currency.toLowerCase());
@@ -61,22 +61,22 @@ export class RefundDesk {
   }
 
   /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
-  refund(input: { operationId: string; paymentId: string; amount?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
+  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
     return this.oneAtATime(async () => {
       const begun = this.deps.engine.operationState(input.operationId) !== undefined;
       if (!begun) {
         const payment = await this.deps.engine.getPayment(input.paymentId);
-        this.checkLimit(by, payment, input.amount);
+        this.checkLimit(by, payment, input.amountCents);
       }
       return this.deps.engine.refund({ ...input, operatorId: by.id });
     });
   }
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
-  async request(input: { requestId: string; paymentId: string; amount?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
+  async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
     const existing = this.deps.requests.get(input.requestId);
     if (existing) {
-      const sameAmount = existing.amountCents === (input.amount === undefined ? undefined : toCents(input.amount));
+      const sameAmount = existing.amountCents === input.amountCents;
       if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id || !sameAmount || existing.reason !== input.reason) {
         throw new RefundError('request_changed', 'This refund request was already made with other details. Start a new one.');
       }
@@ -85,12 +85,12 @@ export class RefundDesk {
     const payment = await this.deps.engine.getPayment(input.paymentId);
     const currency = asCurrency(payment.currency);
     // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
-    this.checkRefundable(payment, input.amount);
+    this.checkRefundable(payment, input.amountCents);
     return requestView(
       this.deps.requests.add({
         id: input.requestId,
         paymentId: payment.id,
-        amountCents: input.amount === undefined ? undefined : toCents(input.amount),
+        amountCents: input.amountCents,
         currency,
         reason: input.reason,
         note: input.note === undefined || input.note === '' ? undefined : input.note,
@@ -142,8 +142,8 @@ export class RefundDesk {
     const limits = this.limitsOf();
     return (['agent', 'supervisor', 'admin'] as const).flatMap((role) =>
       CURRENCIES.map((currency) => {
-        const { perRefund, perDay } = refundCapsFor(limits, role, currency);
-        return { role, currency, ...(perRefund === undefined ? {} : { max: perRefund }), ...(perDay === undefined ? {} : { maxPerDay: perDay }) };
+        const { perRefundCents, perDayCents } = refundCapsFor(limits, role, currency);
+        return { role, currency, ...(perRefundCents === undefined ? {} : { maxCents: perRefundCents }), ...(perDayCents === undefined ? {} : { maxPerDayCents: perDayCents }) };
       }),
     );
   }
@@ -175,7 +175,7 @@ export class RefundDesk {
     }
     if (request.status === 'pending') {
       const payment = await this.deps.engine.getPayment(request.paymentId);
-      this.checkLimit(approver, payment, request.amountCents === undefined ? undefined : fromCents(request.amountCents));
+      this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override })) {
         throw closed(this.requireRequest(request.id));
@@ -186,7 +186,7 @@ export class RefundDesk {
       const payment = await this.deps.engine.refund({
         operationId: request.id,
         paymentId: request.paymentId,
-        ...(request.amountCents === undefined ? {} : { amount: fromCents(request.amountCents) }),
+        ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
         reason: request.reason,
         operatorId: this.requireRequest(request.id).decidedBy ?? approver.id,
       });
@@ -246,20 +246,20 @@ export class RefundDesk {
   }
 
   /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
-  private checkLimit(by: OperatorView, payment: PaymentView, amount: number | undefined): void {
-    const cents = this.checkRefundable(payment, amount);
+  private checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined): void {
+    const cents = this.checkRefundable(payment, amountCents);
     const currency = asCurrency(payment.currency);
     const caps = refundCapsFor(this.limitsOf(), by.role, currency);
-    if (caps.perRefund !== undefined && cents > toCents(caps.perRefund)) {
-      const limitCents = toCents(caps.perRefund);
+    if (caps.perRefundCents !== undefined && cents > caps.perRefundCents) {
+      const limitCents = caps.perRefundCents;
       throw new RefundError(
         'refund_limit',
         `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} at a time. An admin must make it.`,
-        { field: 'amount', params: { amountCents: cents, limitCents, currency, role: by.role } },
+        { field: 'amountCents', params: { amountCents: cents, limitCents, currency, role: by.role } },
       );
     }
-    if (caps.perDay === undefined) return;
-    const limitCents = toCents(caps.perDay);
+    if (caps.perDayCents === undefined) return;
+    const limitCents = caps.perDayCents;
     const refundedCents = refundedTodayCents(this.deps.history, by.id, currency, this.now(), this.timeZone);
     const leftCents = Math.max(0, limitCents - refundedCents);
     if (cents > leftCents) {
@@ -268,26 +268,28 @@ export class RefundDesk {
         'refund_daily_limit',
         `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} a day and have refunded ` +
           `${money(refundedCents, currency)} today, so ${left}. An admin must make it.`,
-        { field: 'amount', params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role } },
+        { field: 'amountCents', params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role } },
       );
     }
   }
 
   /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */
-  private checkRefundable(payment: PaymentView, amount: number | undefined): number {
+  private checkRefundable(payment: PaymentView, amountCents: number | undefined): number {
     if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
     const currency = asCurrency(payment.currency);
-    const leftCents = this.refundableCents(payment);
-    const cents = amount === undefined ? leftCents : toCents(amount);
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', { field: 'amount', params: { leftCents, currency } });
+    if (payment.refunds.some((refund) => refund.amountCents === undefined && countsAgainstRefundable(refund.status))) {
+      throw new RefundError(
+        'refund_amount_unknown',
+        'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later before refunding.',
+      );
+    }
+    const leftCents = payment.refundableCents;
+    const cents = amountCents ?? leftCents;
+    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', { field: 'amountCents', params: { leftCents, currency } });
     if (cents > leftCents) {
-      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, { field: 'amount', params: { leftCents, currency } });
+      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, { field: 'amountCents', params: { leftCents, currency } });
     }
     return cents;
-  }
-
-  private refundableCents(payment: PaymentView): number {
-    return payment.status === 'succeeded' ? toCents(payment.refundable) : 0;
   }
 
   private requireRequest(id: string): StoredRequest {

@@ -8,6 +8,7 @@ export type RefundErrorCode =
   | 'refund_daily_limit'
   | 'refund_exceeds_remaining'
   | 'payment_not_refundable'
+  | 'refund_amount_unknown'
   | 'request_not_found'
   | 'request_closed'
   | 'request_changed'

@@ -158,7 +158,7 @@ export function requestView(r: StoredRequest): RefundRequestView {
   return {
     id: r.id,
     paymentId: r.paymentId,
-    ...(r.amountCents === undefined ? {} : { amount: r.amountCents / 100 }),
+    ...(r.amountCents === undefined ? {} : { amountCents: r.amountCents }),
     currency: r.currency,
     reason: r.reason,
     ...(r.note === undefined ? {} : { note: r.note }),

@@ -1,5 +1,5 @@
 /** The end-of-day report from the journal: succeeded payments and refunds of one local day, per agent and currency. */
-import { CURRENCIES, fromCents, type Currency } from '../../shared/payments';
+import { CURRENCIES, type Currency } from '../../shared/payments';
 import type { AgentTotals, EndOfDayReport, HourVolume, PlanTotals } from '../../shared/desk';
 import type { StoredPayment, StoredRefund } from '../payments/journal';
 
@@ -44,8 +44,8 @@ export interface EndOfDayInput {
 export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayInput): EndOfDayReport {
   const byAgent = new Map<string, Sums & { operatorId: string; currency: Currency }>();
   const byCurrency = new Map<Currency, Sums>();
-  const plans = new Map<string, PlanTotals & { cents: number }>();
-  const hours = new Map<string, HourVolume & { cents: number }>();
+  const plans = new Map<string, PlanTotals>();
+  const hours = new Map<string, HourVolume>();
   const empty = (): Sums => ({ payments: 0, paymentsCents: 0, refunds: 0, refundsCents: 0 });
   const sumsFor = (operatorId: string, currency: Currency): Sums[] => {
     const key = `${operatorId}\u0000${currency}`;
@@ -66,14 +66,14 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     }
     const installments = payment.installments?.count ?? 1;
     const planKey = `${currency}\u0000${installments}`;
-    const plan = plans.get(planKey) ?? { currency, installments, payments: 0, total: 0, cents: 0 };
+    const plan = plans.get(planKey) ?? { currency, installments, payments: 0, totalCents: 0 };
     plan.payments++;
-    plan.cents += payment.amountCents;
+    plan.totalCents += payment.amountCents;
     plans.set(planKey, plan);
     const hourKey = `${when.hour}\u0000${currency}`;
-    const hour = hours.get(hourKey) ?? { hour: when.hour, currency, payments: 0, total: 0, cents: 0 };
+    const hour = hours.get(hourKey) ?? { hour: when.hour, currency, payments: 0, totalCents: 0 };
     hour.payments++;
-    hour.cents += payment.amountCents;
+    hour.totalCents += payment.amountCents;
     hours.set(hourKey, hour);
   }
   for (const refund of refunds) {
@@ -82,16 +82,16 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     if (refund.status !== 'succeeded' || !currency || when?.day !== date) continue;
     for (const sums of sumsFor(refund.operatorId ?? 'unknown', currency)) {
       sums.refunds++;
-      sums.refundsCents += refund.amountCents;
+      sums.refundsCents += refund.amountCents ?? 0;
     }
   }
 
   const totalsOf = (s: Sums): Omit<AgentTotals, 'operatorId' | 'currency'> => ({
     payments: s.payments,
-    paymentsTotal: fromCents(s.paymentsCents),
+    paymentsTotalCents: s.paymentsCents,
     refunds: s.refunds,
-    refundsTotal: fromCents(s.refundsCents),
-    net: fromCents(s.paymentsCents - s.refundsCents),
+    refundsTotalCents: s.refundsCents,
+    netCents: s.paymentsCents - s.refundsCents,
   });
   return {
     date,
@@ -102,9 +102,9 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     totals: [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, s]) => ({ currency, ...totalsOf(s) })),
     plans: [...plans.values()]
       .sort((a, b) => a.currency.localeCompare(b.currency) || a.installments - b.installments)
-      .map(({ cents, ...plan }) => ({ ...plan, total: fromCents(cents) })),
+      .map((plan) => ({ ...plan })),
     hours: [...hours.values()]
       .sort((a, b) => a.hour - b.hour || a.currency.localeCompare(b.currency))
-      .map(({ cents, ...hour }) => ({ ...hour, total: fromCents(cents) })),
+      .map((hour) => ({ ...hour })),
   };
 }

@@ -1,5 +1,5 @@
 /** The built-in reservation store: one SQLite file (WAL) holding demo or imported reservations, searched by the shared rules. */
-import { fromCents, toCents, type Currency } from '../../shared/payments';
+import { centsToMajor, toCents, type Currency } from '../../shared/payments';
 import { MAX_SEARCH_RESULTS, ReservationView, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
 import { SqliteFile } from '../storage/sqlite';
 import { readReservationCsv } from './csv';
@@ -86,7 +86,7 @@ const toView = (row: ReservationRecord): ReservationView =>
     checkIn: row.check_in,
     checkOut: row.check_out,
     hotelName: row.hotel_name,
-    balanceDue: fromCents(row.balance_cents),
+    balanceDue: centsToMajor(row.balance_cents),
     currency: row.currency,
     ...(row.guest_phone === null ? {} : { guestPhone: row.guest_phone }),
     ...(row.guest_email === null ? {} : { guestEmail: row.guest_email }),

@@ -15,13 +15,22 @@ export interface Invalid {
   param?: string;
 }
 
+/**
+ * A JSON number with at most 2 decimals is exactly the double nearest some whole number of cents: no tolerance, so
+ * 0.30000000000000004 (0.1 + 0.2 sent raw) is refused as decided (interface-decisions §3).
+ */
+const atMostTwoDecimals = (n: number): boolean => {
+  const cents = Math.round(n * 100);
+  return Number.isSafeInteger(cents) && cents / 100 === n;
+};
+
 /** Whole cents, 0.01 to 999999.99 (interface-decisions §3). */
 const amount = (name: string) =>
   z
     .number()
     .refine((n) => n >= 0.01, `${name} must be at least 0.01.`)
     .refine((n) => n <= 999999.99, `${name} must be at most 999999.99.`)
-    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, `${name} can have at most 2 decimals.`);
+    .refine(atMostTwoDecimals, `${name} can have at most 2 decimals.`);
 
 const currency = z.enum(CURRENCIES, { error: 'currency must be usd or mxn (lowercase).' });
 

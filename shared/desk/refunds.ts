@@ -1,6 +1,6 @@
 /** Refunds as every layer sees them: requests and their approval, and the refund limits per role. */
 import { z } from 'zod';
-import { Amount, Currency, PaymentId, RefundReason } from '../payments';
+import { Amount, Cents, Currency, PaymentId, RefundReason, toCents } from '../payments';
 import { OperatorId, Role } from '../operators';
 import { freeText } from '../text';
 
@@ -14,7 +14,7 @@ export const RefundRequestView = z.object({
   id: RefundRequestId,
   paymentId: PaymentId,
   /** Undefined: the whole amount left when it is approved. */
-  amount: z.number().optional(),
+  amountCents: Cents.optional(),
   currency: Currency,
   reason: RefundReason,
   note: z.string().optional(),
@@ -43,7 +43,7 @@ export const RefundCap = z.strictObject({ perRefund: Amount.optional(), perDay: 
 export type RefundCap = z.infer<typeof RefundCap>;
 
 /**
- * Per role and currency: `{"perRefund": 500, "perDay": 1500}`, or one number (the form before the daily cap), which
+ * Per role and currency, in major units as IT writes it (500 is 500.00): `{"perRefund": 500, "perDay": 1500}`, or one number (the form before the daily cap), which
  * caps both a single refund and the day's total, so that a refund split in parts stays within it. A role or
  * currency left out has no limit.
  */
@@ -56,19 +56,25 @@ export type RefundLimits = z.infer<typeof RefundLimits>;
 /** Supervisors up to 10,000 MXN or 500 USD a refund and a day; admins above. */
 export const DEFAULT_REFUND_LIMITS: RefundLimits = { supervisor: { mxn: { perRefund: 10_000, perDay: 10_000 }, usd: { perRefund: 500, perDay: 500 } } };
 
-/** A role's caps in a currency: undefined for none of a kind; 0 for a role that may not refund (agents). */
-export function refundCapsFor(limits: RefundLimits, role: Role, currency: Currency): RefundCap {
-  if (role === 'agent') return { perRefund: 0, perDay: 0 };
+/** A role's caps in a currency, in cents: undefined for none of a kind; 0 for a role that may not refund (agents). */
+export function refundCapsFor(limits: RefundLimits, role: Role, currency: Currency): { perRefundCents?: number; perDayCents?: number } {
+  if (role === 'agent') return { perRefundCents: 0, perDayCents: 0 };
   const cap = limits[role]?.[currency];
   if (cap === undefined) return {};
-  return typeof cap === 'number' ? { perRefund: cap, perDay: cap } : cap;
+  const { perRefund, perDay } = typeof cap === 'number' ? { perRefund: cap, perDay: cap } : cap;
+  return { ...(perRefund === undefined ? {} : { perRefundCents: toCents(perRefund) }), ...(perDay === undefined ? {} : { perDayCents: toCents(perDay) }) };
 }
 
-/** The largest single refund a role may make in a currency: a number, undefined for none, or 0 (agents). */
+/** The largest single refund a role may make in a currency, in cents: undefined for none, or 0 (agents). */
 export function refundLimitFor(limits: RefundLimits, role: Role, currency: Currency): number | undefined {
-  return refundCapsFor(limits, role, currency).perRefund;
+  return refundCapsFor(limits, role, currency).perRefundCents;
 }
 
-/** `max`: the largest single refund; `maxPerDay`: the most one operator of the role may refund in a day. */
-export const RefundLimitView = z.object({ role: Role, currency: Currency, max: z.number().optional(), maxPerDay: z.number().optional() });
+/** `maxCents`: the largest single refund; `maxPerDayCents`: the most one operator of the role may refund in a day. */
+export const RefundLimitView = z.object({
+  role: Role,
+  currency: Currency,
+  maxCents: z.number().int().min(0).optional(),
+  maxPerDayCents: z.number().int().min(0).optional(),
+});
 export type RefundLimitView = z.infer<typeof RefundLimitView>;

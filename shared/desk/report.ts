@@ -1,18 +1,19 @@
 /** The end-of-day report: per agent and currency, counts and totals; MSI by plan; volume by hour — and its CSV. */
 import { z } from 'zod';
-import { Currency } from '../payments';
+import { Currency, SignedCents, formatCents } from '../payments';
 
-const Money = z.number();
+/** Totals in cents. */
+const Money = SignedCents;
 
 export const AgentTotals = z.object({
   operatorId: z.string(),
   currency: Currency,
   payments: z.number().int(),
-  paymentsTotal: Money,
+  paymentsTotalCents: Money,
   refunds: z.number().int(),
-  refundsTotal: Money,
+  refundsTotalCents: Money,
   /** payments minus refunds. */
-  net: Money,
+  netCents: Money,
 });
 export type AgentTotals = z.infer<typeof AgentTotals>;
 
@@ -21,11 +22,11 @@ export const PlanTotals = z.object({
   /** 1 for a single payment. */
   installments: z.number().int(),
   payments: z.number().int(),
-  total: Money,
+  totalCents: Money,
 });
 export type PlanTotals = z.infer<typeof PlanTotals>;
 
-export const HourVolume = z.object({ hour: z.number().int().min(0).max(23), currency: Currency, payments: z.number().int(), total: Money });
+export const HourVolume = z.object({ hour: z.number().int().min(0).max(23), currency: Currency, payments: z.number().int(), totalCents: Money });
 export type HourVolume = z.infer<typeof HourVolume>;
 
 export const EndOfDayReport = z.object({
@@ -49,20 +50,21 @@ const cell = (value: string | number): string => {
 
 export const csvRow = (values: readonly (string | number)[]): string => values.map(cell).join(',');
 
-const money = (n: number): string => n.toFixed(2);
+/** 1234.50: two decimals, no grouping (a spreadsheet reads it as a number). */
+const money = (cents: number): string => formatCents(cents, { grouping: false });
 
 /** The report as CSV: one section per table, each with its header row. */
 export function reportToCsv(report: EndOfDayReport): string {
   const lines = [
     csvRow(['section', 'date', 'agent', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
-    ...report.agents.map((a) => csvRow(['agent', report.date, a.operatorId, a.currency.toUpperCase(), a.payments, money(a.paymentsTotal), a.refunds, money(a.refundsTotal), money(a.net)])),
-    ...report.totals.map((t) => csvRow(['total', report.date, '', t.currency.toUpperCase(), t.payments, money(t.paymentsTotal), t.refunds, money(t.refundsTotal), money(t.net)])),
+    ...report.agents.map((a) => csvRow(['agent', report.date, a.operatorId, a.currency.toUpperCase(), a.payments, money(a.paymentsTotalCents), a.refunds, money(a.refundsTotalCents), money(a.netCents)])),
+    ...report.totals.map((t) => csvRow(['total', report.date, '', t.currency.toUpperCase(), t.payments, money(t.paymentsTotalCents), t.refunds, money(t.refundsTotalCents), money(t.netCents)])),
     '',
     csvRow(['section', 'date', 'currency', 'installments', 'payments', 'total']),
-    ...report.plans.map((p) => csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.total)])),
+    ...report.plans.map((p) => csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.totalCents)])),
     '',
     csvRow(['section', 'date', 'hour', 'currency', 'payments', 'total']),
-    ...report.hours.map((h) => csvRow(['hour', report.date, h.hour, h.currency.toUpperCase(), h.payments, money(h.total)])),
+    ...report.hours.map((h) => csvRow(['hour', report.date, h.hour, h.currency.toUpperCase(), h.payments, money(h.totalCents)])),
   ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -19,6 +19,7 @@ export const CHANNEL_NAMES = [
   'payments:confirm',
   'payments:get',
   'payments:watch',
+  'payments:checkAgain',
   'messaging:sendLink',
   'messaging:channels',
   'messaging:history',

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
-import { Amount, CardInput, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
+import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { MethodView, PaymentSummary, PaymentView } from './views';
+import { MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -154,9 +154,10 @@ export const CHANNELS = {
         output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
     },
   }),
+  /** The reservation's payments and saved cards, and its payment attempts still unanswered (which block a new payment). */
   'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
-    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView) }),
+    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView), pendingPayments: z.array(PendingPaymentView) }),
     access: STAFF,
     activity: 'background',
     audit: 'none',
@@ -181,7 +182,8 @@ export const CHANNELS = {
     input: z.strictObject({
       operationId: OperationId,
       methodId: MethodId,
-      amount: Amount,
+      /** In cents: 12000 is 120.00. */
+      amountCents: Cents,
       currency: Currency,
       reservationId: ReservationId,
       installments: z.boolean().optional(),
@@ -196,7 +198,7 @@ export const CHANNELS = {
       details: (input, output) =>
         defined({
           reservationId: input.reservationId,
-          amount: input.amount,
+          amountCents: input.amountCents,
           currency: input.currency,
           installments: input.installments === true ? true : undefined,
           status: output?.status,
@@ -204,19 +206,43 @@ export const CHANNELS = {
         }),
     },
   }),
-  'payments:updateAmount': channel({
-    input: z.strictObject({ paymentId: PaymentId, amount: Amount }),
-    output: PaymentView,
+  /**
+   * "Check again" on a payment attempt whose answer never came: main sends it again with its own key and payload (or
+   * reads the payment it made) and says what the service did. Never a new payment.
+   */
+  'payments:checkAgain': channel({
+    input: z.strictObject({ operationId: OperationId }),
+    output: PaymentCheck,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'payment.updateAmount', resource: (input) => input.paymentId, details: (input, output) => defined({ amount: input.amount, previousAmount: output?.originalAmount }) },
+    audit: {
+      action: 'payment.check',
+      resource: (_input, output) => (output?.state === 'answered' ? output.payment.id : undefined),
+      details: (input, output) => defined({ operationId: input.operationId, state: output?.state, status: output?.state === 'answered' ? output.payment.status : undefined }),
+    },
   }),
-  'payments:confirm': channel({
-    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional() }),
+  'payments:updateAmount': channel({
+    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'payment.confirm', resource: (input) => input.paymentId, details: (input, output) => defined({ installmentsCount: input.installmentsCount, status: output?.status }) },
+    audit: {
+      action: 'payment.updateAmount',
+      resource: (input) => input.paymentId,
+      details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
+    },
+  }),
+  /** The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. */
+  'payments:confirm': channel({
+    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents }),
+    output: PaymentView,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: {
+      action: 'payment.confirm',
+      resource: (input) => input.paymentId,
+      details: (input, output) => defined({ installmentsCount: input.installmentsCount, expectedAmountCents: input.expectedAmountCents, status: output?.status }),
+    },
   }),
   /** Background: the screens read a payment again after each change and on their own timers. */
   'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
@@ -247,26 +273,26 @@ export const CHANNELS = {
   'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
   /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
   'refunds:create': channel({
-    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason }),
+    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason }),
     output: PaymentView,
     access: REFUNDS,
     activity: 'operator',
     audit: {
       action: 'refund.create',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ amount: input.amount ?? 'all left', reason: input.reason, operationId: input.operationId }),
+      details: (input) => defined({ amountCents: input.amountCents ?? 'all left', reason: input.reason, operationId: input.operationId }),
     },
   }),
   /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
   'refunds:request': channel({
-    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amount: Amount.optional(), reason: RefundReason, note: RefundNote.optional() }),
+    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason, note: RefundNote.optional() }),
     output: RefundRequestView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'refund.request',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ requestId: input.requestId, amount: input.amount ?? 'all left', reason: input.reason }),
+      details: (input) => defined({ requestId: input.requestId, amountCents: input.amountCents ?? 'all left', reason: input.reason }),
     },
   }),
   /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */

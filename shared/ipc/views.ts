@@ -1,9 +1,12 @@
 // What main may send the renderer about payments: brand and last 4 at most, never a card number, secret or token.
+// Money is in cents (whole numbers): the renderer formats it, never computes with a fractional amount.
 import { z } from 'zod';
+import { Cents, CentsOrZero } from '../payments/money';
 
 export const RefundView = z.object({
   id: z.string(),
-  amount: z.number(),
+  /** Absent when the service listed the refund without an amount. */
+  amountCents: CentsOrZero.optional(),
   currency: z.string(),
   reason: z.string().optional(),
   status: z.string(),
@@ -14,17 +17,22 @@ export const PaymentView = z.object({
   id: z.string(),
   reservationId: z.string(),
   status: z.string(),
-  amount: z.number(),
-  originalAmount: z.number().optional(),
+  amountCents: CentsOrZero,
+  /** The amount at creation, once it was updated. */
+  originalAmountCents: CentsOrZero.optional(),
   currency: z.string(),
   methodId: z.string(),
   availableInstallments: z.array(z.number().int()),
-  installments: z.object({ count: z.number().int(), perInstallment: z.number() }).optional(),
-  /** The 3DS link, to be sent to the cardholder; the app never opens it. */
-  nextActionUrl: z.string().optional(),
+  installments: z.object({ count: z.number().int(), perInstallmentCents: CentsOrZero }).optional(),
+  /**
+   * A 3DS link is waiting to be sent to the cardholder. The link itself never crosses to the renderer: main sends it
+   * (messaging:sendLink names only the payment).
+   */
+  hasChallengeLink: z.boolean(),
   failure: z.object({ code: z.string(), message: z.string().optional() }).optional(),
   refunds: z.array(RefundView),
-  refundable: z.number(),
+  /** What can still be refunded (0 while a refund's amount is unknown). */
+  refundableCents: CentsOrZero,
   createdAt: z.string(),
   updatedAt: z.string().optional(),
   expiresAt: z.string().optional(),
@@ -50,3 +58,35 @@ export const PaymentSummary = PaymentView.extend({
   operatorId: z.string().optional(),
 });
 export type PaymentSummary = z.infer<typeof PaymentSummary>;
+
+/**
+ * A payment attempt whose outcome is not known: sent, never answered. It blocks any new payment on its reservation
+ * until it is (main sends it again, with its own key, before anything new). `reconcile`: unanswered for 24 hours;
+ * it is never sent again and a supervisor must find out what the service did.
+ */
+export const PendingPaymentView = z.object({
+  operationId: z.string(),
+  reservationId: z.string(),
+  amountCents: Cents,
+  currency: z.string(),
+  installments: z.boolean(),
+  methodId: z.string(),
+  brand: z.string().optional(),
+  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  startedAt: z.string(),
+  state: z.enum(['unanswered', 'reconcile']),
+});
+export type PendingPaymentView = z.infer<typeof PendingPaymentView>;
+
+/** What "Check again" found out about a payment attempt. */
+export const PaymentCheck = z.discriminatedUnion('state', [
+  /** The service answered: this is the payment the attempt made. */
+  z.object({ state: z.literal('answered'), payment: PaymentView }),
+  /** Still no answer: nothing new may be charged on the reservation. */
+  z.object({ state: z.literal('unanswered'), attempt: PendingPaymentView, message: z.string() }),
+  /** The service refused it for good: nothing was charged. */
+  z.object({ state: z.literal('refused'), code: z.string(), message: z.string() }),
+  /** Unanswered for 24 hours: never sent again; a supervisor reconciles it. */
+  z.object({ state: z.literal('reconcile'), attempt: PendingPaymentView, message: z.string() }),
+]);
+export type PaymentCheck = z.infer<typeof PaymentCheck>;

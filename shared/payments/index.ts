@@ -1,15 +1,20 @@
 /** What a payment request must look like before it leaves the app: amounts, currencies, ids, reasons — checked everywhere alike. */
 import { z } from 'zod';
 import { freeText } from '../text';
+import { hasAtMostTwoDecimals } from './money';
 
 export const CURRENCIES = ['usd', 'mxn'] as const;
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const;
 export const MIN_AMOUNT = 0.01;
 export const MAX_AMOUNT = 999_999.99;
 
-/** True when the number has at most two decimals (in binary floating point, within a tiny tolerance). */
-export const hasWholeCents = (n: number): boolean => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+/** True when the number has at most two decimals: exactly the double nearest a whole number of cents (no tolerance). */
+export const hasWholeCents = hasAtMostTwoDecimals;
 
+/**
+ * An amount in major units as people write it in a settings file (`refundLimits`: 500 is 500.00 USD). Inside the app
+ * and across the IPC contract money is in cents (`Cents`, shared/payments/money.ts).
+ */
 export const Amount = z
   .number({ error: 'Enter the amount as a number.' })
   .refine(Number.isFinite, 'Enter the amount as a number.')
@@ -33,8 +38,7 @@ export const MethodId = z.string().regex(/^mth_[a-f0-9]{32}$/, 'This is not a sa
 export const RefundReason = z.enum(REFUND_REASONS, { error: 'Choose a refund reason.' });
 export type RefundReason = z.infer<typeof RefundReason>;
 
-/** Amounts travel as numbers but are compared and added in whole cents. */
-export const toCents = (amount: number): number => Math.round(amount * 100);
-export const fromCents = (cents: number): number => cents / 100;
 
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
+export * from './status';
+export * from './money';

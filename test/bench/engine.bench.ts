@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
     const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
     const method = await timedOp('tokenize', () => engine.tokenize({ card, ...who }));
-    const paid = await timedOp('pay', () => engine.pay({ methodId: method.id, amount: 125.5, currency: 'usd', ...who }));
+    const paid = await timedOp('pay', () => engine.pay({ methodId: method.id, amountCents: 12550, currency: 'usd', ...who }));
 
     const heard: number[] = [];
     const settled = await new Promise<PaymentView>((resolve, reject) => {

@@ -3,7 +3,7 @@
 import { expect, test } from './support/harness';
 import type { Page } from '@playwright/test';
 import type { AppHarness } from './support/harness';
-import { advanceSimulatorClock, expectAccessible, keyCard, openReservation, signInAgent } from './support/desk';
+import { advanceSimulatorClock, expectAccessible, journalChallengeLink, journalPaymentKeys, keyCard, openReservation, signInAgent, simulatorFault } from './support/desk';
 
 /** An agent asks for MSI and charges the simulator's Mexican credit card: the payment waits for a plan. */
 async function startMsiPayment(page: Page, app: AppHarness, query: string, guest: string): Promise<void> {
@@ -124,9 +124,13 @@ test('3DS approve: the link goes to the guest by SMS (training outbox); the card
   await expect(page.getByText(/Training: captured for \+1 \*+0143/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Training outbox' })).toContainText('your Visa card ending in 3220');
 
-  // The cardholder: the link the app sent, opened on "their phone" (another page), answered there.
+  // The link never crosses to the renderer: the payment says only that one waits to be sent.
   const overview = await app.stack.dispatch('reservations:overview', { url: app.url, isMainFrame: true, webContentsId: 1 }, { reservationId: 'SJD-3B7N1C' });
-  const link = overview.ok ? (overview.value as { payments: { nextActionUrl?: string }[] }).payments[0]?.nextActionUrl : undefined;
+  const crossed = overview.ok ? (overview.value as { payments: Record<string, unknown>[] }).payments[0] : undefined;
+  expect(crossed).toMatchObject({ hasChallengeLink: true });
+  expect(JSON.stringify(overview)).not.toContain('/challenge/');
+  // The cardholder: the link main sent (from main's journal), opened on "their phone" (another page), answered there.
+  const link = journalChallengeLink(app, 'SJD-3B7N1C');
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
   const phone = await context.newPage();
   await phone.goto(link ?? 'about:blank');
@@ -148,6 +152,42 @@ test('3DS decline: the trainee plays the cardholder from the outbox and declines
   await page.getByRole('button', { name: 'Cardholder declines' }).click();
   const form = page.locator('form').filter({ has: page.getByLabel('Card number') });
   await expect(form.getByRole('alert')).toContainText('did not complete the bank’s verification', { timeout: 15_000 });
+});
+
+test('a payment whose answer is lost: the reservation shows it with Check again, no second charge is offered, and Check again finds the one payment', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
+  // Every try of the charge reaches the service, which makes the payment, but no answer comes back (3 tries), and
+  // the first Check again gets no answer either.
+  await simulatorFault(app, 'POST /payments', 'drop_after_commit', 6);
+  await keyCard(page, '4242424242424242');
+  await page.keyboard.press('Enter');
+
+  const pending = page.getByRole('region', { name: 'A payment without an answer' });
+  await expect(pending).toBeVisible({ timeout: 15_000 });
+  await expect(pending).toContainText('The earlier payment of $980.00 USD has no answer yet; it is being checked — do not charge again.');
+  await expect(pending).toContainText('Visa •••• 4242');
+  // No second charge is offered: no card form, no saved card to charge, no "Take a payment".
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Take a payment' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Charge / })).toHaveCount(0);
+  await expectAccessible(page, 'payment without an answer');
+
+  // Main keeps the attempt: closing and reopening the reservation shows it again, not a new card form.
+  await page.getByRole('button', { name: 'Close reservation' }).click();
+  await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
+  await expect(pending).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+
+  await pending.getByRole('button', { name: 'Check again' }).click();
+  await expect(pending.getByRole('status')).toContainText('Still no answer for the payment of $980.00 USD', { timeout: 15_000 });
+  await pending.getByRole('button', { name: 'Check again' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible({ timeout: 15_000 });
+
+  const overview = await app.stack.dispatch('reservations:overview', { url: app.url, isMainFrame: true, webContentsId: 1 }, { reservationId: 'CUN-6B3D8F' });
+  expect(overview).toMatchObject({ ok: true, value: { pendingPayments: [] } });
+  expect((overview.ok ? (overview.value as { payments: unknown[] }).payments : []).length).toBe(1);
+  expect(journalPaymentKeys(app)).toHaveLength(1);
 });
 
 test('flow D: a saved card is charged without card details', async ({ page, app }) => {

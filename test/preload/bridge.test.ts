@@ -44,6 +44,7 @@ describe('createBridge', () => {
         "operators:list",
         "operators:resetPassword",
         "operators:update",
+        "payments:checkAgain",
         "payments:confirm",
         "payments:get",
         "payments:pay",

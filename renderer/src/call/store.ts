@@ -8,7 +8,11 @@ interface CallState {
   reservationId: string | undefined;
   /** The payment being taken on this call (its status comes from react-query). */
   paymentId: string | undefined;
-  /** One id per logical operation, made when the agent starts it; a retry of the same submit reuses it. */
+  /**
+   * One id per logical operation, made when the agent starts it; a retry of the same submit reuses it. A payment
+   * whose answer was lost is kept by main with its own id (reservations:overview lists it, payments:checkAgain
+   * resumes it), so a lock, a sign-out or reopening the reservation never makes it a new payment.
+   */
   tokenizeOperationId: string;
   payOperationId: string;
   /** The code of the last decline, shown inside the next card form (never card data). */

@@ -73,8 +73,8 @@ export interface CardCaptureHandle {
 /** An MSI offer: the picker lists "3 months of $333.33 MXN" for each count, plus paying in full. */
 export interface InstallmentsOffer {
   counts: readonly number[];
-  /** The payment's amount in major units. */
-  amount: number;
+  /** The payment's amount in cents. */
+  amountCents: number;
   currency: 'mxn' | 'usd';
   /** The agent's choice: a count, or undefined for paying in full. */
   onPick: (count: number | undefined) => void;
@@ -599,7 +599,7 @@ interface PickerProps {
 export function InstallmentPicker({ id, offer, i18n }: PickerProps): JSX.Element {
   const { t, money } = i18n;
   const [selected, setSelected] = useState(offer.selected);
-  const plans = installmentPlans(offer.counts, offer.amount);
+  const plans = installmentPlans(offer.counts, offer.amountCents);
   const pick = (count: number | undefined): void => {
     setSelected(count);
     offer.onPick(count);
@@ -614,7 +614,7 @@ export function InstallmentPicker({ id, offer, i18n }: PickerProps): JSX.Element
       {plans.map((plan) => (
         <label key={plan.count} className="card-capture__choice">
           <input type="radio" name={`${id}-installments`} checked={selected === plan.count} onChange={() => pick(plan.count)} />
-          {t('card.installments.plan', { count: plan.count, amount: money(plan.perInstallment, offer.currency) })}
+          {t('card.installments.plan', { count: plan.count, amount: money(plan.perInstallmentCents, offer.currency) })}
         </label>
       ))}
     </fieldset>

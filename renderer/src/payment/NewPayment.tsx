@@ -2,10 +2,12 @@
 import { useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { MethodView, PaymentView } from '../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../shared/payments';
+import { toCents } from '../../../shared/payments/money';
 import type { ReservationView } from '../../../shared/reservations';
 import { ApiError, unwrap } from '../api/client';
 import { describeError, textProblem } from '../api/refusal';
-import { bridge, storePayment } from '../api/queries';
+import { bridge, keys, queryClient, storePayment } from '../api/queries';
+import { isRetryable } from '../refunds/attempt';
 import { useCall } from '../call/store';
 import { CardCapture, type CardCaptureHandle } from '../card';
 import { useI18n } from '../i18n';
@@ -28,7 +30,7 @@ function protect(active: boolean): void {
 export function NewPayment({ reservation, methods, decline, cardRef }: Props): JSX.Element {
   const { t, money } = useI18n();
   const call = useCall();
-  const [amount, setAmount] = useState(amountText(reservation.balanceDue));
+  const [amount, setAmount] = useState(amountText(toCents(reservation.balanceDue)));
   const [currency, setCurrency] = useState<Currency>(reservation.currency);
   const [note, setNote] = useState('');
   const [msi, setMsi] = useState(false);
@@ -47,19 +49,28 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
 
   /** Charges a method (new or saved) with this call's pay operation id: a retry of the same charge reuses it. */
   async function charge(method: MethodView): Promise<PaymentView> {
-    if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amount' });
+    if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amountCents' });
     const trimmedNote = note.trim();
-    const payment = await unwrap(
-      bridge().payments.pay({
-        operationId: call.payOperationId,
-        methodId: method.id,
-        amount: parsed.value,
-        currency,
-        reservationId: reservation.confirmationNumber,
-        ...(msi && canMsi ? { installments: true } : {}),
-        ...(trimmedNote === '' ? {} : { note: trimmedNote }),
-      }),
-    );
+    let payment: PaymentView;
+    try {
+      payment = await unwrap(
+        bridge().payments.pay({
+          operationId: call.payOperationId,
+          methodId: method.id,
+          amountCents: parsed.cents,
+          currency,
+          reservationId: reservation.confirmationNumber,
+          ...(msi && canMsi ? { installments: true } : {}),
+          ...(trimmedNote === '' ? {} : { note: trimmedNote }),
+        }),
+      );
+    } catch (error) {
+      // Refused for good: the next charge is a new operation. An answer that may be lost keeps the id; main then
+      // lists the attempt on the reservation, which shows it with "Check again" instead of this form.
+      if (!isRetryable(error)) useCall.setState({ payOperationId: crypto.randomUUID() });
+      void queryClient.invalidateQueries({ queryKey: keys.overview(reservation.confirmationNumber) });
+      throw error;
+    }
     storePayment(payment);
     call.paymentStarted(payment.id);
     void bridge().payments.watch({ paymentId: payment.id });
@@ -110,7 +121,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
             onChange={(event) => setAmount(event.target.value)}
           />
           <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(reservation.balanceDue, reservation.currency) })}
+            {amountProblem ?? t('pay.balanceHint', { balance: money(toCents(reservation.balanceDue), reservation.currency) })}
           </p>
         </div>
         <div className="field">

@@ -1,6 +1,6 @@
 // The payment on the call, step by step: card → live status (3DS link, MSI plans) → result; a failure goes back to the card.
 import { useEffect, useRef, type JSX } from 'react';
-import type { MethodView } from '../../../shared/ipc/views';
+import type { MethodView, PendingPaymentView } from '../../../shared/ipc/views';
 import type { ReservationView } from '../../../shared/reservations';
 import { messageOf } from '../api/client';
 import { usePayment } from '../api/queries';
@@ -8,6 +8,7 @@ import { useCall } from '../call/store';
 import type { CardCaptureHandle } from '../card';
 import { useI18n } from '../i18n';
 import { NewPayment } from './NewPayment';
+import { PendingPayment, ReconcileNotice } from './PendingPayment';
 import { Plans } from './Plans';
 import { Expired, Succeeded } from './Result';
 import { SendLink } from './SendLink';
@@ -16,9 +17,11 @@ import { StatusBadge } from './StatusBadge';
 interface Props {
   reservation: ReservationView;
   methods: readonly MethodView[];
+  /** The reservation's payment attempts whose answer never came (main keeps them, across locks and restarts). */
+  pendingPayments?: readonly PendingPaymentView[];
 }
 
-export function PaymentFlow({ reservation, methods }: Props): JSX.Element {
+export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Props): JSX.Element {
   const { t, time } = useI18n();
   const paymentId = useCall((state) => state.paymentId);
   const newAttempt = useCall((state) => state.newAttempt);
@@ -33,7 +36,18 @@ export function PaymentFlow({ reservation, methods }: Props): JSX.Element {
     if (status === 'failed') declined(failure ?? { code: 'processing_error' });
   }, [status, failure, declined]);
 
-  if (paymentId === undefined) return <NewPayment reservation={reservation} methods={methods} cardRef={cardRef} decline={decline} />;
+  if (paymentId === undefined) {
+    // One payment at a time: while an earlier one has no answer, it is shown with "Check again", and no new charge is offered.
+    const unanswered = pendingPayments.find((attempt) => attempt.state === 'unanswered');
+    if (unanswered) return <PendingPayment attempt={unanswered} />;
+    const reconcile = pendingPayments.filter((attempt) => attempt.state === 'reconcile');
+    return (
+      <>
+        {reconcile.length > 0 && <ReconcileNotice attempts={reconcile} />}
+        <NewPayment reservation={reservation} methods={methods} cardRef={cardRef} decline={decline} />
+      </>
+    );
+  }
   if (payment.isError) {
     return (
       <p className="error" role="alert">

@@ -22,7 +22,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const { t, money } = useI18n();
   const now = useNow(1000);
   const [choice, setChoice] = useState<number | 'single'>(payment.availableInstallments[0] ?? 'single');
-  const [newAmount, setNewAmount] = useState(amountText(payment.amount));
+  const [newAmount, setNewAmount] = useState(amountText(payment.amountCents));
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
   const groupId = useId();
@@ -47,17 +47,26 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   }
 
   const update = (): Promise<void> =>
-    parsed.ok ? run(() => unwrap(bridge().payments.updateAmount({ paymentId: payment.id, amount: parsed.value }))) : Promise.resolve(setProblem(t(parsed.problem)));
+    parsed.ok ? run(() => unwrap(bridge().payments.updateAmount({ paymentId: payment.id, amountCents: parsed.cents }))) : Promise.resolve(setProblem(t(parsed.problem)));
   const confirm = (): Promise<void> =>
-    run(() => unwrap(bridge().payments.confirm(chosen === 'single' ? { paymentId: payment.id } : { paymentId: payment.id, installmentsCount: chosen })));
+    run(() =>
+      unwrap(
+        bridge().payments.confirm({
+          paymentId: payment.id,
+          // The amount on the screen: main refuses the confirmation if the service holds another.
+          expectedAmountCents: payment.amountCents,
+          ...(chosen === 'single' ? {} : { installmentsCount: chosen }),
+        }),
+      ),
+    );
 
   return (
     <section className="panel" aria-labelledby="plans-title">
       <h2 id="plans-title">{t('plans.title')}</h2>
       <p>
-        {t('plans.amount')} <strong>{money(payment.amount, currency)}</strong>
-        {payment.originalAmount !== undefined && (
-          <span className="muted"> · {t('plans.original', { amount: money(payment.originalAmount, currency) })}</span>
+        {t('plans.amount')} <strong>{money(payment.amountCents, currency)}</strong>
+        {payment.originalAmountCents !== undefined && (
+          <span className="muted"> · {t('plans.original', { amount: money(payment.originalAmountCents, currency) })}</span>
         )}
       </p>
       {left !== undefined && (
@@ -79,12 +88,12 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           {payment.availableInstallments.map((count) => (
             <label key={count} className="plan">
               <input type="radio" name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
-              {t('plans.option', { count, each: money(perInstallment(payment.amount, count), currency) })}
+              {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
             </label>
           ))}
           <label className="plan">
             <input type="radio" name={groupId} checked={chosen === 'single'} onChange={() => setChoice('single')} />
-            {t('plans.single', { amount: money(payment.amount, currency) })}
+            {t('plans.single', { amount: money(payment.amountCents, currency) })}
           </label>
         </fieldset>
         <button type="submit" className="primary" disabled={busy || left === 0}>

@@ -18,11 +18,11 @@ export function Succeeded({ payment, method, onNext }: { payment: PaymentView; m
       <p className="hint">{t('result.readToGuest')}</p>
       <dl className="facts">
         <dt>{t('result.amount')}</dt>
-        <dd>{money(payment.amount, currency)}</dd>
+        <dd>{money(payment.amountCents, currency)}</dd>
         <dt>{t('result.plan')}</dt>
         <dd>
           {payment.installments
-            ? t('plans.option', { count: payment.installments.count, each: money(payment.installments.perInstallment, currency) })
+            ? t('plans.option', { count: payment.installments.count, each: money(payment.installments.perInstallmentCents, currency) })
             : t('result.singlePayment')}
         </dd>
         <dt>{t('result.card')}</dt>

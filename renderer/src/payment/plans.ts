@@ -1,7 +1,7 @@
 // MSI arithmetic the agent reads to the guest: each plan's monthly amount, and the time left to confirm.
 
-/** installments.perInstallment as the service computes it: amount / count rounded to 2 decimals. */
-export const perInstallment = (amount: number, count: number): number => Math.round((amount * 100) / count) / 100;
+/** installments.perInstallment as the service computes it (amount / count rounded to the cent), in cents. */
+export const perInstallment = (amountCents: number, count: number): number => Math.round(amountCents / count);
 
 /** Whole seconds left until an ISO time (0 once it has passed), and mm:ss for the countdown. */
 export function secondsLeft(expiresAt: string, now: number): number {

@@ -1,9 +1,10 @@
 // A refund's status, and a refund request's, in words and colour (the words carry the meaning; colour only helps).
 import type { JSX } from 'react';
 import type { RefundRequestStatus } from '../../../shared/desk';
+import { isKnownRefundStatus, type RefundStatus } from '../../../shared/payments/status';
 import { useI18n, type PlainKey } from '../i18n';
 
-const REFUND: Record<string, PlainKey> = {
+const REFUND: Record<RefundStatus, PlainKey> = {
   pending: 'refund.status.pending',
   succeeded: 'refund.status.succeeded',
   failed: 'refund.status.failed',
@@ -14,7 +15,7 @@ const TONE: Record<string, string> = { succeeded: 'succeeded', approved: 'succee
 
 export function RefundBadge({ status }: { status: string }): JSX.Element {
   const { t } = useI18n();
-  const key = REFUND[status];
+  const key = isKnownRefundStatus(status) ? REFUND[status] : undefined;
   return <span className={`badge badge--${TONE[status] ?? 'other'}`}>{key === undefined ? status : t(key)}</span>;
 }
 

@@ -1,13 +1,15 @@
 // The fields of a refund (full or partial, the amount, the reason), shared by the supervisor's refund and the agent's request.
 import { useId, type JSX } from 'react';
 import { useI18n } from '../i18n';
+import { amountText as amountTextOf } from '../payment/amount';
 import { REFUND_REASONS, isRefundReason, moneyCurrency } from './attempt';
 import type { DraftCheck, RefundDraft } from './draft';
 
 interface Props {
   draft: RefundDraft;
   onChange: (draft: RefundDraft) => void;
-  refundable: number;
+  /** In cents. */
+  refundableCents: number;
   currency: string;
   /** The check of the draft; its problems are shown once the operator tried to send it (or typed an amount). */
   check: DraftCheck;
@@ -15,15 +17,15 @@ interface Props {
   disabled?: boolean;
 }
 
-export function RefundFields({ draft, onChange, refundable, currency, check, showProblems, disabled = false }: Props): JSX.Element {
+export function RefundFields({ draft, onChange, refundableCents, currency, check, showProblems, disabled = false }: Props): JSX.Element {
   const { t, money } = useI18n();
   const id = useId();
-  const left = money(refundable, moneyCurrency(currency));
+  const left = money(refundableCents, moneyCurrency(currency));
   const amountProblem = check.ok ? undefined : check.amount;
   // An amount above what is left is said at once; other problems once the operator tries to send.
   const showAmount = amountProblem !== undefined && (showProblems || amountProblem === 'refund.overLeft');
   const reasonProblem = !check.ok && showProblems ? check.reason : undefined;
-  const amountText = draft.scope === 'full' ? refundable.toFixed(2) : draft.amount;
+  const amountText = draft.scope === 'full' ? amountTextOf(refundableCents) : draft.amount;
   return (
     <>
       <fieldset disabled={disabled}>
@@ -38,7 +40,7 @@ export function RefundFields({ draft, onChange, refundable, currency, check, sho
             name={`${id}-scope`}
             value="partial"
             checked={draft.scope === 'partial'}
-            onChange={() => onChange({ ...draft, scope: 'partial', amount: draft.amount === '' ? refundable.toFixed(2) : draft.amount })}
+            onChange={() => onChange({ ...draft, scope: 'partial', amount: draft.amount === '' ? amountTextOf(refundableCents) : draft.amount })}
           />
           {t('refund.scope.partial')}
         </label>

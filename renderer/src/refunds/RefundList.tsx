@@ -29,7 +29,7 @@ export function RefundList({ payment, headingLevel = 3 }: { payment: PaymentView
               const reason = refund.reason === undefined ? undefined : reasonKey(refund.reason);
               return (
                 <tr key={refund.id}>
-                  <td>{money(refund.amount, currency)}</td>
+                  <td>{refund.amountCents === undefined ? '—' : money(refund.amountCents, currency)}</td>
                   <td>{reason === undefined ? (refund.reason ?? '—') : t(reason)}</td>
                   <td>
                     <RefundBadge status={refund.status} />

@@ -33,8 +33,8 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const [current, setCurrent] = useState<RefundRequestView>();
   const [next, setNext] = useState<'now' | 'queue'>();
   const requests = useRequestsFor(payment.id);
-  const check = checkDraft(draft, payment.refundable);
-  const canRequest = payment.status === 'succeeded' && payment.refundable > 0;
+  const check = checkDraft(draft, payment.refundableCents);
+  const canRequest = payment.status === 'succeeded' && payment.refundableCents > 0;
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
@@ -51,7 +51,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
           requestId,
           paymentId: payment.id,
           reason: check.reason,
-          ...(check.amount === undefined ? {} : { amount: check.amount }),
+          ...(check.amountCents === undefined ? {} : { amountCents: check.amountCents }),
           ...(trimmed === '' ? {} : { note: trimmed }),
         }),
       );
@@ -84,7 +84,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
         canRequest && (
           <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
             <p className="hint">{t('request.help')}</p>
-            <RefundFields draft={draft} onChange={setDraft} refundable={payment.refundable} currency={payment.currency} check={check} showProblems={tried} disabled={busy} />
+            <RefundFields draft={draft} onChange={setDraft} refundableCents={payment.refundableCents} currency={payment.currency} check={check} showProblems={tried} disabled={busy} />
             <div className="field">
               <label htmlFor={`${id}-note`}>
                 {t('request.note')} {t('common.optional')}
@@ -223,7 +223,7 @@ export function RequestList({ requests, currency }: { requests: readonly RefundR
             return (
               <tr key={request.id}>
                 <td>{dateTime(request.requestedAt)}</td>
-                <td>{request.amount === undefined ? t('requests.allLeft') : money(request.amount, moneyCurrency(currency))}</td>
+                <td>{request.amountCents === undefined ? t('requests.allLeft') : money(request.amountCents, moneyCurrency(currency))}</td>
                 <td>{reason === undefined ? request.reason : t(reason)}</td>
                 <td>{request.requestedBy}</td>
                 <td>

@@ -14,28 +14,27 @@ export const emptyDraft = (): RefundDraft => ({ scope: 'full', amount: '', reaso
 
 export type AmountCheck = AmountProblem | 'refund.overLeft';
 
+/** `amountCents` undefined: all that is left. */
 export type DraftCheck =
-  | { ok: true; amount: number | undefined; reason: RefundReason }
+  | { ok: true; amountCents: number | undefined; reason: RefundReason }
   | { ok: false; amount?: AmountCheck | undefined; reason?: 'refund.reason.missing' | undefined };
-
-const cents = (n: number): number => Math.round(n * 100);
 
 /**
  * The refund to send: undefined amount for "all that is left"; an amount above what is left is refused here, before
  * any request (main checks again).
  */
-export function checkDraft(draft: RefundDraft, refundable: number): DraftCheck {
+export function checkDraft(draft: RefundDraft, refundableCents: number): DraftCheck {
   let amountProblem: AmountCheck | undefined;
-  let amount: number | undefined;
+  let amountCents: number | undefined;
   if (draft.scope === 'partial') {
     const parsed = parseAmount(draft.amount);
     if (!parsed.ok) amountProblem = parsed.problem;
-    else if (cents(parsed.value) > cents(refundable)) amountProblem = 'refund.overLeft';
-    else amount = parsed.value;
-  } else if (cents(refundable) <= 0) {
+    else if (parsed.cents > refundableCents) amountProblem = 'refund.overLeft';
+    else amountCents = parsed.cents;
+  } else if (refundableCents <= 0) {
     amountProblem = 'refund.overLeft';
   }
   const reasonProblem = draft.reason !== '' && isRefundReason(draft.reason) ? undefined : ('refund.reason.missing' as const);
   if (amountProblem !== undefined || reasonProblem !== undefined) return { ok: false, amount: amountProblem, reason: reasonProblem };
-  return { ok: true, amount, reason: draft.reason as RefundReason };
+  return { ok: true, amountCents, reason: draft.reason as RefundReason };
 }

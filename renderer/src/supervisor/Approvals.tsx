@@ -123,7 +123,7 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
   return (
     <tr>
       <td className="mono">{request.paymentId}</td>
-      <td>{request.amount === undefined ? t('requests.allLeft') : money(request.amount, moneyCurrency(request.currency))}</td>
+      <td>{request.amountCents === undefined ? t('requests.allLeft') : money(request.amountCents, moneyCurrency(request.currency))}</td>
       <td>
         {reason === undefined ? request.reason : t(reason)}
         {request.note && <div className="muted">{request.note}</div>}

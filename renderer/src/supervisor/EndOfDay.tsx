@@ -106,7 +106,7 @@ export function EndOfDay(): JSX.Element {
                         <th scope="row">{plan.installments <= 1 ? t('report.single') : t('report.months', { count: plan.installments })}</th>
                         <td>{plan.currency.toUpperCase()}</td>
                         <td>{plan.payments}</td>
-                        <td>{money(plan.total, plan.currency)}</td>
+                        <td>{money(plan.totalCents, plan.currency)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -197,10 +197,10 @@ function SumCells({ sums }: { sums: Omit<AgentTotals, 'operatorId'> }): JSX.Elem
   return (
     <>
       <td>{sums.payments}</td>
-      <td>{money(sums.paymentsTotal, sums.currency)}</td>
+      <td>{money(sums.paymentsTotalCents, sums.currency)}</td>
       <td>{sums.refunds}</td>
-      <td>{money(sums.refundsTotal, sums.currency)}</td>
-      <td>{money(sums.net, sums.currency)}</td>
+      <td>{money(sums.refundsTotalCents, sums.currency)}</td>
+      <td>{money(sums.netCents, sums.currency)}</td>
     </>
   );
 }

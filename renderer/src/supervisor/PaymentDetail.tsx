@@ -23,10 +23,10 @@ interface Props {
 }
 
 /** The role's caps in this currency, as the form's hint. */
-function limitHint(limit: RefundLimitView | undefined, money: (amount: number) => string, t: ReturnType<typeof useI18n>['t']): string {
-  if (limit?.max !== undefined && limit.maxPerDay !== undefined) return t('refund.limitDaily', { amount: money(limit.max), daily: money(limit.maxPerDay) });
-  if (limit?.max !== undefined) return t('refund.limit', { amount: money(limit.max) });
-  if (limit?.maxPerDay !== undefined) return t('refund.limitDailyOnly', { daily: money(limit.maxPerDay) });
+function limitHint(limit: RefundLimitView | undefined, money: (cents: number) => string, t: ReturnType<typeof useI18n>['t']): string {
+  if (limit?.maxCents !== undefined && limit.maxPerDayCents !== undefined) return t('refund.limitDaily', { amount: money(limit.maxCents), daily: money(limit.maxPerDayCents) });
+  if (limit?.maxCents !== undefined) return t('refund.limit', { amount: money(limit.maxCents) });
+  if (limit?.maxPerDayCents !== undefined) return t('refund.limitDailyOnly', { daily: money(limit.maxPerDayCents) });
   return t('refund.noLimit');
 }
 
@@ -62,8 +62,8 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   const currency = moneyCurrency(current.currency);
-  const check = checkDraft(draft, current.refundable);
-  const refundable = current.status === 'succeeded' && current.refundable > 0;
+  const check = checkDraft(draft, current.refundableCents);
+  const refundable = current.status === 'succeeded' && current.refundableCents > 0;
   const limit = limits.data?.find((entry) => entry.role === role && entry.currency === currency);
 
   async function refund(event: FormEvent<HTMLFormElement>): Promise<void> {
@@ -78,12 +78,12 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
     setError(undefined);
     try {
       const answer = await unwrap(
-        bridge().refunds.create({ operationId, paymentId, reason: check.reason, ...(check.amount === undefined ? {} : { amount: check.amount }) }),
+        bridge().refunds.create({ operationId, paymentId, reason: check.reason, ...(check.amountCents === undefined ? {} : { amountCents: check.amountCents }) }),
       );
       call.attemptAnswered(slot);
       storePayment(answer);
       void bridge().payments.watch({ paymentId });
-      setSent(t('refund.sent', { amount: money(check.amount ?? current?.refundable ?? 0, currency) }));
+      setSent(t('refund.sent', { amount: money(check.amountCents ?? current?.refundableCents ?? 0, currency) }));
       setDraft(emptyDraft());
       setTried(false);
     } catch (e) {
@@ -110,7 +110,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         <dd>{dateTime(current.createdAt)}</dd>
         <dt>{t('payments.col.amount')}</dt>
         <dd>
-          {money(current.amount, currency)}
+          {money(current.amountCents, currency)}
           {current.installments && <> · {t('report.months', { count: current.installments.count })}</>}
         </dd>
         <dt>{t('payments.col.status')}</dt>
@@ -119,7 +119,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         </dd>
         <dt>{t('refund.left')}</dt>
         <dd>
-          <strong data-testid="refundable">{money(current.refundable, currency)}</strong>
+          <strong data-testid="refundable">{money(current.refundableCents, currency)}</strong>
         </dd>
       </dl>
       <RefundList payment={current} />
@@ -130,9 +130,9 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         <p role="status">{current.status === 'succeeded' ? t('refund.nothingLeft') : t('refund.notRefundable')}</p>
       ) : (
         <form className="stack" onSubmit={(e) => void refund(e)} noValidate aria-label={t('payments.refundTitle')}>
-          <RefundFields draft={draft} onChange={setDraft} refundable={current.refundable} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
+          <RefundFields draft={draft} onChange={setDraft} refundableCents={current.refundableCents} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
           {limits.data && (
-            <p className="hint">{limitHint(limit, (amount) => money(amount, currency), t)}</p>
+            <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>
           )}
           <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>

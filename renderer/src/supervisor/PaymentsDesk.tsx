@@ -2,6 +2,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentQuery } from '../../../shared/desk';
 import type { Role } from '../../../shared/operators';
+import { countsAgainstRefundable } from '../../../shared/payments/status';
 import { describeError } from '../api/refusal';
 import { usePaymentSearch } from '../api/queries';
 import { useI18n } from '../i18n';
@@ -97,14 +98,14 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
               <tbody>
                 {results.data.map((payment) => {
                   const currency = moneyCurrency(payment.currency);
-                  const refunded = payment.refunds.filter((refund) => refund.status !== 'failed' && refund.status !== 'canceled').reduce((sum, refund) => sum + refund.amount, 0);
+                  const refunded = payment.refunds.filter((refund) => countsAgainstRefundable(refund.status)).reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
                   return (
                     <tr key={payment.id} aria-current={open === payment.id ? 'true' : undefined}>
                       <td>{dateTime(payment.createdAt)}</td>
                       <td>{payment.reservationId}</td>
                       <td>{payment.operatorId ?? '—'}</td>
                       <td>{payment.brand ? `${brandLabel(payment.brand)} ·${payment.last4 ?? ''}` : '—'}</td>
-                      <td>{money(payment.amount, currency)}</td>
+                      <td>{money(payment.amountCents, currency)}</td>
                       <td>
                         <StatusBadge status={payment.status} />
                       </td>

@@ -3,7 +3,7 @@ import type { HourVolume } from '../../../shared/desk';
 
 export interface HourSeries {
   currency: string;
-  /** Index = hour of the day (0–23). */
+  /** Index = hour of the day (0–23); totals in cents. */
   hours: { hour: number; payments: number; total: number }[];
   payments: number;
   total: number;
@@ -21,15 +21,14 @@ export function hourSeries(volumes: readonly HourVolume[]): HourSeries[] {
     const slot = series.hours[volume.hour];
     if (!slot) continue;
     slot.payments += volume.payments;
-    slot.total += volume.total;
+    slot.total += volume.totalCents;
     series.payments += volume.payments;
-    series.total += volume.total;
+    series.total += volume.totalCents;
   }
   for (const series of byCurrency.values()) {
     let best: number | undefined;
     for (const slot of series.hours) if (slot.total > 0 && (best === undefined || slot.total > (series.hours[best]?.total ?? 0))) best = slot.hour;
     series.busiest = best;
-    series.total = Math.round(series.total * 100) / 100;
   }
   return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
 }

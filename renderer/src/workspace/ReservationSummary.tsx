@@ -1,6 +1,7 @@
 // The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
 import { Fragment, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../shared/ipc/views';
+import { toCents } from '../../../shared/payments/money';
 import type { ReservationView } from '../../../shared/reservations';
 import { useI18n } from '../i18n';
 import { StatusBadge } from '../payment/StatusBadge';
@@ -18,7 +19,7 @@ interface Props {
 export function ReservationSummary({ reservation, payments, onClose, canRequestRefunds = false }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
   const [refunding, setRefunding] = useState<string>();
-  const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundable > 0;
+  const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
   const showRefunds = canRequestRefunds && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
   return (
     <section className="panel" aria-labelledby="reservation-title">
@@ -39,7 +40,7 @@ export function ReservationSummary({ reservation, payments, onClose, canRequestR
         </dd>
         <dt>{t('reservation.balance')}</dt>
         <dd>
-          <strong>{money(reservation.balanceDue, reservation.currency)}</strong>
+          <strong>{money(toCents(reservation.balanceDue), reservation.currency)}</strong>
         </dd>
         <dt>{t('reservation.phone')}</dt>
         <dd>{reservation.guestPhone ?? t('reservation.missing')}</dd>
@@ -66,7 +67,7 @@ export function ReservationSummary({ reservation, payments, onClose, canRequestR
               <tr>
                 <td>{dateTime(payment.createdAt)}</td>
                 <td>
-                  {money(payment.amount, payment.currency === 'usd' ? 'usd' : 'mxn')}
+                  {money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}
                   {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
                 </td>
                 <td>
@@ -77,7 +78,7 @@ export function ReservationSummary({ reservation, payments, onClose, canRequestR
                   <td>
                     {payment.refunds.map((refund) => (
                       <span key={refund.id} className="refund-chip">
-                        {money(refund.amount, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
+                        {refund.amountCents === undefined ? '—' : money(refund.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
                       </span>
                     ))}
                     {refundable(payment) && (

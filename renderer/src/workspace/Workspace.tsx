@@ -199,7 +199,12 @@ function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef:
                 canRequestRefunds={operator.role === 'agent'}
               />
               {canTakePayments ? (
-                <PaymentFlow key={reservation.data.confirmationNumber} reservation={reservation.data} methods={overview.data?.methods ?? []} />
+                <PaymentFlow
+                  key={reservation.data.confirmationNumber}
+                  reservation={reservation.data}
+                  methods={overview.data?.methods ?? []}
+                  pendingPayments={overview.data?.pendingPayments ?? []}
+                />
               ) : (
                 <p className="muted">{t('ws.adminNoPayments')}</p>
               )}

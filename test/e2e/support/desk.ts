@@ -1,6 +1,8 @@
 // What every workspace test does first: operators created through main's directory, an agent signed in, a reservation opened.
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from '@playwright/test';
 import type { AppHarness } from './harness';
 
@@ -96,6 +98,37 @@ export async function payInFull(page: Page, query: string, guest: string): Promi
   expect(id).toBeDefined();
   await result.getByRole('button').click();
   return id ?? '';
+}
+
+/** The 3DS link main holds for a reservation's payment (read from its journal: the renderer never gets it). */
+export function journalChallengeLink(app: AppHarness, reservationId: string): string | undefined {
+  const db = new Database(join(app.dataDir, 'journal.db'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT next_action_url AS link FROM payments WHERE reservation_id = ? AND next_action_url IS NOT NULL').get(reservationId) as { link: string } | undefined;
+    return row?.link;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every Idempotency-Key main ever sent on POST /payments (its journal's record of each request). */
+export function journalPaymentKeys(app: AppHarness): string[] {
+  const db = new Database(join(app.dataDir, 'journal.db'), { readonly: true });
+  try {
+    return (db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as { key: string }[]).map((r) => r.key);
+  } finally {
+    db.close();
+  }
+}
+
+/** The simulator's control endpoint (simulator.md): the next `count` requests of an operation get a fault. */
+export async function simulatorFault(app: AppHarness, operation: string, fault: string, count: number): Promise<void> {
+  const response = await fetch(`${app.controlUrl}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ operation, fault, count }),
+  });
+  expect(response.ok).toBe(true);
 }
 
 /** Opens a section of the supervisor's or admin's desk by its tab. */

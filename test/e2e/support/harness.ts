@@ -49,6 +49,8 @@ export interface AppHarness {
   controlUrl: string;
   /** Every content-protection switch the card form asked main for, in order (Electron's own call cannot run here). */
   protection: boolean[];
+  /** Main's data folder (journal.db…): what main keeps that never crosses to the renderer, such as a 3DS link. */
+  dataDir: string;
 }
 
 export interface HarnessOptions {
@@ -110,6 +112,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     stack,
     controlUrl,
     protection,
+    dataDir,
     async stop() {
       stopEvents();
       await stack.close();

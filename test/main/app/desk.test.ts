@@ -46,7 +46,7 @@ beforeAll(async () => {
       card: { number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: number.startsWith('37') ? '1234' : '123' },
       reservationId: reservation.confirmationNumber,
     });
-    const payment = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount: 50, currency: reservation.currency, reservationId: reservation.confirmationNumber });
+    const payment = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 5000, currency: reservation.currency, reservationId: reservation.confirmationNumber });
     made.push({ id: payment.id, reservation, last4: number.slice(-4), by });
   };
   await pay(first, '4242424242424242', 'ana');
@@ -72,7 +72,7 @@ describe('payments:search', () => {
     expect(await search({ operatorId: 'SAM' })).toEqual([c.id]);
     expect(await search({ reservationId: b.reservation.confirmationNumber, operatorId: 'ana' })).toEqual([b.id]);
     const [found] = (await ok<{ payments: PaymentSummary[] }>('payments:search', { last4: '4242' })).payments;
-    expect(found).toMatchObject({ id: a.id, brand: 'visa', last4: '4242', operatorId: 'ana', amount: 50 });
+    expect(found).toMatchObject({ id: a.id, brand: 'visa', last4: '4242', operatorId: 'ana', amountCents: 5000 });
   });
 
   it('by local dates: today finds them, yesterday does not; a range the wrong way round is refused in words', async () => {

@@ -84,9 +84,9 @@ describe('what the app writes to the audit trail', () => {
       reservationId,
     });
     expect(last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
-    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount: 120.5, currency: 'mxn', reservationId });
+    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId });
     const row = last('payment.create');
-    expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amount: 120.5, currency: 'mxn', reservationId } });
+    expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amountCents: 12050, currency: 'mxn', reservationId } });
     expect(row?.requestId).toMatch(/\S/);
 
     for (let i = 0; i < 100 && !last('payment.result'); i++) {
@@ -178,7 +178,7 @@ describe('verification of the app audit.db', () => {
 
     const db = new Database(file);
     db.exec('DROP TRIGGER audit_no_update');
-    db.prepare('UPDATE audit SET details = ? WHERE seq = ?').run(JSON.stringify({ ...target.details, amount: 1.5 }), target.seq);
+    db.prepare('UPDATE audit SET details = ? WHERE seq = ?').run(JSON.stringify({ ...target.details, amountCents: 150 }), target.seq);
     db.close();
     const broken = verify();
     expect(broken.code).toBe(1);

@@ -50,8 +50,8 @@ describe('refused before the handler runs', () => {
 
   it('bad input, with the field at fault and a message a person understands', async () => {
     const { dispatch, calls } = door(agent);
-    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), amount: 10.005 });
-    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The amount can have at most two decimals (cents).', field: 'amount' } });
+    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), amountCents: 1000.5 });
+    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The amount must be a whole number of cents.', field: 'amountCents' } });
     expect(calls).toEqual([]);
   });
 

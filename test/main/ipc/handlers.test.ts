@@ -111,8 +111,8 @@ describe('through the door to the engine', () => {
     if (!method.ok) throw new Error('tokenize failed');
     const { id: methodId } = method.value as { id: string };
 
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amount: 80, currency: 'usd', reservationId: 'R-77' });
-    expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amount: 80 } });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77' });
+    expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amountCents: 8000 } });
     if (!paid.ok) throw new Error('pay failed');
     const { id: paymentId } = paid.value as { id: string };
     expect(journal.payment(paymentId)?.operatorId).toBe(AGENT.id);
@@ -125,16 +125,16 @@ describe('through the door to the engine', () => {
     expect(await call('app:setLanguage', trusted, { language: 'en-US' })).toEqual({ ok: true, value: { language: 'en-US' } });
     expect(await call('app:info', trusted, {})).toEqual({ ok: true, value: { environment: 'training', version: '0.1.0', language: 'en-US', languageLocked: false } });
 
-    const refund = { operationId: randomUUID(), paymentId, amount: 20, reason: 'requested_by_customer' };
+    const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer' };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(journal.payment(paymentId)?.refunds).toEqual([]);
 
     signedIn = SUPERVISOR;
-    expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: true, value: { refundable: 60 } });
+    expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: true, value: { refundableCents: 6000 } });
     expect(journal.payment(paymentId)?.refunds.map((r) => r.operatorId)).toEqual([SUPERVISOR.id]);
 
-    const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amount: 61 });
-    expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+    const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amountCents: 6100 });
+    expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
   });
 
   it('sends a 3DS link with what main knows of the payment (operator, hotel, brand and last 4), never what the renderer says', async () => {
@@ -143,10 +143,13 @@ describe('through the door to the engine', () => {
     const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
     const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS' });
     if (!method.ok) throw new Error('tokenize failed');
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amount: 50, currency: 'usd', reservationId: 'R-3DS' });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS' });
     if (!paid.ok) throw new Error('pay failed');
     const paymentId = (paid.value as { id: string }).id;
-    expect(paid.value).toMatchObject({ status: 'requires_action' });
+    expect(paid.value).toMatchObject({ status: 'requires_action', hasChallengeLink: true });
+    // The 3DS link (with its token) never crosses to the renderer: not in the answer, the read, the overview or an event.
+    const crossed = [paid, await call('payments:get', trusted, { paymentId }), await call('reservations:overview', trusted, { reservationId: 'R-3DS' })];
+    for (const answer of crossed) expect(JSON.stringify(answer)).not.toMatch(/\/challenge\/|nextAction|https?:\/\//);
 
     const extra = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX', hotelName: 'Evil' });
     expect(extra).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
@@ -173,6 +176,6 @@ describe('through the door to the engine', () => {
   it('the overview of a reservation lists its payments and saved cards', async () => {
     signedIn = AGENT;
     const overview = await dispatch()('reservations:overview', trusted, { reservationId: 'R-77' });
-    expect(overview).toMatchObject({ ok: true, value: { methods: [{ last4: '4242' }], payments: [{ amount: 80 }] } });
+    expect(overview).toMatchObject({ ok: true, value: { methods: [{ last4: '4242' }], payments: [{ amountCents: 8000 }] } });
   });
 });

@@ -1,6 +1,7 @@
 // The typed client and token manager against the simulator over real HTTP, with its fault injection.
 // Only fetch is wrapped, to count token requests; the service itself is never mocked.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient, simulatorConfig, ServiceError, TokenManager, type Attempt } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -24,7 +25,7 @@ async function control(path: string, body: unknown): Promise<void> {
 const fault = (operation: string, kind: string, count = 1, delayMs?: number) =>
   control('faults', { operation, fault: kind, count, ...(delayMs === undefined ? {} : { delayMs }) });
 
-function engine(options: { timeoutMs?: number } = {}) {
+function engine(options: { timeoutMs?: number; realSleep?: boolean; now?: () => number } = {}) {
   const attempts: Attempt[] = [];
   const sleeps: number[] = [];
   let tokenRequests = 0;
@@ -39,6 +40,11 @@ function engine(options: { timeoutMs?: number } = {}) {
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     timeoutMs: config.requestTimeoutMs,
     fetch: counting,
+    ...(options.now ? { now: options.now } : {}),
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
   });
   const client = new ServiceClient({
     config,
@@ -48,7 +54,7 @@ function engine(options: { timeoutMs?: number } = {}) {
     // Record the waits instead of sleeping: the schedule is asserted, the tests stay fast.
     sleep: (ms) => {
       sleeps.push(ms);
-      return Promise.resolve();
+      return options.realSleep ? delay(ms) : Promise.resolve();
     },
     random: () => 0.5,
   });
@@ -224,5 +230,79 @@ describe('confirmation whose answer is lost', () => {
       'GET /payments/{id} 200',
       'POST /payments/{id}/confirmation 200',
     ]);
+  });
+});
+
+describe('confirmation (interface-decisions §7)', () => {
+  const confirmations = (attempts: Attempt[]) => attempts.filter((a) => a.operation !== 'POST /methods' && a.operation !== 'POST /payments').map((a) => `${a.operation} ${a.status}`);
+
+  it('three 503s: the last failed round throws; it never resolves as a success still pending confirmation', async () => {
+    const { client, attempts } = engine();
+    const created = await paymentOn(client, MSI, { installments: { required: true } });
+    await fault('POST /payments/{id}/confirmation', 'error_503', 3);
+    const error = await client.confirm(created.value.id, 3).then(
+      (answer) => answer.value.status,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ code: 'unavailable', details: { status: 503 } });
+    expect(confirmations(attempts).filter((a) => a.startsWith('POST'))).toEqual(Array.from({ length: 3 }, () => 'POST /payments/{id}/confirmation 503'));
+    // Every re-send was decided by a read first.
+    expect(confirmations(attempts).filter((a) => a.startsWith('GET'))).toHaveLength(3);
+    expect((await client.getPayment(created.value.id)).value.status).toBe('pending_confirmation');
+  });
+
+  it('a lost answer, a read still pending, then 422 invalid_state: reads again and reports what the service holds', async () => {
+    // The first confirmation is held by the service past the client's timeout: the read after it still shows
+    // pending_confirmation, the held one is then applied, and the re-sent confirmation is told invalid_state.
+    const { client, attempts } = engine({ timeoutMs: 300, realSleep: true });
+    const created = await paymentOn(client, MSI, { installments: { required: true } });
+    await fault('POST /payments/{id}/confirmation', 'delay', 1, 400);
+    const confirmed = await client.confirm(created.value.id, 3);
+    expect(confirmed.value).toMatchObject({ status: 'processing', installments: { count: 3 } });
+    expect(confirmations(attempts)).toEqual([
+      'POST /payments/{id}/confirmation timeout',
+      'GET /payments/{id} 200',
+      'POST /payments/{id}/confirmation 422',
+      'GET /payments/{id} 200',
+    ]);
+  });
+
+  it('429 on the confirmation is retried after Retry-After (it was not processed)', async () => {
+    const { client, attempts, sleeps } = engine();
+    const created = await paymentOn(client, MSI, { installments: { required: true } });
+    await fault('POST /payments/{id}/confirmation', 'error_429');
+    const confirmed = await client.confirm(created.value.id, 3);
+    expect(confirmed.value.status).toBe('processing');
+    expect(confirmations(attempts)).toEqual(['POST /payments/{id}/confirmation 429', 'POST /payments/{id}/confirmation 200']);
+    expect(sleeps).toEqual([1000]);
+  });
+});
+
+describe('tokens when the auth host misbehaves', () => {
+  it('429 on the token endpoint is retried after Retry-After', async () => {
+    const { client, sleeps, tokenRequests } = engine();
+    await fault('POST /oauth2/token', 'error_429');
+    const method = await client.tokenize(VISA, randomUUID());
+    expect(method.value.card.last4).toBe('4242');
+    expect(tokenRequests()).toBe(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it('while the auth host is down, a token that is still valid keeps being used (refreshed early, kept on failure)', async () => {
+    let now = Date.now();
+    const { client, tokenRequests } = engine({ now: () => now });
+    const created = await paymentOn(client);
+    expect(tokenRequests()).toBe(1);
+    // 50 minutes on: the token (3600 s) is due for its early refresh but valid for 10 more minutes.
+    now += 50 * 60 * 1000;
+    await fault('POST /oauth2/token', 'error_503', 20);
+    const read = await client.getPayment(created.value.id);
+    expect(read.value.id).toBe(created.value.id);
+    expect(tokenRequests()).toBeGreaterThan(1);
+    // Once it has really expired, nothing is sent with it: the auth host's failure is the answer.
+    now += 11 * 60 * 1000;
+    const error = await client.getPayment(created.value.id).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable', details: { status: 503 } });
   });
 });

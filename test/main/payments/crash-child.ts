@@ -38,7 +38,7 @@ const Job = z.strictObject({
   methodId: z.string().min(1),
   reservationId: z.string().min(1),
   operatorId: z.string().min(1),
-  amount: z.number(),
+  amountCents: z.number().int(),
   currency: z.enum(['usd', 'mxn']),
 });
 
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const paid = await engine.pay({
     operationId: job.operationId,
     methodId: job.methodId,
-    amount: job.amount,
+    amountCents: job.amountCents,
     currency: job.currency,
     reservationId: job.reservationId,
     operatorId: job.operatorId,

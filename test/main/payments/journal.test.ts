@@ -47,6 +47,17 @@ describe('Journal', () => {
     journal.close();
   });
 
+  it('canceled is final for the journal too: neither a canceled payment nor a canceled refund is unsettled; an unknown status is', () => {
+    const journal = new Journal(join(dir, 'journal.db'));
+    const base = { amount: 10, currency: 'usd', methodId: 'mth_1', reservationId: 'R', metadata: {}, createdAt: '2030-01-01T00:00:00Z' };
+    journal.savePayment({ ...base, id: 'pay_canceled', status: 'canceled', refunds: [] });
+    journal.savePayment({ ...base, id: 'pay_refund_canceled', status: 'succeeded', refunds: [{ id: 'ref_1', status: 'canceled', amount: 5, currency: 'usd' }] });
+    journal.savePayment({ ...base, id: 'pay_review', status: 'under_review', refunds: [] });
+    journal.savePayment({ ...base, id: 'pay_refund_review', status: 'succeeded', refunds: [{ id: 'ref_2', status: 'under_review', amount: 5, currency: 'usd' }] });
+    expect(journal.unsettledPaymentIds().sort()).toEqual(['pay_refund_review', 'pay_review']);
+    journal.close();
+  });
+
   it('stores at most the last four digits of a card', () => {
     const journal = new Journal(join(dir, 'journal.db'));
     journal.saveMethod(

@@ -38,7 +38,7 @@ describe('a payment note', () => {
     const method = await engine.tokenize({ card: { number: '4000004840000008', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' }, ...who });
     const before = sent.length;
     for (const note of [...CARD_SPELLINGS.map((s) => `Pagó con ${s.text}`), ...CVV_PHRASES.map((p) => p.text)]) {
-      const refusal = await engine.pay({ methodId: method.id, amount: 100, currency: 'mxn', ...who, note }).then(
+      const refusal = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'mxn', ...who, note }).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -47,7 +47,7 @@ describe('a payment note', () => {
     }
     expect(sent.slice(before)).toEqual([]);
     // An ordinary note goes as metadata.
-    const paid = await engine.pay({ methodId: method.id, amount: 100, currency: 'mxn', ...who, note: 'Depósito, tel. +52 998 123 4567' });
+    const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'mxn', ...who, note: 'Depósito, tel. +52 998 123 4567' });
     expect(paid.id).toMatch(/^pay_/);
     expect(sent.at(-1)).toContain('Depósito');
     engine.close();

@@ -164,6 +164,28 @@ describe('Poller (fake timers)', () => {
     expect(isSettled(payment({ status: 'on_hold' }))).toBe(false);
   });
 
+  it('canceled is final: a canceled payment is settled and its polling stops; a canceled refund is settled too', async () => {
+    expect(isSettled(payment({ status: 'canceled' }))).toBe(true);
+    expect(isSettled(payment({ status: 'succeeded', refunds: [refund('ref_1', 'canceled')] }))).toBe(true);
+    const h = harness([payment({ status: 'processing' }), payment({ status: 'canceled' })]);
+    h.poller.follow(ID);
+    await advance(3000);
+    expect(h.reads).toHaveLength(2);
+    expect(h.poller.followed()).toEqual([]);
+    await advance(60_000);
+    expect(h.reads).toHaveLength(2);
+  });
+
+  it('a refund in a status this app does not know is not final: followed at the longest interval', async () => {
+    expect(isSettled(payment({ status: 'succeeded', refunds: [refund('ref_1', 'under_review')] }))).toBe(false);
+    const h = harness([payment({ status: 'succeeded', refunds: [refund('ref_1', 'under_review')] })]);
+    h.poller.follow(ID);
+    await advance(1000);
+    expect(h.poller.nextCheckAt(ID)).toBe(h.t0 + 31_000);
+    await advance(60_000);
+    expect(h.starts).toEqual([1000, 31000, 61000]);
+  });
+
   it('keeps polling an unknown status, every 30 s', async () => {
     const h = harness([payment({ status: 'under_review' })]);
     h.poller.follow(ID);

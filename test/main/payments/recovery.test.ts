@@ -124,7 +124,7 @@ interface CrashJob {
   methodId: string;
   reservationId: string;
   operatorId: string;
-  amount: number;
+  amountCents: number;
   currency: 'usd' | 'mxn';
 }
 
@@ -172,7 +172,7 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
         clientSecret: sim.clientSecret,
         operationId,
         methodId,
-        amount: 245.5,
+        amountCents: 24550,
         currency: 'usd',
         ...who,
       });
@@ -287,7 +287,7 @@ describe('recovery of operations that must not be re-sent', () => {
     const methodId = await tokenizedMethod();
     const { engine, journal, sent } = openEngine();
     const operationId = randomUUID();
-    const input = { operationId, methodId, amount: 80, currency: 'usd' as const, ...who };
+    const input = { operationId, methodId, amountCents: 8000, currency: 'usd' as const, ...who };
     const stale = journal.begin({
       key: randomUUID(),
       operationId,

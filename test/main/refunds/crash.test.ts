@@ -118,14 +118,14 @@ async function paymentAndRequest(): Promise<{ paymentId: string; requestId: stri
   const { engine, desk, close } = openDesk();
   await engine.recover();
   const method = await engine.tokenize({ card: CARD, reservationId: RESERVATION, operatorId: ANA.id });
-  let payment = await engine.pay({ methodId: method.id, amount: 150, currency: 'usd', reservationId: RESERVATION, operatorId: ANA.id });
+  let payment = await engine.pay({ methodId: method.id, amountCents: 15000, currency: 'usd', reservationId: RESERVATION, operatorId: ANA.id });
   for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
     await sleep(20);
     payment = await engine.getPayment(payment.id);
   }
-  expect(payment).toMatchObject({ status: 'succeeded', refundable: 150, refunds: [] });
-  const request = await desk.request({ requestId: randomUUID(), paymentId: payment.id, amount: 60, reason: 'requested_by_customer', note: 'Late checkout charged twice.' }, ANA);
-  expect(request).toMatchObject({ status: 'pending', requestedBy: 'ana', amount: 60 });
+  expect(payment).toMatchObject({ status: 'succeeded', refundableCents: 15000, refunds: [] });
+  const request = await desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 6000, reason: 'requested_by_customer', note: 'Late checkout charged twice.' }, ANA);
+  expect(request).toMatchObject({ status: 'pending', requestedBy: 'ana', amountCents: 6000 });
   close();
   return { paymentId: payment.id, requestId: request.id };
 }
@@ -227,7 +227,7 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
       expect(desk.reconcile()).toBe(0);
       const again = await desk.approve(requestId, SAM);
       expect(again.request.refundId).toBe(refundId);
-      expect(again.payment).toMatchObject({ refundable: 90 });
+      expect(again.payment).toMatchObject({ refundableCents: 9000 });
       expect(sent.filter((s) => REFUND_POST.test(s.request))).toEqual([]);
       expect(await serviceRefunds(paymentId)).toHaveLength(1);
     },
@@ -261,10 +261,10 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     // The closed request is not approved again by accident; the agent asks again and that one is refunded once.
     await expect(desk.approve(requestId, SAM)).rejects.toMatchObject({ code: 'request_closed' });
     expect(journal.operation(requestId)).toBeUndefined();
-    const retry = await desk.request({ requestId: randomUUID(), paymentId, amount: 60, reason: 'requested_by_customer' }, ANA);
+    const retry = await desk.request({ requestId: randomUUID(), paymentId, amountCents: 6000, reason: 'requested_by_customer' }, ANA);
     const approved = await desk.approve(retry.id, SAM);
     expect(approved.request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
-    expect(approved.payment).toMatchObject({ refundable: 90 });
+    expect(approved.payment).toMatchObject({ refundableCents: 9000 });
     const refunds = await serviceRefunds(paymentId);
     expect(refunds).toMatchObject([{ amount: 60 }]);
     expect(approved.request.refundId).toBe(refunds[0]?.id);

@@ -85,16 +85,16 @@ class Desk {
   }
 
   /** A 4242 card payment taken by `who`, read until the service says it succeeded. */
-  async succeededPayment(who: 'ana' | 'sam', amount: number, currency: 'usd' | 'mxn' = 'usd'): Promise<PaymentView> {
+  async succeededPayment(who: 'ana' | 'sam', amountCents: number, currency: 'usd' | 'mxn' = 'usd'): Promise<PaymentView> {
     await this.signInAs(who);
     const reservationId = `HTL-REFUND-${randomUUID().slice(0, 8)}`;
     const method = await this.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: CARD, reservationId });
-    let payment = await this.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount, currency, reservationId });
+    let payment = await this.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents, currency, reservationId });
     for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
       await sleep(20);
       payment = await this.ok<PaymentView>('payments:get', { paymentId: payment.id });
     }
-    expect(payment).toMatchObject({ status: 'succeeded', amount, refundable: amount, refunds: [] });
+    expect(payment).toMatchObject({ status: 'succeeded', amountCents, refundableCents: amountCents, refunds: [] });
     return payment;
   }
 
@@ -130,7 +130,7 @@ class Desk {
   }
 
   /** The journal file as the next start would read it (a second connection: SQLite in WAL mode allows it). */
-  journalRefunds(paymentId: string): { id: string; amountCents: number; operatorId: string | undefined }[] {
+  journalRefunds(paymentId: string): { id: string; amountCents: number | undefined; operatorId: string | undefined }[] {
     const journal = new Journal(join(this.dir, 'journal.db'));
     try {
       return (journal.payment(paymentId)?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
@@ -140,16 +140,16 @@ class Desk {
   }
 }
 
-const refundInput = (paymentId: string, amount?: number) => ({
+const refundInput = (paymentId: string, amountCents?: number) => ({
   operationId: randomUUID(),
   paymentId,
-  ...(amount === undefined ? {} : { amount }),
+  ...(amountCents === undefined ? {} : { amountCents }),
   reason: 'requested_by_customer',
 });
-const requestInput = (paymentId: string, amount?: number) => ({
+const requestInput = (paymentId: string, amountCents?: number) => ({
   requestId: randomUUID(),
   paymentId,
-  ...(amount === undefined ? {} : { amount }),
+  ...(amountCents === undefined ? {} : { amountCents }),
   reason: 'cancellation',
   note: 'The guest cancelled by phone.',
 });
@@ -164,35 +164,35 @@ describe('the refund desk through the door (default limits)', () => {
   });
 
   it('a supervisor refunds part, then all that is left; both statuses are followed to succeeded; a further refund is refused before any request', async () => {
-    const payment = await desk.succeededPayment('ana', 100);
+    const payment = await desk.succeededPayment('ana', 10000);
     await desk.signInAs('sam');
 
-    const partial = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 30));
-    expect(partial.refundable).toBe(70);
-    expect(partial.refunds).toMatchObject([{ amount: 30, currency: 'usd', reason: 'requested_by_customer', status: 'pending' }]);
+    const partial = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 3000));
+    expect(partial.refundableCents).toBe(7000);
+    expect(partial.refunds).toMatchObject([{ amountCents: 3000, currency: 'usd', reason: 'requested_by_customer', status: 'pending' }]);
     const firstRefund = partial.refunds[0]?.id ?? '';
 
     // The engine follows the payment until the refund is final: its next read after the service settles it.
     const firstDone = desk.changed(payment.id, (p) => p.refunds.every((r) => r.status === 'succeeded'));
     await desk.advance(REFUND_DELAY_S + 1);
-    expect((await firstDone).refunds).toMatchObject([{ id: firstRefund, amount: 30, status: 'succeeded' }]);
+    expect((await firstDone).refunds).toMatchObject([{ id: firstRefund, amountCents: 3000, status: 'succeeded' }]);
 
     // Without an amount: all that is left.
     const full = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id));
-    expect(full.refundable).toBe(0);
-    expect(full.refunds.map((r) => [r.amount, r.status])).toEqual([
-      [30, 'succeeded'],
-      [70, 'pending'],
+    expect(full.refundableCents).toBe(0);
+    expect(full.refunds.map((r) => [r.amountCents, r.status])).toEqual([
+      [3000, 'succeeded'],
+      [7000, 'pending'],
     ]);
     const secondDone = desk.changed(payment.id, (p) => p.refunds.length === 2 && p.refunds.every((r) => r.status === 'succeeded'));
     await desk.advance(REFUND_DELAY_S + 1);
     await secondDone;
 
     const settled = await desk.get(payment.id);
-    expect(settled).toMatchObject({ status: 'succeeded', amount: 100, refundable: 0 });
-    expect(settled.refunds.map((r) => [r.amount, r.status])).toEqual([
-      [30, 'succeeded'],
-      [70, 'succeeded'],
+    expect(settled).toMatchObject({ status: 'succeeded', amountCents: 10000, refundableCents: 0 });
+    expect(settled.refunds.map((r) => [r.amountCents, r.status])).toEqual([
+      [3000, 'succeeded'],
+      [7000, 'succeeded'],
     ]);
     expect(desk.journalRefunds(payment.id).map((r) => [r.amountCents, r.operatorId])).toEqual([
       [3000, 'sam'],
@@ -200,8 +200,8 @@ describe('the refund desk through the door (default limits)', () => {
     ]);
 
     // Nothing left: refused (with or without an amount), and the service still holds two refunds.
-    expect(await desk.refused('refunds:create', refundInput(payment.id, 1))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
-    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     expect((await desk.get(payment.id)).refunds).toHaveLength(2);
 
     // The audit trail: who made each refund, and each result once.
@@ -216,19 +216,19 @@ describe('the refund desk through the door (default limits)', () => {
     );
     expect(creates).toHaveLength(4);
     const results = settled.refunds.flatMap((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10));
-    expect(results.map((r) => [r.actor, r.outcome, r.details['amount']])).toEqual([
-      ['system', 'ok', 30],
-      ['system', 'ok', 70],
+    expect(results.map((r) => [r.actor, r.outcome, r.details['amountCents']])).toEqual([
+      ['system', 'ok', 3000],
+      ['system', 'ok', 7000],
     ]);
   });
 
   it("an agent's refunds:create is refused by main (role), and no refund is made", async () => {
-    const payment = await desk.succeededPayment('ana', 40);
+    const payment = await desk.succeededPayment('ana', 4000);
     // Signed in as the agent, the renderer calls the channel directly.
-    expect(await desk.refused('refunds:create', refundInput(payment.id, 10))).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 1000))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
-    expect(await desk.get(payment.id)).toMatchObject({ refundable: 40, refunds: [] });
+    expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
     expect(desk.journalRefunds(payment.id)).toEqual([]);
     const rows = desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
     expect(rows.map((r) => [r.actor, r.outcome])).toEqual([
@@ -238,13 +238,13 @@ describe('the refund desk through the door (default limits)', () => {
   });
 
   it("manager override: wrong password and the agent's own credentials are refused; the supervisor's approve, both ids recorded", async () => {
-    const payment = await desk.succeededPayment('ana', 90);
-    const asked = requestInput(payment.id, 25);
+    const payment = await desk.succeededPayment('ana', 9000);
+    const asked = requestInput(payment.id, 2500);
     const request = await desk.ok<RefundRequestView>('refunds:request', asked);
-    expect(request).toMatchObject({ id: asked.requestId, paymentId: payment.id, amount: 25, currency: 'usd', status: 'pending', requestedBy: 'ana', override: false });
+    expect(request).toMatchObject({ id: asked.requestId, paymentId: payment.id, amountCents: 2500, currency: 'usd', status: 'pending', requestedBy: 'ana', override: false });
     // The same request sent again is the same request; the same id with another amount is refused.
     expect(await desk.ok<RefundRequestView>('refunds:request', asked)).toEqual(request);
-    expect(await desk.refused('refunds:request', { ...asked, amount: 26 })).toMatchObject({ code: 'request_changed' });
+    expect(await desk.refused('refunds:request', { ...asked, amountCents: 2600 })).toMatchObject({ code: 'request_changed' });
     expect(request.decidedBy).toBeUndefined();
     const pendingOnly = async () => (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
 
@@ -255,7 +255,7 @@ describe('the refund desk through the door (default limits)', () => {
     const self = await desk.refused('refunds:override', { requestId: request.id, approverId: 'ana', approverPassword: PASSWORDS.ana });
     expect(self.code).toBe('approver_not_allowed');
     expect(await pendingOnly()).toMatchObject([{ id: request.id, status: 'pending' }]);
-    expect(await desk.get(payment.id)).toMatchObject({ refundable: 90, refunds: [] });
+    expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 9000, refunds: [] });
 
     // The supervisor signs on the agent's screen (id is case-insensitive); the session stays the agent's.
     const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:override', {
@@ -268,7 +268,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect(approved.payment.refunds).toHaveLength(1);
     const refundId = approved.payment.refunds[0]?.id;
     expect(approved.request.refundId).toBe(refundId);
-    expect(approved.payment).toMatchObject({ refundable: 65, refunds: [{ amount: 25, reason: 'cancellation' }] });
+    expect(approved.payment).toMatchObject({ refundableCents: 6500, refunds: [{ amountCents: 2500, reason: 'cancellation' }] });
 
     // The refund is the supervisor's in the journal (the end-of-day report counts it for them)…
     expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
@@ -287,9 +287,9 @@ describe('the refund desk through the door (default limits)', () => {
     });
     expect(JSON.stringify(rows)).not.toContain(PASSWORDS.sam);
     expect(desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10).reverse()).toMatchObject([
-      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amount: 25, reason: 'cancellation' } },
-      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amount: 25 } },
-      { actor: 'ana', outcome: 'refused', details: { requestId: request.id, amount: 26, code: 'request_changed' } },
+      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500, reason: 'cancellation' } },
+      { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500 } },
+      { actor: 'ana', outcome: 'refused', details: { requestId: request.id, amountCents: 2600, code: 'request_changed' } },
     ]);
 
     // Overriding again is the same refund, not a second one.
@@ -303,43 +303,43 @@ describe('the refund desk through the door (default limits)', () => {
   });
 
   it('an agent cannot ask for more than is left, nor for a payment with nothing left or not succeeded (refused when asked, not when approved)', async () => {
-    const payment = await desk.succeededPayment('ana', 20);
-    expect(await desk.refused('refunds:request', requestInput(payment.id, 20.01))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    const payment = await desk.succeededPayment('ana', 2000);
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 2001))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     await desk.signInAs('sam');
     await desk.ok('refunds:create', refundInput(payment.id));
     await desk.signInAs('ana');
-    expect(await desk.refused('refunds:request', requestInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
-    expect(await desk.refused('refunds:request', requestInput(payment.id, 1))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amount' });
+    expect(await desk.refused('refunds:request', requestInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests).toEqual([]);
 
     // A payment that has not succeeded (waiting for the cardholder's 3DS) cannot be asked for either.
     const reservationId = 'HTL-REFUND-3DS';
     const method = await desk.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { ...CARD, number: '4000000000003220' }, reservationId });
-    const waiting = await desk.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amount: 20, currency: 'usd', reservationId });
+    const waiting = await desk.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 2000, currency: 'usd', reservationId });
     expect(waiting.status).toBe('requires_action');
     expect(await desk.refused('refunds:request', requestInput(waiting.id))).toMatchObject({ code: 'payment_not_refundable' });
     expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: waiting.id })).requests).toEqual([]);
   });
 
   it('the queue: listed, approved once by another supervisor, a rejection needs a note, and nobody approves their own request', async () => {
-    const payment = await desk.succeededPayment('ana', 120);
-    const first = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 40));
-    const second = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 10));
+    const payment = await desk.succeededPayment('ana', 12000);
+    const first = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 4000));
+    const second = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 1000));
     // An agent does not see the queue.
     expect(await desk.refused('refunds:queue', {})).toMatchObject({ code: 'forbidden' });
 
     await desk.signInAs('sue');
     const queued = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests.filter((r) => r.paymentId === payment.id);
-    expect(queued.map((r) => [r.id, r.status, r.requestedBy, r.amount])).toEqual([
-      [first.id, 'pending', 'ana', 40],
-      [second.id, 'pending', 'ana', 10],
+    expect(queued.map((r) => [r.id, r.status, r.requestedBy, r.amountCents])).toEqual([
+      [first.id, 'pending', 'ana', 4000],
+      [second.id, 'pending', 'ana', 1000],
     ]);
 
     const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
     expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sue', override: false });
     const refundId = approved.request.refundId;
     expect(refundId).toBeDefined();
-    expect(approved.payment.refunds.map((r) => [r.id, r.amount])).toEqual([[refundId, 40]]);
+    expect(approved.payment.refunds.map((r) => [r.id, r.amountCents])).toEqual([[refundId, 4000]]);
 
     // Approving again (the same supervisor, or another) answers the same refund: the service holds one.
     const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
@@ -369,10 +369,10 @@ describe('the refund desk through the door (default limits)', () => {
         [second.id, 'rejected'],
       ].sort(),
     );
-    expect(await desk.get(payment.id)).toMatchObject({ refundable: 80 });
+    expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 8000 });
 
     // A supervisor may ask too, but someone else must approve it.
-    const own = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 5));
+    const own = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 500));
     expect(own.requestedBy).toBe('sam');
     expect(await desk.refused('refunds:approve', { requestId: own.id })).toMatchObject({ code: 'same_person' });
     expect(await desk.refused('refunds:reject', { requestId: own.id, note: 'mine' })).toMatchObject({ code: 'same_person' });
@@ -384,7 +384,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect(await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: own.id })).toMatchObject({
       request: { status: 'approved', requestedBy: 'sam', decidedBy: 'sue' },
     });
-    expect((await desk.get(payment.id)).refunds.map((r) => r.amount)).toEqual([40, 5]);
+    expect((await desk.get(payment.id)).refunds.map((r) => r.amountCents)).toEqual([4000, 500]);
   });
 });
 
@@ -402,9 +402,9 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>('refunds:limits', {});
     expect(limits).toEqual(
       expect.arrayContaining([
-        { role: 'agent', currency: 'usd', max: 0, maxPerDay: 0 },
+        { role: 'agent', currency: 'usd', maxCents: 0, maxPerDayCents: 0 },
         // One number caps a single refund and the day's total alike.
-        { role: 'supervisor', currency: 'usd', max: 50, maxPerDay: 50 },
+        { role: 'supervisor', currency: 'usd', maxCents: 5000, maxPerDayCents: 5000 },
         { role: 'supervisor', currency: 'mxn' },
         { role: 'admin', currency: 'usd' },
       ]),
@@ -412,31 +412,31 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
   });
 
   it("a supervisor's refund above the limit is refused before any refund; an admin's is made", async () => {
-    const payment = await desk.succeededPayment('ana', 100);
+    const payment = await desk.succeededPayment('ana', 10000);
     await desk.signInAs('sam');
-    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 60));
-    expect(refusal).toMatchObject({ code: 'refund_limit', field: 'amount' });
+    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 6000));
+    expect(refusal).toMatchObject({ code: 'refund_limit', field: 'amountCents' });
     expect(refusal.message).toContain('50.00 USD');
     // All that is left (100) is above the limit too.
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_limit' });
-    expect(await desk.get(payment.id)).toMatchObject({ refundable: 100, refunds: [] });
+    expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 10000, refunds: [] });
     // At the limit: allowed.
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 50))).toMatchObject({ refundable: 50 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({ refundableCents: 5000 });
 
-    const other = await desk.succeededPayment('ana', 100);
+    const other = await desk.succeededPayment('ana', 10000);
     await desk.signInAs('ada');
-    const byAdmin = await desk.ok<PaymentView>('refunds:create', refundInput(other.id, 60));
-    expect(byAdmin).toMatchObject({ refundable: 40, refunds: [{ amount: 60 }] });
+    const byAdmin = await desk.ok<PaymentView>('refunds:create', refundInput(other.id, 6000));
+    expect(byAdmin).toMatchObject({ refundableCents: 4000, refunds: [{ amountCents: 6000 }] });
     expect(desk.journalRefunds(other.id)).toMatchObject([{ amountCents: 6000, operatorId: 'ada' }]);
   });
 
   it('a request above the approving supervisor’s limit is refused and stays pending; an admin approves it', async () => {
-    const payment = await desk.succeededPayment('ana', 100);
-    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 75));
+    const payment = await desk.succeededPayment('ana', 10000);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 7500));
     expect(await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam })).toMatchObject({ code: 'refund_limit' });
 
     await desk.signInAs('sam');
-    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_limit', field: 'amount' });
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_limit', field: 'amountCents' });
     const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
     expect(still).toMatchObject({ id: request.id, status: 'pending' });
     expect(still?.decidedBy).toBeUndefined();
@@ -445,7 +445,7 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     await desk.signInAs('ada');
     const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: request.id });
     expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'ada' });
-    expect(approved.payment).toMatchObject({ refundable: 25, refunds: [{ amount: 75 }] });
+    expect(approved.payment).toMatchObject({ refundableCents: 2500, refunds: [{ amountCents: 7500 }] });
   });
 });
 
@@ -460,17 +460,17 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
 
   it('890 USD cannot be refunded as 450 + 440: the second part is refused, saying how much is left today', async () => {
     await desk.signInAs('ana');
-    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number; maxPerDay?: number }[] }>('refunds:limits', {});
-    expect(limits).toEqual(expect.arrayContaining([{ role: 'supervisor', currency: 'usd', max: 500, maxPerDay: 500 }, { role: 'admin', currency: 'usd' }]));
+    const { limits } = await desk.ok<{ limits: { role: string; currency: string; maxCents?: number; maxPerDayCents?: number }[] }>('refunds:limits', {});
+    expect(limits).toEqual(expect.arrayContaining([{ role: 'supervisor', currency: 'usd', maxCents: 50_000, maxPerDayCents: 50_000 }, { role: 'admin', currency: 'usd' }]));
 
-    const payment = await desk.succeededPayment('ana', 890);
+    const payment = await desk.succeededPayment('ana', 89000);
     await desk.signInAs('sam');
     // Still pending at the service when the next one is asked: it counts.
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 450))).toMatchObject({ refundable: 440, refunds: [{ amount: 450, status: 'pending' }] });
-    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 440));
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 45000))).toMatchObject({ refundableCents: 44000, refunds: [{ amountCents: 45000, status: 'pending' }] });
+    const refusal = await desk.refused('refunds:create', refundInput(payment.id, 44000));
     expect(refusal).toMatchObject({
       code: 'refund_daily_limit',
-      field: 'amount',
+      field: 'amountCents',
       params: { amountCents: 44_000, limitCents: 50_000, refundedCents: 45_000, leftCents: 5_000, currency: 'usd', role: 'supervisor' },
     });
     expect(refusal.message).toBe(
@@ -480,27 +480,27 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
 
     // Succeeded refunds count too; what is left today can still be refunded, then nothing more.
     await desk.advance(REFUND_DELAY_S + 1);
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 50))).toMatchObject({ refundable: 390 });
-    expect((await desk.refused('refunds:create', refundInput(payment.id, 1))).message).toMatch(/so nothing is left today\./);
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({ refundableCents: 39000 });
+    expect((await desk.refused('refunds:create', refundInput(payment.id, 100))).message).toMatch(/so nothing is left today\./);
     // The whole amount left (no amount given) is checked the same way.
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_daily_limit', params: { amountCents: 39_000, leftCents: 0 } });
 
     // Another currency has its own cap; another supervisor has their own day; admins have none.
-    const inPesos = await desk.succeededPayment('ana', 900, 'mxn');
+    const inPesos = await desk.succeededPayment('ana', 90000, 'mxn');
     await desk.signInAs('sam');
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 900))).toMatchObject({ refundable: 0 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 90000))).toMatchObject({ refundableCents: 0 });
     await desk.signInAs('sue');
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 390))).toMatchObject({ refundable: 0 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 39000))).toMatchObject({ refundableCents: 0 });
   });
 
   it('approvals count for the approver, from the queue and by manager override; a refused one stays pending', async () => {
-    const payment = await desk.succeededPayment('ana', 300);
-    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 300));
+    const payment = await desk.succeededPayment('ana', 30000);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 30000));
     // Sam has refunded 500 USD today (the test above): nothing is left for him, on the agent's screen or in the queue.
     const override = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam });
     expect(override).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 0 } });
     await desk.signInAs('sam');
-    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', field: 'amount' });
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', field: 'amountCents' });
     const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
     expect(still).toMatchObject({ status: 'pending' });
 
@@ -523,8 +523,8 @@ describe('manager override: failed attempts are limited per desk, and never lock
   });
 
   it('ten wrong passwords on the agent’s screen: 5 are checked, then override pauses for 5 minutes; the supervisor still signs in', async () => {
-    const payment = await desk.succeededPayment('ana', 80);
-    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const payment = await desk.succeededPayment('ana', 8000);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 2000));
     const wrong = { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' };
     const codes: string[] = [];
     for (let i = 0; i < 10; i++) codes.push((await desk.refused('refunds:override', wrong)).code);
@@ -548,8 +548,8 @@ describe('manager override: failed attempts are limited per desk, and never lock
   });
 
   it('after 5 minutes override is open again, and a success starts the count over', async () => {
-    const payment = await desk.succeededPayment('ana', 80);
-    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 20));
+    const payment = await desk.succeededPayment('ana', 8000);
+    const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 2000));
     const right = { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam };
     expect(await desk.refused('refunds:override', right)).toMatchObject({ code: 'override_paused' });
     // Only the clock the desk reads moves (Date): timers, the simulator's own clock and sockets run as they are.
@@ -559,7 +559,7 @@ describe('manager override: failed attempts are limited per desk, and never lock
     expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({ code: 'invalid_credentials' });
     expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({ status: 'approved', decidedBy: 'sam', override: true });
     // Four more failures after the success do not pause it: the count started over.
-    const other = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 10));
+    const other = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 1000));
     for (let i = 0; i < 4; i++) {
       expect(await desk.refused('refunds:override', { requestId: other.id, approverId: 'sam', approverPassword: 'wrong again 12345' })).toMatchObject({ code: 'invalid_credentials' });
     }
@@ -576,9 +576,9 @@ describe('the cap comes from IT: a user settings.json of {"refundLimits": {}} do
     // Wired as main/index.ts wires it.
     const desk = await Desk.open(loaded.settings.refundLimits === undefined ? {} : { refundLimits: loaded.settings.refundLimits });
     try {
-      const payment = await desk.succeededPayment('ana', 600);
+      const payment = await desk.succeededPayment('ana', 60000);
       await desk.signInAs('sam');
-      expect(await desk.refused('refunds:create', refundInput(payment.id, 600))).toMatchObject({ code: 'refund_limit', params: { limitCents: 50_000 } });
+      expect(await desk.refused('refunds:create', refundInput(payment.id, 60000))).toMatchObject({ code: 'refund_limit', params: { limitCents: 50_000 } });
     } finally {
       await desk.close();
       rmSync(root, { recursive: true, force: true });
@@ -625,10 +625,10 @@ describe('over-refund is blocked before any request reaches the service', () => 
     await sim.close();
   });
 
-  async function succeeded(amount: number): Promise<string> {
+  async function succeeded(amountCents: number): Promise<string> {
     const reservationId = 'HTL-OVER-1';
     const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
-    let payment = await engine.pay({ methodId: method.id, amount, currency: 'usd', reservationId, operatorId: 'ana' });
+    let payment = await engine.pay({ methodId: method.id, amountCents, currency: 'usd', reservationId, operatorId: 'ana' });
     for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
       await sleep(20);
       payment = await engine.getPayment(payment.id);
@@ -643,37 +643,37 @@ describe('over-refund is blocked before any request reaches the service', () => 
     );
 
   it('a refund above what is left: refused (refund_exceeds_remaining, amount), and no POST …/refunds is sent', async () => {
-    const paymentId = await succeeded(30);
-    await desk.refund({ operationId: randomUUID(), paymentId, amount: 20, reason: 'duplicate' }, SAM);
+    const paymentId = await succeeded(3000);
+    await desk.refund({ operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'duplicate' }, SAM);
     expect(refundPosts()).toHaveLength(1);
     sent.splice(0);
 
-    const over = await refusal(desk.refund({ operationId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate' }, SAM));
-    expect(over).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+    const over = await refusal(desk.refund({ operationId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, SAM));
+    expect(over).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
     expect((over as { error: unknown }).error).toBeInstanceOf(RefundError);
     // The engine itself refuses too, for a caller that goes around the desk.
-    const direct = await refusal(engine.refund({ operationId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate', operatorId: 'sam' }));
-    expect(direct).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', details: { param: 'amount' } } });
+    const direct = await refusal(engine.refund({ operationId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate', operatorId: 'sam' }));
+    expect(direct).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', details: { param: 'amountCents' } } });
     // An agent's request for too much is refused when asked, not when approved.
-    const asked = await refusal(desk.request({ requestId: randomUUID(), paymentId, amount: 10.01, reason: 'duplicate' }, ANA));
-    expect(asked).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
+    const asked = await refusal(desk.request({ requestId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, ANA));
+    expect(asked).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
     expect(desk.requestsFor(paymentId)).toEqual([]);
     expect(refundPosts()).toEqual([]);
     // Reads were made (the desk checks against the service's latest word); no refund was sent.
     expect(sent.filter((s) => s.startsWith('GET '))).not.toHaveLength(0);
 
     // Exactly what is left is allowed; then nothing is, with or without an amount.
-    await desk.refund({ operationId: randomUUID(), paymentId, amount: 10, reason: 'duplicate' }, SAM);
+    await desk.refund({ operationId: randomUUID(), paymentId, amountCents: 1000, reason: 'duplicate' }, SAM);
     expect(refundPosts()).toHaveLength(1);
     sent.splice(0);
-    for (const amount of [0.01, undefined]) {
-      const nothingLeft = await refusal(desk.refund({ operationId: randomUUID(), paymentId, ...(amount === undefined ? {} : { amount }), reason: 'duplicate' }, SAM));
-      expect(nothingLeft).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amount' } });
-      const engineAlone = await refusal(engine.refund({ operationId: randomUUID(), paymentId, ...(amount === undefined ? {} : { amount }), reason: 'duplicate', operatorId: 'sam' }));
+    for (const amountCents of [1, undefined]) {
+      const nothingLeft = await refusal(desk.refund({ operationId: randomUUID(), paymentId, ...(amountCents === undefined ? {} : { amountCents }), reason: 'duplicate' }, SAM));
+      expect(nothingLeft).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
+      const engineAlone = await refusal(engine.refund({ operationId: randomUUID(), paymentId, ...(amountCents === undefined ? {} : { amountCents }), reason: 'duplicate', operatorId: 'sam' }));
       expect(engineAlone).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining' } });
     }
     expect(refundPosts()).toEqual([]);
-    expect((await engine.getPayment(paymentId)).refunds.map((r) => r.amount)).toEqual([20, 10]);
+    expect((await engine.getPayment(paymentId)).refunds.map((r) => r.amountCents)).toEqual([2000, 1000]);
   });
 });
 
@@ -697,26 +697,26 @@ describe('a new refund while an earlier one of the same payment is unanswered', 
     try {
       const reservationId = 'HTL-EARLIER-1';
       const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
-      let payment = await engine.pay({ methodId: method.id, amount: 40, currency: 'usd', reservationId, operatorId: 'ana' });
+      let payment = await engine.pay({ methodId: method.id, amountCents: 4000, currency: 'usd', reservationId, operatorId: 'ana' });
       for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
         await sleep(20);
         payment = await engine.getPayment(payment.id);
       }
       loseAnswers = true;
       const first = randomUUID();
-      await expect(engine.refund({ operationId: first, paymentId: payment.id, amount: 15, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'network_error' });
+      await expect(engine.refund({ operationId: first, paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'network_error' });
       expect(engine.operationState(first)).toBe('pending');
       loseAnswers = false;
 
       // The screen was closed and the supervisor starts over: a new operation id.
-      await expect(engine.refund({ operationId: randomUUID(), paymentId: payment.id, amount: 15, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({
+      await expect(engine.refund({ operationId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({
         code: 'earlier_refund_completed',
       });
       expect(engine.operationState(first)).toBe('done');
       expect(new Set(keys).size).toBe(1);
       const after = await engine.getPayment(payment.id);
-      expect(after.refunds.map((r) => r.amount)).toEqual([15]);
-      expect(after.refundable).toBe(25);
+      expect(after.refunds.map((r) => r.amountCents)).toEqual([1500]);
+      expect(after.refundableCents).toBe(2500);
     } finally {
       engine.close();
       journal.close();

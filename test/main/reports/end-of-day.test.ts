@@ -69,36 +69,36 @@ describe('end-of-day report', () => {
   it('per agent and currency: succeeded payments by who took them, succeeded refunds by who made them, on the local day', () => {
     expect(report().agents).toEqual([
       // ana MXN: 1000 + 2400 + 0.10 + 0.20
-      { operatorId: 'ana', currency: 'mxn', payments: 4, paymentsTotal: 3400.3, refunds: 0, refundsTotal: 0, net: 3400.3 },
-      { operatorId: 'ana', currency: 'usd', payments: 1, paymentsTotal: 80.5, refunds: 0, refundsTotal: 0, net: 80.5 },
+      { operatorId: 'ana', currency: 'mxn', payments: 4, paymentsTotalCents: 340030, refunds: 0, refundsTotalCents: 0, netCents: 340030 },
+      { operatorId: 'ana', currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 0, refundsTotalCents: 0, netCents: 8050 },
       // luis: only #4 (23:59 local on the 22nd); #5 failed, #6 was the 21st
-      { operatorId: 'luis', currency: 'mxn', payments: 1, paymentsTotal: 1500, refunds: 0, refundsTotal: 0, net: 1500 },
-      { operatorId: 'sam', currency: 'mxn', payments: 0, paymentsTotal: 0, refunds: 1, refundsTotal: 250, net: -250 },
-      { operatorId: 'sam', currency: 'usd', payments: 0, paymentsTotal: 0, refunds: 1, refundsTotal: 80.5, net: -80.5 },
+      { operatorId: 'luis', currency: 'mxn', payments: 1, paymentsTotalCents: 150000, refunds: 0, refundsTotalCents: 0, netCents: 150000 },
+      { operatorId: 'sam', currency: 'mxn', payments: 0, paymentsTotalCents: 0, refunds: 1, refundsTotalCents: 25000, netCents: -25000 },
+      { operatorId: 'sam', currency: 'usd', payments: 0, paymentsTotalCents: 0, refunds: 1, refundsTotalCents: 8050, netCents: -8050 },
     ]);
   });
 
   it('totals per currency', () => {
     expect(report().totals).toEqual([
-      { currency: 'mxn', payments: 5, paymentsTotal: 4900.3, refunds: 1, refundsTotal: 250, net: 4650.3 },
-      { currency: 'usd', payments: 1, paymentsTotal: 80.5, refunds: 1, refundsTotal: 80.5, net: 0 },
+      { currency: 'mxn', payments: 5, paymentsTotalCents: 490030, refunds: 1, refundsTotalCents: 25000, netCents: 465030 },
+      { currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 1, refundsTotalCents: 8050, netCents: 0 },
     ]);
   });
 
   it('MSI by plan (1 = a single payment) and the volume by local hour', () => {
     const { plans, hours } = report();
     expect(plans).toEqual([
-      { currency: 'mxn', installments: 1, payments: 3, total: 1000.3 },
-      { currency: 'mxn', installments: 3, payments: 1, total: 1500 },
-      { currency: 'mxn', installments: 6, payments: 1, total: 2400 },
-      { currency: 'usd', installments: 1, payments: 1, total: 80.5 },
+      { currency: 'mxn', installments: 1, payments: 3, totalCents: 100030 },
+      { currency: 'mxn', installments: 3, payments: 1, totalCents: 150000 },
+      { currency: 'mxn', installments: 6, payments: 1, totalCents: 240000 },
+      { currency: 'usd', installments: 1, payments: 1, totalCents: 8050 },
     ]);
     expect(hours).toEqual([
-      { hour: 9, currency: 'mxn', payments: 1, total: 1000 },
-      { hour: 10, currency: 'mxn', payments: 1, total: 2400 },
-      { hour: 10, currency: 'usd', payments: 1, total: 80.5 },
-      { hour: 11, currency: 'mxn', payments: 2, total: 0.3 },
-      { hour: 23, currency: 'mxn', payments: 1, total: 1500 },
+      { hour: 9, currency: 'mxn', payments: 1, totalCents: 100000 },
+      { hour: 10, currency: 'mxn', payments: 1, totalCents: 240000 },
+      { hour: 10, currency: 'usd', payments: 1, totalCents: 8050 },
+      { hour: 11, currency: 'mxn', payments: 2, totalCents: 30 },
+      { hour: 23, currency: 'mxn', payments: 1, totalCents: 150000 },
     ]);
   });
 
@@ -117,7 +117,7 @@ describe('end-of-day report', () => {
     expect(localDayAndHour('2026-11-23T05:59:00.000Z', 'UTC')).toEqual({ day: '2026-11-23', hour: 5 });
     const utc = endOfDayReport({ date: DAY, timeZone: 'UTC', payments: journal.paymentsCreatedBetween(searchWindow(DAY).from, searchWindow(DAY).to), refunds: [] });
     // In UTC, #4 is on the 23rd and #6 (05:59Z) on the 22nd.
-    expect(utc.agents.find((a) => a.operatorId === 'luis')).toMatchObject({ payments: 1, paymentsTotal: 700 });
+    expect(utc.agents.find((a) => a.operatorId === 'luis')).toMatchObject({ payments: 1, paymentsTotalCents: 70000 });
   });
 });
 

@@ -245,7 +245,7 @@ describe('flow C: MSI with amount update', () => {
 
   it('PATCH amount validation → 400 param amount', async () => {
     const created = await createMsi(600);
-    for (const amount of [0, 0.001, 1.234, -5, 1000000, '700', null]) {
+    for (const amount of [0, 0.001, 1.234, 700.1 + 0.2, 700.0000000001, -5, 1000000, '700', null]) {
       assertError(await client.patchPaymentRaw(created.id, { amount }), 400, 'validation_error', { param: 'amount' });
     }
     assertError(await client.patchPaymentRaw(created.id, {}), 400, 'validation_error', { param: 'amount' });

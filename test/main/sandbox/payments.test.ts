@@ -151,8 +151,8 @@ describe('payment validation (interface-decisions §3, §6)', () => {
     }
   });
 
-  it('amount < 0.01, > 999999.99, 3 decimals, negative, ill-typed → 400 param amount', async () => {
-    for (const amount of [0, 0.001, 0.009, -1, 1000000, 999999.991, 10.123, 1.005, '10.00', null, true, [10], { v: 1 }]) {
+  it('amount < 0.01, > 999999.99, more than 2 decimals (also a double just off the cent), negative, ill-typed → 400 param amount', async () => {
+    for (const amount of [0, 0.001, 0.009, -1, 1000000, 999999.991, 10.123, 1.005, 0.1 + 0.2, 1.1 * 1.1, 10.0000000001, '10.00', null, true, [10], { v: 1 }]) {
       const res = await client.createPaymentRaw(validBody({ amount }));
       assertError(res, 400, 'validation_error', { param: 'amount' });
     }

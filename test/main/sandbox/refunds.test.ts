@@ -129,7 +129,7 @@ describe('refund reasons and validation', () => {
 
   it('amount < 0.01, 3 decimals, > 999999.99, ill-typed → 400 param amount', async () => {
     const payment = await client.succeededPayment({ amount: 20 });
-    for (const amount of [0, 0.001, -1, 1.234, 1000000, '5', null]) {
+    for (const amount of [0, 0.001, -1, 1.234, 0.1 + 0.2, 5.0000000001, 1000000, '5', null]) {
       assertError(await client.refundRaw(payment.id, { amount, reason: 'duplicate' }), 400, 'validation_error', {
         param: 'amount',
       });

@@ -159,7 +159,7 @@ async function day(): Promise<void> {
   await refusesCardData('payments:tokenize', tokenize, 'guestEmail', (text) => `${text}@example.mx`);
   await refusesCardData('payments:tokenize', tokenize, 'reservationId');
   const visa = await ok<{ id: string }>('payments:tokenize', { ...tokenize, card: { ...tokenize.card, holderName: 'Lucía Pérez' }, guestEmail: 'lucia@example.mx' });
-  const pay = { operationId: randomUUID(), methodId: visa.id, amount: 450, currency: 'mxn', reservationId: 'DAY-0001' };
+  const pay = { operationId: randomUUID(), methodId: visa.id, amountCents: 45000, currency: 'mxn', reservationId: 'DAY-0001' };
   await refusesCardData('payments:pay', pay, 'note', (text) => `Pagó con ${text}, llamar después`);
   await refusesCardData('payments:pay', pay, 'reservationId');
   let paid = await ok<PaymentView>('payments:pay', { ...pay, note: 'Depósito de la estancia; tel. +52 998 123 4567' });
@@ -171,7 +171,7 @@ async function day(): Promise<void> {
 
   // A card that asks the cardholder (3DS): the link goes by SMS or e-mail, never to a card number.
   const challenge = await ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { number: '4000000000003220', expMonth: 12, expYear: YEAR, cvv: '321' }, reservationId: 'DAY-0001' });
-  const pending = await ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: challenge.id, amount: 300, currency: 'mxn', reservationId: 'DAY-0001' });
+  const pending = await ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: challenge.id, amountCents: 30000, currency: 'mxn', reservationId: 'DAY-0001' });
   expect(pending.status).toBe('requires_action');
   const link = { paymentId: pending.id, channel: 'sms', destination: '+52 998 123 4567', language: 'es-MX' };
   await refusesCardData('messaging:sendLink', link, 'destination');
@@ -179,10 +179,10 @@ async function day(): Promise<void> {
   expect(await ok<{ status: string }>('messaging:sendLink', link)).toMatchObject({ status: 'sent' });
   await ok('messaging:outbox', {});
 
-  const request = { requestId: randomUUID(), paymentId: paid.id, amount: 100, reason: 'duplicate' };
+  const request = { requestId: randomUUID(), paymentId: paid.id, amountCents: 10000, reason: 'duplicate' };
   await refusesCardData('refunds:request', request, 'note', (text) => `Cargo duplicado, tarjeta ${text}`);
   await ok('refunds:request', { ...request, note: 'Cargo duplicado según la huésped' });
-  const overrideRequest = { requestId: randomUUID(), paymentId: paid.id, amount: 50, reason: 'requested_by_customer', note: 'Ajuste de tarifa' };
+  const overrideRequest = { requestId: randomUUID(), paymentId: paid.id, amountCents: 5000, reason: 'requested_by_customer', note: 'Ajuste de tarifa' };
   await ok('refunds:request', overrideRequest);
   await refusesCardData('refunds:override', { requestId: overrideRequest.requestId, approverId: 'sam', approverPassword: PASSWORDS.sam }, 'approverId');
 

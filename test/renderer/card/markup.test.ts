@@ -137,7 +137,7 @@ describe('CardCapture markup', () => {
 });
 
 describe('the installment picker', () => {
-  const offer = { counts: [6, 3], amount: 1000, currency: 'mxn' as const, onPick: noop };
+  const offer = { counts: [6, 3], amountCents: 100000, currency: 'mxn' as const, onPick: noop };
 
   it('lists paying in full and each plan with its per-installment amount', () => {
     const html = renderForm({ installments: offer });

@@ -13,15 +13,15 @@ const { checkDraft } = await import('../../../renderer/src/refunds/draft');
 
 describe('checkDraft', () => {
   it('a full refund sends no amount (all that is left)', () => {
-    expect(checkDraft({ scope: 'full', amount: '', reason: 'cancellation' }, 980)).toEqual({ ok: true, amount: undefined, reason: 'cancellation' });
+    expect(checkDraft({ scope: 'full', amount: '', reason: 'cancellation' }, 98000)).toEqual({ ok: true, amountCents: undefined, reason: 'cancellation' });
   });
 
   it('a partial refund up to what is left, to the cent', () => {
-    expect(checkDraft({ scope: 'partial', amount: '1,000.50', reason: 'duplicate' }, 1000.5)).toEqual({ ok: true, amount: 1000.5, reason: 'duplicate' });
+    expect(checkDraft({ scope: 'partial', amount: '1,000.50', reason: 'duplicate' }, 100050)).toEqual({ ok: true, amountCents: 100050, reason: 'duplicate' });
   });
 
   it('more than what is left is refused before any request', () => {
-    expect(checkDraft({ scope: 'partial', amount: '1000.51', reason: 'duplicate' }, 1000.5)).toEqual({ ok: false, amount: 'refund.overLeft', reason: undefined });
+    expect(checkDraft({ scope: 'partial', amount: '1000.51', reason: 'duplicate' }, 100050)).toEqual({ ok: false, amount: 'refund.overLeft', reason: undefined });
   });
 
   it('nothing left: even a full refund is refused', () => {
@@ -29,8 +29,8 @@ describe('checkDraft', () => {
   });
 
   it('an amount that is not one, and a missing reason', () => {
-    expect(checkDraft({ scope: 'partial', amount: 'abc', reason: '' }, 10)).toEqual({ ok: false, amount: 'amount.notNumber', reason: 'refund.reason.missing' });
-    expect(checkDraft({ scope: 'partial', amount: '0', reason: 'fraudulent' }, 10)).toMatchObject({ ok: false, amount: 'amount.tooSmall' });
+    expect(checkDraft({ scope: 'partial', amount: 'abc', reason: '' }, 1000)).toEqual({ ok: false, amount: 'amount.notNumber', reason: 'refund.reason.missing' });
+    expect(checkDraft({ scope: 'partial', amount: '0', reason: 'fraudulent' }, 1000)).toMatchObject({ ok: false, amount: 'amount.tooSmall' });
   });
 });
 
@@ -72,14 +72,14 @@ describe('compactDetails', () => {
 describe('hourSeries', () => {
   it('24 slots per currency, the busiest hour and the totals', () => {
     const [mxn, usd] = hourSeries([
-      { hour: 9, currency: 'mxn', payments: 1, total: 600 },
-      { hour: 14, currency: 'mxn', payments: 2, total: 900.1 },
-      { hour: 14, currency: 'usd', payments: 1, total: 80 },
+      { hour: 9, currency: 'mxn', payments: 1, totalCents: 60000 },
+      { hour: 14, currency: 'mxn', payments: 2, totalCents: 90010 },
+      { hour: 14, currency: 'usd', payments: 1, totalCents: 8000 },
     ]);
     expect(mxn?.hours).toHaveLength(24);
-    expect(mxn).toMatchObject({ currency: 'mxn', payments: 3, total: 1500.1, busiest: 14 });
-    expect(mxn?.hours[9]).toEqual({ hour: 9, payments: 1, total: 600 });
-    expect(usd).toMatchObject({ currency: 'usd', payments: 1, total: 80, busiest: 14 });
+    expect(mxn).toMatchObject({ currency: 'mxn', payments: 3, total: 150010, busiest: 14 });
+    expect(mxn?.hours[9]).toEqual({ hour: 9, payments: 1, total: 60000 });
+    expect(usd).toMatchObject({ currency: 'usd', payments: 1, total: 8000, busiest: 14 });
     expect(hourSeries([])).toEqual([]);
     expect(hourText(7)).toBe('07:00');
   });

@@ -12,7 +12,7 @@ const { I18nProvider, useI18n } = (await import('../../../renderer/src/i18n/I18n
 
 function Probe(): ReactNode {
   const { language, t, money, date } = useI18n();
-  return createElement('p', null, `${language}|${t('card.number.label')}|${money(1234.5, 'mxn')}|${date('2025-03-14')}`);
+  return createElement('p', null, `${language}|${t('card.number.label')}|${money(123450, 'mxn')}|${date('2025-03-14')}`);
 }
 
 const render = (language: 'es-MX' | 'en-US'): string =>

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { mmss, perInstallment, secondsLeft } from '../../../renderer/src/payment/plans';
 
 describe('perInstallment', () => {
-  it('is amount / count rounded to 2 decimals (interface decisions §8)', () => {
-    expect(perInstallment(1000, 3)).toBe(333.33);
-    expect(perInstallment(1000, 6)).toBe(166.67);
-    expect(perInstallment(2400, 24)).toBe(100);
-    expect(perInstallment(12450.5, 12)).toBe(1037.54);
+  it('is amount / count rounded to the cent (interface decisions §8), in cents', () => {
+    expect(perInstallment(100000, 3)).toBe(33333);
+    expect(perInstallment(100000, 6)).toBe(16667);
+    expect(perInstallment(240000, 24)).toBe(10000);
+    expect(perInstallment(1245050, 12)).toBe(103754);
   });
 });
 
