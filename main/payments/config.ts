@@ -13,6 +13,8 @@ export const ServiceConfigSchema = z
     clientId: z.string().min(1, 'the client id is missing'),
     /** Per request; the spec gives no limit, 30 s is what an agent on the phone can wait. */
     requestTimeoutMs: z.number().int().min(100).max(120_000).default(30_000),
+    /** Sent with every new payment: where the cardholder lands after 3-D Secure (https only, as the service requires). */
+    returnUrl: z.url({ protocol: /^https$/, error: 'returnUrl must be an https URL' }).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.environment === 'training') return;

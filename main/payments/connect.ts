@@ -15,6 +15,8 @@ export type ServiceSettings =
       baseUrl: string;
       clientId: string;
       requestTimeoutMs?: number;
+      /** Where the cardholder lands after 3-D Secure (the `returnUrl` setting); the service's own page when not set. */
+      returnUrl?: string;
     };
 
 export interface ConnectedService {

@@ -234,8 +234,10 @@ export class PaymentEngine {
    */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
     const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
+    const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
       ...rest,
+      ...(returnUrl === undefined ? {} : { returnUrl }),
       // At most two decimals on the wire, from the integer: never a fractional sum.
       amount: centsToWire(amountCents),
       ...(installments ? { installments: { required: true } } : {}),

@@ -5,11 +5,11 @@ import { describeIssues, SettingsError } from './errors';
 
 /** Training needs nothing more (the simulator brings its own); sandbox and production take the hosts and client id. */
 export function toServiceSettings(settings: Settings): ServiceSettings {
-  const { environment, authUrl, cdeUrl, baseUrl, clientId } = settings;
+  const { environment, authUrl, cdeUrl, baseUrl, clientId, returnUrl } = settings;
   if (environment === 'training') return { environment };
   const issues = consistencyIssues(settings);
   if (issues.length > 0 || authUrl === undefined || cdeUrl === undefined || baseUrl === undefined || clientId === undefined) {
     throw new SettingsError('invalid_settings', describeIssues(`The settings are not complete for ${environment} mode`, issues), issues);
   }
-  return { environment, authUrl, cdeUrl, baseUrl, clientId };
+  return { environment, authUrl, cdeUrl, baseUrl, clientId, ...(returnUrl === undefined ? {} : { returnUrl }) };
 }

@@ -37,7 +37,7 @@ const advance = (seconds: number) => control('clock', { advanceSeconds: seconds 
 /** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
 type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
 
-function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number } = {}) {
+function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number; returnUrl?: string } = {}) {
   const requests: string[] = [];
   const answers: string[] = [];
   const tokens: string[] = [];
@@ -65,7 +65,7 @@ function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeo
   const journal = new Journal(join(dir, 'journal.db'));
   const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
   const engine = new PaymentEngine({
-    config: simulatorConfig(sim, options.timeoutMs),
+    config: { ...simulatorConfig(sim, options.timeoutMs), ...(options.returnUrl === undefined ? {} : { returnUrl: options.returnUrl }) },
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: observing,
@@ -332,6 +332,23 @@ describe('money on the wire', () => {
     expect(big.amountCents).toBe(99_999_999);
     const amounts = bodies.map((body) => /"amount":([^,}]+)/.exec(body)?.[1]);
     expect(amounts).toEqual(['0.3', '1000.3', '1200.3', '0.1', '999999.99']);
+  });
+});
+
+describe('the returnUrl setting', () => {
+  it('goes with every new payment, so the cardholder lands on the hotel’s page after 3-D Secure', async () => {
+    const bodies: unknown[] = [];
+    const rewrite: { current: Rewrite | undefined } = {
+      current: (url, init, body) => {
+        if (typeof init?.body === 'string' && init.method === 'POST' && new URL(url).pathname.endsWith('/payments')) bodies.push(JSON.parse(init.body));
+        return body;
+      },
+    };
+    const { engine } = makeEngine({ rewrite, returnUrl: 'https://hotel.example.test/3ds-done' });
+    const method = await engine.tokenize({ card: card('4000000000003220'), ...who });
+    const payment = await engine.pay({ methodId: method.id, amountCents: 5000, currency: 'mxn', ...who });
+    expect(payment.status).toBe('requires_action');
+    expect(bodies).toEqual([expect.objectContaining({ returnUrl: 'https://hotel.example.test/3ds-done' })]);
   });
 });
 

@@ -114,6 +114,10 @@ describe('toServiceSettings', () => {
     }
   });
 
+  it('the returnUrl setting reaches the engine, which sends it with every new payment', () => {
+    expect(toServiceSettings(SettingsSchema.parse({ ...PRODUCTION, returnUrl: 'https://hotel.example.test/3ds' }))).toMatchObject({ returnUrl: 'https://hotel.example.test/3ds' });
+  });
+
   it('refuses incomplete settings that did not come through the schema', () => {
     const incomplete: Settings = { environment: 'production', idleTimeoutMinutes: 15, language: 'es-MX', authUrl: 'https://a.example.test' };
     expect(() => toServiceSettings(incomplete)).toThrow(SettingsError);
