@@ -349,6 +349,12 @@ export class Journal {
     return rows.map(toOperation);
   }
 
+  /** Refund operations begun in [from, to) (epoch ms, this desk's clock), in every state: the daily refund cap counts them. */
+  refundOperationsBegunBetween(from: number, to: number): Operation[] {
+    const rows = this.file.stmt(`SELECT * FROM operations WHERE kind = 'refund' AND created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as OperationRecord[];
+    return rows.map(toOperation);
+  }
+
   recordAttempt(attempt: Attempt, at: number): void {
     this.file.stmt(
         `INSERT INTO attempts (idempotency_key, operation, attempt, request_id, status, elapsed_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
