@@ -336,16 +336,25 @@ export class Journal {
     return rows.map(toOperation);
   }
 
-  /** A reservation's payment operations in these states, oldest first. */
+  /**
+   * A reservation's payment operations in these states, oldest first. Its number is compared without case, as the desk
+   * compares confirmation numbers everywhere (a re-import may write it in capitals): one reservation, one payment at a time.
+   */
   paymentOperationsOf(reservationId: string, states: readonly OperationState[]): Operation[] {
     const rows = this.file
-      .stmt(`SELECT * FROM operations WHERE kind = 'create_payment' AND reservation_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY created_at`)
+      .stmt(`SELECT * FROM operations WHERE kind = 'create_payment' AND lower(reservation_id) = lower(?) AND state IN (SELECT value FROM json_each(?)) ORDER BY created_at`)
       .all(reservationId, JSON.stringify(states)) as OperationRecord[];
     return rows.map(toOperation);
   }
 
   operationsInState(state: OperationState): Operation[] {
     const rows = this.file.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
+    return rows.map(toOperation);
+  }
+
+  /** Refund operations begun in [from, to) (epoch ms, this desk's clock), in every state: the daily refund cap counts them. */
+  refundOperationsBegunBetween(from: number, to: number): Operation[] {
+    const rows = this.file.stmt(`SELECT * FROM operations WHERE kind = 'refund' AND created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as OperationRecord[];
     return rows.map(toOperation);
   }
 
@@ -441,8 +450,9 @@ export class Journal {
     return row && this.toPayment(row);
   }
 
+  /** A reservation's payments, its number compared without case (as paymentOperationsOf and searchPayments). */
   paymentsOf(reservationId: string): StoredPayment[] {
-    const rows = this.file.stmt(`SELECT * FROM payments WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as PaymentRecord[];
+    const rows = this.file.stmt(`SELECT * FROM payments WHERE lower(reservation_id) = lower(?) ORDER BY created_at`).all(reservationId) as PaymentRecord[];
     return rows.map((row) => this.toPayment(row));
   }
 

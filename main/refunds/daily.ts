@@ -1,49 +1,64 @@
 /** What one operator has refunded today (the desk's time zone), per currency: the daily cap is checked against it. */
-import { toCents } from '../../shared/payments';
+import { countsAgainstRefundable, toCents } from '../../shared/payments';
 import { localDayAndHour, searchWindow } from '../reports';
+
+/** One refund operation of this desk, as journaled before it was sent (main/payments' Journal keeps them). */
+export interface RefundOperationRecord {
+  operatorId: string;
+  /** pending, done, failed, reconcile (unanswered for 24 h), abandoned. */
+  state: string;
+  paymentId: string | undefined;
+  /** The body sent: `amount` in major units, or none (all that was left). */
+  payload: unknown;
+  /** The refund it made, once answered. */
+  resultId: string | undefined;
+  /** When the desk began it (epoch ms, the desk's clock). */
+  createdAt: number;
+}
 
 /** What the count needs of the journal (main/payments' Journal is one). */
 export interface RefundHistory {
-  refundsCreatedBetween(from: string, to: string): readonly { amountCents: number | undefined; currency: string; status: string; operatorId: string | undefined; createdAt: string | undefined }[];
-  /** Operations sent and not answered yet: a refund among them may have been made. */
-  pendingOperations(): readonly { operationId: string; kind: string; operatorId: string; paymentId: string | undefined; payload: unknown; createdAt: number }[];
-  payment(id: string): { amountCents: number; currency: string; refunds: readonly { amountCents: number | undefined; status: string }[] } | undefined;
+  /** The desk's refund operations begun in [from, to) (epoch ms), in every state. */
+  refundOperationsBegunBetween(from: number, to: number): readonly RefundOperationRecord[];
+  payment(id: string): { amountCents: number; currency: string; refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[] } | undefined;
 }
-
-/** Refunds that count: made (succeeded) or on their way (pending at the service, or sent and not answered). */
-const COUNTED = new Set(['succeeded', 'pending']);
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
 
-/** The amount an unanswered refund asked for: its body's amount, or (none: all that was left) what the payment has left. */
-function askedCents(op: { paymentId: string | undefined; payload: unknown }, history: RefundHistory): number {
+/**
+ * What an operation asked for: its body's amount, or (none: all that was left) what the payment had left before it —
+ * its amount less the refunds this desk made by other operations. A refund the service lists without knowing whose it
+ * is may be this operation's own (its answer lost, the payment read since), so it is not taken off.
+ */
+function askedCents(op: RefundOperationRecord, payment: ReturnType<RefundHistory['payment']>): number {
   const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
   if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
-  const payment = op.paymentId === undefined ? undefined : history.payment(op.paymentId);
   if (!payment) return 0;
-  return Math.max(0, payment.amountCents - payment.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + (r.amountCents ?? 0), 0));
+  const others = payment.refunds.filter((r) => r.id !== op.resultId && r.operatorId !== undefined && countsAgainstRefundable(r.status));
+  return Math.max(0, payment.amountCents - others.reduce((sum, r) => sum + (r.amountCents ?? 0), 0));
 }
 
 /**
- * The cents `operatorId` refunded today in `currency`: the journal's refunds they made (an approval counts for the
- * approver) that succeeded or are pending, created today, plus their refund operations still unanswered, begun today.
+ * The cents `operatorId` refunded today in `currency`: the refund operations they began today on this desk (an approval
+ * counts for the approver), by the desk's own clock — never by the service's stamp, which may be missing or of another
+ * day. Each counts what its refund holds, or what it asked while its answer is unknown; a refund the service says
+ * failed or was canceled, or an operation refused for good, counts nothing. A refund in a status this app does not know
+ * counts (it may have moved money).
  */
 export function refundedTodayCents(history: RefundHistory, operatorId: string, currency: string, now: number, timeZone: string): number {
   const today = localDayAndHour(new Date(now).toISOString(), timeZone)?.day;
   if (today === undefined) return 0;
   const window = searchWindow(today);
-  const isToday = (iso: string): boolean => localDayAndHour(iso, timeZone)?.day === today;
+  const isToday = (ms: number): boolean => localDayAndHour(new Date(ms).toISOString(), timeZone)?.day === today;
   let cents = 0;
-  for (const refund of history.refundsCreatedBetween(window.from, window.to)) {
-    if (same(refund.operatorId, operatorId) && same(refund.currency, currency) && COUNTED.has(refund.status) && refund.createdAt !== undefined && isToday(refund.createdAt)) {
-      cents += refund.amountCents ?? 0;
-    }
-  }
-  for (const op of history.pendingOperations()) {
-    if (op.kind !== 'refund' || !same(op.operatorId, operatorId) || !isToday(new Date(op.createdAt).toISOString())) continue;
+  for (const op of history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to))) {
+    if (!same(op.operatorId, operatorId) || !isToday(op.createdAt)) continue;
+    if (op.state === 'failed' || op.state === 'abandoned') continue;
     const payment = op.paymentId === undefined ? undefined : history.payment(op.paymentId);
     if (payment !== undefined && !same(payment.currency, currency)) continue;
-    cents += askedCents(op, history);
+    const made = op.resultId === undefined ? undefined : payment?.refunds.find((r) => r.id === op.resultId);
+    if (made !== undefined && !countsAgainstRefundable(made.status)) continue;
+    cents += made?.amountCents ?? askedCents(op, payment);
   }
   return cents;
 }

@@ -215,3 +215,28 @@ describe('what identifies a payment operation is its money fields', () => {
     expect(payload.metadata).toEqual({ agent: AGENT.id, note: 'deposit' });
   });
 });
+
+describe('a reservation is one reservation whatever the case of its number', () => {
+  it('an attempt unanswered on "mex-2h8r5t" blocks a charge on "MEX-2H8R5T" (a re-import wrote it in capitals) and shows on it with Check again', async () => {
+    const stack = await start();
+    await signIn(stack);
+    const methodId = await savedCard(stack);
+    const lower = RESERVATION.toLowerCase();
+    await fault(stack, 'drop_after_commit', 6);
+    const first = randomUUID();
+    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: lower })).toMatchObject({ ok: false });
+    // Confirmation numbers are compared without case across the desk (the reservations store, search, look-ups).
+    const overview = await ok<{ pendingPayments: { operationId: string }[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    expect(overview.pendingPayments.map((p) => p.operationId)).toEqual([first]);
+    expect(await call(stack, 'payments:pay', { operationId: randomUUID(), methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION })).toEqual({
+      ok: false,
+      error: { code: 'payment_unanswered', message: UNANSWERED },
+    });
+    expect(paymentKeys()).toEqual([keyOf(first)]);
+    // Answered at last: the payment shows on the reservation under either spelling, and a new charge gets that payment.
+    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', { operationId: first });
+    expect(answered.state).toBe('answered');
+    expect((await paymentsOf(stack)).payments.map((p) => p.id)).toEqual([answered.payment.id]);
+    expect(paymentKeys()).toEqual([keyOf(first)]);
+  });
+});

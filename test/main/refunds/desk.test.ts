@@ -725,3 +725,45 @@ describe('a new refund while an earlier one of the same payment is unanswered', 
     }
   });
 });
+
+describe('the daily cap counts what the desk itself sent today, by its own clock', () => {
+  let desk: Desk;
+  beforeAll(async () => {
+    desk = await Desk.open();
+  });
+  afterAll(async () => {
+    await desk.close();
+  });
+
+  async function fault(operation: string, kind: string, count: number): Promise<void> {
+    const response = await fetch(`${desk.stack.training?.controlUrl ?? ''}/faults`, { method: 'POST', body: JSON.stringify({ operation, fault: kind, count }) });
+    expect(response.ok).toBe(true);
+  }
+
+  it('a refund of all that is left whose answer was lost still counts once the payment is opened again (it lists that refund without knowing whose it is)', async () => {
+    const first = await desk.succeededPayment('ana', 40000);
+    const second = await desk.succeededPayment('ana', 30000);
+    await desk.signInAs('sam');
+    // The refund is made, and its answer lost on every try: the operation stays pending.
+    await fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
+    expect(await desk.refused('refunds:create', refundInput(first.id))).toMatchObject({ code: 'network_error' });
+    // The supervisor opens the payment again: the service lists the 400.00 refund, and the journal keeps it.
+    expect((await desk.get(first.id)).refunds).toMatchObject([{ amountCents: 40000 }]);
+    // 400.00 of Sam's 500.00 is spent today: 300.00 more is refused (before: counted as 0, and made).
+    expect(await desk.refused('refunds:create', refundInput(second.id, 30000))).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { refundedCents: 40_000, leftCents: 10_000 },
+    });
+    expect((await desk.get(second.id)).refunds).toEqual([]);
+  });
+
+  it("a refund stays today's when the service's clock says otherwise (the simulator's clock moved a day ahead)", async () => {
+    const first = await desk.succeededPayment('ana', 45000);
+    const second = await desk.succeededPayment('ana', 30000);
+    await desk.signInAs('sue');
+    // The service stamps the refund a day ahead of the desk; it is still the desk's today that it was made in.
+    await desk.advance(24 * 3600);
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(first.id, 45000))).toMatchObject({ refundableCents: 0 });
+    expect(await desk.refused('refunds:create', refundInput(second.id, 30000))).toMatchObject({ code: 'refund_daily_limit', params: { refundedCents: 45_000 } });
+  });
+});
