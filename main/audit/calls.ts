@@ -42,6 +42,8 @@ export function outcomeOf(error: IpcError | undefined): AuditOutcome {
 export const MAX_SUMMARY_BYTES = 1024;
 const MAX_SUMMARY_KEYS = 20;
 const MAX_KEY_LENGTH = 40;
+/** The field a refusal names: the contract's own names are short; a longer one was made up by the caller. */
+const MAX_FIELD_LENGTH = 64;
 
 /** The shape of what was sent, never its values: `{note: "string(4194304)", amount: "number"}`, at most 1 KB. */
 export function summarize(raw: unknown): string {
@@ -71,7 +73,7 @@ const bounded = (text: string, max: number): string => (text.length <= max ? tex
  */
 export function auditEntryFor(call: RecordedCall, requestIds: readonly string[], lookup: AuditLookup): AuditEntry | undefined {
   const spec = specOf(call.channel);
-  const failure = call.error === undefined ? {} : { code: call.error.code, ...(call.error.field ? { field: call.error.field } : {}) };
+  const failure = call.error === undefined ? {} : { code: call.error.code, ...(call.error.field ? { field: bounded(call.error.field, MAX_FIELD_LENGTH) } : {}) };
   const rule: AuditRule<unknown, unknown> | undefined = spec === undefined || spec.audit === 'none' ? undefined : spec.audit;
   if (call.stage === 'sender' || call.stage === 'channel' || call.stage === 'input' || (call.stage === 'access' && rule === undefined)) {
     // Nothing of the input is kept but its shape: a 4 MB note, or a card number typed in the wrong field, stays out.
@@ -102,8 +104,10 @@ export function auditEntryFor(call: RecordedCall, requestIds: readonly string[],
 export const REFUSAL_REPEAT_MS = 60_000;
 
 /**
- * Writes each call's entry. The same refusal before the handler (same channel, caller, reason and shape) is kept once a minute;
- * a background channel's `signed_out` (a screen still polling behind the lock screen) is not a security event.
+ * Writes each call's entry. The same refusal before the handler (same channel, caller, stage, reason and field) is kept once
+ * a minute, whatever was sent — the shape is not part of it, or a loop sending a note one character longer each time would
+ * write a row per call; a background channel's `signed_out` (a screen still polling behind the lock screen) is not a
+ * security event.
  */
 export function createCallRecorder(deps: { record: (entry: AuditEntry) => void; lookup: AuditLookup; now?: () => number }): (call: RecordedCall, requestIds: readonly string[]) => void {
   const now = deps.now ?? Date.now;
@@ -113,7 +117,7 @@ export function createCallRecorder(deps: { record: (entry: AuditEntry) => void; 
     if (!entry) return;
     if (call.stage !== 'handler') {
       if (call.error?.code === 'signed_out' && specOf(call.channel)?.activity === 'background') return;
-      const key = JSON.stringify(entry);
+      const key = JSON.stringify([call.channel, entry.actor, call.stage, call.error?.code, call.error?.field]);
       const at = now();
       const seen = lastSeen.get(key);
       if (seen !== undefined && at - seen < REFUSAL_REPEAT_MS) return;

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
 import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
-import { textIssueCode } from '../../shared/text';
+import { containsCardData, textIssueCode } from '../../shared/text';
 import { isUserError } from '../errors';
 
 export interface CallContext {
@@ -71,6 +71,8 @@ const refuse = (code: string, message: string, field?: string): Result<never> =>
 });
 
 const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
+/** The longest key named in a refusal: the contract's own names are short. */
+const MAX_FIELD_NAME = 64;
 
 const isChannel = (name: string): name is Channel => Object.hasOwn(CHANNELS, name);
 
@@ -91,9 +93,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const segments = issue?.path.map(String) ?? [];
-      // An unknown key is reported on its parent; name the key itself.
-      if (issue?.code === 'unrecognized_keys' && issue.keys[0] !== undefined) segments.push(issue.keys[0]);
-      const path = segments.join('.');
+      // An unknown key is reported on its parent; name the key itself — when it could be a field's name at all: the
+      // caller made it up, and it crosses back in the answer and into the audit trail.
+      const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+      if (unknownKey !== undefined && unknownKey.length <= MAX_FIELD_NAME && !containsCardData(unknownKey)) segments.push(unknownKey);
+      const joined = segments.join('.');
+      const path = joined.length <= MAX_FIELD_NAME * 2 ? joined : '';
       // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
       const message = issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
       // Card data or hidden characters in free text keep their own code, so that the renderer can word them.

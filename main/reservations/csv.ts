@@ -134,6 +134,14 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   if (header === undefined) return fail(`The file is empty. It needs a header row (${COLUMN_LIST}) and one row per reservation.`);
 
   const problems = new Problems();
+  // A header cell is quoted back when it is not a column: one holding card data (a file without its header row, its
+  // first reservation read as the header) is refused by the detector first and never quoted.
+  for (const cell of header.cells) {
+    const found = findCardData(cell);
+    if (found.length === 0) continue;
+    problems.add({ line: header.line, message: TEXT_ISSUES[found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text'] });
+  }
+  if (problems.any) return problems.result();
   const columns = header.cells.map(headerName);
   const unknown = columns.filter((name) => !KNOWN.has(name));
   for (const name of unknown) {

@@ -5,6 +5,7 @@
  */
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
+import { isValidPhoneNumber } from 'libphonenumber-js';
 
 export const MIN_CARD_DIGITS = 12;
 export const MAX_CARD_DIGITS = 19;
@@ -24,15 +25,31 @@ export interface CardDataMatch {
 
 /**
  * Below this many digits, passing Luhn is not enough: the number must also be a card of a known brand and of a length
- * that brand issues (card-validator). Phone numbers written with their country code are 11 to 13 digits, and one in
- * ten passes Luhn; the only cards that short are Maestro's.
+ * that brand issues (card-validator), and not a phone number written with its country code and no + (libphonenumber-js).
+ * Phone numbers with their country code are 11 to 13 digits, and one in ten passes Luhn; the only cards that short are
+ * Maestro's, whose prefixes (56–59, 6…) are also the country codes of Colombia, Venezuela, Ecuador, Paraguay…
  */
 const MIN_DIGITS_FOR_LUHN_ALONE = 14;
 
-/** 12 to 19 ASCII digits passing Luhn (card-validator's check); under 14, a known brand's card of that length too. */
+/** 12 to 19 ASCII digits passing Luhn (card-validator's check); under 14, a known brand's card of that length that is not a phone number too. */
 export function isCardNumberDigits(digits: string): boolean {
   if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS || !/^\d+$/.test(digits) || !luhn10(digits)) return false;
-  return digits.length >= MIN_DIGITS_FOR_LUHN_ALONE || cardValidator.number(digits).isValid;
+  return digits.length >= MIN_DIGITS_FOR_LUHN_ALONE || (cardValidator.number(digits).isValid && !isValidPhoneNumber(`+${digits}`));
+}
+
+const CLABE_WEIGHTS = [3, 7, 1] as const;
+
+/**
+ * A Mexican bank account number (CLABE) as banks print it: 18 digits in one group, or bank, place, account and check
+ * digit (3-3-11-1), the last digit checking the first 17, and no known brand's card of 18 digits. One in ten CLABEs
+ * passes Luhn too, and an agent may well write one in a refund note.
+ */
+function isClabe(groups: readonly Group[], digits: string): boolean {
+  const layout = groups.map((group) => group.digits.length).join('-');
+  if (digits.length !== 18 || (layout !== '18' && layout !== '3-3-11-1')) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (Number(digits[i]) * (CLABE_WEIGHTS[i % 3] ?? 0)) % 10;
+  return (10 - (sum % 10)) % 10 === Number(digits[17]) && !cardValidator.number(digits).isValid;
 }
 
 // --- Folding: one ASCII digit per decimal digit, invisible characters gone, look-alike separators made plain. ---
@@ -40,7 +57,9 @@ export function isCardNumberDigits(digits: string): boolean {
 /** Removed before looking: zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, BOM), soft hyphen, bidi marks, combining marks. */
 const INVISIBLE = /^[\p{Cf}\p{Mn}\p{Me}]$/u;
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
-const ANY_DIGIT = /\p{Nd}/gu;
+/** Any number character: decimal digits of every script, and superscripts, subscripts, circled digits (which NFKC folds to digits). */
+const ANY_NUMBER = /\p{N}/gu;
+const ASCII_DIGIT = /[0-9]/g;
 
 /**
  * The value of any Unicode decimal digit. Full-width and mathematical digits fold to ASCII under NFKC; for the other
@@ -121,12 +140,15 @@ const JOINER = String.raw`[\p{Pd}\u2212\u2043\u02D7_/\\|\u2044\u2215]`;
 const POINT = String.raw`[.,\u00B7\u2022\u2027\u2219\u22C5\u30FB\u3001]`;
 /** Spaces and tabs of every kind (no-break, thin, ideographic…), not line breaks. */
 const SPACE = String.raw`[^\S\n\r\u2028\u2029]`;
+/** A line break: LF, CR, CRLF (Windows), NEL, the line and paragraph separators. */
+const LINE_BREAK = String.raw`(?:\r\n|[\n\r\u0085\u2028\u2029])`;
 /**
- * Between two groups: up to three spaces, a joiner or a point. A line break or a joiner with spaces around it
- * ("4242 - 4242", "4242⏎4242") joins only groups of 4 to 6 digits, as cards are grouped: a list of phone numbers
- * ("55 1234 5678 / 55 8765 4321", one per line) is not read as one number.
+ * Between two groups: up to three spaces, a joiner or a point. More spaces (columns lined up in a pasted text), line
+ * breaks (up to two blank lines, "\r\n" as one) or a joiner with spaces around it ("4242 - 4242", "4242⏎4242") join
+ * only groups of 4 to 6 digits, as cards are grouped: a list of phone numbers ("55 1234 5678 / 55 8765 4321", one per
+ * line) is not read as one number.
  */
-const SEPARATOR = String.raw`(?:${SPACE}{1,3}|${JOINER}|${POINT}|(?<=(?<!\d)\d{4,6})(?:\s{0,2}${JOINER}\s{0,2}|${SPACE}*[\n\r\u2028\u2029]{1,2}${SPACE}*)(?=\d{4,6}(?!\d)))`;
+const SEPARATOR = String.raw`(?:${SPACE}{1,3}|${JOINER}|${POINT}|(?<=(?<!\d)\d{4,6})(?:${SPACE}{0,3}${JOINER}${SPACE}{0,3}|${SPACE}{4,}|(?:${SPACE}*${LINE_BREAK}){1,3}${SPACE}*)(?=\d{4,6}(?!\d)))`;
 const DIGIT_RUN = new RegExp(String.raw`\d+(?:${SEPARATOR}\d+)*`, 'gu');
 
 interface Group {
@@ -143,7 +165,7 @@ function cardsInRun(groups: readonly Group[], afterPlus: boolean): { start: numb
   const first = groups[0];
   const last = groups.at(-1);
   const whole = groups.map((group) => group.digits).join('');
-  if (first === undefined || last === undefined || whole.length < MIN_CARD_DIGITS) return [];
+  if (first === undefined || last === undefined || whole.length < MIN_CARD_DIGITS || isClabe(groups, whole)) return [];
   const isPhone = (from: number, digits: number): boolean => from === 0 && afterPlus && digits <= MAX_PHONE_DIGITS;
   if (isCardNumberDigits(whole) && !isPhone(0, whole.length)) return [{ start: first.start, end: last.end }];
   const found: { start: number; end: number }[] = [];
@@ -178,8 +200,8 @@ function findCardNumbers(folded: string): { start: number; end: number }[] {
 
 // --- Security codes: 3 or 4 digits after the code's name, with or without a colon, in English or Spanish. ---
 
-const CVV_NAME = String.raw`(?:cvv|cvc|cvn|cav|csc)2?|card\s*(?:verification|security)\s*(?:value|code|number)|security\s*code|c[oó]d(?:igo|\.)?\s*(?:de\s*)?(?:seguridad|verificaci[oó]n)`;
-const CVV_FILLER = String.raw`[\s:=#.()\[\]'"\p{Pd}]*(?:(?:is|es|was|era|number|n[uú]mero|no\.?)[\s:=#.]*)?`;
+const CVV_NAME = String.raw`(?:cvv|cvc|ccv|cvn|cav|csc)2?|card\s*(?:verification|security)\s*(?:value|code|number)|security\s*code|c[oó]d(?:igo|\.)?\s*(?:de\s*)?(?:seguridad|verificaci[oó]n)`;
+const CVV_FILLER = String.raw`[\s:=#.,;/>\u2192()\[\]'"\p{Pd}]*(?:(?:is|es|was|era|number|n[uú]mero|no\.?)[\s:=#.]*)?`;
 const CVV = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${CVV_NAME})(?!\p{L})${CVV_FILLER}(\d(?:[ .-]?\d){2,3})(?![\d])`, 'giu');
 
 function findSecurityCodes(folded: string): { start: number; end: number }[] {
@@ -196,10 +218,11 @@ function findSecurityCodes(folded: string): { start: number; end: number }[] {
 
 /** Every card number and security code in the text, in order; overlapping finds are merged (a card number wins). */
 export function findCardData(text: string): CardDataMatch[] {
-  // No card data without at least three digits: most texts are answered here, however long.
-  const digits = text.match(ANY_DIGIT)?.length ?? 0;
-  if (digits < 3) return [];
+  // No card data without at least three digits (any kind: superscripts, circled digits… fold to digits too): most
+  // texts are answered here, however long.
+  if ((text.match(ANY_NUMBER)?.length ?? 0) < 3) return [];
   const folded = fold(text);
+  const digits = folded.text.match(ASCII_DIGIT)?.length ?? 0;
   const raw: CardDataMatch[] = [
     ...(digits >= MIN_CARD_DIGITS ? findCardNumbers(folded.text).map((m) => ({ kind: 'card_number' as const, ...m })) : []),
     ...findSecurityCodes(folded.text).map((m) => ({ kind: 'security_code' as const, ...m })),

@@ -139,11 +139,13 @@ describe('a call refused before its input was read', () => {
     const note = `charge 4242 4242 4242 4242 ${'x'.repeat(4 * 1024 * 1024)}`;
     // Signed out, a 4 MB note: refused by the contract before anything else looks at it.
     for (let i = 0; i < 3; i++) expect(await call('refunds:request', { requestId: 'not-a-uuid', note })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    // Another shape, the same refusal (the request id, first): not written again. Another reason is.
     expect(await call('refunds:request', { requestId: 'not-a-uuid', note, extra: 1 })).toMatchObject({ ok: false });
+    expect(await call('refunds:request', { requestId: randomUUID(), note, extra: 1 })).toMatchObject({ ok: false });
     const written = rows().slice(before);
-    expect(written.map((r) => [r.actor, r.action, r.outcome, r.resource])).toEqual([
-      ['anonymous', 'call.refused', 'refused', 'refunds:request'],
-      ['anonymous', 'call.refused', 'refused', 'refunds:request'],
+    expect(written.map((r) => [r.actor, r.action, r.outcome, r.resource, r.details['field']])).toEqual([
+      ['anonymous', 'call.refused', 'refused', 'refunds:request', 'requestId'],
+      ['anonymous', 'call.refused', 'refused', 'refunds:request', 'paymentId'],
     ]);
     expect(written[0]?.details).toMatchObject({ channel: 'refunds:request', stage: 'input', code: 'invalid_input', summary: `{"requestId":"string(10)","note":"string(${note.length})"}` });
     for (const row of written) {
@@ -155,6 +157,25 @@ describe('a call refused before its input was read', () => {
     // A channel that is not in the contract, with a name made to hold a card number.
     await call('shell:4242424242424242', {});
     expect(JSON.stringify(rows().at(-1))).not.toContain('4242424242424242');
+  });
+
+  it('a loop of the same refusal is written once a minute, whatever the size of what is sent each time', async () => {
+    const before = rows().length;
+    for (let i = 0; i < 50; i++) {
+      expect(await call('refunds:reject', { requestId: 'not-a-uuid', note: 'y'.repeat(i + 1) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    expect(rows().slice(before).map((r) => [r.action, r.resource, r.details['code']])).toEqual([['call.refused', 'refunds:reject', 'invalid_input']]);
+  });
+
+  it('a key the contract does not know, 1 MB long: named neither in the answer nor in the row, which stays under 1 KB of details', async () => {
+    const key = `k${'4242 4242 4242 4242 '.repeat(50_000)}`;
+    const before = rows().length;
+    const answer = await call('session:lock', { [key]: 1 });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(JSON.stringify(answer).length).toBeLessThan(1024);
+    const written = rows().slice(before);
+    expect(written).toHaveLength(1);
+    expect(Buffer.byteLength(JSON.stringify(written[0]?.details))).toBeLessThanOrEqual(1024 + 256);
   });
 });
 

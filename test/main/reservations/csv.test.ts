@@ -164,6 +164,19 @@ describe('a file with wrong rows', () => {
     expect(CARD_SPELLINGS.filter(({ digits }) => JSON.stringify(result).includes(digits.slice(-8)))).toEqual([]);
   });
 
+  it('a file without its header row, whose first row holds a card number: the header cells are never quoted back', () => {
+    // A PMS export saved without its header: the first reservation is read as the header, and its cells are not column names.
+    const row = csvLine(reservation({ confirmationNumber: 'TST-1' })).split(',');
+    row.splice(3, 0, '4242 4242 4242 4242', 'cvv 123');
+    const header = row.join(',');
+    const result = failure(store.importCsv(`${header}\n${csvLine(reservation({ confirmationNumber: 'TST-2' }))}\n`));
+    const all = JSON.stringify(result);
+    expect(all).not.toContain('4242');
+    expect(all).not.toContain('cvv 123');
+    expect(result.errors).toContainEqual({ line: 1, message: 'This looks like a card number. Card numbers go only in the card form.' });
+    expect(result.errors).toContainEqual({ line: 1, message: 'This looks like a card’s security code. The security code goes only in the card form.' });
+  });
+
   it('a CVV after its name in a cell is refused too', () => {
     const result = failure(store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
     expect(result.errors).toEqual([{ line: 2, column: 'guest_name', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);

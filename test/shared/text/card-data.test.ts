@@ -1,7 +1,7 @@
 // The one card-data detector: 20 spellings of a card number and CVV phrases found; phones, amounts, dates, ids left alone.
 import { describe, expect, it } from 'vitest';
 import { containsCardData, findCardData, isCardNumberDigits, redactCardData } from '../../../shared/text';
-import { CARD_SPELLINGS, CVV_PHRASES, NEAR_MISSES } from './spellings';
+import { CARD_SPELLINGS, CVV_PHRASES, MORE_CARD_SPELLINGS, NEAR_MISSES } from './spellings';
 
 /** A small seeded generator: the same "random" texts on every run. */
 function seeded(seed: number): () => number {
@@ -33,6 +33,18 @@ describe('card numbers', () => {
 
   it.each(CARD_SPELLINGS)('redacts $name to [card], keeping the words around it', ({ text }) => {
     expect(redactCardData(`pan ${text} ok`)).toBe('pan [card] ok');
+  });
+
+  it.each(MORE_CARD_SPELLINGS)('finds and redacts $name too', ({ text, digits }) => {
+    expect(isCardNumberDigits(digits)).toBe(true);
+    expect(findCardData(text)).toEqual([{ kind: 'card_number', start: 0, end: text.length }]);
+    expect(redactCardData(`pan ${text} ok`)).toBe('pan [card] ok');
+  });
+
+  it('a CLABE hides no card: a card grouped otherwise, or after a room number, is still found', () => {
+    // 18 digits passing the CLABE check and Luhn, but grouped as a card with a room number before it.
+    expect(containsCardData('hab 04 4242 4242 4242 4242')).toBe(true);
+    expect(containsCardData('012 3782 822463 10005')).toBe(true);
   });
 
   it('finds the card inside a longer run of groups: followed by its expiry and CVV, or after a reference', () => {

@@ -49,6 +49,25 @@ export const CARD_SPELLINGS: readonly Spelling[] = [
   { name: 'mixed separators, tab and line break', text: `4242.4242\t4242\n4242`, digits: VISA },
 ];
 
+/**
+ * More spellings, found since the 20 above: digits that are not decimal digits but fold to them (superscripts,
+ * subscripts, circled), other scripts' digits, columns lined up with many spaces, Windows line breaks with a blank line
+ * between the groups, and the separators of other scripts.
+ */
+export const MORE_CARD_SPELLINGS: readonly Spelling[] = [
+  { name: 'superscript digits', text: [...VISA].map((d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(d)]).join(''), digits: VISA },
+  { name: 'subscript digits', text: [...MASTERCARD].map((d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]).join(''), digits: MASTERCARD },
+  { name: 'circled digits', text: [...VISA].map((d) => (d === '0' ? '⓪' : String.fromCodePoint(0x2460 + Number(d) - 1))).join(''), digits: VISA },
+  { name: 'Devanagari and Arabic-Indic digits mixed', text: `${[...VISA.slice(0, 8)].map((d) => String.fromCodePoint(0x0966 + Number(d))).join('')}${ARABIC_INDIC(VISA.slice(8))}`, digits: VISA },
+  { name: 'mathematical bold digits', text: [...CHALLENGE].map((d) => String.fromCodePoint(0x1d7ce + Number(d))).join(''), digits: CHALLENGE },
+  { name: 'four spaces (columns lined up)', text: groups(VISA, '    '), digits: VISA },
+  { name: 'spaced dashes with three spaces', text: groups(MASTERCARD, '   -   '), digits: MASTERCARD },
+  { name: 'Windows line breaks with a blank line between', text: groups(VISA, '\r\n\r\n'), digits: VISA },
+  { name: 'three line breaks between two halves', text: `${VISA.slice(0, 4)} ${VISA.slice(4, 8)}\n\n\n${VISA.slice(8, 12)} ${VISA.slice(12)}`, digits: VISA },
+  { name: 'next-line characters (NEL)', text: groups(CHALLENGE, '\u0085'), digits: CHALLENGE },
+  { name: 'hyphenation points and ideographic spaces', text: `${VISA.slice(0, 4)}\u2027${VISA.slice(4, 8)}\u3000${VISA.slice(8, 12)}\u2043${VISA.slice(12)}`, digits: VISA },
+];
+
 /** CVVs after their name, with or without a colon: the digits must be found. */
 export const CVV_PHRASES: readonly { text: string; value: string }[] = [
   { text: 'cvv 123', value: '123' },
@@ -65,6 +84,13 @@ export const CVV_PHRASES: readonly { text: string; value: string }[] = [
   { text: 'cvv\u200B: \uFF11\uFF12\uFF13', value: '\uFF11\uFF12\uFF13' },
   { text: 'card verification value 4321', value: '4321' },
   { text: 'código de verificación 159', value: '159' },
+  // The common misspelling, and a comma, semicolon, slash or arrow where the colon would be.
+  { text: 'ccv 357', value: '357' },
+  { text: 'CVV, 246', value: '246' },
+  { text: 'cvv; 975', value: '975' },
+  { text: 'CVV/864', value: '864' },
+  { text: 'cvv -> 531', value: '531' },
+  { text: 'CVC → 1357', value: '1357' },
 ];
 
 /** Text that must not be taken for card data. */
@@ -92,4 +118,14 @@ export const NEAR_MISSES: readonly { name: string; text: string }[] = [
   { name: 'a room and a CVV-less note', text: 'Habitación 1204, llegada tarde; cvv pendiente' },
   { name: 'a security code too short or too long', text: 'security code 12; cvv 12345' },
   { name: 'a postal code', text: 'código postal 77500' },
+  // Phones of Colombia, Venezuela, Ecuador and Paraguay written with their country code and no +: 12 digits passing
+  // Luhn, and a Maestro prefix (56–59) — but Maestro cards that short are rarer than these phones.
+  { name: 'a Colombian mobile with its country code but no +', text: 'cel 573227812753 / 57 300 123 4562' },
+  { name: 'a Venezuelan mobile with its country code but no +', text: '584121234564' },
+  { name: 'an Ecuadorian mobile with its country code but no +', text: '593 99 123 4562' },
+  { name: 'a Paraguayan mobile with its country code but no +', text: '595981123457' },
+  // CLABEs (Mexican bank accounts, 18 digits with their own check digit) that pass Luhn too.
+  { name: 'a CLABE', text: 'Reembolso a la CLABE 012180010000000063' },
+  { name: 'a CLABE as banks print it (3-3-11-1)', text: 'CLABE 012 180 01000000008 9' },
+  { name: 'a CLABE of a bank whose code starts with 6', text: 'CLABE 646180150000000153' },
 ];
