@@ -104,8 +104,8 @@ export function auditEntryFor(call: RecordedCall, requestIds: readonly string[],
 export const REFUSAL_REPEAT_MS = 60_000;
 
 /**
- * Writes each call's entry. The same refusal before the handler (same channel, caller, stage, reason and field) is kept once
- * a minute, whatever was sent — the shape is not part of it, or a loop sending a note one character longer each time would
+ * Writes each call's entry. The same refusal before the handler (same channel, caller, stage, reason and field — and for a
+ * role refusal, what the audit rule records of it) is kept once a minute, whatever was sent — the shape is not part of it, or a loop sending a note one character longer each time would
  * write a row per call; a background channel's `signed_out` (a screen still polling behind the lock screen) is not a
  * security event.
  */
@@ -117,7 +117,10 @@ export function createCallRecorder(deps: { record: (entry: AuditEntry) => void; 
     if (!entry) return;
     if (call.stage !== 'handler') {
       if (call.error?.code === 'signed_out' && specOf(call.channel)?.activity === 'background') return;
-      const key = JSON.stringify([call.channel, entry.actor, call.stage, call.error?.code, call.error?.field]);
+      // A signed-in caller refused for its role is told apart by what the channel's audit rule records (which payment,
+      // which amount): each attempt at another payment or amount is its own row. The raw input's shape never is.
+      const what = call.stage === 'access' ? [entry.resource, entry.details] : [];
+      const key = JSON.stringify([call.channel, entry.actor, call.stage, call.error?.code, call.error?.field, ...what]);
       const at = now();
       const seen = lastSeen.get(key);
       if (seen !== undefined && at - seen < REFUSAL_REPEAT_MS) return;
