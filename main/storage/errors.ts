@@ -190,7 +190,7 @@ export function fromPostgresError(error: unknown, target: CenterTarget): unknown
     const tls = new StorageError(
       'center_tls_failed',
       `The center's database (${where(target)}) could not be reached securely: ${message}. ` +
-        "IT must check the center setting's tls mode and caCertificatePem against the server's certificate.",
+        "IT must check the center setting's sslmode and sslrootcert (the CA's PEM file) against the server's certificate.",
       { center: where(target) },
     );
     tls.cause = error;

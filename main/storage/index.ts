@@ -26,6 +26,7 @@ export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
+  centerKysely,
   centerPool,
   centerStorage,
   migrateCenter,

@@ -138,7 +138,8 @@ function sharedPool(pool: pg.Pool): PostgresPool {
   return { connect: () => pool.connect(), end: () => Promise.resolve(), options: pool.options };
 }
 
-function kyselyOver(pool: pg.Pool, target: CenterTarget): Kysely<unknown> {
+/** A Kysely over a pool of the center (its errors mapped); destroying it leaves the pool open. */
+export function centerKysely(pool: pg.Pool, target: CenterTarget): Kysely<unknown> {
   return new Kysely<unknown>({ dialect: new CenterPostgresDialect({ pool: sharedPool(pool) }, target) });
 }
 
@@ -153,7 +154,7 @@ export function centerStorage(options: CenterConnectionOptions): Storage & { poo
     pool,
     async open<DB>(definition: StoreDefinition): Promise<StoreDatabase<DB>> {
       checkDefinition(definition);
-      const base = kyselyOver(pool, target);
+      const base = centerKysely(pool, target);
       const state = await centerSchemaState(base, definition);
       if (state.missing.length > 0) {
         throw new StorageError(
@@ -186,7 +187,7 @@ export async function migrateCenter(options: CenterConnectionOptions, definition
   const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
   for (const definition of definitions) checkDefinition(definition);
   const pool = centerPool({ ...options, maxConnections: 1 });
-  const db = kyselyOver(pool, target);
+  const db = centerKysely(pool, target);
   try {
     const roles = await readCenterRoles(db, `${where(target)}/${target.database}`);
     const reports: CenterMigrationReport[] = [];

@@ -68,7 +68,7 @@ describe('connecting', () => {
     const error = await attempt({ ...center.app, tls: { mode: 'verify-full' } });
     expect(error).toBeInstanceOf(StorageError);
     expect(error).toMatchObject({ code: 'center_tls_failed' });
-    expect((error as Error).message).toMatch(/caCertificatePem/);
+    expect((error as Error).message).toMatch(/sslrootcert/);
   });
 });
 
