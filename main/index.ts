@@ -172,6 +172,7 @@ async function start(): Promise<void> {
     messaging: settings.messaging,
     messagingSecrets: secrets,
     ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
+    center: settings.center,
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
     preferences,
     logger,
