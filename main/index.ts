@@ -9,6 +9,7 @@ import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type Me
 
 import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
+import { CHECK_CENTER_FLAG, runCenterCheck } from './center';
 import { connectIpc } from './ipc/electron';
 import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
@@ -120,6 +121,22 @@ async function printConfigAndExit(format: PrintConfigFormat): Promise<void> {
     });
     await writeOut(result.exitCode === 0 ? process.stdout : process.stderr, result.output);
     app.exit(result.exitCode);
+  } catch (error) {
+    await writeOut(process.stderr, `${describe(error)}\n`);
+    app.exit(1);
+  }
+}
+
+/** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
+async function checkCenterAndExit(): Promise<void> {
+  await app.whenReady();
+  try {
+    const managedPath = managedSettingsPath(process.platform, process.env);
+    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+    const secrets = secretStore();
+    const { output, exitCode } = await runCenterCheck({ center: loaded.settings.center, managedPath, password: () => secrets.read('centerPassword') });
+    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
+    app.exit(exitCode);
   } catch (error) {
     await writeOut(process.stderr, `${describe(error)}\n`);
     app.exit(1);
@@ -269,6 +286,8 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
   void provision(provisioning);
 } else if (printing.kind === 'print') {
   void printConfigAndExit(printing.format);
+} else if (process.argv.includes(CHECK_CENTER_FLAG)) {
+  void checkCenterAndExit();
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

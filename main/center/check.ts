@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import { UserError } from '../errors';
+import { centerConnection, describeCenter, type CenterSettings } from './config';
 import {
   StorageError,
   TABLE_PRIVILEGES,
@@ -109,4 +110,35 @@ export function formatCenterCheck(report: CenterCheckReport): string {
   const body = report.lines.map((line) => `${line.status === 'ok' ? 'ok     ' : 'PROBLEM'}  ${line.check.padEnd(width)}  ${line.detail}`);
   const verdict = report.ok ? `The center at ${report.target} is ready for this desk.` : `The center at ${report.target} is NOT ready for this desk: see the PROBLEM lines.`;
   return `${[...body, verdict].join('\n')}\n`;
+}
+
+/** The stores this version of the app keeps on the center (empty until the stores move there: issue 16's next phase). */
+export const CENTER_STORES: readonly StoreDefinition[] = [];
+
+export interface RunCenterCheckOptions {
+  /** The effective `center` setting; undefined: this desk has none (it keeps its records in its own files). */
+  center: CenterSettings | undefined;
+  /** Where it came from, for the sentence when it is missing. */
+  managedPath: string;
+  password: () => Promise<string | undefined>;
+  stores?: readonly StoreDefinition[];
+}
+
+/** What --check-center prints and its exit code: 0 ready, 1 a problem, 2 no center setting. */
+export async function runCenterCheck(options: RunCenterCheckOptions): Promise<{ output: string; exitCode: number }> {
+  if (options.center === undefined) {
+    return {
+      output: `This desk has no center setting: it keeps its records in its own files. IT sets "center" in ${options.managedPath} (docs/IT.md).\n`,
+      exitCode: 2,
+    };
+  }
+  let connection: CenterConnectionOptions;
+  try {
+    connection = await centerConnection(options.center, { password: options.password, applicationName: 'card-payments-desk --check-center' });
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { output: formatCenterCheck({ target: describeCenter(options.center), ok: false, lines: [{ status: 'problem', check: 'tls', detail: error.message }] }), exitCode: 1 };
+  }
+  const report = await checkCenter(connection, options.stores ?? CENTER_STORES);
+  return { output: formatCenterCheck(report), exitCode: report.ok ? 0 : 1 };
 }

@@ -1,7 +1,7 @@
 // --check-center against a real PostgreSQL: ready when the roles, schema and grants are as the app needs; each problem
 // named on its own line otherwise (center down, a store not migrated, a missing or an extra grant, the wrong user).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCenter, formatCenterCheck } from '../../../main/center';
+import { CenterSettings, checkCenter, formatCenterCheck, runCenterCheck } from '../../../main/center';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { notesStore } from '../storage/support/notes-store';
@@ -63,5 +63,28 @@ describe('--check-center', () => {
     const report = await checkCenter({ ...center.app, port: 1, connectTimeoutMs: 2000 }, [notesStore]);
     expect(report).toMatchObject({ ok: false, errorCode: 'center_unavailable' });
     expect(formatCenterCheck(report)).toMatch(/PROBLEM {2}connection {2}The center's database \(127\.0\.0\.1:1\) cannot be reached/);
+  });
+});
+
+describe('runCenterCheck (what --check-center prints and exits with)', () => {
+  it('no center setting: says the desk keeps its own files and where IT sets it; exit 2', async () => {
+    const result = await runCenterCheck({ center: undefined, managedPath: '/etc/card-payments-desk/managed-settings.json', password: () => Promise.resolve(undefined) });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toMatch(/no center setting.*\/etc\/card-payments-desk\/managed-settings\.json/);
+  });
+
+  it('the setting and the stored password: ready, exit 0; no password stored: exit 1, saying how to provision it', async () => {
+    const setting = CenterSettings.parse({
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'require',
+    });
+    const ready = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(center.roles.app.password), stores: [notesStore] });
+    expect(ready).toEqual({ exitCode: 0, output: expect.stringMatching(/is ready for this desk/) as unknown });
+    const none = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(undefined), stores: [notesStore] });
+    expect(none.exitCode).toBe(1);
+    expect(none.output).toMatch(/--provision-secret --secret-name=centerPassword/);
   });
 });

@@ -1,0 +1,21 @@
+/**
+ * `npm run center:check`: --check-center from a shell without the app (IT's workstation, CI, a developer): the center
+ * setting from the managed file (or --managed=<file>), the app role's password from PGPASSWORD, as psql takes it.
+ */
+import { readManagedSettings } from '../settings/load';
+import { managedSettingsPath } from '../settings/paths';
+import { runCenterCheck } from './check';
+
+const flag = process.argv.find((arg) => arg.startsWith('--managed='));
+const managedPath = flag === undefined ? managedSettingsPath(process.platform, process.env) : flag.slice('--managed='.length);
+try {
+  const managed = await readManagedSettings(managedPath);
+  const center = managed?.settings.center;
+  const password = process.env['PGPASSWORD'];
+  const { output, exitCode } = await runCenterCheck({ center, managedPath, password: () => Promise.resolve(password === '' ? undefined : password) });
+  process.stdout.write(output);
+  process.exitCode = exitCode;
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+}
