@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   StorageError,
+  TransactionConflictError,
   UniqueViolationError,
   centerStorage,
   embeddedStorage,
@@ -169,5 +170,56 @@ describe('the center, as the app role', () => {
     } finally {
       await storage.close();
     }
+  });
+});
+
+describe('two desks in one read-check-write on the center (serializable)', () => {
+  /** Each desk reads whether desk "x" has a note, waits for the other to read too, then writes one if none: write skew. */
+  async function race(retries: number): Promise<{ results: PromiseSettledResult<string>[]; rows: number }> {
+    if (center === undefined) throw new Error('no center');
+    await center.query('TRUNCATE notes_test.notes');
+    const a = centerStorage(center.app);
+    const b = centerStorage(center.app);
+    try {
+      const [storeA, storeB] = [await a.open<NotesDB>(notesStore), await b.open<NotesDB>(notesStore)];
+      let arrived = 0;
+      let release: () => void = () => undefined;
+      const bothRead = new Promise<void>((resolve) => (release = resolve));
+      const attempt = (store: StoreDatabase<NotesDB>, id: string): Promise<string> =>
+        store.transaction(
+          async (trx) => {
+            const existing = await trx.selectFrom('notes').select('id').where('desk', '=', 'x').execute();
+            if (++arrived === 2) release();
+            await bothRead;
+            if (existing.length > 0) return `saw ${existing[0]?.id}`;
+            await trx.insertInto('notes').values({ id, desk: 'x', body: id, cents: 0, created_at: new Date().toISOString(), pinned: 0 }).execute();
+            return `wrote ${id}`;
+          },
+          { isolation: 'serializable', retries },
+        );
+      const results = await Promise.allSettled([attempt(storeA, 'a'), attempt(storeB, 'b')]);
+      const rows = (await center.query<{ n: string }>(`SELECT count(*) AS n FROM notes_test.notes WHERE desk = 'x'`))[0]?.n;
+      return { results, rows: Number(rows) };
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }
+
+  it('without retries: one writes, the other is rolled back with TransactionConflictError, nothing of it written', async () => {
+    const { results, rows } = await race(0);
+    expect(rows).toBe(1);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect(rejected?.reason).toBeInstanceOf(TransactionConflictError);
+  });
+
+  it('with a retry: the loser runs again, sees the winner\'s row and writes nothing', async () => {
+    const { results, rows } = await race(1);
+    expect(rows).toBe(1);
+    const values = results.map((r) => (r.status === 'fulfilled' ? r.value : `rejected ${String(r.reason)}`)).sort();
+    expect(values).toHaveLength(2);
+    expect(values.filter((v) => v.startsWith('wrote '))).toHaveLength(1);
+    expect(values.filter((v) => v.startsWith('saw '))).toHaveLength(1);
   });
 });
