@@ -1,4 +1,5 @@
-// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e.
+// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e. A real PostgreSQL
+// server is started for the run when a test file first asks for it (test/support/pg.ts), and stopped after the run.
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'test/e2e/**'],
     testTimeout: 20_000,
+    globalSetup: ['test/support/postgres.global.ts'],
   },
 });
