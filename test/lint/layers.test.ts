@@ -34,16 +34,16 @@ describe('layer boundaries (import-x/no-restricted-paths)', () => {
   it.each([
     ['shared/probe.ts', "import '../main/index';"],
     ['shared/probe.ts', "import '../preload/index';"],
-    ['shared/probe.ts', "import '../renderer/src/App';"],
+    ['shared/probe.ts', "import '../renderer/src/app/App';"],
     ['shared/probe.ts', "import '../test/lint/layers.test';"],
     ['renderer/src/probe.ts', "import '../../main/index';"],
     ['renderer/src/probe.ts', "import type { Environment } from '../../main/index';\nexport type E = Environment;"],
     ['renderer/src/probe.ts', "import '../../preload/index';"],
     ['preload/probe.ts', "import '../main/index';"],
-    ['preload/probe.ts', "import '../renderer/src/App';"],
-    ['main/probe.ts', "import '../renderer/src/App';"],
+    ['preload/probe.ts', "import '../renderer/src/app/App';"],
+    ['main/probe.ts', "import '../renderer/src/app/App';"],
     ['main/probe.ts', "import '../preload/index';"],
-    ['main/payments/probe.ts', "export { App } from '../../renderer/src/App';"],
+    ['main/payments/probe.ts', "export { App } from '../../renderer/src/app/App';"],
   ])('%s: %s is rejected', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
   });

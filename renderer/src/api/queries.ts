@@ -6,7 +6,7 @@ import type { PaymentView } from '../../../shared/ipc/views';
 import type { ReservationView } from '../../../shared/reservations';
 import type { AuditQuery, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../../shared/desk';
 import type { OperatorView } from '../../../shared/operators';
-import { api, unwrap } from './client';
+import { api, unwrap } from '../bridge/client';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

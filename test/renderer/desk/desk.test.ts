@@ -1,15 +1,15 @@
 // The supervisor desk's pure logic: a refund draft's checks (over-refund before any request), which failures keep the
 // attempt's id, refund attempt ids in the call store, audit details as text, the hour chart's series, local days.
 import { describe, expect, it } from 'vitest';
-import { hourSeries, hourText } from '../../../renderer/src/supervisor/hours';
-import { compactDetails, filled, localIsoDate } from '../../../renderer/src/supervisor/text';
+import { hourSeries, hourText } from '../../../renderer/src/features/reports/hours';
+import { compactDetails, filled, localIsoDate } from '../../../renderer/src/ui/text';
 
 // The renderer's bridge module reads `window.api` when loaded: a page without the bridge, here.
 (globalThis as { window?: object }).window ??= {};
-const { ApiError } = await import('../../../renderer/src/api/client');
-const { useCall } = await import('../../../renderer/src/call/store');
-const { isRetryable } = await import('../../../renderer/src/refunds/attempt');
-const { checkDraft } = await import('../../../renderer/src/refunds/draft');
+const { ApiError } = await import('../../../renderer/src/bridge/client');
+const { useCall } = await import('../../../renderer/src/features/call/store');
+const { isRetryable } = await import('../../../renderer/src/features/refunds/attempt');
+const { checkDraft } = await import('../../../renderer/src/features/refunds/draft');
 
 describe('checkDraft', () => {
   it('a full refund sends no amount (all that is left)', () => {

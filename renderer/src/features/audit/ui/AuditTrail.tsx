@@ -1,0 +1,167 @@
+// The audit trail for supervisors: filters, newest rows first with "Older" paging, the chain's verification, CSV export.
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { AuditQuery, AuditVerification } from '../../../../../shared/desk';
+import { AuditOutcome } from '../../../../../shared/desk';
+import { unwrap } from '../../../bridge/client';
+import { describeError } from '../../../bridge/errors';
+import { bridge, useAuditRows } from '../../../api/queries';
+import { useI18n } from '../../../i18n';
+import { DateRangeFields } from '../../../ui/DateRangeFields';
+import { compactDetails, downloadText, filled, localIsoDate } from '../../../ui/text';
+import '../../../ui/desk.css';
+
+const text = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+export function AuditTrail(): JSX.Element {
+  const { t, dateTime } = useI18n();
+  const id = useId();
+  const [query, setQuery] = useState<AuditQuery>({});
+  const rows = useAuditRows(query);
+  const [verification, setVerification] = useState<AuditVerification>();
+  const [note, setNote] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  function apply(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const outcome = AuditOutcome.safeParse(text(form, 'outcome'));
+    setQuery({
+      ...filled({ actor: text(form, 'actor'), action: text(form, 'action'), resource: text(form, 'resource'), from: text(form, 'from'), to: text(form, 'to') }),
+      ...(outcome.success ? { outcome: outcome.data } : {}),
+    });
+  }
+
+  async function verify(): Promise<void> {
+    setBusy(true);
+    setProblem(undefined);
+    setVerification(undefined);
+    try {
+      setVerification(await unwrap(bridge().audit.verify({})));
+    } catch (e) {
+      setProblem(describeError(e, t));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function exportCsv(): Promise<void> {
+    setBusy(true);
+    setProblem(undefined);
+    setNote(undefined);
+    try {
+      // The filters shown, without paging: every matching row.
+      const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeSeq' && key !== 'limit')) as Omit<AuditQuery, 'beforeSeq' | 'limit'>;
+      const answer = await unwrap(bridge().audit.exportCsv(filters));
+      downloadText(`audit-${localIsoDate()}.csv`, answer.csv);
+      setNote(t('audit.exported', { rows: answer.rows }));
+    } catch (e) {
+      setProblem(describeError(e, t));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const all = rows.data?.pages.flatMap((page) => page.rows) ?? [];
+  return (
+    <div className="desk">
+      <section className="panel" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t('audit.title')}</h2>
+        <form className="filters" onSubmit={apply}>
+          <div className="field">
+            <label htmlFor={`${id}-actor`}>{t('audit.actor')}</label>
+            <input id={`${id}-actor`} name="actor" autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-action`}>{t('audit.action')}</label>
+            <input id={`${id}-action`} name="action" autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-outcome`}>{t('audit.outcome')}</label>
+            <select id={`${id}-outcome`} name="outcome" defaultValue="">
+              <option value="">{t('audit.outcome.any')}</option>
+              {AuditOutcome.options.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {t(`audit.outcome.${outcome}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-resource`}>{t('audit.resource')}</label>
+            <input id={`${id}-resource`} name="resource" autoComplete="off" />
+          </div>
+          <DateRangeFields id={id} />
+          <button type="submit" className="primary">
+            {t('audit.apply')}
+          </button>
+        </form>
+        <div className="actions">
+          <button type="button" disabled={busy} onClick={() => void verify()}>
+            {t('audit.verify')}
+          </button>
+          <button type="button" disabled={busy} onClick={() => void exportCsv()}>
+            {t('audit.export')}
+          </button>
+        </div>
+        {verification && (
+          <p role="alert" className={verification.ok ? 'ok' : 'error'}>
+            {verification.ok
+              ? t('audit.intact', { rows: verification.rows })
+              : t('audit.broken', { seq: verification.seq ?? '?', reason: verification.reason ?? '' })}
+          </p>
+        )}
+        {note && <p role="status">{note}</p>}
+        {(problem ?? rows.error) && (
+          <p className="error" role="alert">
+            {problem ?? describeError(rows.error, t)}
+          </p>
+        )}
+        {rows.isPending && <p aria-busy="true">{t('common.loading')}</p>}
+        {rows.isSuccess && all.length === 0 && <p>{t('audit.none')}</p>}
+        {all.length > 0 && (
+          <div className="table-scroll">
+            <table className="table audit" aria-labelledby={`${id}-title`}>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">{t('audit.col.time')}</th>
+                  <th scope="col">{t('audit.col.actor')}</th>
+                  <th scope="col">{t('audit.col.action')}</th>
+                  <th scope="col">{t('audit.outcome')}</th>
+                  <th scope="col">{t('audit.resource')}</th>
+                  <th scope="col">{t('audit.col.requestId')}</th>
+                  <th scope="col">{t('audit.col.details')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {all.map((row) => (
+                  <tr key={row.seq}>
+                    <td>{row.seq}</td>
+                    <td>{dateTime(row.at)}</td>
+                    <td>{row.actor}</td>
+                    <td className="mono">{row.action}</td>
+                    <td>
+                      <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
+                    </td>
+                    <td className="mono">{row.resource ?? '—'}</td>
+                    <td className="mono">{row.requestId ?? '—'}</td>
+                    <td className="details">{compactDetails(row.details)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {rows.hasNextPage && (
+          <button type="button" disabled={rows.isFetchingNextPage} onClick={() => void rows.fetchNextPage()}>
+            {t('audit.older')}
+          </button>
+        )}
+      </section>
+    </div>
+  );
+}
