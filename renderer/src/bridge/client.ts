@@ -1,5 +1,7 @@
-// The renderer's one door to main: the only module that touches `window.api` (made by the preload bridge).
-import type { Api, ErrorParams, IpcError, Result } from '../../../shared/ipc';
+// The renderer's one door to main: the only module that touches `window.api` (made by the preload bridge). Only the
+// features' api.ts files (and app/api.ts) import it; components use their hooks (lint: eslint.config.js).
+import type { Api, Result } from '../../../shared/ipc';
+import { ApiError } from './errors';
 
 declare global {
   interface Window {
@@ -7,24 +9,17 @@ declare global {
   }
 }
 
-/** An answer main refused: a code to branch on and a message a person can read. */
-export class ApiError extends Error {
-  readonly code: string;
-  readonly field: string | undefined;
-  /** The numbers and names main's message is made of, to say it again in the desk's language. */
-  readonly params: ErrorParams | undefined;
-
-  constructor(error: IpcError) {
-    super(error.message);
-    this.name = 'ApiError';
-    this.code = error.code;
-    this.field = error.field;
-    this.params = error.params;
-  }
-}
-
 /** The bridge, or undefined when the page runs outside the app (then the UI says so). */
-export const api: Api | undefined = window.api;
+const api: Api | undefined = window.api;
+
+/** False when the page runs outside the app: the screens then say so instead of calling main. */
+export const hasBridge: boolean = api !== undefined;
+
+/** The bridge, or an error the screens show in words when the page runs outside the app. */
+export function bridge(): Api {
+  if (!api) throw new Error('This page runs outside the app: the payment bridge is missing.');
+  return api;
+}
 
 /** The value of an answer, or an ApiError with main's message. */
 export async function unwrap<T>(answer: Promise<Result<T>>): Promise<T> {
@@ -32,6 +27,3 @@ export async function unwrap<T>(answer: Promise<Result<T>>): Promise<T> {
   if (result.ok) return result.value;
   throw new ApiError(result.error);
 }
-
-export const messageOf = (error: unknown): string =>
-  error instanceof ApiError ? error.message : 'Something went wrong in the app. Try again; if it happens again, tell IT.';

@@ -1,12 +1,43 @@
 /**
- * What the agent reads when main refuses a call: free text holding card data or hidden characters (shared/text) is
- * worded from the catalogues in the desk's language, with the field named by its label; any other refusal keeps
+ * Main's refusals in the renderer: ApiError (what `unwrap` throws), which of them leave an operation's answer unknown
+ * (retry with the same id), and what the agent reads — free text holding card data or hidden characters (shared/text)
+ * is worded from the catalogues in the desk's language, with the field named by its label; any other refusal keeps
  * main's own words.
  */
 import type { z } from 'zod';
+import type { ErrorParams, IpcError } from '../../../shared/ipc';
 import { textIssueCode, type TextIssueCode } from '../../../shared/text';
 import type { PlainKey, TemplateKey, Translate } from '../i18n/catalogue';
-import { ApiError, messageOf } from './client';
+
+/** An answer main refused: a code to branch on and a message a person can read. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly field: string | undefined;
+  /** The numbers and names main's message is made of, to say it again in the desk's language. */
+  readonly params: ErrorParams | undefined;
+
+  constructor(error: IpcError) {
+    super(error.message);
+    this.name = 'ApiError';
+    this.code = error.code;
+    this.field = error.field;
+    this.params = error.params;
+  }
+}
+
+export const messageOf = (error: unknown): string =>
+  error instanceof ApiError ? error.message : 'Something went wrong in the app. Try again; if it happens again, tell IT.';
+
+/** Codes that say "the answer is unknown or late", never "no". */
+const RETRYABLE = new Set(['network_error', 'timeout', 'unexpected_response', 'rate_limited', 'idempotency_in_progress', 'internal', 'api_error', 'service_unavailable']);
+
+/**
+ * True when the same operation (same id) should be sent again rather than a new one started: the answer may not have
+ * arrived. A refusal for good (any other ApiError) ends the operation: the next attempt is a new one, with a new id.
+ */
+export function isRetryable(error: unknown): boolean {
+  return !(error instanceof ApiError) || RETRYABLE.has(error.code);
+}
 
 /** The contract's free-text fields (as the door names them) and their labels on screen. */
 export const FIELD_LABELS: Readonly<Record<string, PlainKey>> = {

@@ -1,7 +1,7 @@
 // A free-text refusal as the agent reads it: in the desk's language, the field named by its label on screen.
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../../renderer/src/bridge/client';
+import { ApiError } from '../../../renderer/src/bridge/errors';
 import { describeError, FIELD_LABELS, textProblem } from '../../../renderer/src/bridge/errors';
 import { PaymentNote } from '../../../shared/payments';
 import { bindI18n } from '../../../renderer/src/i18n/bind';

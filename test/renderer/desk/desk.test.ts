@@ -6,9 +6,8 @@ import { compactDetails, filled, localIsoDate } from '../../../renderer/src/ui/t
 
 // The renderer's bridge module reads `window.api` when loaded: a page without the bridge, here.
 (globalThis as { window?: object }).window ??= {};
-const { ApiError } = await import('../../../renderer/src/bridge/client');
+const { ApiError, isRetryable } = await import('../../../renderer/src/bridge/errors');
 const { useCall } = await import('../../../renderer/src/features/call/store');
-const { isRetryable } = await import('../../../renderer/src/features/refunds/attempt');
 const { checkDraft } = await import('../../../renderer/src/features/refunds/draft');
 
 describe('checkDraft', () => {

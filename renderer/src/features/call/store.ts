@@ -1,8 +1,7 @@
 // The call's working state in zustand: which reservation, which payment, and the operation ids that make retries safe.
-// Never card data: the card form keeps that in its own component state only.
+// Never card data: the card form keeps that in its own component state only. The ids are read and renewed only by the
+// mutation hooks of the features' api.ts files (payment, refunds), never by components.
 import { create } from 'zustand';
-
-export type PaymentMode = 'card' | 'saved';
 
 interface CallState {
   reservationId: string | undefined;
@@ -20,6 +19,10 @@ interface CallState {
   openReservation: (id: string) => void;
   closeReservation: () => void;
   paymentStarted: (id: string) => void;
+  /** Main answered a tokenization (either way: the card is never kept): the next one is a new operation. */
+  tokenizeAnswered: () => void;
+  /** Main refused the charge for good: the next charge is a new operation. */
+  payRefused: () => void;
   /** Another card, or another payment on the same reservation: new operations, new ids. */
   newAttempt: () => void;
   /** The payment failed: a new attempt starts at once, with the decline shown in the card form. */
@@ -57,6 +60,8 @@ export const useCall = create<CallState>()((set, get) => ({
   openReservation: (id) => set({ reservationId: id, paymentId: undefined, decline: undefined, ...ids() }),
   closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
   paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
+  tokenizeAnswered: () => set({ tokenizeOperationId: crypto.randomUUID() }),
+  payRefused: () => set({ payOperationId: crypto.randomUUID() }),
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
   reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, attempts: {}, ...ids() }),

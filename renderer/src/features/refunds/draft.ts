@@ -1,7 +1,6 @@
 // A refund being filled in (full or partial, amount, reason) and what is wrong with it, checked before anything is sent.
 import { parseAmount, type AmountProblem } from '../payment/amount';
-import type { RefundReason } from './attempt';
-import { isRefundReason } from './attempt';
+import { isRefundReason, type RefundReason } from './reasons';
 
 export interface RefundDraft {
   scope: 'full' | 'partial';

@@ -1,14 +1,12 @@
 // Typing and pointing in the window tell main the operator is at work (at most every 30 s): the card form makes no
 // other call while it is filled in, and the idle lock is main's alone.
 import { useEffect } from 'react';
-import { api } from '../../bridge/client';
+import { reportActivity } from './api';
 import { throttledActivity } from './throttle';
 
 export function useActivityReport(): void {
   useEffect(() => {
-    const bridge = api;
-    if (!bridge) return;
-    const onActivity = throttledActivity(() => void bridge.session.activity({}), () => performance.now());
+    const onActivity = throttledActivity(reportActivity, () => performance.now());
     const options = { capture: true, passive: true } as const;
     window.addEventListener('keydown', onActivity, options);
     window.addEventListener('pointerdown', onActivity, options);

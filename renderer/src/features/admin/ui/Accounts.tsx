@@ -2,10 +2,11 @@
 // disable, reset a password.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import { Role, type OperatorView } from '../../../../../shared/operators';
-import { unwrap } from '../../../bridge/client';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { describeError } from '../../../bridge/errors';
-import { bridge, keys, queryClient, useOperators } from '../../../api/queries';
+import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
+import { useCreateOperator, useOperators, useResetPassword, useUpdateOperator } from '../api';
 import '../../../ui/desk.css';
 
 const text = (form: FormData, name: string): string => {
@@ -13,7 +14,11 @@ const text = (form: FormData, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-const refresh = (): void => void queryClient.invalidateQueries({ queryKey: keys.operators });
+/**
+ * Runs one of the screen's account changes: what it did (or why not) is said in the one message line above the table.
+ * `then` learns whether it was done.
+ */
+type Run = <T, V>(mutation: UseMutationResult<T, Error, V>, variables: V, done: (answer: T) => string, then?: (ok: boolean) => void) => void;
 
 export function Accounts({ self }: { self: string }): JSX.Element {
   const { t } = useI18n();
@@ -21,36 +26,35 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   const operators = useOperators();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const creation = useCreateOperator();
+  const update = useUpdateOperator();
+  const reset = useResetPassword();
+  const busy = creation.isPending || update.isPending || reset.isPending;
 
-  async function run(action: () => Promise<string>): Promise<boolean> {
-    setBusy(true);
+  const run: Run = (mutation, variables, done, then) => {
     setError(undefined);
     setMessage(undefined);
-    try {
-      setMessage(await action());
-      refresh();
-      return true;
-    } catch (e) {
-      setError(describeError(e, t));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+    mutation.mutate(variables, {
+      onSuccess: (answer) => {
+        setMessage(done(answer));
+        then?.(true);
+      },
+      onError: (e) => {
+        setError(describeError(e, t));
+        then?.(false);
+      },
+    });
+  };
 
-  async function create(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function create(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     const role = Role.safeParse(text(form, 'role'));
-    const done = await run(async () => {
-      const created = await unwrap(
-        bridge().operators.create({ id: text(form, 'id').trim(), displayName: text(form, 'displayName'), role: role.success ? role.data : 'agent', password: text(form, 'password') }),
-      );
-      return t('accounts.created', { id: created.id });
+    const operator = { id: text(form, 'id').trim(), displayName: text(form, 'displayName'), role: role.success ? role.data : 'agent', password: secret(text(form, 'password')) } as const;
+    run(creation, operator, (created) => t('accounts.created', { id: created.id }), (ok) => {
+      if (ok) formElement.reset();
     });
-    if (done) formElement.reset();
   }
 
   return (
@@ -82,7 +86,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
               </thead>
               <tbody>
                 {operators.data.map((operator) => (
-                  <AccountRow key={operator.id} operator={operator} self={operator.id === self} busy={busy} run={run} />
+                  <AccountRow key={operator.id} operator={operator} self={operator.id === self} busy={busy} run={run} update={update} reset={reset} />
                 ))}
               </tbody>
             </table>
@@ -91,7 +95,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
       </section>
       <section className="panel" aria-labelledby={`${id}-create`}>
         <h2 id={`${id}-create`}>{t('accounts.create')}</h2>
-        <form className="filters" onSubmit={(e) => void create(e)}>
+        <form className="filters" onSubmit={create}>
           <div className="field">
             <label htmlFor={`${id}-id`}>{t('accounts.id')}</label>
             <input id={`${id}-id`} name="id" autoComplete="off" required />
@@ -123,27 +127,30 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   );
 }
 
-function AccountRow({ operator, self, busy, run }: { operator: OperatorView; self: boolean; busy: boolean; run: (action: () => Promise<string>) => Promise<boolean> }): JSX.Element {
+interface RowProps {
+  operator: OperatorView;
+  self: boolean;
+  busy: boolean;
+  run: Run;
+  update: ReturnType<typeof useUpdateOperator>;
+  reset: ReturnType<typeof useResetPassword>;
+}
+
+function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX.Element {
   const { t } = useI18n();
   const id = useId();
   const [resetting, setResetting] = useState(false);
 
-  const update = (change: { role?: Role; disabled?: boolean }): Promise<boolean> =>
-    run(async () => {
-      const updated = await unwrap(bridge().operators.update({ id: operator.id, ...change }));
-      return t('accounts.updated', { id: updated.id });
-    });
+  const change = (what: { role?: Role; disabled?: boolean }): void => run(update, { id: operator.id, ...what }, (updated) => t('accounts.updated', { id: updated.id }));
 
-  async function reset(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function resetPassword(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const password = text(new FormData(formElement), 'password');
-    const done = await run(async () => {
-      await unwrap(bridge().operators.resetPassword({ id: operator.id, password }));
-      return t('accounts.resetDone', { id: operator.id });
-    });
+    const password = secret(text(new FormData(formElement), 'password'));
     formElement.reset();
-    if (done) setResetting(false);
+    run(reset, { id: operator.id, password }, () => t('accounts.resetDone', { id: operator.id }), (ok) => {
+      if (ok) setResetting(false);
+    });
   }
 
   return (
@@ -159,7 +166,7 @@ function AccountRow({ operator, self, busy, run }: { operator: OperatorView; sel
           disabled={busy || self}
           onChange={(event) => {
             const role = Role.safeParse(event.target.value);
-            if (role.success) void update({ role: role.data });
+            if (role.success) change({ role: role.data });
           }}
         >
           {Role.options.map((role) => (
@@ -173,7 +180,7 @@ function AccountRow({ operator, self, busy, run }: { operator: OperatorView; sel
       <td>
         <div className="actions">
           {!self && (
-            <button type="button" disabled={busy} onClick={() => void update({ disabled: !operator.disabled })}>
+            <button type="button" disabled={busy} onClick={() => change({ disabled: !operator.disabled })}>
               {operator.disabled ? t('accounts.enable') : t('accounts.disable')}
               <span className="visually-hidden"> {operator.id}</span>
             </button>
@@ -184,7 +191,7 @@ function AccountRow({ operator, self, busy, run }: { operator: OperatorView; sel
           </button>
         </div>
         {resetting && (
-          <form className="stack" onSubmit={(e) => void reset(e)}>
+          <form className="stack" onSubmit={resetPassword}>
             <label htmlFor={`${id}-password`}>{t('accounts.newPassword', { id: operator.id })}</label>
             <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} autoFocus />
             <button type="submit" disabled={busy}>

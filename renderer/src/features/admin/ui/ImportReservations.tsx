@@ -1,37 +1,26 @@
 // The admin loads the hotel's reservations from a CSV export into the built-in store: every row, or none.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import { RESERVATION_CSV_COLUMNS, type CsvImportResult } from '../../../../../shared/reservations';
-import { messageOf, unwrap } from '../../../bridge/client';
-import { bridge, queryClient } from '../../../api/queries';
+import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { useImportReservations } from '../api';
 import '../../../ui/desk.css';
 
 export function ImportReservations(): JSX.Element {
   const { t } = useI18n();
   const id = useId();
   const [file, setFile] = useState<File>();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<CsvImportResult>();
-  const [error, setError] = useState<string>();
+  const load = useImportReservations();
+  const [missingFile, setMissingFile] = useState(false);
+  const busy = load.isPending;
+  const result: CsvImportResult | undefined = load.data;
+  const error = missingFile ? t('import.noFile') : load.error === null ? undefined : messageOf(load.error);
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    setResult(undefined);
-    setError(undefined);
-    if (!file) {
-      setError(t('import.noFile'));
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await unwrap(bridge().reservations.importCsv({ csv: await file.text() }));
-      setResult(answer);
-      if (answer.ok) void queryClient.invalidateQueries({ queryKey: ['reservations'] });
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
+    load.reset();
+    setMissingFile(file === undefined);
+    if (file) load.mutate({ file });
   }
 
   return (
@@ -40,7 +29,7 @@ export function ImportReservations(): JSX.Element {
         <h2 id={`${id}-title`}>{t('import.title')}</h2>
         <p className="hint">{t('import.help')}</p>
         <p className="hint">{t('import.columns', { columns: RESERVATION_CSV_COLUMNS.map((column) => column.name).join(', ') })}</p>
-        <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
+        <form className="stack" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-file`}>{t('import.file')}</label>
             <input id={`${id}-file`} type="file" accept=".csv,text/csv" onChange={(event) => setFile(event.target.files?.[0])} />

@@ -1,13 +1,12 @@
 // The audit trail for supervisors: filters, newest rows first with "Older" paging, the chain's verification, CSV export.
 import { useId, useState, type FormEvent, type JSX } from 'react';
-import type { AuditQuery, AuditVerification } from '../../../../../shared/desk';
+import type { AuditQuery } from '../../../../../shared/desk';
 import { AuditOutcome } from '../../../../../shared/desk';
-import { unwrap } from '../../../bridge/client';
 import { describeError } from '../../../bridge/errors';
-import { bridge, useAuditRows } from '../../../api/queries';
 import { useI18n } from '../../../i18n';
 import { DateRangeFields } from '../../../ui/DateRangeFields';
 import { compactDetails, downloadText, filled, localIsoDate } from '../../../ui/text';
+import { useAuditRows, useExportAudit, useVerifyAudit, type AuditFilters } from '../api';
 import '../../../ui/desk.css';
 
 const text = (form: FormData, name: string): string => {
@@ -20,10 +19,12 @@ export function AuditTrail(): JSX.Element {
   const id = useId();
   const [query, setQuery] = useState<AuditQuery>({});
   const rows = useAuditRows(query);
-  const [verification, setVerification] = useState<AuditVerification>();
-  const [note, setNote] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const verification = useVerifyAudit();
+  const exported = useExportAudit();
+  const busy = verification.isPending || exported.isPending;
+  const note = exported.data === undefined ? undefined : t('audit.exported', { rows: exported.data.rows });
+  const failed = verification.error ?? exported.error;
+  const problem = failed === null ? undefined : describeError(failed, t);
 
   function apply(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
@@ -35,34 +36,17 @@ export function AuditTrail(): JSX.Element {
     });
   }
 
-  async function verify(): Promise<void> {
-    setBusy(true);
-    setProblem(undefined);
-    setVerification(undefined);
-    try {
-      setVerification(await unwrap(bridge().audit.verify({})));
-    } catch (e) {
-      setProblem(describeError(e, t));
-    } finally {
-      setBusy(false);
-    }
+  function verify(): void {
+    // One problem shown at a time: the export's refusal goes when the chain is checked.
+    if (exported.isError) exported.reset();
+    verification.mutate();
   }
 
-  async function exportCsv(): Promise<void> {
-    setBusy(true);
-    setProblem(undefined);
-    setNote(undefined);
-    try {
-      // The filters shown, without paging: every matching row.
-      const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeSeq' && key !== 'limit')) as Omit<AuditQuery, 'beforeSeq' | 'limit'>;
-      const answer = await unwrap(bridge().audit.exportCsv(filters));
-      downloadText(`audit-${localIsoDate()}.csv`, answer.csv);
-      setNote(t('audit.exported', { rows: answer.rows }));
-    } catch (e) {
-      setProblem(describeError(e, t));
-    } finally {
-      setBusy(false);
-    }
+  function exportCsv(): void {
+    if (verification.isError) verification.reset();
+    // The filters shown, without paging: every matching row.
+    const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeSeq' && key !== 'limit')) as AuditFilters;
+    exported.mutate(filters, { onSuccess: (answer) => downloadText(`audit-${localIsoDate()}.csv`, answer.csv) });
   }
 
   const all = rows.data?.pages.flatMap((page) => page.rows) ?? [];
@@ -100,18 +84,18 @@ export function AuditTrail(): JSX.Element {
           </button>
         </form>
         <div className="actions">
-          <button type="button" disabled={busy} onClick={() => void verify()}>
+          <button type="button" disabled={busy} onClick={verify}>
             {t('audit.verify')}
           </button>
-          <button type="button" disabled={busy} onClick={() => void exportCsv()}>
+          <button type="button" disabled={busy} onClick={exportCsv}>
             {t('audit.export')}
           </button>
         </div>
-        {verification && (
-          <p role="alert" className={verification.ok ? 'ok' : 'error'}>
-            {verification.ok
-              ? t('audit.intact', { rows: verification.rows })
-              : t('audit.broken', { seq: verification.seq ?? '?', reason: verification.reason ?? '' })}
+        {verification.data && (
+          <p role="alert" className={verification.data.ok ? 'ok' : 'error'}>
+            {verification.data.ok
+              ? t('audit.intact', { rows: verification.data.rows })
+              : t('audit.broken', { seq: verification.data.seq ?? '?', reason: verification.data.reason ?? '' })}
           </p>
         )}
         {note && <p role="status">{note}</p>}

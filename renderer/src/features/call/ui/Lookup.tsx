@@ -3,8 +3,8 @@ import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type R
 import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
-import { useReservationSearch } from '../../../api/queries';
 import { useI18n } from '../../../i18n';
+import { useReservationSearch } from '../api';
 
 interface Props {
   onOpen: (reservation: ReservationView) => void;

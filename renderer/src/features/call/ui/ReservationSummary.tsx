@@ -1,26 +1,28 @@
 // The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
-import { Fragment, useState, type JSX } from 'react';
+import { Fragment, useState, type JSX, type ReactNode } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
-import { RequestRefund } from '../../refunds/ui/RequestRefund';
 
 interface Props {
   reservation: ReservationView;
   payments: readonly PaymentView[];
   onClose: () => void;
-  /** Agents may ask a supervisor to refund a paid payment from here. */
-  canRequestRefunds?: boolean;
+  /**
+   * Agents may ask a supervisor to refund a paid payment from here: the form for a payment (the refunds feature's,
+   * given by the desk), shown under its row. Without it, no refund column.
+   */
+  requestRefund?: ((payment: PaymentView, onClose: () => void) => ReactNode) | undefined;
 }
 
-export function ReservationSummary({ reservation, payments, onClose, canRequestRefunds = false }: Props): JSX.Element {
+export function ReservationSummary({ reservation, payments, onClose, requestRefund }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
   const [refunding, setRefunding] = useState<string>();
   const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
-  const showRefunds = canRequestRefunds && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
+  const showRefunds = requestRefund !== undefined && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
   return (
     <section className="panel" aria-labelledby="reservation-title">
       <div className="panel__head">
@@ -93,7 +95,7 @@ export function ReservationSummary({ reservation, payments, onClose, canRequestR
               {refunding === payment.id && (
                 <tr>
                   <td colSpan={5}>
-                    <RequestRefund payment={payment} onClose={() => setRefunding(undefined)} />
+                    {requestRefund?.(payment, () => setRefunding(undefined))}
                   </td>
                 </tr>
               )}

@@ -4,14 +4,11 @@ import type { MethodView, PaymentView } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { ApiError, unwrap } from '../../../bridge/client';
-import { describeError, textProblem } from '../../../bridge/errors';
-import { bridge, keys, queryClient, storePayment } from '../../../api/queries';
-import { isRetryable } from '../../refunds/attempt';
-import { useCall } from '../../call/store';
-import { CardCapture, type CardCaptureHandle } from './card';
+import { ApiError, describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { amountText, parseAmount } from '../amount';
+import { protectCardData, usePay, useTokenize, type PayVariables } from '../api';
+import { CardCapture, type CardCaptureHandle } from './card';
 import { SavedMethods } from './SavedMethods';
 
 interface Props {
@@ -22,23 +19,21 @@ interface Props {
   cardRef: RefObject<CardCaptureHandle | null>;
 }
 
-/** Content protection follows the card form: on while it holds card data, off when it is emptied or gone. */
-function protect(active: boolean): void {
-  void bridge().window.protectCardData({ active });
-}
-
 export function NewPayment({ reservation, methods, decline, cardRef }: Props): JSX.Element {
   const { t, money } = useI18n();
-  const call = useCall();
   const [amount, setAmount] = useState(amountText(toCents(reservation.balanceDue)));
   const [currency, setCurrency] = useState<Currency>(reservation.currency);
   const [note, setNote] = useState('');
   const [msi, setMsi] = useState(false);
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const amountId = useId();
   const amountError = useId();
   const noteRef = useRef<HTMLInputElement>(null);
+  const tokenize = useTokenize(reservation);
+  // The card's charge and a saved card's: the same pay operation id (the call's), each with its own state on screen.
+  const payCard = usePay(reservation.confirmationNumber);
+  const paySaved = usePay(reservation.confirmationNumber);
+  const busy = paySaved.isPending;
+  const problem = paySaved.error === null ? undefined : describeError(paySaved.error, t);
 
   const parsed = parseAmount(amount);
   const amountProblem = parsed.ok ? undefined : t(parsed.problem);
@@ -47,62 +42,25 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
   const canMsi = currency === 'mxn';
 
-  /** Charges a method (new or saved) with this call's pay operation id: a retry of the same charge reuses it. */
-  async function charge(method: MethodView): Promise<PaymentView> {
+  /** The charge of a method (new or saved) as typed on this form. */
+  function chargeOf(method: MethodView): PayVariables {
     if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amountCents' });
     const trimmedNote = note.trim();
-    let payment: PaymentView;
-    try {
-      payment = await unwrap(
-        bridge().payments.pay({
-          operationId: call.payOperationId,
-          methodId: method.id,
-          amountCents: parsed.cents,
-          currency,
-          reservationId: reservation.confirmationNumber,
-          ...(msi && canMsi ? { installments: true } : {}),
-          ...(trimmedNote === '' ? {} : { note: trimmedNote }),
-        }),
-      );
-    } catch (error) {
-      // Refused for good: the next charge is a new operation. An answer that may be lost keeps the id; main then
-      // lists the attempt on the reservation, which shows it with "Check again" instead of this form.
-      if (!isRetryable(error)) useCall.setState({ payOperationId: crypto.randomUUID() });
-      void queryClient.invalidateQueries({ queryKey: keys.overview(reservation.confirmationNumber) });
-      throw error;
-    }
-    storePayment(payment);
-    call.paymentStarted(payment.id);
-    void bridge().payments.watch({ paymentId: payment.id });
-    return payment;
+    return {
+      methodId: method.id,
+      amountCents: parsed.cents,
+      currency,
+      ...(msi && canMsi ? { installments: true } : {}),
+      ...(trimmedNote === '' ? {} : { note: trimmedNote }),
+    };
   }
 
-  async function tokenize(card: Parameters<NonNullable<Parameters<typeof CardCapture>[0]['tokenize']>>[0]): Promise<MethodView> {
-    try {
-      return await unwrap(
-        bridge().payments.tokenize({
-          operationId: call.tokenizeOperationId,
-          card,
-          reservationId: reservation.confirmationNumber,
-          ...(reservation.guestEmail === undefined ? {} : { guestEmail: reservation.guestEmail }),
-        }),
-      );
-    } finally {
-      // A tokenization is answered either way: the next one (another card, a corrected number) is a new operation.
-      useCall.setState({ tokenizeOperationId: crypto.randomUUID() });
-    }
-  }
+  /** Charges the card the form just tokenized (the card form's checkout()). */
+  const charge = async (method: MethodView): Promise<PaymentView> => payCard.mutateAsync(chargeOf(method));
 
-  async function chargeSaved(method: MethodView): Promise<void> {
-    setProblem(undefined);
-    setBusy(true);
-    try {
-      await charge(method);
-    } catch (error) {
-      setProblem(describeError(error, t));
-    } finally {
-      setBusy(false);
-    }
+  function chargeSaved(method: MethodView): void {
+    // The saved cards are disabled while the amount is not one.
+    if (parsed.ok) paySaved.mutate(chargeOf(method));
   }
 
   return (
@@ -163,7 +121,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
         tokenize={tokenize}
         pay={charge}
         decline={decline}
-        onCardDataPresent={protect}
+        onCardDataPresent={protectCardData}
         onEvent={(event) => {
           if (event.button === 'continue') void cardRef.current?.checkout();
           else void cardRef.current?.createToken();
@@ -174,7 +132,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
           {problem}
         </p>
       )}
-      <SavedMethods methods={methods} disabled={blocked} onCharge={(method) => void chargeSaved(method)} />
+      <SavedMethods methods={methods} disabled={blocked} onCharge={chargeSaved} />
     </section>
   );
 }

@@ -2,17 +2,17 @@
 import { useEffect, useRef, type JSX } from 'react';
 import type { MethodView, PendingPaymentView } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { messageOf } from '../../../bridge/client';
-import { usePayment } from '../../../api/queries';
-import { useCall } from '../../call/store';
-import type { CardCaptureHandle } from './card';
+import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { StatusBadge } from '../../../ui/StatusBadge';
+import { useCall } from '../../call';
+import { usePayment } from '../api';
+import type { CardCaptureHandle } from './card';
 import { NewPayment } from './NewPayment';
 import { PendingPayment, ReconcileNotice } from './PendingPayment';
 import { Plans } from './Plans';
 import { Expired, Succeeded } from './Result';
 import { SendLink } from './SendLink';
-import { StatusBadge } from '../../../ui/StatusBadge';
 
 interface Props {
   reservation: ReservationView;

@@ -1,42 +1,27 @@
 // A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
-import { useState, type JSX } from 'react';
+import type { JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
-import { messageOf, unwrap } from '../../../bridge/client';
-import { bridge, keys, queryClient, storePayment } from '../../../api/queries';
-import { useCall } from '../../call/store';
+import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { useCheckAgain } from '../api';
 import { brandLabel } from './Result';
 
 /** Main sends the attempt again with its own key (never a new payment) and says what the service did. */
 export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JSX.Element {
   const { t, money, dateTime } = useI18n();
-  const paymentStarted = useCall((state) => state.paymentStarted);
-  const [busy, setBusy] = useState(false);
-  const [said, setSaid] = useState<{ text: string; alert: boolean }>();
+  const checkAgain = useCheckAgain(attempt.reservationId);
+  const busy = checkAgain.isPending;
   const currency = attempt.currency === 'usd' ? 'usd' : 'mxn';
   const amount = money(attempt.amountCents, currency);
-
-  async function checkAgain(): Promise<void> {
-    setBusy(true);
-    setSaid(undefined);
-    try {
-      const check = await unwrap(bridge().payments.checkAgain({ operationId: attempt.operationId }));
-      if (check.state === 'answered') {
-        storePayment(check.payment);
-        paymentStarted(check.payment.id);
-        void bridge().payments.watch({ paymentId: check.payment.id });
-      } else if (check.state === 'unanswered') {
-        setSaid({ text: t('pending.stillUnanswered', { amount }), alert: false });
-      } else {
-        setSaid({ text: check.message, alert: true });
-      }
-    } catch (error) {
-      setSaid({ text: messageOf(error), alert: true });
-    } finally {
-      setBusy(false);
-      void queryClient.invalidateQueries({ queryKey: keys.overview(attempt.reservationId) });
-    }
-  }
+  // Answered, the payment takes this panel's place; otherwise what the service said.
+  const check = checkAgain.data;
+  const said: { text: string; alert: boolean } | undefined = checkAgain.error
+    ? { text: messageOf(checkAgain.error), alert: true }
+    : check === undefined || check.state === 'answered'
+      ? undefined
+      : check.state === 'unanswered'
+        ? { text: t('pending.stillUnanswered', { amount }), alert: false }
+        : { text: check.message, alert: true };
 
   return (
     <section className="panel panel--warning" aria-labelledby="pending-title">
@@ -53,7 +38,7 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         <dt>{t('pending.started')}</dt>
         <dd>{dateTime(attempt.startedAt)}</dd>
       </dl>
-      <button type="button" className="primary" disabled={busy} aria-busy={busy} onClick={() => void checkAgain()}>
+      <button type="button" className="primary" disabled={busy} aria-busy={busy} onClick={() => checkAgain.mutate({ operationId: attempt.operationId })}>
         {t('pending.checkAgain')}
       </button>
       {said && (

@@ -1,10 +1,10 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation.
 import { useEffect, useId, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { messageOf, unwrap } from '../../../bridge/client';
-import { bridge, storePayment } from '../../../api/queries';
+import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { amountText, parseAmount } from '../amount';
+import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
 
 const currencyOf = (payment: PaymentView): 'usd' | 'mxn' => (payment.currency === 'usd' ? 'usd' : 'mxn');
@@ -23,8 +23,13 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const now = useNow(1000);
   const [choice, setChoice] = useState<number | 'single'>(payment.availableInstallments[0] ?? 'single');
   const [newAmount, setNewAmount] = useState(amountText(payment.amountCents));
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  /** The new amount as typed, when it is not one (nothing is sent). */
+  const [typo, setTypo] = useState<string>();
+  const confirmPlan = useConfirmPlan(payment.id);
+  const updateAmount = useUpdateAmount(payment.id);
+  const busy = confirmPlan.isPending || updateAmount.isPending;
+  const failed = updateAmount.error ?? confirmPlan.error;
+  const problem = typo ?? (failed === null ? undefined : messageOf(failed));
   const groupId = useId();
   const amountId = useId();
   const currency = currencyOf(payment);
@@ -34,31 +39,23 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   // A plan that no longer exists after an amount update falls back to the first one offered.
   const chosen = choice !== 'single' && !payment.availableInstallments.includes(choice) ? (payment.availableInstallments[0] ?? 'single') : choice;
 
-  async function run(action: () => Promise<PaymentView>): Promise<void> {
-    setBusy(true);
-    setProblem(undefined);
-    try {
-      storePayment(await action());
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setBusy(false);
+  // Each operation clears what the other said.
+  function update(): void {
+    confirmPlan.reset();
+    if (!parsed.ok) {
+      setTypo(t(parsed.problem));
+      return;
     }
+    setTypo(undefined);
+    updateAmount.mutate({ amountCents: parsed.cents });
   }
 
-  const update = (): Promise<void> =>
-    parsed.ok ? run(() => unwrap(bridge().payments.updateAmount({ paymentId: payment.id, amountCents: parsed.cents }))) : Promise.resolve(setProblem(t(parsed.problem)));
-  const confirm = (): Promise<void> =>
-    run(() =>
-      unwrap(
-        bridge().payments.confirm({
-          paymentId: payment.id,
-          // The amount on the screen: main refuses the confirmation if the service holds another.
-          expectedAmountCents: payment.amountCents,
-          ...(chosen === 'single' ? {} : { installmentsCount: chosen }),
-        }),
-      ),
-    );
+  function confirm(): void {
+    updateAmount.reset();
+    setTypo(undefined);
+    // The amount on the screen: main refuses the confirmation if the service holds another.
+    confirmPlan.mutate({ expectedAmountCents: payment.amountCents, ...(chosen === 'single' ? {} : { installmentsCount: chosen }) });
+  }
 
   return (
     <section className="panel" aria-labelledby="plans-title">
@@ -77,7 +74,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void confirm();
+          confirm();
         }}
       >
         <fieldset className="plans" aria-describedby={`${groupId}-help`}>
@@ -105,7 +102,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           <label htmlFor={amountId}>{t('plans.newAmount')}</label>
           <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
         </div>
-        <button type="button" disabled={busy || left === 0} onClick={() => void update()}>
+        <button type="button" disabled={busy || left === 0} onClick={update}>
           {t('plans.update')}
         </button>
       </div>

@@ -4,10 +4,9 @@ import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 're
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { unwrap } from '../../../bridge/client';
 import { describeError } from '../../../bridge/errors';
-import { bridge } from '../../../api/queries';
 import { useI18n, type I18n } from '../../../i18n';
+import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
 import './SendLink.css';
 
@@ -48,9 +47,10 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
   const [destination, setDestination] = useState(prefill(initial, reservation));
   const [guestLanguage, setGuestLanguage] = useState(language);
   const [touched, setTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const sendLink = useSendLink(payment.id);
+  const busy = sendLink.isPending;
+  const problem = sendLink.error === null ? undefined : describeError(sendLink.error, t);
   const [results, setResults] = useState<DeliveryResult[]>([]);
-  const [problem, setProblem] = useState<string>();
   /** A quick re-send main asked the agent to confirm: the earlier, unanswered message, and how long ago it went. */
   const [confirming, setConfirming] = useState<{ previous: DeliveryResult; seconds: number }>();
   /** The latest word on each message, also for events that arrive before sendLink's own answer. */
@@ -59,15 +59,11 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
   const id = useId();
 
   // main follows each message with the provider and reports every new status.
-  useEffect(
-    () =>
-      bridge().events.on('messaging:delivery', (update) => {
-        if (update.paymentId !== payment.id || !newer(latest.current.get(update.messageId), update)) return;
-        latest.current.set(update.messageId, update);
-        setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
-      }),
-    [payment.id],
-  );
+  useDeliveryUpdates(payment.id, (update) => {
+    if (!newer(latest.current.get(update.messageId), update)) return;
+    latest.current.set(update.messageId, update);
+    setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
+  });
 
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
@@ -83,34 +79,30 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
     setTouched(false);
   }
 
-  async function deliver(confirmResend: boolean): Promise<void> {
-    setBusy(true);
-    setProblem(undefined);
+  function deliver(confirmResend: boolean): void {
     setConfirming(undefined);
-    try {
-      const outcome = await unwrap(
-        bridge().messaging.sendLink({ paymentId: payment.id, channel, destination, language: guestLanguage, ...(confirmResend ? { confirmResend: true } : {}) }),
-      );
-      if (outcome.status === 'confirm_resend') {
-        setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
-        return;
-      }
-      const known = latest.current.get(outcome.messageId);
-      const result = known && newer(outcome, known) ? known : outcome;
-      latest.current.set(result.messageId, result);
-      setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
-    } catch (error) {
-      setProblem(describeError(error, t));
-    } finally {
-      setBusy(false);
-    }
+    sendLink.mutate(
+      { channel, destination, language: guestLanguage, ...(confirmResend ? { confirmResend: true } : {}) },
+      {
+        onSuccess: (outcome) => {
+          if (outcome.status === 'confirm_resend') {
+            setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
+            return;
+          }
+          const known = latest.current.get(outcome.messageId);
+          const result = known && newer(outcome, known) ? known : outcome;
+          latest.current.set(result.messageId, result);
+          setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
+        },
+      },
+    );
   }
 
   function send(event: FormEvent): void {
     event.preventDefault();
     setTouched(true);
     if (!checked.ok) return;
-    void deliver(false);
+    deliver(false);
   }
 
   const sentOnce = results.some((result) => result.attempts > 0 || result.training);
@@ -165,7 +157,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
             <button type="button" ref={confirmButton} onClick={() => setConfirming(undefined)}>
               {t('link.confirm.wait')}
             </button>
-            <button type="button" disabled={busy} onClick={() => void deliver(true)}>
+            <button type="button" disabled={busy} onClick={() => deliver(true)}>
               {t('link.confirm.send')}
             </button>
           </div>

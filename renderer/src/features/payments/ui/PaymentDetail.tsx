@@ -1,20 +1,14 @@
 // One payment, asked of the service again when opened: what was paid, what was refunded (followed live), what is left,
 // and the supervisor's refund — full or partial, with a reason — sent with one operation id per attempt.
-import { useEffect, useId, useState, type FormEvent, type JSX } from 'react';
+import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundLimitView } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
-import { messageOf, unwrap } from '../../../bridge/client';
-import { bridge, storePayment, useFreshPayment, useRefundLimits } from '../../../api/queries';
-import { useCall } from '../../call/store';
-import { useI18n } from '../../../i18n';
+import { isRetryable, messageOf } from '../../../bridge/errors';
+import { moneyCurrency, useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
-import { isRetryable, moneyCurrency } from '../../refunds/attempt';
-import { checkDraft, emptyDraft } from '../../refunds/draft';
-import { RefundFields } from '../../refunds/ui/RefundFields';
-import { AttemptSubmit, type AttemptError } from '../../refunds/ui/AttemptSubmit';
-import { RefundList } from '../../refunds/ui/RefundList';
-import { RequestList } from '../../refunds/ui/RequestRefund';
-import { useRequestsFor } from '../../../api/queries';
+import { useWatchPayment } from '../../payment';
+import { AttemptSubmit, checkDraft, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
+import { useFreshPayment } from '../api';
 
 interface Props {
   paymentId: string;
@@ -36,18 +30,16 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const payment = useFreshPayment(paymentId);
   const requests = useRequestsFor(paymentId);
   const limits = useRefundLimits();
-  const slot = `refund:${paymentId}`;
+  const refund = useRefund(paymentId);
   const [draft, setDraft] = useState(emptyDraft);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AttemptError>();
   const [sent, setSent] = useState<string>();
-  const pendingRefund = payment.data?.refunds.some((refund) => refund.status === 'pending') ?? false;
+  const busy = refund.isPending;
+  const error = refund.error === null ? undefined : { text: messageOf(refund.error), retry: isRetryable(refund.error) };
+  const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
 
   // A refund still pending when the payment is opened is followed too.
-  useEffect(() => {
-    if (pendingRefund) void bridge().payments.watch({ paymentId });
-  }, [pendingRefund, paymentId]);
+  useWatchPayment(paymentId, pendingRefund);
 
   if (payment.isError) {
     return (
@@ -66,33 +58,22 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const refundable = current.status === 'succeeded' && current.refundableCents > 0;
   const limit = limits.data?.find((entry) => entry.role === role && entry.currency === currency);
 
-  async function refund(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     setTried(true);
     setSent(undefined);
     if (!check.ok || busy) return;
-    const call = useCall.getState();
-    // The same id until main answers this attempt: a retry after a lost answer cannot refund twice.
-    const operationId = call.attemptId(slot);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = await unwrap(
-        bridge().refunds.create({ operationId, paymentId, reason: check.reason, ...(check.amountCents === undefined ? {} : { amountCents: check.amountCents }) }),
-      );
-      call.attemptAnswered(slot);
-      storePayment(answer);
-      void bridge().payments.watch({ paymentId });
-      setSent(t('refund.sent', { amount: money(check.amountCents ?? current?.refundableCents ?? 0, currency) }));
-      setDraft(emptyDraft());
-      setTried(false);
-    } catch (e) {
-      const retry = isRetryable(e);
-      if (!retry) call.attemptAnswered(slot);
-      setError({ text: messageOf(e), retry });
-    } finally {
-      setBusy(false);
-    }
+    const amountCents = check.amountCents ?? current?.refundableCents ?? 0;
+    refund.mutate(
+      { reason: check.reason, amountCents: check.amountCents },
+      {
+        onSuccess: () => {
+          setSent(t('refund.sent', { amount: money(amountCents, currency) }));
+          setDraft(emptyDraft());
+          setTried(false);
+        },
+      },
+    );
   }
 
   return (
@@ -129,7 +110,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
       {!refundable ? (
         <p role="status">{current.status === 'succeeded' ? t('refund.nothingLeft') : t('refund.notRefundable')}</p>
       ) : (
-        <form className="stack" onSubmit={(e) => void refund(e)} noValidate aria-label={t('payments.refundTitle')}>
+        <form className="stack" onSubmit={submit} noValidate aria-label={t('payments.refundTitle')}>
           <RefundFields draft={draft} onChange={setDraft} refundableCents={current.refundableCents} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
           {limits.data && (
             <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>

@@ -2,12 +2,12 @@
 // after an approval, the refund's status is followed live like any other.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../../../shared/desk';
-import { unwrap } from '../../../bridge/client';
 import { describeError } from '../../../bridge/errors';
-import { bridge, keys, queryClient, storePayment, usePayment, useRefundQueue } from '../../../api/queries';
-import { useI18n } from '../../../i18n';
-import { moneyCurrency, reasonKey } from '../attempt';
+import { moneyCurrency, useI18n } from '../../../i18n';
 import { RequestBadge } from '../../../ui/RefundBadge';
+import { usePayment } from '../../payment';
+import { useApproveRequest, useRefundQueue, useRejectRequest } from '../api';
+import { reasonKey } from '../reasons';
 import { RefundList } from './RefundList';
 import '../../../ui/desk.css';
 
@@ -18,8 +18,6 @@ export function Approvals(): JSX.Element {
   const queue = useRefundQueue(all ? 'all' : 'pending');
   const [approved, setApproved] = useState<RefundRequestView>();
   const [message, setMessage] = useState<string>();
-
-  const refresh = (): void => void queryClient.invalidateQueries({ queryKey: ['refund-requests'] });
 
   return (
     <div className="desk">
@@ -59,11 +57,9 @@ export function Approvals(): JSX.Element {
                     onApproved={(done) => {
                       setApproved(done);
                       setMessage(t('approvals.approved', { payment: done.paymentId }));
-                      refresh();
                     }}
                     onRejected={() => {
                       setMessage(t('approvals.rejected'));
-                      refresh();
                     }}
                   />
                 ))}
@@ -80,44 +76,32 @@ export function Approvals(): JSX.Element {
 function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestView; onApproved: (request: RefundRequestView) => void; onRejected: () => void }): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const id = useId();
-  const [busy, setBusy] = useState(false);
   const [rejecting, setRejecting] = useState(false);
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string>();
+  const [missingNote, setMissingNote] = useState(false);
+  const approval = useApproveRequest(request);
+  const rejection = useRejectRequest(request.id);
+  const busy = approval.isPending || rejection.isPending;
+  const failed = approval.error ?? rejection.error;
+  const error = missingNote ? t('approvals.noteMissing') : failed === null ? undefined : describeError(failed, t);
   const reason = reasonKey(request.reason);
 
-  async function approve(): Promise<void> {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = await unwrap(bridge().refunds.approve({ requestId: request.id }));
-      storePayment(answer.payment);
-      void bridge().payments.watch({ paymentId: answer.payment.id });
-      onApproved(answer.request);
-    } catch (e) {
-      setError(describeError(e, t));
-      void queryClient.invalidateQueries({ queryKey: keys.requestsFor(request.paymentId) });
-    } finally {
-      setBusy(false);
-    }
+  function approve(): void {
+    setMissingNote(false);
+    rejection.reset();
+    approval.mutate(undefined, { onSuccess: (answer) => onApproved(answer.request) });
   }
 
-  async function reject(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function reject(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
+    approval.reset();
+    rejection.reset();
     if (note.trim() === '') {
-      setError(t('approvals.noteMissing'));
+      setMissingNote(true);
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await unwrap(bridge().refunds.reject({ requestId: request.id, note: note.trim() }));
-      onRejected();
-    } catch (e) {
-      setError(describeError(e, t));
-    } finally {
-      setBusy(false);
-    }
+    setMissingNote(false);
+    rejection.mutate({ note: note.trim() }, { onSuccess: onRejected });
   }
 
   return (
@@ -137,7 +121,7 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
       <td>
         {request.status === 'pending' && (
           <div className="actions">
-            <button type="button" className="primary" disabled={busy} onClick={() => void approve()}>
+            <button type="button" className="primary" disabled={busy} onClick={approve}>
               {t('approvals.approve')}
               <span className="visually-hidden"> {request.paymentId}</span>
             </button>
@@ -146,7 +130,7 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
               <span className="visually-hidden"> {request.paymentId}</span>
             </button>
             {rejecting && (
-              <form className="stack" onSubmit={(e) => void reject(e)} noValidate>
+              <form className="stack" onSubmit={reject} noValidate>
                 <label htmlFor={`${id}-note`}>{t('approvals.rejectNote')}</label>
                 <input id={`${id}-note`} autoComplete="off" maxLength={500} value={note} autoFocus onChange={(event) => setNote(event.target.value)} />
                 <button type="submit" disabled={busy}>

@@ -1,8 +1,8 @@
 // The fields of a refund (full or partial, the amount, the reason), shared by the supervisor's refund and the agent's request.
 import { useId, type JSX } from 'react';
-import { useI18n } from '../../../i18n';
+import { moneyCurrency, useI18n } from '../../../i18n';
 import { amountText as amountTextOf } from '../../payment/amount';
-import { REFUND_REASONS, isRefundReason, moneyCurrency } from '../attempt';
+import { REFUND_REASONS, isRefundReason } from '../reasons';
 import type { DraftCheck, RefundDraft } from '../draft';
 
 interface Props {

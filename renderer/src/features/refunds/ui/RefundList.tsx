@@ -1,8 +1,8 @@
 // What was already refunded on a payment: amount, reason, status (followed live), when.
 import type { JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { useI18n } from '../../../i18n';
-import { moneyCurrency, reasonKey } from '../attempt';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { reasonKey } from '../reasons';
 import { RefundBadge } from '../../../ui/RefundBadge';
 
 export function RefundList({ payment, headingLevel = 3 }: { payment: PaymentView; headingLevel?: 3 | 4 }): JSX.Element {

@@ -3,17 +3,16 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../../../shared/desk';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { unwrap } from '../../../bridge/client';
-import { describeError } from '../../../bridge/errors';
-import { bridge, queryClient, keys, storePayment, useRequestsFor } from '../../../api/queries';
-import { useCall } from '../../call/store';
-import { useI18n } from '../../../i18n';
-import { isRetryable, moneyCurrency, reasonKey } from '../attempt';
-import { AttemptSubmit, type AttemptError } from './AttemptSubmit';
+import { describeError, isRetryable } from '../../../bridge/errors';
+import { secret } from '../../../bridge/secret';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { RequestBadge } from '../../../ui/RefundBadge';
+import { useOverrideRefund, useRequestRefund, useRequestsFor } from '../api';
 import { checkDraft, emptyDraft } from '../draft';
+import { reasonKey } from '../reasons';
+import { AttemptSubmit } from './AttemptSubmit';
 import { RefundFields } from './RefundFields';
 import { RefundList } from './RefundList';
-import { RequestBadge } from '../../../ui/RefundBadge';
 
 interface Props {
   payment: PaymentView;
@@ -23,52 +22,36 @@ interface Props {
 export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const { t } = useI18n();
   const id = useId();
-  const slot = `request:${payment.id}`;
   const [draft, setDraft] = useState(emptyDraft);
   const [note, setNote] = useState('');
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AttemptError>();
   /** The request this screen just made: the agent chooses who approves it. */
   const [current, setCurrent] = useState<RefundRequestView>();
   const [next, setNext] = useState<'now' | 'queue'>();
   const requests = useRequestsFor(payment.id);
+  const request = useRequestRefund(payment.id);
+  const busy = request.isPending;
+  const error = request.error === null ? undefined : { text: describeError(request.error, t), retry: isRetryable(request.error) };
   const check = checkDraft(draft, payment.refundableCents);
   const canRequest = payment.status === 'succeeded' && payment.refundableCents > 0;
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     setTried(true);
     if (!check.ok || busy) return;
-    const call = useCall.getState();
-    const requestId = call.attemptId(slot);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const trimmed = note.trim();
-      const request = await unwrap(
-        bridge().refunds.request({
-          requestId,
-          paymentId: payment.id,
-          reason: check.reason,
-          ...(check.amountCents === undefined ? {} : { amountCents: check.amountCents }),
-          ...(trimmed === '' ? {} : { note: trimmed }),
-        }),
-      );
-      call.attemptAnswered(slot);
-      setCurrent(request);
-      setNext(undefined);
-      setDraft(emptyDraft());
-      setNote('');
-      setTried(false);
-      void queryClient.invalidateQueries({ queryKey: keys.requestsFor(payment.id) });
-    } catch (e) {
-      const retry = isRetryable(e);
-      if (!retry) call.attemptAnswered(slot);
-      setError({ text: describeError(e, t), retry });
-    } finally {
-      setBusy(false);
-    }
+    const trimmed = note.trim();
+    request.mutate(
+      { reason: check.reason, amountCents: check.amountCents, note: trimmed === '' ? undefined : trimmed },
+      {
+        onSuccess: (made) => {
+          setCurrent(made);
+          setNext(undefined);
+          setDraft(emptyDraft());
+          setNote('');
+          setTried(false);
+        },
+      },
+    );
   }
 
   const shown = current ?? requests.data?.find((request) => request.status === 'pending');
@@ -82,7 +65,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
       </div>
       {shown === undefined || shown.status !== 'pending' || current === undefined ? (
         canRequest && (
-          <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
+          <form className="stack" onSubmit={submit} noValidate>
             <p className="hint">{t('request.help')}</p>
             <RefundFields draft={draft} onChange={setDraft} refundableCents={payment.refundableCents} currency={payment.currency} check={check} showProblems={tried} disabled={busy} />
             <div className="field">
@@ -118,10 +101,11 @@ function PendingRequest({
 }): JSX.Element {
   const { t } = useI18n();
   const id = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const override = useOverrideRefund(request.id);
+  const busy = override.isPending;
+  const error = override.error === null ? undefined : describeError(override.error, t);
 
-  async function approve(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function approve(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const value = (name: string): string => {
@@ -129,22 +113,11 @@ function PendingRequest({
       return typeof entry === 'string' ? entry : '';
     };
     const approverId = value('approverId').trim();
-    const approverPassword = value('approverPassword');
+    const approverPassword = secret(value('approverPassword'));
+    // The supervisor's password is never kept on the agent's screen.
     const passwordField = event.currentTarget.elements.namedItem('approverPassword');
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = await unwrap(bridge().refunds.override({ requestId: request.id, approverId, approverPassword }));
-      storePayment(answer.payment);
-      void bridge().payments.watch({ paymentId: answer.payment.id });
-      onDecided(answer.request);
-    } catch (e) {
-      setError(describeError(e, t));
-    } finally {
-      // The supervisor's password is never kept on the agent's screen.
-      if (passwordField instanceof HTMLInputElement) passwordField.value = '';
-      setBusy(false);
-    }
+    if (passwordField instanceof HTMLInputElement) passwordField.value = '';
+    override.mutate({ approverId, approverPassword }, { onSuccess: (answer) => onDecided(answer.request) });
   }
 
   return (
@@ -163,7 +136,7 @@ function PendingRequest({
       </fieldset>
       {next === 'queue' && <p role="status">{t('request.queued')}</p>}
       {next === 'now' && (
-        <form className="stack override" aria-labelledby={`${id}-override`} onSubmit={(e) => void approve(e)}>
+        <form className="stack override" aria-labelledby={`${id}-override`} onSubmit={approve}>
           <h4 id={`${id}-override`}>{t('override.title')}</h4>
           <p className="hint">{t('override.help')}</p>
           <div className="row">

@@ -2,10 +2,9 @@
 // its numbers for screen readers); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
-import { messageOf } from '../../../bridge/client';
-import { useEndOfDay } from '../../../api/queries';
-import { useI18n } from '../../../i18n';
-import { moneyCurrency } from '../../refunds/attempt';
+import { messageOf } from '../../../bridge/errors';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { useEndOfDay } from '../api';
 import { hourSeries, hourText, type HourSeries } from '../hours';
 import { downloadText, localIsoDate } from '../../../ui/text';
 import '../../../ui/desk.css';

@@ -1,9 +1,10 @@
 // Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
-import { useState, type FormEvent, type JSX } from 'react';
+import type { FormEvent, JSX } from 'react';
 import type { OperatorView } from '../../../../../shared/operators';
-import { api, unwrap } from '../../../bridge/client';
 import { describeError } from '../../../bridge/errors';
+import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
+import { useCreateFirstAdmin, useEndLocked, useSignIn } from '../api';
 
 /** A text field's value from a submitted form. */
 const field = (form: FormData, name: string): string => {
@@ -26,41 +27,27 @@ interface SignInProps extends Props {
 
 export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false }: SignInProps): JSX.Element {
   const { t } = useI18n();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const signIn = useSignIn();
+  const endLocked = useEndLocked();
+  const busy = signIn.isPending || endLocked.isPending;
+  const failed = signIn.error ?? endLocked.error;
+  const error = failed === null ? undefined : describeError(failed, t);
 
   /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
-  async function handOver(): Promise<void> {
-    if (!api) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await unwrap(api.session.endLocked({}));
-      onHandedOver?.();
-    } catch (e) {
-      setError(describeError(e, t));
-    } finally {
-      setBusy(false);
-    }
+  function handOver(): void {
+    signIn.reset();
+    endLocked.mutate(undefined, { onSuccess: () => onHandedOver?.() });
   }
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (!api) return;
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    try {
-      onSignedIn(await unwrap(api.session.signIn({ id: field(form, 'id'), password: field(form, 'password') })));
-    } catch (e) {
-      setError(describeError(e, t));
-    } finally {
-      setBusy(false);
-    }
+    endLocked.reset();
+    signIn.mutate({ id: field(form, 'id'), password: secret(field(form, 'password')) }, { onSuccess: onSignedIn });
   }
 
   return (
-    <form className="card" aria-labelledby="sign-in-title" onSubmit={(e) => void submit(e)}>
+    <form className="card" aria-labelledby="sign-in-title" onSubmit={submit}>
       <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
       {locked && <p>{t('signin.lockedHelp')}</p>}
       {handedOver && <p role="status">{t('signin.handedOver')}</p>}
@@ -77,7 +64,7 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
         {t('signin.submit')}
       </button>
       {locked && (
-        <button type="button" className="link" disabled={busy} onClick={() => void handOver()}>
+        <button type="button" className="link" disabled={busy} onClick={handOver}>
           {t('signin.handOver')}
         </button>
       )}
@@ -87,30 +74,20 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
 
 export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
   const { t } = useI18n();
-  const [error, setError] = useState<string>();
+  const create = useCreateFirstAdmin();
+  const error = create.error === null ? undefined : describeError(create.error, t);
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+  function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (!api) return;
     const form = new FormData(event.currentTarget);
-    setError(undefined);
-    try {
-      onSignedIn(
-        await unwrap(
-          api.session.createFirstAdmin({
-            id: field(form, 'id'),
-            displayName: field(form, 'displayName'),
-            password: field(form, 'password'),
-          }),
-        ),
-      );
-    } catch (e) {
-      setError(describeError(e, t));
-    }
+    create.mutate(
+      { id: field(form, 'id'), displayName: field(form, 'displayName'), password: secret(field(form, 'password')) },
+      { onSuccess: onSignedIn },
+    );
   }
 
   return (
-    <form className="card" aria-labelledby="first-admin-title" onSubmit={(e) => void submit(e)}>
+    <form className="card" aria-labelledby="first-admin-title" onSubmit={submit}>
       <h2 id="first-admin-title">{t('firstAdmin.title')}</h2>
       <p>{t('firstAdmin.help')}</p>
       <label htmlFor="first-admin-id">{t('signin.id')}</label>

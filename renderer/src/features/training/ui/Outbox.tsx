@@ -1,39 +1,15 @@
 // Training mode only: the messages the desk "sent" (captured, never delivered); the trainee plays the cardholder.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type JSX } from 'react';
-import type { OutboxMessageView } from '../../../../../shared/messaging';
-import { messageOf, unwrap } from '../../../bridge/client';
-import { bridge, keys, storePayment } from '../../../api/queries';
+import type { JSX } from 'react';
+import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
-
-const outboxKey = ['messaging', 'outbox'] as const;
+import { useOutbox, usePlayCardholder } from '../api';
 
 export function Outbox(): JSX.Element {
   const { t, dateTime } = useI18n();
-  const queryClient = useQueryClient();
-  const outbox = useQuery({
-    queryKey: outboxKey,
-    queryFn: async () => (await unwrap(bridge().messaging.outbox({}))).messages,
-    refetchInterval: 1500,
-  });
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState<string>();
-
-  async function play(message: OutboxMessageView, answer: 'approve' | 'decline'): Promise<void> {
-    setBusy(message.id);
-    setProblem(undefined);
-    try {
-      await unwrap(bridge().messaging.playCardholder({ messageId: message.id, answer }));
-      void queryClient.invalidateQueries({ queryKey: outboxKey });
-      // The payment moves on in main; read it now rather than at the next scheduled check.
-      storePayment(await unwrap(bridge().payments.get({ paymentId: message.paymentId })));
-      void queryClient.invalidateQueries({ queryKey: keys.payment(message.paymentId) });
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setBusy(undefined);
-    }
-  }
+  const outbox = useOutbox();
+  const play = usePlayCardholder();
+  const busy = play.isPending ? play.variables.message.id : undefined;
+  const problem = play.error === null ? undefined : messageOf(play.error);
 
   const messages = outbox.data ?? [];
   return (
@@ -51,10 +27,10 @@ export function Outbox(): JSX.Element {
             <p className="outbox__text">{message.text}</p>
             {message.cardholder === 'waiting' ? (
               <div className="row">
-                <button type="button" disabled={busy === message.id} onClick={() => void play(message, 'approve')}>
+                <button type="button" disabled={busy === message.id} onClick={() => play.mutate({ message, answer: 'approve' })}>
                   {t('outbox.approve')}
                 </button>
-                <button type="button" disabled={busy === message.id} onClick={() => void play(message, 'decline')}>
+                <button type="button" disabled={busy === message.id} onClick={() => play.mutate({ message, answer: 'decline' })}>
                   {t('outbox.decline')}
                 </button>
               </div>

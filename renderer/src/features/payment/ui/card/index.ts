@@ -1,4 +1,4 @@
-/** The card capture form (spec §1) and its pure parts: fields, brands, errors, MSI plans. */
+/** The card capture form (spec §1) and its pure parts: fields, brands, errors. */
 export {
   CardCapture,
   type CardCaptureError,
@@ -7,8 +7,6 @@ export {
   type CardCaptureProps,
   type CheckoutResult,
   type CreateTokenResult,
-  type InstallmentsOffer,
 } from './CardCapture';
 export { brandName } from './brand';
 export { describeCardError, errorMessageKey, EXPLAINED_CODES, type CardError } from './errors';
-export { installmentPlans, type InstallmentPlan } from './installments';

@@ -1,18 +1,15 @@
-// The desk after sign-in: the top bar, the sections the operator's role opens (agents: the workspace alone), and the
-// agent's workspace — find the reservation, take the payment, follow it to the result — all from the keyboard.
-import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
+// The desk after sign-in: the top bar, the sections the operator's role opens (agents: the workspace alone) as tabs,
+// F2 back to the search from anywhere, and main's payment events followed while signed in.
+import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
-import { api, messageOf } from '../bridge/client';
-import { useAppInfo, useOverview, usePaymentEvents, useReservation } from '../api/queries';
-import { useCall } from '../features/call/store';
-import { useActivityReport } from '../features/session/activity';
-import { useI18n, type PlainKey } from '../i18n';
-import { PaymentFlow } from '../features/payment/ui/PaymentFlow';
-import { Outbox } from '../features/training/ui/Outbox';
-import { UpdateBanner } from '../features/updates/ui/UpdateBanner';
+import { usePaymentEvents } from '../features/payment';
+import { lockSession, useActivityReport } from '../features/session';
+import { UpdateBanner } from '../features/updates';
+import { useI18n } from '../i18n';
+import { AgentDesk } from './AgentDesk';
+import { useAppInfo } from './api';
 import { LanguageSwitch } from './LanguageSwitch';
-import { Lookup } from '../features/call/ui/Lookup';
-import { ReservationSummary } from '../features/call/ui/ReservationSummary';
+import { SECTION_LABELS, sectionsFor, type Section } from './sections';
 import './workspace.css';
 
 // The supervisor's and admin's screens are loaded when first opened: agents never download them.
@@ -22,25 +19,6 @@ const AuditTrail = lazy(() => import('../features/audit/ui/AuditTrail').then((m)
 const EndOfDay = lazy(() => import('../features/reports/ui/EndOfDay').then((m) => ({ default: m.EndOfDay })));
 const Accounts = lazy(() => import('../features/admin/ui/Accounts').then((m) => ({ default: m.Accounts })));
 const ImportReservations = lazy(() => import('../features/admin/ui/ImportReservations').then((m) => ({ default: m.ImportReservations })));
-
-export type Section = 'workspace' | 'payments' | 'approvals' | 'audit' | 'report' | 'accounts' | 'import';
-
-const LABELS: Record<Section, PlainKey> = {
-  workspace: 'nav.workspace',
-  payments: 'nav.payments',
-  approvals: 'nav.approvals',
-  audit: 'nav.audit',
-  report: 'nav.report',
-  accounts: 'nav.accounts',
-  import: 'nav.import',
-};
-
-/** The sections a role opens, in order; agents have the workspace alone. */
-export function sectionsFor(role: OperatorView['role']): Section[] {
-  if (role === 'agent') return ['workspace'];
-  const supervisor: Section[] = ['workspace', 'payments', 'approvals', 'audit', 'report'];
-  return role === 'admin' ? [...supervisor, 'accounts', 'import'] : supervisor;
-}
 
 interface Props {
   operator: OperatorView;
@@ -94,11 +72,6 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
     tabRefs.current.get(target)?.focus();
   }
 
-  function lock(): void {
-    // Main locks the session and sends `session:locked`: the shell then shows the lock screen.
-    void api?.session.lock({});
-  }
-
   return (
     <div className="workspace">
       <header className="topbar">
@@ -108,7 +81,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
         <span className="topbar__spacer" />
         <span>{t('ws.signedInAs', { name: operator.displayName, role: t(`role.${operator.role}`) })}</span>
         <LanguageSwitch locked={info.data?.languageLocked ?? false} />
-        <button type="button" onClick={lock}>
+        <button type="button" onClick={lockSession}>
           {t('ws.lock')}
         </button>
         <button type="button" onClick={onSignOut}>
@@ -136,7 +109,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
                 onClick={() => setSection(name)}
                 onKeyDown={onTabKey}
               >
-                {t(LABELS[name])}
+                {t(SECTION_LABELS[name])}
               </button>
             ))}
           </div>
@@ -162,57 +135,3 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
   );
 }
 
-/** The agent's workspace: the lookup on the left, the reservation and its payment on the right. */
-function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef: RefObject<HTMLInputElement | null> }): JSX.Element {
-  const { t } = useI18n();
-  const info = useAppInfo();
-  const reservationId = useCall((state) => state.reservationId);
-  const openReservation = useCall((state) => state.openReservation);
-  const closeReservation = useCall((state) => state.closeReservation);
-  const reservation = useReservation(reservationId);
-  const overview = useOverview(reservationId);
-
-  const canTakePayments = operator.role === 'agent' || operator.role === 'supervisor';
-  return (
-    <>
-      <p className="shortcuts" aria-label={t('ws.shortcuts')}>
-        <kbd>F2</kbd> {t('ws.keySearch')} · <kbd>Enter</kbd> {t('ws.keyOpen')} · <kbd>Tab</kbd> {t('ws.keyNext')}
-      </p>
-      <main className="columns">
-        <div className="stack">
-          <Lookup inputRef={lookupRef} onOpen={(found) => openReservation(found.confirmationNumber)} />
-          {info.data?.environment === 'training' && <Outbox />}
-        </div>
-        <div className="stack">
-          {reservationId === undefined && <p className="muted">{t('ws.empty')}</p>}
-          {reservation.isError && (
-            <p className="error" role="alert">
-              {messageOf(reservation.error)}
-            </p>
-          )}
-          {reservation.data && (
-            <>
-              <ReservationSummary
-                reservation={reservation.data}
-                payments={overview.data?.payments ?? []}
-                onClose={closeReservation}
-                canRequestRefunds={operator.role === 'agent'}
-              />
-              {canTakePayments ? (
-                <PaymentFlow
-                  key={reservation.data.confirmationNumber}
-                  reservation={reservation.data}
-                  methods={overview.data?.methods ?? []}
-                  pendingPayments={overview.data?.pendingPayments ?? []}
-                />
-              ) : (
-                <p className="muted">{t('ws.adminNoPayments')}</p>
-              )}
-            </>
-          )}
-          {reservationId !== undefined && reservation.isSuccess && reservation.data === undefined && <p role="status">{t('ws.notFound')}</p>}
-        </div>
-      </main>
-    </>
-  );
-}
