@@ -60,6 +60,26 @@ describe('layer boundaries (import-x/no-restricted-paths)', () => {
   });
 });
 
+describe("the renderer's bridge client: api.ts files only", () => {
+  it.each([
+    ['renderer/src/features/payment/ui/probe.tsx', "import { bridge } from '../../../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/features/refunds/ui/probe.tsx', "export { unwrap } from '../../../bridge/client';"],
+    ['renderer/src/app/probe.tsx', "import '../bridge/client';"],
+    ['renderer/src/features/session/activity-probe.ts', "import { hasBridge } from '../../bridge/client';\nexport const h = hasBridge;"],
+    ['renderer/src/ui/probe.tsx', "export const load = () => import('../bridge/client');"],
+  ])('%s: %s is rejected', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    ['renderer/src/features/payment/api.ts', "import { bridge } from '../../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/app/api.ts', "import { bridge } from '../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/features/payment/ui/probe.tsx', "import { ApiError } from '../../../bridge/errors';\nexport const e = ApiError;"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toEqual([]);
+  });
+});
+
 describe('Electron API boundaries', () => {
   const imports = 'no-restricted-imports';
   const syntax = 'no-restricted-syntax';
