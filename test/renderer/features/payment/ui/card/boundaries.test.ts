@@ -1,5 +1,6 @@
 // Where card data cannot go, checked on the card folder's source: no store, no query cache, no web storage, no
-// console, no messaging out of the page; and the prop callbacks other than `tokenize` receive no card data.
+// console, no messaging out of the page; and the prop callbacks other than `tokenize` receive no card data. (The payment
+// feature's tokenize is a plain callback, never a react-query mutation: see test/renderer/features/payment/api.test.tsx.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,10 +44,11 @@ describe('the card folder', () => {
     expect(presence).toMatch(/update\(present, listener\)/);
   });
 
-  it('hands the card to tokenize and to nothing else (brand and last 4 are read from it for the summary)', () => {
-    const form = sources.find((source) => source.name === 'CardCapture.tsx')?.text ?? '';
-    const uses = form.match(/built\.card\b/g) ?? [];
-    const calls = Array.from(form.matchAll(/(\w+)\(built\.card(\.number)?\)/g), (match) => `${match[1]}(${match[2] ? 'number' : 'card'})`);
+  it('builds the card in one place, and hands it to tokenize and to nothing else (brand and last 4 are read from it for the summary)', () => {
+    expect(sources.filter((source) => /buildCardInput\(/.test(source.text)).map((source) => source.name)).toEqual(['fields.ts', 'useCardOperations.ts']);
+    const operations = sources.find((source) => source.name === 'useCardOperations.ts')?.text ?? '';
+    const uses = operations.match(/built\.card\b/g) ?? [];
+    const calls = Array.from(operations.matchAll(/(\w+)\(built\.card(\.number)?\)/g), (match) => `${match[1]}(${match[2] ? 'number' : 'card'})`);
     expect(calls.length).toBe(uses.length);
     expect(new Set(calls)).toEqual(new Set(['tokenize(card)', 'cardBrand(number)', 'lastFour(number)']));
   });
