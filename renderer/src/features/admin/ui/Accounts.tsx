@@ -6,6 +6,8 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
 import { useCreateOperator, useOperators, useResetPassword, useUpdateOperator } from '../api';
 import '../../../ui/desk.css';
 
@@ -67,30 +69,22 @@ export function Accounts({ self }: { self: string }): JSX.Element {
             {error}
           </p>
         )}
-        {operators.isError && (
-          <p className="error" role="alert">
-            {describeError(operators.error, t)}
-          </p>
-        )}
+        <QueryState error={operators.isError ? describeError(operators.error, t) : undefined} />
         {operators.data && (
-          <div className="table-scroll">
-            <table className="table" aria-labelledby={`${id}-title`}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('accounts.id')}</th>
-                  <th scope="col">{t('accounts.name')}</th>
-                  <th scope="col">{t('accounts.role')}</th>
-                  <th scope="col">{t('accounts.status')}</th>
-                  <th scope="col">{t('accounts.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {operators.data.map((operator) => (
-                  <AccountRow key={operator.id} operator={operator} self={operator.id === self} busy={busy} run={run} update={update} reset={reset} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy={`${id}-title`}
+            columns={[
+              t('accounts.id'),
+              t('accounts.name'),
+              t('accounts.role'),
+              t('accounts.status'),
+              t('accounts.actions'),
+            ]}
+          >
+            {operators.data.map((operator) => (
+              <AccountRow key={operator.id} operator={operator} self={operator.id === self} busy={busy} run={run} update={update} reset={reset} />
+            ))}
+          </DataTable>
         )}
       </section>
       <section className="panel" aria-labelledby={`${id}-create`}>

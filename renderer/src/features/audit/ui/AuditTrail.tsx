@@ -4,6 +4,8 @@ import type { AuditQuery } from '../../../../../shared/desk';
 import { AuditOutcome } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
 import { DateRangeFields } from '../../../ui/DateRangeFields';
 import { compactDetails, downloadText, filled, localIsoDate } from '../../../ui/text';
 import { useAuditRows, useExportAudit, useVerifyAudit, type AuditFilters } from '../api';
@@ -99,46 +101,38 @@ export function AuditTrail(): JSX.Element {
           </p>
         )}
         {note && <p role="status">{note}</p>}
-        {(problem ?? rows.error) && (
-          <p className="error" role="alert">
-            {problem ?? describeError(rows.error, t)}
-          </p>
-        )}
-        {rows.isPending && <p aria-busy="true">{t('common.loading')}</p>}
+        <QueryState error={problem ?? (rows.isError ? describeError(rows.error, t) : undefined)} loading={rows.isPending} />
         {rows.isSuccess && all.length === 0 && <p>{t('audit.none')}</p>}
         {all.length > 0 && (
-          <div className="table-scroll">
-            <table className="table audit" aria-labelledby={`${id}-title`}>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">{t('audit.col.time')}</th>
-                  <th scope="col">{t('audit.col.actor')}</th>
-                  <th scope="col">{t('audit.col.action')}</th>
-                  <th scope="col">{t('audit.outcome')}</th>
-                  <th scope="col">{t('audit.resource')}</th>
-                  <th scope="col">{t('audit.col.requestId')}</th>
-                  <th scope="col">{t('audit.col.details')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {all.map((row) => (
-                  <tr key={row.seq}>
-                    <td>{row.seq}</td>
-                    <td>{dateTime(row.at)}</td>
-                    <td>{row.actor}</td>
-                    <td className="mono">{row.action}</td>
-                    <td>
-                      <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
-                    </td>
-                    <td className="mono">{row.resource ?? '—'}</td>
-                    <td className="mono">{row.requestId ?? '—'}</td>
-                    <td className="details">{compactDetails(row.details)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="audit"
+            labelledBy={`${id}-title`}
+            columns={[
+              '#',
+              t('audit.col.time'),
+              t('audit.col.actor'),
+              t('audit.col.action'),
+              t('audit.outcome'),
+              t('audit.resource'),
+              t('audit.col.requestId'),
+              t('audit.col.details'),
+            ]}
+          >
+            {all.map((row) => (
+              <tr key={row.seq}>
+                <td>{row.seq}</td>
+                <td>{dateTime(row.at)}</td>
+                <td>{row.actor}</td>
+                <td className="mono">{row.action}</td>
+                <td>
+                  <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
+                </td>
+                <td className="mono">{row.resource ?? '—'}</td>
+                <td className="mono">{row.requestId ?? '—'}</td>
+                <td className="details">{compactDetails(row.details)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         {rows.hasNextPage && (
           <button type="button" disabled={rows.isFetchingNextPage} onClick={() => void rows.fetchNextPage()}>

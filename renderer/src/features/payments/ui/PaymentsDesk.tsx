@@ -5,8 +5,10 @@ import type { Role } from '../../../../../shared/operators';
 import { countsAgainstRefundable } from '../../../../../shared/payments/status';
 import { describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
 import { DateRangeFields } from '../../../ui/DateRangeFields';
-import { brandLabel } from '../../payment/ui/Result';
+import { brandLabel } from '../../payment';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { usePaymentSearch } from '../api';
 import { PaymentDetail } from './PaymentDetail';
@@ -70,57 +72,46 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
             {t('payments.search')}
           </button>
         </form>
-        {results.isError && (
-          <p className="error" role="alert">
-            {describeError(results.error, t)}
-          </p>
-        )}
-        {results.isFetching && <p aria-busy="true">{t('common.loading')}</p>}
+        <QueryState error={results.isError ? describeError(results.error, t) : undefined} loading={results.isFetching} />
         {results.data && results.data.length === 0 && <p role="status">{t('payments.none')}</p>}
         {results.data && results.data.length > 0 && (
-          <div className="table-scroll">
-            <table className="table" aria-label={t('payments.results')}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('payments.col.date')}</th>
-                  <th scope="col">{t('payments.col.reservation')}</th>
-                  <th scope="col">{t('payments.col.agent')}</th>
-                  <th scope="col">{t('payments.col.card')}</th>
-                  <th scope="col">{t('payments.col.amount')}</th>
-                  <th scope="col">{t('payments.col.status')}</th>
-                  <th scope="col">{t('payments.col.refunded')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('payments.open')}</span>
-                  </th>
+          <DataTable
+            label={t('payments.results')}
+            columns={[
+              t('payments.col.date'),
+              t('payments.col.reservation'),
+              t('payments.col.agent'),
+              t('payments.col.card'),
+              t('payments.col.amount'),
+              t('payments.col.status'),
+              t('payments.col.refunded'),
+              <span className="visually-hidden">{t('payments.open')}</span>,
+            ]}
+          >
+            {results.data.map((payment) => {
+              const currency = moneyCurrency(payment.currency);
+              const refunded = payment.refunds.filter((refund) => countsAgainstRefundable(refund.status)).reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
+              return (
+                <tr key={payment.id} aria-current={open === payment.id ? 'true' : undefined}>
+                  <td>{dateTime(payment.createdAt)}</td>
+                  <td>{payment.reservationId}</td>
+                  <td>{payment.operatorId ?? '—'}</td>
+                  <td>{payment.brand ? `${brandLabel(payment.brand)} ·${payment.last4 ?? ''}` : '—'}</td>
+                  <td>{money(payment.amountCents, currency)}</td>
+                  <td>
+                    <StatusBadge status={payment.status} />
+                  </td>
+                  <td>{refunded > 0 ? money(refunded, currency) : '—'}</td>
+                  <td>
+                    <button type="button" onClick={() => setOpen(payment.id)}>
+                      {t('payments.open')}
+                      <span className="visually-hidden"> {payment.id}</span>
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {results.data.map((payment) => {
-                  const currency = moneyCurrency(payment.currency);
-                  const refunded = payment.refunds.filter((refund) => countsAgainstRefundable(refund.status)).reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
-                  return (
-                    <tr key={payment.id} aria-current={open === payment.id ? 'true' : undefined}>
-                      <td>{dateTime(payment.createdAt)}</td>
-                      <td>{payment.reservationId}</td>
-                      <td>{payment.operatorId ?? '—'}</td>
-                      <td>{payment.brand ? `${brandLabel(payment.brand)} ·${payment.last4 ?? ''}` : '—'}</td>
-                      <td>{money(payment.amountCents, currency)}</td>
-                      <td>
-                        <StatusBadge status={payment.status} />
-                      </td>
-                      <td>{refunded > 0 ? money(refunded, currency) : '—'}</td>
-                      <td>
-                        <button type="button" onClick={() => setOpen(payment.id)}>
-                          {t('payments.open')}
-                          <span className="visually-hidden"> {payment.id}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
       </section>
       {open !== undefined && <PaymentDetail key={open} paymentId={open} role={role} onClose={() => setOpen(undefined)} />}

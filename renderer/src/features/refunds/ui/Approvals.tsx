@@ -4,6 +4,8 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
 import { RequestBadge } from '../../../ui/RefundBadge';
 import { usePayment } from '../../payment';
 import { useApproveRequest, useRefundQueue, useRejectRequest } from '../api';
@@ -28,44 +30,35 @@ export function Approvals(): JSX.Element {
           {t('approvals.showAll')}
         </label>
         {message && <p role="status">{message}</p>}
-        {queue.isError && (
-          <p className="error" role="alert">
-            {describeError(queue.error, t)}
-          </p>
-        )}
-        {queue.isPending && <p aria-busy="true">{t('common.loading')}</p>}
+        <QueryState error={queue.isError ? describeError(queue.error, t) : undefined} loading={queue.isPending} />
         {queue.data && queue.data.length === 0 && <p>{t('approvals.none')}</p>}
         {queue.data && queue.data.length > 0 && (
-          <div className="table-scroll">
-            <table className="table" aria-labelledby={`${id}-title`}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('approvals.payment')}</th>
-                  <th scope="col">{t('refund.list.amount')}</th>
-                  <th scope="col">{t('refund.list.reason')}</th>
-                  <th scope="col">{t('requests.requestedBy')}</th>
-                  <th scope="col">{t('refund.list.when')}</th>
-                  <th scope="col">{t('refund.list.status')}</th>
-                  <th scope="col">{t('approvals.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {queue.data.map((request) => (
-                  <QueueRow
-                    key={request.id}
-                    request={request}
-                    onApproved={(done) => {
-                      setApproved(done);
-                      setMessage(t('approvals.approved', { payment: done.paymentId }));
-                    }}
-                    onRejected={() => {
-                      setMessage(t('approvals.rejected'));
-                    }}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy={`${id}-title`}
+            columns={[
+              t('approvals.payment'),
+              t('refund.list.amount'),
+              t('refund.list.reason'),
+              t('requests.requestedBy'),
+              t('refund.list.when'),
+              t('refund.list.status'),
+              t('approvals.actions'),
+            ]}
+          >
+            {queue.data.map((request) => (
+              <QueueRow
+                key={request.id}
+                request={request}
+                onApproved={(done) => {
+                  setApproved(done);
+                  setMessage(t('approvals.approved', { payment: done.paymentId }));
+                }}
+                onRejected={() => {
+                  setMessage(t('approvals.rejected'));
+                }}
+              />
+            ))}
+          </DataTable>
         )}
       </section>
       {approved && <ApprovedRefund request={approved} />}

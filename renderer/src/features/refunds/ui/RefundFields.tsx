@@ -1,7 +1,7 @@
 // The fields of a refund (full or partial, the amount, the reason), shared by the supervisor's refund and the agent's request.
 import { useId, type JSX } from 'react';
 import { moneyCurrency, useI18n } from '../../../i18n';
-import { amountText as amountTextOf } from '../../payment/amount';
+import { amountText as amountTextOf } from '../../payment';
 import { REFUND_REASONS, isRefundReason } from '../reasons';
 import type { DraftCheck, RefundDraft } from '../draft';
 

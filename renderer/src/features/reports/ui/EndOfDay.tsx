@@ -4,6 +4,7 @@ import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
 import { messageOf } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
 import { hourSeries, hourText, type HourSeries } from '../hours';
 import { downloadText, localIsoDate } from '../../../ui/text';
@@ -39,12 +40,7 @@ export function EndOfDay(): JSX.Element {
             </button>
           </div>
         </div>
-        {report.isError && (
-          <p className="error" role="alert">
-            {messageOf(report.error)}
-          </p>
-        )}
-        {report.isFetching && !data && <p aria-busy="true">{t('common.loading')}</p>}
+        <QueryState error={report.isError ? messageOf(report.error) : undefined} loading={report.isFetching && !data} />
         {data && <p className="hint">{t('report.timeZone', { zone: data.timeZone })}</p>}
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (
