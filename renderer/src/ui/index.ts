@@ -1,5 +1,4 @@
-// Shared pieces of the desks' screens: tables, a query's loading and error lines, date ranges, status and refund badges,
-// and text helpers (filled filters, local dates, downloads).
+// Shared pieces of the desks' screens: table, query state, date range, status and refund badges, text helpers.
 export { DataTable } from './DataTable';
 export { DateRangeFields } from './DateRangeFields';
 export { QueryState } from './QueryState';

@@ -1,5 +1,4 @@
-// The call: find the reservation (lookup), show it (summary), and the call's working state — which reservation, which
-// payment, and the operation ids that make retries safe.
+// The call: find the reservation, show it, and keep the call's working state (reservation, payment, operation ids).
 export { callKeys, useOverview, useReservation, useReservationSearch } from './api';
 export { useCall } from './store';
 export { Lookup } from './ui/Lookup';

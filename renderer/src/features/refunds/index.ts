@@ -1,5 +1,4 @@
-// Refunds: the supervisor's refund form, the agent's request with a supervisor's override, the approvals queue, and a
-// payment's refunds and requests as lists.
+// Refunds: the supervisor's refund, an agent's request with a supervisor's override, the approvals queue, lists.
 export { refundKeys, useRefund, useRefundLimits, useRequestsFor } from './api';
 export { checkDraft, emptyDraft, type RefundDraft } from './draft';
 export { AttemptSubmit, type AttemptError } from './ui/AttemptSubmit';

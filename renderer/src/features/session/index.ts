@@ -1,5 +1,4 @@
-// The operator's session: sign-in and first run, the lock screen and its hand-over, sign-out, and the activity that
-// postpones the idle lock.
+// The operator's session: sign-in, first run, lock screen and hand-over, sign-out, activity postponing the lock.
 export { lockSession, readSessionStatus, signOut, useSessionLocked, type SessionStatus } from './api';
 export { useActivityReport } from './activity';
 export { FirstAdmin, SignIn } from './ui/SignIn';
