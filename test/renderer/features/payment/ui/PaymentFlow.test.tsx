@@ -1,16 +1,15 @@
 // @vitest-environment happy-dom
-// The payment on the call, in a DOM, against a fake of main's answers: `window.api` is made by the preload's own bridge
-// factory over a transport that answers here (Electron's IPC cannot run in a unit test). A card typed and sent with Enter
+// The payment on the call, in a DOM, against a fake of main's answers (support/bridge.ts: Electron's IPC cannot run in a
+// unit test). A card typed and sent with Enter
 // is tokenized once and charged with the amount on the form; a decline is shown in a new, empty card form; and the card
 // number and CVC end up nowhere but in the tokenize call: not in the call's zustand store, not in
 // react-query's query or mutation caches.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createBridge } from '../../../../../preload/bridge';
-import type { Channel, Result } from '../../../../../shared/ipc';
 import type { MethodView, PaymentView } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
+import { installFakeMain } from '../../../support/bridge';
 import { renderWithData } from '../../../support/render';
 
 const NUMBER = '4242424242424242';
@@ -40,25 +39,12 @@ const payment = (status: string, extra: Partial<PaymentView> = {}): PaymentView 
   ...extra,
 });
 
-/** What the page asked of main, in order, and how main answers each channel in this test. */
-const sent: { channel: Channel; input: unknown }[] = [];
-let answers: Partial<Record<Channel, () => unknown>> = {};
-const ok = <T,>(value: T): Result<T> => ({ ok: true, value });
-
-// The bridge module reads window.api when it loads: set before the renderer's modules are imported below.
-(window as { api?: unknown }).api = createBridge({
-  invoke: (channel, input) => {
-    sent.push({ channel, input });
-    const answer = answers[channel];
-    return Promise.resolve(answer === undefined ? ok({}) : ok(answer()));
-  },
-  subscribe: () => () => undefined,
-});
+const main = installFakeMain();
 const { PaymentFlow } = await import('../../../../../renderer/src/features/payment');
 const { useCall } = await import('../../../../../renderer/src/features/call');
 
 beforeEach(() => {
-  sent.length = 0;
+  main.reset();
   useCall.getState().reset();
   useCall.getState().openReservation(RESERVATION.confirmationNumber);
 });
@@ -82,15 +68,17 @@ const everythingKept = (queryClient: import('@tanstack/react-query').QueryClient
 
 describe('PaymentFlow', () => {
   it('tokenizes the card once, charges the amount typed, and keeps the card nowhere', async () => {
-    answers = { 'payments:tokenize': () => METHOD, 'payments:pay': () => payment('succeeded'), 'payments:get': () => payment('succeeded') };
+    main.answer('payments:tokenize', () => METHOD);
+    main.answer('payments:pay', () => payment('succeeded'));
+    main.answer('payments:get', () => payment('succeeded'));
     const { queryClient } = renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} />);
     await typeCardAndPay();
     expect(await screen.findByText('Payment approved')).toBeTruthy();
 
-    const tokenize = sent.filter((call) => call.channel === 'payments:tokenize');
+    const tokenize = main.sent.filter((call) => call.channel === 'payments:tokenize');
     expect(tokenize).toHaveLength(1);
     expect(tokenize[0]?.input).toMatchObject({ card: { number: NUMBER, cvv: CVC }, reservationId: RESERVATION.confirmationNumber });
-    expect(sent.find((call) => call.channel === 'payments:pay')?.input).toMatchObject({ methodId: METHOD.id, amountCents: 25000, currency: 'usd', note: 'Deposit' });
+    expect(main.sent.find((call) => call.channel === 'payments:pay')?.input).toMatchObject({ methodId: METHOD.id, amountCents: 25000, currency: 'usd', note: 'Deposit' });
 
     const kept = everythingKept(queryClient);
     expect(kept).toContain(METHOD.id);
@@ -100,10 +88,8 @@ describe('PaymentFlow', () => {
   });
 
   it('after a decline: the decline in a new card form, the card cleared and kept nowhere', async () => {
-    answers = {
-      'payments:tokenize': () => METHOD,
-      'payments:pay': () => payment('failed', { failure: { code: 'card_declined' } }),
-    };
+    main.answer('payments:tokenize', () => METHOD);
+    main.answer('payments:pay', () => payment('failed', { failure: { code: 'card_declined' } }));
     const { queryClient } = renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} />);
     await typeCardAndPay();
     const form = await screen.findByRole('form', { name: 'Card details' });
