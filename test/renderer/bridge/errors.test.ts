@@ -1,18 +1,14 @@
-// A free-text refusal as the agent reads it: in the desk's language, the field named by its label on screen.
-import { describe, expect, it, vi } from 'vitest';
+// Main's refusals in the renderer: a free-text refusal as the agent reads it (in the desk's language, the field named by
+// its label on screen), and which refusals leave an operation open to be sent again with the same id.
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '../../../renderer/src/bridge/errors';
-import { describeError, FIELD_LABELS, textProblem } from '../../../renderer/src/bridge/errors';
+import { ApiError, describeError, FIELD_LABELS, isRetryable, textProblem } from '../../../renderer/src/bridge/errors';
 import { PaymentNote } from '../../../shared/payments';
 import { bindI18n } from '../../../renderer/src/i18n/bind';
 import { CHANNELS, CHANNEL_NAMES } from '../../../shared/ipc';
 import { textIssueCode, TEXT_ISSUES } from '../../../shared/text';
 import { VALID_INPUTS } from '../../main/ipc/fixtures';
 
-// The client reads window.api when it loads (the preload's bridge in the app): here a window without a bridge.
-vi.hoisted(() => {
-  (globalThis as { window?: unknown }).window ??= {};
-});
 
 const inSpanish = bindI18n('es-MX', () => undefined).t;
 const inEnglish = bindI18n('en-US', () => undefined).t;
@@ -73,5 +69,16 @@ describe('textProblem', () => {
     expect(textProblem(PaymentNote, 'Depósito; tel. +52 998 123 4567', 'note', inSpanish)).toBeUndefined();
     // Other problems (a note too long) are main's to say when it is sent.
     expect(textProblem(PaymentNote, 'x'.repeat(600), 'note', inEnglish)).toBeUndefined();
+  });
+});
+
+describe('isRetryable', () => {
+  it('a lost or late answer keeps the attempt open; a refusal ends it', () => {
+    expect(isRetryable(new ApiError({ code: 'network_error', message: 'x' }))).toBe(true);
+    expect(isRetryable(new ApiError({ code: 'timeout', message: 'x' }))).toBe(true);
+    expect(isRetryable(new Error('bridge gone'))).toBe(true);
+    expect(isRetryable(new ApiError({ code: 'refund_limit', message: 'x' }))).toBe(false);
+    expect(isRetryable(new ApiError({ code: 'forbidden', message: 'x' }))).toBe(false);
+    expect(isRetryable(new ApiError({ code: 'refund_exceeds_remaining', message: 'x' }))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // The call's working state in zustand: which reservation, which payment, and the operation ids that make retries safe.
-// Never card data: the card form keeps that in its own component state only. The ids are read and renewed only by the
-// mutation hooks of the features' api.ts files (payment, refunds), never by components.
+// Never card data: the card form keeps that in its own component state only. The ids are read only by the mutation hooks
+// of the features' api.ts files (payment, refunds), which renew them after an answer; components only move the call on
+// (open, close, new attempt, decline), which starts new ones.
 import { create } from 'zustand';
 
 interface CallState {
