@@ -19,10 +19,14 @@ type Screen =
   | { name: 'sign-in'; locked: boolean; handedOver?: boolean }
   | { name: 'workspace'; operator: OperatorView };
 
-/** Forget the call and every reservation read: what the lock screen or the next operator must not see. */
+/**
+ * Forget the call, every reservation read and every operation's variables and answers (amounts, notes, guests' data):
+ * what the lock screen or the next operator must not see.
+ */
 function forgetCall(): void {
   useCall.getState().reset();
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== appKeys.info[0] });
+  queryClient.getMutationCache().clear();
 }
 
 function Shell(): JSX.Element {
