@@ -1,10 +1,11 @@
-// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e.
+// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e. The renderer's
+// component tests (*.test.tsx) say `@vitest-environment happy-dom` in their first comment: they run in a DOM.
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, 'test/e2e/**'],
     testTimeout: 20_000,
   },

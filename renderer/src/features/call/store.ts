@@ -1,0 +1,69 @@
+// The call's working state in zustand: which reservation, which payment, and the operation ids that make retries safe.
+// Never card data: the card form keeps that in its own component state only. The ids are read only by the mutation hooks
+// of the features' api.ts files (payment, refunds), which renew them after an answer; components only move the call on
+// (open, close, new attempt, decline), which starts new ones.
+import { create } from 'zustand';
+
+interface CallState {
+  reservationId: string | undefined;
+  /** The payment being taken on this call (its status comes from react-query). */
+  paymentId: string | undefined;
+  /**
+   * One id per logical operation, made when the agent starts it; a retry of the same submit reuses it. A payment
+   * whose answer was lost is kept by main with its own id (reservations:overview lists it, payments:checkAgain
+   * resumes it), so a lock, a sign-out or reopening the reservation never makes it a new payment.
+   */
+  tokenizeOperationId: string;
+  payOperationId: string;
+  /** The code of the last decline, shown inside the next card form (never card data). */
+  decline: { code: string; message?: string | undefined } | undefined;
+  openReservation: (id: string) => void;
+  closeReservation: () => void;
+  paymentStarted: (id: string) => void;
+  /** Main answered a tokenization (either way: the card is never kept): the next one is a new operation. */
+  tokenizeAnswered: () => void;
+  /** Main refused the charge for good: the next charge is a new operation. */
+  payRefused: () => void;
+  /** Another card, or another payment on the same reservation: new operations, new ids. */
+  newAttempt: () => void;
+  /** The payment failed: a new attempt starts at once, with the decline shown in the card form. */
+  declined: (failure: { code: string; message?: string | undefined }) => void;
+  /**
+   * Refund attempts (a supervisor's refund, an agent's request), by slot ("refund:<payment>", "request:<payment>"):
+   * one id per attempt, kept until main answers it, so that a retry after a lost answer reuses it.
+   */
+  attempts: Readonly<Record<string, string>>;
+  /** The id of the attempt in this slot, made now if none is open. */
+  attemptId: (slot: string) => string;
+  /** Main answered the attempt (done, or refused for good): the next one gets a new id. */
+  attemptAnswered: (slot: string) => void;
+  /** The lock screen or sign-out: forget the call. */
+  reset: () => void;
+}
+
+const ids = () => ({ tokenizeOperationId: crypto.randomUUID(), payOperationId: crypto.randomUUID() });
+
+export const useCall = create<CallState>()((set, get) => ({
+  reservationId: undefined,
+  attempts: {},
+  attemptId: (slot) => {
+    const open = get().attempts[slot];
+    if (open !== undefined) return open;
+    const id = crypto.randomUUID();
+    set((state) => ({ attempts: { ...state.attempts, [slot]: id } }));
+    return id;
+  },
+  attemptAnswered: (slot) =>
+    set((state) => ({ attempts: Object.fromEntries(Object.entries(state.attempts).filter(([key]) => key !== slot)) })),
+  paymentId: undefined,
+  decline: undefined,
+  ...ids(),
+  openReservation: (id) => set({ reservationId: id, paymentId: undefined, decline: undefined, ...ids() }),
+  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
+  paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
+  tokenizeAnswered: () => set({ tokenizeOperationId: crypto.randomUUID() }),
+  payRefused: () => set({ payOperationId: crypto.randomUUID() }),
+  newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
+  declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
+  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, attempts: {}, ...ids() }),
+}));
