@@ -80,9 +80,10 @@ export const RESERVATION_QUERY_MAX = 100;
 export const MAX_SEARCH_RESULTS = 20;
 
 /**
- * One free-text search, matched against the confirmation number (exact, any case), the guest's name (part of it, any
- * case or accent: "nunez" finds "Núñez"), the phone (digits only: "+52 55 1234 5678" and "5512345678" are the same
- * guest) and the e-mail (exact, any case).
+ * One free-text search, matched against the confirmation number (whole, ignoring spaces, dashes and case: "cun6b3d8f"
+ * finds "CUN-6B3D8F"), the guest's name (part of it, any case or accent: "nunez" finds "Núñez"), the phone (digits
+ * only: "+52 55 1234 5678" and "5512345678" are the same guest; its last 4 digits or more, "555 0164", find it too)
+ * and the e-mail (exact, any case).
  */
 export const ReservationQuery = z.strictObject({
   text: freeText({ error: 'Type a confirmation number, name, phone or e-mail to search.' })
