@@ -1,6 +1,6 @@
 /** The built-in reservation store: one SQLite file (WAL) holding demo or imported reservations, searched by the shared rules. */
-import { centsToMajor, toCents, type Currency } from '../../shared/payments';
-import { MAX_SEARCH_RESULTS, ReservationView, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
+import type { Currency } from '../../shared/payments';
+import { MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
 import { SqliteFile } from '../storage/sqlite';
 import { readReservationCsv } from './csv';
 import { demoReservations } from './demo';
@@ -32,9 +32,11 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX reservations_phone_digits ON reservations (phone_digits);
    CREATE INDEX reservations_phone_national ON reservations (phone_national);`,
   // 2: the confirmation number without spaces or dashes, in lower case (confirmationKey): "cun6b3d8f" finds CUN-6B3D8F.
-  // Rows of version 1 get theirs when the store opens (SQLite cannot strip every Unicode dash itself).
+  // Rows of version 1 get theirs when the store opens (SQLite cannot strip every Unicode dash itself). The
+  // reservation's own language (es-MX or en-US, NULL when the file had none: the phone's country decides).
   `ALTER TABLE reservations ADD COLUMN confirmation_key TEXT;
-   CREATE INDEX reservations_confirmation_key ON reservations (confirmation_key);`,
+   CREATE INDEX reservations_confirmation_key ON reservations (confirmation_key);
+   ALTER TABLE reservations ADD COLUMN guest_language TEXT CHECK (guest_language IN ('es-MX', 'en-US'));`,
 ];
 
 export const RESERVATIONS_SCHEMA_VERSION = MIGRATIONS.length;
@@ -49,18 +51,19 @@ interface ReservationRecord {
   currency: Currency;
   guest_phone: string | null;
   guest_email: string | null;
+  guest_language: string | null;
 }
 
-const COLUMNS = 'confirmation_number, guest_name, check_in, check_out, hotel_name, balance_cents, currency, guest_phone, guest_email';
+const COLUMNS = 'confirmation_number, guest_name, check_in, check_out, hotel_name, balance_cents, currency, guest_phone, guest_email, guest_language';
 
 const UPSERT = `INSERT INTO reservations (id_key, ${COLUMNS}, confirmation_key, name_key, phone_digits, phone_national, email_key, origin, updated_at)
   VALUES (@id_key, @confirmation_number, @guest_name, @check_in, @check_out, @hotel_name, @balance_cents, @currency,
-          @guest_phone, @guest_email, @confirmation_key, @name_key, @phone_digits, @phone_national, @email_key, @origin, @updated_at)
+          @guest_phone, @guest_email, @guest_language, @confirmation_key, @name_key, @phone_digits, @phone_national, @email_key, @origin, @updated_at)
   ON CONFLICT (id_key) DO UPDATE SET
     confirmation_number = excluded.confirmation_number, guest_name = excluded.guest_name, check_in = excluded.check_in,
     check_out = excluded.check_out, hotel_name = excluded.hotel_name, balance_cents = excluded.balance_cents,
     currency = excluded.currency, guest_phone = excluded.guest_phone, guest_email = excluded.guest_email,
-    confirmation_key = excluded.confirmation_key, name_key = excluded.name_key, phone_digits = excluded.phone_digits, phone_national = excluded.phone_national,
+    guest_language = excluded.guest_language, confirmation_key = excluded.confirmation_key, name_key = excluded.name_key, phone_digits = excluded.phone_digits, phone_national = excluded.phone_national,
     email_key = excluded.email_key, origin = excluded.origin, updated_at = excluded.updated_at`;
 
 /**
@@ -94,10 +97,11 @@ const toView = (row: ReservationRecord): ReservationView =>
     checkIn: row.check_in,
     checkOut: row.check_out,
     hotelName: row.hotel_name,
-    balanceDue: centsToMajor(row.balance_cents),
+    balanceDueCents: row.balance_cents,
     currency: row.currency,
     ...(row.guest_phone === null ? {} : { guestPhone: row.guest_phone }),
     ...(row.guest_email === null ? {} : { guestEmail: row.guest_email }),
+    ...guestLanguageOf({ language: row.guest_language ?? undefined, guestPhone: row.guest_phone ?? undefined }),
   });
 
 /** The store's work is synchronous (better-sqlite3); its answer, and any error, still arrive through the promise. */
@@ -221,12 +225,13 @@ export class BuiltinReservationStore implements ReservationSource {
         check_in: view.checkIn,
         check_out: view.checkOut,
         hotel_name: view.hotelName,
-        balance_cents: toCents(view.balanceDue),
+        balance_cents: view.balanceDueCents,
         currency: view.currency,
         guest_phone: view.guestPhone ?? null,
         phone_digits: phone?.digits ?? null,
         phone_national: phone?.national ?? null,
         guest_email: view.guestEmail ?? null,
+        guest_language: view.guestLanguageFrom === 'reservation' ? view.guestLanguage : null,
         email_key: view.guestEmail?.toLowerCase() ?? null,
         origin,
         updated_at: updatedAt,

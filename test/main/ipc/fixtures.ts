@@ -27,10 +27,12 @@ const reservation = {
   checkIn: '2026-12-01',
   checkOut: '2026-12-04',
   hotelName: 'Hotel Costa Turquesa',
-  balanceDue: 1234.5,
+  balanceDueCents: 123_450,
   currency: 'mxn',
   guestPhone: '+529981234567',
   guestEmail: 'sofia@example.mx',
+  guestLanguage: 'es-MX',
+  guestLanguageFrom: 'phone',
 };
 const refundRequest = {
   id: '2b0f4c55-6d0e-4a3b-9b8e-0c2f5f1e9a11',

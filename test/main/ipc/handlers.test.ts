@@ -28,7 +28,7 @@ const reservations = {
   get: (id: string) =>
     Promise.resolve(
       id === 'R-3DS'
-        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDue: 50, currency: 'usd' as const }
+        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: 5000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
         : undefined,
     ),
   importCsv: () => ({ ok: true as const, created: 0, updated: 0 }),

@@ -143,7 +143,7 @@ describe('ranking and limits', () => {
   it('answers with views that satisfy the shared schema, amounts in major units', async () => {
     const [found] = await store.search({ text: 'CUN-8T1V4W' });
     expect(ReservationView.parse(found)).toEqual(found);
-    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDue: 42_180.75, currency: 'mxn', guestPhone: '+528187451236' });
+    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDueCents: 4_218_075, currency: 'mxn', guestPhone: '+528187451236' });
   });
 });
 
