@@ -315,6 +315,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
         engine.follow(paymentId);
       },
       protectCardData: options.protectCardData ?? (() => undefined),
+      clock: { now: Date.now, timeZone },
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,

@@ -9,7 +9,7 @@ import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc
 import type { Role } from '../../shared/operators';
 import type { SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
-import type { PaymentEngine } from '../payments';
+import { reservationBalance, type PaymentEngine } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
 
 /** The desk's language: the user's settings file in the app, memory in tests. */
@@ -100,6 +100,8 @@ export interface HandlerDeps {
   follow: (paymentId: string) => void;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
   protectCardData: (webContentsId: number, active: boolean) => void;
+  /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
+  clock?: { now(): number; timeZone: string };
 }
 
 /** The signed-in operator; the dispatcher has already refused calls without one. */
@@ -110,7 +112,9 @@ function signedIn(ctx: CallContext): OperatorView {
 const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
 const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData, clock }: HandlerDeps): Handlers {
+  const now = clock ? () => clock.now() : Date.now;
+  const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
@@ -141,7 +145,13 @@ export function createHandlers({ engine, session, app, preferences, reservations
       return reservation === undefined ? {} : { reservation };
     },
     'reservations:importCsv': ({ csv }) => reservations.importCsv(csv),
-    'reservations:overview': ({ reservationId }) => engine.listReservation(reservationId),
+    'reservations:overview': async ({ reservationId }) => {
+      const overview = engine.listReservation(reservationId);
+      // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
+      const reservation = await reservations.get(reservationId).catch(() => undefined);
+      if (reservation === undefined) return overview;
+      return { ...overview, balance: reservationBalance(reservation, overview, { now: now(), timeZone }) };
+    },
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }),
     'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }),
     'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),

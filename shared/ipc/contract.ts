@@ -7,7 +7,7 @@ import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundRea
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView } from './views';
+import { MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, ReservationBalance } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -154,10 +154,18 @@ export const CHANNELS = {
         output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
     },
   }),
-  /** The reservation's payments and saved cards, and its payment attempts still unanswered (which block a new payment). */
+  /**
+   * The reservation's payments and saved cards, its payment attempts still unanswered (which block a new payment), and
+   * what it still owes (`balance`, computed by main; absent when the reservation's source does not have it).
+   */
   'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
-    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView), pendingPayments: z.array(PendingPaymentView) }),
+    output: z.object({
+      payments: z.array(PaymentView),
+      methods: z.array(MethodView),
+      pendingPayments: z.array(PendingPaymentView),
+      balance: ReservationBalance.optional(),
+    }),
     access: STAFF,
     activity: 'background',
     audit: 'none',

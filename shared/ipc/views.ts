@@ -1,7 +1,7 @@
 // What main may send the renderer about payments: brand and last 4 at most, never a card number, secret or token.
 // Money is in cents (whole numbers): the renderer formats it, never computes with a fractional amount.
 import { z } from 'zod';
-import { Cents, CentsOrZero } from '../payments/money';
+import { Cents, CentsOrZero, SignedCents } from '../payments/money';
 
 export const RefundView = z.object({
   id: z.string(),
@@ -90,3 +90,22 @@ export const PaymentCheck = z.discriminatedUnion('state', [
   z.object({ state: z.literal('reconcile'), attempt: PendingPaymentView, message: z.string() }),
 ]);
 export type PaymentCheck = z.infer<typeof PaymentCheck>;
+
+/**
+ * What a reservation still owes, computed by main in cents: the source's balance less this desk's succeeded and
+ * in-progress payments and unanswered attempts, plus succeeded refunds (main/payments/balance.ts). The payment form
+ * fills `owedCents`; `chargedToday` lists the payments that succeeded today (the desk's calendar day), newest first,
+ * so the screen warns before any new charge ("Already charged 980.00 USD today at 10:42").
+ */
+export const ReservationBalance = z.object({
+  /** The balance as the reservation's source wrote it. */
+  sourceBalanceCents: CentsOrZero,
+  /** Succeeded and in-progress payments and unanswered attempts, in the reservation's currency. */
+  takenCents: SignedCents.min(0),
+  /** Succeeded refunds of those payments. */
+  refundedCents: SignedCents.min(0),
+  owedCents: CentsOrZero,
+  currency: z.string(),
+  chargedToday: z.array(z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), at: z.string() })),
+});
+export type ReservationBalance = z.infer<typeof ReservationBalance>;
