@@ -167,7 +167,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const payment = await engine.getPayment(request.paymentId);
       // The 3DS link stays in main (it never crosses to the renderer).
       const link = engine.challengeLink(payment.id);
-      const method = engine.listReservation(payment.reservationId).methods.find((m) => m.id === payment.methodId);
+      const method = engine.methodOf(payment.reservationId, payment.methodId);
       const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
       return messaging.send(request, {
         operatorId: operatorOf(ctx),

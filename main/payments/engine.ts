@@ -116,6 +116,8 @@ const PayInput = z.strictObject({
   returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
   // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
   note: PaymentNote.optional(),
+  /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
+  keepCard: z.boolean().optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
@@ -223,7 +225,8 @@ export class PaymentEngine {
       return m.id;
     });
     const { brand, last4, expMonth, expYear } = method.card;
-    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
+    // A new card is not kept: the guest's consent comes with its payment (`keepCard`).
+    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt, keptBy: undefined, keptAt: undefined };
   }
 
   /**
@@ -233,7 +236,15 @@ export class PaymentEngine {
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
+    const { keepCard, ...parsed } = checked(PayInput, input);
+    const payment = await this.createPayment(parsed);
+    // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
+    if (keepCard === true) this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
+    return payment;
+  }
+
+  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>): Promise<PaymentView> {
+    const { operationId, operatorId, note, installments, amountCents, ...rest } = parsed;
     const body: CreatePaymentInput = {
       ...rest,
       // At most two decimals on the wire, from the integer: never a fractional sum.
@@ -397,14 +408,29 @@ export class PaymentEngine {
     return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
 
-  /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
+  /**
+   * What the journal knows of a reservation: its payments, its saved cards, and payment attempts whose outcome is not
+   * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
+   * every other card tokenized for the reservation served its one payment and is not offered again.
+   */
   listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
     const id = checked(ReservationId, reservationId);
+    const payments = this.journal.paymentsOf(id);
+    const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
     return {
-      payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
-      methods: this.journal.methodsOf(id).map(methodView),
+      payments: payments.map((p) => this.view(p)),
+      methods: this.journal
+        .methodsOf(id)
+        .filter((m) => m.keptAt !== undefined && !declined.has(m.id))
+        .map(methodView),
       pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
     };
+  }
+
+  /** A card tokenized for the reservation, kept or not (brand and last 4 for a message about its payment). */
+  methodOf(reservationId: string, methodId: string): MethodView | undefined {
+    const method = this.journal.methodsOf(reservationId).find((m) => m.id === methodId);
+    return method && methodView(method);
   }
 
   /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
@@ -710,5 +736,5 @@ const refundAmountUnknown = (): ServiceError =>
   );
 
 function methodView(m: StoredMethod): MethodView {
-  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };
+  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt, keptBy: m.keptBy, keptAt: m.keptAt };
 }

@@ -39,6 +39,9 @@ export interface StoredMethod {
   expYear: number;
   expiresAt: string | undefined;
   createdAt: string;
+  /** The guest agreed to keep the card for later charges: the operator who said so, and when (ISO). */
+  keptBy: string | undefined;
+  keptAt: string | undefined;
 }
 
 export interface StoredRefund {
@@ -174,6 +177,9 @@ const MIGRATIONS: readonly string[] = [
    DROP TABLE refunds;
    ALTER TABLE refunds_v2 RENAME TO refunds;
    CREATE INDEX refunds_payment ON refunds (payment_id);`,
+  // 3: a card is kept for later charges only with the guest's consent, recorded with who and when (none before this).
+  `ALTER TABLE methods ADD COLUMN kept_by TEXT;
+   ALTER TABLE methods ADD COLUMN kept_at TEXT;`,
 ];
 
 /** SQL list of quoted statuses, from the shared vocabulary (never hard-coded here). */
@@ -258,6 +264,8 @@ interface MethodRecord {
   exp_year: number;
   expires_at: string | null;
   created_at: string;
+  kept_by: string | null;
+  kept_at: string | null;
 }
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
@@ -376,6 +384,17 @@ export class Journal {
       });
   }
 
+  /**
+   * The guest agreed to keep this card of the reservation for later charges: who recorded it and when. The first
+   * consent stands (a second one changes nothing). False when the reservation has no such card.
+   */
+  keepMethod(methodId: string, reservationId: string, by: string, at: string): boolean {
+    const result = this.file
+      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND reservation_id = @reservationId`)
+      .run({ methodId, reservationId, by, at });
+    return result.changes > 0;
+  }
+
   /** Saves a payment and its refunds as the service last described them. */
   savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): void {
     this.transaction(() => {
@@ -457,6 +476,8 @@ export class Journal {
       expYear: m.exp_year,
       expiresAt: opt(m.expires_at),
       createdAt: m.created_at,
+      keptBy: opt(m.kept_by),
+      keptAt: opt(m.kept_at),
     }));
   }
 

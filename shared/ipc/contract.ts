@@ -196,6 +196,11 @@ export const CHANNELS = {
       reservationId: ReservationId,
       installments: z.boolean().optional(),
       note: PaymentNote.optional(),
+      /**
+       * The guest agrees to keep this card for later charges (the agent ticked it). Without it the card serves this
+       * payment only: it is never offered as a saved card. A declined card is never offered either way.
+       */
+      keepCard: z.boolean().optional(),
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
@@ -209,6 +214,8 @@ export const CHANNELS = {
           amountCents: input.amountCents,
           currency: input.currency,
           installments: input.installments === true ? true : undefined,
+          keepCard: input.keepCard === true ? true : undefined,
+          methodId: input.keepCard === true ? input.methodId : undefined,
           status: output?.status,
           operationId: input.operationId,
         }),

@@ -48,6 +48,9 @@ export const MethodView = z.object({
   expYear: z.number().int(),
   expiresAt: z.string().optional(),
   createdAt: z.string(),
+  /** A saved card: the operator who recorded the guest's consent to keep it, and when. */
+  keptBy: z.string().optional(),
+  keptAt: z.string().optional(),
 });
 export type MethodView = z.infer<typeof MethodView>;
 

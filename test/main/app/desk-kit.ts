@@ -65,7 +65,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}): Promise
     async card(reservationId, number = '4242424242424242') {
       const method = await ok<{ id: string }>('payments:tokenize', {
         operationId: randomUUID(),
-        card: { number, expMonth: 12, expYear: YEAR, cvv: '123' },
+        card: { number, expMonth: 12, expYear: YEAR, cvv: /^3[47]/.test(number) ? '1234' : '123' },
         reservationId,
       });
       return method.id;

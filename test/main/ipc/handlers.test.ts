@@ -111,7 +111,7 @@ describe('through the door to the engine', () => {
     if (!method.ok) throw new Error('tokenize failed');
     const { id: methodId } = method.value as { id: string };
 
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77' });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77', keepCard: true });
     expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amountCents: 8000 } });
     if (!paid.ok) throw new Error('pay failed');
     const { id: paymentId } = paid.value as { id: string };
