@@ -11,6 +11,7 @@ import type { SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import { reservationBalance, type PaymentEngine } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
+import { livePayments } from './live';
 
 /** The desk's language: the user's settings file in the app, memory in tests. */
 export interface PreferencesPort {
@@ -146,7 +147,11 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'reservations:importCsv': ({ csv }) => reservations.importCsv(csv),
     'reservations:overview': async ({ reservationId }) => {
-      const overview = engine.listReservation(reservationId);
+      const listed = engine.listReservation(reservationId);
+      const overview = {
+        ...listed,
+        inProgress: livePayments(listed.payments, (methodId) => engine.methodOf(reservationId, methodId), (paymentId) => messaging.history(paymentId)),
+      };
       // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
       const reservation = await reservations.get(reservationId).catch(() => undefined);
       if (reservation === undefined) return overview;
@@ -157,6 +162,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
+    'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
     'payments:watch': ({ paymentId }) => {
       follow(paymentId);

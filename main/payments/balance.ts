@@ -9,6 +9,8 @@ interface BalancePayment {
   currency: string;
   createdAt: string;
   updatedAt: string | undefined;
+  /** Abandoned while in progress: it no longer holds the balance (unless it succeeds after all). */
+  abandonedAt?: string | undefined;
   refunds: readonly { status: string; amountCents: number | undefined; currency: string }[];
 }
 
@@ -25,7 +27,8 @@ export function dayIn(instant: number | string, timeZone: string): string {
 
 /**
  * The balance the agent may charge: the source's balance (which this app assumes does not yet reflect its own payments)
- * less every succeeded or in-progress payment and every payment attempt still unanswered, plus refunds that succeeded
+ * less every succeeded or in-progress payment (not one the agent abandoned, until it succeeds after all) and every
+ * payment attempt still unanswered, plus refunds that succeeded
  * (a pending refund is not counted back: it may still fail, and counting it would offer money not yet returned). Only
  * amounts in the reservation's currency count; never below zero. `chargedToday`: the payments that succeeded on the
  * desk's calendar day, newest first, so the screen can warn before another charge.
@@ -41,6 +44,7 @@ export function reservationBalance(
   for (const payment of journal.payments) {
     if (payment.currency.toLowerCase() !== currency) continue;
     if (TOOK_NOTHING.has(payment.status)) continue;
+    if (payment.abandonedAt !== undefined && payment.status !== 'succeeded') continue;
     takenCents += payment.amountCents;
     for (const refund of payment.refunds) {
       // A refund without a known amount is not counted back: the owed amount may read low, never high.

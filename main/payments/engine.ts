@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, refundableCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
@@ -69,6 +69,8 @@ export interface PaymentView {
   expiresAt: string | undefined;
   /** When the engine will next read the payment, while it is being followed. */
   nextCheckAt: number | undefined;
+  /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
+  abandonedAt: string | undefined;
 }
 
 export type MethodView = Omit<StoredMethod, 'reservationId'>;
@@ -325,6 +327,7 @@ export class PaymentEngine {
     );
     return this.oneAtATime(paymentId, async () => {
       const current = await this.fetchAndStore(paymentId);
+      if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
         this.emit(paymentId);
         throw new ServiceError(
@@ -342,6 +345,49 @@ export class PaymentEngine {
       const view = this.store(payment);
       this.poller.restartSoon(paymentId);
       return view;
+    });
+  }
+
+  /**
+   * "Abandon and use another card": a payment waiting for the cardholder (3-D Secure) or for a plan (MSI) is left to
+   * expire on the service and recorded as abandoned, which frees its reservation for a new charge. Only once the
+   * service, asked now, says it did not succeed: a succeeded payment is refused (it went through: no second charge),
+   * one being charged right now too (its outcome is not known yet), and so is any payment the service could not be
+   * asked about. A payment already over (failed, expired) needs nothing: it is answered as it is.
+   */
+  async abandon(input: { paymentId: string; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
+    return this.oneAtATime(paymentId, async () => {
+      if (!this.journal.payment(paymentId)) {
+        throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
+      }
+      let current: StoredPayment;
+      try {
+        current = await this.fetchAndStore(paymentId);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        throw new ServiceError(
+          error.kind,
+          'abandon_outcome_unknown',
+          'The payment service could not say whether this payment went through, so it is not abandoned and no new charge can be made yet. Try again in a moment.',
+          { params: { paymentId } },
+        );
+      }
+      const amount = { amountCents: current.amountCents, currency: current.currency };
+      if (current.status === 'succeeded') {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_already_succeeded', `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`, {
+          params: amount,
+        });
+      }
+      if (!['requires_action', 'pending_confirmation'].includes(current.status) && !isFinalPayment(current.status)) {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
+          params: amount,
+        });
+      }
+      if (!isFinalPayment(current.status)) this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
+      return this.emit(paymentId);
     });
   }
 
@@ -402,9 +448,10 @@ export class PaymentEngine {
     return this.emit(id);
   }
 
-  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer). */
+  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer); none once abandoned. */
   challengeLink(paymentId: string): string | undefined {
     const stored = this.journal.payment(checked(PaymentId, paymentId));
+    if (stored?.abandonedAt !== undefined) throw abandonedError();
     return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
 
@@ -700,6 +747,7 @@ export class PaymentEngine {
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,
       nextCheckAt: this.poller.nextCheckAt(p.id),
+      abandonedAt: p.abandonedAt,
     };
   }
 
@@ -726,6 +774,9 @@ const unansweredMessage = (op: Operation): string => {
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
+
+const abandonedError = (): ServiceError =>
+  new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
 
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(

@@ -85,6 +85,9 @@ export interface StoredPayment {
   updatedAt: string | undefined;
   expiresAt: string | undefined;
   refunds: StoredRefund[];
+  /** The agent abandoned it while in progress (it is left to expire on the service): who, and when (ISO). */
+  abandonedBy: string | undefined;
+  abandonedAt: string | undefined;
 }
 
 /** Versioned migrations: index + 1 is the schema version kept in PRAGMA user_version. */
@@ -180,6 +183,9 @@ const MIGRATIONS: readonly string[] = [
   // 3: a card is kept for later charges only with the guest's consent, recorded with who and when (none before this).
   `ALTER TABLE methods ADD COLUMN kept_by TEXT;
    ALTER TABLE methods ADD COLUMN kept_at TEXT;`,
+  // 4: a payment in progress the agent abandoned (left to expire on the service), with who and when.
+  `ALTER TABLE payments ADD COLUMN abandoned_by TEXT;
+   ALTER TABLE payments ADD COLUMN abandoned_at TEXT;`,
 ];
 
 /** SQL list of quoted statuses, from the shared vocabulary (never hard-coded here). */
@@ -242,6 +248,8 @@ interface PaymentRecord {
   created_at: string;
   updated_at: string | null;
   expires_at: string | null;
+  abandoned_by: string | null;
+  abandoned_at: string | null;
 }
 
 interface RefundRecord {
@@ -393,6 +401,11 @@ export class Journal {
       .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND reservation_id = @reservationId`)
       .run({ methodId, reservationId, by, at });
     return result.changes > 0;
+  }
+
+  /** The agent abandoned this payment in progress; the first record stands. */
+  abandonPayment(paymentId: string, by: string, at: string): void {
+    this.file.stmt(`UPDATE payments SET abandoned_by = COALESCE(abandoned_by, @by), abandoned_at = COALESCE(abandoned_at, @at) WHERE id = @paymentId`).run({ paymentId, by, at });
   }
 
   /** Saves a payment and its refunds as the service last described them. */
@@ -568,6 +581,8 @@ export class Journal {
       updatedAt: opt(row.updated_at),
       expiresAt: opt(row.expires_at),
       refunds,
+      abandonedBy: opt(row.abandoned_by),
+      abandonedAt: opt(row.abandoned_at),
     };
   }
 }

@@ -23,6 +23,8 @@ export interface Desk {
   signIn(who: { id: string; password: string }): Promise<void>;
   /** Tokenizes a test card for the reservation: its method id. */
   card(reservationId: string, number?: string): Promise<string>;
+  /** A restart of the app: the stack closed and started again over the same data folder (nobody signed in). */
+  restart(): Promise<void>;
   /** Reads the payment until `done` says so (the engine follows it by itself). */
   until(paymentId: string, done: (status: string) => boolean): Promise<Output<'payments:get'>>;
   close(): Promise<void>;
@@ -30,18 +32,20 @@ export interface Desk {
 
 export async function openDesk(options: Partial<MainStackOptions> = {}): Promise<Desk> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-'));
-  const stack = await createMainStack({
-    dataDir: dir,
-    version: 'test',
-    fetch,
-    isTrustedSender: () => true,
-    service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
-    ...options,
-  });
+  const start = () =>
+    createMainStack({
+      dataDir: dir,
+      version: 'test',
+      fetch,
+      isTrustedSender: () => true,
+      service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+      ...options,
+    });
+  let stack = await start();
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
   await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
   await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
-  const call: Desk['call'] = (channel, input) => stack.dispatch(channel, sender, input);
+  const call: Desk['call'] = (channel, input) => desk.stack.dispatch(channel, sender, input);
   const ok = async <T>(channel: string, input: unknown): Promise<T> => {
     const result = await call(channel, input);
     if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
@@ -50,6 +54,11 @@ export async function openDesk(options: Partial<MainStackOptions> = {}): Promise
   const desk: Desk = {
     stack,
     dir,
+    async restart() {
+      await desk.stack.close();
+      stack = await start();
+      desk.stack = stack;
+    },
     call,
     ok,
     async refused(channel, input) {
@@ -79,7 +88,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}): Promise
       throw new Error(`payment ${paymentId} never reached the expected status`);
     },
     async close() {
-      await stack.close().catch(() => undefined);
+      await desk.stack.close().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };
