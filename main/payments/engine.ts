@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, refundableCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
@@ -69,6 +69,8 @@ export interface PaymentView {
   expiresAt: string | undefined;
   /** When the engine will next read the payment, while it is being followed. */
   nextCheckAt: number | undefined;
+  /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
+  abandonedAt: string | undefined;
 }
 
 export type MethodView = Omit<StoredMethod, 'reservationId'>;
@@ -116,6 +118,8 @@ const PayInput = z.strictObject({
   returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
   // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
   note: PaymentNote.optional(),
+  /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
+  keepCard: z.boolean().optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
@@ -223,7 +227,8 @@ export class PaymentEngine {
       return m.id;
     });
     const { brand, last4, expMonth, expYear } = method.card;
-    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
+    // A new card is not kept: the guest's consent comes with its payment (`keepCard`).
+    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt, keptBy: undefined, keptAt: undefined };
   }
 
   /**
@@ -233,7 +238,15 @@ export class PaymentEngine {
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
+    const { keepCard, ...parsed } = checked(PayInput, input);
+    const payment = await this.createPayment(parsed);
+    // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
+    if (keepCard === true) this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
+    return payment;
+  }
+
+  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>): Promise<PaymentView> {
+    const { operationId, operatorId, note, installments, amountCents, ...rest } = parsed;
     const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
       ...rest,
@@ -316,6 +329,7 @@ export class PaymentEngine {
     );
     return this.oneAtATime(paymentId, async () => {
       const current = await this.fetchAndStore(paymentId);
+      if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
         this.emit(paymentId);
         throw new ServiceError(
@@ -333,6 +347,49 @@ export class PaymentEngine {
       const view = this.store(payment);
       this.poller.restartSoon(paymentId);
       return view;
+    });
+  }
+
+  /**
+   * "Abandon and use another card": a payment waiting for the cardholder (3-D Secure) or for a plan (MSI) is left to
+   * expire on the service and recorded as abandoned, which frees its reservation for a new charge. Only once the
+   * service, asked now, says it did not succeed: a succeeded payment is refused (it went through: no second charge),
+   * one being charged right now too (its outcome is not known yet), and so is any payment the service could not be
+   * asked about. A payment already over (failed, expired) needs nothing: it is answered as it is.
+   */
+  async abandon(input: { paymentId: string; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
+    return this.oneAtATime(paymentId, async () => {
+      if (!this.journal.payment(paymentId)) {
+        throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
+      }
+      let current: StoredPayment;
+      try {
+        current = await this.fetchAndStore(paymentId);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        throw new ServiceError(
+          error.kind,
+          'abandon_outcome_unknown',
+          'The payment service could not say whether this payment went through, so it is not abandoned and no new charge can be made yet. Try again in a moment.',
+          { params: { paymentId } },
+        );
+      }
+      const amount = { amountCents: current.amountCents, currency: current.currency };
+      if (current.status === 'succeeded') {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_already_succeeded', `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`, {
+          params: amount,
+        });
+      }
+      if (!['requires_action', 'pending_confirmation'].includes(current.status) && !isFinalPayment(current.status)) {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
+          params: amount,
+        });
+      }
+      if (!isFinalPayment(current.status)) this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
+      return this.emit(paymentId);
     });
   }
 
@@ -393,20 +450,36 @@ export class PaymentEngine {
     return this.emit(id);
   }
 
-  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer). */
+  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer); none once abandoned. */
   challengeLink(paymentId: string): string | undefined {
     const stored = this.journal.payment(checked(PaymentId, paymentId));
+    if (stored?.abandonedAt !== undefined) throw abandonedError();
     return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
 
-  /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
+  /**
+   * What the journal knows of a reservation: its payments, its saved cards, and payment attempts whose outcome is not
+   * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
+   * every other card tokenized for the reservation served its one payment and is not offered again.
+   */
   listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
     const id = checked(ReservationId, reservationId);
+    const payments = this.journal.paymentsOf(id);
+    const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
     return {
-      payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
-      methods: this.journal.methodsOf(id).map(methodView),
+      payments: payments.map((p) => this.view(p)),
+      methods: this.journal
+        .methodsOf(id)
+        .filter((m) => m.keptAt !== undefined && !declined.has(m.id))
+        .map(methodView),
       pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
     };
+  }
+
+  /** A card tokenized for the reservation, kept or not (brand and last 4 for a message about its payment). */
+  methodOf(reservationId: string, methodId: string): MethodView | undefined {
+    const method = this.journal.methodsOf(reservationId).find((m) => m.id === methodId);
+    return method && methodView(method);
   }
 
   /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
@@ -676,6 +749,7 @@ export class PaymentEngine {
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,
       nextCheckAt: this.poller.nextCheckAt(p.id),
+      abandonedAt: p.abandonedAt,
     };
   }
 
@@ -703,6 +777,9 @@ const unansweredMessage = (op: Operation): string => {
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
 
+const abandonedError = (): ServiceError =>
+  new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
+
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(
     'invalid_input',
@@ -712,5 +789,5 @@ const refundAmountUnknown = (): ServiceError =>
   );
 
 function methodView(m: StoredMethod): MethodView {
-  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };
+  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt, keptBy: m.keptBy, keptAt: m.keptAt };
 }

@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = [
   'payments:get',
   'payments:watch',
   'payments:checkAgain',
+  'payments:abandon',
   'messaging:sendLink',
   'messaging:channels',
   'messaging:history',
@@ -50,4 +51,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'updates:changed', 'messaging:delivery'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery'] as const;

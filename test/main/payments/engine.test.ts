@@ -112,7 +112,7 @@ describe('flows through the facade', () => {
     const { engine, journal } = makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });
     expect(method).toMatchObject({ brand: 'visa', last4: '4242' });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 125050, currency: 'mxn', ...who, note: 'deposit' });
+    const paid = await engine.pay({ methodId: method.id, amountCents: 125050, currency: 'mxn', ...who, note: 'deposit', keepCard: true });
     expect(paid.status).toBe('processing');
     const done = until(engine, paid.id, 'succeeded');
     await advance(2);
@@ -195,7 +195,8 @@ describe('faults through the facade', () => {
     expect(ops.at(-1)?.resultId).toMatch(/^(mth|pay|ref)_/);
     expect(journal.pendingOperations()).toEqual([]);
     const listed = engine.listReservation(who.reservationId);
-    if (kind === 'tokenize') expect(listed.methods).toHaveLength(2);
+    // Tokenized, not kept (no consent): the journal holds it, the saved cards do not list it.
+    if (kind === 'tokenize') expect(journal.methodsOf(who.reservationId)).toHaveLength(2);
     if (kind === 'create_payment') expect(listed.payments).toHaveLength(2);
     if (kind === 'refund') expect(listed.payments[0]?.refunds).toHaveLength(1);
   });

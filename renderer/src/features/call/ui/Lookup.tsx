@@ -1,6 +1,5 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
 import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
-import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -64,7 +63,7 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
               </span>
               <span className="result__meta">
                 {reservation.hotelName} · {date(reservation.checkIn)} – {date(reservation.checkOut)} · {t('lookup.balance')}{' '}
-                {money(toCents(reservation.balanceDue), reservation.currency)}
+                {money(reservation.balanceDueCents, reservation.currency)}
               </span>
             </button>
           </li>

@@ -1,7 +1,6 @@
 // The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
 import { Fragment, useState, type JSX, type ReactNode } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
@@ -42,7 +41,7 @@ export function ReservationSummary({ reservation, payments, onClose, requestRefu
         </dd>
         <dt>{t('reservation.balance')}</dt>
         <dd>
-          <strong>{money(toCents(reservation.balanceDue), reservation.currency)}</strong>
+          <strong>{money(reservation.balanceDueCents, reservation.currency)}</strong>
         </dd>
         <dt>{t('reservation.phone')}</dt>
         <dd>{reservation.guestPhone ?? t('reservation.missing')}</dd>

@@ -2,7 +2,6 @@
 import { useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { MethodView, PaymentView } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
-import { toCents } from '../../../../../shared/payments/money';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { ApiError, describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -21,7 +20,7 @@ interface Props {
 
 export function NewPayment({ reservation, methods, decline, cardRef }: Props): JSX.Element {
   const { t, money } = useI18n();
-  const [amount, setAmount] = useState(amountText(toCents(reservation.balanceDue)));
+  const [amount, setAmount] = useState(amountText(reservation.balanceDueCents));
   const [currency, setCurrency] = useState<Currency>(reservation.currency);
   const [note, setNote] = useState('');
   const [msi, setMsi] = useState(false);
@@ -79,7 +78,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
             onChange={(event) => setAmount(event.target.value)}
           />
           <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(toCents(reservation.balanceDue), reservation.currency) })}
+            {amountProblem ?? t('pay.balanceHint', { balance: money(reservation.balanceDueCents, reservation.currency) })}
           </p>
         </div>
         <div className="field">

@@ -21,8 +21,10 @@ const RESERVATION: ReservationView = {
   checkIn: '2026-12-01',
   checkOut: '2026-12-04',
   hotelName: 'Hotel Caribe',
-  balanceDue: 980,
+  balanceDueCents: 98000,
   currency: 'usd',
+  guestLanguage: 'es-MX',
+  guestLanguageFrom: 'default',
 };
 const payment = (status: string, extra: Partial<PaymentView> = {}): PaymentView => ({
   id: `pay_${'c'.repeat(32)}`,
