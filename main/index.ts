@@ -9,6 +9,7 @@ import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type Me
 
 import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
+import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, runCenterCheck, runCenterMigration } from './center';
 import { connectIpc } from './ipc/electron';
 import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
@@ -126,6 +127,36 @@ async function printConfigAndExit(format: PrintConfigFormat): Promise<void> {
   }
 }
 
+/** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
+async function checkCenterAndExit(): Promise<void> {
+  await app.whenReady();
+  try {
+    const managedPath = managedSettingsPath(process.platform, process.env);
+    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+    const secrets = secretStore();
+    const { output, exitCode } = await runCenterCheck({ center: loaded.settings.center, managedPath, password: () => secrets.read('centerPassword') });
+    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
+    app.exit(exitCode);
+  } catch (error) {
+    await writeOut(process.stderr, `${describe(error)}\n`);
+    app.exit(1);
+  }
+}
+
+/** `--migrate-center`: IT, as the center's owner role (PGUSER, PGPASSWORD), brings the center up to this version of the app. */
+async function migrateCenterAndExit(): Promise<void> {
+  try {
+    const managedPath = managedSettingsPath(process.platform, process.env);
+    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+    const { output, exitCode } = await runCenterMigration({ center: loaded.settings.center, managedPath, user: process.env['PGUSER'], password: process.env['PGPASSWORD'] });
+    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
+    app.exit(exitCode);
+  } catch (error) {
+    await writeOut(process.stderr, `${describe(error)}\n`);
+    app.exit(1);
+  }
+}
+
 /** A stored secret the OS can no longer open (a new profile, a reset keyring) is said at start, in words for IT. */
 async function reportUnreadableSecrets(secrets: EncryptedSecretStore, window: BrowserWindow): Promise<void> {
   const problems = await unreadableSecrets(secrets);
@@ -172,6 +203,7 @@ async function start(): Promise<void> {
     messaging: settings.messaging,
     messagingSecrets: secrets,
     ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
+    center: settings.center,
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
     preferences,
     logger,
@@ -268,6 +300,10 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
   void provision(provisioning);
 } else if (printing.kind === 'print') {
   void printConfigAndExit(printing.format);
+} else if (process.argv.includes(CHECK_CENTER_FLAG)) {
+  void checkCenterAndExit();
+} else if (process.argv.includes(MIGRATE_CENTER_FLAG)) {
+  void migrateCenterAndExit();
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

@@ -5,6 +5,7 @@ import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type Refun
 import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
 import { isFinalPayment, isFinalRefund } from '../../shared/payments';
+import { deskIdentity, describeCenter, type CenterSettings } from '../center';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
@@ -56,6 +57,11 @@ export interface MainStackOptions {
   protectCardData?: (webContentsId: number, active: boolean) => void;
   /** The `refundLimits` setting: per role and currency, the largest single refund and the day's total (default: supervisors 10,000 MXN / 500 USD, each). */
   refundLimits?: RefundLimits;
+  /**
+   * The `center` setting: the center's shared PostgreSQL. Reported by app:info; the stores move onto it in the next phase
+   * of issue 16 (main/storage), until then they stay in the embedded files whatever it says.
+   */
+  center?: CenterSettings | undefined;
   /** The auto-update (main/updates in the app); "disabled" when not given. */
   updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
   /** The desk's time zone for reports and date filters (the system's when not given). */
@@ -117,6 +123,8 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
 }
 
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
+  // Made at the first start, before any store: every record will name it.
+  const identity = await deskIdentity(options.dataDir);
   const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
@@ -286,7 +294,13 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     handlers: createHandlers({
       engine,
       session,
-      app: { environment: service.config.environment, version: options.version },
+      app: {
+        environment: service.config.environment,
+        version: options.version,
+        deskId: identity.deskId,
+        storage: options.center === undefined ? 'embedded' : 'center',
+        center: options.center === undefined ? undefined : describeCenter(options.center),
+      },
       preferences: options.preferences ?? memoryPreferences(),
       messaging: messenger,
       refunds,

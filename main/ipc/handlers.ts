@@ -89,7 +89,7 @@ export interface SessionPort {
 export interface HandlerDeps {
   engine: PaymentEngine;
   session: SessionPort;
-  app: { environment: Environment; version: string };
+  app: { environment: Environment; version: string; deskId: string; storage: 'embedded' | 'center'; center?: string | undefined };
   preferences: PreferencesPort;
   reservations: ReservationsPort;
   messaging: MessagingPort;
@@ -119,7 +119,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
-      return { environment: app.environment, version: app.version, language, languageLocked: locked };
+      const where = app.center === undefined ? {} : { center: app.center };
+      return { environment: app.environment, version: app.version, language, languageLocked: locked, deskId: app.deskId, storage: app.storage, ...where };
     },
     'app:setLanguage': async ({ language }) => ({ language: await preferences.setLanguage(language) }),
     'session:status': () => {

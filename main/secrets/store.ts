@@ -5,8 +5,8 @@ import type { SecretStore } from '../payments/config';
 import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 
-/** Every secret the app keeps: the service's client secret and the messaging providers' credentials. */
-export const SECRET_NAMES = ['clientSecret', 'reservationsApiKey', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue'] as const;
+/** Every secret the app keeps: the service's client secret, the messaging providers' credentials, the center's database password. */
+export const SECRET_NAMES = ['clientSecret', 'reservationsApiKey', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue', 'centerPassword'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /**

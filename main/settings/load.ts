@@ -193,6 +193,7 @@ export function perSetting<T>(value: (key: SettingKey) => T): Record<SettingKey,
     reservations: value('reservations'),
     messaging: value('messaging'),
     updates: value('updates'),
+    center: value('center'),
   };
 }
 

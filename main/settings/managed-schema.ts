@@ -22,6 +22,8 @@ const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
   reservations: "Where reservations come from: the built-in store, or the partner's REST system (see main/reservations/README.md). Only IT sets it: a user's settings.json cannot.",
   messaging:
     'Who carries the 3-D Secure link by e-mail, SMS and WhatsApp (see main/messaging/config.ts); the providers\' secrets are provisioned, never set here. Only IT sets it: a user\'s settings.json cannot.',
+  center:
+    'The center\'s shared PostgreSQL, where every desk keeps its records: {"host": "db.example", "port": 5432, "database": "card_desk", "user": "card_desk_app", "sslmode": "verify-full", "sslrootcert": "/path/to/ca.pem"}. sslmode is verify-full (the default), require or disable; sslrootcert, the CA\'s PEM file, only with verify-full. The password is never a setting: provision it with --provision-secret --secret-name=centerPassword. Not set: each desk keeps its records in its own embedded files. Only IT sets it: a user\'s settings.json cannot.',
   updates: 'IT\'s update server: {"url": "https://…", "channel": "stable" | "pilot"}. Not set: the app never looks for updates.',
 };
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Environment, Language } from '../../shared';
 import { RefundLimits } from '../../shared/desk';
+import { CenterSettings } from '../center/config';
 import { MessagingConfigSchema } from '../messaging/config';
 import { ReservationSourceConfig } from '../reservations/config';
 import type { SettingsIssue } from './errors';
@@ -45,6 +46,8 @@ const fields = {
   refundLimits: RefundLimits,
   /** Where IT publishes updates (main/updates); not set: the app never looks for updates. */
   updates: UpdatesSettings,
+  /** The center's shared PostgreSQL (main/center); not set: the embedded SQLite files. Its password is the centerPassword secret. */
+  center: CenterSettings,
 };
 
 export type SettingKey = keyof typeof fields;
@@ -82,10 +85,10 @@ export const SETTING_KEYS: readonly SettingKey[] = SettingKey.options;
 /**
  * Policy: settings only IT sets (in the managed file; otherwise their defaults), never the desk user's own
  * settings.json — the refund caps, and every host a stored key is sent to (the service, the reservation system, the
- * message providers). A user file naming one is not refused (the desk still starts); the value is ignored and the
+ * message providers, the center's database). A user file naming one is not refused (the desk still starts); the value is ignored and the
  * app says so: in the log, in --print-config and in the audit trail.
  */
-export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'refundLimits', 'reservations', 'messaging'] as const satisfies readonly SettingKey[];
+export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'refundLimits', 'reservations', 'messaging', 'center'] as const satisfies readonly SettingKey[];
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 export function isPolicyKey(key: string): key is PolicyKey {

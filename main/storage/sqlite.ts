@@ -20,16 +20,30 @@ export function useSqliteNativeBinding(file: string | undefined): void {
   nativeBinding = file;
 }
 
+/**
+ * Opens (or creates) a SQLite file the way every store of the app opens it: the native binding set for Electron, WAL,
+ * full sync, then the store's own pragmas. Used by SqliteFile and by the storage layer's embedded backend (main/storage).
+ */
+export function openSqliteDatabase(path: string, pragmas: readonly string[] = []): Database.Database {
+  const db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    for (const pragma of pragmas) db.pragma(pragma);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
 export class SqliteFile {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
   /** Opens (or creates) the file and brings its schema up to date; refuses a file from a newer app. */
   constructor(path: string, options: SqliteFileOptions) {
-    this.db = new Database(path, nativeBinding === undefined ? {} : { nativeBinding });
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    for (const pragma of options.pragmas ?? []) this.db.pragma(pragma);
+    this.db = openSqliteDatabase(path, options.pragmas);
     const current = this.schemaVersion;
     if (current > options.migrations.length) {
       this.db.close();

@@ -82,9 +82,21 @@ export type UpdateStatus = z.infer<typeof UpdateStatus>;
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 
 export const CHANNELS = {
+  /**
+   * `deskId`: this desk's stable id (made at first start; every record names it). `storage`: where the desk's records are
+   * kept, its own embedded files or the center's shared database (`center`: "host:port/database", never a password).
+   */
   'app:info': channel({
     input: none,
-    output: z.object({ environment: Environment, version: z.string(), language: Language, languageLocked: z.boolean() }),
+    output: z.object({
+      environment: Environment,
+      version: z.string(),
+      language: Language,
+      languageLocked: z.boolean(),
+      deskId: z.uuid(),
+      storage: z.enum(['embedded', 'center']),
+      center: z.string().optional(),
+    }),
     access: 'public',
     activity: 'background',
     audit: 'none',

@@ -206,7 +206,10 @@ describe('main/index.ts, the composition root', () => {
     expect(navigation.defaultPrevented).toBe(true);
 
     // The door answers the app's own window, in training; another web contents at the same URL is refused.
-    expect(await invoke(electron, 'app:info', {})).toEqual({ ok: true, value: { environment: 'training', version: '1.2.3', language: 'es-MX', languageLocked: false } });
+    expect(await invoke(electron, 'app:info', {})).toEqual({
+      ok: true,
+      value: { environment: 'training', version: '1.2.3', language: 'es-MX', languageLocked: false, deskId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, storage: 'embedded' },
+    });
     later.mainFrame.url = APP_ENTRY_URL;
     expect(await invoke(electron, 'app:info', {}, later)).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     expect(electron.errorBoxes).toEqual([]);

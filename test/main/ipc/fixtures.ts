@@ -52,7 +52,7 @@ const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent
 export const LEAK = { clientSecret: 'sec_must_not_cross', accessToken: 'tok_must_not_cross' };
 
 const answers: { [C in Channel]: unknown } = {
-  'app:info': { environment: 'training', version: '0.1.0', language: 'es-MX', languageLocked: false },
+  'app:info': { environment: 'training', version: '0.1.0', language: 'es-MX', languageLocked: false, deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b', storage: 'embedded' },
   'app:setLanguage': { language: 'en-US' },
   'session:status': { operator: operatorView, locked: false, needsFirstAdmin: false },
   'session:signIn': operatorView,

@@ -69,12 +69,14 @@ afterAll(async () => {
   await sim.close();
 });
 
+const DESK_ID = '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b';
+
 const dispatch = () =>
   createDispatcher({
     handlers: createHandlers({
       engine,
       session,
-      app: { environment: 'training', version: '0.1.0' },
+      app: { environment: 'training', version: '0.1.0', deskId: DESK_ID, storage: 'center', center: 'db.center.example:5432/card_desk' },
       preferences,
       reservations,
       messaging: messenger,
@@ -123,7 +125,18 @@ describe('through the door to the engine', () => {
     expect(await call('window:protectCardData', trusted, { active: true })).toEqual({ ok: true, value: { ok: true } });
     expect(protected_).toEqual([[trusted.webContentsId, true]]);
     expect(await call('app:setLanguage', trusted, { language: 'en-US' })).toEqual({ ok: true, value: { language: 'en-US' } });
-    expect(await call('app:info', trusted, {})).toEqual({ ok: true, value: { environment: 'training', version: '0.1.0', language: 'en-US', languageLocked: false } });
+    expect(await call('app:info', trusted, {})).toEqual({
+      ok: true,
+      value: {
+        environment: 'training',
+        version: '0.1.0',
+        language: 'en-US',
+        languageLocked: false,
+        deskId: DESK_ID,
+        storage: 'center',
+        center: 'db.center.example:5432/card_desk',
+      },
+    });
 
     const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer' };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });

@@ -46,6 +46,8 @@ describe('parseProvisionArgs', () => {
     expect(parseProvisionArgs(['app', '--provision-secret=-'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret', '-'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name', 'smtpPassword'])).toEqual({ ...stdin, name: 'smtpPassword' });
+    // The center's database password (issue 16): a secret like the others, never a setting.
+    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name=centerPassword'])).toEqual({ ...stdin, name: 'centerPassword' });
     for (const platform of ['darwin', 'linux'] as const) expect(parseProvisionArgs(['app', '--provision-secret'], platform)).toEqual(stdin);
   });
 

@@ -92,8 +92,28 @@ describe('loadSettings: policy settings come only from IT', () => {
   const messaging = { providers: { sms: 'webhook' }, webhook: { url: 'https://attacker.example.test/hook', statusUrl: 'https://attacker.example.test/status/{messageId}', authHeaderName: 'Authorization' } };
   const reservations = { kind: 'rest', baseUrl: 'https://attacker.example.test/pms', authHeader: 'X-Api-Key' };
 
-  it('are the refund limits, the reservation source, messaging and the service hosts', () => {
-    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'messaging', 'refundLimits', 'reservations']);
+  it('are the refund limits, the reservation source, messaging, the service hosts and the center', () => {
+    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'center', 'messaging', 'refundLimits', 'reservations']);
+  });
+
+  it('the user cannot point the desk at another center (where the centerPassword would go): ignored, in words', async () => {
+    writeJson(userFile(), { center: { host: 'attacker.example.test', database: 'd', user: 'u' }, language: 'en-US' });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.center).toBeUndefined();
+    expect(loaded.sources.center).toBe('default');
+    expect(loaded.ignored).toEqual([{ field: 'center', message: expect.stringMatching(/set only by IT/) as unknown }]);
+  });
+
+  it('IT sets the center in the managed file, with its defaults filled in; a password there is refused', async () => {
+    writeJson(f.managedPath, { settings: { center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app' } } });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings.center).toEqual({ host: 'db.center.example', port: 5432, database: 'card_desk', user: 'card_desk_app', sslmode: 'verify-full' });
+    expect(loaded.sources.center).toBe('managed');
+    writeJson(f.managedPath, { settings: { center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app', password: 'hunter2' } } });
+    const error: unknown = await loadSettings(f).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'managed_file_invalid' });
+    expect((error as Error).message).toMatch(/center/);
+    expect((error as Error).message).not.toContain('hunter2');
   });
 
   it('{"refundLimits": {}} in the user file does not lift the cap: it is ignored, in words naming the setting and both files', async () => {

@@ -1,0 +1,144 @@
+/**
+ * `--check-center`: connects to the center as this desk does and reports, for IT, the server, TLS, the roles, each store's
+ * schema version and the app role's grants, table by table; exit code 0 only when all is as this version of the app needs.
+ */
+import { sql } from 'kysely';
+import { UserError } from '../errors';
+import { centerConnection, describeCenter, type CenterSettings } from './config';
+import {
+  StorageError,
+  TABLE_PRIVILEGES,
+  centerKysely,
+  centerPool,
+  centerSchemaState,
+  readCenterRoles,
+  type CenterConnectionOptions,
+  type StoreDefinition,
+} from '../storage';
+
+export const CHECK_CENTER_FLAG = '--check-center';
+
+export type CheckStatus = 'ok' | 'problem';
+
+export interface CenterCheckLine {
+  status: CheckStatus;
+  /** What was checked: "connection", "tls", "roles", "store journal", "grants journal.operations". */
+  check: string;
+  /** In words, for IT. */
+  detail: string;
+}
+
+export interface CenterCheckReport {
+  target: string;
+  ok: boolean;
+  lines: CenterCheckLine[];
+  /** The StorageError code that stopped the check (center_unavailable…), when one did. */
+  errorCode?: string;
+}
+
+/** Connects with `options` (the app role, as a desk) and checks everything; never throws for the center's state. */
+export async function checkCenter(options: CenterConnectionOptions, stores: readonly StoreDefinition[]): Promise<CenterCheckReport> {
+  const target = `${options.host}:${options.port}/${options.database}`;
+  const lines: CenterCheckLine[] = [];
+  const ok = (check: string, detail: string): void => void lines.push({ status: 'ok', check, detail });
+  const problem = (check: string, detail: string): void => void lines.push({ status: 'problem', check, detail });
+  const pool = centerPool({ ...options, maxConnections: 1 });
+  const db = centerKysely(pool, { host: options.host, port: options.port, database: options.database, user: options.user });
+  try {
+    const server = await sql<{ version: string; user: string; ssl: boolean | null; superuser: boolean }>`
+      SELECT current_setting('server_version') AS version, current_user AS user,
+             (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) AS ssl,
+             (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser`.execute(db);
+    const row = server.rows[0];
+    if (row === undefined) throw new Error('the server answered no row');
+    ok('connection', `signed in to PostgreSQL ${row.version} at ${target} as "${row.user}"`);
+    if (row.ssl === true) ok('tls', `encrypted (sslmode ${options.tls.mode})`);
+    else if (options.tls.mode === 'disable') problem('tls', 'not encrypted (sslmode "disable"): passwords and card-payment records cross the network in clear; use "verify-full" outside a lab');
+    else problem('tls', 'not encrypted although the setting asks for TLS');
+
+    const roles = await readCenterRoles(db, target);
+    ok('roles', `owner "${roles.owner}", app "${roles.app}", auditor "${roles.auditor}" (center.roles)`);
+    if (row.user !== roles.app) {
+      problem(
+        'user',
+        `this desk signs in as "${row.user}", not as the app role "${roles.app}": the center setting's user must be the app role (the owner and superusers can change the audit trail)`,
+      );
+    }
+    if (row.superuser) problem('user', `"${row.user}" is a superuser: a desk must sign in as the app role, which can change nothing but rows`);
+
+    if (stores.length === 0) ok('stores', 'this version of the app keeps no store on the center yet');
+    for (const store of stores) {
+      const state = await centerSchemaState(db, store);
+      if (state.missing.length > 0) {
+        problem(`store ${store.name}`, `the ${store.label} is at schema ${state.applied}, this app needs ${state.known}: IT must run --migrate-center`);
+        continue;
+      }
+      ok(`store ${store.name}`, `the ${store.label} is at schema ${state.applied}${state.newer.length > 0 ? ' (migrated by a newer app)' : ''}`);
+      for (const [table, wanted] of Object.entries(store.postgres.grants)) {
+        const granted = await sql<Record<string, boolean>>`
+          SELECT ${sql.join(
+            TABLE_PRIVILEGES.map((privilege) => sql`has_table_privilege(${`${store.name}.${table}`}, ${privilege}) AS ${sql.id(privilege)}`),
+          )}`.execute(db);
+        const has = TABLE_PRIVILEGES.filter((privilege) => granted.rows[0]?.[privilege] === true);
+        const lacking = wanted.filter((privilege) => !has.includes(privilege));
+        const extra = has.filter((privilege) => !wanted.includes(privilege));
+        const check = `grants ${store.name}.${table}`;
+        if (lacking.length === 0 && extra.length === 0) ok(check, has.length === 0 ? 'none' : has.join(', '));
+        else {
+          const parts = [
+            ...(lacking.length > 0 ? [`lacks ${lacking.join(', ')}`] : []),
+            ...(extra.length > 0 ? [`may also ${extra.join(', ')}, which it must not`] : []),
+          ];
+          problem(check, `${parts.join('; ')}: IT must run --migrate-center, which sets the app role's grants`);
+        }
+      }
+    }
+    return { target, ok: lines.every((line) => line.status === 'ok'), lines };
+  } catch (error) {
+    const said = error instanceof UserError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    problem('connection', said);
+    return { target, ok: false, lines, ...(error instanceof StorageError ? { errorCode: error.code } : {}) };
+  } finally {
+    await db.destroy();
+    await pool.end();
+  }
+}
+
+/** The report as IT reads it: one line per check, then the verdict. */
+export function formatCenterCheck(report: CenterCheckReport): string {
+  const width = Math.max(...report.lines.map((line) => line.check.length), 0);
+  const body = report.lines.map((line) => `${line.status === 'ok' ? 'ok     ' : 'PROBLEM'}  ${line.check.padEnd(width)}  ${line.detail}`);
+  const verdict = report.ok ? `The center at ${report.target} is ready for this desk.` : `The center at ${report.target} is NOT ready for this desk: see the PROBLEM lines.`;
+  return `${[...body, verdict].join('\n')}\n`;
+}
+
+/** The stores this version of the app keeps on the center (empty until the stores move there: issue 16's next phase). */
+export const CENTER_STORES: readonly StoreDefinition[] = [];
+
+export interface RunCenterCheckOptions {
+  /** The effective `center` setting; undefined: this desk has none (it keeps its records in its own files). */
+  center: CenterSettings | undefined;
+  /** Where it came from, for the sentence when it is missing. */
+  managedPath: string;
+  password: () => Promise<string | undefined>;
+  stores?: readonly StoreDefinition[];
+}
+
+/** What --check-center prints and its exit code: 0 ready, 1 a problem, 2 no center setting. */
+export async function runCenterCheck(options: RunCenterCheckOptions): Promise<{ output: string; exitCode: number }> {
+  if (options.center === undefined) {
+    return {
+      output: `This desk has no center setting: it keeps its records in its own files. IT sets "center" in ${options.managedPath} (docs/IT.md).\n`,
+      exitCode: 2,
+    };
+  }
+  let connection: CenterConnectionOptions;
+  try {
+    connection = await centerConnection(options.center, { password: options.password, applicationName: 'card-payments-desk --check-center' });
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { output: formatCenterCheck({ target: describeCenter(options.center), ok: false, lines: [{ status: 'problem', check: 'tls', detail: error.message }] }), exitCode: 1 };
+  }
+  const report = await checkCenter(connection, options.stores ?? CENTER_STORES);
+  return { output: formatCenterCheck(report), exitCode: report.ok ? 0 : 1 };
+}

@@ -1,0 +1,44 @@
+/** The app's databases: each store on the embedded SQLite files or the center's shared PostgreSQL, one Kysely API, versioned migrations per backend. */
+export { openSqliteDatabase, SqliteFile, useSqliteNativeBinding, type SqliteFileOptions } from './sqlite';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write';
+export {
+  StorageError,
+  TransactionConflictError,
+  UniqueViolationError,
+  isTransactionConflict,
+  isUniqueViolation,
+  type CenterTarget,
+  type StorageErrorCode,
+} from './errors';
+export {
+  TABLE_PRIVILEGES,
+  checkDefinition,
+  type Backend,
+  type Migrations,
+  type Storage,
+  type StoreDatabase,
+  type StoreDefinition,
+  type TablePrivilege,
+  type TransactionOptions,
+} from './store';
+export { embeddedStorage, openEmbeddedStore } from './embedded';
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  centerKysely,
+  centerPool,
+  centerStorage,
+  migrateCenter,
+  type CenterConnectionOptions,
+  type CenterTlsMode,
+} from './postgres';
+export {
+  MIGRATION_TABLE,
+  centerSchemaState,
+  migrationNames,
+  readCenterRoles,
+  type CenterMigrationReport,
+  type CenterRoles,
+  type CenterSchemaState,
+} from './migrations';

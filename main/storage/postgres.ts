@@ -1,0 +1,199 @@
+/**
+ * The center backend: every desk's stores on one shared PostgreSQL, through one pg Pool per desk (TLS as IT set it, the
+ * password from the secret store), each store in its own schema. The app's role only reads and writes; the schema owner
+ * migrates (--migrate-center).
+ */
+import { Kysely, type PostgresPool } from 'kysely';
+import pg from 'pg';
+import { CenterPostgresDialect } from './driver';
+import { fromPostgresError, StorageError, type CenterTarget } from './errors';
+import { centerSchemaState, migrateCenterStore, readCenterRoles, type CenterMigrationReport } from './migrations';
+import { checkDefinition, runTransaction, type Storage, type StoreDatabase, type StoreDefinition } from './store';
+
+export type CenterTlsMode = 'disable' | 'require' | 'verify-full';
+
+/** How to reach the center: from the `center` setting (main/center) or a test's database. */
+export interface CenterConnectionOptions extends CenterTarget {
+  /** Asked for each new connection (the secret store in the app); undefined: none is stored (refused in words). */
+  password: () => Promise<string | undefined>;
+  tls: { mode: CenterTlsMode; caCertificatePem?: string | undefined };
+  /** The pool's size (default 2: one for the desk's queries, one spare; issue 17 sets the center's budget). */
+  maxConnections?: number | undefined;
+  /** Waiting for a connection (opening one, or a free one of the pool); default 5 s. */
+  connectTimeoutMs?: number | undefined;
+  /** Longest a statement may run on the server before it is cancelled; default 30 s. */
+  statementTimeoutMs?: number | undefined;
+  /** Shown in pg_stat_activity: which desk holds a connection ("card-payments-desk 3f1c…"). */
+  applicationName?: string | undefined;
+  /** An idle pooled connection failed (the server restarted…): already mapped; the pool drops that connection. */
+  onIdleError?: ((error: unknown) => void) | undefined;
+}
+
+export const DEFAULT_MAX_CONNECTIONS = 2;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/** An idle desk closes its connections after this long (hundreds of desks share max_connections). */
+const IDLE_TIMEOUT_MS = 30_000;
+
+const where = (target: CenterTarget): string => `${target.host}:${target.port}`;
+
+/** int8 (counts, sums of cents) as a number, exact or refused; timestamptz as an ISO string, as the SQLite files hold it. */
+const INT8_OID = 20;
+const TIMESTAMPTZ_OID = 1184;
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format === undefined || format === 'text') {
+      if (oid === INT8_OID) {
+        return (value: string) => {
+          const number = Number(value);
+          if (!Number.isSafeInteger(number)) throw new RangeError(`A bigint from the center (${value}) is larger than the app can count exactly.`);
+          return number;
+        };
+      }
+      if (oid === TIMESTAMPTZ_OID) {
+        const parseDate = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (value: string) => Date;
+        return (value: string) => parseDate(value).toISOString();
+      }
+    }
+    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function sslOptions(tls: CenterConnectionOptions['tls']): pg.PoolConfig['ssl'] {
+  switch (tls.mode) {
+    case 'disable':
+      return false;
+    // Encrypted, the server's certificate not checked (libpq's sslmode=require): IT's choice on a trusted network.
+    case 'require':
+      return { rejectUnauthorized: false };
+    // The certificate must chain to the given CA (or Node's public CAs) and name the host (libpq's verify-full).
+    case 'verify-full':
+      return { rejectUnauthorized: true, ...(tls.caCertificatePem === undefined ? {} : { ca: tls.caCertificatePem }) };
+  }
+}
+
+/**
+ * pg leaves the socket of a connection that failed during sign-in open (no password stored: the server's backend waits
+ * for one until authentication_timeout, holding the database). This client closes it when its connect fails.
+ */
+class CenterClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
+    const connecting = super.connect().then(
+      () => this,
+      (error: unknown) => {
+        this.end().catch(() => undefined);
+        throw error;
+      },
+    );
+    if (callback === undefined) return connecting;
+    connecting.then(
+      (client) => (callback as (err: null, c: pg.Client) => void)(null, client),
+      (error: unknown) => (callback as (err: Error) => void)(error as Error),
+    );
+  }
+}
+
+/** A pg Pool for the center; its errors (also an idle connection's) never go unhandled. */
+export function centerPool(options: CenterConnectionOptions): pg.Pool {
+  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const pool = new pg.Pool({
+    Client: CenterClient,
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+    password: async () => {
+      const password = await options.password();
+      if (password === undefined || password === '') {
+        throw new StorageError(
+          'center_login_refused',
+          `No password for the center's database is stored on this computer for this user. IT must provision it: --provision-secret --secret-name=centerPassword (docs/IT.md).`,
+          { center: where(target) },
+        );
+      }
+      return password;
+    },
+    ssl: sslOptions(options.tls),
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    application_name: options.applicationName ?? 'card-payments-desk',
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    types: typeParsers,
+  });
+  const report = (error: unknown): void => options.onIdleError?.(fromPostgresError(error, target));
+  pool.on('error', report);
+  // A connection lost while checked out between two statements (pg-pool listens only while it is idle): said, never an
+  // uncaught 'error' event; the next statement on it fails as center_unavailable and the pool drops it.
+  pool.on('connect', (client) => client.on('error', report));
+  return pool;
+}
+
+/** One Kysely per store over the shared pool: destroying it must not end the pool the other stores use. */
+function sharedPool(pool: pg.Pool): PostgresPool {
+  return { connect: () => pool.connect(), end: () => Promise.resolve(), options: pool.options };
+}
+
+/** A Kysely over a pool of the center (its errors mapped); destroying it leaves the pool open. */
+export function centerKysely(pool: pg.Pool, target: CenterTarget): Kysely<unknown> {
+  return new Kysely<unknown>({ dialect: new CenterPostgresDialect({ pool: sharedPool(pool) }, target) });
+}
+
+/** The center as the desk uses it (the app's role): stores opened at their schema, never migrated here. */
+export function centerStorage(options: CenterConnectionOptions): Storage & { pool: pg.Pool } {
+  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const pool = centerPool(options);
+  let ended: Promise<void> | undefined;
+  return {
+    backend: 'postgres',
+    description: `the center at ${where(target)}/${target.database}`,
+    pool,
+    async open<DB>(definition: StoreDefinition): Promise<StoreDatabase<DB>> {
+      checkDefinition(definition);
+      const base = centerKysely(pool, target);
+      const state = await centerSchemaState(base, definition);
+      if (state.missing.length > 0) {
+        throw new StorageError(
+          'center_not_ready',
+          `The center's database (${where(target)}/${target.database}) is not ready for this version of the app: its ${definition.label} is at schema ${state.applied} ` +
+            `and this app needs ${state.known}. IT must run --migrate-center (docs/IT.md).`,
+          { center: where(target) },
+        );
+      }
+      const db = base.withSchema(definition.name) as unknown as Kysely<DB>;
+      return {
+        backend: 'postgres',
+        definition,
+        db,
+        schemaVersion: state.applied,
+        transaction: (fn, transactionOptions) => runTransaction(db, 'postgres', fn, transactionOptions),
+        close: () => Promise.resolve(),
+      };
+    },
+    close: () => (ended ??= pool.end()),
+  };
+}
+
+/**
+ * --migrate-center: as the schema owner, every store's schema brought up to this app's migrations and the app role's
+ * grants set (center.roles, written by docs/center/setup.sql, names the roles). One store after the other; a failed
+ * store stops the run (what it did is rolled back; the stores before it stay migrated).
+ */
+export async function migrateCenter(options: CenterConnectionOptions, definitions: readonly StoreDefinition[]): Promise<CenterMigrationReport[]> {
+  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  for (const definition of definitions) checkDefinition(definition);
+  const pool = centerPool({ ...options, maxConnections: 1 });
+  const db = centerKysely(pool, target);
+  try {
+    const roles = await readCenterRoles(db, `${where(target)}/${target.database}`);
+    const reports: CenterMigrationReport[] = [];
+    for (const definition of definitions) reports.push(await migrateCenterStore(db, definition, roles, `${where(target)}/${target.database}`));
+    return reports;
+  } finally {
+    await pool.end();
+  }
+}

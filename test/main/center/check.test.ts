@@ -1,0 +1,90 @@
+// --check-center against a real PostgreSQL: ready when the roles, schema and grants are as the app needs; each problem
+// named on its own line otherwise (center down, a store not migrated, a missing or an extra grant, the wrong user).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CenterSettings, checkCenter, formatCenterCheck, runCenterCheck } from '../../../main/center';
+import { createCenter, type TestCenter } from '../../support/center';
+import { testPostgres } from '../../support/pg';
+import { notesStore } from '../storage/support/notes-store';
+
+let center: TestCenter;
+
+beforeAll(async () => {
+  center = await createCenter(await testPostgres(), { stores: [notesStore] });
+}, 120_000);
+
+afterAll(async () => {
+  await center.drop();
+});
+
+describe('--check-center', () => {
+  it('a center set up and migrated: every line ok, the verdict ready', async () => {
+    const report = await checkCenter({ ...center.app, tls: { mode: 'require' } }, [notesStore]);
+    expect(report.lines.filter((line) => line.status !== 'ok')).toEqual([]);
+    expect(report.ok).toBe(true);
+    const text = formatCenterCheck(report);
+    expect(text).toMatch(/ok {5} {2}connection .*signed in to PostgreSQL \d+/);
+    expect(text).toMatch(/tls .*encrypted \(sslmode require\)/);
+    expect(text).toMatch(/store notes_test .*at schema 2/);
+    expect(text).toMatch(/grants notes_test\.notes .*SELECT, INSERT, UPDATE/);
+    expect(text).toMatch(/is ready for this desk\.\n$/);
+    expect(text).not.toContain(center.roles.app.password);
+  });
+
+  it('TLS off is a problem, said as such', async () => {
+    const report = await checkCenter(center.app, [notesStore]);
+    expect(report.ok).toBe(false);
+    expect(report.lines.find((line) => line.check === 'tls')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/in clear/) as unknown });
+  });
+
+  it('a missing grant and an extra one are each named', async () => {
+    await center.query(`REVOKE UPDATE ON notes_test.notes FROM ${center.roles.app.name}`);
+    await center.query(`GRANT DELETE ON notes_test.notes TO ${center.roles.app.name}`);
+    try {
+      const report = await checkCenter({ ...center.app, tls: { mode: 'require' } }, [notesStore]);
+      expect(report.ok).toBe(false);
+      expect(report.lines.find((line) => line.check === 'grants notes_test.notes')).toMatchObject({
+        status: 'problem',
+        detail: expect.stringMatching(/lacks UPDATE; may also DELETE, which it must not: IT must run --migrate-center/) as unknown,
+      });
+    } finally {
+      await center.query(`GRANT UPDATE ON notes_test.notes TO ${center.roles.app.name}`);
+      await center.query(`REVOKE DELETE ON notes_test.notes FROM ${center.roles.app.name}`);
+    }
+  });
+
+  it('a store the center was not migrated for, and signing in as the owner, are problems', async () => {
+    const report = await checkCenter({ ...center.owner, tls: { mode: 'require' } }, [notesStore, { ...notesStore, name: 'notes_missing' }]);
+    expect(report.ok).toBe(false);
+    expect(report.lines.find((line) => line.check === 'user')?.detail).toMatch(/not as the app role/);
+    expect(report.lines.find((line) => line.check === 'store notes_missing')?.detail).toMatch(/at schema 0, this app needs 2: IT must run --migrate-center/);
+  });
+
+  it('the center unreachable: one problem line saying so, the StorageError code kept', async () => {
+    const report = await checkCenter({ ...center.app, port: 1, connectTimeoutMs: 2000 }, [notesStore]);
+    expect(report).toMatchObject({ ok: false, errorCode: 'center_unavailable' });
+    expect(formatCenterCheck(report)).toMatch(/PROBLEM {2}connection {2}The center's database \(127\.0\.0\.1:1\) cannot be reached/);
+  });
+});
+
+describe('runCenterCheck (what --check-center prints and exits with)', () => {
+  it('no center setting: says the desk keeps its own files and where IT sets it; exit 2', async () => {
+    const result = await runCenterCheck({ center: undefined, managedPath: '/etc/card-payments-desk/managed-settings.json', password: () => Promise.resolve(undefined) });
+    expect(result.exitCode).toBe(2);
+    expect(result.output).toMatch(/no center setting.*\/etc\/card-payments-desk\/managed-settings\.json/);
+  });
+
+  it('the setting and the stored password: ready, exit 0; no password stored: exit 1, saying how to provision it', async () => {
+    const setting = CenterSettings.parse({
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'require',
+    });
+    const ready = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(center.roles.app.password), stores: [notesStore] });
+    expect(ready).toEqual({ exitCode: 0, output: expect.stringMatching(/is ready for this desk/) as unknown });
+    const none = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(undefined), stores: [notesStore] });
+    expect(none.exitCode).toBe(1);
+    expect(none.output).toMatch(/--provision-secret --secret-name=centerPassword/);
+  });
+});

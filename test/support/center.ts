@@ -1,0 +1,109 @@
+// A center for a test: a fresh database on the test PostgreSQL, set up by the repository's own docs/center/setup.sql with
+// roles of its own (owner, app, auditor, with passwords), and the given stores migrated by the owner as IT would with
+// --migrate-center. Desks then connect as the app role: a store that forgot a grant fails its tests here.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { migrateCenter, type CenterConnectionOptions, type StoreDefinition } from '../../main/storage';
+import { createDatabase, type PostgresInfo, type TestDatabase } from './postgres';
+
+const run = promisify(execFile);
+
+export const SETUP_SQL = fileURLToPath(new URL('../../docs/center/setup.sql', import.meta.url));
+
+export interface CenterRole {
+  name: string;
+  password: string;
+}
+
+export interface TestCenter {
+  server: PostgresInfo;
+  database: TestDatabase;
+  roles: { owner: CenterRole; app: CenterRole; auditor: CenterRole };
+  /** How a desk connects: as the app role, TLS off unless asked. */
+  app: CenterConnectionOptions;
+  /** How --migrate-center connects: as the owner role. */
+  owner: CenterConnectionOptions;
+  /** As the superuser, in this database: for arranging what a test needs (revoking a grant…). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  drop(): Promise<void>;
+}
+
+export interface CenterOptions {
+  /** Migrated by the owner at once (default none). */
+  stores?: readonly StoreDefinition[];
+  /** Run docs/center/setup.sql (default true); false leaves an empty database. */
+  setUp?: boolean;
+}
+
+function psqlPath(server: PostgresInfo): string {
+  const beside = path.join(server.bin, 'psql');
+  return existsSync(beside) ? beside : 'psql';
+}
+
+/** Runs docs/center/setup.sql with psql, as IT does, naming the roles. */
+export async function runSetupSql(server: PostgresInfo, database: string, roles: { owner: string; app: string; auditor: string }): Promise<string> {
+  const url = server.url.replace(/\/postgres$/, `/${database}`);
+  try {
+    const { stdout } = await run(psqlPath(server), [
+      '-X', '-q', '-v', 'ON_ERROR_STOP=1',
+      '-v', `owner_role=${roles.owner}`, '-v', `app_role=${roles.app}`, '-v', `auditor_role=${roles.auditor}`,
+      '-d', url, '-f', SETUP_SQL,
+    ]);
+    return stdout;
+  } catch (error) {
+    throw new Error(`docs/center/setup.sql failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`, { cause: error });
+  }
+}
+
+export async function createCenter(server: PostgresInfo, options: CenterOptions = {}): Promise<TestCenter> {
+  const database = await createDatabase(server, 'c');
+  const role = (kind: string): CenterRole => ({ name: `${database.name}_${kind}`, password: randomBytes(12).toString('base64url') });
+  const roles = { owner: role('owner'), app: role('app'), auditor: role('auditor') };
+  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query<R>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const connection = (who: CenterRole): CenterConnectionOptions => ({
+    host: server.host,
+    port: server.port,
+    database: database.name,
+    user: who.name,
+    password: () => Promise.resolve(who.password),
+    tls: { mode: 'disable' },
+  });
+  if (options.setUp ?? true) {
+    await runSetupSql(server, database.name, { owner: roles.owner.name, app: roles.app.name, auditor: roles.auditor.name });
+    for (const { name, password } of [roles.owner, roles.app]) {
+      await query(`ALTER ROLE ${pg.escapeIdentifier(name)} PASSWORD ${pg.escapeLiteral(password)}`);
+    }
+  }
+  if (options.stores !== undefined && options.stores.length > 0) await migrateCenter(connection(roles.owner), options.stores);
+  return {
+    server,
+    database,
+    roles,
+    app: connection(roles.app),
+    owner: connection(roles.owner),
+    query,
+    drop: async () => {
+      await database.drop();
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      try {
+        for (const { name } of [roles.owner, roles.app, roles.auditor]) await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(name)}`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
