@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   invalid_config: [],
   invalid_request: [],
   simulator_unreachable: [],
+  receipt_not_available: [],
   attempt_not_found: [],
   amount_changed: ['heldCents', 'expectedCents', 'currency'],
   earlier_refund_completed: [],

@@ -477,6 +477,7 @@ export const enUS = {
   "error.invalid_value": "This value cannot be stored. Check it.",
   "error.payment_in_progress": "A payment is still in progress: restart at the end of the call.",
   "error.not_ready": "No update is ready to install.",
+  "error.receipt_not_available": "Only a payment that went through has a receipt.",
   "error.training_only": "This is available in training mode only.",
   "error.unknown_message": "There is no such message.",
   "error.invalid_config": "Messaging is not set up correctly. Tell IT.",

@@ -479,6 +479,7 @@ export const esMX: Catalogue = {
   "error.invalid_value": "Este valor no se puede guardar. Revíselo.",
   "error.payment_in_progress": "Aún hay un pago en curso: reinicie al terminar la llamada.",
   "error.not_ready": "No hay ninguna actualización lista para instalar.",
+  "error.receipt_not_available": "Solo un pago aprobado tiene comprobante.",
   "error.training_only": "Esto solo está disponible en modo de capacitación.",
   "error.unknown_message": "No existe ese mensaje.",
   "error.invalid_config": "La mensajería no está configurada correctamente. Avise a TI.",
