@@ -336,7 +336,7 @@ export class PaymentEngine {
           'invalid_input',
           'amount_changed',
           `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents' },
+          { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
       }
       const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
@@ -408,6 +408,7 @@ export class PaymentEngine {
     if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
       throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
         param: 'amountCents',
+        params: { leftCents: left, currency: known.currency },
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
@@ -594,7 +595,7 @@ export class PaymentEngine {
       });
       const now = this.journal.operation(op.operationId) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
-      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now));
+      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
     }
     return undefined;
   }
@@ -624,6 +625,12 @@ export class PaymentEngine {
       startedAt: new Date(op.createdAt).toISOString(),
       state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
     };
+  }
+
+  /** An unanswered payment attempt's amount, as an error's params. */
+  private moneyOf(op: Operation): { amountCents: number; currency: string } | undefined {
+    const body = CreatePaymentBody.safeParse(op.payload);
+    return body.success ? { amountCents: centsFromWire(body.data.amount), currency: body.data.currency } : undefined;
   }
 
   private amountOf(op: Operation): string {
