@@ -263,6 +263,23 @@ export class PaymentEngine {
       const existing = this.journal.operation(id);
       if (existing) this.checkResumable(existing, 'create_payment', body);
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
+      // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
+      const live = existing ? undefined : this.livePayment(rest.reservationId);
+      if (live) {
+        const now = await this.fetchAndStore(live.id).catch((error: unknown) => {
+          if (error instanceof ServiceError) return live;
+          throw error;
+        });
+        if (isFinalPayment(now.status) || now.abandonedAt !== undefined) continue;
+        this.emit(now.id);
+        throw new ServiceError(
+          'invalid_input',
+          'reservation_payment_in_progress',
+          `The payment of ${formatMoney(now.amountCents, now.currency)} on this reservation is still in progress: wait for its result, or abandon it, before another charge.`,
+          { params: { amountCents: now.amountCents, currency: now.currency } },
+        );
+      }
       const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
       if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
       const answered = await this.finishEarlierPayments(earlier);
@@ -572,6 +589,11 @@ export class PaymentEngine {
       'earlier_refund_completed',
       'An earlier refund of this payment had not been answered; it has now been sent again and answered. Check what is left before refunding again.',
     );
+  }
+
+  /** The reservation's payment still in progress on the service (not over, not abandoned), as last read. */
+  private livePayment(reservationId: string): StoredPayment | undefined {
+    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && p.abandonedAt === undefined);
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */

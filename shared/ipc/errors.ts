@@ -79,6 +79,7 @@ export const ERROR_CODES = {
   abandon_outcome_unknown: ['paymentId'],
   payment_already_succeeded: ['amountCents', 'currency'],
   payment_being_charged: ['amountCents', 'currency'],
+  reservation_payment_in_progress: ['amountCents', 'currency'],
   payment_abandoned: [],
   missing_secret: [],
   network_error: [],

@@ -495,6 +495,7 @@ export const enUS = {
   "error.abandon_outcome_unknown": "The payment service could not say whether this payment went through, so it is not abandoned and no new charge can be made yet. Try again in a moment.",
   "error.payment_already_succeeded": "This payment of {amountCents} went through: it cannot be abandoned. Do not charge again.",
   "error.payment_being_charged": "The card is being charged {amountCents} right now: wait for the result before using another card.",
+  "error.reservation_payment_in_progress": "The payment of {amountCents} on this reservation is still in progress: wait for its result, or abandon it, before another charge.",
   "error.payment_abandoned": "This payment was abandoned: it is left to expire. Take a new payment instead.",
   "error.missing_secret": "No client secret is set up on this workstation. Ask IT to provision it.",
   "error.network_error": "Cannot reach the payment service. Check the network.",

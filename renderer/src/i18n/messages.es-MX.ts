@@ -497,6 +497,7 @@ export const esMX: Catalogue = {
   "error.abandon_outcome_unknown": "El servicio de pagos no pudo decir si este pago se realizó, así que no se abandona y aún no se puede hacer un cargo nuevo. Intente de nuevo en un momento.",
   "error.payment_already_succeeded": "Este pago de {amountCents} ya se realizó: no se puede abandonar. No cobre de nuevo.",
   "error.payment_being_charged": "Se está cobrando {amountCents} a la tarjeta en este momento: espere el resultado antes de usar otra tarjeta.",
+  "error.reservation_payment_in_progress": "El pago de {amountCents} de esta reservación sigue en curso: espere su resultado, o abandónelo, antes de otro cobro.",
   "error.payment_abandoned": "Este pago se abandonó y se dejará expirar. Tome un pago nuevo.",
   "error.missing_secret": "Este equipo no tiene configurado el secreto de cliente. Pida a TI que lo configure.",
   "error.network_error": "No se puede conectar con el servicio de pagos. Revise la red.",
