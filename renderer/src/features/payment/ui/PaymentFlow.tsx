@@ -1,6 +1,6 @@
 // The payment on the call, step by step: card → live status (3DS link, MSI plans) → result; a failure goes back to the card.
 import { useEffect, useRef, type JSX } from 'react';
-import type { MethodView, PendingPaymentView } from '../../../../../shared/ipc/views';
+import type { MethodView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { messageOf } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -9,6 +9,7 @@ import { useCall } from '../../call';
 import { usePayment } from '../api';
 import type { CardCaptureHandle } from './card';
 import { NewPayment } from './NewPayment';
+import './Payment.css';
 import { PendingPayment, ReconcileNotice } from './PendingPayment';
 import { Plans } from './Plans';
 import { Expired, Succeeded } from './Result';
@@ -19,9 +20,11 @@ interface Props {
   methods: readonly MethodView[];
   /** The reservation's payment attempts whose answer never came (main keeps them, across locks and restarts). */
   pendingPayments?: readonly PendingPaymentView[];
+  /** What the reservation still owes, as main computes it. */
+  balance?: ReservationBalance | undefined;
 }
 
-export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Props): JSX.Element {
+export function PaymentFlow({ reservation, methods, pendingPayments = [], balance }: Props): JSX.Element {
   const { t, time } = useI18n();
   const paymentId = useCall((state) => state.paymentId);
   const newAttempt = useCall((state) => state.newAttempt);
@@ -44,7 +47,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Prop
     return (
       <>
         {reconcile.length > 0 && <ReconcileNotice attempts={reconcile} />}
-        <NewPayment reservation={reservation} methods={methods} cardRef={cardRef} decline={decline} />
+        <NewPayment reservation={reservation} methods={methods} balance={balance} cardRef={cardRef} decline={decline} />
       </>
     );
   }
