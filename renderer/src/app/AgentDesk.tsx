@@ -54,6 +54,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   reservation={reservation.data}
                   methods={overview.data?.methods ?? []}
                   pendingPayments={overview.data?.pendingPayments ?? []}
+                  inProgress={overview.data?.inProgress ?? []}
                   balance={overview.data?.balance}
                 />
               ) : (
