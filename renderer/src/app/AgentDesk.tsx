@@ -56,6 +56,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   pendingPayments={overview.data?.pendingPayments ?? []}
                   inProgress={overview.data?.inProgress ?? []}
                   balance={overview.data?.balance}
+                  overviewUpdating={overview.isFetching}
                 />
               ) : (
                 <p className="muted">{t('ws.adminNoPayments')}</p>

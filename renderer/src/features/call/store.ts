@@ -33,6 +33,12 @@ interface CallState {
    */
   tokenizeOperationId: string;
   payOperationId: string;
+  /**
+   * The cards keyed on this call, by method id: brand and last 4 only (what may be shown), so that the result names the
+   * card of a payment whose card was not kept as a saved card.
+   */
+  cards: Readonly<Record<string, { brand: string; last4: string }>>;
+  cardKeyed: (methodId: string, card: { brand: string; last4: string }) => void;
   /** What the agent typed for this reservation's payment (never card data). */
   draft: PaymentDraft;
   /** The code of the last decline, shown inside the next card form (never card data). */
@@ -82,9 +88,11 @@ export const useCall = create<CallState>()((set, get) => ({
   decline: undefined,
   ...ids(),
   draft: {},
+  cards: {},
+  cardKeyed: (methodId, { brand, last4 }) => set((state) => ({ cards: { ...state.cards, [methodId]: { brand, last4 } } })),
   openReservation: (id) =>
-    set((state) => (state.reservationId === id ? {} : { reservationId: id, paymentId: undefined, decline: undefined, draft: {}, ...ids() })),
-  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, ...ids() }),
+    set((state) => (state.reservationId === id ? {} : { reservationId: id, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() })),
+  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() }),
   paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
   editDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
   paymentDone: () => set({ paymentId: undefined, decline: undefined, draft: {}, ...ids() }),
@@ -92,5 +100,5 @@ export const useCall = create<CallState>()((set, get) => ({
   payRefused: () => set({ payOperationId: crypto.randomUUID() }),
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
-  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, attempts: {}, ...ids() }),
+  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, attempts: {}, ...ids() }),
 }));

@@ -74,7 +74,7 @@ export function useTokenize(reservation: Pick<ReservationView, 'confirmationNumb
   return useCallback(
     async (card: CardInput) => {
       try {
-        return await unwrap(
+        const method = await unwrap(
           bridge().payments.tokenize({
             operationId: useCall.getState().tokenizeOperationId,
             card,
@@ -82,6 +82,8 @@ export function useTokenize(reservation: Pick<ReservationView, 'confirmationNumb
             ...(guestEmail === undefined ? {} : { guestEmail }),
           }),
         );
+        useCall.getState().cardKeyed(method.id, method);
+        return method;
       } finally {
         // Answered either way: the next one (another card, a corrected number) is a new operation.
         useCall.getState().tokenizeAnswered();

@@ -28,12 +28,30 @@ export function shortReference(paymentId: string): string {
   return tail.length > 4 ? `${tail.slice(0, tail.length - 4)} ${tail.slice(-4)}` : tail;
 }
 
-/** What the form fills: what the reservation still owes as main computes it, or the source's balance without it. */
-export function owedCents(reservation: { balanceDueCents: number }, balance: ReservationBalance | undefined): number {
-  return balance?.owedCents ?? reservation.balanceDueCents;
-}
-
 const FINISHED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+const UNPAID = new Set(['failed', 'expired', 'canceled']);
+
+/**
+ * What the form fills: what the reservation still owes as main computes it, or the source's balance without it. Main
+ * counts a payment in progress as taken; one this desk already knows ended unpaid (declined, expired, abandoned) while
+ * the overview was read before that is given back, so that the form never starts from a count that is already old.
+ */
+export function owedCents(
+  reservation: { balanceDueCents: number },
+  balance: ReservationBalance | undefined,
+  inProgress: readonly LivePaymentView[] = [],
+  known: (id: string) => PaymentView | undefined = () => undefined,
+): number {
+  if (balance === undefined) return reservation.balanceDueCents;
+  const given = inProgress
+    .filter((live) => live.currency === balance.currency)
+    .filter((live) => {
+      const payment = known(live.paymentId);
+      return payment !== undefined && (UNPAID.has(payment.status) || (payment.abandonedAt !== undefined && payment.status !== 'succeeded'));
+    })
+    .reduce((sum, live) => sum + live.amountCents, 0);
+  return Math.min(balance.owedCents + given, balance.sourceBalanceCents + balance.refundedCents);
+}
 
 /**
  * The payment in progress the live panel takes up: the first one main lists that is not, as far as this desk already

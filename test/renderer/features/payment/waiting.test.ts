@@ -39,6 +39,16 @@ describe('owedCents', () => {
       owedCents({ balanceDueCents: 98000 }, { sourceBalanceCents: 98000, takenCents: 25000, refundedCents: 0, owedCents: 73000, currency: 'usd', chargedToday: [] }),
     ).toBe(73000);
   });
+
+  it('gives back a payment main still counted in progress that this desk knows ended unpaid', () => {
+    const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, owedCents: 0, currency: 'usd', chargedToday: [] };
+    const known = (status: string, extra: Partial<PaymentView> = {}) => (): PaymentView => ({ status, ...extra }) as PaymentView;
+    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('failed'))).toBe(98000);
+    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('requires_action', { abandonedAt: '2026-06-15T10:41:00Z' }))).toBe(98000);
+    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('succeeded'))).toBe(0);
+    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('requires_action'))).toBe(0);
+    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')])).toBe(0);
+  });
 });
 
 describe('livePaymentOf', () => {

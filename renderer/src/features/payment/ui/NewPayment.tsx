@@ -1,15 +1,16 @@
 // Taking a payment: amount (what is still owed, editable), currency, note, MSI; then a new card (kept for later only with
 // the guest's consent) or a saved one (charged after a confirmation). What the agent typed lives in the call's store, so
 // that it survives a decline, a service error and the idle lock; the card itself only in the card form.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 'react';
-import type { MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type { LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { ApiError, describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
-import { protectCardData, usePay, useTokenize, type PayVariables } from '../api';
+import { paymentKeys, protectCardData, usePay, useTokenize, type PayVariables } from '../api';
 import { clockTime, owedCents } from '../waiting';
 import { brandLabel } from './Result';
 import { CardCapture, type CardCaptureHandle } from './card';
@@ -20,6 +21,8 @@ interface Props {
   methods: readonly MethodView[];
   /** What the reservation still owes and what was charged on it today, as main computes them. */
   balance?: ReservationBalance | undefined;
+  /** The payments in progress main listed with that count. */
+  inProgress?: readonly LivePaymentView[] | undefined;
   /** A decline of the previous attempt, shown inside the card form. */
   decline?: { code: string; message?: string } | undefined;
   cardRef: RefObject<CardCaptureHandle | null>;
@@ -27,11 +30,12 @@ interface Props {
 
 const moneyCurrency = (currency: string): Currency => (currency === 'usd' ? 'usd' : 'mxn');
 
-export function NewPayment({ reservation, methods, balance, decline, cardRef }: Props): JSX.Element {
+export function NewPayment({ reservation, methods, balance, inProgress, decline, cardRef }: Props): JSX.Element {
   const { t, money, language } = useI18n();
+  const queryClient = useQueryClient();
   const draft = useCall((state) => state.draft);
   const editDraft = useCall((state) => state.editDraft);
-  const owed = owedCents(reservation, balance);
+  const owed = owedCents(reservation, balance, inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)));
   // Until the agent types an amount, the form shows what is still owed (it goes down as payments succeed).
   const amount = draft.amount ?? amountText(owed);
   const currency = draft.currency ?? reservation.currency;

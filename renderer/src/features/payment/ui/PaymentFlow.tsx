@@ -1,7 +1,7 @@
 // The payment on the call, step by step: card → live status (3DS link, MSI plans) → result; a failure goes back to the card.
 // A payment in progress comes back (reopened reservation, after the lock, after a restart) and holds off any new charge.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, type JSX } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import type { LivePaymentView, MethodView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { messageOf } from '../../../bridge/errors';
@@ -28,12 +28,18 @@ interface Props {
   inProgress?: readonly LivePaymentView[];
   /** What the reservation still owes, as main computes it. */
   balance?: ReservationBalance | undefined;
+  /**
+   * The overview is being read (again): a new charge form waits for it, so that it never starts from a count made
+   * while a payment that has just ended was still in progress, nor shows before a payment in progress is known.
+   */
+  overviewUpdating?: boolean;
 }
 
-export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance }: Props): JSX.Element {
+export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, overviewUpdating = false }: Props): JSX.Element {
   const { t, time } = useI18n();
   const queryClient = useQueryClient();
   const paymentId = useCall((state) => state.paymentId);
+  const cards = useCall((state) => state.cards);
   const paymentStarted = useCall((state) => state.paymentStarted);
   const paymentDone = useCall((state) => state.paymentDone);
   const newAttempt = useCall((state) => state.newAttempt);
@@ -57,17 +63,24 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     if (status === 'failed') declined(failure ?? { code: 'processing_error' });
   }, [status, failure, declined]);
 
+  // One payment at a time: while an earlier one has no answer, it is shown with "Check again", and no new charge is offered.
+  const unanswered = paymentId === undefined ? pendingPayments.find((attempt) => attempt.state === 'unanswered') : undefined;
+  const wantsForm = paymentId === undefined && unanswered === undefined && comeBack === undefined;
+  // The charge form comes up once the overview is current, and then stays up while it is read again (card data is kept
+  // only in the form).
+  const [formUp, setFormUp] = useState(false);
+  if (wantsForm && !formUp && !overviewUpdating) setFormUp(true);
+  if (!wantsForm && formUp) setFormUp(false);
+
   if (paymentId === undefined) {
-    // One payment at a time: while an earlier one has no answer, it is shown with "Check again", and no new charge is offered.
-    const unanswered = pendingPayments.find((attempt) => attempt.state === 'unanswered');
     if (unanswered) return <PendingPayment attempt={unanswered} />;
     // Nor while one is in progress: its panel comes (the effect above follows it).
-    if (comeBack) return <p aria-busy="true">{t('common.loading')}</p>;
+    if (comeBack || !formUp) return <p aria-busy="true">{t('common.loading')}</p>;
     const reconcile = pendingPayments.filter((attempt) => attempt.state === 'reconcile');
     return (
       <>
         {reconcile.length > 0 && <ReconcileNotice attempts={reconcile} />}
-        <NewPayment reservation={reservation} methods={methods} balance={balance} cardRef={cardRef} decline={decline} />
+        <NewPayment reservation={reservation} methods={methods} balance={balance} inProgress={inProgress} cardRef={cardRef} decline={decline} />
       </>
     );
   }
@@ -80,12 +93,13 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   }
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
-  const method = methods.find((m) => m.id === current.methodId);
   const live = inProgress.find((entry) => entry.paymentId === current.id);
+  // The card: a saved one, one keyed on this call, or as main listed the payment in progress (brand and last 4 only).
+  const card = methods.find((m) => m.id === current.methodId) ?? cards[current.methodId] ?? (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
 
   switch (current.status) {
     case 'succeeded':
-      return <Succeeded payment={current} method={method} onNext={paymentDone} />;
+      return <Succeeded payment={current} card={card} onNext={paymentDone} />;
     case 'failed':
       // Handled by the effect above: the next card form shows the decline.
       return <p aria-busy="true">{t('common.loading')}</p>;
