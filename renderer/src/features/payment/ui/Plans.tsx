@@ -81,7 +81,7 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
           confirm();
         }}
       >
-        <fieldset className="plans" aria-describedby={`${groupId}-help`} aria-invalid={unchosen && chosen === undefined}>
+        <fieldset className="plans" aria-describedby={`${groupId}-help`}>
           <legend>{t('plans.choose')}</legend>
           <p id={`${groupId}-help`} className="hint">
             {payment.availableInstallments.length === 0 ? t('plans.noneForAmount') : t('plans.help')}
