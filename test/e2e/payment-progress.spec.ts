@@ -4,7 +4,7 @@
 // the lock and after a restart, is re-sent and abandoned; what the agent typed survives a decline; the idle warning.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/harness';
-import { keyCard, openReservation, pageSender, signInAgent } from './support/desk';
+import { expectAccessible, keyCard, openReservation, pageSender, signInAgent } from './support/desk';
 import type { AppHarness } from './support/harness';
 
 const amountField = (page: Page) => page.getByLabel('Amount', { exact: true });
@@ -43,6 +43,7 @@ test('the balance still owed goes down after a payment, and the form says what w
   await expect(amountField(page)).toHaveValue('730.00');
   await expect(page.getByRole('list', { name: 'Charged today' })).toContainText(/^Already charged \$250\.00 USD today at \d{1,2}:\d{2}\s?[AP]M\.$/);
   await expect(page.getByRole('region', { name: /Zoë Anderson/ })).toContainText('$730.00 USD');
+  await expectAccessible(page, 'payment form with today’s charge');
 });
 
 test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {
@@ -75,6 +76,7 @@ test('a card is kept only with the guest’s consent and a declined card never; 
   await page.getByRole('button', { name: 'Charge Mastercard •••• 4444' }).click();
   await expect(page.getByText('Charge $50.00 USD to Mastercard •••• 4444?')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
+  await expectAccessible(page, 'saved card confirmation');
   expect((await overview(app, 'SJD-4X6Y9Z')).payments).toHaveLength(3);
   await page.keyboard.press('Enter');
   const result = page.getByRole('region', { name: 'Payment approved' });
@@ -124,6 +126,7 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   await page.getByRole('button', { name: 'Close reservation' }).click();
   await openReservation(page, 'SJD-3B7N1C', "Emily O'Connor");
   await panelIsBack('SMS');
+  await expectAccessible(page, 'payment in progress, back');
 
   // Locked and signed in again.
   await page.getByRole('button', { name: 'Lock', exact: true }).click();
