@@ -35,6 +35,15 @@ const layerZones = [
   },
 ];
 
+// --- The renderer's door to main: only the features' api.ts files (and app/api.ts) import the bridge client; components
+// and everything else use their hooks, so that operation ids, invalidation and events live in one place per feature. ---
+const bridgeZone = {
+  target: './renderer/src',
+  from: './renderer/src/bridge/client.ts',
+  message: "Only a feature's api.ts (or app/api.ts) imports the bridge client: use that feature's hooks.",
+};
+const bridgeClientUsers = ['renderer/src/**/api.ts', 'renderer/src/bridge/**'];
+
 // --- Electron APIs: where `electron`, `ipcMain` and `ipcRenderer` may appear. ---
 const electronMessage =
   "'electron' may be imported only in main/index.ts, main/shell/**, main/ipc/** and preload/**; " +
@@ -148,6 +157,13 @@ export default defineConfig(
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
+    },
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    ignores: bridgeClientUsers,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...layerZones, bridgeZone] }],
     },
   },
 

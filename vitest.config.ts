@@ -1,11 +1,12 @@
-// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e. A real PostgreSQL
-// server is started for the run when a test file first asks for it (test/support/pg.ts), and stopped after the run.
+// Unit-test configuration: plain Node, everything under test/ except the Playwright suites in test/e2e. The renderer's
+// component tests (*.test.tsx) say `@vitest-environment happy-dom` in their first comment: they run in a DOM. A real
+// PostgreSQL server is started for the run when a test file first asks for it (test/support/pg.ts), and stopped after.
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, 'test/e2e/**'],
     testTimeout: 20_000,
     globalSetup: ['test/support/postgres.global.ts'],

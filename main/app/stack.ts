@@ -166,6 +166,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason } });
       emit('session:locked', {});
     },
+    onIdleWarning: ({ locksAt }) => emit('session:idleWarning', { locksAt: new Date(locksAt).toISOString() }),
   });
   const session: SessionPort = {
     status: () => guard.status(),
@@ -329,6 +330,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
         engine.follow(paymentId);
       },
       protectCardData: options.protectCardData ?? (() => undefined),
+      clock: { now: Date.now, timeZone },
     }),
     currentOperator: () => guard.current(),
     isTrustedSender: options.isTrustedSender,

@@ -1,16 +1,17 @@
 /** The contract's channels, answered by the engine facade and the session: the operator always comes from main. */
 import type { Environment } from '../../shared/environment';
 import type { Language } from '../../shared/language';
-import type { ChannelAvailability, DeliveryRecordView, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../../shared/messaging';
+import type { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
-import { centsForDisplay, type RefundReason } from '../../shared/payments';
+import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
 import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { Role } from '../../shared/operators';
-import type { SendContext } from '../messaging';
+import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
-import type { PaymentEngine } from '../payments';
+import { reservationBalance, type PaymentEngine } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
+import { livePayments } from './live';
 
 /** The desk's language: the user's settings file in the app, memory in tests. */
 export interface PreferencesPort {
@@ -29,6 +30,8 @@ export interface ReservationsPort {
 export interface MessagingPort {
   /** The first status, or a request to confirm a quick re-send; later statuses go out as `messaging:delivery` events. */
   send(request: SendLinkRequest, ctx: SendContext): Promise<SendLinkOutcome>;
+  /** A succeeded payment's receipt to the guest; its first status. */
+  sendReceipt(request: SendReceiptRequest, ctx: ReceiptContext): Promise<DeliveryResult>;
   channels(): ChannelAvailability[];
   history(paymentId: string): DeliveryRecordView[];
   outbox(): OutboxMessageView[];
@@ -100,6 +103,8 @@ export interface HandlerDeps {
   follow: (paymentId: string) => void;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
   protectCardData: (webContentsId: number, active: boolean) => void;
+  /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
+  clock?: { now(): number; timeZone: string };
 }
 
 /** The signed-in operator; the dispatcher has already refused calls without one. */
@@ -110,7 +115,9 @@ function signedIn(ctx: CallContext): OperatorView {
 const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
 const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData, clock }: HandlerDeps): Handlers {
+  const now = clock ? () => clock.now() : Date.now;
+  const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
@@ -142,12 +149,23 @@ export function createHandlers({ engine, session, app, preferences, reservations
       return reservation === undefined ? {} : { reservation };
     },
     'reservations:importCsv': ({ csv }) => reservations.importCsv(csv),
-    'reservations:overview': ({ reservationId }) => engine.listReservation(reservationId),
+    'reservations:overview': async ({ reservationId }) => {
+      const listed = engine.listReservation(reservationId);
+      const overview = {
+        ...listed,
+        inProgress: livePayments(listed.payments, (methodId) => engine.methodOf(reservationId, methodId), (paymentId) => messaging.history(paymentId)),
+      };
+      // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
+      const reservation = await reservations.get(reservationId).catch(() => undefined);
+      if (reservation === undefined) return overview;
+      return { ...overview, balance: reservationBalance(reservation, overview, { now: now(), timeZone }) };
+    },
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }),
     'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }),
     'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
+    'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
     'payments:watch': ({ paymentId }) => {
       follow(paymentId);
@@ -158,7 +176,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const payment = await engine.getPayment(request.paymentId);
       // The 3DS link stays in main (it never crosses to the renderer).
       const link = engine.challengeLink(payment.id);
-      const method = engine.listReservation(payment.reservationId).methods.find((m) => m.id === payment.methodId);
+      const method = engine.methodOf(payment.reservationId, payment.methodId);
       const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
       return messaging.send(request, {
         operatorId: operatorOf(ctx),
@@ -174,6 +192,25 @@ export function createHandlers({ engine, session, app, preferences, reservations
           ...(link === undefined ? {} : { nextActionUrl: link }),
           // The link lives 15 minutes from when the payment began waiting for the cardholder (its last update).
           waitingSince: payment.updatedAt ?? payment.createdAt,
+        },
+      });
+    },
+    'messaging:sendReceipt': async (request, ctx) => {
+      // Amount, card and reference from main's own records (the service's word, read now): the renderer names only the payment.
+      const payment = await engine.getPayment(request.paymentId);
+      const method = engine.methodOf(payment.reservationId, payment.methodId);
+      const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
+      return messaging.sendReceipt(request, {
+        operatorId: operatorOf(ctx),
+        hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel',
+        guestLanguage: reservation?.guestLanguage ?? 'en-US',
+        payment: {
+          id: payment.id,
+          amount: centsForDisplay(payment.amountCents),
+          currency: payment.currency,
+          status: payment.status,
+          ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+          reference: shortReference(payment.id),
         },
       });
     },

@@ -34,6 +34,11 @@ export interface SessionGuardOptions {
   idleTimeoutMs?: number;
   /** Called after the session locks: the shell wipes card data from the screen. Runs from a timer: it must not throw. */
   onLock?: (event: LockEvent) => void;
+  /**
+   * Called once per quiet spell, `warningMs` before the idle lock (a minute, or half the timeout when that is shorter),
+   * with when it will lock: the screen warns the operator. Runs from a timer: it must not throw.
+   */
+  onIdleWarning?: (event: { operator: OperatorView; locksAt: number }) => void;
   timers?: Partial<SessionTimers>;
 }
 
@@ -48,7 +53,12 @@ interface Session {
   operator: OperatorView;
   locked: boolean;
   lastActivity: number;
+  /** The activity time the last warning was given for (one warning per quiet spell). */
+  warnedFor?: number;
 }
+
+/** The idle lock is announced this long before it falls. */
+export const IDLE_WARNING_MS = 60_000;
 
 /** Clamps a configured idle timeout into [MIN_IDLE_MS, MAX_IDLE_MS]; never longer than 15 minutes. */
 export function clampIdleTimeout(ms: number | undefined): number {
@@ -85,8 +95,11 @@ export function signInError(result: Extract<SignInResult, { ok: false }>, now: n
 
 export class SessionGuard {
   readonly idleTimeoutMs: number;
+  /** How long before the idle lock the warning comes: a minute, or half the timeout when that is shorter. */
+  readonly warningMs: number;
   private readonly directory: SessionDirectory;
   private readonly onLock: (event: LockEvent) => void;
+  private readonly onIdleWarning: (event: { operator: OperatorView; locksAt: number }) => void;
   private readonly timers: SessionTimers;
   private session: Session | undefined;
   private timer: unknown;
@@ -94,7 +107,9 @@ export class SessionGuard {
   constructor(options: SessionGuardOptions) {
     this.directory = options.directory;
     this.idleTimeoutMs = clampIdleTimeout(options.idleTimeoutMs);
+    this.warningMs = Math.min(IDLE_WARNING_MS, Math.floor(this.idleTimeoutMs / 2));
     this.onLock = options.onLock ?? (() => undefined);
+    this.onIdleWarning = options.onIdleWarning ?? (() => undefined);
     this.timers = { ...defaultTimers, ...options.timers };
   }
 
@@ -119,7 +134,7 @@ export class SessionGuard {
     if (this.session) throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
     if (!result.ok) throw signInError(result, this.timers.now());
     this.session = { operator: result.operator, locked: false, lastActivity: this.timers.now() };
-    this.schedule(this.idleTimeoutMs);
+    this.schedule(this.idleTimeoutMs - this.warningMs);
     return result.operator;
   }
 
@@ -136,7 +151,7 @@ export class SessionGuard {
     session.operator = result.operator;
     session.locked = false;
     session.lastActivity = this.timers.now();
-    this.schedule(this.idleTimeoutMs);
+    this.schedule(this.idleTimeoutMs - this.warningMs);
     return result.operator;
   }
 
@@ -243,8 +258,20 @@ export class SessionGuard {
       const session = this.session;
       if (!session || session.locked) return;
       const idle = this.timers.now() - session.lastActivity;
-      if (idle >= this.idleTimeoutMs) this.lockNow('idle');
-      else this.schedule(this.idleTimeoutMs - idle);
+      if (idle >= this.idleTimeoutMs) {
+        this.lockNow('idle');
+        return;
+      }
+      const untilWarning = this.idleTimeoutMs - this.warningMs - idle;
+      if (untilWarning > 0) {
+        this.schedule(untilWarning);
+        return;
+      }
+      if (session.warnedFor !== session.lastActivity) {
+        session.warnedFor = session.lastActivity;
+        this.onIdleWarning({ operator: session.operator, locksAt: session.lastActivity + this.idleTimeoutMs });
+      }
+      this.schedule(this.idleTimeoutMs - idle);
     }, delay);
   }
 

@@ -1,7 +1,7 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, refundableCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
@@ -69,6 +69,8 @@ export interface PaymentView {
   expiresAt: string | undefined;
   /** When the engine will next read the payment, while it is being followed. */
   nextCheckAt: number | undefined;
+  /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
+  abandonedAt: string | undefined;
 }
 
 export type MethodView = Omit<StoredMethod, 'reservationId'>;
@@ -116,6 +118,8 @@ const PayInput = z.strictObject({
   returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
   // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
   note: PaymentNote.optional(),
+  /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
+  keepCard: z.boolean().optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
@@ -223,7 +227,8 @@ export class PaymentEngine {
       return m.id;
     });
     const { brand, last4, expMonth, expYear } = method.card;
-    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt };
+    // A new card is not kept: the guest's consent comes with its payment (`keepCard`).
+    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt, keptBy: undefined, keptAt: undefined };
   }
 
   /**
@@ -233,7 +238,15 @@ export class PaymentEngine {
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
   async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, amountCents, ...rest } = checked(PayInput, input);
+    const { keepCard, ...parsed } = checked(PayInput, input);
+    const payment = await this.createPayment(parsed);
+    // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
+    if (keepCard === true) this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
+    return payment;
+  }
+
+  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>): Promise<PaymentView> {
+    const { operationId, operatorId, note, installments, amountCents, ...rest } = parsed;
     const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
       ...rest,
@@ -250,6 +263,23 @@ export class PaymentEngine {
       const existing = this.journal.operation(id);
       if (existing) this.checkResumable(existing, 'create_payment', body);
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
+      // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
+      const live = existing ? undefined : this.livePayment(rest.reservationId);
+      if (live) {
+        const now = await this.fetchAndStore(live.id).catch((error: unknown) => {
+          if (error instanceof ServiceError) return live;
+          throw error;
+        });
+        if (isFinalPayment(now.status) || now.abandonedAt !== undefined) continue;
+        this.emit(now.id);
+        throw new ServiceError(
+          'invalid_input',
+          'reservation_payment_in_progress',
+          `The payment of ${formatMoney(now.amountCents, now.currency)} on this reservation is still in progress: wait for its result, or abandon it, before another charge.`,
+          { params: { amountCents: now.amountCents, currency: now.currency } },
+        );
+      }
       const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
       if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
       const answered = await this.finishEarlierPayments(earlier);
@@ -316,13 +346,14 @@ export class PaymentEngine {
     );
     return this.oneAtATime(paymentId, async () => {
       const current = await this.fetchAndStore(paymentId);
+      if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
         this.emit(paymentId);
         throw new ServiceError(
           'invalid_input',
           'amount_changed',
           `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents' },
+          { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
       }
       const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
@@ -333,6 +364,49 @@ export class PaymentEngine {
       const view = this.store(payment);
       this.poller.restartSoon(paymentId);
       return view;
+    });
+  }
+
+  /**
+   * "Abandon and use another card": a payment waiting for the cardholder (3-D Secure) or for a plan (MSI) is left to
+   * expire on the service and recorded as abandoned, which frees its reservation for a new charge. Only once the
+   * service, asked now, says it did not succeed: a succeeded payment is refused (it went through: no second charge),
+   * one being charged right now too (its outcome is not known yet), and so is any payment the service could not be
+   * asked about. A payment already over (failed, expired) needs nothing: it is answered as it is.
+   */
+  async abandon(input: { paymentId: string; operatorId: string }): Promise<PaymentView> {
+    const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
+    return this.oneAtATime(paymentId, async () => {
+      if (!this.journal.payment(paymentId)) {
+        throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
+      }
+      let current: StoredPayment;
+      try {
+        current = await this.fetchAndStore(paymentId);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        throw new ServiceError(
+          error.kind,
+          'abandon_outcome_unknown',
+          'The payment service could not say whether this payment went through, so it is not abandoned and no new charge can be made yet. Try again in a moment.',
+          { params: { paymentId } },
+        );
+      }
+      const amount = { amountCents: current.amountCents, currency: current.currency };
+      if (current.status === 'succeeded') {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_already_succeeded', `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`, {
+          params: amount,
+        });
+      }
+      if (!['requires_action', 'pending_confirmation'].includes(current.status) && !isFinalPayment(current.status)) {
+        this.emit(paymentId);
+        throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
+          params: amount,
+        });
+      }
+      if (!isFinalPayment(current.status)) this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
+      return this.emit(paymentId);
     });
   }
 
@@ -351,6 +425,7 @@ export class PaymentEngine {
     if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
       throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
         param: 'amountCents',
+        params: { leftCents: left, currency: known.currency },
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
@@ -393,20 +468,36 @@ export class PaymentEngine {
     return this.emit(id);
   }
 
-  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer). */
+  /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer); none once abandoned. */
   challengeLink(paymentId: string): string | undefined {
     const stored = this.journal.payment(checked(PaymentId, paymentId));
+    if (stored?.abandonedAt !== undefined) throw abandonedError();
     return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
 
-  /** What the journal knows of a reservation: its payments, saved cards, and payment attempts whose outcome is not known. */
+  /**
+   * What the journal knows of a reservation: its payments, its saved cards, and payment attempts whose outcome is not
+   * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
+   * every other card tokenized for the reservation served its one payment and is not offered again.
+   */
   listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
     const id = checked(ReservationId, reservationId);
+    const payments = this.journal.paymentsOf(id);
+    const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
     return {
-      payments: this.journal.paymentsOf(id).map((p) => this.view(p)),
-      methods: this.journal.methodsOf(id).map(methodView),
+      payments: payments.map((p) => this.view(p)),
+      methods: this.journal
+        .methodsOf(id)
+        .filter((m) => m.keptAt !== undefined && !declined.has(m.id))
+        .map(methodView),
       pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
     };
+  }
+
+  /** A card tokenized for the reservation, kept or not (brand and last 4 for a message about its payment). */
+  methodOf(reservationId: string, methodId: string): MethodView | undefined {
+    const method = this.journal.methodsOf(reservationId).find((m) => m.id === methodId);
+    return method && methodView(method);
   }
 
   /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
@@ -500,6 +591,11 @@ export class PaymentEngine {
     );
   }
 
+  /** The reservation's payment still in progress on the service (not over, not abandoned), as last read. */
+  private livePayment(reservationId: string): StoredPayment | undefined {
+    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && p.abandonedAt === undefined);
+  }
+
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
   private unansweredPayments(reservationId: string): Operation[] {
     return this.journal.paymentOperationsOf(reservationId, ['pending']).filter((op) => {
@@ -521,7 +617,7 @@ export class PaymentEngine {
       });
       const now = this.journal.operation(op.operationId) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
-      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now));
+      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
     }
     return undefined;
   }
@@ -551,6 +647,12 @@ export class PaymentEngine {
       startedAt: new Date(op.createdAt).toISOString(),
       state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
     };
+  }
+
+  /** An unanswered payment attempt's amount, as an error's params. */
+  private moneyOf(op: Operation): { amountCents: number; currency: string } | undefined {
+    const body = CreatePaymentBody.safeParse(op.payload);
+    return body.success ? { amountCents: centsFromWire(body.data.amount), currency: body.data.currency } : undefined;
   }
 
   private amountOf(op: Operation): string {
@@ -676,6 +778,7 @@ export class PaymentEngine {
       updatedAt: p.updatedAt,
       expiresAt: p.expiresAt,
       nextCheckAt: this.poller.nextCheckAt(p.id),
+      abandonedAt: p.abandonedAt,
     };
   }
 
@@ -703,6 +806,9 @@ const unansweredMessage = (op: Operation): string => {
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
 
+const abandonedError = (): ServiceError =>
+  new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
+
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(
     'invalid_input',
@@ -712,5 +818,5 @@ const refundAmountUnknown = (): ServiceError =>
   );
 
 function methodView(m: StoredMethod): MethodView {
-  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt };
+  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt, keptBy: m.keptBy, keptAt: m.keptAt };
 }

@@ -1,5 +1,5 @@
 /** The engine's one error type: what went wrong, in words an agent understands, never a secret or a body. */
-import { UserError } from '../errors';
+import { UserError, type ErrorParams } from '../errors';
 
 /** invalid_input: refused by the engine itself, before any request or journal write. */
 export type FailureKind = 'invalid_input' | 'network' | 'timeout' | 'http' | 'unexpected_response' | 'configuration';
@@ -8,6 +8,8 @@ export interface ServiceErrorDetails {
   status?: number;
   param?: string;
   requestId?: string;
+  /** The amounts and names the message is made of, for the renderer to say it again in the desk's language. */
+  params?: ErrorParams;
 }
 
 export class ServiceError extends UserError {
@@ -20,7 +22,7 @@ export class ServiceError extends UserError {
     message: string,
     readonly details: ServiceErrorDetails = {},
   ) {
-    super(code, message, { field: details.param });
+    super(code, message, { field: details.param, params: details.params });
   }
 }
 

@@ -8,3 +8,4 @@ export { Journal, SCHEMA_VERSION, type Operation, type OperationState } from './
 export { Poller } from './poller';
 export { PaymentEngine, type EngineDeps, type EngineEvent, type EngineLogger, type MethodView, type PaymentView, type RecoveryReport } from './engine';
 export { connectService, simulatorConfig, type ConnectedService, type ServiceSettings } from './connect';
+export { dayIn, reservationBalance } from './balance';

@@ -39,6 +39,9 @@ export interface StoredMethod {
   expYear: number;
   expiresAt: string | undefined;
   createdAt: string;
+  /** The guest agreed to keep the card for later charges: the operator who said so, and when (ISO). */
+  keptBy: string | undefined;
+  keptAt: string | undefined;
 }
 
 export interface StoredRefund {
@@ -82,6 +85,9 @@ export interface StoredPayment {
   updatedAt: string | undefined;
   expiresAt: string | undefined;
   refunds: StoredRefund[];
+  /** The agent abandoned it while in progress (it is left to expire on the service): who, and when (ISO). */
+  abandonedBy: string | undefined;
+  abandonedAt: string | undefined;
 }
 
 /** Versioned migrations: index + 1 is the schema version kept in PRAGMA user_version. */
@@ -174,6 +180,12 @@ const MIGRATIONS: readonly string[] = [
    DROP TABLE refunds;
    ALTER TABLE refunds_v2 RENAME TO refunds;
    CREATE INDEX refunds_payment ON refunds (payment_id);`,
+  // 3: a card is kept for later charges only with the guest's consent, recorded with who and when (none before this).
+  `ALTER TABLE methods ADD COLUMN kept_by TEXT;
+   ALTER TABLE methods ADD COLUMN kept_at TEXT;`,
+  // 4: a payment in progress the agent abandoned (left to expire on the service), with who and when.
+  `ALTER TABLE payments ADD COLUMN abandoned_by TEXT;
+   ALTER TABLE payments ADD COLUMN abandoned_at TEXT;`,
 ];
 
 /** SQL list of quoted statuses, from the shared vocabulary (never hard-coded here). */
@@ -236,6 +248,8 @@ interface PaymentRecord {
   created_at: string;
   updated_at: string | null;
   expires_at: string | null;
+  abandoned_by: string | null;
+  abandoned_at: string | null;
 }
 
 interface RefundRecord {
@@ -258,6 +272,8 @@ interface MethodRecord {
   exp_year: number;
   expires_at: string | null;
   created_at: string;
+  kept_by: string | null;
+  kept_at: string | null;
 }
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
@@ -385,6 +401,22 @@ export class Journal {
       });
   }
 
+  /**
+   * The guest agreed to keep this card of the reservation for later charges: who recorded it and when. The first
+   * consent stands (a second one changes nothing). False when the reservation has no such card.
+   */
+  keepMethod(methodId: string, reservationId: string, by: string, at: string): boolean {
+    const result = this.file
+      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND reservation_id = @reservationId`)
+      .run({ methodId, reservationId, by, at });
+    return result.changes > 0;
+  }
+
+  /** The agent abandoned this payment in progress; the first record stands. */
+  abandonPayment(paymentId: string, by: string, at: string): void {
+    this.file.stmt(`UPDATE payments SET abandoned_by = COALESCE(abandoned_by, @by), abandoned_at = COALESCE(abandoned_at, @at) WHERE id = @paymentId`).run({ paymentId, by, at });
+  }
+
   /** Saves a payment and its refunds as the service last described them. */
   savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): void {
     this.transaction(() => {
@@ -467,6 +499,8 @@ export class Journal {
       expYear: m.exp_year,
       expiresAt: opt(m.expires_at),
       createdAt: m.created_at,
+      keptBy: opt(m.kept_by),
+      keptAt: opt(m.kept_at),
     }));
   }
 
@@ -557,6 +591,8 @@ export class Journal {
       updatedAt: opt(row.updated_at),
       expiresAt: opt(row.expires_at),
       refunds,
+      abandonedBy: opt(row.abandoned_by),
+      abandonedAt: opt(row.abandoned_at),
     };
   }
 }

@@ -1,8 +1,10 @@
 /** Where reservations come from: the built-in store (default) or the partner's REST system — checked before anything is opened or sent. */
 import { z } from 'zod';
-import type { ReservationView } from '../../shared/reservations';
-
-/** Our fields, each read from a dotted path in the partner's JSON ("guest.name", "stay.rooms.0.rate"). */
+/**
+ * Our fields, each read from a dotted path in the partner's JSON ("guest.name", "stay.rooms.0.rate"). `balanceDue` is
+ * read as the partner writes it (major units, or cents with `amountsInMinorUnits`) and becomes the view's
+ * `balanceDueCents`; `guestLanguage` is the reservation's own language ("es", "en-US", "Spanish"…), optional.
+ */
 export const RESERVATION_FIELDS = [
   'confirmationNumber',
   'guestName',
@@ -13,7 +15,8 @@ export const RESERVATION_FIELDS = [
   'currency',
   'guestPhone',
   'guestEmail',
-] as const satisfies readonly (keyof ReservationView)[];
+  'guestLanguage',
+] as const;
 export type ReservationField = (typeof RESERVATION_FIELDS)[number];
 
 /** Unless mapped otherwise, each field is read from the property of the same name. */

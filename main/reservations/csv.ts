@@ -1,9 +1,12 @@
 /** Reading a reservation CSV file: header, limits, and every row checked with the shared schema — problems named by line and column. */
 import { CsvError, parse } from 'csv-parse/sync';
+import { toCents } from '../../shared/payments';
 import {
+  BalanceDue,
   MAX_REPORTED_IMPORT_ERRORS,
   RESERVATION_CSV_COLUMNS,
   ReservationView,
+  guestLanguageOf,
   toE164,
   type CsvImportIssue,
   type ReservationCsvColumn,
@@ -25,10 +28,12 @@ const COLUMN_OF_FIELD: Record<keyof ReservationView, ReservationCsvColumn> = {
   checkIn: 'check_in',
   checkOut: 'check_out',
   hotelName: 'hotel_name',
-  balanceDue: 'balance_due',
+  balanceDueCents: 'balance_due',
   currency: 'currency',
   guestPhone: 'guest_phone',
   guestEmail: 'guest_email',
+  guestLanguage: 'guest_language',
+  guestLanguageFrom: 'guest_language',
 };
 
 const KNOWN = new Set<string>(RESERVATION_CSV_COLUMNS.map((column) => column.name));
@@ -197,11 +202,14 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     }
     if (reported.size > 0) continue;
 
+    // The balance is written in major units ("12450.00"): checked so, then kept in cents.
     const balanceCell = cell('balance_due');
     const balanceDue = balanceCell === '' ? undefined : parseAmount(balanceCell);
     if (balanceCell !== '' && balanceDue === undefined) {
       rowProblem('balance_due', 'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).');
     }
+    const balance = balanceDue === undefined ? undefined : BalanceDue.safeParse(balanceDue);
+    if (balance?.success === false) rowProblem('balance_due', balance.error.issues[0]?.message ?? 'The balance due is not valid.');
     const phoneCell = cell('guest_phone');
     const guestPhone = phoneCell === '' ? undefined : toE164(phoneCell);
     if (phoneCell !== '' && guestPhone === undefined) {
@@ -215,10 +223,12 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
       checkIn: cell('check_in'),
       checkOut: cell('check_out'),
       hotelName: oneLine(cell('hotel_name')),
-      balanceDue: balanceCell === '' ? undefined : (balanceDue ?? 0), // 0 stands in for a cell already reported
+      balanceDueCents: balanceCell === '' ? undefined : balance?.success === true ? toCents(balance.data) : 0, // 0 stands in for a cell already reported
       currency: cell('currency').toLowerCase(),
       ...(guestPhone === undefined ? {} : { guestPhone }),
       ...(emailCell === '' ? {} : { guestEmail: emailCell }),
+      // A language the desk does not speak (or none) leaves it to the phone's country.
+      ...guestLanguageOf({ language: cell('guest_language') || undefined, guestPhone }),
     };
     const parsed = ReservationView.safeParse(candidate);
     if (!parsed.success) {

@@ -1,6 +1,6 @@
 /** Demo reservations for training mode: Mexican and US guests, resort and city hotels, balances on each side of every MSI threshold. */
-import type { Currency } from '../../shared/payments';
-import type { ReservationView } from '../../shared/reservations';
+import { toCents, type Currency } from '../../shared/payments';
+import { guestLanguageOf, type ReservationView } from '../../shared/reservations';
 
 const HOTELS = {
   CUN: 'Hotel Costa Turquesa Cancún',
@@ -19,6 +19,7 @@ type Row = [
   /** Days from today to check-in (negative: the guest is in the house). */
   checkInInDays: number,
   nights: number,
+  /** In major units, as a hotel's system writes it (kept in cents). */
   balanceDue: number,
   currency: Currency,
   guestPhone: string | undefined,
@@ -79,10 +80,11 @@ export function demoReservations(now: number): ReservationView[] {
       checkIn: isoDay(checkIn),
       checkOut: isoDay(checkIn + nights * DAY_MS),
       hotelName: HOTELS[hotel],
-      balanceDue,
+      balanceDueCents: toCents(balanceDue),
       currency,
       ...(guestPhone === undefined ? {} : { guestPhone }),
       ...(guestEmail === undefined ? {} : { guestEmail }),
+      ...guestLanguageOf({ guestPhone }),
     };
   });
 }

@@ -24,4 +24,4 @@ export {
   type AnyReservationSource,
   type ReservationSourceDeps,
 } from './factory';
-export { MIN_PHONE_DIGITS, RANK, foldText, matchRank, phoneKeys, queryKeys, type PhoneKeys, type QueryKeys } from './match';
+export { MIN_PHONE_DIGITS, RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys, type PhoneKeys, type QueryKeys } from './match';

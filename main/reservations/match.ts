@@ -19,15 +19,26 @@ export function phoneKeys(e164: string): PhoneKeys {
   return { digits, national: parsed?.nationalNumber ?? digits };
 }
 
-/** Fewer digits than this are not taken for a phone (they would match too many guests). */
-export const MIN_PHONE_DIGITS = 7;
+/** Fewer digits than this are not taken for a phone, nor for the end of one (they would match too many guests). */
+export const MIN_PHONE_DIGITS = 4;
+
+/**
+ * A confirmation number as it is compared: without spaces or dashes of any kind, in lower case, full-width letters
+ * and digits as their ASCII forms — "cun6b3d8f", "CUN 6B3D8F" and "CUN–6B3D8F" all find CUN-6B3D8F.
+ */
+export function confirmationKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{Pd}]+/gu, '');
+}
 
 export interface QueryKeys {
-  /** Confirmation numbers are compared in lower case. */
+  /** Confirmation numbers are compared by their key (confirmationKey). */
   id: string;
   email: string;
   name: string;
-  /** The digits when the text looks like a phone ("+52 (55) 1234-5678"), else undefined. */
+  /**
+   * The digits when the text looks like a phone ("+52 (55) 1234-5678") or the end of one ("555 0164"), at least
+   * MIN_PHONE_DIGITS of them; else undefined.
+   */
   phoneDigits: string | undefined;
 }
 
@@ -36,7 +47,7 @@ export function queryKeys(text: string): QueryKeys {
   const digits = trimmed.replace(/\D/g, '');
   const looksLikePhone = /^[\d\s+().\-/]+$/.test(trimmed) && digits.length >= MIN_PHONE_DIGITS;
   return {
-    id: trimmed.toLowerCase(),
+    id: confirmationKey(trimmed),
     email: trimmed.toLowerCase(),
     name: foldText(trimmed),
     phoneDigits: looksLikePhone ? digits : undefined,
@@ -48,21 +59,24 @@ export const RANK = {
   confirmationNumber: 0,
   email: 1,
   phone: 2,
+  /** The phone ends with the digits typed (4 or more: "555 0164", "0164"). */
+  phoneEnd: 3,
   /** The whole name, as typed. */
-  nameExact: 3,
+  nameExact: 4,
   /** A word of the name starts with the text ("nu" in "Sofía Núñez"). */
-  nameWordStart: 4,
+  nameWordStart: 5,
   /** Anywhere in the name. */
-  nameContains: 5,
+  nameContains: 6,
 } as const;
 
 /** The best way this reservation matches the search, or undefined when it does not match at all. */
 export function matchRank(view: ReservationView, keys: QueryKeys): number | undefined {
-  if (view.confirmationNumber.toLowerCase() === keys.id) return RANK.confirmationNumber;
+  if (keys.id !== '' && confirmationKey(view.confirmationNumber) === keys.id) return RANK.confirmationNumber;
   if (view.guestEmail !== undefined && view.guestEmail.toLowerCase() === keys.email) return RANK.email;
   if (view.guestPhone !== undefined && keys.phoneDigits !== undefined) {
     const phone = phoneKeys(view.guestPhone);
     if (phone.digits === keys.phoneDigits || phone.national === keys.phoneDigits) return RANK.phone;
+    if (phone.digits.endsWith(keys.phoneDigits)) return RANK.phoneEnd;
   }
   const name = foldText(view.guestName);
   if (keys.name === '') return undefined;

@@ -1,6 +1,7 @@
 /** The partner's reservation system over REST: configurable paths and field mapping, a secret auth header, a timeout, and errors an agent understands. */
 import type { z } from 'zod';
-import { GuestEmail, MAX_SEARCH_RESULTS, ReservationView, toE164, type ReservationQuery } from '../../shared/reservations';
+import { toCents } from '../../shared/payments';
+import { BalanceDue, GuestEmail, MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, toE164, type ReservationQuery } from '../../shared/reservations';
 import { findCardData } from '../../shared/text';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
 import { SecretError } from '../secrets/errors';
@@ -35,7 +36,11 @@ const FIELD_LABEL: Record<ReservationField, string> = {
   currency: 'the currency',
   guestPhone: "the guest's phone",
   guestEmail: "the guest's e-mail",
+  guestLanguage: "the guest's language",
 };
+
+/** The view's fields that come from one field of the partner's record under another name. */
+const SOURCE_FIELD: Partial<Record<string, ReservationField>> = { balanceDueCents: 'balanceDue', guestLanguage: 'guestLanguage', guestLanguageFrom: 'guestLanguage' };
 
 /** Follows "a.b.0.c" through objects and lists; undefined when any step is missing. */
 export function readPath(value: unknown, path: string): unknown {
@@ -251,18 +256,23 @@ export class RestReservationSource implements ReservationSource {
       checkIn: datePart(raw.checkIn),
       checkOut: datePart(raw.checkOut),
       hotelName: raw.hotelName,
-      balanceDue: this.amount(raw.balanceDue),
       currency: typeof raw.currency === 'string' ? raw.currency.trim().toLowerCase() : raw.currency,
     };
+    // The balance is checked as the partner writes it (major units, two decimals at most) and kept in cents.
+    const balance = BalanceDue.safeParse(this.amount(raw.balanceDue));
+    candidate.balanceDueCents = balance.success ? toCents(balance.data) : undefined;
     // Contact details the partner has in a form we cannot use are left out: the agent asks the guest instead.
     const phone = typeof raw.guestPhone === 'string' ? toE164(raw.guestPhone) : undefined;
     if (phone !== undefined) candidate.guestPhone = phone;
     const email = typeof raw.guestEmail === 'string' ? GuestEmail.safeParse(raw.guestEmail.trim()) : undefined;
     if (email?.success === true) candidate.guestEmail = email.data;
+    // A language the app does not speak (or none) leaves it to the phone's country.
+    Object.assign(candidate, guestLanguageOf({ language: typeof raw.guestLanguage === 'string' ? raw.guestLanguage : undefined, guestPhone: phone }));
 
     const parsed = ReservationView.safeParse(candidate);
     if (parsed.success) return parsed.data;
-    const field = parsed.error.issues[0]?.path[0] as ReservationField | undefined;
+    const path = parsed.error.issues[0]?.path[0];
+    const field = typeof path === 'string' ? (SOURCE_FIELD[path] ?? (path as ReservationField)) : undefined;
     if (field === undefined || !(field in FIELD_LABEL)) throw badResponse('a reservation does not fit the field mapping');
     const missing = raw[field] === undefined || raw[field] === null;
     throw badResponse(`${FIELD_LABEL[field]} (their field "${this.mapping[field]}") is ${missing ? 'missing' : 'not in a form the app understands'}`);

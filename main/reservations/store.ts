@@ -1,11 +1,11 @@
 /** The built-in reservation store: one SQLite file (WAL) holding demo or imported reservations, searched by the shared rules. */
-import { centsToMajor, toCents, type Currency } from '../../shared/payments';
-import { MAX_SEARCH_RESULTS, ReservationView, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
+import type { Currency } from '../../shared/payments';
+import { MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
 import { SqliteFile } from '../storage/sqlite';
 import { readReservationCsv } from './csv';
 import { demoReservations } from './demo';
 import { ReservationError } from './errors';
-import { RANK, foldText, phoneKeys, queryKeys } from './match';
+import { RANK, confirmationKey, foldText, phoneKeys, queryKeys } from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';
 
 /** Versioned migrations: index + 1 is the schema version kept in PRAGMA user_version. */
@@ -31,6 +31,12 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX reservations_email ON reservations (email_key);
    CREATE INDEX reservations_phone_digits ON reservations (phone_digits);
    CREATE INDEX reservations_phone_national ON reservations (phone_national);`,
+  // 2: the confirmation number without spaces or dashes, in lower case (confirmationKey): "cun6b3d8f" finds CUN-6B3D8F.
+  // Rows of version 1 get theirs when the store opens (SQLite cannot strip every Unicode dash itself). The
+  // reservation's own language (es-MX or en-US, NULL when the file had none: the phone's country decides).
+  `ALTER TABLE reservations ADD COLUMN confirmation_key TEXT;
+   CREATE INDEX reservations_confirmation_key ON reservations (confirmation_key);
+   ALTER TABLE reservations ADD COLUMN guest_language TEXT CHECK (guest_language IN ('es-MX', 'en-US'));`,
 ];
 
 export const RESERVATIONS_SCHEMA_VERSION = MIGRATIONS.length;
@@ -45,33 +51,38 @@ interface ReservationRecord {
   currency: Currency;
   guest_phone: string | null;
   guest_email: string | null;
+  guest_language: string | null;
 }
 
-const COLUMNS = 'confirmation_number, guest_name, check_in, check_out, hotel_name, balance_cents, currency, guest_phone, guest_email';
+const COLUMNS = 'confirmation_number, guest_name, check_in, check_out, hotel_name, balance_cents, currency, guest_phone, guest_email, guest_language';
 
-const UPSERT = `INSERT INTO reservations (id_key, ${COLUMNS}, name_key, phone_digits, phone_national, email_key, origin, updated_at)
+const UPSERT = `INSERT INTO reservations (id_key, ${COLUMNS}, confirmation_key, name_key, phone_digits, phone_national, email_key, origin, updated_at)
   VALUES (@id_key, @confirmation_number, @guest_name, @check_in, @check_out, @hotel_name, @balance_cents, @currency,
-          @guest_phone, @guest_email, @name_key, @phone_digits, @phone_national, @email_key, @origin, @updated_at)
+          @guest_phone, @guest_email, @guest_language, @confirmation_key, @name_key, @phone_digits, @phone_national, @email_key, @origin, @updated_at)
   ON CONFLICT (id_key) DO UPDATE SET
     confirmation_number = excluded.confirmation_number, guest_name = excluded.guest_name, check_in = excluded.check_in,
     check_out = excluded.check_out, hotel_name = excluded.hotel_name, balance_cents = excluded.balance_cents,
     currency = excluded.currency, guest_phone = excluded.guest_phone, guest_email = excluded.guest_email,
-    name_key = excluded.name_key, phone_digits = excluded.phone_digits, phone_national = excluded.phone_national,
+    guest_language = excluded.guest_language, confirmation_key = excluded.confirmation_key, name_key = excluded.name_key, phone_digits = excluded.phone_digits, phone_national = excluded.phone_national,
     email_key = excluded.email_key, origin = excluded.origin, updated_at = excluded.updated_at`;
 
-/** Ranks as in match.ts; the name is matched with LIKE on the folded name, its wildcards escaped. */
+/**
+ * Ranks as in match.ts; the name is matched with LIKE on the folded name, its wildcards escaped. The end of a phone is
+ * matched with LIKE too: `@phone` holds digits only, never a wildcard.
+ */
 const SEARCH = `SELECT ${COLUMNS},
     CASE
-      WHEN id_key = @id THEN ${RANK.confirmationNumber}
+      WHEN confirmation_key = @id THEN ${RANK.confirmationNumber}
       WHEN email_key = @email THEN ${RANK.email}
       WHEN @phone IS NOT NULL AND (phone_digits = @phone OR phone_national = @phone) THEN ${RANK.phone}
+      WHEN @phone IS NOT NULL AND phone_digits LIKE '%' || @phone THEN ${RANK.phoneEnd}
       WHEN name_key = @name THEN ${RANK.nameExact}
       WHEN name_key LIKE @name_start ESCAPE '\\' OR name_key LIKE @word_start ESCAPE '\\' THEN ${RANK.nameWordStart}
       ELSE ${RANK.nameContains}
     END AS rank
   FROM reservations
-  WHERE id_key = @id OR email_key = @email
-     OR (@phone IS NOT NULL AND (phone_digits = @phone OR phone_national = @phone))
+  WHERE (@id <> '' AND confirmation_key = @id) OR email_key = @email
+     OR (@phone IS NOT NULL AND (phone_digits = @phone OR phone_national = @phone OR phone_digits LIKE '%' || @phone))
      OR (@name <> '' AND name_key LIKE @name_anywhere ESCAPE '\\')
   ORDER BY rank, check_in, id_key
   LIMIT ${MAX_SEARCH_RESULTS}`;
@@ -86,10 +97,11 @@ const toView = (row: ReservationRecord): ReservationView =>
     checkIn: row.check_in,
     checkOut: row.check_out,
     hotelName: row.hotel_name,
-    balanceDue: centsToMajor(row.balance_cents),
+    balanceDueCents: row.balance_cents,
     currency: row.currency,
     ...(row.guest_phone === null ? {} : { guestPhone: row.guest_phone }),
     ...(row.guest_email === null ? {} : { guestEmail: row.guest_email }),
+    ...guestLanguageOf({ language: row.guest_language ?? undefined, guestPhone: row.guest_phone ?? undefined }),
   });
 
 /** The store's work is synchronous (better-sqlite3); its answer, and any error, still arrive through the promise. */
@@ -116,6 +128,11 @@ export class BuiltinReservationStore implements ReservationSource {
       this.file = new SqliteFile(path, { label: 'reservations file', migrations: MIGRATIONS });
     } catch (error) {
       throw new ReservationError('storage', error instanceof Error && /newer version/.test(error.message) ? error.message : 'The reservations file could not be opened. Tell IT.');
+    }
+    try {
+      this.fillConfirmationKeys();
+    } catch {
+      // A damaged file: the first read reports it as `storage`.
     }
   }
 
@@ -202,23 +219,36 @@ export class BuiltinReservationStore implements ReservationSource {
       upsert.run({
         id_key: idKey,
         confirmation_number: view.confirmationNumber,
+        confirmation_key: confirmationKey(view.confirmationNumber),
         guest_name: view.guestName,
         name_key: foldText(view.guestName),
         check_in: view.checkIn,
         check_out: view.checkOut,
         hotel_name: view.hotelName,
-        balance_cents: toCents(view.balanceDue),
+        balance_cents: view.balanceDueCents,
         currency: view.currency,
         guest_phone: view.guestPhone ?? null,
         phone_digits: phone?.digits ?? null,
         phone_national: phone?.national ?? null,
         guest_email: view.guestEmail ?? null,
+        guest_language: view.guestLanguageFrom === 'reservation' ? view.guestLanguage : null,
         email_key: view.guestEmail?.toLowerCase() ?? null,
         origin,
         updated_at: updatedAt,
       });
     }
     return { created, updated };
+  }
+
+  /** Rows written before schema 2 get their confirmation key (once: later writes set it). */
+  private fillConfirmationKeys(): void {
+    const file = this.open();
+    const missing = file.stmt('SELECT id_key, confirmation_number FROM reservations WHERE confirmation_key IS NULL').all() as { id_key: string; confirmation_number: string }[];
+    if (missing.length === 0) return;
+    const set = file.stmt('UPDATE reservations SET confirmation_key = ? WHERE id_key = ?');
+    file.transaction(() => {
+      for (const row of missing) set.run(confirmationKey(row.confirmation_number), row.id_key);
+    });
   }
 
   private open(): SqliteFile {

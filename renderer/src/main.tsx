@@ -3,7 +3,7 @@ import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { App } from './App';
+import { App } from './app/App';
 import './styles.css';
 
 const container = document.getElementById('root');

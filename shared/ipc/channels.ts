@@ -20,7 +20,9 @@ export const CHANNEL_NAMES = [
   'payments:get',
   'payments:watch',
   'payments:checkAgain',
+  'payments:abandon',
   'messaging:sendLink',
+  'messaging:sendReceipt',
   'messaging:channels',
   'messaging:history',
   'messaging:outbox',
@@ -50,4 +52,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'updates:changed', 'messaging:delivery'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery'] as const;

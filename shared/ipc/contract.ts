@@ -4,10 +4,10 @@ import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
-import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
+import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView } from './views';
+import { LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, ReservationBalance } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -166,10 +166,20 @@ export const CHANNELS = {
         output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
     },
   }),
-  /** The reservation's payments and saved cards, and its payment attempts still unanswered (which block a new payment). */
+  /**
+   * The reservation's payments and saved cards, its payment attempts still unanswered (which block a new payment), its
+   * payments in progress not abandoned (`inProgress`: the live panel, and no new charge form until each is finished or
+   * abandoned), and what it still owes (`balance`, computed by main; absent when the reservation's source lacks it).
+   */
   'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
-    output: z.object({ payments: z.array(PaymentView), methods: z.array(MethodView), pendingPayments: z.array(PendingPaymentView) }),
+    output: z.object({
+      payments: z.array(PaymentView),
+      methods: z.array(MethodView),
+      pendingPayments: z.array(PendingPaymentView),
+      inProgress: z.array(LivePaymentView).optional(),
+      balance: ReservationBalance.optional(),
+    }),
     access: STAFF,
     activity: 'background',
     audit: 'none',
@@ -200,6 +210,11 @@ export const CHANNELS = {
       reservationId: ReservationId,
       installments: z.boolean().optional(),
       note: PaymentNote.optional(),
+      /**
+       * The guest agrees to keep this card for later charges (the agent ticked it). Without it the card serves this
+       * payment only: it is never offered as a saved card. A declined card is never offered either way.
+       */
+      keepCard: z.boolean().optional(),
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
@@ -213,6 +228,8 @@ export const CHANNELS = {
           amountCents: input.amountCents,
           currency: input.currency,
           installments: input.installments === true ? true : undefined,
+          keepCard: input.keepCard === true ? true : undefined,
+          methodId: input.keepCard === true ? input.methodId : undefined,
           status: output?.status,
           operationId: input.operationId,
         }),
@@ -256,6 +273,18 @@ export const CHANNELS = {
       details: (input, output) => defined({ installmentsCount: input.installmentsCount, expectedAmountCents: input.expectedAmountCents, status: output?.status }),
     },
   }),
+  /**
+   * "Abandon and use another card": a payment waiting for 3-D Secure or for an MSI plan is left to expire on the
+   * service and recorded as abandoned, freeing the reservation for a new charge — only once the service, asked now,
+   * says it did not succeed (`payment_already_succeeded`, `payment_being_charged`, `abandon_outcome_unknown` refuse it).
+   */
+  'payments:abandon': channel({
+    input: z.strictObject({ paymentId: PaymentId }),
+    output: PaymentView,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: { action: 'payment.abandon', resource: (input) => input.paymentId, details: (_input, output) => defined({ status: output?.status, amountCents: output?.amountCents, currency: output?.currency }) },
+  }),
   /** Background: the screens read a payment again after each change and on their own timers. */
   'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
@@ -271,6 +300,18 @@ export const CHANNELS = {
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: { action: 'link.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, delivery: output?.status }) },
+  }),
+  /**
+   * Sends a succeeded payment's receipt to the guest by SMS or e-mail, in the language chosen (the guest's): the amount,
+   * the card's brand and last 4, and the short reference (the last 8 characters of the payment id, grouped). Answers
+   * the first delivery status; later ones arrive as `messaging:delivery`.
+   */
+  'messaging:sendReceipt': channel({
+    input: SendReceiptRequest,
+    output: DeliveryResult,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: { action: 'receipt.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, language: input.language, delivery: output?.status }) },
   }),
   'messaging:channels': channel({ input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF, activity: 'background', audit: 'none' }),
   'messaging:history': channel({
@@ -442,6 +483,11 @@ export const EVENTS = {
   'payments:changed': PaymentView,
   /** The idle lock fired: the renderer wipes card data and shows the lock screen. */
   'session:locked': z.object({}),
+  /**
+   * The idle lock comes in a minute (half the timeout when that is shorter) unless the operator acts: `locksAt` (ISO).
+   * Any activity postpones it; a later warning says the new time.
+   */
+  'session:idleWarning': z.object({ locksAt: z.string() }),
   /** An update's state changed (downloaded, failed): the workspace shows it. */
   'updates:changed': UpdateStatus,
   /** A 3DS link's delivery moved on (sent, delivered, failed…) as main follows it with the provider. */

@@ -1,7 +1,8 @@
 // What main may send the renderer about payments: brand and last 4 at most, never a card number, secret or token.
 // Money is in cents (whole numbers): the renderer formats it, never computes with a fractional amount.
 import { z } from 'zod';
-import { Cents, CentsOrZero } from '../payments/money';
+import { Cents, CentsOrZero, SignedCents } from '../payments/money';
+import { MessageChannel } from '../messaging/destination';
 
 export const RefundView = z.object({
   id: z.string(),
@@ -37,6 +38,8 @@ export const PaymentView = z.object({
   updatedAt: z.string().optional(),
   expiresAt: z.string().optional(),
   nextCheckAt: z.number().optional(),
+  /** The agent abandoned it while in progress ("Abandon and use another card"): it is left to expire on the service. */
+  abandonedAt: z.string().optional(),
 });
 export type PaymentView = z.infer<typeof PaymentView>;
 
@@ -48,6 +51,9 @@ export const MethodView = z.object({
   expYear: z.number().int(),
   expiresAt: z.string().optional(),
   createdAt: z.string(),
+  /** A saved card: the operator who recorded the guest's consent to keep it, and when. */
+  keptBy: z.string().optional(),
+  keptAt: z.string().optional(),
 });
 export type MethodView = z.infer<typeof MethodView>;
 
@@ -90,3 +96,47 @@ export const PaymentCheck = z.discriminatedUnion('state', [
   z.object({ state: z.literal('reconcile'), attempt: PendingPaymentView, message: z.string() }),
 ]);
 export type PaymentCheck = z.infer<typeof PaymentCheck>;
+
+/**
+ * What a reservation still owes, computed by main in cents: the source's balance less this desk's succeeded and
+ * in-progress payments and unanswered attempts, plus succeeded refunds (main/payments/balance.ts). The payment form
+ * fills `owedCents`; `chargedToday` lists the payments that succeeded today (the desk's calendar day), newest first,
+ * so the screen warns before any new charge ("Already charged 980.00 USD today at 10:42").
+ */
+export const ReservationBalance = z.object({
+  /** The balance as the reservation's source wrote it. */
+  sourceBalanceCents: CentsOrZero,
+  /** Succeeded and in-progress payments and unanswered attempts, in the reservation's currency. */
+  takenCents: SignedCents.min(0),
+  /** Succeeded refunds of those payments. */
+  refundedCents: SignedCents.min(0),
+  owedCents: CentsOrZero,
+  currency: z.string(),
+  chargedToday: z.array(z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), at: z.string() })),
+});
+export type ReservationBalance = z.infer<typeof ReservationBalance>;
+
+/**
+ * A payment of the reservation still in progress and not abandoned, for the live panel that comes back when the
+ * reservation is reopened, after the lock or after a restart: `processing` (the card is being charged),
+ * `waiting_for_cardholder` (3-D Secure: the link is with the guest), `waiting_for_plan` (MSI: the guest picks a plan).
+ * The 3DS link itself never crosses: main re-sends it (messaging:sendLink names only the payment).
+ */
+export const LivePaymentView = z.object({
+  paymentId: z.string(),
+  state: z.enum(['processing', 'waiting_for_cardholder', 'waiting_for_plan']),
+  amountCents: CentsOrZero,
+  currency: z.string(),
+  brand: z.string().optional(),
+  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  availableInstallments: z.array(z.number().int()),
+  /** When the payment was made (ISO). */
+  startedAt: z.string(),
+  /** When it began waiting as it is now (its last change, ISO): the elapsed time counts from here. */
+  waitingSince: z.string(),
+  /** When the 3DS link (or the plan choice) stops working (ISO); absent while processing. */
+  expiresAt: z.string().optional(),
+  /** The last message that carried the 3DS link: the channel, the masked destination, its status and when. */
+  lastLink: z.object({ channel: MessageChannel, to: z.string(), status: z.string(), sentAt: z.string() }).optional(),
+});
+export type LivePaymentView = z.infer<typeof LivePaymentView>;

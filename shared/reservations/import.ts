@@ -12,6 +12,8 @@ export const RESERVATION_CSV_COLUMNS = [
   { name: 'currency', required: true, example: 'mxn' },
   { name: 'guest_phone', required: false, example: '+52 998 123 4567' },
   { name: 'guest_email', required: false, example: 'sofia.nunez@example.mx' },
+  /** The language messages to the guest are written in: es or en (es-MX, en-US, Spanish…); empty: from the phone's country. */
+  { name: 'guest_language', required: false, example: 'es' },
 ] as const;
 export type ReservationCsvColumn = (typeof RESERVATION_CSV_COLUMNS)[number]['name'];
 

@@ -1,6 +1,11 @@
 /** Reservations as every layer sees them: the view, the search, the CSV import's columns and answer, and the error codes. */
 export {
   BalanceDue,
+  BalanceDueCents,
+  GUEST_LANGUAGE_SOURCES,
+  GuestLanguageSource,
+  guestLanguageOf,
+  languageOfField,
   E164Phone,
   GuestEmail,
   GuestName,

@@ -1,7 +1,8 @@
 /** A reservation as every layer sees it: who, where, when, and what is still to pay — checked the same in main and renderer. */
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
-import { Currency, MAX_AMOUNT, ReservationId, hasWholeCents } from '../payments';
+import { Language } from '../language';
+import { Currency, MAX_AMOUNT, MAX_CENTS, ReservationId, hasWholeCents } from '../payments';
 import { freeText } from '../text';
 
 /** A calendar date written YYYY-MM-DD (no time, no zone): the day the hotel counts, not an instant. */
@@ -18,9 +19,10 @@ export const HotelName = freeText({ error: 'The hotel name is missing.' })
   .max(200, 'The hotel name can have at most 200 characters.');
 
 /**
- * What the guest still owes, in the same representation as a payment's `Amount` (shared/payments): a number in the
- * currency's major unit with at most two decimals (1234.5 is MXN 1,234.50), compared and added in whole cents with
- * `toCents`. Unlike `Amount`, zero is allowed: a reservation paid in full still has to be found.
+ * A balance as the reservation's source writes it — the CSV's `balance_due` cell, the partner's JSON — in the currency's
+ * major unit with at most two decimals (1234.5 is MXN 1,234.50). Checked here at the source's boundary and turned into
+ * cents once (`toCents`): the view carries `balanceDueCents`. Zero is allowed: a reservation paid in full still has to
+ * be found.
  */
 export const BalanceDue = z
   .number({ error: 'Enter the balance due as a number.' })
@@ -51,9 +53,28 @@ export const GuestEmail = freeText({ error: 'This is not an e-mail address: chec
   .max(254, 'The e-mail address can have at most 254 characters.')
   .pipe(z.email({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' }));
 
+/** The balance in cents, as the view carries it (the source's major units were converted once, at its boundary). */
+export const BalanceDueCents = z
+  .number({ error: 'The balance due is missing.' })
+  .int('The balance due must be a whole number of cents.')
+  .min(0, 'The balance due cannot be negative.')
+  .max(MAX_CENTS, 'The balance due can be at most 999,999.99.');
+
+/**
+ * Where the guest's language comes from: the reservation's own language field (`reservation`), the country of the
+ * guest's phone (`phone`), or neither (`default`: en-US, a guess the agent should check).
+ */
+export const GUEST_LANGUAGE_SOURCES = ['reservation', 'phone', 'default'] as const;
+export const GuestLanguageSource = z.enum(GUEST_LANGUAGE_SOURCES);
+export type GuestLanguageSource = z.infer<typeof GuestLanguageSource>;
+
 /**
  * One reservation as a source returns it. `confirmationNumber` is what a payment carries as its `reservationId`.
  * The guest's phone and e-mail are optional: a booking may lack them, and the agent then asks the guest.
+ * `balanceDueCents` is the source's own balance: what the hotel's system said was due when it was read, which this
+ * app assumes does not yet reflect the payments taken in the app (main computes what is still owed from it:
+ * main/reservations/README.md). `guestLanguage` is the language messages to the guest (the 3DS link, a receipt) are
+ * written in: the UI preselects it, and the agent may change it.
  */
 export const ReservationView = z
   .object({
@@ -62,10 +83,12 @@ export const ReservationView = z
     checkIn: IsoDate,
     checkOut: IsoDate,
     hotelName: HotelName,
-    balanceDue: BalanceDue,
+    balanceDueCents: BalanceDueCents,
     currency: Currency,
     guestPhone: E164Phone.optional(),
     guestEmail: GuestEmail.optional(),
+    guestLanguage: Language,
+    guestLanguageFrom: GuestLanguageSource,
   })
   // Compared only when both are dates: a wrong check-in is reported as such, not as a check-out problem too.
   .refine((r) => !(IsoDate.safeParse(r.checkIn).success && IsoDate.safeParse(r.checkOut).success) || r.checkOut >= r.checkIn, {
@@ -80,9 +103,10 @@ export const RESERVATION_QUERY_MAX = 100;
 export const MAX_SEARCH_RESULTS = 20;
 
 /**
- * One free-text search, matched against the confirmation number (exact, any case), the guest's name (part of it, any
- * case or accent: "nunez" finds "Núñez"), the phone (digits only: "+52 55 1234 5678" and "5512345678" are the same
- * guest) and the e-mail (exact, any case).
+ * One free-text search, matched against the confirmation number (whole, ignoring spaces, dashes and case: "cun6b3d8f"
+ * finds "CUN-6B3D8F"), the guest's name (part of it, any case or accent: "nunez" finds "Núñez"), the phone (digits
+ * only: "+52 55 1234 5678" and "5512345678" are the same guest; its last 4 digits or more, "555 0164", find it too)
+ * and the e-mail (exact, any case).
  */
 export const ReservationQuery = z.strictObject({
   text: freeText({ error: 'Type a confirmation number, name, phone or e-mail to search.' })
@@ -116,3 +140,35 @@ export const RESERVATION_ERROR_CODES = [
 ] as const;
 export const ReservationErrorCode = z.enum(RESERVATION_ERROR_CODES);
 export type ReservationErrorCode = z.infer<typeof ReservationErrorCode>;
+
+/** Countries where Spanish is the main language (ISO 3166 codes, as libphonenumber-js names a phone's country). */
+const SPANISH_SPEAKING = new Set(['MX', 'ES', 'AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'SV', 'GQ', 'GT', 'HN', 'NI', 'PA', 'PY', 'PE', 'PR', 'UY', 'VE']);
+
+/**
+ * A reservation's own language field as reservation systems write it ("es", "ES-mx", "es_419", "spa", "Spanish",
+ * "Español"; "en", "en-GB", "eng", "English", "Inglés") as one of the desk's languages; undefined when it names
+ * another language or nothing the app recognises (the phone's country then decides).
+ */
+export function languageOfField(value: string | undefined): Language | undefined {
+  if (value === undefined) return undefined;
+  const text = value
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .trim()
+    .toLowerCase();
+  if (/^(es|spa)([-_][a-z0-9]+)*$/.test(text) || /^(spanish|espanol|castellano)$/.test(text)) return 'es-MX';
+  if (/^(en|eng)([-_][a-z0-9]+)*$/.test(text) || /^(english|ingles)$/.test(text)) return 'en-US';
+  return undefined;
+}
+
+/**
+ * The guest's language: the reservation's own language field when it names es or en; otherwise the phone's country
+ * (+52 and the other Spanish-speaking countries: es-MX; any other country: en-US); without either, en-US.
+ */
+export function guestLanguageOf(reservation: { language?: string | undefined; guestPhone?: string | undefined }): { guestLanguage: Language; guestLanguageFrom: GuestLanguageSource } {
+  const own = languageOfField(reservation.language);
+  if (own !== undefined) return { guestLanguage: own, guestLanguageFrom: 'reservation' };
+  const country = reservation.guestPhone === undefined ? undefined : parsePhoneNumberFromString(reservation.guestPhone)?.country;
+  if (country !== undefined) return { guestLanguage: SPANISH_SPEAKING.has(country) ? 'es-MX' : 'en-US', guestLanguageFrom: 'phone' };
+  return { guestLanguage: 'en-US', guestLanguageFrom: 'default' };
+}

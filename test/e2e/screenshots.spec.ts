@@ -64,6 +64,8 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.keyboard.press('Enter');
       await expect(page.getByRole('heading', { name: words.plans })).toBeVisible();
       await shot('msi-plans');
+      // No plan is chosen beforehand (issue 14): the agent chooses one with the guest, then confirms.
+      await page.locator('.plans input[type=radio]').first().check();
       await page.locator('.plans button[type=submit], form button.primary').first().click();
       await expect(page.getByRole('heading', { name: words.approved })).toBeVisible();
       await shot('result');

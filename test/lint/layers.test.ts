@@ -34,16 +34,16 @@ describe('layer boundaries (import-x/no-restricted-paths)', () => {
   it.each([
     ['shared/probe.ts', "import '../main/index';"],
     ['shared/probe.ts', "import '../preload/index';"],
-    ['shared/probe.ts', "import '../renderer/src/App';"],
+    ['shared/probe.ts', "import '../renderer/src/app/App';"],
     ['shared/probe.ts', "import '../test/lint/layers.test';"],
     ['renderer/src/probe.ts', "import '../../main/index';"],
     ['renderer/src/probe.ts', "import type { Environment } from '../../main/index';\nexport type E = Environment;"],
     ['renderer/src/probe.ts', "import '../../preload/index';"],
     ['preload/probe.ts', "import '../main/index';"],
-    ['preload/probe.ts', "import '../renderer/src/App';"],
-    ['main/probe.ts', "import '../renderer/src/App';"],
+    ['preload/probe.ts', "import '../renderer/src/app/App';"],
+    ['main/probe.ts', "import '../renderer/src/app/App';"],
     ['main/probe.ts', "import '../preload/index';"],
-    ['main/payments/probe.ts', "export { App } from '../../renderer/src/App';"],
+    ['main/payments/probe.ts', "export { App } from '../../renderer/src/app/App';"],
   ])('%s: %s is rejected', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
   });
@@ -55,6 +55,26 @@ describe('layer boundaries (import-x/no-restricted-paths)', () => {
     ['main/probe.ts', "import '../shared/index';"],
     ['main/probe.ts', "import './index';"],
     ['test/probe.ts', "import '../main/index';\nimport '../preload/index';\nimport '../shared/index';"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toEqual([]);
+  });
+});
+
+describe("the renderer's bridge client: api.ts files only", () => {
+  it.each([
+    ['renderer/src/features/payment/ui/probe.tsx', "import { bridge } from '../../../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/features/refunds/ui/probe.tsx', "export { unwrap } from '../../../bridge/client';"],
+    ['renderer/src/app/probe.tsx', "import '../bridge/client';"],
+    ['renderer/src/features/session/activity-probe.ts', "import { hasBridge } from '../../bridge/client';\nexport const h = hasBridge;"],
+    ['renderer/src/ui/probe.tsx', "export const load = () => import('../bridge/client');"],
+  ])('%s: %s is rejected', async (filePath, code) => {
+    expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    ['renderer/src/features/payment/api.ts', "import { bridge } from '../../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/app/api.ts', "import { bridge } from '../bridge/client';\nexport const b = bridge;"],
+    ['renderer/src/features/payment/ui/probe.tsx', "import { ApiError } from '../../../bridge/errors';\nexport const e = ApiError;"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toEqual([]);
   });

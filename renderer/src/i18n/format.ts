@@ -3,6 +3,9 @@ import type { Language } from '../../../shared/language';
 
 export type MoneyCurrency = 'usd' | 'mxn';
 
+/** The currency a currency text means for formatting ("usd" or "mxn"; anything else is shown as pesos' code-less twin). */
+export const moneyCurrency = (currency: string): MoneyCurrency => (currency === 'usd' ? 'usd' : 'mxn');
+
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
 function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {

@@ -163,3 +163,22 @@ describe('the renderer polls only background channels', () => {
     }
   });
 });
+
+describe('the warning before the idle lock', () => {
+  it('goes out as session:idleWarning (half the 1 s timeout before it here; a minute with the real 15), with when the lock falls, before session:locked', async () => {
+    await withDesk('agent', async (stack) => {
+      const events: { event: string; at: number; payload: unknown }[] = [];
+      const stop = stack.onEvent((event, payload) => events.push({ event, at: Date.now(), payload }));
+      const signedInAt = Date.now();
+      await sleep(IDLE_MS + 300);
+      stop();
+      const names = events.map((e) => e.event).filter((e) => e.startsWith('session:'));
+      expect(names).toEqual(['session:idleWarning', 'session:locked']);
+      const warning = events.find((e) => e.event === 'session:idleWarning');
+      const locksAt = Date.parse((warning?.payload as { locksAt: string }).locksAt);
+      expect(locksAt).toBeGreaterThanOrEqual(signedInAt - 200);
+      expect(locksAt).toBeLessThanOrEqual(signedInAt + IDLE_MS + 200);
+      expect(locksAt - (warning?.at ?? 0)).toBeGreaterThanOrEqual(IDLE_MS / 2 - 150);
+    });
+  });
+});

@@ -28,7 +28,7 @@ const reservations = {
   get: (id: string) =>
     Promise.resolve(
       id === 'R-3DS'
-        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDue: 50, currency: 'usd' as const }
+        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: 5000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
         : undefined,
     ),
   importCsv: () => ({ ok: true as const, created: 0, updated: 0 }),
@@ -113,7 +113,7 @@ describe('through the door to the engine', () => {
     if (!method.ok) throw new Error('tokenize failed');
     const { id: methodId } = method.value as { id: string };
 
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77' });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77', keepCard: true });
     expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amountCents: 8000 } });
     if (!paid.ok) throw new Error('pay failed');
     const { id: paymentId } = paid.value as { id: string };

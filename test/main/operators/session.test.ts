@@ -103,18 +103,59 @@ describe('idle timeout', () => {
   it('uses the injected clock and timer when given', async () => {
     let now = T0;
     const pending: { fn: () => void; at: number }[] = [];
+    const warnings: number[] = [];
     const g = await signedIn(AGENT.id, AGENT.password, {
       idleTimeoutMs: 2 * MIN,
+      onIdleWarning: ({ locksAt }) => warnings.push(locksAt),
       timers: {
         now: () => now,
         setTimeout: (fn, ms) => pending.push({ fn, at: now + ms }),
         clearTimeout: () => pending.splice(0),
       },
     });
+    // The timer wakes a minute before the lock to warn, then at the lock.
+    expect(pending.map((p) => p.at)).toEqual([T0 + MIN]);
+    now = T0 + MIN;
+    pending.shift()?.fn();
+    expect(warnings).toEqual([T0 + 2 * MIN]);
     expect(pending.map((p) => p.at)).toEqual([T0 + 2 * MIN]);
     now = T0 + 2 * MIN;
     pending.shift()?.fn();
     expect(g.isLocked()).toBe(true);
+  });
+
+  it('warns once a minute before the idle lock; activity postpones both, and the next quiet spell is warned again', async () => {
+    const warnings: number[] = [];
+    const g = await signedIn(AGENT.id, AGENT.password, {
+      idleTimeoutMs: 5 * MIN,
+      onIdleWarning: ({ operator, locksAt }) => {
+        expect(operator.id).toBe(AGENT.id);
+        warnings.push(locksAt - T0);
+      },
+    });
+    await vi.advanceTimersByTimeAsync(4 * MIN - 1);
+    expect(warnings).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(warnings).toEqual([5 * MIN]);
+    // Activity during the warning: no lock at 5 minutes, a new warning a minute before the new time.
+    await vi.advanceTimersByTimeAsync(30_000);
+    g.touch();
+    await vi.advanceTimersByTimeAsync(MIN);
+    expect(g.isLocked()).toBe(false);
+    await vi.advanceTimersByTimeAsync(3 * MIN + 30_000);
+    expect(warnings).toEqual([5 * MIN, 4 * MIN + 30_000 + 5 * MIN]);
+    await vi.advanceTimersByTimeAsync(MIN);
+    expect(g.isLocked()).toBe(true);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('warns half the timeout before a lock shorter than two minutes', async () => {
+    const warnings: number[] = [];
+    await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: 10_000, onIdleWarning: ({ locksAt }) => warnings.push(locksAt - T0) });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(warnings).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(warnings).toEqual([10_000]);
   });
 });
 

@@ -45,16 +45,18 @@ describe('a good file', () => {
       checkIn: '2027-01-10',
       checkOut: '2027-01-14',
       hotelName: 'Hotel Costa Turquesa, Cancún',
-      balanceDue: 12_450,
+      balanceDueCents: 1_245_000,
       currency: 'mxn',
       guestPhone: '+529981234567',
       guestEmail: 'sofia.nunez@example.mx',
+      guestLanguage: 'es-MX',
+      guestLanguageFrom: 'phone',
     });
-    expect(await store.get('MEX-D4E5F6')).toMatchObject({ balanceDue: 2400, guestPhone: '+525512345678' });
+    expect(await store.get('MEX-D4E5F6')).toMatchObject({ balanceDueCents: 240_000, guestPhone: '+525512345678' });
     expect(await store.get('MEX-D4E5F6')).not.toHaveProperty('guestEmail');
-    expect(await store.get('SJD-G7H8J9')).toMatchObject({ guestName: "O'Connor, Emily", balanceDue: 5680.5, currency: 'usd' });
+    expect(await store.get('SJD-G7H8J9')).toMatchObject({ guestName: "O'Connor, Emily", balanceDueCents: 568_050, currency: 'usd' });
     expect(await store.get('SJD-G7H8J9')).not.toHaveProperty('guestPhone');
-    expect(await store.get('PVR-K1L2M3')).toMatchObject({ hotelName: 'Hotel "Malecón" Puerto Vallarta', balanceDue: 0, guestEmail: 'Lupita.Yanez@Example.MX' });
+    expect(await store.get('PVR-K1L2M3')).toMatchObject({ hotelName: 'Hotel "Malecón" Puerto Vallarta', balanceDueCents: 0, guestEmail: 'Lupita.Yanez@Example.MX' });
     expect((await store.search({ text: 'lupita.yanez@example.mx' })).map((r) => r.confirmationNumber)).toEqual(['PVR-K1L2M3']);
     expect((await store.search({ text: 'renee' })).map((r) => r.confirmationNumber)).toEqual(['MID-N4P5Q6']);
   });
@@ -68,21 +70,38 @@ describe('a good file', () => {
       checkIn: '2027-05-01',
       checkOut: '2027-05-03',
       hotelName: 'Casa de la Cantera Oaxaca',
-      balanceDue: 350,
+      balanceDueCents: 35000,
       currency: 'mxn',
+      guestLanguage: 'en-US',
+      guestLanguageFrom: 'default',
     });
+  });
+
+  it("keeps a balance of 0.30 as 30 cents, and the guest's own language when the file has one", async () => {
+    const text = [
+      `${CSV_HEADER},guest_language`,
+      'LANG-1,Ana Uno,2027-05-01,2027-05-03,Hotel,0.30,usd,+529981112233,,en',
+      'LANG-2,Ana Dos,2027-05-01,2027-05-03,Hotel,10,usd,+14155550143,,Español',
+      'LANG-3,Ana Tres,2027-05-01,2027-05-03,Hotel,10,usd,+14155550143,,fr',
+      'LANG-4,Ana Cuatro,2027-05-01,2027-05-03,Hotel,10,usd,+34612345678,,',
+    ].join('\n');
+    expect(store.importCsv(text)).toEqual({ ok: true, created: 4, updated: 0 });
+    expect(await store.get('LANG-1')).toMatchObject({ balanceDueCents: 30, guestLanguage: 'en-US', guestLanguageFrom: 'reservation' });
+    expect(await store.get('LANG-2')).toMatchObject({ guestLanguage: 'es-MX', guestLanguageFrom: 'reservation' });
+    expect(await store.get('LANG-3')).toMatchObject({ guestLanguage: 'en-US', guestLanguageFrom: 'phone' });
+    expect(await store.get('LANG-4')).toMatchObject({ guestLanguage: 'es-MX', guestLanguageFrom: 'phone' });
   });
 
   it('updates a reservation imported again (its number in any case), and adds the new ones', async () => {
     expect(store.importCsv(csvOf([reservation()]))).toEqual({ ok: true, created: 1, updated: 0 });
     const again = csvOf([
-      reservation({ confirmationNumber: 'tst-000001', balanceDue: 1250.25, guestPhone: undefined }),
+      reservation({ confirmationNumber: 'tst-000001', balanceDueCents: 125_025, guestPhone: undefined }),
       reservation({ confirmationNumber: 'TST-000002', guestName: 'Otro Huésped', guestPhone: '+529981119999' }),
     ]);
     expect(store.importCsv(again)).toEqual({ ok: true, created: 1, updated: 1 });
     expect(store.count()).toBe(2);
     const updated = await store.get('TST-000001');
-    expect(updated).toMatchObject({ confirmationNumber: 'tst-000001', balanceDue: 1250.25 });
+    expect(updated).toMatchObject({ confirmationNumber: 'tst-000001', balanceDueCents: 125_025 });
     expect(updated).not.toHaveProperty('guestPhone');
     // The old phone no longer finds it.
     expect(await store.search({ text: '+52 998 111 2233' })).toEqual([]);
@@ -91,15 +110,15 @@ describe('a good file', () => {
   it('updates a demo reservation too', async () => {
     store.seedDemo();
     const demo = (await store.get('CUN-7F3K2A'))!;
-    expect(store.importCsv(csvOf([{ ...demo, balanceDue: 1 }]))).toEqual({ ok: true, created: 0, updated: 1 });
-    expect((await store.get('CUN-7F3K2A'))?.balanceDue).toBe(1);
+    expect(store.importCsv(csvOf([{ ...demo, balanceDueCents: 100 }]))).toEqual({ ok: true, created: 0, updated: 1 });
+    expect((await store.get('CUN-7F3K2A'))?.balanceDueCents).toBe(100);
     expect(store.count()).toBe(30);
   });
 });
 
 describe('a file with wrong rows', () => {
   it('names each wrong row by line and column, and writes nothing — not even its good rows', async () => {
-    store.importCsv(csvOf([reservation({ confirmationNumber: 'BAD-000001', balanceDue: 10 })]));
+    store.importCsv(csvOf([reservation({ confirmationNumber: 'BAD-000001', balanceDueCents: 1000 })]));
     const result = failure(store.importCsv(fixture('invalid.csv')));
     expect(where(result)).toEqual([
       [3, 'check_out'],
@@ -129,7 +148,7 @@ describe('a file with wrong rows', () => {
 
     // Nothing written: the good row on line 2 did not replace what was there.
     expect(store.count()).toBe(1);
-    expect((await store.get('BAD-000001'))?.balanceDue).toBe(10);
+    expect((await store.get('BAD-000001'))?.balanceDueCents).toBe(1000);
   });
 
   it('never quotes the content of a cell in its messages', () => {
@@ -197,13 +216,13 @@ describe('a file with wrong rows', () => {
   });
 
   it('rolls back rows already written when the file itself fails mid-import', async () => {
-    store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDue: 10 })]));
+    store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 1000 })]));
     // A trigger makes the third row fail in SQLite, after two rows (one an update) were written in the transaction.
     const raw = new Database(join(dir, 'reservations.db'));
     raw.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.id_key = 'boom-3' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;`);
     raw.close();
     const text = csvOf([
-      reservation({ confirmationNumber: 'KEEP-1', balanceDue: 99 }),
+      reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 9900 }),
       reservation({ confirmationNumber: 'NEW-2' }),
       reservation({ confirmationNumber: 'BOOM-3' }),
     ]);
@@ -211,7 +230,7 @@ describe('a file with wrong rows', () => {
     expect(error.message).not.toMatch(/disk trouble|SQLITE/);
     expect(store.count()).toBe(1);
     expect(await store.get('NEW-2')).toBeUndefined();
-    expect((await store.get('KEEP-1'))?.balanceDue).toBe(10);
+    expect((await store.get('KEEP-1'))?.balanceDueCents).toBe(1000);
   });
 });
 

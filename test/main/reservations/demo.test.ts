@@ -1,7 +1,6 @@
 // Training mode's demo reservations: realistic guests, hotels, phones and e-mails, and balances around every MSI threshold.
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
-import { hasWholeCents } from '../../../shared/payments';
 import { ReservationView } from '../../../shared/reservations';
 import { demoReservations } from '../../../main/reservations';
 import { T0 } from './helpers';
@@ -52,19 +51,19 @@ describe('demo reservations', () => {
   });
 
   it('have mxn balances on and just below every MSI threshold, below all of them, and far above', () => {
-    const mxn = demo.filter((r) => r.currency === 'mxn').map((r) => r.balanceDue);
+    const mxn = demo.filter((r) => r.currency === 'mxn').map((r) => r.balanceDueCents);
     for (const threshold of MSI_THRESHOLDS) {
-      expect(mxn, `${threshold}`).toContain(threshold);
-      expect(mxn, `${threshold - 0.01}`).toContain(threshold - 0.01);
+      expect(mxn, `${threshold}`).toContain(threshold * 100);
+      expect(mxn, `${threshold - 0.01}`).toContain(threshold * 100 - 1);
     }
-    expect(mxn.some((b) => b > 0 && b < 300)).toBe(true);
-    expect(mxn.some((b) => b >= 10_000)).toBe(true);
-    for (const b of demo.map((r) => r.balanceDue)) expect(hasWholeCents(b)).toBe(true);
+    expect(mxn.some((b) => b > 0 && b < 30_000)).toBe(true);
+    expect(mxn.some((b) => b >= 1_000_000)).toBe(true);
+    for (const b of demo.map((r) => r.balanceDueCents)) expect(Number.isSafeInteger(b)).toBe(true);
   });
 
   it('have usd balances too (never MSI), and one booking paid in full', () => {
     expect(demo.filter((r) => r.currency === 'usd').length).toBeGreaterThanOrEqual(5);
-    expect(demo.some((r) => r.balanceDue === 0)).toBe(true);
+    expect(demo.some((r) => r.balanceDueCents === 0)).toBe(true);
   });
 
   it('place the stays around the day they are made, check-out after check-in', () => {

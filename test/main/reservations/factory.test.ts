@@ -11,7 +11,7 @@ import {
   createReservationSource,
   type AnyReservationSource,
 } from '../../../main/reservations';
-import { T0, csvOf, expectCode, reservation, tempDir } from './helpers';
+import { T0, csvOf, expectCode, plain, reservation, tempDir } from './helpers';
 import { json, startPartner } from './partner-server';
 
 let dir: string;
@@ -82,7 +82,7 @@ describe('createReservationSource', () => {
   it('opens the REST adapter with the secret getter, and its requests go through the fetch it is given', async () => {
     const partner = await startPartner();
     try {
-      partner.handle((_req, res) => json(res, 200, [reservation()]));
+      partner.handle((_req, res) => json(res, 200, [plain(reservation())]));
       const fetched: string[] = [];
       const given: typeof fetch = (input, init) => {
         fetched.push(input instanceof Request ? input.url : input.toString());

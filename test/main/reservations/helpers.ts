@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReservationErrorCode, ReservationView } from '../../../shared/reservations';
+import { formatCents } from '../../../shared/payments';
+import { guestLanguageOf, type ReservationErrorCode, type ReservationView } from '../../../shared/reservations';
 import { BuiltinReservationStore, ReservationError } from '../../../main/reservations';
 
 export function tempDir(): { dir: string; cleanup: () => void } {
@@ -16,18 +17,28 @@ export function openStore(dir: string, name = 'reservations.db'): BuiltinReserva
   return new BuiltinReservationStore(join(dir, name), { now: () => T0 });
 }
 
-export const reservation = (overrides: Partial<ReservationView> = {}): ReservationView => ({
-  confirmationNumber: 'TST-000001',
-  guestName: 'Ana López',
-  checkIn: '2026-12-01',
-  checkOut: '2026-12-04',
-  hotelName: 'Hotel Costa Turquesa Cancún',
-  balanceDue: 4500,
-  currency: 'mxn',
-  guestPhone: '+529981112233',
-  guestEmail: 'ana.lopez@example.mx',
-  ...overrides,
-});
+/** A reservation; its language is the phone's (as a source without a language field gives it) unless given. */
+export const reservation = (overrides: Partial<ReservationView> = {}): ReservationView => {
+  const view = {
+    confirmationNumber: 'TST-000001',
+    guestName: 'Ana López',
+    checkIn: '2026-12-01',
+    checkOut: '2026-12-04',
+    hotelName: 'Hotel Costa Turquesa Cancún',
+    balanceDueCents: 450_000,
+    currency: 'mxn' as const,
+    guestPhone: '+529981112233',
+    guestEmail: 'ana.lopez@example.mx',
+    ...overrides,
+  };
+  return { ...guestLanguageOf({ guestPhone: view.guestPhone }), ...view };
+};
+
+/** A reservation in our own field names, as a partner without a mapping sends it: its balance in major units, no language. */
+export function plain(view: ReservationView): Record<string, unknown> {
+  const { confirmationNumber, guestName, checkIn, checkOut, hotelName, balanceDueCents, currency, guestPhone, guestEmail } = view;
+  return { confirmationNumber, guestName, checkIn, checkOut, hotelName, balanceDue: balanceDueCents / 100, currency, guestPhone, guestEmail };
+}
 
 export const CSV_HEADER = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
 
@@ -39,7 +50,7 @@ export function csvLine(view: ReservationView): string {
     view.checkIn,
     view.checkOut,
     view.hotelName,
-    view.balanceDue.toFixed(2),
+    formatCents(view.balanceDueCents, { grouping: false }),
     view.currency,
     view.guestPhone ?? '',
     view.guestEmail ?? '',

@@ -1,6 +1,6 @@
 // The match rules on their own (the REST adapter ranks partner answers with them; the store's SQL uses the same ranks).
 import { describe, expect, it } from 'vitest';
-import { RANK, foldText, matchRank, phoneKeys, queryKeys } from '../../../main/reservations';
+import { RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys } from '../../../main/reservations';
 import { reservation } from './helpers';
 
 const rank = (text: string, overrides = {}): number | undefined => matchRank(reservation(overrides), queryKeys(text));
@@ -22,30 +22,50 @@ describe('phone keys', () => {
     expect(phoneKeys('+12015550123')).toEqual({ digits: '12015550123', national: '2015550123' });
   });
 
-  it('takes a text for a phone only when it has phone characters and at least 7 digits', () => {
+  it('takes a text for a phone only when it has phone characters and at least 4 digits (the end of a number)', () => {
     expect(queryKeys('+52 (998) 123-4567').phoneDigits).toBe('529981234567');
     expect(queryKeys('998.123.4567').phoneDigits).toBe('9981234567');
-    expect(queryKeys('123456').phoneDigits).toBeUndefined();
+    expect(queryKeys('555 0164').phoneDigits).toBe('5550164');
+    expect(queryKeys('0164').phoneDigits).toBe('0164');
+    expect(queryKeys('164').phoneDigits).toBeUndefined();
     expect(queryKeys('CUN-1234567').phoneDigits).toBeUndefined();
   });
 });
 
+describe('confirmation keys', () => {
+  it.each([
+    ['CUN-6B3D8F', 'cun6b3d8f'],
+    ['cun6b3d8f', 'cun6b3d8f'],
+    [' Cun 6b3-D8f ', 'cun6b3d8f'],
+    ['CUN–6B3D8F', 'cun6b3d8f'],
+    ['ＣＵＮ-６B3D8F', 'cun6b3d8f'],
+  ])('%s → %s (no dashes, spaces or case)', (text, key) => {
+    expect(confirmationKey(text)).toBe(key);
+    expect(queryKeys(text).id).toBe(key);
+  });
+});
+
 describe('matchRank', () => {
-  it('ranks confirmation number, e-mail, phone, whole name, word start, anywhere', () => {
+  it('ranks confirmation number, e-mail, phone, the end of a phone, whole name, word start, anywhere', () => {
     expect(rank('tst-000001')).toBe(RANK.confirmationNumber);
+    expect(rank('tst000001')).toBe(RANK.confirmationNumber);
+    expect(rank('TST 000001')).toBe(RANK.confirmationNumber);
     expect(rank('ANA.LOPEZ@EXAMPLE.MX')).toBe(RANK.email);
     expect(rank('998 111 2233')).toBe(RANK.phone);
     expect(rank('+52 998 111 2233')).toBe(RANK.phone);
+    expect(rank('111 2233')).toBe(RANK.phoneEnd);
+    expect(rank('2233')).toBe(RANK.phoneEnd);
     expect(rank('ana lopez')).toBe(RANK.nameExact);
     expect(rank('lop')).toBe(RANK.nameWordStart);
     expect(rank('pez')).toBe(RANK.nameContains);
-    expect([RANK.confirmationNumber, RANK.email, RANK.phone, RANK.nameExact, RANK.nameWordStart, RANK.nameContains]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect([RANK.confirmationNumber, RANK.email, RANK.phone, RANK.phoneEnd, RANK.nameExact, RANK.nameWordStart, RANK.nameContains]).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
-  it('does not match part of a confirmation number, e-mail or phone, nor a reservation without them', () => {
+  it('does not match part of a confirmation number, e-mail, the start or middle of a phone, nor a reservation without them', () => {
     expect(rank('TST-0000')).toBeUndefined();
     expect(rank('ana.lopez@')).toBeUndefined();
-    expect(rank('1112233')).toBeUndefined();
+    expect(rank('998 111')).toBeUndefined();
+    expect(rank('1112')).toBeUndefined();
     expect(rank('ana.lopez@example.mx', { guestEmail: undefined })).toBeUndefined();
     expect(rank('9981112233', { guestPhone: undefined })).toBeUndefined();
     expect(rank('maria')).toBeUndefined();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
 import { MAX_RESPONSE_BYTES, MIN_TIMEOUT_MS, RestReservationSource, type RestSourceConfig } from '../../../main/reservations';
 import type { z } from 'zod';
-import { expectCode, reservation } from './helpers';
+import { expectCode, plain, reservation } from './helpers';
 import { closedPort, json, startPartner, type PartnerServer } from './partner-server';
 import { SecretError } from '../../../main/secrets';
 
@@ -66,10 +66,12 @@ const SOFIA: ReservationView = {
   checkIn: '2027-01-10',
   checkOut: '2027-01-14',
   hotelName: 'Hotel Costa Turquesa Cancún',
-  balanceDue: 12_450.5,
+  balanceDueCents: 1_245_050,
   currency: 'mxn',
   guestPhone: '+529981234567',
   guestEmail: 'Sofia.Nunez@example.mx',
+  guestLanguage: 'es-MX',
+  guestLanguageFrom: 'phone',
 };
 
 describe('search', () => {
@@ -86,25 +88,48 @@ describe('search', () => {
   });
 
   it('reads our own field names when no mapping is given, from a plain list', async () => {
-    partner.handle((_req, res) => json(res, 200, [reservation()]));
+    partner.handle((_req, res) => json(res, 200, [plain(reservation())]));
     expect(await source().search({ text: 'ana' })).toEqual([reservation()]);
     expect(new URL(partner.requests[0]?.url ?? '', 'http://x').pathname).toBe('/pms/api/v2/reservations');
     expect(new URL(partner.requests[0]?.url ?? '', 'http://x').searchParams.get('q')).toBe('ana');
   });
 
   it('reads balances in cents when told so', async () => {
-    partner.handle((_req, res) => json(res, 200, [{ ...reservation(), balanceDue: 1_245_050 }]));
-    expect((await source({ amountsInMinorUnits: true }).search({ text: 'ana' }))[0]?.balanceDue).toBe(12_450.5);
+    partner.handle((_req, res) => json(res, 200, [{ ...plain(reservation()), balanceDue: 1_245_050 }]));
+    expect((await source({ amountsInMinorUnits: true }).search({ text: 'ana' }))[0]?.balanceDueCents).toBe(1_245_050);
+  });
+
+  it('keeps the balance in cents, converted once from the major units the partner writes', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 0.3, currency: 'usd' } })] } }));
+    expect((await source(PARTNER_MAPPING).search({ text: 'sofia' }))[0]).toMatchObject({ balanceDueCents: 30, currency: 'usd' });
+  });
+
+  it('skips a record whose balance has more than two decimals, naming the field', async () => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 10.005, currency: 'mxn' } })] } }));
+    const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'sofia' }), 'bad_response');
+    expect(error.message).toMatch(/the balance due \(their field "folio.balance"\) is not in a form the app understands/);
+  });
+
+  it.each([
+    ['en', 'en-US', 'reservation'],
+    ['ES-mx', 'es-MX', 'reservation'],
+    ['English', 'en-US', 'reservation'],
+    ['fr', 'es-MX', 'phone'],
+    [undefined, 'es-MX', 'phone'],
+  ])("reads the guest's language %s from the mapped field, else from the phone's country", async (language, guestLanguage, from) => {
+    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(language === undefined ? {} : { prefs: { lang: language } })] } }));
+    const found = await source({ ...PARTNER_MAPPING, mapping: { ...PARTNER_MAPPING.mapping, guestLanguage: 'prefs.lang' } }).search({ text: 'sofia' });
+    expect(found[0]).toMatchObject({ guestLanguage, guestLanguageFrom: from });
   });
 
   it('ranks the partner answer by our rules, drops duplicates, and keeps at most 20', async () => {
-    const others = Array.from({ length: 30 }, (_, i) => reservation({ confirmationNumber: `OTHER-${i}`, guestName: `Carlos Villalópez ${i}` }));
+    const others = Array.from({ length: 30 }, (_, i) => plain(reservation({ confirmationNumber: `OTHER-${i}`, guestName: `Carlos Villalópez ${i}` })));
     partner.handle((_req, res) =>
       json(res, 200, [
         ...others,
-        reservation({ confirmationNumber: 'WORD', guestName: 'Ana López Ruiz' }),
-        reservation({ confirmationNumber: 'lopez', guestName: 'Mario Díaz' }),
-        reservation({ confirmationNumber: 'LOPEZ', guestName: 'Mario Díaz' }),
+        plain(reservation({ confirmationNumber: 'WORD', guestName: 'Ana López Ruiz' })),
+        plain(reservation({ confirmationNumber: 'lopez', guestName: 'Mario Díaz' })),
+        plain(reservation({ confirmationNumber: 'LOPEZ', guestName: 'Mario Díaz' })),
       ]),
     );
     const found = await source().search({ text: 'lopez' });

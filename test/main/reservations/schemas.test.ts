@@ -1,12 +1,14 @@
 // The shared reservation schemas (shared/reservations): the view, the amount's representation, phones, the search text.
 import { describe, expect, it } from 'vitest';
-import { Amount, toCents } from '../../../shared/payments';
+import { toCents } from '../../../shared/payments';
 import {
   BalanceDue,
   CsvImportResult,
   E164Phone,
   RESERVATION_CSV_COLUMNS,
   ReservationQuery,
+  guestLanguageOf,
+  languageOfField,
   ReservationView,
   toE164,
 } from '../../../shared/reservations';
@@ -29,12 +31,13 @@ describe('ReservationView', () => {
     expect(ReservationView.parse(bare)).not.toHaveProperty('guestPhone');
   });
 
-  it('keeps the balance in the same representation as a payment Amount: major units, at most two decimals', () => {
-    const view = ReservationView.parse(reservation({ balanceDue: 12_450.5 }));
-    expect(view.balanceDue).toBe(12_450.5);
-    // The renderer prefills the payment amount with the balance: it must be a valid Amount as it is.
-    expect(Amount.parse(view.balanceDue)).toBe(12_450.5);
-    expect(toCents(view.balanceDue)).toBe(1_245_050);
+  it('carries the balance in whole cents, as every amount of the contract', () => {
+    expect(ReservationView.parse(reservation({ balanceDueCents: 1_245_050 })).balanceDueCents).toBe(1_245_050);
+    expect(ReservationView.safeParse(reservation({ balanceDueCents: 12_450.5 })).success).toBe(false);
+    expect(ReservationView.safeParse(reservation({ balanceDueCents: -1 })).success).toBe(false);
+    expect(ReservationView.safeParse(reservation({ balanceDueCents: 100_000_000 })).success).toBe(false);
+    // A source's balance in major units is checked as such, then converted once.
+    expect(toCents(BalanceDue.parse(12_450.5))).toBe(1_245_050);
   });
 
   it.each([
@@ -138,6 +141,43 @@ describe('ReservationQuery', () => {
   });
 });
 
+describe("the guest's language", () => {
+  it.each([
+    ['es', 'es-MX'],
+    ['ES_mx', 'es-MX'],
+    ['es-419', 'es-MX'],
+    ['spa', 'es-MX'],
+    ['Español', 'es-MX'],
+    ['en', 'en-US'],
+    ['en-GB', 'en-US'],
+    ['English', 'en-US'],
+    ['inglés', 'en-US'],
+    ['fr', undefined],
+    ['', undefined],
+    ['estonian', undefined],
+  ])('the field %j reads as %s', (field, language) => {
+    expect(languageOfField(field)).toBe(language);
+  });
+
+  it.each([
+    ['+529981234567', 'es-MX'],
+    ['+34612345678', 'es-MX'],
+    ['+5491123456789', 'es-MX'],
+    ['+18095551234', 'es-MX'],
+    ['+17875551234', 'es-MX'],
+    ['+14155550143', 'en-US'],
+    ['+447911123456', 'en-US'],
+  ])("comes from the phone's country without a language field: %s → %s", (guestPhone, language) => {
+    expect(guestLanguageOf({ guestPhone })).toEqual({ guestLanguage: language, guestLanguageFrom: 'phone' });
+  });
+
+  it("prefers the reservation's own language, and is en-US by default", () => {
+    expect(guestLanguageOf({ language: 'en', guestPhone: '+529981234567' })).toEqual({ guestLanguage: 'en-US', guestLanguageFrom: 'reservation' });
+    expect(guestLanguageOf({ language: 'de', guestPhone: '+529981234567' })).toEqual({ guestLanguage: 'es-MX', guestLanguageFrom: 'phone' });
+    expect(guestLanguageOf({})).toEqual({ guestLanguage: 'en-US', guestLanguageFrom: 'default' });
+  });
+});
+
 describe('CSV import contract', () => {
   it('lists the columns, required ones first, with examples that the schema accepts', () => {
     const example = Object.fromEntries(RESERVATION_CSV_COLUMNS.map((column) => [column.name, column.example]));
@@ -157,10 +197,12 @@ describe('CSV import contract', () => {
         checkIn: example.check_in,
         checkOut: example.check_out,
         hotelName: example.hotel_name,
-        balanceDue: Number(example.balance_due),
+        balanceDueCents: toCents(BalanceDue.parse(Number(example.balance_due))),
         currency: example.currency,
         guestPhone: toE164(example.guest_phone ?? ''),
         guestEmail: example.guest_email,
+        guestLanguage: languageOfField(example.guest_language),
+        guestLanguageFrom: 'reservation',
       }).success,
     ).toBe(true);
   });

@@ -27,6 +27,10 @@ describe('search by confirmation number', () => {
     expect(await ids(text)).toEqual(['CUN-7F3K2A']);
   });
 
+  it.each(['cun6b3d8f', 'CUN 6B3D8F', 'cun-6b3-d8f', 'CUN—6B3D8F'])('finds %s without its dashes or spaces', async (text) => {
+    expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+  });
+
   it('does not match part of a confirmation number', async () => {
     expect(await ids('CUN-7F3')).toEqual([]);
   });
@@ -79,10 +83,27 @@ describe('search by phone', () => {
     expect(await ids(text)).toEqual(['MEX-6F8G3H']);
   });
 
-  it('needs the whole number, not a part of it', async () => {
-    expect(await ids('1234567')).toEqual([]);
+  it.each(['555 0164', '5550164', '0164', '55-0164'])('%s (the end of the number, 4 digits or more) finds Zoë', async (text) => {
+    expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+  });
+
+  it('puts a whole number before numbers that only end with it', async () => {
+    await store.close();
+    store = openStore(dir, 'phones.db');
+    const rows = [
+      reservation({ confirmationNumber: 'R-ENDS', guestName: 'Ana Uno', guestPhone: '+529985554567', checkIn: '2026-12-01' }),
+      reservation({ confirmationNumber: 'R-WHOLE', guestName: 'Ana Dos', guestPhone: '+12015554567', checkIn: '2026-12-02' }),
+    ];
+    expect(store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 2, updated: 0 });
+    expect(await ids('201 555 4567')).toEqual(['R-WHOLE']);
+    expect(await ids('555 4567')).toEqual(['R-ENDS', 'R-WHOLE']);
+  });
+
+  it('needs the end of the number, not its start or middle, and 4 digits at least', async () => {
     expect(await ids('998123456')).toEqual([]);
+    expect(await ids('998 123')).toEqual([]);
     expect(await ids('+52 998 123 4568')).toEqual([]);
+    expect(await ids('567')).toEqual([]);
   });
 });
 
@@ -122,7 +143,7 @@ describe('ranking and limits', () => {
   it('answers with views that satisfy the shared schema, amounts in major units', async () => {
     const [found] = await store.search({ text: 'CUN-8T1V4W' });
     expect(ReservationView.parse(found)).toEqual(found);
-    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDue: 42_180.75, currency: 'mxn', guestPhone: '+528187451236' });
+    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDueCents: 4_218_075, currency: 'mxn', guestPhone: '+528187451236' });
   });
 });
 
@@ -162,6 +183,30 @@ describe('the reservations file', () => {
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect((raw.prepare('SELECT balance_cents FROM reservations WHERE id_key = ?').get('cun-8t1v4w') as { balance_cents: number }).balance_cents).toBe(4_218_075);
     raw.close();
+  });
+
+  it('brings a file of the first version up to date: its reservations are then found without dashes or spaces', async () => {
+    await store.close();
+    const path = join(dir, 'v1.db');
+    const raw = new Database(path);
+    raw.exec(`CREATE TABLE reservations (
+       id_key TEXT PRIMARY KEY, confirmation_number TEXT NOT NULL, guest_name TEXT NOT NULL, name_key TEXT NOT NULL,
+       check_in TEXT NOT NULL, check_out TEXT NOT NULL, hotel_name TEXT NOT NULL,
+       balance_cents INTEGER NOT NULL CHECK (balance_cents >= 0), currency TEXT NOT NULL CHECK (currency IN ('usd', 'mxn')),
+       guest_phone TEXT, phone_digits TEXT, phone_national TEXT, guest_email TEXT, email_key TEXT,
+       origin TEXT NOT NULL CHECK (origin IN ('demo', 'import')), updated_at INTEGER NOT NULL) STRICT`);
+    raw
+      .prepare(
+        `INSERT INTO reservations VALUES ('old-12 34', 'OLD-12 34', 'Olga Vieja', 'olga vieja', '2026-12-01', '2026-12-02', 'Hotel', 1000, 'mxn',
+         '+529981112233', '529981112233', '9981112233', NULL, NULL, 'import', 0)`,
+      )
+      .run();
+    raw.pragma('user_version = 1');
+    raw.close();
+    store = new BuiltinReservationStore(path, { now: () => T0 });
+    expect(store.schemaVersion).toBe(RESERVATIONS_SCHEMA_VERSION);
+    expect(await ids('old1234')).toEqual(['OLD-12 34']);
+    expect(await ids('2233')).toEqual(['OLD-12 34']);
   });
 
   it('refuses a file written by a newer version of the app', async () => {

@@ -1,0 +1,71 @@
+/** What a reservation still owes, in cents: the source's balance less what this desk's payments took or may take, plus refunds back. */
+import type { ReservationBalance } from '../../shared/ipc/views';
+
+/** A payment of the reservation as the journal knows it (its view). */
+interface BalancePayment {
+  id: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  createdAt: string;
+  updatedAt: string | undefined;
+  /** Abandoned while in progress: it no longer holds the balance (unless it succeeds after all). */
+  abandonedAt?: string | undefined;
+  refunds: readonly { status: string; amountCents: number | undefined; currency: string }[];
+}
+
+/**
+ * Statuses in which nothing was taken (the spec's failures, and `canceled`). Every other one counts: succeeded, those
+ * still in progress (processing, requires_action, pending_confirmation) and any status this app does not know.
+ */
+const TOOK_NOTHING = new Set(['failed', 'expired', 'canceled']);
+
+/** YYYY-MM-DD of an instant in a time zone (the desk's calendar day). */
+export function dayIn(instant: number | string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
+}
+
+/**
+ * The balance the agent may charge: the source's balance (which this app assumes does not yet reflect its own payments)
+ * less every succeeded or in-progress payment (not one the agent abandoned, until it succeeds after all) and every
+ * payment attempt still unanswered, plus refunds that succeeded
+ * (a pending refund is not counted back: it may still fail, and counting it would offer money not yet returned). Only
+ * amounts in the reservation's currency count; never below zero. `chargedToday`: the payments that succeeded on the
+ * desk's calendar day, newest first, so the screen can warn before another charge.
+ */
+export function reservationBalance(
+  reservation: { balanceDueCents: number; currency: string },
+  journal: { payments: readonly BalancePayment[]; pendingPayments: readonly { amountCents: number; currency: string }[] },
+  clock: { now: number; timeZone: string },
+): ReservationBalance {
+  const currency = reservation.currency.toLowerCase();
+  let takenCents = 0;
+  let refundedCents = 0;
+  for (const payment of journal.payments) {
+    if (payment.currency.toLowerCase() !== currency) continue;
+    if (TOOK_NOTHING.has(payment.status)) continue;
+    if (payment.abandonedAt !== undefined && payment.status !== 'succeeded') continue;
+    takenCents += payment.amountCents;
+    for (const refund of payment.refunds) {
+      // A refund without a known amount is not counted back: the owed amount may read low, never high.
+      if (refund.status === 'succeeded' && refund.amountCents !== undefined) refundedCents += refund.amountCents;
+    }
+  }
+  for (const attempt of journal.pendingPayments) {
+    if (attempt.currency.toLowerCase() === currency) takenCents += attempt.amountCents;
+  }
+  const today = dayIn(clock.now, clock.timeZone);
+  const chargedToday = journal.payments
+    .filter((p) => p.status === 'succeeded')
+    .map((p) => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, at: p.updatedAt ?? p.createdAt }))
+    .filter((p) => dayIn(p.at, clock.timeZone) === today)
+    .sort((a, b) => b.at.localeCompare(a.at));
+  return {
+    sourceBalanceCents: reservation.balanceDueCents,
+    takenCents,
+    refundedCents,
+    owedCents: Math.max(0, reservation.balanceDueCents - takenCents + refundedCents),
+    currency: reservation.currency,
+    chargedToday,
+  };
+}

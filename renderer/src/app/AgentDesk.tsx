@@ -1,0 +1,71 @@
+// The agent's workspace: find the reservation (lookup), see it and its payments, take the payment and follow it to the
+// result — all from the keyboard; in training, the outbox where the trainee plays the cardholder.
+import type { JSX, RefObject } from 'react';
+import type { OperatorView } from '../../../shared/operators';
+import { messageOf } from '../bridge/errors';
+import { Lookup, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
+import { PaymentFlow } from '../features/payment';
+import { RequestRefund } from '../features/refunds';
+import { Outbox } from '../features/training';
+import { useI18n } from '../i18n';
+import { useAppInfo } from './api';
+import { requestsRefunds, takesPayments } from './sections';
+
+/** The agent's workspace: the lookup on the left, the reservation and its payment on the right. */
+export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef: RefObject<HTMLInputElement | null> }): JSX.Element {
+  const { t } = useI18n();
+  const info = useAppInfo();
+  const reservationId = useCall((state) => state.reservationId);
+  const openReservation = useCall((state) => state.openReservation);
+  const closeReservation = useCall((state) => state.closeReservation);
+  const reservation = useReservation(reservationId);
+  const overview = useOverview(reservationId);
+
+  const canTakePayments = takesPayments(operator.role);
+  return (
+    <>
+      <p className="shortcuts" aria-label={t('ws.shortcuts')}>
+        <kbd>F2</kbd> {t('ws.keySearch')} · <kbd>Enter</kbd> {t('ws.keyOpen')} · <kbd>Tab</kbd> {t('ws.keyNext')}
+      </p>
+      <main className="columns">
+        <div className="stack">
+          <Lookup inputRef={lookupRef} onOpen={(found) => openReservation(found.confirmationNumber)} />
+          {info.data?.environment === 'training' && <Outbox />}
+        </div>
+        <div className="stack">
+          {reservationId === undefined && <p className="muted">{t('ws.empty')}</p>}
+          {reservation.isError && (
+            <p className="error" role="alert">
+              {messageOf(reservation.error)}
+            </p>
+          )}
+          {reservation.data && (
+            <>
+              <ReservationSummary
+                reservation={reservation.data}
+                payments={overview.data?.payments ?? []}
+                balance={overview.data?.balance}
+                onClose={closeReservation}
+                requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
+              />
+              {canTakePayments ? (
+                <PaymentFlow
+                  key={reservation.data.confirmationNumber}
+                  reservation={reservation.data}
+                  methods={overview.data?.methods ?? []}
+                  pendingPayments={overview.data?.pendingPayments ?? []}
+                  inProgress={overview.data?.inProgress ?? []}
+                  balance={overview.data?.balance}
+                  overviewUpdating={overview.isFetching}
+                />
+              ) : (
+                <p className="muted">{t('ws.adminNoPayments')}</p>
+              )}
+            </>
+          )}
+          {reservationId !== undefined && reservation.isSuccess && reservation.data === undefined && <p role="status">{t('ws.notFound')}</p>}
+        </div>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+// Renderer: the application shell — first run, sign-in, then the workspace; everything through the bridge.
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type JSX } from 'react';
+import type { OperatorView } from '../../../shared/operators';
+import { createQueryClient } from '../bridge/cache';
+import { messageOf } from '../bridge/errors';
+import { useCall } from '../features/call';
+import { FirstAdmin, readSessionStatus, SignIn, signOut as endSession, useSessionLocked } from '../features/session';
+import { I18nProvider, useI18n } from '../i18n';
+import { appKeys, hasBridge, useAppInfo } from './api';
+import { Workspace } from './Workspace';
+
+const queryClient = createQueryClient();
+
+type Screen =
+  | { name: 'loading' }
+  | { name: 'unavailable'; message: string }
+  | { name: 'first-admin' }
+  | { name: 'sign-in'; locked: boolean; handedOver?: boolean }
+  | { name: 'workspace'; operator: OperatorView };
+
+/**
+ * Forget the call, every reservation read and every operation's variables and answers (amounts, notes, guests' data):
+ * what the lock screen or the next operator must not see.
+ */
+function forgetCall(): void {
+  useCall.getState().reset();
+  forgetReadings();
+}
+
+/**
+ * The lock forgets what was read and every operation's variables and answers, but keeps the call (reservation, payment
+ * followed, what the agent typed — never card data, which went with the card form): the same operator signing back
+ * in finds the call as it was, its payment read again from main.
+ */
+function forgetReadings(): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== appKeys.info[0] });
+  queryClient.getMutationCache().clear();
+}
+
+function Shell(): JSX.Element {
+  const { t } = useI18n();
+  const [screen, setScreen] = useState<Screen>(hasBridge ? { name: 'loading' } : { name: 'unavailable', message: t('app.noBridge') });
+
+  useEffect(() => {
+    if (!hasBridge) return;
+    readSessionStatus().then(
+      (status) => {
+        if (status.operator && !status.locked) setScreen({ name: 'workspace', operator: status.operator });
+        else setScreen(status.needsFirstAdmin ? { name: 'first-admin' } : { name: 'sign-in', locked: status.locked });
+      },
+      (error: unknown) => setScreen({ name: 'unavailable', message: messageOf(error) }),
+    );
+  }, []);
+
+  /** Who had the call when the desk locked: anyone else signing in starts with none. */
+  const callOf = useRef<string>(undefined);
+
+  // The idle lock: the workspace (and the card form with it) is unmounted, so typed card data is gone.
+  useSessionLocked(() => {
+    forgetReadings();
+    if (screen.name === 'workspace') callOf.current = screen.operator.id;
+    setScreen({ name: 'sign-in', locked: true });
+  });
+
+  const signedIn = (operator: OperatorView): void => {
+    if (callOf.current !== undefined && callOf.current !== operator.id) forgetCall();
+    callOf.current = undefined;
+    setScreen({ name: 'workspace', operator });
+  };
+  // The locked session ended on the lock screen: a plain sign-in for whoever is at the desk now.
+  const handedOver = (): void => {
+    callOf.current = undefined;
+    forgetCall();
+    setScreen({ name: 'sign-in', locked: false, handedOver: true });
+  };
+  const signOut = (): void => {
+    if (!hasBridge) return;
+    forgetCall();
+    void endSession().then(() => setScreen({ name: 'sign-in', locked: false }));
+  };
+
+  if (screen.name === 'workspace') return <Workspace operator={screen.operator} onSignOut={signOut} />;
+  return (
+    <main className="shell">
+      <h1 className="shell__title">Card Payments Desk</h1>
+      {screen.name === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
+      {screen.name === 'unavailable' && (
+        <p className="shell__note" role="status">
+          {screen.message}
+        </p>
+      )}
+      {screen.name === 'first-admin' && <FirstAdmin onSignedIn={signedIn} />}
+      {screen.name === 'sign-in' && (
+        // A new form (empty, focused) when the lock screen becomes the plain sign-in.
+        <SignIn key={screen.locked ? 'locked' : 'open'} locked={screen.locked} handedOver={screen.handedOver === true} onSignedIn={signedIn} onHandedOver={handedOver} />
+      )}
+    </main>
+  );
+}
+
+/** The language comes from main's settings before the first screen is drawn. */
+function Localized(): JSX.Element {
+  const info = useAppInfo();
+  if (info.isPending && hasBridge) return <p aria-busy="true">…</p>;
+  return (
+    <I18nProvider initialLanguage={info.data?.language ?? 'es-MX'}>
+      <Shell />
+    </I18nProvider>
+  );
+}
+
+export function App(): JSX.Element {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Localized />
+    </QueryClientProvider>
+  );
+}

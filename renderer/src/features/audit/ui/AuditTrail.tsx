@@ -1,0 +1,145 @@
+// The audit trail for supervisors: filters, newest rows first with "Older" paging, the chain's verification, CSV export.
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { AuditQuery } from '../../../../../shared/desk';
+import { AuditOutcome } from '../../../../../shared/desk';
+import { describeError } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
+import { DateRangeFields } from '../../../ui/DateRangeFields';
+import { compactDetails, downloadText, filled, localIsoDate } from '../../../ui/text';
+import { useAuditRows, useExportAudit, useVerifyAudit, type AuditFilters } from '../api';
+import '../../../ui/desk.css';
+
+const text = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+export function AuditTrail(): JSX.Element {
+  const { t, dateTime } = useI18n();
+  const id = useId();
+  const [query, setQuery] = useState<AuditQuery>({});
+  const rows = useAuditRows(query);
+  const verification = useVerifyAudit();
+  const exported = useExportAudit();
+  const busy = verification.isPending || exported.isPending;
+  const note = exported.data === undefined ? undefined : t('audit.exported', { rows: exported.data.rows });
+  const failed = verification.error ?? exported.error;
+  const problem = failed === null ? undefined : describeError(failed, t);
+
+  function apply(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const outcome = AuditOutcome.safeParse(text(form, 'outcome'));
+    setQuery({
+      ...filled({ actor: text(form, 'actor'), action: text(form, 'action'), resource: text(form, 'resource'), from: text(form, 'from'), to: text(form, 'to') }),
+      ...(outcome.success ? { outcome: outcome.data } : {}),
+    });
+  }
+
+  function verify(): void {
+    // One problem shown at a time: the export's refusal goes when the chain is checked.
+    if (exported.isError) exported.reset();
+    verification.mutate();
+  }
+
+  function exportCsv(): void {
+    if (verification.isError) verification.reset();
+    // The filters shown, without paging: every matching row.
+    const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeSeq' && key !== 'limit')) as AuditFilters;
+    exported.mutate(filters, { onSuccess: (answer) => downloadText(`audit-${localIsoDate()}.csv`, answer.csv) });
+  }
+
+  const all = rows.data?.pages.flatMap((page) => page.rows) ?? [];
+  return (
+    <div className="desk">
+      <section className="panel" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t('audit.title')}</h2>
+        <form className="filters" onSubmit={apply}>
+          <div className="field">
+            <label htmlFor={`${id}-actor`}>{t('audit.actor')}</label>
+            <input id={`${id}-actor`} name="actor" autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-action`}>{t('audit.action')}</label>
+            <input id={`${id}-action`} name="action" autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-outcome`}>{t('audit.outcome')}</label>
+            <select id={`${id}-outcome`} name="outcome" defaultValue="">
+              <option value="">{t('audit.outcome.any')}</option>
+              {AuditOutcome.options.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {t(`audit.outcome.${outcome}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-resource`}>{t('audit.resource')}</label>
+            <input id={`${id}-resource`} name="resource" autoComplete="off" />
+          </div>
+          <DateRangeFields id={id} />
+          <button type="submit" className="primary">
+            {t('audit.apply')}
+          </button>
+        </form>
+        <div className="actions">
+          <button type="button" disabled={busy} onClick={verify}>
+            {t('audit.verify')}
+          </button>
+          <button type="button" disabled={busy} onClick={exportCsv}>
+            {t('audit.export')}
+          </button>
+        </div>
+        {verification.data && (
+          <p role="alert" className={verification.data.ok ? 'ok' : 'error'}>
+            {verification.data.ok
+              ? t('audit.intact', { rows: verification.data.rows })
+              : t('audit.broken', { seq: verification.data.seq ?? '?', reason: verification.data.reason ?? '' })}
+          </p>
+        )}
+        {note && <p role="status">{note}</p>}
+        <QueryState error={problem ?? (rows.isError ? describeError(rows.error, t) : undefined)} loading={rows.isPending} />
+        {rows.isSuccess && all.length === 0 && <p>{t('audit.none')}</p>}
+        {all.length > 0 && (
+          <DataTable
+            className="audit"
+            labelledBy={`${id}-title`}
+            columns={[
+              '#',
+              t('audit.col.time'),
+              t('audit.col.actor'),
+              t('audit.col.action'),
+              t('audit.outcome'),
+              t('audit.resource'),
+              t('audit.col.requestId'),
+              t('audit.col.details'),
+            ]}
+          >
+            {all.map((row) => (
+              <tr key={row.seq}>
+                <td>{row.seq}</td>
+                <td>{dateTime(row.at)}</td>
+                <td>{row.actor}</td>
+                <td className="mono">{row.action}</td>
+                <td>
+                  <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
+                </td>
+                <td className="mono">{row.resource ?? '—'}</td>
+                <td className="mono">{row.requestId ?? '—'}</td>
+                <td className="details">{compactDetails(row.details)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        {rows.hasNextPage && (
+          <button type="button" disabled={rows.isFetchingNextPage} onClick={() => void rows.fetchNextPage()}>
+            {t('audit.older')}
+          </button>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+// The call: find the reservation, show it, and keep the call's working state (reservation, payment, operation ids).
+export { callKeys, useOverview, useReservation, useReservationSearch } from './api';
+export { useCall } from './store';
+export { Lookup } from './ui/Lookup';
+export { ReservationSummary } from './ui/ReservationSummary';

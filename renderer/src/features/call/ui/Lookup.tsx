@@ -1,0 +1,74 @@
+// Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
+import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
+import type { ReservationView } from '../../../../../shared/reservations';
+import { describeError } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { useReservationSearch } from '../api';
+
+interface Props {
+  onOpen: (reservation: ReservationView) => void;
+  /** Where F2 puts the focus. */
+  inputRef: RefObject<HTMLInputElement | null>;
+}
+
+export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
+  const { t, money, date } = useI18n();
+  const [text, setText] = useState('');
+  const deferred = useDeferredValue(text);
+  const search = useReservationSearch(deferred);
+  const results = search.data ?? [];
+  const hintId = useId();
+  const listId = useId();
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
+    const first = results[0];
+    if (event.key === 'Enter' && first !== undefined && deferred === text) {
+      event.preventDefault();
+      onOpen(first);
+    }
+  }
+
+  return (
+    <section className="panel lookup" aria-labelledby="lookup-title">
+      <h2 id="lookup-title">{t('lookup.title')}</h2>
+      <label htmlFor="lookup-input">{t('lookup.label')}</label>
+      <input
+        id="lookup-input"
+        ref={inputRef}
+        type="search"
+        value={text}
+        autoFocus
+        autoComplete="off"
+        spellCheck={false}
+        aria-describedby={hintId}
+        aria-controls={listId}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <p id={hintId} className="hint">
+        {t('lookup.hint')}
+      </p>
+      {search.isError && (
+        <p className="error" role="alert">
+          {describeError(search.error, t)}
+        </p>
+      )}
+      {deferred.trim().length >= 2 && search.isSuccess && results.length === 0 && <p role="status">{t('lookup.none')}</p>}
+      <ul id={listId} className="results" aria-label={t('lookup.results')}>
+        {results.map((reservation) => (
+          <li key={reservation.confirmationNumber}>
+            <button type="button" className="result" onClick={() => onOpen(reservation)}>
+              <span className="result__main">
+                <strong>{reservation.guestName}</strong> · {reservation.confirmationNumber}
+              </span>
+              <span className="result__meta">
+                {reservation.hotelName} · {date(reservation.checkIn)} – {date(reservation.checkOut)} · {t('lookup.balance')}{' '}
+                {money(reservation.balanceDueCents, reservation.currency)}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+// The payment on the call: card form, charge, live status (3DS link, MSI plans), result; the payment main reports.
+export { amountText, parseAmount, type AmountProblem, type ParsedAmount } from './amount';
+export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPayment, watchPayment } from './api';
+export { PaymentFlow } from './ui/PaymentFlow';
+export { brandLabel } from './ui/Result';

@@ -1,0 +1,68 @@
+// A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
+import type { JSX } from 'react';
+import type { PendingPaymentView } from '../../../../../shared/ipc/views';
+import { messageOf } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { useCheckAgain } from '../api';
+import { brandLabel } from './Result';
+
+/** Main sends the attempt again with its own key (never a new payment) and says what the service did. */
+export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JSX.Element {
+  const { t, money, dateTime } = useI18n();
+  const checkAgain = useCheckAgain(attempt.reservationId);
+  const busy = checkAgain.isPending;
+  const currency = attempt.currency === 'usd' ? 'usd' : 'mxn';
+  const amount = money(attempt.amountCents, currency);
+  // Answered, the payment takes this panel's place; otherwise what the service said.
+  const check = checkAgain.data;
+  const said: { text: string; alert: boolean } | undefined = checkAgain.error
+    ? { text: messageOf(checkAgain.error), alert: true }
+    : check === undefined || check.state === 'answered'
+      ? undefined
+      : check.state === 'unanswered'
+        ? { text: t('pending.stillUnanswered', { amount }), alert: false }
+        : { text: check.message, alert: true };
+
+  return (
+    <section className="panel panel--warning" aria-labelledby="pending-title">
+      <h2 id="pending-title">{t('pending.title')}</h2>
+      <p role="alert">{t('pending.help', { amount })}</p>
+      <dl className="facts">
+        <dt>{t('result.amount')}</dt>
+        <dd>
+          {amount}
+          {attempt.installments && <> · {t('pending.msi')}</>}
+        </dd>
+        <dt>{t('result.card')}</dt>
+        <dd>{attempt.brand !== undefined && attempt.last4 !== undefined ? `${brandLabel(attempt.brand)} •••• ${attempt.last4}` : '—'}</dd>
+        <dt>{t('pending.started')}</dt>
+        <dd>{dateTime(attempt.startedAt)}</dd>
+      </dl>
+      <button type="button" className="primary" disabled={busy} aria-busy={busy} onClick={() => checkAgain.mutate({ operationId: attempt.operationId })}>
+        {t('pending.checkAgain')}
+      </button>
+      {said && (
+        <p className={said.alert ? 'error' : 'hint'} role={said.alert ? 'alert' : 'status'}>
+          {said.text}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Attempts unanswered for 24 hours: never sent again; a supervisor must find out what the service did. */
+export function ReconcileNotice({ attempts }: { attempts: readonly PendingPaymentView[] }): JSX.Element {
+  const { t, money, dateTime } = useI18n();
+  return (
+    <section className="panel panel--warning" aria-labelledby="reconcile-title">
+      <h2 id="reconcile-title">{t('pending.reconcileTitle')}</h2>
+      <ul>
+        {attempts.map((attempt) => (
+          <li key={attempt.operationId}>
+            {t('pending.reconcile', { amount: money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn'), when: dateTime(attempt.startedAt) })}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+// MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
+// is chosen beforehand: Enter confirms only what the agent chose with the guest.
+import { useId, useRef, useState, type JSX } from 'react';
+import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
+import { messageOf } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { amountText, parseAmount } from '../amount';
+import { useConfirmPlan, useUpdateAmount } from '../api';
+import { mmss, perInstallment, secondsLeft } from '../plans';
+import { elapsedText, secondsSince } from '../waiting';
+import { AbandonButton, useNow, waitingSince } from './Waiting';
+
+const currencyOf = (payment: PaymentView): 'usd' | 'mxn' => (payment.currency === 'usd' ? 'usd' : 'mxn');
+
+export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaymentView | undefined }): JSX.Element {
+  const { t, money } = useI18n();
+  const now = useNow(1000);
+  const [choice, setChoice] = useState<number | 'single'>();
+  /** Confirm was asked for with no plan chosen: said, and nothing is sent. */
+  const [unchosen, setUnchosen] = useState(false);
+  const firstPlan = useRef<HTMLInputElement>(null);
+  const [newAmount, setNewAmount] = useState(amountText(payment.amountCents));
+  /** The new amount as typed, when it is not one (nothing is sent). */
+  const [typo, setTypo] = useState<string>();
+  const confirmPlan = useConfirmPlan(payment.id);
+  const updateAmount = useUpdateAmount(payment.id);
+  const busy = confirmPlan.isPending || updateAmount.isPending;
+  const failed = updateAmount.error ?? confirmPlan.error;
+  const problem = typo ?? (failed === null ? undefined : messageOf(failed));
+  const waited = secondsSince(waitingSince(payment, live), now);
+  const groupId = useId();
+  const amountId = useId();
+  const currency = currencyOf(payment);
+  const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
+  const parsed = parseAmount(newAmount);
+
+  // A plan that no longer exists after an amount update is no longer chosen.
+  const chosen = typeof choice === 'number' && !payment.availableInstallments.includes(choice) ? undefined : choice;
+
+  // Each operation clears what the other said.
+  function update(): void {
+    confirmPlan.reset();
+    if (!parsed.ok) {
+      setTypo(t(parsed.problem));
+      return;
+    }
+    setTypo(undefined);
+    updateAmount.mutate({ amountCents: parsed.cents });
+  }
+
+  function confirm(): void {
+    updateAmount.reset();
+    setTypo(undefined);
+    if (chosen === undefined) {
+      setUnchosen(true);
+      firstPlan.current?.focus();
+      return;
+    }
+    // The amount on the screen: main refuses the confirmation if the service holds another.
+    confirmPlan.mutate({ expectedAmountCents: payment.amountCents, ...(chosen === 'single' ? {} : { installmentsCount: chosen }) });
+  }
+
+  return (
+    <section className="panel" aria-labelledby="plans-title">
+      <h2 id="plans-title">{t('plans.title')}</h2>
+      <p>
+        {t('plans.amount')} <strong>{money(payment.amountCents, currency)}</strong>
+        {payment.originalAmountCents !== undefined && (
+          <span className="muted"> · {t('plans.original', { amount: money(payment.originalAmountCents, currency) })}</span>
+        )}
+      </p>
+      {left !== undefined && (
+        <p className={left < 120 ? 'warning' : 'muted'} role="timer" aria-live="off">
+          {t('plans.deadline', { time: mmss(left) })}
+        </p>
+      )}
+      <p className="muted">{t('wait.elapsed', { time: elapsedText(waited) })}</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          confirm();
+        }}
+      >
+        <fieldset className="plans" aria-describedby={`${groupId}-help`}>
+          <legend>{t('plans.choose')}</legend>
+          <p id={`${groupId}-help`} className="hint">
+            {payment.availableInstallments.length === 0 ? t('plans.noneForAmount') : t('plans.help')}
+          </p>
+          {unchosen && chosen === undefined && (
+            <p className="error" role="alert">
+              {t('plans.chooseFirst')}
+            </p>
+          )}
+          {payment.availableInstallments.map((count, index) => (
+            <label key={count} className="plan">
+              <input type="radio" ref={index === 0 ? firstPlan : undefined} name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
+              {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
+            </label>
+          ))}
+          <label className="plan">
+            <input
+              type="radio"
+              ref={payment.availableInstallments.length === 0 ? firstPlan : undefined}
+              name={groupId}
+              checked={chosen === 'single'}
+              onChange={() => setChoice('single')}
+            />
+            {t('plans.single', { amount: money(payment.amountCents, currency) })}
+          </label>
+        </fieldset>
+        <button type="submit" className="primary" disabled={busy || left === 0}>
+          {t('plans.confirm')}
+        </button>
+      </form>
+      <div className="row row--end">
+        <div className="field">
+          <label htmlFor={amountId}>{t('plans.newAmount')}</label>
+          <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
+        </div>
+        <button type="button" disabled={busy || left === 0} onClick={update}>
+          {t('plans.update')}
+        </button>
+      </div>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <AbandonButton payment={payment} />
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+// A finished payment: on success, what the agent reads to the guest (a short reference, not the 32-character id); on
+// expiry, what happened and what next.
+import type { JSX } from 'react';
+import type { PaymentView } from '../../../../../shared/ipc/views';
+import { useI18n } from '../../../i18n';
+import { shortReference } from '../waiting';
+
+export function brandLabel(brand: string): string {
+  return brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
+export function Succeeded({ payment, card, onNext }: { payment: PaymentView; card: { brand: string; last4: string } | undefined; onNext: () => void }): JSX.Element {
+  const { t, money, dateTime } = useI18n();
+  const currency = payment.currency === 'usd' ? 'usd' : 'mxn';
+  return (
+    <section className="panel panel--success" aria-labelledby="result-title">
+      <h2 id="result-title" tabIndex={-1}>
+        {t('result.succeeded')}
+      </h2>
+      <p className="hint">{t('result.readToGuest')}</p>
+      <dl className="facts">
+        <dt>{t('result.reference')}</dt>
+        <dd className="reference">{shortReference(payment.id)}</dd>
+        <dt>{t('result.amount')}</dt>
+        <dd>{money(payment.amountCents, currency)}</dd>
+        <dt>{t('result.plan')}</dt>
+        <dd>
+          {payment.installments
+            ? t('plans.option', { count: payment.installments.count, each: money(payment.installments.perInstallmentCents, currency) })
+            : t('result.singlePayment')}
+        </dd>
+        <dt>{t('result.card')}</dt>
+        <dd>{card ? `${brandLabel(card.brand)} •••• ${card.last4}` : '—'}</dd>
+        <dt>{t('result.paymentId')}</dt>
+        <dd className="mono muted">{payment.id}</dd>
+        <dt>{t('result.when')}</dt>
+        <dd>{dateTime(payment.updatedAt ?? payment.createdAt)}</dd>
+      </dl>
+      <button type="button" className="primary" autoFocus onClick={onNext}>
+        {t('result.next')}
+      </button>
+    </section>
+  );
+}
+
+export function Expired({ onAgain }: { onAgain: () => void }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <section className="panel" aria-labelledby="expired-title">
+      <h2 id="expired-title">{t('result.expired')}</h2>
+      <p>{t('result.expiredHelp')}</p>
+      <button type="button" className="primary" autoFocus onClick={onAgain}>
+        {t('result.again')}
+      </button>
+    </section>
+  );
+}

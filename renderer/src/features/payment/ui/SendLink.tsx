@@ -1,0 +1,195 @@
+// 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it —
+// and watches it go: queued → sent → delivered, or why not and who can put it right. The message is in the guest's
+// language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
+import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
+import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
+import type { ReservationView } from '../../../../../shared/reservations';
+import { describeError } from '../../../bridge/errors';
+import { useI18n, type I18n } from '../../../i18n';
+import { useCall } from '../../call';
+import { useDeliveryUpdates, useSendLink } from '../api';
+import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
+import './SendLink.css';
+
+const prefill = (channel: MessageChannel, reservation: ReservationView): string =>
+  (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
+
+function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX.Element {
+  const { t } = i18n;
+  const failed = result.status === 'failed' || result.status === 'unknown';
+  const followed = !result.training && result.channel !== 'email' && result.status !== 'unknown' && !(result.status === 'failed' && result.attempts === 0);
+  const reached = result.status === 'failed' ? -1 : result.status === 'unknown' ? -1 : STEP_OF[result.status];
+  return (
+    <li className={`delivery delivery--${result.status}`} data-message-id={result.messageId}>
+      <span className="delivery__line">{statusLine(result, i18n)}</span>
+      {followed && !failed && (
+        <ol className="delivery__steps" aria-label={t('link.steps')}>
+          {STEPS.map((step, index) => (
+            <li key={step} className={index <= reached ? 'delivery__step delivery__step--done' : 'delivery__step'} aria-current={index === reached ? 'step' : undefined}>
+              {t(`link.step.${step}`)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {failed && (
+        <span className="delivery__next">
+          <strong>{t(`link.actor.${result.failure.actor}`)}</strong> {t(`delivery.failure.${result.failure.code}`)}
+        </span>
+      )}
+    </li>
+  );
+}
+
+interface Props {
+  payment: PaymentView;
+  reservation: ReservationView;
+  /** The last message that carried the link (a payment that came back): its channel is offered again. */
+  lastLink?: LivePaymentView['lastLink'] | undefined;
+}
+
+export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element {
+  const i18n = useI18n();
+  const { t, dateTime } = i18n;
+  const draft = useCall((state) => state.draft);
+  const editDraft = useCall((state) => state.editDraft);
+  const [initial] = useState<MessageChannel>(
+    () => draft.channel ?? lastLink?.channel ?? (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'),
+  );
+  const [channel, setChannel] = useState<MessageChannel>(initial);
+  const [destination, setDestination] = useState(prefill(initial, reservation));
+  const guestLanguage = draft.guestLanguage ?? reservation.guestLanguage;
+  const [touched, setTouched] = useState(false);
+  const sendLink = useSendLink(payment.id);
+  const busy = sendLink.isPending;
+  const problem = sendLink.error === null ? undefined : describeError(sendLink.error, t);
+  const [results, setResults] = useState<DeliveryResult[]>([]);
+  /** A quick re-send main asked the agent to confirm: the earlier, unanswered message, and how long ago it went. */
+  const [confirming, setConfirming] = useState<{ previous: DeliveryResult; seconds: number }>();
+  /** The latest word on each message, also for events that arrive before sendLink's own answer. */
+  const latest = useRef(new Map<string, DeliveryResult>());
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const id = useId();
+
+  // main follows each message with the provider and reports every new status.
+  useDeliveryUpdates(payment.id, (update) => {
+    if (!newer(latest.current.get(update.messageId), update)) return;
+    latest.current.set(update.messageId, update);
+    setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
+  });
+
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+
+  const checked = checkDestination(channel, destination);
+  const destinationProblem = touched && !checked.ok ? checked.message : undefined;
+
+  function pick(next: MessageChannel): void {
+    setChannel(next);
+    editDraft({ channel: next });
+    // Switching between SMS and WhatsApp keeps the phone the agent may have corrected.
+    if ((next === 'email') !== (channel === 'email')) setDestination(prefill(next, reservation));
+    setTouched(false);
+  }
+
+  function deliver(confirmResend: boolean): void {
+    setConfirming(undefined);
+    sendLink.mutate(
+      { channel, destination, language: guestLanguage, ...(confirmResend ? { confirmResend: true } : {}) },
+      {
+        onSuccess: (outcome) => {
+          if (outcome.status === 'confirm_resend') {
+            setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
+            return;
+          }
+          const known = latest.current.get(outcome.messageId);
+          const result = known && newer(outcome, known) ? known : outcome;
+          latest.current.set(result.messageId, result);
+          setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
+        },
+      },
+    );
+  }
+
+  function send(event: FormEvent): void {
+    event.preventDefault();
+    setTouched(true);
+    if (!checked.ok) return;
+    deliver(false);
+  }
+
+  const sentOnce = lastLink !== undefined || results.some((result) => result.attempts > 0 || result.training);
+  return (
+    <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={send} noValidate>
+      <h3 id={`${id}-title`}>{t('link.title')}</h3>
+      <p className="hint">{t('link.help')}</p>
+      {lastLink !== undefined && results.length === 0 && (
+        <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
+      )}
+      <fieldset className="channels">
+        <legend>{t('link.channel')}</legend>
+        {(['sms', 'whatsapp', 'email'] as const).map((option) => (
+          <label key={option} className="check">
+            <input type="radio" name={`${id}-channel`} value={option} checked={channel === option} onChange={() => pick(option)} />
+            {t(`link.channel.${option}`)}
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        <div className="field field--grow">
+          <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
+          <input
+            id={`${id}-to`}
+            type={channel === 'email' ? 'email' : 'tel'}
+            autoComplete="off"
+            value={destination}
+            aria-invalid={destinationProblem !== undefined}
+            aria-describedby={`${id}-to-help`}
+            onChange={(event) => setDestination(event.target.value)}
+            onBlur={() => setTouched(true)}
+          />
+          <p id={`${id}-to-help`} className={destinationProblem ? 'error' : 'hint'}>
+            {destinationProblem ?? (channel === 'email' ? t('link.emailHint') : t('link.phoneHint'))}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
+          <select id={`${id}-lang`} value={guestLanguage} onChange={(event) => editDraft({ guestLanguage: event.target.value === 'en-US' ? 'en-US' : 'es-MX' })}>
+            <option value="es-MX">Español</option>
+            <option value="en-US">English</option>
+          </select>
+        </div>
+      </div>
+      <button type="submit" className="primary" disabled={busy}>
+        {sentOnce ? t('link.resend') : t('link.send')}
+      </button>
+      {confirming && (
+        <div className="resend-confirm" role="alertdialog" aria-labelledby={`${id}-confirm-title`} aria-describedby={`${id}-confirm-text`}>
+          <p id={`${id}-confirm-title`} className="resend-confirm__title">
+            {t('link.confirm.title')}
+          </p>
+          <p id={`${id}-confirm-text`}>{t('link.confirm.text', { to: confirming.previous.to, seconds: confirming.seconds })}</p>
+          <div className="resend-confirm__actions">
+            <button type="button" ref={confirmButton} onClick={() => setConfirming(undefined)}>
+              {t('link.confirm.wait')}
+            </button>
+            <button type="button" disabled={busy} onClick={() => deliver(true)}>
+              {t('link.confirm.send')}
+            </button>
+          </div>
+        </div>
+      )}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <ul className="deliveries" aria-live="polite">
+        {results.map((result) => (
+          <Delivery key={result.messageId} result={result} i18n={i18n} />
+        ))}
+      </ul>
+    </form>
+  );
+}

@@ -1,0 +1,123 @@
+// One payment, asked of the service again when opened: what was paid, what was refunded (followed live), what is left,
+// and the supervisor's refund — full or partial, with a reason — sent with one operation id per attempt.
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { RefundLimitView } from '../../../../../shared/desk';
+import type { Role } from '../../../../../shared/operators';
+import { isRetryable, messageOf } from '../../../bridge/errors';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { StatusBadge } from '../../../ui/StatusBadge';
+import { useWatchPayment } from '../../payment';
+import { AttemptSubmit, checkDraft, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
+import { useFreshPayment } from '../api';
+
+interface Props {
+  paymentId: string;
+  role: Role;
+  onClose: () => void;
+}
+
+/** The role's caps in this currency, as the form's hint. */
+function limitHint(limit: RefundLimitView | undefined, money: (cents: number) => string, t: ReturnType<typeof useI18n>['t']): string {
+  if (limit?.maxCents !== undefined && limit.maxPerDayCents !== undefined) return t('refund.limitDaily', { amount: money(limit.maxCents), daily: money(limit.maxPerDayCents) });
+  if (limit?.maxCents !== undefined) return t('refund.limit', { amount: money(limit.maxCents) });
+  if (limit?.maxPerDayCents !== undefined) return t('refund.limitDailyOnly', { daily: money(limit.maxPerDayCents) });
+  return t('refund.noLimit');
+}
+
+export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element {
+  const { t, money, dateTime } = useI18n();
+  const id = useId();
+  const payment = useFreshPayment(paymentId);
+  const requests = useRequestsFor(paymentId);
+  const limits = useRefundLimits();
+  const refund = useRefund(paymentId);
+  const [draft, setDraft] = useState(emptyDraft);
+  const [tried, setTried] = useState(false);
+  const [sent, setSent] = useState<string>();
+  const busy = refund.isPending;
+  const error = refund.error === null ? undefined : { text: messageOf(refund.error), retry: isRetryable(refund.error) };
+  const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
+
+  // A refund still pending when the payment is opened is followed too.
+  useWatchPayment(paymentId, pendingRefund);
+
+  if (payment.isError) {
+    return (
+      <section className="panel" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t('payments.detail', { id: paymentId })}</h2>
+        <p className="error" role="alert">
+          {messageOf(payment.error)}
+        </p>
+      </section>
+    );
+  }
+  const current = payment.data;
+  if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
+  const currency = moneyCurrency(current.currency);
+  const check = checkDraft(draft, current.refundableCents);
+  const refundable = current.status === 'succeeded' && current.refundableCents > 0;
+  const limit = limits.data?.find((entry) => entry.role === role && entry.currency === currency);
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    setTried(true);
+    setSent(undefined);
+    if (!check.ok || busy) return;
+    const amountCents = check.amountCents ?? current?.refundableCents ?? 0;
+    refund.mutate(
+      { reason: check.reason, amountCents: check.amountCents },
+      {
+        onSuccess: () => {
+          setSent(t('refund.sent', { amount: money(amountCents, currency) }));
+          setDraft(emptyDraft());
+          setTried(false);
+        },
+      },
+    );
+  }
+
+  return (
+    <section className="panel payment-detail" aria-labelledby={`${id}-title`}>
+      <div className="panel__head">
+        <h2 id={`${id}-title`}>{t('payments.detail', { id: current.id })}</h2>
+        <button type="button" className="link" onClick={onClose}>
+          {t('common.close')}
+        </button>
+      </div>
+      <dl className="facts">
+        <dt>{t('payments.col.reservation')}</dt>
+        <dd>{current.reservationId}</dd>
+        <dt>{t('payments.col.date')}</dt>
+        <dd>{dateTime(current.createdAt)}</dd>
+        <dt>{t('payments.col.amount')}</dt>
+        <dd>
+          {money(current.amountCents, currency)}
+          {current.installments && <> · {t('report.months', { count: current.installments.count })}</>}
+        </dd>
+        <dt>{t('payments.col.status')}</dt>
+        <dd>
+          <StatusBadge status={current.status} />
+        </dd>
+        <dt>{t('refund.left')}</dt>
+        <dd>
+          <strong data-testid="refundable">{money(current.refundableCents, currency)}</strong>
+        </dd>
+      </dl>
+      <RefundList payment={current} />
+      <RequestList requests={requests.data ?? []} currency={current.currency} />
+      <h3>{t('payments.refundTitle')}</h3>
+      {sent && <p role="status">{sent}</p>}
+      {!refundable ? (
+        <p role="status">{current.status === 'succeeded' ? t('refund.nothingLeft') : t('refund.notRefundable')}</p>
+      ) : (
+        <form className="stack" onSubmit={submit} noValidate aria-label={t('payments.refundTitle')}>
+          <RefundFields draft={draft} onChange={setDraft} refundableCents={current.refundableCents} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
+          {limits.data && (
+            <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>
+          )}
+          <AttemptSubmit error={error} busy={busy} label="refund.submit" />
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+// The supervisor finds a payment in the journal (reservation, id, guest, last 4, dates, agent) and opens it to refund.
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { PaymentQuery } from '../../../../../shared/desk';
+import type { Role } from '../../../../../shared/operators';
+import { countsAgainstRefundable } from '../../../../../shared/payments/status';
+import { describeError } from '../../../bridge/errors';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { DataTable } from '../../../ui/DataTable';
+import { QueryState } from '../../../ui/QueryState';
+import { DateRangeFields } from '../../../ui/DateRangeFields';
+import { brandLabel } from '../../payment';
+import { StatusBadge } from '../../../ui/StatusBadge';
+import { usePaymentSearch } from '../api';
+import { PaymentDetail } from './PaymentDetail';
+import { filled } from '../../../ui/text';
+import '../../../ui/desk.css';
+
+const text = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
+  const { t, money, dateTime } = useI18n();
+  const id = useId();
+  const [query, setQuery] = useState<PaymentQuery>();
+  const [open, setOpen] = useState<string>();
+  const results = usePaymentSearch(query);
+
+  function search(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const values = filled({
+      reservationId: text(form, 'reservationId'),
+      paymentId: text(form, 'paymentId'),
+      guestName: text(form, 'guestName'),
+      last4: text(form, 'last4'),
+      from: text(form, 'from'),
+      to: text(form, 'to'),
+      operatorId: text(form, 'operatorId'),
+    });
+    setQuery(values);
+  }
+
+  const fields = [
+    ['reservationId', 'payments.reservation'],
+    ['paymentId', 'payments.paymentId'],
+    ['guestName', 'payments.guest'],
+    ['last4', 'payments.last4'],
+    ['operatorId', 'payments.agent'],
+  ] as const;
+
+  return (
+    <div className="desk">
+      <section className="panel no-print" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t('payments.title')}</h2>
+        <form className="filters" onSubmit={search}>
+          {fields.map(([name, label]) => (
+            <div className="field" key={name}>
+              <label htmlFor={`${id}-${name}`}>{t(label)}</label>
+              <input
+                id={`${id}-${name}`}
+                name={name}
+                autoComplete="off"
+                {...(name === 'last4' ? { inputMode: 'numeric' as const, maxLength: 4, pattern: '\\d{4}' } : {})}
+                {...(name === 'reservationId' ? { autoFocus: true } : {})}
+              />
+            </div>
+          ))}
+          <DateRangeFields id={id} />
+          <button type="submit" className="primary">
+            {t('payments.search')}
+          </button>
+        </form>
+        <QueryState error={results.isError ? describeError(results.error, t) : undefined} loading={results.isFetching} />
+        {results.data && results.data.length === 0 && <p role="status">{t('payments.none')}</p>}
+        {results.data && results.data.length > 0 && (
+          <DataTable
+            label={t('payments.results')}
+            columns={[
+              t('payments.col.date'),
+              t('payments.col.reservation'),
+              t('payments.col.agent'),
+              t('payments.col.card'),
+              t('payments.col.amount'),
+              t('payments.col.status'),
+              t('payments.col.refunded'),
+              <span className="visually-hidden">{t('payments.open')}</span>,
+            ]}
+          >
+            {results.data.map((payment) => {
+              const currency = moneyCurrency(payment.currency);
+              const refunded = payment.refunds.filter((refund) => countsAgainstRefundable(refund.status)).reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
+              return (
+                <tr key={payment.id} aria-current={open === payment.id ? 'true' : undefined}>
+                  <td>{dateTime(payment.createdAt)}</td>
+                  <td>{payment.reservationId}</td>
+                  <td>{payment.operatorId ?? '—'}</td>
+                  <td>{payment.brand ? `${brandLabel(payment.brand)} ·${payment.last4 ?? ''}` : '—'}</td>
+                  <td>{money(payment.amountCents, currency)}</td>
+                  <td>
+                    <StatusBadge status={payment.status} />
+                  </td>
+                  <td>{refunded > 0 ? money(refunded, currency) : '—'}</td>
+                  <td>
+                    <button type="button" onClick={() => setOpen(payment.id)}>
+                      {t('payments.open')}
+                      <span className="visually-hidden"> {payment.id}</span>
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </section>
+      {open !== undefined && <PaymentDetail key={open} paymentId={open} role={role} onClose={() => setOpen(undefined)} />}
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+// Refunds through the bridge: a supervisor's refund, an agent's request (approved now by a supervisor's override, or
+// later from the approvals queue), the queue, a payment's requests and the roles' limits. The hooks own the attempt ids
+// (one per attempt, kept in the call's store until main answers it), what each answer marks stale, and the payment
+// follow-up (main watches the refunded payment and pushes its changes).
+import { useMutation, useQuery, useQueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
+import type { Output } from '../../../../shared/ipc';
+import type { PaymentView } from '../../../../shared/ipc/views';
+import type { RefundReason } from '../../../../shared/payments';
+import { follows } from '../../bridge/cache';
+import { bridge, unwrap } from '../../bridge/client';
+import { isRetryable } from '../../bridge/errors';
+import type { Secret } from '../../bridge/secret';
+import { useCall } from '../call';
+import { storePayment, watchPayment } from '../payment';
+
+export const refundKeys = {
+  /** Every list of refund requests (the queue, a payment's). */
+  requests: ['refund-requests'] as const,
+  queue: (status: 'pending' | 'all') => ['refund-requests', 'queue', status] as const,
+  requestsFor: (paymentId: string) => ['refund-requests', 'for', paymentId] as const,
+  limits: ['refund-limits'] as const,
+};
+
+/** The approvals queue (pending requests, or all of them), read again every 10 s. */
+export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
+  return useQuery({
+    queryKey: refundKeys.queue(status),
+    queryFn: async () => (await unwrap(bridge().refunds.queue({ status }))).requests,
+    staleTime: 0,
+    refetchInterval: 10_000,
+  });
+}
+
+/** The refund requests made for a payment, and what became of them; read again whenever the payment changes. */
+export function useRequestsFor(paymentId: string | undefined): UseQueryResult<RefundRequestView[]> {
+  return useQuery({
+    queryKey: refundKeys.requestsFor(paymentId ?? ''),
+    queryFn: async () => (await unwrap(bridge().refunds.requestsFor({ paymentId: paymentId ?? '' }))).requests,
+    enabled: paymentId !== undefined,
+    staleTime: 0,
+    ...follows({ payment: paymentId ?? '' }),
+  });
+}
+
+/** The refund caps of each role and currency (the form's hint). */
+export function useRefundLimits(): UseQueryResult<RefundLimitView[]> {
+  return useQuery({ queryKey: refundKeys.limits, queryFn: async () => (await unwrap(bridge().refunds.limits({}))).limits, staleTime: 60_000 });
+}
+
+/** A refund as the forms send it: `amountCents` undefined for all that is left. */
+export interface RefundVariables {
+  reason: RefundReason;
+  amountCents: number | undefined;
+}
+
+/**
+ * Runs an attempt in its slot with the slot's id: the same id until main answers it (a retry after a lost answer
+ * cannot refund twice); answered, or refused for good, the next attempt gets a new id.
+ */
+async function attempt<T>(slot: string, send: (id: string) => Promise<T>): Promise<T> {
+  const call = useCall.getState();
+  try {
+    const answer = await send(call.attemptId(slot));
+    call.attemptAnswered(slot);
+    return answer;
+  } catch (error) {
+    if (!isRetryable(error)) call.attemptAnswered(slot);
+    throw error;
+  }
+}
+
+const amountOf = (amountCents: number | undefined): { amountCents?: number } => (amountCents === undefined ? {} : { amountCents });
+
+/** The supervisor's refund of a payment; main follows the refund to its result. */
+export function useRefund(paymentId: string): UseMutationResult<PaymentView, Error, RefundVariables> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ reason, amountCents }: RefundVariables) =>
+      attempt(`refund:${paymentId}`, (operationId) => unwrap(bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents) }))),
+    onSuccess: (payment) => {
+      storePayment(queryClient, payment);
+      watchPayment(paymentId);
+    },
+  });
+}
+
+/** The agent's request for a refund, for a supervisor to approve. */
+export function useRequestRefund(paymentId: string): UseMutationResult<RefundRequestView, Error, RefundVariables & { note: string | undefined }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ reason, amountCents, note }: RefundVariables & { note: string | undefined }) =>
+      attempt(`request:${paymentId}`, (requestId) =>
+        unwrap(bridge().refunds.request({ requestId, paymentId, reason, ...amountOf(amountCents), ...(note === undefined ? {} : { note }) })),
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId) });
+    },
+  });
+}
+
+/** Main's answer to an approval: the request as decided, and the payment with its new refund. */
+type Decided = Output<'refunds:approve'>;
+
+function useDecided(): (answer: Decided) => void {
+  const queryClient = useQueryClient();
+  return (answer) => {
+    storePayment(queryClient, answer.payment);
+    watchPayment(answer.payment.id);
+  };
+}
+
+/**
+ * A supervisor approves the request on the agent's screen with their own id and password (manager override). The
+ * password travels in a Secret, emptied when the call is made: react-query keeps a mutation's variables.
+ */
+export function useOverrideRefund(requestId: string): UseMutationResult<Output<'refunds:override'>, Error, { approverId: string; approverPassword: Secret }> {
+  const decided = useDecided();
+  return useMutation({
+    mutationFn: ({ approverId, approverPassword }: { approverId: string; approverPassword: Secret }) =>
+      unwrap(bridge().refunds.override({ requestId, approverId, approverPassword: approverPassword.take() })),
+    onSuccess: decided,
+  });
+}
+
+/** The queue: a supervisor approves a request (the refund is sent at once). */
+export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'paymentId'>): UseMutationResult<Decided, Error, void> {
+  const queryClient = useQueryClient();
+  const decided = useDecided();
+  return useMutation({
+    mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id })),
+    onSuccess: (answer) => {
+      decided(answer);
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+    },
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(request.paymentId) });
+    },
+  });
+}
+
+/** The queue: a supervisor rejects a request, with a note for the agent. */
+export function useRejectRequest(requestId: string): UseMutationResult<Output<'refunds:reject'>, Error, { note: string }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ note }: { note: string }) => unwrap(bridge().refunds.reject({ requestId, note })),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+    },
+  });
+}

@@ -1,0 +1,217 @@
+// The agent asks for a refund of a paid payment; a supervisor approves it now on this screen with their own id and
+// password (manager override), or later from the approvals queue. Each request has one id, kept until main answers.
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { RefundRequestView } from '../../../../../shared/desk';
+import type { PaymentView } from '../../../../../shared/ipc/views';
+import { describeError, isRetryable } from '../../../bridge/errors';
+import { secret } from '../../../bridge/secret';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { RequestBadge } from '../../../ui/RefundBadge';
+import { useOverrideRefund, useRequestRefund, useRequestsFor } from '../api';
+import { checkDraft, emptyDraft } from '../draft';
+import { reasonKey } from '../reasons';
+import { AttemptSubmit } from './AttemptSubmit';
+import { RefundFields } from './RefundFields';
+import { RefundList } from './RefundList';
+
+interface Props {
+  payment: PaymentView;
+  onClose: () => void;
+}
+
+export function RequestRefund({ payment, onClose }: Props): JSX.Element {
+  const { t } = useI18n();
+  const id = useId();
+  const [draft, setDraft] = useState(emptyDraft);
+  const [note, setNote] = useState('');
+  const [tried, setTried] = useState(false);
+  /** The request this screen just made: the agent chooses who approves it. */
+  const [current, setCurrent] = useState<RefundRequestView>();
+  const [next, setNext] = useState<'now' | 'queue'>();
+  const requests = useRequestsFor(payment.id);
+  const request = useRequestRefund(payment.id);
+  const busy = request.isPending;
+  const error = request.error === null ? undefined : { text: describeError(request.error, t), retry: isRetryable(request.error) };
+  const check = checkDraft(draft, payment.refundableCents);
+  const canRequest = payment.status === 'succeeded' && payment.refundableCents > 0;
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    setTried(true);
+    if (!check.ok || busy) return;
+    const trimmed = note.trim();
+    request.mutate(
+      { reason: check.reason, amountCents: check.amountCents, note: trimmed === '' ? undefined : trimmed },
+      {
+        onSuccess: (made) => {
+          setCurrent(made);
+          setNext(undefined);
+          setDraft(emptyDraft());
+          setNote('');
+          setTried(false);
+        },
+      },
+    );
+  }
+
+  const shown = current ?? requests.data?.find((request) => request.status === 'pending');
+  return (
+    <section className="subpanel refund-request" aria-labelledby={`${id}-title`}>
+      <div className="panel__head">
+        <h3 id={`${id}-title`}>{t('request.title')}</h3>
+        <button type="button" className="link" onClick={onClose}>
+          {t('common.close')}
+        </button>
+      </div>
+      {shown === undefined || shown.status !== 'pending' || current === undefined ? (
+        canRequest && (
+          <form className="stack" onSubmit={submit} noValidate>
+            <p className="hint">{t('request.help')}</p>
+            <RefundFields draft={draft} onChange={setDraft} refundableCents={payment.refundableCents} currency={payment.currency} check={check} showProblems={tried} disabled={busy} />
+            <div className="field">
+              <label htmlFor={`${id}-note`}>
+                {t('request.note')} {t('common.optional')}
+              </label>
+              <input id={`${id}-note`} maxLength={500} autoComplete="off" value={note} disabled={busy} onChange={(event) => setNote(event.target.value)} />
+            </div>
+            <AttemptSubmit error={error} busy={busy} label="request.submit" />
+          </form>
+        )
+      ) : (
+        <PendingRequest request={current} next={next} onNext={setNext} onDecided={(request) => setCurrent(request)} />
+      )}
+      {current !== undefined && current.status === 'approved' && <Approved request={current} />}
+      <RequestList requests={requests.data ?? []} currency={payment.currency} />
+      <RefundList payment={payment} headingLevel={4} />
+    </section>
+  );
+}
+
+/** The request just made: a supervisor approves it now (override) or it stays in the queue. */
+function PendingRequest({
+  request,
+  next,
+  onNext,
+  onDecided,
+}: {
+  request: RefundRequestView;
+  next: 'now' | 'queue' | undefined;
+  onNext: (next: 'now' | 'queue') => void;
+  onDecided: (request: RefundRequestView) => void;
+}): JSX.Element {
+  const { t } = useI18n();
+  const id = useId();
+  const override = useOverrideRefund(request.id);
+  const busy = override.isPending;
+  const error = override.error === null ? undefined : describeError(override.error, t);
+
+  function approve(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: string): string => {
+      const entry = form.get(name);
+      return typeof entry === 'string' ? entry : '';
+    };
+    const approverId = value('approverId').trim();
+    const approverPassword = secret(value('approverPassword'));
+    // The supervisor's password is never kept on the agent's screen.
+    const passwordField = event.currentTarget.elements.namedItem('approverPassword');
+    if (passwordField instanceof HTMLInputElement) passwordField.value = '';
+    override.mutate({ approverId, approverPassword }, { onSuccess: (answer) => onDecided(answer.request) });
+  }
+
+  return (
+    <div className="stack">
+      <p role="status">{t('request.sent')}</p>
+      <fieldset>
+        <legend>{t('request.next.legend')}</legend>
+        <label className="check">
+          <input type="radio" name={`${id}-next`} checked={next === 'now'} onChange={() => onNext('now')} />
+          {t('request.next.now')}
+        </label>
+        <label className="check">
+          <input type="radio" name={`${id}-next`} checked={next === 'queue'} onChange={() => onNext('queue')} />
+          {t('request.next.queue')}
+        </label>
+      </fieldset>
+      {next === 'queue' && <p role="status">{t('request.queued')}</p>}
+      {next === 'now' && (
+        <form className="stack override" aria-labelledby={`${id}-override`} onSubmit={approve}>
+          <h4 id={`${id}-override`}>{t('override.title')}</h4>
+          <p className="hint">{t('override.help')}</p>
+          <div className="row">
+            <div className="field">
+              <label htmlFor={`${id}-approver`}>{t('override.id')}</label>
+              <input id={`${id}-approver`} name="approverId" autoComplete="off" required disabled={busy} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-password`}>{t('override.password')}</label>
+              <input id={`${id}-password`} name="approverPassword" type="password" autoComplete="off" required disabled={busy} />
+            </div>
+          </div>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={busy}>
+            {t('override.submit')}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function Approved({ request }: { request: RefundRequestView }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <p role="status" className="approved">
+      {t('override.done', { requester: request.requestedBy, approver: request.decidedBy ?? '—' })}
+    </p>
+  );
+}
+
+/** The payment's refund requests and what became of them. */
+export function RequestList({ requests, currency }: { requests: readonly RefundRequestView[]; currency: string }): JSX.Element | null {
+  const { t, money, dateTime } = useI18n();
+  if (requests.length === 0) return null;
+  return (
+    <>
+      <h4>{t('requests.title')}</h4>
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">{t('refund.list.when')}</th>
+            <th scope="col">{t('refund.list.amount')}</th>
+            <th scope="col">{t('refund.list.reason')}</th>
+            <th scope="col">{t('requests.requestedBy')}</th>
+            <th scope="col">{t('refund.list.status')}</th>
+            <th scope="col">{t('requests.decidedBy')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {requests.map((request) => {
+            const reason = reasonKey(request.reason);
+            return (
+              <tr key={request.id}>
+                <td>{dateTime(request.requestedAt)}</td>
+                <td>{request.amountCents === undefined ? t('requests.allLeft') : money(request.amountCents, moneyCurrency(currency))}</td>
+                <td>{reason === undefined ? request.reason : t(reason)}</td>
+                <td>{request.requestedBy}</td>
+                <td>
+                  <RequestBadge status={request.status} />
+                  {request.failure && <span className="muted"> {request.failure}</span>}
+                </td>
+                <td>
+                  {request.decidedBy ?? '—'}
+                  {request.decisionNote && <span className="muted"> · {request.decisionNote}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}

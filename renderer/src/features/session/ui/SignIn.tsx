@@ -1,0 +1,107 @@
+// Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
+import type { FormEvent, JSX } from 'react';
+import type { OperatorView } from '../../../../../shared/operators';
+import { describeError } from '../../../bridge/errors';
+import { secret } from '../../../bridge/secret';
+import { useI18n } from '../../../i18n';
+import { useCreateFirstAdmin, useEndLocked, useSignIn } from '../api';
+
+/** A text field's value from a submitted form. */
+const field = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+interface Props {
+  onSignedIn: (operator: OperatorView) => void;
+}
+
+interface SignInProps extends Props {
+  /** The lock screen: the same operator signs in again, or the desk is handed to someone else. */
+  locked?: boolean;
+  /** The locked session was ended ("Sign in as someone else"): the shell shows the plain sign-in. */
+  onHandedOver?: () => void;
+  /** Shown above the form once a locked session was ended here. */
+  handedOver?: boolean;
+}
+
+export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false }: SignInProps): JSX.Element {
+  const { t } = useI18n();
+  const signIn = useSignIn();
+  const endLocked = useEndLocked();
+  const busy = signIn.isPending || endLocked.isPending;
+  const failed = signIn.error ?? endLocked.error;
+  const error = failed === null ? undefined : describeError(failed, t);
+
+  /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
+  function handOver(): void {
+    signIn.reset();
+    endLocked.mutate(undefined, { onSuccess: () => onHandedOver?.() });
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    endLocked.reset();
+    signIn.mutate({ id: field(form, 'id'), password: secret(field(form, 'password')) }, { onSuccess: onSignedIn });
+  }
+
+  return (
+    <form className="card" aria-labelledby="sign-in-title" onSubmit={submit}>
+      <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
+      {locked && <p>{t('signin.lockedHelp')}</p>}
+      {handedOver && <p role="status">{t('signin.handedOver')}</p>}
+      <label htmlFor="sign-in-id">{t('signin.id')}</label>
+      <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
+      <label htmlFor="sign-in-password">{t('signin.password')}</label>
+      <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {t('signin.submit')}
+      </button>
+      {locked && (
+        <button type="button" className="link" disabled={busy} onClick={handOver}>
+          {t('signin.handOver')}
+        </button>
+      )}
+    </form>
+  );
+}
+
+export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
+  const { t } = useI18n();
+  const create = useCreateFirstAdmin();
+  const error = create.error === null ? undefined : describeError(create.error, t);
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    create.mutate(
+      { id: field(form, 'id'), displayName: field(form, 'displayName'), password: secret(field(form, 'password')) },
+      { onSuccess: onSignedIn },
+    );
+  }
+
+  return (
+    <form className="card" aria-labelledby="first-admin-title" onSubmit={submit}>
+      <h2 id="first-admin-title">{t('firstAdmin.title')}</h2>
+      <p>{t('firstAdmin.help')}</p>
+      <label htmlFor="first-admin-id">{t('signin.id')}</label>
+      <input id="first-admin-id" name="id" autoComplete="username" required autoFocus />
+      <label htmlFor="first-admin-name">{t('firstAdmin.name')}</label>
+      <input id="first-admin-name" name="displayName" autoComplete="name" required />
+      <label htmlFor="first-admin-password">{t('firstAdmin.password')}</label>
+      <input id="first-admin-password" name="password" type="password" autoComplete="new-password" required minLength={12} />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit">{t('firstAdmin.submit')}</button>
+    </form>
+  );
+}

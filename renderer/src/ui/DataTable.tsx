@@ -1,0 +1,28 @@
+// The desks' tables: scrolled sideways inside their panel when narrow, named for screen readers, one header row.
+import type { JSX, ReactNode } from 'react';
+
+type Props = {
+  /** The column headers, in order (a node: a visually hidden header is fine). */
+  columns: readonly ReactNode[];
+  className?: string;
+  children: ReactNode;
+} & ({ label: string; labelledBy?: never } | { labelledBy: string; label?: never });
+
+export function DataTable({ columns, className, label, labelledBy, children }: Props): JSX.Element {
+  return (
+    <div className="table-scroll">
+      <table className={className === undefined ? 'table' : `table ${className}`} aria-label={label} aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

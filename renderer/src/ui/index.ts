@@ -1,0 +1,7 @@
+// Shared pieces of the desks' screens: table, query state, date range, status and refund badges, text helpers.
+export { DataTable } from './DataTable';
+export { DateRangeFields } from './DateRangeFields';
+export { QueryState } from './QueryState';
+export { RefundBadge, RequestBadge } from './RefundBadge';
+export { StatusBadge } from './StatusBadge';
+export { compactDetails, downloadText, filled, localIsoDate } from './text';

@@ -1,0 +1,96 @@
+// A training desk through the real door (createMainStack over a temporary folder, the simulator in this process):
+// an admin, an agent and a supervisor, and helpers to call channels as the renderer does. Nothing is mocked.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
+import type { SenderInfo } from '../../../main/ipc';
+import type { IpcError, Output } from '../../../shared/ipc';
+
+export const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+export const AGENT = { id: 'ana', password: 'agent password 1234' };
+export const SUPERVISOR = { id: 'sam', password: 'supervisor pass 1234' };
+export const YEAR = new Date().getUTCFullYear() + 2;
+
+export interface Desk {
+  stack: MainStack;
+  dir: string;
+  call(channel: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: IpcError }>;
+  ok<T>(channel: string, input: unknown): Promise<T>;
+  refused(channel: string, input: unknown): Promise<IpcError>;
+  signIn(who: { id: string; password: string }): Promise<void>;
+  /** Tokenizes a test card for the reservation: its method id. */
+  card(reservationId: string, number?: string): Promise<string>;
+  /** A restart of the app: the stack closed and started again over the same data folder (nobody signed in). */
+  restart(): Promise<void>;
+  /** Reads the payment until `done` says so (the engine follows it by itself). */
+  until(paymentId: string, done: (status: string) => boolean): Promise<Output<'payments:get'>>;
+  close(): Promise<void>;
+}
+
+export async function openDesk(options: Partial<MainStackOptions> = {}): Promise<Desk> {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-'));
+  const start = () =>
+    createMainStack({
+      dataDir: dir,
+      version: 'test',
+      fetch,
+      isTrustedSender: () => true,
+      service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+      ...options,
+    });
+  let stack = await start();
+  await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
+  await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
+  await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
+  const call: Desk['call'] = (channel, input) => desk.stack.dispatch(channel, sender, input);
+  const ok = async <T>(channel: string, input: unknown): Promise<T> => {
+    const result = await call(channel, input);
+    if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+    return result.value as T;
+  };
+  const desk: Desk = {
+    stack,
+    dir,
+    async restart() {
+      await desk.stack.close();
+      stack = await start();
+      desk.stack = stack;
+    },
+    call,
+    ok,
+    async refused(channel, input) {
+      const result = await call(channel, input);
+      expect(result.ok).toBe(false);
+      if (result.ok) throw new Error(`${channel} was accepted`);
+      return result.error;
+    },
+    async signIn(who) {
+      await call('session:signOut', {});
+      await ok('session:signIn', who);
+    },
+    async card(reservationId, number = '4242424242424242') {
+      const method = await ok<{ id: string }>('payments:tokenize', {
+        operationId: randomUUID(),
+        card: { number, expMonth: 12, expYear: YEAR, cvv: /^3[47]/.test(number) ? '1234' : '123' },
+        reservationId,
+      });
+      return method.id;
+    },
+    async until(paymentId, done) {
+      for (let i = 0; i < 100; i += 1) {
+        const payment = await ok<Output<'payments:get'>>('payments:get', { paymentId });
+        if (done(payment.status)) return payment;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`payment ${paymentId} never reached the expected status`);
+    },
+    async close() {
+      await desk.stack.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return desk;
+}

@@ -1,0 +1,19 @@
+// The end-of-day chart's series: 24 slots per currency, the busiest hour, the totals.
+import { describe, expect, it } from 'vitest';
+import { hourSeries, hourText } from '../../../../renderer/src/features/reports/hours';
+
+describe('hourSeries', () => {
+  it('24 slots per currency, the busiest hour and the totals', () => {
+    const [mxn, usd] = hourSeries([
+      { hour: 9, currency: 'mxn', payments: 1, totalCents: 60000 },
+      { hour: 14, currency: 'mxn', payments: 2, totalCents: 90010 },
+      { hour: 14, currency: 'usd', payments: 1, totalCents: 8000 },
+    ]);
+    expect(mxn?.hours).toHaveLength(24);
+    expect(mxn).toMatchObject({ currency: 'mxn', payments: 3, total: 150010, busiest: 14 });
+    expect(mxn?.hours[9]).toEqual({ hour: 9, payments: 1, total: 60000 });
+    expect(usd).toMatchObject({ currency: 'usd', payments: 1, total: 8000, busiest: 14 });
+    expect(hourSeries([])).toEqual([]);
+    expect(hourText(7)).toBe('07:00');
+  });
+});
