@@ -21,7 +21,8 @@ export function livePayments(
 ): LivePaymentView[] {
   return payments.flatMap((payment) => {
     const state = STATES[payment.status];
-    if (state === undefined || payment.abandonedAt !== undefined) return [];
+    // Abandoned while it waited, it is gone from the panel; approved by its cardholder after all, it is being charged.
+    if (state === undefined || (payment.abandonedAt !== undefined && state !== 'processing')) return [];
     const waitingSince = payment.updatedAt ?? payment.createdAt;
     const linkExpiry = Date.parse(waitingSince) + LINK_LIFETIME_MS;
     const expiresAt =

@@ -27,7 +27,7 @@ export function dayIn(instant: number | string, timeZone: string): string {
 
 /**
  * The balance the agent may charge: the source's balance (which this app assumes does not yet reflect its own payments)
- * less every succeeded or in-progress payment (not one the agent abandoned, until it succeeds after all) and every
+ * less every succeeded or in-progress payment (not one the agent abandoned while it waited, unless its cardholder approved it after all) and every
  * payment attempt still unanswered, plus refunds that succeeded
  * (a pending refund is not counted back: it may still fail, and counting it would offer money not yet returned). Only
  * amounts in the reservation's currency count; never below zero. `chargedToday`: the payments that succeeded on the
@@ -44,7 +44,8 @@ export function reservationBalance(
   for (const payment of journal.payments) {
     if (payment.currency.toLowerCase() !== currency) continue;
     if (TOOK_NOTHING.has(payment.status)) continue;
-    if (payment.abandonedAt !== undefined && payment.status !== 'succeeded') continue;
+    // Abandoned while it waited it holds nothing; approved by its cardholder after all (processing, succeeded) it counts.
+    if (payment.abandonedAt !== undefined && ['requires_action', 'pending_confirmation'].includes(payment.status)) continue;
     takenCents += payment.amountCents;
     for (const refund of payment.refunds) {
       // A refund without a known amount is not counted back: the owed amount may read low, never high.

@@ -258,6 +258,7 @@ export class PaymentEngine {
     };
     const id = operationId ?? randomUUID();
     const meta = { reservationId: rest.reservationId, operatorId, resendable: true };
+    let abandonedRead = false;
     for (;;) {
       // Checked and begun in one synchronous step: two calls at once cannot both find the reservation free.
       const existing = this.journal.operation(id);
@@ -271,7 +272,7 @@ export class PaymentEngine {
           if (error instanceof ServiceError) return live;
           throw error;
         });
-        if (isFinalPayment(now.status) || now.abandonedAt !== undefined) continue;
+        if (isFinalPayment(now.status) || (now.abandonedAt !== undefined && ABANDONABLE.has(now.status))) continue;
         this.emit(now.id);
         throw new ServiceError(
           'invalid_input',
@@ -279,6 +280,16 @@ export class PaymentEngine {
           `The payment of ${formatMoney(now.amountCents, now.currency)} on this reservation is still in progress: wait for its result, or abandon it, before another charge.`,
           { params: { amountCents: now.amountCents, currency: now.currency } },
         );
+      }
+      // An abandoned payment is only left to expire: its cardholder may still approve the old link. Read once what the
+      // service now says of those still waiting; one being charged after all is in progress again (checked above).
+      if (!existing && !abandonedRead) {
+        abandonedRead = true;
+        const waiting = this.journal.paymentsOf(rest.reservationId).filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
+        if (waiting.length > 0) {
+          await Promise.all(waiting.map((p) => this.fetchAndStore(p.id).catch(() => undefined)));
+          continue;
+        }
       }
       const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
       if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
@@ -399,7 +410,7 @@ export class PaymentEngine {
           params: amount,
         });
       }
-      if (!['requires_action', 'pending_confirmation'].includes(current.status) && !isFinalPayment(current.status)) {
+      if (!ABANDONABLE.has(current.status) && !isFinalPayment(current.status)) {
         this.emit(paymentId);
         throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
           params: amount,
@@ -591,9 +602,12 @@ export class PaymentEngine {
     );
   }
 
-  /** The reservation's payment still in progress on the service (not over, not abandoned), as last read. */
+  /**
+   * The reservation's payment still in progress on the service, as last read: not over, and not abandoned while it
+   * waited (one abandoned but approved by its cardholder after all is being charged: in progress again).
+   */
   private livePayment(reservationId: string): StoredPayment | undefined {
-    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && p.abandonedAt === undefined);
+    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
@@ -805,6 +819,9 @@ const unansweredMessage = (op: Operation): string => {
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
+
+/** Statuses in which a payment waits for someone (the cardholder's 3-D Secure, the agent's plan): it may be abandoned. */
+const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_confirmation']);
 
 const abandonedError = (): ServiceError =>
   new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });

@@ -1,0 +1,78 @@
+// Issue 14, adversarial review of "Abandon and use another card" through the real door: abandon only leaves the
+// payment to expire on the service, so the cardholder can still approve the old 3-D Secure link. Once the desk knows the
+// abandoned payment is being charged after all, it is a payment in progress again: no new charge until its outcome,
+// the live panel shows it and the balance counts it. The simulator runs in this process with a processing delay long
+// enough to see `processing`.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { simulatorConfig, type ConnectedService } from '../../../main/payments';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { Output } from '../../../shared/ipc';
+import { AGENT, openDesk, type Desk } from './desk-kit';
+
+// Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
+const RESERVATION = 'CUN-6B3D8F';
+let sim: RunningSimulator;
+let desk: Desk;
+
+const attached = (): Promise<ConnectedService> =>
+  Promise.resolve({
+    config: simulatorConfig(sim),
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    training: { controlUrl: sim.controlUrl },
+    close: () => Promise.resolve(),
+  });
+
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 4_000, refundDelayMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
+  desk = await openDesk({ connect: attached });
+  await desk.signIn(AGENT);
+});
+afterEach(async () => {
+  await desk.close();
+});
+
+const overview = (reservationId = RESERVATION) => desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
+async function pay(number: string, amountCents = 20_000, reservationId = RESERVATION): Promise<Output<'payments:pay'>> {
+  const methodId = await desk.card(reservationId, number);
+  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'usd', reservationId });
+}
+
+/** A 3DS payment whose link went out, abandoned by the agent, and then approved by the cardholder on the old link. */
+async function abandonedThenApproved(): Promise<Output<'payments:pay'>> {
+  const payment = await pay('4000000000003220');
+  const sent = await desk.ok<{ status: string; messageId: string }>('messaging:sendLink', {
+    paymentId: payment.id,
+    channel: 'email',
+    destination: 'zoe.anderson@example.com',
+    language: 'en-US',
+  });
+  expect(sent.status).toBe('sent');
+  await desk.ok('payments:abandon', { paymentId: payment.id });
+  // The guest, still holding the message, approves: the service charges the card (the link was never revoked).
+  await desk.ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
+  await desk.until(payment.id, (s) => s === 'processing');
+  return payment;
+}
+
+describe('an abandoned payment the cardholder approves after all', () => {
+  it('is being charged: a new charge on the reservation is refused until its outcome is known', async () => {
+    const old = await abandonedThenApproved();
+    const methodId = await desk.card(RESERVATION, '4242424242424242');
+    const error = await desk.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: RESERVATION });
+    expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: old.amountCents } });
+  });
+
+  it('is being charged: it is back in the live panel and the balance owed counts it', async () => {
+    const old = await abandonedThenApproved();
+    const after = await overview();
+    expect(after.inProgress?.map((p) => [p.paymentId, p.state])).toEqual([[old.id, 'processing']]);
+    expect(after.balance?.owedCents).toBe(78_000);
+  });
+});
