@@ -5,23 +5,14 @@
 // enough to see `processing`.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Output } from '../../../shared/ipc';
-import { AGENT, openDesk, type Desk } from './desk-kit';
+import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 let sim: RunningSimulator;
 let desk: Desk;
-
-const attached = (): Promise<ConnectedService> =>
-  Promise.resolve({
-    config: simulatorConfig(sim),
-    secrets: { read: () => Promise.resolve(sim.clientSecret) },
-    training: { controlUrl: sim.controlUrl },
-    close: () => Promise.resolve(),
-  });
 
 beforeAll(async () => {
   sim = await startSimulator({ processingDelayMs: 4_000, refundDelayMs: 0 });
@@ -31,7 +22,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-  desk = await openDesk({ connect: attached });
+  desk = await openDesk({ connect: attachedTo(sim) });
   await desk.signIn(AGENT);
 });
 afterEach(async () => {

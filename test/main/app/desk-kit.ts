@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
+import { simulatorConfig, type ConnectedService } from '../../../main/payments';
+import type { RunningSimulator } from '../../../main/sandbox';
 import type { SenderInfo } from '../../../main/ipc';
 import type { IpcError, Output } from '../../../shared/ipc';
 
@@ -94,3 +96,14 @@ export async function openDesk(options: Partial<MainStackOptions> = {}): Promise
   };
   return desk;
 }
+
+/** The `connect` option for a desk on a simulator running in this process: it outlives the desk's restarts, as the service would. */
+export const attachedTo =
+  (sim: RunningSimulator) =>
+  (): Promise<ConnectedService> =>
+    Promise.resolve({
+      config: simulatorConfig(sim),
+      secrets: { read: () => Promise.resolve(sim.clientSecret) },
+      training: { controlUrl: sim.controlUrl },
+      close: () => Promise.resolve(),
+    });

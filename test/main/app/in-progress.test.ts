@@ -6,23 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Output } from '../../../shared/ipc';
-import { AGENT, openDesk, type Desk } from './desk-kit';
+import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due, +1 305 555 0164 (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 let sim: RunningSimulator;
 let desk: Desk;
-
-const attached = (): Promise<ConnectedService> =>
-  Promise.resolve({
-    config: simulatorConfig(sim),
-    secrets: { read: () => Promise.resolve(sim.clientSecret) },
-    training: { controlUrl: sim.controlUrl },
-    close: () => Promise.resolve(),
-  });
 
 beforeAll(async () => {
   sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
@@ -32,7 +23,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-  desk = await openDesk({ connect: attached });
+  desk = await openDesk({ connect: attachedTo(sim) });
   await desk.signIn(AGENT);
 });
 afterEach(async () => {
