@@ -2,7 +2,7 @@
 // result — all from the keyboard; in training, the outbox where the trainee plays the cardholder.
 import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
-import { messageOf } from '../bridge/errors';
+import { describeError } from '../bridge/errors';
 import { Lookup, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
 import { PaymentFlow } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
@@ -36,7 +36,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
           {reservationId === undefined && <p className="muted">{t('ws.empty')}</p>}
           {reservation.isError && (
             <p className="error" role="alert">
-              {messageOf(reservation.error)}
+              {describeError(reservation.error, t)}
             </p>
           )}
           {reservation.data && (

@@ -1,5 +1,8 @@
 /** The English (en-US) catalogue: the source of every message key; `{name}` marks a value filled in at run time. */
+import { errorsEnUS } from './errors.en-US';
+
 export const enUS = {
+  ...errorsEnUS,
   'common.cancel': 'Cancel',
   'common.continue': 'Continue',
   'common.retry': 'Try again',

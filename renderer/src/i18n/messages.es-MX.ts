@@ -1,7 +1,9 @@
 /** El catálogo en español de México (es-MX): cada clave del catálogo en-US, con los mismos `{marcadores}`. */
 import type { Catalogue } from './catalogue';
+import { errorsEsMX } from './errors.es-MX';
 
 export const esMX: Catalogue = {
+  ...errorsEsMX,
   'common.cancel': 'Cancelar',
   'common.continue': 'Continuar',
   'common.retry': 'Intentar de nuevo',

@@ -2,7 +2,7 @@
 import { useEffect, useRef, type JSX } from 'react';
 import type { MethodView, PendingPaymentView } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useCall } from '../../call';
@@ -51,7 +51,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Prop
   if (payment.isError) {
     return (
       <p className="error" role="alert">
-        {messageOf(payment.error)}
+        {describeError(payment.error, t)}
       </p>
     );
   }

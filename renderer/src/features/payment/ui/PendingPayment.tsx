@@ -1,7 +1,7 @@
 // A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
 import type { JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
-import { messageOf } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCheckAgain } from '../api';
 import { brandLabel } from './Result';
@@ -16,12 +16,14 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
   // Answered, the payment takes this panel's place; otherwise what the service said.
   const check = checkAgain.data;
   const said: { text: string; alert: boolean } | undefined = checkAgain.error
-    ? { text: messageOf(checkAgain.error), alert: true }
+    ? { text: describeError(checkAgain.error, t), alert: true }
     : check === undefined || check.state === 'answered'
       ? undefined
       : check.state === 'unanswered'
         ? { text: t('pending.stillUnanswered', { amount }), alert: false }
-        : { text: check.message, alert: true };
+        : check.state === 'reconcile'
+          ? { text: t('pending.reconcile', { amount, when: dateTime(check.attempt.startedAt) }), alert: true }
+          : { text: `${t('pending.refused', { amount })} ${describeError(new ApiError({ code: check.code, message: '' }), t)}`, alert: true };
 
   return (
     <section className="panel panel--warning" aria-labelledby="pending-title">

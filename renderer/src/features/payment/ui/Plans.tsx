@@ -1,7 +1,7 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation.
 import { useEffect, useId, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { amountText, parseAmount } from '../amount';
 import { useConfirmPlan, useUpdateAmount } from '../api';
@@ -29,7 +29,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const updateAmount = useUpdateAmount(payment.id);
   const busy = confirmPlan.isPending || updateAmount.isPending;
   const failed = updateAmount.error ?? confirmPlan.error;
-  const problem = typo ?? (failed === null ? undefined : messageOf(failed));
+  const problem = typo ?? (failed === null ? undefined : describeError(failed, t));
   const groupId = useId();
   const amountId = useId();
   const currency = currencyOf(payment);

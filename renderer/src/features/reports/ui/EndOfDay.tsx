@@ -2,7 +2,7 @@
 // its numbers for screen readers); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
@@ -40,7 +40,7 @@ export function EndOfDay(): JSX.Element {
             </button>
           </div>
         </div>
-        <QueryState error={report.isError ? messageOf(report.error) : undefined} loading={report.isFetching && !data} />
+        <QueryState error={report.isError ? describeError(report.error, t) : undefined} loading={report.isFetching && !data} />
         {data && <p className="hint">{t('report.timeZone', { zone: data.timeZone })}</p>}
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (
