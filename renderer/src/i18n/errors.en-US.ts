@@ -123,6 +123,7 @@ export const errorsEnUS = {
   'error.idempotency_in_progress': 'The payment service is still working on this request. Wait a moment.',
   'error.method_expired': 'This saved card can no longer be used. Ask the guest for a card.',
   'error.invalid_installments': 'This monthly-installment plan is not offered for this card. Choose another plan or pay in one go.',
+  'error.installments_unavailable': 'Monthly installments are not offered for this card or amount. Charge it in one go, or ask for another card.',
   'error.rate_limited': 'The payment service is busy. Try again in a moment.',
 
   // What main answers about an attempt, worded here (main's view carries an English message too).

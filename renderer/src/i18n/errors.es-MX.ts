@@ -112,6 +112,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.idempotency_in_progress': 'El servicio de pagos sigue trabajando en esta solicitud. Espere un momento.',
   'error.method_expired': 'Esta tarjeta guardada ya no se puede usar. Pida una tarjeta al huésped.',
   'error.invalid_installments': 'Este plan de meses no se ofrece para esta tarjeta. Elija otro plan o pague en una sola exhibición.',
+  'error.installments_unavailable': 'Los meses sin intereses no se ofrecen para esta tarjeta o este monto. Cobre en una sola exhibición o pida otra tarjeta.',
   'error.rate_limited': 'El servicio de pagos está ocupado. Intente de nuevo en un momento.',
 
   // What main answers about an attempt, worded here (main's view carries an English message too).
