@@ -128,4 +128,14 @@ export const errorsEnUS = {
 
   // What main answers about an attempt, worded here (main's view carries an English message too).
   'pending.refused': 'The service refused the payment of {amount}: nothing was charged.',
+
+  // Where to send the 3DS link, checked before anything is sent (shared/messaging/destination).
+  'destination.phone_missing': 'Enter the guest’s mobile number.',
+  'destination.phone_characters': 'A phone number can have only digits, spaces, dashes, dots and parentheses after the +.',
+  'destination.phone_no_country': 'Enter the number with its country code, starting with + (for example +52 55 1234 5678).',
+  'destination.phone_invalid': 'This is not a valid phone number: check the country code and the number of digits.',
+  'destination.phone_landline': 'This is a landline or service number, which cannot receive messages: ask the guest for a mobile number.',
+  'destination.email_missing': 'Enter the guest’s e-mail address.',
+  'destination.email_too_long': 'An e-mail address can have at most {max} characters.',
+  'destination.email_invalid': 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).',
 } as const;

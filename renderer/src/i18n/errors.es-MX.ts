@@ -117,4 +117,14 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
 
   // What main answers about an attempt, worded here (main's view carries an English message too).
   'pending.refused': 'El servicio rechazó el pago de {amount}: no se cobró nada.',
+
+  // Where to send the 3DS link, checked before anything is sent (shared/messaging/destination).
+  'destination.phone_missing': 'Escriba el celular del huésped.',
+  'destination.phone_characters': 'Un teléfono solo puede tener dígitos, espacios, guiones, puntos y paréntesis después del +.',
+  'destination.phone_no_country': 'Escriba el número con su código de país, empezando con + (por ejemplo +52 55 1234 5678).',
+  'destination.phone_invalid': 'Este no es un teléfono válido: revise el código de país y la cantidad de dígitos.',
+  'destination.phone_landline': 'Es un teléfono fijo o de servicio, que no puede recibir mensajes: pida al huésped un celular.',
+  'destination.email_missing': 'Escriba el correo electrónico del huésped.',
+  'destination.email_too_long': 'Un correo electrónico puede tener como máximo {max} caracteres.',
+  'destination.email_invalid': 'Este no es un correo electrónico válido: revíselo con el huésped (por ejemplo maria@example.com).',
 };

@@ -2,7 +2,7 @@
 // and watches it go: queued → sent → delivered, or why not and who can put it right.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
+import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
@@ -70,7 +70,8 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
   }, [confirming]);
 
   const checked = checkDestination(channel, destination);
-  const destinationProblem = touched && !checked.ok ? checked.message : undefined;
+  const destinationProblem =
+    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
   function pick(next: MessageChannel): void {
     setChannel(next);
