@@ -66,7 +66,7 @@ function Shell(): JSX.Element {
   if (screen.name === 'workspace') return <Workspace operator={screen.operator} onSignOut={signOut} />;
   return (
     <main className="shell">
-      <h1 className="shell__title">Card Payments Desk</h1>
+      <h1 className="shell__title">{t('app.title')}</h1>
       {screen.name === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {screen.name === 'unavailable' && (
         <p className="shell__note" role="status">

@@ -138,4 +138,7 @@ export const errorsEnUS = {
   'destination.email_missing': 'Enter the guest’s e-mail address.',
   'destination.email_too_long': 'An e-mail address can have at most {max} characters.',
   'destination.email_invalid': 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).',
+
+  // The app's name: the window title and the headers.
+  'app.title': 'Card Payments Desk',
 } as const;

@@ -127,4 +127,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'destination.email_missing': 'Escriba el correo electrónico del huésped.',
   'destination.email_too_long': 'Un correo electrónico puede tener como máximo {max} caracteres.',
   'destination.email_invalid': 'Este no es un correo electrónico válido: revíselo con el huésped (por ejemplo maria@example.com).',
+
+  // The app's name: the window title and the headers.
+  'app.title': 'Escritorio de pagos con tarjeta',
 };

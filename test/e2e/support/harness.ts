@@ -51,6 +51,22 @@ export interface AppHarness {
   protection: boolean[];
   /** Main's data folder (journal.db…): what main keeps that never crosses to the renderer, such as a 3DS link. */
   dataDir: string;
+  /**
+   * Every English sentence main sent to the page (an error's `message`, and any `message` inside an answer or an
+   * event), so that a test in Spanish can check that none of them is on screen.
+   */
+  mainMessages: Set<string>;
+}
+
+/** Every string under a `message` key, anywhere in a value main sent. */
+function collectMessages(value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) collectMessages(item, into);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'message' && typeof child === 'string' && child.trim() !== '') into.add(child.trim());
+      else collectMessages(child, into);
+    }
+  }
 }
 
 export interface HarnessOptions {
@@ -93,11 +109,15 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   });
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
-  await page.exposeBinding('__cpdInvoke', (source, channel: string, input: unknown) =>
-    stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input),
-  );
+  const mainMessages = new Set<string>();
+  await page.exposeBinding('__cpdInvoke', async (source, channel: string, input: unknown) => {
+    const result = await stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input);
+    collectMessages(result, mainMessages);
+    return result;
+  });
   await page.addInitScript({ content: await pageBridge() });
   const stopEvents = stack.onEvent((event, payload) => {
+    collectMessages(payload, mainMessages);
     page
       .evaluate(
         ([name, value]) => {
@@ -113,6 +133,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     controlUrl,
     protection,
     dataDir,
+    mainMessages,
     async stop() {
       stopEvents();
       await stack.close();
