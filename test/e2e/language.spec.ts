@@ -1,8 +1,9 @@
 // Every word in the desk's language (issue 14, item 5): the Spanish desk driven through the paths where main refuses or
-// fails — a wrong password, the payment service unavailable (the simulator's 503 fault), a saved card's refusal, the
+// fails — a wrong password, the payment service unavailable (the simulator's 503 fault), the
 // 3DS link's phone check — never shows a sentence main wrote in English. The harness records every `message` main
 // sent to the page (errors, answers, events); none of them, nor the phone check's English sentences, may be on screen.
 import type { Page } from '@playwright/test';
+import { MAX_ATTEMPTS } from '../../main/payments/client';
 import { checkEmail, checkPhone } from '../../shared/messaging';
 import { AGENT, ensureOperators, expectAccessible, futureExpiry, simulatorFault } from './support/desk';
 import { expect, test, type AppHarness } from './support/harness';
@@ -56,13 +57,13 @@ test('the Spanish desk shows main’s refusals and failures in Spanish, never ma
   await signIn(page, AGENT.password);
   await expect(page.locator('#lookup-input')).toBeFocused();
 
-  // The payment service unavailable: every try of the card's tokenization gets a 503.
+  // The payment service unavailable: every try of the card's tokenization (main tries MAX_ATTEMPTS times) gets a 503.
   await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
-  await simulatorFault(app, 'POST /methods', 'error_503', 10);
+  await simulatorFault(app, 'POST /methods', 'error_503', MAX_ATTEMPTS);
   await keyCard(page, '4242424242424242');
   await page.keyboard.press('Enter');
   const form = page.locator('form').filter({ has: page.getByLabel('Número de tarjeta') });
-  await expect(form.getByRole('alert')).toContainText(/servicio/, { timeout: 20_000 });
+  await expect(form.getByRole('alert')).toHaveText('El servicio no está disponible en este momento. Intente de nuevo en un momento.', { timeout: 20_000 });
   await expectNoEnglishFromMain(page, app, 'service unavailable');
   await expectAccessible(page, 'service unavailable, es-MX');
 
