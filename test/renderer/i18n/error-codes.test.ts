@@ -93,7 +93,15 @@ describe('the error codes main can emit', () => {
       const en = CATALOGUES['en-US'][key as keyof (typeof CATALOGUES)['en-US']];
       const es = CATALOGUES['es-MX'][key as keyof (typeof CATALOGUES)['es-MX']];
       expect(placeholdersOf(es).sort(), key).toEqual(placeholdersOf(en).sort());
-      expect(es, key).not.toMatch(/\b(intenta|revisa|elige|escribe|pide|avisa|espera|inicia|tu|tus|puedes)\b/i);
+      expect(es, key).not.toMatch(/\b(intenta|revisa|elige|escribe|avisa|inicia|tu|tus|puedes)\b/i);
     }
+  });
+
+  it('the whole Spanish catalogue speaks to the agent as usted: no tú pronoun, verb or command anywhere', () => {
+    // Words only tú uses (a 3rd-person "espera" or "pide" is also usted's indicative, so they are not listed).
+    const TU = /(?<![\p{L}])(tu|tus|te|ti|contigo|puedes|tienes|quieres|debes|necesitas|elige|intenta|corrige|di|haz|pon|ten|asegúrate|fíjate|recuerda|selecciona|presiona|ingresa)(?![\p{L}])/iu;
+    // "TI" is IT (tecnologías de la información), not the pronoun.
+    const informal = Object.entries(CATALOGUES['es-MX']).filter(([, text]) => TU.test(text.replaceAll('TI', '')));
+    expect(informal).toEqual([]);
   });
 });
