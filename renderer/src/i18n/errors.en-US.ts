@@ -141,4 +141,8 @@ export const errorsEnUS = {
 
   // The app's name: the window title and the headers.
   'app.title': 'Card Payments Desk',
+
+  // The app's own check of a form (no browser bubbles): the field named by its label.
+  'form.required': '{field}: this field is required.',
+  'form.tooShort': '{field}: type at least {min} characters.',
 } as const;

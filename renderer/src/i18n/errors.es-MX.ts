@@ -130,4 +130,8 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
 
   // The app's name: the window title and the headers.
   'app.title': 'Escritorio de pagos con tarjeta',
+
+  // The app's own check of a form (no browser bubbles): the field named by its label.
+  'form.required': '{field}: este dato es obligatorio.',
+  'form.tooShort': '{field}: escriba al menos {min} caracteres.',
 };

@@ -72,6 +72,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
         </p>
       )}
       <form
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           confirm();
