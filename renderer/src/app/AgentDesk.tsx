@@ -3,7 +3,7 @@
 import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { describeError } from '../bridge/errors';
-import { Lookup, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
+import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
 import { PaymentFlow } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
@@ -41,6 +41,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
           )}
           {reservation.data && (
             <>
+              <ReservationBar reservation={reservation.data} owedCents={overview.data?.balance?.owedCents} owedCurrency={overview.data?.balance?.currency} />
               <ReservationSummary
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}

@@ -145,4 +145,7 @@ export const errorsEnUS = {
   // The app's own check of a form (no browser bubbles): the field named by its label.
   'form.required': '{field}: this field is required.',
   'form.tooShort': '{field}: type at least {min} characters.',
+
+  // The call's compact header (guest, confirmation number, amount owed), named for screen readers.
+  'reservation.bar': 'The call',
 } as const;

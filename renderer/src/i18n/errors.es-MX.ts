@@ -134,4 +134,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   // The app's own check of a form (no browser bubbles): the field named by its label.
   'form.required': '{field}: este dato es obligatorio.',
   'form.tooShort': '{field}: escriba al menos {min} caracteres.',
+
+  // The call's compact header (guest, confirmation number, amount owed), named for screen readers.
+  'reservation.bar': 'La llamada',
 };

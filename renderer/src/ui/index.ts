@@ -4,5 +4,7 @@ export { DateRangeFields } from './DateRangeFields';
 export { QueryState } from './QueryState';
 export { RefundBadge, RequestBadge } from './RefundBadge';
 export { StatusBadge } from './StatusBadge';
-export { compactDetails, downloadText, filled, localIsoDate } from './text';
+export { compactDetails, downloadText, filled, formatPhone, localIsoDate } from './text';
 export { useFormGaps, type FormGaps } from './useFormGaps';
+export { usePanelFocus } from './usePanelFocus';
+export { FocusAlert, FocusHeading } from './PanelFocus';

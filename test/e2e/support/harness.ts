@@ -83,6 +83,8 @@ export interface HarnessOptions {
    * server on this computer, test/main/messaging/twilio-server.ts) instead of the training outbox.
    */
   messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
+  /** Added to every answer of main's door: a busy desk, where the screen lags behind the keyboard. */
+  doorDelayMs?: number | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -111,6 +113,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
   const mainMessages = new Set<string>();
   await page.exposeBinding('__cpdInvoke', async (source, channel: string, input: unknown) => {
+    if (options.doorDelayMs) await new Promise((resolve) => setTimeout(resolve, options.doorDelayMs));
     const result = await stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input);
     collectMessages(result, mainMessages);
     return result;
@@ -148,8 +151,9 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   processingDelayMs: [300, { option: true }],
   idleTimeoutMs: [undefined, { option: true }],
   refundLimits: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits });
+  doorDelayMs: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs });
     try {
       await use(harness);
     } finally {

@@ -5,6 +5,7 @@ import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
+import { formatPhone } from '../../../ui/text';
 
 interface Props {
   reservation: ReservationView;
@@ -44,7 +45,7 @@ export function ReservationSummary({ reservation, payments, onClose, requestRefu
           <strong>{money(reservation.balanceDueCents, reservation.currency)}</strong>
         </dd>
         <dt>{t('reservation.phone')}</dt>
-        <dd>{reservation.guestPhone ?? t('reservation.missing')}</dd>
+        <dd className="nowrap">{reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}</dd>
         <dt>{t('reservation.email')}</dt>
         <dd>{reservation.guestEmail ?? t('reservation.missing')}</dd>
       </dl>

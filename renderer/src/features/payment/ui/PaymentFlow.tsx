@@ -4,6 +4,7 @@ import type { MethodView, PendingPaymentView } from '../../../../../shared/ipc/v
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { FocusAlert, FocusHeading } from '../../../ui/PanelFocus';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useCall } from '../../call';
 import { usePayment } from '../api';
@@ -49,11 +50,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Prop
     );
   }
   if (payment.isError) {
-    return (
-      <p className="error" role="alert">
-        {describeError(payment.error, t)}
-      </p>
-    );
+    return <FocusAlert>{describeError(payment.error, t)}</FocusAlert>;
   }
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
@@ -72,9 +69,9 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [] }: Prop
     default:
       return (
         <section className="panel" aria-labelledby="status-title" aria-live="polite">
-          <h2 id="status-title">
+          <FocusHeading id="status-title">
             {t('status.title')} <StatusBadge status={current.status} />
-          </h2>
+          </FocusHeading>
           {current.status === 'processing' && <p>{t('status.processingHelp')}</p>}
           {current.status === 'requires_action' && <p>{t('status.requiresActionHelp')}</p>}
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}

@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
 import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
@@ -32,6 +33,8 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const problem = typo ?? (failed === null ? undefined : describeError(failed, t));
   const groupId = useId();
   const amountId = useId();
+  // The plans replace the card form: the focus goes to the first choice, the confirm button is scrolled into view.
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
   const currency = currencyOf(payment);
   const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
   const parsed = parseAmount(newAmount);
@@ -83,30 +86,38 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           <p id={`${groupId}-help`} className="hint">
             {payment.availableInstallments.length === 0 ? t('plans.noneForAmount') : t('plans.help')}
           </p>
-          {payment.availableInstallments.map((count) => (
+          {payment.availableInstallments.map((count, index) => (
             <label key={count} className="plan">
-              <input type="radio" name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
+              <input ref={index === 0 ? focusRef : undefined} type="radio" name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
               {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
             </label>
           ))}
           <label className="plan">
-            <input type="radio" name={groupId} checked={chosen === 'single'} onChange={() => setChoice('single')} />
+            <input ref={payment.availableInstallments.length === 0 ? focusRef : undefined} type="radio" name={groupId} checked={chosen === 'single'} onChange={() => setChoice('single')} />
             {t('plans.single', { amount: money(payment.amountCents, currency) })}
           </label>
         </fieldset>
-        <button type="submit" className="primary" disabled={busy || left === 0}>
+        <button ref={scrollRef} type="submit" className="primary" disabled={busy || left === 0}>
           {t('plans.confirm')}
         </button>
       </form>
-      <div className="row row--end">
+      {/* A form of its own: Enter in the amount updates it (and never confirms a plan). */}
+      <form
+        className="row row--end"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          update();
+        }}
+      >
         <div className="field">
           <label htmlFor={amountId}>{t('plans.newAmount')}</label>
           <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
         </div>
-        <button type="button" disabled={busy || left === 0} onClick={update}>
+        <button type="submit" disabled={busy || left === 0}>
           {t('plans.update')}
         </button>
-      </div>
+      </form>
       {problem && (
         <p className="error" role="alert">
           {problem}

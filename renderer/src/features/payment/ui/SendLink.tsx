@@ -6,6 +6,7 @@ import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageCh
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
 import './SendLink.css';
@@ -70,6 +71,8 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
   }, [confirming]);
 
   const checked = checkDestination(channel, destination);
+  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is scrolled into view.
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
   const destinationProblem =
     !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
@@ -124,6 +127,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
         <div className="field field--grow">
           <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
           <input
+            ref={focusRef}
             id={`${id}-to`}
             type={channel === 'email' ? 'email' : 'tel'}
             autoComplete="off"
@@ -145,7 +149,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
           </select>
         </div>
       </div>
-      <button type="submit" className="primary" disabled={busy}>
+      <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
         {sentOnce ? t('link.resend') : t('link.send')}
       </button>
       {confirming && (

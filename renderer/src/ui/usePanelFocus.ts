@@ -1,0 +1,24 @@
+// Focus and scroll on a panel change (plans, 3DS panel, status, errors): the new panel's main control (or heading) gets
+// the focus the old panel dropped, and its main button is scrolled into view — on a 1366×768 screen it may be below.
+import { useEffect, useRef, type RefObject } from 'react';
+
+/** True when nobody holds the focus: the panel that had it was just replaced (its element left the page). */
+const focusDropped = (): boolean => {
+  const active = document.activeElement;
+  return active === null || active === document.body || !active.isConnected;
+};
+
+/**
+ * Refs for a panel's element to focus when it appears and the element to scroll into view (the same by default). The
+ * focus is taken only when it was dropped, never from where the agent is typing (the search box, another field).
+ */
+export function usePanelFocus<F extends HTMLElement, S extends HTMLElement = F>(): { focusRef: RefObject<F | null>; scrollRef: RefObject<S | null> } {
+  const focusRef = useRef<F>(null);
+  const scrollRef = useRef<S>(null);
+  useEffect(() => {
+    const focus = focusRef.current;
+    if (focus && focusDropped()) focus.focus({ preventScroll: true });
+    (scrollRef.current ?? focus)?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
+  return { focusRef, scrollRef };
+}
