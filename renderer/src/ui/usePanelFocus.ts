@@ -2,10 +2,16 @@
 // the focus the old panel dropped, and its main button is scrolled into view — on a 1366×768 screen it may be below.
 import { useEffect, useRef, type RefObject } from 'react';
 
-/** True when nobody holds the focus: the panel that had it was just replaced (its element left the page). */
+/** Marks an element that holds the focus only until the next panel's control comes (a panel's heading, an error). */
+export const RESTING = 'data-focus-rest';
+
+/**
+ * True when nobody holds the focus (the panel that had it was just replaced: its element left the page), or a panel's
+ * heading holds it only to say where the agent is (the status heading before the 3DS panel comes).
+ */
 const focusDropped = (): boolean => {
   const active = document.activeElement;
-  return active === null || active === document.body || !active.isConnected;
+  return active === null || active === document.body || !active.isConnected || active.hasAttribute(RESTING);
 };
 
 /**

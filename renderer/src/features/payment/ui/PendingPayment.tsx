@@ -3,6 +3,7 @@ import type { JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
 import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCheckAgain } from '../api';
 import { brandLabel } from './Result';
 
@@ -11,6 +12,8 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
   const { t, money, dateTime } = useI18n();
   const checkAgain = useCheckAgain(attempt.reservationId);
   const busy = checkAgain.isPending;
+  // The panel replaces the card form: "Check again" takes the focus, so that Enter checks again.
+  const { focusRef } = usePanelFocus<HTMLButtonElement>();
   const currency = attempt.currency === 'usd' ? 'usd' : 'mxn';
   const amount = money(attempt.amountCents, currency);
   // Answered, the payment takes this panel's place; otherwise what the service said.
@@ -40,7 +43,8 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         <dt>{t('pending.started')}</dt>
         <dd>{dateTime(attempt.startedAt)}</dd>
       </dl>
-      <button type="button" className="primary" disabled={busy} aria-busy={busy} onClick={() => checkAgain.mutate({ operationId: attempt.operationId })}>
+      {/* aria-disabled, not disabled, while checking: a disabled button drops the focus, and Enter would then do nothing. */}
+      <button ref={focusRef} type="button" className="primary" aria-disabled={busy} aria-busy={busy} onClick={() => busy || checkAgain.mutate({ operationId: attempt.operationId })}>
         {t('pending.checkAgain')}
       </button>
       {said && (

@@ -80,6 +80,13 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           event.preventDefault();
           confirm();
         }}
+        onKeyDown={(event) => {
+          // Enter on a plan confirms it, as in a text field (browsers submit on Enter only from text fields).
+          if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'radio') {
+            event.preventDefault();
+            event.currentTarget.requestSubmit();
+          }
+        }}
       >
         <fieldset className="plans" aria-describedby={`${groupId}-help`}>
           <legend>{t('plans.choose')}</legend>
