@@ -148,4 +148,6 @@ export const errorsEnUS = {
 
   // The call's compact header (guest, confirmation number, amount owed), named for screen readers.
   'reservation.bar': 'The call',
+  // What is still owed after this desk's payments (main's balance), in the call's header.
+  'reservation.owed': 'Still owed',
 } as const;

@@ -137,4 +137,6 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
 
   // The call's compact header (guest, confirmation number, amount owed), named for screen readers.
   'reservation.bar': 'La llamada',
+  // What is still owed after this desk's payments (main's balance), in the call's header.
+  'reservation.owed': 'Por cobrar',
 };

@@ -2,6 +2,9 @@
 // the focus the old panel dropped, and its main button is scrolled into view — on a 1366×768 screen it may be below.
 import { useEffect, useRef, type RefObject } from 'react';
 
+/** How long the panel's main control is kept in view while the screen around it settles. */
+const SETTLE_MS = 1500;
+
 /** Marks an element that holds the focus only until the next panel's control comes (a panel's heading, an error). */
 export const RESTING = 'data-focus-rest';
 
@@ -24,7 +27,25 @@ export function usePanelFocus<F extends HTMLElement, S extends HTMLElement = F>(
   useEffect(() => {
     const focus = focusRef.current;
     if (focus && focusDropped()) focus.focus({ preventScroll: true });
-    (scrollRef.current ?? focus)?.scrollIntoView?.({ block: 'nearest' });
+    const scroll = (): void => (scrollRef.current ?? focusRef.current)?.scrollIntoView?.({ block: 'nearest' });
+    scroll();
+    // What is above may still grow as the panel settles (the payments list gains this payment's row): keep the control
+    // in view for a moment, unless the agent scrolls or types meanwhile.
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(scroll);
+    const stop = (): void => {
+      observer.disconnect();
+      window.removeEventListener('wheel', stop);
+      window.removeEventListener('keydown', stop);
+    };
+    observer.observe(document.body);
+    window.addEventListener('wheel', stop, { passive: true });
+    window.addEventListener('keydown', stop);
+    const timer = setTimeout(stop, SETTLE_MS);
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
   }, []);
   return { focusRef, scrollRef };
 }

@@ -21,7 +21,7 @@ export function ReservationBar({ reservation, owedCents, owedCurrency }: Props):
       <strong className="reservation-bar__guest">{reservation.guestName}</strong>
       <span className="reservation-bar__id mono">{reservation.confirmationNumber}</span>
       <span className="reservation-bar__owed">
-        {t('reservation.balance')}: <strong>{money(cents, currency)}</strong>
+        {owedCents === undefined ? t('reservation.balance') : t('reservation.owed')}: <strong>{money(cents, currency)}</strong>
       </span>
     </div>
   );
