@@ -54,7 +54,9 @@ describe('panel focus', () => {
       return done ? <FocusHeading id="result">Result</FocusHeading> : <input aria-label="Card number" autoFocus onKeyDown={() => setDone(true)} />;
     }
     render(<Swap />);
-    act(() => screen.getByLabelText('Card number').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })));
+    act(() => {
+      screen.getByLabelText('Card number').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    });
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Result' }));
   });
 
@@ -69,7 +71,9 @@ describe('panel focus', () => {
       );
     }
     render(<Late />);
-    act(() => screen.getByLabelText('Search').dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true })));
+    act(() => {
+      screen.getByLabelText('Search').dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
+    });
     expect(screen.getByRole('heading', { name: 'Status' })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText('Search'));
   });
