@@ -8,3 +8,4 @@ export { compactDetails, downloadText, filled, formatPhone, localIsoDate } from 
 export { useFormGaps, type FormGaps } from './useFormGaps';
 export { usePanelFocus } from './usePanelFocus';
 export { FocusAlert, FocusHeading } from './PanelFocus';
+export { DateField } from './DateField';

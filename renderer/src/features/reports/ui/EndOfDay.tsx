@@ -3,6 +3,7 @@
 import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
+import { DateField } from '../../../ui/DateField';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
@@ -27,10 +28,7 @@ export function EndOfDay(): JSX.Element {
           </h2>
         </div>
         <div className="filters no-print">
-          <div className="field">
-            <label htmlFor={`${id}-date`}>{t('report.date')}</label>
-            <input id={`${id}-date`} type="date" value={date} required onChange={(event) => setDate(event.target.value)} />
-          </div>
+          <DateField id={`${id}-date`} label={t('report.date')} initial={date} onChange={setDate} />
           <div className="actions">
             <button type="button" disabled={!data} onClick={() => data && downloadText(`end-of-day-${data.date}.csv`, reportToCsv(data))}>
               {t('report.export')}
