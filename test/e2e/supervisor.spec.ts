@@ -155,7 +155,7 @@ test('over-refund is blocked before any request; a refund above the supervisor l
   // All of it: above the supervisor's 10,000 MXN.
   await detail.getByLabel(/^Full: all that is left/).check();
   await detail.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(detail.getByRole('alert')).toContainText('you may refund up to 10,000.00 MXN');
+  await expect(detail.getByRole('alert')).toContainText('you may refund up to $10,000.00 MXN');
   await expect(detail.getByText('No refunds yet.')).toBeVisible();
   expect(await refundsOf(app, paymentId)).toHaveLength(0);
 });

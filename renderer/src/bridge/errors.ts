@@ -74,7 +74,7 @@ function labelOf(field: string | undefined, t: Translate): string {
   return field !== undefined && Object.hasOwn(FIELD_LABELS, field) ? t(FIELD_LABELS[field] as PlainKey) : '';
 }
 
-/** A message's values from the error's params: `…Cents` with `currency` as amounts (`leftCents` → `{left}`), a role by its name on screen. */
+/** A message's values from the error's params: `…Cents` with `currency` as amounts (`leftCents` → `{left}`), a role by its name on screen, names and numbers as they are. */
 function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, string | number> {
   const vars: Record<string, string | number> = {};
   if (params === undefined) return vars;
@@ -83,7 +83,7 @@ function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, s
     if (typeof value === 'boolean') continue;
     if (name.endsWith('Cents') && typeof value === 'number' && currency !== undefined) vars[name.slice(0, -'Cents'.length)] = formatMoney(centsForDisplay(value), currency, languageOf(t));
     else if (name === 'role' && isKey(`role.${value}`)) vars[name] = t(`role.${value}` as PlainKey);
-    else if (typeof value === 'number' || name === 'code') vars[name] = value;
+    else vars[name] = value;
   }
   return vars;
 }
@@ -112,7 +112,9 @@ export function describeError(error: unknown, t: Translate): string {
     return named === '' ? text.replace(/^: /, '').replace(/^\p{Ll}/u, (c) => c.toUpperCase()) : text;
   }
   const vars = { ...varsOf(error.params, t), ...(label === '' ? {} : { field: label }) };
-  const key = firstWorded([`error.${error.code}${label === '' ? '' : '.field'}`, `error.${error.code}`, `error.${error.code}.plain`, `card.error.${error.code}`], vars);
+  // The most specific sentence first: for this field, for a param main sent, for any named field, then the code's own.
+  const specific = [...(error.field === undefined ? [] : [error.field]), ...Object.keys(error.params ?? {})].map((part) => `error.${error.code}.${part}`);
+  const key = firstWorded([...specific, ...(label === '' ? [] : [`error.${error.code}.field`]), `error.${error.code}`, `error.${error.code}.plain`, `card.error.${error.code}`], vars);
   return key === undefined ? t('error.unknown', { code: error.code }) : say(key, vars);
 }
 

@@ -22,13 +22,16 @@ export const errorsEnUS = {
   'error.not_found': 'What you asked for was not found: it may have been removed. Refresh and try again.',
   'error.last_admin': 'This would leave the desk without an enabled administrator. Make another account an administrator first.',
   'error.setup_done': 'The first administrator already exists. Sign in instead.',
-  'error.invalid_credentials': 'The ID or the password is not correct.',
+  'error.invalid_credentials': 'The operator id or the password is not right.',
+  'error.invalid_input.password': 'The password needs at least 12 characters, with both letters and digits.',
   'error.locked': 'This account is locked after too many failed sign-ins. Try again in {minutes} min, or ask an administrator to reset the password.',
   'error.locked.plain': 'This setting is managed by IT and cannot be changed here.',
   'error.disabled': 'This account is disabled. Ask an administrator.',
   'error.not_signed_in': 'Nobody is signed in on this desk. Sign in to continue.',
   'error.session_locked': 'The desk is locked. Sign in again to continue.',
-  'error.session_active': 'Someone else is signed in on this desk. They must sign out first.',
+  'error.session_active': 'Someone else signed in on this desk meanwhile. Sign out first.',
+  'error.session_active.signedIn': '{signedIn} is signed in on this desk. Sign out first.',
+  'error.session_active.lockedFor': 'The desk is locked for {lockedFor}. To use it yourself, choose "Sign in as someone else" (their session ends; the card details were already erased).',
   'error.not_locked': 'The session is open: that operator signs out instead.',
 
   // Updates.

@@ -34,7 +34,7 @@ describe('SignIn', () => {
     renderWithData('es-MX', <SignIn onSignedIn={vi.fn()} />);
     const user = userEvent.setup();
     await user.keyboard('ana{Tab}wrong password{Enter}');
-    expect((await screen.findByRole('alert')).textContent).toBe('El ID o la contraseña no son correctos.');
+    expect((await screen.findByRole('alert')).textContent).toBe('El id de operador o la contraseña no son correctos.');
     expect(main.sent.filter((call) => call.channel === 'session:signIn')).toHaveLength(1);
   });
 });
