@@ -193,7 +193,9 @@ test("the end-of-day report: the day's totals match the payments made; CSV downl
 
   await signIn(page, app, 'supervisor');
   await openSection(page, 'Report');
-  await expect(page.getByLabel('Day', { exact: true })).toHaveValue(today());
+  // Today, in the desk's format (mm/dd/yyyy in English), not the browser's date picker.
+  const [year, month, day] = today().split('-');
+  await expect(page.getByLabel('Day', { exact: true })).toHaveValue(`${month}/${day}/${year}`);
   const byAgent = page.getByRole('table', { name: 'By agent' });
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' })).toContainText('$1,500.00 MXN');
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' }).getByRole('cell').nth(1)).toHaveText('2');
