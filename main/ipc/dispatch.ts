@@ -1,7 +1,7 @@
 /** The door every renderer call goes through: sender, input, role, handler, output — in that order, always. */
 import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
-import { CHANNELS, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
+import { CHANNELS, UNLISTED_ERROR_CODE, isErrorCode, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
 import { containsCardData, textIssueCode } from '../../shared/text';
 import { isUserError } from '../errors';
 
@@ -70,6 +70,15 @@ const refuse = (code: string, message: string, field?: string): Result<never> =>
   error: field === undefined ? { code, message } : { code, message, field },
 });
 
+/**
+ * An error whose code the contract does not list (the payment service's own word, one this app does not know) crosses
+ * as `service_refused`, its code in `serviceCode`: the renderer can always say it from the catalogues.
+ */
+function listed(error: IpcError): IpcError {
+  if (isErrorCode(error.code)) return error;
+  return { ...error, code: UNLISTED_ERROR_CODE, params: { ...error.params, serviceCode: error.code } };
+}
+
 const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
 /** The longest key named in a refusal: the contract's own names are short. */
 const MAX_FIELD_NAME = 64;
@@ -123,7 +132,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       return finish('handler', { ok: true, value: output.data }, parsed.data);
     } catch (error) {
       // Only a capability's own error, written for people, crosses; anything else is `internal`, with nothing of it sent.
-      if (isUserError(error)) return finish('handler', { ok: false, error: error.toIpcError() }, parsed.data);
+      if (isUserError(error)) return finish('handler', { ok: false, error: listed(error.toIpcError()) }, parsed.data);
       deps.onUnexpectedError?.(channel, error);
       return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
     }

@@ -1,13 +1,13 @@
 /** The contract's channels, answered by the engine facade and the session: the operator always comes from main. */
 import type { Environment } from '../../shared/environment';
 import type { Language } from '../../shared/language';
-import type { ChannelAvailability, DeliveryRecordView, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../../shared/messaging';
+import type { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
-import { centsForDisplay, type RefundReason } from '../../shared/payments';
+import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
 import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { Role } from '../../shared/operators';
-import type { SendContext } from '../messaging';
+import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import { reservationBalance, type PaymentEngine } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
@@ -30,6 +30,8 @@ export interface ReservationsPort {
 export interface MessagingPort {
   /** The first status, or a request to confirm a quick re-send; later statuses go out as `messaging:delivery` events. */
   send(request: SendLinkRequest, ctx: SendContext): Promise<SendLinkOutcome>;
+  /** A succeeded payment's receipt to the guest; its first status. */
+  sendReceipt(request: SendReceiptRequest, ctx: ReceiptContext): Promise<DeliveryResult>;
   channels(): ChannelAvailability[];
   history(paymentId: string): DeliveryRecordView[];
   outbox(): OutboxMessageView[];
@@ -190,6 +192,25 @@ export function createHandlers({ engine, session, app, preferences, reservations
           ...(link === undefined ? {} : { nextActionUrl: link }),
           // The link lives 15 minutes from when the payment began waiting for the cardholder (its last update).
           waitingSince: payment.updatedAt ?? payment.createdAt,
+        },
+      });
+    },
+    'messaging:sendReceipt': async (request, ctx) => {
+      // Amount, card and reference from main's own records (the service's word, read now): the renderer names only the payment.
+      const payment = await engine.getPayment(request.paymentId);
+      const method = engine.methodOf(payment.reservationId, payment.methodId);
+      const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
+      return messaging.sendReceipt(request, {
+        operatorId: operatorOf(ctx),
+        hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel',
+        guestLanguage: reservation?.guestLanguage ?? 'en-US',
+        payment: {
+          id: payment.id,
+          amount: centsForDisplay(payment.amountCents),
+          currency: payment.currency,
+          status: payment.status,
+          ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+          reference: shortReference(payment.id),
         },
       });
     },

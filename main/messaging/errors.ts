@@ -49,7 +49,7 @@ export class DeliveryError extends Error {
   }
 }
 
-export type MessagingErrorCode = 'training_only' | 'unknown_message' | 'invalid_config' | 'invalid_request' | 'simulator_unreachable';
+export type MessagingErrorCode = 'training_only' | 'unknown_message' | 'invalid_config' | 'invalid_request' | 'simulator_unreachable' | 'receipt_not_available';
 
 /** A call the messenger refuses (misuse, not a delivery outcome): training-only actions, unknown ids, bad settings. */
 export class MessagingError extends UserError<MessagingErrorCode> {

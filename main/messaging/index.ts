@@ -1,13 +1,15 @@
-/** Messaging: the 3DS link to the cardholder by e-mail (SMTP), SMS and WhatsApp (Twilio or a webhook), its delivery followed until final, a training outbox and an audit; plain Node, no Electron imports. */
+/** Messaging: the 3DS link to the cardholder by e-mail (SMTP), SMS and WhatsApp (Twilio or a webhook), and a paid payment's receipt, its delivery followed until final, a training outbox and an audit; plain Node, no Electron imports. */
 export {
   FOLLOW_DELAYS_MS,
   LINK_LIFETIME_MS,
   MIN_VALIDITY_S,
+  RECEIPT_VALIDITY_S,
   RESEND_CONFIRM_WINDOW_MS,
   createMessenger,
   type Messenger,
   type MessengerLogger,
   type MessengerOptions,
+  type ReceiptContext,
   type SendContext,
 } from './messenger';
 export {
@@ -28,6 +30,6 @@ export { DeliveryError, MessagingError, type MessagingErrorCode } from './errors
 export { MessagingAudit, AUDIT_SCHEMA_VERSION } from './audit';
 export { OUTBOX_LIMIT, answerChallenge } from './outbox';
 export { SECOND_LOOK_DELAY_MS, backoffDelay, submit, type RetryPolicy } from './retry';
-export { formatAmount, gsmFriendly, renderMessage, smsSegments, type RenderedMessage, type TemplateData } from './templates';
+export { formatAmount, gsmFriendly, renderMessage, renderReceipt, smsSegments, type ReceiptData, type RenderedMessage, type TemplateData } from './templates';
 export { WEBHOOK_BODY_VERSION, WEBHOOK_FAILURES, webhookBody } from './transports/webhook';
 export { MESSAGE_SID, TWILIO_MESSAGE_STATUSES } from './transports/twilio';

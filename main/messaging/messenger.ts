@@ -10,12 +10,14 @@ import {
   CardholderAnswer,
   MessageId,
   SendLinkRequest,
+  SendReceiptRequest,
   maskDestination,
   type ChannelAvailability,
   type DeliveryFailure,
   type DeliveryRecordView,
   type DeliveryResult,
   type MessageChannel,
+  type MessageLanguage,
   type MessagingProvider,
   type OutboxMessageView,
   type PlayCardholderResult,
@@ -27,7 +29,7 @@ import { MessagingConfigSchema, type MessagingConfig, type MessagingSecrets } fr
 import { DeliveryError, MessagingError, networkFailure } from './errors';
 import { TrainingOutbox, answerChallenge } from './outbox';
 import { submit } from './retry';
-import { oneLine, renderMessage, templateVariables } from './templates';
+import { oneLine, renderMessage, renderReceipt, templateVariables } from './templates';
 import { smtpTransport } from './transports/smtp';
 import { twilioTransport } from './transports/twilio';
 import type { OutgoingMessage, ProviderStatus, Transport, TransportDeps } from './transports/types';
@@ -71,6 +73,18 @@ export interface SendContext {
   };
 }
 
+/** What the IPC layer knows when the agent sends a receipt (from the engine's records and the reservation). */
+export interface ReceiptContext {
+  operatorId: string;
+  hotelName: string;
+  /** The guest's language (the reservation's, or its phone's country): the receipt's when the request names none. */
+  guestLanguage: MessageLanguage;
+  payment: { id: string; amount: number; currency: string; status: string; brand?: string | undefined; last4?: string | undefined; reference: string };
+}
+
+/** How long a receipt's SMS may wait at the provider before it is no longer worth delivering. */
+export const RECEIPT_VALIDITY_S = 4 * 60 * 60;
+
 export interface MessengerOptions {
   /** Parsed with MessagingConfigSchema (defaults: nothing configured). */
   config?: unknown;
@@ -105,6 +119,12 @@ export interface Messenger {
    * confirmation (confirm_resend). Throws only on misuse (MessagingError).
    */
   send(request: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome>;
+  /**
+   * Sends a succeeded payment's receipt (amount, card brand and last 4, short reference) by SMS or e-mail, in the
+   * language asked (the guest's), through the same providers, audit and training outbox as a link. Answers its first
+   * status; a payment that did not succeed has no receipt (`receipt_not_available`).
+   */
+  sendReceipt(request: unknown, context: ReceiptContext): Promise<DeliveryResult>;
   /** Every status of every message, the first one included, as main learns it. */
   onDelivery(listener: (result: DeliveryResult) => void): () => void;
   /** Resolves once no message is being followed (tests; shutting down). */
@@ -517,6 +537,57 @@ export function createMessenger(options: MessengerOptions): Messenger {
     return delivery;
   }
 
+  async function sendReceipt(input: unknown, context: ReceiptContext): Promise<DeliveryResult> {
+    const parsed = SendReceiptRequest.safeParse(input);
+    if (!parsed.success) throw new MessagingError('invalid_request', firstIssue(parsed.error));
+    const request = parsed.data;
+    const language = request.language ?? context.guestLanguage;
+    const operatorId = context.operatorId.trim();
+    if (operatorId === '') throw new MessagingError('invalid_request', 'The operator who sends the receipt is missing.');
+    const hotelName = oneLine(context.hotelName);
+    if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
+    if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
+    if (context.payment.id !== request.paymentId) throw new MessagingError('invalid_request', 'The payment given does not match the request.');
+    if (context.payment.status !== 'succeeded') {
+      throw new MessagingError('receipt_not_available', 'Only a payment that went through has a receipt.');
+    }
+    const attempt: Attempt = {
+      messageId: newMessageId(),
+      paymentId: request.paymentId,
+      operatorId,
+      channel: request.channel,
+      to: maskDestination(request.channel, request.destination),
+      language,
+      provider: providerFor(request.channel),
+      startedAt: now(),
+      attempts: 0,
+    };
+    if (attempt.provider === 'none') {
+      return refuse(attempt, new DeliveryError('not_configured', `Sending by ${channelName(request.channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`, false));
+    }
+    const message: OutgoingMessage = {
+      id: attempt.messageId,
+      paymentId: request.paymentId,
+      channel: request.channel,
+      to: request.destination,
+      language,
+      hotelName,
+      kind: 'receipt',
+      rendered: renderReceipt(request.channel, language, {
+        hotelName,
+        amount: context.payment.amount,
+        currency: context.payment.currency,
+        brand: context.payment.brand,
+        last4: context.payment.last4,
+        reference: context.payment.reference,
+      }),
+      link: '',
+      variables: {},
+      validitySeconds: RECEIPT_VALIDITY_S,
+    };
+    return deliver(attempt, message, now() + RECEIPT_VALIDITY_S * 1000);
+  }
+
   function requireTraining(action: string): void {
     if (!training) throw new MessagingError('training_only', `${action} is available only in training mode.`);
   }
@@ -530,6 +601,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
         return { channel, provider, available: provider !== 'none' };
       }),
     send,
+    sendReceipt,
     onDelivery(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -549,6 +621,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
       if (!parsedAnswer.success) throw new MessagingError('invalid_request', 'Choose approve or decline.');
       const message = outbox.get(messageId);
       if (!message) throw new MessagingError('unknown_message', 'This message is not in the training outbox (it is cleared when the app restarts).');
+      if (message.link === '') throw new MessagingError('invalid_request', 'This message is a receipt: it has no link to answer.');
       if (message.cardholder === 'approved' || message.cardholder === 'declined') {
         const view = outbox.view(messageId);
         if (view) return { message: view, note: `The cardholder already ${message.cardholder} this payment.` };

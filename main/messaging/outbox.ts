@@ -70,7 +70,8 @@ export class TrainingOutbox {
 }
 
 export function toView(message: CapturedMessage): OutboxMessageView {
-  const shown = shortLink(message.link);
+  // A receipt has no link: its text is shown as it is.
+  const shown = message.link === '' ? '' : shortLink(message.link);
   return {
     id: message.id,
     paymentId: message.paymentId,
@@ -79,7 +80,7 @@ export function toView(message: CapturedMessage): OutboxMessageView {
     to: message.to,
     language: message.language,
     ...(message.subject === undefined ? {} : { subject: message.subject }),
-    text: message.text.split(message.link).join(shown),
+    text: message.link === '' ? message.text : message.text.split(message.link).join(shown),
     createdAt: message.createdAt,
     cardholder: message.cardholder,
     ...(message.answeredAt === undefined ? {} : { answeredAt: message.answeredAt }),

@@ -185,3 +185,48 @@ export function renderMessage(channel: MessageChannel, language: MessageLanguage
 export function templateVariables(language: MessageLanguage, data: TemplateData): Record<string, string> {
   return { '1': oneLine(data.hotelName), '2': formatAmount(data.amount, data.currency, language), '3': data.link };
 }
+
+/** What a receipt says: the hotel, the amount, the card (brand and last 4 at most) and the short reference. */
+export interface ReceiptData {
+  hotelName: string;
+  amount: number;
+  currency: string;
+  brand?: string | undefined;
+  last4?: string | undefined;
+  /** The payment's short reference ("9F3A-1B2C"). */
+  reference: string;
+}
+
+const RECEIPT_WORDS: Record<MessageLanguage, { subject: (hotel: string) => string; text: (hotel: string, amount: string, card: string, reference: string) => string; thanks: string }> = {
+  'es-MX': {
+    subject: (hotel) => `${hotel}: comprobante de su pago`,
+    text: (hotel, amount, card, reference) => `${hotel}: recibimos su pago de ${amount}${card}. Referencia: ${reference}.`,
+    thanks: 'Gracias. Conserve este mensaje como comprobante.',
+  },
+  'en-US': {
+    subject: (hotel) => `${hotel}: your payment receipt`,
+    text: (hotel, amount, card, reference) => `${hotel}: we received your payment of ${amount}${card}. Reference: ${reference}.`,
+    thanks: 'Thank you. Keep this message as your receipt.',
+  },
+};
+
+/** A payment's receipt for a channel: SMS one short text (GSM-7 where it can be); e-mail a subject, plain text and HTML. */
+export function renderReceipt(channel: 'sms' | 'email', language: MessageLanguage, data: ReceiptData): RenderedMessage {
+  const words = RECEIPT_WORDS[language];
+  const hotel = oneLine(data.hotelName);
+  const amount = formatAmount(data.amount, data.currency, language);
+  const card = WORDS[language].card(brandName(data.brand), lastFour(data.last4));
+  const line = words.text(hotel, amount, card, data.reference);
+  if (channel === 'sms') return { text: gsmFriendly(`${line} ${words.thanks}`) };
+  const subject = words.subject(hotel);
+  const text = [line, '', words.thanks, '', `— ${hotel}`, ''].join('\n');
+  const html = `<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;color:#18181b">
+<p style="font-size:20px;font-weight:bold">${escapeHtml(hotel)}</p>
+<p style="font-size:16px;line-height:1.5">${escapeHtml(line)}</p>
+<p style="font-size:13px;color:#52525b">${escapeHtml(words.thanks)}</p>
+</body></html>
+`;
+  return { subject, text, html };
+}

@@ -263,6 +263,23 @@ export class PaymentEngine {
       const existing = this.journal.operation(id);
       if (existing) this.checkResumable(existing, 'create_payment', body);
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
+      // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
+      const live = existing ? undefined : this.livePayment(rest.reservationId);
+      if (live) {
+        const now = await this.fetchAndStore(live.id).catch((error: unknown) => {
+          if (error instanceof ServiceError) return live;
+          throw error;
+        });
+        if (isFinalPayment(now.status) || now.abandonedAt !== undefined) continue;
+        this.emit(now.id);
+        throw new ServiceError(
+          'invalid_input',
+          'reservation_payment_in_progress',
+          `The payment of ${formatMoney(now.amountCents, now.currency)} on this reservation is still in progress: wait for its result, or abandon it, before another charge.`,
+          { params: { amountCents: now.amountCents, currency: now.currency } },
+        );
+      }
       const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
       if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
       const answered = await this.finishEarlierPayments(earlier);
@@ -336,7 +353,7 @@ export class PaymentEngine {
           'invalid_input',
           'amount_changed',
           `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents' },
+          { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
       }
       const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
@@ -408,6 +425,7 @@ export class PaymentEngine {
     if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
       throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
         param: 'amountCents',
+        params: { leftCents: left, currency: known.currency },
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
@@ -573,6 +591,11 @@ export class PaymentEngine {
     );
   }
 
+  /** The reservation's payment still in progress on the service (not over, not abandoned), as last read. */
+  private livePayment(reservationId: string): StoredPayment | undefined {
+    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && p.abandonedAt === undefined);
+  }
+
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
   private unansweredPayments(reservationId: string): Operation[] {
     return this.journal.paymentOperationsOf(reservationId, ['pending']).filter((op) => {
@@ -594,7 +617,7 @@ export class PaymentEngine {
       });
       const now = this.journal.operation(op.operationId) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
-      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now));
+      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
     }
     return undefined;
   }
@@ -624,6 +647,12 @@ export class PaymentEngine {
       startedAt: new Date(op.createdAt).toISOString(),
       state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
     };
+  }
+
+  /** An unanswered payment attempt's amount, as an error's params. */
+  private moneyOf(op: Operation): { amountCents: number; currency: string } | undefined {
+    const body = CreatePaymentBody.safeParse(op.payload);
+    return body.success ? { amountCents: centsFromWire(body.data.amount), currency: body.data.currency } : undefined;
   }
 
   private amountOf(op: Operation): string {

@@ -3,7 +3,7 @@
  * password from the secret store), each store in its own schema. The app's role only reads and writes; the schema owner
  * migrates (--migrate-center).
  */
-import { Kysely, type PostgresPool } from 'kysely';
+import { Kysely, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { CenterPostgresDialect } from './driver';
 import { fromPostgresError, StorageError, type CenterTarget } from './errors';
@@ -133,9 +133,38 @@ export function centerPool(options: CenterConnectionOptions): pg.Pool {
   return pool;
 }
 
+/**
+ * Whether an error leaves its connection unusable: anything but the server's own answer to a statement (a socket closed,
+ * a timeout), or an answer that ends the session (FATAL, PANIC; admin shutdown, crash, connection exceptions).
+ */
+function endsConnection(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return true;
+  return error.severity === 'FATAL' || error.severity === 'PANIC' || /^(57P|08)/.test(error.code ?? '');
+}
+
+/**
+ * Lends the pool's connections to Kysely. A connection whose statement failed in a way that ends it is destroyed when
+ * Kysely gives it back: the server's error answer comes before the socket's close, and given back as it was, it would
+ * wait in the pool for the next statement, which would then fail too.
+ */
+async function lend(pool: pg.Pool): Promise<PostgresPoolClient> {
+  const client = await pool.connect();
+  let broken = false;
+  const query = ((...args: unknown[]) => {
+    const answer = (client.query as (...a: unknown[]) => unknown)(...args);
+    // A cursor (streamed rows) comes back as it is; a statement's promise is watched for an error that ends the connection.
+    if (!(answer instanceof Promise)) return answer;
+    return answer.catch((error: unknown) => {
+      if (endsConnection(error)) broken = true;
+      throw error;
+    });
+  }) as PostgresPoolClient['query'];
+  return { query, release: () => client.release(broken || undefined) };
+}
+
 /** One Kysely per store over the shared pool: destroying it must not end the pool the other stores use. */
 function sharedPool(pool: pg.Pool): PostgresPool {
-  return { connect: () => pool.connect(), end: () => Promise.resolve(), options: pool.options };
+  return { connect: () => lend(pool), end: () => Promise.resolve(), options: pool.options };
 }
 
 /** A Kysely over a pool of the center (its errors mapped); destroying it leaves the pool open. */

@@ -22,6 +22,7 @@ export const CHANNEL_NAMES = [
   'payments:checkAgain',
   'payments:abandon',
   'messaging:sendLink',
+  'messaging:sendReceipt',
   'messaging:channels',
   'messaging:history',
   'messaging:outbox',

@@ -4,7 +4,7 @@ import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
-import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest } from '../messaging';
+import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
 import { LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, ReservationBalance } from './views';
@@ -300,6 +300,18 @@ export const CHANNELS = {
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: { action: 'link.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, delivery: output?.status }) },
+  }),
+  /**
+   * Sends a succeeded payment's receipt to the guest by SMS or e-mail, in the language chosen (the guest's): the amount,
+   * the card's brand and last 4, and the short reference (the last 8 characters of the payment id, grouped). Answers
+   * the first delivery status; later ones arrive as `messaging:delivery`.
+   */
+  'messaging:sendReceipt': channel({
+    input: SendReceiptRequest,
+    output: DeliveryResult,
+    access: TAKES_PAYMENTS,
+    activity: 'operator',
+    audit: { action: 'receipt.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, language: input.language, delivery: output?.status }) },
   }),
   'messaging:channels': channel({ input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF, activity: 'background', audit: 'none' }),
   'messaging:history': channel({

@@ -2,3 +2,4 @@
 export * from './contract';
 export * from './views';
 export type { Api, Transport } from './api';
+export * from './errors';

@@ -30,8 +30,10 @@ export {
   OutboxMessageView,
   PlayCardholderRequest,
   PlayCardholderResult,
+  ReceiptChannel,
   ResendConfirmation,
   SendLinkOutcome,
+  SendReceiptRequest,
   SendLinkRequest,
   type SendLinkRequestInput,
 } from './views';

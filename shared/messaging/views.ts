@@ -32,6 +32,31 @@ export const SendLinkRequest = z
     return { ...request, destination: checked.ok ? checked.value : request.destination };
   });
 export type SendLinkRequestInput = z.input<typeof SendLinkRequest>;
+
+/** The channels a receipt goes by. */
+export const ReceiptChannel = z.enum(['sms', 'email'], { error: 'Send the receipt by SMS or e-mail.' });
+
+/**
+ * The result panel asks main to send a succeeded payment's receipt (amount, card brand and last 4, short reference) to
+ * the guest. Without `language`, main writes it in the guest's (the reservation's language, or its phone's country).
+ * The destination is checked and normalized as for a link.
+ */
+export const SendReceiptRequest = z
+  .strictObject({
+    paymentId: PaymentId,
+    channel: ReceiptChannel,
+    destination: freeText({ error: 'Enter where to send the receipt.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
+    language: MessageLanguage.optional(),
+  })
+  .superRefine((request, ctx) => {
+    const checked = checkDestination(request.channel, request.destination);
+    if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['destination'], message: checked.message });
+  })
+  .transform((request) => {
+    const checked = checkDestination(request.channel, request.destination);
+    return { ...request, destination: checked.ok ? checked.value : request.destination };
+  });
+export type SendReceiptRequest = z.output<typeof SendReceiptRequest>;
 export type SendLinkRequest = z.output<typeof SendLinkRequest>;
 
 /** Who carried a message: a configured provider, or the training outbox (nothing leaves the desk). */

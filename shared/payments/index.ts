@@ -42,3 +42,12 @@ export type RefundReason = z.infer<typeof RefundReason>;
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
 export * from './status';
 export * from './money';
+
+/**
+ * The short reference the agent reads to the guest and a receipt carries: the last 8 characters of the payment id,
+ * upper case, in two groups of 4 ("pay_…9f3a1b2c" is "9F3A-1B2C").
+ */
+export function shortReference(paymentId: string): string {
+  const tail = paymentId.slice(-8).toUpperCase();
+  return `${tail.slice(0, 4)}-${tail.slice(4)}`;
+}

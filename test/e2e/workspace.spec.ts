@@ -190,16 +190,23 @@ test('a payment whose answer is lost: the reservation shows it with Check again,
   expect(journalPaymentKeys(app)).toHaveLength(1);
 });
 
-test('flow D: a saved card is charged without card details', async ({ page, app }) => {
+test('flow D: a saved card (kept with the guest’s consent) is charged without card details, after its amount and card are confirmed with Enter', async ({ page, app }) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-5Z2A8B', 'Sarah Nguyen');
+  await page.getByLabel('Amount', { exact: true }).fill('100');
+  await page.getByLabel('The guest agrees to keep this card').check();
+  await page.getByLabel('Card number').focus();
   await keyCard(page, '378282246310005', '1234');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
   await page.getByRole('button', { name: 'Done — new payment' }).click();
   await page.getByLabel('Amount', { exact: true }).fill('50');
   await expect(page.getByRole('heading', { name: 'Saved cards' })).toBeVisible();
+  // Issue 14: no one-click charge — the amount and card are shown, and Enter once more charges.
   await page.getByRole('button', { name: 'Charge Amex •••• 0005' }).click();
+  await expect(page.getByText('Charge $50.00 USD to Amex •••• 0005?')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('$50.00');
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('Amex •••• 0005');
@@ -208,9 +215,12 @@ test('flow D: a saved card is charged without card details', async ({ page, app 
 test.describe('the idle lock', () => {
   test.use({ idleTimeoutMs: 2_500 });
 
-  test('wipes the card form: after signing in again the card data is gone', async ({ page, app }) => {
+  test('wipes the card form: after signing in again the card data is gone, what else the agent typed is not', async ({ page, app }) => {
     await signInAgent(page, app);
     await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
+    await page.getByLabel('Amount', { exact: true }).fill('250');
+    await page.getByLabel('Note for the payment (optional)').fill('Deposit, room 12');
+    await page.getByLabel('Card number').focus();
     await page.keyboard.type('4242424242424242');
     await expect(page.getByLabel('Card number')).not.toHaveValue('');
     await expect(page.getByRole('heading', { name: 'The desk was locked' })).toBeVisible({ timeout: 10_000 });
@@ -219,8 +229,12 @@ test.describe('the idle lock', () => {
     await page.locator('#sign-in-id').fill('ana');
     await page.locator('#sign-in-password').fill('agent password 1234');
     await page.keyboard.press('Enter');
-    await expect(page.locator('#lookup-input')).toBeFocused();
-    await expect(page.getByLabel('Card number')).toHaveCount(0);
+    // Issue 14, item 4: the same agent finds the call as it was — the reservation, the amount and the note — and an
+    // empty card form.
+    await expect(page.getByRole('heading', { level: 2, name: /Zoë Anderson/ })).toBeVisible();
+    await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('250');
+    await expect(page.getByLabel('Note for the payment (optional)')).toHaveValue('Deposit, room 12');
+    await expect(page.getByLabel('Card number')).toHaveValue('');
     expect(await page.content()).not.toMatch(/4242 ?4242/);
   });
 });

@@ -248,7 +248,7 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
         // The link is this payment's own: a message to this number carrying it is the one sent. A body Twilio no longer
         // shows (redacted) cannot tell: unsure rather than wrong.
         if (!found.data.body) throw new DeliveryError('unexpected', `${where} does not show the messages' text, so the message cannot be recognized.`, true);
-        if (found.data.body.includes(message.link)) return accepted(found.data);
+        if (found.data.body.includes(message.link === '' ? message.rendered.text : message.link)) return accepted(found.data);
       }
       return undefined;
     },

@@ -14,7 +14,9 @@ export interface OutgoingMessage {
   language: MessageLanguage;
   hotelName: string;
   rendered: RenderedMessage;
-  /** The 3DS link: sent, never logged or stored. */
+  /** What it is: a payment's 3DS link (the default), or a succeeded payment's receipt (which has no link). */
+  kind?: 'link' | 'receipt';
+  /** The 3DS link: sent, never logged or stored. Empty for a receipt. */
   link: string;
   /** Template variables for providers that send approved templates (WhatsApp). */
   variables: Record<string, string>;

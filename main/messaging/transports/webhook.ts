@@ -11,6 +11,7 @@
  *     "to": "+525512345678" | "guest@example.com", "language": "es-MX" | "en-US",
  *     "text": "…", "subject": "…" (e-mail), "html": "…" (e-mail),
  *     "link": "https://…", "variables": { "1": hotel, "2": amount, "3": link }, "validitySeconds": 840 }
+ *   A receipt adds "kind": "receipt", with an empty "link" and empty "variables".
  *
  *   → 2xx, optionally { "id": "…", "status": "queued" | "sent" | "delivered" | "read" | "failed", "failure": "…" }
  *
@@ -39,6 +40,7 @@ export function webhookBody(message: OutgoingMessage): Record<string, unknown> {
     ...(message.rendered.subject === undefined ? {} : { subject: message.rendered.subject }),
     ...(message.rendered.html === undefined ? {} : { html: message.rendered.html }),
     link: message.link,
+    ...(message.kind === 'receipt' ? { kind: 'receipt' } : {}),
     variables: message.variables,
     validitySeconds: Math.floor(message.validitySeconds),
   };

@@ -45,6 +45,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
               <ReservationSummary
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}
+                balance={overview.data?.balance}
                 onClose={closeReservation}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
               />
@@ -54,6 +55,9 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   reservation={reservation.data}
                   methods={overview.data?.methods ?? []}
                   pendingPayments={overview.data?.pendingPayments ?? []}
+                  inProgress={overview.data?.inProgress ?? []}
+                  balance={overview.data?.balance}
+                  overviewUpdating={overview.isFetching}
                 />
               ) : (
                 <p className="muted">{t('ws.adminNoPayments')}</p>

@@ -1,6 +1,6 @@
 // Renderer: the application shell — first run, sign-in, then the workspace; everything through the bridge.
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type JSX } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { createQueryClient } from '../bridge/cache';
 import { describeError } from '../bridge/errors';
@@ -26,6 +26,15 @@ type Screen =
  */
 function forgetCall(): void {
   useCall.getState().reset();
+  forgetReadings();
+}
+
+/**
+ * The lock forgets what was read and every operation's variables and answers, but keeps the call (reservation, payment
+ * followed, what the agent typed — never card data, which went with the card form): the same operator signing back
+ * in finds the call as it was, its payment read again from main.
+ */
+function forgetReadings(): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== appKeys.info[0] });
   queryClient.getMutationCache().clear();
 }
@@ -45,15 +54,24 @@ function Shell(): JSX.Element {
     );
   }, []);
 
+  /** Who had the call when the desk locked: anyone else signing in starts with none. */
+  const callOf = useRef<string>(undefined);
+
   // The idle lock: the workspace (and the card form with it) is unmounted, so typed card data is gone.
   useSessionLocked(() => {
-    forgetCall();
+    forgetReadings();
+    if (screen.name === 'workspace') callOf.current = screen.operator.id;
     setScreen({ name: 'sign-in', locked: true });
   });
 
-  const signedIn = (operator: OperatorView): void => setScreen({ name: 'workspace', operator });
+  const signedIn = (operator: OperatorView): void => {
+    if (callOf.current !== undefined && callOf.current !== operator.id) forgetCall();
+    callOf.current = undefined;
+    setScreen({ name: 'workspace', operator });
+  };
   // The locked session ended on the lock screen: a plain sign-in for whoever is at the desk now.
   const handedOver = (): void => {
+    callOf.current = undefined;
     forgetCall();
     setScreen({ name: 'sign-in', locked: false, handedOver: true });
   };

@@ -3,7 +3,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { usePaymentEvents } from '../features/payment';
-import { lockSession, useActivityReport } from '../features/session';
+import { IdleWarning, lockSession, useActivityReport } from '../features/session';
 import { UpdateBanner } from '../features/updates';
 import { useI18n } from '../i18n';
 import { AgentDesk } from './AgentDesk';
@@ -88,6 +88,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
           {t('ws.signOut')}
         </button>
       </header>
+      <IdleWarning />
       <UpdateBanner />
       {sections.length > 1 && (
         <nav className="sections" aria-label={t('nav.label')}>

@@ -1,6 +1,8 @@
 // The e2e harness every screen uses: the built renderer in Chromium, `window.api` made by the preload's bridge factory and
 // wired with page.exposeBinding to the real main-process stack (IPC door, engine, journal in a temp folder, operators,
-// in-process simulator). Nothing of the service is mocked; only Electron itself is absent.
+// in-process simulator). Nothing of the service is mocked; only Electron itself is absent. The simulator is started here
+// and outlives a restart of the app (restart(): main's stack closed and made again over the same data folder, the page
+// loaded again), as the real service would.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, type MainStack } from '../../../main/app';
+import { simulatorConfig } from '../../../main/payments';
+import { startSimulator } from '../../../main/sandbox';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
 import { isAppUrl } from '../../../main/ipc';
@@ -56,6 +60,8 @@ export interface AppHarness {
    * event), so that a test in Spanish can check that none of them is on screen.
    */
   mainMessages: Set<string>;
+  /** A restart of the app: main's stack closed and started again over the same data folder, the page loaded again. */
+  restart(): Promise<void>;
 }
 
 /** Every string under a `message` key, anywhere in a value main sent. */
@@ -94,21 +100,31 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
   const protection: boolean[] = [];
   let current = options.language;
-  const stack = await createMainStack({
-    dataDir,
-    version: 'e2e',
-    fetch,
-    service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
-    isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
-    preferences: {
-      language: () => ({ language: current, locked: false }),
-      setLanguage: (next) => Promise.resolve((current = next)),
-    },
-    protectCardData: (_id, active) => protection.push(active),
-    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
-    ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
-  });
+  const sim = await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 });
+  const start = () =>
+    createMainStack({
+      dataDir,
+      version: 'e2e',
+      fetch,
+      service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
+      connect: () =>
+        Promise.resolve({
+          config: simulatorConfig(sim),
+          secrets: { read: () => Promise.resolve(sim.clientSecret) },
+          training: { controlUrl: sim.controlUrl },
+          close: () => Promise.resolve(),
+        }),
+      isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
+      preferences: {
+        language: () => ({ language: current, locked: false }),
+        setLanguage: (next) => Promise.resolve((current = next)),
+      },
+      protectCardData: (_id, active) => protection.push(active),
+      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+      ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
+      ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
+    });
+  let stack = await start();
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
   const mainMessages = new Set<string>();
@@ -119,31 +135,44 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     return result;
   });
   await page.addInitScript({ content: await pageBridge() });
-  const stopEvents = stack.onEvent((event, payload) => {
-    collectMessages(payload, mainMessages);
-    page
-      .evaluate(
-        ([name, value]) => {
-          (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
-        },
-        [event, payload] as const,
-      )
-      .catch(() => undefined);
-  });
-  return {
+  const forwardEvents = (from: MainStack) =>
+    from.onEvent((event, payload) => {
+      collectMessages(payload, mainMessages);
+      page
+        .evaluate(
+          ([name, value]) => {
+            (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
+          },
+          [event, payload] as const,
+        )
+        .catch(() => undefined);
+    });
+  let stopEvents = forwardEvents(stack);
+  const harness = {
     url,
-    stack,
+    get stack() {
+      return stack;
+    },
     controlUrl,
     protection,
     dataDir,
     mainMessages,
+    async restart() {
+      stopEvents();
+      await stack.close();
+      stack = await start();
+      stopEvents = forwardEvents(stack);
+      await page.goto(url);
+    },
     async stop() {
       stopEvents();
       await stack.close();
+      await sim.close();
       server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 export const test = base.extend<{ app: AppHarness } & HarnessOptions>({

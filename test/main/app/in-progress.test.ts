@@ -3,6 +3,8 @@
 // crossing, and "Abandon and use another card" frees the reservation only once the service says the payment did not
 // succeed. The simulator runs in this process and outlives the app's restart, as the real service would.
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -127,3 +129,45 @@ describe('payments:abandon', () => {
     expect(row).toMatchObject({ outcome: 'refused' });
   });
 });
+
+describe('no new charge while a payment is in progress (main refuses it, whatever the screen shows)', () => {
+  it.each([
+    ['waiting for 3-D Secure', '4000000000003220', false],
+    ['waiting for an MSI plan', '4000004840000008', true],
+  ] as const)('%s: a new attempt is refused with the payment named; once abandoned, the new charge goes', async (_, number, msi) => {
+    const first = msi ? await payMsi(number) : await pay(number);
+    expect(['requires_action', 'pending_confirmation']).toContain(first.status);
+    const methodId = await desk.card(RESERVATION, '4242424242424242');
+    const next = { methodId, amountCents: 20_000, currency: msi ? 'mxn' : 'usd', reservationId: RESERVATION };
+    const error = await desk.refused('payments:pay', { operationId: randomUUID(), ...next });
+    expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents, currency: first.currency } });
+    expect(paymentsOnService()).toBe(1);
+    await desk.ok('payments:abandon', { paymentId: first.id });
+    const second = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), ...next });
+    expect(second.id).not.toBe(first.id);
+    expect(paymentsOnService()).toBe(2);
+  });
+
+  it('a retry of the same attempt (its own operation id) is still answered with its payment', async () => {
+    const methodId = await desk.card(RESERVATION, '4000000000003220');
+    const input = { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: RESERVATION };
+    const first = await desk.ok<Output<'payments:pay'>>('payments:pay', input);
+    expect(await desk.ok<Output<'payments:pay'>>('payments:pay', input)).toMatchObject({ id: first.id, status: 'requires_action' });
+    expect(paymentsOnService()).toBe(1);
+  });
+});
+
+async function payMsi(number: string): Promise<Output<'payments:pay'>> {
+  const methodId = await desk.card(RESERVATION, number);
+  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 60_000, currency: 'mxn', reservationId: RESERVATION, installments: true });
+}
+
+/** How many payments were asked of the service: the distinct Idempotency-Keys the desk's journal sent to POST /payments. */
+function paymentsOnService(): number {
+  const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
+  try {
+    return (db.prepare(`SELECT COUNT(DISTINCT idempotency_key) AS n FROM attempts WHERE operation = 'POST /payments'`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}

@@ -149,7 +149,7 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     const first = randomUUID();
     expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({ ok: false });
     const refused = await call(stack, 'payments:pay', { operationId: randomUUID(), ...charge });
-    expect(refused).toEqual({ ok: false, error: { code: 'payment_unanswered', message: UNANSWERED } });
+    expect(refused).toEqual({ ok: false, error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } } });
     expect((await paymentsOf(stack)).payments).toEqual([]);
     const key = keyOf(first) ?? '';
     expect(paymentKeys()).toEqual([key]);
@@ -230,7 +230,7 @@ describe('a reservation is one reservation whatever the case of its number', () 
     expect(overview.pendingPayments.map((p) => p.operationId)).toEqual([first]);
     expect(await call(stack, 'payments:pay', { operationId: randomUUID(), methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION })).toEqual({
       ok: false,
-      error: { code: 'payment_unanswered', message: UNANSWERED },
+      error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } },
     });
     expect(paymentKeys()).toEqual([keyOf(first)]);
     // Answered at last: the payment shows on the reservation under either spelling, and a new charge gets that payment.

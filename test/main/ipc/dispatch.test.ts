@@ -126,7 +126,9 @@ describe('errors cross as {code, message}, never a stack', () => {
   it.each([
     ['OperatorError', new OperatorError('locked', 'This account is locked.', 1, { params: { minutes: 30 } }), { code: 'locked', message: 'This account is locked.', params: { minutes: 30 } }],
     ['RefundError', new RefundError('refund_limit', 'Too much.', { field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }), { code: 'refund_limit', message: 'Too much.', field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }],
-    ['ServiceError', new ServiceError('http', 'amount_too_small', 'Too small.', { status: 400, param: 'amount' }), { code: 'amount_too_small', message: 'Too small.', field: 'amount' }],
+    ['ServiceError', new ServiceError('http', 'validation_error', 'Too small.', { status: 400, param: 'amount' }), { code: 'validation_error', message: 'Too small.', field: 'amount' }],
+    // A code the contract does not list (the service's own word) crosses as service_refused, its word in params.
+    ['ServiceError (unlisted)', new ServiceError('http', 'brand_new_code', 'Something new.', { status: 422 }), { code: 'service_refused', message: 'Something new.', params: { serviceCode: 'brand_new_code' } }],
     ['SettingsError', new SettingsError('locked', 'The language is managed by IT.', [{ field: 'language', message: 'is managed by IT' }]), { code: 'locked', message: 'The language is managed by IT.', field: 'language', params: { settings: 'language' } }],
     ['ReservationError', new ReservationError('unavailable', 'The reservation system is down.', 503), { code: 'unavailable', message: 'The reservation system is down.', params: { status: 503 } }],
     ['MessagingError', new MessagingError('training_only', 'Training only.'), { code: 'training_only', message: 'Training only.' }],

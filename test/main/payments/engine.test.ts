@@ -140,7 +140,10 @@ describe('flows through the facade', () => {
   it('D: a saved card charged again without card details', async () => {
     const { engine, requests } = makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
-    await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
+    const first = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
+    // Charged again once the first is over: a payment still being charged holds the reservation (one at a time).
+    await advance(2);
+    await engine.getPayment(first.id);
     const before = requests.filter((r) => r.endsWith('/methods')).length;
     const second = await engine.pay({ methodId: method.id, amountCents: 4000, currency: 'usd', ...who });
     expect(second.methodId).toBe(method.id);
@@ -323,13 +326,14 @@ describe('money on the wire', () => {
     const { engine } = makeEngine({ rewrite });
     const method = await engine.tokenize({ card: MSI, ...who });
     // Amounts whose sums in floating point go astray (0.1 + 0.2, 1000.1 + 0.2…): in cents they cannot.
+    // Each on its own reservation: one payment at a time per reservation, and the MSI one waits for its plan.
     const single = await engine.pay({ methodId: method.id, amountCents: 10 + 20, currency: 'mxn', ...who });
-    const msi = await engine.pay({ methodId: method.id, amountCents: 100010 + 20, currency: 'mxn', installments: true, ...who });
+    const msi = await engine.pay({ methodId: method.id, amountCents: 100010 + 20, currency: 'mxn', installments: true, ...who, reservationId: 'MEX-MSI001' });
     await engine.updateAmount({ paymentId: msi.id, amountCents: 120010 + 20, operatorId: who.operatorId });
     await advance(2);
     await engine.getPayment(single.id);
     await engine.refund({ paymentId: single.id, amountCents: 10 + 10 + 10 - 20, reason: 'duplicate', operatorId: 'sup-1' });
-    const big = await engine.pay({ methodId: method.id, amountCents: 99_999_999, currency: 'usd', ...who });
+    const big = await engine.pay({ methodId: method.id, amountCents: 99_999_999, currency: 'usd', ...who, reservationId: 'MEX-BIG001' });
     expect(big.amountCents).toBe(99_999_999);
     const amounts = bodies.map((body) => /"amount":([^,}]+)/.exec(body)?.[1]);
     expect(amounts).toEqual(['0.3', '1000.3', '1200.3', '0.1', '999999.99']);
@@ -432,13 +436,16 @@ describe('bad input is refused before any request, and nothing is journaled', ()
 describe('no card number, CVV, secret or token at rest', () => {
   it('after every test card, none is in the journal files, the logs or the events', async () => {
     const { engine, journal, tokens, logs, events } = makeEngine();
-    for (const c of ALL_CARDS) {
-      const method = await engine.tokenize({ card: c, guestEmail: 'guest@example.com', ...who });
+    // Each card on its own reservation: one payment at a time per reservation, and some wait (3-D Secure, a plan).
+    const reservations = ALL_CARDS.map((_, i) => `${who.reservationId}-${i}`);
+    for (const [i, c] of ALL_CARDS.entries()) {
+      const reservationId = reservations[i] ?? who.reservationId;
+      const method = await engine.tokenize({ card: c, guestEmail: 'guest@example.com', ...who, reservationId });
       const msi = c === MSI;
-      await engine.pay({ methodId: method.id, amountCents: 50000, currency: 'mxn', ...(msi ? { installments: true } : {}), ...who });
+      await engine.pay({ methodId: method.id, amountCents: 50000, currency: 'mxn', ...(msi ? { installments: true } : {}), ...who, reservationId });
     }
     await advance(2);
-    for (const p of engine.listReservation(who.reservationId).payments) await engine.getPayment(p.id);
+    for (const reservationId of reservations) for (const p of engine.listReservation(reservationId).payments) await engine.getPayment(p.id);
     journal.close();
     const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1'));
     const haystacks = [...files, logs.join('\n'), JSON.stringify(events)];

@@ -1,6 +1,7 @@
 // The center backend against a real PostgreSQL: how a desk connects (TLS modes, the password asked for), and every way
 // it can fail said in words (StorageError codes) — the server down, the sign-in refused, no database, a lost connection.
 import { createServer, type Server } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageError, centerStorage, type CenterConnectionOptions } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -142,4 +143,30 @@ describe('the center unreachable or refusing', () => {
       await storage.close();
     }
   });
+  it('a connection cut in the middle of a statement: that statement fails as center_unavailable, the very next one works', async () => {
+    const storage = centerStorage({ ...center.app, maxConnections: 1, onIdleError: () => undefined });
+    try {
+      const store = await storage.open<NotesDB>(notesStore);
+      const client = await storage.pool.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      client.release();
+      // The server ends the connection while a statement runs on it: the error answer and the socket's close come apart,
+      // and the connection used to go back to the pool between the two, so the next statement went to a dead socket.
+      const running = sql`SELECT pg_sleep(5)`.execute(store.db).then(() => undefined, (e: unknown) => e);
+      await waitFor(async () => (await center.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [rows[0]?.pid])).length === 1);
+      await center.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      expect(await running).toMatchObject({ code: 'center_unavailable' });
+      expect(await store.db.selectFrom('notes').select('id').execute()).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
 });
+
+async function waitFor(ready: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the statement never started');
+}

@@ -3,6 +3,24 @@
 // of the features' api.ts files (payment, refunds), which renew them after an answer; components only move the call on
 // (open, close, new attempt, decline), which starts new ones.
 import { create } from 'zustand';
+import type { MessageChannel } from '../../../../shared/messaging';
+import type { Currency } from '../../../../shared/payments';
+import type { Language } from '../../../../shared/language';
+
+/**
+ * What the agent typed for the payment on the call, never card data: it survives a decline, a service error and the
+ * idle lock (the same operator signing back in finds it), and goes with a payment that succeeded, a closed reservation
+ * or a sign-out. `amount` stays unset until the agent types one: the form then shows what is still owed.
+ */
+export interface PaymentDraft {
+  amount?: string | undefined;
+  currency?: Currency | undefined;
+  note?: string | undefined;
+  msi?: boolean | undefined;
+  /** The 3DS link's channel and the language of the message to the guest, as last chosen. */
+  channel?: MessageChannel | undefined;
+  guestLanguage?: Language | undefined;
+}
 
 interface CallState {
   reservationId: string | undefined;
@@ -15,11 +33,22 @@ interface CallState {
    */
   tokenizeOperationId: string;
   payOperationId: string;
+  /**
+   * The cards keyed on this call, by method id: brand and last 4 only (what may be shown), so that the result names the
+   * card of a payment whose card was not kept as a saved card.
+   */
+  cards: Readonly<Record<string, { brand: string; last4: string }>>;
+  cardKeyed: (methodId: string, card: { brand: string; last4: string }) => void;
+  /** What the agent typed for this reservation's payment (never card data). */
+  draft: PaymentDraft;
   /** The code of the last decline, shown inside the next card form (never card data). */
   decline: { code: string; message?: string | undefined } | undefined;
   openReservation: (id: string) => void;
   closeReservation: () => void;
   paymentStarted: (id: string) => void;
+  editDraft: (patch: Partial<PaymentDraft>) => void;
+  /** The payment succeeded and the agent goes on ("Done — new payment"): a new attempt, with what is still owed. */
+  paymentDone: () => void;
   /** Main answered a tokenization (either way: the card is never kept): the next one is a new operation. */
   tokenizeAnswered: () => void;
   /** Main refused the charge for good: the next charge is a new operation. */
@@ -37,7 +66,7 @@ interface CallState {
   attemptId: (slot: string) => string;
   /** Main answered the attempt (done, or refused for good): the next one gets a new id. */
   attemptAnswered: (slot: string) => void;
-  /** The lock screen or sign-out: forget the call. */
+  /** Sign-out, or another operator at the desk after the lock: forget the call. (The lock itself keeps it.) */
   reset: () => void;
 }
 
@@ -58,12 +87,18 @@ export const useCall = create<CallState>()((set, get) => ({
   paymentId: undefined,
   decline: undefined,
   ...ids(),
-  openReservation: (id) => set({ reservationId: id, paymentId: undefined, decline: undefined, ...ids() }),
-  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, ...ids() }),
+  draft: {},
+  cards: {},
+  cardKeyed: (methodId, { brand, last4 }) => set((state) => ({ cards: { ...state.cards, [methodId]: { brand, last4 } } })),
+  openReservation: (id) =>
+    set((state) => (state.reservationId === id ? {} : { reservationId: id, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() })),
+  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() }),
   paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
+  editDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
+  paymentDone: () => set({ paymentId: undefined, decline: undefined, draft: {}, ...ids() }),
   tokenizeAnswered: () => set({ tokenizeOperationId: crypto.randomUUID() }),
   payRefused: () => set({ payOperationId: crypto.randomUUID() }),
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
-  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, attempts: {}, ...ids() }),
+  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, attempts: {}, ...ids() }),
 }));

@@ -1,5 +1,6 @@
 // The payment on the call through the bridge: the payment as main reports it (kept current by main's events), the card's
-// tokenization, the charge, "Check again", the MSI confirmation and amount update, and the 3DS link with its delivery.
+// tokenization, the charge, "Check again", the MSI confirmation and amount update, the 3DS link with its delivery, and
+// "Abandon and use another card".
 // The hooks own the operation ids (kept in the call's store), what each answer marks stale, and the event subscriptions.
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent } from 'react';
@@ -73,7 +74,7 @@ export function useTokenize(reservation: Pick<ReservationView, 'confirmationNumb
   return useCallback(
     async (card: CardInput) => {
       try {
-        return await unwrap(
+        const method = await unwrap(
           bridge().payments.tokenize({
             operationId: useCall.getState().tokenizeOperationId,
             card,
@@ -81,6 +82,8 @@ export function useTokenize(reservation: Pick<ReservationView, 'confirmationNumb
             ...(guestEmail === undefined ? {} : { guestEmail }),
           }),
         );
+        useCall.getState().cardKeyed(method.id, method);
+        return method;
       } finally {
         // Answered either way: the next one (another card, a corrected number) is a new operation.
         useCall.getState().tokenizeAnswered();
@@ -115,6 +118,25 @@ export function usePay(reservationId: string): UseMutationResult<PaymentView, Er
     },
     onError: () => {
       void queryClient.invalidateQueries({ queryKey: callKeys.overview(reservationId) });
+    },
+  });
+}
+
+/**
+ * "Abandon and use another card": main leaves the waiting payment to expire on the service, once the service says it did
+ * not succeed. Answered, the payment leaves the reservation's payments in progress at once (the overview is read again
+ * too) and a new attempt starts with what the agent typed.
+ */
+export function useAbandon(reservationId: string): UseMutationResult<PaymentView, Error, { paymentId: string }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ paymentId }: { paymentId: string }) => unwrap(bridge().payments.abandon({ paymentId })),
+    onSuccess: (payment) => {
+      queryClient.setQueryData<Output<'reservations:overview'>>(callKeys.overview(reservationId), (overview) =>
+        overview === undefined ? undefined : { ...overview, inProgress: overview.inProgress?.filter((live) => live.paymentId !== payment.id) },
+      );
+      storePayment(queryClient, payment);
+      if (useCall.getState().paymentId === payment.id) useCall.getState().newAttempt();
     },
   });
 }

@@ -1,6 +1,7 @@
 // The session through the bridge: its status when the app starts, sign-in (or the first admin on first run), lock,
-// hand-over of a locked desk, sign-out, the idle lock's event, and the operator's activity that postpones it. Passwords
-// travel in a Secret, emptied when the call is made (react-query keeps a mutation's variables).
+// hand-over of a locked desk, sign-out, the idle lock's event and its warning a minute before, and the operator's
+// activity that postpones it. Passwords travel in a Secret, emptied when the call is made (react-query keeps a
+// mutation's variables).
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import type { Output } from '../../../../shared/ipc';
@@ -21,6 +22,15 @@ export function useSessionLocked(onLocked: () => void): void {
   useEffect(() => {
     if (!hasBridge) return;
     return bridge().events.on('session:locked', () => handle());
+  }, []);
+}
+
+/** Main warns that the idle lock comes at `locksAt` (ISO) unless the operator acts: called while mounted. */
+export function useIdleWarning(onWarning: (locksAt: string) => void): void {
+  const handle = useEffectEvent(onWarning);
+  useEffect(() => {
+    if (!hasBridge) return;
+    return bridge().events.on('session:idleWarning', ({ locksAt }) => handle(locksAt));
   }, []);
 }
 

@@ -1,6 +1,7 @@
-// The reservation on the call: guest, stay, hotel, balance due, contact, and the payments already made on it.
+// The reservation on the call: guest, stay, hotel, what it still owes (main's count, after this desk's payments),
+// contact, and the payments already made on it.
 import { Fragment, useState, type JSX, type ReactNode } from 'react';
-import type { PaymentView } from '../../../../../shared/ipc/views';
+import type { PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
@@ -10,6 +11,8 @@ import { formatPhone } from '../../../ui/text';
 interface Props {
   reservation: ReservationView;
   payments: readonly PaymentView[];
+  /** What it still owes as main computes it; without it, the reservation's own balance. */
+  balance?: ReservationBalance | undefined;
   onClose: () => void;
   /**
    * Agents may ask a supervisor to refund a paid payment from here: the form for a payment (the refunds feature's,
@@ -18,7 +21,7 @@ interface Props {
   requestRefund?: ((payment: PaymentView, onClose: () => void) => ReactNode) | undefined;
 }
 
-export function ReservationSummary({ reservation, payments, onClose, requestRefund }: Props): JSX.Element {
+export function ReservationSummary({ reservation, payments, balance, onClose, requestRefund }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
   const [refunding, setRefunding] = useState<string>();
   const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
@@ -42,7 +45,10 @@ export function ReservationSummary({ reservation, payments, onClose, requestRefu
         </dd>
         <dt>{t('reservation.balance')}</dt>
         <dd>
-          <strong>{money(reservation.balanceDueCents, reservation.currency)}</strong>
+          <strong>{money(balance?.owedCents ?? reservation.balanceDueCents, reservation.currency)}</strong>
+          {balance !== undefined && balance.owedCents !== balance.sourceBalanceCents && (
+            <span className="muted"> · {t('reservation.balanceBefore', { amount: money(balance.sourceBalanceCents, reservation.currency) })}</span>
+          )}
         </dd>
         <dt>{t('reservation.phone')}</dt>
         <dd className="nowrap">{reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}</dd>

@@ -1,29 +1,51 @@
-// Taking a payment: amount (the balance due, editable), currency, note, MSI; then a new card or a saved one.
-import { useId, useRef, useState, type JSX, type RefObject } from 'react';
-import type { MethodView, PaymentView } from '../../../../../shared/ipc/views';
+// Taking a payment: amount (what is still owed, editable), currency, note, MSI; then a new card (kept for later only with
+// the guest's consent) or a saved one (charged after a confirmation). What the agent typed lives in the call's store, so
+// that it survives a decline, a service error and the idle lock; the card itself only in the card form.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 'react';
+import type { LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { ApiError, describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
-import { protectCardData, usePay, useTokenize, type PayVariables } from '../api';
+import { paymentKeys, protectCardData, usePay, useTokenize, type PayVariables } from '../api';
+import { clockTime, owedCents } from '../waiting';
+import { brandLabel } from './Result';
 import { CardCapture, type CardCaptureHandle } from './card';
 import { SavedMethods } from './SavedMethods';
 
 interface Props {
   reservation: ReservationView;
   methods: readonly MethodView[];
+  /** What the reservation still owes and what was charged on it today, as main computes them. */
+  balance?: ReservationBalance | undefined;
+  /** The payments in progress main listed with that count. */
+  inProgress?: readonly LivePaymentView[] | undefined;
   /** A decline of the previous attempt, shown inside the card form. */
   decline?: { code: string; message?: string } | undefined;
   cardRef: RefObject<CardCaptureHandle | null>;
 }
 
-export function NewPayment({ reservation, methods, decline, cardRef }: Props): JSX.Element {
-  const { t, money } = useI18n();
-  const [amount, setAmount] = useState(amountText(reservation.balanceDueCents));
-  const [currency, setCurrency] = useState<Currency>(reservation.currency);
-  const [note, setNote] = useState('');
-  const [msi, setMsi] = useState(false);
+const moneyCurrency = (currency: string): Currency => (currency === 'usd' ? 'usd' : 'mxn');
+
+export function NewPayment({ reservation, methods, balance, inProgress, decline, cardRef }: Props): JSX.Element {
+  const { t, money, language } = useI18n();
+  const queryClient = useQueryClient();
+  const draft = useCall((state) => state.draft);
+  const editDraft = useCall((state) => state.editDraft);
+  const owed = owedCents(reservation, balance, inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)));
+  // Until the agent types an amount, the form shows what is still owed (it goes down as payments succeed).
+  const amount = draft.amount ?? amountText(owed);
+  const currency = draft.currency ?? reservation.currency;
+  const note = draft.note ?? '';
+  const msi = draft.msi ?? false;
+  /** The guest's consent to keep this card: asked for each new card, so never carried over. */
+  const [keepCard, setKeepCard] = useState(false);
+  /** A saved card about to be charged: its amount and card shown, Enter once more to charge. */
+  const [confirming, setConfirming] = useState<MethodView>();
+  const confirmButton = useRef<HTMLButtonElement>(null);
   const amountId = useId();
   const amountError = useId();
   const noteRef = useRef<HTMLInputElement>(null);
@@ -41,8 +63,12 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
   const canMsi = currency === 'mxn';
 
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+
   /** The charge of a method (new or saved) as typed on this form. */
-  function chargeOf(method: MethodView): PayVariables {
+  function chargeOf(method: MethodView, keep = false): PayVariables {
     if (!parsed.ok) throw new ApiError({ code: 'invalid_amount', message: t(parsed.problem), field: 'amountCents' });
     const trimmedNote = note.trim();
     return {
@@ -51,20 +77,38 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
       currency,
       ...(msi && canMsi ? { installments: true } : {}),
       ...(trimmedNote === '' ? {} : { note: trimmedNote }),
+      ...(keep ? { keepCard: true } : {}),
     };
   }
 
-  /** Charges the card the form just tokenized (the card form's checkout()). */
-  const charge = async (method: MethodView): Promise<PaymentView> => payCard.mutateAsync(chargeOf(method));
+  /** Charges the card the form just tokenized (the card form's checkout()), kept for later only if the guest agreed. */
+  const charge = async (method: MethodView): Promise<PaymentView> => payCard.mutateAsync(chargeOf(method, keepCard));
 
   function chargeSaved(method: MethodView): void {
-    // The saved cards are disabled while the amount is not one.
-    if (parsed.ok) paySaved.mutate(chargeOf(method));
+    // The saved cards are disabled while the amount is not one; the charge itself waits for the confirmation.
+    if (!parsed.ok) return;
+    paySaved.reset();
+    setConfirming(method);
   }
 
+  function confirmSaved(): void {
+    if (confirming === undefined || !parsed.ok || busy) return;
+    paySaved.mutate(chargeOf(confirming), { onSettled: () => setConfirming(undefined) });
+  }
+
+  const chargedToday = balance?.chargedToday ?? [];
   return (
     <section className="panel" aria-labelledby="new-payment-title">
       <h2 id="new-payment-title">{t('pay.title')}</h2>
+      {chargedToday.length > 0 && (
+        <ul className="charged-today" aria-label={t('pay.chargedTodayLabel')}>
+          {chargedToday.map((charge) => (
+            <li key={charge.paymentId} className="warning">
+              {t('pay.chargedToday', { amount: money(charge.amountCents, moneyCurrency(charge.currency)), time: clockTime(charge.at, language) })}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="row">
         <div className="field">
           <label htmlFor={amountId}>{t('pay.amount')}</label>
@@ -75,15 +119,15 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
             autoComplete="off"
             aria-invalid={amountProblem !== undefined}
             aria-describedby={amountError}
-            onChange={(event) => setAmount(event.target.value)}
+            onChange={(event) => editDraft({ amount: event.target.value })}
           />
           <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(reservation.balanceDueCents, reservation.currency) })}
+            {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
           </p>
         </div>
         <div className="field">
           <label htmlFor={`${amountId}-currency`}>{t('pay.currency')}</label>
-          <select id={`${amountId}-currency`} value={currency} onChange={(event) => setCurrency(event.target.value === 'usd' ? 'usd' : 'mxn')}>
+          <select id={`${amountId}-currency`} value={currency} onChange={(event) => editDraft({ currency: event.target.value === 'usd' ? 'usd' : 'mxn' })}>
             <option value="mxn">MXN</option>
             <option value="usd">USD</option>
           </select>
@@ -99,7 +143,7 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
           autoComplete="off"
           aria-invalid={noteProblem !== undefined}
           aria-describedby={noteProblem === undefined ? undefined : `${amountId}-note-error`}
-          onChange={(event) => setNote(event.target.value)}
+          onChange={(event) => editDraft({ note: event.target.value })}
         />
         {noteProblem !== undefined && (
           <p id={`${amountId}-note-error`} className="error">
@@ -108,11 +152,15 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
         )}
       </div>
       <label className="check">
-        <input type="checkbox" checked={msi && canMsi} disabled={!canMsi} onChange={(event) => setMsi(event.target.checked)} />
+        <input type="checkbox" checked={msi && canMsi} disabled={!canMsi} onChange={(event) => editDraft({ msi: event.target.checked })} />
         {t('pay.msi')} {!canMsi && <span className="muted">({t('pay.msiMxnOnly')})</span>}
       </label>
 
       <h3>{t('pay.newCard')}</h3>
+      <label className="check">
+        <input type="checkbox" checked={keepCard} disabled={blocked} onChange={(event) => setKeepCard(event.target.checked)} />
+        {t('pay.keepCard')}
+      </label>
       <CardCapture
         ref={cardRef}
         autoFocus
@@ -131,7 +179,33 @@ export function NewPayment({ reservation, methods, decline, cardRef }: Props): J
           {problem}
         </p>
       )}
-      <SavedMethods methods={methods} disabled={blocked} onCharge={chargeSaved} />
+      {confirming && parsed.ok ? (
+        <div
+          className="saved-confirm"
+          role="group"
+          aria-labelledby={`${amountId}-confirm`}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape' || busy) return;
+            event.preventDefault();
+            setConfirming(undefined);
+          }}
+        >
+          <p id={`${amountId}-confirm`} className="saved-confirm__text">
+            {t('saved.confirm', { amount: money(parsed.cents, currency), card: `${brandLabel(confirming.brand)} •••• ${confirming.last4}` })}
+          </p>
+          <div className="row">
+            <button type="button" ref={confirmButton} className="primary" disabled={busy} aria-busy={busy} aria-keyshortcuts="Enter" onClick={confirmSaved}>
+              {t('saved.confirmCharge', { amount: money(parsed.cents, currency) })}
+            </button>
+            <button type="button" disabled={busy} aria-keyshortcuts="Escape" onClick={() => setConfirming(undefined)}>
+              {t('common.cancel')}
+            </button>
+          </div>
+          <p className="hint">{t('saved.confirmKeys')}</p>
+        </div>
+      ) : (
+        <SavedMethods methods={methods} disabled={blocked} onCharge={chargeSaved} />
+      )}
     </section>
   );
 }

@@ -1,28 +1,24 @@
-// MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation.
-import { useEffect, useId, useState, type JSX } from 'react';
-import type { PaymentView } from '../../../../../shared/ipc/views';
+// MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
+// is chosen beforehand: Enter confirms only what the agent chose with the guest.
+import { useId, useState, type JSX } from 'react';
+import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
 import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
+import { elapsedText, secondsSince } from '../waiting';
+import { AbandonButton, useNow, waitingSince } from './Waiting';
 
 const currencyOf = (payment: PaymentView): 'usd' | 'mxn' => (payment.currency === 'usd' ? 'usd' : 'mxn');
 
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
-
-export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
+export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaymentView | undefined }): JSX.Element {
   const { t, money } = useI18n();
   const now = useNow(1000);
-  const [choice, setChoice] = useState<number | 'single'>(payment.availableInstallments[0] ?? 'single');
+  const [choice, setChoice] = useState<number | 'single'>();
+  /** Confirm was asked for with no plan chosen: said, and nothing is sent. */
+  const [unchosen, setUnchosen] = useState(false);
   const [newAmount, setNewAmount] = useState(amountText(payment.amountCents));
   /** The new amount as typed, when it is not one (nothing is sent). */
   const [typo, setTypo] = useState<string>();
@@ -31,6 +27,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const busy = confirmPlan.isPending || updateAmount.isPending;
   const failed = updateAmount.error ?? confirmPlan.error;
   const problem = typo ?? (failed === null ? undefined : describeError(failed, t));
+  const waited = secondsSince(waitingSince(payment, live), now);
   const groupId = useId();
   const amountId = useId();
   // The plans replace the card form: the focus goes to the first choice, the confirm button is scrolled into view.
@@ -39,8 +36,8 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
   const parsed = parseAmount(newAmount);
 
-  // A plan that no longer exists after an amount update falls back to the first one offered.
-  const chosen = choice !== 'single' && !payment.availableInstallments.includes(choice) ? (payment.availableInstallments[0] ?? 'single') : choice;
+  // A plan that no longer exists after an amount update is no longer chosen.
+  const chosen = typeof choice === 'number' && !payment.availableInstallments.includes(choice) ? undefined : choice;
 
   // Each operation clears what the other said.
   function update(): void {
@@ -56,6 +53,11 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
   function confirm(): void {
     updateAmount.reset();
     setTypo(undefined);
+    if (chosen === undefined) {
+      setUnchosen(true);
+      focusRef.current?.focus();
+      return;
+    }
     // The amount on the screen: main refuses the confirmation if the service holds another.
     confirmPlan.mutate({ expectedAmountCents: payment.amountCents, ...(chosen === 'single' ? {} : { installmentsCount: chosen }) });
   }
@@ -74,6 +76,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           {t('plans.deadline', { time: mmss(left) })}
         </p>
       )}
+      <p className="muted">{t('wait.elapsed', { time: elapsedText(waited) })}</p>
       <form
         noValidate
         onSubmit={(event) => {
@@ -93,14 +96,25 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           <p id={`${groupId}-help`} className="hint">
             {payment.availableInstallments.length === 0 ? t('plans.noneForAmount') : t('plans.help')}
           </p>
+          {unchosen && chosen === undefined && (
+            <p className="error" role="alert">
+              {t('plans.chooseFirst')}
+            </p>
+          )}
           {payment.availableInstallments.map((count, index) => (
             <label key={count} className="plan">
-              <input ref={index === 0 ? focusRef : undefined} type="radio" name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
+              <input type="radio" ref={index === 0 ? focusRef : undefined} name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
               {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
             </label>
           ))}
           <label className="plan">
-            <input ref={payment.availableInstallments.length === 0 ? focusRef : undefined} type="radio" name={groupId} checked={chosen === 'single'} onChange={() => setChoice('single')} />
+            <input
+              type="radio"
+              ref={payment.availableInstallments.length === 0 ? focusRef : undefined}
+              name={groupId}
+              checked={chosen === 'single'}
+              onChange={() => setChoice('single')}
+            />
             {t('plans.single', { amount: money(payment.amountCents, currency) })}
           </label>
         </fieldset>
@@ -130,6 +144,7 @@ export function Plans({ payment }: { payment: PaymentView }): JSX.Element {
           {problem}
         </p>
       )}
+      <AbandonButton payment={payment} />
     </section>
   );
 }

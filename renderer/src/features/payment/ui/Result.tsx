@@ -1,14 +1,16 @@
-// A finished payment: on success, what the agent reads to the guest; on expiry, what happened and what next.
+// A finished payment: on success, what the agent reads to the guest (a short reference, not the 32-character id); on
+// expiry, what happened and what next.
 import type { JSX } from 'react';
-import type { MethodView, PaymentView } from '../../../../../shared/ipc/views';
+import type { PaymentView } from '../../../../../shared/ipc/views';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
+import { shortReference } from '../waiting';
 
 export function brandLabel(brand: string): string {
   return brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1);
 }
 
-export function Succeeded({ payment, method, onNext }: { payment: PaymentView; method: MethodView | undefined; onNext: () => void }): JSX.Element {
+export function Succeeded({ payment, card, onNext }: { payment: PaymentView; card: { brand: string; last4: string } | undefined; onNext: () => void }): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const currency = payment.currency === 'usd' ? 'usd' : 'mxn';
   // The result, its button included, is scrolled into view (the button has the focus: Enter starts the next payment).
@@ -20,6 +22,8 @@ export function Succeeded({ payment, method, onNext }: { payment: PaymentView; m
       </h2>
       <p className="hint">{t('result.readToGuest')}</p>
       <dl className="facts">
+        <dt>{t('result.reference')}</dt>
+        <dd className="reference">{shortReference(payment.id)}</dd>
         <dt>{t('result.amount')}</dt>
         <dd>{money(payment.amountCents, currency)}</dd>
         <dt>{t('result.plan')}</dt>
@@ -29,9 +33,9 @@ export function Succeeded({ payment, method, onNext }: { payment: PaymentView; m
             : t('result.singlePayment')}
         </dd>
         <dt>{t('result.card')}</dt>
-        <dd>{method ? `${brandLabel(method.brand)} •••• ${method.last4}` : '—'}</dd>
+        <dd>{card ? `${brandLabel(card.brand)} •••• ${card.last4}` : '—'}</dd>
         <dt>{t('result.paymentId')}</dt>
-        <dd className="mono">{payment.id}</dd>
+        <dd className="mono muted">{payment.id}</dd>
         <dt>{t('result.when')}</dt>
         <dd>{dateTime(payment.updatedAt ?? payment.createdAt)}</dd>
       </dl>

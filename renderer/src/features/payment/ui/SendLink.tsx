@@ -1,12 +1,14 @@
 // 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it —
-// and watches it go: queued → sent → delivered, or why not and who can put it right.
+// and watches it go: queued → sent → delivered, or why not and who can put it right. The message is in the guest's
+// language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
-import type { PaymentView } from '../../../../../shared/ipc/views';
+import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
+import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
 import './SendLink.css';
@@ -40,13 +42,24 @@ function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX
   );
 }
 
-export function SendLink({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
+interface Props {
+  payment: PaymentView;
+  reservation: ReservationView;
+  /** The last message that carried the link (a payment that came back): its channel is offered again. */
+  lastLink?: LivePaymentView['lastLink'] | undefined;
+}
+
+export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element {
   const i18n = useI18n();
-  const { t, language } = i18n;
-  const initial: MessageChannel = reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms';
+  const { t, dateTime } = i18n;
+  const draft = useCall((state) => state.draft);
+  const editDraft = useCall((state) => state.editDraft);
+  const [initial] = useState<MessageChannel>(
+    () => draft.channel ?? lastLink?.channel ?? (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'),
+  );
   const [channel, setChannel] = useState<MessageChannel>(initial);
   const [destination, setDestination] = useState(prefill(initial, reservation));
-  const [guestLanguage, setGuestLanguage] = useState(language);
+  const guestLanguage = draft.guestLanguage ?? reservation.guestLanguage;
   const [touched, setTouched] = useState(false);
   const sendLink = useSendLink(payment.id);
   const busy = sendLink.isPending;
@@ -78,6 +91,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
 
   function pick(next: MessageChannel): void {
     setChannel(next);
+    editDraft({ channel: next });
     // Switching between SMS and WhatsApp keeps the phone the agent may have corrected.
     if ((next === 'email') !== (channel === 'email')) setDestination(prefill(next, reservation));
     setTouched(false);
@@ -109,11 +123,14 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
     deliver(false);
   }
 
-  const sentOnce = results.some((result) => result.attempts > 0 || result.training);
+  const sentOnce = lastLink !== undefined || results.some((result) => result.attempts > 0 || result.training);
   return (
     <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={send} noValidate>
       <h3 id={`${id}-title`}>{t('link.title')}</h3>
       <p className="hint">{t('link.help')}</p>
+      {lastLink !== undefined && results.length === 0 && (
+        <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
+      )}
       <fieldset className="channels">
         <legend>{t('link.channel')}</legend>
         {(['sms', 'whatsapp', 'email'] as const).map((option) => (
@@ -143,7 +160,7 @@ export function SendLink({ payment, reservation }: { payment: PaymentView; reser
         </div>
         <div className="field">
           <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
-          <select id={`${id}-lang`} value={guestLanguage} onChange={(event) => setGuestLanguage(event.target.value === 'en-US' ? 'en-US' : 'es-MX')}>
+          <select id={`${id}-lang`} value={guestLanguage} onChange={(event) => editDraft({ guestLanguage: event.target.value === 'en-US' ? 'en-US' : 'es-MX' })}>
             <option value="es-MX">Español</option>
             <option value="en-US">English</option>
           </select>

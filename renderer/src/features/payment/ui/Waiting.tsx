@@ -1,0 +1,66 @@
+// While a payment waits (the bank, the cardholder's 3-D Secure, an MSI plan): how long it has waited, how long its link
+// stays valid, the line to tell the guest, and "Abandon and use another card".
+import { useEffect, useState, type JSX } from 'react';
+import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
+import { describeError } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { useAbandon } from '../api';
+import { mmss, secondsLeft } from '../plans';
+import { elapsedText, secondsSince } from '../waiting';
+
+/** The time now, renewed every `intervalMs` while mounted (for the counters). */
+export function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** Since when the payment has been waiting as it is now: main's word when it listed it, else the payment's last change. */
+export const waitingSince = (payment: PaymentView, live: LivePaymentView | undefined): string => live?.waitingSince ?? payment.updatedAt ?? payment.createdAt;
+
+/** The waiting bar: elapsed mm:ss, the link's remaining time (3-D Secure), and what to tell the guest meanwhile. */
+export function WaitingBar({ payment, live }: { payment: PaymentView; live: LivePaymentView | undefined }): JSX.Element {
+  const { t } = useI18n();
+  const now = useNow(1000);
+  const waited = secondsSince(waitingSince(payment, live), now);
+  const expiresAt = live?.expiresAt ?? payment.expiresAt;
+  const linkLeft = payment.status === 'requires_action' && expiresAt !== undefined ? secondsLeft(expiresAt, now) : undefined;
+  return (
+    <div className="waiting-bar">
+      <p className="waiting-bar__times">
+        <span role="timer" aria-live="off" className="waiting-bar__elapsed">
+          {t('wait.elapsed', { time: elapsedText(waited) })}
+        </span>
+        {linkLeft !== undefined && (
+          <span className={linkLeft < 120 ? 'warning' : undefined}>{linkLeft > 0 ? t('wait.linkValid', { time: mmss(linkLeft) }) : t('wait.linkExpired')}</span>
+        )}
+      </p>
+      <p className="waiting-bar__tell">
+        <strong>{t('wait.tellGuest')}</strong> {payment.status === 'requires_action' ? t('wait.say.link') : t('wait.say.processing')}
+      </p>
+    </div>
+  );
+}
+
+/** "Abandon and use another card": main leaves the payment to expire on the service once it says it did not succeed. */
+export function AbandonButton({ payment }: { payment: PaymentView }): JSX.Element {
+  const { t } = useI18n();
+  const abandon = useAbandon(payment.reservationId);
+  const busy = abandon.isPending;
+  return (
+    <div className="abandon">
+      <button type="button" disabled={busy} aria-busy={busy} onClick={() => abandon.mutate({ paymentId: payment.id })}>
+        {t('wait.abandon')}
+      </button>
+      <p className="hint">{t('wait.abandonHelp')}</p>
+      {abandon.error && (
+        <p className="error" role="alert">
+          {describeError(abandon.error, t)}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// What the live panel and the result say about time and ids: the elapsed time since a payment began waiting, the
+// time of day of a charge, and the short reference the agent reads to the guest.
+import type { Language } from '../../../../shared/language';
+import type { LivePaymentView, PaymentView, ReservationBalance } from '../../../../shared/ipc/views';
+
+/** Whole seconds from `sinceIso` to `now` (never below zero: the service's clock may run ahead of the desk's). */
+export function secondsSince(sinceIso: string, now: number): number {
+  const since = Date.parse(sinceIso);
+  return Number.isNaN(since) ? 0 : Math.max(0, Math.floor((now - since) / 1000));
+}
+
+/** Elapsed time as mm:ss, minutes beyond 59 kept as minutes (75:03). */
+export function elapsedText(seconds: number): string {
+  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The time of day of an ISO instant, hours and minutes, in the desk's language and the agent's time zone ("10:42"). */
+export function clockTime(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+}
+
+/**
+ * The reference read to the guest: the payment id's last 8 characters in capitals, in two groups of four
+ * ("pay_…8f3a2c1d" → "8F3A 2C1D"). Shorter ids are grouped as they are.
+ */
+export function shortReference(paymentId: string): string {
+  const tail = paymentId.replace(/^[a-z]+_/i, '').slice(-8).toUpperCase();
+  return tail.length > 4 ? `${tail.slice(0, tail.length - 4)} ${tail.slice(-4)}` : tail;
+}
+
+const FINISHED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+const UNPAID = new Set(['failed', 'expired', 'canceled']);
+
+/**
+ * What the form fills: what the reservation still owes as main computes it, or the source's balance without it. Main
+ * counts a payment in progress as taken; one this desk already knows ended unpaid (declined, expired, abandoned) while
+ * the overview was read before that is given back, so that the form never starts from a count that is already old.
+ */
+export function owedCents(
+  reservation: { balanceDueCents: number },
+  balance: ReservationBalance | undefined,
+  inProgress: readonly LivePaymentView[] = [],
+  known: (id: string) => PaymentView | undefined = () => undefined,
+): number {
+  if (balance === undefined) return reservation.balanceDueCents;
+  const given = inProgress
+    .filter((live) => live.currency === balance.currency)
+    .filter((live) => {
+      const payment = known(live.paymentId);
+      return payment !== undefined && (UNPAID.has(payment.status) || (payment.abandonedAt !== undefined && payment.status !== 'succeeded'));
+    })
+    .reduce((sum, live) => sum + live.amountCents, 0);
+  return Math.min(balance.owedCents + given, balance.sourceBalanceCents + balance.refundedCents);
+}
+
+/**
+ * The payment in progress the live panel takes up: the first one main lists that is not, as far as this desk already
+ * knows, finished or abandoned (the overview may lag a moment behind the payment's own last word).
+ */
+export function livePaymentOf(inProgress: readonly LivePaymentView[], known: (id: string) => PaymentView | undefined): LivePaymentView | undefined {
+  return inProgress.find((live) => {
+    const payment = known(live.paymentId);
+    return payment === undefined || (!FINISHED.has(payment.status) && payment.abandonedAt === undefined);
+  });
+}

@@ -1,0 +1,62 @@
+// Issue 14, item 7 (main side), through the real door: a succeeded payment's receipt goes to the guest by e-mail or SMS
+// through the messaging module (here the training outbox, which captures instead of sending), in the guest's language
+// unless the agent chose another: amount, card brand and last 4, and the short reference — never a card number.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortReference } from '../../../shared/payments';
+import type { Output } from '../../../shared/ipc';
+import { AGENT, openDesk, type Desk } from './desk-kit';
+
+let desk: Desk;
+const outbox = async () => (await desk.ok<Output<'messaging:outbox'>>('messaging:outbox', {})).messages;
+
+async function paid(reservationId: string, currency: 'usd' | 'mxn', amountCents: number, number = '4242424242424242'): Promise<string> {
+  const methodId = await desk.card(reservationId, number);
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId });
+  return (await desk.until(payment.id, (s) => s !== 'processing')).id;
+}
+
+beforeAll(async () => {
+  desk = await openDesk();
+  await desk.signIn(AGENT);
+});
+afterAll(async () => {
+  await desk.close();
+});
+
+describe('shortReference', () => {
+  it('is the last 8 characters of the payment id, upper case, in two groups of 4', () => {
+    expect(shortReference('pay_0123456789abcdef0123456789abcdef')).toBe('89AB-CDEF');
+  });
+});
+
+describe('messaging:sendReceipt', () => {
+  it('by e-mail, in the guest’s language (José: a Mexican phone, es-MX): amount, card and reference; recorded', async () => {
+    const paymentId = await paid('MEX-2H8R5T', 'mxn', 125_050);
+    const result = await desk.ok<Output<'messaging:sendReceipt'>>('messaging:sendReceipt', { paymentId, channel: 'email', destination: 'jose.munoz@example.mx' });
+    expect(result).toMatchObject({ status: 'sent', paymentId, channel: 'email', training: true });
+    const [message] = (await outbox()).filter((m) => m.paymentId === paymentId);
+    expect(message).toMatchObject({ channel: 'email', language: 'es-MX' });
+    expect(message?.subject).toContain('comprobante');
+    expect(message?.text).toContain('recibimos su pago de $1,250.50 MXN con su tarjeta Visa terminación 4242');
+    expect(message?.text).toContain(`Referencia: ${shortReference(paymentId)}.`);
+    expect(message?.text).not.toContain('4242424242424242');
+    const [row] = desk.stack.audit.query({ action: 'receipt.send', resource: paymentId }, 1);
+    expect(row).toMatchObject({ actor: AGENT.id, outcome: 'ok', details: { channel: 'email', delivery: 'sent' } });
+  });
+
+  it('by SMS in the language the agent chose, and in English for a US guest by default', async () => {
+    const paymentId = await paid('CUN-6B3D8F', 'usd', 98_000);
+    await desk.ok('messaging:sendReceipt', { paymentId, channel: 'sms', destination: '+1 305 555 0164' });
+    await desk.ok('messaging:sendReceipt', { paymentId, channel: 'sms', destination: '+1 305 555 0164', language: 'es-MX' });
+    const texts = (await outbox()).filter((m) => m.paymentId === paymentId).map((m) => [m.language, m.text]);
+    expect(texts).toContainEqual(['en-US', expect.stringContaining(`we received your payment of $980.00 USD with your Visa card ending in 4242. Reference: ${shortReference(paymentId)}.`)]);
+    expect(texts).toContainEqual(['es-MX', expect.stringContaining(`Referencia: ${shortReference(paymentId)}.`)]);
+  });
+
+  it('refuses a payment that did not go through (no receipt), and WhatsApp, which carries only approved templates', async () => {
+    const declined = await paid('CUN-6B3D8F', 'usd', 1_000, '4000000000000002');
+    expect(await desk.refused('messaging:sendReceipt', { paymentId: declined, channel: 'email', destination: 'zoe.anderson@example.com' })).toMatchObject({ code: 'receipt_not_available' });
+    expect(await desk.refused('messaging:sendReceipt', { paymentId: declined, channel: 'whatsapp', destination: '+1 305 555 0164' })).toMatchObject({ code: 'invalid_input', field: 'channel' });
+  });
+});
