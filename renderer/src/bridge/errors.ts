@@ -4,7 +4,7 @@
  * error's code and params (`error.<code>`), the field named by its label; main's own English `message` is never shown.
  */
 import type { z } from 'zod';
-import type { ErrorParams, IpcError } from '../../../shared/ipc';
+import { UNLISTED_ERROR_CODE, type ErrorParams, type IpcError } from '../../../shared/ipc';
 import { centsForDisplay } from '../../../shared/payments/money';
 import { textIssueCode, type TextIssueCode } from '../../../shared/text';
 import { CATALOGUES, placeholdersOf, type MessageKey, type PlainKey, type TemplateKey, type Translate } from '../i18n/catalogue';
@@ -34,7 +34,9 @@ const RETRYABLE = new Set(['network_error', 'timeout', 'unexpected_response', 'r
  * arrived. A refusal for good (any other ApiError) ends the operation: the next attempt is a new one, with a new id.
  */
 export function isRetryable(error: unknown): boolean {
-  return !(error instanceof ApiError) || RETRYABLE.has(error.code);
+  if (!(error instanceof ApiError)) return true;
+  const serviceCode = error.code === UNLISTED_ERROR_CODE ? error.params?.serviceCode : undefined;
+  return RETRYABLE.has(error.code) || (typeof serviceCode === 'string' && RETRYABLE.has(serviceCode));
 }
 
 /** The contract's free-text fields (as the door names them) and their labels on screen. */
@@ -104,6 +106,13 @@ export const knowsCode = (code: string): boolean =>
  */
 export function describeError(error: unknown, t: Translate): string {
   if (!(error instanceof ApiError)) return t('error.unexpected');
+  // A service code the contract does not list crosses as service_refused (shared/ipc/errors.ts): worded as itself when
+  // the catalogues know it (the simulator's internal_error, say), its retry rules kept by isRetryable below.
+  const serviceCode = error.code === UNLISTED_ERROR_CODE ? error.params?.serviceCode : undefined;
+  if (typeof serviceCode === 'string' && serviceCode !== UNLISTED_ERROR_CODE && knowsCode(serviceCode)) {
+    const params = Object.fromEntries(Object.entries(error.params ?? {}).filter(([name]) => name !== 'serviceCode'));
+    return describeError(new ApiError({ code: serviceCode, message: '', ...(error.field === undefined ? {} : { field: error.field }), params }), t);
+  }
   const say = t as (key: MessageKey, vars?: Readonly<Record<string, string | number>>) => string;
   const label = labelOf(error.field, t);
   if (isTextIssue(error.code)) {

@@ -109,7 +109,11 @@ export const errorsEnUS = {
   'error.payment_being_charged': 'The card is being charged {amount} right now: wait for the result before using another card.',
   'error.payment_being_charged.plain': 'The card is being charged right now: wait for the result before using another card.',
   'error.earlier_refund_completed': 'An earlier refund of this payment had not been answered; it was sent again and is now answered. Check what is left before refunding again.',
-  'error.payment_unanswered': 'An earlier payment for this reservation has no answer yet. Wait for it before charging again.',
+  'error.payment_unanswered': 'The earlier payment of {amount} for this reservation has no answer yet; it is being checked. Wait for it before charging again.',
+  'error.payment_unanswered.plain': 'An earlier payment for this reservation has no answer yet. Wait for it before charging again.',
+  'error.reservation_payment_in_progress': 'The payment of {amount} on this reservation is still in progress: wait for its result, or abandon it, before another charge.',
+  'error.reservation_payment_in_progress.plain': 'A payment on this reservation is still in progress: wait for its result, or abandon it, before another charge.',
+  'error.receipt_not_available': 'Only a payment that went through has a receipt.',
   'error.operation_changed': 'This operation was already started with different details. Start a new one.',
   'error.operation_needs_reconciliation': 'This operation was never answered and a supervisor must check it. Do not start it again.',
   'error.operation_closed': 'This operation was closed after a restart. Start a new one.',
@@ -117,6 +121,9 @@ export const errorsEnUS = {
   'error.payment_abandoned': 'This payment was abandoned: it is left to expire. Take a new payment instead.',
 
   // Payments: the service's codes.
+  // A code of the service this app does not know: main sends it as `serviceCode` (shared/ipc/errors.ts).
+  'error.service_refused': 'The payment service refused the request ({serviceCode}). Try again; if it happens again, tell IT.',
+  'error.service_refused.plain': 'The payment service refused the request. Try again; if it happens again, tell IT.',
   'error.internal_error': 'The payment service had a problem. Try again in a moment.',
   'error.invalid_token': 'The payment service did not accept the app’s access. Try again; if it happens again, tell IT.',
   'error.invalid_client': 'The payment service refused this desk’s credentials. Tell IT.',
