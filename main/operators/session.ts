@@ -126,6 +126,9 @@ export class SessionGuard {
           existing.locked
             ? `The desk is locked for ${existing.operator.displayName}. To use it yourself, choose "Sign in as someone else" (their session ends; the card details were already erased).`
             : `${existing.operator.displayName} is signed in on this desk. Sign out first.`,
+          undefined,
+          // Who holds the desk, for the renderer to say it again in the desk's language.
+          { params: existing.locked ? { lockedFor: existing.operator.displayName } : { signedIn: existing.operator.displayName } },
         );
       }
       return this.unlock(password);

@@ -1,7 +1,8 @@
 /**
  * Every error code that may cross the IPC door, with the params it carries: the renderer says each one from its
- * catalogues (`error.<code>` in es-MX and en-US; test/main/ipc/error-codes.test.ts keeps them complete), never from
- * main's English `message`. A param named `…Cents` is an amount in cents, shown as money in the params' `currency`.
+ * catalogues (renderer/src/i18n/errors.{en-US,es-MX}.ts, by bridge/errors.ts describeError; test/main/ipc/error-codes.test.ts
+ * keeps them complete), never from main's English `message`. A param named `…Cents` is an amount in cents, shown as
+ * money in the params' `currency` (the sentence's `{amount}` for `amountCents`).
  * A capability's own codes are listed here when they are written; a code the payment service sends that is not
  * listed crosses as `service_refused` with the service's word in `serviceCode` (main/ipc/dispatch.ts).
  */
@@ -25,7 +26,7 @@ export const ERROR_CODES = {
   disabled: [],
   not_signed_in: [],
   session_locked: [],
-  session_active: [],
+  session_active: ['signedIn', 'lockedFor'],
   not_locked: [],
   refund_limit: ['amountCents', 'limitCents', 'currency', 'role'],
   refund_daily_limit: ['amountCents', 'limitCents', 'refundedCents', 'leftCents', 'currency', 'role'],
@@ -59,6 +60,14 @@ export const ERROR_CODES = {
   needs_reprovisioning: [],
   store_unreadable: [],
   invalid_value: [],
+  center_unavailable: [],
+  center_tls_failed: [],
+  center_login_refused: [],
+  center_not_ready: [],
+  center_permission_denied: [],
+  store_from_newer_app: [],
+  store_migration_failed: [],
+  desk_id_damaged: [],
   payment_in_progress: [],
   not_ready: [],
   training_only: [],
@@ -85,8 +94,10 @@ export const ERROR_CODES = {
   network_error: [],
   unexpected_response: [],
   validation_error: [],
+  internal_error: [],
   invalid_token: [],
   invalid_client: [],
+  unsupported_grant_type: [],
   idempotency_conflict: [],
   idempotency_in_progress: [],
   invalid_state: [],

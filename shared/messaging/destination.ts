@@ -15,7 +15,10 @@ export const MAX_EMAIL_LENGTH = 254;
 /** The longest destination text accepted before it is even looked at. */
 export const MAX_DESTINATION_LENGTH = 320;
 
-export type DestinationCheck = { ok: true; value: string } | { ok: false; message: string };
+/** Why a destination was refused: a stable name for the renderer's catalogues (the message is English, for logs and main). */
+export type DestinationProblem = 'phone_missing' | 'phone_characters' | 'phone_no_country' | 'phone_invalid' | 'phone_landline' | 'email_missing' | 'email_too_long' | 'email_invalid';
+
+export type DestinationCheck = { ok: true; value: string } | { ok: false; code: DestinationProblem; message: string };
 
 /**
  * Number types a text message cannot reach. With the full ("max") metadata libphonenumber-js tells a landline
@@ -33,20 +36,20 @@ const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
  */
 export function checkPhone(typed: string): DestinationCheck {
   const text = typed.trim();
-  if (text === '') return { ok: false, message: 'Enter the guest’s mobile number.' };
+  if (text === '') return { ok: false, code: 'phone_missing', message: 'Enter the guest’s mobile number.' };
   if (text.length > 32 || !PHONE_CHARACTERS.test(text)) {
-    return { ok: false, message: 'A phone number can have only digits, spaces, dashes, dots and parentheses after the +.' };
+    return { ok: false, code: 'phone_characters', message: 'A phone number can have only digits, spaces, dashes, dots and parentheses after the +.' };
   }
   if (!text.startsWith('+')) {
-    return { ok: false, message: 'Enter the number with its country code, starting with + (for example +52 55 1234 5678).' };
+    return { ok: false, code: 'phone_no_country', message: 'Enter the number with its country code, starting with + (for example +52 55 1234 5678).' };
   }
   const phone = parsePhoneNumberFromString(text);
   if (!phone?.isValid()) {
-    return { ok: false, message: 'This is not a valid phone number: check the country code and the number of digits.' };
+    return { ok: false, code: 'phone_invalid', message: 'This is not a valid phone number: check the country code and the number of digits.' };
   }
   const type = phone.getType();
   if (type !== undefined && UNREACHABLE_TYPES.has(type)) {
-    return { ok: false, message: 'This is a landline or service number, which cannot receive messages: ask the guest for a mobile number.' };
+    return { ok: false, code: 'phone_landline', message: 'This is a landline or service number, which cannot receive messages: ask the guest for a mobile number.' };
   }
   return { ok: true, value: phone.number };
 }
@@ -56,10 +59,10 @@ const Email = z.email();
 /** An e-mail address (zod's check), trimmed, its domain lower-cased. */
 export function checkEmail(typed: string): DestinationCheck {
   const text = typed.trim();
-  if (text === '') return { ok: false, message: 'Enter the guest’s e-mail address.' };
-  if (text.length > MAX_EMAIL_LENGTH) return { ok: false, message: `An e-mail address can have at most ${MAX_EMAIL_LENGTH} characters.` };
+  if (text === '') return { ok: false, code: 'email_missing', message: 'Enter the guest’s e-mail address.' };
+  if (text.length > MAX_EMAIL_LENGTH) return { ok: false, code: 'email_too_long', message: `An e-mail address can have at most ${MAX_EMAIL_LENGTH} characters.` };
   if (!Email.safeParse(text).success) {
-    return { ok: false, message: 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).' };
+    return { ok: false, code: 'email_invalid', message: 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).' };
   }
   const at = text.lastIndexOf('@');
   return { ok: true, value: `${text.slice(0, at)}@${text.slice(at + 1).toLowerCase()}` };

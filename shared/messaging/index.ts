@@ -10,6 +10,7 @@ export {
   checkPhone,
   maskDestination,
   type DestinationCheck,
+  type DestinationProblem,
 } from './destination';
 export {
   CardholderAnswer,

@@ -1,19 +1,36 @@
-// Screenshots of every screen in both languages, written to test-results/screenshots/<language>/ (see the README),
-// with axe run on each one in Spanish too (the English run is in workspace.spec.ts).
+// Screenshots of every screen in both languages at 1366×768 (an agent's laptop), written to
+// test-results/screenshots/<language>/ (see the README), with axe run on each one in Spanish too (the English run is in
+// workspace.spec.ts). On the agent's screens the call's header (guest, confirmation number, amount owed) and the
+// active panel's main button or result are checked to be inside the window, by their boxes, not only captured.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/harness';
 import { expectAccessible, futureExpiry, signIn } from './support/desk';
 
 const WORDS = {
-  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock' },
-  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear' },
+  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', continue: 'Continue' },
+  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', continue: 'Continuar' },
 } as const;
+
+/** An agent's laptop: what must stay in view is checked in this window. */
+const SCREEN = { width: 1366, height: 768 } as const;
+
+/** The element's whole box is inside the window (not above it, not below the fold). */
+async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
+  const box = await locator.boundingBox();
+  expect(box, `${what}: on screen`).not.toBeNull();
+  if (box === null) return;
+  const viewport = page.viewportSize() ?? SCREEN;
+  expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height, `${what}: bottom edge in view`).toBeLessThanOrEqual(viewport.height);
+  expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(viewport.width);
+}
 
 for (const language of ['es-MX', 'en-US'] as const) {
   test.describe(`screens in ${language}`, () => {
-    test.use({ language, viewport: { width: 1280, height: 900 } });
+    test.use({ language, viewport: SCREEN });
 
     test(`every screen, captured (${language})`, async ({ page, app }) => {
       // Eight screens, each through axe and a full-page capture: ~30 s alone, more on a busy machine.
@@ -25,7 +42,16 @@ for (const language of ['es-MX', 'en-US'] as const) {
       const shot = async (name: string): Promise<void> => {
         n++;
         await expectAccessible(page, `${name} (${language})`);
-        await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true });
+        // The window as the agent sees it (what is below the fold is not in the picture).
+        await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`) });
+      };
+      /** The call's header and the active panel's main control (or result), both inside the window. */
+      const header = page.locator('.reservation-bar');
+      const expectCallInView = async (active: Locator, what: string): Promise<void> => {
+        await expect(header).toBeVisible();
+        await expect(header).toContainText(/ · |[A-Z]{3}-[0-9A-Z]{6}/);
+        await expectInView(page, header, `the call's header (${what})`);
+        await expectInView(page, active, what);
       };
       const openFirst = async (query: string): Promise<void> => {
         await page.locator('#lookup-input').fill(query);
@@ -59,20 +85,25 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await openFirst('CUN-7F3K2A');
       await page.getByLabel(words.msi).check();
       await page.getByLabel(words.card).focus();
+      await expectCallInView(page.getByLabel(words.card), 'the card number');
       await shot('card-entry');
       await keyCard(page, '4000004840000008');
       await page.keyboard.press('Enter');
       await expect(page.getByRole('heading', { name: words.plans })).toBeVisible();
+      await expectCallInView(page.getByRole('button', { name: words.confirm }), 'the plans’ confirm button');
       await shot('msi-plans');
       // No plan is chosen beforehand (issue 14): the agent chooses one with the guest, then confirms.
-      await page.locator('.plans input[type=radio]').first().check();
-      await page.locator('.plans button[type=submit], form button.primary').first().click();
+      await page.getByLabel(/^3 /).check();
+      await page.getByRole('button', { name: words.confirm }).click();
       await expect(page.getByRole('heading', { name: words.approved })).toBeVisible();
+      await expectCallInView(page.getByRole('heading', { name: words.approved }), 'the result');
+      await expectCallInView(page.getByRole('button', { name: words.next }), 'the result’s button');
       await shot('result');
 
       await openFirst('SJD-3B7N1C');
       await keyCard(page, '4000000000003220');
       await page.keyboard.press('Enter');
+      await expectCallInView(page.getByRole('button', { name: words.send }), 'the 3DS panel’s send button');
       await page.getByRole('button', { name: words.send }).click();
       await expect(page.locator('.deliveries li')).toHaveCount(1);
       await shot('3ds-link-and-outbox');
@@ -81,6 +112,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await keyCard(page, '4000000000000002');
       await page.keyboard.press('Enter');
       await expect(page.locator('form').filter({ has: page.getByLabel(words.card) }).getByRole('alert')).toBeVisible();
+      await expectCallInView(page.locator('form').filter({ has: page.getByLabel(words.card) }).getByRole('alert'), 'the decline');
       await shot('decline-in-form');
 
       // The Lock button (the idle lock has its own test in workspace.spec.ts; a short one here could fire mid-run on a busy machine).
@@ -99,7 +131,7 @@ const DESK_WORDS = {
 // The supervisor's and admin's sections, after an agent's payment and refund request (the default idle lock: no lock here).
 for (const language of ['es-MX', 'en-US'] as const) {
   test.describe(`supervisor screens in ${language}`, () => {
-    test.use({ language, viewport: { width: 1280, height: 900 } });
+    test.use({ language, viewport: SCREEN });
 
     test(`every supervisor and admin screen, captured (${language})`, async ({ page, app }) => {
       test.setTimeout(120_000);

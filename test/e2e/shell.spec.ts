@@ -66,8 +66,9 @@ test('the app shell renders under its CSP with no console errors or violations',
   const problems = await watchForProblems(page);
   await page.goto(baseUrl, { waitUntil: 'networkidle' });
 
-  await expect(page.getByRole('heading', { level: 1, name: 'Card Payments Desk' })).toBeVisible();
-  await expect(page).toHaveTitle('Card Payments Desk');
+  // The app's name and the window title in the desk's language (Spanish without the bridge, below).
+  await expect(page.getByRole('heading', { level: 1, name: 'Escritorio de pagos con tarjeta' })).toBeVisible();
+  await expect(page).toHaveTitle('Escritorio de pagos con tarjeta');
   // Without the bridge (a page outside the app) the desk's default language, Spanish (es-MX), is used.
   await expect(page.locator('html')).toHaveAttribute('lang', 'es-MX');
   await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(

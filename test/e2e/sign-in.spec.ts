@@ -24,7 +24,7 @@ test('first run: the first administrator is created and signed in', async ({ pag
   // the browser's own minLength check stops it; with a long password without digits main refuses it in words
   await page.getByLabel(/^Password/).fill('only letters here');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The password needs both letters and digits.');
+  await expect(page.getByRole('alert')).toHaveText('The password needs at least 12 characters, with both letters and digits.');
   await page.getByLabel(/^Password/).fill('a long password 42');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Find a reservation' })).toBeVisible();

@@ -155,7 +155,7 @@ test('over-refund is blocked before any request; a refund above the supervisor l
   // All of it: above the supervisor's 10,000 MXN.
   await detail.getByLabel(/^Full: all that is left/).check();
   await detail.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(detail.getByRole('alert')).toContainText('you may refund up to 10,000.00 MXN');
+  await expect(detail.getByRole('alert')).toContainText('you may refund up to $10,000.00 MXN');
   await expect(detail.getByText('No refunds yet.')).toBeVisible();
   expect(await refundsOf(app, paymentId)).toHaveLength(0);
 });
@@ -193,7 +193,9 @@ test("the end-of-day report: the day's totals match the payments made; CSV downl
 
   await signIn(page, app, 'supervisor');
   await openSection(page, 'Report');
-  await expect(page.getByLabel('Day', { exact: true })).toHaveValue(today());
+  // Today, in the desk's format (mm/dd/yyyy in English), not the browser's date picker.
+  const [year, month, day] = today().split('-');
+  await expect(page.getByLabel('Day', { exact: true })).toHaveValue(`${month}/${day}/${year}`);
   const byAgent = page.getByRole('table', { name: 'By agent' });
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' })).toContainText('$1,500.00 MXN');
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' }).getByRole('cell').nth(1)).toHaveText('2');

@@ -2,8 +2,8 @@
 // result — all from the keyboard; in training, the outbox where the trainee plays the cardholder.
 import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
-import { messageOf } from '../bridge/errors';
-import { Lookup, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
+import { describeError } from '../bridge/errors';
+import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
 import { PaymentFlow } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
@@ -36,11 +36,12 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
           {reservationId === undefined && <p className="muted">{t('ws.empty')}</p>}
           {reservation.isError && (
             <p className="error" role="alert">
-              {messageOf(reservation.error)}
+              {describeError(reservation.error, t)}
             </p>
           )}
           {reservation.data && (
             <>
+              <ReservationBar reservation={reservation.data} owedCents={overview.data?.balance?.owedCents} owedCurrency={overview.data?.balance?.currency} />
               <ReservationSummary
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}

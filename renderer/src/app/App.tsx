@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type JSX } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { createQueryClient } from '../bridge/cache';
-import { messageOf } from '../bridge/errors';
+import { describeError } from '../bridge/errors';
 import { useCall } from '../features/call';
 import { FirstAdmin, readSessionStatus, SignIn, signOut as endSession, useSessionLocked } from '../features/session';
 import { I18nProvider, useI18n } from '../i18n';
@@ -14,7 +14,8 @@ const queryClient = createQueryClient();
 
 type Screen =
   | { name: 'loading' }
-  | { name: 'unavailable'; message: string }
+  /** No bridge (error undefined), or main refused the first call: worded at render, in the language shown. */
+  | { name: 'unavailable'; error?: unknown }
   | { name: 'first-admin' }
   | { name: 'sign-in'; locked: boolean; handedOver?: boolean }
   | { name: 'workspace'; operator: OperatorView };
@@ -40,7 +41,7 @@ function forgetReadings(): void {
 
 function Shell(): JSX.Element {
   const { t } = useI18n();
-  const [screen, setScreen] = useState<Screen>(hasBridge ? { name: 'loading' } : { name: 'unavailable', message: t('app.noBridge') });
+  const [screen, setScreen] = useState<Screen>(hasBridge ? { name: 'loading' } : { name: 'unavailable' });
 
   useEffect(() => {
     if (!hasBridge) return;
@@ -49,7 +50,7 @@ function Shell(): JSX.Element {
         if (status.operator && !status.locked) setScreen({ name: 'workspace', operator: status.operator });
         else setScreen(status.needsFirstAdmin ? { name: 'first-admin' } : { name: 'sign-in', locked: status.locked });
       },
-      (error: unknown) => setScreen({ name: 'unavailable', message: messageOf(error) }),
+      (error: unknown) => setScreen({ name: 'unavailable', error }),
     );
   }, []);
 
@@ -83,11 +84,11 @@ function Shell(): JSX.Element {
   if (screen.name === 'workspace') return <Workspace operator={screen.operator} onSignOut={signOut} />;
   return (
     <main className="shell">
-      <h1 className="shell__title">Card Payments Desk</h1>
+      <h1 className="shell__title">{t('app.title')}</h1>
       {screen.name === 'loading' && <p aria-busy="true">{t('common.loading')}</p>}
       {screen.name === 'unavailable' && (
         <p className="shell__note" role="status">
-          {screen.message}
+          {screen.error === undefined ? t('app.noBridge') : describeError(screen.error, t)}
         </p>
       )}
       {screen.name === 'first-admin' && <FirstAdmin onSignedIn={signedIn} />}

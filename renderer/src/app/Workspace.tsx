@@ -75,7 +75,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
   return (
     <div className="workspace">
       <header className="topbar">
-        <h1 className="topbar__title">Card Payments Desk</h1>
+        <h1 className="topbar__title">{t('app.title')}</h1>
         {info.data?.environment === 'training' && <span className="badge badge--training">{t('ws.training')}</span>}
         {info.data?.environment === 'sandbox' && <span className="badge badge--sandbox">{t('ws.sandbox')}</span>}
         <span className="topbar__spacer" />

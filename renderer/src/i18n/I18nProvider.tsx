@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type JSX, type
 import { useStore } from 'zustand';
 import type { Language } from '../../../shared/language';
 import { bindI18n, type I18n } from './bind';
+import { messageFor } from './catalogue';
 import { createLanguageStore, type LanguageStore } from './store';
 
 const I18nContext = createContext<LanguageStore | undefined>(undefined);
@@ -25,10 +26,11 @@ export function I18nProvider({ initialLanguage, onLanguageChange, children }: Pr
     [store, onLanguageChange],
   );
 
-  // The page's own language follows the screen's, so that screen readers pronounce it right.
+  // The page's own language follows the screen's, so that screen readers pronounce it right; the window's title too.
   const language = useStore(store, (state) => state.language);
   useEffect(() => {
     document.documentElement.lang = language;
+    document.title = messageFor(language, 'app.title');
   }, [language]);
 
   return <I18nContext value={store}>{children}</I18nContext>;

@@ -72,3 +72,31 @@ export function formatTime(epochMs: number, language: Language, timeZone?: strin
   if (!Number.isFinite(epochMs)) return '';
   return dateFormat(language, { timeStyle: 'medium', timeZone }).format(epochMs);
 }
+
+/** The order of day, month and year when the language writes a date in figures: 14/03/2025 (es-MX), 03/14/2025 (en-US). */
+const DAY_FIRST: { readonly [L in Language]: boolean } = { 'es-MX': true, 'en-US': false };
+
+/** A calendar date ("2025-03-14") as the language writes it in a field: "14/03/2025" / "03/14/2025"; '' when not a date. */
+export function formatDateInput(iso: string, language: Language): string {
+  const day = DATE_ONLY.exec(iso);
+  if (!day || parseInstant(iso) === undefined) return '';
+  const [, year, month, date] = day;
+  return DAY_FIRST[language] ? `${date}/${month}/${year}` : `${month}/${date}/${year}`;
+}
+
+/**
+ * A date typed the language's way (day, month and year in its order, separated by "/", "-", "." or spaces; a two-digit
+ * year is this century's) as a calendar date "2025-03-14"; '' for an empty field, undefined for a date that does not
+ * exist or cannot be read.
+ */
+export function parseDateInput(text: string, language: Language): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  const parts = /^(\d{1,2})[/.\s-]+(\d{1,2})[/.\s-]+(\d{2}|\d{4})$/.exec(trimmed);
+  if (!parts) return undefined;
+  const [first = '', second = '', yearText = ''] = parts.slice(1);
+  const [date, month] = DAY_FIRST[language] ? [first, second] : [second, first];
+  const year = yearText.length === 2 ? `20${yearText}` : yearText;
+  const iso = `${year}-${month.padStart(2, '0')}-${date.padStart(2, '0')}`;
+  return parseInstant(iso) === undefined ? undefined : iso;
+}

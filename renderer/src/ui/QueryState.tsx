@@ -3,7 +3,7 @@ import type { JSX } from 'react';
 import { useI18n } from '../i18n';
 
 interface Props {
-  /** The query's error, already in words (describeError or messageOf); undefined when there is none. */
+  /** The query's error, already in words (describeError); undefined when there is none. */
   error: string | undefined;
   /** True while the data is being read. */
   loading?: boolean;

@@ -1,9 +1,15 @@
-// Small pure helpers of the supervisor desk: local calendar days, an audit row's details in one line, a file download.
+// Small pure helpers of the desks: local calendar days, a phone as people read it, an audit row's details in one line, a file download.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** The local calendar day of a moment as YYYY-MM-DD (the desk's own day, not UTC's). */
 export function localIsoDate(at: Date = new Date()): string {
   const pad = (n: number): string => String(n).padStart(2, '0');
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+/** A phone as people read it, with its country code ("+1 617 555 0112"); a text that is not a phone is shown as it came. */
+export function formatPhone(phone: string): string {
+  return parsePhoneNumberFromString(phone)?.formatInternational() ?? phone;
 }
 
 function valueText(value: unknown): string {

@@ -55,8 +55,24 @@ export interface AppHarness {
   protection: boolean[];
   /** Main's data folder (journal.db…): what main keeps that never crosses to the renderer, such as a 3DS link. */
   dataDir: string;
+  /**
+   * Every English sentence main sent to the page (an error's `message`, and any `message` inside an answer or an
+   * event), so that a test in Spanish can check that none of them is on screen.
+   */
+  mainMessages: Set<string>;
   /** A restart of the app: main's stack closed and started again over the same data folder, the page loaded again. */
   restart(): Promise<void>;
+}
+
+/** Every string under a `message` key, anywhere in a value main sent. */
+function collectMessages(value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) collectMessages(item, into);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'message' && typeof child === 'string' && child.trim() !== '') into.add(child.trim());
+      else collectMessages(child, into);
+    }
+  }
 }
 
 export interface HarnessOptions {
@@ -73,6 +89,8 @@ export interface HarnessOptions {
    * server on this computer, test/main/messaging/twilio-server.ts) instead of the training outbox.
    */
   messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
+  /** Added to every answer of main's door: a busy desk, where the screen lags behind the keyboard. */
+  doorDelayMs?: number | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -109,12 +127,17 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   let stack = await start();
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
-  await page.exposeBinding('__cpdInvoke', (source, channel: string, input: unknown) =>
-    stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input),
-  );
+  const mainMessages = new Set<string>();
+  await page.exposeBinding('__cpdInvoke', async (source, channel: string, input: unknown) => {
+    if (options.doorDelayMs) await new Promise((resolve) => setTimeout(resolve, options.doorDelayMs));
+    const result = await stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input);
+    collectMessages(result, mainMessages);
+    return result;
+  });
   await page.addInitScript({ content: await pageBridge() });
   const forwardEvents = (from: MainStack) =>
     from.onEvent((event, payload) => {
+      collectMessages(payload, mainMessages);
       page
         .evaluate(
           ([name, value]) => {
@@ -133,6 +156,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     controlUrl,
     protection,
     dataDir,
+    mainMessages,
     async restart() {
       stopEvents();
       await stack.close();
@@ -156,8 +180,9 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   processingDelayMs: [300, { option: true }],
   idleTimeoutMs: [undefined, { option: true }],
   refundLimits: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits });
+  doorDelayMs: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs });
     try {
       await use(harness);
     } finally {

@@ -32,9 +32,19 @@ describe('describeError', () => {
     );
   });
 
-  it('any other refusal keeps main’s own words; an error that is not a refusal gets the generic sentence', () => {
-    expect(describeError(refusal('forbidden'), inSpanish)).toBe('Main said so.');
+  it('any other refusal is worded from the catalogues by its code, never in main’s words; an error that is not a refusal gets the generic sentence', () => {
+    expect(describeError(refusal('forbidden'), inSpanish)).toBe('Su rol no permite hacer esto.');
+    expect(describeError(refusal('no_such_code_yet'), inSpanish)).toBe('La aplicación no pudo hacer esto (código no_such_code_yet). Intente de nuevo; si vuelve a ocurrir, avise a TI.');
     expect(describeError(new Error('boom'), inEnglish)).toMatch(/^Something went wrong in the app/);
+  });
+
+  it('fills a message from main’s params: amounts in the desk’s format, the role by its name, minutes', () => {
+    const limit = new ApiError({ code: 'refund_limit', message: 'This refund is $600.00 USD…', field: 'amountCents', params: { amountCents: 60000, limitCents: 50000, currency: 'usd', role: 'supervisor' } });
+    expect(describeError(limit, inEnglish)).toBe('This refund is $600.00 USD; as supervisor you may refund up to $500.00 USD at a time. An administrator must make it.');
+    expect(describeError(limit, inSpanish)).toMatch(/^Este reembolso es de \$600\.00 USD; como supervisor puede reembolsar hasta \$500\.00 USD por vez/);
+    expect(describeError(new ApiError({ code: 'locked', message: 'Locked for 5 minutes.', params: { minutes: 5 } }), inSpanish)).toMatch(/Intente de nuevo en 5 min/);
+    // The same code without its params (a setting IT locked): the sentence that needs none.
+    expect(describeError(new ApiError({ code: 'locked', message: 'IT manages this setting.', field: 'language' }), inSpanish)).toBe('TI administra este ajuste: no se puede cambiar aquí.');
   });
 
   it('every field the contract guards has a label on screen, in both languages', () => {

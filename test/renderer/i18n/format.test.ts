@@ -1,6 +1,6 @@
 // Amounts with their currency code, and dates and times in the language and the agent's time zone.
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney, formatTime } from '../../../renderer/src/i18n/format';
+import { formatDate, formatDateInput, formatDateTime, formatMoney, formatTime, parseDateInput } from '../../../renderer/src/i18n/format';
 
 describe('formatMoney', () => {
   it.each([
@@ -66,5 +66,28 @@ describe('formatTime', () => {
 
   it('writes nothing for a time that is not a number', () => {
     expect(formatTime(Number.NaN, 'en-US')).toBe('');
+  });
+});
+
+describe('dates typed in the desk’s format', () => {
+  it('writes a day the language’s way: day first in Spanish, month first in English', () => {
+    expect(formatDateInput('2025-03-14', 'es-MX')).toBe('14/03/2025');
+    expect(formatDateInput('2025-03-14', 'en-US')).toBe('03/14/2025');
+    expect(formatDateInput('2025-02-30', 'es-MX')).toBe('');
+  });
+
+  it('reads a day typed the language’s way, with any usual separator and a two-digit year', () => {
+    expect(parseDateInput('14/03/2025', 'es-MX')).toBe('2025-03-14');
+    expect(parseDateInput('14-3-25', 'es-MX')).toBe('2025-03-14');
+    expect(parseDateInput('3/14/2025', 'en-US')).toBe('2025-03-14');
+    expect(parseDateInput(' 03.14.2025 ', 'en-US')).toBe('2025-03-14');
+    expect(parseDateInput('', 'es-MX')).toBe('');
+  });
+
+  it('refuses a day that does not exist, the other language’s order, or text', () => {
+    expect(parseDateInput('03/14/2025', 'es-MX')).toBeUndefined();
+    expect(parseDateInput('31/04/2025', 'es-MX')).toBeUndefined();
+    expect(parseDateInput('mañana', 'es-MX')).toBeUndefined();
+    expect(parseDateInput('2025-03-14', 'en-US')).toBeUndefined();
   });
 });

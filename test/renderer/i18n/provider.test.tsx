@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // I18nProvider and useI18n in a DOM: messages, amounts and dates in the initial language, a switch of language that
-// re-renders and tells the settings, the page's own lang attribute, and a clear refusal outside a provider.
+// re-renders and tells the settings, the page's own lang attribute and the window's title, and a clear refusal outside a provider.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { JSX } from 'react';
@@ -39,9 +39,11 @@ describe('I18nProvider + useI18n', () => {
       </I18nProvider>,
     );
     expect(document.documentElement.lang).toBe('es-MX');
+    expect(document.title).toBe('Escritorio de pagos con tarjeta');
     await userEvent.setup().click(screen.getByRole('button', { name: 'switch' }));
     expect(screen.getByText(/^en-US\|Card number/)).toBeTruthy();
     expect(document.documentElement.lang).toBe('en-US');
+    expect(document.title).toBe('Card Payments Desk');
     expect(onLanguageChange).toHaveBeenCalledWith('en-US');
   });
 

@@ -2,4 +2,5 @@
 export { callKeys, useOverview, useReservation, useReservationSearch } from './api';
 export { useCall } from './store';
 export { Lookup } from './ui/Lookup';
+export { ReservationBar } from './ui/ReservationBar';
 export { ReservationSummary } from './ui/ReservationSummary';

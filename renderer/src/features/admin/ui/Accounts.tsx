@@ -8,6 +8,7 @@ import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
 import { QueryState } from '../../../ui/QueryState';
+import { useFormGaps } from '../../../ui/useFormGaps';
 import { useCreateOperator, useOperators, useResetPassword, useUpdateOperator } from '../api';
 import '../../../ui/desk.css';
 
@@ -27,7 +28,9 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   const id = useId();
   const operators = useOperators();
   const [message, setMessage] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [refusal, setError] = useState<string>();
+  const gaps = useFormGaps();
+  const error = gaps.gap ?? refusal;
   const creation = useCreateOperator();
   const update = useUpdateOperator();
   const reset = useResetPassword();
@@ -51,6 +54,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   function create(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
+    if (!gaps.check(formElement)) return;
     const form = new FormData(formElement);
     const role = Role.safeParse(text(form, 'role'));
     const operator = { id: text(form, 'id').trim(), displayName: text(form, 'displayName'), role: role.success ? role.data : 'agent', password: secret(text(form, 'password')) } as const;
@@ -89,7 +93,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
       </section>
       <section className="panel" aria-labelledby={`${id}-create`}>
         <h2 id={`${id}-create`}>{t('accounts.create')}</h2>
-        <form className="filters" onSubmit={create}>
+        <form className="filters" noValidate onSubmit={create}>
           <div className="field">
             <label htmlFor={`${id}-id`}>{t('accounts.id')}</label>
             <input id={`${id}-id`} name="id" autoComplete="off" required />
@@ -134,12 +138,14 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
   const { t } = useI18n();
   const id = useId();
   const [resetting, setResetting] = useState(false);
+  const gaps = useFormGaps();
 
   const change = (what: { role?: Role; disabled?: boolean }): void => run(update, { id: operator.id, ...what }, (updated) => t('accounts.updated', { id: updated.id }));
 
   function resetPassword(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
+    if (!gaps.check(formElement)) return;
     const password = secret(text(new FormData(formElement), 'password'));
     formElement.reset();
     run(reset, { id: operator.id, password }, () => t('accounts.resetDone', { id: operator.id }), (ok) => {
@@ -185,9 +191,14 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
           </button>
         </div>
         {resetting && (
-          <form className="stack" onSubmit={resetPassword}>
+          <form className="stack" noValidate onSubmit={resetPassword}>
             <label htmlFor={`${id}-password`}>{t('accounts.newPassword', { id: operator.id })}</label>
             <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} autoFocus />
+            {gaps.gap && (
+              <p className="error" role="alert">
+                {gaps.gap}
+              </p>
+            )}
             <button type="submit" disabled={busy}>
               {t('accounts.resetSubmit')}
             </button>

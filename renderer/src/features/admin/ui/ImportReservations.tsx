@@ -1,7 +1,7 @@
 // The admin loads the hotel's reservations from a CSV export into the built-in store: every row, or none.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import { RESERVATION_CSV_COLUMNS, type CsvImportResult } from '../../../../../shared/reservations';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useImportReservations } from '../api';
 import '../../../ui/desk.css';
@@ -14,7 +14,7 @@ export function ImportReservations(): JSX.Element {
   const [missingFile, setMissingFile] = useState(false);
   const busy = load.isPending;
   const result: CsvImportResult | undefined = load.data;
-  const error = missingFile ? t('import.noFile') : load.error === null ? undefined : messageOf(load.error);
+  const error = missingFile ? t('import.noFile') : load.error === null ? undefined : describeError(load.error, t);
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();

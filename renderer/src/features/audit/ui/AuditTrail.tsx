@@ -56,7 +56,7 @@ export function AuditTrail(): JSX.Element {
     <div className="desk">
       <section className="panel" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('audit.title')}</h2>
-        <form className="filters" onSubmit={apply}>
+        <form className="filters" noValidate onSubmit={apply}>
           <div className="field">
             <label htmlFor={`${id}-actor`}>{t('audit.actor')}</label>
             <input id={`${id}-actor`} name="actor" autoComplete="off" />

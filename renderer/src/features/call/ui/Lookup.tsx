@@ -3,6 +3,7 @@ import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type R
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { holdTypeAhead } from '../../../ui/typeAhead';
 import { useReservationSearch } from '../api';
 
 interface Props {
@@ -24,6 +25,8 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
     const first = results[0];
     if (event.key === 'Enter' && first !== undefined && deferred === text) {
       event.preventDefault();
+      // What the agent types next is the card: held until the card form is drawn, never left in the search box.
+      holdTypeAhead();
       onOpen(first);
     }
   }

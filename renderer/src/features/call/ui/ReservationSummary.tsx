@@ -6,6 +6,7 @@ import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
+import { formatPhone } from '../../../ui/text';
 
 interface Props {
   reservation: ReservationView;
@@ -50,7 +51,7 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
           )}
         </dd>
         <dt>{t('reservation.phone')}</dt>
-        <dd>{reservation.guestPhone ?? t('reservation.missing')}</dd>
+        <dd className="nowrap">{reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}</dd>
         <dt>{t('reservation.email')}</dt>
         <dd>{reservation.guestEmail ?? t('reservation.missing')}</dd>
       </dl>

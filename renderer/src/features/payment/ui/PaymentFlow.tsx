@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type JSX } from 'react';
 import type { LivePaymentView, MethodView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { FocusAlert, FocusHeading } from '../../../ui/PanelFocus';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useCall } from '../../call';
 import { paymentKeys, usePayment, watchPayment } from '../api';
@@ -85,11 +86,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     );
   }
   if (payment.isError) {
-    return (
-      <p className="error" role="alert">
-        {messageOf(payment.error)}
-      </p>
-    );
+    return <FocusAlert>{describeError(payment.error, t)}</FocusAlert>;
   }
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
@@ -110,9 +107,9 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     default:
       return (
         <section className="panel" aria-labelledby="status-title">
-          <h2 id="status-title">
+          <FocusHeading id="status-title">
             {t('status.title')} <StatusBadge status={current.status} />
-          </h2>
+          </FocusHeading>
           <WaitingBar payment={current} live={live} />
           <div aria-live="polite">
             {current.status === 'processing' && <p>{t('status.processingHelp')}</p>}

@@ -1,8 +1,9 @@
 // A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
 import type { JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
-import { messageOf } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCheckAgain } from '../api';
 import { brandLabel } from './Result';
 
@@ -11,17 +12,21 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
   const { t, money, dateTime } = useI18n();
   const checkAgain = useCheckAgain(attempt.reservationId);
   const busy = checkAgain.isPending;
+  // The panel replaces the card form: "Check again" takes the focus, so that Enter checks again.
+  const { focusRef } = usePanelFocus<HTMLButtonElement>();
   const currency = attempt.currency === 'usd' ? 'usd' : 'mxn';
   const amount = money(attempt.amountCents, currency);
   // Answered, the payment takes this panel's place; otherwise what the service said.
   const check = checkAgain.data;
   const said: { text: string; alert: boolean } | undefined = checkAgain.error
-    ? { text: messageOf(checkAgain.error), alert: true }
+    ? { text: describeError(checkAgain.error, t), alert: true }
     : check === undefined || check.state === 'answered'
       ? undefined
       : check.state === 'unanswered'
         ? { text: t('pending.stillUnanswered', { amount }), alert: false }
-        : { text: check.message, alert: true };
+        : check.state === 'reconcile'
+          ? { text: t('pending.reconcile', { amount, when: dateTime(check.attempt.startedAt) }), alert: true }
+          : { text: `${t('pending.refused', { amount })} ${describeError(new ApiError({ code: check.code, message: '' }), t)}`, alert: true };
 
   return (
     <section className="panel panel--warning" aria-labelledby="pending-title">
@@ -38,7 +43,8 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         <dt>{t('pending.started')}</dt>
         <dd>{dateTime(attempt.startedAt)}</dd>
       </dl>
-      <button type="button" className="primary" disabled={busy} aria-busy={busy} onClick={() => checkAgain.mutate({ operationId: attempt.operationId })}>
+      {/* aria-disabled, not disabled, while checking: a disabled button drops the focus, and Enter would then do nothing. */}
+      <button ref={focusRef} type="button" className="primary" aria-disabled={busy} aria-busy={busy} onClick={() => busy || checkAgain.mutate({ operationId: attempt.operationId })}>
         {t('pending.checkAgain')}
       </button>
       {said && (

@@ -1,9 +1,10 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
 // is chosen beforehand: Enter confirms only what the agent chose with the guest.
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, useState, type JSX } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
 import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
@@ -18,7 +19,6 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
   const [choice, setChoice] = useState<number | 'single'>();
   /** Confirm was asked for with no plan chosen: said, and nothing is sent. */
   const [unchosen, setUnchosen] = useState(false);
-  const firstPlan = useRef<HTMLInputElement>(null);
   const [newAmount, setNewAmount] = useState(amountText(payment.amountCents));
   /** The new amount as typed, when it is not one (nothing is sent). */
   const [typo, setTypo] = useState<string>();
@@ -26,10 +26,12 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
   const updateAmount = useUpdateAmount(payment.id);
   const busy = confirmPlan.isPending || updateAmount.isPending;
   const failed = updateAmount.error ?? confirmPlan.error;
-  const problem = typo ?? (failed === null ? undefined : messageOf(failed));
+  const problem = typo ?? (failed === null ? undefined : describeError(failed, t));
   const waited = secondsSince(waitingSince(payment, live), now);
   const groupId = useId();
   const amountId = useId();
+  // The plans replace the card form: the focus goes to the first choice, the confirm button is scrolled into view.
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
   const currency = currencyOf(payment);
   const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
   const parsed = parseAmount(newAmount);
@@ -53,7 +55,7 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
     setTypo(undefined);
     if (chosen === undefined) {
       setUnchosen(true);
-      firstPlan.current?.focus();
+      focusRef.current?.focus();
       return;
     }
     // The amount on the screen: main refuses the confirmation if the service holds another.
@@ -76,9 +78,17 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
       )}
       <p className="muted">{t('wait.elapsed', { time: elapsedText(waited) })}</p>
       <form
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           confirm();
+        }}
+        onKeyDown={(event) => {
+          // Enter on a plan confirms it, as in a text field (browsers submit on Enter only from text fields).
+          if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'radio') {
+            event.preventDefault();
+            event.currentTarget.requestSubmit();
+          }
         }}
       >
         <fieldset className="plans" aria-describedby={`${groupId}-help`}>
@@ -93,14 +103,14 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
           )}
           {payment.availableInstallments.map((count, index) => (
             <label key={count} className="plan">
-              <input type="radio" ref={index === 0 ? firstPlan : undefined} name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
+              <input type="radio" ref={index === 0 ? focusRef : undefined} name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
               {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
             </label>
           ))}
           <label className="plan">
             <input
               type="radio"
-              ref={payment.availableInstallments.length === 0 ? firstPlan : undefined}
+              ref={payment.availableInstallments.length === 0 ? focusRef : undefined}
               name={groupId}
               checked={chosen === 'single'}
               onChange={() => setChoice('single')}
@@ -108,19 +118,27 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
             {t('plans.single', { amount: money(payment.amountCents, currency) })}
           </label>
         </fieldset>
-        <button type="submit" className="primary" disabled={busy || left === 0}>
+        <button ref={scrollRef} type="submit" className="primary" disabled={busy || left === 0}>
           {t('plans.confirm')}
         </button>
       </form>
-      <div className="row row--end">
+      {/* A form of its own: Enter in the amount updates it (and never confirms a plan). */}
+      <form
+        className="row row--end"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          update();
+        }}
+      >
         <div className="field">
           <label htmlFor={amountId}>{t('plans.newAmount')}</label>
           <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
         </div>
-        <button type="button" disabled={busy || left === 0} onClick={update}>
+        <button type="submit" disabled={busy || left === 0}>
           {t('plans.update')}
         </button>
-      </div>
+      </form>
       {problem && (
         <p className="error" role="alert">
           {problem}

@@ -3,6 +3,7 @@
 import type { JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { useI18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { shortReference } from '../waiting';
 
 export function brandLabel(brand: string): string {
@@ -12,8 +13,10 @@ export function brandLabel(brand: string): string {
 export function Succeeded({ payment, card, onNext }: { payment: PaymentView; card: { brand: string; last4: string } | undefined; onNext: () => void }): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const currency = payment.currency === 'usd' ? 'usd' : 'mxn';
+  // The result, its button included, is scrolled into view (the button has the focus: Enter starts the next payment).
+  const { scrollRef } = usePanelFocus<HTMLElement, HTMLElement>();
   return (
-    <section className="panel panel--success" aria-labelledby="result-title">
+    <section ref={scrollRef} className="panel panel--success" aria-labelledby="result-title">
       <h2 id="result-title" tabIndex={-1}>
         {t('result.succeeded')}
       </h2>
@@ -45,8 +48,9 @@ export function Succeeded({ payment, card, onNext }: { payment: PaymentView; car
 
 export function Expired({ onAgain }: { onAgain: () => void }): JSX.Element {
   const { t } = useI18n();
+  const { scrollRef } = usePanelFocus<HTMLElement, HTMLElement>();
   return (
-    <section className="panel" aria-labelledby="expired-title">
+    <section ref={scrollRef} className="panel" aria-labelledby="expired-title">
       <h2 id="expired-title">{t('result.expired')}</h2>
       <p>{t('result.expiredHelp')}</p>
       <button type="button" className="primary" autoFocus onClick={onAgain}>

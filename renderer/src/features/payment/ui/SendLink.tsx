@@ -3,10 +3,11 @@
 // language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
-import { checkDestination, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
+import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
+import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
@@ -83,7 +84,10 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
   }, [confirming]);
 
   const checked = checkDestination(channel, destination);
-  const destinationProblem = touched && !checked.ok ? checked.message : undefined;
+  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is scrolled into view.
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
+  const destinationProblem =
+    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
   function pick(next: MessageChannel): void {
     setChannel(next);
@@ -140,6 +144,7 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
         <div className="field field--grow">
           <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
           <input
+            ref={focusRef}
             id={`${id}-to`}
             type={channel === 'email' ? 'email' : 'tel'}
             autoComplete="off"
@@ -161,7 +166,7 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
           </select>
         </div>
       </div>
-      <button type="submit" className="primary" disabled={busy}>
+      <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
         {sentOnce ? t('link.resend') : t('link.send')}
       </button>
       {confirming && (

@@ -3,7 +3,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundLimitView } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
-import { isRetryable, messageOf } from '../../../bridge/errors';
+import { isRetryable, describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useWatchPayment } from '../../payment';
@@ -35,7 +35,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const [tried, setTried] = useState(false);
   const [sent, setSent] = useState<string>();
   const busy = refund.isPending;
-  const error = refund.error === null ? undefined : { text: messageOf(refund.error), retry: isRetryable(refund.error) };
+  const error = refund.error === null ? undefined : { text: describeError(refund.error, t), retry: isRetryable(refund.error) };
   const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
 
   // A refund still pending when the payment is opened is followed too.
@@ -46,7 +46,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
       <section className="panel" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('payments.detail', { id: paymentId })}</h2>
         <p className="error" role="alert">
-          {messageOf(payment.error)}
+          {describeError(payment.error, t)}
         </p>
       </section>
     );

@@ -54,7 +54,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
     <div className="desk">
       <section className="panel no-print" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('payments.title')}</h2>
-        <form className="filters" onSubmit={search}>
+        <form className="filters" noValidate onSubmit={search}>
           {fields.map(([name, label]) => (
             <div className="field" key={name}>
               <label htmlFor={`${id}-${name}`}>{t(label)}</label>

@@ -7,6 +7,7 @@ import { describeError, isRetryable } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { RequestBadge } from '../../../ui/RefundBadge';
+import { useFormGaps } from '../../../ui/useFormGaps';
 import { useOverrideRefund, useRequestRefund, useRequestsFor } from '../api';
 import { checkDraft, emptyDraft } from '../draft';
 import { reasonKey } from '../reasons';
@@ -103,10 +104,12 @@ function PendingRequest({
   const id = useId();
   const override = useOverrideRefund(request.id);
   const busy = override.isPending;
-  const error = override.error === null ? undefined : describeError(override.error, t);
+  const gaps = useFormGaps();
+  const error = gaps.gap ?? (override.error === null ? undefined : describeError(override.error, t));
 
   function approve(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
+    if (!gaps.check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     const value = (name: string): string => {
       const entry = form.get(name);
@@ -136,7 +139,7 @@ function PendingRequest({
       </fieldset>
       {next === 'queue' && <p role="status">{t('request.queued')}</p>}
       {next === 'now' && (
-        <form className="stack override" aria-labelledby={`${id}-override`} onSubmit={approve}>
+        <form className="stack override" aria-labelledby={`${id}-override`} noValidate onSubmit={approve}>
           <h4 id={`${id}-override`}>{t('override.title')}</h4>
           <p className="hint">{t('override.help')}</p>
           <div className="row">

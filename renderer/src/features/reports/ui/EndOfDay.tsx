@@ -2,7 +2,8 @@
 // its numbers for screen readers); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
+import { DateField } from '../../../ui/DateField';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
@@ -27,10 +28,7 @@ export function EndOfDay(): JSX.Element {
           </h2>
         </div>
         <div className="filters no-print">
-          <div className="field">
-            <label htmlFor={`${id}-date`}>{t('report.date')}</label>
-            <input id={`${id}-date`} type="date" value={date} required onChange={(event) => setDate(event.target.value)} />
-          </div>
+          <DateField id={`${id}-date`} label={t('report.date')} initial={date} onChange={setDate} />
           <div className="actions">
             <button type="button" disabled={!data} onClick={() => data && downloadText(`end-of-day-${data.date}.csv`, reportToCsv(data))}>
               {t('report.export')}
@@ -40,7 +38,7 @@ export function EndOfDay(): JSX.Element {
             </button>
           </div>
         </div>
-        <QueryState error={report.isError ? messageOf(report.error) : undefined} loading={report.isFetching && !data} />
+        <QueryState error={report.isError ? describeError(report.error, t) : undefined} loading={report.isFetching && !data} />
         {data && <p className="hint">{t('report.timeZone', { zone: data.timeZone })}</p>}
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (

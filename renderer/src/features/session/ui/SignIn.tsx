@@ -4,6 +4,7 @@ import type { OperatorView } from '../../../../../shared/operators';
 import { describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
+import { useFormGaps } from '../../../ui';
 import { useCreateFirstAdmin, useEndLocked, useSignIn } from '../api';
 
 /** A text field's value from a submitted form. */
@@ -31,7 +32,8 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
   const endLocked = useEndLocked();
   const busy = signIn.isPending || endLocked.isPending;
   const failed = signIn.error ?? endLocked.error;
-  const error = failed === null ? undefined : describeError(failed, t);
+  const gaps = useFormGaps();
+  const error = gaps.gap ?? (failed === null ? undefined : describeError(failed, t));
 
   /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
   function handOver(): void {
@@ -41,13 +43,14 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
+    if (!gaps.check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     endLocked.reset();
     signIn.mutate({ id: field(form, 'id'), password: secret(field(form, 'password')) }, { onSuccess: onSignedIn });
   }
 
   return (
-    <form className="card" aria-labelledby="sign-in-title" onSubmit={submit}>
+    <form className="card" aria-labelledby="sign-in-title" noValidate onSubmit={submit}>
       <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
       {locked && <p>{t('signin.lockedHelp')}</p>}
       {handedOver && <p role="status">{t('signin.handedOver')}</p>}
@@ -75,10 +78,12 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
 export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
   const { t } = useI18n();
   const create = useCreateFirstAdmin();
-  const error = create.error === null ? undefined : describeError(create.error, t);
+  const gaps = useFormGaps();
+  const error = gaps.gap ?? (create.error === null ? undefined : describeError(create.error, t));
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
+    if (!gaps.check(event.currentTarget)) return;
     const form = new FormData(event.currentTarget);
     create.mutate(
       { id: field(form, 'id'), displayName: field(form, 'displayName'), password: secret(field(form, 'password')) },
@@ -87,7 +92,7 @@ export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
   }
 
   return (
-    <form className="card" aria-labelledby="first-admin-title" onSubmit={submit}>
+    <form className="card" aria-labelledby="first-admin-title" noValidate onSubmit={submit}>
       <h2 id="first-admin-title">{t('firstAdmin.title')}</h2>
       <p>{t('firstAdmin.help')}</p>
       <label htmlFor="first-admin-id">{t('signin.id')}</label>

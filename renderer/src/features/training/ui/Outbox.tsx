@@ -1,6 +1,6 @@
 // Training mode only: the messages the desk "sent" (captured, never delivered); the trainee plays the cardholder.
 import type { JSX } from 'react';
-import { messageOf } from '../../../bridge/errors';
+import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useOutbox, usePlayCardholder } from '../api';
 
@@ -9,7 +9,7 @@ export function Outbox(): JSX.Element {
   const outbox = useOutbox();
   const play = usePlayCardholder();
   const busy = play.isPending ? play.variables.message.id : undefined;
-  const problem = play.error === null ? undefined : messageOf(play.error);
+  const problem = play.error === null ? undefined : describeError(play.error, t);
 
   const messages = outbox.data ?? [];
   return (

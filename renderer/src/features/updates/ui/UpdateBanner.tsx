@@ -1,6 +1,6 @@
 // The update banner: tells the agent a new version is ready and lets them restart at the end of the call, never during a payment.
 import type { JSX } from 'react';
-import { ApiError } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useRestartToUpdate, useUpdateStatus } from '../api';
 import { UpdateNotice } from './UpdateNotice';
@@ -15,7 +15,7 @@ export function UpdateBanner(): JSX.Element | null {
   const problem =
     error === null ? undefined
     : error instanceof ApiError && error.code === 'payment_in_progress' ? t('update.blocked')
-    : t('update.failed', { reason: error instanceof ApiError ? error.message : t('common.retry') });
+    : t('update.failed', { reason: describeError(error, t) });
 
   return <UpdateNotice status={status.data} restarting={restart.isPending || restart.isSuccess} problem={problem} onRestart={() => restart.mutate()} />;
 }

@@ -9,6 +9,7 @@ import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, ty
 import type { MethodView, PaymentView } from '../../../../../../shared/ipc/views';
 import type { CardInput } from '../../../../../../shared/payments/card';
 import { useI18n } from '../../../../i18n';
+import { releaseTypeAhead } from '../../../../ui/typeAhead';
 import { CardFields } from './CardFields';
 import { CardSummary } from './CardSummary';
 import { describeCardError } from './errors';
@@ -163,6 +164,13 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
     event.preventDefault();
     cancel();
   }
+
+  // Keys typed after Enter opened the reservation, before this form was drawn, go into the card number now.
+  useEffect(() => {
+    if (autoFocus) releaseTypeAhead();
+    // Once, when the form is first drawn.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // --- What is shown. ----------------------------------------------------------------------------------------------
   const shownError: { code: string; message?: string | undefined } | undefined =

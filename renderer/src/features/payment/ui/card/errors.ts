@@ -1,5 +1,6 @@
-/** Refusals and declines as the card form shows them: the code's own message in the screen's language, or the error's. */
-import type { PlainKey } from '../../../../i18n/catalogue';
+/** Refusals and declines as the card form shows them: the code's own message in the screen's language, never main's English one. */
+import { ApiError, describeError, knowsCode } from '../../../../bridge/errors';
+import type { PlainKey, Translate } from '../../../../i18n/catalogue';
 
 /** The codes the form explains in words of its own (spec §1, and the simulator's 3-D Secure failure). */
 export const EXPLAINED_CODES = [
@@ -49,12 +50,15 @@ export function toCardError(thrown: unknown): CardError {
   return { code: 'unexpected', message: '' };
 }
 
-/** The words shown for an error: the code's message, else the error's own, else a generic one. */
-export function describeCardError(error: { code: string; message?: string | undefined }, t: (key: PlainKey) => string): string {
+/**
+ * The words shown for an error, in the screen's language: the code's own message in the form, else main's refusal by
+ * its code (bridge/errors), else the form's generic sentence — never the English message that came with it.
+ */
+export function describeCardError(error: { code: string; message?: string | undefined }, t: Translate): string {
   const key = errorMessageKey(error.code);
   if (key) return t(key);
-  const own = error.message?.trim() ?? '';
-  return own === '' ? t('card.error.unexpected') : own;
+  if (!knowsCode(error.code)) return t('card.error.unexpected');
+  return describeError(new ApiError({ code: error.code, message: '' }), t);
 }
 
 /** Codes that condemn the card itself: the form goes back to an empty entry for another card. */

@@ -135,9 +135,9 @@ describe('CardCapture', () => {
     expect(screen.getByRole('alert').textContent).toContain('The card was declined by the issuing bank.');
   });
 
-  it('shows the error’s own message for a code it has no words for', () => {
+  it('shows its generic sentence, never the service’s English message, for a code it has no words for', () => {
     renderForm({ decline: { code: 'do_not_honor', message: 'Do not honor.' } });
-    expect(screen.getByRole('alert').textContent).toBe('Do not honor.');
+    expect(screen.getByRole('alert').textContent).toBe('No se pudo procesar la tarjeta por un error inesperado. Intente de nuevo; si vuelve a ocurrir, avise a TI.');
   });
 });
 

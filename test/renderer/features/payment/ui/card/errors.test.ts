@@ -1,4 +1,4 @@
-// Declines and refusals in the form: a message of our own per code in both languages, else the error's own message.
+// Declines and refusals in the form: a message of our own per code in both languages, else main's refusal by its code, else a generic one.
 import { describe, expect, it } from 'vitest';
 import { describeCardError, errorMessageKey, EXPLAINED_CODES, refusesTheCard, toCardError } from '../../../../../../renderer/src/features/payment/ui/card/errors';
 import { translate, type PlainKey } from '../../../../../../renderer/src/i18n/catalogue';
@@ -40,12 +40,12 @@ describe('describeCardError', () => {
     expect(describeCardError({ code: 'incorrect_cvc', message: 'x' }, inEnglish)).toMatch(/security code \(CVV\) is incorrect/);
   });
 
-  it('falls back to the error’s own message for a code it does not know', () => {
-    expect(describeCardError({ code: 'rate_limited', message: 'Too many requests: wait a minute.' }, inSpanish)).toBe('Too many requests: wait a minute.');
+  it('words a code main can emit from the catalogues, never with main’s English message', () => {
+    expect(describeCardError({ code: 'rate_limited', message: 'Too many requests: wait a minute.' }, inSpanish)).toBe('El servicio de pagos está ocupado. Intente de nuevo en un momento.');
   });
 
-  it('falls back to a generic message when the error has none', () => {
-    expect(describeCardError({ code: 'weird', message: '  ' }, inSpanish)).toBe(translate('es-MX', 'card.error.unexpected'));
+  it('falls back to a generic message for a code nobody words, whatever message came with it', () => {
+    expect(describeCardError({ code: 'weird', message: 'Weird things happened.' }, inSpanish)).toBe(translate('es-MX', 'card.error.unexpected'));
     expect(describeCardError({ code: 'weird' }, inEnglish)).toBe(translate('en-US', 'card.error.unexpected'));
   });
 });
