@@ -517,6 +517,7 @@ export const enUS = {
   "error.payment_being_charged": "The card is being charged {amountCents} right now: wait for the result before using another card.",
   "error.reservation_payment_in_progress": "The payment of {amountCents} on this reservation is still in progress: wait for its result, or abandon it, before another charge.",
   "error.payment_abandoned": "This payment was abandoned: it is left to expire. Take a new payment instead.",
+  "error.card_not_offered": "This card cannot be charged again: it was declined, the guest did not agree to keep it, or it was kept for another reservation. Key the card again.",
   "error.missing_secret": "No client secret is set up on this workstation. Ask IT to provision it.",
   "error.network_error": "Cannot reach the payment service. Check the network.",
   "error.unexpected_response": "The payment service answered in a form this app does not understand.",

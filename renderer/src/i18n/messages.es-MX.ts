@@ -519,6 +519,7 @@ export const esMX: Catalogue = {
   "error.payment_being_charged": "Se está cobrando {amountCents} a la tarjeta en este momento: espere el resultado antes de usar otra tarjeta.",
   "error.reservation_payment_in_progress": "El pago de {amountCents} de esta reservación sigue en curso: espere su resultado, o abandónelo, antes de otro cobro.",
   "error.payment_abandoned": "Este pago se abandonó y se dejará expirar. Tome un pago nuevo.",
+  "error.card_not_offered": "No se puede cobrar de nuevo a esta tarjeta: fue rechazada, el huésped no aceptó guardarla o se guardó para otra reservación. Capture la tarjeta de nuevo.",
   "error.missing_secret": "Este equipo no tiene configurado el secreto de cliente. Pida a TI que lo configure.",
   "error.network_error": "No se puede conectar con el servicio de pagos. Revise la red.",
   "error.unexpected_response": "El servicio de pagos respondió en un formato que esta aplicación no entiende.",
