@@ -407,7 +407,7 @@ export class Journal {
    */
   keepMethod(methodId: string, reservationId: string, by: string, at: string): boolean {
     const result = this.file
-      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND reservation_id = @reservationId`)
+      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND lower(reservation_id) = lower(@reservationId)`)
       .run({ methodId, reservationId, by, at });
     return result.changes > 0;
   }
@@ -489,7 +489,7 @@ export class Journal {
   }
 
   methodsOf(reservationId: string): StoredMethod[] {
-    const rows = this.file.stmt(`SELECT * FROM methods WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as MethodRecord[];
+    const rows = this.file.stmt(`SELECT * FROM methods WHERE lower(reservation_id) = lower(?) ORDER BY created_at`).all(reservationId) as MethodRecord[];
     return rows.map(toMethod);
   }
 
