@@ -291,6 +291,7 @@ export class PaymentEngine {
           continue;
         }
       }
+      if (!existing) this.checkCardMayBeCharged(rest.methodId, rest.reservationId);
       const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
       if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
       const answered = await this.finishEarlierPayments(earlier);
@@ -600,6 +601,26 @@ export class PaymentEngine {
       'earlier_refund_completed',
       'An earlier refund of this payment had not been answered; it has now been sent again and answered. Check what is left before refunding again.',
     );
+  }
+
+  /**
+   * Saved cards by consent, whatever the screen offers: a card this desk tokenized is charged again only when the guest
+   * agreed to keep it and it was never declined, and only for its own reservation. A card's first payment goes.
+   */
+  private checkCardMayBeCharged(methodId: string, reservationId: string): void {
+    const method = this.journal.method(methodId);
+    if (!method) return;
+    const used = this.journal.paymentsOfMethod(methodId);
+    const foreign = method.reservationId.toLowerCase() !== reservationId.toLowerCase();
+    const declined = used.some((p) => p.status === 'failed');
+    if (foreign || declined || (used.length > 0 && method.keptAt === undefined)) {
+      throw new ServiceError(
+        'invalid_input',
+        'card_not_offered',
+        'This card cannot be charged again: it was declined, the guest did not agree to keep it, or it was kept for another reservation. Key the card again.',
+        { param: 'methodId' },
+      );
+    }
   }
 
   /**

@@ -407,7 +407,7 @@ export class Journal {
    */
   keepMethod(methodId: string, reservationId: string, by: string, at: string): boolean {
     const result = this.file
-      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND reservation_id = @reservationId`)
+      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND lower(reservation_id) = lower(@reservationId)`)
       .run({ methodId, reservationId, by, at });
     return result.changes > 0;
   }
@@ -489,19 +489,20 @@ export class Journal {
   }
 
   methodsOf(reservationId: string): StoredMethod[] {
-    const rows = this.file.stmt(`SELECT * FROM methods WHERE reservation_id = ? ORDER BY created_at`).all(reservationId) as MethodRecord[];
-    return rows.map((m) => ({
-      id: m.id,
-      reservationId: m.reservation_id,
-      brand: m.brand,
-      last4: m.last4,
-      expMonth: m.exp_month,
-      expYear: m.exp_year,
-      expiresAt: opt(m.expires_at),
-      createdAt: m.created_at,
-      keptBy: opt(m.kept_by),
-      keptAt: opt(m.kept_at),
-    }));
+    const rows = this.file.stmt(`SELECT * FROM methods WHERE lower(reservation_id) = lower(?) ORDER BY created_at`).all(reservationId) as MethodRecord[];
+    return rows.map(toMethod);
+  }
+
+  /** A card this desk tokenized, by its method id. */
+  method(id: string): StoredMethod | undefined {
+    const row = this.file.stmt(`SELECT * FROM methods WHERE id = ?`).get(id) as MethodRecord | undefined;
+    return row && toMethod(row);
+  }
+
+  /** The payments made with a card, oldest first. */
+  paymentsOfMethod(methodId: string): StoredPayment[] {
+    const rows = this.file.stmt(`SELECT * FROM payments WHERE method_id = ? ORDER BY created_at`).all(methodId) as PaymentRecord[];
+    return rows.map((row) => this.toPayment(row));
   }
 
   /**
@@ -627,3 +628,16 @@ function toOperation(row: OperationRecord): Operation {
     createdAt: row.created_at,
   };
 }
+
+const toMethod = (m: MethodRecord): StoredMethod => ({
+  id: m.id,
+  reservationId: m.reservation_id,
+  brand: m.brand,
+  last4: m.last4,
+  expMonth: m.exp_month,
+  expYear: m.exp_year,
+  expiresAt: opt(m.expires_at),
+  createdAt: m.created_at,
+  keptBy: opt(m.kept_by),
+  keptAt: opt(m.kept_at),
+});

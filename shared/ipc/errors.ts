@@ -90,6 +90,7 @@ export const ERROR_CODES = {
   payment_being_charged: ['amountCents', 'currency'],
   reservation_payment_in_progress: ['amountCents', 'currency'],
   payment_abandoned: [],
+  card_not_offered: [],
   missing_secret: [],
   network_error: [],
   unexpected_response: [],

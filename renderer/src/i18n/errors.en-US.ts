@@ -113,6 +113,7 @@ export const errorsEnUS = {
   'error.payment_unanswered.plain': 'An earlier payment for this reservation has no answer yet. Wait for it before charging again.',
   'error.reservation_payment_in_progress': 'The payment of {amount} on this reservation is still in progress: wait for its result, or abandon it, before another charge.',
   'error.reservation_payment_in_progress.plain': 'A payment on this reservation is still in progress: wait for its result, or abandon it, before another charge.',
+  'error.card_not_offered': 'This card cannot be charged again: it was declined, the guest did not agree to keep it, or it was kept for another reservation. Key the card again.',
   'error.receipt_not_available': 'Only a payment that went through has a receipt.',
   'error.operation_changed': 'This operation was already started with different details. Start a new one.',
   'error.operation_needs_reconciliation': 'This operation was never answered and a supervisor must check it. Do not start it again.',

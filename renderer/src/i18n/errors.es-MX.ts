@@ -103,6 +103,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.payment_unanswered.plain': 'Un pago anterior de esta reservación todavía no tiene respuesta. Espérela antes de cobrar de nuevo.',
   'error.reservation_payment_in_progress': 'El pago de {amount} de esta reservación sigue en curso: espere su resultado, o abandónelo, antes de hacer otro cargo.',
   'error.reservation_payment_in_progress.plain': 'Un pago de esta reservación sigue en curso: espere su resultado, o abandónelo, antes de hacer otro cargo.',
+  'error.card_not_offered': 'No se puede cobrar de nuevo a esta tarjeta: fue rechazada, el huésped no aceptó guardarla o se guardó para otra reservación. Capture la tarjeta de nuevo.',
   'error.receipt_not_available': 'Solo un pago que se completó tiene recibo.',
   'error.operation_changed': 'Esta operación ya se inició con otros datos. Inicie una nueva.',
   'error.operation_needs_reconciliation': 'Esta operación nunca tuvo respuesta y un supervisor debe revisarla. No la inicie de nuevo.',

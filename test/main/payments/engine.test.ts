@@ -140,7 +140,8 @@ describe('flows through the facade', () => {
   it('D: a saved card charged again without card details', async () => {
     const { engine, requests } = makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
-    const first = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
+    // Saved with the guest's consent (only such a card is charged again).
+    const first = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: true, ...who });
     // Charged again once the first is over: a payment still being charged holds the reservation (one at a time).
     await advance(2);
     await engine.getPayment(first.id);
@@ -180,7 +181,7 @@ describe('faults through the facade', () => {
   ] as const)('drop_after_commit on %s: the retry is a replay, so the service holds one resource', async (operation, kind) => {
     const { engine, journal, requests, answers } = makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
+    const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: kind === 'create_payment', ...who });
     await advance(2);
     await engine.getPayment(paid.id);
     await fault(operation, 'drop_after_commit');
@@ -328,12 +329,15 @@ describe('money on the wire', () => {
     // Amounts whose sums in floating point go astray (0.1 + 0.2, 1000.1 + 0.2…): in cents they cannot.
     // Each on its own reservation: one payment at a time per reservation, and the MSI one waits for its plan.
     const single = await engine.pay({ methodId: method.id, amountCents: 10 + 20, currency: 'mxn', ...who });
-    const msi = await engine.pay({ methodId: method.id, amountCents: 100010 + 20, currency: 'mxn', installments: true, ...who, reservationId: 'MEX-MSI001' });
+    // A card is charged for its own reservation only: the MSI card keyed again for the other one.
+    const other = await engine.tokenize({ card: MSI, ...who, reservationId: 'MEX-MSI001' });
+    const msi = await engine.pay({ methodId: other.id, amountCents: 100010 + 20, currency: 'mxn', installments: true, ...who, reservationId: 'MEX-MSI001' });
     await engine.updateAmount({ paymentId: msi.id, amountCents: 120010 + 20, operatorId: who.operatorId });
     await advance(2);
     await engine.getPayment(single.id);
     await engine.refund({ paymentId: single.id, amountCents: 10 + 10 + 10 - 20, reason: 'duplicate', operatorId: 'sup-1' });
-    const big = await engine.pay({ methodId: method.id, amountCents: 99_999_999, currency: 'usd', ...who, reservationId: 'MEX-BIG001' });
+    const card = await engine.tokenize({ card: VISA, ...who, reservationId: 'MEX-BIG001' });
+    const big = await engine.pay({ methodId: card.id, amountCents: 99_999_999, currency: 'usd', ...who, reservationId: 'MEX-BIG001' });
     expect(big.amountCents).toBe(99_999_999);
     const amounts = bodies.map((body) => /"amount":([^,}]+)/.exec(body)?.[1]);
     expect(amounts).toEqual(['0.3', '1000.3', '1200.3', '0.1', '999999.99']);
