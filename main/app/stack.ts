@@ -12,6 +12,7 @@ import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
+import { embeddedStorage, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire } from '../../shared/payments';
 import { connectService, Journal, PaymentEngine, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -62,6 +63,11 @@ export interface MainStackOptions {
    * of issue 16 (main/storage), until then they stay in the embedded files whatever it says.
    */
   center?: CenterSettings | undefined;
+  /**
+   * Where the stores keep their records: the embedded SQLite files of `dataDir` when not given; the center's PostgreSQL
+   * (main/storage centerStorage, as the app role) when the `center` setting is. Closed with the stack.
+   */
+  storage?: Storage;
   /** The auto-update (main/updates in the app); "disabled" when not given. */
   updates?: UpdatesPort & { onChange?(listener: (status: UpdateStatus) => void): () => void };
   /** The desk's time zone for reports and date filters (the system's when not given). */
@@ -125,6 +131,7 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
   // Made at the first start, before any store: every record will name it.
   const identity = await deskIdentity(options.dataDir);
+  const storage = options.storage ?? embeddedStorage(options.dataDir);
   const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
   const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
@@ -389,6 +396,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       await reservationSource.close();
       messenger.close();
       await service.close();
+      await storage.close();
     },
   };
 }
