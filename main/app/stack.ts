@@ -305,7 +305,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
         environment: service.config.environment,
         version: options.version,
         deskId: identity.deskId,
-        storage: options.center === undefined ? 'embedded' : 'center',
+        storage: storage.backend === 'postgres' ? 'center' : 'embedded',
         center: options.center === undefined ? undefined : describeCenter(options.center),
       },
       preferences: options.preferences ?? memoryPreferences(),

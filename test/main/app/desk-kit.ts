@@ -9,6 +9,7 @@ import { createMainStack, type MainStack, type MainStackOptions } from '../../..
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import type { RunningSimulator } from '../../../main/sandbox';
 import type { SenderInfo } from '../../../main/ipc';
+import type { Storage } from '../../../main/storage';
 import type { IpcError, Output } from '../../../shared/ipc';
 
 export const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
@@ -32,7 +33,14 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-export async function openDesk(options: Partial<MainStackOptions> = {}): Promise<Desk> {
+export interface DeskKitOptions {
+  /** Where the desk keeps its records, made again at each start (closed with the stack): its own files when not given. */
+  storage?: () => Storage;
+  /** Creates the admin 'ada', the agent and the supervisor (default true; false for a desk joining a center that has them). */
+  seed?: boolean;
+}
+
+export async function openDesk(options: Partial<MainStackOptions> = {}, kit: DeskKitOptions = {}): Promise<Desk> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-'));
   const start = () =>
     createMainStack({
@@ -42,11 +50,14 @@ export async function openDesk(options: Partial<MainStackOptions> = {}): Promise
       isTrustedSender: () => true,
       service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
       ...options,
+      ...(kit.storage === undefined ? {} : { storage: kit.storage() }),
     });
   let stack = await start();
-  await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-  await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
-  await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
+  if (kit.seed ?? true) {
+    await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
+    await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
+    await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
+  }
   const call: Desk['call'] = (channel, input) => desk.stack.dispatch(channel, sender, input);
   const ok = async <T>(channel: string, input: unknown): Promise<T> => {
     const result = await call(channel, input);
