@@ -12,7 +12,8 @@ import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, type MainStack } from '../../../main/app';
 import { simulatorConfig } from '../../../main/payments';
-import { startSimulator } from '../../../main/sandbox';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { Storage } from '../../../main/storage';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
 import { isAppUrl } from '../../../main/ipc';
@@ -91,6 +92,10 @@ export interface HarnessOptions {
   messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
   /** Added to every answer of main's door: a busy desk, where the screen lags behind the keyboard. */
   doorDelayMs?: number | undefined;
+  /** A simulator shared with another desk (kept running by its owner); the harness starts its own when not given. */
+  simulator?: RunningSimulator | undefined;
+  /** Where main keeps its records, made again at each start: a center's PostgreSQL for a desk of a center; its own files when not given. */
+  storage?: (() => Storage) | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -100,7 +105,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
   const protection: boolean[] = [];
   let current = options.language;
-  const sim = await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 });
+  const sim = options.simulator ?? (await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
   const start = () =>
     createMainStack({
       dataDir,
@@ -121,6 +126,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       },
       protectCardData: (_id, active) => protection.push(active),
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+      ...(options.storage === undefined ? {} : { storage: options.storage() }),
       ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
       ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
@@ -167,7 +173,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     async stop() {
       stopEvents();
       await stack.close();
-      await sim.close();
+      if (options.simulator === undefined) await sim.close();
       server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
