@@ -9,7 +9,8 @@ import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type Me
 
 import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
-import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, runCenterCheck, runCenterMigration } from './center';
+import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, centerConnection, runCenterCheck, runCenterMigration } from './center';
+import { centerStorage } from './storage';
 import { connectIpc } from './ipc/electron';
 import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
@@ -204,6 +205,10 @@ async function start(): Promise<void> {
     messagingSecrets: secrets,
     ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
     center: settings.center,
+    // The center setting moves every store onto the center's PostgreSQL, as the app role with the centerPassword secret.
+    ...(settings.center === undefined
+      ? {}
+      : { storage: centerStorage(await centerConnection(settings.center, { password: () => secrets.read('centerPassword'), applicationName: `card-payments-desk ${app.getVersion()}` })) }),
     idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
     preferences,
     logger,

@@ -59,8 +59,8 @@ export interface MainStackOptions {
   /** The `refundLimits` setting: per role and currency, the largest single refund and the day's total (default: supervisors 10,000 MXN / 500 USD, each). */
   refundLimits?: RefundLimits;
   /**
-   * The `center` setting: the center's shared PostgreSQL. Reported by app:info; the stores move onto it in the next phase
-   * of issue 16 (main/storage), until then they stay in the embedded files whatever it says.
+   * The `center` setting: the center's shared PostgreSQL, described by app:info. The stores follow `storage`, which the
+   * app makes from this setting (main/index.ts).
    */
   center?: CenterSettings | undefined;
   /**
