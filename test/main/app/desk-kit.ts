@@ -38,10 +38,12 @@ export interface DeskKitOptions {
   storage?: () => Storage;
   /** Creates the admin 'ada', the agent and the supervisor (default true; false for a desk joining a center that has them). */
   seed?: boolean;
+  /** The desk's data folder (its desk id, its files): a new temporary one when not given. */
+  dataDir?: string;
 }
 
 export async function openDesk(options: Partial<MainStackOptions> = {}, kit: DeskKitOptions = {}): Promise<Desk> {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-'));
+  const dir = kit.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-'));
   const start = () =>
     createMainStack({
       dataDir: dir,
