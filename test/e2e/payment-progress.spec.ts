@@ -34,16 +34,50 @@ test('the balance still owed goes down after a payment, and the form says what w
 
   const result = page.getByRole('region', { name: 'Payment approved' });
   await expect(result).toContainText('$250.00 USD');
-  // The short reference is the payment id's last 8 characters, grouped.
+  // The short reference is the payment id's last 8 characters, grouped (as the receipt writes it: shared/payments).
   const id = /pay_[a-f0-9]{32}/.exec((await result.textContent()) ?? '')?.[0] ?? '';
   const tail = id.slice(-8).toUpperCase();
-  await expect(result.locator('.reference')).toHaveText(`${tail.slice(0, 4)} ${tail.slice(4)}`);
+  await expect(result.locator('.reference')).toHaveText(`${tail.slice(0, 4)}-${tail.slice(4)}`);
   await page.getByRole('button', { name: 'Done — new payment' }).click();
 
   await expect(amountField(page)).toHaveValue('730.00');
   await expect(page.getByRole('list', { name: 'Charged today' })).toContainText(/^Already charged \$250\.00 USD today at \d{1,2}:\d{2}\s?[AP]M\.$/);
   await expect(page.getByRole('region', { name: /Zoë Anderson/ })).toContainText('$730.00 USD');
   await expectAccessible(page, 'payment form with today’s charge');
+});
+
+test('the result offers a receipt by SMS or e-mail, prefilled from the reservation; in training the outbox shows it with the short reference', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4242424242424242', { amount: '125' });
+  const result = page.getByRole('region', { name: 'Payment approved' });
+  const reference = (await result.locator('.reference').textContent()) ?? '';
+  expect(reference).toMatch(/^[A-F0-9]{4}-[A-F0-9]{4}$/);
+  const receipt = result.getByRole('form', { name: 'Send the receipt to the guest' });
+  // Prefilled from the reservation: its phone for SMS, its e-mail for e-mail; the guest's language.
+  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+13125550187');
+  await expect(receipt.getByLabel('Message language')).toHaveValue('en-US');
+  await receipt.getByRole('radio', { name: 'E-mail' }).check();
+  await expect(receipt.getByLabel('Guest e-mail')).toHaveValue('michael.johnson@example.com');
+  await expectAccessible(page, 'result with the receipt');
+  await receipt.getByRole('button', { name: 'Send receipt' }).click();
+  await expect(receipt.getByText(/Training: captured for m\*+@example\.com/)).toBeVisible();
+  const outbox = page.getByRole('region', { name: 'Training outbox' });
+  const mail = outbox.locator('li').filter({ hasText: 'your payment receipt' });
+  await expect(mail).toContainText(`we received your payment of $125.00`);
+  await expect(mail).toContainText(`Visa`);
+  await expect(mail).toContainText('4242');
+  await expect(mail).toContainText(`Reference: ${reference}.`);
+  // A receipt has no link: nothing for the trainee's cardholder to answer.
+  await expect(mail.getByRole('button')).toHaveCount(0);
+
+  // By SMS, too, to the reservation's phone (unchanged), and the button says it goes again.
+  await receipt.getByRole('radio', { name: 'SMS' }).check();
+  await receipt.getByRole('button', { name: 'Send the receipt again' }).click();
+  await expect(receipt.getByText(/Training: captured for \+1 \*+0187/)).toBeVisible();
+  await expect(outbox.locator('li').filter({ hasText: `Reference: ${reference}.` })).toHaveCount(2);
+  // The result's own button is still the one Enter presses.
+  await expect(result.getByRole('button', { name: 'Done — new payment' })).toBeVisible();
 });
 
 test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {

@@ -2,4 +2,4 @@
 export { amountText, parseAmount, type AmountProblem, type ParsedAmount } from './amount';
 export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPayment, watchPayment } from './api';
 export { PaymentFlow } from './ui/PaymentFlow';
-export { brandLabel } from './ui/Result';
+export { brandLabel } from './ui/card/brand';

@@ -19,15 +19,6 @@ export function clockTime(iso: string, language: Language): string {
   return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
-/**
- * The reference read to the guest: the payment id's last 8 characters in capitals, in two groups of four
- * ("pay_…8f3a2c1d" → "8F3A 2C1D"). Shorter ids are grouped as they are.
- */
-export function shortReference(paymentId: string): string {
-  const tail = paymentId.replace(/^[a-z]+_/i, '').slice(-8).toUpperCase();
-  return tail.length > 4 ? `${tail.slice(0, tail.length - 4)} ${tail.slice(-4)}` : tail;
-}
-
 const FINISHED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
 const UNPAID = new Set(['failed', 'expired', 'canceled']);
 
