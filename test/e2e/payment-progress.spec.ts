@@ -4,7 +4,7 @@
 // the lock and after a restart, is re-sent and abandoned; what the agent typed survives a decline; the idle warning.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/harness';
-import { expectAccessible, keyCard, openReservation, pageSender, signInAgent } from './support/desk';
+import { expectAccessible, keyCard, openReservation, pageSender, signInAgent, simulatorFault } from './support/desk';
 import type { AppHarness } from './support/harness';
 
 const amountField = (page: Page) => page.getByLabel('Amount', { exact: true });
@@ -153,6 +153,10 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   await expect(page.getByRole('heading', { name: 'Send the verification link to the guest' })).toBeVisible();
   await expect(panel.getByRole('timer')).toHaveText(/^Waiting 00:0\d$/);
   await expect(panel).toContainText('Tell the guest:');
+  // The call's header says what is being charged, not a bare "still owed $0.00".
+  const header = page.getByRole('group', { name: 'The call' });
+  await expect(header).toContainText('Being charged now: $5,680.00');
+  await expect(header).toContainText('Still owed after it: $0.00');
   await panel.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByText(/Training: captured for \+1 \*+0143/)).toBeVisible();
 
@@ -192,6 +196,44 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   await expect(page.getByLabel('Card number')).toBeVisible();
   await expect(panel).toHaveCount(0);
   expect((await overview(app, 'SJD-3B7N1C')).inProgress ?? []).toEqual([]);
+});
+
+test('abandon while the service cannot be asked: refused, and the agent is told to try again and until when at the latest', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4000000000003220');
+  const panel = page.getByRole('region', { name: /Payment status/ });
+  await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeVisible();
+  await expect(panel).toContainText('Ask the guest to ignore the link already sent.');
+  // Every read of the payment gets a 503 for a while (the abandon's read, and the desk's own checks meanwhile).
+  await simulatorFault(app, 'GET /payments/{id}', 'error_503', 40);
+  await panel.getByRole('button', { name: 'Abandon and use another card' }).click();
+  const refusal = panel.getByRole('alert');
+  await expect(refusal).toContainText('it is not abandoned and no other card can be charged yet. Try again in a minute.', { timeout: 20_000 });
+  await expect(refusal).toContainText(/At the latest at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M the link stops working and the payment expires unpaid/);
+  // Still blocked: the live panel, no card form.
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await expectAccessible(page, 'abandon refused during an outage');
+});
+
+test('an abandoned payment the guest approves after all: the open reservation says so, with what to do', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4000000000003220');
+  const panel = page.getByRole('region', { name: /Payment status/ });
+  await panel.getByRole('button', { name: 'Send link' }).click();
+  await expect(panel.getByText(/Training: captured for \+1 \*+0187/)).toBeVisible();
+  await panel.getByRole('button', { name: 'Abandon and use another card' }).click();
+  await expect(page.getByLabel('Card number')).toBeVisible();
+  const notice = page.getByRole('region', { name: 'An abandoned payment was approved after all' });
+  await expect(notice).toHaveCount(0);
+
+  // The guest opens the link already sent and approves it (the trainee plays the cardholder from the outbox).
+  await page.getByRole('region', { name: 'Training outbox' }).getByRole('button', { name: 'Cardholder approves' }).click();
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(notice.getByRole('alert')).toContainText(/The guest approved the payment of \$3,125\.40 USD abandoned at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M/);
+  await expect(notice.getByRole('alert')).toContainText('and it went through. If another card was charged for it too, one of the two charges must be refunded: ask a supervisor.', { timeout: 20_000 });
+  await expectAccessible(page, 'abandoned payment approved after all');
 });
 
 test.describe('the idle lock', () => {

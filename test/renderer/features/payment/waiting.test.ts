@@ -3,7 +3,7 @@
 // payment in progress the panel takes up.
 import { describe, expect, it } from 'vitest';
 import type { LivePaymentView, PaymentView } from '../../../../shared/ipc/views';
-import { elapsedText, livePaymentOf, owedCents, secondsSince } from '../../../../renderer/src/features/payment/waiting';
+import { elapsedText, inProgressCents, livePaymentOf, owedCents, secondsSince } from '../../../../renderer/src/features/payment/waiting';
 
 const live = (paymentId: string): LivePaymentView => ({
   paymentId,
@@ -56,5 +56,17 @@ describe('livePaymentOf', () => {
     expect(livePaymentOf([live('pay_done'), live('pay_left'), live('pay_waiting')], lookup)?.paymentId).toBe('pay_waiting');
     expect(livePaymentOf([live('pay_unread')], lookup)?.paymentId).toBe('pay_unread');
     expect(livePaymentOf([live('pay_done')], lookup)).toBeUndefined();
+  });
+});
+
+describe('inProgressCents', () => {
+  const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, owedCents: 0, currency: 'usd', chargedToday: [] };
+  it('adds the payments in progress and the unanswered attempts in the balance’s currency', () => {
+    const pending = { operationId: 'op', reservationId: 'CUN-6B3D8F', amountCents: 5000, currency: 'usd', installments: false, methodId: 'mth', startedAt: '2026-06-15T10:40:00Z' };
+    expect(inProgressCents(balance, [live('pay_a'), { ...live('pay_b'), currency: 'mxn' }], [{ ...pending, state: 'unanswered' }, { ...pending, state: 'reconcile' }])).toBe(103000);
+  });
+  it('is nothing without main’s balance or anything in progress', () => {
+    expect(inProgressCents(undefined, [live('pay_a')])).toBe(0);
+    expect(inProgressCents(balance)).toBe(0);
   });
 });

@@ -117,7 +117,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
           </div>
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
           {current.status === 'requires_action' && <SendLink payment={current} reservation={reservation} lastLink={live?.lastLink} />}
-          {current.status === 'requires_action' && <AbandonButton payment={current} />}
+          {current.status === 'requires_action' && <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} />}
         </section>
       );
   }
