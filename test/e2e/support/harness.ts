@@ -15,6 +15,7 @@ import { simulatorConfig } from '../../../main/payments';
 import { startSimulator } from '../../../main/sandbox';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
+import type { UpdateStatus } from '../../../shared/ipc';
 import { isAppUrl } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
 
@@ -91,6 +92,11 @@ export interface HarnessOptions {
   messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
   /** Added to every answer of main's door: a busy desk, where the screen lags behind the keyboard. */
   doorDelayMs?: number | undefined;
+  /**
+   * What main's auto-update says (electron-updater runs only in Electron and reaches a release server: it cannot run
+   * here, so a fixed status stands in for it); the app's default without it is "disabled".
+   */
+  updateStatus?: UpdateStatus | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -122,6 +128,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       protectCardData: (_id, active) => protection.push(active),
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
       ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
+      ...(options.updateStatus === undefined ? {} : { updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined } }),
       ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
   let stack = await start();
@@ -181,8 +188,9 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   idleTimeoutMs: [undefined, { option: true }],
   refundLimits: [undefined, { option: true }],
   doorDelayMs: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs });
+  updateStatus: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus });
     try {
       await use(harness);
     } finally {
