@@ -118,6 +118,24 @@ const done = { ok: true as const };
 export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData, clock }: HandlerDeps): Handlers {
   const now = clock ? () => clock.now() : Date.now;
   const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  /**
+   * A payment as a message to the guest describes it, read from main's own records (the service's word, read now): the
+   * renderer names only the payment. "Hotel" reads the same in both languages, for a reservation gone from the source.
+   */
+  async function paymentForMessage(paymentId: string) {
+    const payment = await engine.getPayment(paymentId);
+    const method = engine.methodOf(payment.reservationId, payment.methodId);
+    const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
+    const details = {
+      id: payment.id,
+      // Major units, for the message's Intl currency formatting only.
+      amount: centsForDisplay(payment.amountCents),
+      currency: payment.currency,
+      status: payment.status,
+      ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+    };
+    return { payment, details, reservation, hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel' };
+  }
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
@@ -173,22 +191,14 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'messaging:sendLink': async (request, ctx) => {
       // Everything about the payment comes from main's own records: the renderer names only the payment.
-      const payment = await engine.getPayment(request.paymentId);
+      const { payment, details, hotelName } = await paymentForMessage(request.paymentId);
       // The 3DS link stays in main (it never crosses to the renderer).
       const link = engine.challengeLink(payment.id);
-      const method = engine.methodOf(payment.reservationId, payment.methodId);
-      const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
       return messaging.send(request, {
         operatorId: operatorOf(ctx),
-        // "Hotel" reads the same in both languages, for a payment whose reservation is gone from the source.
-        hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel',
+        hotelName,
         payment: {
-          id: payment.id,
-          // Major units, for the message's Intl currency formatting only.
-          amount: centsForDisplay(payment.amountCents),
-          currency: payment.currency,
-          status: payment.status,
-          ...(method ? { brand: method.brand, last4: method.last4 } : {}),
+          ...details,
           ...(link === undefined ? {} : { nextActionUrl: link }),
           // The link lives 15 minutes from when the payment began waiting for the cardholder (its last update).
           waitingSince: payment.updatedAt ?? payment.createdAt,
@@ -197,21 +207,12 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'messaging:sendReceipt': async (request, ctx) => {
       // Amount, card and reference from main's own records (the service's word, read now): the renderer names only the payment.
-      const payment = await engine.getPayment(request.paymentId);
-      const method = engine.methodOf(payment.reservationId, payment.methodId);
-      const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
+      const { payment, details, hotelName, reservation } = await paymentForMessage(request.paymentId);
       return messaging.sendReceipt(request, {
         operatorId: operatorOf(ctx),
-        hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel',
+        hotelName,
         guestLanguage: reservation?.guestLanguage ?? 'en-US',
-        payment: {
-          id: payment.id,
-          amount: centsForDisplay(payment.amountCents),
-          currency: payment.currency,
-          status: payment.status,
-          ...(method ? { brand: method.brand, last4: method.last4 } : {}),
-          reference: shortReference(payment.id),
-        },
+        payment: { ...details, reference: shortReference(payment.id) },
       });
     },
     'messaging:channels': () => ({ channels: messaging.channels() }),

@@ -354,7 +354,8 @@ export function createMessenger(options: MessengerOptions): Messenger {
         text: message.rendered.text,
         link: message.link,
         createdAt: iso(),
-        cardholder: 'waiting',
+        // A receipt carries no link: nothing for the trainee's cardholder to answer.
+        cardholder: message.link === '' ? 'none' : 'waiting',
       });
       attempt.attempts = 1;
       return publish(attempt, { status: 'sent', final: true, providerStatus: 'captured' });

@@ -1,14 +1,16 @@
 /** Reading a reservation CSV file: header, limits, and every row checked with the shared schema — problems named by line and column. */
 import { CsvError, parse } from 'csv-parse/sync';
-import { toCents } from '../../shared/payments';
+import { MAX_AMOUNT, toCents } from '../../shared/payments';
 import {
   BalanceDue,
+  CHECK_OUT_BEFORE_CHECK_IN,
   MAX_REPORTED_IMPORT_ERRORS,
   RESERVATION_CSV_COLUMNS,
   ReservationView,
   guestLanguageOf,
   toE164,
   type CsvImportIssue,
+  type CsvIssueCode,
   type ReservationCsvColumn,
 } from '../../shared/reservations';
 import { findCardData, TEXT_ISSUES } from '../../shared/text';
@@ -76,11 +78,26 @@ class Problems {
   }
 }
 
-const fail = (message: string, line?: number, column?: string): CsvReadResult => ({
+/** A problem: its code and numbers (what the renderer words), where it is, and the same in English for logs. */
+const issue = (code: CsvIssueCode, message: string, where: { line?: number | undefined; column?: string | undefined; params?: Record<string, number> } = {}): CsvImportIssue => ({
+  code,
+  message,
+  ...(where.line === undefined ? {} : { line: where.line }),
+  ...(where.column === undefined ? {} : { column: where.column }),
+  ...(where.params === undefined ? {} : { params: where.params }),
+});
+
+const fail = (code: CsvIssueCode, message: string, where: { line?: number | undefined; params?: Record<string, number> } = {}): CsvReadResult => ({
   ok: false,
-  errors: [{ message, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) }],
+  errors: [issue(code, message, where)],
   moreErrors: 0,
 });
+
+/** Which of the balance's rules a number breaks (BalanceDue's, in the same order). */
+function balanceCode(balance: number): CsvIssueCode {
+  if (balance < 0) return 'balance_negative';
+  return balance > MAX_AMOUNT ? 'balance_too_large' : 'balance_cents';
+}
 
 function decode(data: string | Uint8Array): string | undefined {
   if (typeof data === 'string') return data;
@@ -92,15 +109,15 @@ function decode(data: string | Uint8Array): string | undefined {
 }
 
 /** What csv-parse found wrong, in words for the person who made the file (never its text, which may quote a cell). */
-function syntaxMessage(error: CsvError): string {
+function syntaxProblem(error: CsvError): [CsvIssueCode, string] {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'A quote (") opened on this line is never closed: check the quotes around the cells.';
+      return ['quote_not_closed', 'A quote (") opened on this line is never closed: check the quotes around the cells.'];
     case 'CSV_INVALID_CLOSING_QUOTE':
     case 'INVALID_OPENING_QUOTE':
-      return 'A quote (") is in the wrong place: a cell with quotes must start and end with them, and a quote inside it is written twice ("").';
+      return ['quote_misplaced', 'A quote (") is in the wrong place: a cell with quotes must start and end with them, and a quote inside it is written twice ("").'];
     default:
-      return 'This line is not valid CSV: check the quotes and separators.';
+      return ['not_csv', 'This line is not valid CSV: check the quotes and separators.'];
   }
 }
 
@@ -108,11 +125,11 @@ function syntaxMessage(error: CsvError): string {
 export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   const size = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.byteLength;
   if (size > MAX_CSV_BYTES) {
-    return fail(`The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB: split it into smaller files and import each one.`);
+    return fail('file_too_large', `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB: split it into smaller files and import each one.`, { params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
   }
   const text = decode(data);
   if (text === undefined) {
-    return fail('The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and import it again.');
+    return fail('not_utf8', 'The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and import it again.');
   }
 
   const content = text.replace(/^\uFEFF/, '');
@@ -121,7 +138,10 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     // With `info`, each record comes with where it ended (csv-parse's types do not say so).
     records = parse(content, { delimiter: detectDelimiter(content), info: true, relax_column_count: true, trim: true }) as unknown as typeof records;
   } catch (error) {
-    if (error instanceof CsvError) return fail(syntaxMessage(error), typeof error.lines === 'number' ? error.lines : undefined);
+    if (error instanceof CsvError) {
+      const [code, message] = syntaxProblem(error);
+      return fail(code, message, { line: typeof error.lines === 'number' ? error.lines : undefined });
+    }
     throw error;
   }
 
@@ -136,7 +156,7 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   }
 
   const [header, ...body] = rows;
-  if (header === undefined) return fail(`The file is empty. It needs a header row (${COLUMN_LIST}) and one row per reservation.`);
+  if (header === undefined) return fail('empty_file', `The file is empty. It needs a header row (${COLUMN_LIST}) and one row per reservation.`);
 
   const problems = new Problems();
   // A header cell is quoted back when it is not a column: one holding card data (a file without its header row, its
@@ -144,42 +164,47 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   for (const cell of header.cells) {
     const found = findCardData(cell);
     if (found.length === 0) continue;
-    problems.add({ line: header.line, message: TEXT_ISSUES[found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text'] });
+    const code = found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text';
+    problems.add(issue(code, TEXT_ISSUES[code], { line: header.line }));
   }
   if (problems.any) return problems.result();
   const columns = header.cells.map(headerName);
   const unknown = columns.filter((name) => !KNOWN.has(name));
   for (const name of unknown) {
-    problems.add({
-      line: header.line,
-      column: name === '' ? undefined : name,
-      message:
-        name === ''
-          ? `A column has no name in the header row. The columns are: ${COLUMN_LIST}.`
-          : `"${name}" is not a column the app knows. The columns are: ${COLUMN_LIST}.`,
-    });
+    problems.add(
+      name === ''
+        ? issue('unnamed_column', `A column has no name in the header row. The columns are: ${COLUMN_LIST}.`, { line: header.line })
+        : issue('unknown_column', `"${name}" is not a column the app knows. The columns are: ${COLUMN_LIST}.`, { line: header.line, column: name }),
+    );
   }
   for (const name of new Set(columns.filter((name, i) => name !== '' && columns.indexOf(name) !== i))) {
-    problems.add({ line: header.line, column: name, message: `The column "${name}" appears twice in the header row.` });
+    problems.add(issue('duplicate_column', `The column "${name}" appears twice in the header row.`, { line: header.line, column: name }));
   }
   for (const name of REQUIRED.filter((name) => !columns.includes(name))) {
-    problems.add({ line: header.line, column: name, message: `The header row has no "${name}" column, which every reservation needs.` });
+    problems.add(issue('missing_column', `The header row has no "${name}" column, which every reservation needs.`, { line: header.line, column: name }));
   }
   if (problems.any) return problems.result();
 
-  if (body.length === 0) return fail('The file has a header row but no reservations.');
+  if (body.length === 0) return fail('no_reservations', 'The file has a header row but no reservations.');
   if (body.length > MAX_CSV_ROWS) {
-    return fail(`The file has ${body.length.toLocaleString('en-US')} reservations; at most ${MAX_CSV_ROWS.toLocaleString('en-US')} can be imported at once. Split it into smaller files.`);
+    return fail(
+      'too_many_rows',
+      `The file has ${body.length.toLocaleString('en-US')} reservations; at most ${MAX_CSV_ROWS.toLocaleString('en-US')} can be imported at once. Split it into smaller files.`,
+      { params: { rows: body.length, max: MAX_CSV_ROWS } },
+    );
   }
 
   const seen = new Map<string, number>();
   const valid: ReservationView[] = [];
   for (const { line, cells } of body) {
     if (cells.length !== columns.length) {
-      problems.add({
-        line,
-        message: `This line has ${cells.length} cells but the header has ${columns.length} columns. Check for a missing or extra separator; a name that contains a comma must be in quotes.`,
-      });
+      problems.add(
+        issue(
+          'cell_count',
+          `This line has ${cells.length} cells but the header has ${columns.length} columns. Check for a missing or extra separator; a name that contains a comma must be in quotes.`,
+          { line, params: { cells: cells.length, columns: columns.length } },
+        ),
+      );
       continue;
     }
     const cell = (name: ReservationCsvColumn): string => {
@@ -188,9 +213,9 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     };
     // One message per column: the amount and phone cells are explained by their own checks, not again by the schema.
     const reported = new Set<ReservationCsvColumn>();
-    const rowProblem = (column: ReservationCsvColumn, message: string): void => {
+    const rowProblem = (column: ReservationCsvColumn, code: CsvIssueCode, message: string): void => {
       if (reported.has(column)) return;
-      problems.add({ line, column, message });
+      problems.add(issue(code, message, { line, column }));
       reported.add(column);
     };
 
@@ -198,7 +223,8 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     for (const column of columns) {
       const found = findCardData(cell(column as ReservationCsvColumn));
       if (found.length === 0) continue;
-      rowProblem(column as ReservationCsvColumn, TEXT_ISSUES[found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text']);
+      const code = found.some((m) => m.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text';
+      rowProblem(column as ReservationCsvColumn, code, TEXT_ISSUES[code]);
     }
     if (reported.size > 0) continue;
 
@@ -206,14 +232,16 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     const balanceCell = cell('balance_due');
     const balanceDue = balanceCell === '' ? undefined : parseAmount(balanceCell);
     if (balanceCell !== '' && balanceDue === undefined) {
-      rowProblem('balance_due', 'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).');
+      rowProblem('balance_due', 'balance_format', 'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).');
     }
     const balance = balanceDue === undefined ? undefined : BalanceDue.safeParse(balanceDue);
-    if (balance?.success === false) rowProblem('balance_due', balance.error.issues[0]?.message ?? 'The balance due is not valid.');
+    if (balance?.success === false && balanceDue !== undefined) {
+      rowProblem('balance_due', balanceCode(balanceDue), balance.error.issues[0]?.message ?? 'The balance due is not valid.');
+    }
     const phoneCell = cell('guest_phone');
     const guestPhone = phoneCell === '' ? undefined : toE164(phoneCell);
     if (phoneCell !== '' && guestPhone === undefined) {
-      rowProblem('guest_phone', 'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.');
+      rowProblem('guest_phone', 'invalid_phone', 'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.');
     }
     const emailCell = cell('guest_email');
 
@@ -232,11 +260,12 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     };
     const parsed = ReservationView.safeParse(candidate);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
+      for (const schemaIssue of parsed.error.issues) {
+        const field = schemaIssue.path[0];
         const column = typeof field === 'string' && field in COLUMN_OF_FIELD ? COLUMN_OF_FIELD[field as keyof ReservationView] : undefined;
         if (column === undefined) continue;
-        rowProblem(column, cell(column) === '' && REQUIRED.includes(column) ? `The ${column} cell is empty; every reservation needs it.` : issue.message);
+        if (cell(column) === '' && REQUIRED.includes(column)) rowProblem(column, 'empty_cell', `The ${column} cell is empty; every reservation needs it.`);
+        else rowProblem(column, column === 'check_out' && schemaIssue.message === CHECK_OUT_BEFORE_CHECK_IN ? 'check_out_before_check_in' : 'invalid_value', schemaIssue.message);
       }
       continue;
     }
@@ -245,11 +274,13 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     const key = parsed.data.confirmationNumber.toLowerCase();
     const firstLine = seen.get(key);
     if (firstLine !== undefined) {
-      problems.add({
-        line,
-        column: 'confirmation_number',
-        message: `This confirmation number is already on line ${firstLine}: each reservation can appear only once in a file.`,
-      });
+      problems.add(
+        issue('duplicate_confirmation', `This confirmation number is already on line ${firstLine}: each reservation can appear only once in a file.`, {
+          line,
+          column: 'confirmation_number',
+          params: { firstLine },
+        }),
+      );
       continue;
     }
     seen.set(key, line);

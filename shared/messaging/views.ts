@@ -209,8 +209,8 @@ export type ChannelAvailability = z.infer<typeof ChannelAvailability>;
 export const CardholderAnswer = z.enum(['approve', 'decline'], { error: 'Choose approve or decline.' });
 export type CardholderAnswer = z.infer<typeof CardholderAnswer>;
 
-/** What the trainee's "cardholder" did with a captured message's link. */
-export const CardholderState = z.enum(['waiting', 'approved', 'declined', 'link_closed', 'link_unknown']);
+/** What the trainee's "cardholder" did with a captured message's link; `none` for a message without one (a receipt). */
+export const CardholderState = z.enum(['waiting', 'approved', 'declined', 'link_closed', 'link_unknown', 'none']);
 export type CardholderState = z.infer<typeof CardholderState>;
 
 /** A message captured by the training outbox, as the trainee sees it; the link shows only its origin ("http://127.0.0.1:4010/…"). */

@@ -20,10 +20,48 @@ export type ReservationCsvColumn = (typeof RESERVATION_CSV_COLUMNS)[number]['nam
 /** At most this many problems are listed; the rest are counted. */
 export const MAX_REPORTED_IMPORT_ERRORS = 100;
 
-/** One problem in the file: the line (1 is the header) and column when known, and what to fix — never the cell's content. */
+/**
+ * What can be wrong in a file, each with the params its sentence needs: the renderer words each one from its catalogues
+ * (`import.issue.<code>`, the column-specific `import.issue.invalid_value.<column>`), never from main's English `message`.
+ */
+export const CSV_ISSUE_CODES = {
+  file_too_large: ['maxMb'],
+  not_utf8: [],
+  quote_not_closed: [],
+  quote_misplaced: [],
+  not_csv: [],
+  empty_file: [],
+  card_number_in_text: [],
+  security_code_in_text: [],
+  unnamed_column: [],
+  unknown_column: [],
+  duplicate_column: [],
+  missing_column: [],
+  no_reservations: [],
+  too_many_rows: ['rows', 'max'],
+  cell_count: ['cells', 'columns'],
+  balance_format: [],
+  balance_negative: [],
+  balance_too_large: [],
+  balance_cents: [],
+  invalid_phone: [],
+  empty_cell: [],
+  invalid_value: [],
+  check_out_before_check_in: [],
+  duplicate_confirmation: ['firstLine'],
+} as const satisfies Record<string, readonly string[]>;
+export type CsvIssueCode = keyof typeof CSV_ISSUE_CODES;
+export const CsvIssueCode = z.enum(Object.keys(CSV_ISSUE_CODES) as [CsvIssueCode, ...CsvIssueCode[]]);
+
+/**
+ * One problem in the file: the line (1 is the header) and column when known, and what to fix as a code with its numbers
+ * — never the cell's content. `message` is the same in English, for logs and the command line.
+ */
 export const CsvImportIssue = z.object({
   line: z.int().positive().optional(),
   column: z.string().optional(),
+  code: CsvIssueCode,
+  params: z.record(z.string(), z.number()).optional(),
   message: z.string(),
 });
 export type CsvImportIssue = z.output<typeof CsvImportIssue>;

@@ -2,6 +2,7 @@
 export {
   BalanceDue,
   BalanceDueCents,
+  CHECK_OUT_BEFORE_CHECK_IN,
   GUEST_LANGUAGE_SOURCES,
   GuestLanguageSource,
   guestLanguageOf,
@@ -22,6 +23,8 @@ export {
 } from './view';
 export {
   CsvImportIssue,
+  CSV_ISSUE_CODES,
+  CsvIssueCode,
   CsvImportResult,
   MAX_REPORTED_IMPORT_ERRORS,
   RESERVATION_CSV_COLUMNS,

@@ -76,6 +76,8 @@ export type GuestLanguageSource = z.infer<typeof GuestLanguageSource>;
  * main/reservations/README.md). `guestLanguage` is the language messages to the guest (the 3DS link, a receipt) are
  * written in: the UI preselects it, and the agent may change it.
  */
+export const CHECK_OUT_BEFORE_CHECK_IN = 'The check-out date cannot be before the check-in date.';
+
 export const ReservationView = z
   .object({
     confirmationNumber: ReservationId,
@@ -93,7 +95,7 @@ export const ReservationView = z
   // Compared only when both are dates: a wrong check-in is reported as such, not as a check-out problem too.
   .refine((r) => !(IsoDate.safeParse(r.checkIn).success && IsoDate.safeParse(r.checkOut).success) || r.checkOut >= r.checkIn, {
     path: ['checkOut'],
-    message: 'The check-out date cannot be before the check-in date.',
+    message: CHECK_OUT_BEFORE_CHECK_IN,
   });
 export type ReservationView = z.output<typeof ReservationView>;
 

@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { MAX_ATTEMPTS } from '../../main/payments/client';
 import { checkEmail, checkPhone } from '../../shared/messaging';
-import { AGENT, ensureOperators, expectAccessible, futureExpiry, simulatorFault } from './support/desk';
+import { AGENT, ensureOperators, expectAccessible, futureExpiry, signIn as signInAs, simulatorFault } from './support/desk';
 import { expect, test, type AppHarness } from './support/harness';
 
 test.use({ language: 'es-MX' });
@@ -83,4 +83,50 @@ test('the Spanish desk shows main’s refusals and failures in Spanish, never ma
 
   // Main did speak English to the page: the check above had something to find.
   expect(app.mainMessages.size).toBeGreaterThan(1);
+});
+
+test('the Spanish desk words a reservation file’s problems itself, never main’s English sentence for each row', async ({ page, app }) => {
+  await signInAs(page, app, 'admin');
+  await page.getByRole('tab', { name: 'Importar reservaciones' }).click();
+  const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone';
+  const rows = [
+    'TST-1A2B3C,Ana López,2026-03-14,2026-03-18,Hotel Uno,100.00,mxn,',
+    'TST-9Z8Y7X,Ana López,2026-03-14,2026-03-18,Hotel Uno,abc,mxn,',
+    'TST-2B3C4D,Luis Pérez,2026-03-14,2026-03-10,Hotel Dos,100.00,mxn,',
+    'TST-4D5E6F,Luis Pérez,2026-03-14,2026-03-18,Hotel Dos,100.00,eur,55 1234 5678',
+    'TST-1A2B3C,Ana López,2026-03-14,2026-03-18,Hotel Uno,100.00,mxn,',
+    'TST-3C4D5E,Eva Ruiz,2026-03-14,2026-03-18,Hotel Tres,100.00',
+  ];
+  await page.getByLabel('Archivo CSV').setInputFiles({ name: 'malo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${rows.join('\n')}\n`) });
+  await page.getByRole('button', { name: 'Importar', exact: true }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('No se importó nada.');
+  await expect(alert).toContainText('Escriba el saldo como un número con punto antes de los centavos');
+  await expect(alert).toContainText('La fecha de salida no puede ser anterior a la de llegada.');
+  await expect(alert).toContainText('La moneda debe ser mxn o usd.');
+  await expect(alert).toContainText('El teléfono debe ser un número real con su código de país');
+  await expect(alert).toContainText('Este número de confirmación ya está en la línea 2');
+  await expect(alert).toContainText('Esta línea tiene 6 celdas pero el encabezado tiene 8 columnas.');
+  await expectNoEnglishFromMain(page, app, 'reservation import');
+  await expectAccessible(page, 'import with errors, es-MX');
+  // Main did send its English sentences (one per problem): the check above had them to find.
+  expect(app.mainMessages.size).toBeGreaterThanOrEqual(6);
+});
+
+test('the Spanish desk words "Check again" on a payment without an answer itself', async ({ page, app }) => {
+  await ensureOperators(app);
+  await page.goto(app.url);
+  await signIn(page, AGENT.password);
+  await expect(page.locator('#lookup-input')).toBeFocused();
+  await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
+  // Every try of the charge gets a 503, and the first Check again too: main answers "unanswered" with its English message.
+  await simulatorFault(app, 'POST /payments', 'error_503', MAX_ATTEMPTS * 2);
+  await keyCard(page, '4242424242424242');
+  await page.keyboard.press('Enter');
+  const pending = page.getByRole('region', { name: 'Un pago sin respuesta' });
+  await expect(pending).toBeVisible({ timeout: 20_000 });
+  await pending.getByRole('button', { name: 'Verificar de nuevo' }).click();
+  await expect(pending.getByRole('status')).toBeVisible({ timeout: 20_000 });
+  await expectNoEnglishFromMain(page, app, 'check again, unanswered');
+  expect(app.mainMessages.size).toBeGreaterThan(0);
 });

@@ -4,7 +4,7 @@
 // the lock and after a restart, is re-sent and abandoned; what the agent typed survives a decline; the idle warning.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/harness';
-import { expectAccessible, keyCard, openReservation, pageSender, signInAgent } from './support/desk';
+import { expectAccessible, keyCard, openReservation, pageSender, signInAgent, simulatorFault } from './support/desk';
 import type { AppHarness } from './support/harness';
 
 const amountField = (page: Page) => page.getByLabel('Amount', { exact: true });
@@ -34,16 +34,50 @@ test('the balance still owed goes down after a payment, and the form says what w
 
   const result = page.getByRole('region', { name: 'Payment approved' });
   await expect(result).toContainText('$250.00 USD');
-  // The short reference is the payment id's last 8 characters, grouped.
+  // The short reference is the payment id's last 8 characters, grouped (as the receipt writes it: shared/payments).
   const id = /pay_[a-f0-9]{32}/.exec((await result.textContent()) ?? '')?.[0] ?? '';
   const tail = id.slice(-8).toUpperCase();
-  await expect(result.locator('.reference')).toHaveText(`${tail.slice(0, 4)} ${tail.slice(4)}`);
+  await expect(result.locator('.reference')).toHaveText(`${tail.slice(0, 4)}-${tail.slice(4)}`);
   await page.getByRole('button', { name: 'Done — new payment' }).click();
 
   await expect(amountField(page)).toHaveValue('730.00');
   await expect(page.getByRole('list', { name: 'Charged today' })).toContainText(/^Already charged \$250\.00 USD today at \d{1,2}:\d{2}\s?[AP]M\.$/);
   await expect(page.getByRole('region', { name: /Zoë Anderson/ })).toContainText('$730.00 USD');
   await expectAccessible(page, 'payment form with today’s charge');
+});
+
+test('the result offers a receipt by SMS or e-mail, prefilled from the reservation; in training the outbox shows it with the short reference', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4242424242424242', { amount: '125' });
+  const result = page.getByRole('region', { name: 'Payment approved' });
+  const reference = (await result.locator('.reference').textContent()) ?? '';
+  expect(reference).toMatch(/^[A-F0-9]{4}-[A-F0-9]{4}$/);
+  const receipt = result.getByRole('form', { name: 'Send the receipt to the guest' });
+  // Prefilled from the reservation: its phone for SMS, its e-mail for e-mail; the guest's language.
+  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+13125550187');
+  await expect(receipt.getByLabel('Message language')).toHaveValue('en-US');
+  await receipt.getByRole('radio', { name: 'E-mail' }).check();
+  await expect(receipt.getByLabel('Guest e-mail')).toHaveValue('michael.johnson@example.com');
+  await expectAccessible(page, 'result with the receipt');
+  await receipt.getByRole('button', { name: 'Send receipt' }).click();
+  await expect(receipt.getByText(/Training: captured for m\*+@example\.com/)).toBeVisible();
+  const outbox = page.getByRole('region', { name: 'Training outbox' });
+  const mail = outbox.locator('li').filter({ hasText: 'your payment receipt' });
+  await expect(mail).toContainText(`we received your payment of $125.00`);
+  await expect(mail).toContainText(`Visa`);
+  await expect(mail).toContainText('4242');
+  await expect(mail).toContainText(`Reference: ${reference}.`);
+  // A receipt has no link: nothing for the trainee's cardholder to answer.
+  await expect(mail.getByRole('button')).toHaveCount(0);
+
+  // By SMS, too, to the reservation's phone (unchanged), and the button says it goes again.
+  await receipt.getByRole('radio', { name: 'SMS' }).check();
+  await receipt.getByRole('button', { name: 'Send the receipt again' }).click();
+  await expect(receipt.getByText(/Training: captured for \+1 \*+0187/)).toBeVisible();
+  await expect(outbox.locator('li').filter({ hasText: `Reference: ${reference}.` })).toHaveCount(2);
+  // The result's own button is still the one Enter presses.
+  await expect(result.getByRole('button', { name: 'Done — new payment' })).toBeVisible();
 });
 
 test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {
@@ -119,6 +153,10 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   await expect(page.getByRole('heading', { name: 'Send the verification link to the guest' })).toBeVisible();
   await expect(panel.getByRole('timer')).toHaveText(/^Waiting 00:0\d$/);
   await expect(panel).toContainText('Tell the guest:');
+  // The call's header says what is being charged, not a bare "still owed $0.00".
+  const header = page.getByRole('group', { name: 'The call' });
+  await expect(header).toContainText('Being charged now: $5,680.00');
+  await expect(header).toContainText('Still owed after it: $0.00');
   await panel.getByRole('button', { name: 'Send link' }).click();
   await expect(page.getByText(/Training: captured for \+1 \*+0143/)).toBeVisible();
 
@@ -158,6 +196,44 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   await expect(page.getByLabel('Card number')).toBeVisible();
   await expect(panel).toHaveCount(0);
   expect((await overview(app, 'SJD-3B7N1C')).inProgress ?? []).toEqual([]);
+});
+
+test('abandon while the service cannot be asked: refused, and the agent is told to try again and until when at the latest', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4000000000003220');
+  const panel = page.getByRole('region', { name: /Payment status/ });
+  await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeVisible();
+  await expect(panel).toContainText('Ask the guest to ignore the link already sent.');
+  // Every read of the payment gets a 503 for a while (the abandon's read, and the desk's own checks meanwhile).
+  await simulatorFault(app, 'GET /payments/{id}', 'error_503', 40);
+  await panel.getByRole('button', { name: 'Abandon and use another card' }).click();
+  const refusal = panel.getByRole('alert');
+  await expect(refusal).toContainText('it is not abandoned and no other card can be charged yet. Try again in a minute.', { timeout: 20_000 });
+  await expect(refusal).toContainText(/At the latest at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M the link stops working and the payment expires unpaid/);
+  // Still blocked: the live panel, no card form.
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await expectAccessible(page, 'abandon refused during an outage');
+});
+
+test('an abandoned payment the guest approves after all: the open reservation says so, with what to do', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4000000000003220');
+  const panel = page.getByRole('region', { name: /Payment status/ });
+  await panel.getByRole('button', { name: 'Send link' }).click();
+  await expect(panel.getByText(/Training: captured for \+1 \*+0187/)).toBeVisible();
+  await panel.getByRole('button', { name: 'Abandon and use another card' }).click();
+  await expect(page.getByLabel('Card number')).toBeVisible();
+  const notice = page.getByRole('region', { name: 'An abandoned payment was approved after all' });
+  await expect(notice).toHaveCount(0);
+
+  // The guest opens the link already sent and approves it (the trainee plays the cardholder from the outbox).
+  await page.getByRole('region', { name: 'Training outbox' }).getByRole('button', { name: 'Cardholder approves' }).click();
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(notice.getByRole('alert')).toContainText(/The guest approved the payment of \$3,125\.40 USD abandoned at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M/);
+  await expect(notice.getByRole('alert')).toContainText('and it went through. If another card was charged for it too, one of the two charges must be refunded: ask a supervisor.', { timeout: 20_000 });
+  await expectAccessible(page, 'abandoned payment approved after all');
 });
 
 test.describe('the idle lock', () => {

@@ -9,8 +9,8 @@ import { expect, test } from './support/harness';
 import { expectAccessible, futureExpiry, signIn } from './support/desk';
 
 const WORDS = {
-  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', continue: 'Continue' },
-  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', continue: 'Continuar' },
+  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', continue: 'Continue', keep: 'The guest agrees to keep this card', amount: 'Amount', receipt: 'Send receipt', close: 'Close reservation', abandon: 'Abandon and use another card' },
+  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', continue: 'Continuar', keep: 'El huésped acepta que se guarde esta tarjeta', amount: 'Monto', receipt: 'Enviar recibo', close: 'Cerrar reservación', abandon: 'Abandonar y usar otra tarjeta' },
 } as const;
 
 /** An agent's laptop: what must stay in view is checked in this window. */
@@ -33,8 +33,8 @@ for (const language of ['es-MX', 'en-US'] as const) {
     test.use({ language, viewport: SCREEN });
 
     test(`every screen, captured (${language})`, async ({ page, app }) => {
-      // Eight screens, each through axe and a full-page capture: ~30 s alone, more on a busy machine.
-      test.setTimeout(90_000);
+      // Fifteen screens, each through axe and a capture: ~50 s alone, more on a busy machine.
+      test.setTimeout(180_000);
       const words = WORDS[language];
       const dir = path.join('test-results', 'screenshots', language);
       mkdirSync(dir, { recursive: true });
@@ -53,10 +53,14 @@ for (const language of ['es-MX', 'en-US'] as const) {
         await expectInView(page, header, `the call's header (${what})`);
         await expectInView(page, active, what);
       };
-      const openFirst = async (query: string): Promise<void> => {
+      const openFirstTo = async (query: string, ready: Locator): Promise<void> => {
         await page.locator('#lookup-input').fill(query);
         await page.locator('.result').first().waitFor();
         await page.locator('#lookup-input').press('Enter');
+        await expect(ready).toBeVisible();
+      };
+      const openFirst = async (query: string): Promise<void> => {
+        await openFirstTo(query, page.getByLabel(words.card));
         await expect(page.getByLabel(words.card)).toBeFocused();
       };
       const keyCard = async (p: Page, number: string): Promise<void> => {
@@ -99,6 +103,25 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expectCallInView(page.getByRole('heading', { name: words.approved }), 'the result');
       await expectCallInView(page.getByRole('button', { name: words.next }), 'the result’s button');
       await shot('result');
+      // The receipt, sent by SMS to the reservation's phone (training: captured in the outbox).
+      await page.getByRole('button', { name: words.receipt }).click();
+      await expect(page.locator('.receipt .deliveries li')).toHaveCount(1);
+      await page.locator('.receipt .deliveries').scrollIntoViewIfNeeded();
+      await shot('result-receipt-sent');
+
+      // A card kept with the guest's consent, then charged again after its confirmation.
+      await openFirst('CUN-5Z2A8B');
+      await page.getByLabel(words.amount, { exact: true }).fill('100');
+      await page.getByLabel(words.keep).check();
+      await page.getByLabel(words.card).focus();
+      await keyCard(page, '5555555555554444');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: words.next }).click();
+      await page.getByLabel(words.amount, { exact: true }).fill('50');
+      await page.getByRole('button', { name: /•••• 4444/ }).click();
+      await expect(page.getByRole('button', { name: /50\.00/ }).last()).toBeFocused();
+      await expectCallInView(page.getByRole('button', { name: /50\.00/ }).last(), 'the saved card’s confirm button');
+      await shot('saved-card-confirm');
 
       await openFirst('SJD-3B7N1C');
       await keyCard(page, '4000000000003220');
@@ -107,6 +130,11 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.getByRole('button', { name: words.send }).click();
       await expect(page.locator('.deliveries li')).toHaveCount(1);
       await shot('3ds-link-and-outbox');
+      // Closed and opened again: the payment in progress comes back, with its waiting bar and "Abandon".
+      await page.getByRole('button', { name: words.close }).click();
+      await openFirstTo('SJD-3B7N1C', page.getByRole('button', { name: words.abandon }));
+      await expectCallInView(page.locator('.waiting-bar'), 'the waiting bar');
+      await shot('3ds-waiting-back');
 
       await openFirst('MEX-2H8R5T');
       await keyCard(page, '4000000000000002');
@@ -190,6 +218,34 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await shot('admin-accounts');
       await tab(6);
       await shot('admin-import');
+      const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency';
+      await page.locator('input[type=file]').setInputFiles({
+        name: 'bad.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\nTST-2B3C4D,Test Guest,2026-03-14,2026-03-10,Hotel Test,10.00,mxn\n`),
+      });
+      await page.locator('form button[type=submit]').click();
+      await expect(page.locator('ul.errors li')).toHaveCount(2);
+      await shot('admin-import-errors');
+    });
+  });
+}
+
+const UPDATE_WORDS = { 'en-US': 'Restart now', 'es-MX': 'Reiniciar ahora' } as const;
+
+// The update banner: main's auto-update (electron-updater, which cannot run here) stands in as a ready status.
+for (const language of ['es-MX', 'en-US'] as const) {
+  test.describe(`update banner in ${language}`, () => {
+    test.use({ language, viewport: SCREEN, updateStatus: { state: 'ready', version: '0.2.0', channel: 'stable' } });
+
+    test(`a ready update, captured (${language})`, async ({ page, app }) => {
+      const dir = path.join('test-results', 'screenshots', language);
+      mkdirSync(dir, { recursive: true });
+      await signIn(page, app, 'agent');
+      await expect(page.getByRole('button', { name: UPDATE_WORDS[language] })).toBeVisible();
+      await expect(page.getByText('0.2.0')).toBeVisible();
+      await expectAccessible(page, `update ready (${language})`);
+      await page.screenshot({ path: path.join(dir, '40-update-ready.png') });
     });
   });
 }

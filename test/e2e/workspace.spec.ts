@@ -74,6 +74,9 @@ test('flow B, MSI: the plans for the amount with their monthly amounts, then 6 m
     await expect(page.getByLabel(new RegExp(`^${count} months of \\${each}`))).toBeVisible();
   }
   await expect(page.getByRole('timer')).toContainText(/Confirm within 1[45]:\d\d/);
+  // While the plan is chosen, the call's header says the amount is being charged, not "still owed $0.00".
+  await expect(page.getByRole('group', { name: 'The call' })).toContainText('Being charged now: $12,450.00');
+  await expect(page.getByRole('group', { name: 'The call' })).toContainText('Still owed after it: $0.00');
   await expectAccessible(page, 'MSI plans');
   await page.getByLabel(/^6 months of/).check();
   await page.getByRole('button', { name: 'Confirm payment' }).click();

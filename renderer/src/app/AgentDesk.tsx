@@ -4,7 +4,7 @@ import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { describeError } from '../bridge/errors';
 import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
-import { PaymentFlow } from '../features/payment';
+import { AbandonedNotice, inProgressCents, PaymentFlow } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
@@ -41,7 +41,12 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
           )}
           {reservation.data && (
             <>
-              <ReservationBar reservation={reservation.data} owedCents={overview.data?.balance?.owedCents} owedCurrency={overview.data?.balance?.currency} />
+              <ReservationBar
+                reservation={reservation.data}
+                owedCents={overview.data?.balance?.owedCents}
+                owedCurrency={overview.data?.balance?.currency}
+                inProgressCents={inProgressCents(overview.data?.balance, overview.data?.inProgress, overview.data?.pendingPayments)}
+              />
               <ReservationSummary
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}
@@ -49,6 +54,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                 onClose={closeReservation}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
               />
+              <AbandonedNotice payments={overview.data?.payments ?? []} />
               {canTakePayments ? (
                 <PaymentFlow
                   key={reservation.data.confirmationNumber}

@@ -58,10 +58,12 @@ export function placeholdersOf(text: string): string[] {
  */
 export function interpolate(text: string, vars: Readonly<Record<string, string | number>> | undefined, language: Language): string {
   if (!vars) return text;
-  return text.replace(PLACEHOLDER, (whole, name: string) => {
+  return text.replace(PLACEHOLDER, (whole, name: string, offset: number) => {
     const value = Object.hasOwn(vars, name) ? vars[name] : undefined;
     if (value === undefined) return whole;
-    return typeof value === 'number' ? new Intl.NumberFormat(language).format(value) : value;
+    const shown = typeof value === 'number' ? new Intl.NumberFormat(language).format(value) : value;
+    // A value that ends a sentence itself ("5:10 a.m.") is not followed by the sentence's own full stop again.
+    return shown.endsWith('.') && text.charAt(offset + whole.length) === '.' && text.charAt(offset + whole.length + 1) !== '.' ? shown.slice(0, -1) : shown;
   });
 }
 

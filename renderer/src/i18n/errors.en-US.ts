@@ -161,6 +161,8 @@ export const errorsEnUS = {
   'reservation.bar': 'The call',
   // What is still owed after this desk's payments (main's balance), in the call's header.
   'reservation.owed': 'Still owed',
+  'reservation.inProgress': 'Being charged now',
+  'reservation.owedAfter': 'Still owed after it',
   // A day typed in the desk's format (ui/DateField), never the browser's date picker.
   'date.pattern': 'mm/dd/yyyy',
   'date.invalid': '{field}: type the day as {pattern}, for example 03/14/2025.',

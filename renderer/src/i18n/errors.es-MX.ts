@@ -150,6 +150,8 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'reservation.bar': 'La llamada',
   // What is still owed after this desk's payments (main's balance), in the call's header.
   'reservation.owed': 'Por cobrar',
+  'reservation.inProgress': 'En cobro ahora',
+  'reservation.owedAfter': 'Por cobrar después',
   // A day typed in the desk's format (ui/DateField), never the browser's date picker.
   'date.pattern': 'dd/mm/aaaa',
   'date.invalid': '{field}: escriba el día como {pattern}, por ejemplo 14/03/2025.',

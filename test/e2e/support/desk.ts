@@ -96,7 +96,7 @@ export async function payInFull(page: Page, query: string, guest: string): Promi
   await expect(result).toBeVisible();
   const id = /pay_[a-f0-9]{32}/.exec((await result.textContent()) ?? '')?.[0];
   expect(id).toBeDefined();
-  await result.getByRole('button').click();
+  await result.getByRole('button', { name: 'Done — new payment' }).click();
   return id ?? '';
 }
 

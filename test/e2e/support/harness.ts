@@ -16,6 +16,7 @@ import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Storage } from '../../../main/storage';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
+import type { UpdateStatus } from '../../../shared/ipc';
 import { isAppUrl } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
 
@@ -96,6 +97,11 @@ export interface HarnessOptions {
   simulator?: RunningSimulator | undefined;
   /** Where main keeps its records, made again at each start: a center's PostgreSQL for a desk of a center; its own files when not given. */
   storage?: (() => Storage) | undefined;
+  /**
+   * What main's auto-update says (electron-updater runs only in Electron and reaches a release server: it cannot run
+   * here, so a fixed status stands in for it); the app's default without it is "disabled".
+   */
+  updateStatus?: UpdateStatus | undefined;
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
@@ -128,6 +134,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
       ...(options.storage === undefined ? {} : { storage: options.storage() }),
       ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
+      ...(options.updateStatus === undefined ? {} : { updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined } }),
       ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
   let stack = await start();
@@ -187,8 +194,9 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   idleTimeoutMs: [undefined, { option: true }],
   refundLimits: [undefined, { option: true }],
   doorDelayMs: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs });
+  updateStatus: [undefined, { option: true }],
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus });
     try {
       await use(harness);
     } finally {

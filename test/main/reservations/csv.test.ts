@@ -192,13 +192,13 @@ describe('a file with wrong rows', () => {
     const all = JSON.stringify(result);
     expect(all).not.toContain('4242');
     expect(all).not.toContain('cvv 123');
-    expect(result.errors).toContainEqual({ line: 1, message: 'This looks like a card number. Card numbers go only in the card form.' });
-    expect(result.errors).toContainEqual({ line: 1, message: 'This looks like a card’s security code. The security code goes only in the card form.' });
+    expect(result.errors).toContainEqual({ line: 1, code: 'card_number_in_text', message: 'This looks like a card number. Card numbers go only in the card form.' });
+    expect(result.errors).toContainEqual({ line: 1, code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' });
   });
 
   it('a CVV after its name in a cell is refused too', () => {
     const result = failure(store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
-    expect(result.errors).toEqual([{ line: 2, column: 'guest_name', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);
+    expect(result.errors).toEqual([{ line: 2, column: 'guest_name', code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);
   });
 
   it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', () => {
@@ -231,6 +231,38 @@ describe('a file with wrong rows', () => {
     expect(store.count()).toBe(1);
     expect(await store.get('NEW-2')).toBeUndefined();
     expect((await store.get('KEEP-1'))?.balanceDueCents).toBe(1000);
+  });
+});
+
+describe('each problem as a code with its numbers (the renderer words it from its catalogues, never main’s English)', () => {
+  const line = (cells: string): string => `${CSV_HEADER}\n${cells}\n`;
+  const good = csvLine(reservation({ confirmationNumber: 'TST-1' }));
+  const withCell = (index: number, value: string): string => good.split(',').map((cell, i) => (i === index ? value : cell)).join(',');
+  it.each([
+    ['a balance with a comma for cents', line(withCell(5, '"12450,00"')), { code: 'balance_format', line: 2, column: 'balance_due' }],
+    ['a negative balance', line(withCell(5, '-5.00')), { code: 'balance_negative', line: 2, column: 'balance_due' }],
+    ['a balance too large', line(withCell(5, '1000000.00')), { code: 'balance_too_large', line: 2, column: 'balance_due' }],
+    ['a balance with thousandths', line(withCell(5, '10.005')), { code: 'balance_cents', line: 2, column: 'balance_due' }],
+    ['a phone without its country', line(withCell(7, '55 1234 5678')), { code: 'invalid_phone', line: 2, column: 'guest_phone' }],
+    ['an empty guest name', line(withCell(1, '')), { code: 'empty_cell', line: 2, column: 'guest_name' }],
+    ['an unknown currency', line(withCell(6, 'eur')), { code: 'invalid_value', line: 2, column: 'currency' }],
+    ['a check-out before the check-in', line(withCell(3, '2000-01-01')), { code: 'check_out_before_check_in', line: 2, column: 'check_out' }],
+    ['a missing cell', line(good.split(',').slice(0, -1).join(',')), { code: 'cell_count', line: 2, params: { cells: 8, columns: 9 } }],
+    ['a reservation twice', `${CSV_HEADER}\n${good}\n${good}\n`, { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } }],
+    ['an unknown column', `${CSV_HEADER},guest_emial\n${good},x\n`, { code: 'unknown_column', line: 1, column: 'guest_emial' }],
+    ['a column twice', `${CSV_HEADER},Currency\n${good},mxn\n`, { code: 'duplicate_column', line: 1, column: 'currency' }],
+    ['a column without a name', `${CSV_HEADER},\n${good},\n`, { code: 'unnamed_column', line: 1 }],
+    ['a missing required column', 'confirmation_number,guest_name\nTST-1,Ana\n', { code: 'missing_column', line: 1, column: 'check_in' }],
+    ['an empty file', '', { code: 'empty_file' }],
+    ['a header and no rows', `${CSV_HEADER}\n`, { code: 'no_reservations' }],
+    ['a quote never closed', `${CSV_HEADER}\n"TST-2,Ana\n`, { code: 'quote_not_closed' }],
+  ])('%s', (_, text, expected) => {
+    expect(failure(store.importCsv(text)).errors[0]).toMatchObject(expected);
+  });
+
+  it('a file too large and one not in UTF-8', () => {
+    expect(failure(store.importCsv(Buffer.from([0xff, 0xfe, 0x41]))).errors[0]).toMatchObject({ code: 'not_utf8' });
+    expect(failure(store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]).toMatchObject({ code: 'file_too_large', params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
   });
 });
 

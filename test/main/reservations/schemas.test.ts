@@ -209,7 +209,8 @@ describe('CSV import contract', () => {
 
   it('an import result is either counts or at least one issue', () => {
     expect(CsvImportResult.safeParse({ ok: true, created: 2, updated: 1 }).success).toBe(true);
-    expect(CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', message: 'x' }], moreErrors: 0 }).success).toBe(true);
+    expect(CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', code: 'invalid_value', message: 'x' }], moreErrors: 0 }).success).toBe(true);
+    expect(CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', message: 'x' }], moreErrors: 0 }).success).toBe(false);
     expect(CsvImportResult.safeParse({ ok: false, errors: [], moreErrors: 0 }).success).toBe(false);
   });
 });

@@ -99,6 +99,12 @@ describe('interpolate', () => {
     expect(interpolate('{n}', { n: 12 }, 'es-MX')).toBe('12');
   });
 
+  it('does not double the full stop after a value that ends with one (a Spanish time, "5:10 a.m.")', () => {
+    expect(interpolate('Siguiente verificación a las {time}.', { time: '5:10:42 a.m.' }, 'es-MX')).toBe('Siguiente verificación a las 5:10:42 a.m.');
+    expect(interpolate('Next check at {time}.', { time: '5:10:42 PM' }, 'en-US')).toBe('Next check at 5:10:42 PM.');
+    expect(interpolate('{a}... {b}', { a: 'x.', b: 'y' }, 'en-US')).toBe('x.... y');
+  });
+
   it('leaves a placeholder without a value visible rather than dropping it', () => {
     expect(interpolate('{brand} •••• {last4}', { brand: 'Visa' }, 'en-US')).toBe('Visa •••• {last4}');
   });

@@ -198,3 +198,12 @@ export function useDeliveryUpdates(paymentId: string, onUpdate: (update: Deliver
     [paymentId],
   );
 }
+
+export type SendReceiptVariables = Omit<Input<'messaging:sendReceipt'>, 'paymentId'>;
+
+/** A succeeded payment's receipt to the guest (SMS or e-mail, in the guest's language); main answers its first status. */
+export function useSendReceipt(paymentId: string): UseMutationResult<Output<'messaging:sendReceipt'>, Error, SendReceiptVariables> {
+  return useMutation({
+    mutationFn: (variables: SendReceiptVariables) => unwrap(bridge().messaging.sendReceipt({ paymentId, ...variables })),
+  });
+}

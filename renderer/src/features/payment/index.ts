@@ -2,4 +2,6 @@
 export { amountText, parseAmount, type AmountProblem, type ParsedAmount } from './amount';
 export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPayment, watchPayment } from './api';
 export { PaymentFlow } from './ui/PaymentFlow';
-export { brandLabel } from './ui/Result';
+export { AbandonedNotice } from './ui/AbandonedNotice';
+export { brandLabel } from './ui/card/brand';
+export { inProgressCents } from './waiting';

@@ -1,7 +1,7 @@
 // What the live panel and the result say about time and ids: the elapsed time since a payment began waiting, the
 // time of day of a charge, and the short reference the agent reads to the guest.
 import type { Language } from '../../../../shared/language';
-import type { LivePaymentView, PaymentView, ReservationBalance } from '../../../../shared/ipc/views';
+import type { LivePaymentView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../shared/ipc/views';
 
 /** Whole seconds from `sinceIso` to `now` (never below zero: the service's clock may run ahead of the desk's). */
 export function secondsSince(sinceIso: string, now: number): number {
@@ -17,15 +17,6 @@ export function elapsedText(seconds: number): string {
 /** The time of day of an ISO instant, hours and minutes, in the desk's language and the agent's time zone ("10:42"). */
 export function clockTime(iso: string, language: Language): string {
   return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-}
-
-/**
- * The reference read to the guest: the payment id's last 8 characters in capitals, in two groups of four
- * ("pay_…8f3a2c1d" → "8F3A 2C1D"). Shorter ids are grouped as they are.
- */
-export function shortReference(paymentId: string): string {
-  const tail = paymentId.replace(/^[a-z]+_/i, '').slice(-8).toUpperCase();
-  return tail.length > 4 ? `${tail.slice(0, tail.length - 4)} ${tail.slice(-4)}` : tail;
 }
 
 const FINISHED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
@@ -62,4 +53,20 @@ export function livePaymentOf(inProgress: readonly LivePaymentView[], known: (id
     const payment = known(live.paymentId);
     return payment === undefined || (!FINISHED.has(payment.status) && payment.abandonedAt === undefined);
   });
+}
+
+/**
+ * What is being charged right now on the reservation, in the balance's currency: its payments in progress (processing,
+ * waiting for 3-D Secure or for an MSI plan) and its attempts still without an answer. Main counts them as taken, so the
+ * call's header says this amount is in progress rather than a bare "still owed 0.00".
+ */
+export function inProgressCents(
+  balance: ReservationBalance | undefined,
+  inProgress: readonly LivePaymentView[] = [],
+  pending: readonly PendingPaymentView[] = [],
+): number {
+  if (balance === undefined) return 0;
+  const live = inProgress.filter((payment) => payment.currency === balance.currency).reduce((sum, payment) => sum + payment.amountCents, 0);
+  const unanswered = pending.filter((attempt) => attempt.state === 'unanswered' && attempt.currency === balance.currency).reduce((sum, attempt) => sum + attempt.amountCents, 0);
+  return live + unanswered;
 }

@@ -1,8 +1,9 @@
-// The live panel's and the result's words about time and ids: elapsed time, the short reference, what is owed, and which
+// The live panel's and the result's words about time and ids: elapsed time, what is owed (the short reference is
+// shared/payments', tested with the receipt in test/main/app/receipt.test.ts), and which
 // payment in progress the panel takes up.
 import { describe, expect, it } from 'vitest';
 import type { LivePaymentView, PaymentView } from '../../../../shared/ipc/views';
-import { elapsedText, livePaymentOf, owedCents, secondsSince, shortReference } from '../../../../renderer/src/features/payment/waiting';
+import { elapsedText, inProgressCents, livePaymentOf, owedCents, secondsSince } from '../../../../renderer/src/features/payment/waiting';
 
 const live = (paymentId: string): LivePaymentView => ({
   paymentId,
@@ -22,13 +23,6 @@ describe('elapsed time', () => {
     expect(elapsedText(75 * 60 + 3)).toBe('75:03');
     expect(secondsSince(since, Date.parse(since) - 5_000)).toBe(0);
     expect(secondsSince('not a date', 0)).toBe(0);
-  });
-});
-
-describe('shortReference', () => {
-  it('is the id’s last 8 characters in capitals, grouped by four', () => {
-    expect(shortReference(`pay_${'0'.repeat(24)}8f3a2c1d`)).toBe('8F3A 2C1D');
-    expect(shortReference('pay_2c1d')).toBe('2C1D');
   });
 });
 
@@ -62,5 +56,17 @@ describe('livePaymentOf', () => {
     expect(livePaymentOf([live('pay_done'), live('pay_left'), live('pay_waiting')], lookup)?.paymentId).toBe('pay_waiting');
     expect(livePaymentOf([live('pay_unread')], lookup)?.paymentId).toBe('pay_unread');
     expect(livePaymentOf([live('pay_done')], lookup)).toBeUndefined();
+  });
+});
+
+describe('inProgressCents', () => {
+  const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, owedCents: 0, currency: 'usd', chargedToday: [] };
+  it('adds the payments in progress and the unanswered attempts in the balance’s currency', () => {
+    const pending = { operationId: 'op', reservationId: 'CUN-6B3D8F', amountCents: 5000, currency: 'usd', installments: false, methodId: 'mth', startedAt: '2026-06-15T10:40:00Z' };
+    expect(inProgressCents(balance, [live('pay_a'), { ...live('pay_b'), currency: 'mxn' }], [{ ...pending, state: 'unanswered' }, { ...pending, state: 'reconcile' }])).toBe(103000);
+  });
+  it('is nothing without main’s balance or anything in progress', () => {
+    expect(inProgressCents(undefined, [live('pay_a')])).toBe(0);
+    expect(inProgressCents(balance)).toBe(0);
   });
 });

@@ -3,11 +3,12 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import { RESERVATION_CSV_COLUMNS, type CsvImportResult } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { issueText } from '../issues';
 import { useImportReservations } from '../api';
 import '../../../ui/desk.css';
 
 export function ImportReservations(): JSX.Element {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const id = useId();
   const [file, setFile] = useState<File>();
   const load = useImportReservations();
@@ -53,7 +54,7 @@ export function ImportReservations(): JSX.Element {
                   {issue.line !== undefined && <strong>{t('import.line', { line: issue.line })}</strong>}
                   {issue.column !== undefined && <span className="mono"> {issue.column}</span>}
                   {(issue.line !== undefined || issue.column !== undefined) && ': '}
-                  {issue.message}
+                  {issueText(issue, language)}
                 </li>
               ))}
             </ul>

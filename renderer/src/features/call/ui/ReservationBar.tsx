@@ -10,9 +10,11 @@ interface Props {
   /** What main says is still owed (overview), when known; else the reservation's own balance. */
   owedCents?: number | undefined;
   owedCurrency?: string | undefined;
+  /** Being charged right now (payments in progress, attempts without an answer), counted by main as taken. */
+  inProgressCents?: number | undefined;
 }
 
-export function ReservationBar({ reservation, owedCents, owedCurrency }: Props): JSX.Element {
+export function ReservationBar({ reservation, owedCents, owedCurrency, inProgressCents = 0 }: Props): JSX.Element {
   const { t, money } = useI18n();
   const cents = owedCents ?? reservation.balanceDueCents;
   const currency = owedCents === undefined ? reservation.currency : moneyCurrency(owedCurrency ?? reservation.currency);
@@ -20,8 +22,14 @@ export function ReservationBar({ reservation, owedCents, owedCurrency }: Props):
     <div className="reservation-bar" role="group" aria-label={t('reservation.bar')}>
       <strong className="reservation-bar__guest">{reservation.guestName}</strong>
       <span className="reservation-bar__id mono">{reservation.confirmationNumber}</span>
-      <span className="reservation-bar__owed">
-        {owedCents === undefined ? t('reservation.balance') : t('reservation.owed')}: <strong>{money(cents, currency)}</strong>
+      {/* While a payment is being charged, what it is for, then what will still be owed once it goes through. */}
+      {owedCents !== undefined && inProgressCents > 0 && (
+        <span className="reservation-bar__progress">
+          {t('reservation.inProgress')}: <strong>{money(inProgressCents, currency)}</strong>
+        </span>
+      )}
+      <span className={owedCents !== undefined && inProgressCents > 0 ? 'reservation-bar__owed reservation-bar__owed--after' : 'reservation-bar__owed'}>
+        {owedCents === undefined ? t('reservation.balance') : inProgressCents > 0 ? t('reservation.owedAfter') : t('reservation.owed')}: <strong>{money(cents, currency)}</strong>
       </span>
     </div>
   );

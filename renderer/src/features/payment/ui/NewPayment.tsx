@@ -12,7 +12,7 @@ import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
 import { paymentKeys, protectCardData, usePay, useTokenize, type PayVariables } from '../api';
 import { clockTime, owedCents } from '../waiting';
-import { brandLabel } from './Result';
+import { brandLabel } from './card/brand';
 import { CardCapture, type CardCaptureHandle } from './card';
 import { SavedMethods } from './SavedMethods';
 

@@ -96,7 +96,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
 
   switch (current.status) {
     case 'succeeded':
-      return <Succeeded payment={current} card={card} onNext={paymentDone} />;
+      return <Succeeded payment={current} card={card} reservation={reservation} onNext={paymentDone} />;
     case 'failed':
       // Handled by the effect above: the next card form shows the decline.
       return <p aria-busy="true">{t('common.loading')}</p>;
@@ -117,7 +117,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
           </div>
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
           {current.status === 'requires_action' && <SendLink payment={current} reservation={reservation} lastLink={live?.lastLink} />}
-          {current.status === 'requires_action' && <AbandonButton payment={current} />}
+          {current.status === 'requires_action' && <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} />}
         </section>
       );
   }

@@ -5,7 +5,7 @@ import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCheckAgain } from '../api';
-import { brandLabel } from './Result';
+import { brandLabel } from './card/brand';
 
 /** Main sends the attempt again with its own key (never a new payment) and says what the service did. */
 export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JSX.Element {

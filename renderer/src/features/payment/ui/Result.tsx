@@ -1,16 +1,23 @@
 // A finished payment: on success, what the agent reads to the guest (a short reference, not the 32-character id); on
-// expiry, what happened and what next.
+// expiry, what happened and what next. The receipt is offered by SMS or e-mail.
 import type { JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
+import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
-import { shortReference } from '../waiting';
+import { shortReference } from '../../../../../shared/payments';
+import { brandLabel } from './card/brand';
+import { Receipt } from './Receipt';
 
-export function brandLabel(brand: string): string {
-  return brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1);
+interface SucceededProps {
+  payment: PaymentView;
+  card: { brand: string; last4: string } | undefined;
+  /** Where the receipt goes by default (the guest's phone or e-mail, and language); without it no receipt is offered. */
+  reservation?: ReservationView | undefined;
+  onNext: () => void;
 }
 
-export function Succeeded({ payment, card, onNext }: { payment: PaymentView; card: { brand: string; last4: string } | undefined; onNext: () => void }): JSX.Element {
+export function Succeeded({ payment, card, reservation, onNext }: SucceededProps): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const currency = payment.currency === 'usd' ? 'usd' : 'mxn';
   // The result, its button included, is scrolled into view (the button has the focus: Enter starts the next payment).
@@ -42,6 +49,7 @@ export function Succeeded({ payment, card, onNext }: { payment: PaymentView; car
       <button type="button" className="primary" autoFocus onClick={onNext}>
         {t('result.next')}
       </button>
+      {reservation && <Receipt payment={payment} reservation={reservation} />}
     </section>
   );
 }

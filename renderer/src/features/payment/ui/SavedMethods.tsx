@@ -2,7 +2,7 @@
 import { useState, type JSX } from 'react';
 import type { MethodView } from '../../../../../shared/ipc/views';
 import { useI18n } from '../../../i18n';
-import { brandLabel } from './Result';
+import { brandLabel } from './card/brand';
 
 interface Props {
   methods: readonly MethodView[];

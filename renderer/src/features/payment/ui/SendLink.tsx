@@ -16,7 +16,8 @@ import './SendLink.css';
 const prefill = (channel: MessageChannel, reservation: ReservationView): string =>
   (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
 
-function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX.Element {
+/** One message's delivery: its status in words, its steps to the guest, or why it failed and who can put it right. */
+export function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX.Element {
   const { t } = i18n;
   const failed = result.status === 'failed' || result.status === 'unknown';
   const followed = !result.training && result.channel !== 'email' && result.status !== 'unknown' && !(result.status === 'failed' && result.attempts === 0);

@@ -2,7 +2,7 @@
 // stays valid, the line to tell the guest, and "Abandon and use another card".
 import { useEffect, useState, type JSX } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
-import { describeError } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useAbandon } from '../api';
 import { mmss, secondsLeft } from '../plans';
@@ -46,8 +46,8 @@ export function WaitingBar({ payment, live }: { payment: PaymentView; live: Live
 }
 
 /** "Abandon and use another card": main leaves the payment to expire on the service once it says it did not succeed. */
-export function AbandonButton({ payment }: { payment: PaymentView }): JSX.Element {
-  const { t } = useI18n();
+export function AbandonButton({ payment, expiresAt }: { payment: PaymentView; expiresAt?: string | undefined }): JSX.Element {
+  const { t, time } = useI18n();
   const abandon = useAbandon(payment.reservationId);
   const busy = abandon.isPending;
   return (
@@ -58,7 +58,10 @@ export function AbandonButton({ payment }: { payment: PaymentView }): JSX.Elemen
       <p className="hint">{t('wait.abandonHelp')}</p>
       {abandon.error && (
         <p className="error" role="alert">
-          {describeError(abandon.error, t)}
+          {/* The service could not be asked: how long at most the reservation stays blocked (the link's expiry). */}
+          {abandon.error instanceof ApiError && abandon.error.code === 'abandon_outcome_unknown' && expiresAt !== undefined
+            ? t('wait.abandonUnknown', { time: time(Date.parse(expiresAt)) })
+            : describeError(abandon.error, t)}
         </p>
       )}
     </div>

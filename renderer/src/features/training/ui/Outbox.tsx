@@ -34,7 +34,7 @@ export function Outbox(): JSX.Element {
                   {t('outbox.decline')}
                 </button>
               </div>
-            ) : (
+            ) : message.cardholder === 'none' ? null : (
               <p className="muted">{t(`outbox.state.${message.cardholder}`)}</p>
             )}
           </li>

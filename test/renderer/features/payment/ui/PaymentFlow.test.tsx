@@ -193,6 +193,6 @@ describe('the result', () => {
     useCall.getState().paymentStarted(LIVE_ID);
     renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[METHOD]} />);
     const result = await screen.findByRole('region', { name: 'Payment approved' });
-    expect(within(result).getByText('Reference').nextElementSibling?.textContent).toBe('8F3A 2C1D');
+    expect(within(result).getByText('Reference').nextElementSibling?.textContent).toBe('8F3A-2C1D');
   });
 });

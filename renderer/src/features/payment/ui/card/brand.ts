@@ -20,6 +20,11 @@ const NAMES: Readonly<Record<string, string>> = {
   carnet: 'Carnet',
 };
 
+/** The brand as a card is labelled on screen next to its last 4 ("Visa", "Amex"). */
+export function brandLabel(brand: string): string {
+  return brand === 'amex' || brand === 'american-express' ? 'Amex' : brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
 /** The brand's name ("Visa", "American Express"), or undefined when the brand is not known. */
 export function brandName(brand: string): string | undefined {
   const word = brand.trim().toLowerCase();

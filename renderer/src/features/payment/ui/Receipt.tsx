@@ -1,0 +1,114 @@
+// The receipt on the result panel: sent to the guest by SMS or e-mail through the messaging module, in the guest's
+// language, with the amount, the card's brand and last 4 and the short reference (main writes it from its own records).
+import { useId, useRef, useState, type FormEvent, type JSX } from 'react';
+import type { PaymentView } from '../../../../../shared/ipc/views';
+import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult } from '../../../../../shared/messaging';
+import type { ReservationView } from '../../../../../shared/reservations';
+import { describeError } from '../../../bridge/errors';
+import { useI18n } from '../../../i18n';
+import { useCall } from '../../call';
+import { useDeliveryUpdates, useSendReceipt } from '../api';
+import { newer } from '../delivery';
+import { Delivery } from './SendLink';
+
+type ReceiptChannel = 'sms' | 'email';
+
+const prefill = (channel: ReceiptChannel, reservation: ReservationView): string => (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
+
+export function Receipt({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const id = useId();
+  const draftLanguage = useCall((state) => state.draft.guestLanguage);
+  const [channel, setChannel] = useState<ReceiptChannel>(() => (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'));
+  const [destination, setDestination] = useState(() => prefill(channel, reservation));
+  const [language, setLanguage] = useState(draftLanguage ?? reservation.guestLanguage);
+  const [touched, setTouched] = useState(false);
+  const [results, setResults] = useState<DeliveryResult[]>([]);
+  const latest = useRef(new Map<string, DeliveryResult>());
+  const send = useSendReceipt(payment.id);
+  const busy = send.isPending;
+  const checked = checkDestination(channel, destination);
+  const problem =
+    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
+
+  useDeliveryUpdates(payment.id, (update) => {
+    if (!latest.current.has(update.messageId) || !newer(latest.current.get(update.messageId), update)) return;
+    latest.current.set(update.messageId, update);
+    setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
+  });
+
+  function pick(next: ReceiptChannel): void {
+    setChannel(next);
+    setDestination(prefill(next, reservation));
+    setTouched(false);
+  }
+
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    setTouched(true);
+    if (!checked.ok) return;
+    send.mutate(
+      { channel, destination, language },
+      {
+        onSuccess: (result) => {
+          latest.current.set(result.messageId, result);
+          setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
+        },
+      },
+    );
+  }
+
+  return (
+    <form className="subpanel receipt" aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
+      <h3 id={`${id}-title`}>{t('receipt.title')}</h3>
+      <fieldset className="channels">
+        <legend>{t('link.channel')}</legend>
+        {(['sms', 'email'] as const).map((option) => (
+          <label key={option} className="check">
+            <input type="radio" name={`${id}-channel`} value={option} checked={channel === option} onChange={() => pick(option)} />
+            {t(`link.channel.${option}`)}
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        <div className="field field--grow">
+          <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
+          <input
+            id={`${id}-to`}
+            type={channel === 'email' ? 'email' : 'tel'}
+            autoComplete="off"
+            value={destination}
+            aria-invalid={problem !== undefined}
+            aria-describedby={`${id}-to-help`}
+            onChange={(event) => setDestination(event.target.value)}
+            onBlur={() => setTouched(true)}
+          />
+          <p id={`${id}-to-help`} className={problem ? 'error' : 'hint'}>
+            {problem ?? (channel === 'email' ? t('link.emailHint') : t('link.phoneHint'))}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
+          <select id={`${id}-lang`} value={language} onChange={(event) => setLanguage(event.target.value === 'en-US' ? 'en-US' : 'es-MX')}>
+            <option value="es-MX">Español</option>
+            <option value="en-US">English</option>
+          </select>
+        </div>
+      </div>
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        {results.length > 0 ? t('receipt.again') : t('receipt.send')}
+      </button>
+      {send.error && (
+        <p className="error" role="alert">
+          {describeError(send.error, t)}
+        </p>
+      )}
+      <ul className="deliveries" aria-live="polite">
+        {results.map((result) => (
+          <Delivery key={result.messageId} result={result} i18n={i18n} />
+        ))}
+      </ul>
+    </form>
+  );
+}
