@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
-import { CenterSettings } from '../../../main/center';
+import { CENTER_STORES, CenterSettings } from '../../../main/center';
+import { centerStorage, type Storage } from '../../../main/storage';
+import { createCenter } from '../../support/center';
+import { testPostgres } from '../../support/pg';
 import type { SenderInfo } from '../../../main/ipc';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
@@ -23,8 +26,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const start = (center?: CenterSettings): Promise<MainStack> =>
-  createMainStack({ fetch, dataDir: dir, version: 'test', isTrustedSender: () => true, ...(center === undefined ? {} : { center }) });
+const start = (center?: { setting: CenterSettings; storage: Storage }): Promise<MainStack> =>
+  createMainStack({ fetch, dataDir: dir, version: 'test', isTrustedSender: () => true, ...(center === undefined ? {} : { center: center.setting, storage: center.storage }) });
 
 describe('app:info', () => {
   it('without a center setting: the embedded files, and a desk id kept in desk.json across restarts', async () => {
@@ -40,11 +43,18 @@ describe('app:info', () => {
     expect(again).toMatchObject({ ok: true, value: { deskId: saved.deskId } });
   });
 
-  it('with a center setting: the center, named by host, port and database only', async () => {
-    stack = await start(CenterSettings.parse({ host: 'db.center.example', database: 'card_desk', user: 'card_desk_app' }));
-    expect(await stack.dispatch('app:info', sender, {})).toMatchObject({
-      ok: true,
-      value: { storage: 'center', center: 'db.center.example:5432/card_desk' },
-    });
-  });
+  it('with a center setting: the center (a real PostgreSQL, as the app makes it from the setting), named by host, port and database only', async () => {
+    const center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
+    try {
+      const setting = CenterSettings.parse({ host: center.app.host, port: center.app.port, database: center.app.database, user: center.app.user, sslmode: 'disable' });
+      stack = await start({ setting, storage: centerStorage(center.app) });
+      const info = await stack.dispatch('app:info', sender, {});
+      expect(info).toMatchObject({ ok: true, value: { storage: 'center', center: `${center.app.host}:${center.app.port}/${center.app.database}` } });
+      expect(JSON.stringify(info)).not.toContain(center.roles.app.password);
+      await stack.close();
+      stack = undefined;
+    } finally {
+      await center.drop();
+    }
+  }, 60_000);
 });
