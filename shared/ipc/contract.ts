@@ -117,12 +117,21 @@ export const CHANNELS = {
     audit: 'none',
   }),
   /** Background: a refused sign-in must not keep a desk awake; an accepted one starts (or unlocks) the session itself. */
+  /**
+   * `endSessionElsewhere`: the operator was told their session is open at another desk of the center
+   * (`session_elsewhere`) and chose to end it and sign in here; that desk finds it ended at its next call.
+   */
   'session:signIn': channel({
-    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200) }),
+    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200), endSessionElsewhere: z.boolean().optional() }),
     output: OperatorView,
     access: 'public',
     activity: 'background',
-    audit: { action: 'session.signIn', actor: (input) => lower(input.id), resource: (input) => lower(input.id) },
+    audit: {
+      action: 'session.signIn',
+      actor: (input) => lower(input.id),
+      resource: (input) => lower(input.id),
+      details: (input) => (input.endSessionElsewhere === true ? { endSessionElsewhere: true } : {}),
+    },
   }),
   /** First run only: the first account is an admin, who then creates the others. */
   'session:createFirstAdmin': channel({
