@@ -171,9 +171,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const guard = new SessionGuard({
     directory,
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    onLock: ({ operator, reason }) => {
-      record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason } });
-      emit('session:locked', {});
+    onLock: ({ operator, reason, endedBy }) => {
+      const where = endedBy === undefined ? {} : { deskId: endedBy.deskId, sinceAt: new Date(endedBy.since).toISOString() };
+      record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason, ...where } });
+      emit('session:locked', reason === 'ended_elsewhere' ? { endedElsewhere: where } : {});
     },
     onIdleWarning: ({ locksAt }) => emit('session:idleWarning', { locksAt: new Date(locksAt).toISOString() }),
     onTakeOver: ({ operator, ended }) =>

@@ -490,8 +490,12 @@ export const CHANNELS = {
 /** Main → renderer: each event's payload, parsed in main before it is sent. */
 export const EVENTS = {
   'payments:changed': PaymentView,
-  /** The idle lock fired: the renderer wipes card data and shows the lock screen. */
-  'session:locked': z.object({}),
+  /**
+   * The idle lock fired: the renderer wipes card data and shows the lock screen. `endedElsewhere`: the session ended
+   * instead, its operator having signed in at another desk of the center (which, and since when, when known): the
+   * renderer shows the plain sign-in, saying why.
+   */
+  'session:locked': z.object({ endedElsewhere: z.object({ deskId: z.string().max(64).optional(), sinceAt: z.string().max(40).optional() }).optional() }),
   /**
    * The idle lock comes in a minute (half the timeout when that is shorter) unless the operator acts: `locksAt` (ISO).
    * Any activity postpones it; a later warning says the new time.

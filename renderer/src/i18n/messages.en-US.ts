@@ -423,6 +423,7 @@ export const enUS = {
   "signin.submit": "Sign in",
   "signin.handOver": "Sign in as someone else",
   "signin.handedOver": "The locked session was ended. The next operator can sign in.",
+  "signin.endElsewhere": "End the session at desk {deskId} and sign in here",
   "firstAdmin.title": "Create the first administrator",
   "firstAdmin.help": "No operator exists yet. The administrator then creates the agents' and supervisors' accounts.",
   "firstAdmin.name": "Name",

@@ -424,6 +424,7 @@ export const esMX: Catalogue = {
   "signin.submit": "Iniciar sesión",
   "signin.handOver": "Iniciar sesión con otro usuario",
   "signin.handedOver": "Se cerró la sesión bloqueada. El siguiente operador puede iniciar sesión.",
+  "signin.endElsewhere": "Terminar la sesión en el escritorio {deskId} e iniciar sesión aquí",
   "firstAdmin.title": "Crear el primer administrador",
   "firstAdmin.help": "Aún no existe ningún operador. El administrador crea después las cuentas de agentes y supervisores.",
   "firstAdmin.name": "Nombre",
