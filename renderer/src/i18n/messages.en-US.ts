@@ -102,6 +102,7 @@ export const enUS = {
   "requests.title": "Refund requests",
   "requests.allLeft": "All that is left",
   "requests.requestedBy": "Requested by",
+  "approvals.atDesk": "at desk {desk}",
   "requests.decidedBy": "Decided by",
   "requests.status.pending": "Waiting for approval",
   "requests.status.approved": "Approved",

@@ -103,6 +103,7 @@ export const esMX: Catalogue = {
   "requests.title": "Solicitudes de reembolso",
   "requests.allLeft": "Todo lo que queda",
   "requests.requestedBy": "Solicitó",
+  "approvals.atDesk": "en el escritorio {desk}",
   "requests.decidedBy": "Decidió",
   "requests.status.pending": "Espera aprobación",
   "requests.status.approved": "Aprobada",

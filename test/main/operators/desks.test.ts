@@ -2,7 +2,16 @@
 // (the center's PostgreSQL, or for the embedded backend a second process on the same files): a lockout at desk A holds
 // at desk B, failures at both desks at once all count, and one operator has one open session across the center.
 import { describe, expect, it } from 'vitest';
-import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, OPERATORS_STORE, OperatorError, SessionGuard, type LockEvent, type OperatorDirectory } from '../../../main/operators';
+import {
+  LOCKOUT_MS,
+  MAX_FAILED_ATTEMPTS,
+  OPERATORS_STORE,
+  OperatorError,
+  SessionGuard,
+  type LockEvent,
+  type OperatorDirectory,
+  type OperatorsDB,
+} from '../../../main/operators';
 import { useStoreBackends } from '../../support/backends';
 import { AGENT, DESK_A, DESK_B, expectCode, openDirectory, seeded } from './helpers';
 
@@ -35,6 +44,15 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     const { a, b } = await twoDesks();
     await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS - 1 }, (_, i) => (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0)));
     expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
+  });
+
+  // The center's grants (least privilege): an account is disabled, never deleted. The embedded file has no roles.
+  it.runIf(backend.name === 'postgres')('the app role may not delete an account on the center', async () => {
+    const storage = await backend.storage();
+    const directory = await seeded(storage);
+    const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+    await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+    expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
   });
 
   it('an account created at desk A signs in at desk B', async () => {

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
-import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type StoredRequest } from '../../../main/refunds';
+import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
@@ -118,6 +118,16 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     await b.decide(first.id, { status: 'approved', by: 'sam', at: '2026-11-24T10:03:00.000Z', override: false });
     expect(await a.unsettledApprovals()).toEqual([]);
     expect((await b.unsettledApprovals()).map((r) => r.id)).toEqual([first.id]);
+  });
+
+  // The center's grants (least privilege): a request is never deleted. The embedded file has no roles.
+  it.runIf(backend.name === 'postgres')('may not be deleted by the app role on the center', async () => {
+    const storage = await backend.storage();
+    const requests = await RefundRequests.open(storage, DESK_A);
+    await requests.add(newRequest('pay_keep', new Date().toISOString()));
+    const store = await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE);
+    await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+    expect(await requests.forPayment('pay_keep')).toHaveLength(1);
   });
 
   it('lets exactly one of two desks deciding the same request at the same moment win', async () => {
