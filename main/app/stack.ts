@@ -134,7 +134,9 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const storage = options.storage ?? embeddedStorage(options.dataDir);
   const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = new Journal(join(options.dataDir, 'journal.db'));
-  const directory = new OperatorDirectory(join(options.dataDir, 'operators.db'));
+  const directory = await OperatorDirectory.open(storage, identity);
+  // Sessions this desk left open when it stopped: nobody is signed in here now.
+  await directory.closeDeskSessions();
   const audit = new AuditTrail(join(options.dataDir, 'audit.db'), { headFile: join(options.dataDir, 'audit-head.json') });
   const record = (entry: AuditEntry): void => {
     try {
@@ -169,15 +171,24 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const guard = new SessionGuard({
     directory,
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    onLock: ({ operator, reason }) => {
-      record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason } });
-      emit('session:locked', {});
+    onLock: ({ operator, reason, endedBy }) => {
+      const where = endedBy === undefined ? {} : { deskId: endedBy.deskId, sinceAt: new Date(endedBy.since).toISOString() };
+      record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason, ...where } });
+      emit('session:locked', reason === 'ended_elsewhere' ? { endedElsewhere: where } : {});
     },
     onIdleWarning: ({ locksAt }) => emit('session:idleWarning', { locksAt: new Date(locksAt).toISOString() }),
+    onTakeOver: ({ operator, ended }) =>
+      record({
+        actor: operator.id,
+        action: 'session.takeOver',
+        outcome: 'ok',
+        resource: operator.id,
+        details: { endedDeskId: ended.deskId, endedSessionSince: new Date(ended.since).toISOString() },
+      }),
   });
   const session: SessionPort = {
     status: () => guard.status(),
-    signIn: (id, password) => guard.signIn(id, password),
+    signIn: (id, password, signInOptions) => guard.signIn(id, password, signInOptions),
     signOut: () => guard.signOut(),
     lock: () => guard.lock(),
     endLocked: () => guard.endLocked(),
@@ -232,7 +243,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   }
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const requests = new RefundRequests(join(options.dataDir, 'refund-requests.db'));
+  const requests = await RefundRequests.open(storage, identity);
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
   const refunds = new RefundDesk({
     engine,
@@ -247,7 +258,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return result.operator;
     },
   });
-  const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.get(requestId)?.paymentId };
+  // The handler has just read the request: its payment is known without asking the store again.
+  const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.paymentOfKnown(requestId) };
   const recordCall = createCallRecorder({ record, lookup: auditLookup });
   const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
@@ -316,10 +328,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       accounts: {
         list: (actorId) => directory.list(actorId),
         create: (actorId, input) => directory.createOperator(actorId, input),
-        update: (actorId, { id, role, disabled }) => {
-          let view = role === undefined ? undefined : directory.setRole(actorId, id, role);
-          if (disabled !== undefined) view = directory.setDisabled(actorId, id, disabled);
-          return view ?? directory.list(actorId).find((o) => o.id === id.trim().toLowerCase()) ?? directory.setDisabled(actorId, id, false);
+        update: async (actorId, { id, role, disabled }) => {
+          let view = role === undefined ? undefined : await directory.setRole(actorId, id, role);
+          if (disabled !== undefined) view = await directory.setDisabled(actorId, id, disabled);
+          return view ?? (await directory.list(actorId)).find((o) => o.id === id.trim().toLowerCase()) ?? directory.setDisabled(actorId, id, false);
         },
         resetPassword: (actorId, id, password) => directory.resetPassword(actorId, id, password),
       },
@@ -340,6 +352,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       clock: { now: Date.now, timeZone },
     }),
     currentOperator: () => guard.current(),
+    signedOutReason: () => guard.endedElsewhereError()?.toIpcError(),
     isTrustedSender: options.isTrustedSender,
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
     // Which calls are the operator at work, and what each records, is the contract's own rule per channel.
@@ -382,17 +395,17 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
           },
         });
       }
-      refunds.reconcile();
+      await refunds.reconcile();
       return report;
     },
     async close() {
       engine.close();
       stopUpdates?.();
-      guard.signOut();
+      await guard.signOut();
       journal.close();
-      requests.close();
+      await requests.close();
       audit.close();
-      directory.close();
+      await directory.close();
       await reservationSource.close();
       messenger.close();
       await service.close();

@@ -4,6 +4,8 @@
  */
 import { sql } from 'kysely';
 import { UserError } from '../errors';
+import { OPERATORS_STORE } from '../operators/store';
+import { REFUND_REQUESTS_STORE } from '../refunds/requests';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import {
   StorageError,
@@ -113,7 +115,7 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 }
 
 /** The stores this version of the app keeps on the center (empty until the stores move there: issue 16's next phase). */
-export const CENTER_STORES: readonly StoreDefinition[] = [];
+export const CENTER_STORES: readonly StoreDefinition[] = [OPERATORS_STORE, REFUND_REQUESTS_STORE];
 
 export interface RunCenterCheckOptions {
   /** The effective `center` setting; undefined: this desk has none (it keeps its records in its own files). */

@@ -51,7 +51,13 @@ export interface DoorCall {
 
 export interface DispatcherDeps {
   handlers: Handlers;
-  currentOperator: () => OperatorView | undefined;
+  /** Asked at each call (the directory may be the center's: a disabled account, a session ended at another desk). */
+  currentOperator: () => Promise<OperatorView | undefined> | OperatorView | undefined;
+  /**
+   * Why nobody is signed in, when main knows better than "sign in" (the session was ended from another desk): the
+   * refusal of a call that needs an operator.
+   */
+  signedOutReason?: () => IpcError | undefined;
   /** The app's own window, at the app's own origin, top frame only. */
   isTrustedSender: (sender: SenderInfo) => boolean;
   /** Errors that are not a capability's own UserError are logged (name and channel only), never sent. */
@@ -89,7 +95,16 @@ export type Dispatch = (channel: string, sender: SenderInfo, input: unknown) => 
 
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   return async function dispatch(channel, sender, raw) {
-    const operator = deps.currentOperator();
+    let operator: OperatorView | undefined;
+    try {
+      operator = await deps.currentOperator();
+    } catch (error) {
+      // The center cannot say who is signed in (down): its own words, never a raw error.
+      if (!isUserError(error)) deps.onUnexpectedError?.(channel, error);
+      const refused = isUserError(error) ? listed(error.toIpcError()) : { code: 'internal', message: 'Something went wrong in the app. Try again; if it happens again, tell IT.' };
+      deps.onCall?.({ channel, input: undefined, raw, operator: undefined, stage: 'access', error: refused, output: undefined });
+      return { ok: false, error: refused };
+    }
     const finish = (stage: DoorCall['stage'], result: Result<unknown>, input?: unknown): Result<unknown> => {
       deps.onCall?.({ channel, input, raw, operator, stage, error: result.ok ? undefined : result.error, output: result.ok ? result.value : undefined });
       return result;
@@ -115,7 +130,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     }
 
     if (spec.access !== 'public') {
-      if (!operator) return finish('access', refuse('signed_out', 'Sign in to continue.'), parsed.data);
+      if (!operator) {
+        const reason = deps.signedOutReason?.();
+        return finish('access', reason === undefined ? refuse('signed_out', 'Sign in to continue.') : { ok: false, error: listed(reason) }, parsed.data);
+      }
       if (!(spec.access as readonly string[]).includes(operator.role)) return finish('access', refuse('forbidden', 'Your role does not allow this.'), parsed.data);
     }
     // Only now, validated and allowed, does an operator's call count as activity for the idle lock.

@@ -44,9 +44,10 @@ export interface RefundsPort {
   request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView>;
   override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
-  reject(requestId: string, note: string, by: OperatorView): RefundRequestView;
-  queue(status: 'pending' | 'all'): RefundRequestView[];
-  requestsFor(paymentId: string): RefundRequestView[];
+  reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView>;
+  /** The center's queue: every desk's requests. */
+  queue(status: 'pending' | 'all'): Promise<RefundRequestView[]>;
+  requestsFor(paymentId: string): Promise<RefundRequestView[]>;
   limits(): RefundLimitView[];
 }
 
@@ -61,9 +62,9 @@ export interface DeskPort {
 
 /** Operator accounts, managed by admins (the directory checks the actor again). */
 export interface AccountsPort {
-  list(actorId: string): OperatorView[];
+  list(actorId: string): Promise<OperatorView[]>;
   create(actorId: string, input: { id: string; displayName: string; role: Role; password: string }): Promise<OperatorView>;
-  update(actorId: string, input: { id: string; role?: Role; disabled?: boolean }): OperatorView;
+  update(actorId: string, input: { id: string; role?: Role; disabled?: boolean }): Promise<OperatorView>;
   resetPassword(actorId: string, id: string, password: string): Promise<void>;
 }
 
@@ -76,14 +77,15 @@ export interface UpdatesPort {
 
 /** What the handlers need of sign-in (the operators capability provides it). */
 export interface SessionPort {
-  status(): { operator: OperatorView | undefined; locked: boolean; needsFirstAdmin: boolean };
-  signIn(id: string, password: string): Promise<OperatorView>;
+  status(): Promise<{ operator: OperatorView | undefined; locked: boolean; needsFirstAdmin: boolean }>;
+  /** `endSessionElsewhere`: the operator chose to end their session open at another desk of the center. */
+  signIn(id: string, password: string, options?: { endSessionElsewhere?: boolean }): Promise<OperatorView>;
   /** Refused once any operator exists; signs the new admin in. */
   createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView>;
-  signOut(): void;
+  signOut(): Promise<void>;
   lock(): void;
   /** Ends a locked session (the lock screen's hand-over); the operator whose session ended, if any. */
-  endLocked(): OperatorView | undefined;
+  endLocked(): Promise<OperatorView | undefined>;
   /** Activity in the window: postpones the idle lock. */
   touch(): void;
 }
@@ -143,18 +145,18 @@ export function createHandlers({ engine, session, app, preferences, reservations
       return { environment: app.environment, version: app.version, language, languageLocked: locked, deskId: app.deskId, storage: app.storage, ...where };
     },
     'app:setLanguage': async ({ language }) => ({ language: await preferences.setLanguage(language) }),
-    'session:status': () => {
-      const { operator, locked, needsFirstAdmin } = session.status();
+    'session:status': async () => {
+      const { operator, locked, needsFirstAdmin } = await session.status();
       return operator === undefined ? { locked, needsFirstAdmin } : { operator, locked, needsFirstAdmin };
     },
-    'session:signIn': ({ id, password }) => session.signIn(id, password),
+    'session:signIn': ({ id, password, endSessionElsewhere }) => session.signIn(id, password, endSessionElsewhere === true ? { endSessionElsewhere } : {}),
     'session:createFirstAdmin': (input) => session.createFirstAdmin(input),
-    'session:signOut': () => {
-      session.signOut();
+    'session:signOut': async () => {
+      await session.signOut();
       return { ok: true as const };
     },
-    'session:endLocked': () => {
-      const ended = session.endLocked();
+    'session:endLocked': async () => {
+      const ended = await session.endLocked();
       return ended === undefined ? { ok: true as const } : { ok: true as const, ended: ended.id };
     },
     'window:protectCardData': ({ active }, ctx) => {
@@ -222,8 +224,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'refunds:create': (input, ctx) => refunds.refund(input, signedIn(ctx)),
     'refunds:request': (input, ctx) => refunds.request(input, signedIn(ctx)),
     'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx)),
-    'refunds:queue': ({ status }) => ({ requests: refunds.queue(status ?? 'pending') }),
-    'refunds:requestsFor': ({ paymentId }) => ({ requests: refunds.requestsFor(paymentId) }),
+    'refunds:queue': async ({ status }) => ({ requests: await refunds.queue(status ?? 'pending') }),
+    'refunds:requestsFor': async ({ paymentId }) => ({ requests: await refunds.requestsFor(paymentId) }),
     'refunds:approve': ({ requestId }, ctx) => refunds.approve(requestId, signedIn(ctx)),
     'refunds:reject': ({ requestId, note }, ctx) => refunds.reject(requestId, note, signedIn(ctx)),
     'refunds:limits': () => ({ limits: refunds.limits() }),
@@ -240,7 +242,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       session.lock();
       return done;
     },
-    'operators:list': (_input, ctx) => ({ operators: accounts.list(operatorOf(ctx)) }),
+    'operators:list': async (_input, ctx) => ({ operators: await accounts.list(operatorOf(ctx)) }),
     'operators:create': (input, ctx) => accounts.create(operatorOf(ctx), input),
     'operators:update': (input, ctx) => accounts.update(operatorOf(ctx), input),
     'operators:resetPassword': async ({ id, password }, ctx) => {

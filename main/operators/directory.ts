@@ -1,10 +1,15 @@
-/** Operator accounts in their own SQLite file (WAL): scrypt password hashes, lockout after repeated failures, admin-only changes. */
-import { randomBytes } from 'node:crypto';
-import { SqliteFile } from '../storage/sqlite';
+/**
+ * Operator accounts (the embedded operators.db, or the center's shared by every desk): scrypt password hashes, lockout
+ * after repeated failures counted by the database, admin-only changes, and one open session per operator in the center.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
 import type { z } from 'zod';
+import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
+import { OPERATORS_STORE, type OperatorsDB, type OperatorsTable } from './store';
 
 /** PCI DSS 8.3.4: at most 10 invalid attempts, then locked for at least 30 minutes. */
 export const MAX_FAILED_ATTEMPTS = 10;
@@ -30,34 +35,32 @@ export interface OperatorDirectoryOptions {
   cost?: ScryptCost;
 }
 
-/** Versioned migrations: index + 1 is the schema version kept in PRAGMA user_version. */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE operators (
-     id TEXT PRIMARY KEY COLLATE NOCASE,
-     display_name TEXT NOT NULL,
-     role TEXT NOT NULL CHECK (role IN ('agent', 'supervisor', 'admin')),
-     disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
-     password_hash TEXT NOT NULL CHECK (password_hash LIKE '$scrypt$%'),
-     failed_attempts INTEGER NOT NULL DEFAULT 0 CHECK (failed_attempts >= 0),
-     locked_until INTEGER,
-     created_at INTEGER NOT NULL,
-     updated_at INTEGER NOT NULL
-   ) STRICT;`,
-];
+/** The number of the store's SQLite migrations (the operators file's schema version). */
+export const OPERATORS_SCHEMA_VERSION = Object.keys(OPERATORS_STORE.sqlite.migrations).length;
 
-export const OPERATORS_SCHEMA_VERSION = MIGRATIONS.length;
+type OperatorRecord = OperatorsTable;
+type Db = Transaction<OperatorsDB> | StoreDatabase<OperatorsDB>['db'];
 
-interface OperatorRecord {
-  id: string;
-  display_name: string;
-  role: Role;
-  disabled: number;
-  password_hash: string;
-  failed_attempts: number;
-  locked_until: number | null;
-  created_at: number;
-  updated_at: number;
+/** Where and since when an operator's session is open (ms since the epoch). */
+export interface SessionHolder {
+  deskId: string;
+  since: number;
 }
+
+export type OpenSessionResult =
+  /** `ended`: the session this one replaced at another desk (the operator chose to end it). */
+  | { ok: true; sessionId: string; ended?: SessionHolder }
+  | { ok: false; heldBy: SessionHolder };
+
+/** The operator as the center has them now, and whether the desk's session is still theirs. */
+export interface SessionState {
+  operator: OperatorView | undefined;
+  /** `open`: still this session; otherwise where the operator's session is now (undefined: none). */
+  session: 'open' | { endedBy: SessionHolder | undefined };
+}
+
+/** A read-check-write across desks (first admin, last admin): serializable on the center, run again after a collision. */
+const SERIAL = { isolation: 'serializable', retries: 5 } as const;
 
 const toView = (row: OperatorRecord): OperatorView => ({
   id: row.id,
@@ -80,50 +83,67 @@ const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUn
   typeof lockedUntil === 'number' && now < lockedUntil;
 
 export class OperatorDirectory {
-  private readonly file: SqliteFile;
   private readonly clock: () => number;
   private readonly cost: ScryptCost;
   /** A hash of a random password: unknown ids are checked against it, so they cost the same time. */
   private dummyHash: Promise<string> | undefined;
-  /** Failures against ids that do not exist, so that lockout does not tell which ids exist. */
+  /** Failures against ids that do not exist, so that lockout does not tell which ids exist (per desk: nothing to store). */
   private readonly unknownFailures = new Map<string, { count: number; lockedUntil: number | undefined }>();
 
-  /** Opens (or creates) the operators file and brings its schema up to date. */
-  constructor(path: string, options: OperatorDirectoryOptions = {}) {
+  private constructor(
+    private readonly store: StoreDatabase<OperatorsDB>,
+    /** This desk: every session row and new account names it. */
+    readonly deskId: string,
+    options: OperatorDirectoryOptions,
+  ) {
     this.clock = options.now ?? Date.now;
     this.cost = checkCost(options.cost ?? DEFAULT_COST);
-    // secure_delete: freed pages (an old hash after a reset) are overwritten, not left in the file.
-    this.file = new SqliteFile(path, { label: 'operators file', migrations: MIGRATIONS, pragmas: ['secure_delete = ON'] });
+  }
+
+  /** Opens the directory where the storage keeps it (operators.db, created or migrated; or the center's). */
+  static async open(storage: Storage, desk: { deskId: string }, options: OperatorDirectoryOptions = {}): Promise<OperatorDirectory> {
+    const cost = checkCost(options.cost ?? DEFAULT_COST);
+    const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+    return new OperatorDirectory(store, desk.deskId, { ...options, cost });
   }
 
   get schemaVersion(): number {
-    return this.file.schemaVersion;
+    return this.store.schemaVersion;
   }
 
-  close(): void {
-    this.file.close();
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  private get db(): StoreDatabase<OperatorsDB>['db'] {
+    return this.store.db;
   }
 
   // ---- first run ----
 
   /** True while there is no operator at all: the app offers to create the first admin. */
-  needsFirstAdmin(): boolean {
-    return this.file.stmt(`SELECT 1 FROM operators LIMIT 1`).get() === undefined;
+  async needsFirstAdmin(db: Db = this.db): Promise<boolean> {
+    return (await db.selectFrom('operators').select('id').limit(1).executeTakeFirst()) === undefined;
   }
 
-  /** Creates the first operator, an admin. Refused once any operator exists. */
+  /** Creates the first operator, an admin. Refused once any operator exists (at any desk of the center). */
   async createFirstAdmin(input: { id: string; displayName: string; password: string }): Promise<OperatorView> {
     const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
     const displayName = valid(DisplayName, input.displayName, 'displayName');
     const password = valid(Password, input.password, 'password');
-    if (!this.needsFirstAdmin()) throw setupDone();
+    if (!(await this.needsFirstAdmin())) throw setupDone();
     const hash = await hashPassword(password, this.cost);
-    return this.file.transaction(() => {
-      // Checked again: another call may have created it while this one was hashing.
-      if (!this.needsFirstAdmin()) throw setupDone();
-      this.insert({ id, displayName, role: 'admin', hash });
-      return this.viewOrThrow(id);
-    });
+    try {
+      return await this.store.transaction(async (trx) => {
+        // Checked again: another call (or desk) may have created it while this one was hashing.
+        if (!(await this.needsFirstAdmin(trx))) throw setupDone();
+        await this.insert(trx, { id, displayName, role: 'admin', hash, createdBy: undefined });
+        return this.viewOrThrow(trx, id);
+      }, SERIAL);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw setupDone();
+      throw error;
+    }
   }
 
   // ---- sign-in ----
@@ -132,25 +152,37 @@ export class OperatorDirectory {
    * Checks an id and password. An unknown id and a wrong password give the same answer after the
    * same scrypt work. After MAX_FAILED_ATTEMPTS consecutive failures the account is locked for
    * LOCKOUT_MS, during which even the right password is refused; a success resets the count.
-   * A disabled account is reported as such only to someone who knows its password.
+   * A disabled account is reported as such only to someone who knows its password. The count and the lock are the
+   * center's: every desk's failures add up (one atomic update each), and a lock holds at every desk.
    */
   async signIn(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? this.record(key) : undefined;
+    const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
     if (!row) return this.signInUnknown(key, password, now);
 
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
-    const result = this.file.transaction((): SignInResult => {
+    const result = await this.store.transaction(async (trx): Promise<SignInResult> => {
       // Read again: another attempt may have locked the account, or an admin reset it, while this one was hashing.
-      const current = this.record(key);
+      const current = await this.record(trx, key);
       if (!current) return { ok: false, reason: 'invalid_credentials' };
       if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
       if (!matches || current.password_hash !== row.password_hash) {
-        const lockedUntil = this.recordFailure(key, now);
+        const lockedUntil = await this.recordFailure(trx, key, now);
         return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
-      this.file.stmt(`UPDATE operators SET failed_attempts = 0, locked_until = NULL WHERE id = ?`).run(key);
+      // Only while still unlocked: another desk's failure may have locked it since the read above.
+      const reset = await trx
+        .updateTable('operators')
+        .set({ failed_attempts: 0, locked_until: null })
+        .where('id', '=', key)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .returning('id')
+        .executeTakeFirst();
+      if (reset === undefined) {
+        const locked = await this.record(trx, key);
+        return { ok: false, reason: 'locked', ...(locked?.locked_until == null ? {} : { lockedUntil: locked.locked_until }) };
+      }
       return { ok: true, operator: toView(current) };
     });
     if (result.ok && needsRehash(row.password_hash, this.cost)) await this.rehash(key, row.password_hash, password);
@@ -165,10 +197,10 @@ export class OperatorDirectory {
    */
   async verify(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? this.record(key) : undefined;
+    const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
     const dummy = await this.dummy();
     const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
-    const current = row && this.record(key);
+    const current = row && (await this.record(this.db, key));
     if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
     if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
     if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
@@ -177,74 +209,161 @@ export class OperatorDirectory {
   }
 
   /** The public view of one operator, or undefined (no actor needed: main uses it to re-check a session). */
-  view(id: string): OperatorView | undefined {
-    const row = this.record(normalizeId(id));
+  async view(id: string): Promise<OperatorView | undefined> {
+    const row = await this.record(this.db, normalizeId(id));
     return row && toView(row);
+  }
+
+  // ---- the center's sessions: one open session per operator ----
+
+  /**
+   * Records that `operatorId` signs in at this desk. Refused (`heldBy`) while their session is open at another desk,
+   * unless `takeOver`: that session then ends (its desk finds out at its next call). A row of this desk is a session
+   * this desk left behind (it stopped without signing out): replaced.
+   */
+  async openSession(operatorId: string, now: number = this.clock(), options: { takeOver?: boolean } = {}): Promise<OpenSessionResult> {
+    const id = normalizeId(operatorId);
+    const sessionId = randomUUID();
+    const fresh = { session_id: sessionId, desk_id: this.deskId, started_at: now, last_seen_at: now, locked: 0 };
+    for (let attempt = 0; ; attempt++) {
+      // Two desks signing the same operator in at once: the primary key lets one row in.
+      const inserted = await this.db
+        .insertInto('sessions')
+        .values({ operator_id: id, ...fresh })
+        .onConflict((oc) => oc.column('operator_id').doNothing())
+        .returning('session_id')
+        .executeTakeFirst();
+      if (inserted !== undefined) return { ok: true, sessionId };
+      const held = await this.db.selectFrom('sessions').selectAll().where('operator_id', '=', id).executeTakeFirst();
+      if (held === undefined) continue;
+      const holder = { deskId: held.desk_id, since: held.started_at };
+      const ours = held.desk_id === this.deskId;
+      if ((!ours && options.takeOver !== true) || attempt >= 3) return { ok: false, heldBy: holder };
+      // Replaced only if it is still the session read above (another desk may have taken it over meanwhile).
+      const replaced = await this.db
+        .updateTable('sessions')
+        .set(fresh)
+        .where('operator_id', '=', id)
+        .where('session_id', '=', held.session_id)
+        .returning('session_id')
+        .executeTakeFirst();
+      if (replaced !== undefined) return ours ? { ok: true, sessionId } : { ok: true, sessionId, ended: holder };
+    }
+  }
+
+  /**
+   * The operator as the directory has them now, and whether `sessionId` is still their session; `seenAt` also records
+   * the desk's last activity on it.
+   */
+  async sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
+    const id = normalizeId(operatorId);
+    if (seenAt !== undefined) await this.db.updateTable('sessions').set({ last_seen_at: seenAt }).where('session_id', '=', sessionId).execute();
+    const row = await this.db
+      .selectFrom('operators')
+      .leftJoin('sessions', 'sessions.operator_id', 'operators.id')
+      .selectAll('operators')
+      .select(['sessions.session_id as session_id', 'sessions.desk_id as session_desk_id', 'sessions.started_at as session_started_at'])
+      .where('operators.id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return { operator: undefined, session: { endedBy: undefined } };
+    const operator = toView(row);
+    if (row.session_id === sessionId) return { operator, session: 'open' };
+    const endedBy = row.session_desk_id === null || row.session_started_at === null ? undefined : { deskId: row.session_desk_id, since: row.session_started_at };
+    return { operator, session: { endedBy } };
+  }
+
+  /** The session locked or unlocked at its desk; false when it is no longer open. */
+  async markSession(sessionId: string, locked: boolean, now: number = this.clock()): Promise<boolean> {
+    const row = await this.db
+      .updateTable('sessions')
+      .set({ locked: locked ? 1 : 0, last_seen_at: now })
+      .where('session_id', '=', sessionId)
+      .returning('session_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The session ends (signed out, handed over, the account disabled). */
+  async closeSession(sessionId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('session_id', '=', sessionId).execute();
+  }
+
+  /** At start-up: the sessions this desk left open when it stopped (none of them is on its screen any more). */
+  async closeDeskSessions(): Promise<number> {
+    const rows = await this.db.deleteFrom('sessions').where('desk_id', '=', this.deskId).returning('operator_id').execute();
+    return rows.length;
   }
 
   // ---- admin operations: each checks that the acting operator is an enabled admin ----
 
   async createOperator(actorId: string, input: NewOperator): Promise<OperatorView> {
-    this.requireAdmin(actorId);
+    await this.requireAdmin(this.db, actorId);
     const id = normalizeId(valid(NewOperatorId, input.id, 'id'));
     const displayName = valid(DisplayName, input.displayName, 'displayName');
     const role = valid(Role, input.role, 'role');
     const password = valid(Password, input.password, 'password');
-    if (this.record(id)) throw alreadyExists(id);
+    if (await this.record(this.db, id)) throw alreadyExists(id);
     const hash = await hashPassword(password, this.cost);
-    return this.file.transaction(() => {
-      this.requireAdmin(actorId);
-      if (this.record(id)) throw alreadyExists(id);
-      this.insert({ id, displayName, role, hash });
+    try {
+      const view = await this.store.transaction(async (trx) => {
+        const actor = await this.requireAdmin(trx, actorId);
+        if (await this.record(trx, id)) throw alreadyExists(id);
+        await this.insert(trx, { id, displayName, role, hash, createdBy: actor.id });
+        return this.viewOrThrow(trx, id);
+      });
       this.unknownFailures.delete(id);
-      return this.viewOrThrow(id);
-    });
+      return view;
+    } catch (error) {
+      // Another desk created the same id meanwhile.
+      if (isUniqueViolation(error)) throw alreadyExists(id);
+      throw error;
+    }
   }
 
-  setRole(actorId: string, id: string, role: Role): OperatorView {
-    return this.file.transaction(() => {
-      this.requireAdmin(actorId);
+  setRole(actorId: string, id: string, role: Role): Promise<OperatorView> {
+    return this.store.transaction(async (trx) => {
+      await this.requireAdmin(trx, actorId);
       const newRole = valid(Role, role, 'role');
-      const target = this.target(id);
+      const target = await this.target(trx, id);
       if (target.role === newRole) return toView(target);
-      if (newRole !== 'admin') this.keepAnAdmin(target, 'change the role of');
-      this.file.stmt(`UPDATE operators SET role = ?, updated_at = ? WHERE id = ?`).run(newRole, this.clock(), target.id);
-      return this.viewOrThrow(target.id);
-    });
+      if (newRole !== 'admin') await this.keepAnAdmin(trx, target, 'change the role of');
+      await trx.updateTable('operators').set({ role: newRole, updated_at: this.clock() }).where('id', '=', target.id).execute();
+      return this.viewOrThrow(trx, target.id);
+    }, SERIAL);
   }
 
-  setDisabled(actorId: string, id: string, disabled: boolean): OperatorView {
-    return this.file.transaction(() => {
-      this.requireAdmin(actorId);
+  setDisabled(actorId: string, id: string, disabled: boolean): Promise<OperatorView> {
+    return this.store.transaction(async (trx) => {
+      await this.requireAdmin(trx, actorId);
       if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).', undefined, { field: 'disabled' });
-      const target = this.target(id);
+      const target = await this.target(trx, id);
       if ((target.disabled === 1) === disabled) return toView(target);
-      if (disabled) this.keepAnAdmin(target, 'disable');
-      this.file.stmt(`UPDATE operators SET disabled = ?, updated_at = ? WHERE id = ?`).run(disabled ? 1 : 0, this.clock(), target.id);
-      return this.viewOrThrow(target.id);
-    });
+      if (disabled) await this.keepAnAdmin(trx, target, 'disable');
+      await trx.updateTable('operators').set({ disabled: disabled ? 1 : 0, updated_at: this.clock() }).where('id', '=', target.id).execute();
+      return this.viewOrThrow(trx, target.id);
+    }, SERIAL);
   }
 
   /** Sets a new password and clears any lockout. */
   async resetPassword(actorId: string, id: string, password: string): Promise<void> {
-    this.requireAdmin(actorId);
-    const target = this.target(id);
+    await this.requireAdmin(this.db, actorId);
+    const target = await this.target(this.db, id);
     const newPassword = valid(Password, password, 'password');
     const hash = await hashPassword(newPassword, this.cost);
-    this.file.transaction(() => {
-      this.requireAdmin(actorId);
-      this.target(target.id);
-      this.file.stmt(`UPDATE operators SET password_hash = ?, failed_attempts = 0, locked_until = NULL, updated_at = ? WHERE id = ?`).run(
-        hash,
-        this.clock(),
-        target.id,
-      );
+    await this.store.transaction(async (trx) => {
+      await this.requireAdmin(trx, actorId);
+      await this.target(trx, target.id);
+      await trx
+        .updateTable('operators')
+        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: this.clock() })
+        .where('id', '=', target.id)
+        .execute();
     });
   }
 
-  list(actorId: string): OperatorView[] {
-    this.requireAdmin(actorId);
-    return (this.file.stmt(`SELECT * FROM operators ORDER BY id`).all() as OperatorRecord[]).map(toView);
+  async list(actorId: string): Promise<OperatorView[]> {
+    await this.requireAdmin(this.db, actorId);
+    return (await this.db.selectFrom('operators').selectAll().orderBy('id').execute()).map(toView);
   }
 
   // ---- internals ----
@@ -265,24 +384,29 @@ export class OperatorDirectory {
     return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
   }
 
-  /** Counts one failure; returns the lock's end when this failure locks the account. A lock that has run out starts the count again. */
-  private recordFailure(id: string, now: number): number | undefined {
-    const row = this.file.stmt(
-      `UPDATE operators SET
-         failed_attempts = (CASE WHEN locked_until IS NOT NULL AND locked_until <= @now THEN 0 ELSE failed_attempts END) + 1,
-         locked_until = CASE
-           WHEN (CASE WHEN locked_until IS NOT NULL AND locked_until <= @now THEN 0 ELSE failed_attempts END) + 1 >= @max THEN @until
-           ELSE NULL END
-       WHERE id = @id
-       RETURNING locked_until`,
-    ).get({ id, now, max: MAX_FAILED_ATTEMPTS, until: now + LOCKOUT_MS }) as { locked_until: number | null } | undefined;
+  /**
+   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back): two
+   * desks failing at once both count. Returns the lock's end when this failure locks the account. A lock that has run
+   * out starts the count again.
+   */
+  private async recordFailure(db: Db, id: string, now: number): Promise<number | undefined> {
+    const count = sql<number>`(CASE WHEN locked_until IS NOT NULL AND locked_until <= ${now} THEN 0 ELSE failed_attempts END) + 1`;
+    const row = await db
+      .updateTable('operators')
+      .set({
+        failed_attempts: count,
+        locked_until: sql<number | null>`CASE WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN CAST(${now + LOCKOUT_MS} AS BIGINT) ELSE NULL END`,
+      })
+      .where('id', '=', id)
+      .returning('locked_until')
+      .executeTakeFirst();
     return row?.locked_until ?? undefined;
   }
 
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */
   private async rehash(id: string, oldHash: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.cost);
-    this.file.stmt(`UPDATE operators SET password_hash = ? WHERE id = ? AND password_hash = ?`).run(hash, id, oldHash);
+    await this.db.updateTable('operators').set({ password_hash: hash }).where('id', '=', id).where('password_hash', '=', oldHash).execute();
   }
 
   private dummy(): Promise<string> {
@@ -290,24 +414,25 @@ export class OperatorDirectory {
     return this.dummyHash;
   }
 
-  private requireAdmin(actorId: string): void {
-    const actor = this.record(normalizeId(actorId));
+  private async requireAdmin(db: Db, actorId: string): Promise<OperatorRecord> {
+    const actor = await this.record(db, normalizeId(actorId));
     if (!actor || actor.disabled === 1 || actor.role !== 'admin') {
       throw new OperatorError('forbidden', 'Only an enabled admin can manage operator accounts.');
     }
+    return actor;
   }
 
-  private target(id: string): OperatorRecord {
-    const row = this.record(normalizeId(id));
+  private async target(db: Db, id: string): Promise<OperatorRecord> {
+    const row = await this.record(db, normalizeId(id));
     if (!row) throw new OperatorError('not_found', `There is no operator with the id "${normalizeId(id).slice(0, 32)}".`);
     return row;
   }
 
-  /** Refuses a change that would take the last enabled admin away. */
-  private keepAnAdmin(target: OperatorRecord, action: string): void {
+  /** Refuses a change that would take the last enabled admin away (serializable: two desks cannot each take one). */
+  private async keepAnAdmin(db: Db, target: OperatorRecord, action: string): Promise<void> {
     if (target.role !== 'admin' || target.disabled === 1) return;
-    const { n } = this.file.stmt(`SELECT count(*) AS n FROM operators WHERE role = 'admin' AND disabled = 0`).get() as { n: number };
-    if (n <= 1) {
+    const admins = await db.selectFrom('operators').select('id').where('role', '=', 'admin').where('disabled', '=', 0).execute();
+    if (admins.length <= 1) {
       throw new OperatorError(
         'last_admin',
         `You cannot ${action} the last enabled admin: make another operator an admin first, so someone can still manage accounts.`,
@@ -315,20 +440,32 @@ export class OperatorDirectory {
     }
   }
 
-  private insert(o: { id: string; displayName: string; role: Role; hash: string }): void {
+  private async insert(db: Db, o: { id: string; displayName: string; role: Role; hash: string; createdBy: string | undefined }): Promise<void> {
     const at = this.clock();
-    this.file.stmt(
-      `INSERT INTO operators (id, display_name, role, disabled, password_hash, failed_attempts, locked_until, created_at, updated_at)
-       VALUES (?, ?, ?, 0, ?, 0, NULL, ?, ?)`,
-    ).run(o.id, o.displayName, o.role, o.hash, at, at);
+    await db
+      .insertInto('operators')
+      .values({
+        id: o.id,
+        display_name: o.displayName,
+        role: o.role,
+        disabled: 0,
+        password_hash: o.hash,
+        failed_attempts: 0,
+        locked_until: null,
+        created_at: at,
+        updated_at: at,
+        desk_id: this.deskId,
+        created_by: o.createdBy ?? null,
+      })
+      .execute();
   }
 
-  private record(id: string): OperatorRecord | undefined {
-    return this.file.stmt(`SELECT * FROM operators WHERE id = ?`).get(id) as OperatorRecord | undefined;
+  private record(db: Db, id: string): Promise<OperatorRecord | undefined> {
+    return db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  private viewOrThrow(id: string): OperatorView {
-    const row = this.record(id);
+  private async viewOrThrow(db: Db, id: string): Promise<OperatorView> {
+    const row = await this.record(db, id);
     if (!row) throw new Error('operators: the operator was not stored');
     return toView(row);
   }

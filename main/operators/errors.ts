@@ -22,7 +22,11 @@ export type OperatorErrorCode =
   /** Someone else is signed in (or locked) on this desk: sign out first (or, locked, hand the desk over). */
   | 'session_active'
   /** A hand-over was asked while the session is open: that operator signs out instead. */
-  | 'not_locked';
+  | 'not_locked'
+  /** Sign-in refused: the operator's session is open at another desk of the center (params: deskId, sinceAt). */
+  | 'session_elsewhere'
+  /** This desk's session ended: its operator signed in at another desk and ended it (params: deskId, sinceAt). */
+  | 'session_ended_elsewhere';
 
 export class OperatorError extends UserError<OperatorErrorCode> {
   override readonly name = 'OperatorError';

@@ -6,9 +6,13 @@ export {
   MAX_FAILED_ATTEMPTS,
   LOCKOUT_MS,
   type NewOperator,
+  type OpenSessionResult,
   type OperatorDirectoryOptions,
+  type SessionHolder,
+  type SessionState,
   type SignInResult,
 } from './directory';
+export { OPERATORS_STORE, type OperatorsDB } from './store';
 export {
   SessionGuard,
   MAX_IDLE_MS,
@@ -19,6 +23,7 @@ export {
   type LockReason,
   type SessionDirectory,
   type SessionGuardOptions,
+  type SignInOptions,
   type SessionStatus,
   type SessionTimers,
 } from './session';

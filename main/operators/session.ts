@@ -1,6 +1,9 @@
-/** The desk's session: who is signed in, the idle lock (at most 15 minutes, PCI DSS 8.2.8), unlock by the same operator, role checks in main. */
+/**
+ * The desk's session: who is signed in, the idle lock (at most 15 minutes, PCI DSS 8.2.8), unlock by the same operator,
+ * role checks in main; and one open session per operator in the center (the directory's sessions).
+ */
 import type { OperatorView, Role } from '../../shared/operators';
-import type { OperatorDirectory, SignInResult } from './directory';
+import type { OperatorDirectory, SessionHolder, SignInResult } from './directory';
 import { OperatorError } from './errors';
 
 /** PCI DSS 8.2.8: a session idle for more than 15 minutes must be re-authenticated. */
@@ -16,16 +19,24 @@ export interface SessionTimers {
 }
 
 /** What the guard needs of the directory. */
-export type SessionDirectory = Pick<OperatorDirectory, 'signIn' | 'view' | 'needsFirstAdmin'>;
+export type SessionDirectory = Pick<
+  OperatorDirectory,
+  'signIn' | 'needsFirstAdmin' | 'openSession' | 'sessionState' | 'markSession' | 'closeSession'
+>;
+
+/** The desk's last activity is written to its session row at most this often. */
+export const SEEN_EVERY_MS = 60_000;
 
 /**
  * Why the screen must be wiped: `idle` (the timeout), `manual` (lock() was called), `disabled` (the
- * account was disabled or removed while signed in; the session has ended).
+ * account was disabled or removed while signed in; the session has ended), `ended_elsewhere` (the operator signed in
+ * at another desk and chose to end this session there; `endedBy` says which desk).
  */
-export type LockReason = 'idle' | 'manual' | 'disabled';
+export type LockReason = 'idle' | 'manual' | 'disabled' | 'ended_elsewhere';
 export interface LockEvent {
   operator: OperatorView;
   reason: LockReason;
+  endedBy?: SessionHolder | undefined;
 }
 
 export interface SessionGuardOptions {
@@ -39,7 +50,14 @@ export interface SessionGuardOptions {
    * with when it will lock: the screen warns the operator. Runs from a timer: it must not throw.
    */
   onIdleWarning?: (event: { operator: OperatorView; locksAt: number }) => void;
+  /** An operator signed in here and ended their session at another desk (they chose to): for the audit trail. */
+  onTakeOver?: (event: { operator: OperatorView; ended: SessionHolder }) => void;
   timers?: Partial<SessionTimers>;
+}
+
+export interface SignInOptions {
+  /** End the operator's session open at another desk of the center, if there is one (else it is refused, `session_elsewhere`). */
+  endSessionElsewhere?: boolean;
 }
 
 export interface SessionStatus {
@@ -51,8 +69,12 @@ export interface SessionStatus {
 
 interface Session {
   operator: OperatorView;
+  /** Its row in the directory's sessions. */
+  sessionId: string;
   locked: boolean;
   lastActivity: number;
+  /** When the last activity was written to the row. */
+  seenWritten: number;
   /** The activity time the last warning was given for (one warning per quiet spell). */
   warnedFor?: number;
 }
@@ -100,9 +122,12 @@ export class SessionGuard {
   private readonly directory: SessionDirectory;
   private readonly onLock: (event: LockEvent) => void;
   private readonly onIdleWarning: (event: { operator: OperatorView; locksAt: number }) => void;
+  private readonly onTakeOver: (event: { operator: OperatorView; ended: SessionHolder }) => void;
   private readonly timers: SessionTimers;
   private session: Session | undefined;
   private timer: unknown;
+  /** Why the last session ended without this desk signing it out (another desk took it over): told at the next call. */
+  private endedElsewhere: { operator: OperatorView; endedBy: SessionHolder | undefined } | undefined;
 
   constructor(options: SessionGuardOptions) {
     this.directory = options.directory;
@@ -110,14 +135,16 @@ export class SessionGuard {
     this.warningMs = Math.min(IDLE_WARNING_MS, Math.floor(this.idleTimeoutMs / 2));
     this.onLock = options.onLock ?? (() => undefined);
     this.onIdleWarning = options.onIdleWarning ?? (() => undefined);
+    this.onTakeOver = options.onTakeOver ?? (() => undefined);
     this.timers = { ...defaultTimers, ...options.timers };
   }
 
   /**
    * Signs an operator in on this desk. While a session exists (even locked), only the same operator
-   * may sign in, which unlocks it; anyone else must sign out first.
+   * may sign in, which unlocks it; anyone else must sign out first. An operator whose session is open at another desk
+   * of the center is refused (`session_elsewhere`, naming that desk and since when) unless they choose to end it.
    */
-  async signIn(id: string, password: string): Promise<OperatorView> {
+  async signIn(id: string, password: string, options: SignInOptions = {}): Promise<OperatorView> {
     const existing = this.session;
     if (existing) {
       if (normalizeId(id) !== existing.operator.id) {
@@ -136,8 +163,18 @@ export class SessionGuard {
     const result = await this.directory.signIn(id, password, this.timers.now());
     if (this.session) throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
     if (!result.ok) throw signInError(result, this.timers.now());
-    this.session = { operator: result.operator, locked: false, lastActivity: this.timers.now() };
+    // Only someone who knows the password learns where the operator's session is.
+    const opened = await this.directory.openSession(result.operator.id, this.timers.now(), { takeOver: options.endSessionElsewhere === true });
+    if (!opened.ok) throw sessionElsewhere(opened.heldBy);
+    if (this.session) {
+      await this.directory.closeSession(opened.sessionId);
+      throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
+    }
+    const now = this.timers.now();
+    this.endedElsewhere = undefined;
+    this.session = { operator: result.operator, sessionId: opened.sessionId, locked: false, lastActivity: now, seenWritten: now };
     this.schedule(this.idleTimeoutMs - this.warningMs);
+    if (opened.ended) this.onTakeOver({ operator: result.operator, ended: opened.ended });
     return result.operator;
   }
 
@@ -148,9 +185,17 @@ export class SessionGuard {
     const result = await this.directory.signIn(session.operator.id, password, this.timers.now());
     if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
     if (!result.ok) {
-      if (result.reason === 'disabled') this.end('disabled');
+      if (result.reason === 'disabled') await this.end('disabled');
       throw signInError(result, this.timers.now());
     }
+    // The session may have been ended from another desk while it was locked here.
+    if (!(await this.directory.markSession(session.sessionId, false, this.timers.now()))) {
+      const state = await this.directory.sessionState(session.operator.id, session.sessionId);
+      const endedBy = state.session === 'open' ? undefined : state.session.endedBy;
+      if (this.session === session) await this.end('ended_elsewhere', endedBy);
+      throw sessionEnded(endedBy);
+    }
+    if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
     session.operator = result.operator;
     session.locked = false;
     session.lastActivity = this.timers.now();
@@ -176,9 +221,15 @@ export class SessionGuard {
     if (this.session && !this.session.locked) this.lockNow('manual');
   }
 
-  signOut(): void {
+  /**
+   * Ends the session on this desk and in the center. The desk is signed out even when the center cannot be reached:
+   * the row left behind is this desk's, replaced at its next sign-in or start, or ended by the operator at another desk.
+   */
+  async signOut(): Promise<void> {
+    const session = this.session;
     this.session = undefined;
     this.clearTimer();
+    if (session) await this.directory.closeSession(session.sessionId).catch(() => undefined);
   }
 
   /**
@@ -186,51 +237,67 @@ export class SessionGuard {
    * sign in. The card data on screen was wiped when the session locked. Refused while the session is open (its
    * operator signs out instead). Answers the operator whose session ended; undefined when nobody was signed in.
    */
-  endLocked(): OperatorView | undefined {
+  async endLocked(): Promise<OperatorView | undefined> {
     // An overdue idle lock is applied first: a session past its timeout is a locked one.
-    if (this.session && !this.session.locked) this.current();
+    if (this.session && !this.session.locked) await this.current();
     const session = this.session;
     if (!session) return undefined;
     if (!session.locked) {
       throw new OperatorError('not_locked', `${session.operator.displayName} is signed in and the desk is not locked: Sign out from the workspace instead.`);
     }
-    this.signOut();
+    await this.signOut();
     return session.operator;
   }
 
-  /** The signed-in operator as the directory has them now; undefined when nobody is signed in or the session is locked. */
-  current(): OperatorView | undefined {
+  /**
+   * The signed-in operator as the directory has them now; undefined when nobody is signed in, the session is locked,
+   * or it has ended (the account disabled, or the operator ended it from another desk: `endedElsewhere()` says where).
+   */
+  async current(): Promise<OperatorView | undefined> {
     const session = this.session;
     if (!session || session.locked) return undefined;
-    if (this.timers.now() - session.lastActivity >= this.idleTimeoutMs) {
+    const now = this.timers.now();
+    if (now - session.lastActivity >= this.idleTimeoutMs) {
       this.lockNow('idle');
       return undefined;
     }
-    const live = this.directory.view(session.operator.id);
-    if (!live || live.disabled) {
-      this.end('disabled');
+    const seen = now - session.seenWritten >= SEEN_EVERY_MS ? session.lastActivity : undefined;
+    const state = await this.directory.sessionState(session.operator.id, session.sessionId, seen);
+    if (seen !== undefined) session.seenWritten = now;
+    if (this.session !== session) return undefined;
+    if (!state.operator || state.operator.disabled) {
+      await this.end('disabled');
       return undefined;
     }
-    session.operator = live;
-    return live;
+    if (state.session !== 'open') {
+      await this.end('ended_elsewhere', state.session.endedBy);
+      return undefined;
+    }
+    session.operator = state.operator;
+    return session.locked ? undefined : state.operator;
   }
 
-  isLocked(): boolean {
-    this.current();
+  /** Why nobody is signed in, when this desk's session was ended from another desk (until the next sign-in). */
+  endedElsewhereError(): OperatorError | undefined {
+    return this.endedElsewhere === undefined ? undefined : sessionEnded(this.endedElsewhere.endedBy);
+  }
+
+  async isLocked(): Promise<boolean> {
+    await this.current();
     return this.session?.locked ?? false;
   }
 
-  status(): SessionStatus {
-    const operator = this.current();
-    return { operator, locked: this.session?.locked ?? false, needsFirstAdmin: this.directory.needsFirstAdmin() };
+  async status(): Promise<SessionStatus> {
+    const operator = await this.current();
+    return { operator, locked: this.session?.locked ?? false, needsFirstAdmin: await this.directory.needsFirstAdmin() };
   }
 
   /** The signed-in operator if their current role is one of `roles`; otherwise an OperatorError (forbidden, not_signed_in or session_locked). */
-  requireRole(roles: readonly Role[]): OperatorView {
-    const operator = this.current();
+  async requireRole(roles: readonly Role[]): Promise<OperatorView> {
+    const operator = await this.current();
     if (!operator) {
       if (this.session?.locked) throw new OperatorError('session_locked', 'The session is locked. Enter your password to continue.');
-      throw notSignedIn();
+      throw this.endedElsewhereError() ?? notSignedIn();
     }
     if (!roles.includes(operator.role)) {
       throw new OperatorError('forbidden', `This needs the role ${roles.join(' or ') || '(none)'}; you are signed in as ${operator.role}.`);
@@ -243,14 +310,23 @@ export class SessionGuard {
     if (!session || session.locked) return;
     session.locked = true;
     this.clearTimer();
+    // The center's row says the session is locked (for whoever looks at sessions); the desk locks whatever it answers.
+    void this.directory.markSession(session.sessionId, true, this.timers.now()).catch(() => undefined);
     this.onLock({ operator: session.operator, reason });
   }
 
-  /** The account may no longer be used: the session ends and the screen is wiped. */
-  private end(reason: 'disabled'): void {
+  /** The session may no longer be used here: it ends and the screen is wiped. */
+  private async end(reason: 'disabled' | 'ended_elsewhere', endedBy?: SessionHolder): Promise<void> {
     const session = this.session;
-    this.signOut();
-    if (session) this.onLock({ operator: session.operator, reason });
+    if (reason === 'ended_elsewhere') {
+      // Not this desk's row any more: only the desk forgets it.
+      this.session = undefined;
+      this.clearTimer();
+      if (session) this.endedElsewhere = { operator: session.operator, endedBy };
+    } else {
+      await this.signOut();
+    }
+    if (session) this.onLock({ operator: session.operator, reason, ...(endedBy === undefined ? {} : { endedBy }) });
   }
 
   /** One timer at most: when it fires early because of activity, it sets itself again for the rest. */
@@ -285,3 +361,27 @@ export class SessionGuard {
 }
 
 const notSignedIn = (): OperatorError => new OperatorError('not_signed_in', 'Nobody is signed in on this desk. Sign in first.');
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Sign-in refused: the operator's session is open at another desk (which, and since when, for the renderer to say). */
+function sessionElsewhere(heldBy: SessionHolder): OperatorError {
+  return new OperatorError(
+    'session_elsewhere',
+    `You are signed in at another desk (${heldBy.deskId}) since ${iso(heldBy.since)}. Sign out there, or end that session and sign in here.`,
+    undefined,
+    { params: { deskId: heldBy.deskId, sinceAt: iso(heldBy.since) } },
+  );
+}
+
+/** This desk's session was ended by its operator signing in at another desk. */
+function sessionEnded(endedBy: SessionHolder | undefined): OperatorError {
+  return new OperatorError(
+    'session_ended_elsewhere',
+    endedBy === undefined
+      ? 'Your session on this desk was ended from another desk. Sign in again to continue here.'
+      : `Your session on this desk was ended when you signed in at another desk (${endedBy.deskId}). Sign in again to continue here.`,
+    undefined,
+    endedBy === undefined ? undefined : { params: { deskId: endedBy.deskId, sinceAt: iso(endedBy.since) } },
+  );
+}

@@ -74,7 +74,7 @@ export class RefundDesk {
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
   async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
-    const existing = this.deps.requests.get(input.requestId);
+    const existing = await this.deps.requests.get(input.requestId);
     if (existing) {
       const sameAmount = existing.amountCents === input.amountCents;
       if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id || !sameAmount || existing.reason !== input.reason) {
@@ -87,7 +87,7 @@ export class RefundDesk {
     // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
     this.checkRefundable(payment, input.amountCents);
     return requestView(
-      this.deps.requests.add({
+      await this.deps.requests.add({
         id: input.requestId,
         paymentId: payment.id,
         amountCents: input.amountCents,
@@ -102,7 +102,7 @@ export class RefundDesk {
 
   /** Manager override: the supervisor signs on the agent's screen with their own credentials. */
   async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    const request = this.requireRequest(input.requestId);
+    const request = await this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
     this.checkOverrideOpen();
     let approver: OperatorView;
@@ -113,29 +113,30 @@ export class RefundDesk {
       throw error;
     }
     this.overrideFailures = 0;
-    return this.oneAtATime(() => this.approveAs(this.requireRequest(request.id), approver, true));
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true));
   }
 
   /** A supervisor approves a request from the queue. */
   approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.oneAtATime(() => this.approveAs(this.requireRequest(requestId), by, false));
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false));
   }
 
-  reject(requestId: string, note: string, by: OperatorView): RefundRequestView {
-    const request = this.requireRequest(requestId);
+  async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
+    const request = await this.requireRequest(requestId);
     this.checkApprover(request, by);
-    if (!this.deps.requests.decide(request.id, { status: 'rejected', by: by.id, at: new Date(this.now()).toISOString(), note, override: false })) {
-      throw closed(this.requireRequest(requestId));
+    if (!(await this.deps.requests.decide(request.id, { status: 'rejected', by: by.id, at: new Date(this.now()).toISOString(), note, override: false }))) {
+      throw closed(await this.requireRequest(requestId));
     }
-    return requestView(this.requireRequest(requestId));
+    return requestView(await this.requireRequest(requestId));
   }
 
-  queue(status: 'pending' | 'all'): RefundRequestView[] {
-    return this.deps.requests.list(status).map(requestView);
+  /** The center's queue: every desk's requests, each naming its desk. */
+  async queue(status: 'pending' | 'all'): Promise<RefundRequestView[]> {
+    return (await this.deps.requests.list(status)).map(requestView);
   }
 
-  requestsFor(paymentId: string): RefundRequestView[] {
-    return this.deps.requests.forPayment(paymentId).map(requestView);
+  async requestsFor(paymentId: string): Promise<RefundRequestView[]> {
+    return (await this.deps.requests.forPayment(paymentId)).map(requestView);
   }
 
   limits(): RefundLimitView[] {
@@ -152,13 +153,13 @@ export class RefundDesk {
    * At start-up: approvals whose refund was being sent when the app stopped. The engine's recovery
    * re-sent them with their own key; here each request learns the refund it became.
    */
-  reconcile(): number {
+  async reconcile(): Promise<number> {
     let settled = 0;
-    for (const request of this.deps.requests.unsettledApprovals()) {
+    for (const request of await this.deps.requests.unsettledApprovals()) {
       const refundId = this.deps.engine.resultOf(request.id);
       const state = this.deps.engine.operationState(request.id);
-      if (refundId !== undefined) this.deps.requests.settle(request.id, { refundId });
-      else if (state === undefined || state === 'failed') this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
+      if (refundId !== undefined) await this.deps.requests.settle(request.id, { refundId });
+      else if (state === undefined || state === 'failed') await this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
       else continue;
       settled++;
     }
@@ -170,6 +171,7 @@ export class RefundDesk {
   private async approveAs(request: StoredRequest, approver: OperatorView, override: boolean): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     this.checkApprover(request, approver);
     if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
+    if (request.status === 'approved' && !this.resumes(request, approver)) throw closed(request);
     if (request.status === 'approved' && request.refundId !== undefined) {
       return { request: requestView(request), payment: await this.deps.engine.getPayment(request.paymentId) };
     }
@@ -177,8 +179,8 @@ export class RefundDesk {
       const payment = await this.deps.engine.getPayment(request.paymentId);
       this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
-      if (!this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override })) {
-        throw closed(this.requireRequest(request.id));
+      if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
+        throw closed(await this.requireRequest(request.id));
       }
     }
     // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
@@ -188,19 +190,27 @@ export class RefundDesk {
         paymentId: request.paymentId,
         ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
         reason: request.reason,
-        operatorId: this.requireRequest(request.id).decidedBy ?? approver.id,
+        operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
       });
       const refundId = this.deps.engine.resultOf(request.id);
-      const settled = refundId === undefined ? this.requireRequest(request.id) : this.deps.requests.settle(request.id, { refundId });
+      const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });
       return { request: requestView(settled), payment };
     } catch (error) {
       const state = this.deps.engine.operationState(request.id);
       // Refused for good (before sending, or by the service): the request closes. Otherwise it stays approved and is re-sent.
       if (state === undefined || state === 'failed') {
-        this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
+        await this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
       }
       throw error;
     }
+  }
+
+  /**
+   * An approved request whose refund is being sent (or was) is taken up again only by its own approver at the desk that
+   * approved it (a retry, after a restart); anyone else is told who approved it (one approval, one refund).
+   */
+  private resumes(request: StoredRequest, approver: OperatorView): boolean {
+    return request.decidedBy === approver.id && (request.decidedDeskId === undefined || request.decidedDeskId === this.deps.requests.deskId);
   }
 
   private checkApprover(request: StoredRequest, approver: OperatorView): void {
@@ -292,14 +302,23 @@ export class RefundDesk {
     return cents;
   }
 
-  private requireRequest(id: string): StoredRequest {
-    const request = this.deps.requests.get(id);
+  private async requireRequest(id: string): Promise<StoredRequest> {
+    const request = await this.deps.requests.get(id);
     if (!request) throw new RefundError('request_not_found', 'This refund request does not exist.');
     return request;
   }
 }
 
+/** Decided already (at this desk or another): who decided it and when, for the renderer to say. */
 function closed(request: StoredRequest): RefundError {
   const who = request.decidedBy === undefined ? '' : ` by ${request.decidedBy}`;
-  return new RefundError('request_closed', `This refund request was already ${request.status}${who}.`);
+  const when = request.decidedAt === undefined ? '' : ` at ${request.decidedAt}`;
+  const decided = request.status === 'failed' ? 'approved' : request.status;
+  const params: Record<string, string> | undefined =
+    request.decidedBy === undefined || request.decidedAt === undefined || request.status === 'pending'
+      ? undefined
+      : decided === 'approved'
+        ? { approvedBy: request.decidedBy, approvedAt: request.decidedAt }
+        : { rejectedBy: request.decidedBy, rejectedAt: request.decidedAt };
+  return new RefundError('request_closed', `This refund request was already ${request.status}${who}${when}.`, params === undefined ? undefined : { params });
 }

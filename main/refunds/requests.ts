@@ -1,10 +1,15 @@
-/** Refund requests waiting for a supervisor, kept in SQLite: who asked, who decided, and the refund it became. */
+/**
+ * Refund requests waiting for a supervisor (the embedded refund-requests.db, or the center's, where the approval queue
+ * is every desk's): who asked at which desk, who decided at which desk, and the refund it became. A decision is one
+ * conditional update: of two supervisors deciding at once, at one desk or two, one wins.
+ */
+import { sql, type Kysely } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestStatus, RefundRequestView } from '../../shared/desk';
-import { SqliteFile } from '../storage/sqlite';
+import type { Storage, StoreDatabase, StoreDefinition } from '../storage';
 
-const MIGRATIONS = [
-  `CREATE TABLE requests (
+/** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
+const SQLITE_REQUESTS = sql`CREATE TABLE requests (
      id TEXT PRIMARY KEY,
      payment_id TEXT NOT NULL,
      amount_cents INTEGER,
@@ -22,8 +27,56 @@ const MIGRATIONS = [
      failure TEXT
    );
    CREATE INDEX requests_status ON requests (status, requested_at);
-   CREATE INDEX requests_payment ON requests (payment_id);`,
-];
+   CREATE INDEX requests_payment ON requests (payment_id);`;
+
+/** Each request names the desk it was asked at and the desk it was decided at (null for requests of before). */
+const SQLITE_DESKS = sql`ALTER TABLE requests ADD COLUMN desk_id TEXT;
+   ALTER TABLE requests ADD COLUMN decided_desk_id TEXT;`;
+
+export const REFUND_REQUESTS_STORE: StoreDefinition = {
+  name: 'refund_requests',
+  label: 'refund requests',
+  sqlite: {
+    file: 'refund-requests.db',
+    adoptsUserVersion: 1,
+    migrations: {
+      '0001_requests': { up: async (db: Kysely<unknown>) => void (await SQLITE_REQUESTS.execute(db)) },
+      '0002_desks': { up: async (db: Kysely<unknown>) => void (await SQLITE_DESKS.execute(db)) },
+    },
+  },
+  postgres: {
+    migrations: {
+      '0001_requests': {
+        up: async (db: Kysely<unknown>) => {
+          await db.schema
+            .createTable('requests')
+            .addColumn('id', 'text', (c) => c.primaryKey())
+            .addColumn('payment_id', 'text', (c) => c.notNull())
+            .addColumn('amount_cents', 'bigint')
+            .addColumn('currency', 'text', (c) => c.notNull())
+            .addColumn('reason', 'text', (c) => c.notNull())
+            .addColumn('note', 'text')
+            .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'approved', 'rejected', 'failed')`))
+            .addColumn('requested_by', 'text', (c) => c.notNull())
+            .addColumn('requested_at', 'timestamptz', (c) => c.notNull())
+            .addColumn('decided_by', 'text')
+            .addColumn('decided_at', 'timestamptz')
+            .addColumn('decision_note', 'text')
+            .addColumn('override', 'integer', (c) => c.notNull().defaultTo(0).check(sql`override IN (0, 1)`))
+            .addColumn('refund_id', 'text')
+            .addColumn('failure', 'text')
+            .addColumn('desk_id', 'text', (c) => c.notNull())
+            .addColumn('decided_desk_id', 'text')
+            .execute();
+          await db.schema.createIndex('requests_status').on('requests').columns(['status', 'requested_at']).execute();
+          await db.schema.createIndex('requests_payment').on('requests').column('payment_id').execute();
+        },
+      },
+    },
+    // Requests are never deleted: a decision and its refund are updates of the row.
+    grants: { requests: ['SELECT', 'INSERT', 'UPDATE'] },
+  },
+};
 
 interface Row {
   id: string;
@@ -41,6 +94,12 @@ interface Row {
   override: number;
   refund_id: string | null;
   failure: string | null;
+  desk_id: string | null;
+  decided_desk_id: string | null;
+}
+
+export interface RefundRequestsDB {
+  requests: Row;
 }
 
 export interface NewRequest {
@@ -62,73 +121,141 @@ export interface StoredRequest extends NewRequest {
   override: boolean;
   refundId: string | undefined;
   failure: string | undefined;
+  /** The desk it was asked at; undefined for a request of before desks had ids. */
+  deskId: string | undefined;
+  /** The desk it was decided at; undefined while pending, or for a decision of before desks had ids. */
+  decidedDeskId: string | undefined;
 }
 
 const opt = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-export class RefundRequests {
-  private readonly file: SqliteFile;
+/** How many requests' payments are remembered for the audit trail's naming (a call's audit row names its payment). */
+const KNOWN_PAYMENTS = 500;
 
-  constructor(path: string) {
-    this.file = new SqliteFile(path, { label: 'refund requests', migrations: MIGRATIONS });
+export class RefundRequests {
+  /** Request → payment, of the requests this desk read or wrote lately: the audit row of a call names its payment. */
+  private readonly known = new Map<string, string>();
+
+  private constructor(
+    private readonly store: StoreDatabase<RefundRequestsDB>,
+    /** This desk: its requests and decisions name it; it recovers only its own approvals. */
+    readonly deskId: string,
+  ) {}
+
+  static async open(storage: Storage, desk: { deskId: string }): Promise<RefundRequests> {
+    return new RefundRequests(await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE), desk.deskId);
   }
 
-  add(request: NewRequest): StoredRequest {
-    this.file
-      .stmt(
-        `INSERT INTO requests (id, payment_id, amount_cents, currency, reason, note, status, requested_by, requested_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      )
-      .run(request.id, request.paymentId, request.amountCents ?? null, request.currency, request.reason, request.note ?? null, request.requestedBy, request.requestedAt);
+  get schemaVersion(): number {
+    return this.store.schemaVersion;
+  }
+
+  private get db(): StoreDatabase<RefundRequestsDB>['db'] {
+    return this.store.db;
+  }
+
+  async add(request: NewRequest): Promise<StoredRequest> {
+    await this.db
+      .insertInto('requests')
+      .values({
+        id: request.id,
+        payment_id: request.paymentId,
+        amount_cents: request.amountCents ?? null,
+        currency: request.currency,
+        reason: request.reason,
+        note: request.note ?? null,
+        status: 'pending',
+        requested_by: request.requestedBy,
+        requested_at: request.requestedAt,
+        override: 0,
+        desk_id: this.deskId,
+      })
+      .execute();
     return this.getOrThrow(request.id);
   }
 
-  get(id: string): StoredRequest | undefined {
-    const row = this.file.stmt('SELECT * FROM requests WHERE id = ?').get(id) as Row | undefined;
-    return row && toRequest(row);
+  async get(id: string): Promise<StoredRequest | undefined> {
+    const row = await this.db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.remember(toRequest(row));
+  }
+
+  /** The payment of a request this desk read or wrote lately (for the audit trail, which cannot wait on the store). */
+  paymentOfKnown(id: string): string | undefined {
+    return this.known.get(id);
   }
 
   /**
    * Records the decision before the refund is sent, so that both ids are kept even if the app stops
-   * mid-request. Only a pending request can be decided: answers false when another decision came first.
+   * mid-request. Only a pending request can be decided, in one conditional update: answers false when another decision
+   * came first (at this desk or another).
    */
-  decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): boolean {
-    const result = this.file
-      .stmt(`UPDATE requests SET status = ?, decided_by = ?, decided_at = ?, decision_note = ?, override = ? WHERE id = ? AND status = 'pending'`)
-      .run(decision.status, decision.by, decision.at, decision.note ?? null, decision.override ? 1 : 0, id);
-    return result.changes === 1;
+  async decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): Promise<boolean> {
+    const row = await this.db
+      .updateTable('requests')
+      .set({
+        status: decision.status,
+        decided_by: decision.by,
+        decided_at: decision.at,
+        decision_note: decision.note ?? null,
+        override: decision.override ? 1 : 0,
+        decided_desk_id: this.deskId,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** The refund the approval became, or why the service refused it for good. */
-  settle(id: string, outcome: { refundId: string } | { failure: string }): StoredRequest {
-    if ('refundId' in outcome) this.file.stmt(`UPDATE requests SET refund_id = ?, failure = NULL WHERE id = ?`).run(outcome.refundId, id);
-    else this.file.stmt(`UPDATE requests SET status = 'failed', failure = ? WHERE id = ?`).run(outcome.failure, id);
+  async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
+    if ('refundId' in outcome) await this.db.updateTable('requests').set({ refund_id: outcome.refundId, failure: null }).where('id', '=', id).execute();
+    else await this.db.updateTable('requests').set({ status: 'failed', failure: outcome.failure }).where('id', '=', id).execute();
     return this.getOrThrow(id);
   }
 
-  list(status: 'pending' | 'all', limit = 200): StoredRequest[] {
+  /** The center's queue (every desk's requests): the pending ones oldest first, or all of them newest first. */
+  async list(status: 'pending' | 'all', limit = 200): Promise<StoredRequest[]> {
     const rows =
       status === 'pending'
-        ? (this.file.stmt(`SELECT * FROM requests WHERE status = 'pending' ORDER BY requested_at LIMIT ?`).all(limit) as Row[])
-        : (this.file.stmt(`SELECT * FROM requests ORDER BY requested_at DESC LIMIT ?`).all(limit) as Row[]);
+        ? await this.db.selectFrom('requests').selectAll().where('status', '=', 'pending').orderBy('requested_at').orderBy('id').limit(limit).execute()
+        : await this.db.selectFrom('requests').selectAll().orderBy('requested_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map((row) => this.remember(toRequest(row)));
+  }
+
+  async forPayment(paymentId: string): Promise<StoredRequest[]> {
+    const rows = await this.db.selectFrom('requests').selectAll().where('payment_id', '=', paymentId).orderBy('requested_at').orderBy('id').execute();
+    return rows.map((row) => this.remember(toRequest(row)));
+  }
+
+  /** This desk's approved requests whose refund is not yet known (it stopped while sending them): each desk recovers its own. */
+  async unsettledApprovals(): Promise<StoredRequest[]> {
+    const rows = await this.db
+      .selectFrom('requests')
+      .selectAll()
+      .where('status', '=', 'approved')
+      .where('refund_id', 'is', null)
+      .where((eb) => eb.or([eb('decided_desk_id', '=', this.deskId), eb('decided_desk_id', 'is', null)]))
+      .execute();
     return rows.map(toRequest);
   }
 
-  forPayment(paymentId: string): StoredRequest[] {
-    return (this.file.stmt(`SELECT * FROM requests WHERE payment_id = ? ORDER BY requested_at`).all(paymentId) as Row[]).map(toRequest);
+  close(): Promise<void> {
+    return this.store.close();
   }
 
-  /** Approved requests whose refund is not yet known (the app stopped while sending it). */
-  unsettledApprovals(): StoredRequest[] {
-    return (this.file.stmt(`SELECT * FROM requests WHERE status = 'approved' AND refund_id IS NULL`).all() as Row[]).map(toRequest);
+  private remember(request: StoredRequest): StoredRequest {
+    this.known.delete(request.id);
+    this.known.set(request.id, request.paymentId);
+    if (this.known.size > KNOWN_PAYMENTS) {
+      const oldest = this.known.keys().next();
+      if (!oldest.done) this.known.delete(oldest.value);
+    }
+    return request;
   }
 
-  close(): void {
-    this.file.close();
-  }
-
-  private getOrThrow(id: string): StoredRequest {
-    const request = this.get(id);
+  private async getOrThrow(id: string): Promise<StoredRequest> {
+    const request = await this.get(id);
     if (!request) throw new Error('refund requests: request not stored');
     return request;
   }
@@ -151,6 +278,8 @@ function toRequest(row: Row): StoredRequest {
     override: row.override === 1,
     refundId: opt(row.refund_id),
     failure: opt(row.failure),
+    deskId: opt(row.desk_id),
+    decidedDeskId: opt(row.decided_desk_id),
   };
 }
 
@@ -165,6 +294,7 @@ export function requestView(r: StoredRequest): RefundRequestView {
     status: r.status,
     requestedBy: r.requestedBy,
     requestedAt: r.requestedAt,
+    ...(r.deskId === undefined ? {} : { deskId: r.deskId }),
     ...(r.decidedBy === undefined ? {} : { decidedBy: r.decidedBy }),
     ...(r.decidedAt === undefined ? {} : { decidedAt: r.decidedAt }),
     ...(r.decisionNote === undefined ? {} : { decisionNote: r.decisionNote }),

@@ -21,6 +21,8 @@ export const RefundRequestView = z.object({
   status: RefundRequestStatus,
   requestedBy: OperatorId,
   requestedAt: z.string(),
+  /** The desk it was asked at (the approval queue is the center's); absent for requests made before desks had ids. */
+  deskId: z.string().optional(),
   /** The supervisor or admin who approved or rejected it. */
   decidedBy: OperatorId.optional(),
   decidedAt: z.string().optional(),

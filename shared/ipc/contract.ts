@@ -117,12 +117,21 @@ export const CHANNELS = {
     audit: 'none',
   }),
   /** Background: a refused sign-in must not keep a desk awake; an accepted one starts (or unlocks) the session itself. */
+  /**
+   * `endSessionElsewhere`: the operator was told their session is open at another desk of the center
+   * (`session_elsewhere`) and chose to end it and sign in here; that desk finds it ended at its next call.
+   */
   'session:signIn': channel({
-    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200) }),
+    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200), endSessionElsewhere: z.boolean().optional() }),
     output: OperatorView,
     access: 'public',
     activity: 'background',
-    audit: { action: 'session.signIn', actor: (input) => lower(input.id), resource: (input) => lower(input.id) },
+    audit: {
+      action: 'session.signIn',
+      actor: (input) => lower(input.id),
+      resource: (input) => lower(input.id),
+      details: (input) => (input.endSessionElsewhere === true ? { endSessionElsewhere: true } : {}),
+    },
   }),
   /** First run only: the first account is an admin, who then creates the others. */
   'session:createFirstAdmin': channel({
@@ -481,8 +490,12 @@ export const CHANNELS = {
 /** Main → renderer: each event's payload, parsed in main before it is sent. */
 export const EVENTS = {
   'payments:changed': PaymentView,
-  /** The idle lock fired: the renderer wipes card data and shows the lock screen. */
-  'session:locked': z.object({}),
+  /**
+   * The idle lock fired: the renderer wipes card data and shows the lock screen. `endedElsewhere`: the session ended
+   * instead, its operator having signed in at another desk of the center (which, and since when, when known): the
+   * renderer shows the plain sign-in, saying why.
+   */
+  'session:locked': z.object({ endedElsewhere: z.object({ deskId: z.string().max(64).optional(), sinceAt: z.string().max(40).optional() }).optional() }),
   /**
    * The idle lock comes in a minute (half the timeout when that is shorter) unless the operator acts: `locksAt` (ISO).
    * Any activity postpones it; a later warning says the new time.

@@ -254,7 +254,7 @@ test('the admin: accounts (create, role, disable, reset password), reservations 
   await page.getByRole('button', { name: 'Set password', exact: true }).click();
   await expect(page.getByText('The password of leo was changed.')).toBeVisible();
   await expectAccessible(page, 'accounts');
-  expect(app.stack.directory.view('leo')).toMatchObject({ role: 'supervisor', disabled: true });
+  expect(await app.stack.directory.view('leo')).toMatchObject({ role: 'supervisor', disabled: true });
 
   await openSection(page, 'Import reservations');
   const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency';

@@ -17,7 +17,7 @@ type Screen =
   /** No bridge (error undefined), or main refused the first call: worded at render, in the language shown. */
   | { name: 'unavailable'; error?: unknown }
   | { name: 'first-admin' }
-  | { name: 'sign-in'; locked: boolean; handedOver?: boolean }
+  | { name: 'sign-in'; locked: boolean; handedOver?: boolean; endedElsewhere?: { deskId?: string | undefined; sinceAt?: string | undefined } }
   | { name: 'workspace'; operator: OperatorView };
 
 /**
@@ -58,8 +58,15 @@ function Shell(): JSX.Element {
   const callOf = useRef<string>(undefined);
 
   // The idle lock: the workspace (and the card form with it) is unmounted, so typed card data is gone.
-  useSessionLocked(() => {
+  useSessionLocked((event) => {
     forgetReadings();
+    if (event.endedElsewhere !== undefined) {
+      // The operator signed in at another desk and ended this session: nothing of it stays here.
+      callOf.current = undefined;
+      forgetCall();
+      setScreen({ name: 'sign-in', locked: false, endedElsewhere: event.endedElsewhere });
+      return;
+    }
     if (screen.name === 'workspace') callOf.current = screen.operator.id;
     setScreen({ name: 'sign-in', locked: true });
   });
@@ -94,7 +101,14 @@ function Shell(): JSX.Element {
       {screen.name === 'first-admin' && <FirstAdmin onSignedIn={signedIn} />}
       {screen.name === 'sign-in' && (
         // A new form (empty, focused) when the lock screen becomes the plain sign-in.
-        <SignIn key={screen.locked ? 'locked' : 'open'} locked={screen.locked} handedOver={screen.handedOver === true} onSignedIn={signedIn} onHandedOver={handedOver} />
+        <SignIn
+          key={screen.locked ? 'locked' : 'open'}
+          locked={screen.locked}
+          handedOver={screen.handedOver === true}
+          {...(screen.endedElsewhere === undefined ? {} : { endedElsewhere: screen.endedElsewhere })}
+          onSignedIn={signedIn}
+          onHandedOver={handedOver}
+        />
       )}
     </main>
   );

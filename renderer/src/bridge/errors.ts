@@ -8,7 +8,7 @@ import { UNLISTED_ERROR_CODE, type ErrorParams, type IpcError } from '../../../s
 import { centsForDisplay } from '../../../shared/payments/money';
 import { textIssueCode, type TextIssueCode } from '../../../shared/text';
 import { CATALOGUES, placeholdersOf, type MessageKey, type PlainKey, type TemplateKey, type Translate } from '../i18n/catalogue';
-import { formatMoney, moneyCurrency } from '../i18n/format';
+import { formatDateTime, formatMoney, moneyCurrency } from '../i18n/format';
 
 /** An answer main refused: a code to branch on and a message a person can read. */
 export class ApiError extends Error {
@@ -76,7 +76,10 @@ function labelOf(field: string | undefined, t: Translate): string {
   return field !== undefined && Object.hasOwn(FIELD_LABELS, field) ? t(FIELD_LABELS[field] as PlainKey) : '';
 }
 
-/** A message's values from the error's params: `…Cents` with `currency` as amounts (`leftCents` → `{left}`), a role by its name on screen, names and numbers as they are. */
+/**
+ * A message's values from the error's params: `…Cents` with `currency` as amounts (`leftCents` → `{left}`), a role by its
+ * name on screen, `…At` moments in the desk's date format, names and numbers as they are.
+ */
 function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, string | number> {
   const vars: Record<string, string | number> = {};
   if (params === undefined) return vars;
@@ -85,6 +88,8 @@ function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, s
     if (typeof value === 'boolean') continue;
     if (name.endsWith('Cents') && typeof value === 'number' && currency !== undefined) vars[name.slice(0, -'Cents'.length)] = formatMoney(centsForDisplay(value), currency, languageOf(t));
     else if (name === 'role' && isKey(`role.${value}`)) vars[name] = t(`role.${value}` as PlainKey);
+    // A moment (`sinceAt`, `approvedAt`): in the desk's date format; a text that is not a date as it came.
+    else if (name.endsWith('At') && typeof value === 'string') vars[name] = formatDateTime(value, languageOf(t));
     else vars[name] = value;
   }
   return vars;

@@ -33,6 +33,10 @@ export const errorsEnUS = {
   'error.session_active.signedIn': '{signedIn} is signed in on this desk. Sign out first.',
   'error.session_active.lockedFor': 'The desk is locked for {lockedFor}. To use it yourself, choose "Sign in as someone else" (their session ends; the card details were already erased).',
   'error.not_locked': 'The session is open: that operator signs out instead.',
+  'error.session_elsewhere': 'You are signed in at another desk. Sign out there, or end that session and sign in here.',
+  'error.session_elsewhere.deskId': 'You are signed in at desk {deskId} since {sinceAt}. Sign out there, or end that session and sign in here.',
+  'error.session_ended_elsewhere': 'Your session on this desk was ended from another desk. Sign in again to continue here.',
+  'error.session_ended_elsewhere.deskId': 'Your session on this desk was ended when you signed in at desk {deskId} ({sinceAt}). Sign in again to continue here.',
 
   // Updates.
   'error.payment_in_progress': 'A payment of this desk is still in progress: the app cannot restart now. Try again at the end of the call.',
@@ -49,6 +53,8 @@ export const errorsEnUS = {
   'error.refund_amount_unknown': 'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later before refunding.',
   'error.request_not_found': 'This refund request no longer exists.',
   'error.request_closed': 'This refund request was already approved or rejected.',
+  'error.request_closed.approvedBy': 'This refund request was already approved by {approvedBy} on {approvedAt}.',
+  'error.request_closed.rejectedBy': 'This refund request was already rejected by {rejectedBy} on {rejectedAt}.',
   'error.request_changed': 'This refund request changed since you opened it. Open it again.',
   'error.approver_not_allowed': 'This supervisor may not approve this refund.',
   'error.override_paused': 'Manager override is paused on this desk for {minutes} min after too many wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',

@@ -17,7 +17,7 @@ export const pageSender = (app: AppHarness) => ({ url: app.url, isMainFrame: tru
 
 /** The first admin, the agent 'ana' and the supervisor 'sam', created through main's directory (once per app). */
 export async function ensureOperators(app: AppHarness): Promise<void> {
-  if (!app.stack.directory.needsFirstAdmin()) return;
+  if (!(await app.stack.directory.needsFirstAdmin())) return;
   await app.stack.directory.createFirstAdmin(ADMIN);
   await app.stack.directory.createOperator(ADMIN.id, { ...AGENT, role: 'agent' });
   await app.stack.directory.createOperator(ADMIN.id, { ...SUPERVISOR, role: 'supervisor' });

@@ -62,7 +62,7 @@ const attached = (): Promise<ConnectedService> =>
 async function start(): Promise<MainStack> {
   const stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, connect: attached });
   stacks.push(stack);
-  if (stack.directory.needsFirstAdmin()) {
+  if (await stack.directory.needsFirstAdmin()) {
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
     await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
     await stack.directory.createOperator('ada', { id: OTHER_AGENT.id, displayName: 'Beto', role: 'agent', password: OTHER_AGENT.password });

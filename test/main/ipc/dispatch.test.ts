@@ -11,6 +11,7 @@ import { ReservationError } from '../../../main/reservations';
 import { SecretError } from '../../../main/secrets';
 import { SettingsError } from '../../../main/settings';
 import { UpdateError } from '../../../main/updates';
+import { StorageError } from '../../../main/storage';
 import { ADMIN as admin, AGENT as agent, APP_URL, LEAK, SUPERVISOR as supervisor, VALID_INPUTS, allowedCaller, door, recordingHandlers, trusted } from './fixtures';
 
 
@@ -92,6 +93,28 @@ describe('isAppUrl', () => {
     expect(isAppUrl('app://other/index.html', APP_URL)).toBe(false);
     expect(isAppUrl('https://desk/index.html', APP_URL)).toBe(false);
     expect(isAppUrl('not a url', APP_URL)).toBe(false);
+  });
+});
+
+describe('who is signed in, asked at each call', () => {
+  it('a session ended from another desk: an operator\'s call is refused saying so, a public one still answers', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const ended = { code: 'session_ended_elsewhere', message: 'Your session on this desk was ended.', params: { deskId: 'desk-b', sinceAt: '2026-11-24T10:00:00.000Z' } };
+    const dispatch = createDispatcher({ handlers, currentOperator: () => Promise.resolve(undefined), signedOutReason: () => ended, isTrustedSender: () => true });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({ ok: false, error: ended });
+    expect((await dispatch('session:status', trusted, {})).ok).toBe(true);
+    expect(calls.map((c) => c.channel)).toEqual(['session:status']);
+  });
+
+  it('the center unreachable while asking: refused in its own words, nothing handled', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const down = new StorageError('center_unavailable', 'The center cannot be reached.', { center: 'db:5432' });
+    const dispatch = createDispatcher({ handlers, currentOperator: () => Promise.reject(down), isTrustedSender: () => true });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({
+      ok: false,
+      error: { code: 'center_unavailable', message: 'The center cannot be reached.', params: { center: 'db:5432' } },
+    });
+    expect(calls).toEqual([]);
   });
 });
 

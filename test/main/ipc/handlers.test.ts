@@ -9,6 +9,7 @@ import { createDispatcher, createHandlers, type SessionPort } from '../../../mai
 import { createMessenger, type Messenger } from '../../../main/messaging';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
+import { embeddedStorage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
 import { AGENT, SUPERVISOR, trusted } from './fixtures';
@@ -39,12 +40,15 @@ const preferences = {
 };
 
 const session: SessionPort = {
-  status: () => ({ operator: signedIn, locked: false, needsFirstAdmin: false }),
+  status: () => Promise.resolve({ operator: signedIn, locked: false, needsFirstAdmin: false }),
   signIn: () => Promise.reject(new Error('not used here')),
   createFirstAdmin: () => Promise.reject(new Error('not used here')),
-  signOut: () => (signedIn = undefined),
+  signOut: () => {
+    signedIn = undefined;
+    return Promise.resolve();
+  },
   lock: () => undefined,
-  endLocked: () => undefined,
+  endLocked: () => Promise.resolve(undefined),
   touch: () => void touches++,
 };
 let touches = 0;
@@ -57,13 +61,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
   journal = new Journal(join(dir, 'journal.db'));
   engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch });
-  requests = new RefundRequests(join(dir, 'refund-requests.db'));
+  requests = await RefundRequests.open(embeddedStorage(dir), { deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b' });
   messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir, fetch });
 });
 afterAll(async () => {
   engine.close();
   messenger.close();
-  requests.close();
+  await requests.close();
   journal.close();
   rmSync(dir, { recursive: true, force: true });
   await sim.close();

@@ -2,7 +2,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, OPERATORS_SCHEMA_VERSION, OperatorDirectory, type SignInResult } from '../../../main/operators';
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, OPERATORS_SCHEMA_VERSION, OPERATORS_STORE, OperatorDirectory, type SignInResult } from '../../../main/operators';
+import { DEFAULT_COST } from '../../../main/operators';
+import { hashPassword } from '../../../main/operators/password';
+import { useStoreBackends } from '../../support/backends';
 import { ADMIN, AGENT, SUPERVISOR, expectCode, openDirectory, seeded, tempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
@@ -19,14 +22,8 @@ const track = <T extends OperatorDirectory>(d: T): T => {
 beforeEach(() => {
   ({ dir, cleanup } = tempDir());
 });
-afterEach(() => {
-  for (const d of opened.splice(0)) {
-    try {
-      d.close();
-    } catch {
-      // already closed by the test
-    }
-  }
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close();
   cleanup();
 });
 
@@ -39,252 +36,285 @@ async function fail(d: OperatorDirectory, id: string, times: number, now: number
 describe('the operators file', () => {
   it('is created in WAL mode with its schema version, and reopens without losing anyone', async () => {
     const path = join(dir, 'operators.db');
-    const first = new OperatorDirectory(path);
+    const first = await openDirectory(dir);
     expect(first.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
     await first.createFirstAdmin(ADMIN);
-    first.close();
-    const again = track(new OperatorDirectory(path));
+    await first.close();
+    const again = track(await openDirectory(dir));
     expect(again.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
-    expect(again.needsFirstAdmin()).toBe(false);
+    expect(await again.needsFirstAdmin()).toBe(false);
     expect((await again.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
-    again.close();
+    await again.close();
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
   });
 
-  it('refuses a file written by a newer version of the app', () => {
+  it('refuses a file written by a newer version of the app', async () => {
     const path = join(dir, 'operators.db');
     const raw = new Database(path);
     raw.pragma(`user_version = ${OPERATORS_SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => new OperatorDirectory(path)).toThrow(/newer version of the app/);
+    await expect(openDirectory(dir)).rejects.toThrow(/newer version of the app/);
+  });
+
+  it('adopts a file written before the storage layer (user_version 1) with its accounts and lockouts', async () => {
+    const path = join(dir, 'operators.db');
+    // What the app of the SqliteFile era wrote: its one migration, user_version 1, an admin with two failures.
+    const raw = new Database(path);
+    raw.exec(`CREATE TABLE operators (
+     id TEXT PRIMARY KEY COLLATE NOCASE,
+     display_name TEXT NOT NULL,
+     role TEXT NOT NULL CHECK (role IN ('agent', 'supervisor', 'admin')),
+     disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+     password_hash TEXT NOT NULL CHECK (password_hash LIKE '$scrypt$%'),
+     failed_attempts INTEGER NOT NULL DEFAULT 0 CHECK (failed_attempts >= 0),
+     locked_until INTEGER,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   ) STRICT;`);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const hash = await hashPassword(ADMIN.password, DEFAULT_COST);
+    const old = new Database(path);
+    old.prepare(`INSERT INTO operators VALUES ('root', 'Root Admin', 'admin', 0, ?, 2, NULL, 1, 1)`).run(hash);
+    old.close();
+
+    const d = track(await openDirectory(dir));
+    expect(d.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
+    expect(await d.needsFirstAdmin()).toBe(false);
+    expect(await d.view('ROOT')).toEqual({ id: 'root', displayName: 'Root Admin', role: 'admin', disabled: false });
+    await fail(d, 'root', MAX_FAILED_ATTEMPTS - 2, T0);
+    expect(await d.signIn(ADMIN.id, ADMIN.password, T0)).toMatchObject({ ok: false, reason: 'locked' });
   });
 });
 
-describe('first run', () => {
-  it('needs a first admin only while there is no operator, and creates it once', async () => {
-    const d = track(openDirectory(dir));
-    expect(d.needsFirstAdmin()).toBe(true);
-    const admin = await d.createFirstAdmin({ ...ADMIN, id: 'Root' });
-    expect(admin).toEqual({ id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false });
-    expect(d.needsFirstAdmin()).toBe(false);
-    const error = await expectCode(() => d.createFirstAdmin({ id: 'mallory', displayName: 'M', password: 'another password 2' }), 'setup_done');
-    expect(error.message).toMatch(/already exists/);
-    expect(d.list(ADMIN.id).map((o) => o.id)).toEqual(['root']);
+describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $name', (backend) => {
+
+  describe('first run', () => {
+    it('needs a first admin only while there is no operator, and creates it once', async () => {
+      const d = track(await openDirectory(await backend.storage()));
+      expect(await d.needsFirstAdmin()).toBe(true);
+      const admin = await d.createFirstAdmin({ ...ADMIN, id: 'Root' });
+      expect(admin).toEqual({ id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false });
+      expect(await d.needsFirstAdmin()).toBe(false);
+      const error = await expectCode(() => d.createFirstAdmin({ id: 'mallory', displayName: 'M', password: 'another password 2' }), 'setup_done');
+      expect(error.message).toMatch(/already exists/);
+      expect((await d.list(ADMIN.id)).map((o) => o.id)).toEqual(['root']);
+    });
+
+    it('lets only one of two simultaneous first-admin requests through', async () => {
+      const d = track(await openDirectory(await backend.storage()));
+      const results = await Promise.allSettled([
+        d.createFirstAdmin(ADMIN),
+        d.createFirstAdmin({ id: 'other', displayName: 'Other', password: 'other password 3' }),
+      ]);
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      expect(won).toHaveLength(1);
+      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).toEqual(['setup_done']);
+      expect(await d.list(won[0]?.id ?? '')).toEqual(won);
+    });
+
+    it('applies the shared password and id policies, with their own sentences and without echoing the password', async () => {
+      const d = track(await openDirectory(await backend.storage()));
+      const short = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'short1' }), 'invalid_input');
+      expect(short.message).toBe('The password needs at least 12 characters.');
+      expect(short.message).not.toContain('short1');
+      const letters = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'onlylettershere' }), 'invalid_input');
+      expect(letters.message).toBe('The password needs both letters and digits.');
+      const badId = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'no spaces' }), 'invalid_input');
+      expect(badId.message).toMatch(/letters, digits, dot, dash and underscore/);
+      expect(await d.needsFirstAdmin()).toBe(true);
+    });
   });
 
-  it('lets only one of two simultaneous first-admin requests through', async () => {
-    const d = track(openDirectory(dir));
-    const results = await Promise.allSettled([
-      d.createFirstAdmin(ADMIN),
-      d.createFirstAdmin({ id: 'other', displayName: 'Other', password: 'other password 3' }),
-    ]);
-    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    expect(won).toHaveLength(1);
-    expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).toEqual(['setup_done']);
-    expect(d.list(won[0]?.id ?? '')).toEqual(won);
+  describe('signIn', () => {
+    it('answers the public view only, whatever the case of the id', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const result = await d.signIn('ANA', AGENT.password, T0);
+      expect(result).toEqual({ ok: true, operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false } });
+      expect(JSON.stringify(result)).not.toMatch(/scrypt|password/i);
+    });
+
+    it('gives the same answer for a wrong password and an unknown id, up to and including the lockout', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const wrong = await d.signIn(AGENT.id, 'wrong password 9', T0);
+      const unknown = await d.signIn('nobody', 'wrong password 9', T0);
+      const invalidId = await d.signIn('x', 'wrong password 9', T0);
+      expect(wrong).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(unknown).toEqual(wrong);
+      expect(invalidId).toEqual(wrong);
+      // The lockout itself must not tell which ids exist either.
+      const known = await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
+      const ghost = await fail(d, 'ghost', MAX_FAILED_ATTEMPTS, T0);
+      expect(ghost).toEqual(known);
+      expect(known.at(-1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+    });
+
+    it(`locks at exactly ${MAX_FAILED_ATTEMPTS} consecutive failures for 30 minutes: locked at 29:59, open at 30:00`, async () => {
+      const d = track(await seeded(await backend.storage()));
+      const results = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
+      expect(results.slice(0, MAX_FAILED_ATTEMPTS - 1).every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
+      expect(results[MAX_FAILED_ATTEMPTS - 1]).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      // Even the right password is refused while locked.
+      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 29 * MIN + 59_000)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      // Other operators are not affected.
+      expect((await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).ok).toBe(true);
+      expect((await d.signIn(AGENT.id, AGENT.password, T0 + 30 * MIN)).ok).toBe(true);
+    });
+
+    it(`does not lock at ${MAX_FAILED_ATTEMPTS - 1} failures, and a success resets the count`, async () => {
+      const d = track(await seeded(await backend.storage()));
+      await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS - 1, T0);
+      expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
+      const again = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS - 1, T0);
+      expect(again.every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
+      expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
+    });
+
+    it('starts the count again once a lockout has run out', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
+      const after = T0 + LOCKOUT_MS;
+      expect(await d.signIn(AGENT.id, 'wrong password 9', after)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect((await d.signIn(AGENT.id, AGENT.password, after)).ok).toBe(true);
+    });
+
+    it('counts simultaneous failures without losing any', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS }, () => d.signIn(AGENT.id, 'wrong password 9', T0)));
+      expect(await d.signIn(AGENT.id, AGENT.password, T0)).toMatchObject({ ok: false, reason: 'locked' });
+    });
+
+    it('refuses a disabled operator (and tells so only to someone who knows the password)', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await d.setDisabled(ADMIN.id, AGENT.id, true);
+      expect(await d.signIn(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
+      expect(await d.signIn(AGENT.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      await d.setDisabled(ADMIN.id, AGENT.id, false);
+      expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
+    });
   });
 
-  it('applies the shared password and id policies, with their own sentences and without echoing the password', async () => {
-    const d = track(openDirectory(dir));
-    const short = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'short1' }), 'invalid_input');
-    expect(short.message).toBe('The password needs at least 12 characters.');
-    expect(short.message).not.toContain('short1');
-    const letters = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'onlylettershere' }), 'invalid_input');
-    expect(letters.message).toBe('The password needs both letters and digits.');
-    const badId = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'no spaces' }), 'invalid_input');
-    expect(badId.message).toMatch(/letters, digits, dot, dash and underscore/);
-    expect(d.needsFirstAdmin()).toBe(true);
-  });
-});
+  describe('verify (a signature that is not a sign-in: the manager override)', () => {
+    it('gives the same answers as signIn, but counts nothing on the account: failures never lock it, a success unlocks nothing', async () => {
+      const d = track(await seeded(await backend.storage()));
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS * 2; i++) expect(await d.verify(SUPERVISOR.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
+      expect(await d.verify('nobody', 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
 
-describe('signIn', () => {
-  it('answers the public view only, whatever the case of the id', async () => {
-    const d = track(await seeded(dir));
-    const result = await d.signIn('ANA', AGENT.password, T0);
-    expect(result).toEqual({ ok: true, operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false } });
-    expect(JSON.stringify(result)).not.toMatch(/scrypt|password/i);
+      // An account locked by its own failed sign-ins stays locked for verify too, and a right password does not lift it.
+      await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
+      expect(await d.verify(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 2)).toMatchObject({ ok: false, reason: 'locked' });
+
+      await d.setDisabled(ADMIN.id, AGENT.id, true);
+      expect(await d.verify(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
+    });
   });
 
-  it('gives the same answer for a wrong password and an unknown id, up to and including the lockout', async () => {
-    const d = track(await seeded(dir));
-    const wrong = await d.signIn(AGENT.id, 'wrong password 9', T0);
-    const unknown = await d.signIn('nobody', 'wrong password 9', T0);
-    const invalidId = await d.signIn('x', 'wrong password 9', T0);
-    expect(wrong).toEqual({ ok: false, reason: 'invalid_credentials' });
-    expect(unknown).toEqual(wrong);
-    expect(invalidId).toEqual(wrong);
-    // The lockout itself must not tell which ids exist either.
-    const known = await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
-    const ghost = await fail(d, 'ghost', MAX_FAILED_ATTEMPTS, T0);
-    expect(ghost).toEqual(known);
-    expect(known.at(-1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-  });
+  describe('admin operations', () => {
+    it('let an admin create, change, disable and list operators', async () => {
+      const d = track(await seeded(await backend.storage(), { now: () => T0 }));
+      const bob = await d.createOperator(ADMIN.id, { id: 'Bob.Smith', displayName: '  Bob  ', role: 'agent', password: 'bob password 44' });
+      expect(bob).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'agent', disabled: false });
+      expect(await d.setRole(ADMIN.id, 'BOB.SMITH', 'supervisor')).toMatchObject({ role: 'supervisor' });
+      expect(await d.setDisabled(ADMIN.id, 'bob.smith', true)).toMatchObject({ disabled: true });
+      expect(await d.list(ADMIN.id)).toEqual([
+        { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false },
+        { id: 'bob.smith', displayName: 'Bob', role: 'supervisor', disabled: true },
+        { id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false },
+        { id: 'sam', displayName: SUPERVISOR.displayName, role: 'supervisor', disabled: false },
+      ]);
+      expect(await d.view('BOB.smith')).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'supervisor', disabled: true });
+    });
 
-  it(`locks at exactly ${MAX_FAILED_ATTEMPTS} consecutive failures for 30 minutes: locked at 29:59, open at 30:00`, async () => {
-    const d = track(await seeded(dir));
-    const results = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-    expect(results.slice(0, MAX_FAILED_ATTEMPTS - 1).every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
-    expect(results[MAX_FAILED_ATTEMPTS - 1]).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-    // Even the right password is refused while locked.
-    expect(await d.signIn(AGENT.id, AGENT.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-    expect(await d.signIn(AGENT.id, AGENT.password, T0 + 29 * MIN + 59_000)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-    // Other operators are not affected.
-    expect((await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).ok).toBe(true);
-    expect((await d.signIn(AGENT.id, AGENT.password, T0 + 30 * MIN)).ok).toBe(true);
-  });
+    it('refuse a second operator with the same id in another case', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'ANA', password: 'different pass 5' }), 'already_exists');
+      expect(error.message).toMatch(/already exists/);
+    });
 
-  it(`does not lock at ${MAX_FAILED_ATTEMPTS - 1} failures, and a success resets the count`, async () => {
-    const d = track(await seeded(dir));
-    await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS - 1, T0);
-    expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
-    const again = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS - 1, T0);
-    expect(again.every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
-    expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
-  });
+    it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
+      const d = track(await openDirectory(await backend.storage()));
+      const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
+      expect(first).toMatchObject({ field: 'id', message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string });
+      expect(await d.needsFirstAdmin()).toBe(true);
+      await d.createFirstAdmin(ADMIN);
+      await d.createOperator(ADMIN.id, SUPERVISOR);
+      await d.createOperator(ADMIN.id, AGENT);
+      for (const id of ['system', 'ANONYMOUS', ' anonymous ']) {
+        const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id }), 'invalid_input');
+        expect(error.field).toBe('id');
+      }
+      expect((await d.list(ADMIN.id)).map((o) => o.id)).toEqual(['ana', 'root', 'sam']);
+      // Ids that only contain the words are ordinary ids.
+      await d.createOperator(ADMIN.id, { ...AGENT, id: 'system.admin' });
+    });
 
-  it('starts the count again once a lockout has run out', async () => {
-    const d = track(await seeded(dir));
-    await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-    const after = T0 + LOCKOUT_MS;
-    expect(await d.signIn(AGENT.id, 'wrong password 9', after)).toEqual({ ok: false, reason: 'invalid_credentials' });
-    expect((await d.signIn(AGENT.id, AGENT.password, after)).ok).toBe(true);
-  });
+    it('refuse anyone who is not an enabled admin, and change nothing', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const before = await d.list(ADMIN.id);
+      const actors = [AGENT.id, SUPERVISOR.id, 'nobody'];
+      for (const actor of actors) {
+        const error = await expectCode(() => d.createOperator(actor, { id: 'eve', displayName: 'Eve', role: 'admin', password: 'eve password 77' }), 'forbidden');
+        expect(error.message).toBe('Only an enabled admin can manage operator accounts.');
+        await expectCode(() => d.setRole(actor, actor === 'nobody' ? AGENT.id : actor, 'admin'), 'forbidden');
+        await expectCode(() => d.setDisabled(actor, ADMIN.id, true), 'forbidden');
+        await expectCode(() => d.resetPassword(actor, ADMIN.id, 'taken over 123'), 'forbidden');
+        await expectCode(() => d.list(actor), 'forbidden');
+      }
+      // A disabled admin is no admin.
+      await d.createOperator(ADMIN.id, { id: 'old', displayName: 'Old Admin', role: 'admin', password: 'old admin 1234' });
+      await d.setDisabled(ADMIN.id, 'old', true);
+      await expectCode(() => d.setRole('old', 'old', 'admin'), 'forbidden');
+      await expectCode(() => d.list('old'), 'forbidden');
+      expect((await d.list(ADMIN.id)).filter((o) => o.id !== 'old')).toEqual(before);
+      expect((await d.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
+    });
 
-  it('counts simultaneous failures without losing any', async () => {
-    const d = track(await seeded(dir));
-    await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS }, () => d.signIn(AGENT.id, 'wrong password 9', T0)));
-    expect(await d.signIn(AGENT.id, AGENT.password, T0)).toMatchObject({ ok: false, reason: 'locked' });
-  });
+    it('refuse to demote or disable the last enabled admin, also themselves', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const demote = await expectCode(() => d.setRole(ADMIN.id, ADMIN.id, 'supervisor'), 'last_admin');
+      expect(demote.message).toMatch(/last enabled admin/);
+      await expectCode(() => d.setDisabled(ADMIN.id, ADMIN.id, true), 'last_admin');
+      expect(await d.view(ADMIN.id)).toMatchObject({ role: 'admin', disabled: false });
 
-  it('refuses a disabled operator (and tells so only to someone who knows the password)', async () => {
-    const d = track(await seeded(dir));
-    d.setDisabled(ADMIN.id, AGENT.id, true);
-    expect(await d.signIn(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
-    expect(await d.signIn(AGENT.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
-    d.setDisabled(ADMIN.id, AGENT.id, false);
-    expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
-  });
-});
+      // With a second admin, the first may step down; then the second is the last one.
+      await d.setRole(ADMIN.id, SUPERVISOR.id, 'admin');
+      expect(await d.setRole(ADMIN.id, ADMIN.id, 'agent')).toMatchObject({ role: 'agent' });
+      await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
+      await expectCode(() => d.setRole(SUPERVISOR.id, SUPERVISOR.id, 'agent'), 'last_admin');
+      // A disabled admin does not count as one.
+      await d.createOperator(SUPERVISOR.id, { id: 'kim', displayName: 'Kim', role: 'admin', password: 'kim password 12' });
+      await d.setDisabled(SUPERVISOR.id, 'kim', true);
+      await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
+      await d.setDisabled(SUPERVISOR.id, 'kim', false);
+      expect(await d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true)).toMatchObject({ disabled: true });
+      expect((await d.list('kim')).filter((o) => o.role === 'admin' && !o.disabled).map((o) => o.id)).toEqual(['kim']);
+    });
 
-describe('verify (a signature that is not a sign-in: the manager override)', () => {
-  it('gives the same answers as signIn, but counts nothing on the account: failures never lock it, a success unlocks nothing', async () => {
-    const d = track(await seeded(dir));
-    for (let i = 0; i < MAX_FAILED_ATTEMPTS * 2; i++) expect(await d.verify(SUPERVISOR.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
-    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
-    expect(await d.verify('nobody', 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+    it('reset a password, which also lifts a lockout at once', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
+      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
+      await d.resetPassword(ADMIN.id, AGENT.id, 'fresh password 2');
+      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 2)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect((await d.signIn(AGENT.id, 'fresh password 2', T0 + 3)).ok).toBe(true);
+      await expectCode(() => d.resetPassword(ADMIN.id, AGENT.id, 'weak'), 'invalid_input');
+      await expectCode(() => d.resetPassword(ADMIN.id, 'nobody', 'fresh password 2'), 'not_found');
+    });
 
-    // An account locked by its own failed sign-ins stays locked for verify too, and a right password does not lift it.
-    await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
-    expect(await d.verify(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-    expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 2)).toMatchObject({ ok: false, reason: 'locked' });
-
-    d.setDisabled(ADMIN.id, AGENT.id, true);
-    expect(await d.verify(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
-  });
-});
-
-describe('admin operations', () => {
-  it('let an admin create, change, disable and list operators', async () => {
-    const d = track(await seeded(dir, { now: () => T0 }));
-    const bob = await d.createOperator(ADMIN.id, { id: 'Bob.Smith', displayName: '  Bob  ', role: 'agent', password: 'bob password 44' });
-    expect(bob).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'agent', disabled: false });
-    expect(d.setRole(ADMIN.id, 'BOB.SMITH', 'supervisor')).toMatchObject({ role: 'supervisor' });
-    expect(d.setDisabled(ADMIN.id, 'bob.smith', true)).toMatchObject({ disabled: true });
-    expect(d.list(ADMIN.id)).toEqual([
-      { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false },
-      { id: 'bob.smith', displayName: 'Bob', role: 'supervisor', disabled: true },
-      { id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false },
-      { id: 'sam', displayName: SUPERVISOR.displayName, role: 'supervisor', disabled: false },
-    ]);
-    expect(d.view('BOB.smith')).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'supervisor', disabled: true });
-  });
-
-  it('refuse a second operator with the same id in another case', async () => {
-    const d = track(await seeded(dir));
-    const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'ANA', password: 'different pass 5' }), 'already_exists');
-    expect(error.message).toMatch(/already exists/);
-  });
-
-  it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
-    const d = track(openDirectory(dir));
-    const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
-    expect(first).toMatchObject({ field: 'id', message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string });
-    expect(d.needsFirstAdmin()).toBe(true);
-    await d.createFirstAdmin(ADMIN);
-    await d.createOperator(ADMIN.id, SUPERVISOR);
-    await d.createOperator(ADMIN.id, AGENT);
-    for (const id of ['system', 'ANONYMOUS', ' anonymous ']) {
-      const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id }), 'invalid_input');
-      expect(error.field).toBe('id');
-    }
-    expect(d.list(ADMIN.id).map((o) => o.id)).toEqual(['ana', 'root', 'sam']);
-    // Ids that only contain the words are ordinary ids.
-    await d.createOperator(ADMIN.id, { ...AGENT, id: 'system.admin' });
-  });
-
-  it('refuse anyone who is not an enabled admin, and change nothing', async () => {
-    const d = track(await seeded(dir));
-    const before = d.list(ADMIN.id);
-    const actors = [AGENT.id, SUPERVISOR.id, 'nobody'];
-    for (const actor of actors) {
-      const error = await expectCode(() => d.createOperator(actor, { id: 'eve', displayName: 'Eve', role: 'admin', password: 'eve password 77' }), 'forbidden');
-      expect(error.message).toBe('Only an enabled admin can manage operator accounts.');
-      await expectCode(() => d.setRole(actor, actor === 'nobody' ? AGENT.id : actor, 'admin'), 'forbidden');
-      await expectCode(() => d.setDisabled(actor, ADMIN.id, true), 'forbidden');
-      await expectCode(() => d.resetPassword(actor, ADMIN.id, 'taken over 123'), 'forbidden');
-      await expectCode(() => d.list(actor), 'forbidden');
-    }
-    // A disabled admin is no admin.
-    await d.createOperator(ADMIN.id, { id: 'old', displayName: 'Old Admin', role: 'admin', password: 'old admin 1234' });
-    d.setDisabled(ADMIN.id, 'old', true);
-    await expectCode(() => d.setRole('old', 'old', 'admin'), 'forbidden');
-    await expectCode(() => d.list('old'), 'forbidden');
-    expect(d.list(ADMIN.id).filter((o) => o.id !== 'old')).toEqual(before);
-    expect((await d.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
-  });
-
-  it('refuse to demote or disable the last enabled admin, also themselves', async () => {
-    const d = track(await seeded(dir));
-    const demote = await expectCode(() => d.setRole(ADMIN.id, ADMIN.id, 'supervisor'), 'last_admin');
-    expect(demote.message).toMatch(/last enabled admin/);
-    await expectCode(() => d.setDisabled(ADMIN.id, ADMIN.id, true), 'last_admin');
-    expect(d.view(ADMIN.id)).toMatchObject({ role: 'admin', disabled: false });
-
-    // With a second admin, the first may step down; then the second is the last one.
-    d.setRole(ADMIN.id, SUPERVISOR.id, 'admin');
-    expect(d.setRole(ADMIN.id, ADMIN.id, 'agent')).toMatchObject({ role: 'agent' });
-    await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
-    await expectCode(() => d.setRole(SUPERVISOR.id, SUPERVISOR.id, 'agent'), 'last_admin');
-    // A disabled admin does not count as one.
-    await d.createOperator(SUPERVISOR.id, { id: 'kim', displayName: 'Kim', role: 'admin', password: 'kim password 12' });
-    d.setDisabled(SUPERVISOR.id, 'kim', true);
-    await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
-    d.setDisabled(SUPERVISOR.id, 'kim', false);
-    expect(d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true)).toMatchObject({ disabled: true });
-    expect(d.list('kim').filter((o) => o.role === 'admin' && !o.disabled).map((o) => o.id)).toEqual(['kim']);
-  });
-
-  it('reset a password, which also lifts a lockout at once', async () => {
-    const d = track(await seeded(dir));
-    await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-    expect(await d.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
-    await d.resetPassword(ADMIN.id, AGENT.id, 'fresh password 2');
-    expect(await d.signIn(AGENT.id, AGENT.password, T0 + 2)).toEqual({ ok: false, reason: 'invalid_credentials' });
-    expect((await d.signIn(AGENT.id, 'fresh password 2', T0 + 3)).ok).toBe(true);
-    await expectCode(() => d.resetPassword(ADMIN.id, AGENT.id, 'weak'), 'invalid_input');
-    await expectCode(() => d.resetPassword(ADMIN.id, 'nobody', 'fresh password 2'), 'not_found');
-  });
-
-  it('report unknown operators and bad values clearly', async () => {
-    const d = track(await seeded(dir));
-    await expectCode(() => d.setRole(ADMIN.id, 'nobody', 'agent'), 'not_found');
-    await expectCode(() => d.setDisabled(ADMIN.id, 'nobody', true), 'not_found');
-    // A role that bypassed the type checker (it came from outside) is still refused.
-    const role = await expectCode(() => d.setRole(ADMIN.id, AGENT.id, 'owner' as never), 'invalid_input');
-    expect(role.message).toMatch(/agent|supervisor|admin/);
-    const name = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'new', displayName: '   ' }), 'invalid_input');
-    expect(name.message).toBe('Enter a name.');
+    it('report unknown operators and bad values clearly', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await expectCode(() => d.setRole(ADMIN.id, 'nobody', 'agent'), 'not_found');
+      await expectCode(() => d.setDisabled(ADMIN.id, 'nobody', true), 'not_found');
+      // A role that bypassed the type checker (it came from outside) is still refused.
+      const role = await expectCode(() => d.setRole(ADMIN.id, AGENT.id, 'owner' as never), 'invalid_input');
+      expect(role.message).toMatch(/agent|supervisor|admin/);
+      const name = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'new', displayName: '   ' }), 'invalid_input');
+      expect(name.message).toBe('Enter a name.');
+    });
   });
 });

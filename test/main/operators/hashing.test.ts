@@ -4,7 +4,7 @@ import { scryptSync } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_COST, OperatorDirectory } from '../../../main/operators';
+import { DEFAULT_COST } from '../../../main/operators';
 import { ADMIN, openDirectory, tempDir } from './helpers';
 
 const SAME = 'the same password 42';
@@ -33,10 +33,10 @@ const PHC = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9
 describe('password hashes', () => {
   it('are scrypt (N=2^15, r=8, p=1) with a 16-byte salt per password: the same password gives different hashes', async () => {
     const path = join(dir, 'operators.db');
-    const d = new OperatorDirectory(path);
+    const d = await openDirectory(dir);
     await d.createFirstAdmin({ ...ADMIN, password: SAME });
     await d.createOperator(ADMIN.id, { id: 'ana', displayName: 'Ana', role: 'agent', password: SAME });
-    d.close();
+    await d.close();
 
     const hashes = storedHashes(path);
     const root = hashes.get('root') ?? '';
@@ -61,18 +61,18 @@ describe('password hashes', () => {
 
   it('leave no plaintext password in the database file or its log, open or closed, nor in any answer', async () => {
     const path = join(dir, 'operators.db');
-    const d = new OperatorDirectory(path);
+    const d = await openDirectory(dir);
     const passwords = ['admin plaintext 11', 'agent plaintext 22', 'reset plaintext 33'];
     await d.createFirstAdmin({ ...ADMIN, password: passwords[0] ?? '' });
     await d.createOperator(ADMIN.id, { id: 'ana', displayName: 'Ana', role: 'agent', password: passwords[1] ?? '' });
     await d.signIn('ana', 'a wrong guess 44');
     await d.resetPassword(ADMIN.id, 'ana', passwords[2] ?? '');
-    const answers = JSON.stringify([d.list(ADMIN.id), await d.signIn('ana', passwords[2] ?? ''), d.view('root')]);
+    const answers = JSON.stringify([await d.list(ADMIN.id), await d.signIn('ana', passwords[2] ?? ''), await d.view('root')]);
 
     const whileOpen = fileBytes(path);
     expect(whileOpen.length).toBeGreaterThan(0);
     for (const secret of [...passwords, 'a wrong guess 44']) expect(whileOpen.includes(Buffer.from(secret, 'utf8'))).toBe(false);
-    d.close();
+    await d.close();
     const closed = fileBytes(path);
     for (const secret of passwords) {
       expect(closed.includes(Buffer.from(secret, 'utf8'))).toBe(false);
@@ -85,33 +85,33 @@ describe('password hashes', () => {
 
   it('are raised to the current cost at the next successful sign-in', async () => {
     const path = join(dir, 'operators.db');
-    const old = new OperatorDirectory(path, { cost: { log2N: 14, r: 8, p: 1 } });
+    const old = await openDirectory(dir, { cost: { log2N: 14, r: 8, p: 1 } });
     await old.createFirstAdmin(ADMIN);
-    old.close();
+    await old.close();
     expect(storedHashes(path).get('root')).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$/);
 
-    const current = new OperatorDirectory(path);
+    const current = await openDirectory(dir);
     expect(await current.signIn(ADMIN.id, 'not the password 1')).toMatchObject({ ok: false });
     expect(storedHashes(path).get('root')).toMatch(/^\$scrypt\$ln=14,/);
     expect((await current.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
     expect(storedHashes(path).get('root')).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
     expect((await current.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
-    current.close();
+    await current.close();
   });
 
-  it('cannot be configured weaker than N=2^14, r=8, p=1', () => {
-    expect(() => openDirectory(dir, { cost: { log2N: 10, r: 8, p: 1 } })).toThrow(RangeError);
-    expect(() => openDirectory(dir, { cost: { log2N: 15, r: 1, p: 1 } })).toThrow(RangeError);
+  it('cannot be configured weaker than N=2^14, r=8, p=1', async () => {
+    await expect(openDirectory(dir, { cost: { log2N: 10, r: 8, p: 1 } })).rejects.toThrow(RangeError);
+    await expect(openDirectory(dir, { cost: { log2N: 15, r: 1, p: 1 } })).rejects.toThrow(RangeError);
   });
 
   it('that are damaged never match, and sign-in still answers like a wrong password', async () => {
     const path = join(dir, 'operators.db');
-    const d = new OperatorDirectory(path);
+    const d = await openDirectory(dir);
     await d.createFirstAdmin(ADMIN);
     const raw = new Database(path);
     raw.prepare(`UPDATE operators SET password_hash = '$scrypt$ln=99,r=8,p=1$AAAA$AAAA' WHERE id = 'root'`).run();
     raw.close();
     expect(await d.signIn(ADMIN.id, ADMIN.password)).toEqual({ ok: false, reason: 'invalid_credentials' });
-    d.close();
+    await d.close();
   });
 });

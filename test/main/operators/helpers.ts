@@ -1,8 +1,13 @@
-// Shared set-up for the operators tests: a real operators.db in a temp folder, with a first admin.
+// Shared set-up for the operators tests: a real operators.db in a temp folder (or any storage), with a first admin.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OperatorDirectory, OperatorError, type OperatorDirectoryOptions, type OperatorErrorCode } from '../../../main/operators';
+import { embeddedStorage, type Storage } from '../../../main/storage';
+
+/** The desk the tests' directories sit at (a second desk of a center names another). */
+export const DESK_A = { deskId: '0b6f7a58-3c57-4c0e-9a59-6a7f3c1d2e01' };
+export const DESK_B = { deskId: '5d0e1c2b-8a47-4f3e-b1d2-9c8b7a6f5e02' };
 
 export const ADMIN = { id: 'root', displayName: 'Root Admin', password: 'admin password 1' };
 export const AGENT = { id: 'ana', displayName: 'Ana López', role: 'agent' as const, password: 'agent password 1' };
@@ -13,13 +18,17 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function openDirectory(dir: string, options?: OperatorDirectoryOptions): OperatorDirectory {
-  return new OperatorDirectory(join(dir, 'operators.db'), options);
+/** The directory in `place`: a folder's operators.db (embedded), or a storage (either backend). */
+export function openDirectory(place: string | Storage, options?: OperatorDirectoryOptions, desk = DESK_A): Promise<OperatorDirectory> {
+  return OperatorDirectory.open(typeof place === 'string' ? embeddedStorage(place) : place, desk, options);
 }
 
+/** The operators file of a folder. */
+export const operatorsFile = (dir: string): string => join(dir, 'operators.db');
+
 /** A directory with the first admin, an agent and a supervisor. */
-export async function seeded(dir: string, options?: OperatorDirectoryOptions): Promise<OperatorDirectory> {
-  const directory = openDirectory(dir, options);
+export async function seeded(place: string | Storage, options?: OperatorDirectoryOptions): Promise<OperatorDirectory> {
+  const directory = await openDirectory(place, options);
   await directory.createFirstAdmin(ADMIN);
   await Promise.all([directory.createOperator(ADMIN.id, AGENT), directory.createOperator(ADMIN.id, SUPERVISOR)]);
   return directory;

@@ -27,9 +27,9 @@ beforeEach(async () => {
   // Fakes setTimeout and Date; scrypt runs on libuv's thread pool, which fake timers do not touch.
   vi.useFakeTimers({ now: T0 });
 });
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
-  directory.close();
+  await directory.close();
   cleanup();
 });
 
@@ -57,12 +57,12 @@ describe('idle timeout', () => {
   it('locks exactly at the configured timeout and calls onLock once', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: 5 * MIN });
     await vi.advanceTimersByTimeAsync(5 * MIN - 1);
-    expect(g.current()).toMatchObject({ id: AGENT.id });
+    expect(await g.current()).toMatchObject({ id: AGENT.id });
     expect(locks).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(locks).toEqual([{ operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false }, reason: 'idle' }]);
-    expect(g.current()).toBeUndefined();
-    expect(g.status()).toEqual({ operator: undefined, locked: true, needsFirstAdmin: false });
+    expect(await g.current()).toBeUndefined();
+    expect(await g.status()).toEqual({ operator: undefined, locked: true, needsFirstAdmin: false });
     await vi.advanceTimersByTimeAsync(60 * MIN);
     expect(locks).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
@@ -71,9 +71,9 @@ describe('idle timeout', () => {
   it('never locks later than 15 minutes, even when configured for 60', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: 60 * MIN });
     await vi.advanceTimersByTimeAsync(15 * MIN - 1);
-    expect(g.isLocked()).toBe(false);
+    expect(await g.isLocked()).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
     expect(locks.map((e) => e.reason)).toEqual(['idle']);
   });
 
@@ -83,10 +83,10 @@ describe('idle timeout', () => {
     for (let i = 0; i < 100; i++) g.touch();
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(15 * MIN - 1); // 24:59.999 since sign-in, 14:59.999 since the activity
-    expect(g.current()).toBeDefined();
+    expect(await g.current()).toBeDefined();
     expect(locks).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(g.current()).toBeUndefined();
+    expect(await g.current()).toBeUndefined();
     expect(locks.map((e) => e.reason)).toEqual(['idle']);
   });
 
@@ -95,9 +95,9 @@ describe('idle timeout', () => {
     vi.setSystemTime(T0 + 20 * MIN); // the clock moved on, the timer has not fired yet
     g.touch();
     expect(locks.map((e) => e.reason)).toEqual(['idle']);
-    expect(g.current()).toBeUndefined();
+    expect(await g.current()).toBeUndefined();
     g.touch();
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
   });
 
   it('uses the injected clock and timer when given', async () => {
@@ -121,7 +121,7 @@ describe('idle timeout', () => {
     expect(pending.map((p) => p.at)).toEqual([T0 + 2 * MIN]);
     now = T0 + 2 * MIN;
     pending.shift()?.fn();
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
   });
 
   it('warns once a minute before the idle lock; activity postpones both, and the next quiet spell is warned again', async () => {
@@ -141,11 +141,11 @@ describe('idle timeout', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     g.touch();
     await vi.advanceTimersByTimeAsync(MIN);
-    expect(g.isLocked()).toBe(false);
+    expect(await g.isLocked()).toBe(false);
     await vi.advanceTimersByTimeAsync(3 * MIN + 30_000);
     expect(warnings).toEqual([5 * MIN, 4 * MIN + 30_000 + 5 * MIN]);
     await vi.advanceTimersByTimeAsync(MIN);
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
     expect(warnings).toHaveLength(2);
   });
 
@@ -163,20 +163,20 @@ describe('endLocked (the lock screen\'s hand-over)', () => {
   it('ends a locked session and answers whose it was; the desk is then free for anyone', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
     await vi.advanceTimersByTimeAsync(MIN);
-    expect(g.isLocked()).toBe(true);
-    expect(g.endLocked()).toMatchObject({ id: AGENT.id });
-    expect(g.status()).toMatchObject({ operator: undefined, locked: false });
+    expect(await g.isLocked()).toBe(true);
+    expect(await g.endLocked()).toMatchObject({ id: AGENT.id });
+    expect(await g.status()).toMatchObject({ operator: undefined, locked: false });
     expect(await g.signIn(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ id: SUPERVISOR.id });
   });
 
   it('refuses an open session (not_locked), but treats one past its idle timeout as locked', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
     await expectCode(() => g.endLocked(), 'not_locked');
-    expect(g.current()).toMatchObject({ id: AGENT.id });
+    expect(await g.current()).toMatchObject({ id: AGENT.id });
     // The clock moves past the timeout without the timer having fired yet (a machine waking from sleep).
     vi.setSystemTime(Date.now() + MIN);
-    expect(g.endLocked()).toMatchObject({ id: AGENT.id });
-    expect(g.endLocked()).toBeUndefined();
+    expect(await g.endLocked()).toMatchObject({ id: AGENT.id });
+    expect(await g.endLocked()).toBeUndefined();
   });
 });
 
@@ -184,23 +184,23 @@ describe('unlock', () => {
   it('needs the same operator: another operator’s valid password does not unlock, nor can they sign in over it', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
     await vi.advanceTimersByTimeAsync(MIN);
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
 
     await expectCode(() => g.unlock(SUPERVISOR.password), 'invalid_credentials');
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
     const other = await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'session_active');
     // Locked: the refusal points at the lock screen's hand-over, not at a Sign out nobody can reach.
     expect(other.message).toMatch(/choose "Sign in as someone else"/);
-    expect(g.current()).toBeUndefined();
+    expect(await g.current()).toBeUndefined();
 
     expect(await g.unlock(AGENT.password)).toMatchObject({ id: AGENT.id });
-    expect(g.current()).toMatchObject({ id: AGENT.id });
+    expect(await g.current()).toMatchObject({ id: AGENT.id });
     // The idle timer runs again from the unlock.
     await vi.advanceTimersByTimeAsync(MIN);
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
     // Signing in again as the same operator also unlocks.
     expect(await g.signIn('ANA', AGENT.password)).toMatchObject({ id: AGENT.id });
-    expect(g.isLocked()).toBe(false);
+    expect(await g.isLocked()).toBe(false);
   });
 
   it('follows the same lockout rules as sign-in', async () => {
@@ -212,9 +212,9 @@ describe('unlock', () => {
     expect(locked.lockedUntil).toBe(Date.now() + 30 * MIN);
     expect(locked.message).toMatch(/30 minutes/);
     await expectCode(() => g.unlock(AGENT.password), 'locked');
-    expect(g.isLocked()).toBe(true);
+    expect(await g.isLocked()).toBe(true);
     // The way out is signing out; someone else may then use the desk.
-    g.signOut();
+    await g.signOut();
     expect(await g.signIn(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ id: SUPERVISOR.id });
   });
 
@@ -230,43 +230,43 @@ describe('sign-in and sign-out', () => {
     const unknown = await expectCode(() => g.signIn('nobody', 'wrong password 9'), 'invalid_credentials');
     expect(unknown.message).toBe(wrong.message);
     expect(wrong.message).not.toContain('wrong password 9');
-    directory.setDisabled(ADMIN.id, SUPERVISOR.id, true);
+    await directory.setDisabled(ADMIN.id, SUPERVISOR.id, true);
     await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'disabled');
-    expect(g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
+    expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
     expect(await g.signIn(AGENT.id, AGENT.password)).toEqual({ id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false });
   });
 
   it('signOut ends the session and its timer', async () => {
     const g = await signedIn();
-    g.signOut();
-    expect(g.current()).toBeUndefined();
-    expect(g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
+    await g.signOut();
+    expect(await g.current()).toBeUndefined();
+    expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(60 * MIN);
     expect(locks).toEqual([]);
   });
 
-  it('reports a first run', () => {
+  it('reports a first run', async () => {
     const other = tempDir();
-    const empty = openDirectory(other.dir);
+    const empty = await openDirectory(other.dir);
     const g = new SessionGuard({ directory: empty });
-    expect(g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: true });
-    empty.close();
+    expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: true });
+    await empty.close();
     other.cleanup();
   });
 
   it('fits the session port the IPC handlers expect (first-admin creation comes from the directory)', async () => {
     const port: Omit<SessionPort, 'createFirstAdmin'> = guard();
     expect(await port.signIn(AGENT.id, AGENT.password)).toMatchObject({ id: AGENT.id });
-    expect(port.status()).toMatchObject({ operator: { id: AGENT.id }, locked: false });
-    port.signOut();
+    expect(await port.status()).toMatchObject({ operator: { id: AGENT.id }, locked: false });
+    await port.signOut();
   });
 });
 
 describe('requireRole', () => {
   it('returns the operator when their role is allowed, and throws forbidden otherwise', async () => {
     const g = await signedIn();
-    expect(g.requireRole(['agent', 'supervisor'])).toMatchObject({ id: AGENT.id });
+    expect(await g.requireRole(['agent', 'supervisor'])).toMatchObject({ id: AGENT.id });
     const error = await expectCode(() => g.requireRole(['supervisor', 'admin']), 'forbidden');
     expect(error.message).toBe('This needs the role supervisor or admin; you are signed in as agent.');
   });
@@ -275,19 +275,19 @@ describe('requireRole', () => {
     const g = await signedIn();
     g.lock();
     await expectCode(() => g.requireRole(['agent']), 'session_locked');
-    g.signOut();
+    await g.signOut();
     await expectCode(() => g.requireRole(['agent']), 'not_signed_in');
   });
 
   it('follows role changes and disabling made while the operator is signed in', async () => {
     const g = await signedIn();
-    directory.setRole(ADMIN.id, AGENT.id, 'supervisor');
-    expect(g.requireRole(['supervisor'])).toMatchObject({ role: 'supervisor' });
-    directory.setRole(ADMIN.id, AGENT.id, 'agent');
+    await directory.setRole(ADMIN.id, AGENT.id, 'supervisor');
+    expect(await g.requireRole(['supervisor'])).toMatchObject({ role: 'supervisor' });
+    await directory.setRole(ADMIN.id, AGENT.id, 'agent');
     await expectCode(() => g.requireRole(['supervisor']), 'forbidden');
-    directory.setDisabled(ADMIN.id, AGENT.id, true);
+    await directory.setDisabled(ADMIN.id, AGENT.id, true);
     await expectCode(() => g.requireRole(['agent']), 'not_signed_in');
     expect(locks.map((e) => e.reason)).toEqual(['disabled']);
-    expect(g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
+    expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
   });
 });

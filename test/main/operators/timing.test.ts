@@ -24,8 +24,8 @@ beforeEach(async () => {
   // The first unknown id makes the stand-in hash once; warm it up so every case below is alike.
   await d.signIn('warm-up', 'x');
 });
-afterEach(() => {
-  d.close();
+afterEach(async () => {
+  await d.close();
   cleanup();
 });
 
@@ -38,7 +38,7 @@ async function scryptCallsOf(fn: () => Promise<unknown>): Promise<number> {
 describe('sign-in work', () => {
   it('is one scrypt derivation whatever the answer', async () => {
     const now = Date.now();
-    d.setDisabled(ADMIN.id, SUPERVISOR.id, true);
+    await d.setDisabled(ADMIN.id, SUPERVISOR.id, true);
     const cases = {
       right: await scryptCallsOf(() => d.signIn(AGENT.id, AGENT.password, now)),
       wrongPassword: await scryptCallsOf(() => d.signIn(AGENT.id, 'wrong password 1', now)),

@@ -17,10 +17,12 @@
  * an error) prints `UNEXPECTED …` and exits 2, so the test fails fast. Nothing is exported: importing this
  * file would run it.
  */
+import { dirname } from 'node:path';
 import { z } from 'zod';
-import { haltAfterSend, haltHere, say } from '../support/crash-kit';
+import { CRASH_DESK_ID, haltAfterSend, haltHere, say } from '../support/crash-kit';
 import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
+import { embeddedStorage } from '../../../main/storage';
 
 const CRASH_POINTS = ['after-decision', 'after-journal', 'after-send'] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
@@ -42,12 +44,14 @@ const Job = z.strictObject({
 });
 
 /** Stops right after the approval is durably written, before the desk hands the refund to the engine. */
-class HaltAfterDecision extends RefundRequests {
-  override decide(id: string, decision: Parameters<RefundRequests['decide']>[1]): boolean {
-    const decided = super.decide(id, decision);
+function haltAfterDecision(requests: RefundRequests): RefundRequests {
+  const decide = requests.decide.bind(requests);
+  requests.decide = async (id, decision) => {
+    const decided = await decide(id, decision);
     if (decided && decision.status === 'approved') halt('after-decision');
     return decided;
-  }
+  };
+  return requests;
 }
 
 /** Stops right after the refund operation is durably journaled, before anything is sent for it. */
@@ -62,7 +66,9 @@ class HaltAfterBegin extends Journal {
 async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
   const journal = job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : new Journal(job.journalPath);
-  const requests = job.point === 'after-decision' ? new HaltAfterDecision(job.requestsPath) : new RefundRequests(job.requestsPath);
+  // The test's desk: its approvals are the ones it recovers.
+  const opened = await RefundRequests.open(embeddedStorage(dirname(job.requestsPath)), { deskId: CRASH_DESK_ID });
+  const requests = job.point === 'after-decision' ? haltAfterDecision(opened) : opened;
   const engine = new PaymentEngine({
     config: simulatorConfig(job),
     secrets: { read: () => Promise.resolve(job.clientSecret) },
@@ -72,7 +78,7 @@ async function main(): Promise<void> {
   });
   await engine.recover();
   const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
-  desk.reconcile();
+  await desk.reconcile();
   const approved = await desk.approve(job.requestId, job.approver);
   say(`UNEXPECTED approve() returned ${approved.request.status} without reaching ${job.point}`);
   process.exit(2);

@@ -12,6 +12,7 @@ import { loadSettings } from '../../../main/settings';
 import type { SenderInfo } from '../../../main/ipc';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
+import { embeddedStorage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
@@ -341,12 +342,15 @@ describe('the refund desk through the door (default limits)', () => {
     expect(refundId).toBeDefined();
     expect(approved.payment.refunds.map((r) => [r.id, r.amountCents])).toEqual([[refundId, 4000]]);
 
-    // Approving again (the same supervisor, or another) answers the same refund: the service holds one.
+    // Approving again, the same supervisor at the same desk, answers the same refund; another supervisor is told who
+    // approved it and when (one approval, one refund, whichever desk they sit at): the service holds one.
     const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
     expect(again.request).toMatchObject({ status: 'approved', decidedBy: 'sue', refundId });
     await desk.signInAs('sam');
-    const third = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
-    expect(third.request).toMatchObject({ decidedBy: 'sue', refundId });
+    expect(await desk.refused('refunds:approve', { requestId: first.id })).toMatchObject({
+      code: 'request_closed',
+      params: { approvedBy: 'sue', approvedAt: again.request.decidedAt },
+    });
     expect((await desk.get(payment.id)).refunds.map((r) => r.id)).toEqual([refundId]);
     expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 4000, operatorId: 'sue' }]);
 
@@ -603,7 +607,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
     sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'refund-over-'));
     journal = new Journal(join(dir, 'journal.db'));
-    requests = new RefundRequests(join(dir, 'refund-requests.db'));
+    requests = await RefundRequests.open(embeddedStorage(dir), { deskId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' });
     const recording: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       sent.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
@@ -619,7 +623,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
   });
   afterAll(async () => {
     engine.close();
-    requests.close();
+    await requests.close();
     journal.close();
     rmSync(dir, { recursive: true, force: true });
     await sim.close();
@@ -657,7 +661,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
     // An agent's request for too much is refused when asked, not when approved.
     const asked = await refusal(desk.request({ requestId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, ANA));
     expect(asked).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
-    expect(desk.requestsFor(paymentId)).toEqual([]);
+    expect(await desk.requestsFor(paymentId)).toEqual([]);
     expect(refundPosts()).toEqual([]);
     // Reads were made (the desk checks against the service's latest word); no refund was sent.
     expect(sent.filter((s) => s.startsWith('GET '))).not.toHaveLength(0);

@@ -47,3 +47,6 @@ export function haltAfterSend(target: URL): typeof fetch {
     return never<Response>();
   };
 }
+
+/** The desk a crashed child and the test's recovering stack both are: its approvals are the ones it recovers. */
+export const CRASH_DESK_ID = '7c1f0e2d-4b3a-4c5d-8e6f-9a0b1c2d3e4f';

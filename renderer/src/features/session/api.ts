@@ -4,7 +4,7 @@
 // mutation's variables).
 import { useMutation, type UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
-import type { Output } from '../../../../shared/ipc';
+import type { EventPayload, Output } from '../../../../shared/ipc';
 import type { OperatorView } from '../../../../shared/operators';
 import { bridge, hasBridge, unwrap } from '../../bridge/client';
 import type { Secret } from '../../bridge/secret';
@@ -16,12 +16,15 @@ export function readSessionStatus(): Promise<SessionStatus> {
   return unwrap(bridge().session.status({}));
 }
 
-/** Main locked the desk (idle, or the agent's "Lock"): called while mounted. */
-export function useSessionLocked(onLocked: () => void): void {
+/** What main says when it locks the desk: `endedElsewhere` when the session ended at another desk's sign-in instead. */
+export type SessionLockedEvent = EventPayload<'session:locked'>;
+
+/** Main locked the desk (idle, or the agent's "Lock"), or the session ended from another desk: called while mounted. */
+export function useSessionLocked(onLocked: (event: SessionLockedEvent) => void): void {
   const handle = useEffectEvent(onLocked);
   useEffect(() => {
     if (!hasBridge) return;
-    return bridge().events.on('session:locked', () => handle());
+    return bridge().events.on('session:locked', (event) => handle(event));
   }, []);
 }
 
@@ -39,8 +42,15 @@ export interface Credentials {
   password: Secret;
 }
 
-export function useSignIn(): UseMutationResult<OperatorView, Error, Credentials> {
-  return useMutation({ mutationFn: ({ id, password }: Credentials) => unwrap(bridge().session.signIn({ id, password: password.take() })) });
+/**
+ * Signs in; `endSessionElsewhere` when the operator, told their session is open at another desk of the center
+ * (`session_elsewhere`), chose to end it there and sign in here.
+ */
+export function useSignIn(): UseMutationResult<OperatorView, Error, Credentials & { endSessionElsewhere?: boolean }> {
+  return useMutation({
+    mutationFn: ({ id, password, endSessionElsewhere }: Credentials & { endSessionElsewhere?: boolean }) =>
+      unwrap(bridge().session.signIn({ id, password: password.take(), ...(endSessionElsewhere === true ? { endSessionElsewhere } : {}) })),
+  });
 }
 
 export function useCreateFirstAdmin(): UseMutationResult<OperatorView, Error, Credentials & { displayName: string }> {

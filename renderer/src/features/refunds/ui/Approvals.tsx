@@ -105,7 +105,15 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
         {reason === undefined ? request.reason : t(reason)}
         {request.note && <div className="muted">{request.note}</div>}
       </td>
-      <td>{request.requestedBy}</td>
+      <td>
+        {request.requestedBy}
+        {/* The queue is the center's: the desk the agent asked at (its id's first characters; the whole id on hover). */}
+        {request.deskId && (
+          <div className="muted" title={request.deskId}>
+            {t('approvals.atDesk', { desk: request.deskId.slice(0, 8) })}
+          </div>
+        )}
+      </td>
       <td>{dateTime(request.requestedAt)}</td>
       <td>
         <RequestBadge status={request.status} />

@@ -1,7 +1,7 @@
 // Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
-import type { FormEvent, JSX } from 'react';
+import { useRef, type FormEvent, type JSX } from 'react';
 import type { OperatorView } from '../../../../../shared/operators';
-import { describeError } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
 import { useFormGaps } from '../../../ui';
@@ -24,9 +24,11 @@ interface SignInProps extends Props {
   onHandedOver?: () => void;
   /** Shown above the form once a locked session was ended here. */
   handedOver?: boolean;
+  /** This desk's session was ended by its operator signing in at another desk: said above the form. */
+  endedElsewhere?: { deskId?: string | undefined; sinceAt?: string | undefined };
 }
 
-export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false }: SignInProps): JSX.Element {
+export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false, endedElsewhere }: SignInProps): JSX.Element {
   const { t } = useI18n();
   const signIn = useSignIn();
   const endLocked = useEndLocked();
@@ -34,6 +36,9 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
   const failed = signIn.error ?? endLocked.error;
   const gaps = useFormGaps();
   const error = gaps.gap ?? (failed === null ? undefined : describeError(failed, t));
+  const form = useRef<HTMLFormElement>(null);
+  // Refused because the operator's session is open at another desk of the center: they may end it and sign in here.
+  const elsewhere = signIn.error instanceof ApiError && signIn.error.code === 'session_elsewhere' ? signIn.error.params?.['deskId'] : undefined;
 
   /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
   function handOver(): void {
@@ -41,19 +46,39 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
     endLocked.mutate(undefined, { onSuccess: () => onHandedOver?.() });
   }
 
+  /** Signs in with what the form holds now; `endSessionElsewhere` ends the operator's session at the other desk. */
+  function send(element: HTMLFormElement, endSessionElsewhere: boolean): void {
+    if (!gaps.check(element)) return;
+    const data = new FormData(element);
+    endLocked.reset();
+    signIn.mutate(
+      { id: field(data, 'id'), password: secret(field(data, 'password')), ...(endSessionElsewhere ? { endSessionElsewhere } : {}) },
+      { onSuccess: onSignedIn },
+    );
+  }
+
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (!gaps.check(event.currentTarget)) return;
-    const form = new FormData(event.currentTarget);
-    endLocked.reset();
-    signIn.mutate({ id: field(form, 'id'), password: secret(field(form, 'password')) }, { onSuccess: onSignedIn });
+    send(event.currentTarget, false);
   }
 
   return (
-    <form className="card" aria-labelledby="sign-in-title" noValidate onSubmit={submit}>
+    <form ref={form} className="card" aria-labelledby="sign-in-title" noValidate onSubmit={submit}>
       <h2 id="sign-in-title">{locked ? t('signin.lockedTitle') : t('signin.title')}</h2>
       {locked && <p>{t('signin.lockedHelp')}</p>}
       {handedOver && <p role="status">{t('signin.handedOver')}</p>}
+      {endedElsewhere !== undefined && (
+        <p role="status">
+          {describeError(
+            new ApiError({
+              code: 'session_ended_elsewhere',
+              message: '',
+              params: Object.fromEntries(Object.entries(endedElsewhere).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+            }),
+            t,
+          )}
+        </p>
+      )}
       <label htmlFor="sign-in-id">{t('signin.id')}</label>
       <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
       <label htmlFor="sign-in-password">{t('signin.password')}</label>
@@ -66,6 +91,11 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
       <button type="submit" disabled={busy}>
         {t('signin.submit')}
       </button>
+      {elsewhere !== undefined && (
+        <button type="button" disabled={busy} onClick={() => form.current && send(form.current, true)}>
+          {t('signin.endElsewhere', { deskId: String(elsewhere) })}
+        </button>
+      )}
       {locked && (
         <button type="button" className="link" disabled={busy} onClick={handOver}>
           {t('signin.handOver')}

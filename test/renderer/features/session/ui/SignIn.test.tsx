@@ -37,4 +37,48 @@ describe('SignIn', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('El id de operador o la contraseña no son correctos.');
     expect(main.sent.filter((call) => call.channel === 'session:signIn')).toHaveLength(1);
   });
+
+  it('refused because the session is open at another desk: says which and since when, and offers to end it there', async () => {
+    main.reset();
+    const DESK = '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b';
+    main.answer('session:signIn', (input) =>
+      (input as { endSessionElsewhere?: boolean }).endSessionElsewhere === true
+        ? { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false }
+        : { code: 'session_elsewhere', message: 'You are signed in at another desk.', params: { deskId: DESK, sinceAt: '2026-11-24T15:05:00.000Z' } },
+    );
+    const onSignedIn = vi.fn();
+    renderWithData('es-MX', <SignIn onSignedIn={onSignedIn} />);
+    const user = userEvent.setup();
+    await user.keyboard('ana{Tab}agent password 1234{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(new RegExp(`^Usted tiene una sesión abierta en el escritorio ${DESK} desde .*2026.*\\. Ciérrela allí`));
+    expect(alert.textContent).not.toContain('2026-11-24T15:05');
+    expect(onSignedIn).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: `Terminar la sesión en el escritorio ${DESK} e iniciar sesión aquí` }));
+    await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalledTimes(1));
+    const signIns = main.sent.filter((call) => call.channel === 'session:signIn').map((call) => call.input);
+    expect(signIns).toEqual([
+      { id: 'ana', password: 'agent password 1234' },
+      { id: 'ana', password: 'agent password 1234', endSessionElsewhere: true },
+    ]);
+  });
+
+  it('offers no such choice for any other refusal', async () => {
+    main.reset();
+    main.answer('session:signIn', () => ({ code: 'invalid_credentials', message: 'No.' }));
+    renderWithData('en-US', <SignIn onSignedIn={vi.fn()} />);
+    const user = userEvent.setup();
+    await user.keyboard('ana{Tab}wrong password{Enter}');
+    await screen.findByRole('alert');
+    expect(screen.queryByRole('button', { name: /End the session at desk/ })).toBeNull();
+  });
+
+  it('says why when this desk\'s session was ended from another desk', () => {
+    main.reset();
+    renderWithData('en-US', <SignIn onSignedIn={vi.fn()} endedElsewhere={{ deskId: 'desk-7', sinceAt: '2026-11-24T15:05:00.000Z' }} />);
+    const note = screen.getByRole('status').textContent ?? '';
+    expect(note).toMatch(/^Your session on this desk was ended when you signed in at desk desk-7 \(.*2026.*\)\. Sign in again to continue here\.$/);
+    expect(note).not.toContain('2026-11-24T15:05');
+  });
 });

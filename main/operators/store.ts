@@ -1,0 +1,116 @@
+/**
+ * The operator directory's storage (issue 16): accounts, roles, password hashes and lockout counters, and the center's
+ * open sessions (one per operator), on the embedded operators.db or the center's PostgreSQL (schema "operators").
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Role } from '../../shared/operators';
+import type { StoreDefinition } from '../storage';
+
+export interface OperatorsTable {
+  /** Lower case (ids are compared without case). */
+  id: string;
+  display_name: string;
+  role: Role;
+  disabled: number;
+  password_hash: string;
+  failed_attempts: number;
+  /** ms since the epoch; null when not locked. */
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+  /** The desk the account was created at, and by whom (null for accounts made before issue 16, and the first admin's creator). */
+  desk_id: string | null;
+  created_by: string | null;
+}
+
+/** One open session per operator across the center: where, since when, last seen, locked. */
+export interface SessionsTable {
+  operator_id: string;
+  /** A new id at each sign-in: a desk whose id is no longer the row's knows its session was ended elsewhere. */
+  session_id: string;
+  desk_id: string;
+  started_at: number;
+  last_seen_at: number;
+  locked: number;
+}
+
+export interface OperatorsDB {
+  operators: OperatorsTable;
+  sessions: SessionsTable;
+}
+
+/** The operators file's one migration of the SqliteFile era (user_version 1), unchanged. */
+const SQLITE_OPERATORS = sql`CREATE TABLE operators (
+     id TEXT PRIMARY KEY COLLATE NOCASE,
+     display_name TEXT NOT NULL,
+     role TEXT NOT NULL CHECK (role IN ('agent', 'supervisor', 'admin')),
+     disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+     password_hash TEXT NOT NULL CHECK (password_hash LIKE '$scrypt$%'),
+     failed_attempts INTEGER NOT NULL DEFAULT 0 CHECK (failed_attempts >= 0),
+     locked_until INTEGER,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   ) STRICT;`;
+
+const SQLITE_SESSIONS = sql`ALTER TABLE operators ADD COLUMN desk_id TEXT;
+   ALTER TABLE operators ADD COLUMN created_by TEXT;
+   CREATE TABLE sessions (
+     operator_id TEXT PRIMARY KEY COLLATE NOCASE,
+     session_id TEXT NOT NULL UNIQUE,
+     desk_id TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL,
+     locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1))
+   ) STRICT;`;
+
+export const OPERATORS_STORE: StoreDefinition = {
+  name: 'operators',
+  label: 'operator directory',
+  sqlite: {
+    file: 'operators.db',
+    // Freed pages (an old hash after a reset) are overwritten, not left in the file.
+    pragmas: ['secure_delete = ON'],
+    adoptsUserVersion: 1,
+    migrations: {
+      '0001_operators': { up: async (db: Kysely<unknown>) => void (await SQLITE_OPERATORS.execute(db)) },
+      '0002_sessions': { up: async (db: Kysely<unknown>) => void (await SQLITE_SESSIONS.execute(db)) },
+    },
+  },
+  postgres: {
+    migrations: {
+      '0001_operators': {
+        up: async (db: Kysely<unknown>) => {
+          await db.schema
+            .createTable('operators')
+            .addColumn('id', 'text', (c) => c.primaryKey().check(sql`id = lower(id)`))
+            .addColumn('display_name', 'text', (c) => c.notNull())
+            .addColumn('role', 'text', (c) => c.notNull().check(sql`role IN ('agent', 'supervisor', 'admin')`))
+            .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0).check(sql`disabled IN (0, 1)`))
+            .addColumn('password_hash', 'text', (c) => c.notNull().check(sql`password_hash LIKE '$scrypt$%'`))
+            .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0).check(sql`failed_attempts >= 0`))
+            .addColumn('locked_until', 'bigint')
+            .addColumn('created_at', 'bigint', (c) => c.notNull())
+            .addColumn('updated_at', 'bigint', (c) => c.notNull())
+            .addColumn('desk_id', 'text')
+            .addColumn('created_by', 'text')
+            .execute();
+        },
+      },
+      '0002_sessions': {
+        up: async (db: Kysely<unknown>) => {
+          await db.schema
+            .createTable('sessions')
+            .addColumn('operator_id', 'text', (c) => c.primaryKey())
+            .addColumn('session_id', 'text', (c) => c.notNull().unique())
+            .addColumn('desk_id', 'text', (c) => c.notNull())
+            .addColumn('started_at', 'bigint', (c) => c.notNull())
+            .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+            .addColumn('locked', 'integer', (c) => c.notNull().defaultTo(0).check(sql`locked IN (0, 1)`))
+            .execute();
+        },
+      },
+    },
+    // Accounts are never deleted (disabled instead); a session row ends when its operator signs out.
+    grants: { operators: ['SELECT', 'INSERT', 'UPDATE'], sessions: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] },
+  },
+};

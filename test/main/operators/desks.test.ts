@@ -1,0 +1,144 @@
+// Issue 16 items 3 and 4: operator accounts, lockout counters and sessions are the center's. Two desks on one place
+// (the center's PostgreSQL, or for the embedded backend a second process on the same files): a lockout at desk A holds
+// at desk B, failures at both desks at once all count, and one operator has one open session across the center.
+import { describe, expect, it } from 'vitest';
+import {
+  LOCKOUT_MS,
+  MAX_FAILED_ATTEMPTS,
+  OPERATORS_STORE,
+  OperatorError,
+  SessionGuard,
+  type LockEvent,
+  type OperatorDirectory,
+  type OperatorsDB,
+} from '../../../main/operators';
+import { useStoreBackends } from '../../support/backends';
+import { AGENT, DESK_A, DESK_B, expectCode, openDirectory, seeded } from './helpers';
+
+const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+
+describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backend) => {
+  async function twoDesks(): Promise<{ a: OperatorDirectory; b: OperatorDirectory }> {
+    const a = await seeded(await backend.storage());
+    const b = await openDirectory(await backend.anotherDesk(), {}, DESK_B);
+    return { a, b };
+  }
+
+  it('an operator locked out at desk A is refused at desk B, even with the right password', async () => {
+    const { a, b } = await twoDesks();
+    for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await a.signIn(AGENT.id, 'wrong password 9', T0);
+    expect(await b.signIn(AGENT.id, AGENT.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+    expect(await b.verify(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
+    expect((await b.signIn(AGENT.id, AGENT.password, T0 + LOCKOUT_MS)).ok).toBe(true);
+  });
+
+  it('counts every failure when two desks fail at once (one atomic update each, never read-modify-write)', async () => {
+    const { a, b } = await twoDesks();
+    // Half at each desk, all at once: a lost increment would leave the account one short of its lockout.
+    await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS }, (_, i) => (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0)));
+    expect(await a.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
+    expect(await b.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
+  });
+
+  it('one short of the lockout, failures at both desks at once leave the account open', async () => {
+    const { a, b } = await twoDesks();
+    await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS - 1 }, (_, i) => (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0)));
+    expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
+  });
+
+  // The center's grants (least privilege): an account is disabled, never deleted. The embedded file has no roles.
+  it.runIf(backend.name === 'postgres')('the app role may not delete an account on the center', async () => {
+    const storage = await backend.storage();
+    const directory = await seeded(storage);
+    const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+    await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+    expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
+  });
+
+  it('an account created at desk A signs in at desk B', async () => {
+    const { b } = await twoDesks();
+    expect(await b.needsFirstAdmin()).toBe(false);
+    expect((await b.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
+  });
+
+  describe('one open session per operator', () => {
+    function guards(a: OperatorDirectory, b: OperatorDirectory): { atA: SessionGuard; atB: SessionGuard; locksA: LockEvent[]; takeOvers: unknown[] } {
+      const locksA: LockEvent[] = [];
+      const takeOvers: unknown[] = [];
+      return {
+        atA: new SessionGuard({ directory: a, onLock: (event) => locksA.push(event) }),
+        atB: new SessionGuard({ directory: b, onTakeOver: (event) => takeOvers.push(event) }),
+        locksA,
+        takeOvers,
+      };
+    }
+
+    it('refuses a sign-in at desk B while the session is open at desk A, naming desk A and since when', async () => {
+      const { a, b } = await twoDesks();
+      const { atA, atB } = guards(a, b);
+      const before = Date.now();
+      await atA.signIn(AGENT.id, AGENT.password);
+      const refused = await expectCode(() => atB.signIn(AGENT.id, AGENT.password), 'session_elsewhere');
+      expect(refused.params).toEqual({ deskId: DESK_A.deskId, sinceAt: expect.any(String) as unknown });
+      expect(Date.parse(String(refused.params?.['sinceAt']))).toBeGreaterThanOrEqual(before - 1000);
+      expect(refused.message).toContain(DESK_A.deskId);
+      // A wrong password learns nothing about where the operator is.
+      await expectCode(() => atB.signIn(AGENT.id, 'wrong password 9'), 'invalid_credentials');
+      // Desk A is not disturbed.
+      expect(await atA.current()).toMatchObject({ id: AGENT.id });
+      // Signed out at A, the operator signs in at B.
+      await atA.signOut();
+      expect(await atB.signIn(AGENT.id, AGENT.password)).toMatchObject({ id: AGENT.id });
+    });
+
+    it('lets the operator end the session at desk A and sign in at B; desk A finds it ended at its next call, and why', async () => {
+      const { a, b } = await twoDesks();
+      const { atA, atB, locksA, takeOvers } = guards(a, b);
+      await atA.signIn(AGENT.id, AGENT.password);
+      expect(await atB.signIn(AGENT.id, AGENT.password, { endSessionElsewhere: true })).toMatchObject({ id: AGENT.id });
+      expect(takeOvers).toEqual([{ operator: expect.objectContaining({ id: AGENT.id }) as unknown, ended: { deskId: DESK_A.deskId, since: expect.any(Number) as unknown } }]);
+
+      expect(await atA.current()).toBeUndefined();
+      expect(locksA).toEqual([expect.objectContaining({ reason: 'ended_elsewhere', endedBy: { deskId: DESK_B.deskId, since: expect.any(Number) as unknown } })]);
+      const told = atA.endedElsewhereError();
+      expect(told).toBeInstanceOf(OperatorError);
+      expect(told).toMatchObject({ code: 'session_ended_elsewhere', params: { deskId: DESK_B.deskId } });
+      await expectCode(() => atA.requireRole(['agent']), 'session_ended_elsewhere');
+      // Desk B's session is untouched by desk A finding out.
+      expect(await atB.current()).toMatchObject({ id: AGENT.id });
+      // The operator may come back to desk A (ending B's session in turn); the note of why is then gone.
+      await atA.signIn(AGENT.id, AGENT.password, { endSessionElsewhere: true });
+      expect(atA.endedElsewhereError()).toBeUndefined();
+      expect(await atB.current()).toBeUndefined();
+    });
+
+    it('a session locked at desk A is still open: desk B is refused, and ending it leaves desk A unable to unlock', async () => {
+      const { a, b } = await twoDesks();
+      const { atA, atB } = guards(a, b);
+      await atA.signIn(AGENT.id, AGENT.password);
+      atA.lock();
+      await expectCode(() => atB.signIn(AGENT.id, AGENT.password), 'session_elsewhere');
+      await atB.signIn(AGENT.id, AGENT.password, { endSessionElsewhere: true });
+      await expectCode(() => atA.unlock(AGENT.password), 'session_ended_elsewhere');
+      expect(await atA.status()).toMatchObject({ operator: undefined, locked: false });
+    });
+
+    it('of two desks signing the same operator in at the same moment, exactly one gets the session', async () => {
+      const { a, b } = await twoDesks();
+      const { atA, atB } = guards(a, b);
+      const results = await Promise.allSettled([atA.signIn(AGENT.id, AGENT.password), atB.signIn(AGENT.id, AGENT.password)]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r) => r.status === 'rejected');
+      expect((refused?.reason as OperatorError | undefined)?.code).toBe('session_elsewhere');
+    });
+
+    it('a desk that stopped without signing out leaves no session behind once it starts again', async () => {
+      const { a, b } = await twoDesks();
+      const { atA, atB } = guards(a, b);
+      await atA.signIn(AGENT.id, AGENT.password);
+      // Desk A stops (no sign-out) and starts again: its sessions are closed at start.
+      expect(await a.closeDeskSessions()).toBe(1);
+      expect(await atB.signIn(AGENT.id, AGENT.password)).toMatchObject({ id: AGENT.id });
+    });
+  });
+});

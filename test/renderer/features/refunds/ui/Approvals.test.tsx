@@ -1,0 +1,39 @@
+// @vitest-environment happy-dom
+// The supervisor's approval queue in a DOM, against a fake of main (support/bridge.ts): the queue is the center's, so
+// each request says the desk it was asked at; a request of before desks had ids says none.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { RefundRequestView } from '../../../../../shared/desk';
+import { installFakeMain } from '../../../support/bridge';
+import { renderWithData } from '../../../support/render';
+
+const main = installFakeMain();
+const { Approvals } = await import('../../../../../renderer/src/features/refunds/ui/Approvals');
+
+const request = (id: string, deskId?: string): RefundRequestView => ({
+  id,
+  paymentId: `pay_${id.slice(-1).repeat(32)}`,
+  amountCents: 20000,
+  currency: 'usd',
+  reason: 'cancellation',
+  status: 'pending',
+  requestedBy: 'agent1',
+  requestedAt: '2026-11-23T11:00:00Z',
+  override: false,
+  ...(deskId === undefined ? {} : { deskId }),
+});
+
+describe('Approvals', () => {
+  it('names the desk each request was asked at', async () => {
+    main.reset();
+    main.answer('refunds:queue', () => ({
+      requests: [request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a', '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b'), request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')],
+    }));
+    renderWithData('es-MX', <Approvals />);
+    const rows = await screen.findAllByRole('row');
+    const [first, second] = rows.slice(1);
+    const desk = within(first as HTMLElement).getByText('en el escritorio 3f1c2a4e');
+    expect(desk.getAttribute('title')).toBe('3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b');
+    expect(within(second as HTMLElement).queryByText(/en el escritorio/)).toBeNull();
+  });
+});
