@@ -62,7 +62,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   engine.close();
-  messenger.close();
+  await messenger.close();
   requests.close();
   journal.close();
   rmSync(dir, { recursive: true, force: true });
