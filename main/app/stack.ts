@@ -141,8 +141,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     onError: (error) => options.onUnexpectedError?.('audit', error),
   });
   const record = (entry: AuditEntry): void => audit.record(entry);
-  const reservationSource = createReservationSource(options.reservations, {
+  const reservationSource = await createReservationSource(options.reservations, {
     dataDir: options.dataDir,
+    storage,
+    deskId: identity.deskId,
     training: service.config.environment === 'training',
     fetch: options.fetch,
     ...(options.reservationsSecret ? { secret: options.reservationsSecret } : {}),

@@ -4,6 +4,8 @@
  */
 import { sql } from 'kysely';
 import { AUDIT_STORE } from '../audit/trail';
+import { DELIVERIES_STORE } from '../messaging/audit';
+import { RESERVATIONS_STORE } from '../reservations/store';
 import { UserError } from '../errors';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import {
@@ -116,6 +118,8 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 /** The stores this version of the app keeps on the center: --migrate-center migrates them, --check-center checks them. */
 export const CENTER_STORES: readonly StoreDefinition[] = [
   AUDIT_STORE,
+  DELIVERIES_STORE,
+  RESERVATIONS_STORE,
 ];
 
 export interface RunCenterCheckOptions {
