@@ -2,3 +2,4 @@
 export { AUDIT_STORE, AuditTrail, GENESIS, type AuditEntry, type AuditFilter, type AuditOutcome, type AuditRow, type AuditTrailOptions, type Verification } from './trail';
 export { auditEntryFor, createCallRecorder, MAX_SUMMARY_BYTES, outcomeOf, REFUSAL_REPEAT_MS, summarize, type RecordedCall } from './calls';
 export { auditCsv } from './csv';
+export { verifyCenterAudit } from './verify-center';

@@ -139,7 +139,7 @@ export const enUS = {
   "audit.none": "No row matches these filters.",
   "audit.older": "Older",
   "audit.verify": "Verify chain",
-  "audit.intact": "Chains intact: {rows} rows from {desks} desks.",
+  "audit.intact": "Chains intact: {rows} rows; desks: {desks}.",
   "audit.broken": "Desk {desk}'s chain is broken at row {seq}: {reason}",
   "audit.export": "Export CSV",
   "audit.exported": "{rows} rows exported.",

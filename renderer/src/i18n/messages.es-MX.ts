@@ -140,7 +140,7 @@ export const esMX: Catalogue = {
   "audit.none": "Ninguna fila coincide con estos filtros.",
   "audit.older": "Anteriores",
   "audit.verify": "Verificar la cadena",
-  "audit.intact": "Cadenas íntegras: {rows} filas de {desks} escritorios.",
+  "audit.intact": "Cadenas íntegras: {rows} filas; escritorios: {desks}.",
   "audit.broken": "La cadena del escritorio {desk} está rota en la fila {seq}: {reason}",
   "audit.export": "Exportar CSV",
   "audit.exported": "{rows} filas exportadas.",

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_STORE, AuditTrail, GENESIS, type AuditTrailOptions } from '../../../main/audit';
+import { AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, type AuditTrailOptions } from '../../../main/audit';
 import { embeddedStorage, SqliteFile, StorageError, type Storage } from '../../../main/storage';
 import { useStoreBackends, type StoreBackend } from '../../support/backends';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
@@ -237,6 +237,42 @@ describe('the audit trail on the center: append-only by the database', () => {
       await center.center().query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit.audit FROM ${pg.escapeIdentifier(roles.app.name)}`);
     }
     expect(await trail.verify()).toEqual({ ok: true, rows: 3, desks: 1 });
+  });
+
+  it("a person granted the auditor role verifies every desk's chain on the center (npm run audit:verify -- --center), and is told which desk breaks", async () => {
+    const trail = await filled();
+    const other = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
+    for (let i = 1; i <= 2; i++) await other.append(entry(i));
+    const { roles, database, server } = center.center();
+    const person = { name: `${database.name}_alice`, password: 'alice audits 42' };
+    await center.center().query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
+    await center.center().query(`GRANT ${pg.escapeIdentifier(roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
+    const dir = mkdtempSync(join(tmpdir(), 'audit-center-'));
+    const managed = join(dir, 'managed.json');
+    writeFileSync(managed, JSON.stringify({ settings: { center: { host: server.host, port: server.port, database: database.name, user: roles.app.name, sslmode: 'require' } } }));
+    const run = (): { status: number; stdout: string } => {
+      try {
+        const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`], {
+          encoding: 'utf8',
+          env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
+        });
+        return { status: 0, stdout };
+      } catch (error) {
+        return error as { status: number; stdout: string };
+      }
+    };
+    try {
+      const connection = { ...center.center().app, user: person.name, password: () => Promise.resolve(person.password) };
+      expect(await verifyCenterAudit(connection)).toEqual({ ok: true, rows: 5, desks: 2 });
+      expect(run()).toEqual({ status: 0, stdout: 'audit-verify ok rows=5 desks=2\n' });
+      await center.center().query(`SET session_replication_role = replica; UPDATE audit.audit SET actor = 'eve' WHERE desk_id = ${pg.escapeLiteral(DESK_B)} AND seq = 2`);
+      expect(await verifyCenterAudit(connection)).toMatchObject({ ok: false, deskId: DESK_B, seq: 2, reason: 'row 2 was changed after it was written' });
+      expect(run()).toMatchObject({ status: 1, stdout: `audit-verify broken desk=${DESK_B} seq=2 rows_checked=5 reason="row 2 was changed after it was written"\n` });
+      expect(await trail.verify()).toMatchObject({ ok: false, deskId: DESK_B });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await center.center().query(`DROP ROLE ${pg.escapeIdentifier(person.name)}`);
+    }
   });
 
   it('the auditor (a person granted the auditor role) reads every desk\'s rows and can write nothing', async () => {
