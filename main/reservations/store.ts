@@ -201,6 +201,8 @@ export class BuiltinReservationStore implements ReservationSource {
     try {
       opened = await storage.open<ReservationsDB>(options.training === true ? TRAINING_RESERVATIONS_STORE : RESERVATIONS_STORE);
     } catch (error) {
+      // The center's refusal travels as its own code (center_unavailable, center_not_ready…); the file's, as before.
+      if (error instanceof StorageError && storage.backend === 'postgres') throw error;
       throw new ReservationError('storage', error instanceof StorageError ? error.message : 'The reservations file could not be opened. Tell IT.');
     }
     const store = new BuiltinReservationStore(opened, options, undefined);
@@ -401,13 +403,15 @@ export class BuiltinReservationStore implements ReservationSource {
     return this.store;
   }
 
-  /** Failures of the file or the center reach the agent as `storage`, in words, never as a driver message. */
+  /**
+   * The file's failures reach the agent as `storage`, the center's as their own code (center_unavailable…), both in
+   * words, never as a driver message.
+   */
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof ReservationError) throw error;
-      if (error instanceof StorageError) throw new ReservationError('storage', error.message);
+      if (error instanceof ReservationError || error instanceof StorageError) throw error;
       throw new ReservationError('storage', 'The reservations file could not be read or written. Try again; if it keeps happening, tell IT.');
     }
   }

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
 import {
@@ -13,6 +14,7 @@ import {
   TRAINING_RESERVATIONS_FILE,
   createReservationSource,
 } from '../../../main/reservations';
+import { centerStorage, StorageError } from '../../../main/storage';
 import { useStoreBackends } from '../../support/backends';
 import { T0, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
 
@@ -287,6 +289,25 @@ describe("the center's reservations: one import serves every desk", () => {
     const counts = results.map((result) => (result.ok ? [result.created, result.updated] : []));
     expect(counts).toContainEqual([40, 0]);
     expect(counts).toContainEqual([0, 40]);
+  });
+
+  it("the center's refusals reach the agent as their own code, in words (never as the driver's message)", async () => {
+    const store = await BuiltinReservationStore.open(await center.storage(), { now: () => T0 });
+    const { roles } = center.center();
+    await center.center().query(`REVOKE SELECT ON reservations.reservations FROM ${pg.escapeIdentifier(roles.app.name)}`);
+    try {
+      const error: unknown = await store.search({ text: 'nunez' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StorageError);
+      expect(error).toMatchObject({ code: 'center_permission_denied', message: expect.stringMatching(/--migrate-center/) as unknown });
+    } finally {
+      await center.center().query(`GRANT SELECT ON reservations.reservations TO ${pg.escapeIdentifier(roles.app.name)}`);
+    }
+    const unreachable = centerStorage({ ...center.center().app, port: 1, connectTimeoutMs: 2000 });
+    try {
+      await expect(BuiltinReservationStore.open(unreachable)).rejects.toMatchObject({ code: 'center_unavailable' });
+    } finally {
+      await unreachable.close();
+    }
   });
 
   it("training's demo guests stay in the desk's own file, never on the center", async () => {
