@@ -10,8 +10,6 @@ import type { DeliveryFailureCode, DeliveryRecordView, FailureActor, MessageChan
 import { DeliveryRecordView as DeliveryRecordSchema } from '../../shared/messaging';
 import type { Storage, StoreDatabase, StoreDefinition } from '../storage';
 
-/** The number of migrations of messaging.db (the SqliteFile era had 2; the third names the desk). */
-export const AUDIT_SCHEMA_VERSION = 3;
 
 const STATUSES = ['sending', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown'] as const;
 
@@ -153,6 +151,9 @@ export const DELIVERIES_STORE: StoreDefinition = {
     grants: { deliveries: ['SELECT', 'INSERT', 'UPDATE'], delivery_events: ['SELECT', 'INSERT'] },
   },
 };
+
+/** The number of migrations of messaging.db (the SqliteFile era had 2; the third names the desk). */
+export const AUDIT_SCHEMA_VERSION = Object.keys(DELIVERIES_STORE.sqlite.migrations).length;
 
 export interface AuditStart {
   messageId: string;
