@@ -299,6 +299,11 @@ export class AuditTrail {
           // unique (desk_id, seq) is what guarantees it, this only spares the retries.
           if (this.store.backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${this.deskId}`}, 0))`.execute(trx);
           if (once) {
+            // Two desks following the same payment record its result at the same moment: the second waits for the
+            // first to commit, then finds its row.
+            if (this.store.backend === 'postgres') {
+              await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(trx);
+            }
             const present = await trx
               .selectFrom('audit')
               .select('id')

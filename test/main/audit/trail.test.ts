@@ -176,6 +176,17 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await b.verify()).toEqual({ ok: true, rows: 40, desks: 2 });
   });
 
+  it("two desks recording the same payment's result at the same moment write it once", async () => {
+    const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A });
+    const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
+    const result = { actor: 'system', action: 'payment.result', outcome: 'ok' as const };
+    const written = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).append({ ...result, resource: `pay_${Math.floor(i / 2)}` }, { once: true })),
+    );
+    expect(written.filter((row) => row !== undefined)).toHaveLength(5);
+    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual(['pay_0', 'pay_1', 'pay_2', 'pay_3', 'pay_4']);
+  });
+
   it('two copies of one desk appending at once never fork its chain: the unique (desk, number) makes one wait for the other', async () => {
     const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A });
     const twin = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_A });
