@@ -10,7 +10,7 @@ import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFi
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
-import { createMessenger, type MessagingSecrets } from '../messaging';
+import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { embeddedStorage, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
@@ -103,10 +103,10 @@ function localMidnight(date: string, plusDays = 0): string {
   return new Date(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + plusDays).toISOString();
 }
 
-/** At start-up: a `settings.change` row by `system` when the settings differ from those the last start recorded. */
-function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown>, record: (entry: AuditEntry) => void): void {
+/** At start-up: a `settings.change` row by `system` when the settings differ from those this desk's last start recorded. */
+async function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown>, record: (entry: AuditEntry) => void): Promise<void> {
   const values = JSON.parse(JSON.stringify(current)) as Record<string, unknown>;
-  const previousRow = audit.query({ action: 'settings.change', actor: 'system' }, 1)[0];
+  const previousRow = (await audit.query({ deskId: audit.deskId, action: 'settings.change', actor: 'system' }, 1))[0];
   const previous = (previousRow?.details['values'] ?? undefined) as Record<string, unknown> | undefined;
   const keys = [...new Set([...Object.keys(values), ...Object.keys(previous ?? {})])].sort();
   const changed = keys.filter((key) => JSON.stringify(values[key]) !== JSON.stringify(previous?.[key]));
@@ -137,16 +137,16 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const directory = await OperatorDirectory.open(storage, identity);
   // Sessions this desk left open when it stopped: nobody is signed in here now.
   await directory.closeDeskSessions();
-  const audit = new AuditTrail(join(options.dataDir, 'audit.db'), { headFile: join(options.dataDir, 'audit-head.json') });
-  const record = (entry: AuditEntry): void => {
-    try {
-      audit.append(entry);
-    } catch (error) {
-      options.onUnexpectedError?.('audit', error);
-    }
-  };
-  const reservationSource = createReservationSource(options.reservations, {
+  // Rows are appended in order through the trail's own queue; one that cannot be written is reported, never thrown at the caller.
+  const audit = await AuditTrail.open(storage, identity, {
+    headFile: join(options.dataDir, 'audit-head.json'),
+    onError: (error) => options.onUnexpectedError?.('audit', error),
+  });
+  const record = (entry: AuditEntry): void => audit.record(entry);
+  const reservationSource = await createReservationSource(options.reservations, {
     dataDir: options.dataDir,
+    storage,
+    deskId: identity.deskId,
     training: service.config.environment === 'training',
     fetch: options.fetch,
     ...(options.reservationsSecret ? { secret: options.reservationsSecret } : {}),
@@ -157,11 +157,12 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     for (const listener of listeners) listener(event, checked);
   };
 
+  const deliveries = await MessagingAudit.open(storage, identity);
   const messenger = createMessenger({
+    deliveries,
     config: options.messaging,
     environment: service.config.environment,
     secrets: options.messagingSecrets ?? { read: () => Promise.resolve(undefined) },
-    dataDir: options.dataDir,
     fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.trainingOutbox === undefined ? {} : { trainingOutbox: options.trainingOutbox }),
@@ -215,8 +216,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     const key = `${action}:${resource}`;
     if (recordedResults.has(key)) return;
     recordedResults.add(key);
-    if (audit.query({ action, resource }, 1).some((row) => row.action === action)) return;
-    record({ ...entry, action, resource });
+    // Not when the trail has it already (an earlier run, or another desk that followed the same payment).
+    audit.record({ ...entry, action, resource }, { once: true });
   };
   engine.on(({ payment }) => {
     if (isFinalPayment(payment.status)) {
@@ -236,7 +237,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     }
   });
 
-  if (options.settingsInEffect) recordSettingsChange(audit, options.settingsInEffect, record);
+  if (options.settingsInEffect) await recordSettingsChange(audit, options.settingsInEffect, record);
   if (options.settingsIgnored && options.settingsIgnored.length > 0) {
     const settings = options.settingsIgnored.map((issue) => issue.field);
     record({ actor: 'system', action: 'settings.ignored', outcome: 'refused', resource: 'settings', details: { file: 'user', settings } });
@@ -261,14 +262,14 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   // The handler has just read the request: its payment is known without asking the store again.
   const auditLookup: AuditLookup = { paymentOfRequest: (requestId) => requests.paymentOfKnown(requestId) };
   const recordCall = createCallRecorder({ record, lookup: auditLookup });
-  const auditFilter = (query: Omit<AuditQuery, 'beforeSeq' | 'limit'> & { beforeSeq?: number }): AuditFilter => ({
+  const auditFilter = (query: Omit<AuditQuery, 'beforeId' | 'limit'> & { beforeId?: number }): AuditFilter => ({
     ...(query.actor ? { actor: query.actor } : {}),
     ...(query.action ? { action: query.action } : {}),
     ...(query.outcome ? { outcome: query.outcome } : {}),
     ...(query.resource ? { resource: query.resource } : {}),
     ...(query.from ? { from: localMidnight(query.from) } : {}),
     ...(query.to ? { to: localMidnight(query.to, 1) } : {}),
-    ...(query.beforeSeq === undefined ? {} : { beforeSeq: query.beforeSeq }),
+    ...(query.beforeId === undefined ? {} : { beforeId: query.beforeId }),
   });
   const desk: DeskPort = {
     async searchPayments(query) {
@@ -285,14 +286,14 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
         limit: MAX_PAYMENT_RESULTS,
       });
     },
-    auditList(query) {
+    async auditList(query) {
       const limit = query.limit ?? 100;
-      const rows = audit.query(auditFilter(query), limit);
+      const rows = await audit.query(auditFilter(query), limit);
       const last = rows.at(-1);
-      return rows.length === limit && last ? { rows, nextBeforeSeq: last.seq } : { rows };
+      return rows.length === limit && last ? { rows, nextBeforeId: last.id } : { rows };
     },
-    auditCsv(query) {
-      const rows = audit.query(auditFilter(query), 1_000_000);
+    async auditCsv(query) {
+      const rows = await audit.query(auditFilter(query), 1_000_000);
       return { csv: auditCsv(rows), rows: rows.length };
     },
     auditVerify: () => audit.verify(),
@@ -404,10 +405,11 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       await guard.signOut();
       journal.close();
       await requests.close();
-      audit.close();
+      await audit.close();
       await directory.close();
       await reservationSource.close();
-      messenger.close();
+      await messenger.close();
+      await deliveries.close();
       await service.close();
       await storage.close();
     },

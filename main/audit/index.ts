@@ -1,4 +1,5 @@
 /** The audit trail: who did what, when, with what outcome — append-only and hash-chained; plain Node, no Electron imports. */
-export { AuditTrail, GENESIS, type AuditEntry, type AuditFilter, type AuditOutcome, type AuditRow, type Verification } from './trail';
+export { AUDIT_STORE, AuditTrail, GENESIS, type AuditEntry, type AuditFilter, type AuditOutcome, type AuditRow, type AuditTrailOptions, type Verification } from './trail';
 export { auditEntryFor, createCallRecorder, MAX_SUMMARY_BYTES, outcomeOf, REFUSAL_REPEAT_MS, summarize, type RecordedCall } from './calls';
 export { auditCsv } from './csv';
+export { verifyCenterAudit } from './verify-center';

@@ -1,8 +1,14 @@
-/** The audit trail: append-only rows in SQLite, each carrying the SHA-256 of the one before, so an edit or deletion shows. */
+/**
+ * The audit trail: append-only rows, each desk's rows a hash chain of their own (desk id, number in the desk's chain, the
+ * SHA-256 of the desk's row before), so that an edit or a deletion shows. On the embedded file (audit.db) triggers refuse
+ * changes and the chain's head is kept beside it (audit-head.json); on the center the database itself refuses them: the
+ * app role may only INSERT and SELECT, and a trigger refuses UPDATE, DELETE and TRUNCATE whoever asks.
+ */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { sql, type Generated, type Kysely, type SqlBool } from 'kysely';
 import { redact, redactText } from '../logging/redact';
-import { SqliteFile } from '../storage/sqlite';
+import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
 
@@ -20,6 +26,11 @@ export interface AuditEntry {
 }
 
 export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'requestId' | 'details'>> {
+  /** The row's place in the whole trail (every desk's rows), for ordering and paging. */
+  id: number;
+  /** The desk that wrote it. */
+  deskId: string;
+  /** Its number in its desk's chain, from 1. */
   seq: number;
   at: string;
   resource: string | undefined;
@@ -30,41 +41,34 @@ export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'reques
 }
 
 export interface AuditFilter {
+  /** One desk's rows only (default: every desk's). */
+  deskId?: string;
   actor?: string;
   action?: string;
   outcome?: AuditOutcome;
   resource?: string;
   from?: string;
   to?: string;
-  beforeSeq?: number;
+  /** Paging back: rows before this place in the trail (AuditRow.id). */
+  beforeId?: number;
 }
 
-export type Verification = { ok: true; rows: number } | { ok: false; rows: number; seq: number; reason: string };
+export type Verification =
+  | { ok: true; rows: number; desks: number }
+  | { ok: false; rows: number; desks: number; deskId: string; seq: number; reason: string };
 
-/** The hash before the first row. */
+/** The hash before a desk's first row. */
 export const GENESIS = '0'.repeat(64);
 
-const MIGRATIONS = [
-  `CREATE TABLE audit (
-     seq INTEGER PRIMARY KEY,
-     at TEXT NOT NULL,
-     actor TEXT NOT NULL,
-     action TEXT NOT NULL,
-     outcome TEXT NOT NULL,
-     resource TEXT,
-     request_id TEXT,
-     details TEXT NOT NULL,
-     prev_hash TEXT NOT NULL,
-     hash TEXT NOT NULL
-   );
-   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
-  `CREATE INDEX audit_action ON audit (action, resource);
-   CREATE INDEX audit_resource ON audit (resource);
-   CREATE INDEX audit_actor ON audit (actor);`,
-];
+/** The PostgreSQL schema of the audit trail on the center (its table is audit.audit). */
+const SCHEMA = 'audit';
 
-interface DbRow {
+/** Rows written before desks had ids (an embedded file of an earlier version): they belong to the desk whose file it is. */
+const NO_DESK = '';
+
+interface AuditTable {
+  id: Generated<number>;
+  desk_id: string;
   seq: number;
   at: string;
   actor: string;
@@ -77,145 +81,388 @@ interface DbRow {
   hash: string;
 }
 
+interface AuditDB {
+  audit: AuditTable;
+}
+
+type DbRow = Omit<AuditTable, 'id'> & { id: number };
+
+export const AUDIT_STORE: StoreDefinition = {
+  name: SCHEMA,
+  label: 'audit trail',
+  sqlite: {
+    file: 'audit.db',
+    // The two migrations of the SqliteFile era, as they were; the third gives each row its desk and its desk's chain.
+    adoptsUserVersion: 2,
+    migrations: {
+      '0001_audit': {
+        up: async (db: Kysely<unknown>) => {
+          await sql`CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY,
+     at TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     resource TEXT,
+     request_id TEXT,
+     details TEXT NOT NULL,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL
+   );
+   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`.execute(db);
+        },
+      },
+      '0002_indexes': {
+        up: async (db: Kysely<unknown>) => {
+          await sql`CREATE INDEX audit_action ON audit (action, resource);
+   CREATE INDEX audit_resource ON audit (resource);
+   CREATE INDEX audit_actor ON audit (actor);`.execute(db);
+        },
+      },
+      // Rows get their desk (NO_DESK for those already written: this file's own desk's) and a number in their desk's
+      // chain; `id` keeps the order of the whole file (the old numbers for the old rows). DROP TABLE fires no trigger.
+      '0003_desk_chains': {
+        up: async (db: Kysely<unknown>) => {
+          await sql`CREATE TABLE audit_desks (
+     id INTEGER PRIMARY KEY,
+     desk_id TEXT NOT NULL,
+     seq INTEGER NOT NULL CHECK (seq > 0),
+     at TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     resource TEXT,
+     request_id TEXT,
+     details TEXT NOT NULL,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     UNIQUE (desk_id, seq)
+   );
+   INSERT INTO audit_desks (id, desk_id, seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash)
+     SELECT seq, '', seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash FROM audit ORDER BY seq;
+   DROP TABLE audit;
+   ALTER TABLE audit_desks RENAME TO audit;
+   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+   CREATE INDEX audit_action ON audit (action, resource);
+   CREATE INDEX audit_resource ON audit (resource);
+   CREATE INDEX audit_actor ON audit (actor);
+   CREATE INDEX audit_at ON audit (at);`.execute(db);
+        },
+      },
+    },
+  },
+  postgres: {
+    migrations: {
+      '0001_audit': {
+        up: async (db: Kysely<unknown>) => {
+          await db.schema
+            .createTable('audit')
+            .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
+            .addColumn('desk_id', 'text', (c) => c.notNull())
+            .addColumn('seq', 'bigint', (c) => c.notNull())
+            .addColumn('at', 'timestamptz', (c) => c.notNull())
+            .addColumn('actor', 'text', (c) => c.notNull())
+            .addColumn('action', 'text', (c) => c.notNull())
+            .addColumn('outcome', 'text', (c) => c.notNull())
+            .addColumn('resource', 'text')
+            .addColumn('request_id', 'text')
+            // The JSON exactly as it was hashed (jsonb would reorder its keys).
+            .addColumn('details', 'text', (c) => c.notNull())
+            .addColumn('prev_hash', 'text', (c) => c.notNull())
+            .addColumn('hash', 'text', (c) => c.notNull())
+            // Two rows of one desk can never take the same place in its chain: the chain never forks.
+            .addUniqueConstraint('audit_desk_seq', ['desk_id', 'seq'])
+            .addCheckConstraint('audit_seq_positive', sql`seq > 0`)
+            .execute();
+          await db.schema.createIndex('audit_action').on('audit').columns(['action', 'resource']).execute();
+          await db.schema.createIndex('audit_resource').on('audit').column('resource').execute();
+          await db.schema.createIndex('audit_actor').on('audit').column('actor').execute();
+          await db.schema.createIndex('audit_at').on('audit').column('at').execute();
+          // Append-only whoever asks (a role granted UPDATE or DELETE by mistake, the owner): only a superuser who turns
+          // triggers off (session_replication_role) gets past it, and the chains then show what was changed.
+          const refuse = sql.table(`${SCHEMA}.refuse_change`);
+          const table = sql.table(`${SCHEMA}.audit`);
+          await sql`CREATE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP;
+            END
+          $$`.execute(db);
+          await sql`REVOKE ALL ON FUNCTION ${refuse}() FROM PUBLIC`.execute(db);
+          await sql`CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${refuse}()`.execute(db);
+          await sql`CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${refuse}()`.execute(db);
+        },
+      },
+    },
+    grants: { audit: ['SELECT', 'INSERT'] },
+  },
+};
+
 /** The hashed form of a row: every field but the hash, in a fixed order, after the previous row's hash. */
-function rowHash(prevHash: string, row: Omit<DbRow, 'hash' | 'prev_hash'>): string {
+function rowHash(prevHash: string, row: Omit<DbRow, 'id' | 'hash' | 'prev_hash'>): string {
   const fields = [row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details];
-  return createHash('sha256').update(prevHash).update(JSON.stringify(fields)).digest('hex');
+  // A row written before desks had ids is hashed as it was then; every later row's hash covers its desk too.
+  const hashed = row.desk_id === NO_DESK ? fields : [row.desk_id, ...fields];
+  return createHash('sha256').update(prevHash).update(JSON.stringify(hashed)).digest('hex');
+}
+
+/** How many times an append is tried again when another writer took the same place in this desk's chain. */
+const APPEND_RETRIES = 3;
+/** Verification reads a chain this many rows at a time. */
+const VERIFY_PAGE = 1000;
+
+export interface AuditTrailOptions {
+  now?: () => number;
+  /**
+   * The embedded backend only: where this desk's last row (number and hash) is kept outside the database, so that rows
+   * cut off the end (which leave an intact chain behind) are found too. The center needs none: its app role cannot
+   * delete a row, and what a superuser does shows in the chains an auditor verifies.
+   */
+  headFile?: string;
+  /** An append of `record()` failed (the center unreachable, the disk full): the row is lost, this says so. */
+  onError?: (error: unknown) => void;
+}
+
+export interface AppendOptions {
+  once?: boolean;
 }
 
 export class AuditTrail {
-  private readonly file: SqliteFile;
   private readonly now: () => number;
   private readonly headFile: string | undefined;
+  private readonly onError: (error: unknown) => void;
+  /** Appends, one after the other, in the order they were asked for. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed: Promise<void> | undefined;
 
-  /**
-   * `headFile`: where the last row's number and hash are kept outside the database, so that rows cut off the
-   * end (which leave an intact chain behind) are found too.
-   */
-  constructor(path: string, options: { now?: () => number; headFile?: string } = {}) {
-    this.file = new SqliteFile(path, { label: 'audit trail', migrations: MIGRATIONS });
+  private constructor(
+    private readonly store: StoreDatabase<AuditDB>,
+    readonly deskId: string,
+    options: AuditTrailOptions,
+  ) {
     this.now = options.now ?? Date.now;
-    this.headFile = options.headFile;
+    this.headFile = store.backend === 'sqlite' ? options.headFile : undefined;
+    this.onError = options.onError ?? (() => undefined);
   }
 
-  append(entry: AuditEntry): AuditRow {
-    const details = JSON.stringify(redact(entry.details ?? {}));
-    const written = this.file.transaction(() => {
-      const last = this.file.stmt('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
-      const row = {
-        seq: (last?.seq ?? 0) + 1,
-        at: new Date(this.now()).toISOString(),
-        // Every column is scrubbed, not only the details: an id typed where a card number does not belong stays out.
-        actor: redactText(entry.actor),
-        action: redactText(entry.action),
-        outcome: entry.outcome,
-        resource: entry.resource === undefined ? null : redactText(entry.resource),
-        request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
-        details,
-      };
-      const prevHash = last?.hash ?? GENESIS;
-      const hash = rowHash(prevHash, row);
-      this.file
-        .stmt('INSERT INTO audit (seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details, prevHash, hash);
-      return toView({ ...row, prev_hash: prevHash, hash });
-    });
-    this.writeHead(written.seq, written.hash);
+  static async open(storage: Storage, desk: { deskId: string }, options: AuditTrailOptions = {}): Promise<AuditTrail> {
+    return new AuditTrail(await storage.open<AuditDB>(AUDIT_STORE), desk.deskId, options);
+  }
+
+  get backend(): StoreDatabase<AuditDB>['backend'] {
+    return this.store.backend;
+  }
+
+  /**
+   * Writes one row after every append asked for before it; its time is when it was asked for. Rejects when it could not
+   * be written (nothing of it was).
+   */
+  append(entry: AuditEntry): Promise<AuditRow>;
+  /** `once`: not written (undefined) when the trail, any desk's part of it, already has a row of that action and resource. */
+  append(entry: AuditEntry, options: AppendOptions): Promise<AuditRow | undefined>;
+  append(entry: AuditEntry, options: AppendOptions = {}): Promise<AuditRow | undefined> {
+    if (this.closed !== undefined) return Promise.reject(new Error('The audit trail is closed.'));
+    const at = new Date(this.now()).toISOString();
+    const written = this.queue.then(() => this.write(entry, at, options.once === true));
+    this.queue = written.catch(() => undefined);
     return written;
+  }
+
+  /** Fire and forget: appended in order; a failure goes to onError. */
+  record(entry: AuditEntry, options: AppendOptions = {}): void {
+    this.append(entry, options).catch((error: unknown) => this.onError(error));
+  }
+
+  /** Resolves once every append asked for so far is written (or has failed). */
+  async flush(): Promise<void> {
+    await this.queue;
+  }
+
+  private async write(entry: AuditEntry, at: string, once: boolean): Promise<AuditRow | undefined> {
+    const details = JSON.stringify(redact(entry.details ?? {}));
+    const content = {
+      desk_id: this.deskId,
+      at,
+      // Every column is scrubbed, not only the details: an id typed where a card number does not belong stays out.
+      actor: redactText(entry.actor),
+      action: redactText(entry.action),
+      outcome: entry.outcome,
+      resource: entry.resource === undefined ? null : redactText(entry.resource),
+      request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
+      details,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const written = await this.store.transaction(async (trx) => {
+          // On the center, the desk's appends take turns (a second copy of the app on this profile waits here); the
+          // unique (desk_id, seq) is what guarantees it, this only spares the retries.
+          if (this.store.backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${this.deskId}`}, 0))`.execute(trx);
+          if (once) {
+            // Two desks following the same payment record its result at the same moment: the second waits for the
+            // first to commit, then finds its row.
+            if (this.store.backend === 'postgres') {
+              await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(trx);
+            }
+            const present = await trx
+              .selectFrom('audit')
+              .select('id')
+              .where('action', '=', content.action)
+              .where('resource', '=', content.resource)
+              .limit(1)
+              .executeTakeFirst();
+            if (present !== undefined) return undefined;
+          }
+          const last = await trx
+            .selectFrom('audit')
+            .select(['seq', 'hash'])
+            .where('desk_id', 'in', [this.deskId, NO_DESK])
+            .orderBy('seq', 'desc')
+            .limit(1)
+            .executeTakeFirst();
+          const row = { ...content, seq: (last?.seq ?? 0) + 1 };
+          const prevHash = last?.hash ?? GENESIS;
+          const hash = rowHash(prevHash, row);
+          const { id } = await trx
+            .insertInto('audit')
+            .values({ ...row, prev_hash: prevHash, hash })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          return toView({ ...row, id, prev_hash: prevHash, hash }, this.deskId);
+        });
+        if (written !== undefined) this.writeHead(written.seq, written.hash);
+        return written;
+      } catch (error) {
+        // Another writer with this desk's id (a second copy of the app on the same profile) took that place: the unique
+        // (desk_id, seq) refused this one; it is written after it, never beside it.
+        if (!isUniqueViolation(error) || attempt >= APPEND_RETRIES) throw error;
+      }
+    }
   }
 
   private writeHead(seq: number, hash: string): void {
     if (this.headFile === undefined) return;
     // Written after the row is committed: a crash in between leaves the head one row behind, which verify accepts.
     const temporary = `${this.headFile}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ seq, hash }));
+    writeFileSync(temporary, JSON.stringify({ deskId: this.deskId, seq, hash }));
     renameSync(temporary, this.headFile);
   }
 
-  /** Rows in order, oldest first, from `afterSeq` (exclusive), at most `limit`. */
-  rows(afterSeq = 0, limit = 1000): AuditRow[] {
-    return (this.file.stmt('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as DbRow[]).map(toView);
+  /** The whole trail in the order it was written (every desk's rows), from `afterId` (exclusive), at most `limit`. */
+  async rows(afterId = 0, limit = 1000): Promise<AuditRow[]> {
+    await this.flush();
+    const rows = await this.store.db.selectFrom('audit').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map((row) => toView(row, this.deskId));
   }
 
   /**
-   * Rows matching every given filter, newest first: actor and resource exactly (ignoring case), action by
-   * prefix, times as ISO instants [from, to); `beforeSeq` pages back.
+   * Rows matching every given filter, newest first, every desk's unless one is named: actor and resource exactly
+   * (ignoring case), action by prefix (ignoring case), times as ISO instants [from, to); `beforeId` pages back.
+   * What this trail appended before is always in it.
    */
-  query(filter: AuditFilter, limit = 100): AuditRow[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit };
-    if (filter.actor !== undefined) {
-      where.push('lower(actor) = lower(@actor)');
-      params['actor'] = filter.actor;
-    }
+  async query(filter: AuditFilter, limit = 100): Promise<AuditRow[]> {
+    await this.flush();
+    let query = this.store.db.selectFrom('audit').selectAll();
+    if (filter.deskId !== undefined) query = query.where('desk_id', 'in', filter.deskId === this.deskId ? [this.deskId, NO_DESK] : [filter.deskId]);
+    if (filter.actor !== undefined) query = query.where(sql<SqlBool>`lower(actor) = lower(${filter.actor})`);
     if (filter.action !== undefined) {
-      where.push(`action LIKE @action ESCAPE '\\'`);
-      params['action'] = `${filter.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const prefix = `${filter.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql<SqlBool>`lower(action) LIKE lower(${prefix}) ESCAPE ${'\\'}`);
     }
-    if (filter.outcome !== undefined) {
-      where.push('outcome = @outcome');
-      params['outcome'] = filter.outcome;
-    }
-    if (filter.resource !== undefined) {
-      where.push('lower(resource) = lower(@resource)');
-      params['resource'] = filter.resource;
-    }
-    if (filter.from !== undefined) {
-      where.push('at >= @from');
-      params['from'] = filter.from;
-    }
-    if (filter.to !== undefined) {
-      where.push('at < @to');
-      params['to'] = filter.to;
-    }
-    if (filter.beforeSeq !== undefined) {
-      where.push('seq < @beforeSeq');
-      params['beforeSeq'] = filter.beforeSeq;
-    }
-    const sql = `SELECT * FROM audit ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
-    return (this.file.stmt(sql).all(params) as DbRow[]).map(toView);
+    if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
+    if (filter.resource !== undefined) query = query.where(sql<SqlBool>`lower(resource) = lower(${filter.resource})`);
+    if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+    const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => toView(row, this.deskId));
   }
 
-  /** Walks the whole chain; reports the first row whose number, link or content does not hold. */
-  verify(): Verification {
-    const chain = verifyRows(this.file.stmt('SELECT * FROM audit ORDER BY seq').iterate() as IterableIterator<DbRow>);
-    if (!chain.ok || this.headFile === undefined || !existsSync(this.headFile)) return chain;
-    let head: { seq: number; hash: string };
+  /**
+   * Walks every desk's chain; reports the first row (its desk and number) whose number, link or content does not hold.
+   * On the embedded file, this desk's chain is also checked against the head kept beside it.
+   */
+  async verify(): Promise<Verification> {
+    await this.flush();
+    const desks = (await this.store.db.selectFrom('audit').select('desk_id').distinct().orderBy('desk_id').execute()).map((row) => row.desk_id);
+    // Rows from before desks had ids open this desk's own chain.
+    const chains = [...new Set(desks.map((desk) => (desk === NO_DESK && this.deskId !== NO_DESK ? this.deskId : desk)))];
+    let rows = 0;
+    const lastOf = new Map<string, number>();
+    for (const desk of chains) {
+      const chain = await this.verifyChain(desk);
+      rows += chain.rows;
+      if (!chain.ok) return { ok: false, rows, desks: chains.length, deskId: desk, seq: chain.seq, reason: chain.reason };
+      lastOf.set(desk, chain.last);
+    }
+    const broken = await this.verifyHead(lastOf);
+    return broken === undefined ? { ok: true, rows, desks: chains.length } : { ok: false, rows, desks: chains.length, ...broken };
+  }
+
+  private async verifyChain(desk: string): Promise<{ ok: true; rows: number; last: number } | { ok: false; rows: number; seq: number; reason: string }> {
+    const deskIds = desk === this.deskId ? [desk, NO_DESK] : [desk];
+    let expectedSeq = 1;
+    let prevHash = GENESIS;
+    let count = 0;
+    for (;;) {
+      const page = await this.store.db
+        .selectFrom('audit')
+        .selectAll()
+        .where('desk_id', 'in', deskIds)
+        .where('seq', '>=', expectedSeq)
+        .orderBy('seq')
+        .limit(VERIFY_PAGE)
+        .execute();
+      for (const row of page) {
+        count++;
+        if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
+        if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
+        if (rowHash(prevHash, row) !== row.hash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
+        prevHash = row.hash;
+        expectedSeq++;
+      }
+      if (page.length < VERIFY_PAGE) return { ok: true, rows: count, last: expectedSeq - 1 };
+    }
+  }
+
+  /**
+   * The chain the head kept beside the embedded file names (this desk's when it names none: written before desks had
+   * ids), intact up to its last row, against that head: rows cut off its end show.
+   */
+  private async verifyHead(lastOf: ReadonlyMap<string, number>): Promise<{ deskId: string; seq: number; reason: string } | undefined> {
+    if (this.headFile === undefined || !existsSync(this.headFile)) return undefined;
+    let head: { deskId?: string; seq: number; hash: string };
     try {
-      head = JSON.parse(readFileSync(this.headFile, 'utf8')) as { seq: number; hash: string };
+      head = JSON.parse(readFileSync(this.headFile, 'utf8')) as { deskId?: string; seq: number; hash: string };
     } catch {
-      return { ok: false, rows: chain.rows, seq: chain.rows, reason: `the record of the last row (${this.headFile}) cannot be read` };
+      return { deskId: this.deskId, seq: lastOf.get(this.deskId) ?? 0, reason: `the record of the last row (${this.headFile}) cannot be read` };
     }
-    if (head.seq > chain.rows) {
-      return { ok: false, rows: chain.rows, seq: chain.rows + 1, reason: `rows ${chain.rows + 1} to ${head.seq} were removed from the end` };
-    }
-    const at = this.file.stmt('SELECT hash FROM audit WHERE seq = ?').get(head.seq) as { hash: string } | undefined;
-    if (at?.hash !== head.hash) return { ok: false, rows: chain.rows, seq: head.seq, reason: `row ${head.seq} is not the one that was written last` };
-    return chain;
+    const deskId = head.deskId ?? this.deskId;
+    const last = lastOf.get(deskId) ?? 0;
+    if (head.seq > last) return { deskId, seq: last + 1, reason: `rows ${last + 1} to ${head.seq} were removed from the end` };
+    const at = await this.store.db
+      .selectFrom('audit')
+      .select('hash')
+      .where('desk_id', 'in', deskId === this.deskId ? [deskId, NO_DESK] : [deskId])
+      .where('seq', '=', head.seq)
+      .executeTakeFirst();
+    if (at?.hash !== head.hash) return { deskId, seq: head.seq, reason: `row ${head.seq} is not the one that was written last` };
+    return undefined;
   }
 
-  close(): void {
-    this.file.close();
+  async close(): Promise<void> {
+    this.closed ??= (async () => {
+      await this.flush();
+      await this.store.close();
+    })();
+    await this.closed;
   }
 }
 
-function verifyRows(rows: Iterable<DbRow>): Verification {
-  let expectedSeq = 1;
-  let prevHash = GENESIS;
-  let count = 0;
-  for (const row of rows) {
-    count++;
-    if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
-    if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
-    if (rowHash(prevHash, row) !== row.hash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
-    prevHash = row.hash;
-    expectedSeq++;
-  }
-  return { ok: true, rows: count };
-}
-
-function toView(row: DbRow): AuditRow {
+function toView(row: DbRow, ownDesk: string): AuditRow {
   return {
+    id: row.id,
+    deskId: row.desk_id === NO_DESK ? ownDesk : row.desk_id,
     seq: row.seq,
     at: row.at,
     actor: row.actor,

@@ -3,6 +3,9 @@
  * schema version and the app role's grants, table by table; exit code 0 only when all is as this version of the app needs.
  */
 import { sql } from 'kysely';
+import { AUDIT_STORE } from '../audit/trail';
+import { DELIVERIES_STORE } from '../messaging/audit';
+import { RESERVATIONS_STORE } from '../reservations/store';
 import { UserError } from '../errors';
 import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
@@ -114,8 +117,14 @@ export function formatCenterCheck(report: CenterCheckReport): string {
   return `${[...body, verdict].join('\n')}\n`;
 }
 
-/** The stores this version of the app keeps on the center (empty until the stores move there: issue 16's next phase). */
-export const CENTER_STORES: readonly StoreDefinition[] = [OPERATORS_STORE, REFUND_REQUESTS_STORE];
+/** The stores this version of the app keeps on the center: --migrate-center migrates them, --check-center checks them. */
+export const CENTER_STORES: readonly StoreDefinition[] = [
+  OPERATORS_STORE,
+  REFUND_REQUESTS_STORE,
+  AUDIT_STORE,
+  DELIVERIES_STORE,
+  RESERVATIONS_STORE,
+];
 
 export interface RunCenterCheckOptions {
   /** The effective `center` setting; undefined: this desk has none (it keeps its records in its own files). */

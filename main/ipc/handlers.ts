@@ -33,7 +33,7 @@ export interface MessagingPort {
   /** A succeeded payment's receipt to the guest; its first status. */
   sendReceipt(request: SendReceiptRequest, ctx: ReceiptContext): Promise<DeliveryResult>;
   channels(): ChannelAvailability[];
-  history(paymentId: string): DeliveryRecordView[];
+  history(paymentId: string): Promise<DeliveryRecordView[]>;
   outbox(): OutboxMessageView[];
   playCardholder(messageId: string, answer: 'approve' | 'decline'): Promise<PlayCardholderResult>;
 }
@@ -54,9 +54,9 @@ export interface RefundsPort {
 /** The supervisor desk's reading: payments from the journal, the audit trail, the end-of-day report. */
 export interface DeskPort {
   searchPayments(query: PaymentQuery): Promise<PaymentSummary[]>;
-  auditList(query: AuditQuery): { rows: AuditRowView[]; nextBeforeSeq?: number };
-  auditCsv(query: Omit<AuditQuery, 'beforeSeq' | 'limit'>): { csv: string; rows: number };
-  auditVerify(): AuditVerification;
+  auditList(query: AuditQuery): Promise<{ rows: AuditRowView[]; nextBeforeId?: number }>;
+  auditCsv(query: Omit<AuditQuery, 'beforeId' | 'limit'>): Promise<{ csv: string; rows: number }>;
+  auditVerify(): Promise<AuditVerification>;
   endOfDay(date: string): EndOfDayReport;
 }
 
@@ -171,9 +171,11 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'reservations:importCsv': ({ csv }) => reservations.importCsv(csv),
     'reservations:overview': async ({ reservationId }) => {
       const listed = engine.listReservation(reservationId);
+      // Each payment's link deliveries, whichever desk sent them.
+      const histories = new Map(await Promise.all(listed.payments.map(async (payment) => [payment.id, await messaging.history(payment.id)] as const)));
       const overview = {
         ...listed,
-        inProgress: livePayments(listed.payments, (methodId) => engine.methodOf(reservationId, methodId), (paymentId) => messaging.history(paymentId)),
+        inProgress: livePayments(listed.payments, (methodId) => engine.methodOf(reservationId, methodId), (paymentId) => histories.get(paymentId) ?? []),
       };
       // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
       const reservation = await reservations.get(reservationId).catch(() => undefined);
@@ -218,7 +220,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       });
     },
     'messaging:channels': () => ({ channels: messaging.channels() }),
-    'messaging:history': ({ paymentId }) => ({ deliveries: messaging.history(paymentId) }),
+    'messaging:history': async ({ paymentId }) => ({ deliveries: await messaging.history(paymentId) }),
     'messaging:outbox': () => ({ messages: messaging.outbox() }),
     'messaging:playCardholder': ({ messageId, answer }) => messaging.playCardholder(messageId, answer),
     'refunds:create': (input, ctx) => refunds.refund(input, signedIn(ctx)),

@@ -27,7 +27,7 @@ export {
   type WebhookSettings,
 } from './config';
 export { DeliveryError, MessagingError, type MessagingErrorCode } from './errors';
-export { MessagingAudit, AUDIT_SCHEMA_VERSION } from './audit';
+export { AUDIT_SCHEMA_VERSION, DELIVERIES_STORE, MessagingAudit, type AuditStart, type AuditStatus } from './audit';
 export { OUTBOX_LIMIT, answerChallenge } from './outbox';
 export { SECOND_LOOK_DELAY_MS, backoffDelay, submit, type RetryPolicy } from './retry';
 export { formatAmount, gsmFriendly, renderMessage, renderReceipt, smsSegments, type ReceiptData, type RenderedMessage, type TemplateData } from './templates';

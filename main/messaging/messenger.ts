@@ -3,7 +3,6 @@
  * to the audit and to `onDelivery` listeners), read its audit, and in training the outbox and the cardholder's part.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { z } from 'zod';
 import type { Environment } from '../../shared';
 import {
@@ -24,6 +23,7 @@ import {
   type SendLinkOutcome,
   type SendLinkRequestInput,
 } from '../../shared/messaging';
+import { embeddedStorage, type Storage } from '../storage';
 import { MessagingAudit } from './audit';
 import { MessagingConfigSchema, type MessagingConfig, type MessagingSecrets } from './config';
 import { DeliveryError, MessagingError, networkFailure } from './errors';
@@ -91,8 +91,15 @@ export interface MessengerOptions {
   /** Training captures every message in the outbox instead of sending it (see trainingOutbox). */
   environment: Environment;
   secrets: MessagingSecrets;
-  /** The app's data folder: the audit is kept there in messaging.db. */
-  dataDir: string;
+  /**
+   * Where deliveries are recorded: the stack opens them on its storage (the embedded files or the center). Without it,
+   * `dataDir`'s messaging.db is opened for `deskId` (tests, tools), and closed with the messenger.
+   */
+  deliveries?: MessagingAudit | undefined;
+  /** The data folder whose messaging.db is used when no `deliveries` is given. */
+  dataDir?: string | undefined;
+  /** The desk that records deliveries when no `deliveries` is given ("local" by default). */
+  deskId?: string | undefined;
   logger?: MessengerLogger;
   now?: () => number;
   /** The waits between tries of one request. */
@@ -129,14 +136,14 @@ export interface Messenger {
   onDelivery(listener: (result: DeliveryResult) => void): () => void;
   /** Resolves once no message is being followed (tests; shutting down). */
   idle(): Promise<void>;
-  /** The audit rows of a payment, oldest first (masked destinations). */
-  history(paymentId: string): DeliveryRecordView[];
+  /** The audit rows of a payment, oldest first (masked destinations), whichever desk sent them. */
+  history(paymentId: string): Promise<DeliveryRecordView[]>;
   /** Training only: the captured messages, newest first. */
   outbox(): OutboxMessageView[];
   /** Training only: answers the captured message's challenge page as the cardholder would. */
   playCardholder(messageId: string, answer: CardholderAnswer): Promise<PlayCardholderResult>;
-  /** Stops following messages and closes the audit. */
-  close(): void;
+  /** Stops following messages; resolves once what was recorded is written (and the audit it opened itself is closed). */
+  close(): Promise<void>;
 }
 
 const silentLogger: MessengerLogger = { info() {}, warn() {} };
@@ -200,10 +207,46 @@ export function createMessenger(options: MessengerOptions): Messenger {
     }
   }
 
-  const audit = new MessagingAudit(join(options.dataDir, 'messaging.db'));
+  // The deliveries the stack opened, or messaging.db in dataDir (opened here, closed with the messenger).
+  if (options.deliveries === undefined && options.dataDir === undefined) throw new Error('createMessenger needs deliveries or a dataDir.');
+  const ownStorage = options.deliveries === undefined ? embeddedStorage(options.dataDir ?? '') : undefined;
+  const opening: Promise<MessagingAudit> =
+    options.deliveries !== undefined ? Promise.resolve(options.deliveries) : MessagingAudit.open(ownStorage as Storage, { deskId: options.deskId ?? 'local' });
+  // Not waited for here: a failure to open is the first send's (or history's) error.
+  opening.catch(() => undefined);
+  /** Statuses are written in the order they were reached, after the row the send began with. */
+  let writes: Promise<unknown> = Promise.resolve();
+  const audit = {
+    /** Written before anything leaves the desk: a failure here stops the send (nothing was sent, the error says why). */
+    started: async (entry: Parameters<MessagingAudit['started']>[0]): Promise<void> => {
+      const written = writes.then(async () => (await opening).started(entry));
+      writes = written.catch(() => undefined);
+      await written;
+    },
+    /** Recorded in order, never waited for by the agent's answer; a failure is logged. */
+    reached: (messageId: string, update: Parameters<MessagingAudit['reached']>[1]): void => {
+      const written = writes.then(async () => (await opening).reached(messageId, update));
+      writes = written.catch((error: unknown) => {
+        logger.warn({ messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: a delivery status could not be recorded');
+      });
+    },
+    /** What was recorded before is always in what is read. */
+    forPayment: async (paymentId: string): Promise<DeliveryRecordView[]> => {
+      await writes;
+      return (await opening).forPayment(paymentId);
+    },
+    providerIds: async (paymentId: string): Promise<string[]> => {
+      await writes;
+      return (await opening).providerIds(paymentId);
+    },
+    close: async (): Promise<void> => {
+      await writes;
+      if (ownStorage !== undefined) await ownStorage.close();
+    },
+  };
   const outbox = new TrainingOutbox();
   /** One send at a time per payment, channel and destination: a double click does not send twice. */
-  const inFlight = new Map<string, Promise<DeliveryResult>>();
+  const inFlight = new Map<string, Promise<SendLinkOutcome>>();
   /** Each payment's latest message, for the confirmation a quick re-send asks for. */
   const latest = new Map<string, { result: DeliveryResult; sentAt: number }>();
   const listeners = new Set<(result: DeliveryResult) => void>();
@@ -288,8 +331,8 @@ export function createMessenger(options: MessengerOptions): Messenger {
     return result;
   }
 
-  function refuse(attempt: Attempt, failure: DeliveryError): DeliveryResult {
-    audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
+  async function refuse(attempt: Attempt, failure: DeliveryError): Promise<DeliveryResult> {
+    await audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
     return publish(attempt, { status: 'failed', final: true, error: failure });
   }
 
@@ -341,7 +384,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
   }
 
   async function deliver(attempt: Attempt, message: OutgoingMessage, deadline: number): Promise<DeliveryResult> {
-    audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
+    await audit.started({ ...attempt, destinationMasked: attempt.to, at: iso() });
     if (outboxOnly) {
       outbox.add({
         id: message.id,
@@ -363,7 +406,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const transport = transports.get(message.channel);
     if (!transport) return publish(attempt, { status: 'failed', final: true, error: new DeliveryError('not_configured', `Sending by ${channelName(message.channel)} is not set up on this desk.`, false) });
 
-    const known = new Set(audit.providerIds(attempt.paymentId));
+    const known = new Set(await audit.providerIds(attempt.paymentId));
     const find = transport.find?.bind(transport);
     const outcome = await submit(
       {
@@ -403,8 +446,8 @@ export function createMessenger(options: MessengerOptions): Messenger {
    * asks for: a message the app stopped sending before the provider answered ('sending') may have been sent; one it
    * stopped following is still unanswered. Undefined when the latest one has its answer, or there is none.
    */
-  function fromEarlierRun(paymentId: string): { result: DeliveryResult; sentAt: number } | undefined {
-    const rows = audit.forPayment(paymentId);
+  async function fromEarlierRun(paymentId: string): Promise<{ result: DeliveryResult; sentAt: number } | undefined> {
+    const rows = await audit.forPayment(paymentId);
     for (let i = rows.length - 1; i >= 0; i--) {
       const row = rows[i];
       if (!row) continue;
@@ -505,35 +548,39 @@ export function createMessenger(options: MessengerOptions): Messenger {
       if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
     }
 
-    const previous = latest.get(request.paymentId) ?? fromEarlierRun(request.paymentId);
-    if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
-      logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
-      return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };
-    }
+    // Registered before anything is awaited: a second press of the same message joins this one.
+    const go = async (): Promise<SendLinkOutcome> => {
+      const previous = latest.get(request.paymentId) ?? (await fromEarlierRun(request.paymentId));
+      if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
+        logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
+        return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };
+      }
 
-    const data = {
-      hotelName,
-      amount: context.payment.amount,
-      currency: context.payment.currency,
-      brand: context.payment.brand,
-      last4: context.payment.last4,
-      link: nextActionUrl,
+      const data = {
+        hotelName,
+        amount: context.payment.amount,
+        currency: context.payment.currency,
+        brand: context.payment.brand,
+        last4: context.payment.last4,
+        link: nextActionUrl,
+      };
+      const expiresAt = linkExpiry(context.payment);
+      const message: OutgoingMessage = {
+        id: attempt.messageId,
+        paymentId: request.paymentId,
+        channel,
+        to: request.destination,
+        language: request.language,
+        hotelName,
+        rendered: renderMessage(channel, request.language, data),
+        link: nextActionUrl,
+        variables: templateVariables(request.language, data),
+        validitySeconds: Math.max(MIN_VALIDITY_S, Math.floor((expiresAt - now()) / 1000)),
+      };
+      const deadline = Math.max(expiresAt, now() + MIN_VALIDITY_S * 1000);
+      return deliver(attempt, message, deadline);
     };
-    const expiresAt = linkExpiry(context.payment);
-    const message: OutgoingMessage = {
-      id: attempt.messageId,
-      paymentId: request.paymentId,
-      channel,
-      to: request.destination,
-      language: request.language,
-      hotelName,
-      rendered: renderMessage(channel, request.language, data),
-      link: nextActionUrl,
-      variables: templateVariables(request.language, data),
-      validitySeconds: Math.max(MIN_VALIDITY_S, Math.floor((expiresAt - now()) / 1000)),
-    };
-    const deadline = Math.max(expiresAt, now() + MIN_VALIDITY_S * 1000);
-    const delivery = deliver(attempt, message, deadline).finally(() => inFlight.delete(key));
+    const delivery = go().finally(() => inFlight.delete(key));
     inFlight.set(key, delivery);
     return delivery;
   }
@@ -635,13 +682,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
       if (!view) throw new MessagingError('unknown_message', 'This message is no longer in the training outbox.');
       return { message: view, note: answered.note };
     },
-    close() {
-      if (closed) return;
-      closed = true;
-      for (const done of [...waits]) done();
-      listeners.clear();
-      outbox.clear();
-      audit.close();
+    async close() {
+      if (!closed) {
+        closed = true;
+        for (const done of [...waits]) done();
+        listeners.clear();
+        outbox.clear();
+      }
+      await audit.close();
     },
   };
 }

@@ -1,18 +1,19 @@
-/** Opens the reservation source the settings name: the built-in store in the data folder, or the partner's REST system. */
-import { join } from 'node:path';
+/** Opens the reservation source the settings name: the built-in store (the center's, or the data folder's), or the partner's REST system. */
+import type { Storage } from '../storage';
 import { ReservationError } from './errors';
 import { ReservationSourceConfig } from './config';
 import { RestReservationSource, type SecretGetter } from './rest';
 import { BuiltinReservationStore } from './store';
 
-/** The built-in store's file for real (imported) reservations. */
-export const RESERVATIONS_FILE = 'reservations.db';
-/** Training mode's own file, so that demo guests never mix with real ones. */
-export const TRAINING_RESERVATIONS_FILE = 'reservations-training.db';
+export { RESERVATIONS_FILE, TRAINING_RESERVATIONS_FILE } from './store';
 
 export interface ReservationSourceDeps {
-  /** The app's data folder (Electron's userData in the app); the built-in store's file is kept here. */
+  /** The app's data folder (Electron's userData in the app): training's demo guests are kept here, in its own file. */
   dataDir: string;
+  /** Where imported reservations are kept (the stack's storage: the embedded files, or the center); the data folder's files when not given. */
+  storage?: Storage;
+  /** The desk that imports (recorded on each reservation). */
+  deskId?: string;
   /** Training mode: the built-in store uses TRAINING_RESERVATIONS_FILE and fills it with demo reservations when empty. */
   training?: boolean;
   /** The REST adapter's auth header value, read from the secret store at each request. */
@@ -29,7 +30,7 @@ export type AnyReservationSource = BuiltinReservationStore | RestReservationSour
  * The source for the `reservations` setting (undefined: the built-in store). Throws `configuration` with the field
  * named when the setting does not hold together, `storage` when the file cannot be opened.
  */
-export function createReservationSource(config: unknown, deps: ReservationSourceDeps): AnyReservationSource {
+export async function createReservationSource(config: unknown, deps: ReservationSourceDeps): Promise<AnyReservationSource> {
   const parsed = ReservationSourceConfig.safeParse(config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -40,12 +41,17 @@ export function createReservationSource(config: unknown, deps: ReservationSource
   if (settings.kind === 'rest') return new RestReservationSource(settings, { fetch: deps.fetch, ...(deps.secret === undefined ? {} : { secret: deps.secret }) });
 
   const training = deps.training === true;
-  const store = new BuiltinReservationStore(join(deps.dataDir, training ? TRAINING_RESERVATIONS_FILE : RESERVATIONS_FILE), deps.now === undefined ? {} : { now: deps.now });
+  const options = { training, ...(deps.now === undefined ? {} : { now: deps.now }), ...(deps.deskId === undefined ? {} : { deskId: deps.deskId }) };
+  // Demo guests never go to the center: training keeps its own file in the desk's data folder.
+  const store =
+    training || deps.storage === undefined
+      ? await BuiltinReservationStore.openFolder(deps.dataDir, options)
+      : await BuiltinReservationStore.open(deps.storage, options);
   if (training) {
     try {
-      store.seedDemo();
+      await store.seedDemo();
     } catch (error) {
-      void store.close();
+      await store.close();
       throw error;
     }
   }

@@ -7,6 +7,11 @@ export const AuditOutcome = z.enum(['ok', 'refused', 'failed']);
 export type AuditOutcome = z.infer<typeof AuditOutcome>;
 
 export const AuditRowView = z.object({
+  /** The row's place in the whole trail (every desk's rows): the order they are shown in, and paging. */
+  id: z.number().int(),
+  /** The desk that wrote it (each desk keeps its own chain). */
+  deskId: z.string(),
+  /** Its number in its desk's chain. */
   seq: z.number().int(),
   at: z.string(),
   actor: z.string(),
@@ -29,8 +34,8 @@ export const AuditQuery = z.strictObject({
   /** Local calendar days, both included. */
   from: IsoDate.optional(),
   to: IsoDate.optional(),
-  /** Paging: rows older than this sequence number (newest first). */
-  beforeSeq: z.number().int().min(1).optional(),
+  /** Paging: rows older than this place in the trail (a row's id; newest first). */
+  beforeId: z.number().int().min(1).optional(),
   limit: z.number().int().min(1).max(500).optional(),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
@@ -38,6 +43,10 @@ export type AuditQuery = z.infer<typeof AuditQuery>;
 export const AuditVerification = z.object({
   ok: z.boolean(),
   rows: z.number().int(),
+  /** How many desks' chains were walked. */
+  desks: z.number().int().optional(),
+  /** Where it breaks: the desk, and the row's number in that desk's chain. */
+  deskId: z.string().optional(),
   seq: z.number().int().optional(),
   reason: z.string().optional(),
 });

@@ -428,14 +428,14 @@ export const CHANNELS = {
   'payments:search': channel({ input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS, activity: 'operator', audit: 'none' }),
   'audit:list': channel({
     input: AuditQuery,
-    output: z.object({ rows: z.array(AuditRowView), nextBeforeSeq: z.number().int().optional() }),
+    output: z.object({ rows: z.array(AuditRowView), nextBeforeId: z.number().int().optional() }),
     access: REFUNDS,
     activity: 'operator',
     audit: 'none',
   }),
   /** Every row the filters match (no paging), as CSV. */
   'audit:exportCsv': channel({
-    input: AuditQuery.omit({ beforeSeq: true, limit: true }),
+    input: AuditQuery.omit({ beforeId: true, limit: true }),
     output: z.object({ csv: z.string(), rows: z.number().int() }),
     access: REFUNDS,
     activity: 'operator',

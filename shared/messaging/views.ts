@@ -180,6 +180,8 @@ export type DeliveryEventView = z.infer<typeof DeliveryEventView>;
 /** One row of the audit: who sent which payment's link, how, to which masked destination, and how it went. */
 export const DeliveryRecordView = z.object({
   messageId: MessageId,
+  /** The desk that sent it (a payment's deliveries are shown whichever desk sent them). */
+  deskId: z.string().optional(),
   paymentId: PaymentId,
   operatorId: z.string(),
   channel: MessageChannel,

@@ -28,6 +28,6 @@ test('sign-in id and payment note: a card number is refused in Spanish, the fiel
   await expect(note).toHaveAttribute('aria-invalid', 'false');
 
   // Nothing typed above reached a file, a log or the audit trail.
-  const rows = app.stack.audit.rows();
+  const rows = await app.stack.audit.rows();
   expect(JSON.stringify(rows)).not.toMatch(/4242/);
 });

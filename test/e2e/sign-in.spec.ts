@@ -97,7 +97,7 @@ test('a locked desk is handed to another operator: "Sign in as someone else" end
   await page.keyboard.press('Enter');
   await expect(page.getByText(`Signed in as ${SUPERVISOR.displayName} (supervisor)`)).toBeVisible();
 
-  const rows = app.stack.audit.query({ action: 'session.handOver' }, 10);
+  const rows = await app.stack.audit.query({ action: 'session.handOver' }, 10);
   expect(rows).toMatchObject([{ actor: 'anonymous', outcome: 'ok', resource: AGENT.id }]);
   expect(problems).toEqual([]);
 });

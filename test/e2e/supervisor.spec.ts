@@ -116,6 +116,8 @@ test("an agent's refund is refused by main even through the channel; the agent a
   // Newest first: the approval, then the override refused for the wrong password.
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('refund.approve');
+  // Each row names the desk that wrote it (its id's first 8 characters; the whole id on hover).
+  await expect(rows.nth(0).locator('td').first()).toHaveText(/^[0-9a-f]{8}$/);
   await expect(rows.nth(0)).toContainText('OK');
   await expect(rows.nth(0)).toContainText('requestedBy=ana');
   await expect(rows.nth(0)).toContainText('approvedBy=sam');
@@ -124,7 +126,7 @@ test("an agent's refund is refused by main even through the channel; the agent a
   await expectAccessible(page, 'audit');
 
   await page.getByRole('button', { name: 'Verify chain' }).click();
-  await expect(page.getByRole('alert')).toContainText(/Chain intact: \d+ rows\./);
+  await expect(page.getByRole('alert')).toContainText(/Chains intact: \d+ rows; desks: 1\./);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;

@@ -40,7 +40,7 @@ describe('session:endLocked ("Sign in as someone else" on the lock screen)', () 
     expect(await call('session:status')).toEqual({ ok: true, value: { locked: false, needsFirstAdmin: false } });
     expect(await call('session:signIn', { id: 'sam', password: PASSWORD })).toMatchObject({ ok: true, value: { id: 'sam' } });
 
-    const [row] = stack.audit.query({ action: 'session.handOver' }, 10);
+    const [row] = await stack.audit.query({ action: 'session.handOver' }, 10);
     // Nobody is signed in on a locked desk: whoever pressed the button is anonymous; the session that ended is the resource.
     expect(row).toMatchObject({ actor: 'anonymous', outcome: 'ok', resource: 'ana', details: {} });
   });
@@ -49,7 +49,7 @@ describe('session:endLocked ("Sign in as someone else" on the lock screen)', () 
     expect((await call('session:signIn', { id: 'sam', password: PASSWORD })).ok).toBe(true);
     expect(await call('session:endLocked')).toMatchObject({ ok: false, error: { code: 'not_locked', message: expect.stringMatching(/Sign out/) as string } });
     expect(await call('session:status')).toMatchObject({ ok: true, value: { operator: { id: 'sam' }, locked: false } });
-    expect(stack.audit.query({ action: 'session.handOver' }, 10)).toMatchObject([{ actor: 'sam', outcome: 'refused', details: { code: 'not_locked' } }]);
+    expect(await stack.audit.query({ action: 'session.handOver' }, 10)).toMatchObject([{ actor: 'sam', outcome: 'refused', details: { code: 'not_locked' } }]);
   });
 
   it('with nobody signed in there is nothing to end', async () => {

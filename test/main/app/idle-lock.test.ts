@@ -89,7 +89,7 @@ describe('the contract marks every channel', () => {
 async function idleLocked(stack: MainStack): Promise<boolean> {
   const status = await stack.dispatch('session:status', sender, {});
   if (!status.ok) throw new Error(status.error.message);
-  const locks = stack.audit.query({ action: 'session.lock' }, 10).filter((row) => row.details['reason'] === 'idle');
+  const locks = (await stack.audit.query({ action: 'session.lock' }, 10)).filter((row) => row.details['reason'] === 'idle');
   return locks.length === 1 && (status.value as { operator?: unknown }).operator === undefined;
 }
 

@@ -95,7 +95,7 @@ describe('payments:abandon', () => {
     const after = await overview();
     expect(after.inProgress).toEqual([]);
     expect(after.balance?.owedCents).toBe(98_000);
-    const [row] = desk.stack.audit.query({ action: 'payment.abandon', resource: payment.id }, 1);
+    const [row] = await desk.stack.audit.query({ action: 'payment.abandon', resource: payment.id }, 1);
     expect(row).toMatchObject({ actor: AGENT.id, outcome: 'ok', details: { status: 'requires_action', amountCents: 20_000, currency: 'usd' } });
     const refused = await desk.refused('messaging:sendLink', { paymentId: payment.id, channel: 'sms', destination: '+1 305 555 0164', language: 'en-US' });
     expect(refused.code).toBe('payment_abandoned');
@@ -116,7 +116,7 @@ describe('payments:abandon', () => {
     const error = await desk.refused('payments:abandon', { paymentId: payment.id });
     expect(error).toMatchObject({ code: 'abandon_outcome_unknown' });
     expect((await overview()).inProgress?.map((p) => p.paymentId)).toEqual([payment.id]);
-    const [row] = desk.stack.audit.query({ action: 'payment.abandon', resource: payment.id }, 1);
+    const [row] = await desk.stack.audit.query({ action: 'payment.abandon', resource: payment.id }, 1);
     expect(row).toMatchObject({ outcome: 'refused' });
   });
 });

@@ -166,7 +166,7 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     const paymentId = payments[0]?.id ?? '';
     expect(paymentKeys()).toEqual([key]);
     expect(await replay(key, first)).toEqual({ status: 201, replayed: 'true', id: paymentId });
-    const recovered = stack.audit.query({ action: 'payment.recovered' }, 10);
+    const recovered = await stack.audit.query({ action: 'payment.recovered' }, 10);
     expect(recovered.map((row) => [row.actor, row.resource, row.details['operationId'], row.details['reservationId']])).toEqual([['system', paymentId, first, RESERVATION]]);
   });
 });
@@ -190,7 +190,7 @@ describe('the reservation shows the unanswered payment, and Check again', () => 
     const after = await ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
     expect(after.payments.map((p) => p.id)).toEqual([answered.payment.id]);
     expect(after.pendingPayments).toEqual([]);
-    expect(stack.audit.query({ action: 'payment.check' }, 10).map((row) => [row.outcome, row.details['state']])).toEqual([
+    expect((await stack.audit.query({ action: 'payment.check' }, 10)).map((row) => [row.outcome, row.details['state']])).toEqual([
       ['ok', 'answered'],
       ['ok', 'unanswered'],
     ]);

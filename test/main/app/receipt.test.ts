@@ -41,7 +41,7 @@ describe('messaging:sendReceipt', () => {
     expect(message?.text).toContain('recibimos su pago de $1,250.50 MXN con su tarjeta Visa terminación 4242');
     expect(message?.text).toContain(`Referencia: ${shortReference(paymentId)}.`);
     expect(message?.text).not.toContain('4242424242424242');
-    const [row] = desk.stack.audit.query({ action: 'receipt.send', resource: paymentId }, 1);
+    const [row] = await desk.stack.audit.query({ action: 'receipt.send', resource: paymentId }, 1);
     expect(row).toMatchObject({ actor: AGENT.id, outcome: 'ok', details: { channel: 'email', delivery: 'sent' } });
   });
 

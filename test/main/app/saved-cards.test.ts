@@ -44,7 +44,7 @@ describe('saved cards by consent only', () => {
     const listed = await methods();
     expect(listed).toEqual([expect.objectContaining({ id: methodId, brand: 'amex', last4: '0005', keptBy: AGENT.id })]);
     expect(Date.parse(listed[0]?.keptAt ?? '')).toBeGreaterThanOrEqual(before - 1000);
-    const [row] = desk.stack.audit.query({ action: 'payment.create', resource: paid.id }, 1);
+    const [row] = await desk.stack.audit.query({ action: 'payment.create', resource: paid.id }, 1);
     expect(row).toMatchObject({ actor: AGENT.id, outcome: 'ok', details: { keepCard: true, methodId } });
     // Charged again, consent again: the first consent stands.
     await desk.until((await pay(methodId, true)).id, (s) => s === 'succeeded');

@@ -15,7 +15,7 @@ afterEach(() => {
 
 async function start(settingsInEffect: Record<string, unknown>) {
   const stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, settingsInEffect });
-  const rows = stack.audit.query({ action: 'settings.change' }, 100);
+  const rows = await stack.audit.query({ action: 'settings.change' }, 100);
   await stack.close();
   return rows;
 }
@@ -48,7 +48,7 @@ describe('policy settings in the user file', () => {
       isTrustedSender: () => true,
       settingsIgnored: [{ field: 'refundLimits' }, { field: 'baseUrl' }],
     });
-    const rows = stack.audit.query({ action: 'settings.ignored' }, 10);
+    const rows = await stack.audit.query({ action: 'settings.ignored' }, 10);
     await stack.close();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ actor: 'system', outcome: 'refused', resource: 'settings', details: { file: 'user', settings: ['refundLimits', 'baseUrl'] } });

@@ -26,8 +26,8 @@ async function ok<T>(channel: string, input: unknown): Promise<T> {
   if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
   return result.value as T;
 }
-const rows = (): AuditRow[] => stack.audit.rows();
-const last = (action: string): AuditRow | undefined => rows().filter((r) => r.action === action).at(-1);
+const rows = (): Promise<AuditRow[]> => stack.audit.rows();
+const last = async (action: string): Promise<AuditRow | undefined> => (await rows()).filter((r) => r.action === action).at(-1);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audit-calls-'));
@@ -49,31 +49,31 @@ afterAll(async () => {
 describe('what the app writes to the audit trail', () => {
   it('sign-ins, refused and accepted; account changes; a settings change; sign-out', async () => {
     expect(await call('session:signIn', { id: 'ADA', password: 'wrong password 1' })).toMatchObject({ ok: false });
-    expect(last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'refused', details: { code: 'invalid_credentials' } });
-    expect(JSON.stringify(last('session.signIn'))).not.toContain('wrong password');
+    expect(await last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'refused', details: { code: 'invalid_credentials' } });
+    expect(JSON.stringify(await last('session.signIn'))).not.toContain('wrong password');
 
     await ok('session:signIn', { id: 'ada', password: 'a long password 42' });
-    expect(last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ada' });
+    expect(await last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ada' });
 
     await ok('operators:create', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
-    expect(last('account.create')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ana', details: { role: 'agent' } });
+    expect(await last('account.create')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ana', details: { role: 'agent' } });
     await ok('operators:update', { id: 'ana', role: 'supervisor' });
     await ok('operators:update', { id: 'ana', role: 'agent' });
-    expect(last('account.update')).toMatchObject({ actor: 'ada', resource: 'ana', details: { role: 'agent' } });
+    expect(await last('account.update')).toMatchObject({ actor: 'ada', resource: 'ana', details: { role: 'agent' } });
     await ok('operators:resetPassword', { id: 'ana', password: 'agent password 5678' });
-    expect(last('account.resetPassword')).toMatchObject({ actor: 'ada', resource: 'ana', outcome: 'ok' });
-    expect(JSON.stringify(rows())).not.toContain('agent password');
+    expect(await last('account.resetPassword')).toMatchObject({ actor: 'ada', resource: 'ana', outcome: 'ok' });
+    expect(JSON.stringify(await rows())).not.toContain('agent password');
 
     await ok('app:setLanguage', { language: 'en-US' });
-    expect(last('settings.change')).toMatchObject({ actor: 'ada', resource: 'language', details: { value: 'en-US' } });
+    expect(await last('settings.change')).toMatchObject({ actor: 'ada', resource: 'language', details: { value: 'en-US' } });
     await ok('session:signOut', {});
-    expect(last('session.signOut')).toMatchObject({ actor: 'ada', outcome: 'ok' });
+    expect(await last('session.signOut')).toMatchObject({ actor: 'ada', outcome: 'ok' });
   });
 
   it("a refusal by role is recorded with the caller and the reason", async () => {
     await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
     expect(await call('operators:create', { id: 'eve', displayName: 'Eve', role: 'admin', password: 'a long password 99' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(last('account.create')).toMatchObject({ actor: 'ana', outcome: 'refused', resource: 'eve', details: { code: 'forbidden' } });
+    expect(await last('account.create')).toMatchObject({ actor: 'ana', outcome: 'refused', resource: 'eve', details: { code: 'forbidden' } });
   });
 
   it('a card saved, a payment made and its result: ids, amounts and the service request id — never the card number or CVV', async () => {
@@ -83,17 +83,17 @@ describe('what the app writes to the audit trail', () => {
       card: { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) },
       reservationId,
     });
-    expect(last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
+    expect(await last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
     const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId });
-    const row = last('payment.create');
+    const row = await last('payment.create');
     expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amountCents: 12050, currency: 'mxn', reservationId } });
     expect(row?.requestId).toMatch(/\S/);
 
-    for (let i = 0; i < 100 && !last('payment.result'); i++) {
+    for (let i = 0; i < 100 && !(await last('payment.result')); i++) {
       await ok('payments:get', { paymentId: paid.id });
       await sleep(50);
     }
-    expect(last('payment.result')).toMatchObject({ actor: 'system', outcome: 'ok', resource: paid.id, details: { status: 'succeeded' } });
+    expect(await last('payment.result')).toMatchObject({ actor: 'system', outcome: 'ok', resource: paid.id, details: { status: 'succeeded' } });
 
     const file = readFileSync(join(dir, 'audit.db')).toString('latin1') + readFileSync(join(dir, 'audit.db-wal'), { flag: 'a+' }).toString('latin1');
     expect(file).not.toContain(CARD);
@@ -103,31 +103,32 @@ describe('what the app writes to the audit trail', () => {
 
   it('the lock: by the button, and when the desk is left idle', async () => {
     await ok('session:lock', {});
-    expect(last('session.lock')).toMatchObject({ actor: 'ana', outcome: 'ok', details: { reason: 'manual' } });
+    expect(await last('session.lock')).toMatchObject({ actor: 'ana', outcome: 'ok', details: { reason: 'manual' } });
     await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
     await sleep(1_300);
     expect(await call('payments:pay', {})).toMatchObject({ ok: false });
-    expect(last('session.lock')).toMatchObject({ actor: 'ana', details: { reason: 'idle' } });
+    expect(await last('session.lock')).toMatchObject({ actor: 'ana', details: { reason: 'idle' } });
   });
 
   it('supervisors read it: filters, paging, CSV; the chain verifies', async () => {
     await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
     await ok('session:signOut', {});
     await ok('session:signIn', { id: 'ada', password: 'a long password 42' });
-    const page = await ok<{ rows: AuditRow[]; nextBeforeSeq?: number }>('audit:list', { action: 'session.', limit: 2 });
+    const page = await ok<{ rows: AuditRow[]; nextBeforeId?: number }>('audit:list', { action: 'session.', limit: 2 });
     expect(page.rows).toHaveLength(2);
     expect(page.rows.every((r) => r.action.startsWith('session.'))).toBe(true);
-    expect(page.rows[0]!.seq).toBeGreaterThan(page.rows[1]!.seq);
-    const older = await ok<{ rows: AuditRow[] }>('audit:list', { action: 'session.', limit: 2, beforeSeq: page.nextBeforeSeq });
-    expect(older.rows[0]!.seq).toBeLessThan(page.rows[1]!.seq);
+    expect(page.rows[0]!.id).toBeGreaterThan(page.rows[1]!.id);
+    expect(page.rows.every((r) => r.deskId === page.rows[0]!.deskId && /^[0-9a-f-]{36}$/.test(r.deskId))).toBe(true);
+    const older = await ok<{ rows: AuditRow[] }>('audit:list', { action: 'session.', limit: 2, beforeId: page.nextBeforeId });
+    expect(older.rows[0]!.id).toBeLessThan(page.rows[1]!.id);
     expect((await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort()).toEqual(['account.create', 'call.refused', 'session.signIn']);
 
     const csv = await ok<{ csv: string; rows: number }>('audit:exportCsv', { actor: 'ana' });
     const lines = csv.csv.trim().split('\r\n');
-    expect(lines[0]).toBe('seq,at,actor,action,outcome,resource,request_id,details,hash');
+    expect(lines[0]).toBe('desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash');
     expect(lines).toHaveLength(csv.rows + 1);
-    expect(lines.slice(1).every((l) => l.split(',')[2] === 'ana')).toBe(true);
-    expect(last('audit.export')).toMatchObject({ actor: 'ada', details: { actor: 'ana', rows: csv.rows } });
+    expect(lines.slice(1).every((l) => l.split(',')[3] === 'ana' && l.split(',')[0] === page.rows[0]!.deskId)).toBe(true);
+    expect(await last('audit.export')).toMatchObject({ actor: 'ada', details: { actor: 'ana', rows: csv.rows } });
     expect(await ok('audit:verify', {})).toMatchObject({ ok: true });
   });
 });
@@ -135,14 +136,14 @@ describe('what the app writes to the audit trail', () => {
 describe('a call refused before its input was read', () => {
   it('is recorded with the channel, caller, reason and the shape of what was sent — never the input, at most 1 KB, once a minute', async () => {
     await ok('session:signOut', {}).catch(() => undefined);
-    const before = rows().length;
+    const before = (await rows()).length;
     const note = `charge 4242 4242 4242 4242 ${'x'.repeat(4 * 1024 * 1024)}`;
     // Signed out, a 4 MB note: refused by the contract before anything else looks at it.
     for (let i = 0; i < 3; i++) expect(await call('refunds:request', { requestId: 'not-a-uuid', note })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     // Another shape, the same refusal (the request id, first): not written again. Another reason is.
     expect(await call('refunds:request', { requestId: 'not-a-uuid', note, extra: 1 })).toMatchObject({ ok: false });
     expect(await call('refunds:request', { requestId: randomUUID(), note, extra: 1 })).toMatchObject({ ok: false });
-    const written = rows().slice(before);
+    const written = (await rows()).slice(before);
     expect(written.map((r) => [r.actor, r.action, r.outcome, r.resource, r.details['field']])).toEqual([
       ['anonymous', 'call.refused', 'refused', 'refunds:request', 'requestId'],
       ['anonymous', 'call.refused', 'refused', 'refunds:request', 'paymentId'],
@@ -156,24 +157,24 @@ describe('a call refused before its input was read', () => {
     }
     // A channel that is not in the contract, with a name made to hold a card number.
     await call('shell:4242424242424242', {});
-    expect(JSON.stringify(rows().at(-1))).not.toContain('4242424242424242');
+    expect(JSON.stringify((await rows()).at(-1))).not.toContain('4242424242424242');
   });
 
   it('a loop of the same refusal is written once a minute, whatever the size of what is sent each time', async () => {
-    const before = rows().length;
+    const before = (await rows()).length;
     for (let i = 0; i < 50; i++) {
       expect(await call('refunds:reject', { requestId: 'not-a-uuid', note: 'y'.repeat(i + 1) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     }
-    expect(rows().slice(before).map((r) => [r.action, r.resource, r.details['code']])).toEqual([['call.refused', 'refunds:reject', 'invalid_input']]);
+    expect((await rows()).slice(before).map((r) => [r.action, r.resource, r.details['code']])).toEqual([['call.refused', 'refunds:reject', 'invalid_input']]);
   });
 
   it('a key the contract does not know, 1 MB long: named neither in the answer nor in the row, which stays under 1 KB of details', async () => {
     const key = `k${'4242 4242 4242 4242 '.repeat(50_000)}`;
-    const before = rows().length;
+    const before = (await rows()).length;
     const answer = await call('session:lock', { [key]: 1 });
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(JSON.stringify(answer).length).toBeLessThan(1024);
-    const written = rows().slice(before);
+    const written = (await rows()).slice(before);
     expect(written).toHaveLength(1);
     expect(Buffer.byteLength(JSON.stringify(written[0]?.details))).toBeLessThanOrEqual(1024 + 256);
   });
@@ -182,7 +183,7 @@ describe('a call refused before its input was read', () => {
 describe('verification of the app audit.db', () => {
   it('an altered row in the database file is reported, with its number, by npm run audit:verify', async () => {
     const file = join(dir, 'audit.db');
-    const target = last('payment.create');
+    const target = await last('payment.create');
     if (!target) throw new Error('no payment row');
     await stack.close();
     const verify = () => {
@@ -199,11 +200,11 @@ describe('verification of the app audit.db', () => {
 
     const db = new Database(file);
     db.exec('DROP TRIGGER audit_no_update');
-    db.prepare('UPDATE audit SET details = ? WHERE seq = ?').run(JSON.stringify({ ...target.details, amountCents: 150 }), target.seq);
+    db.prepare('UPDATE audit SET details = ? WHERE id = ?').run(JSON.stringify({ ...target.details, amountCents: 150 }), target.id);
     db.close();
     const broken = verify();
     expect(broken.code).toBe(1);
-    expect(broken.out).toContain(`audit-verify broken seq=${target.seq}`);
+    expect(broken.out).toContain(`audit-verify broken desk=${target.deskId} seq=${target.seq}`);
     expect(broken.out).toContain('was changed after it was written');
     // The stack is closed here: reopen one so that afterAll can close it again.
     stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', fetch, isTrustedSender: () => true });

@@ -45,7 +45,7 @@ const refundRequest = {
   requestedAt: '2026-11-22T00:00:00.000Z',
   override: false,
 };
-const auditRow = { seq: 1, at: '2026-11-22T00:00:00.000Z', actor: 'ana', action: 'session.signIn', outcome: 'ok', details: {} };
+const auditRow = { id: 1, deskId: '11111111-1111-4111-8111-111111111111', seq: 1, at: '2026-11-22T00:00:00.000Z', actor: 'ana', action: 'session.signIn', outcome: 'ok', details: {} };
 const operatorView: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
 
 /** A value outside the contract, added to every answer: it must never cross. */
@@ -89,9 +89,9 @@ const answers: { [C in Channel]: unknown } = {
   'refunds:reject': refundRequest,
   'refunds:limits': { limits: [{ role: 'supervisor', currency: 'mxn', maxCents: 1000000 }] },
   'payments:search': { payments: [{ ...payment, brand: 'visa', last4: '4242', operatorId: 'ana' }] },
-  'audit:list': { rows: [auditRow], nextBeforeSeq: 1 },
-  'audit:exportCsv': { csv: 'seq,at\r\n', rows: 1 },
-  'audit:verify': { ok: true, rows: 1 },
+  'audit:list': { rows: [auditRow], nextBeforeId: 1 },
+  'audit:exportCsv': { csv: 'desk_id,seq,at\r\n', rows: 1 },
+  'audit:verify': { ok: true, rows: 1, desks: 1 },
   'reports:endOfDay': { date: '2026-11-22', timeZone: 'America/Mexico_City', agents: [], plans: [], hours: [], totals: [] },
   'session:lock': { ok: true },
   'session:endLocked': { ok: true, ended: 'ana' },

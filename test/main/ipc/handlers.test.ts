@@ -66,7 +66,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   engine.close();
-  messenger.close();
+  await messenger.close();
   await requests.close();
   journal.close();
   rmSync(dir, { recursive: true, force: true });

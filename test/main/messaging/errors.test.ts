@@ -67,7 +67,7 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
     try {
       const refused = rigWith('ERR_CONNECTION_REFUSED');
       const result = await refused.messenger.send(request, context());
-      refused.close();
+      await refused.close();
       expect(result).toMatchObject({ status: 'failed', attempts: 3, failure: { code: 'connection_refused', actor: 'desk' } });
       // Three POSTs, no look-up: nothing can have been created.
       expect(calls).toEqual(['POST Messages', 'POST Messages', 'POST Messages']);
@@ -75,7 +75,7 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
       calls.length = 0;
       const unknownHost = rigWith('ERR_NAME_NOT_RESOLVED');
       const dns = await unknownHost.messenger.send(request, context());
-      unknownHost.close();
+      await unknownHost.close();
       expect(dns).toMatchObject({ status: 'failed', attempts: 1, failure: { code: 'host_not_found', actor: 'it' } });
       expect(calls).toEqual(['POST Messages']);
     } finally {

@@ -58,7 +58,7 @@ describe('invalid destinations are refused before anything is sent', () => {
     expect(smtpConnections()).toBe(0);
     expect(r.secretReads).toEqual([]);
     // …and the refusal is audited, masked.
-    const [row] = r.messenger.history(PAYMENT_ID);
+    const [row] = await r.messenger.history(PAYMENT_ID);
     expect(row).toMatchObject({ status: 'failed', failureCode: 'invalid_destination', attempts: 0, channel, operatorId: 'agent.maria' });
     if (destination.length > 6) expect(r.auditBytes()).not.toContain(destination);
   });
@@ -117,7 +117,7 @@ describe('what cannot be sent', () => {
     await expect(r.messenger.send(good, { ...context(), operatorId: ' ' })).rejects.toThrow(/operator/);
     await expect(r.messenger.send(good, context({}, '   '))).rejects.toThrow(/hotel name/);
     await expect(r.messenger.send(good, context({ id: `pay_${'cd'.repeat(16)}` }))).rejects.toThrow(/does not match/);
-    expect(r.messenger.history(PAYMENT_ID)).toEqual([]);
+    expect(await r.messenger.history(PAYMENT_ID)).toEqual([]);
   });
 });
 
@@ -128,7 +128,7 @@ describe('the audit', () => {
     await r.settled();
     const email = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'maria.lopez@example.com', language: 'en-US' }, { ...context(), operatorId: 'agent.juan' });
     expect(smtpMails()).toBe(1);
-    const rows = r.messenger.history(PAYMENT_ID);
+    const rows = await r.messenger.history(PAYMENT_ID);
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
       messageId: sms.messageId,
@@ -172,7 +172,7 @@ describe('the audit', () => {
     const r = makeRig({ environment: 'production', config: { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' } }, secrets: { twilioAuthToken: 'tok' } });
     open.push(r);
     await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
-    expect(r.messenger.history(PAYMENT_ID)).toEqual([
+    expect(await r.messenger.history(PAYMENT_ID)).toEqual([
       expect.objectContaining({ status: 'failed', failureCode: 'bad_credentials', failureActor: 'it', providerCode: 20003, moreInfo: 'https://www.twilio.com/docs/errors/20003', attempts: 1 }),
     ]);
     expect(r.auditBytes()).toContain('refused this desk');
@@ -193,15 +193,15 @@ describe('the audit', () => {
   it('the audit survives a restart of the app', async () => {
     const r = makeRig({ environment: 'training' });
     await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context({ nextActionUrl: 'http://127.0.0.1:9/challenge/x' }));
-    r.messenger.close();
+    await r.messenger.close();
     const again = createMessenger({ environment: 'training', dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(undefined) } });
     try {
-      expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
-      expect(again.history(PAYMENT_ID)[0]?.events.map((event) => event.status)).toEqual(['sending', 'sent']);
+      expect(await again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
+      expect((await again.history(PAYMENT_ID))[0]?.events.map((event) => event.status)).toEqual(['sending', 'sent']);
       expect(again.outbox()).toEqual([]);
     } finally {
-      again.close();
-      r.close();
+      await again.close();
+      await r.close();
     }
   });
 });
@@ -323,17 +323,17 @@ describe('the re-send confirmation cannot be slipped past', () => {
     const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
     void r.messenger.sendOutcome(sms('+52 55 1234 5678'), context()).catch(() => undefined);
     await expect.poll(() => twilio.messages.length).toBe(1);
-    r.messenger.close();
+    await r.messenger.close();
 
     const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
     try {
-      expect(again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sending' })]);
+      expect(await again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sending' })]);
       const asked = await again.send(sms('+52 55 1234 5678'), context());
       expect(asked).toMatchObject({ status: 'confirm_resend', previous: { status: 'unknown', to: '+52 ******5678', failure: { code: 'unconfirmed', actor: 'desk' } } });
       expect(twilio.messages).toHaveLength(1);
-      expect(again.history(PAYMENT_ID)).toHaveLength(1);
+      expect(await again.history(PAYMENT_ID)).toHaveLength(1);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 
@@ -344,21 +344,21 @@ describe('the re-send confirmation cannot be slipped past', () => {
     const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
     await r.messenger.send(sms('+52 55 1234 5678'), context());
     await r.settled();
-    r.messenger.close();
+    await r.messenger.close();
     const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
     try {
       // Delivered before the restart: sent without asking.
       expect((await again.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');
     } finally {
       // Closed while this one is still queued.
-      again.close();
+      await again.close();
     }
     const later = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, now: () => Date.now() + 61_000, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
     try {
       // The second one was left queued (closed while followed): a minute on, it is no reason to ask.
       expect((await later.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');
     } finally {
-      later.close();
+      await later.close();
     }
     expect(twilio.messages).toHaveLength(3);
   });

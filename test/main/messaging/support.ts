@@ -217,7 +217,7 @@ export interface Rig {
   secretReads: MessagingSecretName[];
   /** Every byte the audit wrote (the database and its WAL), as text. */
   auditBytes: () => string;
-  close: () => void;
+  close: () => Promise<void>;
 }
 
 export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 'fetch'> & { fetch?: typeof fetch; secrets?: Partial<Record<MessagingSecretName, string>> }): Rig {
@@ -290,8 +290,8 @@ export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 
           }
         })
         .join('\n'),
-    close: () => {
-      messenger.close();
+    close: async () => {
+      await messenger.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

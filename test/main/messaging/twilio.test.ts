@@ -195,7 +195,7 @@ describe('delivery is followed after Twilio accepts the message', () => {
     const sid = server.messages[0]?.sid ?? '';
     expect(server.requests[1]).toMatchObject({ method: 'GET', path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/${sid}.json`, query: {} });
     expect(r.polls).toEqual([1000, 2000]);
-    const [row] = r.messenger.history(context().payment.id);
+    const [row] = await r.messenger.history(context().payment.id);
     expect(row).toMatchObject({ messageId: result.messageId, status: 'delivered' });
     expect(row?.events.map((event) => event.status)).toEqual(['sending', 'queued', 'sent', 'delivered']);
     expect(server.violations).toEqual([]);
@@ -209,7 +209,7 @@ describe('delivery is followed after Twilio accepts the message', () => {
     await r.settled();
     expect(statuses(r)).toEqual(['queued', 'failed!']);
     expect(r.deliveries.at(-1)).toMatchObject({ failure: { code: 'template_rejected', actor: 'it', providerCode: 63016, retryable: false } });
-    const [row] = r.messenger.history(context().payment.id);
+    const [row] = await r.messenger.history(context().payment.id);
     expect(row).toMatchObject({ status: 'failed', failureCode: 'template_rejected', failureActor: 'it', providerCode: 63016, moreInfo: 'https://www.twilio.com/docs/errors/63016' });
     expect(row?.events.at(-1)).toMatchObject({ status: 'failed', providerStatus: 'failed', providerCode: 63016, moreInfo: 'https://www.twilio.com/docs/errors/63016' });
     expect(server.violations).toEqual([]);
@@ -222,7 +222,7 @@ describe('delivery is followed after Twilio accepts the message', () => {
     await r.settled();
     expect(statuses(r)).toEqual(['queued', 'sent', 'failed!']);
     expect(r.deliveries.at(-1)).toMatchObject({ failure: { code: 'unreachable', actor: 'guest', providerCode: 30003 } });
-    expect(r.messenger.history(context().payment.id)[0]?.events.at(-1)).toMatchObject({ providerStatus: 'undelivered', providerCode: 30003 });
+    expect((await r.messenger.history(context().payment.id))[0]?.events.at(-1)).toMatchObject({ providerStatus: 'undelivered', providerCode: 30003 });
   });
 
   it('no handset report: followed only while the link lives, then "sent" is final', async () => {
@@ -253,7 +253,7 @@ describe('delivery is followed after Twilio accepts the message', () => {
     const second = r.messenger.send({ ...request('sms', '+52 55 1234 0001'), paymentId: `pay_${'cd34'.repeat(8)}` }, { ...context(), payment: { ...context().payment, id: `pay_${'cd34'.repeat(8)}` } });
     // The 429's wait, and the 500's wait after its look-up found nothing.
     await expect.poll(() => [...server.sequence()].sort()).toEqual(['create', 'create', 'list']);
-    r.close();
+    await r.close();
     release();
     await Promise.allSettled([first, second]);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -272,7 +272,7 @@ describe('delivery is followed after Twilio accepts the message', () => {
     });
     const result = await r.messenger.send(request('sms'), context());
     expect(result).toMatchObject({ status: 'queued', final: false });
-    r.close();
+    await r.close();
     await new Promise((resolve) => setTimeout(resolve, 1_300));
     expect(server.sequence()).toEqual(['create']);
   });
@@ -311,7 +311,7 @@ describe('never a duplicate text', () => {
     // By number only: a DateSent filter would leave out the message still in Twilio's queue (no date_sent yet).
     expect(list?.query).toEqual({ To: GUEST, PageSize: '50' });
     expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
-    expect(r.messenger.history(context().payment.id)[0]?.status).toBe('delivered');
+    expect((await r.messenger.history(context().payment.id))[0]?.status).toBe('delivered');
     expect(server.violations).toEqual([]);
   });
 
@@ -326,7 +326,7 @@ describe('never a duplicate text', () => {
     expect(server.sequence()).toEqual(['create', 'list', 'list']);
     expect(r.sleeps).toEqual([2000]);
     expect(server.messages).toHaveLength(0);
-    expect(r.messenger.history(context().payment.id)[0]).toMatchObject({ status: 'unknown', failureCode: 'unconfirmed' });
+    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({ status: 'unknown', failureCode: 'unconfirmed' });
   });
 
   it('the stand-in filters DateSent as Twilio publishes it: on date_sent, which a message still in the queue lacks', async () => {
@@ -444,7 +444,7 @@ describe('errors told to who can act on them', () => {
     const result = await send(r, 'sms');
     expect(result).toMatchObject({ status: 'failed', final: true, attempts: 1, failure: { code, actor, providerCode: errorCode, retryable: false } });
     expect(server.sequence()).toEqual(['create']);
-    expect(r.messenger.history(context().payment.id)[0]).toMatchObject({ failureCode: code, failureActor: actor, providerCode: errorCode, moreInfo: `https://www.twilio.com/docs/errors/${errorCode}` });
+    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({ failureCode: code, failureActor: actor, providerCode: errorCode, moreInfo: `https://www.twilio.com/docs/errors/${errorCode}` });
     // Twilio's own text (it can repeat the guest's number) is not kept.
     expect(r.auditBytes()).not.toContain('Refused (error');
   });
@@ -512,7 +512,7 @@ describe('a manual re-send within a minute of an unanswered link asks the agent 
     // Another channel or number for the same payment is asked about too (the guest would get two links).
     expect((await r.messenger.sendOutcome(request('sms', '+52 55 9999 0000'), context())).status).toBe('confirm_resend');
     expect(server.messages).toHaveLength(1);
-    expect(r.messenger.history(context().payment.id)).toHaveLength(1);
+    expect(await r.messenger.history(context().payment.id)).toHaveLength(1);
     // A refusal sends nothing, so it does not hide the unanswered message.
     expect((await r.messenger.sendOutcome(request('sms', '55 1234'), context())).status).toBe('failed');
     expect((await r.messenger.sendOutcome(request('sms'), context())).status).toBe('confirm_resend');

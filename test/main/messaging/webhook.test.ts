@@ -120,7 +120,7 @@ describe('delivery reported by the gateway', () => {
     expect(gets.every((request) => request.headers.authorization === SECRET)).toBe(true);
     expect(r.deliveries.map((d) => `${d.status}${d.final ? '!' : ''}`)).toEqual(['queued', 'sent', 'delivered!']);
     expect(r.polls).toEqual([1000, 2000, 3000]);
-    const [row] = r.messenger.history(context().payment.id);
+    const [row] = await r.messenger.history(context().payment.id);
     expect(row?.status).toBe('delivered');
     expect(row?.events.map((event) => event.status)).toEqual(['sending', 'queued', 'sent', 'delivered']);
   });

@@ -206,7 +206,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect((await desk.get(payment.id)).refunds).toHaveLength(2);
 
     // The audit trail: who made each refund, and each result once.
-    const creates = desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
+    const creates = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
     expect(creates.map((r) => [r.actor, r.outcome])).toEqual(
       expect.arrayContaining([
         ['sam', 'ok'],
@@ -216,7 +216,7 @@ describe('the refund desk through the door (default limits)', () => {
       ]),
     );
     expect(creates).toHaveLength(4);
-    const results = settled.refunds.flatMap((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10));
+    const results = (await Promise.all(settled.refunds.map((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10)))).flat();
     expect(results.map((r) => [r.actor, r.outcome, r.details['amountCents']])).toEqual([
       ['system', 'ok', 3000],
       ['system', 'ok', 7000],
@@ -231,7 +231,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
     expect(desk.journalRefunds(payment.id)).toEqual([]);
-    const rows = desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
+    const rows = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
     expect(rows.map((r) => [r.actor, r.outcome])).toEqual([
       ['ana', 'refused'],
       ['ana', 'refused'],
@@ -274,7 +274,7 @@ describe('the refund desk through the door (default limits)', () => {
     // The refund is the supervisor's in the journal (the end-of-day report counts it for them)…
     expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
     // …and the audit trail has the approval with both ids, made from the agent's session.
-    const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100).filter((r) => r.details['requestId'] === request.id);
+    const rows = (await desk.stack.audit.query({ action: 'refund.approve' }, 100)).filter((r) => r.details['requestId'] === request.id);
     // Refused approvals have no answer to name the payment: main takes it from the request.
     expect(rows.every((r) => r.resource === payment.id)).toBe(true);
     expect(rows.map((r) => [r.actor, r.outcome, r.details['approverId']]).reverse()).toEqual([
@@ -287,7 +287,7 @@ describe('the refund desk through the door (default limits)', () => {
       details: { requestId: request.id, override: true, requestedBy: 'ana', approverId: 'sam', approvedBy: 'sam', refundId },
     });
     expect(JSON.stringify(rows)).not.toContain(PASSWORDS.sam);
-    expect(desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10).reverse()).toMatchObject([
+    expect((await desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10)).reverse()).toMatchObject([
       { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500, reason: 'cancellation' } },
       { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500 } },
       { actor: 'ana', outcome: 'refused', details: { requestId: request.id, amountCents: 2600, code: 'request_changed' } },
@@ -540,7 +540,7 @@ describe('manager override: failed attempts are limited per desk, and never lock
     );
     // Each try is in the audit trail, refused, from the agent's session (this desk has made no other approval yet; the rows
     // are not picked by request id, which the log scrubber takes for a card number in about one random UUID in 200).
-    const rows = desk.stack.audit.query({ action: 'refund.approve' }, 100);
+    const rows = await desk.stack.audit.query({ action: 'refund.approve' }, 100);
     expect(rows.map((r) => [r.actor, r.outcome, r.details['code']]).reverse()).toEqual([
       ...Array.from({ length: 5 }, () => ['ana', 'refused', 'invalid_credentials']),
       ...Array.from({ length: 6 }, () => ['ana', 'refused', 'override_paused']),

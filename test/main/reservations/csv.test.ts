@@ -16,9 +16,9 @@ let dir: string;
 let cleanup: () => void;
 let store: BuiltinReservationStore;
 
-beforeEach(() => {
+beforeEach(async () => {
   ({ dir, cleanup } = tempDir());
-  store = openStore(dir);
+  store = await openStore(dir);
 });
 afterEach(async () => {
   await store.close();
@@ -35,9 +35,9 @@ const where = (result: Failure): [number | undefined, string | undefined][] => r
 
 describe('a good file', () => {
   it('imports a spreadsheet export: BOM, CRLF, header in words, quotes, thousands, $ and USD, a cell on two lines, a blank line', async () => {
-    const result = store.importCsv(fixture('valid.csv'));
+    const result = await store.importCsv(fixture('valid.csv'));
     expect(result).toEqual({ ok: true, created: 5, updated: 0 });
-    expect(store.count()).toBe(5);
+    expect(await store.count()).toBe(5);
 
     expect(await store.get('CUN-A1B2C3')).toEqual({
       confirmationNumber: 'CUN-A1B2C3',
@@ -63,7 +63,7 @@ describe('a good file', () => {
 
   it('reads semicolon-separated files, columns in any order, without the optional columns', async () => {
     const text = ['currency;balance_due;hotel_name;check_out;check_in;guest_name;confirmation_number', 'mxn;350.00;Casa de la Cantera Oaxaca;2027-05-03;2027-05-01;Efraín Téllez;OAX-777'].join('\n');
-    expect(store.importCsv(text)).toEqual({ ok: true, created: 1, updated: 0 });
+    expect(await store.importCsv(text)).toEqual({ ok: true, created: 1, updated: 0 });
     expect(await store.get('oax-777')).toEqual({
       confirmationNumber: 'OAX-777',
       guestName: 'Efraín Téllez',
@@ -85,7 +85,7 @@ describe('a good file', () => {
       'LANG-3,Ana Tres,2027-05-01,2027-05-03,Hotel,10,usd,+14155550143,,fr',
       'LANG-4,Ana Cuatro,2027-05-01,2027-05-03,Hotel,10,usd,+34612345678,,',
     ].join('\n');
-    expect(store.importCsv(text)).toEqual({ ok: true, created: 4, updated: 0 });
+    expect(await store.importCsv(text)).toEqual({ ok: true, created: 4, updated: 0 });
     expect(await store.get('LANG-1')).toMatchObject({ balanceDueCents: 30, guestLanguage: 'en-US', guestLanguageFrom: 'reservation' });
     expect(await store.get('LANG-2')).toMatchObject({ guestLanguage: 'es-MX', guestLanguageFrom: 'reservation' });
     expect(await store.get('LANG-3')).toMatchObject({ guestLanguage: 'en-US', guestLanguageFrom: 'phone' });
@@ -93,13 +93,13 @@ describe('a good file', () => {
   });
 
   it('updates a reservation imported again (its number in any case), and adds the new ones', async () => {
-    expect(store.importCsv(csvOf([reservation()]))).toEqual({ ok: true, created: 1, updated: 0 });
+    expect(await store.importCsv(csvOf([reservation()]))).toEqual({ ok: true, created: 1, updated: 0 });
     const again = csvOf([
       reservation({ confirmationNumber: 'tst-000001', balanceDueCents: 125_025, guestPhone: undefined }),
       reservation({ confirmationNumber: 'TST-000002', guestName: 'Otro Huésped', guestPhone: '+529981119999' }),
     ]);
-    expect(store.importCsv(again)).toEqual({ ok: true, created: 1, updated: 1 });
-    expect(store.count()).toBe(2);
+    expect(await store.importCsv(again)).toEqual({ ok: true, created: 1, updated: 1 });
+    expect(await store.count()).toBe(2);
     const updated = await store.get('TST-000001');
     expect(updated).toMatchObject({ confirmationNumber: 'tst-000001', balanceDueCents: 125_025 });
     expect(updated).not.toHaveProperty('guestPhone');
@@ -108,18 +108,18 @@ describe('a good file', () => {
   });
 
   it('updates a demo reservation too', async () => {
-    store.seedDemo();
+    await store.seedDemo();
     const demo = (await store.get('CUN-7F3K2A'))!;
-    expect(store.importCsv(csvOf([{ ...demo, balanceDueCents: 100 }]))).toEqual({ ok: true, created: 0, updated: 1 });
+    expect(await store.importCsv(csvOf([{ ...demo, balanceDueCents: 100 }]))).toEqual({ ok: true, created: 0, updated: 1 });
     expect((await store.get('CUN-7F3K2A'))?.balanceDueCents).toBe(100);
-    expect(store.count()).toBe(30);
+    expect(await store.count()).toBe(30);
   });
 });
 
 describe('a file with wrong rows', () => {
   it('names each wrong row by line and column, and writes nothing — not even its good rows', async () => {
-    store.importCsv(csvOf([reservation({ confirmationNumber: 'BAD-000001', balanceDueCents: 1000 })]));
-    const result = failure(store.importCsv(fixture('invalid.csv')));
+    await store.importCsv(csvOf([reservation({ confirmationNumber: 'BAD-000001', balanceDueCents: 1000 })]));
+    const result = failure(await store.importCsv(fixture('invalid.csv')));
     expect(where(result)).toEqual([
       [3, 'check_out'],
       [4, 'balance_due'],
@@ -147,14 +147,14 @@ describe('a file with wrong rows', () => {
     expect(result.moreErrors).toBe(0);
 
     // Nothing written: the good row on line 2 did not replace what was there.
-    expect(store.count()).toBe(1);
+    expect(await store.count()).toBe(1);
     expect((await store.get('BAD-000001'))?.balanceDueCents).toBe(1000);
   });
 
-  it('never quotes the content of a cell in its messages', () => {
+  it('never quotes the content of a cell in its messages', async () => {
     const secretish = reservation({ guestName: 'Zyxwvuts Qponm', guestEmail: 'zyxwv@example', guestPhone: '+52 1' });
     const text = `${CSV_HEADER}\n${csvLine(secretish)}\n${csvLine({ ...secretish, confirmationNumber: 'TST-2', checkIn: 'Zyxwvuts' })}\n`;
-    const result = failure(store.importCsv(text));
+    const result = failure(await store.importCsv(text));
     expect(where(result)).toEqual([
       [2, 'guest_phone'],
       [2, 'guest_email'],
@@ -166,7 +166,7 @@ describe('a file with wrong rows', () => {
     expect(all).not.toMatch(/Zyxwvuts|zyxwv|\+52 1/);
   });
 
-  it('a card number in any cell, in any of 20 spellings, is refused by line and column — never quoted, nothing written', () => {
+  it('a card number in any cell, in any of 20 spellings, is refused by line and column — never quoted, nothing written', async () => {
     const columns = CSV_HEADER.split(',');
     const lines = CARD_SPELLINGS.map(({ text }, i) => {
       const cells = csvLine(reservation({ confirmationNumber: `TST-${i}` })).split(',');
@@ -174,21 +174,21 @@ describe('a file with wrong rows', () => {
       cells[column] = `"${column === 1 || column === 4 ? `Nombre ${text}` : text}"`;
       return cells.join(',');
     });
-    const result = failure(store.importCsv(`${CSV_HEADER}\n${lines.join('\n')}\n`));
+    const result = failure(await store.importCsv(`${CSV_HEADER}\n${lines.join('\n')}\n`));
     expect(result.errors.filter((e) => e.message === 'This looks like a card number. Card numbers go only in the card form.').map((e) => [e.line, e.column])).toEqual(
       CARD_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length]]),
     );
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
     expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
     expect(CARD_SPELLINGS.filter(({ digits }) => JSON.stringify(result).includes(digits.slice(-8)))).toEqual([]);
   });
 
-  it('a file without its header row, whose first row holds a card number: the header cells are never quoted back', () => {
+  it('a file without its header row, whose first row holds a card number: the header cells are never quoted back', async () => {
     // A PMS export saved without its header: the first reservation is read as the header, and its cells are not column names.
     const row = csvLine(reservation({ confirmationNumber: 'TST-1' })).split(',');
     row.splice(3, 0, '4242 4242 4242 4242', 'cvv 123');
     const header = row.join(',');
-    const result = failure(store.importCsv(`${header}\n${csvLine(reservation({ confirmationNumber: 'TST-2' }))}\n`));
+    const result = failure(await store.importCsv(`${header}\n${csvLine(reservation({ confirmationNumber: 'TST-2' }))}\n`));
     const all = JSON.stringify(result);
     expect(all).not.toContain('4242');
     expect(all).not.toContain('cvv 123');
@@ -196,27 +196,27 @@ describe('a file with wrong rows', () => {
     expect(result.errors).toContainEqual({ line: 1, code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' });
   });
 
-  it('a CVV after its name in a cell is refused too', () => {
-    const result = failure(store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
+  it('a CVV after its name in a cell is refused too', async () => {
+    const result = failure(await store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
     expect(result.errors).toEqual([{ line: 2, column: 'guest_name', code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);
   });
 
-  it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', () => {
+  it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', async () => {
     const text = [CSV_HEADER, '', csvLine(reservation({ hotelName: 'Hotel\nDos Líneas' })), '', csvLine(reservation({ confirmationNumber: 'TST-9', checkIn: 'mañana' }))].join('\n');
-    expect(where(failure(store.importCsv(text)))).toEqual([[6, 'check_in']]);
+    expect(where(failure(await store.importCsv(text)))).toEqual([[6, 'check_in']]);
   });
 
-  it(`lists at most ${MAX_REPORTED_IMPORT_ERRORS} problems and counts the rest`, () => {
+  it(`lists at most ${MAX_REPORTED_IMPORT_ERRORS} problems and counts the rest`, async () => {
     const rows = Array.from({ length: 130 }, (_, i) => csvLine(reservation({ confirmationNumber: `E-${i}`, currency: 'eur' as 'mxn' })));
-    const result = failure(store.importCsv([CSV_HEADER, ...rows].join('\n')));
+    const result = failure(await store.importCsv([CSV_HEADER, ...rows].join('\n')));
     expect(result.errors).toHaveLength(MAX_REPORTED_IMPORT_ERRORS);
     expect(result.moreErrors).toBe(30);
     expect(result.errors[0]).toMatchObject({ line: 2, column: 'currency' });
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 
   it('rolls back rows already written when the file itself fails mid-import', async () => {
-    store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 1000 })]));
+    await store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 1000 })]));
     // A trigger makes the third row fail in SQLite, after two rows (one an update) were written in the transaction.
     const raw = new Database(join(dir, 'reservations.db'));
     raw.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.id_key = 'boom-3' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;`);
@@ -228,7 +228,7 @@ describe('a file with wrong rows', () => {
     ]);
     const error = await expectCode(() => store.importCsv(text), 'storage');
     expect(error.message).not.toMatch(/disk trouble|SQLITE/);
-    expect(store.count()).toBe(1);
+    expect(await store.count()).toBe(1);
     expect(await store.get('NEW-2')).toBeUndefined();
     expect((await store.get('KEEP-1'))?.balanceDueCents).toBe(1000);
   });
@@ -256,13 +256,13 @@ describe('each problem as a code with its numbers (the renderer words it from it
     ['an empty file', '', { code: 'empty_file' }],
     ['a header and no rows', `${CSV_HEADER}\n`, { code: 'no_reservations' }],
     ['a quote never closed', `${CSV_HEADER}\n"TST-2,Ana\n`, { code: 'quote_not_closed' }],
-  ])('%s', (_, text, expected) => {
-    expect(failure(store.importCsv(text)).errors[0]).toMatchObject(expected);
+  ])('%s', async (_, text, expected) => {
+    expect(failure(await store.importCsv(text)).errors[0]).toMatchObject(expected);
   });
 
-  it('a file too large and one not in UTF-8', () => {
-    expect(failure(store.importCsv(Buffer.from([0xff, 0xfe, 0x41]))).errors[0]).toMatchObject({ code: 'not_utf8' });
-    expect(failure(store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]).toMatchObject({ code: 'file_too_large', params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
+  it('a file too large and one not in UTF-8', async () => {
+    expect(failure(await store.importCsv(Buffer.from([0xff, 0xfe, 0x41]))).errors[0]).toMatchObject({ code: 'not_utf8' });
+    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]).toMatchObject({ code: 'file_too_large', params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
   });
 });
 
@@ -272,51 +272,51 @@ describe('a wrong file', () => {
     ['a missing required column', 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due\n', [1, 'currency'], /no "currency" column/],
     ['a column twice', `${CSV_HEADER},Currency\n`, [1, 'currency'], /appears twice/],
     ['a column without a name', `${CSV_HEADER},\n`, [1, undefined], /has no name/],
-  ])('%s in the header', (_, text, [line, column], message) => {
-    const result = failure(store.importCsv(`${text}${csvLine(reservation())}\n`));
+  ])('%s in the header', async (_, text, [line, column], message) => {
+    const result = failure(await store.importCsv(`${text}${csvLine(reservation())}\n`));
     expect(result.errors[0]).toMatchObject({ line, ...(column === undefined ? {} : { column }) });
     expect(result.errors[0]?.message).toMatch(message);
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 
   it.each([
     ['an empty file', '', /file is empty/],
     ['blank lines only', '\n\n  \n', /file is empty/],
     ['a header and no rows', `${CSV_HEADER}\n`, /no reservations/],
-  ])('%s', (_, text, message) => {
-    expect(failure(store.importCsv(text)).errors[0]?.message).toMatch(message);
+  ])('%s', async (_, text, message) => {
+    expect(failure(await store.importCsv(text)).errors[0]?.message).toMatch(message);
   });
 
-  it('a quote never closed, named by line', () => {
+  it('a quote never closed, named by line', async () => {
     const text = `${CSV_HEADER}\n${csvLine(reservation())}\n"TST-2,Ana,2027-01-01,2027-01-02,Hotel,1,mxn,,\n`;
-    const result = failure(store.importCsv(text));
+    const result = failure(await store.importCsv(text));
     expect(result.errors[0]?.message).toMatch(/quote \(".*never closed/);
     expect(result.errors[0]?.line).toBeGreaterThanOrEqual(3);
   });
 
-  it('a file that is not UTF-8 (saved as Latin-1)', () => {
+  it('a file that is not UTF-8 (saved as Latin-1)', async () => {
     const latin1 = Buffer.from(`${CSV_HEADER}\n${csvLine(reservation({ guestName: 'Iñaki Núñez' }))}\n`, 'latin1');
-    expect(failure(store.importCsv(latin1)).errors[0]?.message).toMatch(/not UTF-8.*CSV UTF-8/);
+    expect(failure(await store.importCsv(latin1)).errors[0]?.message).toMatch(/not UTF-8.*CSV UTF-8/);
   });
 
-  it(`more than ${MAX_CSV_ROWS.toLocaleString('en-US')} rows is refused before anything is written`, () => {
+  it(`more than ${MAX_CSV_ROWS.toLocaleString('en-US')} rows is refused before anything is written`, async () => {
     const line = csvLine(reservation());
     const rows = Array.from({ length: MAX_CSV_ROWS + 1 }, (_, i) => line.replace('TST-000001', `ROW-${i}`));
-    const result = failure(store.importCsv([CSV_HEADER, ...rows].join('\n')));
+    const result = failure(await store.importCsv([CSV_HEADER, ...rows].join('\n')));
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]?.message).toMatch(/20,001 reservations; at most 20,000.*Split it/);
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 
-  it(`exactly ${MAX_CSV_ROWS.toLocaleString('en-US')} rows are imported`, () => {
+  it(`exactly ${MAX_CSV_ROWS.toLocaleString('en-US')} rows are imported`, async () => {
     const line = csvLine(reservation());
     const rows = Array.from({ length: MAX_CSV_ROWS }, (_, i) => line.replace('TST-000001', `ROW-${i}`));
-    expect(store.importCsv([CSV_HEADER, ...rows].join('\n'))).toEqual({ ok: true, created: MAX_CSV_ROWS, updated: 0 });
+    expect(await store.importCsv([CSV_HEADER, ...rows].join('\n'))).toEqual({ ok: true, created: MAX_CSV_ROWS, updated: 0 });
   });
 
-  it('a file over the size limit is refused without being read', () => {
+  it('a file over the size limit is refused without being read', async () => {
     const big = new Uint8Array(MAX_CSV_BYTES + 1).fill(0x41);
-    expect(failure(store.importCsv(big)).errors[0]?.message).toMatch(/larger than 5 MB/);
-    expect(failure(store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]?.message).toMatch(/larger than 5 MB/);
+    expect(failure(await store.importCsv(big)).errors[0]?.message).toMatch(/larger than 5 MB/);
+    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]?.message).toMatch(/larger than 5 MB/);
   });
 });

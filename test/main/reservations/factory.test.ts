@@ -50,32 +50,32 @@ describe('ReservationSourceConfig', () => {
 
 describe('createReservationSource', () => {
   it('opens the built-in store, empty, outside training', async () => {
-    const source = track(createReservationSource(undefined, { dataDir: dir, fetch }));
+    const source = track(await createReservationSource(undefined, { dataDir: dir, fetch }));
     expect(source).toBeInstanceOf(BuiltinReservationStore);
     expect(source.kind).toBe('builtin');
-    expect((source as BuiltinReservationStore).count()).toBe(0);
+    expect(await (source as BuiltinReservationStore).count()).toBe(0);
     expect(await source.search({ text: 'nunez' })).toEqual([]);
     expect(existsSync(join(dir, RESERVATIONS_FILE))).toBe(true);
     expect(existsSync(join(dir, TRAINING_RESERVATIONS_FILE))).toBe(false);
   });
 
   it('in training, keeps its own file with the demo guests, seeded once; real reservations stay apart', async () => {
-    const real = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir, fetch }) as BuiltinReservationStore);
-    expect(real.importCsv(csvOf([reservation({ confirmationNumber: 'REAL-1' })]))).toMatchObject({ ok: true, created: 1 });
+    const real = track((await createReservationSource({ kind: 'builtin' }, { dataDir: dir, fetch })) as BuiltinReservationStore);
+    expect(await real.importCsv(csvOf([reservation({ confirmationNumber: 'REAL-1' })]))).toMatchObject({ ok: true, created: 1 });
     await real.close();
 
-    const training = track(createReservationSource({ kind: 'builtin' }, { dataDir: dir, training: true, now: () => T0, fetch }) as BuiltinReservationStore);
-    expect(training.count()).toBe(30);
+    const training = track((await createReservationSource({ kind: 'builtin' }, { dataDir: dir, training: true, now: () => T0, fetch })) as BuiltinReservationStore);
+    expect(await training.count()).toBe(30);
     expect(await training.get('REAL-1')).toBeUndefined();
     expect((await training.search({ text: 'nunez' })).length).toBe(3);
-    expect(training.importCsv(csvOf([reservation({ confirmationNumber: 'PRACTICE-1' })]))).toMatchObject({ ok: true, created: 1 });
+    expect(await training.importCsv(csvOf([reservation({ confirmationNumber: 'PRACTICE-1' })]))).toMatchObject({ ok: true, created: 1 });
     await training.close();
 
     // Opened again: not seeded again, the practice import kept.
-    const again = track(createReservationSource(undefined, { dataDir: dir, training: true, fetch }) as BuiltinReservationStore);
-    expect(again.count()).toBe(31);
-    const production = track(createReservationSource(undefined, { dataDir: dir, fetch }) as BuiltinReservationStore);
-    expect(production.count()).toBe(1);
+    const again = track((await createReservationSource(undefined, { dataDir: dir, training: true, fetch })) as BuiltinReservationStore);
+    expect(await again.count()).toBe(31);
+    const production = track((await createReservationSource(undefined, { dataDir: dir, fetch })) as BuiltinReservationStore);
+    expect(await production.count()).toBe(1);
     expect(await production.get('CUN-7F3K2A')).toBeUndefined();
   });
 
@@ -89,7 +89,7 @@ describe('createReservationSource', () => {
         return fetch(input, init);
       };
       const source = track(
-        createReservationSource({ kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' }, { dataDir: dir, secret: () => 'Bearer abc123', fetch: given }),
+        await createReservationSource({ kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' }, { dataDir: dir, secret: () => 'Bearer abc123', fetch: given }),
       );
       expect(source).toBeInstanceOf(RestReservationSource);
       expect(source.kind).toBe('rest');

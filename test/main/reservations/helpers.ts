@@ -1,10 +1,10 @@
 // Shared set-up for the reservations tests: temp folders, reservation builders, and catching a ReservationError by code.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatCents } from '../../../shared/payments';
 import { guestLanguageOf, type ReservationErrorCode, type ReservationView } from '../../../shared/reservations';
-import { BuiltinReservationStore, ReservationError } from '../../../main/reservations';
+import { BuiltinReservationStore, ReservationError, TRAINING_RESERVATIONS_FILE } from '../../../main/reservations';
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'reservations-'));
@@ -13,8 +13,13 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 
 export const T0 = Date.UTC(2026, 10, 23, 15, 0, 0);
 
-export function openStore(dir: string, name = 'reservations.db'): BuiltinReservationStore {
-  return new BuiltinReservationStore(join(dir, name), { now: () => T0 });
+/** The store in `dir`'s own files: reservations.db, or training's reservations-training.db. */
+export function openStore(dir: string, name = 'reservations.db'): Promise<BuiltinReservationStore> {
+  const training = name === TRAINING_RESERVATIONS_FILE;
+  // Another store than the folder's own: a folder of its own (each store's file name is fixed).
+  const folder = training || name === 'reservations.db' ? dir : join(dir, name.replace(/\.db$/, ''));
+  mkdirSync(folder, { recursive: true });
+  return BuiltinReservationStore.openFolder(folder, { now: () => T0, training });
 }
 
 /** A reservation; its language is the phone's (as a source without a language field gives it) unless given. */

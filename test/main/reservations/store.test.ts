@@ -1,184 +1,202 @@
-// The built-in store: the search rules (confirmation number, accent-blind name, phone digits, e-mail), ranking, get, the file itself.
+// The built-in store: the search rules (confirmation number, accent-blind name, phone digits, e-mail), ranking and get
+// on both backends (the embedded file and the center's PostgreSQL, as the app role); the embedded file itself.
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
-import { BuiltinReservationStore, RESERVATIONS_SCHEMA_VERSION } from '../../../main/reservations';
+import {
+  BuiltinReservationStore,
+  RESERVATIONS_FILE,
+  RESERVATIONS_SCHEMA_VERSION,
+  RESERVATIONS_STORE,
+  TRAINING_RESERVATIONS_FILE,
+  createReservationSource,
+} from '../../../main/reservations';
+import { centerStorage, StorageError } from '../../../main/storage';
+import { useStoreBackends } from '../../support/backends';
 import { T0, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
 
-let dir: string;
-let cleanup: () => void;
 let store: BuiltinReservationStore;
-
-beforeEach(() => {
-  ({ dir, cleanup } = tempDir());
-  store = openStore(dir);
-  expect(store.seedDemo()).toBe(30);
-});
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
-
 const ids = async (text: string): Promise<string[]> => (await store.search({ text })).map((r) => r.confirmationNumber);
 
-describe('search by confirmation number', () => {
-  it.each(['CUN-7F3K2A', 'cun-7f3k2a', '  Cun-7F3k2A  '])('finds %s exactly, in any case', async (text) => {
-    expect(await ids(text)).toEqual(['CUN-7F3K2A']);
+describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $name', (backend) => {
+  beforeEach(async () => {
+    store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+    expect(await store.seedDemo()).toBe(30);
   });
 
-  it.each(['cun6b3d8f', 'CUN 6B3D8F', 'cun-6b3-d8f', 'CUN—6B3D8F'])('finds %s without its dashes or spaces', async (text) => {
-    expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+
+  describe('search by confirmation number', () => {
+    it.each(['CUN-7F3K2A', 'cun-7f3k2a', '  Cun-7F3k2A  '])('finds %s exactly, in any case', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-7F3K2A']);
+    });
+
+    it.each(['cun6b3d8f', 'CUN 6B3D8F', 'cun-6b3-d8f', 'CUN—6B3D8F'])('finds %s without its dashes or spaces', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+    });
+
+    it('does not match part of a confirmation number', async () => {
+      expect(await ids('CUN-7F3')).toEqual([]);
+    });
   });
 
-  it('does not match part of a confirmation number', async () => {
-    expect(await ids('CUN-7F3')).toEqual([]);
-  });
-});
+  describe('search by name', () => {
+    it('ignores accents and case: "nunez" finds every Núñez', async () => {
+      const found = await store.search({ text: 'nunez' });
+      expect(found.map((r) => r.guestName).sort()).toEqual(['Joaquín Núñez Ortega', 'Sofía Núñez Ortega', 'Sofía Núñez Ortega']);
+    });
 
-describe('search by name', () => {
-  it('ignores accents and case: "nunez" finds every Núñez', async () => {
-    const found = await store.search({ text: 'nunez' });
-    expect(found.map((r) => r.guestName).sort()).toEqual(['Joaquín Núñez Ortega', 'Sofía Núñez Ortega', 'Sofía Núñez Ortega']);
-  });
+    it.each(['NÚÑEZ', 'Nuñez', 'núnez', 'sofia nunez', 'SOFÍA  NÚÑEZ'])('%s finds Sofía Núñez', async (text) => {
+      expect((await store.search({ text })).some((r) => r.guestName === 'Sofía Núñez Ortega')).toBe(true);
+    });
 
-  it.each(['NÚÑEZ', 'Nuñez', 'núnez', 'sofia nunez', 'SOFÍA  NÚÑEZ'])('%s finds Sofía Núñez', async (text) => {
-    expect((await store.search({ text })).some((r) => r.guestName === 'Sofía Núñez Ortega')).toBe(true);
-  });
+    it('matches part of a name, anywhere in it', async () => {
+      expect(await ids('chavez belt')).toEqual(['MEX-9F2H5J']);
+      expect(await ids('connor')).toEqual(['SJD-3B7N1C']);
+      expect(await ids("o'connor")).toEqual(['SJD-3B7N1C']);
+      expect(await ids('zoe')).toEqual(['CUN-6B3D8F']);
+      expect(await ids('yanez')).toEqual(['PVR-1X4Y7Z']);
+    });
 
-  it('matches part of a name, anywhere in it', async () => {
-    expect(await ids('chavez belt')).toEqual(['MEX-9F2H5J']);
-    expect(await ids('connor')).toEqual(['SJD-3B7N1C']);
-    expect(await ids("o'connor")).toEqual(['SJD-3B7N1C']);
-    expect(await ids('zoe')).toEqual(['CUN-6B3D8F']);
-    expect(await ids('yanez')).toEqual(['PVR-1X4Y7Z']);
-  });
+    it('takes % and _ literally', async () => {
+      expect(await ids('%%')).toEqual([]);
+      expect(await ids('__')).toEqual([]);
+      expect(await ids('n_nez')).toEqual([]);
+    });
 
-  it('takes % and _ literally', async () => {
-    expect(await ids('%%')).toEqual([]);
-    expect(await ids('__')).toEqual([]);
-    expect(await ids('n_nez')).toEqual([]);
-  });
-
-  it('orders the same guest\'s stays by check-in', async () => {
-    const sofia = await store.search({ text: 'sofia nunez' });
-    expect(sofia.map((r) => r.confirmationNumber)).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
-    expect(sofia[0]!.checkIn < sofia[1]!.checkIn).toBe(true);
-  });
-});
-
-describe('search by phone', () => {
-  it.each([
-    '+52 998 123 4567',
-    '+529981234567',
-    '9981234567',
-    '998 123 4567',
-    '(998) 123-4567',
-    '52 998 123 45 67',
-  ])('%s finds both of Sofía\'s stays (digits compared)', async (text) => {
-    expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+    it('orders the same guest\'s stays by check-in', async () => {
+      const sofia = await store.search({ text: 'sofia nunez' });
+      expect(sofia.map((r) => r.confirmationNumber)).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+      expect(sofia[0]!.checkIn < sofia[1]!.checkIn).toBe(true);
+    });
   });
 
-  it.each(['+1 201 555 0123', '2015550123', '1-201-555-0123', '(201) 555-0123'])('%s finds the US guest', async (text) => {
-    expect(await ids(text)).toEqual(['MEX-6F8G3H']);
+  describe('search by phone', () => {
+    it.each([
+      '+52 998 123 4567',
+      '+529981234567',
+      '9981234567',
+      '998 123 4567',
+      '(998) 123-4567',
+      '52 998 123 45 67',
+    ])('%s finds both of Sofía\'s stays (digits compared)', async (text) => {
+      expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+    });
+
+    it.each(['+1 201 555 0123', '2015550123', '1-201-555-0123', '(201) 555-0123'])('%s finds the US guest', async (text) => {
+      expect(await ids(text)).toEqual(['MEX-6F8G3H']);
+    });
+
+    it.each(['555 0164', '5550164', '0164', '55-0164'])('%s (the end of the number, 4 digits or more) finds Zoë', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+    });
+
+    it('puts a whole number before numbers that only end with it', async () => {
+      store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+      const rows = [
+        reservation({ confirmationNumber: 'R-ENDS', guestName: 'Ana Uno', guestPhone: '+529985554567', checkIn: '2026-12-01' }),
+        reservation({ confirmationNumber: 'R-WHOLE', guestName: 'Ana Dos', guestPhone: '+12015554567', checkIn: '2026-12-02' }),
+      ];
+      expect(await store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 2, updated: 0 });
+      expect(await ids('201 555 4567')).toEqual(['R-WHOLE']);
+      expect(await ids('555 4567')).toEqual(['R-ENDS', 'R-WHOLE']);
+    });
+
+    it('needs the end of the number, not its start or middle, and 4 digits at least', async () => {
+      expect(await ids('998123456')).toEqual([]);
+      expect(await ids('998 123')).toEqual([]);
+      expect(await ids('+52 998 123 4568')).toEqual([]);
+      expect(await ids('567')).toEqual([]);
+    });
   });
 
-  it.each(['555 0164', '5550164', '0164', '55-0164'])('%s (the end of the number, 4 digits or more) finds Zoë', async (text) => {
-    expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+  describe('search by e-mail', () => {
+    it.each(['sofia.nunez@example.mx', 'SOFIA.NUNEZ@EXAMPLE.MX', ' Sofia.Nunez@Example.MX '])('%s finds the guest, in any case', async (text) => {
+      expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+    });
+
+    it('needs the whole address', async () => {
+      expect(await ids('sofia.nunez@')).toEqual([]);
+      expect(await ids('@example.mx')).toEqual([]);
+    });
   });
 
-  it('puts a whole number before numbers that only end with it', async () => {
-    await store.close();
-    store = openStore(dir, 'phones.db');
-    const rows = [
-      reservation({ confirmationNumber: 'R-ENDS', guestName: 'Ana Uno', guestPhone: '+529985554567', checkIn: '2026-12-01' }),
-      reservation({ confirmationNumber: 'R-WHOLE', guestName: 'Ana Dos', guestPhone: '+12015554567', checkIn: '2026-12-02' }),
-    ];
-    expect(store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 2, updated: 0 });
-    expect(await ids('201 555 4567')).toEqual(['R-WHOLE']);
-    expect(await ids('555 4567')).toEqual(['R-ENDS', 'R-WHOLE']);
+  describe('ranking and limits', () => {
+    it('puts a confirmation number first, then the whole name, a word start, and a name containing the text, whatever the dates', async () => {
+      store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+      const rows = [
+        reservation({ confirmationNumber: 'R-CONTAINS', guestName: 'Susana Villalópez', checkIn: '2026-12-01', guestEmail: 'susana@example.mx', guestPhone: '+529981110001' }),
+        reservation({ confirmationNumber: 'R-WORD', guestName: 'Ana Lopez Ruiz', checkIn: '2026-12-02', guestEmail: 'ana.ruiz@example.mx', guestPhone: '+529981110002' }),
+        reservation({ confirmationNumber: 'R-EXACT', guestName: 'López', checkIn: '2026-12-03', guestEmail: 'l@example.mx', guestPhone: '+529981110003' }),
+        reservation({ confirmationNumber: 'LOPEZ', guestName: 'Carlos Méndez', checkIn: '2026-12-04', guestEmail: 'carlos@example.mx', guestPhone: '+529981110004' }),
+      ];
+      expect(await store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 4, updated: 0 });
+      expect(await ids('lopez')).toEqual(['LOPEZ', 'R-EXACT', 'R-WORD', 'R-CONTAINS']);
+    });
+
+    it(`returns at most ${MAX_SEARCH_RESULTS}`, async () => {
+      const many = Array.from({ length: 25 }, (_, i) =>
+        reservation({ confirmationNumber: `MANY-${i}`, guestName: `Guadalupe Prueba ${i}`, guestPhone: undefined, guestEmail: undefined }),
+      );
+      expect(await store.importCsv(csvOf(many))).toMatchObject({ ok: true, created: 25 });
+      expect(await store.search({ text: 'prueba' })).toHaveLength(MAX_SEARCH_RESULTS);
+    });
+
+    it('answers with views that satisfy the shared schema, amounts in major units', async () => {
+      const [found] = await store.search({ text: 'CUN-8T1V4W' });
+      expect(ReservationView.parse(found)).toEqual(found);
+      expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDueCents: 4_218_075, currency: 'mxn', guestPhone: '+528187451236' });
+    });
   });
 
-  it('needs the end of the number, not its start or middle, and 4 digits at least', async () => {
-    expect(await ids('998123456')).toEqual([]);
-    expect(await ids('998 123')).toEqual([]);
-    expect(await ids('+52 998 123 4568')).toEqual([]);
-    expect(await ids('567')).toEqual([]);
-  });
-});
-
-describe('search by e-mail', () => {
-  it.each(['sofia.nunez@example.mx', 'SOFIA.NUNEZ@EXAMPLE.MX', ' Sofia.Nunez@Example.MX '])('%s finds the guest, in any case', async (text) => {
-    expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
-  });
-
-  it('needs the whole address', async () => {
-    expect(await ids('sofia.nunez@')).toEqual([]);
-    expect(await ids('@example.mx')).toEqual([]);
-  });
-});
-
-describe('ranking and limits', () => {
-  it('puts a confirmation number first, then the whole name, a word start, and a name containing the text, whatever the dates', async () => {
-    await store.close();
-    store = openStore(dir, 'ranking.db');
-    const rows = [
-      reservation({ confirmationNumber: 'R-CONTAINS', guestName: 'Susana Villalópez', checkIn: '2026-12-01', guestEmail: 'susana@example.mx', guestPhone: '+529981110001' }),
-      reservation({ confirmationNumber: 'R-WORD', guestName: 'Ana Lopez Ruiz', checkIn: '2026-12-02', guestEmail: 'ana.ruiz@example.mx', guestPhone: '+529981110002' }),
-      reservation({ confirmationNumber: 'R-EXACT', guestName: 'López', checkIn: '2026-12-03', guestEmail: 'l@example.mx', guestPhone: '+529981110003' }),
-      reservation({ confirmationNumber: 'LOPEZ', guestName: 'Carlos Méndez', checkIn: '2026-12-04', guestEmail: 'carlos@example.mx', guestPhone: '+529981110004' }),
-    ];
-    expect(store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 4, updated: 0 });
-    expect(await ids('lopez')).toEqual(['LOPEZ', 'R-EXACT', 'R-WORD', 'R-CONTAINS']);
+  describe('what goes in', () => {
+    it.each([
+      [{ text: 'a' }, /at least 2/],
+      [{ text: 'x'.repeat(101) }, /at most 100/],
+      [{ text: 7 }, /Type a confirmation number/],
+    ])('%j is refused as invalid_query, through the promise', async (query, message) => {
+      const promise = store.search(query as { text: string });
+      expect(promise).toBeInstanceOf(Promise);
+      const error = await expectCode(() => promise, 'invalid_query');
+      expect(error.message).toMatch(message);
+    });
   });
 
-  it(`returns at most ${MAX_SEARCH_RESULTS}`, async () => {
-    const many = Array.from({ length: 25 }, (_, i) =>
-      reservation({ confirmationNumber: `MANY-${i}`, guestName: `Guadalupe Prueba ${i}`, guestPhone: undefined, guestEmail: undefined }),
-    );
-    expect(store.importCsv(csvOf(many))).toMatchObject({ ok: true, created: 25 });
-    expect(await store.search({ text: 'prueba' })).toHaveLength(MAX_SEARCH_RESULTS);
-  });
+  describe('get', () => {
+    it('finds a reservation by confirmation number in any case', async () => {
+      expect(await store.get('mex-2h8r5t')).toMatchObject({ confirmationNumber: 'MEX-2H8R5T', guestName: 'José Ángel Muñoz Pérez' });
+    });
 
-  it('answers with views that satisfy the shared schema, amounts in major units', async () => {
-    const [found] = await store.search({ text: 'CUN-8T1V4W' });
-    expect(ReservationView.parse(found)).toEqual(found);
-    expect(found).toMatchObject({ guestName: 'Iñaki Garza Villarreal', balanceDueCents: 4_218_075, currency: 'mxn', guestPhone: '+528187451236' });
-  });
-});
-
-describe('what goes in', () => {
-  it.each([
-    [{ text: 'a' }, /at least 2/],
-    [{ text: 'x'.repeat(101) }, /at most 100/],
-    [{ text: 7 }, /Type a confirmation number/],
-  ])('%j is refused as invalid_query, through the promise', async (query, message) => {
-    const promise = store.search(query as { text: string });
-    expect(promise).toBeInstanceOf(Promise);
-    const error = await expectCode(() => promise, 'invalid_query');
-    expect(error.message).toMatch(message);
-  });
-});
-
-describe('get', () => {
-  it('finds a reservation by confirmation number in any case', async () => {
-    expect(await store.get('mex-2h8r5t')).toMatchObject({ confirmationNumber: 'MEX-2H8R5T', guestName: 'José Ángel Muñoz Pérez' });
-  });
-
-  it('answers undefined for an unknown number and refuses an empty one', async () => {
-    expect(await store.get('NOPE-1')).toBeUndefined();
-    await expectCode(() => store.get('  '), 'invalid_query');
+    it('answers undefined for an unknown number and refuses an empty one', async () => {
+      expect(await store.get('NOPE-1')).toBeUndefined();
+      await expectCode(() => store.get('  '), 'invalid_query');
+    });
   });
 });
 
 describe('the reservations file', () => {
+  let dir: string;
+  let cleanup: () => void;
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    store = await openStore(dir);
+    expect(await store.seedDemo()).toBe(30);
+  });
+  afterEach(async () => {
+    await store.close();
+    cleanup();
+  });
+
   it('is WAL, versioned, and keeps its reservations when reopened', async () => {
     const path = join(dir, 'reservations.db');
     expect(store.schemaVersion).toBe(RESERVATIONS_SCHEMA_VERSION);
     await store.close();
-    store = openStore(dir);
-    expect(store.count()).toBe(30);
-    expect(store.seedDemo()).toBe(0);
+    store = await openStore(dir);
+    expect(await store.count()).toBe(30);
+    expect(await store.seedDemo()).toBe(0);
     const raw = new Database(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect((raw.prepare('SELECT balance_cents FROM reservations WHERE id_key = ?').get('cun-8t1v4w') as { balance_cents: number }).balance_cents).toBe(4_218_075);
@@ -187,7 +205,9 @@ describe('the reservations file', () => {
 
   it('brings a file of the first version up to date: its reservations are then found without dashes or spaces', async () => {
     await store.close();
-    const path = join(dir, 'v1.db');
+    const folder = join(dir, 'v1');
+    mkdirSync(folder);
+    const path = join(folder, 'reservations.db');
     const raw = new Database(path);
     raw.exec(`CREATE TABLE reservations (
        id_key TEXT PRIMARY KEY, confirmation_number TEXT NOT NULL, guest_name TEXT NOT NULL, name_key TEXT NOT NULL,
@@ -203,18 +223,20 @@ describe('the reservations file', () => {
       .run();
     raw.pragma('user_version = 1');
     raw.close();
-    store = new BuiltinReservationStore(path, { now: () => T0 });
+    store = await BuiltinReservationStore.openFolder(folder, { now: () => T0 });
     expect(store.schemaVersion).toBe(RESERVATIONS_SCHEMA_VERSION);
+    expect(await store.count()).toBe(1);
     expect(await ids('old1234')).toEqual(['OLD-12 34']);
     expect(await ids('2233')).toEqual(['OLD-12 34']);
   });
 
   it('refuses a file written by a newer version of the app', async () => {
-    const path = join(dir, 'newer.db');
-    const raw = new Database(path);
+    const folder = join(dir, 'newer');
+    mkdirSync(folder);
+    const raw = new Database(join(folder, 'reservations.db'));
     raw.pragma(`user_version = ${RESERVATIONS_SCHEMA_VERSION + 1}`);
     raw.close();
-    const error = await expectCode(() => new BuiltinReservationStore(path), 'storage');
+    const error = await expectCode(() => BuiltinReservationStore.openFolder(folder), 'storage');
     expect(error.message).toMatch(/newer version of the app/);
   });
 
@@ -223,7 +245,7 @@ describe('the reservations file', () => {
     await store.close();
     await expectCode(() => store.search({ text: 'nunez' }), 'closed');
     await expectCode(() => store.get('CUN-7F3K2A'), 'closed');
-    expect(() => store.count()).toThrow(/closing/);
+    await expect(store.count()).rejects.toThrow(/closing/);
   });
 
   it('reports a damaged file as storage, without the driver message', async () => {
@@ -232,8 +254,83 @@ describe('the reservations file', () => {
     const raw = new Database(path);
     raw.exec('DROP TABLE reservations');
     raw.close();
-    store = new BuiltinReservationStore(path, { now: () => T0 });
+    store = await BuiltinReservationStore.openFolder(dir, { now: () => T0 });
     const error = await expectCode(() => store.search({ text: 'nunez' }), 'storage');
     expect(error.message).not.toMatch(/no such table|SQLITE/i);
+  });
+});
+
+describe("the center's reservations: one import serves every desk", () => {
+  const backends = useStoreBackends([RESERVATIONS_STORE]);
+  const postgres = backends.find((backend) => backend.name === 'postgres');
+  if (postgres === undefined) throw new Error('useStoreBackends gave no postgres backend');
+  const center = postgres;
+  const rows = Array.from({ length: 40 }, (_, i) => reservation({ confirmationNumber: `CTR-${String(i).padStart(4, '0')}`, guestName: `Guest Center ${i}` }));
+
+  it('a reservation imported at one desk is found at another, and importing it again there (any case) replaces it', async () => {
+    const a = await BuiltinReservationStore.open(await center.storage(), { now: () => T0, deskId: 'desk-a' });
+    const b = await BuiltinReservationStore.open(await center.anotherDesk(), { now: () => T0, deskId: 'desk-b' });
+    expect(await a.importCsv(csvOf(rows))).toEqual({ ok: true, created: 40, updated: 0 });
+    expect(await b.get('ctr-0007')).toMatchObject({ confirmationNumber: 'CTR-0007', guestName: 'Guest Center 7' });
+    const again = csvOf(rows.map((row) => ({ ...row, confirmationNumber: row.confirmationNumber.toLowerCase(), balanceDueCents: 100 })));
+    expect(await b.importCsv(again)).toEqual({ ok: true, created: 0, updated: 40 });
+    expect(await a.count()).toBe(40);
+    expect((await a.get('CTR-0007'))?.balanceDueCents).toBe(100);
+    const [who] = await center.center().query<{ desk_id: string; n: string }>('SELECT desk_id, count(*) AS n FROM reservations.reservations GROUP BY desk_id');
+    expect(who).toEqual({ desk_id: 'desk-b', n: '40' });
+  });
+
+  it('the same file imported at two desks at the same moment writes each reservation once, and the counts add up', async () => {
+    const a = await BuiltinReservationStore.open(await center.storage(), { now: () => T0, deskId: 'desk-a' });
+    const b = await BuiltinReservationStore.open(await center.anotherDesk(), { now: () => T0, deskId: 'desk-b' });
+    const file = csvOf(rows);
+    const results = await Promise.all([a.importCsv(file), b.importCsv(file)]);
+    expect(await a.count()).toBe(40);
+    const counts = results.map((result) => (result.ok ? [result.created, result.updated] : []));
+    expect(counts).toContainEqual([40, 0]);
+    expect(counts).toContainEqual([0, 40]);
+  });
+
+  it("the center's refusals reach the agent as their own code, in words (never as the driver's message)", async () => {
+    const store = await BuiltinReservationStore.open(await center.storage(), { now: () => T0 });
+    const { roles } = center.center();
+    await center.center().query(`REVOKE SELECT ON reservations.reservations FROM ${pg.escapeIdentifier(roles.app.name)}`);
+    try {
+      const error: unknown = await store.search({ text: 'nunez' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StorageError);
+      expect(error).toMatchObject({ code: 'center_permission_denied', message: expect.stringMatching(/--migrate-center/) as unknown });
+    } finally {
+      await center.center().query(`GRANT SELECT ON reservations.reservations TO ${pg.escapeIdentifier(roles.app.name)}`);
+    }
+    const unreachable = centerStorage({ ...center.center().app, port: 1, connectTimeoutMs: 2000 });
+    try {
+      await expect(BuiltinReservationStore.open(unreachable)).rejects.toMatchObject({ code: 'center_unavailable' });
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  it("training's demo guests stay in the desk's own file, never on the center", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const storage = await center.storage();
+      const training = await createReservationSource(undefined, { dataDir: dir, storage, training: true, now: () => T0, fetch });
+      try {
+        expect(existsSync(join(dir, TRAINING_RESERVATIONS_FILE))).toBe(true);
+        expect(await training.search({ text: 'nunez' })).not.toEqual([]);
+        expect(await center.center().query('SELECT 1 FROM reservations.reservations')).toEqual([]);
+      } finally {
+        await training.close();
+      }
+      const real = await createReservationSource(undefined, { dataDir: dir, storage, fetch });
+      try {
+        expect(await real.search({ text: 'nunez' })).toEqual([]);
+        expect(existsSync(join(dir, RESERVATIONS_FILE))).toBe(false);
+      } finally {
+        await real.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 });

@@ -13,9 +13,9 @@ export const auditKeys = {
 export function useAuditRows(query: AuditQuery | undefined): UseInfiniteQueryResult<InfiniteData<Output<'audit:list'>, number | undefined>> {
   return useInfiniteQuery({
     queryKey: auditKeys.rows(query ?? {}),
-    queryFn: ({ pageParam }) => unwrap(bridge().audit.list({ ...query, limit: 50, ...(pageParam === undefined ? {} : { beforeSeq: pageParam }) })),
+    queryFn: ({ pageParam }) => unwrap(bridge().audit.list({ ...query, limit: 50, ...(pageParam === undefined ? {} : { beforeId: pageParam }) })),
     initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => last.nextBeforeSeq,
+    getNextPageParam: (last) => last.nextBeforeId,
     enabled: query !== undefined,
     staleTime: 0,
   });
@@ -26,7 +26,7 @@ export function useVerifyAudit(): UseMutationResult<AuditVerification, Error, vo
   return useMutation({ mutationFn: () => unwrap(bridge().audit.verify({})) });
 }
 
-export type AuditFilters = Omit<AuditQuery, 'beforeSeq' | 'limit'>;
+export type AuditFilters = Omit<AuditQuery, 'beforeId' | 'limit'>;
 
 /** Every row matching the filters, as CSV. */
 export function useExportAudit(): UseMutationResult<Output<'audit:exportCsv'>, Error, AuditFilters> {

@@ -47,7 +47,7 @@ export function AuditTrail(): JSX.Element {
   function exportCsv(): void {
     if (verification.isError) verification.reset();
     // The filters shown, without paging: every matching row.
-    const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeSeq' && key !== 'limit')) as AuditFilters;
+    const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeId' && key !== 'limit')) as AuditFilters;
     exported.mutate(filters, { onSuccess: (answer) => downloadText(`audit-${localIsoDate()}.csv`, answer.csv) });
   }
 
@@ -96,8 +96,8 @@ export function AuditTrail(): JSX.Element {
         {verification.data && (
           <p role="alert" className={verification.data.ok ? 'ok' : 'error'}>
             {verification.data.ok
-              ? t('audit.intact', { rows: verification.data.rows })
-              : t('audit.broken', { seq: verification.data.seq ?? '?', reason: verification.data.reason ?? '' })}
+              ? t('audit.intact', { rows: verification.data.rows, desks: verification.data.desks ?? 1 })
+              : t('audit.broken', { desk: verification.data.deskId ?? '?', seq: verification.data.seq ?? '?', reason: verification.data.reason ?? '' })}
           </p>
         )}
         {note && <p role="status">{note}</p>}
@@ -108,6 +108,7 @@ export function AuditTrail(): JSX.Element {
             className="audit"
             labelledBy={`${id}-title`}
             columns={[
+              t('audit.col.desk'),
               '#',
               t('audit.col.time'),
               t('audit.col.actor'),
@@ -119,7 +120,10 @@ export function AuditTrail(): JSX.Element {
             ]}
           >
             {all.map((row) => (
-              <tr key={row.seq}>
+              <tr key={row.id}>
+                <td className="mono" title={row.deskId}>
+                  {row.deskId.slice(0, 8)}
+                </td>
                 <td>{row.seq}</td>
                 <td>{dateTime(row.at)}</td>
                 <td>{row.actor}</td>
