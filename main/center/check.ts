@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { UserError } from '../errors';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { JOURNAL_STORE } from '../payments/journal';
 import {
   StorageError,
   TABLE_PRIVILEGES,
@@ -113,7 +114,7 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 }
 
 /** The stores this version of the app keeps on the center (empty until the stores move there: issue 16's next phase). */
-export const CENTER_STORES: readonly StoreDefinition[] = [];
+export const CENTER_STORES: readonly StoreDefinition[] = [JOURNAL_STORE];
 
 export interface RunCenterCheckOptions {
   /** The effective `center` setting; undefined: this desk has none (it keeps its records in its own files). */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CENTER_STORES } from '../../../main/center';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 
@@ -16,7 +17,8 @@ let center: TestCenter;
 let folder: string;
 
 beforeAll(async () => {
-  center = await createCenter(await testPostgres());
+  // Migrated for every store this app keeps on the center, as IT does with --migrate-center before the check.
+  center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
   folder = await mkdtemp(path.join(tmpdir(), 'cpd-center-cli-'));
 }, 120_000);
 

@@ -19,7 +19,9 @@
  */
 import { z } from 'zod';
 import { haltAfterSend, haltHere, say } from '../support/crash-kit';
-import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
+import { dirname } from 'node:path';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { openJournal } from '../../support/journal';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 
 const CRASH_POINTS = ['after-decision', 'after-journal', 'after-send'] as const;
@@ -50,18 +52,21 @@ class HaltAfterDecision extends RefundRequests {
   }
 }
 
-/** Stops right after the refund operation is durably journaled, before anything is sent for it. */
-class HaltAfterBegin extends Journal {
-  override begin(op: Parameters<Journal['begin']>[0]): Operation {
-    const stored = super.begin(op);
+/** Stops right after the refund operation is durably journaled, before anything is sent for it (the Journal patched in this child). */
+function haltAfterBegin(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
+  const begin = Journal.prototype.begin;
+  Journal.prototype.begin = async function (this: Journal, op) {
+    const stored = await begin.call(this, op);
     if (stored.kind === 'refund') halt('after-journal');
     return stored;
-  }
+  };
 }
 
 async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
-  const journal = job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : new Journal(job.journalPath);
+  if (job.point === 'after-journal') haltAfterBegin();
+  const journal = await openJournal(dirname(job.journalPath));
   const requests = job.point === 'after-decision' ? new HaltAfterDecision(job.requestsPath) : new RefundRequests(job.requestsPath);
   const engine = new PaymentEngine({
     config: simulatorConfig(job),
@@ -72,7 +77,7 @@ async function main(): Promise<void> {
   });
   await engine.recover();
   const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
-  desk.reconcile();
+  await desk.reconcile();
   const approved = await desk.approve(job.requestId, job.approver);
   say(`UNEXPECTED approve() returned ${approved.request.status} without reaching ${job.point}`);
   process.exit(2);

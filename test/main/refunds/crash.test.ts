@@ -19,6 +19,8 @@ import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { runToCrashPoint, sigkill } from '../support/crash-parent';
 import type { OperatorView } from '../../../shared/operators';
+import { dirname } from 'node:path';
+import { openJournal } from '../../support/journal';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 /** How long the service holds the child's refund request in the after-send case (it finishes it after the crash). */
@@ -56,13 +58,13 @@ afterEach(async () => {
       await once(child, 'exit');
     }
   }
-  for (const { engine, journal, requests } of opened.splice(0)) closeAll(engine, journal, requests);
+  for (const { engine, journal, requests } of opened.splice(0)) await closeAll(engine, journal, requests);
   rmSync(dir, { recursive: true, force: true });
 });
 
-function closeAll(engine: PaymentEngine, journal: Journal, requests: RefundRequests): void {
-  engine.close();
-  journal.close();
+async function closeAll(engine: PaymentEngine, journal: Journal, requests: RefundRequests): Promise<void> {
+  await engine.close();
+  await journal.close();
   requests.close();
 }
 
@@ -80,7 +82,7 @@ interface Sent {
 }
 
 /** An engine and desk on the test's files, as the app opens them at start-up; `sent` records every request. */
-function openDesk() {
+async function openDesk() {
   const sent: Sent[] = [];
   const observing: typeof fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -94,7 +96,7 @@ function openDesk() {
     });
     return response;
   };
-  const journal = new Journal(journalPath);
+  const journal = await openJournal(dirname(journalPath));
   const requests = new RefundRequests(requestsPath);
   const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing });
   const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('not used here')) });
@@ -106,16 +108,16 @@ function openDesk() {
     requests,
     desk,
     sent,
-    close: () => {
+    close: async () => {
       opened.splice(opened.indexOf(handle), 1);
-      closeAll(engine, journal, requests);
+      await closeAll(engine, journal, requests);
     },
   };
 }
 
 /** A succeeded 150 USD payment taken by the agent, in the journal file; and her request for 60 of it, waiting. */
 async function paymentAndRequest(): Promise<{ paymentId: string; requestId: string }> {
-  const { engine, desk, close } = openDesk();
+  const { engine, desk, close } = await openDesk();
   await engine.recover();
   const method = await engine.tokenize({ card: CARD, reservationId: RESERVATION, operatorId: ANA.id });
   let payment = await engine.pay({ methodId: method.id, amountCents: 15000, currency: 'usd', reservationId: RESERVATION, operatorId: ANA.id });
@@ -126,7 +128,7 @@ async function paymentAndRequest(): Promise<{ paymentId: string; requestId: stri
   expect(payment).toMatchObject({ status: 'succeeded', refundableCents: 15000, refunds: [] });
   const request = await desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 6000, reason: 'requested_by_customer', note: 'Late checkout charged twice.' }, ANA);
   expect(request).toMatchObject({ status: 'pending', requestedBy: 'ana', amountCents: 6000 });
-  close();
+  await close();
   return { paymentId: payment.id, requestId: request.id };
 }
 
@@ -191,25 +193,25 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
         expect(await serviceRefunds(paymentId)).toEqual([]);
       }
 
-      const { engine, journal, requests, desk, sent } = openDesk();
+      const { engine, journal, requests, desk, sent } = await openDesk();
       // What the crash left: the approval written with both ids, its refund journaled and unanswered.
       expect(requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', override: false, refundId: undefined });
-      const crashed = journal.operation(requestId);
+      const crashed = await journal.operation(requestId);
       expect(crashed).toMatchObject({ kind: 'refund', state: 'pending', resendable: true, paymentId, operatorId: 'sam', resultId: undefined });
       const key = crashed?.key ?? '';
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
-      expect(journal.payment(paymentId)?.refunds).toEqual([]);
+      expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
       // The start-up: the engine re-sends, then the desk reconciles the request.
       const report = await engine.recover();
       expect(report).toMatchObject({ resent: [requestId], failed: [], abandoned: [], reconcile: [] });
-      expect(desk.reconcile()).toBe(1);
+      expect(await desk.reconcile()).toBe(1);
 
-      const done = journal.operation(requestId);
+      const done = await journal.operation(requestId);
       expect(done).toMatchObject({ state: 'done', key });
       const refundId = done?.resultId ?? '';
       expect(refundId).not.toBe('');
-      expect(journal.pendingOperations()).toEqual([]);
+      expect(await journal.pendingOperations()).toEqual([]);
 
       // Exactly one refund POST, with the key journaled before the crash; a replay when the service had it.
       const posts = sent.filter((s) => REFUND_POST.test(s.request));
@@ -217,14 +219,14 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
 
       // The service holds one refund, the journal the same one (the approver's), the request knows it.
       expect(await serviceRefunds(paymentId)).toEqual([{ id: refundId, amount: 60, status: 'succeeded' }]);
-      expect(journal.payment(paymentId)?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([[refundId, 6000, 'sam']]);
+      expect((await journal.payment(paymentId))?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([[refundId, 6000, 'sam']]);
       expect(requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId, failure: undefined });
       expect(desk.requestsFor(paymentId)).toMatchObject([{ id: requestId, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId }]);
 
       // A second start finds nothing to do; approving again from the queue answers the same refund.
       sent.splice(0);
       expect(await engine.recover()).toMatchObject({ resent: [], failed: [] });
-      expect(desk.reconcile()).toBe(0);
+      expect(await desk.reconcile()).toBe(0);
       const again = await desk.approve(requestId, SAM);
       expect(again.request.refundId).toBe(refundId);
       expect(again.payment).toMatchObject({ refundableCents: 9000 });
@@ -240,12 +242,12 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     expect(line).toBe('AT after-decision');
     await sigkill(child);
 
-    const { engine, journal, requests, desk, sent } = openDesk();
+    const { engine, journal, requests, desk, sent } = await openDesk();
     expect(requests.get(requestId)).toMatchObject({ status: 'approved', decidedBy: 'sam', refundId: undefined });
-    expect(journal.operation(requestId)).toBeUndefined();
+    expect(await journal.operation(requestId)).toBeUndefined();
 
     expect(await engine.recover()).toMatchObject({ resent: [], failed: [], abandoned: [], reconcile: [] });
-    expect(desk.reconcile()).toBe(1);
+    expect(await desk.reconcile()).toBe(1);
     // No refund was sent, so none can be pending: the request is closed, with both ids still on record.
     expect(requests.get(requestId)).toMatchObject({
       status: 'failed',
@@ -256,11 +258,11 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     });
     expect(sent.filter((s) => REFUND_POST.test(s.request))).toEqual([]);
     expect(await serviceRefunds(paymentId)).toEqual([]);
-    expect(journal.payment(paymentId)?.refunds).toEqual([]);
+    expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
     // The closed request is not approved again by accident; the agent asks again and that one is refunded once.
     await expect(desk.approve(requestId, SAM)).rejects.toMatchObject({ code: 'request_closed' });
-    expect(journal.operation(requestId)).toBeUndefined();
+    expect(await journal.operation(requestId)).toBeUndefined();
     const retry = await desk.request({ requestId: randomUUID(), paymentId, amountCents: 6000, reason: 'requested_by_customer' }, ANA);
     const approved = await desk.approve(retry.id, SAM);
     expect(approved.request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
