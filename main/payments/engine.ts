@@ -669,6 +669,8 @@ export class PaymentEngine {
       await this.emit(paymentId);
       return;
     }
+    // Another desk's refund is that desk's to send (now, or at its next start): this one is refused, nothing sent.
+    if (fresh.some((op) => op.deskId !== this.journal.deskId)) throw refundInFlight();
     for (const op of fresh) await this.resend(op);
     await this.fetchAndStore(paymentId);
     await this.emit(paymentId);
@@ -718,15 +720,19 @@ export class PaymentEngine {
   }
 
   /**
-   * Sends the earlier attempts again (each with its own key and payload). The payment one of them made, when
+   * Sends this desk's earlier attempts again (each with its own key and payload). The payment one of them made, when
    * answered; undefined when every one was refused for good (nothing charged: the new one may go on). Still
-   * unanswered: refused in words, the earlier payment named.
+   * unanswered: refused in words, the earlier payment named. Another desk's attempt is that desk's to send (now, or at
+   * its next start; "check again" sends it from here on purpose): sent from here too, its own desk's answer could be
+   * "in progress", so it is read, never sent, and while unanswered the new one is refused.
    */
   private async finishEarlierPayments(earlier: readonly Operation[]): Promise<PaymentView | undefined> {
     for (const op of earlier) {
-      await this.sendPayment(op).catch((error: unknown) => {
-        if (!(error instanceof ServiceError)) throw error;
-      });
+      if (op.deskId === this.journal.deskId) {
+        await this.sendPayment(op).catch((error: unknown) => {
+          if (!(error instanceof ServiceError)) throw error;
+        });
+      }
       const now = (await this.journal.operation(op.operationId)) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
       if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
@@ -807,14 +813,7 @@ export class PaymentEngine {
     } catch (error) {
       const conflict = journalConflict(error);
       if (conflict === undefined) throw error;
-      if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined) {
-        throw new ServiceError(
-          'invalid_input',
-          'refund_in_flight',
-          'Another refund of this payment is being sent right now (on this desk or another one): wait for its answer, then check what is left before refunding again.',
-          { param: 'paymentId' },
-        );
-      }
+      if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined) throw refundInFlight();
       return undefined;
     }
   }
@@ -961,6 +960,14 @@ const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_co
 
 const abandonedError = (): ServiceError =>
   new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
+
+const refundInFlight = (): ServiceError =>
+  new ServiceError(
+    'invalid_input',
+    'refund_in_flight',
+    'Another refund of this payment is being sent right now (on this desk or another one): wait for its answer, then check what is left before refunding again.',
+    { param: 'paymentId' },
+  );
 
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(
