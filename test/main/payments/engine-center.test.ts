@@ -26,10 +26,11 @@ async function control(path: string, body: unknown): Promise<void> {
 }
 
 /** What the service made, as both desks saw it answered: payment ids of POST /payments, refund ids of POST …/refunds. */
-const made = { payments: new Set<string>(), refunds: new Set<string>() };
+const made = { payments: new Set<string>(), refunds: new Set<string>(), paymentKeys: [] as string[] };
 const observing: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
   const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+  if ((init?.method ?? 'GET') === 'POST' && path.endsWith('/payments')) made.paymentKeys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+  const response = await fetch(input, init);
   if ((init?.method ?? 'GET') === 'POST' && response.status === 201) {
     const body = (await response.clone().json()) as { id?: string };
     if (path.endsWith('/payments') && body.id) made.payments.add(body.id);
@@ -59,6 +60,7 @@ afterEach(async () => {
   }
   made.payments.clear();
   made.refunds.clear();
+  made.paymentKeys.length = 0;
 });
 
 const codeOf = (result: PromiseSettledResult<unknown>): string | undefined =>
@@ -120,12 +122,16 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
   it('each desk recovers only its own unanswered operations at start-up', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const keys = new Map<string, string>();
     const begin = async (desk: Desk, reservationId: string): Promise<string> => {
       const card = await desk.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
       const operationId = randomUUID();
-      // As a desk killed after its journal commit leaves it: written, never sent.
+      const key = randomUUID();
+      keys.set(operationId, key);
+      // As a desk killed after its journal commit leaves it (or with the answer in hand while the center was down):
+      // written in the center, its answer never written.
       await desk.journal.begin({
-        key: randomUUID(),
+        key,
         operationId,
         kind: 'create_payment',
         payload: { methodId: card.id, amount: 12.5, currency: 'usd', reservationId, metadata: { agent: 'ana' } },
@@ -149,6 +155,8 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     expect(recoveredB.resent).toEqual([atB]);
     expect((await a.journal.operation(atB))?.state).toBe('done');
     expect(made.payments.size).toBe(2);
+    // Each re-sent under the key written before it was first sent.
+    expect(made.paymentKeys).toEqual([keys.get(atA), keys.get(atB)]);
   });
 
   it('refunding one payment from two desks at the same moment: one refund at the service, the other refused in words', async () => {
