@@ -536,6 +536,8 @@ export class PaymentEngine {
     try {
       return await fn();
     } finally {
+      // Busy until the journal has been read again after this operation's writes: never a moment of "idle" between.
+      await this.readBusy();
       this.working--;
     }
   }
@@ -619,6 +621,8 @@ export class PaymentEngine {
       this.poller.follow(id);
       report.following.push(id);
     }
+    // What an update asks before restarting: known from the start, written or not.
+    await this.readBusy();
     this.deps.logger?.info({ ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) }, 'recovery');
     return report;
   }

@@ -547,8 +547,9 @@ export class Journal {
   ) {}
 
   /**
-   * Opens the journal on the storage (created or migrated on the embedded file; at its version on the center). Rows of
-   * a file written before desks had ids are this desk's: they are given its id.
+   * Opens the journal on the storage (created or migrated on the embedded file; at its version on the center). Every row
+   * of the embedded file is this desk's: one written before desks had ids, or under an earlier id of this data folder
+   * (desk.json made again), is given its id, so that this desk still recovers and follows it.
    */
   static async open(storage: Storage, desk: { deskId: string }): Promise<Journal> {
     const store = await storage.open<JournalDB>(JOURNAL_STORE);
@@ -556,7 +557,11 @@ export class Journal {
       if (store.backend === 'sqlite') {
         await store.transaction(async (trx) => {
           for (const table of ['operations', 'attempts', 'methods', 'payments', 'refunds'] as const) {
-            await trx.updateTable(table).set({ desk_id: desk.deskId }).where('desk_id', 'is', null).execute();
+            await trx
+              .updateTable(table)
+              .set({ desk_id: desk.deskId })
+              .where((eb) => eb.or([eb('desk_id', 'is', null), eb('desk_id', '!=', desk.deskId)]))
+              .execute();
           }
         });
       }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentEngine, ServiceClient, simulatorConfig, ServiceError, TokenManager, type EngineEvent, type PaymentView } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { openJournal } from '../../support/journal';
@@ -109,6 +109,27 @@ function until(engine: PaymentEngine, id: string, status: string): Promise<Payme
 }
 
 describe('flows through the facade', () => {
+  it('is busy (no update restarts the app) from a payment’s start until it is settled, and again after a restart', async () => {
+    const { engine } = await makeEngine();
+    await engine.recover();
+    expect(engine.busy()).toBe(false);
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paying = engine.pay({ methodId: method.id, amountCents: 1_000, currency: 'usd', ...who });
+    expect(engine.busy()).toBe(true);
+    const paid = await paying;
+    expect(paid.status).toBe('processing');
+    expect(engine.busy()).toBe(true);
+    await engine.close();
+    // The next start knows it from the journal, before anything is written.
+    const { engine: next } = await makeEngine();
+    expect((await next.recover()).following).toEqual([paid.id]);
+    expect(next.busy()).toBe(true);
+    const done = until(next, paid.id, 'succeeded');
+    await advance(2);
+    await done;
+    await vi.waitFor(() => expect(next.busy()).toBe(false));
+  });
+
   it('A: tokenize, pay, follow to succeeded; the reservation lists both', async () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });

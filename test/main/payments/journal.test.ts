@@ -250,6 +250,24 @@ describe('a journal.db of the SqliteFile era', () => {
     raw.close();
   });
 
+  it('is this desk’s whatever id wrote it: a data folder whose desk.json was made again still recovers its operations', async () => {
+    writtenByTodaysApp();
+    const before = await Journal.open(embeddedStorage(dir), DESK_A);
+    await before.savePayment(payment('pay_2', 'HTL-2', { status: 'processing' }));
+    await before.close();
+    const after = await Journal.open(embeddedStorage(dir), DESK_B);
+    try {
+      expect((await after.pendingOperations()).map((o) => [o.operationId, o.deskId])).toEqual([
+        ['o-1', DESK_B.deskId],
+        ['o-2', DESK_B.deskId],
+      ]);
+      // pay_1 has a refund still pending (written by the old app), pay_2 is processing: both are followed by this desk.
+      expect((await after.unsettledPaymentIds()).sort()).toEqual(['pay_1', 'pay_2']);
+    } finally {
+      await after.close();
+    }
+  });
+
   it('refuses a journal written by a newer version of the app, with a clear message', async () => {
     const raw = new Database(join(dir, 'journal.db'));
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
