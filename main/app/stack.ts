@@ -133,7 +133,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   const identity = await deskIdentity(options.dataDir);
   const storage = options.storage ?? embeddedStorage(options.dataDir);
   const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
-  const journal = new Journal(join(options.dataDir, 'journal.db'));
+  const journal = await Journal.open(storage, identity);
   const directory = await OperatorDirectory.open(storage, identity);
   // Sessions this desk left open when it stopped: nobody is signed in here now.
   await directory.closeDeskSessions();
@@ -297,13 +297,13 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return { csv: auditCsv(rows), rows: rows.length };
     },
     auditVerify: () => audit.verify(),
-    endOfDay(date) {
+    async endOfDay(date) {
       const window = searchWindow(date);
       return endOfDayReport({
         date,
         timeZone,
-        payments: journal.paymentsCreatedBetween(window.from, window.to),
-        refunds: journal.refundsCreatedBetween(window.from, window.to),
+        payments: await journal.paymentsCreatedBetween(window.from, window.to),
+        refunds: await journal.refundsCreatedBetween(window.from, window.to),
       });
     },
   };
@@ -346,8 +346,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
           return reservationSource.importCsv(csv);
         },
       },
-      follow: (paymentId) => {
-        engine.follow(paymentId);
+      follow: async (paymentId) => {
+        await engine.follow(paymentId);
       },
       protectCardData: options.protectCardData ?? (() => undefined),
       clock: { now: Date.now, timeZone },
@@ -377,7 +377,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       const report = await engine.recover();
       // What recovery completed is shown on its reservation (the journal) and recorded as recovered here.
       for (const operationId of report.resent) {
-        const op = engine.operation(operationId);
+        const op = await engine.operation(operationId);
         if (op?.state !== 'done' || op.resultId === undefined) continue;
         const payload = op.payload as { amount?: unknown; currency?: unknown };
         const money = typeof payload.amount === 'number' ? { amountCents: centsFromWire(payload.amount) } : {};
@@ -400,10 +400,10 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return report;
     },
     async close() {
-      engine.close();
+      await engine.close();
       stopUpdates?.();
       await guard.signOut();
-      journal.close();
+      await journal.close();
       await requests.close();
       await audit.close();
       await directory.close();

@@ -10,6 +10,7 @@ import { UserError } from '../errors';
 import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { JOURNAL_STORE } from '../payments/journal';
 import {
   StorageError,
   TABLE_PRIVILEGES,
@@ -119,6 +120,7 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 
 /** The stores this version of the app keeps on the center: --migrate-center migrates them, --check-center checks them. */
 export const CENTER_STORES: readonly StoreDefinition[] = [
+  JOURNAL_STORE,
   OPERATORS_STORE,
   REFUND_REQUESTS_STORE,
   AUDIT_STORE,

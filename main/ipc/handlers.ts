@@ -57,7 +57,7 @@ export interface DeskPort {
   auditList(query: AuditQuery): Promise<{ rows: AuditRowView[]; nextBeforeId?: number }>;
   auditCsv(query: Omit<AuditQuery, 'beforeId' | 'limit'>): Promise<{ csv: string; rows: number }>;
   auditVerify(): Promise<AuditVerification>;
-  endOfDay(date: string): EndOfDayReport;
+  endOfDay(date: string): Promise<EndOfDayReport>;
 }
 
 /** Operator accounts, managed by admins (the directory checks the actor again). */
@@ -102,7 +102,7 @@ export interface HandlerDeps {
   accounts: AccountsPort;
   updates: UpdatesPort;
   /** Main follows a payment for the windows; its changes go out as `payments:changed`. */
-  follow: (paymentId: string) => void;
+  follow: (paymentId: string) => Promise<void> | void;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
   protectCardData: (webContentsId: number, active: boolean) => void;
   /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
@@ -126,7 +126,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
    */
   async function paymentForMessage(paymentId: string) {
     const payment = await engine.getPayment(paymentId);
-    const method = engine.methodOf(payment.reservationId, payment.methodId);
+    const method = await engine.methodOf(payment.reservationId, payment.methodId);
     const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
     const details = {
       id: payment.id,
@@ -170,12 +170,13 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'reservations:importCsv': ({ csv }) => reservations.importCsv(csv),
     'reservations:overview': async ({ reservationId }) => {
-      const listed = engine.listReservation(reservationId);
+      const listed = await engine.listReservation(reservationId);
+      const cards = new Map((await engine.cardsOf(reservationId)).map((card) => [card.id, card]));
       // Each payment's link deliveries, whichever desk sent them.
       const histories = new Map(await Promise.all(listed.payments.map(async (payment) => [payment.id, await messaging.history(payment.id)] as const)));
       const overview = {
         ...listed,
-        inProgress: livePayments(listed.payments, (methodId) => engine.methodOf(reservationId, methodId), (paymentId) => histories.get(paymentId) ?? []),
+        inProgress: livePayments(listed.payments, (methodId) => cards.get(methodId), (paymentId) => histories.get(paymentId) ?? []),
       };
       // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
       const reservation = await reservations.get(reservationId).catch(() => undefined);
@@ -189,15 +190,15 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
-    'payments:watch': ({ paymentId }) => {
-      follow(paymentId);
+    'payments:watch': async ({ paymentId }) => {
+      await follow(paymentId);
       return { ok: true as const };
     },
     'messaging:sendLink': async (request, ctx) => {
       // Everything about the payment comes from main's own records: the renderer names only the payment.
       const { payment, details, hotelName } = await paymentForMessage(request.paymentId);
       // The 3DS link stays in main (it never crosses to the renderer).
-      const link = engine.challengeLink(payment.id);
+      const link = await engine.challengeLink(payment.id);
       return messaging.send(request, {
         operatorId: operatorOf(ctx),
         hotelName,

@@ -1,13 +1,13 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, refundableCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, isFinalRefund, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
-import { fingerprint, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
+import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
@@ -157,10 +157,20 @@ export class PaymentEngine {
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
   private readonly changing = new Map<string, Promise<unknown>>();
+  /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
+  private busyNow = false;
+  private busyReading: Promise<void> | undefined;
+  private busyReadAgain = false;
+  /** Operations this engine is running now (begun or about to be): busy whatever the last read said. */
+  private working = 0;
+  /** Writes of the attempts log still under way (close waits for them). */
+  private readonly logging = new Set<Promise<void>>();
+  private readonly stopListening: () => void;
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
     this.now = deps.now ?? Date.now;
+    this.stopListening = deps.journal.onChange(() => void this.readBusy());
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
       clientId: deps.config.clientId,
@@ -181,7 +191,7 @@ export class PaymentEngine {
     });
     this.poller = new Poller({
       read: async (id) => (await this.client.getPayment(id)).value,
-      onUpdate: (payment) => this.store(payment),
+      onUpdate: async (payment) => void (await this.store(payment)),
       onError: (paymentId, error) => deps.logger?.warn({ paymentId, code: error instanceof ServiceError ? error.code : 'unknown' }, 'poll failed'),
       ...(deps.pollSchedule ? { schedule: deps.pollSchedule } : {}),
     });
@@ -195,35 +205,40 @@ export class PaymentEngine {
 
   /** Follows one payment: the listener gets its changes until it is settled. */
   watch(paymentId: string, listener: (payment: PaymentView) => void): () => void {
-    const id = this.follow(paymentId);
+    const id = checked(PaymentId, paymentId);
+    this.follow(id).catch((error: unknown) => this.deps.logger?.warn({ paymentId: id, code: error instanceof Error ? error.name : 'unknown' }, 'follow failed'));
     return this.on((event) => {
       if (event.payment.id === id) listener(event.payment);
     });
   }
 
   /** Makes sure the payment is followed until settled; its changes reach every `on` listener. */
-  follow(paymentId: string): string {
+  async follow(paymentId: string): Promise<string> {
     const id = checked(PaymentId, paymentId);
-    const stored = this.journal.payment(id);
-    if (!stored || this.journal.unsettledPaymentIds().includes(id)) this.poller.follow(id);
+    const stored = await this.journal.payment(id);
+    if (!stored || !isFinalPayment(stored.status) || stored.refunds.some((r) => !isFinalRefund(r.status))) this.poller.follow(id);
     return id;
   }
 
   /** POST /methods. The card lives only in this call: the journal keeps brand, last 4 and expiry. */
-  async tokenize(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
+  tokenize(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
+    return this.busyWith(() => this.tokenizeNow(input));
+  }
+
+  private async tokenizeNow(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
     const { operationId, card, guestEmail, reservationId, operatorId } = checked(TokenizeInput, input);
     const redacted = {
       type: 'card',
       guestEmail,
       card: { brand: cardBrand(card.number), last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear },
     };
-    const op = this.beginOrResume(operationId, 'tokenize', redacted, { reservationId, operatorId, resendable: false });
+    const op = await this.beginOrResume(operationId, 'tokenize', redacted, { reservationId, operatorId, resendable: false });
     if (op.state === 'done' && op.resultId) {
-      const known = this.journal.methodsOf(reservationId).find((m) => m.id === op.resultId);
+      const known = (await this.journal.methodsOf(reservationId)).find((m) => m.id === op.resultId);
       if (known) return methodView(known);
     }
-    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail), (m) => {
-      this.journal.saveMethod(m, reservationId);
+    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail), async (m, journal) => {
+      await journal.saveMethod(m, reservationId);
       return m.id;
     });
     const { brand, last4, expMonth, expYear } = method.card;
@@ -237,11 +252,15 @@ export class PaymentEngine {
    * the agent gets (not a new one); still unanswered, the new one is refused in words. An operation is its money
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
-  async pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
+  pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
+    return this.busyWith(() => this.payNow(input));
+  }
+
+  private async payNow(input: z.input<typeof PayInput>): Promise<PaymentView> {
     const { keepCard, ...parsed } = checked(PayInput, input);
     const payment = await this.createPayment(parsed);
     // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
-    if (keepCard === true) this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
+    if (keepCard === true) await this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
     return payment;
   }
 
@@ -260,20 +279,21 @@ export class PaymentEngine {
     const meta = { reservationId: rest.reservationId, operatorId, resendable: true };
     let abandonedRead = false;
     for (;;) {
-      // Checked and begun in one synchronous step: two calls at once cannot both find the reservation free.
-      const existing = this.journal.operation(id);
+      // Two calls at once (on this desk or two desks) may both find the reservation free: the journal's unique index on
+      // the reservation's unanswered payment lets one begin; the other is decided again here, finding it.
+      const existing = await this.journal.operation(id);
       if (existing) this.checkResumable(existing, 'create_payment', body);
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
       // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
       // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
-      const live = existing ? undefined : this.livePayment(rest.reservationId);
+      const live = existing ? undefined : await this.livePayment(rest.reservationId);
       if (live) {
         const now = await this.fetchAndStore(live.id).catch((error: unknown) => {
           if (error instanceof ServiceError) return live;
           throw error;
         });
         if (isFinalPayment(now.status) || (now.abandonedAt !== undefined && ABANDONABLE.has(now.status))) continue;
-        this.emit(now.id);
+        await this.emit(now.id);
         throw new ServiceError(
           'invalid_input',
           'reservation_payment_in_progress',
@@ -285,15 +305,20 @@ export class PaymentEngine {
       // service now says of those still waiting; one being charged after all is in progress again (checked above).
       if (!existing && !abandonedRead) {
         abandonedRead = true;
-        const waiting = this.journal.paymentsOf(rest.reservationId).filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
+        const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
         if (waiting.length > 0) {
           await Promise.all(waiting.map((p) => this.fetchAndStore(p.id).catch(() => undefined)));
           continue;
         }
       }
-      if (!existing) this.checkCardMayBeCharged(rest.methodId, rest.reservationId);
-      const earlier = this.unansweredPayments(rest.reservationId).filter((op) => op.operationId !== id);
-      if (earlier.length === 0) return this.sendPayment(existing ?? this.begin(id, 'create_payment', body, meta));
+      if (!existing) await this.checkCardMayBeCharged(rest.methodId, rest.reservationId);
+      const earlier = (await this.unansweredPayments(rest.reservationId)).filter((op) => op.operationId !== id);
+      if (earlier.length === 0) {
+        const op = existing ?? (await this.beginUnlessTaken(id, 'create_payment', body, meta));
+        // Another call began this operation, or another payment of the reservation, first: decided again with it.
+        if (op === undefined) continue;
+        return this.sendPayment(op);
+      }
       const answered = await this.finishEarlierPayments(earlier);
       if (answered) return answered;
     }
@@ -303,28 +328,32 @@ export class PaymentEngine {
    * "Check again": an unanswered payment attempt is sent again with its own key and payload (or, answered already,
    * its payment is read). Says what the service did: the payment, still no answer, a refusal, or reconciliation.
    */
-  async checkAgain(operationId: string): Promise<PaymentCheck> {
+  checkAgain(operationId: string): Promise<PaymentCheck> {
+    return this.busyWith(() => this.checkAgainNow(operationId));
+  }
+
+  private async checkAgainNow(operationId: string): Promise<PaymentCheck> {
     const id = checked(z.uuid({ error: 'This is not a payment attempt id.' }), operationId);
-    const op = this.journal.operation(id);
+    const op = await this.journal.operation(id);
     if (op?.kind !== 'create_payment') {
       throw new ServiceError('invalid_input', 'attempt_not_found', 'There is no payment attempt with this id on this desk.', { param: 'operationId' });
     }
     if (op.state === 'pending') {
-      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
       else await this.sendPayment(op).catch((error: unknown) => {
         if (!(error instanceof ServiceError)) throw error;
       });
     }
-    const now = this.journal.operation(id) ?? op;
+    const now = (await this.journal.operation(id)) ?? op;
     if (now.state === 'done' && now.resultId) {
       const payment = await this.getPayment(now.resultId).catch(() => this.emit(now.resultId ?? ''));
       return { state: 'answered', payment };
     }
-    if (now.state === 'pending') return { state: 'unanswered', attempt: this.pendingView(now), message: unansweredMessage(now) };
+    if (now.state === 'pending') return { state: 'unanswered', attempt: await this.pendingView(now), message: unansweredMessage(now) };
     if (now.state === 'reconcile') {
       return {
         state: 'reconcile',
-        attempt: this.pendingView(now),
+        attempt: await this.pendingView(now),
         message: `The payment of ${this.amountOf(now)} was never answered in 24 hours. It is not sent again: a supervisor must find out with the service whether it was charged.`,
       };
     }
@@ -339,7 +368,7 @@ export class PaymentEngine {
     const { paymentId, amountCents } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
     return this.oneAtATime(paymentId, async () => {
       const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents))).value;
-      const view = this.store(payment);
+      const view = await this.store(payment);
       if (payment.status !== 'pending_confirmation') {
         throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
       }
@@ -360,7 +389,7 @@ export class PaymentEngine {
       const current = await this.fetchAndStore(paymentId);
       if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
-        this.emit(paymentId);
+        await this.emit(paymentId);
         throw new ServiceError(
           'invalid_input',
           'amount_changed',
@@ -373,7 +402,7 @@ export class PaymentEngine {
         // Landed between the read and the confirmation: what the service holds is shown, and said in the log.
         this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
       }
-      const view = this.store(payment);
+      const view = await this.store(payment);
       this.poller.restartSoon(paymentId);
       return view;
     });
@@ -389,7 +418,7 @@ export class PaymentEngine {
   async abandon(input: { paymentId: string; operatorId: string }): Promise<PaymentView> {
     const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
     return this.oneAtATime(paymentId, async () => {
-      if (!this.journal.payment(paymentId)) {
+      if (!(await this.journal.payment(paymentId))) {
         throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
       }
       let current: StoredPayment;
@@ -406,29 +435,33 @@ export class PaymentEngine {
       }
       const amount = { amountCents: current.amountCents, currency: current.currency };
       if (current.status === 'succeeded') {
-        this.emit(paymentId);
+        await this.emit(paymentId);
         throw new ServiceError('invalid_input', 'payment_already_succeeded', `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`, {
           params: amount,
         });
       }
       if (!ABANDONABLE.has(current.status) && !isFinalPayment(current.status)) {
-        this.emit(paymentId);
+        await this.emit(paymentId);
         throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
           params: amount,
         });
       }
-      if (!isFinalPayment(current.status)) this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
+      if (!isFinalPayment(current.status)) await this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
       return this.emit(paymentId);
     });
   }
 
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
-  async refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
+  refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
+    return this.busyWith(() => this.refundNow(input));
+  }
+
+  private async refundNow(input: z.input<typeof RefundInput>): Promise<PaymentView> {
     const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
-    const begun = operationId === undefined ? undefined : this.journal.operation(operationId);
+    const begun = operationId === undefined ? undefined : await this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
-    const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
+    const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId));
     const left = refundableCents(known);
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
@@ -441,10 +474,10 @@ export class PaymentEngine {
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
-    const op = this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
+    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
     if (op.state !== 'done') {
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
-        this.journal.saveRefund(r, { id: paymentId, currency: known.currency }, operatorId);
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
+        await journal.saveRefund(r, { id: paymentId, currency: known.currency }, operatorId);
         return r.id;
       });
     }
@@ -453,24 +486,60 @@ export class PaymentEngine {
   }
 
   /** The refund (or payment, or method) an operation made, once the service answered it. */
-  resultOf(operationId: string): string | undefined {
-    const op = this.journal.operation(operationId);
+  async resultOf(operationId: string): Promise<string | undefined> {
+    const op = await this.journal.operation(operationId);
     return op?.state === 'done' ? op.resultId : undefined;
   }
 
   /** The journal's payments for the supervisor's search, newest first, with the card's brand and last 4 and the agent. */
-  search(filter: PaymentFilter): (PaymentView & { brand: string | undefined; last4: string | undefined; operatorId: string | undefined })[] {
-    return this.journal.searchPayments(filter).map((p) => ({ ...this.view(p), brand: p.brand, last4: p.last4, operatorId: p.operatorId }));
+  async search(filter: PaymentFilter): Promise<(PaymentView & { brand: string | undefined; last4: string | undefined; operatorId: string | undefined; deskId: string })[]> {
+    return (await this.journal.searchPayments(filter)).map((p) => ({ ...this.view(p), brand: p.brand, last4: p.last4, operatorId: p.operatorId, deskId: p.deskId }));
   }
 
   /** Where an operation stands in the journal; undefined when it was never begun. */
-  operationState(operationId: string): OperationState | undefined {
-    return this.journal.operation(operationId)?.state;
+  async operationState(operationId: string): Promise<OperationState | undefined> {
+    return (await this.journal.operation(operationId))?.state;
   }
 
-  /** True while a payment of this desk may still change or an operation is unanswered (no update restarts then). */
+  /**
+   * True while a payment of this desk may still change or an operation is unanswered (no update restarts then): as the
+   * journal said at its last write (read again after each), or while this engine is running an operation.
+   */
   busy(): boolean {
-    return this.journal.pendingOperations().length > 0 || this.journal.unsettledPaymentIds().length > 0;
+    return this.working > 0 || this.busyNow;
+  }
+
+  /** Reads again whether this desk is busy (after a write; the reads never overlap, the last write is always read). */
+  readBusy(): Promise<void> {
+    if (this.busyReading !== undefined) {
+      this.busyReadAgain = true;
+      return this.busyReading;
+    }
+    const read = async (): Promise<void> => {
+      do {
+        this.busyReadAgain = false;
+        try {
+          this.busyNow = (await this.journal.pendingOperations()).length > 0 || (await this.journal.unsettledPaymentIds()).length > 0;
+        } catch (error) {
+          // The journal closed or the center is down: still busy, to be safe, until a read says otherwise.
+          this.busyNow = true;
+          this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, 'busy state not read');
+        }
+      } while (this.busyReadAgain);
+    };
+    this.busyReading = read().finally(() => (this.busyReading = undefined));
+    return this.busyReading;
+  }
+
+  private async busyWith<T>(fn: () => Promise<T>): Promise<T> {
+    this.working++;
+    try {
+      return await fn();
+    } finally {
+      // Busy until the journal has been read again after this operation's writes: never a moment of "idle" between.
+      await this.readBusy();
+      this.working--;
+    }
   }
 
   /** GET /payments/{id}: the service's word, kept in the journal. */
@@ -481,8 +550,8 @@ export class PaymentEngine {
   }
 
   /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer); none once abandoned. */
-  challengeLink(paymentId: string): string | undefined {
-    const stored = this.journal.payment(checked(PaymentId, paymentId));
+  async challengeLink(paymentId: string): Promise<string | undefined> {
+    const stored = await this.journal.payment(checked(PaymentId, paymentId));
     if (stored?.abandonedAt !== undefined) throw abandonedError();
     return stored?.status === 'requires_action' ? stored.nextActionUrl : undefined;
   }
@@ -492,28 +561,31 @@ export class PaymentEngine {
    * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
    * every other card tokenized for the reservation served its one payment and is not offered again.
    */
-  listReservation(reservationId: string): { payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] } {
+  async listReservation(reservationId: string): Promise<{ payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] }> {
     const id = checked(ReservationId, reservationId);
-    const payments = this.journal.paymentsOf(id);
+    const payments = await this.journal.paymentsOf(id);
     const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
+    const pending = await this.journal.paymentOperationsOf(id, ['pending', 'reconcile']);
     return {
       payments: payments.map((p) => this.view(p)),
-      methods: this.journal
-        .methodsOf(id)
-        .filter((m) => m.keptAt !== undefined && !declined.has(m.id))
-        .map(methodView),
-      pendingPayments: this.journal.paymentOperationsOf(id, ['pending', 'reconcile']).map((op) => this.pendingView(op)),
+      methods: (await this.journal.methodsOf(id)).filter((m) => m.keptAt !== undefined && !declined.has(m.id)).map(methodView),
+      pendingPayments: await Promise.all(pending.map((op) => this.pendingView(op))),
     };
   }
 
+  /** Every card tokenized for the reservation at any desk, kept or not (brand and last 4 for what its payments show). */
+  async cardsOf(reservationId: string): Promise<MethodView[]> {
+    return (await this.journal.methodsOf(checked(ReservationId, reservationId))).map(methodView);
+  }
+
   /** A card tokenized for the reservation, kept or not (brand and last 4 for a message about its payment). */
-  methodOf(reservationId: string, methodId: string): MethodView | undefined {
-    const method = this.journal.methodsOf(reservationId).find((m) => m.id === methodId);
+  async methodOf(reservationId: string, methodId: string): Promise<MethodView | undefined> {
+    const method = (await this.journal.methodsOf(reservationId)).find((m) => m.id === methodId);
     return method && methodView(method);
   }
 
   /** An operation as journaled (main's own wiring: the audit of what recovery completed). */
-  operation(operationId: string): Operation | undefined {
+  operation(operationId: string): Promise<Operation | undefined> {
     return this.journal.operation(operationId);
   }
 
@@ -525,15 +597,16 @@ export class PaymentEngine {
    */
   async recover(): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
-    for (const op of this.journal.pendingOperations()) {
+    // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
+    for (const op of await this.journal.pendingOperations()) {
       if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) {
-        this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
         report.reconcile.push(op.operationId);
         if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
         continue;
       }
       if (!op.resendable) {
-        this.journal.settle(op.key, { state: 'abandoned', errorCode: 'card_not_kept' }, this.now());
+        await this.journal.settle(op.key, { state: 'abandoned', errorCode: 'card_not_kept' }, this.now());
         report.abandoned.push(op.operationId);
         continue;
       }
@@ -544,17 +617,23 @@ export class PaymentEngine {
         report.failed.push(op.operationId);
       }
     }
-    for (const id of this.journal.unsettledPaymentIds()) {
+    for (const id of await this.journal.unsettledPaymentIds()) {
       this.poller.follow(id);
       report.following.push(id);
     }
+    // What an update asks before restarting: known from the start, written or not.
+    await this.readBusy();
     this.deps.logger?.info({ ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) }, 'recovery');
     return report;
   }
 
-  close(): void {
+  /** Stops following payments; the attempts log still being written is awaited (the journal may close after). */
+  async close(): Promise<void> {
     this.poller.stopAll();
     this.listeners.clear();
+    this.stopListening();
+    await Promise.all([...this.logging]);
+    await this.busyReading;
   }
 
   // ---- internals ----
@@ -565,9 +644,9 @@ export class PaymentEngine {
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
-      const known = this.journal.payment(paymentId) ?? (await this.fetchAndStore(paymentId));
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), (r) => {
-        this.journal.saveRefund(r, { id: paymentId, currency: known.currency }, op.operatorId);
+      const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId));
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
+        await journal.saveRefund(r, { id: paymentId, currency: known.currency }, op.operatorId);
         return r.id;
       });
       this.poller.restartSoon(paymentId);
@@ -582,20 +661,23 @@ export class PaymentEngine {
    * payment is read (its refunds list shows whether it was made) and the new refund goes on against that.
    */
   private async finishEarlierRefunds(paymentId: string, operationId: string | undefined): Promise<void> {
-    const earlier = this.journal.pendingOperations().filter((op) => op.kind === 'refund' && op.paymentId === paymentId && op.operationId !== operationId);
+    // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
+    const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
     const fresh = earlier.filter((op) => this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS);
     for (const op of earlier) {
-      if (!fresh.includes(op)) this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!fresh.includes(op)) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
     if (fresh.length === 0) {
       await this.fetchAndStore(paymentId);
-      this.emit(paymentId);
+      await this.emit(paymentId);
       return;
     }
+    // Another desk's refund is that desk's to send (now, or at its next start): this one is refused, nothing sent.
+    if (fresh.some((op) => op.deskId !== this.journal.deskId)) throw refundInFlight();
     for (const op of fresh) await this.resend(op);
     await this.fetchAndStore(paymentId);
-    this.emit(paymentId);
+    await this.emit(paymentId);
     throw new ServiceError(
       'invalid_input',
       'earlier_refund_completed',
@@ -607,11 +689,11 @@ export class PaymentEngine {
    * Saved cards by consent, whatever the screen offers: a card this desk tokenized is charged again only when the guest
    * agreed to keep it and it was never declined, and only for its own reservation. A card's first payment goes.
    */
-  private checkCardMayBeCharged(methodId: string, reservationId: string): void {
-    const method = this.journal.method(methodId);
+  private async checkCardMayBeCharged(methodId: string, reservationId: string): Promise<void> {
+    const method = await this.journal.method(methodId);
     if (!method) return;
-    const used = this.journal.paymentsOfMethod(methodId);
-    const foreign = method.reservationId.toLowerCase() !== reservationId.toLowerCase();
+    const used = await this.journal.paymentsOfMethod(methodId);
+    const foreign = reservationKey(method.reservationId) !== reservationKey(reservationId);
     const declined = used.some((p) => p.status === 'failed');
     if (foreign || declined || (used.length > 0 && method.keptAt === undefined)) {
       throw new ServiceError(
@@ -627,30 +709,35 @@ export class PaymentEngine {
    * The reservation's payment still in progress on the service, as last read: not over, and not abandoned while it
    * waited (one abandoned but approved by its cardholder after all is being charged: in progress again).
    */
-  private livePayment(reservationId: string): StoredPayment | undefined {
-    return this.journal.paymentsOf(reservationId).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
+  private async livePayment(reservationId: string): Promise<StoredPayment | undefined> {
+    return (await this.journal.paymentsOf(reservationId)).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
-  private unansweredPayments(reservationId: string): Operation[] {
-    return this.journal.paymentOperationsOf(reservationId, ['pending']).filter((op) => {
-      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) return true;
-      this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
-      return false;
-    });
+  private async unansweredPayments(reservationId: string): Promise<Operation[]> {
+    const unanswered: Operation[] = [];
+    for (const op of await this.journal.paymentOperationsOf(reservationId, ['pending'])) {
+      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) unanswered.push(op);
+      else await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    }
+    return unanswered;
   }
 
   /**
-   * Sends the earlier attempts again (each with its own key and payload). The payment one of them made, when
+   * Sends this desk's earlier attempts again (each with its own key and payload). The payment one of them made, when
    * answered; undefined when every one was refused for good (nothing charged: the new one may go on). Still
-   * unanswered: refused in words, the earlier payment named.
+   * unanswered: refused in words, the earlier payment named. Another desk's attempt is that desk's to send (now, or at
+   * its next start; "check again" sends it from here on purpose): sent from here too, its own desk's answer could be
+   * "in progress", so it is read, never sent, and while unanswered the new one is refused.
    */
   private async finishEarlierPayments(earlier: readonly Operation[]): Promise<PaymentView | undefined> {
     for (const op of earlier) {
-      await this.sendPayment(op).catch((error: unknown) => {
-        if (!(error instanceof ServiceError)) throw error;
-      });
-      const now = this.journal.operation(op.operationId) ?? op;
+      if (op.deskId === this.journal.deskId) {
+        await this.sendPayment(op).catch((error: unknown) => {
+          if (!(error instanceof ServiceError)) throw error;
+        });
+      }
+      const now = (await this.journal.operation(op.operationId)) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
       if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
     }
@@ -660,17 +747,17 @@ export class PaymentEngine {
   /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
   private async sendPayment(op: Operation): Promise<PaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
-    const payment = await this.run(op, (key) => this.client.createPayment(body, key), (p) => {
-      this.journal.savePayment(p, { operatorId: op.operatorId });
+    const payment = await this.run(op, (key) => this.client.createPayment(body, key), async (p, journal) => {
+      await journal.savePayment(p, { operatorId: op.operatorId });
       return p.id;
     });
     this.poller.follow(payment.id, payment);
     return this.emit(payment.id);
   }
 
-  private pendingView(op: Operation): PendingPaymentView {
+  private async pendingView(op: Operation): Promise<PendingPaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
-    const method = this.journal.methodsOf(op.reservationId).find((m) => m.id === body.methodId);
+    const method = (await this.journal.methodsOf(op.reservationId)).find((m) => m.id === body.methodId);
     return {
       operationId: op.operationId,
       reservationId: op.reservationId,
@@ -696,21 +783,47 @@ export class PaymentEngine {
   }
 
   /** The operation for this logical request: new (journaled before anything is sent), or the one already begun. */
-  private beginOrResume(
+  private async beginOrResume(
     operationId: string | undefined,
     kind: OperationKind,
     payload: unknown,
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
-  ): Operation {
+  ): Promise<Operation> {
     const id = operationId ?? randomUUID();
-    const existing = this.journal.operation(id);
-    if (!existing) return this.begin(id, kind, payload, meta);
-    this.checkResumable(existing, kind, payload);
-    return existing;
+    for (;;) {
+      const existing = await this.journal.operation(id);
+      if (existing) {
+        this.checkResumable(existing, kind, payload);
+        return existing;
+      }
+      const begun = await this.beginUnlessTaken(id, kind, payload, meta);
+      if (begun) return begun;
+    }
+  }
+
+  /**
+   * Begins the operation unless the journal's unique indexes refuse it: undefined when its id was begun meanwhile (by a
+   * call at once on this desk, or another desk) or, for a payment, when another payment of the reservation was (the
+   * caller decides again, finding it). A refund while another of the payment is unanswered, on any desk, is refused.
+   */
+  private async beginUnlessTaken(
+    operationId: string,
+    kind: OperationKind,
+    payload: unknown,
+    meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
+  ): Promise<Operation | undefined> {
+    try {
+      return await this.begin(operationId, kind, payload, meta);
+    } catch (error) {
+      const conflict = journalConflict(error);
+      if (conflict === undefined) throw error;
+      if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined) throw refundInFlight();
+      return undefined;
+    }
   }
 
   /** Journals a new operation before anything is sent: its key is the Idempotency-Key of every try. */
-  private begin(operationId: string, kind: OperationKind, payload: unknown, meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string }): Operation {
+  private begin(operationId: string, kind: OperationKind, payload: unknown, meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string }): Promise<Operation> {
     return this.journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
   }
 
@@ -736,19 +849,19 @@ export class PaymentEngine {
   }
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
-  private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T) => string): Promise<T> {
+  private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T, journal: Journal) => Promise<string>): Promise<T> {
     try {
       const { value } = await send(op.key);
-      this.journal.transaction(() => {
-        const resultId = keep(value);
-        this.journal.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, this.now());
+      await this.journal.transaction(async (journal) => {
+        const resultId = await keep(value, journal);
+        await journal.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, this.now());
       });
       return value;
     } catch (error) {
       // A definitive refusal closes the operation; otherwise the answer is unknown and it stays
       // pending, to be re-sent with the same key (by the same operation id, or at the next start).
       if (isDefinitive(error)) {
-        this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
+        await this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
       }
       throw error;
     }
@@ -768,19 +881,19 @@ export class PaymentEngine {
 
   private async fetchAndStore(paymentId: string): Promise<StoredPayment> {
     const payment = (await this.client.getPayment(paymentId)).value;
-    this.journal.savePayment(payment);
-    const stored = this.journal.payment(payment.id);
+    await this.journal.savePayment(payment);
+    const stored = await this.journal.payment(payment.id);
     if (!stored) throw new Error('journal: payment not stored');
     return stored;
   }
 
-  private store(payment: PaymentResource): PaymentView {
-    this.journal.savePayment(payment);
+  private async store(payment: PaymentResource): Promise<PaymentView> {
+    await this.journal.savePayment(payment);
     return this.emit(payment.id);
   }
 
-  private emit(paymentId: string): PaymentView {
-    const stored = this.journal.payment(paymentId);
+  private async emit(paymentId: string): Promise<PaymentView> {
+    const stored = await this.journal.payment(paymentId);
     if (!stored) throw new Error('journal: payment not stored');
     const view = this.view(stored);
     for (const listener of this.listeners) listener({ type: 'payment', payment: view });
@@ -818,7 +931,12 @@ export class PaymentEngine {
   }
 
   private onAttempt(attempt: Attempt): void {
-    this.journal.recordAttempt(attempt, this.now());
+    // A log for IT, written beside the request (never holding it up); close() waits for what is under way.
+    const write = this.journal.recordAttempt(attempt, this.now()).catch((error: unknown) => {
+      this.deps.logger?.warn({ requestId: attempt.requestId, code: error instanceof Error ? error.name : 'unknown' }, 'attempt not logged');
+    });
+    this.logging.add(write);
+    void write.finally(() => this.logging.delete(write));
     this.deps.onAttempt?.(attempt);
     this.deps.logger?.info(
       { operation: attempt.operation, attempt: attempt.attempt, status: attempt.status, requestId: attempt.requestId, key: attempt.idempotencyKey, ms: Math.round(attempt.elapsedMs) },
@@ -846,6 +964,14 @@ const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_co
 
 const abandonedError = (): ServiceError =>
   new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
+
+const refundInFlight = (): ServiceError =>
+  new ServiceError(
+    'invalid_input',
+    'refund_in_flight',
+    'Another refund of this payment is being sent right now (on this desk or another one): wait for its answer, then check what is left before refunding again.',
+    { param: 'paymentId' },
+  );
 
 const refundAmountUnknown = (): ServiceError =>
   new ServiceError(

@@ -1,7 +1,8 @@
-/** Durable journal (SQLite, WAL): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
+/** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
-import { SqliteFile } from '../storage/sqlite';
+import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -28,6 +29,8 @@ export interface Operation {
   resultId: string | undefined;
   errorCode: string | undefined;
   createdAt: number;
+  /** The desk that began it (its desk id): each desk recovers only its own. */
+  deskId: string;
 }
 
 export interface StoredMethod {
@@ -88,10 +91,15 @@ export interface StoredPayment {
   /** The agent abandoned it while in progress (it is left to expire on the service): who, and when (ISO). */
   abandonedBy: string | undefined;
   abandonedAt: string | undefined;
+  /** The desk where it was taken (the first desk that wrote it). */
+  deskId: string;
 }
 
-/** Versioned migrations: index + 1 is the schema version kept in PRAGMA user_version. */
-const MIGRATIONS: readonly string[] = [
+/**
+ * The journal's SQLite migrations of the SqliteFile era (PRAGMA user_version 1…4), each as it was released: a desk's
+ * journal.db written by those versions is adopted with its rows. Never changed.
+ */
+export const LEGACY_SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE operations (
      key TEXT PRIMARY KEY,
      operation_id TEXT NOT NULL UNIQUE,
@@ -188,10 +196,308 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE payments ADD COLUMN abandoned_at TEXT;`,
 ];
 
-/** SQL list of quoted statuses, from the shared vocabulary (never hard-coded here). */
-const sqlList = (statuses: readonly string[]): string => statuses.map((s) => `'${s.replaceAll("'", "''")}'`).join(', ');
+/**
+ * A reservation number as the journal holds a reservation: upper case, without spaces, dashes of any kind or dots, its
+ * full-width letters and digits as ASCII ("cun 6b3d8f", "CUN6B3D8F" and "CUN–6B3D8F" are CUN-6B3D8F, as the lookup finds them).
+ */
+export function reservationKey(reservationId: string): string {
+  return reservationId.normalize('NFKC').toUpperCase().replace(/[\s\p{Pd}.]+/gu, '');
+}
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+interface OperationsTable {
+  key: string;
+  operation_id: string;
+  kind: OperationKind;
+  fingerprint: string;
+  payload: string;
+  resendable: number;
+  state: OperationState;
+  reservation_id: string;
+  operator_id: string;
+  payment_id: string | null;
+  result_id: string | null;
+  http_status: number | null;
+  error_code: string | null;
+  created_at: number;
+  completed_at: number | null;
+  /** Null only in a file of the SqliteFile era until Journal.open names this desk. */
+  desk_id: string | null;
+  reservation_key: string | null;
+}
+
+interface AttemptsTable {
+  id: Generated<number>;
+  idempotency_key: string | null;
+  operation: string;
+  attempt: number;
+  request_id: string;
+  status: string;
+  elapsed_ms: number;
+  at: number;
+  desk_id: string | null;
+}
+
+interface MethodsTable {
+  id: string;
+  reservation_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  expires_at: string | null;
+  created_at: string;
+  kept_by: string | null;
+  kept_at: string | null;
+  desk_id: string | null;
+  reservation_key: string | null;
+}
+
+interface PaymentsTable {
+  id: string;
+  reservation_id: string;
+  operator_id: string | null;
+  method_id: string;
+  status: string;
+  amount_cents: number;
+  original_amount_cents: number | null;
+  currency: string;
+  available_installments: string;
+  installments_count: number | null;
+  per_installment_cents: number | null;
+  next_action_url: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string | null;
+  expires_at: string | null;
+  abandoned_by: string | null;
+  abandoned_at: string | null;
+  desk_id: string | null;
+  reservation_key: string | null;
+}
+
+interface RefundsTable {
+  id: string;
+  payment_id: string;
+  amount_cents: number | null;
+  currency: string;
+  reason: string | null;
+  status: string;
+  operator_id: string | null;
+  created_at: string | null;
+  desk_id: string | null;
+}
+
+export interface JournalDB {
+  operations: OperationsTable;
+  attempts: AttemptsTable;
+  methods: MethodsTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
+}
+
+type OperationRecord = Selectable<OperationsTable>;
+type PaymentRecord = Selectable<PaymentsTable>;
+type RefundRecord = Selectable<RefundsTable>;
+type MethodRecord = Selectable<MethodsTable>;
+
+/** The unique indexes that hold the center's money rules (their names, as a violation reports them on each backend). */
+export const ONE_UNANSWERED_PAYMENT_INDEX = 'operations_one_unanswered_payment';
+export const ONE_REFUND_IN_FLIGHT_INDEX = 'operations_one_refund_in_flight';
+
+/**
+ * The rules of issue 16 item 3, held by the database on both backends: one create_payment operation still unanswered
+ * per reservation (its key), one refund operation still unanswered per payment. Plus the desk's own reads.
+ */
+async function createCenterRules(db: Kysely<unknown>): Promise<void> {
+  await db.schema.createIndex('operations_desk_state').on('operations').columns(['desk_id', 'state']).execute();
+  await db.schema.createIndex('operations_reservation_key').on('operations').columns(['reservation_key', 'kind']).execute();
+  await db.schema
+    .createIndex(ONE_UNANSWERED_PAYMENT_INDEX)
+    .on('operations')
+    .column('reservation_key')
+    .unique()
+    .where(sql<boolean>`kind = 'create_payment' AND state = 'pending'`)
+    .execute();
+  await db.schema
+    .createIndex(ONE_REFUND_IN_FLIGHT_INDEX)
+    .on('operations')
+    .column('payment_id')
+    .unique()
+    .where(sql<boolean>`kind = 'refund' AND state = 'pending'`)
+    .execute();
+  await db.schema.createIndex('payments_reservation_key').on('payments').column('reservation_key').execute();
+  await db.schema.createIndex('payments_desk').on('payments').column('desk_id').execute();
+  await db.schema.createIndex('methods_reservation_key').on('methods').column('reservation_key').execute();
+}
+
+/** Each reservation's key, for rows written before the key existed; a second unanswered payment of one key keeps none (see below). */
+async function fillReservationKeys(untyped: Kysely<unknown>): Promise<void> {
+  const db = untyped as Kysely<JournalDB>;
+  for (const table of ['payments', 'methods'] as const) {
+    const rows = await db.selectFrom(table).select(['id', 'reservation_id']).where('reservation_key', 'is', null).execute();
+    for (const row of rows) await db.updateTable(table).set({ reservation_key: reservationKey(row.reservation_id) }).where('id', '=', row.id).execute();
+  }
+  const ops = await db.selectFrom('operations').select(['key', 'kind', 'state', 'reservation_id']).where('reservation_key', 'is', null).orderBy('created_at').execute();
+  const held = new Set<string>();
+  for (const op of ops) {
+    const key = reservationKey(op.reservation_id);
+    // The earlier app let a reservation typed without its dash through its guard: a second unanswered payment of one
+    // reservation keeps no key (the index allows one). It is still this desk's to recover at start, which answers it.
+    if (op.kind === 'create_payment' && op.state === 'pending') {
+      if (held.has(key)) continue;
+      held.add(key);
+    }
+    await db.updateTable('operations').set({ reservation_key: key }).where('key', '=', op.key).execute();
+  }
+}
+
+const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
+
+const sqliteMigrations = {
+  ...Object.fromEntries(
+    LEGACY_NAMES.map((name, index) => [name, { up: async (db: Kysely<unknown>) => void (await sql.raw(LEGACY_SQLITE_MIGRATIONS[index] ?? '').execute(db)) }]),
+  ),
+  // 5: every record names its desk (filled with this desk's id by Journal.open for older rows), reservations by key,
+  // and the center's money rules as unique indexes on the desk's own file too.
+  '0005_desks_and_rules': {
+    up: async (db: Kysely<unknown>) => {
+      for (const table of ['operations', 'attempts', 'methods', 'payments', 'refunds']) {
+        await db.schema.alterTable(table).addColumn('desk_id', 'text').execute();
+      }
+      for (const table of ['operations', 'methods', 'payments']) {
+        await db.schema.alterTable(table).addColumn('reservation_key', 'text').execute();
+      }
+      await fillReservationKeys(db);
+      await createCenterRules(db);
+    },
+  },
+};
+
+const postgresMigrations = {
+  '0001_journal': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('operations')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('operation_id', 'text', (c) => c.notNull().unique())
+        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind IN ('tokenize', 'create_payment', 'refund')`))
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('resendable', 'integer', (c) => c.notNull().check(sql`resendable IN (0, 1)`))
+        .addColumn('state', 'text', (c) => c.notNull().check(sql`state IN ('pending', 'done', 'failed', 'reconcile', 'abandoned')`))
+        .addColumn('reservation_id', 'text', (c) => c.notNull())
+        .addColumn('operator_id', 'text', (c) => c.notNull())
+        .addColumn('payment_id', 'text')
+        .addColumn('result_id', 'text')
+        .addColumn('http_status', 'integer')
+        .addColumn('error_code', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('completed_at', 'bigint')
+        .addColumn('desk_id', 'text', (c) => c.notNull())
+        .addColumn('reservation_key', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('operations_state').on('operations').column('state').execute();
+      await db.schema
+        .createTable('attempts')
+        .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
+        .addColumn('idempotency_key', 'text')
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('elapsed_ms', 'double precision', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('desk_id', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('methods')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('reservation_id', 'text', (c) => c.notNull())
+        .addColumn('brand', 'text', (c) => c.notNull())
+        .addColumn('last4', 'text', (c) => c.notNull().check(sql`length(last4) <= 4`))
+        .addColumn('exp_month', 'integer', (c) => c.notNull())
+        .addColumn('exp_year', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('kept_by', 'text')
+        .addColumn('kept_at', 'text')
+        .addColumn('desk_id', 'text', (c) => c.notNull())
+        .addColumn('reservation_key', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('methods_reservation').on('methods').column('reservation_id').execute();
+      await db.schema
+        .createTable('payments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('reservation_id', 'text', (c) => c.notNull())
+        .addColumn('operator_id', 'text')
+        .addColumn('method_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('amount_cents', 'bigint', (c) => c.notNull())
+        .addColumn('original_amount_cents', 'bigint')
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('available_installments', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('installments_count', 'integer')
+        .addColumn('per_installment_cents', 'bigint')
+        .addColumn('next_action_url', 'text')
+        .addColumn('failure_code', 'text')
+        .addColumn('failure_message', 'text')
+        .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text')
+        .addColumn('expires_at', 'text')
+        .addColumn('abandoned_by', 'text')
+        .addColumn('abandoned_at', 'text')
+        .addColumn('desk_id', 'text', (c) => c.notNull())
+        .addColumn('reservation_key', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('payments_reservation').on('payments').column('reservation_id').execute();
+      await db.schema.createIndex('payments_status').on('payments').column('status').execute();
+      await db.schema.createIndex('payments_created').on('payments').column('created_at').execute();
+      await db.schema
+        .createTable('refunds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('payment_id', 'text', (c) => c.notNull().references('payments.id'))
+        .addColumn('amount_cents', 'bigint')
+        .addColumn('currency', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('operator_id', 'text')
+        .addColumn('created_at', 'text')
+        .addColumn('desk_id', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('refunds_payment').on('refunds').column('payment_id').execute();
+      await createCenterRules(db);
+    },
+  },
+};
+
+/** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
+export const JOURNAL_STORE: StoreDefinition = {
+  name: 'journal',
+  label: 'payment journal',
+  sqlite: {
+    file: 'journal.db',
+    pragmas: ['foreign_keys = ON'],
+    migrations: sqliteMigrations,
+    adoptsUserVersion: LEGACY_SQLITE_MIGRATIONS.length,
+  },
+  postgres: {
+    migrations: postgresMigrations,
+    // Nothing is ever deleted from the journal; the attempts are a log (written once, read by IT).
+    grants: {
+      operations: ['SELECT', 'INSERT', 'UPDATE'],
+      attempts: ['SELECT', 'INSERT'],
+      methods: ['SELECT', 'INSERT', 'UPDATE'],
+      payments: ['SELECT', 'INSERT', 'UPDATE'],
+      refunds: ['SELECT', 'INSERT', 'UPDATE'],
+    },
+  },
+};
+
+/** The journal's schema version on the embedded file (its number of SQLite migrations). */
+export const SCHEMA_VERSION = Object.keys(sqliteMigrations).length;
 
 const cents = (amount: number): number => Math.round(amount * 100);
 
@@ -213,396 +519,486 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-interface OperationRecord {
-  key: string;
-  operation_id: string;
-  kind: OperationKind;
-  fingerprint: string;
-  payload: string;
-  resendable: number;
-  state: OperationState;
-  reservation_id: string;
-  operator_id: string;
-  payment_id: string | null;
-  result_id: string | null;
-  error_code: string | null;
-  created_at: number;
-}
-
-interface PaymentRecord {
-  id: string;
-  reservation_id: string;
-  operator_id: string | null;
-  method_id: string;
-  status: string;
-  amount_cents: number;
-  original_amount_cents: number | null;
-  currency: string;
-  available_installments: string;
-  installments_count: number | null;
-  per_installment_cents: number | null;
-  next_action_url: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  metadata: string;
-  created_at: string;
-  updated_at: string | null;
-  expires_at: string | null;
-  abandoned_by: string | null;
-  abandoned_at: string | null;
-}
-
-interface RefundRecord {
-  id: string;
-  payment_id: string;
-  amount_cents: number | null;
-  currency: string;
-  reason: string | null;
-  status: string;
-  operator_id: string | null;
-  created_at: string | null;
-}
-
-interface MethodRecord {
-  id: string;
-  reservation_id: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  expires_at: string | null;
-  created_at: string;
-  kept_by: string | null;
-  kept_at: string | null;
-}
-
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
-export class Journal {
-  private readonly file: SqliteFile;
+/** What a unique index of the journal refused: the same operation begun twice, or one of the center's money rules. */
+export type JournalConflict = 'operation_exists' | 'payment_unanswered' | 'refund_in_flight';
 
-  /** Opens (or creates) the journal file and brings its schema up to date. */
-  constructor(path: string) {
-    this.file = new SqliteFile(path, { label: 'journal', migrations: MIGRATIONS, pragmas: ['foreign_keys = ON'] });
+/** Which rule a unique violation broke: SQLite names the columns, PostgreSQL the index. */
+export function journalConflict(error: unknown): JournalConflict | undefined {
+  if (!isUniqueViolation(error)) return undefined;
+  const constraint = error.constraint ?? '';
+  if (constraint.includes(ONE_UNANSWERED_PAYMENT_INDEX) || /operations\.reservation_key/.test(constraint)) return 'payment_unanswered';
+  if (constraint.includes(ONE_REFUND_IN_FLIGHT_INDEX) || /operations\.payment_id/.test(constraint)) return 'refund_in_flight';
+  return 'operation_exists';
+}
+
+type JournalExecutor = Kysely<JournalDB> | Transaction<JournalDB>;
+
+export class Journal {
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly store: StoreDatabase<JournalDB>,
+    /** This desk: every record it writes names it; it recovers only its own operations. */
+    readonly deskId: string,
+    private readonly db: JournalExecutor,
+    private readonly parent: Journal | undefined,
+  ) {}
+
+  /**
+   * Opens the journal on the storage (created or migrated on the embedded file; at its version on the center). Every row
+   * of the embedded file is this desk's: one written before desks had ids, or under an earlier id of this data folder
+   * (desk.json made again), is given its id, so that this desk still recovers and follows it.
+   */
+  static async open(storage: Storage, desk: { deskId: string }): Promise<Journal> {
+    const store = await storage.open<JournalDB>(JOURNAL_STORE);
+    try {
+      if (store.backend === 'sqlite') {
+        await store.transaction(async (trx) => {
+          for (const table of ['operations', 'attempts', 'methods', 'payments', 'refunds'] as const) {
+            await trx
+              .updateTable(table)
+              .set({ desk_id: desk.deskId })
+              .where((eb) => eb.or([eb('desk_id', 'is', null), eb('desk_id', '!=', desk.deskId)]))
+              .execute();
+          }
+        });
+      }
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return new Journal(store, desk.deskId, store.db, undefined);
   }
 
   get schemaVersion(): number {
-    return this.file.schemaVersion;
+    return this.store.schemaVersion;
   }
 
-  close(): void {
-    this.file.close();
+  get backend(): StoreDatabase<JournalDB>['backend'] {
+    return this.store.backend;
   }
 
-  /** Runs `fn` in one transaction: all of it is written, or none. */
-  transaction<T>(fn: () => T): T {
-    return this.file.transaction(fn);
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  /** Something this journal wrote (for the engine's "busy" state); called after the write. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    if (this.parent !== undefined) {
+      this.parent.changed();
+      return;
+    }
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Runs `fn` in one transaction (the journal it is given writes in it): all of it is written, or none. */
+  async transaction<T>(fn: (journal: Journal) => Promise<T>): Promise<T> {
+    if (this.parent !== undefined) return fn(this);
+    return this.store.transaction((trx) => fn(new Journal(this.store, this.deskId, trx, this)));
   }
 
   // ---- operations ----
 
-  /** Writes an operation before it is sent. Its key is the Idempotency-Key of every attempt. */
-  begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint'>): Operation {
-    this.file.stmt(
-        `INSERT INTO operations (key, operation_id, kind, fingerprint, payload, resendable, state, reservation_id, operator_id, payment_id, created_at)
-         VALUES (@key, @operationId, @kind, @fingerprint, @payload, @resendable, 'pending', @reservationId, @operatorId, @paymentId, @createdAt)`,
-      )
-      .run({
+  /**
+   * Writes an operation before it is sent (committed when this answers). Its key is the Idempotency-Key of every
+   * attempt. A UniqueViolationError (journalConflict says which) when its id or key was begun already, when the
+   * reservation has a payment still unanswered, or when the payment has a refund still unanswered — on any desk.
+   */
+  async begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint' | 'deskId'>): Promise<Operation> {
+    await this.db
+      .insertInto('operations')
+      .values({
         key: op.key,
-        operationId: op.operationId,
+        operation_id: op.operationId,
         kind: op.kind,
         fingerprint: fingerprint(op.payload),
         payload: JSON.stringify(op.payload),
         resendable: op.resendable ? 1 : 0,
-        reservationId: op.reservationId,
-        operatorId: op.operatorId,
-        paymentId: op.paymentId ?? null,
-        createdAt: op.createdAt,
-      });
-    const stored = this.operationByKey(op.key);
+        state: 'pending',
+        reservation_id: op.reservationId,
+        reservation_key: reservationKey(op.reservationId),
+        operator_id: op.operatorId,
+        payment_id: op.paymentId ?? null,
+        created_at: op.createdAt,
+        desk_id: this.deskId,
+      })
+      .execute();
+    this.changed();
+    const stored = await this.operationByKey(op.key);
     if (!stored) throw new Error('journal: operation not stored');
     return stored;
   }
 
-  operation(operationId: string): Operation | undefined {
-    const row = this.file.stmt(`SELECT * FROM operations WHERE operation_id = ?`).get(operationId) as OperationRecord | undefined;
-    return row && toOperation(row);
+  async operation(operationId: string): Promise<Operation | undefined> {
+    const row = await this.db.selectFrom('operations').selectAll().where('operation_id', '=', operationId).executeTakeFirst();
+    return row && toOperation(row, this.deskId);
   }
 
-  operationByKey(key: string): Operation | undefined {
-    const row = this.file.stmt(`SELECT * FROM operations WHERE key = ?`).get(key) as OperationRecord | undefined;
-    return row && toOperation(row);
+  async operationByKey(key: string): Promise<Operation | undefined> {
+    const row = await this.db.selectFrom('operations').selectAll().where('key', '=', key).executeTakeFirst();
+    return row && toOperation(row, this.deskId);
   }
 
   /** The service answered: the resource it made, or its definitive refusal. */
-  settle(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number }, at: number): void {
-    this.file.stmt(`UPDATE operations SET state = @state, result_id = @resultId, error_code = @errorCode, http_status = @httpStatus, completed_at = @at WHERE key = @key`)
-      .run({
-        key,
+  async settle(
+    key: string,
+    outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number },
+    at: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('operations')
+      .set({
         state: outcome.state,
-        resultId: outcome.state === 'done' ? outcome.resultId : null,
-        errorCode: outcome.state === 'done' ? null : outcome.errorCode,
-        httpStatus: outcome.httpStatus ?? null,
-        at,
-      });
+        result_id: outcome.state === 'done' ? outcome.resultId : null,
+        error_code: outcome.state === 'done' ? null : outcome.errorCode,
+        http_status: outcome.httpStatus ?? null,
+        completed_at: at,
+      })
+      .where('key', '=', key)
+      .execute();
+    this.changed();
   }
 
-  pendingOperations(): Operation[] {
-    const rows = this.file.stmt(`SELECT * FROM operations WHERE state = 'pending' ORDER BY created_at`).all() as OperationRecord[];
-    return rows.map(toOperation);
+  /** This desk's unanswered operations, oldest first: each desk recovers only its own at start-up. */
+  async pendingOperations(): Promise<Operation[]> {
+    const rows = await this.db.selectFrom('operations').selectAll().where('state', '=', 'pending').where('desk_id', '=', this.deskId).orderBy('created_at').execute();
+    return rows.map((row) => toOperation(row, this.deskId));
+  }
+
+  /** A payment's refund operations still unanswered, on any desk (the index allows one). */
+  async pendingRefundsOf(paymentId: string): Promise<Operation[]> {
+    const rows = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('kind', '=', 'refund')
+      .where('state', '=', 'pending')
+      .where('payment_id', '=', paymentId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => toOperation(row, this.deskId));
   }
 
   /**
-   * A reservation's payment operations in these states, oldest first. Its number is compared without case, as the desk
-   * compares confirmation numbers everywhere (a re-import may write it in capitals): one reservation, one payment at a time.
+   * A reservation's payment operations in these states, on every desk, oldest first. Its number is compared by its key
+   * (reservationKey), as the lookup finds it: one reservation, one payment at a time.
    */
-  paymentOperationsOf(reservationId: string, states: readonly OperationState[]): Operation[] {
-    const rows = this.file
-      .stmt(`SELECT * FROM operations WHERE kind = 'create_payment' AND lower(reservation_id) = lower(?) AND state IN (SELECT value FROM json_each(?)) ORDER BY created_at`)
-      .all(reservationId, JSON.stringify(states)) as OperationRecord[];
-    return rows.map(toOperation);
+  async paymentOperationsOf(reservationId: string, states: readonly OperationState[]): Promise<Operation[]> {
+    if (states.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('kind', '=', 'create_payment')
+      .where('reservation_key', '=', reservationKey(reservationId))
+      .where('state', 'in', states)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => toOperation(row, this.deskId));
   }
 
-  operationsInState(state: OperationState): Operation[] {
-    const rows = this.file.stmt(`SELECT * FROM operations WHERE state = ? ORDER BY created_at`).all(state) as OperationRecord[];
-    return rows.map(toOperation);
+  /** Operations in a state, on every desk, oldest first. */
+  async operationsInState(state: OperationState): Promise<Operation[]> {
+    const rows = await this.db.selectFrom('operations').selectAll().where('state', '=', state).orderBy('created_at').execute();
+    return rows.map((row) => toOperation(row, this.deskId));
   }
 
-  /** Refund operations begun in [from, to) (epoch ms, this desk's clock), in every state: the daily refund cap counts them. */
-  refundOperationsBegunBetween(from: number, to: number): Operation[] {
-    const rows = this.file.stmt(`SELECT * FROM operations WHERE kind = 'refund' AND created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as OperationRecord[];
-    return rows.map(toOperation);
+  /**
+   * Refund operations begun in [from, to) (epoch ms, each desk's clock), in every state and on every desk of the
+   * center: the daily refund cap counts an operator's refunds wherever they were made.
+   */
+  async refundOperationsBegunBetween(from: number, to: number): Promise<Operation[]> {
+    const rows = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('kind', '=', 'refund')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => toOperation(row, this.deskId));
   }
 
-  recordAttempt(attempt: Attempt, at: number): void {
-    this.file.stmt(
-        `INSERT INTO attempts (idempotency_key, operation, attempt, request_id, status, elapsed_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(attempt.idempotencyKey ?? null, attempt.operation, attempt.attempt, attempt.requestId, String(attempt.status), attempt.elapsedMs, at);
+  async recordAttempt(attempt: Attempt, at: number): Promise<void> {
+    await this.db
+      .insertInto('attempts')
+      .values({
+        idempotency_key: attempt.idempotencyKey ?? null,
+        operation: attempt.operation,
+        attempt: attempt.attempt,
+        request_id: attempt.requestId,
+        status: String(attempt.status),
+        elapsed_ms: attempt.elapsedMs,
+        at,
+        desk_id: this.deskId,
+      })
+      .execute();
   }
 
   // ---- resources, as last known ----
 
-  saveMethod(method: MethodResource, reservationId: string): void {
-    this.file.stmt(
-        `INSERT INTO methods (id, reservation_id, brand, last4, exp_month, exp_year, expires_at, created_at)
-         VALUES (@id, @reservationId, @brand, @last4, @expMonth, @expYear, @expiresAt, @createdAt)
-         ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at`,
-      )
-      .run({
+  async saveMethod(method: MethodResource, reservationId: string): Promise<void> {
+    await this.db
+      .insertInto('methods')
+      .values({
         id: method.id,
-        reservationId,
+        reservation_id: reservationId,
+        reservation_key: reservationKey(reservationId),
         brand: method.card.brand,
         last4: method.card.last4.slice(-4),
-        expMonth: method.card.expMonth,
-        expYear: method.card.expYear,
-        expiresAt: method.expiresAt ?? null,
-        createdAt: method.createdAt,
-      });
+        exp_month: method.card.expMonth,
+        exp_year: method.card.expYear,
+        expires_at: method.expiresAt ?? null,
+        created_at: method.createdAt,
+        desk_id: this.deskId,
+      })
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') })))
+      .execute();
   }
 
   /**
    * The guest agreed to keep this card of the reservation for later charges: who recorded it and when. The first
    * consent stands (a second one changes nothing). False when the reservation has no such card.
    */
-  keepMethod(methodId: string, reservationId: string, by: string, at: string): boolean {
-    const result = this.file
-      .stmt(`UPDATE methods SET kept_by = COALESCE(kept_by, @by), kept_at = COALESCE(kept_at, @at) WHERE id = @methodId AND lower(reservation_id) = lower(@reservationId)`)
-      .run({ methodId, reservationId, by, at });
-    return result.changes > 0;
+  async keepMethod(methodId: string, reservationId: string, by: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('methods')
+      .set((eb) => ({ kept_by: eb.fn.coalesce('kept_by', eb.val(by)), kept_at: eb.fn.coalesce('kept_at', eb.val(at)) }))
+      .where('id', '=', methodId)
+      .where('reservation_key', '=', reservationKey(reservationId))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** The agent abandoned this payment in progress; the first record stands. */
-  abandonPayment(paymentId: string, by: string, at: string): void {
-    this.file.stmt(`UPDATE payments SET abandoned_by = COALESCE(abandoned_by, @by), abandoned_at = COALESCE(abandoned_at, @at) WHERE id = @paymentId`).run({ paymentId, by, at });
+  async abandonPayment(paymentId: string, by: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('payments')
+      .set((eb) => ({ abandoned_by: eb.fn.coalesce('abandoned_by', eb.val(by)), abandoned_at: eb.fn.coalesce('abandoned_at', eb.val(at)) }))
+      .where('id', '=', paymentId)
+      .execute();
+    this.changed();
   }
 
-  /** Saves a payment and its refunds as the service last described them. */
-  savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): void {
-    this.transaction(() => {
-      this.file.stmt(
-          `INSERT INTO payments (id, reservation_id, operator_id, method_id, status, amount_cents, original_amount_cents, currency,
-             available_installments, installments_count, per_installment_cents, next_action_url, failure_code, failure_message,
-             metadata, created_at, updated_at, expires_at)
-           VALUES (@id, @reservationId, @operatorId, @methodId, @status, @amountCents, @originalAmountCents, @currency,
-             @availableInstallments, @installmentsCount, @perInstallmentCents, @nextActionUrl, @failureCode, @failureMessage,
-             @metadata, @createdAt, @updatedAt, @expiresAt)
-           ON CONFLICT (id) DO UPDATE SET status = excluded.status, amount_cents = excluded.amount_cents,
-             original_amount_cents = excluded.original_amount_cents, available_installments = excluded.available_installments,
-             installments_count = excluded.installments_count, per_installment_cents = excluded.per_installment_cents,
-             next_action_url = excluded.next_action_url, failure_code = excluded.failure_code,
-             failure_message = excluded.failure_message, updated_at = excluded.updated_at, expires_at = excluded.expires_at,
-             operator_id = COALESCE(payments.operator_id, excluded.operator_id)`,
-        )
-        .run({
+  /** Saves a payment and its refunds as the service last described them (its desk and agent: the first to write them). */
+  async savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): Promise<void> {
+    await this.transaction(async (journal) => {
+      await journal.db
+        .insertInto('payments')
+        .values({
           id: p.id,
-          reservationId: p.reservationId,
-          operatorId: by?.operatorId ?? null,
-          methodId: p.methodId,
+          reservation_id: p.reservationId,
+          reservation_key: reservationKey(p.reservationId),
+          operator_id: by?.operatorId ?? null,
+          method_id: p.methodId,
           status: p.status,
-          amountCents: cents(p.amount),
-          originalAmountCents: p.originalAmount === undefined ? null : cents(p.originalAmount),
+          amount_cents: cents(p.amount),
+          original_amount_cents: p.originalAmount === undefined ? null : cents(p.originalAmount),
           currency: p.currency,
-          availableInstallments: JSON.stringify(p.availableInstallments ?? []),
-          installmentsCount: p.installments?.count ?? null,
-          perInstallmentCents: p.installments ? cents(p.installments.perInstallment) : null,
-          nextActionUrl: p.nextAction?.url ?? null,
-          failureCode: p.failure?.code ?? null,
-          failureMessage: p.failure?.message ?? null,
+          available_installments: JSON.stringify(p.availableInstallments ?? []),
+          installments_count: p.installments?.count ?? null,
+          per_installment_cents: p.installments ? cents(p.installments.perInstallment) : null,
+          next_action_url: p.nextAction?.url ?? null,
+          failure_code: p.failure?.code ?? null,
+          failure_message: p.failure?.message ?? null,
           metadata: JSON.stringify(p.metadata),
-          createdAt: p.createdAt,
-          updatedAt: p.updatedAt ?? null,
-          expiresAt: p.expiresAt ?? null,
-        });
-      for (const r of p.refunds) this.saveRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined);
+          created_at: p.createdAt,
+          updated_at: p.updatedAt ?? null,
+          expires_at: p.expiresAt ?? null,
+          desk_id: journal.deskId,
+        })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            amount_cents: eb.ref('excluded.amount_cents'),
+            original_amount_cents: eb.ref('excluded.original_amount_cents'),
+            available_installments: eb.ref('excluded.available_installments'),
+            installments_count: eb.ref('excluded.installments_count'),
+            per_installment_cents: eb.ref('excluded.per_installment_cents'),
+            next_action_url: eb.ref('excluded.next_action_url'),
+            failure_code: eb.ref('excluded.failure_code'),
+            failure_message: eb.ref('excluded.failure_message'),
+            updated_at: eb.ref('excluded.updated_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+            operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
+          })),
+        )
+        .execute();
+      for (const r of p.refunds) await journal.saveRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined);
     });
+    this.changed();
   }
 
-  saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): void {
-    this.file.stmt(
-        `INSERT INTO refunds (id, payment_id, amount_cents, currency, reason, status, operator_id, created_at)
-         VALUES (@id, @paymentId, @amountCents, @currency, @reason, @status, @operatorId, @createdAt)
-         ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator_id = COALESCE(refunds.operator_id, excluded.operator_id),
-           amount_cents = COALESCE(refunds.amount_cents, excluded.amount_cents)`,
-      )
-      .run({
+  async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<void> {
+    await this.db
+      .insertInto('refunds')
+      .values({
         id: r.id,
-        paymentId: r.paymentId ?? payment.id,
-        amountCents: r.amount === undefined ? null : cents(r.amount),
+        payment_id: r.paymentId ?? payment.id,
+        amount_cents: r.amount === undefined ? null : cents(r.amount),
         currency: r.currency || payment.currency,
         reason: r.reason ?? null,
         status: r.status,
-        operatorId: operatorId ?? null,
-        createdAt: r.createdAt ?? null,
-      });
+        operator_id: operatorId ?? null,
+        created_at: r.createdAt ?? null,
+        desk_id: this.deskId,
+      })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
+          amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
+        })),
+      )
+      .execute();
+    this.changed();
   }
 
-  payment(id: string): StoredPayment | undefined {
-    const row = this.file.stmt(`SELECT * FROM payments WHERE id = ?`).get(id) as PaymentRecord | undefined;
-    return row && this.toPayment(row);
+  async payment(id: string): Promise<StoredPayment | undefined> {
+    const row = await this.db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && (await this.toPayment(row));
   }
 
-  /** A reservation's payments, its number compared without case (as paymentOperationsOf and searchPayments). */
-  paymentsOf(reservationId: string): StoredPayment[] {
-    const rows = this.file.stmt(`SELECT * FROM payments WHERE lower(reservation_id) = lower(?) ORDER BY created_at`).all(reservationId) as PaymentRecord[];
-    return rows.map((row) => this.toPayment(row));
+  /** A reservation's payments on every desk, its number compared by its key (as paymentOperationsOf and searchPayments). */
+  async paymentsOf(reservationId: string): Promise<StoredPayment[]> {
+    const rows = await this.db.selectFrom('payments').selectAll().where('reservation_key', '=', reservationKey(reservationId)).orderBy('created_at').execute();
+    return this.toPayments(rows);
   }
 
-  methodsOf(reservationId: string): StoredMethod[] {
-    const rows = this.file.stmt(`SELECT * FROM methods WHERE lower(reservation_id) = lower(?) ORDER BY created_at`).all(reservationId) as MethodRecord[];
+  /** The cards tokenized for a reservation, on every desk. */
+  async methodsOf(reservationId: string): Promise<StoredMethod[]> {
+    const rows = await this.db.selectFrom('methods').selectAll().where('reservation_key', '=', reservationKey(reservationId)).orderBy('created_at').execute();
     return rows.map(toMethod);
   }
 
-  /** A card this desk tokenized, by its method id. */
-  method(id: string): StoredMethod | undefined {
-    const row = this.file.stmt(`SELECT * FROM methods WHERE id = ?`).get(id) as MethodRecord | undefined;
+  /** A card tokenized at a desk of the center, by its method id. */
+  async method(id: string): Promise<StoredMethod | undefined> {
+    const row = await this.db.selectFrom('methods').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toMethod(row);
   }
 
   /** The payments made with a card, oldest first. */
-  paymentsOfMethod(methodId: string): StoredPayment[] {
-    const rows = this.file.stmt(`SELECT * FROM payments WHERE method_id = ? ORDER BY created_at`).all(methodId) as PaymentRecord[];
-    return rows.map((row) => this.toPayment(row));
+  async paymentsOfMethod(methodId: string): Promise<StoredPayment[]> {
+    const rows = await this.db.selectFrom('payments').selectAll().where('method_id', '=', methodId).orderBy('created_at').execute();
+    return this.toPayments(rows);
   }
 
   /**
-   * The payments a supervisor looks for, newest first: every given filter must hold. Payment ids match
-   * by prefix, reservations exactly (ignoring case), created dates as ISO instants [from, to).
+   * The payments a supervisor looks for, on every desk, newest first: every given filter must hold. Payment ids match
+   * by prefix, reservations by their key, created dates as ISO instants [from, to).
    */
-  searchPayments(filter: PaymentFilter): (StoredPayment & { brand: string | undefined; last4: string | undefined })[] {
-    const where: string[] = [];
-    const params: Record<string, unknown> = { limit: filter.limit };
-    if (filter.reservationIds) {
-      if (filter.reservationIds.length === 0) return [];
-      where.push(`lower(p.reservation_id) IN (SELECT lower(value) FROM json_each(@reservationIds))`);
-      params['reservationIds'] = JSON.stringify(filter.reservationIds);
-    }
+  async searchPayments(filter: PaymentFilter): Promise<(StoredPayment & { brand: string | undefined; last4: string | undefined })[]> {
+    if (filter.reservationIds?.length === 0) return [];
+    let query = this.db
+      .selectFrom('payments as p')
+      .leftJoin('methods as m', 'm.id', 'p.method_id')
+      .selectAll('p')
+      .select(['m.brand as card_brand', 'm.last4 as card_last4']);
+    if (filter.reservationIds) query = query.where('p.reservation_key', 'in', [...new Set(filter.reservationIds.map(reservationKey))]);
     if (filter.paymentId !== undefined) {
-      where.push(`p.id LIKE @paymentId ESCAPE '\\'`);
-      params['paymentId'] = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql<boolean>`p.id LIKE ${pattern} ESCAPE ${'\\'}`);
     }
-    if (filter.last4 !== undefined) {
-      where.push('m.last4 = @last4');
-      params['last4'] = filter.last4;
-    }
-    if (filter.operatorId !== undefined) {
-      where.push('lower(p.operator_id) = lower(@operatorId)');
-      params['operatorId'] = filter.operatorId;
-    }
-    if (filter.createdFrom !== undefined) {
-      where.push('p.created_at >= @createdFrom');
-      params['createdFrom'] = filter.createdFrom;
-    }
-    if (filter.createdTo !== undefined) {
-      where.push('p.created_at < @createdTo');
-      params['createdTo'] = filter.createdTo;
-    }
-    const rows = this.file
-      .stmt(
-        `SELECT p.*, m.brand AS card_brand, m.last4 AS card_last4 FROM payments p LEFT JOIN methods m ON m.id = p.method_id
-         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY p.created_at DESC LIMIT @limit`,
-      )
-      .all(params) as (PaymentRecord & { card_brand: string | null; card_last4: string | null })[];
-    return rows.map((row) => ({ ...this.toPayment(row), brand: opt(row.card_brand), last4: opt(row.card_last4) }));
+    if (filter.last4 !== undefined) query = query.where('m.last4', '=', filter.last4);
+    if (filter.operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['p.operator_id']), '=', filter.operatorId?.toLowerCase() ?? ''));
+    if (filter.createdFrom !== undefined) query = query.where('p.created_at', '>=', filter.createdFrom);
+    if (filter.createdTo !== undefined) query = query.where('p.created_at', '<', filter.createdTo);
+    const rows = await query.orderBy('p.created_at', 'desc').limit(filter.limit).execute();
+    const payments = await this.toPayments(rows);
+    return payments.map((payment, index) => ({ ...payment, brand: opt(rows[index]?.card_brand ?? null), last4: opt(rows[index]?.card_last4 ?? null) }));
   }
 
-  /** Payments created in [from, to) (ISO instants), for the day's report. */
-  paymentsCreatedBetween(from: string, to: string): StoredPayment[] {
-    const rows = this.file.stmt(`SELECT * FROM payments WHERE created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as PaymentRecord[];
-    return rows.map((row) => this.toPayment(row));
+  /** Payments created in [from, to) (ISO instants) on every desk of the center, for the day's report. */
+  async paymentsCreatedBetween(from: string, to: string): Promise<StoredPayment[]> {
+    const rows = await this.db.selectFrom('payments').selectAll().where('created_at', '>=', from).where('created_at', '<', to).orderBy('created_at').execute();
+    return this.toPayments(rows);
   }
 
-  /** Refunds created in [from, to) (ISO instants), for the day's report. */
-  refundsCreatedBetween(from: string, to: string): StoredRefund[] {
-    const rows = this.file.stmt(`SELECT * FROM refunds WHERE created_at >= ? AND created_at < ? ORDER BY created_at`).all(from, to) as RefundRecord[];
+  /** Refunds created in [from, to) (ISO instants) on every desk of the center, for the day's report. */
+  async refundsCreatedBetween(from: string, to: string): Promise<StoredRefund[]> {
+    const rows = await this.db.selectFrom('refunds').selectAll().where('created_at', '>=', from).where('created_at', '<', to).orderBy('created_at').execute();
     return rows.map(toRefund);
   }
 
-  /** Payments whose status may still change, or with a refund not yet final (shared vocabulary: an unknown status is not final). */
-  unsettledPaymentIds(): string[] {
-    const rows = this.file.stmt(
-        `SELECT id FROM payments WHERE status NOT IN (${sqlList(FINAL_PAYMENT_STATUSES)})
-         UNION SELECT payment_id AS id FROM refunds WHERE status NOT IN (${sqlList(FINAL_REFUND_STATUSES)})`,
-      )
-      .all() as { id: string }[];
-    return rows.map((r) => r.id);
+  /**
+   * This desk's payments whose status may still change, or with a refund not yet final (shared vocabulary: an unknown
+   * status is not final): the desk follows them, and no update restarts it meanwhile.
+   */
+  async unsettledPaymentIds(): Promise<string[]> {
+    const open = await this.db
+      .selectFrom('payments')
+      .select('id')
+      .where('desk_id', '=', this.deskId)
+      .where('status', 'not in', [...FINAL_PAYMENT_STATUSES])
+      .execute();
+    const refunding = await this.db
+      .selectFrom('refunds')
+      .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+      .select('refunds.payment_id as id')
+      .where('payments.desk_id', '=', this.deskId)
+      .where('refunds.status', 'not in', [...FINAL_REFUND_STATUSES])
+      .execute();
+    return [...new Set([...open, ...refunding].map((row) => row.id))];
   }
 
-  private toPayment(row: PaymentRecord): StoredPayment {
-    const refunds = (this.file.stmt(`SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at`).all(row.id) as RefundRecord[]).map(toRefund);
-    return {
-      id: row.id,
-      reservationId: row.reservation_id,
-      operatorId: opt(row.operator_id),
-      methodId: row.method_id,
-      status: row.status,
-      amountCents: row.amount_cents,
-      originalAmountCents: opt(row.original_amount_cents),
-      currency: row.currency,
-      availableInstallments: JSON.parse(row.available_installments) as number[],
-      installments:
-        row.installments_count === null || row.per_installment_cents === null
-          ? undefined
-          : { count: row.installments_count, perInstallmentCents: row.per_installment_cents },
-      nextActionUrl: opt(row.next_action_url),
-      failureCode: opt(row.failure_code),
-      failureMessage: opt(row.failure_message),
-      metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-      createdAt: row.created_at,
-      updatedAt: opt(row.updated_at),
-      expiresAt: opt(row.expires_at),
-      refunds,
-      abandonedBy: opt(row.abandoned_by),
-      abandonedAt: opt(row.abandoned_at),
-    };
+  private async toPayments(rows: readonly PaymentRecord[]): Promise<StoredPayment[]> {
+    if (rows.length === 0) return [];
+    const refunds = await this.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('payment_id', 'in', [...new Set(rows.map((row) => row.id))])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId));
   }
+
+  private async toPayment(row: PaymentRecord): Promise<StoredPayment> {
+    const [payment] = await this.toPayments([row]);
+    if (payment === undefined) throw new Error('journal: payment not read');
+    return payment;
+  }
+}
+
+function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string): StoredPayment {
+  return {
+    id: row.id,
+    reservationId: row.reservation_id,
+    operatorId: opt(row.operator_id),
+    methodId: row.method_id,
+    status: row.status,
+    amountCents: Number(row.amount_cents),
+    originalAmountCents: row.original_amount_cents === null ? undefined : Number(row.original_amount_cents),
+    currency: row.currency,
+    availableInstallments: JSON.parse(row.available_installments) as number[],
+    installments:
+      row.installments_count === null || row.per_installment_cents === null
+        ? undefined
+        : { count: row.installments_count, perInstallmentCents: Number(row.per_installment_cents) },
+    nextActionUrl: opt(row.next_action_url),
+    failureCode: opt(row.failure_code),
+    failureMessage: opt(row.failure_message),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    createdAt: row.created_at,
+    updatedAt: opt(row.updated_at),
+    expiresAt: opt(row.expires_at),
+    refunds,
+    abandonedBy: opt(row.abandoned_by),
+    abandonedAt: opt(row.abandoned_at),
+    deskId: row.desk_id ?? deskId,
+  };
 }
 
 function toRefund(r: RefundRecord): StoredRefund {
   return {
     id: r.id,
     paymentId: r.payment_id,
-    amountCents: opt(r.amount_cents),
+    amountCents: r.amount_cents === null ? undefined : Number(r.amount_cents),
     currency: r.currency,
     reason: opt(r.reason),
     status: r.status,
@@ -611,21 +1007,22 @@ function toRefund(r: RefundRecord): StoredRefund {
   };
 }
 
-function toOperation(row: OperationRecord): Operation {
+function toOperation(row: OperationRecord, deskId: string): Operation {
   return {
     key: row.key,
     operationId: row.operation_id,
     kind: row.kind,
     fingerprint: row.fingerprint,
     payload: JSON.parse(row.payload) as unknown,
-    resendable: row.resendable === 1,
+    resendable: Number(row.resendable) === 1,
     state: row.state,
     reservationId: row.reservation_id,
     operatorId: row.operator_id,
     paymentId: opt(row.payment_id),
     resultId: opt(row.result_id),
     errorCode: opt(row.error_code),
-    createdAt: row.created_at,
+    createdAt: Number(row.created_at),
+    deskId: row.desk_id ?? deskId,
   };
 }
 

@@ -8,7 +8,8 @@ export const DEFAULT_SCHEDULE: readonly number[] = [1000, 2000, 4000, 8000, 1600
 
 export interface PollerDeps {
   read: (paymentId: string) => Promise<PaymentResource>;
-  onUpdate: (payment: PaymentResource) => void;
+  /** May be async (the journal): awaited before this read ends, its failure reported as a read's. */
+  onUpdate: (payment: PaymentResource) => void | Promise<void>;
   onError?: (paymentId: string, error: unknown) => void;
   /** Delays in ms between reads, each counted from the end of the previous read; the last value repeats. */
   schedule?: readonly number[];
@@ -166,7 +167,7 @@ export class Poller {
     }
     if (!changed) return;
     try {
-      this.deps.onUpdate(payment);
+      await this.deps.onUpdate(payment);
     } catch (error) {
       this.report(paymentId, error);
     }

@@ -2,7 +2,7 @@
 import { countsAgainstRefundable, toCents } from '../../shared/payments';
 import { localDayAndHour, searchWindow } from '../reports';
 
-/** One refund operation of this desk, as journaled before it was sent (main/payments' Journal keeps them). */
+/** One refund operation of a desk of the center, as journaled before it was sent (main/payments' Journal keeps them). */
 export interface RefundOperationRecord {
   operatorId: string;
   /** pending, done, failed, reconcile (unanswered for 24 h), abandoned. */
@@ -18,9 +18,9 @@ export interface RefundOperationRecord {
 
 /** What the count needs of the journal (main/payments' Journal is one). */
 export interface RefundHistory {
-  /** The desk's refund operations begun in [from, to) (epoch ms), in every state. */
-  refundOperationsBegunBetween(from: number, to: number): readonly RefundOperationRecord[];
-  payment(id: string): { amountCents: number; currency: string; refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[] } | undefined;
+  /** The refund operations begun in [from, to) (epoch ms) at every desk of the center, in every state. */
+  refundOperationsBegunBetween(from: number, to: number): Promise<readonly RefundOperationRecord[]>;
+  payment(id: string): Promise<{ amountCents: number; currency: string; refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[] } | undefined>;
 }
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
@@ -30,7 +30,7 @@ const same = (a: string | undefined, b: string): boolean => a !== undefined && a
  * its amount less the refunds this desk made by other operations. A refund the service lists without knowing whose it
  * is may be this operation's own (its answer lost, the payment read since), so it is not taken off.
  */
-function askedCents(op: RefundOperationRecord, payment: ReturnType<RefundHistory['payment']>): number {
+function askedCents(op: RefundOperationRecord, payment: Awaited<ReturnType<RefundHistory['payment']>>): number {
   const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
   if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
   if (!payment) return 0;
@@ -39,22 +39,22 @@ function askedCents(op: RefundOperationRecord, payment: ReturnType<RefundHistory
 }
 
 /**
- * The cents `operatorId` refunded today in `currency`: the refund operations they began today on this desk (an approval
+ * The cents `operatorId` refunded today in `currency`: the refund operations they began today at any desk of the center (an approval
  * counts for the approver), by the desk's own clock — never by the service's stamp, which may be missing or of another
  * day. Each counts what its refund holds, or what it asked while its answer is unknown; a refund the service says
  * failed or was canceled, or an operation refused for good, counts nothing. A refund in a status this app does not know
  * counts (it may have moved money).
  */
-export function refundedTodayCents(history: RefundHistory, operatorId: string, currency: string, now: number, timeZone: string): number {
+export async function refundedTodayCents(history: RefundHistory, operatorId: string, currency: string, now: number, timeZone: string): Promise<number> {
   const today = localDayAndHour(new Date(now).toISOString(), timeZone)?.day;
   if (today === undefined) return 0;
   const window = searchWindow(today);
   const isToday = (ms: number): boolean => localDayAndHour(new Date(ms).toISOString(), timeZone)?.day === today;
   let cents = 0;
-  for (const op of history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to))) {
+  for (const op of await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to))) {
     if (!same(op.operatorId, operatorId) || !isToday(op.createdAt)) continue;
     if (op.state === 'failed' || op.state === 'abandoned') continue;
-    const payment = op.paymentId === undefined ? undefined : history.payment(op.paymentId);
+    const payment = op.paymentId === undefined ? undefined : await history.payment(op.paymentId);
     if (payment !== undefined && !same(payment.currency, currency)) continue;
     const made = op.resultId === undefined ? undefined : payment?.refunds.find((r) => r.id === op.resultId);
     if (made !== undefined && !countsAgainstRefundable(made.status)) continue;

@@ -13,7 +13,7 @@ export interface RefundDeskDeps {
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
-  /** The refunds this desk made (the journal): the daily cap counts each operator's refunds of today. */
+  /** The refunds made at every desk of the center (the journal): the daily cap counts each operator's refunds of today. */
   history: RefundHistory;
   /** The desk's time zone: where "today" begins and ends for the daily cap (the system's when not given). */
   timeZone?: string;
@@ -63,10 +63,10 @@ export class RefundDesk {
   /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
   refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
     return this.oneAtATime(async () => {
-      const begun = this.deps.engine.operationState(input.operationId) !== undefined;
+      const begun = (await this.deps.engine.operationState(input.operationId)) !== undefined;
       if (!begun) {
         const payment = await this.deps.engine.getPayment(input.paymentId);
-        this.checkLimit(by, payment, input.amountCents);
+        await this.checkLimit(by, payment, input.amountCents);
       }
       return this.deps.engine.refund({ ...input, operatorId: by.id });
     });
@@ -156,8 +156,8 @@ export class RefundDesk {
   async reconcile(): Promise<number> {
     let settled = 0;
     for (const request of await this.deps.requests.unsettledApprovals()) {
-      const refundId = this.deps.engine.resultOf(request.id);
-      const state = this.deps.engine.operationState(request.id);
+      const refundId = await this.deps.engine.resultOf(request.id);
+      const state = await this.deps.engine.operationState(request.id);
       if (refundId !== undefined) await this.deps.requests.settle(request.id, { refundId });
       else if (state === undefined || state === 'failed') await this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
       else continue;
@@ -177,7 +177,7 @@ export class RefundDesk {
     }
     if (request.status === 'pending') {
       const payment = await this.deps.engine.getPayment(request.paymentId);
-      this.checkLimit(approver, payment, request.amountCents);
+      await this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
         throw closed(await this.requireRequest(request.id));
@@ -192,11 +192,11 @@ export class RefundDesk {
         reason: request.reason,
         operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
       });
-      const refundId = this.deps.engine.resultOf(request.id);
+      const refundId = await this.deps.engine.resultOf(request.id);
       const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });
       return { request: requestView(settled), payment };
     } catch (error) {
-      const state = this.deps.engine.operationState(request.id);
+      const state = await this.deps.engine.operationState(request.id);
       // Refused for good (before sending, or by the service): the request closes. Otherwise it stays approved and is re-sent.
       if (state === undefined || state === 'failed') {
         await this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
@@ -256,7 +256,7 @@ export class RefundDesk {
   }
 
   /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
-  private checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined): void {
+  private async checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined): Promise<void> {
     const cents = this.checkRefundable(payment, amountCents);
     const currency = asCurrency(payment.currency);
     const caps = refundCapsFor(this.limitsOf(), by.role, currency);
@@ -270,7 +270,7 @@ export class RefundDesk {
     }
     if (caps.perDayCents === undefined) return;
     const limitCents = caps.perDayCents;
-    const refundedCents = refundedTodayCents(this.deps.history, by.id, currency, this.now(), this.timeZone);
+    const refundedCents = await refundedTodayCents(this.deps.history, by.id, currency, this.now(), this.timeZone);
     const leftCents = Math.max(0, limitCents - refundedCents);
     if (cents > leftCents) {
       const left = leftCents === 0 ? 'nothing is left today' : `${money(leftCents, currency)} is left today`;

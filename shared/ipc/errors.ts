@@ -81,6 +81,7 @@ export const ERROR_CODES = {
   attempt_not_found: [],
   amount_changed: ['heldCents', 'expectedCents', 'currency'],
   earlier_refund_completed: [],
+  refund_in_flight: [],
   payment_unanswered: ['amountCents', 'currency'],
   operation_changed: [],
   operation_needs_reconciliation: [],

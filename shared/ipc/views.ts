@@ -62,6 +62,8 @@ export const PaymentSummary = PaymentView.extend({
   brand: z.string().optional(),
   last4: z.string().regex(/^\d{0,4}$/).optional(),
   operatorId: z.string().optional(),
+  /** The desk where it was taken (its desk id): the search covers every desk of the center. */
+  deskId: z.string().optional(),
 });
 export type PaymentSummary = z.infer<typeof PaymentSummary>;
 

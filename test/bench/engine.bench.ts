@@ -21,9 +21,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../main/payments';
+import { PaymentEngine, simulatorConfig, type PaymentView } from '../../main/payments';
 import { DEFAULT_SCHEDULE } from '../../main/payments/poller';
 import { startSimulator } from '../../main/sandbox';
+import { openJournal } from '../support/journal';
 
 const LATENCY_MS = 20;
 const PROCESSING_DELAY_MS = 2000;
@@ -52,7 +53,7 @@ interface Exchange {
 async function main(): Promise<void> {
   const sim = await startSimulator({ latencyMs: LATENCY_MS, processingDelayMs: PROCESSING_DELAY_MS });
   const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
-  const journal = new Journal(join(dir, 'journal.db'));
+  const journal = await openJournal(dir);
   const exchanges: Exchange[] = [];
 
   const timed: typeof fetch = async (input, init) => {
@@ -138,8 +139,8 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    engine.close();
-    journal.close();
+    await engine.close();
+    await journal.close();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }

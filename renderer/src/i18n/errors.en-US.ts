@@ -115,6 +115,7 @@ export const errorsEnUS = {
   'error.payment_being_charged': 'The card is being charged {amount} right now: wait for the result before using another card.',
   'error.payment_being_charged.plain': 'The card is being charged right now: wait for the result before using another card.',
   'error.earlier_refund_completed': 'An earlier refund of this payment had not been answered; it was sent again and is now answered. Check what is left before refunding again.',
+  'error.refund_in_flight': 'Another refund of this payment is being sent right now, on this desk or another one. Wait for its answer, then check what is left before refunding again.',
   'error.payment_unanswered': 'The earlier payment of {amount} for this reservation has no answer yet; it is being checked. Wait for it before charging again.',
   'error.payment_unanswered.plain': 'An earlier payment for this reservation has no answer yet. Wait for it before charging again.',
   'error.reservation_payment_in_progress': 'The payment of {amount} on this reservation is still in progress: wait for its result, or abandon it, before another charge.',

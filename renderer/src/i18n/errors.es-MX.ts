@@ -105,6 +105,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.payment_being_charged': 'Se está cobrando {amount} a la tarjeta en este momento: espere el resultado antes de usar otra tarjeta.',
   'error.payment_being_charged.plain': 'Se está cobrando a la tarjeta en este momento: espere el resultado antes de usar otra tarjeta.',
   'error.earlier_refund_completed': 'Un reembolso anterior de este pago no tenía respuesta; se envió de nuevo y ya tiene respuesta. Revise cuánto queda antes de reembolsar otra vez.',
+  'error.refund_in_flight': 'Otro reembolso de este pago se está enviando en este momento, en este escritorio o en otro. Espere su respuesta y revise cuánto queda antes de reembolsar otra vez.',
   'error.payment_unanswered': 'El pago anterior de {amount} de esta reservación todavía no tiene respuesta; se está verificando. Espérela antes de cobrar de nuevo.',
   'error.payment_unanswered.plain': 'Un pago anterior de esta reservación todavía no tiene respuesta. Espérela antes de cobrar de nuevo.',
   'error.reservation_payment_in_progress': 'El pago de {amount} de esta reservación sigue en curso: espere su resultado, o abandónelo, antes de hacer otro cargo.',

@@ -105,9 +105,9 @@ describe('the reservation number as typed', () => {
     expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents } });
   });
 
-  // Defect (written up in docs/reviews/issue-14-adversary.md): main compares reservation numbers only without case, while
-  // the lookup ignores dashes and spaces too, so the guard and the balance miss a payment taken on "CUN6B3D8F".
-  it.fails('without its dash: the payment in progress still holds the reservation', async () => {
+  // Written up in docs/reviews/issue-14-adversary.md: the journal now keys reservations as the lookup does (case, dashes,
+  // spaces and dots ignored), so the guard and the balance see a payment taken on "CUN-6B3D8F" when "CUN6B3D8F" is typed.
+  it('without its dash: the payment in progress still holds the reservation', async () => {
     const first = await pay('4000000000003220');
     const methodId = await desk.card('CUN6B3D8F', '4242424242424242');
     const error = await desk.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: 'CUN6B3D8F' });

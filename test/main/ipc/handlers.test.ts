@@ -13,6 +13,7 @@ import { embeddedStorage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
 import { AGENT, SUPERVISOR, trusted } from './fixtures';
+import { openJournal } from '../../support/journal';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -59,16 +60,16 @@ const unused = (): never => {
 beforeAll(async () => {
   sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
-  journal = new Journal(join(dir, 'journal.db'));
+  journal = await openJournal(dir);
   engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch });
   requests = await RefundRequests.open(embeddedStorage(dir), { deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b' });
   messenger = createMessenger({ environment: 'training', secrets: { read: () => Promise.resolve(undefined) }, dataDir: dir, fetch });
 });
 afterAll(async () => {
-  engine.close();
+  await engine.close();
   await messenger.close();
   await requests.close();
-  journal.close();
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
   await sim.close();
 });
@@ -89,7 +90,7 @@ const dispatch = () =>
       desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
       accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
       updates: { status: () => ({ state: 'disabled' }), restart: () => undefined },
-      follow: (id) => followed.push(id),
+      follow: (id) => void followed.push(id),
       protectCardData: (id, active) => protected_.push([id, active]),
     }),
     currentOperator: () => signedIn,
@@ -121,7 +122,7 @@ describe('through the door to the engine', () => {
     expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amountCents: 8000 } });
     if (!paid.ok) throw new Error('pay failed');
     const { id: paymentId } = paid.value as { id: string };
-    expect(journal.payment(paymentId)?.operatorId).toBe(AGENT.id);
+    expect((await journal.payment(paymentId))?.operatorId).toBe(AGENT.id);
 
     expect(await call('payments:get', trusted, { paymentId })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
     expect(await call('payments:watch', trusted, { paymentId })).toEqual({ ok: true, value: { ok: true } });
@@ -144,11 +145,11 @@ describe('through the door to the engine', () => {
 
     const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer' };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(journal.payment(paymentId)?.refunds).toEqual([]);
+    expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
     signedIn = SUPERVISOR;
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: true, value: { refundableCents: 6000 } });
-    expect(journal.payment(paymentId)?.refunds.map((r) => r.operatorId)).toEqual([SUPERVISOR.id]);
+    expect((await journal.payment(paymentId))?.refunds.map((r) => r.operatorId)).toEqual([SUPERVISOR.id]);
 
     const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amountCents: 6100 });
     expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectService, Journal, PaymentEngine, type ServiceSettings } from '../../../main/payments';
+import { connectService, PaymentEngine, type ServiceSettings } from '../../../main/payments';
+import { openJournal } from '../../support/journal';
 
 const noSecret = { read: () => Promise.resolve(undefined) };
 
@@ -11,7 +12,7 @@ describe('connectService', () => {
   it('training: the in-process simulator, reachable, with its own credentials', async () => {
     const service = await connectService({ environment: 'training' }, noSecret);
     const dir = mkdtempSync(join(tmpdir(), 'connect-'));
-    const journal = new Journal(join(dir, 'journal.db'));
+    const journal = await openJournal(dir);
     const engine = new PaymentEngine({ ...service, journal, fetch });
     try {
       expect(service.config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -22,8 +23,8 @@ describe('connectService', () => {
       });
       expect(method.last4).toBe('4242');
     } finally {
-      engine.close();
-      journal.close();
+      await engine.close();
+      await journal.close();
       await service.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,15 +11,17 @@
  * - `after-answer`: the service's answer is in hand, `Journal.settle()` of the create_payment operation
  *   was reached, but its transaction (payment row + operation done) is not committed.
  *
- * At the point it prints `AT <point>` on stdout and blocks; the test then SIGKILLs it. `begin()` and
- * `settle()` are synchronous, so there the thread is parked with Atomics.wait (no later line of the
- * engine can run, the transaction stays open); in fetch it awaits a promise that never settles.
+ * At the point it prints `AT <point>` on stdout and blocks; the test then SIGKILLs it. At `begin()` and
+ * `settle()` the thread is parked with Atomics.wait (no later line of the engine can run, the transaction
+ * stays open: the embedded file's queries are synchronous underneath); in fetch it awaits a promise that never settles.
  * Anything else (pay() settling, an error) prints `UNEXPECTED …` and exits 2, so the test fails fast.
  * Nothing is exported: importing this file would run it.
  */
 import { z } from 'zod';
 import { haltAfterSend, haltHere, say } from '../support/crash-kit';
-import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
+import { dirname } from 'node:path';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { openJournal } from '../../support/journal';
 
 const CRASH_POINTS = ['after-journal', 'after-send', 'after-answer'] as const;
 type CrashPoint = (typeof CRASH_POINTS)[number];
@@ -42,27 +44,35 @@ const Job = z.strictObject({
   currency: z.enum(['usd', 'mxn']),
 });
 
-/** Stops right after the operation is durably journaled, before anything is sent for it. */
-class HaltAfterBegin extends Journal {
-  override begin(op: Parameters<Journal['begin']>[0]): Operation {
-    const stored = super.begin(op);
+/**
+ * Stops right after the operation is durably journaled (committed), before anything is sent for it. The production
+ * Journal has no crash hooks: this process patches its methods (it is a crash child, nothing else runs in it).
+ */
+function haltAfterBegin(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
+  const begin = Journal.prototype.begin;
+  Journal.prototype.begin = async function (this: Journal, op) {
+    const stored = await begin.call(this, op);
     if (stored.kind === 'create_payment') halt('after-journal');
     return stored;
-  }
+  };
 }
 
 /** Stops with the service's answer in hand, inside the uncommitted transaction, before the operation is closed. */
-class HaltBeforeSettle extends Journal {
-  override settle(key: string, outcome: Parameters<Journal['settle']>[1], at: number): void {
-    if (outcome.state === 'done' && this.operationByKey(key)?.kind === 'create_payment') halt('after-answer');
-    super.settle(key, outcome, at);
-  }
+function haltBeforeSettle(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
+  const settle = Journal.prototype.settle;
+  Journal.prototype.settle = async function (this: Journal, key, outcome, at) {
+    if (outcome.state === 'done' && (await this.operationByKey(key))?.kind === 'create_payment') halt('after-answer');
+    await settle.call(this, key, outcome, at);
+  };
 }
 
 async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
-  const journal =
-    job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : job.point === 'after-answer' ? new HaltBeforeSettle(job.journalPath) : new Journal(job.journalPath);
+  if (job.point === 'after-journal') haltAfterBegin();
+  if (job.point === 'after-answer') haltBeforeSettle();
+  const journal = await openJournal(dirname(job.journalPath));
   const engine = new PaymentEngine({
     config: simulatorConfig(job),
     secrets: { read: () => Promise.resolve(job.clientSecret) },

@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, PaymentEngine, ServiceClient, simulatorConfig, ServiceError, TokenManager, type EngineEvent, type PaymentView } from '../../../main/payments';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PaymentEngine, ServiceClient, simulatorConfig, ServiceError, TokenManager, type EngineEvent, type PaymentView } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { openJournal } from '../../support/journal';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -22,8 +23,8 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'engine-test-'));
   await control('reset', {});
 });
-afterEach(() => {
-  for (const engine of open.splice(0)) engine.close();
+afterEach(async () => {
+  for (const engine of open.splice(0)) await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -37,7 +38,7 @@ const advance = (seconds: number) => control('clock', { advanceSeconds: seconds 
 /** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
 type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
 
-function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number; returnUrl?: string } = {}) {
+async function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number; returnUrl?: string } = {}) {
   const requests: string[] = [];
   const answers: string[] = [];
   const tokens: string[] = [];
@@ -62,7 +63,7 @@ function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeo
     }
     return response;
   };
-  const journal = new Journal(join(dir, 'journal.db'));
+  const journal = await openJournal(dir);
   const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
   const engine = new PaymentEngine({
     config: { ...simulatorConfig(sim, options.timeoutMs), ...(options.returnUrl === undefined ? {} : { returnUrl: options.returnUrl }) },
@@ -108,8 +109,29 @@ function until(engine: PaymentEngine, id: string, status: string): Promise<Payme
 }
 
 describe('flows through the facade', () => {
+  it('is busy (no update restarts the app) from a payment’s start until it is settled, and again after a restart', async () => {
+    const { engine } = await makeEngine();
+    await engine.recover();
+    expect(engine.busy()).toBe(false);
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paying = engine.pay({ methodId: method.id, amountCents: 1_000, currency: 'usd', ...who });
+    expect(engine.busy()).toBe(true);
+    const paid = await paying;
+    expect(paid.status).toBe('processing');
+    expect(engine.busy()).toBe(true);
+    await engine.close();
+    // The next start knows it from the journal, before anything is written.
+    const { engine: next } = await makeEngine();
+    expect((await next.recover()).following).toEqual([paid.id]);
+    expect(next.busy()).toBe(true);
+    const done = until(next, paid.id, 'succeeded');
+    await advance(2);
+    await done;
+    await vi.waitFor(() => expect(next.busy()).toBe(false));
+  });
+
   it('A: tokenize, pay, follow to succeeded; the reservation lists both', async () => {
-    const { engine, journal } = makeEngine();
+    const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });
     expect(method).toMatchObject({ brand: 'visa', last4: '4242' });
     const paid = await engine.pay({ methodId: method.id, amountCents: 125050, currency: 'mxn', ...who, note: 'deposit', keepCard: true });
@@ -117,14 +139,14 @@ describe('flows through the facade', () => {
     const done = until(engine, paid.id, 'succeeded');
     await advance(2);
     expect((await done).amountCents).toBe(125050);
-    const listed = engine.listReservation(who.reservationId);
+    const listed = await engine.listReservation(who.reservationId);
     expect(listed.methods.map((m) => m.id)).toEqual([method.id]);
     expect(listed.payments.map((p) => [p.id, p.status])).toEqual([[paid.id, 'succeeded']]);
-    expect(journal.operationsInState('done').map((o) => o.kind)).toEqual(['tokenize', 'create_payment']);
+    expect((await journal.operationsInState('done')).map((o) => o.kind)).toEqual(['tokenize', 'create_payment']);
   });
 
   it('B and C: MSI, amount update with plans recomputed, confirmation with a plan', async () => {
-    const { engine } = makeEngine();
+    const { engine } = await makeEngine();
     const method = await engine.tokenize({ card: MSI, ...who });
     const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
     expect(pending).toMatchObject({ status: 'pending_confirmation', availableInstallments: [3, 6, 9] });
@@ -138,7 +160,7 @@ describe('flows through the facade', () => {
   });
 
   it('D: a saved card charged again without card details', async () => {
-    const { engine, requests } = makeEngine();
+    const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     // Saved with the guest's consent (only such a card is charged again).
     const first = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: true, ...who });
@@ -152,7 +174,7 @@ describe('flows through the facade', () => {
   });
 
   it('refunds: partial, then the rest, followed to succeeded; over-refund refused before any request', async () => {
-    const { engine, requests } = makeEngine();
+    const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
     await advance(2);
@@ -179,7 +201,7 @@ describe('faults through the facade', () => {
     ['POST /payments', 'create_payment'],
     ['POST /payments/{id}/refunds', 'refund'],
   ] as const)('drop_after_commit on %s: the retry is a replay, so the service holds one resource', async (operation, kind) => {
-    const { engine, journal, requests, answers } = makeEngine();
+    const { engine, journal, requests, answers } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: kind === 'create_payment', ...who });
     await advance(2);
@@ -195,45 +217,45 @@ describe('faults through the facade', () => {
     // two sends of the operation: the first lost its answer, the second was answered from the stored response
     expect(requests.slice(sentBefore).filter(matches)).toHaveLength(2);
     expect(answers.slice(answeredBefore).filter(matches)).toEqual([expect.stringMatching(/ 201 replayed$/)]);
-    const ops = journal.operationsInState('done').filter((o) => o.kind === kind);
+    const ops = (await journal.operationsInState('done')).filter((o) => o.kind === kind);
     expect(ops.at(-1)?.resultId).toMatch(/^(mth|pay|ref)_/);
-    expect(journal.pendingOperations()).toEqual([]);
-    const listed = engine.listReservation(who.reservationId);
+    expect(await journal.pendingOperations()).toEqual([]);
+    const listed = await engine.listReservation(who.reservationId);
     // Tokenized, not kept (no consent): the journal holds it, the saved cards do not list it.
-    if (kind === 'tokenize') expect(journal.methodsOf(who.reservationId)).toHaveLength(2);
+    if (kind === 'tokenize') expect(await journal.methodsOf(who.reservationId)).toHaveLength(2);
     if (kind === 'create_payment') expect(listed.payments).toHaveLength(2);
     if (kind === 'refund') expect(listed.payments[0]?.refunds).toHaveLength(1);
   });
 
   it('a transient failure leaves the operation pending; the same operation id re-sends with the same key', async () => {
-    const { engine, journal } = makeEngine();
+    const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     await fault('POST /payments', 'error_503', 3);
     const operationId = randomUUID();
     const attempt = { operationId, methodId: method.id, amountCents: 7500, currency: 'usd' as const, ...who };
     await expect(engine.pay(attempt)).rejects.toMatchObject({ code: 'unavailable' });
-    const pending = journal.operation(operationId);
+    const pending = await journal.operation(operationId);
     expect(pending?.state).toBe('pending');
     const paid = await engine.pay(attempt);
-    expect(journal.operation(operationId)).toMatchObject({ state: 'done', resultId: paid.id, key: pending?.key });
+    expect(await journal.operation(operationId)).toMatchObject({ state: 'done', resultId: paid.id, key: pending?.key });
     await expect(engine.pay({ ...attempt, amountCents: 7600 })).rejects.toMatchObject({ code: 'operation_changed' });
-    expect(engine.listReservation(who.reservationId).payments).toHaveLength(1);
+    expect((await engine.listReservation(who.reservationId)).payments).toHaveLength(1);
   });
 
   it('a definitive refusal closes the operation as failed', async () => {
-    const { engine, journal } = makeEngine();
+    const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const operationId = randomUUID();
     await expect(engine.pay({ operationId, methodId: method.id, amountCents: 1000, currency: 'usd', installments: true, ...who })).rejects.toMatchObject({
       code: 'installments_unavailable',
     });
-    expect(journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+    expect(await journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
   });
 });
 
 describe('one payment at a time per reservation', () => {
   it('two charges at once on one reservation (two operation ids): one Idempotency-Key, one payment', async () => {
-    const { engine, paymentKeys } = makeEngine();
+    const { engine, paymentKeys } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const charge = { methodId: method.id, amountCents: 12000, currency: 'mxn' as const, ...who };
     const [a, b] = await Promise.allSettled([engine.pay({ operationId: randomUUID(), ...charge }), engine.pay({ operationId: randomUUID(), ...charge })]);
@@ -242,13 +264,13 @@ describe('one payment at a time per reservation', () => {
     // The second gets the same payment, or is told the first has no answer yet: never a second payment.
     if (b.status === 'fulfilled') expect(b.value.id).toBe(a.status === 'fulfilled' ? a.value.id : '');
     else expect(b.reason).toMatchObject({ code: 'payment_unanswered' });
-    expect(engine.listReservation(who.reservationId).payments).toHaveLength(1);
+    expect((await engine.listReservation(who.reservationId)).payments).toHaveLength(1);
   });
 });
 
 describe('amount update and confirmation (MSI)', () => {
   it('a late PATCH never leaves the guest charged an older amount: confirmation checks the amount the agent saw', async () => {
-    const { engine, requests } = makeEngine({ timeoutMs: 300 });
+    const { engine, requests } = await makeEngine({ timeoutMs: 300 });
     const method = await engine.tokenize({ card: MSI, ...who });
     const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
     // The first update is held by the service past the engine's timeout: it lands later, after the next one.
@@ -272,7 +294,7 @@ describe('amount update and confirmation (MSI)', () => {
   });
 
   it('a PATCH whose answer is lost is not re-sent blindly: the payment is read first, and an update already applied is not sent again', async () => {
-    const { engine, requests } = makeEngine();
+    const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: MSI, ...who });
     const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
     await control('faults', { operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 });
@@ -288,12 +310,12 @@ describe('amount update and confirmation (MSI)', () => {
 
 describe('a refund operation left pending over 24 hours', () => {
   it('does not block every new refund of the payment with a false "sent again" message: it is marked for reconciliation, never re-sent, and the new refund is made against what the service lists', async () => {
-    const { engine, journal, requests } = makeEngine();
+    const { engine, journal, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
     await advance(2);
     await engine.getPayment(paid.id);
-    const stale = journal.begin({
+    const stale = await journal.begin({
       key: randomUUID(),
       operationId: randomUUID(),
       kind: 'refund',
@@ -309,7 +331,7 @@ describe('a refund operation left pending over 24 hours', () => {
     expect(refunded.refunds.map((r) => r.amountCents)).toEqual([3000]);
     expect(refunded.refundableCents).toBe(7000);
     expect(requests.slice(sent).filter((r) => r.endsWith('/refunds'))).toHaveLength(1);
-    expect(journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h' });
+    expect(await journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h' });
     // And the next refund is not blocked either.
     await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amountCents: 1000, reason: 'requested_by_customer', operatorId: 'sup-1' });
   });
@@ -324,7 +346,7 @@ describe('money on the wire', () => {
         return body;
       },
     };
-    const { engine } = makeEngine({ rewrite });
+    const { engine } = await makeEngine({ rewrite });
     const method = await engine.tokenize({ card: MSI, ...who });
     // Amounts whose sums in floating point go astray (0.1 + 0.2, 1000.1 + 0.2…): in cents they cannot.
     // Each on its own reservation: one payment at a time per reservation, and the MSI one waits for its plan.
@@ -353,7 +375,7 @@ describe('the returnUrl setting', () => {
         return body;
       },
     };
-    const { engine } = makeEngine({ rewrite, returnUrl: 'https://hotel.example.test/3ds-done' });
+    const { engine } = await makeEngine({ rewrite, returnUrl: 'https://hotel.example.test/3ds-done' });
     const method = await engine.tokenize({ card: card('4000000000003220'), ...who });
     const payment = await engine.pay({ methodId: method.id, amountCents: 5000, currency: 'mxn', ...who });
     expect(payment.status).toBe('requires_action');
@@ -364,7 +386,7 @@ describe('the returnUrl setting', () => {
 describe('odd answers of the service are tolerated', () => {
   it('a refund entry without an amount does not make the payment unreadable; nothing more is refunded until its amount is known', async () => {
     const rewrite: { current: Rewrite | undefined } = { current: undefined };
-    const { engine, requests } = makeEngine({ rewrite });
+    const { engine, requests } = await makeEngine({ rewrite });
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
     await advance(2);
@@ -410,19 +432,19 @@ describe('bad input is refused before any request, and nothing is journaled', ()
     ['an unknown field', { surcharge: 5 }],
   ];
   it.each(cases)('pay: %s', async (_, change) => {
-    const { engine, journal, requests } = makeEngine();
+    const { engine, journal, requests } = await makeEngine();
     const input = { methodId: `mth_${'a'.repeat(32)}`, amountCents: 1000, currency: 'usd', ...who, ...change };
     const error = await engine.pay(input as Parameters<PaymentEngine['pay']>[0]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ kind: 'invalid_input' });
     expect((error as ServiceError).message.length).toBeGreaterThan(10);
     expect(requests).toEqual([]);
-    expect(journal.pendingOperations()).toEqual([]);
-    expect(journal.operationsInState('failed')).toEqual([]);
+    expect(await journal.pendingOperations()).toEqual([]);
+    expect(await journal.operationsInState('failed')).toEqual([]);
   });
 
   it('tokenize: a Luhn failure, a past expiry, a short amex CVC', async () => {
-    const { engine, requests } = makeEngine();
+    const { engine, requests } = await makeEngine();
     await expect(engine.tokenize({ card: card('4242424242424241'), ...who })).rejects.toMatchObject({ code: 'invalid_input', details: { param: 'card.number' } });
     await expect(engine.tokenize({ card: { ...VISA, expYear: 2020 }, ...who })).rejects.toMatchObject({ details: { param: 'card.expYear' } });
     await expect(engine.tokenize({ card: card('378282246310005', '123'), ...who })).rejects.toMatchObject({ details: { param: 'card.cvv' } });
@@ -430,7 +452,7 @@ describe('bad input is refused before any request, and nothing is journaled', ()
   });
 
   it('refund and read: ids of the wrong shape', async () => {
-    const { engine, requests } = makeEngine();
+    const { engine, requests } = await makeEngine();
     await expect(engine.getPayment('pay_nope')).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(engine.refund({ paymentId: 'pay_x', reason: 'duplicate', operatorId: 'sup' })).rejects.toMatchObject({ code: 'invalid_input' });
     expect(requests).toEqual([]);
@@ -439,7 +461,7 @@ describe('bad input is refused before any request, and nothing is journaled', ()
 
 describe('no card number, CVV, secret or token at rest', () => {
   it('after every test card, none is in the journal files, the logs or the events', async () => {
-    const { engine, journal, tokens, logs, events } = makeEngine();
+    const { engine, journal, tokens, logs, events } = await makeEngine();
     // Each card on its own reservation: one payment at a time per reservation, and some wait (3-D Secure, a plan).
     const reservations = ALL_CARDS.map((_, i) => `${who.reservationId}-${i}`);
     for (const [i, c] of ALL_CARDS.entries()) {
@@ -449,8 +471,8 @@ describe('no card number, CVV, secret or token at rest', () => {
       await engine.pay({ methodId: method.id, amountCents: 50000, currency: 'mxn', ...(msi ? { installments: true } : {}), ...who, reservationId });
     }
     await advance(2);
-    for (const reservationId of reservations) for (const p of engine.listReservation(reservationId).payments) await engine.getPayment(p.id);
-    journal.close();
+    for (const reservationId of reservations) for (const p of (await engine.listReservation(reservationId)).payments) await engine.getPayment(p.id);
+    await journal.close();
     const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1'));
     const haystacks = [...files, logs.join('\n'), JSON.stringify(events)];
     expect(tokens.length).toBeGreaterThan(0);

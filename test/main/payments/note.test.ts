@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Journal, PaymentEngine, ServiceError, simulatorConfig } from '../../../main/payments';
+import { PaymentEngine, ServiceError, simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
 import { pansInFolder } from '../support/card-scan';
+import { openJournal } from '../../support/journal';
 
 let sim: RunningSimulator;
 let dir: string;
@@ -23,7 +24,7 @@ afterAll(async () => {
 describe('a payment note', () => {
   it('holding a card number (20 spellings) or a CVV is refused at the engine, the note named; no request carries it, the journal keeps none', async () => {
     const sent: string[] = [];
-    const journal = new Journal(join(dir, 'journal.db'));
+    const journal = await openJournal(dir);
     const engine = new PaymentEngine({
       config: simulatorConfig(sim),
       secrets: { read: () => Promise.resolve(sim.clientSecret) },
@@ -50,8 +51,8 @@ describe('a payment note', () => {
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'mxn', ...who, note: 'Depósito, tel. +52 998 123 4567' });
     expect(paid.id).toMatch(/^pay_/);
     expect(sent.at(-1)).toContain('Depósito');
-    engine.close();
-    journal.close();
+    await engine.close();
+    await journal.close();
     expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ function harness(script: Step[], options: Partial<PollerDeps> = {}) {
   };
   const poller = new Poller({
     read,
-    onUpdate: (p) => updates.push(p),
+    onUpdate: (p) => void updates.push(p),
     onError: (paymentId, error) => errors.push({ paymentId, error }),
     ...options,
   });
@@ -488,7 +488,7 @@ describe('Poller against the simulator (real timers, real HTTP)', () => {
         reads++;
         return (await client.getPayment(id)).value;
       },
-      onUpdate: (p) => updates.push(p),
+      onUpdate: (p) => void updates.push(p),
       onError: (_id, error) => errors.push(error),
       schedule: [50, 100],
     });

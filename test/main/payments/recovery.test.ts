@@ -15,6 +15,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { runToCrashPoint, sigkill } from '../support/crash-parent';
+import { dirname } from 'node:path';
+import { openJournal } from '../../support/journal';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 /** How long the service holds the child's POST /payments in the after-send case. */
@@ -47,8 +49,8 @@ afterEach(async () => {
     }
   }
   for (const { engine, journal } of engines.splice(0)) {
-    engine.close();
-    journal.close();
+    await engine.close();
+    await journal.close();
   }
   rmSync(dir, { recursive: true, force: true });
 });
@@ -72,7 +74,7 @@ interface Sent {
   code: string | undefined;
 }
 
-function openEngine() {
+async function openEngine() {
   const sent: Sent[] = [];
   const observing: typeof fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -89,7 +91,7 @@ function openEngine() {
     });
     return response;
   };
-  const journal = new Journal(journalPath);
+  const journal = await openJournal(dirname(journalPath));
   const engine = new PaymentEngine({
     config: simulatorConfig(sim),
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
@@ -102,12 +104,12 @@ function openEngine() {
 
 /** Tokenizes the test card into the journal file, then closes that engine: the child opens the file next. */
 async function tokenizedMethod(): Promise<string> {
-  const { engine, journal } = openEngine();
+  const { engine, journal } = await openEngine();
   await engine.recover();
   const method = await engine.tokenize({ card: VISA, ...who });
   engines.splice(engines.findIndex((e) => e.engine === engine), 1);
-  engine.close();
-  journal.close();
+  await engine.close();
+  await journal.close();
   return method.id;
 }
 
@@ -179,13 +181,13 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
       expect(line).toBe(`AT ${point}`);
       await sigkill(child);
 
-      const { engine, journal, sent } = openEngine();
+      const { engine, journal, sent } = await openEngine();
       // What the crash left: the operation journaled and unanswered, no payment (the after-answer
       // transaction was never committed).
-      const crashed = journal.operation(operationId);
+      const crashed = await journal.operation(operationId);
       expect(crashed).toMatchObject({ kind: 'create_payment', state: 'pending', resendable: true, resultId: undefined });
       const key = crashed?.key ?? '';
-      expect(journal.paymentsOf(who.reservationId)).toEqual([]);
+      expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
 
       if (point === 'after-send') {
         // Restarted while the service still holds the first request: the re-send (same key) is told
@@ -196,8 +198,8 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
         expect(sent.filter((s) => s.request === 'POST /payments').map((s) => [s.key, s.status, s.code])).toEqual(
           Array.from({ length: 3 }, () => [key, 409, 'idempotency_in_progress']),
         );
-        expect(journal.operation(operationId)).toMatchObject({ state: 'pending', key });
-        expect(journal.paymentsOf(who.reservationId)).toEqual([]);
+        expect(await journal.operation(operationId)).toMatchObject({ state: 'pending', key });
+        expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
         // Once the held request is done, the next start recovers it.
         await sleep(Math.max(0, at + HOLD_MS + 300 - Date.now()));
         sent.splice(0);
@@ -205,26 +207,26 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
 
       const report = await engine.recover();
       expect(report).toMatchObject({ resent: [operationId], failed: [], abandoned: [], reconcile: [] });
-      const done = journal.operation(operationId);
+      const done = await journal.operation(operationId);
       expect(done).toMatchObject({ state: 'done', key });
       const paymentId = done?.resultId ?? '';
       expect(paymentId).toMatch(/^pay_[0-9a-f]{32}$/);
       expect(report.following).toEqual([paymentId]);
-      expect(journal.pendingOperations()).toEqual([]);
+      expect(await journal.pendingOperations()).toEqual([]);
 
       // Recovery sent the create once more, with the original key; whether that was answered from the
       // service's stored response tells where the crash happened.
       const creates = sent.filter((s) => s.request === 'POST /payments');
       expect(creates.map((s) => [s.key, s.status, s.replayed])).toEqual([[key, 201, replayExpected]]);
 
-      const journaled = journal.paymentsOf(who.reservationId);
+      const journaled = await journal.paymentsOf(who.reservationId);
       expect(journaled.map((p) => [p.id, p.status, p.amountCents, p.operatorId])).toEqual([[paymentId, 'processing', 24550, who.operatorId]]);
 
       // The true status, once the service has processed it.
       await advance(PROCESSING_DELAY_MS / 1000 + 1);
       expect((await engine.getPayment(paymentId)).status).toBe('succeeded');
-      expect(journal.paymentsOf(who.reservationId).map((p) => [p.id, p.status])).toEqual([[paymentId, 'succeeded']]);
-      expect(engine.listReservation(who.reservationId).payments).toHaveLength(1);
+      expect((await journal.paymentsOf(who.reservationId)).map((p) => [p.id, p.status])).toEqual([[paymentId, 'succeeded']]);
+      expect((await engine.listReservation(who.reservationId)).payments).toHaveLength(1);
 
       // The service holds one payment for the key: the same key and body again is a replay of it.
       const again = await rawCreatePayment(key, done?.payload);
@@ -237,9 +239,9 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
 describe('recovery of operations that must not be re-sent', () => {
   it('a payment unanswered for over 24 h is marked for reconciliation, a pending tokenization abandoned; neither is sent', async () => {
     const methodId = await tokenizedMethod();
-    const { engine, journal, sent } = openEngine();
+    const { engine, journal, sent } = await openEngine();
     const body = { methodId, amount: 80, currency: 'usd', reservationId: who.reservationId, metadata: { agent: who.operatorId } };
-    const stale = journal.begin({
+    const stale = await journal.begin({
       key: randomUUID(),
       operationId: randomUUID(),
       kind: 'create_payment',
@@ -249,7 +251,7 @@ describe('recovery of operations that must not be re-sent', () => {
       createdAt: Date.now() - 25 * 60 * 60 * 1000,
       ...who,
     });
-    const tokenize = journal.begin({
+    const tokenize = await journal.begin({
       key: randomUUID(),
       operationId: randomUUID(),
       kind: 'tokenize',
@@ -262,14 +264,14 @@ describe('recovery of operations that must not be re-sent', () => {
 
     const report = await engine.recover();
     expect(report).toEqual({ resent: [], failed: [], abandoned: [tokenize.operationId], reconcile: [stale.operationId], following: [] });
-    expect(journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h', resultId: undefined, key: stale.key });
-    expect(journal.operation(tokenize.operationId)).toMatchObject({ state: 'abandoned', errorCode: 'card_not_kept', resultId: undefined });
-    expect(journal.operationsInState('reconcile').map((o) => o.operationId)).toEqual([stale.operationId]);
-    expect(journal.operationsInState('abandoned').map((o) => o.operationId)).toEqual([tokenize.operationId]);
-    expect(journal.pendingOperations()).toEqual([]);
+    expect(await journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h', resultId: undefined, key: stale.key });
+    expect(await journal.operation(tokenize.operationId)).toMatchObject({ state: 'abandoned', errorCode: 'card_not_kept', resultId: undefined });
+    expect((await journal.operationsInState('reconcile')).map((o) => o.operationId)).toEqual([stale.operationId]);
+    expect((await journal.operationsInState('abandoned')).map((o) => o.operationId)).toEqual([tokenize.operationId]);
+    expect(await journal.pendingOperations()).toEqual([]);
     expect(sent).toEqual([]);
-    expect(journal.paymentsOf(who.reservationId)).toEqual([]);
-    expect(journal.methodsOf(who.reservationId).map((m) => m.id)).toEqual([methodId]);
+    expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
+    expect((await journal.methodsOf(who.reservationId)).map((m) => m.id)).toEqual([methodId]);
 
     // A second start finds nothing to do.
     expect(await engine.recover()).toEqual({ resent: [], failed: [], abandoned: [], reconcile: [], following: [] });
@@ -285,10 +287,10 @@ describe('recovery of operations that must not be re-sent', () => {
   // service may have forgotten could charge twice.
   it('a payment marked for reconciliation is not re-sent when its operation id is retried', async () => {
     const methodId = await tokenizedMethod();
-    const { engine, journal, sent } = openEngine();
+    const { engine, journal, sent } = await openEngine();
     const operationId = randomUUID();
     const input = { operationId, methodId, amountCents: 8000, currency: 'usd' as const, ...who };
-    const stale = journal.begin({
+    const stale = await journal.begin({
       key: randomUUID(),
       operationId,
       kind: 'create_payment',
@@ -306,7 +308,7 @@ describe('recovery of operations that must not be re-sent', () => {
     );
     expect(sent.filter((s) => s.request === 'POST /payments')).toEqual([]);
     expect(retried).toMatchObject({ refused: { kind: 'invalid_input', code: 'operation_needs_reconciliation' } });
-    expect(journal.operation(operationId)).toMatchObject({ state: 'reconcile', key: stale.key, resultId: undefined });
-    expect(journal.paymentsOf(who.reservationId)).toEqual([]);
+    expect(await journal.operation(operationId)).toMatchObject({ state: 'reconcile', key: stale.key, resultId: undefined });
+    expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
   });
 });

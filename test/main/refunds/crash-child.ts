@@ -20,7 +20,8 @@
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { CRASH_DESK_ID, haltAfterSend, haltHere, say } from '../support/crash-kit';
-import { Journal, PaymentEngine, simulatorConfig, type Operation } from '../../../main/payments';
+import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
+import { openJournal } from '../../support/journal';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { embeddedStorage } from '../../../main/storage';
 
@@ -54,18 +55,21 @@ function haltAfterDecision(requests: RefundRequests): RefundRequests {
   return requests;
 }
 
-/** Stops right after the refund operation is durably journaled, before anything is sent for it. */
-class HaltAfterBegin extends Journal {
-  override begin(op: Parameters<Journal['begin']>[0]): Operation {
-    const stored = super.begin(op);
+/** Stops right after the refund operation is durably journaled, before anything is sent for it (the Journal patched in this child). */
+function haltAfterBegin(): void {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
+  const begin = Journal.prototype.begin;
+  Journal.prototype.begin = async function (this: Journal, op) {
+    const stored = await begin.call(this, op);
     if (stored.kind === 'refund') halt('after-journal');
     return stored;
-  }
+  };
 }
 
 async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
-  const journal = job.point === 'after-journal' ? new HaltAfterBegin(job.journalPath) : new Journal(job.journalPath);
+  if (job.point === 'after-journal') haltAfterBegin();
+  const journal = await openJournal(dirname(job.journalPath));
   // The test's desk: its approvals are the ones it recovers.
   const opened = await RefundRequests.open(embeddedStorage(dirname(job.requestsPath)), { deskId: CRASH_DESK_ID });
   const requests = job.point === 'after-decision' ? haltAfterDecision(opened) : opened;

@@ -21,6 +21,7 @@ import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { runToCrashPoint, sigkill } from '../support/crash-parent';
 import { CRASH_DESK_ID } from '../support/crash-kit';
 import type { OperatorView } from '../../../shared/operators';
+import { openJournal } from '../../support/journal';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 /** How long the service holds the child's refund request in the after-send case (it finishes it after the crash). */
@@ -63,8 +64,8 @@ afterEach(async () => {
 });
 
 async function closeAll(engine: PaymentEngine, journal: Journal, requests: RefundRequests): Promise<void> {
-  engine.close();
-  journal.close();
+  await engine.close();
+  await journal.close();
   await requests.close();
 }
 
@@ -96,7 +97,7 @@ async function openDesk() {
     });
     return response;
   };
-  const journal = new Journal(journalPath);
+  const journal = await openJournal(dirname(journalPath));
   const requests = await RefundRequests.open(embeddedStorage(dirname(requestsPath)), { deskId: CRASH_DESK_ID });
   const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing });
   const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('not used here')) });
@@ -108,9 +109,9 @@ async function openDesk() {
     requests,
     desk,
     sent,
-    close: () => {
+    close: async () => {
       opened.splice(opened.indexOf(handle), 1);
-      return closeAll(engine, journal, requests);
+      await closeAll(engine, journal, requests);
     },
   };
 }
@@ -196,22 +197,22 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
       const { engine, journal, requests, desk, sent } = await openDesk();
       // What the crash left: the approval written with both ids, its refund journaled and unanswered.
       expect(await requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', override: false, refundId: undefined });
-      const crashed = journal.operation(requestId);
+      const crashed = await journal.operation(requestId);
       expect(crashed).toMatchObject({ kind: 'refund', state: 'pending', resendable: true, paymentId, operatorId: 'sam', resultId: undefined });
       const key = crashed?.key ?? '';
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
-      expect(journal.payment(paymentId)?.refunds).toEqual([]);
+      expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
       // The start-up: the engine re-sends, then the desk reconciles the request.
       const report = await engine.recover();
       expect(report).toMatchObject({ resent: [requestId], failed: [], abandoned: [], reconcile: [] });
       expect(await desk.reconcile()).toBe(1);
 
-      const done = journal.operation(requestId);
+      const done = await journal.operation(requestId);
       expect(done).toMatchObject({ state: 'done', key });
       const refundId = done?.resultId ?? '';
       expect(refundId).not.toBe('');
-      expect(journal.pendingOperations()).toEqual([]);
+      expect(await journal.pendingOperations()).toEqual([]);
 
       // Exactly one refund POST, with the key journaled before the crash; a replay when the service had it.
       const posts = sent.filter((s) => REFUND_POST.test(s.request));
@@ -219,7 +220,7 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
 
       // The service holds one refund, the journal the same one (the approver's), the request knows it.
       expect(await serviceRefunds(paymentId)).toEqual([{ id: refundId, amount: 60, status: 'succeeded' }]);
-      expect(journal.payment(paymentId)?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([[refundId, 6000, 'sam']]);
+      expect((await journal.payment(paymentId))?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([[refundId, 6000, 'sam']]);
       expect(await requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId, failure: undefined });
       expect(await desk.requestsFor(paymentId)).toMatchObject([{ id: requestId, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId }]);
 
@@ -244,7 +245,7 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
 
     const { engine, journal, requests, desk, sent } = await openDesk();
     expect(await requests.get(requestId)).toMatchObject({ status: 'approved', decidedBy: 'sam', refundId: undefined });
-    expect(journal.operation(requestId)).toBeUndefined();
+    expect(await journal.operation(requestId)).toBeUndefined();
 
     expect(await engine.recover()).toMatchObject({ resent: [], failed: [], abandoned: [], reconcile: [] });
     expect(await desk.reconcile()).toBe(1);
@@ -258,11 +259,11 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     });
     expect(sent.filter((s) => REFUND_POST.test(s.request))).toEqual([]);
     expect(await serviceRefunds(paymentId)).toEqual([]);
-    expect(journal.payment(paymentId)?.refunds).toEqual([]);
+    expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
     // The closed request is not approved again by accident; the agent asks again and that one is refunded once.
     await expect(desk.approve(requestId, SAM)).rejects.toMatchObject({ code: 'request_closed' });
-    expect(journal.operation(requestId)).toBeUndefined();
+    expect(await journal.operation(requestId)).toBeUndefined();
     const retry = await desk.request({ requestId: randomUUID(), paymentId, amountCents: 6000, reason: 'requested_by_customer' }, ANA);
     const approved = await desk.approve(retry.id, SAM);
     expect(approved.request).toMatchObject({ status: 'approved', decidedBy: 'sam' });

@@ -17,6 +17,7 @@ import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
 import type { OperatorView } from '../../../shared/operators';
+import { openJournal } from '../../support/journal';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
@@ -131,12 +132,12 @@ class Desk {
   }
 
   /** The journal file as the next start would read it (a second connection: SQLite in WAL mode allows it). */
-  journalRefunds(paymentId: string): { id: string; amountCents: number | undefined; operatorId: string | undefined }[] {
-    const journal = new Journal(join(this.dir, 'journal.db'));
+  async journalRefunds(paymentId: string): Promise<{ id: string; amountCents: number | undefined; operatorId: string | undefined }[]> {
+    const journal = await openJournal(this.dir);
     try {
-      return (journal.payment(paymentId)?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
+      return ((await journal.payment(paymentId))?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
     } finally {
-      journal.close();
+      await journal.close();
     }
   }
 }
@@ -195,7 +196,7 @@ describe('the refund desk through the door (default limits)', () => {
       [3000, 'succeeded'],
       [7000, 'succeeded'],
     ]);
-    expect(desk.journalRefunds(payment.id).map((r) => [r.amountCents, r.operatorId])).toEqual([
+    expect((await desk.journalRefunds(payment.id)).map((r) => [r.amountCents, r.operatorId])).toEqual([
       [3000, 'sam'],
       [7000, 'sam'],
     ]);
@@ -230,7 +231,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
-    expect(desk.journalRefunds(payment.id)).toEqual([]);
+    expect(await desk.journalRefunds(payment.id)).toEqual([]);
     const rows = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
     expect(rows.map((r) => [r.actor, r.outcome])).toEqual([
       ['ana', 'refused'],
@@ -272,7 +273,7 @@ describe('the refund desk through the door (default limits)', () => {
     expect(approved.payment).toMatchObject({ refundableCents: 6500, refunds: [{ amountCents: 2500, reason: 'cancellation' }] });
 
     // The refund is the supervisor's in the journal (the end-of-day report counts it for them)…
-    expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
+    expect(await desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
     // …and the audit trail has the approval with both ids, made from the agent's session.
     const rows = (await desk.stack.audit.query({ action: 'refund.approve' }, 100)).filter((r) => r.details['requestId'] === request.id);
     // Refused approvals have no answer to name the payment: main takes it from the request.
@@ -352,7 +353,7 @@ describe('the refund desk through the door (default limits)', () => {
       params: { approvedBy: 'sue', approvedAt: again.request.decidedAt },
     });
     expect((await desk.get(payment.id)).refunds.map((r) => r.id)).toEqual([refundId]);
-    expect(desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 4000, operatorId: 'sue' }]);
+    expect(await desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 4000, operatorId: 'sue' }]);
 
     // A rejection says why.
     expect(await desk.refused('refunds:reject', { requestId: second.id, note: '' })).toMatchObject({ code: 'invalid_input', field: 'note' });
@@ -431,7 +432,7 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     await desk.signInAs('ada');
     const byAdmin = await desk.ok<PaymentView>('refunds:create', refundInput(other.id, 6000));
     expect(byAdmin).toMatchObject({ refundableCents: 4000, refunds: [{ amountCents: 6000 }] });
-    expect(desk.journalRefunds(other.id)).toMatchObject([{ amountCents: 6000, operatorId: 'ada' }]);
+    expect(await desk.journalRefunds(other.id)).toMatchObject([{ amountCents: 6000, operatorId: 'ada' }]);
   });
 
   it('a request above the approving supervisor’s limit is refused and stays pending; an admin approves it', async () => {
@@ -606,7 +607,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
   beforeAll(async () => {
     sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'refund-over-'));
-    journal = new Journal(join(dir, 'journal.db'));
+    journal = await openJournal(dir);
     requests = await RefundRequests.open(embeddedStorage(dir), { deskId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' });
     const recording: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -622,9 +623,9 @@ describe('over-refund is blocked before any request reaches the service', () => 
     });
   });
   afterAll(async () => {
-    engine.close();
+    await engine.close();
     await requests.close();
-    journal.close();
+    await journal.close();
     rmSync(dir, { recursive: true, force: true });
     await sim.close();
   });
@@ -685,7 +686,7 @@ describe('a new refund while an earlier one of the same payment is unanswered', 
   it('sends the earlier one again with its own key, refuses the new one, and the service holds one refund', async () => {
     const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'refund-earlier-'));
-    const journal = new Journal(join(dir, 'journal.db'));
+    const journal = await openJournal(dir);
     const keys: string[] = [];
     let loseAnswers = false;
     // The refund reaches the service, but its answer is lost on the way back (every attempt): the outcome is unknown.
@@ -709,21 +710,21 @@ describe('a new refund while an earlier one of the same payment is unanswered', 
       loseAnswers = true;
       const first = randomUUID();
       await expect(engine.refund({ operationId: first, paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'network_error' });
-      expect(engine.operationState(first)).toBe('pending');
+      expect(await engine.operationState(first)).toBe('pending');
       loseAnswers = false;
 
       // The screen was closed and the supervisor starts over: a new operation id.
       await expect(engine.refund({ operationId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({
         code: 'earlier_refund_completed',
       });
-      expect(engine.operationState(first)).toBe('done');
+      expect(await engine.operationState(first)).toBe('done');
       expect(new Set(keys).size).toBe(1);
       const after = await engine.getPayment(payment.id);
       expect(after.refunds.map((r) => r.amountCents)).toEqual([1500]);
       expect(after.refundableCents).toBe(2500);
     } finally {
-      engine.close();
-      journal.close();
+      await engine.close();
+      await journal.close();
       rmSync(dir, { recursive: true, force: true });
       await sim.close();
     }

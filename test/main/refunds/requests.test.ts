@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
+import { JOURNAL_STORE } from '../../../main/payments/journal';
 import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -147,7 +148,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 });
 
-describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('two supervisors at two desks on $name', (backend) => {
+describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))('two supervisors at two desks on $name', (backend) => {
   let sim: RunningSimulator;
   let dir: string;
   const engines: { engine: PaymentEngine; journal: Journal }[] = [];
@@ -159,16 +160,16 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('two supervisors at two
   });
   afterAll(async () => {
     for (const { engine, journal } of engines.splice(0)) {
-      engine.close();
-      journal.close();
+      await engine.close();
+      await journal.close();
     }
     rmSync(dir, { recursive: true, force: true });
     await sim.close();
   });
 
-  /** A desk: its own journal and engine (each desk has its own, today), the requests of the place `storage` is. */
+  /** A desk: its own engine, the journal and the requests of the place `storage` is (the center, or one shared folder). */
   async function desk(storage: Storage, identity: { deskId: string }): Promise<{ desk: RefundDesk; engine: PaymentEngine; requests: RefundRequests }> {
-    const journal = new Journal(join(dir, `journal-${identity.deskId}-${randomUUID()}.db`));
+    const journal = await Journal.open(storage, identity);
     const recording: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.pathname.endsWith('/refunds')) refundPosts.push(url.pathname);

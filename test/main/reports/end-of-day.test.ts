@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, type PaymentResource } from '../../../main/payments';
 import { endOfDayReport, localDayAndHour, searchWindow } from '../../../main/reports';
 import { reportToCsv } from '../../../shared/desk';
+import { openJournal } from '../../support/journal';
 
 const ZONE = 'America/Mexico_City'; // UTC−6 all year since 2022.
 const DAY = '2026-11-22';
@@ -13,7 +14,7 @@ let dir: string;
 let journal: Journal;
 
 let n = 0;
-function payment(operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, extra: Partial<PaymentResource> = {}): void {
+async function payment(operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, extra: Partial<PaymentResource> = {}): Promise<void> {
   n++;
   const resource: PaymentResource = {
     id: `pay_${n.toString(16).padStart(32, '0')}`,
@@ -27,47 +28,47 @@ function payment(operatorId: string, amount: number, currency: 'mxn' | 'usd', cr
     createdAt,
     ...extra,
   };
-  journal.savePayment(resource, { operatorId });
+  await journal.savePayment(resource, { operatorId });
 }
 
-function refund(paymentNo: number, operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, status = 'succeeded'): void {
+async function refund(paymentNo: number, operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, status = 'succeeded'): Promise<void> {
   n++;
   const paymentId = `pay_${paymentNo.toString(16).padStart(32, '0')}`;
-  journal.saveRefund({ id: `re_${n}`, paymentId, status, amount, currency, reason: 'duplicate', createdAt }, { id: paymentId, currency }, operatorId);
+  await journal.saveRefund({ id: `re_${n}`, paymentId, status, amount, currency, reason: 'duplicate', createdAt }, { id: paymentId, currency }, operatorId);
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'report-'));
-  journal = new Journal(join(dir, 'journal.db'));
+  journal = await openJournal(dir);
   n = 0;
-  payment('ana', 1000, 'mxn', '2026-11-22T15:10:00.000Z'); // 1: 09:10 local
-  payment('ana', 2400, 'mxn', '2026-11-22T16:30:00.000Z', { installments: { count: 6, perInstallment: 400 } }); // 2: 10:30, MSI 6
-  payment('ana', 80.5, 'usd', '2026-11-22T16:45:00.000Z'); // 3: 10:45
-  payment('luis', 1500, 'mxn', '2026-11-23T05:59:00.000Z', { installments: { count: 3, perInstallment: 500 } }); // 4: 23:59 local on the 22nd
-  payment('luis', 999.99, 'mxn', '2026-11-22T18:00:00.000Z', { status: 'failed' }); // 5: failed, not counted
-  payment('luis', 700, 'mxn', '2026-11-22T05:59:00.000Z'); // 6: 23:59 local on the 21st, not counted
-  payment('ana', 0.1, 'mxn', '2026-11-22T17:00:00.000Z'); // 7: 11:00
-  payment('ana', 0.2, 'mxn', '2026-11-22T17:05:00.000Z'); // 8: 11:05 (0.1 + 0.2 must be 0.30 exactly)
-  payment('ana', 300, 'mxn', '2026-11-22T19:00:00.000Z', { status: 'processing' }); // 9: not yet succeeded, not counted
-  refund(1, 'sam', 250, 'mxn', '2026-11-22T20:00:00.000Z');
-  refund(3, 'sam', 80.5, 'usd', '2026-11-22T21:00:00.000Z');
-  refund(2, 'sam', 100, 'mxn', '2026-11-22T21:30:00.000Z', 'failed'); // not counted
-  refund(2, 'sam', 50, 'mxn', '2026-11-22T21:40:00.000Z', 'pending'); // not counted
-  refund(4, 'sam', 10, 'mxn', '2026-11-23T06:30:00.000Z'); // 00:30 on the 23rd: not counted
+  await payment('ana', 1000, 'mxn', '2026-11-22T15:10:00.000Z'); // 1: 09:10 local
+  await payment('ana', 2400, 'mxn', '2026-11-22T16:30:00.000Z', { installments: { count: 6, perInstallment: 400 } }); // 2: 10:30, MSI 6
+  await payment('ana', 80.5, 'usd', '2026-11-22T16:45:00.000Z'); // 3: 10:45
+  await payment('luis', 1500, 'mxn', '2026-11-23T05:59:00.000Z', { installments: { count: 3, perInstallment: 500 } }); // 4: 23:59 local on the 22nd
+  await payment('luis', 999.99, 'mxn', '2026-11-22T18:00:00.000Z', { status: 'failed' }); // 5: failed, not counted
+  await payment('luis', 700, 'mxn', '2026-11-22T05:59:00.000Z'); // 6: 23:59 local on the 21st, not counted
+  await payment('ana', 0.1, 'mxn', '2026-11-22T17:00:00.000Z'); // 7: 11:00
+  await payment('ana', 0.2, 'mxn', '2026-11-22T17:05:00.000Z'); // 8: 11:05 (0.1 + 0.2 must be 0.30 exactly)
+  await payment('ana', 300, 'mxn', '2026-11-22T19:00:00.000Z', { status: 'processing' }); // 9: not yet succeeded, not counted
+  await refund(1, 'sam', 250, 'mxn', '2026-11-22T20:00:00.000Z');
+  await refund(3, 'sam', 80.5, 'usd', '2026-11-22T21:00:00.000Z');
+  await refund(2, 'sam', 100, 'mxn', '2026-11-22T21:30:00.000Z', 'failed'); // not counted
+  await refund(2, 'sam', 50, 'mxn', '2026-11-22T21:40:00.000Z', 'pending'); // not counted
+  await refund(4, 'sam', 10, 'mxn', '2026-11-23T06:30:00.000Z'); // 00:30 on the 23rd: not counted
 });
-afterEach(() => {
-  journal.close();
+afterEach(async () => {
+  await journal.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function report() {
+async function report() {
   const window = searchWindow(DAY);
-  return endOfDayReport({ date: DAY, timeZone: ZONE, payments: journal.paymentsCreatedBetween(window.from, window.to), refunds: journal.refundsCreatedBetween(window.from, window.to) });
+  return endOfDayReport({ date: DAY, timeZone: ZONE, payments: await journal.paymentsCreatedBetween(window.from, window.to), refunds: await journal.refundsCreatedBetween(window.from, window.to) });
 }
 
 describe('end-of-day report', () => {
-  it('per agent and currency: succeeded payments by who took them, succeeded refunds by who made them, on the local day', () => {
-    expect(report().agents).toEqual([
+  it('per agent and currency: succeeded payments by who took them, succeeded refunds by who made them, on the local day', async () => {
+    expect((await report()).agents).toEqual([
       // ana MXN: 1000 + 2400 + 0.10 + 0.20
       { operatorId: 'ana', currency: 'mxn', payments: 4, paymentsTotalCents: 340030, refunds: 0, refundsTotalCents: 0, netCents: 340030 },
       { operatorId: 'ana', currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 0, refundsTotalCents: 0, netCents: 8050 },
@@ -78,15 +79,15 @@ describe('end-of-day report', () => {
     ]);
   });
 
-  it('totals per currency', () => {
-    expect(report().totals).toEqual([
+  it('totals per currency', async () => {
+    expect((await report()).totals).toEqual([
       { currency: 'mxn', payments: 5, paymentsTotalCents: 490030, refunds: 1, refundsTotalCents: 25000, netCents: 465030 },
       { currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 1, refundsTotalCents: 8050, netCents: 0 },
     ]);
   });
 
-  it('MSI by plan (1 = a single payment) and the volume by local hour', () => {
-    const { plans, hours } = report();
+  it('MSI by plan (1 = a single payment) and the volume by local hour', async () => {
+    const { plans, hours } = await report();
     expect(plans).toEqual([
       { currency: 'mxn', installments: 1, payments: 3, totalCents: 100030 },
       { currency: 'mxn', installments: 3, payments: 1, totalCents: 150000 },
@@ -102,8 +103,8 @@ describe('end-of-day report', () => {
     ]);
   });
 
-  it('the CSV carries the same numbers, two decimals, one section per table', () => {
-    const lines = reportToCsv(report()).split('\r\n');
+  it('the CSV carries the same numbers, two decimals, one section per table', async () => {
+    const lines = reportToCsv(await report()).split('\r\n');
     expect(lines[0]).toBe('section,date,agent,currency,payments,payments_total,refunds,refunds_total,net');
     expect(lines).toContain('agent,2026-11-22,ana,MXN,4,3400.30,0,0.00,3400.30');
     expect(lines).toContain('agent,2026-11-22,sam,USD,0,0.00,1,80.50,-80.50');
@@ -112,10 +113,10 @@ describe('end-of-day report', () => {
     expect(lines).toContain('hour,2026-11-22,23,MXN,1,1500.00');
   });
 
-  it('the same instants fall on other days and hours in another time zone', () => {
+  it('the same instants fall on other days and hours in another time zone', async () => {
     expect(localDayAndHour('2026-11-23T05:59:00.000Z', ZONE)).toEqual({ day: '2026-11-22', hour: 23 });
     expect(localDayAndHour('2026-11-23T05:59:00.000Z', 'UTC')).toEqual({ day: '2026-11-23', hour: 5 });
-    const utc = endOfDayReport({ date: DAY, timeZone: 'UTC', payments: journal.paymentsCreatedBetween(searchWindow(DAY).from, searchWindow(DAY).to), refunds: [] });
+    const utc = endOfDayReport({ date: DAY, timeZone: 'UTC', payments: await journal.paymentsCreatedBetween(searchWindow(DAY).from, searchWindow(DAY).to), refunds: [] });
     // In UTC, #4 is on the 23rd and #6 (05:59Z) on the 22nd.
     expect(utc.agents.find((a) => a.operatorId === 'luis')).toMatchObject({ payments: 1, paymentsTotalCents: 70000 });
   });

@@ -1,0 +1,85 @@
+// The supervisor's daily refund cap across the desks of a center: what they refunded at one desk counts at the next.
+// Two desks on one journal (the center's real PostgreSQL, and two connections on one embedded file) and one simulator.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
+import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
+import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { embeddedStorage, type Storage } from '../../../main/storage';
+import type { OperatorView } from '../../../shared/operators';
+import { useStoreBackends } from '../../support/backends';
+
+const DESK_A = { deskId: '3c3c3c3c-0000-4000-8000-00000000003c' };
+const DESK_B = { deskId: '4d4d4d4d-0000-4000-8000-00000000004d' };
+const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
+const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+interface Desk {
+  journal: Journal;
+  engine: PaymentEngine;
+  requests: RefundRequests;
+  refunds: RefundDesk;
+  dir: string;
+}
+const opened: Desk[] = [];
+afterEach(async () => {
+  for (const desk of opened.splice(0)) {
+    await desk.engine.close();
+    await desk.journal.close();
+    await desk.requests.close();
+    rmSync(desk.dir, { recursive: true, force: true });
+  }
+});
+
+async function openDesk(storage: Promise<Storage>, identity: { deskId: string }): Promise<Desk> {
+  const journal = await Journal.open(await storage, identity);
+  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch });
+  // The refund requests stay in each desk's own file here (their store moves to the center separately).
+  const dir = mkdtempSync(join(tmpdir(), 'refund-center-'));
+  const requests = await RefundRequests.open(embeddedStorage(dir), identity);
+  const refunds = new RefundDesk({ engine, requests, history: journal, timeZone: 'UTC', verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const desk = { journal, engine, requests, refunds, dir };
+  opened.push(desk);
+  return desk;
+}
+
+async function succeededPayment(desk: Desk, amountCents: number): Promise<PaymentView> {
+  const reservationId = `HTL-CAP-${randomUUID().slice(0, 6)}`;
+  const card = await desk.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+  let payment = await desk.engine.pay({ methodId: card.id, amountCents, currency: 'usd', reservationId, operatorId: 'ana' });
+  for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    payment = await desk.engine.getPayment(payment.id);
+  }
+  expect(payment.status).toBe('succeeded');
+  return payment;
+}
+
+describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two desks ($name)', (backend) => {
+  it('450 USD refunded at desk A leaves 50 USD for the same supervisor at desk B (the default cap: 500 USD a day)', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const first = await succeededPayment(a, 100_000);
+    const second = await succeededPayment(b, 100_000);
+    await a.refunds.refund({ operationId: randomUUID(), paymentId: first.id, amountCents: 45_000, reason: 'duplicate' }, SAM);
+
+    const refused: unknown = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 10_000, reason: 'duplicate' }, SAM).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RefundError);
+    expect(refused).toMatchObject({ code: 'refund_daily_limit', params: { refundedCents: 45_000, leftCents: 5_000, limitCents: 50_000 } });
+    // What is left today still goes, at either desk.
+    const after = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 5_000, reason: 'duplicate' }, SAM);
+    expect(after.refunds.map((r) => r.amountCents)).toEqual([5_000]);
+  });
+});
