@@ -57,6 +57,8 @@ export interface StoredRefund {
   status: string;
   operatorId: string | undefined;
   createdAt: string | undefined;
+  /** The desk that first wrote it (undefined for a refund written before desk ids). */
+  deskId: string | undefined;
 }
 
 export interface PaymentFilter {
@@ -1004,6 +1006,7 @@ function toRefund(r: RefundRecord): StoredRefund {
     status: r.status,
     operatorId: opt(r.operator_id),
     createdAt: opt(r.created_at),
+    deskId: opt(r.desk_id),
   };
 }
 

@@ -1,4 +1,4 @@
-/** The end-of-day report from the journal: succeeded payments and refunds of one local day, per agent and currency. */
+/** The end-of-day report from the journal: succeeded payments and refunds of one local day, per agent, per desk and per currency. */
 import { CURRENCIES, type Currency } from '../../shared/payments';
 import type { AgentTotals, EndOfDayReport, HourVolume, PlanTotals } from '../../shared/desk';
 import type { StoredPayment, StoredRefund } from '../payments/journal';
@@ -43,24 +43,28 @@ export interface EndOfDayInput {
  */
 export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayInput): EndOfDayReport {
   const byAgent = new Map<string, Sums & { operatorId: string; currency: Currency }>();
+  const byDesk = new Map<string, Sums & { deskId: string; currency: Currency }>();
   const byCurrency = new Map<Currency, Sums>();
   const plans = new Map<string, PlanTotals>();
   const hours = new Map<string, HourVolume>();
   const empty = (): Sums => ({ payments: 0, paymentsCents: 0, refunds: 0, refundsCents: 0 });
-  const sumsFor = (operatorId: string, currency: Currency): Sums[] => {
+  const sumsFor = (operatorId: string, deskId: string, currency: Currency): Sums[] => {
     const key = `${operatorId}\u0000${currency}`;
     const agent = byAgent.get(key) ?? { operatorId, currency, ...empty() };
     byAgent.set(key, agent);
+    const deskKey = `${deskId}\u0000${currency}`;
+    const desk = byDesk.get(deskKey) ?? { deskId, currency, ...empty() };
+    byDesk.set(deskKey, desk);
     const total = byCurrency.get(currency) ?? empty();
     byCurrency.set(currency, total);
-    return [agent, total];
+    return [agent, desk, total];
   };
 
   for (const payment of payments) {
     const currency = asCurrency(payment.currency);
     const when = localDayAndHour(payment.createdAt, timeZone);
     if (payment.status !== 'succeeded' || !currency || when?.day !== date) continue;
-    for (const sums of sumsFor(agentOf(payment), currency)) {
+    for (const sums of sumsFor(agentOf(payment), payment.deskId, currency)) {
       sums.payments++;
       sums.paymentsCents += payment.amountCents;
     }
@@ -80,7 +84,7 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     const currency = asCurrency(refund.currency);
     const when = refund.createdAt === undefined ? undefined : localDayAndHour(refund.createdAt, timeZone);
     if (refund.status !== 'succeeded' || !currency || when?.day !== date) continue;
-    for (const sums of sumsFor(refund.operatorId ?? 'unknown', currency)) {
+    for (const sums of sumsFor(refund.operatorId ?? 'unknown', refund.deskId ?? 'unknown', currency)) {
       sums.refunds++;
       sums.refundsCents += refund.amountCents ?? 0;
     }
@@ -99,6 +103,9 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     agents: [...byAgent.values()]
       .sort((a, b) => a.operatorId.localeCompare(b.operatorId) || a.currency.localeCompare(b.currency))
       .map((a) => ({ operatorId: a.operatorId, currency: a.currency, ...totalsOf(a) })),
+    desks: [...byDesk.values()]
+      .sort((a, b) => a.deskId.localeCompare(b.deskId) || a.currency.localeCompare(b.currency))
+      .map((d) => ({ deskId: d.deskId, currency: d.currency, ...totalsOf(d) })),
     totals: [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, s]) => ({ currency, ...totalsOf(s) })),
     plans: [...plans.values()]
       .sort((a, b) => a.currency.localeCompare(b.currency) || a.installments - b.installments)

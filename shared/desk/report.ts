@@ -29,11 +29,16 @@ export type PlanTotals = z.infer<typeof PlanTotals>;
 export const HourVolume = z.object({ hour: z.number().int().min(0).max(23), currency: Currency, payments: z.number().int(), totalCents: Money });
 export type HourVolume = z.infer<typeof HourVolume>;
 
+/** Per desk of the center (its id, as About shows it) and currency: payments taken there, refunds made there. */
+export const DeskTotals = AgentTotals.omit({ operatorId: true }).extend({ deskId: z.string() });
+export type DeskTotals = z.infer<typeof DeskTotals>;
+
 export const EndOfDayReport = z.object({
   date: z.string(),
   /** The time zone the day was counted in (the desk's). */
   timeZone: z.string(),
   agents: z.array(AgentTotals),
+  desks: z.array(DeskTotals),
   plans: z.array(PlanTotals),
   hours: z.array(HourVolume),
   totals: z.array(AgentTotals.omit({ operatorId: true })),
@@ -59,6 +64,9 @@ export function reportToCsv(report: EndOfDayReport): string {
     csvRow(['section', 'date', 'agent', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
     ...report.agents.map((a) => csvRow(['agent', report.date, a.operatorId, a.currency.toUpperCase(), a.payments, money(a.paymentsTotalCents), a.refunds, money(a.refundsTotalCents), money(a.netCents)])),
     ...report.totals.map((t) => csvRow(['total', report.date, '', t.currency.toUpperCase(), t.payments, money(t.paymentsTotalCents), t.refunds, money(t.refundsTotalCents), money(t.netCents)])),
+    '',
+    csvRow(['section', 'date', 'desk', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
+    ...report.desks.map((d) => csvRow(['desk', report.date, d.deskId, d.currency.toUpperCase(), d.payments, money(d.paymentsTotalCents), d.refunds, money(d.refundsTotalCents), money(d.netCents)])),
     '',
     csvRow(['section', 'date', 'currency', 'installments', 'payments', 'total']),
     ...report.plans.map((p) => csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.totalCents)])),

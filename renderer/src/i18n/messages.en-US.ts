@@ -148,6 +148,8 @@ export const enUS = {
   "report.date": "Day",
   "report.timeZone": "Counted in the time zone {zone}.",
   "report.agents": "By agent",
+  "report.desks": "By desk",
+  "report.col.desk": "Desk",
   "report.totals": "Totals by currency",
   "report.plans": "MSI by plan",
   "report.hours": "Volume by hour",

@@ -149,6 +149,8 @@ export const esMX: Catalogue = {
   "report.date": "Día",
   "report.timeZone": "Contado en la zona horaria {zone}.",
   "report.agents": "Por agente",
+  "report.desks": "Por escritorio",
+  "report.col.desk": "Escritorio",
   "report.totals": "Totales por moneda",
   "report.plans": "MSI por plan",
   "report.hours": "Volumen por hora",

@@ -92,7 +92,7 @@ const answers: { [C in Channel]: unknown } = {
   'audit:list': { rows: [auditRow], nextBeforeId: 1 },
   'audit:exportCsv': { csv: 'desk_id,seq,at\r\n', rows: 1 },
   'audit:verify': { ok: true, rows: 1, desks: 1 },
-  'reports:endOfDay': { date: '2026-11-22', timeZone: 'America/Mexico_City', agents: [], plans: [], hours: [], totals: [] },
+  'reports:endOfDay': { date: '2026-11-22', timeZone: 'America/Mexico_City', agents: [], desks: [], plans: [], hours: [], totals: [] },
   'session:lock': { ok: true },
   'session:endLocked': { ok: true, ended: 'ana' },
   'session:activity': { ok: true },

@@ -38,6 +38,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the end-of-day report of two d
         ]);
         const report = endOfDayReport({ date: DAY, timeZone: 'America/Mexico_City', payments, refunds: await journal.refundsCreatedBetween(window.from, window.to) });
         expect(report.totals).toEqual([{ currency: 'mxn', payments: 2, paymentsTotalCents: 125_050, refunds: 1, refundsTotalCents: 10_000, netCents: 115_050 }]);
+        // By desk: the payment taken at each, and the refund where the supervisor made it (desk B), whichever desk reads.
+        expect(report.desks).toEqual([
+          { deskId: DESK_A.deskId, currency: 'mxn', payments: 1, paymentsTotalCents: 100_000, refunds: 0, refundsTotalCents: 0, netCents: 100_000 },
+          { deskId: DESK_B.deskId, currency: 'mxn', payments: 1, paymentsTotalCents: 25_050, refunds: 1, refundsTotalCents: 10_000, netCents: 15_050 },
+        ]);
       }
     } finally {
       await a.close();

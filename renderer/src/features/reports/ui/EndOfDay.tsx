@@ -64,6 +64,33 @@ export function EndOfDay(): JSX.Element {
                 </tbody>
               </table>
             </div>
+            {new Set(data.desks.map((row) => row.deskId)).size > 1 && (
+              <>
+                <h3 id={`${id}-desks`}>{t('report.desks')}</h3>
+                <div className="table-scroll">
+                  <table className="table numbers" aria-labelledby={`${id}-desks`}>
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('report.col.desk')}</th>
+                        <th scope="col">{t('report.col.currency')}</th>
+                        <SumHeads />
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.desks.map((row) => (
+                        <tr key={`${row.deskId}-${row.currency}`}>
+                          <th scope="row" className="mono" title={row.deskId}>
+                            {row.deskId.slice(0, 8)}
+                          </th>
+                          <td>{row.currency.toUpperCase()}</td>
+                          <SumCells sums={row} />
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </>
+            )}
             <h3 id={`${id}-totals`}>{t('report.totals')}</h3>
             <table className="table numbers" aria-labelledby={`${id}-totals`}>
               <thead>
