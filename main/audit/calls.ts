@@ -75,7 +75,9 @@ export function auditEntryFor(call: RecordedCall, requestIds: readonly string[],
   const spec = specOf(call.channel);
   const failure = call.error === undefined ? {} : { code: call.error.code, ...(call.error.field ? { field: bounded(call.error.field, MAX_FIELD_LENGTH) } : {}) };
   const rule: AuditRule<unknown, unknown> | undefined = spec === undefined || spec.audit === 'none' ? undefined : spec.audit;
-  if (call.stage === 'sender' || call.stage === 'channel' || call.stage === 'input' || (call.stage === 'access' && rule === undefined)) {
+  // Refused at the door before its input was read (who is signed in could not be known: the center down) is a refusal too.
+  const unread = call.stage === 'access' && call.input === undefined;
+  if (call.stage === 'sender' || call.stage === 'channel' || call.stage === 'input' || (call.stage === 'access' && (rule === undefined || unread))) {
     // Nothing of the input is kept but its shape: a 4 MB note, or a card number typed in the wrong field, stays out.
     return {
       actor: call.operator?.id ?? 'anonymous',

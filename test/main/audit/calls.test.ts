@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
+import { auditEntryFor } from '../../../main/audit';
 import type { AuditRow } from '../../../main/audit';
 import type { SenderInfo } from '../../../main/ipc';
 
@@ -208,5 +209,16 @@ describe('verification of the app audit.db', () => {
     expect(broken.out).toContain('was changed after it was written');
     // The stack is closed here: reopen one so that afterAll can close it again.
     stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', fetch, isTrustedSender: () => true });
+  });
+});
+
+describe('a call refused before its input was read', () => {
+  it('(who is signed in unknown: the center down) is recorded as a refusal, never through the channel rule that reads the input', () => {
+    const entry = auditEntryFor(
+      { channel: 'payments:pay', input: undefined, raw: { reservationId: 'CUN-6B3D8F' }, operator: undefined, stage: 'access', error: { code: 'center_unavailable', message: 'down' }, output: undefined },
+      [],
+      { paymentOfRequest: () => undefined },
+    );
+    expect(entry).toMatchObject({ actor: 'anonymous', action: 'call.refused', outcome: 'refused', details: { channel: 'payments:pay', stage: 'access', code: 'center_unavailable' } });
   });
 });
