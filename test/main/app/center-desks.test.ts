@@ -93,6 +93,9 @@ describe('three desks on one center', () => {
     expect(seen.payments.map((p) => [p.id, p.status, p.amountCents])).toEqual([[payment.id, 'succeeded', 20_000]]);
     await b.ok('refunds:create', refundInput(payment.id, 5_000));
 
+    // The reservation at desk A (its journal, no call to the service) shows the refund made at B.
+    const overviewAtA = await a.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    expect(overviewAtA.payments[0]?.refunds.map((r) => [r.amountCents, r.status])).toEqual([[5_000, 'succeeded']]);
     const atA = await a.ok<Output<'payments:get'>>('payments:get', { paymentId: payment.id });
     expect(atA.refunds.map((r) => r.amountCents)).toEqual([5_000]);
     expect(atA.refundableCents).toBe(15_000);

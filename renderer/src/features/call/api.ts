@@ -32,12 +32,16 @@ export function useReservation(id: string | undefined): UseQueryResult<Reservati
   });
 }
 
-/** The reservation's payments, saved cards and unanswered attempts; read again whenever one of its payments changes. */
+/**
+ * The reservation's payments, saved cards and unanswered attempts; read again whenever one of its payments changes, and
+ * each time the reservation is opened (another desk of the center may have charged or refunded it meanwhile).
+ */
 export function useOverview(id: string | undefined): UseQueryResult<Output<'reservations:overview'>> {
   return useQuery({
     queryKey: callKeys.overview(id ?? ''),
     queryFn: () => unwrap(bridge().reservations.overview({ reservationId: id ?? '' })),
     enabled: id !== undefined,
+    staleTime: 0,
     ...follows({ reservation: id ?? '' }),
   });
 }

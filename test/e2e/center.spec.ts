@@ -1,0 +1,88 @@
+// Issue 16 end to end: two desk windows of one call center, each a full harness stack with its own data folder, both on
+// one real PostgreSQL (Debian's server, started here as the postgres user on a free port in a temp folder, set up by
+// docs/center/setup.sql and migrated by its owner as IT would) and one simulator. The agent at desk A leaves a refund
+// request in the queue; the supervisor at desk B sees it in the center's queue and approves it; the agent's reservation
+// at desk A then shows the refund as "Refunded". Nothing is mocked.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { CENTER_STORES } from '../../main/center';
+import { startSimulator, type RunningSimulator } from '../../main/sandbox';
+import { centerStorage } from '../../main/storage';
+import { createCenter, type TestCenter } from '../support/center';
+import { startPostgres, type PostgresServer } from '../support/postgres';
+import { startHarness, type AppHarness } from './support/harness';
+import { openReservation, openSection, payInFull, signIn } from './support/desk';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+let server: PostgresServer;
+let center: TestCenter;
+let sim: RunningSimulator;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  server = await startPostgres();
+  center = await createCenter(server, { stores: CENTER_STORES });
+  sim = await startSimulator({ processingDelayMs: 300, refundDelayMs: 300 });
+});
+
+test.afterAll(async () => {
+  await sim?.close();
+  await center?.drop().catch(() => undefined);
+  await server?.stop();
+});
+
+async function deskWindow(browser: Browser): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  const app = await startHarness(page, {
+    language: 'en-US',
+    processingDelayMs: 300,
+    idleTimeoutMs: undefined,
+    simulator: sim,
+    storage: () => centerStorage(center.app),
+  });
+  return { page, app };
+}
+
+test("two desks of one center: the agent's request at desk A is approved by the supervisor at desk B, and A's reservation shows it refunded", async ({ browser }) => {
+  const a = await deskWindow(browser);
+  const b = await deskWindow(browser);
+  try {
+    const [infoA, infoB] = await Promise.all([a.app.stack.dispatch('app:info', { url: a.app.url, isMainFrame: true, webContentsId: 1 }, {}), b.app.stack.dispatch('app:info', { url: b.app.url, isMainFrame: true, webContentsId: 1 }, {})]);
+    expect(infoA.ok && infoB.ok).toBe(true);
+    if (infoA.ok && infoB.ok) {
+      expect((infoA.value as { deskId: string }).deskId).not.toBe((infoB.value as { deskId: string }).deskId);
+      expect((infoB.value as { storage: string }).storage).toBe('center');
+    }
+
+    // Desk A: the operators are created once, in the center; the agent takes a payment and leaves a refund request.
+    await signIn(a.page, a.app, 'agent');
+    const paymentId = await payInFull(a.page, 'PVR-5J1L3M', 'Héctor Ibáñez Salazar');
+    await a.page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
+    const request = a.page.getByRole('region', { name: 'Request a refund' });
+    await request.getByLabel('Reason').selectOption('cancellation');
+    await request.getByRole('button', { name: 'Send request' }).click();
+    await request.getByLabel('Leave it in the queue').check();
+    await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
+
+    // Desk B: the supervisor signs in with the account made at desk A and finds the request in the center's queue.
+    await signIn(b.page, b.app, 'supervisor');
+    await openSection(b.page, 'Approvals');
+    const queued = b.page.getByRole('row').filter({ hasText: paymentId });
+    await expect(queued).toContainText('ana');
+    await queued.getByRole('button', { name: `Approve ${paymentId}` }).click();
+    await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
+    await expect(b.page.locator('.refund-list tbody tr').first()).toContainText('Refunded', { timeout: 15_000 });
+    await b.page.screenshot({ path: test.info().outputPath('desk-b-approved.png') });
+
+    // Desk A: the agent closes the reservation, opens it again (the guest calls back) and sees the refund made at desk B.
+    await a.page.getByRole('button', { name: 'Close reservation' }).click();
+    await openReservation(a.page, 'PVR-5J1L3M', 'Héctor Ibáñez Salazar');
+    const row = a.page.getByRole('row').filter({ hasText: paymentId }).first();
+    await expect(row).toContainText('Refunded', { timeout: 15_000 });
+    await a.page.screenshot({ path: test.info().outputPath('desk-a-refunded.png') });
+  } finally {
+    await a.app.stop();
+    await b.app.stop();
+  }
+});
