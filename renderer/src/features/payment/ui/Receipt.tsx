@@ -13,6 +13,12 @@ import { Delivery } from './SendLink';
 
 type ReceiptChannel = 'sms' | 'email';
 
+/**
+ * The same receipt sent again within this time is a double press (a hurried Enter once the first answer came back
+ * fast, as the training outbox's does), not a second receipt the guest asked for.
+ */
+const DOUBLE_PRESS_MS = 2_000;
+
 const prefill = (channel: ReceiptChannel, reservation: ReservationView): string => (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
 
 export function Receipt({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
@@ -26,6 +32,10 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   const [touched, setTouched] = useState(false);
   const [results, setResults] = useState<DeliveryResult[]>([]);
   const latest = useRef(new Map<string, DeliveryResult>());
+  /** A send under way, known at once (before the mutation's state says so): the button stays enabled to keep the focus. */
+  const sending = useRef(false);
+  /** The last receipt that went: where, how, in which language, and when. */
+  const lastSent = useRef<{ what: string; at: number } | undefined>(undefined);
   const send = useSendReceipt(payment.id);
   const busy = send.isPending;
   const checked = checkDestination(channel, destination);
@@ -48,10 +58,17 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
     event.preventDefault();
     setTouched(true);
     if (!checked.ok) return;
+    const what = JSON.stringify([channel, checked.value, language]);
+    if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS)) return;
+    sending.current = true;
     send.mutate(
       { channel, destination, language },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: (result) => {
+          lastSent.current = { what, at: Date.now() };
           latest.current.set(result.messageId, result);
           setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
         },
@@ -96,7 +113,8 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
           </select>
         </div>
       </div>
-      <button type="submit" disabled={busy} aria-busy={busy}>
+      {/* aria-disabled, not disabled, while sending: a disabled button drops the focus to the page (submit ignores it meanwhile). */}
+      <button type="submit" aria-disabled={busy} aria-busy={busy}>
         {results.length > 0 ? t('receipt.again') : t('receipt.send')}
       </button>
       {send.error && (
