@@ -4,7 +4,8 @@ import { useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { describeError } from '../../../bridge/errors';
+import { freeText } from '../../../../../shared/text';
+import { describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendReceipt } from '../api';
@@ -12,6 +13,9 @@ import { newer } from '../delivery';
 import { Delivery } from './SendLink';
 
 type ReceiptChannel = 'sms' | 'email';
+
+/** Card data in the destination is refused here, before anything crosses to main (main refuses it again). */
+const FREE_TEXT = freeText();
 
 /**
  * The same receipt sent again within this time is a double press (a hurried Enter once the first answer came back
@@ -39,8 +43,16 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   const send = useSendReceipt(payment.id);
   const busy = send.isPending;
   const checked = checkDestination(channel, destination);
+  // The sentence sits under the field: no field name before it ('' names none).
+  const cardData = textProblem(FREE_TEXT, destination, '', t);
   const problem =
-    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
+    !touched || (checked.ok && cardData === undefined)
+      ? undefined
+      : !checked.ok
+        ? checked.code === 'email_too_long'
+          ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH })
+          : t(`destination.${checked.code}`)
+        : cardData;
 
   useDeliveryUpdates(payment.id, (update) => {
     if (!latest.current.has(update.messageId) || !newer(latest.current.get(update.messageId), update)) return;
@@ -57,7 +69,7 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   function submit(event: FormEvent): void {
     event.preventDefault();
     setTouched(true);
-    if (!checked.ok) return;
+    if (!checked.ok || cardData !== undefined) return;
     const what = JSON.stringify([channel, checked.value, language]);
     if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS)) return;
     sending.current = true;
