@@ -14,6 +14,7 @@ import {
   type ReservationCsvColumn,
 } from '../../shared/reservations';
 import { findCardData, TEXT_ISSUES } from '../../shared/text';
+import { confirmationKey } from './match';
 
 /** Larger files are refused before they are read: split them. */
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
@@ -271,7 +272,8 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     }
     if (reported.size > 0) continue;
 
-    const key = parsed.data.confirmationNumber.toLowerCase();
+    // Compared as the lookup compares them (no dashes, spaces or case): "CUN7F3K2A" is CUN-7F3K2A written again.
+    const key = confirmationKey(parsed.data.confirmationNumber);
     const firstLine = seen.get(key);
     if (firstLine !== undefined) {
       problems.add(

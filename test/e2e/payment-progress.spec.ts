@@ -80,6 +80,32 @@ test('the result offers a receipt by SMS or e-mail, prefilled from the reservati
   await expect(result.getByRole('button', { name: 'Done — new payment' })).toBeVisible();
 });
 
+test('the receipt is sent from the keyboard without losing the focus, and a double Enter sends it once', async ({ page, app }) => {
+  await signInAgent(page, app);
+  await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
+  await charge(page, '4242424242424242', { amount: '75' });
+  const result = page.getByRole('region', { name: 'Payment approved' });
+  const receipt = result.getByRole('form', { name: 'Send the receipt to the guest' });
+  const reference = (await result.locator('.reference').textContent()) ?? '';
+  // Tab to the button and press it: while it is being sent the button must keep the focus (a disabled button drops it to
+  // the page, and the agent's next key goes nowhere).
+  const send = receipt.getByRole('button', { name: 'Send receipt' });
+  await send.focus();
+  await page.keyboard.press('Enter');
+  await expect(receipt.getByText(/Training: captured for \+1 \*+0187/)).toBeVisible();
+  await expect(receipt.getByRole('button', { name: 'Send the receipt again' })).toBeFocused();
+
+  // By e-mail, from its field, a double Enter (a key pressed twice by a hurried agent) sends the guest one receipt, not two.
+  await receipt.getByRole('radio', { name: 'E-mail' }).check();
+  await receipt.getByLabel('Guest e-mail').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  const outbox = page.getByRole('region', { name: 'Training outbox' });
+  await expect(outbox.locator('li').filter({ hasText: `Reference: ${reference}.` })).toHaveCount(2);
+  await page.waitForTimeout(500);
+  await expect(outbox.locator('li').filter({ hasText: `Reference: ${reference}.` })).toHaveCount(2);
+});
+
 test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
@@ -214,6 +240,8 @@ test('abandon while the service cannot be asked: refused, and the agent is told 
   // Still blocked: the live panel, no card form.
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await expectAccessible(page, 'abandon refused during an outage');
+  // The refusal came while the button was pressed: the focus is still on it (not dropped to the page), so the agent can try again.
+  await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeFocused();
 });
 
 test('an abandoned payment the guest approves after all: the open reservation says so, with what to do', async ({ page, app }) => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortReference } from '../../../shared/payments';
 import type { Output } from '../../../shared/ipc';
-import { AGENT, openDesk, type Desk } from './desk-kit';
+import { AGENT, SUPERVISOR, openDesk, type Desk } from './desk-kit';
 
 let desk: Desk;
 const outbox = async () => (await desk.ok<Output<'messaging:outbox'>>('messaging:outbox', {})).messages;
@@ -60,3 +60,53 @@ describe('messaging:sendReceipt', () => {
     expect(await desk.refused('messaging:sendReceipt', { paymentId: declined, channel: 'whatsapp', destination: '+1 305 555 0164' })).toMatchObject({ code: 'invalid_input', field: 'channel' });
   });
 });
+
+describe('the short reference on the receipt (adversarial review adv14b)', () => {
+  it('keeps card data out of the receipt: a destination holding a card number or a security code is refused, nothing sent', async () => {
+    const paymentId = await paid('CUN-6B3D8F', 'usd', 2_000);
+    const before = (await outbox()).length;
+    expect(await desk.refused('messaging:sendReceipt', { paymentId, channel: 'email', destination: '4242424242424242@example.com' })).toMatchObject({
+      code: 'card_number_in_text',
+      field: 'destination',
+    });
+    expect(await desk.refused('messaging:sendReceipt', { paymentId, channel: 'email', destination: 'cvv123@example.com' })).toMatchObject({ code: 'security_code_in_text' });
+    expect((await outbox()).length).toBe(before);
+  });
+
+  // OPEN (adv14b): the guest keeps the receipt "as proof" with its reference (the payment id's last 8 characters), but a
+  // supervisor's payments search matches payment ids by their beginning only (journal.searchPayments, `LIKE id%`), so the
+  // reference a guest reads back on a later call finds nothing. journal.ts is being rewritten by another helper: the
+  // fix (match a reference "XXXX-XXXX" against the id's end, dash and case ignored) belongs there. Remove `.fails` then.
+  it.fails('finds the payment from the reference read back by the guest', async () => {
+    const paymentId = await paid('CUN-6B3D8F', 'usd', 3_000);
+    await desk.signIn(SUPERVISOR);
+    try {
+      const found = await desk.ok<Output<'payments:search'>>('payments:search', { paymentId: shortReference(paymentId) });
+      expect(found.payments.map((p) => p.id)).toContain(paymentId);
+    } finally {
+      await desk.signIn(AGENT);
+    }
+  });
+
+  // OPEN (adv14b): a payment refunded in full keeps the status `succeeded` (spec §3), and main checks only the status:
+  // the guest is sent "we received your payment of $40.00" for money given back. Whether to refuse it
+  // (`receipt_not_available`) or to state the refunds on the receipt is a decision to take; remove `.fails` then.
+  it.fails('does not tell the guest a payment refunded in full was received', async () => {
+    const paymentId = await paid('CUN-6B3D8F', 'usd', 4_000);
+    await desk.signIn(SUPERVISOR);
+    try {
+      await desk.ok('refunds:create', { operationId: randomUUID(), paymentId, reason: 'requested_by_customer' });
+      for (let i = 0; i < 50 && (await desk.ok<Output<'payments:get'>>('payments:get', { paymentId })).refundableCents > 0; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await desk.signIn(AGENT);
+    }
+    const sent = await desk.call('messaging:sendReceipt', { paymentId, channel: 'email', destination: 'zoe.anderson@example.com' });
+    if (sent.ok) {
+      const [message] = (await outbox()).filter((m) => m.paymentId === paymentId);
+      expect(message?.text).not.toContain('we received your payment of $40.00');
+    }
+  });
+});
+

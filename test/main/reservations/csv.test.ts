@@ -249,6 +249,12 @@ describe('each problem as a code with its numbers (the renderer words it from it
     ['a check-out before the check-in', line(withCell(3, '2000-01-01')), { code: 'check_out_before_check_in', line: 2, column: 'check_out' }],
     ['a missing cell', line(good.split(',').slice(0, -1).join(',')), { code: 'cell_count', line: 2, params: { cells: 8, columns: 9 } }],
     ['a reservation twice', `${CSV_HEADER}\n${good}\n${good}\n`, { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } }],
+    // The lookup finds "TST1" and "tst 1" as TST-1 (match.ts confirmationKey): written once more, it is the same reservation (adv14b).
+    [
+      'a reservation twice, once without its dash',
+      `${CSV_HEADER}\n${good}\n${csvLine(reservation({ confirmationNumber: 'tst1' }))}\n`,
+      { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } },
+    ],
     ['an unknown column', `${CSV_HEADER},guest_emial\n${good},x\n`, { code: 'unknown_column', line: 1, column: 'guest_emial' }],
     ['a column twice', `${CSV_HEADER},Currency\n${good},mxn\n`, { code: 'duplicate_column', line: 1, column: 'currency' }],
     ['a column without a name', `${CSV_HEADER},\n${good},\n`, { code: 'unnamed_column', line: 1 }],

@@ -4,7 +4,8 @@ import { useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { describeError } from '../../../bridge/errors';
+import { freeText } from '../../../../../shared/text';
+import { describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendReceipt } from '../api';
@@ -12,6 +13,15 @@ import { newer } from '../delivery';
 import { Delivery } from './SendLink';
 
 type ReceiptChannel = 'sms' | 'email';
+
+/** Card data in the destination is refused here, before anything crosses to main (main refuses it again). */
+const FREE_TEXT = freeText();
+
+/**
+ * The same receipt sent again within this time is a double press (a hurried Enter once the first answer came back
+ * fast, as the training outbox's does), not a second receipt the guest asked for.
+ */
+const DOUBLE_PRESS_MS = 2_000;
 
 const prefill = (channel: ReceiptChannel, reservation: ReservationView): string => (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
 
@@ -26,11 +36,23 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   const [touched, setTouched] = useState(false);
   const [results, setResults] = useState<DeliveryResult[]>([]);
   const latest = useRef(new Map<string, DeliveryResult>());
+  /** A send under way, known at once (before the mutation's state says so): the button stays enabled to keep the focus. */
+  const sending = useRef(false);
+  /** The last receipt that went: where, how, in which language, and when. */
+  const lastSent = useRef<{ what: string; at: number } | undefined>(undefined);
   const send = useSendReceipt(payment.id);
   const busy = send.isPending;
   const checked = checkDestination(channel, destination);
+  // The sentence sits under the field: no field name before it ('' names none).
+  const cardData = textProblem(FREE_TEXT, destination, '', t);
   const problem =
-    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
+    !touched || (checked.ok && cardData === undefined)
+      ? undefined
+      : !checked.ok
+        ? checked.code === 'email_too_long'
+          ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH })
+          : t(`destination.${checked.code}`)
+        : cardData;
 
   useDeliveryUpdates(payment.id, (update) => {
     if (!latest.current.has(update.messageId) || !newer(latest.current.get(update.messageId), update)) return;
@@ -47,11 +69,18 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   function submit(event: FormEvent): void {
     event.preventDefault();
     setTouched(true);
-    if (!checked.ok) return;
+    if (!checked.ok || cardData !== undefined) return;
+    const what = JSON.stringify([channel, checked.value, language]);
+    if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS)) return;
+    sending.current = true;
     send.mutate(
       { channel, destination, language },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: (result) => {
+          lastSent.current = { what, at: Date.now() };
           latest.current.set(result.messageId, result);
           setResults((previous) => [result, ...previous.filter((r) => r.messageId !== result.messageId)]);
         },
@@ -96,7 +125,8 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
           </select>
         </div>
       </div>
-      <button type="submit" disabled={busy} aria-busy={busy}>
+      {/* aria-disabled, not disabled, while sending: a disabled button drops the focus to the page (submit ignores it meanwhile). */}
+      <button type="submit" aria-disabled={busy} aria-busy={busy}>
         {results.length > 0 ? t('receipt.again') : t('receipt.send')}
       </button>
       {send.error && (

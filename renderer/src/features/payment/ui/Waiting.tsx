@@ -52,7 +52,8 @@ export function AbandonButton({ payment, expiresAt }: { payment: PaymentView; ex
   const busy = abandon.isPending;
   return (
     <div className="abandon">
-      <button type="button" disabled={busy} aria-busy={busy} onClick={() => abandon.mutate({ paymentId: payment.id })}>
+      {/* aria-disabled, not disabled, while main asks the service: a disabled button drops the focus, and a refusal would leave the agent nowhere. */}
+      <button type="button" aria-disabled={busy} aria-busy={busy} onClick={() => busy || abandon.mutate({ paymentId: payment.id })}>
         {t('wait.abandon')}
       </button>
       <p className="hint">{t('wait.abandonHelp')}</p>
