@@ -92,20 +92,20 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
   // journal's begin transaction, the count read again there); not small, left to the lead.
   it.fails('two refunds by the same supervisor at two desks at the same moment cannot both fit in what is left today', async () => {
     let atA: Promise<unknown> | undefined;
-    let a: Desk | undefined;
-    let first: PaymentView | undefined;
+    const arranged: { a?: Desk; first?: PaymentView } = {};
     const late = (journal: Journal): RefundHistory => ({
       payment: (id) => journal.payment(id),
       refundOperationsBegunBetween: async (from, to) => {
         const read = await journal.refundOperationsBegunBetween(from, to);
-        atA ??= a?.refunds.refund({ operationId: randomUUID(), paymentId: first?.id ?? '', amountCents: 40_000, reason: 'duplicate' }, SAM);
+        atA ??= arranged.a?.refunds.refund({ operationId: randomUUID(), paymentId: arranged.first?.id ?? '', amountCents: 40_000, reason: 'duplicate' }, SAM);
         await atA;
         return read;
       },
     });
-    a = await openDesk(backend.storage(), DESK_A);
+    const a = await openDesk(backend.storage(), DESK_A);
+    arranged.a = a;
     const b = await openDesk(backend.anotherDesk(), DESK_B, late);
-    first = await succeededPayment(a, 100_000);
+    arranged.first = await succeededPayment(a, 100_000);
     const second = await succeededPayment(b, 100_000);
     const atB: unknown = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 40_000, reason: 'duplicate' }, SAM).catch((e: unknown) => e);
     await atA;
