@@ -85,6 +85,37 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(await b.journal.pendingOperations()).toEqual([]);
   });
 
+  // OPEN (issue 16 item 6: "an answer received while the center is down is kept and written when it returns"): the
+  // engine drops the answer when its journal write fails; the operation stays unanswered in the center until this desk
+  // re-sends it with the same key (at its next start, the agent's retry, or "check again"), and meanwhile the reservation
+  // shows no payment at any desk and the day's report misses it. Not small to fix (a kept answer, written again when the
+  // center answers), left to the lead.
+  it.fails('an answer received while the center cannot be written is written once the center is back, without the agent asking again', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const reservationId = `HTL-D-${randomUUID().slice(0, 6)}`;
+    const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+    // The center goes away as the answer arrives (the write of the answer fails as a center_unavailable would), then is back.
+    const transaction = a.journal.transaction.bind(a.journal);
+    let down = true;
+    a.journal.transaction = async (fn) => {
+      // The begin's own transaction goes through; the first one after the service made the payment does not.
+      if (down && made.payments.size > 0) {
+        down = false;
+        throw new Error('the center cannot be reached');
+      }
+      return transaction(fn);
+    };
+    const paid: unknown = await a.engine.pay({ methodId: card.id, amountCents: 7_000, currency: 'usd', reservationId, operatorId: 'ana' }).catch((e: unknown) => e);
+    expect(paid).toBeInstanceOf(Error);
+    expect(made.payments.size).toBe(1);
+    let written: unknown[] = [];
+    for (let i = 0; i < 40 && written.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      written = await a.journal.paymentsOf(reservationId);
+    }
+    expect(written).toHaveLength(1);
+  });
+
   it('an operation desk A settled is never overwritten by desk B’s stale decision (reconcile, failed): its answer and result stay', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B);
