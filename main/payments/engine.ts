@@ -9,6 +9,7 @@ import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
+import { isTransactionConflict } from '../storage';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
 
@@ -314,7 +315,9 @@ export class PaymentEngine {
       if (!existing) await this.checkCardMayBeCharged(rest.methodId, rest.reservationId);
       const earlier = (await this.unansweredPayments(rest.reservationId)).filter((op) => op.operationId !== id);
       if (earlier.length === 0) {
-        const op = existing ?? (await this.beginUnlessTaken(id, 'create_payment', body, meta));
+        // Begun only if, once its row holds the reservation, no payment of it is in progress: another desk's payment
+        // answered between the reads above (its row freed the reservation) is found here, and nothing is written.
+        const op = existing ?? (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => (await this.livePayment(rest.reservationId, journal)) !== undefined));
         // Another call began this operation, or another payment of the reservation, first: decided again with it.
         if (op === undefined) continue;
         return this.sendPayment(op);
@@ -709,8 +712,8 @@ export class PaymentEngine {
    * The reservation's payment still in progress on the service, as last read: not over, and not abandoned while it
    * waited (one abandoned but approved by its cardholder after all is being charged: in progress again).
    */
-  private async livePayment(reservationId: string): Promise<StoredPayment | undefined> {
-    return (await this.journal.paymentsOf(reservationId)).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
+  private async livePayment(reservationId: string, journal: Journal = this.journal): Promise<StoredPayment | undefined> {
+    return (await journal.paymentsOf(reservationId)).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
@@ -811,10 +814,19 @@ export class PaymentEngine {
     kind: OperationKind,
     payload: unknown,
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
+    /** Read in the same transaction, after the row is written: true rolls the operation back (undefined is answered). */
+    blocked?: (journal: Journal) => Promise<boolean>,
   ): Promise<Operation | undefined> {
     try {
-      return await this.begin(operationId, kind, payload, meta);
+      if (blocked === undefined) return await this.begin(this.journal, operationId, kind, payload, meta);
+      return await this.journal.transaction(async (journal) => {
+        const op = await this.begin(journal, operationId, kind, payload, meta);
+        if (await blocked(journal)) throw new NotBegun();
+        return op;
+      });
     } catch (error) {
+      // Not begun, or (the embedded file) another connection was writing: decided again, from what is written now.
+      if (error instanceof NotBegun || (blocked !== undefined && isTransactionConflict(error))) return undefined;
       const conflict = journalConflict(error);
       if (conflict === undefined) throw error;
       if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined) throw refundInFlight();
@@ -823,8 +835,14 @@ export class PaymentEngine {
   }
 
   /** Journals a new operation before anything is sent: its key is the Idempotency-Key of every try. */
-  private begin(operationId: string, kind: OperationKind, payload: unknown, meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string }): Promise<Operation> {
-    return this.journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
+  private begin(
+    journal: Journal,
+    operationId: string,
+    kind: OperationKind,
+    payload: unknown,
+    meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
+  ): Promise<Operation> {
+    return journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
   }
 
   /**
@@ -958,6 +976,9 @@ const unansweredMessage = (op: Operation): string => {
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
+
+/** A guard of beginUnlessTaken found the operation must not begin: its transaction is rolled back. */
+class NotBegun extends Error {}
 
 /** Statuses in which a payment waits for someone (the cardholder's 3-D Secure, the agent's plan): it may be abandoned. */
 const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_confirmation']);

@@ -648,7 +648,11 @@ export class Journal {
     return row && toOperation(row, this.deskId);
   }
 
-  /** The service answered: the resource it made, or its definitive refusal. */
+  /**
+   * The service answered: the resource it made, or its definitive refusal. An answer, once written, stands: a refusal or
+   * a reconciliation is written only over an operation still unanswered (another desk may have read it unanswered just
+   * before its answer was written here), and the resource it made over anything but an earlier answer.
+   */
   async settle(
     key: string,
     outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number },
@@ -664,6 +668,7 @@ export class Journal {
         completed_at: at,
       })
       .where('key', '=', key)
+      .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
       .execute();
     this.changed();
   }

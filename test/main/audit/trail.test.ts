@@ -250,6 +250,25 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await trail.verify()).toEqual({ ok: true, rows: 3, desks: 1 });
   });
 
+  // Issue 16's adversarial review: docs/IT.md said only a superuser could get past the trigger. The owner role owns the
+  // table, so it may switch the trigger off (or drop it): its password is kept like a superuser's, and the auditor's
+  // check is what shows a row it removed.
+  it('the owner role, owning the table, can switch the trigger off and remove a row: the chain check shows where', async () => {
+    const trail = await filled();
+    const { roles } = center.center();
+    const client = new pg.Client({ ...center.center().app, user: roles.owner.name, password: roles.owner.password, ssl: false });
+    await client.connect();
+    try {
+      await client.query('ALTER TABLE audit.audit DISABLE TRIGGER audit_no_change');
+      await client.query('DELETE FROM audit.audit WHERE seq = 2');
+    } finally {
+      await client.query('ALTER TABLE audit.audit ENABLE TRIGGER audit_no_change').catch(() => undefined);
+      await client.end();
+    }
+    expect((await trail.rows()).map((row) => row.seq)).toEqual([1, 3]);
+    expect(await trail.verify()).toMatchObject({ ok: false, deskId: DESK_A, seq: 2 });
+  });
+
   it("a person granted the auditor role verifies every desk's chain on the center (npm run audit:verify -- --center), and is told which desk breaks", async () => {
     const trail = await filled();
     const other = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });

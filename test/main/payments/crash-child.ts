@@ -5,7 +5,8 @@
  * PaymentEngine whose dependencies — the Journal and fetch — are wrapped here (the production code has
  * no crash hooks), calls `engine.pay(...)` once and stops dead at the chosen point:
  *
- * - `after-journal`: the operation is written by `Journal.begin()`, nothing has been sent;
+ * - `after-journal`: the operation is written by `Journal.begin()` and committed (its transaction, which also checks that
+ *   no payment of the reservation is in progress, is over), nothing has been sent: stopped as the engine calls fetch;
  * - `after-send`: the POST /payments request has been written to the socket (the test queued a `delay`
  *   fault, so the service holds it), no answer has arrived;
  * - `after-answer`: the service's answer is in hand, `Journal.settle()` of the create_payment operation
@@ -45,16 +46,16 @@ const Job = z.strictObject({
 });
 
 /**
- * Stops right after the operation is durably journaled (committed), before anything is sent for it. The production
- * Journal has no crash hooks: this process patches its methods (it is a crash child, nothing else runs in it).
+ * Stops right after the operation is durably journaled (committed), before anything is sent for it: at the engine's call
+ * of fetch for POST /payments (the payment's begin runs in a transaction, so a stop inside Journal.begin would be before
+ * its commit). The first POST /payments is this job's: its journal row was committed before it.
  */
-function haltAfterBegin(): void {
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
-  const begin = Journal.prototype.begin;
-  Journal.prototype.begin = async function (this: Journal, op) {
-    const stored = await begin.call(this, op);
-    if (stored.kind === 'create_payment') halt('after-journal');
-    return stored;
+function haltBeforeSend(target: URL): typeof fetch {
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (method === 'POST' && url.href === target.href) halt('after-journal');
+    return fetch(input, init);
   };
 }
 
@@ -70,7 +71,6 @@ function haltBeforeSettle(): void {
 
 async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env.CRASH_JOB ?? 'null'));
-  if (job.point === 'after-journal') haltAfterBegin();
   if (job.point === 'after-answer') haltBeforeSettle();
   const journal = await openJournal(dirname(job.journalPath));
   const engine = new PaymentEngine({
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     journal,
     fetch,
     ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments`)) } : {}),
+    ...(job.point === 'after-journal' ? { fetch: haltBeforeSend(new URL(`${job.baseUrl}/payments`)) } : {}),
   });
   await engine.recover();
   const paid = await engine.pay({

@@ -1,0 +1,145 @@
+// Issue 16's adversarial review: two desks on one journal (the center's real PostgreSQL, and two connections on one
+// embedded file) and one simulator, each desk's moment forced where the race would be. fetch is wrapped only to observe
+// what the service made; a desk's journal is wrapped only to run the other desk at the worst moment.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentEngine, ServiceError, simulatorConfig } from '../../../main/payments';
+import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { Storage } from '../../../main/storage';
+import { useStoreBackends } from '../../support/backends';
+
+const DESK_A = { deskId: '1a1a1a1a-0000-4000-8000-00000000001a' };
+const DESK_B = { deskId: '2b2b2b2b-0000-4000-8000-00000000002b' };
+const year = new Date().getUTCFullYear() + 3;
+const VISA = { number: '4242424242424242', expMonth: 12, expYear: year, cvv: '123' };
+/** The simulator's card that asks for 3-D Secure: its payment waits for the cardholder (requires_action). */
+const CHALLENGE = { number: '4000000000003220', expMonth: 12, expYear: year, cvv: '123' };
+
+let sim: RunningSimulator;
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+const made = { payments: new Set<string>() };
+const observing: typeof fetch = async (input, init) => {
+  const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+  const response = await fetch(input, init);
+  if ((init?.method ?? 'GET') === 'POST' && response.status === 201 && path.endsWith('/payments')) {
+    const body = (await response.clone().json()) as { id?: string };
+    if (body.id) made.payments.add(body.id);
+  }
+  return response;
+};
+
+interface Desk {
+  journal: Journal;
+  engine: PaymentEngine;
+}
+const opened: Desk[] = [];
+
+async function openDesk(storage: Promise<Storage>, desk: { deskId: string }): Promise<Desk> {
+  const journal = await Journal.open(await storage, desk);
+  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1 });
+  const opened_ = { journal, engine };
+  opened.push(opened_);
+  return opened_;
+}
+
+afterEach(async () => {
+  for (const { engine, journal } of opened.splice(0)) {
+    await engine.close();
+    await journal.close();
+  }
+  made.payments.clear();
+});
+
+describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($name)', (backend) => {
+  it('a payment answered at desk A between desk B reading the payments and the unanswered attempts: B does not charge the reservation again while A’s waits for 3-D Secure', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const reservationId = `CUN-${randomUUID().slice(0, 6).toUpperCase()}`;
+    const cardA = await a.engine.tokenize({ card: CHALLENGE, reservationId, operatorId: 'ana' });
+    const cardB = await b.engine.tokenize({ card: VISA, reservationId, operatorId: 'luis' });
+
+    // Desk B has read the reservation's payments (none yet) and is about to read its unanswered attempts: desk A's
+    // payment is begun, sent and answered (waiting for the cardholder) right then.
+    let atA: Promise<unknown> | undefined;
+    const read = b.journal.paymentOperationsOf.bind(b.journal);
+    b.journal.paymentOperationsOf = async (...args) => {
+      atA ??= a.engine.pay({ methodId: cardA.id, amountCents: 5_000, currency: 'usd', reservationId, operatorId: 'ana' });
+      await atA;
+      return read(...args);
+    };
+    const atB = await b.engine.pay({ methodId: cardB.id, amountCents: 5_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch((error: unknown) => error);
+
+    expect(await atA).toMatchObject({ status: 'requires_action' });
+    // One payment on the reservation while the first is in progress: B is told in words, nothing sent.
+    expect(atB).toBeInstanceOf(ServiceError);
+    expect((atB as ServiceError).code).toBe('reservation_payment_in_progress');
+    expect(made.payments.size).toBe(1);
+    // B's attempt left nothing that a retry or a restart would send.
+    expect(await b.journal.pendingOperations()).toEqual([]);
+  });
+
+  // OPEN (issue 16 item 6: "an answer received while the center is down is kept and written when it returns"): the
+  // engine drops the answer when its journal write fails; the operation stays unanswered in the center until this desk
+  // re-sends it with the same key (at its next start, the agent's retry, or "check again"), and meanwhile the reservation
+  // shows no payment at any desk and the day's report misses it. Not small to fix (a kept answer, written again when the
+  // center answers), left to the lead.
+  it.fails('an answer received while the center cannot be written is written once the center is back, without the agent asking again', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const reservationId = `HTL-D-${randomUUID().slice(0, 6)}`;
+    const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+    // The center goes away as the answer arrives (the write of the answer fails as a center_unavailable would), then is back.
+    const transaction = a.journal.transaction.bind(a.journal);
+    let down = true;
+    a.journal.transaction = async (fn) => {
+      // The begin's own transaction goes through; the first one after the service made the payment does not.
+      if (down && made.payments.size > 0) {
+        down = false;
+        throw new Error('the center cannot be reached');
+      }
+      return transaction(fn);
+    };
+    const paid: unknown = await a.engine.pay({ methodId: card.id, amountCents: 7_000, currency: 'usd', reservationId, operatorId: 'ana' }).catch((e: unknown) => e);
+    expect(paid).toBeInstanceOf(Error);
+    expect(made.payments.size).toBe(1);
+    let written: unknown[] = [];
+    for (let i = 0; i < 40 && written.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      written = await a.journal.paymentsOf(reservationId);
+    }
+    expect(written).toHaveLength(1);
+  });
+
+  it('an operation desk A settled is never overwritten by desk B’s stale decision (reconcile, failed): its answer and result stay', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const reservationId = `HTL-S-${randomUUID().slice(0, 6)}`;
+    const key = randomUUID();
+    const operationId = randomUUID();
+    await a.journal.begin({
+      key,
+      operationId,
+      kind: 'create_payment',
+      payload: { methodId: 'pm_x', amount: 12.5, currency: 'usd', reservationId, metadata: { agent: 'ana' } },
+      resendable: true,
+      reservationId,
+      operatorId: 'ana',
+      paymentId: undefined,
+      createdAt: Date.now(),
+    });
+    // Desk B read it unanswered (past 24 h, say) just before desk A's answer came and was written.
+    const seen = await b.journal.paymentOperationsOf(reservationId, ['pending']);
+    expect(seen.map((op) => op.key)).toEqual([key]);
+    await a.journal.settle(key, { state: 'done', resultId: 'pay_answered', httpStatus: 201 }, Date.now());
+    await b.journal.settle(key, { state: 'reconcile', errorCode: 'unanswered_24h' }, Date.now());
+    await b.journal.settle(key, { state: 'failed', errorCode: 'card_declined', httpStatus: 402 }, Date.now());
+
+    expect(await a.journal.operationByKey(key)).toMatchObject({ state: 'done', resultId: 'pay_answered', errorCode: undefined });
+  });
+});
