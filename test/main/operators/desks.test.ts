@@ -46,14 +46,17 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
   });
 
-  // The center's grants (least privilege): an account is disabled, never deleted. The embedded file has no roles.
-  it.runIf(backend.name === 'postgres')('the app role may not delete an account on the center', async () => {
-    const storage = await backend.storage();
-    const directory = await seeded(storage);
-    const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
-    await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
-    expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
-  });
+  // The center's grants (least privilege): an account is disabled, never deleted. The embedded file has no roles, so
+  // the test is made for the center only (not a skipped test).
+  if (backend.name === 'postgres') {
+    it('the app role may not delete an account on the center', async () => {
+      const storage = await backend.storage();
+      const directory = await seeded(storage);
+      const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+      await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+      expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
+    });
+  }
 
   it('an account created at desk A signs in at desk B', async () => {
     const { b } = await twoDesks();

@@ -122,14 +122,17 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 
   // The center's grants (least privilege): a request is never deleted. The embedded file has no roles.
-  it.runIf(backend.name === 'postgres')('may not be deleted by the app role on the center', async () => {
-    const storage = await backend.storage();
-    const requests = await RefundRequests.open(storage, DESK_A);
-    await requests.add(newRequest('pay_keep', new Date().toISOString()));
-    const store = await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE);
-    await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
-    expect(await requests.forPayment('pay_keep')).toHaveLength(1);
-  });
+  // Only the center has roles to hold this: the test is not made for the embedded file (no skipped test).
+  if (backend.name === 'postgres') {
+    it('may not be deleted by the app role on the center', async () => {
+      const storage = await backend.storage();
+      const requests = await RefundRequests.open(storage, DESK_A);
+      await requests.add(newRequest('pay_keep', new Date().toISOString()));
+      const store = await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE);
+      await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+      expect(await requests.forPayment('pay_keep')).toHaveLength(1);
+    });
+  }
 
   it('lets exactly one of two desks deciding the same request at the same moment win', async () => {
     const a = await RefundRequests.open(await backend.storage(), DESK_A);
