@@ -199,7 +199,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const { payment, details, hotelName } = await paymentForMessage(request.paymentId);
       // The 3DS link stays in main (it never crosses to the renderer).
       const link = await engine.challengeLink(payment.id);
-      return messaging.send(request, {
+      const outcome = await messaging.send(request, {
         operatorId: operatorOf(ctx),
         hotelName,
         payment: {
@@ -209,6 +209,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
           waitingSince: payment.updatedAt ?? payment.createdAt,
         },
       });
+      if (outcome.status !== 'failed' && outcome.status !== 'confirm_resend') await engine.linkSent(payment.id);
+      return outcome;
     },
     'messaging:sendReceipt': async (request, ctx) => {
       // Amount, card and reference from main's own records (the service's word, read now): the renderer names only the payment.

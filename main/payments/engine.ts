@@ -213,6 +213,17 @@ export class PaymentEngine {
     });
   }
 
+  /**
+   * The verification link has just reached the cardholder, who usually answers within the minute while still on the
+   * phone: the payment is checked again from the start of the backoff schedule, not at its longest interval.
+   */
+  async linkSent(paymentId: string): Promise<void> {
+    const id = checked(PaymentId, paymentId);
+    const stored = await this.journal.payment(id);
+    if (stored !== undefined && isFinalPayment(stored.status)) return;
+    this.poller.restartSoon(id);
+  }
+
   /** Makes sure the payment is followed until settled; its changes reach every `on` listener. */
   async follow(paymentId: string): Promise<string> {
     const id = checked(PaymentId, paymentId);

@@ -197,3 +197,51 @@ describe('through the door to the engine', () => {
     expect(overview).toMatchObject({ ok: true, value: { methods: [{ last4: '4242' }], payments: [{ amountCents: 8000 }] } });
   });
 });
+
+describe('a 3DS link sent', () => {
+  it('brings the next check of the payment back to the start of the schedule: the cardholder answers while still on the phone', async () => {
+    // The schedule's first read comes quickly, every later one only after a minute: only a restart brings a check soon.
+    const slow = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch, pollSchedule: [200, 60_000] });
+    try {
+      signedIn = AGENT;
+      const call = createDispatcher({
+        handlers: createHandlers({
+          engine: slow,
+          session,
+          app: { environment: 'training', version: '0.1.0', deskId: DESK_ID, storage: 'embedded' },
+          preferences,
+          reservations,
+          messaging: messenger,
+          refunds: new RefundDesk({ engine: slow, requests, history: journal, verifyApprover: unused }),
+          desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
+          accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
+          updates: { status: () => ({ state: 'disabled' }), restart: () => undefined },
+          follow: (id) => void slow.follow(id),
+          protectCardData: () => undefined,
+        }),
+        currentOperator: () => signedIn,
+        isTrustedSender: () => true,
+      });
+      const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
+      const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS-SOON' });
+      if (!method.ok) throw new Error('tokenize failed');
+      const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS-SOON' });
+      if (!paid.ok) throw new Error('pay failed');
+      const paymentId = (paid.value as { id: string }).id;
+      await call('payments:watch', trusted, { paymentId });
+      const nextCheck = async (): Promise<number> => {
+        const read = await call('payments:get', trusted, { paymentId });
+        if (!read.ok) throw new Error('read failed');
+        return (read.value as { nextCheckAt: number }).nextCheckAt - Date.now();
+      };
+      // The first quick read has been made: the next one is a minute away.
+      await expect.poll(nextCheck, { timeout: 5_000 }).toBeGreaterThan(30_000);
+
+      const sent = await call('messaging:sendLink', trusted, { paymentId, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' });
+      expect(sent).toMatchObject({ ok: true, value: { status: 'sent' } });
+      expect(await nextCheck()).toBeLessThanOrEqual(200);
+    } finally {
+      await slow.close();
+    }
+  });
+});
