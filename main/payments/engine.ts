@@ -9,7 +9,7 @@ import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
-import { isTransactionConflict } from '../storage';
+import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
 
@@ -150,6 +150,13 @@ const isDefinitive = (e: unknown): e is ServiceError =>
   ![401, 408, 429].includes(e.details.status ?? 0) &&
   e.code !== 'idempotency_in_progress';
 
+/** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
+const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
+
+/** The center could not be reached, or the transaction collided: writing the same thing again later is the remedy. */
+const isCenterDown = (error: unknown): boolean =>
+  (error instanceof StorageError && error.code === 'center_unavailable') || isTransactionConflict(error);
+
 export class PaymentEngine {
   private readonly client: ServiceClient;
   private readonly poller: Poller;
@@ -167,6 +174,9 @@ export class PaymentEngine {
   /** Writes of the attempts log still under way (close waits for them). */
   private readonly logging = new Set<Promise<void>>();
   private readonly stopListening: () => void;
+  /** Answers the center could not take yet, by idempotency key: the timer of the next try to write each. */
+  private readonly kept = new Map<string, ReturnType<typeof setTimeout>>();
+  private closed = false;
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
@@ -520,7 +530,7 @@ export class PaymentEngine {
    * journal said at its last write (read again after each), or while this engine is running an operation.
    */
   busy(): boolean {
-    return this.working > 0 || this.busyNow;
+    return this.working > 0 || this.kept.size > 0 || this.busyNow;
   }
 
   /** Reads again whether this desk is busy (after a write; the reads never overlap, the last write is always read). */
@@ -643,6 +653,9 @@ export class PaymentEngine {
 
   /** Stops following payments; the attempts log still being written is awaited (the journal may close after). */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.kept.values()) clearTimeout(timer);
+    this.kept.clear();
     this.poller.stopAll();
     this.listeners.clear();
     this.stopListening();
@@ -879,20 +892,98 @@ export class PaymentEngine {
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
   private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T, journal: Journal) => Promise<string>): Promise<T> {
+    let value: T;
     try {
-      const { value } = await send(op.key);
-      await this.journal.transaction(async (journal) => {
-        const resultId = await keep(value, journal);
-        await journal.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, this.now());
-      });
-      return value;
+      ({ value } = await send(op.key));
     } catch (error) {
       // A definitive refusal closes the operation; otherwise the answer is unknown and it stays
       // pending, to be re-sent with the same key (by the same operation id, or at the next start).
       if (isDefinitive(error)) {
-        await this.journal.settle(op.key, { state: 'failed', errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) }, this.now());
+        const failed = { state: 'failed' as const, errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) };
+        const at = this.now();
+        await this.writeAnswer(op, async () => {
+          await this.journal.settle(op.key, failed, at);
+          return undefined;
+        }).catch((lost: unknown) => {
+          // The refusal stands whatever became of its record: the agent is told of it, not of the center.
+          if (!isCenterDown(lost)) throw lost;
+        });
       }
       throw error;
+    }
+    const at = this.now();
+    await this.writeAnswer(op, () =>
+      this.journal.transaction(async (journal) => {
+        const resultId = await keep(value, journal);
+        await journal.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, at);
+        return resultId;
+      }),
+    );
+    return value;
+  }
+
+  /**
+   * Writes the service's answer to an operation. When the center cannot take it, the answer is not dropped: this desk
+   * keeps it in memory and writes it as soon as the center is back (retried with backoff), while the agent is told the
+   * center is down. A desk closed or killed in that window leaves the operation unanswered in the journal, and it is
+   * re-sent with its same key at the next start (the service answers it again, no second charge).
+   */
+  private async writeAnswer(op: Operation, write: () => Promise<string | undefined>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (isCenterDown(error)) this.keepAnswer(op, write);
+      throw error;
+    }
+  }
+
+  private keepAnswer(op: Operation, write: () => Promise<string | undefined>): void {
+    if (this.kept.has(op.key) || this.closed) return;
+    this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind }, 'the center cannot be written: the answer is kept on this desk until it is back');
+    let attempt = 0;
+    const again = (): void => {
+      const delay = KEPT_ANSWER_SCHEDULE[Math.min(attempt, KEPT_ANSWER_SCHEDULE.length - 1)] ?? 30_000;
+      attempt++;
+      const timer = setTimeout(() => {
+        if (this.closed) return;
+        // Answered meanwhile (the agent tried again with the same key once the center was back): that answer stands.
+        const writeUnlessAnswered = async (): Promise<string | undefined> => {
+          const now = await this.journal.operationByKey(op.key);
+          return now !== undefined && now.state !== 'pending' ? now.resultId : write();
+        };
+        writeUnlessAnswered().then(
+          (resultId) => {
+            this.kept.delete(op.key);
+            this.deps.logger?.info({ operationId: op.operationId, kind: op.kind }, 'the kept answer is written in the center');
+            void this.afterKeptAnswer(op, resultId);
+          },
+          (error: unknown) => {
+            if (isCenterDown(error) && !this.closed) {
+              again();
+              return;
+            }
+            // Not the center's absence: left unanswered in the journal, re-sent with its key at the next start.
+            this.kept.delete(op.key);
+            this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind, code: error instanceof Error ? error.name : 'unknown' }, 'the kept answer could not be written');
+          },
+        );
+      }, delay);
+      this.kept.set(op.key, timer);
+    };
+    again();
+  }
+
+  /** Once a kept answer is written: its payment is followed and every open view told, as if it had been written at once. */
+  private async afterKeptAnswer(op: Operation, resultId: string | undefined): Promise<void> {
+    const paymentId = op.kind === 'create_payment' ? resultId : op.kind === 'refund' ? op.paymentId : undefined;
+    if (paymentId === undefined) return;
+    try {
+      const payment = await this.journal.payment(paymentId);
+      if (payment === undefined) return;
+      if (!isFinalPayment(payment.status) || payment.refunds.some((r) => !isFinalRefund(r.status))) this.poller.restartSoon(paymentId);
+      await this.emit(paymentId);
+    } catch (error) {
+      this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'a kept answer was written but its payment could not be read');
     }
   }
 
