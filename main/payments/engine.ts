@@ -9,7 +9,7 @@ import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
-import { isTransactionConflict, StorageError } from '../storage';
+import { isTransactionConflict, StorageError, type TransactionOptions } from '../storage';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
 
@@ -149,6 +149,15 @@ const isDefinitive = (e: unknown): e is ServiceError =>
   (e.details.status ?? 0) < 500 &&
   ![401, 408, 429].includes(e.details.status ?? 0) &&
   e.code !== 'idempotency_in_progress';
+
+/**
+ * A rule checked where a new operation is written (in its transaction, its row included): what it reads cannot be
+ * overtaken by another desk. It refuses by throwing. `operationId` is the new operation's.
+ */
+export type BeginCheck = (journal: Journal, operationId: string) => Promise<void>;
+
+/** A read-check-write that another desk must not overtake: serializable on the center (SQLite always is). */
+const SERIAL: TransactionOptions = { isolation: 'serializable' };
 
 /** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
 const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
@@ -476,11 +485,16 @@ export class PaymentEngine {
   }
 
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
-  refund(input: z.input<typeof RefundInput>): Promise<PaymentView> {
-    return this.busyWith(() => this.refundNow(input));
+  /**
+   * `whenBegun` (the daily cap of main/refunds) runs inside the transaction that writes a new refund operation, after
+   * its row, serializable on the center: throwing there writes nothing. Two desks beginning at once cannot both pass it
+   * on what the other has not written yet (one is rolled back and decides again, seeing the other's row).
+   */
+  refund(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck): Promise<PaymentView> {
+    return this.busyWith(() => this.refundNow(input, whenBegun));
   }
 
-  private async refundNow(input: z.input<typeof RefundInput>): Promise<PaymentView> {
+  private async refundNow(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck): Promise<PaymentView> {
     const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : await this.journal.operation(operationId);
@@ -498,7 +512,7 @@ export class PaymentEngine {
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
-    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId });
+    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun);
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency }, operatorId);
@@ -815,6 +829,8 @@ export class PaymentEngine {
     kind: OperationKind,
     payload: unknown,
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
+    /** Run in the transaction that writes a new operation (not for one begun already): throwing writes nothing. */
+    whenBegun?: BeginCheck,
   ): Promise<Operation> {
     const id = operationId ?? randomUUID();
     for (;;) {
@@ -823,7 +839,8 @@ export class PaymentEngine {
         this.checkResumable(existing, kind, payload);
         return existing;
       }
-      const begun = await this.beginUnlessTaken(id, kind, payload, meta);
+      const check = whenBegun && (async (journal: Journal): Promise<boolean> => (await whenBegun(journal, id), false));
+      const begun = await this.beginUnlessTaken(id, kind, payload, meta, check, check && SERIAL);
       if (begun) return begun;
     }
   }
@@ -840,6 +857,7 @@ export class PaymentEngine {
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
     /** Read in the same transaction, after the row is written: true rolls the operation back (undefined is answered). */
     blocked?: (journal: Journal) => Promise<boolean>,
+    options?: TransactionOptions,
   ): Promise<Operation | undefined> {
     try {
       if (blocked === undefined) return await this.begin(this.journal, operationId, kind, payload, meta);
@@ -847,7 +865,7 @@ export class PaymentEngine {
         const op = await this.begin(journal, operationId, kind, payload, meta);
         if (await blocked(journal)) throw new NotBegun();
         return op;
-      });
+      }, options);
     } catch (error) {
       // Not begun, or (the embedded file) another connection was writing: decided again, from what is written now.
       if (error instanceof NotBegun || (blocked !== undefined && isTransactionConflict(error))) return undefined;

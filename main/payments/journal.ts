@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
-import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -601,9 +601,9 @@ export class Journal {
   }
 
   /** Runs `fn` in one transaction (the journal it is given writes in it): all of it is written, or none. */
-  async transaction<T>(fn: (journal: Journal) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (journal: Journal) => Promise<T>, options?: TransactionOptions): Promise<T> {
     if (this.parent !== undefined) return fn(this);
-    return this.store.transaction((trx) => fn(new Journal(this.store, this.deskId, trx, this)));
+    return this.store.transaction((trx) => fn(new Journal(this.store, this.deskId, trx, this)), options);
   }
 
   // ---- operations ----

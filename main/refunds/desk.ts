@@ -3,7 +3,7 @@ import { CURRENCIES, countsAgainstRefundable, formatMoney, type Currency } from 
 import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import type { RefundReason } from '../../shared/payments';
-import type { PaymentEngine, PaymentView } from '../payments';
+import type { BeginCheck, PaymentEngine, PaymentView } from '../payments';
 import { refundedTodayCents, type RefundHistory } from './daily';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
@@ -64,11 +64,10 @@ export class RefundDesk {
   refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
     return this.oneAtATime(async () => {
       const begun = (await this.deps.engine.operationState(input.operationId)) !== undefined;
-      if (!begun) {
-        const payment = await this.deps.engine.getPayment(input.paymentId);
-        await this.checkLimit(by, payment, input.amountCents);
-      }
-      return this.deps.engine.refund({ ...input, operatorId: by.id });
+      if (begun) return this.deps.engine.refund({ ...input, operatorId: by.id });
+      const payment = await this.deps.engine.getPayment(input.paymentId);
+      await this.checkLimit(by, payment, input.amountCents);
+      return this.deps.engine.refund({ ...input, operatorId: by.id }, this.checkedAsBegun(by, payment, input.amountCents));
     });
   }
 
@@ -185,13 +184,17 @@ export class RefundDesk {
     }
     // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
     try {
-      const payment = await this.deps.engine.refund({
-        operationId: request.id,
-        paymentId: request.paymentId,
-        ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
-        reason: request.reason,
-        operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
-      });
+      // Its approver's daily cap, checked again where the operation is written (a refund of theirs at another desk).
+      const payment = await this.deps.engine.refund(
+        {
+          operationId: request.id,
+          paymentId: request.paymentId,
+          ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
+          reason: request.reason,
+          operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
+        },
+        this.checkedAsBegun(approver, await this.deps.engine.getPayment(request.paymentId), request.amountCents),
+      );
       const refundId = await this.deps.engine.resultOf(request.id);
       const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });
       return { request: requestView(settled), payment };
@@ -255,8 +258,23 @@ export class RefundDesk {
     return result;
   }
 
+  /**
+   * The daily cap again, where the refund's operation is written (the engine's transaction, serializable on the center):
+   * what `by` began today at every desk, this operation left out, read where no other desk's refund can slip in between.
+   * The check before it (checkLimit) answers early; this one holds when two desks refund for one operator at once.
+   */
+  private checkedAsBegun(by: OperatorView, payment: PaymentView, amountCents: number | undefined): BeginCheck {
+    return (journal, operationId) => {
+      const history: RefundHistory = {
+        payment: (id) => journal.payment(id),
+        refundOperationsBegunBetween: async (from, to) => (await journal.refundOperationsBegunBetween(from, to)).filter((op) => op.operationId !== operationId),
+      };
+      return this.checkLimit(by, payment, amountCents, history);
+    };
+  }
+
   /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
-  private async checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined): Promise<void> {
+  private async checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined, history: RefundHistory = this.deps.history): Promise<void> {
     const cents = this.checkRefundable(payment, amountCents);
     const currency = asCurrency(payment.currency);
     const caps = refundCapsFor(this.limitsOf(), by.role, currency);
@@ -270,7 +288,7 @@ export class RefundDesk {
     }
     if (caps.perDayCents === undefined) return;
     const limitCents = caps.perDayCents;
-    const refundedCents = await refundedTodayCents(this.deps.history, by.id, currency, this.now(), this.timeZone);
+    const refundedCents = await refundedTodayCents(history, by.id, currency, this.now(), this.timeZone);
     const leftCents = Math.max(0, limitCents - refundedCents);
     if (cents > leftCents) {
       const left = leftCents === 0 ? 'nothing is left today' : `${money(leftCents, currency)} is left today`;

@@ -55,14 +55,40 @@ function haltAfterDecision(requests: RefundRequests): RefundRequests {
   return requests;
 }
 
-/** Stops right after the refund operation is durably journaled, before anything is sent for it (the Journal patched in this child). */
+/**
+ * Stops right after the refund operation is durably journaled, before anything is sent for it (the Journal patched in
+ * this child): after the transaction that wrote it commits (the daily cap is checked in it), or at once when it was
+ * written outside one.
+ */
 function haltAfterBegin(): void {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
   const begin = Journal.prototype.begin;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its journal as `this` below
+  const transaction = Journal.prototype.transaction;
+  let depth = 0;
+  let refundBegun = false;
   Journal.prototype.begin = async function (this: Journal, op) {
     const stored = await begin.call(this, op);
-    if (stored.kind === 'refund') halt('after-journal');
+    if (stored.kind === 'refund') {
+      if (depth === 0) halt('after-journal');
+      refundBegun = true;
+    }
     return stored;
+  };
+  Journal.prototype.transaction = async function <T>(this: Journal, fn: (journal: Journal) => Promise<T>, options?: Parameters<Journal['transaction']>[1]): Promise<T> {
+    depth++;
+    let committed = false;
+    try {
+      const result = await transaction.call(this, fn, options);
+      committed = true;
+      return result as T;
+    } finally {
+      depth--;
+      if (depth === 0 && refundBegun) {
+        refundBegun = false;
+        if (committed) halt('after-journal');
+      }
+    }
   };
 }
 

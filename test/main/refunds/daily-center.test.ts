@@ -84,13 +84,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(after.refunds.map((r) => r.amountCents)).toEqual([5_000]);
   });
 
-  // Issue 16's adversarial review, OPEN: the cap is checked, then the refund begun, with nothing across desks holding
-  // the two together (RefundDesk's one-at-a-time queue is one desk's memory). The same supervisor signing two manager
-  // overrides at two agents' desks at once (verifyApprover needs no session) is counted 0 USD at both, and refunds
-  // 800 USD against a 500 USD cap. Forced here: desk B's count is read just before desk A's refund is made.
-  // A fix needs the count and the begin under one lock of the center per operator (an advisory lock held in the
-  // journal's begin transaction, the count read again there); not small, left to the lead.
-  it.fails('two refunds by the same supervisor at two desks at the same moment cannot both fit in what is left today', async () => {
+  // Issue 16's adversarial review: the same supervisor signing two manager overrides at two agents' desks at once
+  // (verifyApprover needs no session). The daily cap is checked again where the refund's operation is written, in a
+  // serializable transaction of the center: desk B's early count is read just before desk A's refund is made, and its
+  // refund is still refused.
+  it('two refunds by the same supervisor at two desks at the same moment cannot both fit in what is left today', async () => {
     let atA: Promise<unknown> | undefined;
     const arranged: { a?: Desk; first?: PaymentView } = {};
     const late = (journal: Journal): RefundHistory => ({
