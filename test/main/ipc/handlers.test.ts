@@ -76,16 +76,16 @@ afterAll(async () => {
 
 const DESK_ID = '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b';
 
-const dispatch = () =>
+const dispatch = (withEngine: PaymentEngine = engine) =>
   createDispatcher({
     handlers: createHandlers({
-      engine,
+      engine: withEngine,
       session,
       app: { environment: 'training', version: '0.1.0', deskId: DESK_ID, storage: 'center', center: 'db.center.example:5432/card_desk' },
       preferences,
       reservations,
       messaging: messenger,
-      refunds: new RefundDesk({ engine, requests, history: journal, verifyApprover: unused }),
+      refunds: new RefundDesk({ engine: withEngine, requests, history: journal, verifyApprover: unused }),
       // The supervisor desk's reads and accounts have their own tests (test/main/app/desk.test.ts).
       desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
       accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
@@ -204,24 +204,7 @@ describe('a 3DS link sent', () => {
     const slow = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch, pollSchedule: [200, 60_000] });
     try {
       signedIn = AGENT;
-      const call = createDispatcher({
-        handlers: createHandlers({
-          engine: slow,
-          session,
-          app: { environment: 'training', version: '0.1.0', deskId: DESK_ID, storage: 'embedded' },
-          preferences,
-          reservations,
-          messaging: messenger,
-          refunds: new RefundDesk({ engine: slow, requests, history: journal, verifyApprover: unused }),
-          desk: { searchPayments: unused, auditList: unused, auditCsv: unused, auditVerify: unused, endOfDay: unused },
-          accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
-          updates: { status: () => ({ state: 'disabled' }), restart: () => undefined },
-          follow: (id) => void slow.follow(id),
-          protectCardData: () => undefined,
-        }),
-        currentOperator: () => signedIn,
-        isTrustedSender: () => true,
-      });
+      const call = dispatch(slow);
       const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
       const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS-SOON' });
       if (!method.ok) throw new Error('tokenize failed');

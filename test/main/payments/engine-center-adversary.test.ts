@@ -2,60 +2,19 @@
 // embedded file) and one simulator, each desk's moment forced where the race would be. fetch is wrapped only to observe
 // what the service made; a desk's journal is wrapped only to run the other desk at the worst moment.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentEngine, ServiceError, simulatorConfig } from '../../../main/payments';
-import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
-import { StorageError, type Storage } from '../../../main/storage';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../../main/payments';
+import { JOURNAL_STORE } from '../../../main/payments/journal';
+import { StorageError } from '../../../main/storage';
 import { useStoreBackends } from '../../support/backends';
+import { DESK_A, DESK_B, useEngineDesks } from '../../support/engine-desks';
 
-const DESK_A = { deskId: '1a1a1a1a-0000-4000-8000-00000000001a' };
-const DESK_B = { deskId: '2b2b2b2b-0000-4000-8000-00000000002b' };
 const year = new Date().getUTCFullYear() + 3;
 const VISA = { number: '4242424242424242', expMonth: 12, expYear: year, cvv: '123' };
 /** The simulator's card that asks for 3-D Secure: its payment waits for the cardholder (requires_action). */
 const CHALLENGE = { number: '4000000000003220', expMonth: 12, expYear: year, cvv: '123' };
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-
-const made = { payments: new Set<string>() };
-const observing: typeof fetch = async (input, init) => {
-  const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
-  const response = await fetch(input, init);
-  if ((init?.method ?? 'GET') === 'POST' && response.status === 201 && path.endsWith('/payments')) {
-    const body = (await response.clone().json()) as { id?: string };
-    if (body.id) made.payments.add(body.id);
-  }
-  return response;
-};
-
-interface Desk {
-  journal: Journal;
-  engine: PaymentEngine;
-}
-const opened: Desk[] = [];
-
-async function openDesk(storage: Promise<Storage>, desk: { deskId: string }): Promise<Desk> {
-  const journal = await Journal.open(await storage, desk);
-  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1 });
-  const opened_ = { journal, engine };
-  opened.push(opened_);
-  return opened_;
-}
-
-afterEach(async () => {
-  for (const { engine, journal } of opened.splice(0)) {
-    await engine.close();
-    await journal.close();
-  }
-  made.payments.clear();
-});
+const { made, openDesk } = useEngineDesks();
 
 describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($name)', (backend) => {
   it('a payment answered at desk A between desk B reading the payments and the unanswered attempts: B does not charge the reservation again while A’s waits for 3-D Secure', async () => {

@@ -1,67 +1,20 @@
 // Two desks on one journal (the center's real PostgreSQL, and two connections on one embedded file) and one simulator:
 // the money rules hold in the database, not in either desk's memory. fetch is wrapped only to observe what the service made.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentEngine, ServiceError, simulatorConfig, type PaymentView } from '../../../main/payments';
-import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
-import type { Storage } from '../../../main/storage';
+import { describe, expect, it } from 'vitest';
+import { ServiceError, type PaymentEngine, type PaymentView } from '../../../main/payments';
+import { JOURNAL_STORE } from '../../../main/payments/journal';
 import { useStoreBackends } from '../../support/backends';
+import { DESK_A, DESK_B, useEngineDesks, type EngineDesk } from '../../support/engine-desks';
 
-const DESK_A = { deskId: '1a1a1a1a-0000-4000-8000-00000000001a' };
-const DESK_B = { deskId: '2b2b2b2b-0000-4000-8000-00000000002b' };
 const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const { sim, made, openDesk } = useEngineDesks();
 
 async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(`${sim().controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
   expect(response.ok).toBe(true);
 }
-
-/** What the service made, as both desks saw it answered: payment ids of POST /payments, refund ids of POST …/refunds. */
-const made = { payments: new Set<string>(), refunds: new Set<string>(), paymentKeys: [] as string[] };
-const observing: typeof fetch = async (input, init) => {
-  const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
-  if ((init?.method ?? 'GET') === 'POST' && path.endsWith('/payments')) made.paymentKeys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
-  const response = await fetch(input, init);
-  if ((init?.method ?? 'GET') === 'POST' && response.status === 201) {
-    const body = (await response.clone().json()) as { id?: string };
-    if (path.endsWith('/payments') && body.id) made.payments.add(body.id);
-    if (path.endsWith('/refunds') && body.id) made.refunds.add(body.id);
-  }
-  return response;
-};
-
-interface Desk {
-  journal: Journal;
-  engine: PaymentEngine;
-}
-const opened: Desk[] = [];
-
-async function openDesk(storage: Promise<Storage>, desk: { deskId: string }): Promise<Desk> {
-  const journal = await Journal.open(await storage, desk);
-  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1 });
-  const opened_ = { journal, engine };
-  opened.push(opened_);
-  return opened_;
-}
-
-afterEach(async () => {
-  for (const { engine, journal } of opened.splice(0)) {
-    await engine.close();
-    await journal.close();
-  }
-  made.payments.clear();
-  made.refunds.clear();
-  made.paymentKeys.length = 0;
-});
 
 const codeOf = (result: PromiseSettledResult<unknown>): string | undefined =>
   result.status === 'rejected' && result.reason instanceof ServiceError ? result.reason.code : undefined;
@@ -123,7 +76,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B);
     const keys = new Map<string, string>();
-    const begin = async (desk: Desk, reservationId: string): Promise<string> => {
+    const begin = async (desk: EngineDesk, reservationId: string): Promise<string> => {
       const card = await desk.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
       const operationId = randomUUID();
       const key = randomUUID();
