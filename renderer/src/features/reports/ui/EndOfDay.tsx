@@ -43,53 +43,19 @@ export function EndOfDay(): JSX.Element {
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (
           <>
-            <h3 id={`${id}-agents`}>{t('report.agents')}</h3>
-            <div className="table-scroll">
-              <table className="table numbers" aria-labelledby={`${id}-agents`}>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('report.col.agent')}</th>
-                    <th scope="col">{t('report.col.currency')}</th>
-                    <SumHeads />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.agents.map((row) => (
-                    <tr key={`${row.operatorId}-${row.currency}`}>
-                      <th scope="row">{row.operatorId}</th>
-                      <td>{row.currency.toUpperCase()}</td>
-                      <SumCells sums={row} />
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <SumsTable
+              id={`${id}-agents`}
+              title={t('report.agents')}
+              keyHead={t('report.col.agent')}
+              rows={data.agents.map((row) => ({ key: `${row.operatorId}-${row.currency}`, head: row.operatorId, sums: row }))}
+            />
             {new Set(data.desks.map((row) => row.deskId)).size > 1 && (
-              <>
-                <h3 id={`${id}-desks`}>{t('report.desks')}</h3>
-                <div className="table-scroll">
-                  <table className="table numbers" aria-labelledby={`${id}-desks`}>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t('report.col.desk')}</th>
-                        <th scope="col">{t('report.col.currency')}</th>
-                        <SumHeads />
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.desks.map((row) => (
-                        <tr key={`${row.deskId}-${row.currency}`}>
-                          <th scope="row" className="mono" title={row.deskId}>
-                            {row.deskId.slice(0, 8)}
-                          </th>
-                          <td>{row.currency.toUpperCase()}</td>
-                          <SumCells sums={row} />
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              </>
+              <SumsTable
+                id={`${id}-desks`}
+                title={t('report.desks')}
+                keyHead={t('report.col.desk')}
+                rows={data.desks.map((row) => ({ key: `${row.deskId}-${row.currency}`, head: row.deskId.slice(0, 8), title: row.deskId, mono: true, sums: row }))}
+              />
             )}
             <h3 id={`${id}-totals`}>{t('report.totals')}</h3>
             <table className="table numbers" aria-labelledby={`${id}-totals`}>
@@ -199,6 +165,48 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
 }
 
 /** The five columns the agents' table and the totals share. */
+interface SumsRow {
+  key: string;
+  /** What the row is about (an agent, a desk): the row's header. */
+  head: string;
+  /** The whole of `head` when it is shortened (a desk's id). */
+  title?: string;
+  mono?: boolean;
+  sums: Omit<AgentTotals, 'operatorId'>;
+}
+
+/** The day's sums by one thing (agent, desk) and currency. */
+function SumsTable({ id, title, keyHead, rows }: { id: string; title: string; keyHead: string; rows: readonly SumsRow[] }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      <h3 id={id}>{title}</h3>
+      <div className="table-scroll">
+        <table className="table numbers" aria-labelledby={id}>
+          <thead>
+            <tr>
+              <th scope="col">{keyHead}</th>
+              <th scope="col">{t('report.col.currency')}</th>
+              <SumHeads />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" className={row.mono ? 'mono' : undefined} title={row.title}>
+                  {row.head}
+                </th>
+                <td>{row.sums.currency.toUpperCase()}</td>
+                <SumCells sums={row.sums} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
 function SumHeads(): JSX.Element {
   const { t } = useI18n();
   return (
