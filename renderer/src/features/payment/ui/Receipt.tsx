@@ -10,9 +10,11 @@ import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendReceipt } from '../api';
 import { newer } from '../delivery';
+import { Destination } from './Destination';
 import { Delivery } from './SendLink';
 
 type ReceiptChannel = 'sms' | 'email';
+const RECEIPT_CHANNELS: readonly ReceiptChannel[] = ['sms', 'email'];
 
 /** Card data in the destination is refused here, before anything crosses to main (main refuses it again). */
 const FREE_TEXT = freeText();
@@ -91,40 +93,18 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   return (
     <form className="subpanel receipt" aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
       <h3 id={`${id}-title`}>{t('receipt.title')}</h3>
-      <fieldset className="channels">
-        <legend>{t('link.channel')}</legend>
-        {(['sms', 'email'] as const).map((option) => (
-          <label key={option} className="check">
-            <input type="radio" name={`${id}-channel`} value={option} checked={channel === option} onChange={() => pick(option)} />
-            {t(`link.channel.${option}`)}
-          </label>
-        ))}
-      </fieldset>
-      <div className="row">
-        <div className="field field--grow">
-          <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
-          <input
-            id={`${id}-to`}
-            type={channel === 'email' ? 'email' : 'tel'}
-            autoComplete="off"
-            value={destination}
-            aria-invalid={problem !== undefined}
-            aria-describedby={`${id}-to-help`}
-            onChange={(event) => setDestination(event.target.value)}
-            onBlur={() => setTouched(true)}
-          />
-          <p id={`${id}-to-help`} className={problem ? 'error' : 'hint'}>
-            {problem ?? (channel === 'email' ? t('link.emailHint') : t('link.phoneHint'))}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
-          <select id={`${id}-lang`} value={language} onChange={(event) => setLanguage(event.target.value === 'en-US' ? 'en-US' : 'es-MX')}>
-            <option value="es-MX">Español</option>
-            <option value="en-US">English</option>
-          </select>
-        </div>
-      </div>
+      <Destination
+        id={id}
+        channels={RECEIPT_CHANNELS}
+        channel={channel}
+        onChannel={pick}
+        destination={destination}
+        onDestination={setDestination}
+        onLeave={() => setTouched(true)}
+        problem={problem}
+        language={language}
+        onLanguage={setLanguage}
+      />
       {/* aria-disabled, not disabled, while sending: a disabled button drops the focus to the page (submit ignores it meanwhile). */}
       <button type="submit" aria-disabled={busy} aria-busy={busy}>
         {results.length > 0 ? t('receipt.again') : t('receipt.send')}

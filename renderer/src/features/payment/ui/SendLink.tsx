@@ -11,7 +11,10 @@ import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
+import { Destination } from './Destination';
 import './SendLink.css';
+
+const LINK_CHANNELS: readonly MessageChannel[] = ['sms', 'whatsapp', 'email'];
 
 const prefill = (channel: MessageChannel, reservation: ReservationView): string =>
   (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
@@ -132,41 +135,19 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
       {lastLink !== undefined && results.length === 0 && (
         <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
       )}
-      <fieldset className="channels">
-        <legend>{t('link.channel')}</legend>
-        {(['sms', 'whatsapp', 'email'] as const).map((option) => (
-          <label key={option} className="check">
-            <input type="radio" name={`${id}-channel`} value={option} checked={channel === option} onChange={() => pick(option)} />
-            {t(`link.channel.${option}`)}
-          </label>
-        ))}
-      </fieldset>
-      <div className="row">
-        <div className="field field--grow">
-          <label htmlFor={`${id}-to`}>{channel === 'email' ? t('link.field.email') : t('link.field.phone')}</label>
-          <input
-            ref={focusRef}
-            id={`${id}-to`}
-            type={channel === 'email' ? 'email' : 'tel'}
-            autoComplete="off"
-            value={destination}
-            aria-invalid={destinationProblem !== undefined}
-            aria-describedby={`${id}-to-help`}
-            onChange={(event) => setDestination(event.target.value)}
-            onBlur={() => setTouched(true)}
-          />
-          <p id={`${id}-to-help`} className={destinationProblem ? 'error' : 'hint'}>
-            {destinationProblem ?? (channel === 'email' ? t('link.emailHint') : t('link.phoneHint'))}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
-          <select id={`${id}-lang`} value={guestLanguage} onChange={(event) => editDraft({ guestLanguage: event.target.value === 'en-US' ? 'en-US' : 'es-MX' })}>
-            <option value="es-MX">Español</option>
-            <option value="en-US">English</option>
-          </select>
-        </div>
-      </div>
+      <Destination
+        id={id}
+        channels={LINK_CHANNELS}
+        channel={channel}
+        onChannel={pick}
+        destination={destination}
+        onDestination={setDestination}
+        onLeave={() => setTouched(true)}
+        problem={destinationProblem}
+        language={guestLanguage}
+        onLanguage={(next) => editDraft({ guestLanguage: next })}
+        inputRef={focusRef}
+      />
       <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
         {sentOnce ? t('link.resend') : t('link.send')}
       </button>
