@@ -1,0 +1,33 @@
+// What test/bench/center.bench.ts and its workers (center-worker.ts) say to each other over the IPC channel of fork().
+
+/** The parent's first message to a worker: what it runs and where. */
+export interface WorkerJob {
+  /** The indexes of this worker's desks (0…desks-1 across the workers). */
+  desks: number[];
+  /** The desks that are supervisors (the others are agents). */
+  supervisors: number[];
+  /** Every operator's password (agentN, supN). */
+  password: string;
+  paymentsPerDesk: number;
+  /** An agent's mean pause between two steps, in ms. */
+  thinkMs: number;
+  /** The events after which a supervisor's open queue reads it again (the push path). */
+  queueEvents: string[];
+  /** The channel a supervisor calls when it opens the queue (subscribes to pushed events), when there is one. */
+  watchQueue: string | undefined;
+  center: { host: string; port: number; database: string; user: string; password: string };
+  simulator: { authUrl: string; cdeUrl: string; baseUrl: string; controlUrl: string; clientId: string; clientSecret: string };
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'agents-done' }
+  | { type: 'closed' }
+  | { type: 'door'; channel: string; ms: number }
+  | { type: 'payment-begun'; operationId: string }
+  | { type: 'payment-made'; paymentId: string }
+  | { type: 'service-payment'; paymentId: string }
+  | { type: 'request-made'; requestId: string; at: number }
+  | { type: 'request-seen'; requestId: string; desk: number; at: number }
+  | { type: 'request-approved'; requestId: string }
+  | { type: 'failure'; desk: number; what: string };

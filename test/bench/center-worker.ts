@@ -1,0 +1,210 @@
+/**
+ * One worker process of `npm run bench:center` (test/bench/center.bench.ts starts it with `node --import tsx`): it runs
+ * some of the center's desks, each a full main stack (createMainStack, its own data folder) on the center's PostgreSQL
+ * as the app role and on the simulator the parent runs. Agents take payments and ask for refunds; supervisors follow the
+ * shared queue (pushed events, and at most one read every 30 s when none come) and approve. Everything it measures goes
+ * to the parent as messages; nothing is asserted here.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createMainStack, type MainStack } from '../../main/app';
+import { simulatorConfig } from '../../main/payments';
+import { centerStorage } from '../../main/storage';
+import type { WorkerJob, WorkerMessage } from './center-protocol';
+
+const sender = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
+/** Journal-backed calls whose door latency is measured (each reads or writes the center). */
+const TIMED = new Set(['payments:pay', 'payments:get', 'refunds:request', 'refunds:queue', 'refunds:approve', 'reservations:overview']);
+const YEAR = new Date().getUTCFullYear() + 2;
+/** What a supervisor's open queue does without an event: one read every 30 s (issue 17). */
+const IDLE_READ_MS = 30_000;
+
+const now = (): number => performance.timeOrigin + performance.now();
+const send = (message: WorkerMessage): void => void process.send?.(message);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface BenchDesk {
+  index: number;
+  role: 'agent' | 'supervisor';
+  stack: MainStack;
+  dir: string;
+  call<T>(channel: string, input: unknown): Promise<T>;
+}
+
+async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> {
+  const dir = mkdtempSync(join(tmpdir(), `center-bench-${index}-`));
+  const seen = new Set<string>();
+  // What the service made, as this desk saw it answered: a payment id once per id.
+  const counting: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+    if ((init?.method ?? 'GET') === 'POST' && response.status === 201 && path.endsWith('/payments')) {
+      const body = (await response.clone().json()) as { id?: string };
+      if (body.id !== undefined && !seen.has(body.id)) {
+        seen.add(body.id);
+        send({ type: 'service-payment', paymentId: body.id });
+      }
+    }
+    return response;
+  };
+  const stack = await createMainStack({
+    dataDir: dir,
+    version: 'bench',
+    fetch: counting,
+    isTrustedSender: () => true,
+    connect: () =>
+      Promise.resolve({
+        config: simulatorConfig(job.simulator),
+        secrets: { read: () => Promise.resolve(job.simulator.clientSecret) },
+        training: { controlUrl: job.simulator.controlUrl },
+        close: () => Promise.resolve(),
+      }),
+    storage: centerStorage({
+      host: job.center.host,
+      port: job.center.port,
+      database: job.center.database,
+      user: job.center.user,
+      password: () => Promise.resolve(job.center.password),
+      tls: { mode: 'disable' },
+      applicationName: `center-bench desk-${index}`,
+    }),
+  });
+  const call = async <T>(channel: string, input: unknown): Promise<T> => {
+    const start = now();
+    const result = await stack.dispatch(channel, sender, input);
+    if (TIMED.has(channel)) send({ type: 'door', channel, ms: now() - start });
+    if (!result.ok) throw Object.assign(new Error(`${channel}: ${result.error.code} ${result.error.message}`), { code: result.error.code });
+    return result.value as T;
+  };
+  const role = job.supervisors.includes(index) ? 'supervisor' : 'agent';
+  const who = role === 'supervisor' ? { id: `sup${index}`, password: job.password } : { id: `agent${index}`, password: job.password };
+  await call('session:signIn', who);
+  return { index, role, stack, dir, call };
+}
+
+/** An agent's shift, compressed: payments with a pause between steps, a refund request for every other one. */
+async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
+  const pause = (): Promise<void> => sleep(job.thinkMs * (0.5 + Math.random()));
+  for (let n = 0; n < job.paymentsPerDesk; n++) {
+    const reservationId = `BN-${desk.index}-${n}`;
+    try {
+      await pause();
+      const method = await desk.call<{ id: string }>('payments:tokenize', {
+        operationId: randomUUID(),
+        card: { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' },
+        reservationId,
+      });
+      await pause();
+      const operationId = randomUUID();
+      send({ type: 'payment-begun', operationId });
+      let payment = await desk.call<{ id: string; status: string }>('payments:pay', { operationId, methodId: method.id, amountCents: 10_000 + n, currency: 'usd', reservationId });
+      send({ type: 'payment-made', paymentId: payment.id });
+      for (let i = 0; i < 50 && payment.status !== 'succeeded' && payment.status !== 'failed'; i++) {
+        await sleep(200);
+        payment = await desk.call('payments:get', { paymentId: payment.id });
+      }
+      await desk.call('reservations:overview', { reservationId });
+      if (n % 2 === 0 && payment.status === 'succeeded') {
+        await pause();
+        const requestId = randomUUID();
+        const at = now();
+        await desk.call('refunds:request', { requestId, paymentId: payment.id, amountCents: 1_000, reason: 'requested_by_customer' });
+        send({ type: 'request-made', requestId, at });
+      }
+    } catch (error) {
+      send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+/**
+ * A supervisor with the approval queue open: every event reads the queue again (one read at a time, one more if events
+ * came during it); a request is "seen" when a read shows it. The supervisor whose turn it is approves it.
+ */
+function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void> } {
+  const seen = new Set<string>();
+  let reading: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const approving = new Set<Promise<unknown>>();
+  const read = async (): Promise<void> => {
+    const { requests } = await desk.call<{ requests: { id: string; status: string }[] }>('refunds:queue', { status: 'pending' });
+    const at = now();
+    for (const request of requests) {
+      if (seen.has(request.id)) continue;
+      seen.add(request.id);
+      send({ type: 'request-seen', requestId: request.id, desk: desk.index, at });
+      const turn = job.supervisors[parseInt(request.id.slice(0, 8), 16) % job.supervisors.length];
+      if (turn === desk.index) {
+        const approval = desk
+          .call('refunds:approve', { requestId: request.id })
+          .then(() => send({ type: 'request-approved', requestId: request.id }))
+          .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }));
+        approving.add(approval);
+        void approval.finally(() => approving.delete(approval));
+      }
+    }
+  };
+  const schedule = (): void => {
+    if (stopped) return;
+    if (reading !== undefined) {
+      again = true;
+      return;
+    }
+    reading = read()
+      .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }))
+      .finally(() => {
+        reading = undefined;
+        if (again) {
+          again = false;
+          schedule();
+        }
+      });
+  };
+  const offEvent = desk.stack.onEvent((event) => {
+    if (job.queueEvents.includes(event)) schedule();
+  });
+  const idle = setInterval(schedule, IDLE_READ_MS);
+  void (async () => {
+    if (job.watchQueue !== undefined) await desk.call(job.watchQueue, {}).catch(() => undefined);
+    schedule();
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(idle);
+      offEvent();
+      await reading;
+      await Promise.all([...approving]);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const job = await new Promise<WorkerJob>((resolve) => process.once('message', (message) => resolve(message as WorkerJob)));
+  const desks: BenchDesk[] = [];
+  // Opened one at a time: a center's desks start over the morning, not all in one instant.
+  for (const index of job.desks) desks.push(await openBenchDesk(job, index));
+  send({ type: 'ready' });
+  await new Promise<void>((resolve) => process.once('message', () => resolve()));
+
+  const supervisors = desks.filter((desk) => desk.role === 'supervisor').map((desk) => superviseQueue(job, desk));
+  await Promise.all(desks.filter((desk) => desk.role === 'agent').map((desk) => agentShift(job, desk)));
+  send({ type: 'agents-done' });
+  // The parent says when every worker's agents are done and the last approvals had their time.
+  await new Promise<void>((resolve) => process.once('message', () => resolve()));
+  for (const supervisor of supervisors) await supervisor.stop();
+  for (const desk of desks) {
+    await desk.stack.close().catch(() => undefined);
+    rmSync(desk.dir, { recursive: true, force: true });
+  }
+  send({ type: 'closed' });
+}
+
+main().catch((error: unknown) => {
+  send({ type: 'failure', desk: -1, what: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exit(1);
+});
