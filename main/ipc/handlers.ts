@@ -209,7 +209,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
           waitingSince: payment.updatedAt ?? payment.createdAt,
         },
       });
-      if (outcome.status !== 'failed' && outcome.status !== 'confirm_resend') await engine.linkSent(payment.id);
+      if (outcome.status !== 'failed' && outcome.status !== 'confirm_resend') engine.linkSent(payment.id);
       return outcome;
     },
     'messaging:sendReceipt': async (request, ctx) => {

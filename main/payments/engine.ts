@@ -236,11 +236,9 @@ export class PaymentEngine {
    * The verification link has just reached the cardholder, who usually answers within the minute while still on the
    * phone: the payment is checked again from the start of the backoff schedule, not at its longest interval.
    */
-  async linkSent(paymentId: string): Promise<void> {
-    const id = checked(PaymentId, paymentId);
-    const stored = await this.journal.payment(id);
-    if (stored !== undefined && isFinalPayment(stored.status)) return;
-    this.poller.restartSoon(id);
+  linkSent(paymentId: string): void {
+    // Nothing read first: this comes after the message went out, and must not fail it (a settled payment is read once more).
+    this.poller.restartSoon(checked(PaymentId, paymentId));
   }
 
   /** Makes sure the payment is followed until settled; its changes reach every `on` listener. */
