@@ -280,6 +280,31 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     expect(paymentKeys()).toHaveLength(1);
   });
 
+  it('the answer arrives while the center is down: the desk keeps it and writes it when the center is back, with no retry by the agent', async () => {
+    const a = await onOwn('A', true);
+    await a.signIn(AGENT);
+    const methodId = await a.card(RESERVATION);
+    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
+    const paying = a.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await own.stopServer();
+    try {
+      // The service answered; the center could not take it: the agent is told so, in words.
+      expect(await paying).toMatchObject({ ok: false, error: { code: 'center_unavailable' } });
+      expect(a.stack.paymentInProgress()).toBe(true);
+    } finally {
+      await own.startServer();
+    }
+    let payments: Output<'reservations:overview'>['payments'] = [];
+    for (let i = 0; i < 100 && payments.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const overview = await a.call('reservations:overview', { reservationId: RESERVATION });
+      if (overview.ok) payments = (overview.value as Output<'reservations:overview'>).payments;
+    }
+    expect(payments).toHaveLength(1);
+    expect(paymentKeys()).toHaveLength(1);
+  });
+
   it('the center down: a clear refusal and nothing sent to the service; work resumes when it is back', async () => {
     const a = await onOwn('A', true);
     await a.signIn(AGENT);
