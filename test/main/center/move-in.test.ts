@@ -348,6 +348,82 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
+  it("waits for another desk's unanswered payment of the same reservation: the journal is not moved (nothing of it), then moves once that desk has recovered its own", async () => {
+    const drop = async (): Promise<void> => {
+      expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }) })).ok).toBe(true);
+    };
+    const charge = (methodId: string) => ({ operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: UNANSWERED });
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    const mine = await desk.card(UNANSWERED);
+    await drop();
+    expect(await desk.call('payments:pay', charge(mine))).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    await desk.stack.close();
+    const { deskId } = await deskIdentity(dir);
+
+    // A desk of the center has its own unanswered payment of that reservation.
+    const otherDir = folder();
+    const other = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), dataDir: otherDir });
+    desks.push(other);
+    await other.signIn(SUPERVISOR);
+    const theirs = await other.card(UNANSWERED);
+    await drop();
+    expect(await other.call('payments:pay', charge(theirs))).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    await other.stack.close();
+    const otherId = (await deskIdentity(otherDir)).deskId;
+
+    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+    const move = () => runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password: () => Promise.resolve(center.roles.app.password) });
+    const refused = await move();
+    expect(refused.exitCode).toBe(1);
+    expect(refused.output).toContain(
+      `PROBLEM  payment journal       not moved, nothing of it was written: this desk has a payment of reservation ${UNANSWERED} still unanswered, and desk ${otherId} has another one on the center`,
+    );
+    expect(await centerCount('journal.operations', deskId)).toBe(0);
+    expect(await centerCount('journal.attempts', deskId)).toBe(0);
+    expect(refused.output).toMatch(/ok {7}audit trail +(\d+) found, \1 moved/);
+
+    // That desk starts and recovers its own; the move then goes through, the desk's payment still unanswered for it.
+    const otherAgain = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), seed: false, dataDir: otherDir });
+    desks.push(otherAgain);
+    await otherAgain.stack.recover();
+    await otherAgain.stack.close();
+    const moved = await move();
+    // The operators of both desks clash (conflicts, exit 1); the journal is in.
+    expect(moved.exitCode, moved.output).toBe(1);
+    expect(moved.output).toMatch(/ok {7}payment journal +(\d+) found, \1 moved, 0 already there/);
+    expect(await center.query("SELECT desk_id, state FROM journal.operations WHERE kind = 'create_payment' ORDER BY desk_id = $1", [deskId])).toEqual([
+      { desk_id: otherId, state: 'done' },
+      { desk_id: deskId, state: 'pending' },
+    ]);
+  }, 120_000);
+
+  it('a center row that would leave the chain broken after the move (a row of the desk the center holds beyond its files) rolls back every row of the trail written by the move', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    await desk.stack.close();
+    const { deskId } = await deskIdentity(dir);
+    const inFile = fileCount(dir, 'audit.db', 'audit');
+    expect(inFile).toBeGreaterThan(0);
+    // Written as the app role may (INSERT): a row numbered after the desk's last, linking to nothing of it.
+    await center.query(
+      `SET ROLE ${pg.escapeIdentifier(center.roles.app.name)}; INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES (${pg.escapeLiteral(deskId)}, ${inFile + 1}, now(), 'eve', 'session.signIn', 'ok', '{}', ${pg.escapeLiteral(GENESIS)}, ${pg.escapeLiteral(GENESIS)})`,
+    );
+    const centerStore = centerStorage(center.app);
+    try {
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      expect(report.stores.find((s) => s.store === 'audit')).toMatchObject({
+        status: 'refused',
+        problem: expect.stringMatching(new RegExp(`audit chain would not verify on the center \\(row ${inFile + 1}: row ${inFile + 1} does not link to row ${inFile}\\)`)) as string,
+      });
+      expect(await centerCount('audit.audit', deskId)).toBe(1);
+    } finally {
+      await centerStore.close();
+    }
+  }, 60_000);
+
   it('refuses a folder that is not a desk\'s data folder (no desk.json), and says how to use the command', async () => {
     const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
     const password = () => Promise.resolve(center.roles.app.password);
