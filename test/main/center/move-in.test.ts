@@ -399,6 +399,33 @@ describe('moving a desk in', () => {
     ]);
   }, 120_000);
 
+  it('refuses a journal with two unanswered payments of one reservation (an earlier version let it happen): the desk answers them on its own files first', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.stack.close();
+    const { deskId } = await deskIdentity(dir);
+    // As a journal of that version holds them: the second one kept no reservation key.
+    const db = new Database(join(dir, 'journal.db'));
+    const insert = db.prepare(
+      `INSERT INTO operations (key, operation_id, kind, fingerprint, payload, resendable, state, reservation_id, operator_id, created_at, desk_id, reservation_key)
+       VALUES (?, ?, 'create_payment', 'f', '{}', 1, 'pending', ?, 'ana', ?, ?, ?)`,
+    );
+    insert.run(randomUUID(), randomUUID(), UNANSWERED, 1, deskId, 'MEX2H8R5T');
+    insert.run(randomUUID(), randomUUID(), 'mex 2h8r5t', 2, deskId, null);
+    db.close();
+    const centerStore = centerStorage(center.app);
+    try {
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      expect(report.stores.find((s) => s.store === 'journal')).toMatchObject({
+        status: 'refused',
+        problem: `this desk has two payments of reservation mex 2h8r5t still unanswered (an earlier version let it happen): start the desk once more on its own files so that it recovers them, stop it, then move it again`,
+      });
+      expect(await centerCount('journal.operations')).toBe(0);
+    } finally {
+      await centerStore.close();
+    }
+  }, 60_000);
+
   it('a center row that would leave the chain broken after the move (a row of the desk the center holds beyond its files) rolls back every row of the trail written by the move', async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
