@@ -81,7 +81,7 @@ interface AuditTable {
   hash: string;
 }
 
-interface AuditDB {
+export interface AuditDB {
   audit: AuditTable;
 }
 
@@ -211,6 +211,40 @@ function rowHash(prevHash: string, row: Omit<DbRow, 'id' | 'hash' | 'prev_hash'>
 const APPEND_RETRIES = 3;
 /** Verification reads a chain this many rows at a time. */
 const VERIFY_PAGE = 1000;
+
+/** A row of a chain as the walk reads it (its place in the whole trail does not matter). */
+export type ChainRow = Omit<DbRow, 'id'>;
+
+export type ChainWalk = { ok: true; rows: number; last: number } | { ok: false; rows: number; seq: number; reason: string };
+
+/**
+ * Walks one desk's chain from its first row, page by page (`readPage` answers the rows from a number on, in order):
+ * the first row whose number, link or content does not hold is reported. The rows a desk wrote before desks had ids are
+ * hashed without a desk: they keep that hash when they are moved into the center under the desk's id (main/center/move-in),
+ * so a chain may open with such rows; once a row is hashed with its desk, every later one must be.
+ */
+export async function walkChain(readPage: (fromSeq: number, limit: number) => Promise<readonly ChainRow[]>): Promise<ChainWalk> {
+  let expectedSeq = 1;
+  let prevHash = GENESIS;
+  let count = 0;
+  let legacyPrefix = true;
+  for (;;) {
+    const page = await readPage(expectedSeq, VERIFY_PAGE);
+    for (const row of page) {
+      count++;
+      if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
+      if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
+      if (rowHash(prevHash, row) === row.hash) {
+        if (row.desk_id !== NO_DESK) legacyPrefix = false;
+      } else if (!(legacyPrefix && rowHash(prevHash, { ...row, desk_id: NO_DESK }) === row.hash)) {
+        return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
+      }
+      prevHash = row.hash;
+      expectedSeq++;
+    }
+    if (page.length < VERIFY_PAGE) return { ok: true, rows: count, last: expectedSeq - 1 };
+  }
+}
 
 export interface AuditTrailOptions {
   now?: () => number;
@@ -399,30 +433,11 @@ export class AuditTrail {
     return broken === undefined ? { ok: true, rows, desks: chains.length } : { ok: false, rows, desks: chains.length, ...broken };
   }
 
-  private async verifyChain(desk: string): Promise<{ ok: true; rows: number; last: number } | { ok: false; rows: number; seq: number; reason: string }> {
+  private async verifyChain(desk: string): Promise<ChainWalk> {
     const deskIds = desk === this.deskId ? [desk, NO_DESK] : [desk];
-    let expectedSeq = 1;
-    let prevHash = GENESIS;
-    let count = 0;
-    for (;;) {
-      const page = await this.store.db
-        .selectFrom('audit')
-        .selectAll()
-        .where('desk_id', 'in', deskIds)
-        .where('seq', '>=', expectedSeq)
-        .orderBy('seq')
-        .limit(VERIFY_PAGE)
-        .execute();
-      for (const row of page) {
-        count++;
-        if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
-        if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
-        if (rowHash(prevHash, row) !== row.hash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
-        prevHash = row.hash;
-        expectedSeq++;
-      }
-      if (page.length < VERIFY_PAGE) return { ok: true, rows: count, last: expectedSeq - 1 };
-    }
+    return walkChain((fromSeq, limit) =>
+      this.store.db.selectFrom('audit').selectAll().where('desk_id', 'in', deskIds).where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute(),
+    );
   }
 
   /**

@@ -223,7 +223,7 @@ interface DeliveryEventsTable {
   more_info: string | null;
 }
 
-interface DeliveriesDB {
+export interface DeliveriesDB {
   deliveries: DeliveriesTable;
   delivery_events: DeliveryEventsTable;
 }

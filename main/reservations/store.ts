@@ -138,7 +138,7 @@ interface ReservationsTable {
   desk_id: string;
 }
 
-interface ReservationsDB {
+export interface ReservationsDB {
   reservations: ReservationsTable;
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, type AuditTrailOptions } from '../../../main/audit';
+import { AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, walkChain, type AuditTrailOptions, type ChainRow } from '../../../main/audit';
 import { embeddedStorage, SqliteFile, StorageError, type Storage } from '../../../main/storage';
 import { useStoreBackends, type StoreBackend } from '../../support/backends';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
@@ -464,5 +464,29 @@ describe('the audit trail in an embedded file', () => {
     expect(await trail.verify()).toEqual({ ok: true, rows: 2, desks: 1 });
     writeFileSync(headFile, JSON.stringify({ deskId: DESK_A, seq: 2, hash: first.hash }));
     expect(await trail.verify()).toMatchObject({ ok: false, seq: 2, reason: 'row 2 is not the one that was written last' });
+  });
+});
+
+describe("a chain's rows of before desk ids, moved into the center under the desk's id (main/center/move-in)", () => {
+  /** Rows chained as the app wrote them: `legacy` ones hashed without a desk (before desk ids), the others with DESK_A. */
+  function chain(kinds: readonly ('legacy' | 'desk')[]): ChainRow[] {
+    let prev = GENESIS;
+    return kinds.map((kind, index) => {
+      const row = { desk_id: DESK_A, seq: index + 1, at: '2026-01-01T00:00:00.000Z', actor: 'ana', action: 'session.signIn', outcome: 'ok', resource: null, request_id: null, details: '{}' };
+      const fields = [row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details];
+      const hash = createHash('sha256').update(prev).update(JSON.stringify(kind === 'legacy' ? fields : [DESK_A, ...fields])).digest('hex');
+      const written = { ...row, prev_hash: prev, hash };
+      prev = hash;
+      return written;
+    });
+  }
+  const walk = (rows: readonly ChainRow[]) => walkChain((fromSeq, limit) => Promise.resolve(rows.filter((row) => row.seq >= fromSeq).slice(0, limit)));
+
+  it('verifies a chain that opens with rows hashed without their desk', async () => {
+    expect(await walk(chain(['legacy', 'legacy', 'desk', 'desk']))).toEqual({ ok: true, rows: 4, last: 4 });
+  });
+
+  it('refuses a row hashed without its desk after one hashed with it (only the opening rows can be of before)', async () => {
+    expect(await walk(chain(['legacy', 'desk', 'legacy']))).toEqual({ ok: false, rows: 3, seq: 3, reason: 'row 3 was changed after it was written' });
   });
 });
