@@ -9,7 +9,7 @@ import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type Me
 
 import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
-import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, centerConnection, runCenterCheck, runCenterMigration } from './center';
+import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, MOVE_IN_CENTER_FLAG, centerConnection, runCenterCheck, runCenterMigration, runMoveIn } from './center';
 import { centerStorage } from './storage';
 import { connectIpc } from './ipc/electron';
 import { publish, type PreferencesPort } from './ipc';
@@ -150,6 +150,27 @@ async function migrateCenterAndExit(): Promise<void> {
     const managedPath = managedSettingsPath(process.platform, process.env);
     const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
     const { output, exitCode } = await runCenterMigration({ center: loaded.settings.center, managedPath, user: process.env['PGUSER'], password: process.env['PGPASSWORD'] });
+    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
+    app.exit(exitCode);
+  } catch (error) {
+    await writeOut(process.stderr, `${describe(error)}\n`);
+    app.exit(1);
+  }
+}
+
+/**
+ * `--move-in-center`: this desk's own records (its data folder) moved into the center, as `npm run center:move-in` does,
+ * connected as this desk connects (its center setting, its centerPassword secret). The desk must not be running: the
+ * move holds the app's single-instance lock.
+ */
+async function moveInAndExit(): Promise<void> {
+  await app.whenReady();
+  try {
+    useElectronSqlite();
+    const managedPath = managedSettingsPath(process.platform, process.env);
+    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+    const secrets = secretStore();
+    const { output, exitCode } = await runMoveIn({ center: loaded.settings.center, managedPath, dataDir: app.getPath('userData'), password: () => secrets.read('centerPassword') });
     await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
     app.exit(exitCode);
   } catch (error) {
@@ -309,6 +330,13 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
   void checkCenterAndExit();
 } else if (process.argv.includes(MIGRATE_CENTER_FLAG)) {
   void migrateCenterAndExit();
+} else if (process.argv.includes(MOVE_IN_CENTER_FLAG)) {
+  if (app.requestSingleInstanceLock()) {
+    void moveInAndExit();
+  } else {
+    console.error('The desk is running on this computer: close it first, then move its records in (docs/IT.md, section 8).');
+    app.exit(2);
+  }
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

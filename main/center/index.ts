@@ -3,4 +3,4 @@ export { CENTER_SSL_MODES, CenterSettings, centerConnection, describeCenter, typ
 export { DESK_FILE, DeskIdentityError, deskIdentity, type DeskIdentity } from './desk-id';
 export { CENTER_STORES, CHECK_CENTER_FLAG, checkCenter, formatCenterCheck, runCenterCheck, type RunCenterCheckOptions, type CenterCheckLine, type CenterCheckReport, type CheckStatus } from './check';
 export { MIGRATE_CENTER_FLAG, runCenterMigration, type RunCenterMigrationOptions } from './migrate';
-export { MOVE_IN_FLAG, MoveInError, formatMoveIn, moveDeskIn, runMoveIn, type MoveInReport, type RunMoveInOptions, type StoreMove, type TableMove } from './move-in';
+export { MOVE_IN_CENTER_FLAG, MOVE_IN_FLAG, MoveInError, formatMoveIn, moveDeskIn, runMoveIn, type MoveInReport, type RunMoveInOptions, type StoreMove, type TableMove } from './move-in';

@@ -16,6 +16,8 @@ import { centerConnection, describeCenter, type CenterSettings } from './config'
 import { DESK_FILE, deskIdentity } from './desk-id';
 
 export const MOVE_IN_FLAG = '--move-in';
+/** The packaged app's own flag: this desk's data folder, its center setting and secret. */
+export const MOVE_IN_CENTER_FLAG = '--move-in-center';
 
 /** One table of a store: its rows in the desk's file, those this run wrote to the center, those the center already had. */
 export interface TableMove {
