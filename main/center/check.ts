@@ -11,6 +11,7 @@ import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import { JOURNAL_STORE } from '../payments/journal';
+import { DESKS_STORE } from './registry';
 import {
   StorageError,
   TABLE_PRIVILEGES,
@@ -159,6 +160,7 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 
 /** The stores this version of the app keeps on the center: --migrate-center migrates them, --check-center checks them. */
 export const CENTER_STORES: readonly StoreDefinition[] = [
+  DESKS_STORE,
   JOURNAL_STORE,
   OPERATORS_STORE,
   REFUND_REQUESTS_STORE,

@@ -14,7 +14,7 @@ export type Migrations = Readonly<Record<string, Migration>>;
 
 /**
  * One store's storage, for both backends. Phase 2 writes one per store (journal, operators, refund requests, audit trail,
- * messaging deliveries, reservations); main/center/desks.ts is the first.
+ * messaging deliveries, reservations, and the desk registry of main/center/registry.ts).
  */
 export interface StoreDefinition {
   /**
