@@ -17,13 +17,16 @@
 --   app_role      what every desk signs in as (the "user" of the center setting; its password is the desks'
 --                 centerPassword secret). It reads and writes rows, table by table, as each store of the app declares;
 --                 it cannot create, alter or drop anything, nor change the audit trail's rows.
---   auditor_role  reads every table, writes nothing. It cannot sign in itself: grant it to the people who audit
+--   auditor_role  reads every table, writes nothing, and never reads a secret column (operators.password_hash, a
+--                 session's id, a desk's nonce). It cannot sign in itself: grant it to the people who audit
 --                 (CREATE ROLE alice LOGIN; GRANT card_desk_auditor TO alice;).
 --
--- The tables themselves, and the app role's privileges on each, come from the app: --migrate-center (run as owner_role)
--- creates or updates each store's schema and grants app_role exactly what that store declares, no more
--- (main/storage: StoreDefinition.postgres.grants). This script makes the roles, the database's privileges and the
--- center.roles table --migrate-center and --check-center read the role names from.
+-- The tables themselves, and the app and auditor roles' privileges on each, come from the app: --migrate-center (run as
+-- owner_role) creates or updates each store's schema, grants app_role exactly what that store declares, no more
+-- (main/storage: StoreDefinition.postgres.grants), and grants auditor_role SELECT on each table, column by column where a
+-- table has secret columns (StoreDefinition.postgres.secretColumns; a table-level SELECT would include them). This
+-- script makes the roles, the database's privileges and the center.roles table --migrate-center and --check-center read
+-- the role names from.
 
 \set ON_ERROR_STOP on
 
@@ -69,10 +72,11 @@ GRANT USAGE ON SCHEMA center TO :"app_role", :"auditor_role";
 REVOKE ALL ON center.roles FROM PUBLIC;
 GRANT SELECT ON center.roles TO :"app_role", :"auditor_role";
 
--- 4. What the owner makes from now on: the auditor may read it; functions (the audit trail's append-only trigger) are
---    not callable by everyone. The app role's privileges are set per table by --migrate-center.
+-- 4. What the owner makes from now on: functions (the audit trail's append-only trigger) are not callable by everyone.
+--    Tables get no default privileges: --migrate-center sets the app role's and the auditor's table by table (an earlier
+--    version of this script gave the auditor SELECT on every new table, password hashes included; that is taken back).
 ALTER DEFAULT PRIVILEGES FOR ROLE :"owner_role" GRANT USAGE ON SCHEMAS TO :"auditor_role";
-ALTER DEFAULT PRIVILEGES FOR ROLE :"owner_role" GRANT SELECT ON TABLES TO :"auditor_role";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner_role" REVOKE SELECT ON TABLES FROM :"auditor_role";
 ALTER DEFAULT PRIVILEGES FOR ROLE :"owner_role" REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
 \echo 'Card Payments Desk: roles and database set up. Next: set the passwords (\\password), then run the app with --migrate-center as the owner role (docs/IT.md).'

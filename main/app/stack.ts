@@ -5,7 +5,7 @@ import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type Refun
 import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
 import { isFinalPayment, isFinalRefund } from '../../shared/payments';
-import { deskIdentity, describeCenter, type CenterSettings } from '../center';
+import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests } from '../refunds';
@@ -132,6 +132,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   // Made at the first start, before any store: every record will name it.
   const identity = await deskIdentity(options.dataDir);
   const storage = options.storage ?? embeddedStorage(options.dataDir);
+  // On the center, before any record is read or written: this computer is the only one using its desk id.
+  if (storage.backend === 'postgres') await registerDesk(storage, identity, options.dataDir);
   const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
   const journal = await Journal.open(storage, identity);
   const directory = await OperatorDirectory.open(storage, identity);

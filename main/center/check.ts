@@ -2,7 +2,7 @@
  * `--check-center`: connects to the center as this desk does and reports, for IT, the server, TLS, the roles, each store's
  * schema version and the app role's grants, table by table; exit code 0 only when all is as this version of the app needs.
  */
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AUDIT_STORE } from '../audit/trail';
 import { DELIVERIES_STORE } from '../messaging/audit';
 import { RESERVATIONS_STORE } from '../reservations/store';
@@ -11,6 +11,7 @@ import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import { JOURNAL_STORE } from '../payments/journal';
+import { DESKS_STORE } from './registry';
 import {
   StorageError,
   TABLE_PRIVILEGES,
@@ -98,6 +99,9 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
           problem(check, `${parts.join('; ')}: IT must run --migrate-center, which sets the app role's grants`);
         }
       }
+      const auditor = await auditorFindings(db, store, roles.auditor);
+      if (auditor.problems.length === 0) ok(`auditor ${store.name}`, auditor.reads);
+      else problem(`auditor ${store.name}`, `${auditor.problems.join('; ')}: IT must run --migrate-center, which sets the auditor's grants`);
     }
     return { target, ok: lines.every((line) => line.status === 'ok'), lines };
   } catch (error) {
@@ -110,6 +114,42 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
   }
 }
 
+/**
+ * What the auditor role may do on a store's tables, against what it must: read every table, write none, and never read a
+ * secret column (StoreDefinition.postgres.secretColumns) — which a table-level SELECT would allow.
+ */
+async function auditorFindings(db: Kysely<unknown>, store: StoreDefinition, auditor: string): Promise<{ reads: string; problems: string[] }> {
+  const rows = await sql<{ table: string; column: string; table_select: boolean; writes: boolean; readable: boolean }>`
+    SELECT c.relname AS table, a.attname AS column,
+           has_table_privilege(${auditor}, c.oid, 'SELECT') AS table_select,
+           has_table_privilege(${auditor}, c.oid, 'DELETE, TRUNCATE, TRIGGER')
+             OR has_any_column_privilege(${auditor}, c.oid, 'INSERT, UPDATE, REFERENCES') AS writes,
+           has_column_privilege(${auditor}, c.oid, a.attnum, 'SELECT') AS readable
+      FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE n.nspname = ${store.name} AND c.relkind IN ('r', 'p')
+     ORDER BY c.relname, a.attnum`.execute(db);
+  const secrets = store.postgres.secretColumns ?? {};
+  const problems: string[] = [];
+  const tables = [...new Set(rows.rows.map((row) => row.table))];
+  for (const table of tables) {
+    const columns = rows.rows.filter((row) => row.table === table);
+    const hidden = secrets[table] ?? [];
+    if (columns.some((row) => row.writes)) problems.push(`may write to ${store.name}.${table}, which it must not`);
+    const secretRead = columns.filter((row) => hidden.includes(row.column) && row.readable).map((row) => row.column);
+    if (secretRead.length > 0) {
+      const how = columns[0]?.table_select === true ? ' (it has SELECT on the whole table)' : '';
+      problems.push(`reads ${secretRead.map((column) => `${store.name}.${table}.${column}`).join(', ')}, a secret${how}`);
+    }
+    const unread = columns.filter((row) => !hidden.includes(row.column) && !row.readable).map((row) => row.column);
+    if (unread.length > 0) problems.push(`cannot read ${unread.map((column) => `${store.name}.${table}.${column}`).join(', ')}`);
+  }
+  const withSecrets = Object.entries(secrets).flatMap(([table, columns]) => columns.map((column) => `${table}.${column}`));
+  const reads = tables.length === 0 ? 'no tables' : withSecrets.length === 0 ? 'reads every table, writes none' : `reads every table, writes none; not ${withSecrets.join(', ')}`;
+  return { reads, problems };
+}
+
 /** The report as IT reads it: one line per check, then the verdict. */
 export function formatCenterCheck(report: CenterCheckReport): string {
   const width = Math.max(...report.lines.map((line) => line.check.length), 0);
@@ -120,6 +160,7 @@ export function formatCenterCheck(report: CenterCheckReport): string {
 
 /** The stores this version of the app keeps on the center: --migrate-center migrates them, --check-center checks them. */
 export const CENTER_STORES: readonly StoreDefinition[] = [
+  DESKS_STORE,
   JOURNAL_STORE,
   OPERATORS_STORE,
   REFUND_REQUESTS_STORE,

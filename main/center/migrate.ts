@@ -3,7 +3,7 @@
  * schema on the center brought up to this app's migrations, and the app role granted exactly what each store declares.
  */
 import { UserError } from '../errors';
-import { migrateCenter, type StoreDefinition } from '../storage';
+import { migrateCenter, type AuditorColumns, type StoreDefinition } from '../storage';
 import { CENTER_STORES } from './check';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 
@@ -16,6 +16,12 @@ export interface RunCenterMigrationOptions {
   user: string | undefined;
   password: string | undefined;
   stores?: readonly StoreDefinition[];
+}
+
+/** "reads every table", or which secret columns it does not. */
+function auditorReads(tables: Readonly<Record<string, AuditorColumns>>): string {
+  const hidden = Object.entries(tables).flatMap(([table, reads]) => (reads === 'all' ? [] : reads.hidden.map((column) => `${table}.${column}`)));
+  return hidden.length === 0 ? 'reads every table' : `reads every table but ${hidden.join(', ')}`;
 }
 
 /** What --migrate-center prints and its exit code: 0 done, 1 refused or failed, 2 not asked right. */
@@ -42,7 +48,8 @@ export async function runCenterMigration(options: RunCenterMigrationOptions): Pr
     const lines = reports.map(
       (report) =>
         `${report.store}: ${report.applied.length === 0 ? `already at schema ${report.to}` : `schema ${report.from} → ${report.to} (${report.applied.join(', ')})`}; ` +
-        `app role: ${Object.entries(report.grants).map(([table, privileges]) => `${table} ${privileges.length === 0 ? 'none' : privileges.join(', ')}`).join('; ') || 'no tables'}`,
+        `app role: ${Object.entries(report.grants).map(([table, privileges]) => `${table} ${privileges.length === 0 ? 'none' : privileges.join(', ')}`).join('; ') || 'no tables'}; ` +
+        `auditor: ${auditorReads(report.auditor)}`,
     );
     if (stores.length === 0) lines.push('This version of the app keeps no store on the center yet: nothing to migrate.');
     return { output: `${[...lines, `The center at ${target} is up to date for this version of the app.`].join('\n')}\n`, exitCode: 0 };

@@ -408,7 +408,8 @@ export async function moveDeskIn(options: { dataDir: string; center: Storage; ta
   // Read, never made here (the file exists); a damaged one is refused in words.
   const { deskId } = await deskIdentity(dataDir);
   const stores: StoreMove[] = [];
-  for (const definition of CENTER_STORES) {
+  // A store with no embedded migrations keeps nothing on a desk's own files (the center's desk registry): nothing to move.
+  for (const definition of CENTER_STORES.filter((store) => Object.keys(store.sqlite.migrations).length > 0)) {
     const entry: StoreMove = { store: definition.name, label: definition.label, file: definition.sqlite.file, status: 'moved', tables: [], conflicts: [] };
     stores.push(entry);
     const run = MOVERS.find((mover) => mover.definition.name === definition.name)?.run;

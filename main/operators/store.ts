@@ -112,5 +112,7 @@ export const OPERATORS_STORE: StoreDefinition = {
     },
     // Accounts are never deleted (disabled instead); a session row ends when its operator signs out.
     grants: { operators: ['SELECT', 'INSERT', 'UPDATE'], sessions: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] },
+    // The auditor reads accounts, roles, lockouts and who is signed in where, never a hash or a live session's id.
+    secretColumns: { operators: ['password_hash'], sessions: ['session_id'] },
   },
 };

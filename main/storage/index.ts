@@ -36,8 +36,10 @@ export {
 export {
   MIGRATION_TABLE,
   centerSchemaState,
+  centerTables,
   migrationNames,
   readCenterRoles,
+  type AuditorColumns,
   type CenterMigrationReport,
   type CenterRoles,
   type CenterSchemaState,

@@ -182,6 +182,8 @@ export interface CenterMigrationReport {
   applied: string[];
   /** The tables whose grants to the app role were set, with what they now allow. */
   grants: Record<string, readonly TablePrivilege[]>;
+  /** Per table of the schema, what the auditor role may read (SELECT only, never a secret column). */
+  auditor: Record<string, AuditorColumns>;
 }
 
 /**
@@ -201,6 +203,7 @@ export async function migrateCenterStore(db: Kysely<unknown>, definition: StoreD
   if (result.error !== undefined) throw migrationFailed(definition.label, where, result);
   const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 
+  let auditorReads: Record<string, AuditorColumns> = {};
   await db.transaction().execute(async (trx) => {
     const app = sql.id(roles.app);
     await sql`GRANT USAGE ON SCHEMA ${sql.id(schema)} TO ${app}`.execute(trx);
@@ -212,9 +215,7 @@ export async function migrateCenterStore(db: Kysely<unknown>, definition: StoreD
       // The privileges are the fixed words of TABLE_PRIVILEGES, never text from outside.
       if (privileges.length > 0) await sql`GRANT ${sql.raw(privileges.join(', '))} ON ${target} TO ${app}`.execute(trx);
     }
-    // The auditor reads everything (setup.sql also sets it as the owner's default for tables made later).
-    await sql`GRANT USAGE ON SCHEMA ${sql.id(schema)} TO ${sql.id(roles.auditor)}`.execute(trx);
-    await sql`GRANT SELECT ON ALL TABLES IN SCHEMA ${sql.id(schema)} TO ${sql.id(roles.auditor)}`.execute(trx);
+    auditorReads = await grantAuditor(trx, definition, roles.auditor, where);
   });
   return {
     store: definition.name,
@@ -223,5 +224,62 @@ export async function migrateCenterStore(db: Kysely<unknown>, definition: StoreD
     to: before.applied + applied.length,
     applied,
     grants: { ...definition.postgres.grants },
+    auditor: auditorReads,
   };
+}
+
+/** What the auditor may read of a table: all of it, or every column but its secret ones. */
+export type AuditorColumns = 'all' | { hidden: readonly string[] };
+
+/** The tables of a store's schema on the center (its own and its migration records), each with its columns. */
+export async function centerTables(db: Kysely<unknown>, schema: string): Promise<Map<string, string[]>> {
+  const rows = await sql<{ table: string; column: string }>`
+    SELECT c.relname AS table, a.attname AS column
+      FROM pg_catalog.pg_class c
+      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p')
+     ORDER BY c.relname, a.attnum`.execute(db);
+  const tables = new Map<string, string[]>();
+  for (const row of rows.rows) tables.set(row.table, [...(tables.get(row.table) ?? []), row.column]);
+  return tables;
+}
+
+/**
+ * The auditor reads every table of the store's schema and writes none; a table with secret columns (a password hash) is
+ * granted column by column, all its columns but those, listed from the catalogue now (a table-level SELECT cannot be
+ * narrowed by a column REVOKE, so it is revoked first). A secret column the table does not have is refused: a misspelt
+ * name would leave the real column readable.
+ */
+async function grantAuditor(db: Kysely<unknown>, definition: StoreDefinition, auditorRole: string, where: string): Promise<Record<string, AuditorColumns>> {
+  const schema = definition.name;
+  const auditor = sql.id(auditorRole);
+  const secrets = definition.postgres.secretColumns ?? {};
+  const tables = await centerTables(db, schema);
+  for (const [table, hidden] of Object.entries(secrets)) {
+    const missing = hidden.filter((column) => !(tables.get(table) ?? []).includes(column));
+    if (missing.length > 0) {
+      throw new StorageError(
+        'store_migration_failed',
+        `The ${definition.label} (${where}) names secret columns that ${schema}.${table} does not have (${missing.join(', ')}): the auditor's grants were not changed. Tell the app's developers.`,
+      );
+    }
+  }
+  await sql`GRANT USAGE ON SCHEMA ${sql.id(schema)} TO ${auditor}`.execute(db);
+  const reads: Record<string, AuditorColumns> = {};
+  for (const [table, columns] of tables) {
+    const target = sql.table(`${schema}.${table}`);
+    const hidden = secrets[table] ?? [];
+    // Also takes away every column privilege granted before.
+    await sql`REVOKE ALL ON ${target} FROM ${auditor}`.execute(db);
+    if (hidden.length === 0) {
+      await sql`GRANT SELECT ON ${target} TO ${auditor}`.execute(db);
+      reads[table] = 'all';
+    } else {
+      const readable = columns.filter((column) => !hidden.includes(column));
+      if (readable.length > 0) await sql`GRANT SELECT (${sql.join(readable.map((column) => sql.id(column)))}) ON ${target} TO ${auditor}`.execute(db);
+      reads[table] = { hidden: [...hidden] };
+    }
+  }
+  return reads;
 }

@@ -14,7 +14,7 @@ export type Migrations = Readonly<Record<string, Migration>>;
 
 /**
  * One store's storage, for both backends. Phase 2 writes one per store (journal, operators, refund requests, audit trail,
- * messaging deliveries, reservations); main/center/desks.ts is the first.
+ * messaging deliveries, reservations, and the desk registry of main/center/registry.ts).
  */
 export interface StoreDefinition {
   /**
@@ -42,6 +42,14 @@ export interface StoreDefinition {
     readonly migrations: Migrations;
     /** Per table of the schema: exactly what the app's role may do (the owner runs the migrations; the app only these). */
     readonly grants: Readonly<Record<string, readonly TablePrivilege[]>>;
+    /**
+     * Per table: the columns that hold a secret (a password hash, a session id) and that only the app role reads. The
+     * auditor role reads every other column: --migrate-center lists the table's columns from the catalogue at each run
+     * and grants the auditor SELECT on those not listed here (a column added by a later migration is granted by the run
+     * that adds it); tables without an entry are read whole. A migration that adds a secret column lists it here in the
+     * same change, or the auditor reads it.
+     */
+    readonly secretColumns?: Readonly<Record<string, readonly string[]>>;
   };
 }
 
@@ -113,6 +121,12 @@ export function checkDefinition(definition: StoreDefinition): void {
   for (const [table, privileges] of Object.entries(definition.postgres.grants)) {
     const unknown = privileges.filter((privilege) => !(TABLE_PRIVILEGES as readonly string[]).includes(privilege));
     if (!STORE_NAME.test(table) || unknown.length > 0) throw new Error(`The ${definition.label}'s grants on "${table}" are not valid: ${unknown.join(', ')}.`);
+  }
+  for (const [table, columns] of Object.entries(definition.postgres.secretColumns ?? {})) {
+    const invalid = columns.filter((column) => !STORE_NAME.test(column));
+    if (!STORE_NAME.test(table) || columns.length === 0 || invalid.length > 0) {
+      throw new Error(`The ${definition.label}'s secret columns of "${table}" are not valid: ${invalid.join(', ') || 'none listed'}.`);
+    }
   }
   const adopted = definition.sqlite.adoptsUserVersion ?? 0;
   if (adopted > Object.keys(definition.sqlite.migrations).length) {

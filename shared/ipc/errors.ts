@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   store_from_newer_app: [],
   store_migration_failed: [],
   desk_id_damaged: [],
+  desk_id_in_use: ['deskId', 'host'],
   payment_in_progress: [],
   not_ready: [],
   training_only: [],

@@ -81,6 +81,8 @@ export const errorsEnUS = {
   'error.store_from_newer_app': 'The data was written by a newer version of the app. Install the latest version.',
   'error.store_migration_failed': 'The app could not update its data; nothing was changed. Tell IT.',
   'error.desk_id_damaged': 'This desk’s identity file is damaged. Tell IT.',
+  'error.desk_id_in_use': 'This desk’s id is used on the center by another computer: this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an id of its own.',
+  'error.desk_id_in_use.deskId': 'This desk’s id {deskId} is used on the center by another computer ({host}): this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an id of its own.',
 
   // Messaging.
   'error.training_only': 'This is only available in training.',

@@ -74,6 +74,8 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.store_from_newer_app': 'Los datos los escribió una versión más nueva de la aplicación. Instale la versión más reciente.',
   'error.store_migration_failed': 'La aplicación no pudo actualizar sus datos; no se cambió nada. Avise a TI.',
   'error.desk_id_damaged': 'El archivo de identidad de este escritorio está dañado. Avise a TI.',
+  'error.desk_id_in_use': 'El identificador de este escritorio ya lo usa otra computadora en el centro: el archivo desk.json de este escritorio fue copiado. Avise a TI: en la computadora que es la copia, borre desk.json de la carpeta de datos de la aplicación e iníciela de nuevo, para que genere su propio identificador.',
+  'error.desk_id_in_use.deskId': 'El identificador de este escritorio, {deskId}, ya lo usa otra computadora en el centro ({host}): el archivo desk.json de este escritorio fue copiado. Avise a TI: en la computadora que es la copia, borre desk.json de la carpeta de datos de la aplicación e iníciela de nuevo, para que genere su propio identificador.',
 
   'error.training_only': 'Esto solo está disponible en capacitación.',
   'error.unknown_message': 'Este mensaje ya no está en la bandeja de salida.',

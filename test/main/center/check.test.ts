@@ -2,6 +2,8 @@
 // named on its own line otherwise (center down, a store not migrated, a missing or an extra grant, the wrong user).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CenterSettings, checkCenter, formatCenterCheck, runCenterCheck } from '../../../main/center';
+import { OPERATORS_STORE } from '../../../main/operators/store';
+import { migrateCenter } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { notesStore } from '../storage/support/notes-store';
@@ -9,7 +11,7 @@ import { notesStore } from '../storage/support/notes-store';
 let center: TestCenter;
 
 beforeAll(async () => {
-  center = await createCenter(await testPostgres(), { stores: [notesStore] });
+  center = await createCenter(await testPostgres(), { stores: [notesStore, OPERATORS_STORE] });
 }, 120_000);
 
 afterAll(async () => {
@@ -50,6 +52,38 @@ describe('--check-center', () => {
       await center.query(`GRANT UPDATE ON notes_test.notes TO ${center.roles.app.name}`);
       await center.query(`REVOKE DELETE ON notes_test.notes FROM ${center.roles.app.name}`);
     }
+  });
+
+  it("the auditor's grants: every table read, no secret column; a table-level SELECT on operators (which reads password_hash) is a problem, and --migrate-center puts it right", async () => {
+    const tls = { mode: 'require' } as const;
+    const ready = await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE]);
+    expect(ready.lines.filter((line) => line.status !== 'ok')).toEqual([]);
+    expect(ready.lines.find((line) => line.check === 'auditor notes_test')).toEqual({ status: 'ok', check: 'auditor notes_test', detail: 'reads every table, writes none' });
+    expect(ready.lines.find((line) => line.check === 'auditor operators')).toEqual({
+      status: 'ok',
+      check: 'auditor operators',
+      detail: 'reads every table, writes none; not operators.password_hash, sessions.session_id',
+    });
+
+    await center.query(`GRANT SELECT ON operators.operators TO ${center.roles.auditor.name}`);
+    await center.query(`GRANT INSERT ON notes_test.notes TO ${center.roles.auditor.name}`);
+    const wrong = await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE]);
+    expect(wrong.ok).toBe(false);
+    expect(wrong.lines.find((line) => line.check === 'auditor operators')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/reads operators\.operators\.password_hash, a secret \(it has SELECT on the whole table\): IT must run --migrate-center/) as unknown,
+    });
+    expect(wrong.lines.find((line) => line.check === 'auditor notes_test')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/may write to notes_test\.notes/) as unknown });
+    expect(formatCenterCheck(wrong)).toMatch(/PROBLEM {2}auditor operators /);
+
+    // A column-level grant on the secret alone is caught too; an unreadable column is named.
+    await center.query(`REVOKE ALL ON operators.operators FROM ${center.roles.auditor.name}`);
+    await center.query(`GRANT SELECT (id, password_hash) ON operators.operators TO ${center.roles.auditor.name}`);
+    const columns = await checkCenter({ ...center.app, tls }, [OPERATORS_STORE]);
+    expect(columns.lines.find((line) => line.check === 'auditor operators')?.detail).toMatch(/reads operators\.operators\.password_hash, a secret; cannot read operators\.operators\.display_name, /);
+
+    await migrateCenter(center.owner, [notesStore, OPERATORS_STORE]);
+    expect((await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE])).ok).toBe(true);
   });
 
   it('a store the center was not migrated for, and signing in as the owner, are problems', async () => {

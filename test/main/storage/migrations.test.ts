@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_STORE } from '../../../main/audit';
+import { OPERATORS_STORE } from '../../../main/operators/store';
 import { centerStorage, embeddedStorage, migrateCenter, SqliteFile, StorageError, type StoreDefinition } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -158,6 +161,83 @@ describe('the center', () => {
 
     const [again] = await migrateCenter(center.owner, [notesStore]);
     expect(again).toMatchObject({ from: 2, to: 2, applied: [] });
+  });
+
+  /** A person granted the auditor role, signed in with a password of their own, as docs/IT.md has IT make them. */
+  async function asAuditor<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+    const person = { name: `${center.database.name}_audits`, password: 'an auditor 42' };
+    await center.query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
+    await center.query(`GRANT ${pg.escapeIdentifier(center.roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
+    const client = new pg.Client({ host: server.host, port: server.port, database: center.database.name, user: person.name, password: person.password });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+      await center.query(`DROP OWNED BY ${pg.escapeIdentifier(person.name)}; DROP ROLE ${pg.escapeIdentifier(person.name)}`);
+    }
+  }
+
+  it("the auditor reads the trail and the operators' accounts, never a password hash or a session's id; the app role still reads them", async () => {
+    await migrateCenter(center.owner, [OPERATORS_STORE, AUDIT_STORE]);
+    await center.query(
+      `INSERT INTO operators.operators (id, display_name, role, password_hash, created_at, updated_at) VALUES ('ana', 'Ana', 'agent', '$scrypt$secret', 1, 1);
+       INSERT INTO operators.sessions (operator_id, session_id, desk_id, started_at, last_seen_at) VALUES ('ana', 'live-session', 'desk-a', 1, 1)`,
+    );
+    await asAuditor(async (client) => {
+      await expect(client.query('SELECT password_hash FROM operators.operators')).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query('SELECT * FROM operators.operators')).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query('SELECT session_id FROM operators.sessions')).rejects.toMatchObject({ code: '42501' });
+      expect((await client.query('SELECT id, role, failed_attempts, locked_until FROM operators.operators')).rows).toEqual([{ id: 'ana', role: 'agent', failed_attempts: 0, locked_until: null }]);
+      expect((await client.query('SELECT operator_id, desk_id FROM operators.sessions')).rows).toEqual([{ operator_id: 'ana', desk_id: 'desk-a' }]);
+      expect((await client.query('SELECT count(*)::int AS n FROM audit.audit')).rows).toEqual([{ n: 0 }]);
+      await expect(client.query(`UPDATE operators.operators SET role = 'admin'`)).rejects.toMatchObject({ code: '42501' });
+    });
+    const app = new pg.Client({ host: server.host, port: server.port, database: center.database.name, user: center.roles.app.name, password: center.roles.app.password });
+    await app.connect();
+    try {
+      expect((await app.query('SELECT password_hash FROM operators.operators')).rows).toEqual([{ password_hash: '$scrypt$secret' }]);
+    } finally {
+      await app.end();
+    }
+    const grants = await center.query<{ table_name: string; privilege_type: string }>(
+      `SELECT table_name, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'operators' AND grantee = $1`,
+      [center.roles.auditor.name],
+    );
+    // No table-level grant on a table with a secret: it would reach every column.
+    expect(grants.filter((g) => g.table_name === 'operators' || g.table_name === 'sessions')).toEqual([]);
+    // setup.sql gives the auditor no default SELECT on the owner's new tables: --migrate-center grants it, table by table.
+    const defaults = await center.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_default_acl d, aclexplode(d.defaclacl) a WHERE d.defaclobjtype = 'r' AND a.grantee = $1::regrole`,
+      [center.roles.auditor.name],
+    );
+    expect(defaults).toEqual([{ n: 0 }]);
+  });
+
+  it("a column added by a later migration is the auditor's to read after --migrate-center; a secret column stays hidden; a secret column the table lacks is refused", async () => {
+    const secret: StoreDefinition = { ...notesStore, name: 'notes_secret', postgres: { ...notesStore.postgres, secretColumns: { notes: ['body'] } } };
+    await migrateCenter(center.owner, [secret]);
+    const later: StoreDefinition = {
+      ...secret,
+      postgres: {
+        ...secret.postgres,
+        migrations: {
+          ...secret.postgres.migrations,
+          '0003_tag': { up: async (db) => void (await db.schema.alterTable('notes').addColumn('tag', 'text').execute()) },
+        },
+      },
+    };
+    const [report] = await migrateCenter(center.owner, [later]);
+    expect(report?.auditor).toEqual({ notes: { hidden: ['body'] }, kysely_migration: 'all', kysely_migration_lock: 'all' });
+    await asAuditor(async (client) => {
+      expect((await client.query('SELECT id, desk, tag, pinned FROM notes_secret.notes')).rows).toEqual([]);
+      await expect(client.query('SELECT body FROM notes_secret.notes')).rejects.toMatchObject({ code: '42501' });
+    });
+    const misspelt: StoreDefinition = { ...later, postgres: { ...later.postgres, secretColumns: { notes: ['bodyy'] } } };
+    await expect(migrateCenter(center.owner, [misspelt])).rejects.toMatchObject({ code: 'store_migration_failed', message: expect.stringMatching(/notes_secret\.notes does not have \(bodyy\)/) as unknown });
+    await asAuditor(async (client) => {
+      await expect(client.query('SELECT body FROM notes_secret.notes')).rejects.toMatchObject({ code: '42501' });
+    });
   });
 
   it('the app role cannot migrate: it is refused in words', async () => {
