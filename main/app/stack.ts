@@ -255,7 +255,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     // Checked without counting on the supervisor's account: the desk limits overrides itself.
     verifyApprover: async (id, password) => {
       const result = await directory.verify(id, password);
-      if (!result.ok) throw signInError(result, Date.now());
+      if (!result.ok) throw signInError(result);
       return result.operator;
     },
   });

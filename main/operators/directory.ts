@@ -3,13 +3,13 @@
  * after repeated failures counted by the database, admin-only changes, and one open session per operator in the center.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
-import { OPERATORS_STORE, type OperatorsDB, type OperatorsTable } from './store';
+import { OPERATORS_STORE, databaseNowMs, type OperatorsDB, type OperatorsTable } from './store';
 
 /** PCI DSS 8.3.4: at most 10 invalid attempts, then locked for at least 30 minutes. */
 export const MAX_FAILED_ATTEMPTS = 10;
@@ -19,7 +19,9 @@ const MAX_UNKNOWN_TRACKED = 1000;
 
 export type SignInResult =
   | { ok: true; operator: OperatorView }
-  | { ok: false; reason: 'invalid_credentials' | 'locked' | 'disabled'; lockedUntil?: number };
+  | { ok: false; reason: 'invalid_credentials' | 'disabled' }
+  /** `lockedForMs`: how long the lock still lasts, by the database's clock (a desk's own clock may be off). */
+  | { ok: false; reason: 'locked'; lockedForMs: number };
 
 export interface NewOperator {
   id: string;
@@ -29,7 +31,10 @@ export interface NewOperator {
 }
 
 export interface OperatorDirectoryOptions {
-  /** The clock for createdAt / updatedAt and for signIn when no `now` is given (ms since the epoch). */
+  /**
+   * The desk's clock (ms since the epoch): createdAt / updatedAt, sessions, and the lockout of ids that do not exist (kept
+   * in this desk's memory). An account's lockout is the database's clock, never this one.
+   */
   now?: () => number;
   /** The scrypt cost for new hashes (default N = 2^15, r = 8, p = 1; never below 2^14, 8, 1). Older hashes are raised at the next sign-in. */
   cost?: ScryptCost;
@@ -39,6 +44,8 @@ export interface OperatorDirectoryOptions {
 export const OPERATORS_SCHEMA_VERSION = Object.keys(OPERATORS_STORE.sqlite.migrations).length;
 
 type OperatorRecord = OperatorsTable;
+/** An operator's row with how long its lock still lasts by the database's clock (null: not locked). */
+type LockedRecord = OperatorRecord & { locked_for_ms: number | null };
 type Db = Transaction<OperatorsDB> | StoreDatabase<OperatorsDB>['db'];
 
 /** Where and since when an operator's session is open (ms since the epoch). */
@@ -81,6 +88,8 @@ function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z
 
 const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
   typeof lockedUntil === 'number' && now < lockedUntil;
+
+const lockedFor = (lockedForMs: number): SignInResult => ({ ok: false, reason: 'locked', lockedForMs });
 
 export class OperatorDirectory {
   private readonly clock: () => number;
@@ -153,7 +162,9 @@ export class OperatorDirectory {
    * same scrypt work. After MAX_FAILED_ATTEMPTS consecutive failures the account is locked for
    * LOCKOUT_MS, during which even the right password is refused; a success resets the count.
    * A disabled account is reported as such only to someone who knows its password. The count and the lock are the
-   * center's: every desk's failures add up (one atomic update each), and a lock holds at every desk.
+   * center's: every desk's failures add up (one atomic update each), and a lock holds at every desk. The lock's end is
+   * written and compared by the database's clock, so a desk whose clock is off neither ignores nor shortens it; `now`
+   * (this desk's clock) only times the lockout of ids that do not exist, kept in this desk's memory.
    */
   async signIn(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
     const key = normalizeId(id);
@@ -163,26 +174,24 @@ export class OperatorDirectory {
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
     const result = await this.store.transaction(async (trx): Promise<SignInResult> => {
       // Read again: another attempt may have locked the account, or an admin reset it, while this one was hashing.
-      const current = await this.record(trx, key);
+      const current = await this.lockState(trx, key);
       if (!current) return { ok: false, reason: 'invalid_credentials' };
-      if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
+      if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
       if (!matches || current.password_hash !== row.password_hash) {
-        const lockedUntil = await this.recordFailure(trx, key, now);
-        return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
+        const lockedForMs = await this.recordFailure(trx, key);
+        return lockedForMs === undefined ? { ok: false, reason: 'invalid_credentials' } : lockedFor(lockedForMs);
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
       // Only while still unlocked: another desk's failure may have locked it since the read above.
+      const dbNow = this.dbNow();
       const reset = await trx
         .updateTable('operators')
         .set({ failed_attempts: 0, locked_until: null })
         .where('id', '=', key)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', dbNow)]))
         .returning('id')
         .executeTakeFirst();
-      if (reset === undefined) {
-        const locked = await this.record(trx, key);
-        return { ok: false, reason: 'locked', ...(locked?.locked_until == null ? {} : { lockedUntil: locked.locked_until }) };
-      }
+      if (reset === undefined) return lockedFor((await this.lockState(trx, key))?.locked_for_ms ?? LOCKOUT_MS);
       return { ok: true, operator: toView(current) };
     });
     if (result.ok && needsRehash(row.password_hash, this.cost)) await this.rehash(key, row.password_hash, password);
@@ -195,14 +204,14 @@ export class OperatorDirectory {
    * counted or reset on the account. Whoever limits such attempts does it in their own place (the refund desk
    * pauses override on its desk), so that someone else's wrong guesses never lock the supervisor out.
    */
-  async verify(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
+  async verify(id: string, password: string): Promise<SignInResult> {
     const key = normalizeId(id);
     const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
     const dummy = await this.dummy();
     const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
-    const current = row && (await this.record(this.db, key));
+    const current = row && (await this.lockState(this.db, key));
     if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
-    if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
+    if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
     if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
     if (current.disabled === 1) return { ok: false, reason: 'disabled' };
     return { ok: true, operator: toView(current) };
@@ -372,7 +381,7 @@ export class OperatorDirectory {
     const dummy = await this.dummy();
     await verifyPassword(password, dummy, dummy);
     const tracked = this.unknownFailures.get(key);
-    if (tracked && isLocked(tracked.lockedUntil, now)) return { ok: false, reason: 'locked', lockedUntil: tracked.lockedUntil };
+    if (tracked && isLocked(tracked.lockedUntil, now)) return lockedFor(tracked.lockedUntil - now);
     const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
     const lockedUntil = count >= MAX_FAILED_ATTEMPTS ? now + LOCKOUT_MS : undefined;
     this.unknownFailures.delete(key);
@@ -381,26 +390,44 @@ export class OperatorDirectory {
       const oldest = this.unknownFailures.keys().next();
       if (!oldest.done) this.unknownFailures.delete(oldest.value);
     }
-    return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
+    return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : lockedFor(LOCKOUT_MS);
+  }
+
+  /** The database's clock (ms since the epoch), as SQL: every desk's lockouts are written and compared by it. */
+  private dbNow(): RawBuilder<number> {
+    return databaseNowMs(this.store.backend);
+  }
+
+  /** How long `locked_until` still holds by the database's clock; null when it is not locked. */
+  private lockedForSql(): RawBuilder<number | null> {
+    const now = this.dbNow();
+    return sql<number | null>`CASE WHEN locked_until > ${now} THEN locked_until - ${now} ELSE NULL END`;
+  }
+
+  private lockState(db: Db, id: string): Promise<LockedRecord | undefined> {
+    return db.selectFrom('operators').selectAll().select(this.lockedForSql().as('locked_for_ms')).where('id', '=', id).executeTakeFirst();
   }
 
   /**
-   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back): two
-   * desks failing at once both count. Returns the lock's end when this failure locks the account. A lock that has run
-   * out starts the count again.
+   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back), by the
+   * database's clock: two desks failing at once both count. Returns how long the account is locked when it is (this
+   * failure locked it, or another desk's did since the read; a lock is never moved). A lock that has run out starts the
+   * count again.
    */
-  private async recordFailure(db: Db, id: string, now: number): Promise<number | undefined> {
+  private async recordFailure(db: Db, id: string): Promise<number | undefined> {
+    const now = this.dbNow();
+    const locked = sql<boolean>`(locked_until IS NOT NULL AND locked_until > ${now})`;
     const count = sql<number>`(CASE WHEN locked_until IS NOT NULL AND locked_until <= ${now} THEN 0 ELSE failed_attempts END) + 1`;
     const row = await db
       .updateTable('operators')
       .set({
-        failed_attempts: count,
-        locked_until: sql<number | null>`CASE WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN CAST(${now + LOCKOUT_MS} AS BIGINT) ELSE NULL END`,
+        failed_attempts: sql<number>`CASE WHEN ${locked} THEN failed_attempts ELSE ${count} END`,
+        locked_until: sql<number | null>`CASE WHEN ${locked} THEN locked_until WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN ${now} + ${LOCKOUT_MS} ELSE NULL END`,
       })
       .where('id', '=', id)
-      .returning('locked_until')
+      .returning(this.lockedForSql().as('locked_for_ms'))
       .executeTakeFirst();
-    return row?.locked_until ?? undefined;
+    return row?.locked_for_ms ?? undefined;
   }
 
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */

@@ -2,9 +2,9 @@
  * The operator directory's storage (issue 16): accounts, roles, password hashes and lockout counters, and the center's
  * open sessions (one per operator), on the embedded operators.db or the center's PostgreSQL (schema "operators").
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Role } from '../../shared/operators';
-import type { StoreDefinition } from '../storage';
+import type { Backend, StoreDefinition } from '../storage';
 
 export interface OperatorsTable {
   /** Lower case (ids are compared without case). */
@@ -62,6 +62,15 @@ const SQLITE_SESSIONS = sql`ALTER TABLE operators ADD COLUMN desk_id TEXT;
      last_seen_at INTEGER NOT NULL,
      locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1))
    ) STRICT;`;
+
+/**
+ * The database's clock, in ms since the epoch, as an SQL expression: lockouts and override pauses are written and compared
+ * by it, never by a desk's clock (a desk running ahead would ignore every lock, and one behind would write locks already
+ * over). PostgreSQL's `now()` (the transaction's start: one value however often a statement uses it); the embedded file's
+ * SQLite reads the desk's own system clock (one machine), the same value within a statement.
+ */
+export const databaseNowMs = (backend: Backend): RawBuilder<number> =>
+  backend === 'postgres' ? sql<number>`CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)` : sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;
 
 export const OPERATORS_STORE: StoreDefinition = {
   name: 'operators',
