@@ -14,6 +14,13 @@ import { OPERATORS_STORE, databaseNowMs, type OperatorsDB, type OperatorsTable }
 /** PCI DSS 8.3.4: at most 10 invalid attempts, then locked for at least 30 minutes. */
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 30 * 60_000;
+/**
+ * Manager override (a supervisor's password typed on an agent's screen): this many wrong passwords in a row for one
+ * approver id, at any desks of the center, pause override with that id everywhere…
+ */
+export const OVERRIDE_MAX_FAILURES = 5;
+/** …for this long (the approver's own sign-in is never locked by them; the approvals queue stays open). */
+export const OVERRIDE_PAUSE_MS = 5 * 60_000;
 /** Unknown ids get the same lockout, kept in memory for at most this many ids. */
 const MAX_UNKNOWN_TRACKED = 1000;
 
@@ -22,6 +29,9 @@ export type SignInResult =
   | { ok: false; reason: 'invalid_credentials' | 'disabled' }
   /** `lockedForMs`: how long the lock still lasts, by the database's clock (a desk's own clock may be off). */
   | { ok: false; reason: 'locked'; lockedForMs: number };
+
+/** A manager override's signature: a sign-in's answers, or override paused for this approver id (for so long, the database's clock). */
+export type OverrideResult = SignInResult | { ok: false; reason: 'override_paused'; pausedForMs: number };
 
 export interface NewOperator {
   id: string;
@@ -44,8 +54,11 @@ export interface OperatorDirectoryOptions {
 export const OPERATORS_SCHEMA_VERSION = Object.keys(OPERATORS_STORE.sqlite.migrations).length;
 
 type OperatorRecord = OperatorsTable;
-/** An operator's row with how long its lock still lasts by the database's clock (null: not locked). */
-type LockedRecord = OperatorRecord & { locked_for_ms: number | null };
+/** An operator's row with how long its lock and its override pause still last by the database's clock (null: none). */
+type LockedRecord = OperatorRecord & { locked_for_ms: number | null; paused_for_ms: number | null };
+
+/** Failures against ids that do not exist, counted in a desk's memory: the same answers as for an account, so they tell nothing. */
+type UnknownFailures = Map<string, { count: number; lockedUntil: number | undefined }>;
 type Db = Transaction<OperatorsDB> | StoreDatabase<OperatorsDB>['db'];
 
 /** Where and since when an operator's session is open (ms since the epoch). */
@@ -90,6 +103,8 @@ const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUn
   typeof lockedUntil === 'number' && now < lockedUntil;
 
 const lockedFor = (lockedForMs: number): SignInResult => ({ ok: false, reason: 'locked', lockedForMs });
+const pausedFor = (pausedForMs: number): OverrideResult => ({ ok: false, reason: 'override_paused', pausedForMs });
+const INVALID = { ok: false, reason: 'invalid_credentials' } as const;
 
 export class OperatorDirectory {
   private readonly clock: () => number;
@@ -97,7 +112,9 @@ export class OperatorDirectory {
   /** A hash of a random password: unknown ids are checked against it, so they cost the same time. */
   private dummyHash: Promise<string> | undefined;
   /** Failures against ids that do not exist, so that lockout does not tell which ids exist (per desk: nothing to store). */
-  private readonly unknownFailures = new Map<string, { count: number; lockedUntil: number | undefined }>();
+  private readonly unknownFailures: UnknownFailures = new Map();
+  /** The same for manager override's approver ids that do not exist. */
+  private readonly unknownOverrides: UnknownFailures = new Map();
 
   private constructor(
     private readonly store: StoreDatabase<OperatorsDB>,
@@ -199,22 +216,55 @@ export class OperatorDirectory {
   }
 
   /**
-   * Checks an id and password for a signature that is not a sign-in (a supervisor's manager override on an agent's
-   * screen): the same answers after the same scrypt work, a locked or disabled account refused, but nothing is
-   * counted or reset on the account. Whoever limits such attempts does it in their own place (the refund desk
-   * pauses override on its desk), so that someone else's wrong guesses never lock the supervisor out.
+   * Checks an approver's id and password for a manager override (a supervisor signing on an agent's screen): the same
+   * answers as signIn after the same scrypt work, a locked or disabled account refused, but nothing counted or reset on
+   * the account's sign-in. Wrong passwords are counted per approver id for the whole center, in their own columns (one
+   * atomic update each, by the database's clock): OVERRIDE_MAX_FAILURES in a row, at any desks, pause override with that
+   * id everywhere for OVERRIDE_PAUSE_MS (refused even with the right password, which is not checked then); the right
+   * password resets the count. So someone else's wrong guesses never lock the supervisor out of their own sign-in, and
+   * override is no way around the lockout (PCI DSS 8.3.4: invalid attempts counted per user id). Ids that do not exist
+   * get the same answers, counted in this desk's memory (`now`: this desk's clock, for those only).
    */
-  async verify(id: string, password: string): Promise<SignInResult> {
+  async verifyOverride(id: string, password: string, now: number = this.clock()): Promise<OverrideResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
-    const dummy = await this.dummy();
-    const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
-    const current = row && (await this.lockState(this.db, key));
-    if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
-    if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
-    if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
-    if (current.disabled === 1) return { ok: false, reason: 'disabled' };
-    return { ok: true, operator: toView(current) };
+    const row = OperatorId.safeParse(key).success ? await this.lockState(this.db, key) : undefined;
+    if (!row) return this.overrideUnknown(key, password, now);
+    if (row.paused_for_ms !== null) return pausedFor(row.paused_for_ms);
+    const matches = await verifyPassword(password, row.password_hash, await this.dummy());
+    return this.store.transaction(async (trx): Promise<OverrideResult> => {
+      // Read again: another desk may have paused override, or an admin reset the password, while this one was hashing.
+      const current = await this.lockState(trx, key);
+      if (!current) return INVALID;
+      if (current.paused_for_ms !== null) return pausedFor(current.paused_for_ms);
+      if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
+      const notPaused = this.notPausedSql();
+      if (!matches || current.password_hash !== row.password_hash) {
+        // One atomic update, only while not paused (another desk's failure may have paused it since the read above); the
+        // failure that pauses is still answered as a wrong password, the next ones as paused.
+        const count = sql<number>`(CASE WHEN override_paused_until IS NULL THEN override_failures ELSE 0 END) + 1`;
+        const counted = await trx
+          .updateTable('operators')
+          .set({
+            override_failures: sql<number>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN 0 ELSE ${count} END`,
+            override_paused_until: sql<number | null>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
+          })
+          .where('id', '=', key)
+          .where(notPaused)
+          .returning('id')
+          .executeTakeFirst();
+        return counted !== undefined ? INVALID : pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+      }
+      if (current.disabled === 1) return { ok: false, reason: 'disabled' };
+      const reset = await trx
+        .updateTable('operators')
+        .set({ override_failures: 0, override_paused_until: null })
+        .where('id', '=', key)
+        .where(notPaused)
+        .returning('id')
+        .executeTakeFirst();
+      if (reset === undefined) return pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+      return { ok: true, operator: toView(current) };
+    });
   }
 
   /** The public view of one operator, or undefined (no actor needed: main uses it to re-check a session). */
@@ -321,6 +371,7 @@ export class OperatorDirectory {
         return this.viewOrThrow(trx, id);
       });
       this.unknownFailures.delete(id);
+      this.unknownOverrides.delete(id);
       return view;
     } catch (error) {
       // Another desk created the same id meanwhile.
@@ -353,7 +404,7 @@ export class OperatorDirectory {
     }, SERIAL);
   }
 
-  /** Sets a new password and clears any lockout. */
+  /** Sets a new password and clears any lockout (the sign-in's, and manager override's pause for this id). */
   async resetPassword(actorId: string, id: string, password: string): Promise<void> {
     await this.requireAdmin(this.db, actorId);
     const target = await this.target(this.db, id);
@@ -364,7 +415,7 @@ export class OperatorDirectory {
       await this.target(trx, target.id);
       await trx
         .updateTable('operators')
-        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: this.clock() })
+        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, override_failures: 0, override_paused_until: null, updated_at: this.clock() })
         .where('id', '=', target.id)
         .execute();
     });
@@ -382,15 +433,17 @@ export class OperatorDirectory {
     await verifyPassword(password, dummy, dummy);
     const tracked = this.unknownFailures.get(key);
     if (tracked && isLocked(tracked.lockedUntil, now)) return lockedFor(tracked.lockedUntil - now);
-    const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
-    const lockedUntil = count >= MAX_FAILED_ATTEMPTS ? now + LOCKOUT_MS : undefined;
-    this.unknownFailures.delete(key);
-    this.unknownFailures.set(key, { count, lockedUntil });
-    if (this.unknownFailures.size > MAX_UNKNOWN_TRACKED) {
-      const oldest = this.unknownFailures.keys().next();
-      if (!oldest.done) this.unknownFailures.delete(oldest.value);
-    }
-    return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : lockedFor(LOCKOUT_MS);
+    return countUnknown(this.unknownFailures, key, tracked, now, MAX_FAILED_ATTEMPTS, LOCKOUT_MS) ? lockedFor(LOCKOUT_MS) : INVALID;
+  }
+
+  /** An override signed with an id that does not exist: answered as an account's would be (paused before the hash, as there). */
+  private async overrideUnknown(key: string, password: string, now: number): Promise<OverrideResult> {
+    const tracked = this.unknownOverrides.get(key);
+    if (tracked && isLocked(tracked.lockedUntil, now)) return pausedFor(tracked.lockedUntil - now);
+    const dummy = await this.dummy();
+    await verifyPassword(password, dummy, dummy);
+    countUnknown(this.unknownOverrides, key, tracked, now, OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS);
+    return INVALID;
   }
 
   /** The database's clock (ms since the epoch), as SQL: every desk's lockouts are written and compared by it. */
@@ -404,8 +457,24 @@ export class OperatorDirectory {
     return sql<number | null>`CASE WHEN locked_until > ${now} THEN locked_until - ${now} ELSE NULL END`;
   }
 
+  /** How long manager override stays paused for the row's id by the database's clock; null when it is not. */
+  private pausedForSql(): RawBuilder<number | null> {
+    const now = this.dbNow();
+    return sql<number | null>`CASE WHEN override_paused_until > ${now} THEN override_paused_until - ${now} ELSE NULL END`;
+  }
+
+  /** Override is not paused for the row's id (never paused, or the pause is over), by the database's clock. */
+  private notPausedSql(): RawBuilder<boolean> {
+    return sql<boolean>`(override_paused_until IS NULL OR override_paused_until <= ${this.dbNow()})`;
+  }
+
   private lockState(db: Db, id: string): Promise<LockedRecord | undefined> {
-    return db.selectFrom('operators').selectAll().select(this.lockedForSql().as('locked_for_ms')).where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('operators')
+      .selectAll()
+      .select([this.lockedForSql().as('locked_for_ms'), this.pausedForSql().as('paused_for_ms')])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /**
@@ -479,6 +548,8 @@ export class OperatorDirectory {
         password_hash: o.hash,
         failed_attempts: 0,
         locked_until: null,
+        override_failures: 0,
+        override_paused_until: null,
         created_at: at,
         updated_at: at,
         desk_id: this.deskId,
@@ -496,6 +567,22 @@ export class OperatorDirectory {
     if (!row) throw new Error('operators: the operator was not stored');
     return toView(row);
   }
+}
+
+/**
+ * One more failure for an id that does not exist, in a desk's memory (the oldest forgotten past MAX_UNKNOWN_TRACKED); true
+ * when it reaches `max`, which holds the id for `holdMs`. A hold that has run out starts the count again.
+ */
+function countUnknown(map: UnknownFailures, key: string, tracked: { count: number; lockedUntil: number | undefined } | undefined, now: number, max: number, holdMs: number): boolean {
+  const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
+  const lockedUntil = count >= max ? now + holdMs : undefined;
+  map.delete(key);
+  map.set(key, { count, lockedUntil });
+  if (map.size > MAX_UNKNOWN_TRACKED) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  return lockedUntil !== undefined;
 }
 
 const setupDone = (): OperatorError =>

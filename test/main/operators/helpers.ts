@@ -54,12 +54,18 @@ export async function expectCode(fn: () => unknown, code: OperatorErrorCode): Pr
 }
 
 /**
- * Time passing for a lock, by the database's clock (which the tests cannot move): the account's lock is made to end
- * `remainingMs` from the database's now (0: it ends now). Written as the app role may (UPDATE on operators), on either backend.
+ * Time passing for a lock, by the database's clock (which the tests cannot move): the account's lock (`column`
+ * locked_until) or its override pause (override_paused_until) is made to end `remainingMs` from the database's now (0: it
+ * ends now). Written as the app role may (UPDATE on operators), on either backend.
  */
-export async function endsIn(storage: Storage, id: string, remainingMs: number): Promise<void> {
+export async function endsIn(storage: Storage, id: string, remainingMs: number, column: 'locked_until' | 'override_paused_until' = 'locked_until'): Promise<void> {
   const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
   const until = sql<number>`${databaseNowMs(store.backend)} + ${remainingMs}`;
-  const updated = await store.db.updateTable('operators').set({ locked_until: until }).where('id', '=', id).returning('id').execute();
+  const updated = await store.db
+    .updateTable('operators')
+    .set(column === 'locked_until' ? { locked_until: until } : { override_paused_until: until })
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
   if (updated.length !== 1) throw new Error(`no operator ${id} to move the clock for`);
 }
