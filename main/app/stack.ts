@@ -254,11 +254,12 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     limits: () => refundLimits,
     history: journal,
     timeZone,
-    // Checked without counting on the supervisor's account: the desk limits overrides itself.
+    // Counted per approver for the whole center, never on the supervisor's own sign-in.
     verifyApprover: async (id, password) => {
-      const result = await directory.verify(id, password);
-      if (!result.ok) throw signInError(result, Date.now());
-      return result.operator;
+      const result = await directory.verifyOverride(id, password);
+      if (result.ok) return { approver: result.operator };
+      if (result.reason === 'override_paused') return { pausedForMs: result.pausedForMs };
+      throw signInError(result);
     },
   });
   // The handler has just read the request: its payment is known without asking the store again.

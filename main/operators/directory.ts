@@ -3,23 +3,35 @@
  * after repeated failures counted by the database, admin-only changes, and one open session per operator in the center.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
-import { OPERATORS_STORE, type OperatorsDB, type OperatorsTable } from './store';
+import { OPERATORS_STORE, databaseNowMs, type OperatorsDB, type OperatorsTable } from './store';
 
 /** PCI DSS 8.3.4: at most 10 invalid attempts, then locked for at least 30 minutes. */
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 30 * 60_000;
+/**
+ * Manager override (a supervisor's password typed on an agent's screen): this many wrong passwords in a row for one
+ * approver id, at any desks of the center, pause override with that id everywhere…
+ */
+export const OVERRIDE_MAX_FAILURES = 5;
+/** …for this long (the approver's own sign-in is never locked by them; the approvals queue stays open). */
+export const OVERRIDE_PAUSE_MS = 5 * 60_000;
 /** Unknown ids get the same lockout, kept in memory for at most this many ids. */
 const MAX_UNKNOWN_TRACKED = 1000;
 
 export type SignInResult =
   | { ok: true; operator: OperatorView }
-  | { ok: false; reason: 'invalid_credentials' | 'locked' | 'disabled'; lockedUntil?: number };
+  | { ok: false; reason: 'invalid_credentials' | 'disabled' }
+  /** `lockedForMs`: how long the lock still lasts, by the database's clock (a desk's own clock may be off). */
+  | { ok: false; reason: 'locked'; lockedForMs: number };
+
+/** A manager override's signature: a sign-in's answers, or override paused for this approver id (for so long, the database's clock). */
+export type OverrideResult = SignInResult | { ok: false; reason: 'override_paused'; pausedForMs: number };
 
 export interface NewOperator {
   id: string;
@@ -29,7 +41,10 @@ export interface NewOperator {
 }
 
 export interface OperatorDirectoryOptions {
-  /** The clock for createdAt / updatedAt and for signIn when no `now` is given (ms since the epoch). */
+  /**
+   * The desk's clock (ms since the epoch): createdAt / updatedAt, sessions, and the lockout of ids that do not exist (kept
+   * in this desk's memory). An account's lockout is the database's clock, never this one.
+   */
   now?: () => number;
   /** The scrypt cost for new hashes (default N = 2^15, r = 8, p = 1; never below 2^14, 8, 1). Older hashes are raised at the next sign-in. */
   cost?: ScryptCost;
@@ -39,6 +54,11 @@ export interface OperatorDirectoryOptions {
 export const OPERATORS_SCHEMA_VERSION = Object.keys(OPERATORS_STORE.sqlite.migrations).length;
 
 type OperatorRecord = OperatorsTable;
+/** An operator's row with how long its lock and its override pause still last by the database's clock (null: none). */
+type LockedRecord = OperatorRecord & { locked_for_ms: number | null; paused_for_ms: number | null };
+
+/** Failures against ids that do not exist, counted in a desk's memory: the same answers as for an account, so they tell nothing. */
+type UnknownFailures = Map<string, { count: number; lockedUntil: number | undefined }>;
 type Db = Transaction<OperatorsDB> | StoreDatabase<OperatorsDB>['db'];
 
 /** Where and since when an operator's session is open (ms since the epoch). */
@@ -82,13 +102,19 @@ function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z
 const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
   typeof lockedUntil === 'number' && now < lockedUntil;
 
+const lockedFor = (lockedForMs: number): SignInResult => ({ ok: false, reason: 'locked', lockedForMs });
+const pausedFor = (pausedForMs: number): OverrideResult => ({ ok: false, reason: 'override_paused', pausedForMs });
+const INVALID = { ok: false, reason: 'invalid_credentials' } as const;
+
 export class OperatorDirectory {
   private readonly clock: () => number;
   private readonly cost: ScryptCost;
   /** A hash of a random password: unknown ids are checked against it, so they cost the same time. */
   private dummyHash: Promise<string> | undefined;
   /** Failures against ids that do not exist, so that lockout does not tell which ids exist (per desk: nothing to store). */
-  private readonly unknownFailures = new Map<string, { count: number; lockedUntil: number | undefined }>();
+  private readonly unknownFailures: UnknownFailures = new Map();
+  /** The same for manager override's approver ids that do not exist. */
+  private readonly unknownOverrides: UnknownFailures = new Map();
 
   private constructor(
     private readonly store: StoreDatabase<OperatorsDB>,
@@ -153,7 +179,9 @@ export class OperatorDirectory {
    * same scrypt work. After MAX_FAILED_ATTEMPTS consecutive failures the account is locked for
    * LOCKOUT_MS, during which even the right password is refused; a success resets the count.
    * A disabled account is reported as such only to someone who knows its password. The count and the lock are the
-   * center's: every desk's failures add up (one atomic update each), and a lock holds at every desk.
+   * center's: every desk's failures add up (one atomic update each), and a lock holds at every desk. The lock's end is
+   * written and compared by the database's clock, so a desk whose clock is off neither ignores nor shortens it; `now`
+   * (this desk's clock) only times the lockout of ids that do not exist, kept in this desk's memory.
    */
   async signIn(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
     const key = normalizeId(id);
@@ -163,26 +191,24 @@ export class OperatorDirectory {
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
     const result = await this.store.transaction(async (trx): Promise<SignInResult> => {
       // Read again: another attempt may have locked the account, or an admin reset it, while this one was hashing.
-      const current = await this.record(trx, key);
+      const current = await this.lockState(trx, key);
       if (!current) return { ok: false, reason: 'invalid_credentials' };
-      if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
+      if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
       if (!matches || current.password_hash !== row.password_hash) {
-        const lockedUntil = await this.recordFailure(trx, key, now);
-        return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
+        const lockedForMs = await this.recordFailure(trx, key);
+        return lockedForMs === undefined ? { ok: false, reason: 'invalid_credentials' } : lockedFor(lockedForMs);
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
       // Only while still unlocked: another desk's failure may have locked it since the read above.
+      const dbNow = this.dbNow();
       const reset = await trx
         .updateTable('operators')
         .set({ failed_attempts: 0, locked_until: null })
         .where('id', '=', key)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', dbNow)]))
         .returning('id')
         .executeTakeFirst();
-      if (reset === undefined) {
-        const locked = await this.record(trx, key);
-        return { ok: false, reason: 'locked', ...(locked?.locked_until == null ? {} : { lockedUntil: locked.locked_until }) };
-      }
+      if (reset === undefined) return lockedFor((await this.lockState(trx, key))?.locked_for_ms ?? LOCKOUT_MS);
       return { ok: true, operator: toView(current) };
     });
     if (result.ok && needsRehash(row.password_hash, this.cost)) await this.rehash(key, row.password_hash, password);
@@ -190,22 +216,55 @@ export class OperatorDirectory {
   }
 
   /**
-   * Checks an id and password for a signature that is not a sign-in (a supervisor's manager override on an agent's
-   * screen): the same answers after the same scrypt work, a locked or disabled account refused, but nothing is
-   * counted or reset on the account. Whoever limits such attempts does it in their own place (the refund desk
-   * pauses override on its desk), so that someone else's wrong guesses never lock the supervisor out.
+   * Checks an approver's id and password for a manager override (a supervisor signing on an agent's screen): the same
+   * answers as signIn after the same scrypt work, a locked or disabled account refused, but nothing counted or reset on
+   * the account's sign-in. Wrong passwords are counted per approver id for the whole center, in their own columns (one
+   * atomic update each, by the database's clock): OVERRIDE_MAX_FAILURES in a row, at any desks, pause override with that
+   * id everywhere for OVERRIDE_PAUSE_MS (refused even with the right password, which is not checked then); the right
+   * password resets the count. So someone else's wrong guesses never lock the supervisor out of their own sign-in, and
+   * override is no way around the lockout (PCI DSS 8.3.4: invalid attempts counted per user id). Ids that do not exist
+   * get the same answers, counted in this desk's memory (`now`: this desk's clock, for those only).
    */
-  async verify(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
+  async verifyOverride(id: string, password: string, now: number = this.clock()): Promise<OverrideResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
-    const dummy = await this.dummy();
-    const matches = await verifyPassword(password, row?.password_hash ?? dummy, dummy);
-    const current = row && (await this.record(this.db, key));
-    if (!row || !current) return { ok: false, reason: 'invalid_credentials' };
-    if (isLocked(current.locked_until, now)) return { ok: false, reason: 'locked', lockedUntil: current.locked_until };
-    if (!matches || current.password_hash !== row.password_hash) return { ok: false, reason: 'invalid_credentials' };
-    if (current.disabled === 1) return { ok: false, reason: 'disabled' };
-    return { ok: true, operator: toView(current) };
+    const row = OperatorId.safeParse(key).success ? await this.lockState(this.db, key) : undefined;
+    if (!row) return this.overrideUnknown(key, password, now);
+    if (row.paused_for_ms !== null) return pausedFor(row.paused_for_ms);
+    const matches = await verifyPassword(password, row.password_hash, await this.dummy());
+    return this.store.transaction(async (trx): Promise<OverrideResult> => {
+      // Read again: another desk may have paused override, or an admin reset the password, while this one was hashing.
+      const current = await this.lockState(trx, key);
+      if (!current) return INVALID;
+      if (current.paused_for_ms !== null) return pausedFor(current.paused_for_ms);
+      if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
+      const notPaused = this.notPausedSql();
+      if (!matches || current.password_hash !== row.password_hash) {
+        // One atomic update, only while not paused (another desk's failure may have paused it since the read above); the
+        // failure that pauses is still answered as a wrong password, the next ones as paused.
+        const count = sql<number>`(CASE WHEN override_paused_until IS NULL THEN override_failures ELSE 0 END) + 1`;
+        const counted = await trx
+          .updateTable('operators')
+          .set({
+            override_failures: sql<number>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN 0 ELSE ${count} END`,
+            override_paused_until: sql<number | null>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
+          })
+          .where('id', '=', key)
+          .where(notPaused)
+          .returning('id')
+          .executeTakeFirst();
+        return counted !== undefined ? INVALID : pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+      }
+      if (current.disabled === 1) return { ok: false, reason: 'disabled' };
+      const reset = await trx
+        .updateTable('operators')
+        .set({ override_failures: 0, override_paused_until: null })
+        .where('id', '=', key)
+        .where(notPaused)
+        .returning('id')
+        .executeTakeFirst();
+      if (reset === undefined) return pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+      return { ok: true, operator: toView(current) };
+    });
   }
 
   /** The public view of one operator, or undefined (no actor needed: main uses it to re-check a session). */
@@ -312,6 +371,7 @@ export class OperatorDirectory {
         return this.viewOrThrow(trx, id);
       });
       this.unknownFailures.delete(id);
+      this.unknownOverrides.delete(id);
       return view;
     } catch (error) {
       // Another desk created the same id meanwhile.
@@ -344,7 +404,7 @@ export class OperatorDirectory {
     }, SERIAL);
   }
 
-  /** Sets a new password and clears any lockout. */
+  /** Sets a new password and clears any lockout (the sign-in's, and manager override's pause for this id). */
   async resetPassword(actorId: string, id: string, password: string): Promise<void> {
     await this.requireAdmin(this.db, actorId);
     const target = await this.target(this.db, id);
@@ -355,7 +415,7 @@ export class OperatorDirectory {
       await this.target(trx, target.id);
       await trx
         .updateTable('operators')
-        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, updated_at: this.clock() })
+        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, override_failures: 0, override_paused_until: null, updated_at: this.clock() })
         .where('id', '=', target.id)
         .execute();
     });
@@ -372,35 +432,71 @@ export class OperatorDirectory {
     const dummy = await this.dummy();
     await verifyPassword(password, dummy, dummy);
     const tracked = this.unknownFailures.get(key);
-    if (tracked && isLocked(tracked.lockedUntil, now)) return { ok: false, reason: 'locked', lockedUntil: tracked.lockedUntil };
-    const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
-    const lockedUntil = count >= MAX_FAILED_ATTEMPTS ? now + LOCKOUT_MS : undefined;
-    this.unknownFailures.delete(key);
-    this.unknownFailures.set(key, { count, lockedUntil });
-    if (this.unknownFailures.size > MAX_UNKNOWN_TRACKED) {
-      const oldest = this.unknownFailures.keys().next();
-      if (!oldest.done) this.unknownFailures.delete(oldest.value);
-    }
-    return lockedUntil === undefined ? { ok: false, reason: 'invalid_credentials' } : { ok: false, reason: 'locked', lockedUntil };
+    if (tracked && isLocked(tracked.lockedUntil, now)) return lockedFor(tracked.lockedUntil - now);
+    return countUnknown(this.unknownFailures, key, tracked, now, MAX_FAILED_ATTEMPTS, LOCKOUT_MS) ? lockedFor(LOCKOUT_MS) : INVALID;
+  }
+
+  /** An override signed with an id that does not exist: answered as an account's would be (paused before the hash, as there). */
+  private async overrideUnknown(key: string, password: string, now: number): Promise<OverrideResult> {
+    const tracked = this.unknownOverrides.get(key);
+    if (tracked && isLocked(tracked.lockedUntil, now)) return pausedFor(tracked.lockedUntil - now);
+    const dummy = await this.dummy();
+    await verifyPassword(password, dummy, dummy);
+    countUnknown(this.unknownOverrides, key, tracked, now, OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS);
+    return INVALID;
+  }
+
+  /** The database's clock (ms since the epoch), as SQL: every desk's lockouts are written and compared by it. */
+  private dbNow(): RawBuilder<number> {
+    return databaseNowMs(this.store.backend);
+  }
+
+  /** How long `locked_until` still holds by the database's clock; null when it is not locked. */
+  private lockedForSql(): RawBuilder<number | null> {
+    const now = this.dbNow();
+    return sql<number | null>`CASE WHEN locked_until > ${now} THEN locked_until - ${now} ELSE NULL END`;
+  }
+
+  /** How long manager override stays paused for the row's id by the database's clock; null when it is not. */
+  private pausedForSql(): RawBuilder<number | null> {
+    const now = this.dbNow();
+    return sql<number | null>`CASE WHEN override_paused_until > ${now} THEN override_paused_until - ${now} ELSE NULL END`;
+  }
+
+  /** Override is not paused for the row's id (never paused, or the pause is over), by the database's clock. */
+  private notPausedSql(): RawBuilder<boolean> {
+    return sql<boolean>`(override_paused_until IS NULL OR override_paused_until <= ${this.dbNow()})`;
+  }
+
+  private lockState(db: Db, id: string): Promise<LockedRecord | undefined> {
+    return db
+      .selectFrom('operators')
+      .selectAll()
+      .select([this.lockedForSql().as('locked_for_ms'), this.pausedForSql().as('paused_for_ms')])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /**
-   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back): two
-   * desks failing at once both count. Returns the lock's end when this failure locks the account. A lock that has run
-   * out starts the count again.
+   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back), by the
+   * database's clock: two desks failing at once both count. Returns how long the account is locked when it is (this
+   * failure locked it, or another desk's did since the read; a lock is never moved). A lock that has run out starts the
+   * count again.
    */
-  private async recordFailure(db: Db, id: string, now: number): Promise<number | undefined> {
+  private async recordFailure(db: Db, id: string): Promise<number | undefined> {
+    const now = this.dbNow();
+    const locked = sql<boolean>`(locked_until IS NOT NULL AND locked_until > ${now})`;
     const count = sql<number>`(CASE WHEN locked_until IS NOT NULL AND locked_until <= ${now} THEN 0 ELSE failed_attempts END) + 1`;
     const row = await db
       .updateTable('operators')
       .set({
-        failed_attempts: count,
-        locked_until: sql<number | null>`CASE WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN CAST(${now + LOCKOUT_MS} AS BIGINT) ELSE NULL END`,
+        failed_attempts: sql<number>`CASE WHEN ${locked} THEN failed_attempts ELSE ${count} END`,
+        locked_until: sql<number | null>`CASE WHEN ${locked} THEN locked_until WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN ${now} + ${LOCKOUT_MS} ELSE NULL END`,
       })
       .where('id', '=', id)
-      .returning('locked_until')
+      .returning(this.lockedForSql().as('locked_for_ms'))
       .executeTakeFirst();
-    return row?.locked_until ?? undefined;
+    return row?.locked_for_ms ?? undefined;
   }
 
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */
@@ -452,6 +548,8 @@ export class OperatorDirectory {
         password_hash: o.hash,
         failed_attempts: 0,
         locked_until: null,
+        override_failures: 0,
+        override_paused_until: null,
         created_at: at,
         updated_at: at,
         desk_id: this.deskId,
@@ -469,6 +567,22 @@ export class OperatorDirectory {
     if (!row) throw new Error('operators: the operator was not stored');
     return toView(row);
   }
+}
+
+/**
+ * One more failure for an id that does not exist, in a desk's memory (the oldest forgotten past MAX_UNKNOWN_TRACKED); true
+ * when it reaches `max`, which holds the id for `holdMs`. A hold that has run out starts the count again.
+ */
+function countUnknown(map: UnknownFailures, key: string, tracked: { count: number; lockedUntil: number | undefined } | undefined, now: number, max: number, holdMs: number): boolean {
+  const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
+  const lockedUntil = count >= max ? now + holdMs : undefined;
+  map.delete(key);
+  map.set(key, { count, lockedUntil });
+  if (map.size > MAX_UNKNOWN_TRACKED) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  return lockedUntil !== undefined;
 }
 
 const setupDone = (): OperatorError =>

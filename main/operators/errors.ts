@@ -34,8 +34,8 @@ export class OperatorError extends UserError<OperatorErrorCode> {
   constructor(
     code: OperatorErrorCode,
     message: string,
-    /** For `locked`: when sign-in is allowed again (ms since the epoch). */
-    readonly lockedUntil?: number,
+    /** For `locked`: how long until sign-in is allowed again (ms, by the database's clock). */
+    readonly lockedForMs?: number,
     options?: UserErrorOptions,
   ) {
     super(code, message, options);

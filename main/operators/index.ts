@@ -1,13 +1,16 @@
-/** Operators: accounts, sign-in with lockout, and the desk's idle-locked session; plain Node, no Electron imports. */
+/** Operators: accounts, sign-in with lockout, manager override's approver check, and the desk's idle-locked session; plain Node, no Electron imports. */
 export { OperatorError, type OperatorErrorCode } from './errors';
 export {
   OperatorDirectory,
   OPERATORS_SCHEMA_VERSION,
   MAX_FAILED_ATTEMPTS,
   LOCKOUT_MS,
+  OVERRIDE_MAX_FAILURES,
+  OVERRIDE_PAUSE_MS,
   type NewOperator,
   type OpenSessionResult,
   type OperatorDirectoryOptions,
+  type OverrideResult,
   type SessionHolder,
   type SessionState,
   type SignInResult,

@@ -97,18 +97,19 @@ const defaultTimers: SessionTimers = {
 const normalizeId = (id: string): string => id.trim().toLowerCase();
 
 /** The refusal of a sign-in or unlock, as an error a person understands. */
-export function signInError(result: Extract<SignInResult, { ok: false }>, now: number): OperatorError {
+export function signInError(result: Extract<SignInResult, { ok: false }>): OperatorError {
   switch (result.reason) {
     case 'invalid_credentials':
       return new OperatorError('invalid_credentials', 'The operator id or the password is not right.');
     case 'disabled':
       return new OperatorError('disabled', 'This account is disabled. Ask an admin to enable it.');
     case 'locked': {
-      const minutes = result.lockedUntil === undefined ? 30 : Math.max(1, Math.ceil((result.lockedUntil - now) / 60_000));
+      // From how long the database says the lock lasts: the desk's own clock may be off.
+      const minutes = Math.max(1, Math.ceil(result.lockedForMs / 60_000));
       return new OperatorError(
         'locked',
         `This account is locked after too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an admin to reset the password.`,
-        result.lockedUntil,
+        result.lockedForMs,
         { params: { minutes } },
       );
     }
@@ -162,7 +163,7 @@ export class SessionGuard {
     }
     const result = await this.directory.signIn(id, password, this.timers.now());
     if (this.session) throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
-    if (!result.ok) throw signInError(result, this.timers.now());
+    if (!result.ok) throw signInError(result);
     // Only someone who knows the password learns where the operator's session is.
     const opened = await this.directory.openSession(result.operator.id, this.timers.now(), { takeOver: options.endSessionElsewhere === true });
     if (!opened.ok) throw sessionElsewhere(opened.heldBy);
@@ -186,7 +187,7 @@ export class SessionGuard {
     if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
     if (!result.ok) {
       if (result.reason === 'disabled') await this.end('disabled');
-      throw signInError(result, this.timers.now());
+      throw signInError(result);
     }
     // The session may have been ended from another desk while it was locked here.
     if (!(await this.directory.markSession(session.sessionId, false, this.timers.now()))) {

@@ -1,10 +1,11 @@
 /**
- * The operator directory's storage (issue 16): accounts, roles, password hashes and lockout counters, and the center's
- * open sessions (one per operator), on the embedded operators.db or the center's PostgreSQL (schema "operators").
+ * The operator directory's storage (issue 16): accounts, roles, password hashes, lockout counters (sign-in, and manager
+ * override per approver), and the center's open sessions (one per operator), on the embedded operators.db or the center's
+ * PostgreSQL (schema "operators").
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Role } from '../../shared/operators';
-import type { StoreDefinition } from '../storage';
+import type { Backend, StoreDefinition } from '../storage';
 
 export interface OperatorsTable {
   /** Lower case (ids are compared without case). */
@@ -14,8 +15,12 @@ export interface OperatorsTable {
   disabled: number;
   password_hash: string;
   failed_attempts: number;
-  /** ms since the epoch; null when not locked. */
+  /** ms since the epoch, by the database's clock (databaseNowMs); null when not locked. */
   locked_until: number | null;
+  /** Wrong passwords in a row given for this operator as a manager-override approver, at any desk (never the sign-in's count). */
+  override_failures: number;
+  /** Manager override with this approver's id is paused until then (ms since the epoch, the database's clock); null: open. */
+  override_paused_until: number | null;
   created_at: number;
   updated_at: number;
   /** The desk the account was created at, and by whom (null for accounts made before issue 16, and the first admin's creator). */
@@ -63,6 +68,19 @@ const SQLITE_SESSIONS = sql`ALTER TABLE operators ADD COLUMN desk_id TEXT;
      locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1))
    ) STRICT;`;
 
+/**
+ * The database's clock, in ms since the epoch, as an SQL expression: lockouts and override pauses are written and compared
+ * by it, never by a desk's clock (a desk running ahead would ignore every lock, and one behind would write locks already
+ * over). PostgreSQL's `now()` (the transaction's start: one value however often a statement uses it); the embedded file's
+ * SQLite reads the desk's own system clock (one machine), the same value within a statement.
+ */
+export const databaseNowMs = (backend: Backend): RawBuilder<number> =>
+  backend === 'postgres' ? sql<number>`CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)` : sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;
+
+/** Issue 16 review item 7: manager override's own counter per approver, apart from the sign-in's. */
+const SQLITE_OVERRIDE = sql`ALTER TABLE operators ADD COLUMN override_failures INTEGER NOT NULL DEFAULT 0 CHECK (override_failures >= 0);
+   ALTER TABLE operators ADD COLUMN override_paused_until INTEGER;`;
+
 export const OPERATORS_STORE: StoreDefinition = {
   name: 'operators',
   label: 'operator directory',
@@ -74,6 +92,7 @@ export const OPERATORS_STORE: StoreDefinition = {
     migrations: {
       '0001_operators': { up: async (db: Kysely<unknown>) => void (await SQLITE_OPERATORS.execute(db)) },
       '0002_sessions': { up: async (db: Kysely<unknown>) => void (await SQLITE_SESSIONS.execute(db)) },
+      '0003_override_failures': { up: async (db: Kysely<unknown>) => void (await SQLITE_OVERRIDE.execute(db)) },
     },
   },
   postgres: {
@@ -109,8 +128,18 @@ export const OPERATORS_STORE: StoreDefinition = {
             .execute();
         },
       },
+      '0003_override_failures': {
+        up: async (db: Kysely<unknown>) => {
+          await db.schema
+            .alterTable('operators')
+            .addColumn('override_failures', 'integer', (c) => c.notNull().defaultTo(0).check(sql`override_failures >= 0`))
+            .addColumn('override_paused_until', 'bigint')
+            .execute();
+        },
+      },
     },
-    // Accounts are never deleted (disabled instead); a session row ends when its operator signs out.
+    // Accounts are never deleted (disabled instead); a session row ends when its operator signs out. Table-wide grants:
+    // the app's UPDATE covers the override columns of 0003.
     grants: { operators: ['SELECT', 'INSERT', 'UPDATE'], sessions: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] },
     // The auditor reads accounts, roles, lockouts and who is signed in where, never a hash or a live session's id.
     secretColumns: { operators: ['password_hash'], sessions: ['session_id'] },

@@ -2,6 +2,7 @@
 import { CURRENCIES, countsAgainstRefundable, formatMoney, type Currency } from '../../shared/payments';
 import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
+import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
 import type { BeginCheck, PaymentEngine, PaymentView } from '../payments';
 import { refundedTodayCents, type RefundHistory } from './daily';
@@ -18,19 +19,21 @@ export interface RefundDeskDeps {
   /** The desk's time zone: where "today" begins and ends for the daily cap (the system's when not given). */
   timeZone?: string;
   /**
-   * Checks a supervisor's own id and password; throws (an OperatorError) when they do not hold. It must not count
-   * towards the supervisor's own lockout: the desk limits overrides itself (OVERRIDE_MAX_FAILURES).
+   * Checks a manager override's approver id and password: the approver, or how long override stays paused for that id;
+   * throws (an OperatorError) when the credentials do not hold. Wrong ones are counted per approver id for the whole
+   * center, never towards the approver's own sign-in lockout (OperatorDirectory.verifyOverride: OVERRIDE_MAX_FAILURES
+   * in a row pause override with that id for OVERRIDE_PAUSE_MS, at every desk).
    */
-  verifyApprover: (id: string, password: string) => Promise<OperatorView>;
+  verifyApprover: (id: string, password: string) => Promise<ApproverCheck>;
   now?: () => number;
 }
 
+/** A manager override's approver credentials held (`approver`), or override is paused for that id (for so long, by the center's clock). */
+export type ApproverCheck = { approver: OperatorView } | { pausedForMs: number };
+
 const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
 
-/** Wrong approver credentials in a row on one desk before manager override pauses there… */
-export const OVERRIDE_MAX_FAILURES = 5;
-/** …for this long (the supervisor's own account is never locked by them; the queue stays open). */
-export const OVERRIDE_PAUSE_MS = 5 * 60_000;
+export { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS };
 
 /** "1,234.50 MXN", from the cents. */
 const money = formatMoney;
@@ -50,9 +53,6 @@ export class RefundDesk {
    * journal (written before it is sent), so two at once cannot both fit in what was left today.
    */
   private capped: Promise<unknown> = Promise.resolve();
-  /** Wrong approver credentials in a row on this desk, and the end of the pause they caused. */
-  private overrideFailures = 0;
-  private overridePausedUntil: number | undefined;
 
   constructor(private readonly deps: RefundDeskDeps) {
     this.now = deps.now ?? (() => Date.now());
@@ -103,15 +103,9 @@ export class RefundDesk {
   async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = await this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
-    this.checkOverrideOpen();
-    let approver: OperatorView;
-    try {
-      approver = await this.deps.verifyApprover(input.approverId, input.approverPassword);
-    } catch (error) {
-      this.overrideFailed();
-      throw error;
-    }
-    this.overrideFailures = 0;
+    const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
+    if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
+    const { approver } = checked;
     return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true));
   }
 
@@ -225,32 +219,6 @@ export class RefundDesk {
     }
   }
 
-  /** Refuses while override is paused on this desk, even with the right password (it is not checked then). */
-  private checkOverrideOpen(): void {
-    const until = this.overridePausedUntil;
-    if (until === undefined) return;
-    const now = this.now();
-    if (now >= until) {
-      this.overridePausedUntil = undefined;
-      return;
-    }
-    const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-    throw new RefundError(
-      'override_paused',
-      `Manager override is paused on this desk for ${minutes} minute${minutes === 1 ? '' : 's'} after ${OVERRIDE_MAX_FAILURES} wrong supervisor passwords. ` +
-        'A supervisor can approve the request from the Approvals queue meanwhile.',
-      { params: { minutes, failures: OVERRIDE_MAX_FAILURES } },
-    );
-  }
-
-  /** One more wrong approver credential on this desk; the last one allowed pauses override. */
-  private overrideFailed(): void {
-    this.overrideFailures++;
-    if (this.overrideFailures < OVERRIDE_MAX_FAILURES) return;
-    this.overrideFailures = 0;
-    this.overridePausedUntil = this.now() + OVERRIDE_PAUSE_MS;
-  }
-
   /** Runs `fn` after every capped refund begun before it on this desk has been sent (or refused). */
   private oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
     const result = this.capped.then(fn, fn);
@@ -325,6 +293,20 @@ export class RefundDesk {
     if (!request) throw new RefundError('request_not_found', 'This refund request does not exist.');
     return request;
   }
+}
+
+/**
+ * Manager override refused for this approver id, at every desk, after too many wrong passwords in a row (even with the
+ * right one, which was not checked). The minutes are from how long the center says the pause lasts.
+ */
+function overridePaused(pausedForMs: number): RefundError {
+  const minutes = Math.max(1, Math.ceil(pausedForMs / 60_000));
+  return new RefundError(
+    'override_paused',
+    `Manager override with this supervisor's password is paused for ${minutes} minute${minutes === 1 ? '' : 's'} after ${OVERRIDE_MAX_FAILURES} wrong passwords in a row, at any desk. ` +
+      'Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
+    { params: { minutes, failures: OVERRIDE_MAX_FAILURES } },
+  );
 }
 
 /** Decided already (at this desk or another): who decided it and when, for the renderer to say. */

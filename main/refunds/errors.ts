@@ -13,7 +13,7 @@ export type RefundErrorCode =
   | 'request_closed'
   | 'request_changed'
   | 'approver_not_allowed'
-  /** Manager override refused for a while on this desk after too many wrong approver passwords (params: minutes, failures). */
+  /** Manager override refused for a while for one approver id, at every desk, after too many wrong passwords in a row (params: minutes, failures). */
   | 'override_paused'
   | 'same_person';
 

@@ -57,8 +57,8 @@ export const errorsEnUS = {
   'error.request_closed.rejectedBy': 'This refund request was already rejected by {rejectedBy} on {rejectedAt}.',
   'error.request_changed': 'This refund request changed since you opened it. Open it again.',
   'error.approver_not_allowed': 'This supervisor may not approve this refund.',
-  'error.override_paused': 'Manager override is paused on this desk for {minutes} min after too many wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',
-  'error.override_paused.plain': 'Manager override is paused on this desk after too many wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',
+  'error.override_paused': 'Manager override with this supervisor’s password is paused for {minutes} min, at every desk, after too many wrong passwords in a row. Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
+  'error.override_paused.plain': 'Manager override with this supervisor’s password is paused for a few minutes, at every desk, after too many wrong passwords in a row. Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
   'error.same_person': 'A refund cannot be approved by the person who asked for it.',
 
   // Settings, the secret store, storage and the desk's identity: the agent tells IT.

@@ -51,8 +51,8 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.request_closed.rejectedBy': 'Esta solicitud de reembolso ya la rechazó {rejectedBy} el {rejectedAt}.',
   'error.request_changed': 'Esta solicitud de reembolso cambió desde que la abrió. Ábrala de nuevo.',
   'error.approver_not_allowed': 'Este supervisor no puede aprobar este reembolso.',
-  'error.override_paused': 'La autorización de supervisor está en pausa en este escritorio durante {minutes} min por demasiadas contraseñas incorrectas. Mientras tanto, un supervisor puede aprobar la solicitud desde Aprobaciones.',
-  'error.override_paused.plain': 'La autorización de supervisor está en pausa en este escritorio por demasiadas contraseñas incorrectas. Mientras tanto, un supervisor puede aprobar la solicitud desde Aprobaciones.',
+  'error.override_paused': 'La autorización con la contraseña de este supervisor está en pausa durante {minutes} min, en todos los escritorios, por demasiadas contraseñas incorrectas seguidas. Otro supervisor puede autorizar, o la solicitud puede aprobarse desde Aprobaciones mientras tanto.',
+  'error.override_paused.plain': 'La autorización con la contraseña de este supervisor está en pausa unos minutos, en todos los escritorios, por demasiadas contraseñas incorrectas seguidas. Otro supervisor puede autorizar, o la solicitud puede aprobarse desde Aprobaciones mientras tanto.',
   'error.same_person': 'Quien pidió un reembolso no puede aprobarlo.',
 
   'error.invalid_settings': 'Un ajuste tiene un valor no permitido. Avise a TI.',

@@ -13,24 +13,61 @@ import {
   type OperatorsDB,
 } from '../../../main/operators';
 import { useStoreBackends } from '../../support/backends';
-import { AGENT, DESK_A, DESK_B, expectCode, openDirectory, seeded } from './helpers';
+import type { Storage } from '../../../main/storage';
+import { ADMIN, AGENT, DESK_A, DESK_B, SUPERVISOR, endsIn, expectCode, openDirectory, seeded } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
+const MIN = 60_000;
 
 describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backend) => {
-  async function twoDesks(): Promise<{ a: OperatorDirectory; b: OperatorDirectory }> {
-    const a = await seeded(await backend.storage());
+  async function twoDesks(): Promise<{ a: OperatorDirectory; b: OperatorDirectory; storage: Storage }> {
+    const storage = await backend.storage();
+    const a = await seeded(storage);
     const b = await openDirectory(await backend.anotherDesk(), {}, DESK_B);
-    return { a, b };
+    return { a, b, storage };
   }
 
-  it('an operator locked out at desk A is refused at desk B, even with the right password', async () => {
-    const { a, b } = await twoDesks();
+  it('an operator locked out at desk A is refused at desk B, even with the right password, until the lock ends', async () => {
+    const { a, b, storage } = await twoDesks();
     for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await a.signIn(AGENT.id, 'wrong password 9', T0);
-    expect(await b.signIn(AGENT.id, AGENT.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-    expect(await b.verify(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
-    expect((await b.signIn(AGENT.id, AGENT.password, T0 + LOCKOUT_MS)).ok).toBe(true);
+    const refused = await b.signIn(AGENT.id, AGENT.password, T0 + 1);
+    expect(refused).toMatchObject({ ok: false, reason: 'locked' });
+    expect(!refused.ok && refused.reason === 'locked' && refused.lockedForMs).toBeGreaterThan(LOCKOUT_MS - MIN);
+    expect(await b.verifyOverride(AGENT.id, AGENT.password)).toMatchObject({ ok: false, reason: 'locked' });
+    await endsIn(storage, AGENT.id, 0);
+    expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
   });
+
+  // Adversarial review item 6: the lock's end is written and compared by the database's clock, never a desk's. One desk's
+  // clock runs 30 minutes ahead, then behind (each as its `now`: the directory's clock and its SessionGuard's).
+  for (const skew of [30 * MIN, -30 * MIN]) {
+    it(`a desk whose clock is ${skew > 0 ? 'ahead' : 'behind'} by 30 minutes honours a lock made elsewhere, cannot lift or shorten it, and its own lock lasts 30 minutes`, async () => {
+      const a = await seeded(await backend.storage());
+      const skewed = (): number => Date.now() + skew;
+      const b = await openDirectory(await backend.anotherDesk(), { now: skewed }, DESK_B);
+      const atB = new SessionGuard({ directory: b, timers: { now: skewed } });
+      const atA = new SessionGuard({ directory: a });
+
+      // Locked at desk A: refused at desk B with the right password, told the whole 30 minutes.
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await a.signIn(AGENT.id, 'wrong password 9');
+      expect(await b.signIn(AGENT.id, AGENT.password)).toMatchObject({ ok: false, reason: 'locked' });
+      expect(await b.verifyOverride(AGENT.id, AGENT.password)).toMatchObject({ ok: false, reason: 'locked' });
+      const told = await expectCode(() => atB.signIn(AGENT.id, AGENT.password), 'locked');
+      expect(told.params).toEqual({ minutes: 30 });
+      expect(told.message).toMatch(/Try again in 30 minutes/);
+      // A failure at desk B neither restarts the count nor moves the lock: still locked for 30 minutes at desk A.
+      expect(await b.signIn(AGENT.id, 'wrong password 9')).toMatchObject({ ok: false, reason: 'locked' });
+      expect((await expectCode(() => atA.signIn(AGENT.id, AGENT.password), 'locked')).params).toEqual({ minutes: 30 });
+
+      // Locked at desk B (by its failures): it holds at desk A for 30 minutes, and at desk B itself.
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await b.signIn(SUPERVISOR.id, 'wrong password 9');
+      expect((await expectCode(() => atA.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({ minutes: 30 });
+      expect((await expectCode(() => atB.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({ minutes: 30 });
+      // Others sign in at either desk.
+      expect((await a.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
+      expect((await b.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
+    });
+  }
 
   it('counts every failure when two desks fail at once (one atomic update each, never read-modify-write)', async () => {
     const { a, b } = await twoDesks();

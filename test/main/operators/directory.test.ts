@@ -2,11 +2,20 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, OPERATORS_SCHEMA_VERSION, OPERATORS_STORE, OperatorDirectory, type SignInResult } from '../../../main/operators';
+import {
+  LOCKOUT_MS,
+  MAX_FAILED_ATTEMPTS,
+  OPERATORS_SCHEMA_VERSION,
+  OPERATORS_STORE,
+  OVERRIDE_MAX_FAILURES,
+  OVERRIDE_PAUSE_MS,
+  OperatorDirectory,
+  type SignInResult,
+} from '../../../main/operators';
 import { DEFAULT_COST } from '../../../main/operators';
 import { hashPassword } from '../../../main/operators/password';
 import { useStoreBackends } from '../../support/backends';
-import { ADMIN, AGENT, SUPERVISOR, expectCode, openDirectory, seeded, tempDir } from './helpers';
+import { ADMIN, AGENT, SUPERVISOR, endsIn, expectCode, openDirectory, seeded, tempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const MIN = 60_000;
@@ -148,20 +157,27 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const known = await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
       const ghost = await fail(d, 'ghost', MAX_FAILED_ATTEMPTS, T0);
       expect(ghost).toEqual(known);
-      expect(known.at(-1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      expect(known.at(-1)).toEqual({ ok: false, reason: 'locked', lockedForMs: LOCKOUT_MS });
     });
 
-    it(`locks at exactly ${MAX_FAILED_ATTEMPTS} consecutive failures for 30 minutes: locked at 29:59, open at 30:00`, async () => {
-      const d = track(await seeded(await backend.storage()));
+    it(`locks at exactly ${MAX_FAILED_ATTEMPTS} consecutive failures for 30 minutes (the database's clock): locked with a second left, open at its end`, async () => {
+      const storage = await backend.storage();
+      const d = track(await seeded(storage));
       const results = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
       expect(results.slice(0, MAX_FAILED_ATTEMPTS - 1).every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
-      expect(results[MAX_FAILED_ATTEMPTS - 1]).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-      // Even the right password is refused while locked.
-      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-      expect(await d.signIn(AGENT.id, AGENT.password, T0 + 29 * MIN + 59_000)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
+      expect(results[MAX_FAILED_ATTEMPTS - 1]).toEqual({ ok: false, reason: 'locked', lockedForMs: LOCKOUT_MS });
+      // Even the right password is refused while locked, whatever this desk's clock says.
+      const refused = await d.signIn(AGENT.id, AGENT.password, T0 + LOCKOUT_MS);
+      expect(refused).toMatchObject({ ok: false, reason: 'locked' });
+      expect(!refused.ok && refused.reason === 'locked' && refused.lockedForMs).toBeGreaterThan(LOCKOUT_MS - MIN);
+      // Time passes by the database's clock only: the lock's end moved to a few seconds from now, then to now.
+      await endsIn(storage, AGENT.id, 5_000);
+      const lastSeconds = await d.signIn(AGENT.id, AGENT.password, T0 + 1);
+      expect(!lastSeconds.ok && lastSeconds.reason === 'locked' && lastSeconds.lockedForMs).toBeLessThanOrEqual(5_000);
       // Other operators are not affected.
       expect((await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).ok).toBe(true);
-      expect((await d.signIn(AGENT.id, AGENT.password, T0 + 30 * MIN)).ok).toBe(true);
+      await endsIn(storage, AGENT.id, 0);
+      expect((await d.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
     });
 
     it(`does not lock at ${MAX_FAILED_ATTEMPTS - 1} failures, and a success resets the count`, async () => {
@@ -174,11 +190,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     });
 
     it('starts the count again once a lockout has run out', async () => {
-      const d = track(await seeded(await backend.storage()));
+      const storage = await backend.storage();
+      const d = track(await seeded(storage));
       await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-      const after = T0 + LOCKOUT_MS;
-      expect(await d.signIn(AGENT.id, 'wrong password 9', after)).toEqual({ ok: false, reason: 'invalid_credentials' });
-      expect((await d.signIn(AGENT.id, AGENT.password, after)).ok).toBe(true);
+      await endsIn(storage, AGENT.id, 0);
+      expect(await d.signIn(AGENT.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
     });
 
     it('counts simultaneous failures without losing any', async () => {
@@ -197,20 +214,55 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     });
   });
 
-  describe('verify (a signature that is not a sign-in: the manager override)', () => {
-    it('gives the same answers as signIn, but counts nothing on the account: failures never lock it, a success unlocks nothing', async () => {
-      const d = track(await seeded(await backend.storage()));
-      for (let i = 0; i < MAX_FAILED_ATTEMPTS * 2; i++) expect(await d.verify(SUPERVISOR.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+  describe('verifyOverride (a signature that is not a sign-in: the manager override)', () => {
+    const wrongOverride = (d: OperatorDirectory, id: string) => d.verifyOverride(id, 'wrong password 9', T0);
+
+    it(`counts its own failures per approver: ${OVERRIDE_MAX_FAILURES} wrong in a row pause override for that id, never its sign-in, and the right password after the pause resets the count`, async () => {
+      const storage = await backend.storage();
+      const d = track(await seeded(storage));
+      // The pausing failure is still told as a wrong password; from then on, paused even with the right one.
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES; i++) expect(await wrongOverride(d, SUPERVISOR.id)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toEqual({ ok: false, reason: 'override_paused', pausedForMs: expect.any(Number) as number });
+      const paused = await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password);
+      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeGreaterThan(OVERRIDE_PAUSE_MS - MIN);
+      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeLessThanOrEqual(OVERRIDE_PAUSE_MS);
+      // Nothing on the sign-in: the supervisor signs in, and that lifts nothing on override either.
       expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
-      expect(await d.verify('nobody', 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: false, reason: 'override_paused' });
+      // Another approver is not paused.
+      expect(await d.verifyOverride(ADMIN.id, ADMIN.password)).toMatchObject({ ok: true, operator: { id: ADMIN.id } });
 
-      // An account locked by its own failed sign-ins stays locked for verify too, and a right password does not lift it.
-      await fail(d, SUPERVISOR.id, MAX_FAILED_ATTEMPTS, T0);
-      expect(await d.verify(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).toEqual({ ok: false, reason: 'locked', lockedUntil: T0 + LOCKOUT_MS });
-      expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 2)).toMatchObject({ ok: false, reason: 'locked' });
+      await endsIn(storage, SUPERVISOR.id, 0, 'override_paused_until');
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true, operator: { id: SUPERVISOR.id } });
+      // Started over: one short of the pause, and a success resets again.
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++) await wrongOverride(d, SUPERVISOR.id);
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true });
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++) expect(await wrongOverride(d, SUPERVISOR.id)).toMatchObject({ reason: 'invalid_credentials' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true });
+    });
 
+    it('counts simultaneous failures without losing any (one atomic update each)', async () => {
+      const d = track(await seeded(await backend.storage()));
+      await Promise.all(Array.from({ length: OVERRIDE_MAX_FAILURES }, () => wrongOverride(d, SUPERVISOR.id)));
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: false, reason: 'override_paused' });
+    });
+
+    it('answers an unknown id as it answers an account, and respects the sign-in lockout and a disabled account', async () => {
+      const d = track(await seeded(await backend.storage()));
+      const known: string[] = [];
+      const ghost: string[] = [];
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++) known.push(((await wrongOverride(d, SUPERVISOR.id)) as { reason: string }).reason);
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++) ghost.push(((await wrongOverride(d, 'ghost')) as { reason: string }).reason);
+      expect(ghost).toEqual(known);
+      expect(known.at(-1)).toBe('override_paused');
+
+      // An account locked by its own failed sign-ins stays locked for override, and a right password lifts nothing.
+      await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
+      expect(await d.verifyOverride(AGENT.id, AGENT.password)).toEqual({ ok: false, reason: 'locked', lockedForMs: expect.any(Number) as number });
+      expect(await d.signIn(AGENT.id, AGENT.password, T0)).toMatchObject({ ok: false, reason: 'locked' });
       await d.setDisabled(ADMIN.id, AGENT.id, true);
-      expect(await d.verify(AGENT.id, AGENT.password, T0)).toEqual({ ok: false, reason: 'disabled' });
+      await d.resetPassword(ADMIN.id, AGENT.id, AGENT.password);
+      expect(await d.verifyOverride(AGENT.id, AGENT.password)).toEqual({ ok: false, reason: 'disabled' });
     });
   });
 

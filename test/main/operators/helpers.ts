@@ -2,7 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OperatorDirectory, OperatorError, type OperatorDirectoryOptions, type OperatorErrorCode } from '../../../main/operators';
+import { sql } from 'kysely';
+import { OPERATORS_STORE, OperatorDirectory, OperatorError, type OperatorDirectoryOptions, type OperatorErrorCode, type OperatorsDB } from '../../../main/operators';
+import { databaseNowMs } from '../../../main/operators/store';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 
 /** The desk the tests' directories sit at (a second desk of a center names another). */
@@ -49,4 +51,21 @@ export async function expectCode(fn: () => unknown, code: OperatorErrorCode): Pr
   const error = await operatorError(fn);
   if (error.code !== code) throw new Error(`expected OperatorError ${code}, got ${error.code}: ${error.message}`);
   return error;
+}
+
+/**
+ * Time passing for a lock, by the database's clock (which the tests cannot move): the account's lock (`column`
+ * locked_until) or its override pause (override_paused_until) is made to end `remainingMs` from the database's now (0: it
+ * ends now). Written as the app role may (UPDATE on operators), on either backend.
+ */
+export async function endsIn(storage: Storage, id: string, remainingMs: number, column: 'locked_until' | 'override_paused_until' = 'locked_until'): Promise<void> {
+  const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+  const until = sql<number>`${databaseNowMs(store.backend)} + ${remainingMs}`;
+  const updated = await store.db
+    .updateTable('operators')
+    .set(column === 'locked_until' ? { locked_until: until } : { override_paused_until: until })
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  if (updated.length !== 1) throw new Error(`no operator ${id} to move the clock for`);
 }

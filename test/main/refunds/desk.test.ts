@@ -6,13 +6,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack, type MainStackOptions } from '../../../main/app';
 import { loadSettings } from '../../../main/settings';
 import type { SenderInfo } from '../../../main/ipc';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
 import { embeddedStorage } from '../../../main/storage';
+import { OPERATORS_STORE, type OperatorsDB } from '../../../main/operators';
+import { databaseNowMs } from '../../../main/operators/store';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
@@ -517,13 +520,12 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
   });
 });
 
-describe('manager override: failed attempts are limited per desk, and never lock the supervisor out', () => {
+describe('manager override: failed attempts are limited per approver, and never lock the supervisor out', () => {
   let desk: Desk;
   beforeAll(async () => {
     desk = await Desk.open();
   });
   afterAll(async () => {
-    vi.useRealTimers();
     await desk.close();
   });
 
@@ -537,7 +539,8 @@ describe('manager override: failed attempts are limited per desk, and never lock
     const paused = await desk.refused('refunds:override', { ...wrong, approverPassword: PASSWORDS.sam });
     expect(paused).toMatchObject({ code: 'override_paused', params: { minutes: 5, failures: 5 } });
     expect(paused.message).toBe(
-      'Manager override is paused on this desk for 5 minutes after 5 wrong supervisor passwords. A supervisor can approve the request from the Approvals queue meanwhile.',
+      "Manager override with this supervisor's password is paused for 5 minutes after 5 wrong passwords in a row, at any desk. " +
+        'Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
     );
     // Each try is in the audit trail, refused, from the agent's session (this desk has made no other approval yet; the rows
     // are not picked by request id, which the log scrubber takes for a card number in about one random UUID in 200).
@@ -557,9 +560,11 @@ describe('manager override: failed attempts are limited per desk, and never lock
     const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 2000));
     const right = { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam };
     expect(await desk.refused('refunds:override', right)).toMatchObject({ code: 'override_paused' });
-    // Only the clock the desk reads moves (Date): timers, the simulator's own clock and sockets run as they are.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 5 * 60_000 + 1_000);
+    // The pause is the directory's, by the database's clock (which no test can move): its end is moved to now.
+    const storage = embeddedStorage(desk.dir);
+    const operators = await storage.open<OperatorsDB>(OPERATORS_STORE);
+    await operators.db.updateTable('operators').set({ override_paused_until: sql<number>`${databaseNowMs('sqlite')}` }).where('id', '=', 'sam').execute();
+    await storage.close();
     await desk.signInAs('ana');
     expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({ code: 'invalid_credentials' });
     expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({ status: 'approved', decidedBy: 'sam', override: true });
