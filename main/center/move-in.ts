@@ -384,12 +384,9 @@ function said(error: unknown): string {
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export class MoveInError extends UserError<'not_a_desk_folder'> {
+/** The folder given is not a desk's data folder: IT's command, said on its output; never crosses the IPC door. */
+export class MoveInError extends Error {
   override readonly name = 'MoveInError';
-
-  constructor(message: string) {
-    super('not_a_desk_folder', message);
-  }
 }
 
 /**
@@ -504,8 +501,9 @@ export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: st
     const report = await moveDeskIn({ dataDir: options.dataDir, center: storage, target });
     return { output: formatMoveIn(report), exitCode: report.ok ? 0 : 1 };
   } catch (error) {
+    if (error instanceof MoveInError) return { output: `Nothing was moved: ${error.message}\n`, exitCode: 2 };
     if (!(error instanceof UserError)) throw error;
-    return { output: `Nothing was moved: ${error.message}\n`, exitCode: error instanceof MoveInError ? 2 : 1 };
+    return { output: `Nothing was moved: ${error.message}\n`, exitCode: 1 };
   } finally {
     await storage.close();
   }
