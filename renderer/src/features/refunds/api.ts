@@ -12,6 +12,7 @@ import { bridge, unwrap } from '../../bridge/client';
 import { isRetryable } from '../../bridge/errors';
 import type { Secret } from '../../bridge/secret';
 import { useCall } from '../call';
+import { useLiveEvent, useLiveWatch } from '../live';
 import { storePayment, watchPayment } from '../payment';
 
 export const refundKeys = {
@@ -22,18 +23,34 @@ export const refundKeys = {
   limits: ['refund-limits'] as const,
 };
 
-/** The approvals queue (pending requests, or all of them), read again every 10 s. */
+/**
+ * The approvals queue (pending requests, or all of them), read again when main says a request changed (here, or at another
+ * desk of the center: pushed, never polled) and when the center's live feed is back after a loss.
+ */
 export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
+  const queryClient = useQueryClient();
+  useLiveWatch({ queue: true });
+  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+  useLiveEvent('refunds:changed', readAgain);
+  useLiveEvent('live:resync', readAgain);
   return useQuery({
     queryKey: refundKeys.queue(status),
     queryFn: async () => (await unwrap(bridge().refunds.queue({ status }))).requests,
     staleTime: 0,
-    refetchInterval: 10_000,
   });
 }
 
-/** The refund requests made for a payment, and what became of them; read again whenever the payment changes. */
+/**
+ * The refund requests made for a payment, and what became of them; read again whenever the payment changes, one of its
+ * requests is decided (here or at another desk), or the center's live feed is back.
+ */
 export function useRequestsFor(paymentId: string | undefined): UseQueryResult<RefundRequestView[]> {
+  const queryClient = useQueryClient();
+  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId ?? '') });
+  useLiveEvent('refunds:changed', (change) => {
+    if (change.paymentId === paymentId) readAgain();
+  });
+  useLiveEvent('live:resync', readAgain);
   return useQuery({
     queryKey: refundKeys.requestsFor(paymentId ?? ''),
     queryFn: async () => (await unwrap(bridge().refunds.requestsFor({ paymentId: paymentId ?? '' }))).requests,
