@@ -21,6 +21,8 @@ export const refundKeys = {
   queue: (status: 'pending' | 'all') => ['refund-requests', 'queue', status] as const,
   requestsFor: (paymentId: string) => ['refund-requests', 'for', paymentId] as const,
   limits: ['refund-limits'] as const,
+  /** A supervisor's approval or rejection from the queue, while main answers it. */
+  decision: ['refund-decision'] as const,
 };
 
 /**
@@ -30,7 +32,12 @@ export const refundKeys = {
 export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
   const queryClient = useQueryClient();
   useLiveWatch({ queue: true });
-  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+  const readAgain = (): void => {
+    // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the
+    // decision's own success reads the queue again.
+    if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) return;
+    void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+  };
   useLiveEvent('refunds:changed', readAgain);
   useLiveEvent('live:resync', readAgain);
   return useQuery({
@@ -145,6 +152,7 @@ export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'payme
   const queryClient = useQueryClient();
   const decided = useDecided();
   return useMutation({
+    mutationKey: refundKeys.decision,
     mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id })),
     onSuccess: (answer) => {
       decided(answer);
@@ -160,6 +168,7 @@ export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'payme
 export function useRejectRequest(requestId: string): UseMutationResult<Output<'refunds:reject'>, Error, { note: string }> {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: refundKeys.decision,
     mutationFn: ({ note }: { note: string }) => unwrap(bridge().refunds.reject({ requestId, note })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
