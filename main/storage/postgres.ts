@@ -29,6 +29,11 @@ export interface CenterConnectionOptions extends CenterTarget {
   statementTimeoutMs?: number | undefined;
   /** Shown in pg_stat_activity: which desk holds a connection ("card-payments-desk 3f1c…"). */
   applicationName?: string | undefined;
+  /**
+   * Where the LISTEN connection goes when it is not `host`/`port` (those are a pooler in transaction mode, which cannot
+   * keep a LISTEN): the PostgreSQL server itself.
+   */
+  listen?: { host: string; port: number } | undefined;
   /** An idle pooled connection failed (the server restarted…): already mapped; the pool drops that connection. */
   onIdleError?: ((error: unknown) => void) | undefined;
 }
@@ -161,6 +166,7 @@ export function centerChangeListener(options: CenterConnectionOptions, listen: O
     connect: async () => {
       const client = new CenterClient({
         ...config,
+        ...(options.listen === undefined ? {} : { host: options.listen.host, port: options.listen.port }),
         application_name: `${options.applicationName ?? 'card-payments-desk'}${LISTEN_APPLICATION_SUFFIX}`,
         query_timeout: LISTEN_QUERY_TIMEOUT_MS,
       });
