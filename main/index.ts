@@ -265,8 +265,11 @@ async function start(): Promise<void> {
   window.on('query-session-end', () => {
     quitAnyway = true;
   });
+  const windowId = window.webContents.id;
   window.on('closed', () => {
     mainWindow = null;
+    // What it watched of the center goes with it (its LISTEN connection closes when nothing else watches).
+    stack?.windowClosed(windowId);
   });
   await created.loaded;
   updater.start();

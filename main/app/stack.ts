@@ -12,10 +12,11 @@ import { RefundDesk, RefundRequests } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
+import { LiveFeed } from '../live';
 import { embeddedStorage, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire } from '../../shared/payments';
-import { connectService, Journal, PaymentEngine, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
   /** Electron's userData in the app; a temporary folder in tests. */
@@ -89,6 +90,8 @@ export interface MainStack {
   directory: OperatorDirectory;
   /** The audit trail (append-only, hash-chained): audit.db in the data folder. */
   audit: AuditTrail;
+  /** A window was closed: it watches nothing any more (the center's LISTEN connection closes when nobody watches). */
+  windowClosed(windowId: number): void;
   /** True while a payment may still change or an operation is unanswered: no update restarts the app then. */
   paymentInProgress(): boolean;
   /** Training only: the simulator's control endpoint. */
@@ -171,6 +174,15 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
   });
   // Each status of a 3DS link as main follows it with the provider.
   messenger.onDelivery((result) => emit('messaging:delivery', result));
+  // What the windows watch of the other desks' work (the center's LISTEN connection, held only while they do).
+  const live = new LiveFeed({
+    deskId: identity.deskId,
+    listen: storage.listen?.bind(storage),
+    readPayment: (paymentId) => engine.stored(paymentId),
+    reservationKey,
+    emit,
+    ...(options.onUnexpectedError ? { onError: (error: unknown) => options.onUnexpectedError?.('live', error) } : {}),
+  });
   const guard = new SessionGuard({
     directory,
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
@@ -178,6 +190,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       const where = endedBy === undefined ? {} : { deskId: endedBy.deskId, sinceAt: new Date(endedBy.since).toISOString() };
       record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason, ...where } });
       emit('session:locked', reason === 'ended_elsewhere' ? { endedElsewhere: where } : {});
+      // The screens that watched the others' work are gone with the session.
+      live.forget();
     },
     onIdleWarning: ({ locksAt }) => emit('session:idleWarning', { locksAt: new Date(locksAt).toISOString() }),
     onTakeOver: ({ operator, ended }) =>
@@ -247,6 +261,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = await RefundRequests.open(storage, identity);
+  // This desk's own requests reach its windows at once; the other desks' come through the center's live feed.
+  const stopRequests = requests.onChange((change) => emit('refunds:changed', change));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
   const refunds = new RefundDesk({
     engine,
@@ -352,6 +368,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       follow: async (paymentId) => {
         await engine.follow(paymentId);
       },
+      live: (windowId, watch) => live.watch(windowId, watch ?? { queue: false, reservations: [] }),
       protectCardData: options.protectCardData ?? (() => undefined),
       clock: { now: Date.now, timeZone },
     }),
@@ -374,6 +391,7 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
     },
     directory,
     audit,
+    windowClosed: (windowId) => live.forget(windowId),
     paymentInProgress: () => engine.busy(),
     training: service.training,
     recover: async () => {
@@ -403,6 +421,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
       return report;
     },
     async close() {
+      stopRequests();
+      await live.close();
       await engine.close();
       stopUpdates?.();
       await guard.signOut();

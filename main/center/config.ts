@@ -28,6 +28,12 @@ export const CenterSettings = z
      * encrypts without checking; disable sends everything in clear (a lab only).
      */
     sslmode: z.enum(CENTER_SSL_MODES, { error: 'must be "verify-full", "require" or "disable"' }).default('verify-full'),
+    /**
+     * Where each desk's one LISTEN connection goes when `host`/`port` are a pooler in transaction mode (PgBouncer), which
+     * cannot keep a LISTEN: the PostgreSQL server itself. Not set: the same as `host` and `port` (docs/IT.md, sizing).
+     */
+    listenHost: z.string().trim().regex(HOST, 'must be a host name or an IP address (no scheme, port or path)').optional(),
+    listenPort: z.int({ error: 'must be a port number from 1 to 65535' }).min(1, 'must be a port number from 1 to 65535').max(65535, 'must be a port number from 1 to 65535').optional(),
     /** The CA that signed the server's certificate (a PEM file's absolute path), when it is not a public CA. verify-full only. */
     sslrootcert: z
       .string()
@@ -76,6 +82,7 @@ export async function centerConnection(center: CenterSettings, deps: CenterConne
     user: center.user,
     password: deps.password,
     tls: { mode: center.sslmode, ...(caCertificatePem === undefined ? {} : { caCertificatePem }) },
+    ...(center.listenHost === undefined && center.listenPort === undefined ? {} : { listen: { host: center.listenHost ?? center.host, port: center.listenPort ?? center.port } }),
     ...(deps.applicationName === undefined ? {} : { applicationName: deps.applicationName }),
   };
 }

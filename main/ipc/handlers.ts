@@ -5,7 +5,7 @@ import type { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMes
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
 import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
-import type { PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
+import type { LiveState, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
@@ -103,6 +103,8 @@ export interface HandlerDeps {
   updates: UpdatesPort;
   /** Main follows a payment for the windows; its changes go out as `payments:changed`. */
   follow: (paymentId: string) => Promise<void> | void;
+  /** What a window watches of the others' work (main/live); undefined: nothing any more. Answers the feed's state. */
+  live: (webContentsId: number, watch: { queue: boolean; reservations: readonly string[] } | undefined) => LiveState;
   /** Content protection of the calling window while card data is on screen (a no-op outside Electron). */
   protectCardData: (webContentsId: number, active: boolean) => void;
   /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
@@ -117,7 +119,7 @@ function signedIn(ctx: CallContext): OperatorView {
 const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
 const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, protectCardData, clock }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, live, protectCardData, clock }: HandlerDeps): Handlers {
   const now = clock ? () => clock.now() : Date.now;
   const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   /**
@@ -190,6 +192,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }),
     'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
+    // Nobody signed in (the desk locked, the session ended): the window watches nothing.
+    'live:watch': (watch, ctx) => ({ state: live(ctx.senderId, ctx.operator === undefined ? undefined : watch) }),
     'payments:watch': async ({ paymentId }) => {
       await follow(paymentId);
       return { ok: true as const };

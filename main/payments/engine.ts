@@ -241,6 +241,15 @@ export class PaymentEngine {
     this.poller.restartSoon(checked(PaymentId, paymentId));
   }
 
+  /**
+   * A payment as the journal holds it now, without asking the service or telling the listeners: what another desk of the
+   * center wrote, read once to show it (main/live).
+   */
+  async stored(paymentId: string): Promise<PaymentView | undefined> {
+    const stored = await this.journal.payment(paymentId);
+    return stored && this.view(stored);
+  }
+
   /** Makes sure the payment is followed until settled; its changes reach every `on` listener. */
   async follow(paymentId: string): Promise<string> {
     const id = checked(PaymentId, paymentId);
@@ -513,7 +522,7 @@ export class PaymentEngine {
     const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun);
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
-        await journal.saveRefund(r, { id: paymentId, currency: known.currency }, operatorId);
+        await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, operatorId);
         return r.id;
       });
     }
@@ -685,7 +694,7 @@ export class PaymentEngine {
       const body = RefundBody.parse(op.payload);
       const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId));
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
-        await journal.saveRefund(r, { id: paymentId, currency: known.currency }, op.operatorId);
+        await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
         return r.id;
       });
       this.poller.restartSoon(paymentId);

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
-import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
+import { isUniqueViolation, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -606,6 +606,19 @@ export class Journal {
     return this.store.transaction((trx) => fn(new Journal(this.store, this.deskId, trx, this)), options);
   }
 
+  /**
+   * A write the other desks of the center are told of: its NOTIFY goes in the write's transaction (sent when it commits,
+   * never for a write rolled back). On the embedded file there is nobody else to tell: the write runs as it is.
+   */
+  private async announced<T>(write: (journal: Journal) => Promise<{ value: T; changes: readonly Change[] }>): Promise<T> {
+    if (this.store.backend !== 'postgres') return (await write(this)).value;
+    return this.transaction(async (journal) => {
+      const { value, changes } = await write(journal);
+      for (const change of changes) await notifyChange(journal.db, 'postgres', change);
+      return value;
+    });
+  }
+
   // ---- operations ----
 
   /**
@@ -614,24 +627,28 @@ export class Journal {
    * reservation has a payment still unanswered, or when the payment has a refund still unanswered — on any desk.
    */
   async begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint' | 'deskId'>): Promise<Operation> {
-    await this.db
-      .insertInto('operations')
-      .values({
-        key: op.key,
-        operation_id: op.operationId,
-        kind: op.kind,
-        fingerprint: fingerprint(op.payload),
-        payload: JSON.stringify(op.payload),
-        resendable: op.resendable ? 1 : 0,
-        state: 'pending',
-        reservation_id: op.reservationId,
-        reservation_key: reservationKey(op.reservationId),
-        operator_id: op.operatorId,
-        payment_id: op.paymentId ?? null,
-        created_at: op.createdAt,
-        desk_id: this.deskId,
-      })
-      .execute();
+    await this.announced(async (journal) => {
+      await journal.db
+        .insertInto('operations')
+        .values({
+          key: op.key,
+          operation_id: op.operationId,
+          kind: op.kind,
+          fingerprint: fingerprint(op.payload),
+          payload: JSON.stringify(op.payload),
+          resendable: op.resendable ? 1 : 0,
+          state: 'pending',
+          reservation_id: op.reservationId,
+          reservation_key: reservationKey(op.reservationId),
+          operator_id: op.operatorId,
+          payment_id: op.paymentId ?? null,
+          created_at: op.createdAt,
+          desk_id: this.deskId,
+        })
+        .execute();
+      const change: Change = { kind: 'operation', deskId: this.deskId, operationId: op.operationId, reservationKey: reservationKey(op.reservationId), paymentId: op.paymentId };
+      return { value: undefined, changes: [change] };
+    });
     this.changed();
     const stored = await this.operationByKey(op.key);
     if (!stored) throw new Error('journal: operation not stored');
@@ -658,18 +675,25 @@ export class Journal {
     outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number },
     at: number,
   ): Promise<void> {
-    await this.db
-      .updateTable('operations')
-      .set({
-        state: outcome.state,
-        result_id: outcome.state === 'done' ? outcome.resultId : null,
-        error_code: outcome.state === 'done' ? null : outcome.errorCode,
-        http_status: outcome.httpStatus ?? null,
-        completed_at: at,
-      })
-      .where('key', '=', key)
-      .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
-      .execute();
+    await this.announced(async (journal) => {
+      const rows = await journal.db
+        .updateTable('operations')
+        .set({
+          state: outcome.state,
+          result_id: outcome.state === 'done' ? outcome.resultId : null,
+          error_code: outcome.state === 'done' ? null : outcome.errorCode,
+          http_status: outcome.httpStatus ?? null,
+          completed_at: at,
+        })
+        .where('key', '=', key)
+        .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
+        .returning(['operation_id', 'reservation_id', 'payment_id'])
+        .execute();
+      const changes = rows.map(
+        (row): Change => ({ kind: 'operation', deskId: this.deskId, operationId: row.operation_id, reservationKey: reservationKey(row.reservation_id), paymentId: opt(row.payment_id) }),
+      );
+      return { value: undefined, changes };
+    });
     this.changed();
   }
 
@@ -784,17 +808,21 @@ export class Journal {
 
   /** The agent abandoned this payment in progress; the first record stands. */
   async abandonPayment(paymentId: string, by: string, at: string): Promise<void> {
-    await this.db
-      .updateTable('payments')
-      .set((eb) => ({ abandoned_by: eb.fn.coalesce('abandoned_by', eb.val(by)), abandoned_at: eb.fn.coalesce('abandoned_at', eb.val(at)) }))
-      .where('id', '=', paymentId)
-      .execute();
+    await this.announced(async (journal) => {
+      const rows = await journal.db
+        .updateTable('payments')
+        .set((eb) => ({ abandoned_by: eb.fn.coalesce('abandoned_by', eb.val(by)), abandoned_at: eb.fn.coalesce('abandoned_at', eb.val(at)) }))
+        .where('id', '=', paymentId)
+        .returning('reservation_id')
+        .execute();
+      return { value: undefined, changes: rows.map((row): Change => ({ kind: 'payment', deskId: this.deskId, paymentId, reservationKey: reservationKey(row.reservation_id) })) };
+    });
     this.changed();
   }
 
   /** Saves a payment and its refunds as the service last described them (its desk and agent: the first to write them). */
   async savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): Promise<void> {
-    await this.transaction(async (journal) => {
+    await this.announced((journal) => journal.transaction(async (journal) => {
       await journal.db
         .insertInto('payments')
         .values({
@@ -836,12 +864,29 @@ export class Journal {
           })),
         )
         .execute();
-      for (const r of p.refunds) await journal.saveRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined);
+      for (const r of p.refunds) await journal.writeRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined);
+      const change: Change = { kind: 'payment', deskId: this.deskId, paymentId: p.id, reservationKey: reservationKey(p.reservationId) };
+      return { value: undefined, changes: [change] };
+    }));
+    this.changed();
+  }
+
+  /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is. */
+  async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'> & { reservationId?: string }, operatorId?: string): Promise<void> {
+    await this.announced(async (journal) => {
+      await journal.writeRefund(r, payment, operatorId);
+      const change: Change = {
+        kind: 'payment',
+        deskId: this.deskId,
+        paymentId: r.paymentId ?? payment.id,
+        ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
+      };
+      return { value: undefined, changes: [change] };
     });
     this.changed();
   }
 
-  async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<void> {
+  private async writeRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<void> {
     await this.db
       .insertInto('refunds')
       .values({
@@ -863,7 +908,6 @@ export class Journal {
         })),
       )
       .execute();
-    this.changed();
   }
 
   async payment(id: string): Promise<StoredPayment | undefined> {

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestStatus, RefundRequestView } from '../../shared/desk';
-import type { Storage, StoreDatabase, StoreDefinition } from '../storage';
+import { notifyChange, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
 const SQLITE_REQUESTS = sql`CREATE TABLE requests (
@@ -132,9 +132,16 @@ const opt = <T>(value: T | null): T | undefined => (value === null ? undefined :
 /** How many requests' payments are remembered for the audit trail's naming (a call's audit row names its payment). */
 const KNOWN_PAYMENTS = 500;
 
+/** A request this desk added, decided or settled (the windows are told; the center's other desks by NOTIFY). */
+export interface RequestChange {
+  requestId: string;
+  paymentId: string;
+}
+
 export class RefundRequests {
   /** Request → payment, of the requests this desk read or wrote lately: the audit row of a call names its payment. */
   private readonly known = new Map<string, string>();
+  private readonly listeners = new Set<(change: RequestChange) => void>();
 
   private constructor(
     private readonly store: StoreDatabase<RefundRequestsDB>,
@@ -154,23 +161,49 @@ export class RefundRequests {
     return this.store.db;
   }
 
+  /** Each request this desk wrote, once written. */
+  onChange(listener: (change: RequestChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A write the other desks are told of: on the center its NOTIFY goes in the write's transaction (sent only if it
+   * commits); this desk's listeners hear of it once it is written. `write` answers the request's payment when it wrote.
+   */
+  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => Promise<string | undefined>): Promise<string | undefined> {
+    const paymentId =
+      this.store.backend === 'postgres'
+        ? await this.store.transaction(async (trx) => {
+            const written = await write(trx);
+            if (written !== undefined) await notifyChange(trx, 'postgres', { kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: written });
+            return written;
+          })
+        : await write(this.db);
+    if (paymentId !== undefined) for (const listener of this.listeners) listener({ requestId: id, paymentId });
+    return paymentId;
+  }
+
   async add(request: NewRequest): Promise<StoredRequest> {
-    await this.db
-      .insertInto('requests')
-      .values({
-        id: request.id,
-        payment_id: request.paymentId,
-        amount_cents: request.amountCents ?? null,
-        currency: request.currency,
-        reason: request.reason,
-        note: request.note ?? null,
-        status: 'pending',
-        requested_by: request.requestedBy,
-        requested_at: request.requestedAt,
-        override: 0,
-        desk_id: this.deskId,
-      })
-      .execute();
+    await this.announced(request.id, async (db) => {
+      await db
+        .insertInto('requests')
+        .values({
+          id: request.id,
+          payment_id: request.paymentId,
+          amount_cents: request.amountCents ?? null,
+          currency: request.currency,
+          reason: request.reason,
+          note: request.note ?? null,
+          status: 'pending',
+          requested_by: request.requestedBy,
+          requested_at: request.requestedAt,
+          override: 0,
+          desk_id: this.deskId,
+        })
+        .execute();
+      return request.paymentId;
+    });
     return this.getOrThrow(request.id);
   }
 
@@ -190,27 +223,33 @@ export class RefundRequests {
    * came first (at this desk or another).
    */
   async decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): Promise<boolean> {
-    const row = await this.db
-      .updateTable('requests')
-      .set({
-        status: decision.status,
-        decided_by: decision.by,
-        decided_at: decision.at,
-        decision_note: decision.note ?? null,
-        override: decision.override ? 1 : 0,
-        decided_desk_id: this.deskId,
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+    const paymentId = await this.announced(id, async (db) => {
+      const row = await db
+        .updateTable('requests')
+        .set({
+          status: decision.status,
+          decided_by: decision.by,
+          decided_at: decision.at,
+          decision_note: decision.note ?? null,
+          override: decision.override ? 1 : 0,
+          decided_desk_id: this.deskId,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .returning('payment_id')
+        .executeTakeFirst();
+      return row?.payment_id;
+    });
+    return paymentId !== undefined;
   }
 
   /** The refund the approval became, or why the service refused it for good. */
   async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
-    if ('refundId' in outcome) await this.db.updateTable('requests').set({ refund_id: outcome.refundId, failure: null }).where('id', '=', id).execute();
-    else await this.db.updateTable('requests').set({ status: 'failed', failure: outcome.failure }).where('id', '=', id).execute();
+    await this.announced(id, async (db) => {
+      const set = 'refundId' in outcome ? { refund_id: outcome.refundId, failure: null } : { status: 'failed' as const, failure: outcome.failure };
+      const row = await db.updateTable('requests').set(set).where('id', '=', id).returning('payment_id').executeTakeFirst();
+      return row?.payment_id;
+    });
     return this.getOrThrow(id);
   }
 

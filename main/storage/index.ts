@@ -27,6 +27,8 @@ export {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   centerKysely,
+  LISTEN_APPLICATION_SUFFIX,
+  centerChangeListener,
   centerPool,
   centerStorage,
   migrateCenter,
@@ -44,3 +46,14 @@ export {
   type CenterRoles,
   type CenterSchemaState,
 } from './migrations';
+export {
+  CHANGE_CHANNELS,
+  ChangeListener,
+  LISTEN_HEARTBEAT_MS,
+  notifyChange,
+  parseChange,
+  type Change,
+  type ChangeKind,
+  type ChangeListenerOptions,
+  type ListenState,
+} from './changes';

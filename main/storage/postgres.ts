@@ -8,6 +8,7 @@ import pg from 'pg';
 import { CenterPostgresDialect } from './driver';
 import { fromPostgresError, StorageError, type CenterTarget } from './errors';
 import { centerSchemaState, migrateCenterStore, readCenterRoles, type CenterMigrationReport } from './migrations';
+import { ChangeListener, type ChangeListenerOptions } from './changes';
 import { checkDefinition, runTransaction, type Storage, type StoreDatabase, type StoreDefinition } from './store';
 
 export type CenterTlsMode = 'disable' | 'require' | 'verify-full';
@@ -17,7 +18,10 @@ export interface CenterConnectionOptions extends CenterTarget {
   /** Asked for each new connection (the secret store in the app); undefined: none is stored (refused in words). */
   password: () => Promise<string | undefined>;
   tls: { mode: CenterTlsMode; caCertificatePem?: string | undefined };
-  /** The pool's size (default 2: one for the desk's queries, one spare; issue 17 sets the center's budget). */
+  /**
+   * The pool's size (default 1: a desk runs one statement at a time on the center; with the LISTEN connection, at most 2
+   * per desk: docs/IT.md sizes max_connections from it).
+   */
   maxConnections?: number | undefined;
   /** Waiting for a connection (opening one, or a free one of the pool); default 5 s. */
   connectTimeoutMs?: number | undefined;
@@ -25,11 +29,16 @@ export interface CenterConnectionOptions extends CenterTarget {
   statementTimeoutMs?: number | undefined;
   /** Shown in pg_stat_activity: which desk holds a connection ("card-payments-desk 3f1c…"). */
   applicationName?: string | undefined;
+  /**
+   * Where the LISTEN connection goes when it is not `host`/`port` (those are a pooler in transaction mode, which cannot
+   * keep a LISTEN): the PostgreSQL server itself.
+   */
+  listen?: { host: string; port: number } | undefined;
   /** An idle pooled connection failed (the server restarted…): already mapped; the pool drops that connection. */
   onIdleError?: ((error: unknown) => void) | undefined;
 }
 
-export const DEFAULT_MAX_CONNECTIONS = 2;
+export const DEFAULT_MAX_CONNECTIONS = 1;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 /** An idle desk closes its connections after this long (hundreds of desks share max_connections). */
@@ -95,11 +104,10 @@ class CenterClient extends pg.Client {
   }
 }
 
-/** A pg Pool for the center; its errors (also an idle connection's) never go unhandled. */
-export function centerPool(options: CenterConnectionOptions): pg.Pool {
+/** How each connection to the center is made (the pool's, and the LISTEN connection's). */
+function clientConfig(options: CenterConnectionOptions): pg.ClientConfig {
   const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
-  const pool = new pg.Pool({
-    Client: CenterClient,
+  return {
     host: options.host,
     port: options.port,
     database: options.database,
@@ -116,14 +124,23 @@ export function centerPool(options: CenterConnectionOptions): pg.Pool {
       return password;
     },
     ssl: sslOptions(options.tls),
-    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    idleTimeoutMillis: IDLE_TIMEOUT_MS,
     statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     application_name: options.applicationName ?? 'card-payments-desk',
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     types: typeParsers,
+  };
+}
+
+/** A pg Pool for the center; its errors (also an idle connection's) never go unhandled. */
+export function centerPool(options: CenterConnectionOptions): pg.Pool {
+  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const pool = new pg.Pool({
+    ...clientConfig(options),
+    Client: CenterClient,
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
   });
   const report = (error: unknown): void => options.onIdleError?.(fromPostgresError(error, target));
   pool.on('error', report);
@@ -131,6 +148,34 @@ export function centerPool(options: CenterConnectionOptions): pg.Pool {
   // uncaught 'error' event; the next statement on it fails as center_unavailable and the pool drops it.
   pool.on('connect', (client) => client.on('error', report));
   return pool;
+}
+
+/** The suffix of application_name that names a desk's LISTEN connection in pg_stat_activity. */
+export const LISTEN_APPLICATION_SUFFIX = ' (listen)';
+/** The LISTEN connection's heartbeat, or any statement on it, waits no longer than this for its answer. */
+const LISTEN_QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * The desk's one LISTEN connection (main/storage/changes.ts): made like the pool's, outside the pool (a pooled connection
+ * would stop listening when given back), named "<application name> (listen)".
+ */
+export function centerChangeListener(options: CenterConnectionOptions, listen: Omit<ChangeListenerOptions, 'connect'>): ChangeListener {
+  const config = clientConfig(options);
+  return new ChangeListener({
+    ...listen,
+    connect: async () => {
+      const client = new CenterClient({
+        ...config,
+        ...(options.listen === undefined ? {} : { host: options.listen.host, port: options.listen.port }),
+        application_name: `${options.applicationName ?? 'card-payments-desk'}${LISTEN_APPLICATION_SUFFIX}`,
+        query_timeout: LISTEN_QUERY_TIMEOUT_MS,
+      });
+      // Until the listener takes it over: a failure while connecting is the connect's rejection, never an uncaught event.
+      client.on('error', () => undefined);
+      await client.connect();
+      return client;
+    },
+  });
 }
 
 /**
@@ -203,6 +248,7 @@ export function centerStorage(options: CenterConnectionOptions): Storage & { poo
         close: () => Promise.resolve(),
       };
     },
+    listen: (listen) => centerChangeListener(options, listen),
     close: () => (ended ??= pool.end()),
   };
 }

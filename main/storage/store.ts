@@ -1,6 +1,7 @@
 /** What a store declares (its migrations per backend, its grants) and what it gets back: a Kysely instance, a transaction helper. */
 import type { Kysely, Transaction } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import type { ChangeListener, ChangeListenerOptions } from './changes';
 import { isTransactionConflict } from './errors';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -88,6 +89,11 @@ export interface Storage {
    * StorageError `center_not_ready` asks IT to run --migrate-center.
    */
   open<DB>(definition: StoreDefinition): Promise<StoreDatabase<DB>>;
+  /**
+   * The center only: the desk's one LISTEN connection (changes.ts), opened while acquired. The embedded files have no
+   * other desk: their writers are this process, which tells its windows itself.
+   */
+  listen?(options: Omit<ChangeListenerOptions, 'connect'>): ChangeListener;
   close(): Promise<void>;
 }
 

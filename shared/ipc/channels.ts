@@ -34,6 +34,7 @@ export const CHANNEL_NAMES = [
   'refunds:requestsFor',
   'refunds:approve',
   'refunds:reject',
+  'live:watch',
   'refunds:limits',
   'payments:search',
   'audit:list',
@@ -52,4 +53,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery', 'refunds:changed', 'reservations:changed', 'live:status', 'live:resync'] as const;

@@ -78,6 +78,13 @@ export const UpdateStatus = z.object({
 });
 export type UpdateStatus = z.infer<typeof UpdateStatus>;
 
+/**
+ * The center's live feed: `local` (the embedded files: every change is this desk's own), `connecting` (opening its
+ * connection), `live`, or `reconnecting` (lost: what windows show may be out of date until `live:resync`).
+ */
+export const LiveState = z.enum(['local', 'connecting', 'live', 'reconnecting']);
+export type LiveState = z.infer<typeof LiveState>;
+
 /** One id per logical operation, made by the renderer when the agent starts it: retries reuse it. */
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 
@@ -422,6 +429,20 @@ export const CHANNELS = {
       details: (input, output) => defined({ requestId: input.requestId, requestedBy: output?.requestedBy, note: input.note }),
     },
   }),
+  /**
+   * What this window shows that others' work changes: the approvals queue, the reservations open on it. Each call says
+   * the whole set (it replaces the last); an empty set, or no operator signed in, stops it. On the center main listens for
+   * the other desks' changes only while some window watches something, and pushes them as `payments:changed`,
+   * `reservations:changed` and `refunds:changed`; `live:status` and `live:resync` say when the feed was lost and is back.
+   * On the embedded files every writer is this desk: the events are its own (`local`).
+   */
+  'live:watch': channel({
+    input: z.strictObject({ queue: z.boolean(), reservations: z.array(ReservationId).max(20) }),
+    output: z.object({ state: LiveState }),
+    access: 'public',
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The refund limits of every role, from the settings. */
   'refunds:limits': channel({ input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF, activity: 'background', audit: 'none' }),
   /** The journal's payments, newest first, refreshed from the service when one is opened (payments:get). */
@@ -505,6 +526,14 @@ export const EVENTS = {
   'updates:changed': UpdateStatus,
   /** A 3DS link's delivery moved on (sent, delivered, failed…) as main follows it with the provider. */
   'messaging:delivery': DeliveryResult,
+  /** A refund request was asked for, decided or settled, at this desk or another of the center: queues read again. */
+  'refunds:changed': z.object({ requestId: RefundRequestId, paymentId: PaymentId }),
+  /** A watched reservation's payment attempts changed at another desk (begun, answered): its overview is read again. */
+  'reservations:changed': z.object({ reservationId: ReservationId }),
+  /** The center's live feed was lost (`reconnecting`) or is back (`live`): see `live:watch`. */
+  'live:status': z.object({ state: LiveState }),
+  /** The live feed is (again) in place: what changed while it was not may have been missed; open views read again. */
+  'live:resync': z.object({}),
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
 export type Channel = keyof typeof CHANNELS;

@@ -86,3 +86,36 @@ test("two desks of one center: the agent's request at desk A is approved by the 
     await b.app.stop();
   }
 });
+
+test("pushed, not polled: a request made at desk A appears in the supervisor's open queue at desk B within 2 s, and B's approval reaches A's open reservation", async ({ browser }) => {
+  const a = await deskWindow(browser);
+  const b = await deskWindow(browser);
+  try {
+    await signIn(a.page, a.app, 'agent');
+    const paymentId = await payInFull(a.page, 'OAX-3S7T2V', 'Efraín Téllez Ocaña');
+
+    // The supervisor's queue is open at desk B before the request exists (the queue no longer reads itself on a timer).
+    await signIn(b.page, b.app, 'supervisor');
+    await openSection(b.page, 'Approvals');
+    await expect(b.page.getByRole('row').filter({ hasText: paymentId })).toHaveCount(0);
+
+    await a.page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
+    const request = a.page.getByRole('region', { name: 'Request a refund' });
+    await request.getByLabel('Reason').selectOption('cancellation');
+    await request.getByRole('button', { name: 'Send request' }).click();
+    await request.getByLabel('Leave it in the queue').check();
+    await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
+
+    const queued = b.page.getByRole('row').filter({ hasText: paymentId });
+    await expect(queued).toContainText('ana', { timeout: 2_000 });
+    await queued.getByRole('button', { name: `Approve ${paymentId}` }).click();
+    await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
+
+    // Desk A never closed the reservation: the refund made at desk B is pushed to it.
+    const row = a.page.getByRole('row').filter({ hasText: paymentId }).first();
+    await expect(row).toContainText('Refunded', { timeout: 15_000 });
+  } finally {
+    await a.app.stop();
+    await b.app.stop();
+  }
+});

@@ -1,7 +1,7 @@
 // The surface `window.api` exposes, built by the same factory the preload and the e2e harness use.
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../preload/bridge';
-import { CHANNEL_NAMES, type Channel, type EventName } from '../../shared/ipc';
+import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from '../../shared/ipc';
 
 function recordingTransport() {
   const invoked: [Channel, unknown][] = [];
@@ -35,6 +35,7 @@ describe('createBridge', () => {
         "audit:list",
         "audit:verify",
         "events:on",
+        "live:watch",
         "messaging:channels",
         "messaging:history",
         "messaging:outbox",
@@ -101,5 +102,24 @@ describe('createBridge', () => {
     api.events.on('payments:changed', () => undefined);
     expect(() => api.events.on('ipc:anything' as EventName, () => undefined)).toThrow(/Unknown event/);
     expect(subscribed).toEqual(['payments:changed']);
+  });
+
+  it('subscribes to every event of the contract, the live feed of the center included', () => {
+    const { transport, subscribed } = recordingTransport();
+    const api = createBridge(transport);
+    for (const event of EVENT_NAMES) api.events.on(event, () => undefined);
+    expect(subscribed).toMatchInlineSnapshot(`
+      [
+        "payments:changed",
+        "session:locked",
+        "session:idleWarning",
+        "updates:changed",
+        "messaging:delivery",
+        "refunds:changed",
+        "reservations:changed",
+        "live:status",
+        "live:resync",
+      ]
+    `);
   });
 });

@@ -2,6 +2,7 @@
 // F2 back to the search from anywhere, and main's payment events followed while signed in.
 import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
+import { LiveNote } from '../features/live';
 import { usePaymentEvents } from '../features/payment';
 import { IdleWarning, lockSession, useActivityReport } from '../features/session';
 import { UpdateBanner } from '../features/updates';
@@ -90,6 +91,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
       </header>
       <IdleWarning />
       <UpdateBanner />
+      <LiveNote />
       {sections.length > 1 && (
         <nav className="sections" aria-label={t('nav.label')}>
           <div role="tablist" aria-label={t('nav.label')} className="sections__list">

@@ -484,6 +484,7 @@ export const enUS = {
   "outbox.state.declined": "The cardholder declined.",
   "outbox.state.link_closed": "The link was already used or has expired.",
   "outbox.state.link_unknown": "The link is no longer known to the training service.",
+  "live.reconnecting": "Reconnecting to the center… What you see may be out of date (a pending request may have been decided); it updates by itself when the connection is back.",
   "update.ready": "Version {version} of the app is ready. Restart to install it; it takes about a minute.",
   "update.readyAfterCall": "Version {version} of the app is ready. It will be installed when you restart, once the payment in progress has its result.",
   "update.restart": "Restart now",

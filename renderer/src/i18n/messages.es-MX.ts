@@ -485,6 +485,7 @@ export const esMX: Catalogue = {
   "outbox.state.declined": "El tarjetahabiente rechazó.",
   "outbox.state.link_closed": "El enlace ya se usó o venció.",
   "outbox.state.link_unknown": "El servicio de capacitación ya no conoce el enlace.",
+  "live.reconnecting": "Reconectando con el centro… Lo que ve puede no estar al día (una solicitud pendiente pudo haberse decidido); se actualiza solo cuando vuelva la conexión.",
   "update.ready": "La versión {version} de la aplicación está lista. Reinicie para instalarla; tarda alrededor de un minuto.",
   "update.readyAfterCall": "La versión {version} de la aplicación está lista. Se instalará cuando reinicie, una vez que el pago en curso tenga su resultado.",
   "update.restart": "Reiniciar ahora",

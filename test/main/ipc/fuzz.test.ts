@@ -8,6 +8,8 @@ function wrongTypes(value: unknown): unknown[] {
   if (typeof value === 'string') return [12345, {}, [], true, null];
   if (typeof value === 'number') return ['10', true, {}, null, [1]];
   if (typeof value === 'boolean') return ['yes', 1, null];
+  // A list's wrong type is not an empty list (live:watch takes one: it watches nothing then).
+  if (Array.isArray(value)) return ['card', 7, {}, null];
   if (typeof value === 'object' && value !== null) return ['card', 7, [], null];
   return [];
 }

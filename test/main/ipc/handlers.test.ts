@@ -91,6 +91,7 @@ const dispatch = (withEngine: PaymentEngine = engine) =>
       accounts: { list: unused, create: unused, update: unused, resetPassword: unused },
       updates: { status: () => ({ state: 'disabled' }), restart: () => undefined },
       follow: (id) => void followed.push(id),
+      live: () => 'local',
       protectCardData: (id, active) => protected_.push([id, active]),
     }),
     currentOperator: () => signedIn,

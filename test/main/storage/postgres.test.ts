@@ -170,3 +170,29 @@ async function waitFor(ready: () => Promise<boolean>): Promise<void> {
   }
   throw new Error('the statement never started');
 }
+
+describe('one pooled connection per desk (issue 17: at most 2 with the LISTEN one)', () => {
+  it('the pool holds 1 connection; a transaction, the statements queued behind it and a transaction nested in place all finish', async () => {
+    const applicationName = `cpd-pool-${Date.now()}`;
+    const storage = centerStorage({ ...center.app, applicationName, connectTimeoutMs: 3000 });
+    try {
+      expect(storage.pool.options.max).toBe(1);
+      const store = await storage.open<NotesDB>(notesStore);
+      const inside = store.transaction(async (trx) => {
+        await trx.insertInto('notes').values({ id: 'pool-1', desk: 'a', body: 'first', cents: 1, created_at: '2026-11-24T00:00:00.000Z', pinned: 0 }).execute();
+        // Another store's statements wait for the one connection; the transaction itself never waits on them.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // A store's "nested" transaction runs on the open one (as Journal.transaction does), never asking the pool again.
+        await trx.insertInto('notes').values({ id: 'pool-2', desk: 'a', body: 'second', cents: 2, created_at: '2026-11-24T00:00:00.000Z', pinned: 0 }).execute();
+        return (await trx.selectFrom('notes').select('id').where('id', 'in', ['pool-1', 'pool-2']).execute()).length;
+      });
+      const queued = Promise.all([1, 2, 3].map(() => store.db.selectFrom('notes').select('id').execute()));
+      expect(await inside).toBe(2);
+      await queued;
+      const held = await center.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+      expect(held.length).toBe(1);
+    } finally {
+      await storage.close();
+    }
+  });
+});

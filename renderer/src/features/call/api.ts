@@ -1,10 +1,11 @@
 // The call's data through the bridge: the reservations the lookup finds, the one on the call, and its overview (its
 // payments, saved cards and unanswered attempts), which follows every change of the reservation's payments.
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Output } from '../../../../shared/ipc';
 import type { ReservationView } from '../../../../shared/reservations';
 import { follows } from '../../bridge/cache';
 import { bridge, unwrap } from '../../bridge/client';
+import { useLiveEvent, useLiveWatch } from '../live';
 
 export const callKeys = {
   /** Everything read about reservations (an import of reservations marks it all stale). */
@@ -33,10 +34,18 @@ export function useReservation(id: string | undefined): UseQueryResult<Reservati
 }
 
 /**
- * The reservation's payments, saved cards and unanswered attempts; read again whenever one of its payments changes, and
- * each time the reservation is opened (another desk of the center may have charged or refunded it meanwhile).
+ * The reservation's payments, saved cards and unanswered attempts; read again whenever one of its payments changes, each
+ * time the reservation is opened, and when another desk of the center begins or answers an attempt on it (pushed by main
+ * while it is open here) or the center's live feed is back after a loss.
  */
 export function useOverview(id: string | undefined): UseQueryResult<Output<'reservations:overview'>> {
+  const queryClient = useQueryClient();
+  useLiveWatch({ reservation: id });
+  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: callKeys.overview(id ?? '') });
+  useLiveEvent('reservations:changed', (change) => {
+    if (change.reservationId === id) readAgain();
+  });
+  useLiveEvent('live:resync', readAgain);
   return useQuery({
     queryKey: callKeys.overview(id ?? ''),
     queryFn: () => unwrap(bridge().reservations.overview({ reservationId: id ?? '' })),

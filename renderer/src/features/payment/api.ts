@@ -13,20 +13,30 @@ import { followsPayment } from '../../bridge/cache';
 import { bridge, hasBridge, unwrap } from '../../bridge/client';
 import { isRetryable } from '../../bridge/errors';
 import { callKeys, useCall } from '../call';
+import { useLiveEvent, useLiveWatch } from '../live';
 
 export const paymentKeys = {
   all: ['payments'] as const,
   detail: (id: string) => ['payments', id] as const,
 };
 
-/** A payment as main last reported it; main follows it and pushes every change (usePaymentEvents). */
+/**
+ * A payment as main last reported it; main follows it and pushes every change (usePaymentEvents), those made at another
+ * desk of the center too while it is on screen (its reservation watched); read again when the live feed is back.
+ */
 export function usePayment(id: string | undefined): UseQueryResult<PaymentView> {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     queryKey: paymentKeys.detail(id ?? ''),
     queryFn: () => unwrap(bridge().payments.get({ paymentId: id ?? '' })),
     enabled: id !== undefined,
     staleTime: Number.POSITIVE_INFINITY,
   });
+  useLiveWatch({ reservation: query.data?.reservationId });
+  useLiveEvent('live:resync', () => {
+    if (id !== undefined) void queryClient.invalidateQueries({ queryKey: paymentKeys.detail(id) });
+  });
+  return query;
 }
 
 /**

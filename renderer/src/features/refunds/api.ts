@@ -12,6 +12,7 @@ import { bridge, unwrap } from '../../bridge/client';
 import { isRetryable } from '../../bridge/errors';
 import type { Secret } from '../../bridge/secret';
 import { useCall } from '../call';
+import { useLiveEvent, useLiveWatch } from '../live';
 import { storePayment, watchPayment } from '../payment';
 
 export const refundKeys = {
@@ -20,20 +21,43 @@ export const refundKeys = {
   queue: (status: 'pending' | 'all') => ['refund-requests', 'queue', status] as const,
   requestsFor: (paymentId: string) => ['refund-requests', 'for', paymentId] as const,
   limits: ['refund-limits'] as const,
+  /** A supervisor's approval or rejection from the queue, while main answers it. */
+  decision: ['refund-decision'] as const,
 };
 
-/** The approvals queue (pending requests, or all of them), read again every 10 s. */
+/**
+ * The approvals queue (pending requests, or all of them), read again when main says a request changed (here, or at another
+ * desk of the center: pushed, never polled) and when the center's live feed is back after a loss.
+ */
 export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
+  const queryClient = useQueryClient();
+  useLiveWatch({ queue: true });
+  const readAgain = (): void => {
+    // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the
+    // decision's own success reads the queue again.
+    if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) return;
+    void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+  };
+  useLiveEvent('refunds:changed', readAgain);
+  useLiveEvent('live:resync', readAgain);
   return useQuery({
     queryKey: refundKeys.queue(status),
     queryFn: async () => (await unwrap(bridge().refunds.queue({ status }))).requests,
     staleTime: 0,
-    refetchInterval: 10_000,
   });
 }
 
-/** The refund requests made for a payment, and what became of them; read again whenever the payment changes. */
+/**
+ * The refund requests made for a payment, and what became of them; read again whenever the payment changes, one of its
+ * requests is decided (here or at another desk), or the center's live feed is back.
+ */
 export function useRequestsFor(paymentId: string | undefined): UseQueryResult<RefundRequestView[]> {
+  const queryClient = useQueryClient();
+  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId ?? '') });
+  useLiveEvent('refunds:changed', (change) => {
+    if (change.paymentId === paymentId) readAgain();
+  });
+  useLiveEvent('live:resync', readAgain);
   return useQuery({
     queryKey: refundKeys.requestsFor(paymentId ?? ''),
     queryFn: async () => (await unwrap(bridge().refunds.requestsFor({ paymentId: paymentId ?? '' }))).requests,
@@ -128,6 +152,7 @@ export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'payme
   const queryClient = useQueryClient();
   const decided = useDecided();
   return useMutation({
+    mutationKey: refundKeys.decision,
     mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id })),
     onSuccess: (answer) => {
       decided(answer);
@@ -143,6 +168,7 @@ export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'payme
 export function useRejectRequest(requestId: string): UseMutationResult<Output<'refunds:reject'>, Error, { note: string }> {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: refundKeys.decision,
     mutationFn: ({ note }: { note: string }) => unwrap(bridge().refunds.reject({ requestId, note })),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: refundKeys.requests });

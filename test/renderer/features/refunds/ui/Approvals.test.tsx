@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The supervisor's approval queue in a DOM, against a fake of main (support/bridge.ts): the queue is the center's, so
 // each request says the desk it was asked at; a request of before desks had ids says none.
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RefundRequestView } from '../../../../../shared/desk';
 import { installFakeMain } from '../../../support/bridge';
@@ -35,5 +35,32 @@ describe('Approvals', () => {
     const desk = within(first as HTMLElement).getByText('en el escritorio 3f1c2a4e');
     expect(desk.getAttribute('title')).toBe('3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b');
     expect(within(second as HTMLElement).queryByText(/en el escritorio/)).toBeNull();
+  });
+
+  it('watches the queue while open and reads it again when main pushes a change or a resync, never on a timer', async () => {
+    main.reset();
+    let served = [request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a')];
+    main.answer('refunds:queue', () => ({ requests: served }));
+    main.answer('live:watch', () => ({ state: 'live' }));
+    renderWithData('en-US', <Approvals />);
+    await screen.findAllByRole('row');
+    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: true, reservations: [] }));
+    const reads = (): number => main.sent.filter((s) => s.channel === 'refunds:queue').length;
+    const before = reads();
+
+    // Another desk asked for a refund: main pushes it, and the queue shows it.
+    served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')];
+    main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b', paymentId: `pay_${'b'.repeat(32)}` });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(reads()).toBe(before + 1);
+    main.emit('live:resync', {});
+    await waitFor(() => expect(reads()).toBe(before + 2));
+    // Nothing else reads it: no polling.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reads()).toBe(before + 2);
+
+    // Closed: the window watches nothing any more.
+    cleanup();
+    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: false, reservations: [] }));
   });
 });
