@@ -741,17 +741,13 @@ export class Journal {
 
   /**
    * Refund operations begun in [from, to) (epoch ms, each desk's clock), in every state and on every desk of the
-   * center: the daily refund cap counts an operator's refunds wherever they were made.
+   * center: the daily refund cap counts an operator's refunds wherever they were made. With `operatorId`, only theirs
+   * (compared without case): what one approval reads stays one operator's day, however many desks the center has.
    */
-  async refundOperationsBegunBetween(from: number, to: number): Promise<Operation[]> {
-    const rows = await this.db
-      .selectFrom('operations')
-      .selectAll()
-      .where('kind', '=', 'refund')
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .orderBy('created_at')
-      .execute();
+  async refundOperationsBegunBetween(from: number, to: number, operatorId?: string): Promise<Operation[]> {
+    let query = this.db.selectFrom('operations').selectAll().where('kind', '=', 'refund').where('created_at', '>=', from).where('created_at', '<', to);
+    if (operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['operator_id']), '=', operatorId.toLowerCase()));
+    const rows = await query.orderBy('created_at').execute();
     return rows.map((row) => toOperation(row, this.deskId));
   }
 

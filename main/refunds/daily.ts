@@ -18,8 +18,11 @@ export interface RefundOperationRecord {
 
 /** What the count needs of the journal (main/payments' Journal is one). */
 export interface RefundHistory {
-  /** The refund operations begun in [from, to) (epoch ms) at every desk of the center, in every state. */
-  refundOperationsBegunBetween(from: number, to: number): Promise<readonly RefundOperationRecord[]>;
+  /**
+   * The refund operations begun in [from, to) (epoch ms) at every desk of the center, in every state; with
+   * `operatorId`, at least that operator's (the count filters again).
+   */
+  refundOperationsBegunBetween(from: number, to: number, operatorId?: string): Promise<readonly RefundOperationRecord[]>;
   payment(id: string): Promise<{ amountCents: number; currency: string; refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[] } | undefined>;
 }
 
@@ -51,7 +54,7 @@ export async function refundedTodayCents(history: RefundHistory, operatorId: str
   const window = searchWindow(today);
   const isToday = (ms: number): boolean => localDayAndHour(new Date(ms).toISOString(), timeZone)?.day === today;
   let cents = 0;
-  for (const op of await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to))) {
+  for (const op of await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to), operatorId)) {
     if (!same(op.operatorId, operatorId) || !isToday(op.createdAt)) continue;
     if (op.state === 'failed' || op.state === 'abandoned') continue;
     const payment = op.paymentId === undefined ? undefined : await history.payment(op.paymentId);

@@ -235,7 +235,7 @@ export class RefundDesk {
     return (journal, operationId) => {
       const history: RefundHistory = {
         payment: (id) => journal.payment(id),
-        refundOperationsBegunBetween: async (from, to) => (await journal.refundOperationsBegunBetween(from, to)).filter((op) => op.operationId !== operationId),
+        refundOperationsBegunBetween: async (from, to, operatorId) => (await journal.refundOperationsBegunBetween(from, to, operatorId)).filter((op) => op.operationId !== operationId),
       };
       return this.checkLimit(by, payment, amountCents, history);
     };

@@ -11,10 +11,6 @@ export interface WorkerJob {
   paymentsPerDesk: number;
   /** An agent's mean pause between two steps, in ms. */
   thinkMs: number;
-  /** The events after which a supervisor's open queue reads it again (the push path). */
-  queueEvents: string[];
-  /** The channel a supervisor calls when it opens the queue (subscribes to pushed events), when there is one. */
-  watchQueue: string | undefined;
   center: { host: string; port: number; database: string; user: string; password: string };
   simulator: { authUrl: string; cdeUrl: string; baseUrl: string; controlUrl: string; clientId: string; clientSecret: string };
 }

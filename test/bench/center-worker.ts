@@ -21,6 +21,8 @@ const TIMED = new Set(['payments:pay', 'payments:get', 'refunds:request', 'refun
 const YEAR = new Date().getUTCFullYear() + 2;
 /** What a supervisor's open queue does without an event: one read every 30 s (issue 17). */
 const IDLE_READ_MS = 30_000;
+/** The events after which the open approval queue reads again, as the renderer's queue does (the push path). */
+const QUEUE_EVENTS: readonly string[] = ['refunds:changed', 'live:resync'];
 
 const now = (): number => performance.timeOrigin + performance.now();
 const send = (message: WorkerMessage): void => void process.send?.(message);
@@ -92,6 +94,7 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
     const reservationId = `BN-${desk.index}-${n}`;
     try {
       await pause();
+      await desk.call('live:watch', { queue: false, reservations: [reservationId] });
       const method = await desk.call<{ id: string }>('payments:tokenize', {
         operationId: randomUUID(),
         card: { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' },
@@ -107,6 +110,7 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
         payment = await desk.call('payments:get', { paymentId: payment.id });
       }
       await desk.call('reservations:overview', { reservationId });
+      // The reservation was on screen while the payment was taken (the window watches it); closed after the refund request.
       if (n % 2 === 0 && payment.status === 'succeeded') {
         await pause();
         const requestId = randomUUID();
@@ -114,6 +118,7 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
         await desk.call('refunds:request', { requestId, paymentId: payment.id, amountCents: 1_000, reason: 'requested_by_customer' });
         send({ type: 'request-made', requestId, at });
       }
+      await desk.call('live:watch', { queue: false, reservations: [] });
     } catch (error) {
       send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) });
     }
@@ -165,13 +170,13 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       });
   };
   const offEvent = desk.stack.onEvent((event) => {
-    if (job.queueEvents.includes(event)) schedule();
+    if (QUEUE_EVENTS.includes(event)) schedule();
   });
   const idle = setInterval(schedule, IDLE_READ_MS);
-  void (async () => {
-    if (job.watchQueue !== undefined) await desk.call(job.watchQueue, {}).catch(() => undefined);
-    schedule();
-  })();
+  void desk
+    .call('live:watch', { queue: true, reservations: [] })
+    .then(schedule)
+    .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }));
   return {
     async stop() {
       stopped = true;

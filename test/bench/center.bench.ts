@@ -38,9 +38,6 @@ import { startPostgres } from '../support/postgres';
 import type { WorkerJob, WorkerMessage } from './center-protocol';
 
 const BUDGET = { doorP99Ms: 150, connectionsPerDesk: 2, notifyP99Ms: 2000 };
-/** The events after which an open approval queue reads again, and the channel that opens it (the push path). */
-const QUEUE_EVENTS: string[] = [];
-const WATCH_QUEUE: string | undefined = undefined;
 /** After the agents are done: how long the last requests may take to be seen everywhere and approved. */
 const SETTLE_MS = 40_000;
 
@@ -104,7 +101,14 @@ async function main(): Promise<void> {
       const rows = (await admin.query<{ application_name: string; n: string }>('SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY application_name', [center.roles.app.name])).rows;
       const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
       connections.max = Math.max(connections.max, total);
-      for (const row of rows) if (row.application_name.startsWith('center-bench desk-')) connections.perDeskMax = Math.max(connections.perDeskMax, Number(row.n));
+      // A desk's pooled connection and its LISTEN one ("… (listen)") counted together.
+      const perDesk = new Map<string, number>();
+      for (const row of rows) {
+        if (!row.application_name.startsWith('center-bench desk-')) continue;
+        const desk = row.application_name.replace(/ \(listen\)$/, '');
+        perDesk.set(desk, (perDesk.get(desk) ?? 0) + Number(row.n));
+      }
+      connections.perDeskMax = Math.max(connections.perDeskMax, ...perDesk.values());
     };
     let sampling = false;
     sampler = setInterval(() => {
@@ -178,8 +182,6 @@ async function main(): Promise<void> {
         password,
         paymentsPerDesk,
         thinkMs,
-        queueEvents: QUEUE_EVENTS,
-        watchQueue: WATCH_QUEUE,
         center: { host: center.app.host, port: center.app.port, database: center.app.database, user: center.app.user, password: appPassword },
         simulator: { authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, controlUrl: sim.controlUrl, clientId: sim.clientId, clientSecret: sim.clientSecret },
       };

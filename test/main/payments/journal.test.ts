@@ -190,6 +190,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
         ['pay_1', DESK_A.deskId],
         ['pay_2', DESK_B.deskId],
       ]);
+      // One operator's day only, named in any case: what one approval reads does not grow with the center.
+      await a.begin(op({ kind: 'refund', paymentId: 'pay_3', operatorId: 'sue', createdAt: 30 }));
+      expect((await b.refundOperationsBegunBetween(0, 100, 'SAM')).map((o) => o.paymentId)).toEqual(['pay_1', 'pay_2']);
+      expect((await b.refundOperationsBegunBetween(0, 100, 'sue')).map((o) => o.paymentId)).toEqual(['pay_3']);
     });
   });
 });

@@ -93,8 +93,8 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     const arranged: { a?: Desk; first?: PaymentView } = {};
     const late = (journal: Journal): RefundHistory => ({
       payment: (id) => journal.payment(id),
-      refundOperationsBegunBetween: async (from, to) => {
-        const read = await journal.refundOperationsBegunBetween(from, to);
+      refundOperationsBegunBetween: async (from, to, operatorId) => {
+        const read = await journal.refundOperationsBegunBetween(from, to, operatorId);
         atA ??= arranged.a?.refunds.refund({ operationId: randomUUID(), paymentId: arranged.first?.id ?? '', amountCents: 40_000, reason: 'duplicate' }, SAM);
         await atA;
         return read;
