@@ -962,10 +962,12 @@ export class PaymentEngine {
       attempt++;
       const timer = setTimeout(() => {
         if (this.closed) return;
-        // Answered meanwhile (the agent tried again with the same key once the center was back): that answer stands.
+        // Answered meanwhile (the agent tried again with the same key once the center was back): that answer stands. One
+        // marked for reconciliation meanwhile (another desk found it unanswered for 24 hours) still takes the answer, as
+        // an answer written at once does (settle writes 'done' over anything but 'done'): the service made it.
         const writeUnlessAnswered = async (): Promise<string | undefined> => {
           const now = await this.journal.operationByKey(op.key);
-          return now !== undefined && now.state !== 'pending' ? now.resultId : write();
+          return now !== undefined && now.state !== 'pending' && now.state !== 'reconcile' ? now.resultId : write();
         };
         writeUnlessAnswered().then(
           (resultId) => {
