@@ -184,4 +184,45 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     await b.engine.pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch(() => undefined);
     expect(made.payments.size).toBe(before + 1);
   });
+
+  // Second adversarial review of issue 16. A refund's operation is its body (amount, reason) and its payment: asked for
+  // again by its id with another payment id, it used to be "resumed" (the fingerprint covers the body only) and sent
+  // to the other payment with the first one's key. Desk A's refund of payment 1 is begun (its answer lost); desk B asks
+  // for the same operation id on payment 2: payment 2 was refunded, the operation closed as done, and payment 1's
+  // refund, approved, never made. Through the refund desk it also skipped every cap (an operation already begun is not
+  // checked again), whoever began it.
+  it('an operation begun for one payment is not resumed for another: refused, nothing sent', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const pay = async (): Promise<string> => {
+      const reservationId = `HTL-P-${randomUUID().slice(0, 6)}`;
+      const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+      let payment = await a.engine.pay({ methodId: card.id, amountCents: 20_000, currency: 'usd', reservationId, operatorId: 'ana' });
+      for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        payment = await a.engine.getPayment(payment.id);
+      }
+      expect(payment.status).toBe('succeeded');
+      return payment.id;
+    };
+    const first = await pay();
+    const second = await pay();
+    const operationId = randomUUID();
+    // Desk A began the refund of the first payment and did not get its answer (the service never saw it, here).
+    await a.journal.begin({
+      key: randomUUID(),
+      operationId,
+      kind: 'refund',
+      payload: { amount: 100, reason: 'duplicate' },
+      createdAt: Date.now(),
+      paymentId: first,
+      reservationId: (await a.engine.getPayment(first)).reservationId,
+      operatorId: 'root',
+      resendable: true,
+    });
+    const refundsBefore = made.refunds.size;
+    await expect(b.engine.refund({ operationId, paymentId: second, amountCents: 10_000, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'operation_changed' });
+    expect(made.refunds.size).toBe(refundsBefore);
+    expect(await b.journal.operation(operationId)).toMatchObject({ state: 'pending', paymentId: first });
+  });
 });
