@@ -834,7 +834,7 @@ export class PaymentEngine {
     for (;;) {
       const existing = await this.journal.operation(id);
       if (existing) {
-        this.checkResumable(existing, kind, payload);
+        this.checkResumable(existing, kind, payload, meta.paymentId);
         return existing;
       }
       const check = whenBegun && (async (journal: Journal): Promise<boolean> => (await whenBegun(journal, id), false));
@@ -888,11 +888,13 @@ export class PaymentEngine {
   /**
    * An operation asked for again by its id must be the same operation: for a payment, the same money fields
    * (method, amount, currency, reservation, installments; a note or the operator do not count); otherwise the whole
-   * request. Never one recovery closed, nor one whose key the service may have forgotten.
+   * request, and for a refund the same payment (its body does not name it: another payment's refund would be sent with this
+   * key). Never one recovery closed, nor one whose key the service may have forgotten.
    */
-  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown): void {
+  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown, paymentId?: string): void {
     const same = kind === 'create_payment' ? moneyFields(existing.payload) === moneyFields(payload) : existing.fingerprint === fingerprint(payload);
-    if (existing.kind !== kind || !same) {
+    const samePayment = paymentId === undefined || existing.paymentId === undefined || existing.paymentId === paymentId;
+    if (existing.kind !== kind || !same || !samePayment) {
       throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
     }
     if (existing.state === 'reconcile') {
