@@ -843,7 +843,7 @@ export class PaymentEngine {
     for (;;) {
       const existing = await this.journal.operation(id);
       if (existing) {
-        this.checkResumable(existing, kind, payload);
+        this.checkResumable(existing, kind, payload, meta.paymentId);
         return existing;
       }
       const check = whenBegun && (async (journal: Journal): Promise<boolean> => (await whenBegun(journal, id), false));
@@ -897,11 +897,13 @@ export class PaymentEngine {
   /**
    * An operation asked for again by its id must be the same operation: for a payment, the same money fields
    * (method, amount, currency, reservation, installments; a note or the operator do not count); otherwise the whole
-   * request. Never one recovery closed, nor one whose key the service may have forgotten.
+   * request, and for a refund the same payment (its body does not name it: another payment's refund would be sent with this
+   * key). Never one recovery closed, nor one whose key the service may have forgotten.
    */
-  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown): void {
+  private checkResumable(existing: Operation, kind: OperationKind, payload: unknown, paymentId?: string): void {
     const same = kind === 'create_payment' ? moneyFields(existing.payload) === moneyFields(payload) : existing.fingerprint === fingerprint(payload);
-    if (existing.kind !== kind || !same) {
+    const samePayment = paymentId === undefined || existing.paymentId === undefined || existing.paymentId === paymentId;
+    if (existing.kind !== kind || !same || !samePayment) {
       throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
     }
     if (existing.state === 'reconcile') {
@@ -971,10 +973,12 @@ export class PaymentEngine {
       attempt++;
       const timer = setTimeout(() => {
         if (this.closed) return;
-        // Answered meanwhile (the agent tried again with the same key once the center was back): that answer stands.
+        // Answered meanwhile (the agent tried again with the same key once the center was back): that answer stands. One
+        // marked for reconciliation meanwhile (another desk found it unanswered for 24 hours) still takes the answer, as
+        // an answer written at once does (settle writes 'done' over anything but 'done'): the service made it.
         const writeUnlessAnswered = async (): Promise<string | undefined> => {
           const now = await this.journal.operationByKey(op.key);
-          return now !== undefined && now.state !== 'pending' ? now.resultId : write();
+          return now !== undefined && now.state !== 'pending' && now.state !== 'reconcile' ? now.resultId : write();
         };
         writeUnlessAnswered().then(
           (resultId) => {

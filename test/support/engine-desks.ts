@@ -28,7 +28,7 @@ export interface EngineDesks {
   sim: () => RunningSimulator;
   made: Made;
   /** A desk on `storage`: closed, and `made` emptied, after each test. */
-  openDesk: (storage: Promise<Storage>, desk: { deskId: string }) => Promise<EngineDesk>;
+  openDesk: (storage: Promise<Storage>, desk: { deskId: string }, options?: { now?: () => number }) => Promise<EngineDesk>;
 }
 
 /** Registers the hooks (one simulator per file, desks closed after each test). */
@@ -73,10 +73,10 @@ export function useEngineDesks(): EngineDesks {
   return {
     sim: current,
     made,
-    openDesk: async (storage, desk) => {
+    openDesk: async (storage, desk, options = {}) => {
       const journal = await Journal.open(await storage, desk);
       const sim_ = current();
-      const engine = new PaymentEngine({ config: simulatorConfig(sim_), secrets: { read: () => Promise.resolve(sim_.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1 });
+      const engine = new PaymentEngine({ config: simulatorConfig(sim_), secrets: { read: () => Promise.resolve(sim_.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1, ...(options.now ? { now: options.now } : {}) });
       const desk_ = { journal, engine };
       opened.push(desk_);
       return desk_;

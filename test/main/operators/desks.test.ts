@@ -27,6 +27,23 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     return { a, b, storage };
   }
 
+  // Second adversarial review of issue 16 (open): ids that do not exist are counted in each desk's memory, accounts in
+  // the center, so the answers differ once a second desk is asked: after 5 wrong passwords at desk A, desk B answers
+  // an account "paused" (sign-in: "locked") and an unknown id "wrong password". Whoever has two desks (or restarts one)
+  // learns which operator ids exist. Closing it means counting unknown ids in the center too (a table keyed by the
+  // normalised id, bounded like the desk's memory), left to the lead: the password guesses themselves stay bounded.
+  it.fails('an unknown id and an account answer the same at a second desk after 5 wrong override passwords at the first', async () => {
+    const { a, b } = await twoDesks();
+    for (let i = 0; i < 5; i++) {
+      await a.verifyOverride(SUPERVISOR.id, 'wrong password 9');
+      await a.verifyOverride('nobody', 'wrong password 9');
+    }
+    const account = await b.verifyOverride(SUPERVISOR.id, 'wrong password 9');
+    const unknown = await b.verifyOverride('nobody', 'wrong password 9');
+    expect(account).toMatchObject({ ok: false, reason: 'override_paused' });
+    expect(unknown).toMatchObject({ ok: false, reason: 'override_paused' });
+  });
+
   it('an operator locked out at desk A is refused at desk B, even with the right password, until the lock ends', async () => {
     const { a, b, storage } = await twoDesks();
     for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await a.signIn(AGENT.id, 'wrong password 9', T0);

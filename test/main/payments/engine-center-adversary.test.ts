@@ -129,4 +129,100 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
 
     expect(await a.journal.operationByKey(key)).toMatchObject({ state: 'done', resultId: 'pay_answered', errorCode: undefined });
   });
+
+  // Second adversarial review of issue 16. Desk A's network to the center fails as the service answers its payment (the
+  // answer is kept on desk A); desk B, whose clock runs a day ahead, takes the same reservation. B finds A's attempt
+  // unanswered "for 24 hours" by its own clock and marks it for reconciliation: the kept answer must still be written
+  // when A's center is back (the journal takes a 'done' over a 'reconcile', as it does for an answer written at once),
+  // not dropped because the row is no longer 'pending'.
+  it('a kept answer whose operation another desk marked for reconciliation meanwhile is still written', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B, { now: () => Date.now() + 25 * 60 * 60 * 1000 });
+    const reservationId = `HTL-R-${randomUUID().slice(0, 6)}`;
+    const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+    const before = made.payments.size;
+    const transaction = a.journal.transaction.bind(a.journal);
+    let down = true;
+    a.journal.transaction = async (fn) => {
+      if (down && made.payments.size > before) throw new StorageError('center_unavailable', 'The center cannot be reached.');
+      return transaction(fn);
+    };
+    await expect(a.engine.pay({ methodId: card.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toMatchObject({ code: 'center_unavailable' });
+    const [op] = await b.journal.paymentOperationsOf(reservationId, ['pending']);
+    expect(op).toBeDefined();
+    // Desk B's call finds it (its clock says: unanswered for a day) and marks it; what B does next is the test below.
+    await b.journal.settle(op?.key ?? '', { state: 'reconcile', errorCode: 'unanswered_24h' }, Date.now());
+    down = false;
+    let written: { id: string }[] = [];
+    for (let i = 0; i < 80 && written.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      written = await a.journal.paymentsOf(reservationId);
+    }
+    expect(written.map((p) => p.id)).toEqual([...made.payments].slice(before));
+    expect(await a.journal.operation(op?.operationId ?? '')).toMatchObject({ state: 'done' });
+  });
+
+  // Second adversarial review of issue 16 (open): the 24-hour rule compares another desk's created_at (its clock) with
+  // this desk's clock. A desk whose clock runs a day ahead closes desk A's attempt as "unanswered for 24 hours" while A
+  // still waits for the service's answer (or keeps it), frees the reservation and charges it again. Closing it means
+  // stamping and ageing operations by the database's clock (or leaving another desk's fresh attempt to that desk):
+  // left to the lead.
+  it.fails('a desk whose clock runs a day ahead does not charge a reservation again while desk A keeps the answer of its payment', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B, { now: () => Date.now() + 25 * 60 * 60 * 1000 });
+    const reservationId = `HTL-T-${randomUUID().slice(0, 6)}`;
+    const cardA = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+    const cardB = await b.engine.tokenize({ card: VISA, reservationId, operatorId: 'luis' });
+    const before = made.payments.size;
+    const transaction = a.journal.transaction.bind(a.journal);
+    a.journal.transaction = async (fn) => {
+      if (made.payments.size > before) throw new StorageError('center_unavailable', 'The center cannot be reached.');
+      return transaction(fn);
+    };
+    await expect(a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toMatchObject({ code: 'center_unavailable' });
+    expect(made.payments.size).toBe(before + 1);
+    await b.engine.pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch(() => undefined);
+    expect(made.payments.size).toBe(before + 1);
+  });
+
+  // Second adversarial review of issue 16. A refund's operation is its body (amount, reason) and its payment: asked for
+  // again by its id with another payment id, it used to be "resumed" (the fingerprint covers the body only) and sent
+  // to the other payment with the first one's key. Desk A's refund of payment 1 is begun (its answer lost); desk B asks
+  // for the same operation id on payment 2: payment 2 was refunded, the operation closed as done, and payment 1's
+  // refund, approved, never made. Through the refund desk it also skipped every cap (an operation already begun is not
+  // checked again), whoever began it.
+  it('an operation begun for one payment is not resumed for another: refused, nothing sent', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const pay = async (): Promise<string> => {
+      const reservationId = `HTL-P-${randomUUID().slice(0, 6)}`;
+      const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
+      let payment = await a.engine.pay({ methodId: card.id, amountCents: 20_000, currency: 'usd', reservationId, operatorId: 'ana' });
+      for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        payment = await a.engine.getPayment(payment.id);
+      }
+      expect(payment.status).toBe('succeeded');
+      return payment.id;
+    };
+    const first = await pay();
+    const second = await pay();
+    const operationId = randomUUID();
+    // Desk A began the refund of the first payment and did not get its answer (the service never saw it, here).
+    await a.journal.begin({
+      key: randomUUID(),
+      operationId,
+      kind: 'refund',
+      payload: { amount: 100, reason: 'duplicate' },
+      createdAt: Date.now(),
+      paymentId: first,
+      reservationId: (await a.engine.getPayment(first)).reservationId,
+      operatorId: 'root',
+      resendable: true,
+    });
+    const refundsBefore = made.refunds.size;
+    await expect(b.engine.refund({ operationId, paymentId: second, amountCents: 10_000, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'operation_changed' });
+    expect(made.refunds.size).toBe(refundsBefore);
+    expect(await b.journal.operation(operationId)).toMatchObject({ state: 'pending', paymentId: first });
+  });
 });

@@ -10,7 +10,7 @@ import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
 import type { RefundHistory } from '../../../main/refunds/daily';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
-import { embeddedStorage, type Storage } from '../../../main/storage';
+import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import type { OperatorView } from '../../../shared/operators';
 import { useStoreBackends } from '../../support/backends';
 
@@ -44,13 +44,13 @@ afterEach(async () => {
   }
 });
 
-async function openDesk(storage: Promise<Storage>, identity: { deskId: string }, history?: (journal: Journal) => RefundHistory): Promise<Desk> {
+async function openDesk(storage: Promise<Storage>, identity: { deskId: string }, history?: (journal: Journal) => RefundHistory, now?: () => number): Promise<Desk> {
   const journal = await Journal.open(await storage, identity);
-  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch });
+  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch, ...(now ? { now } : {}) });
   // The refund requests stay in each desk's own file here (their store moves to the center separately).
   const dir = mkdtempSync(join(tmpdir(), 'refund-center-'));
   const requests = await RefundRequests.open(embeddedStorage(dir), identity);
-  const refunds = new RefundDesk({ engine, requests, history: history?.(journal) ?? journal, timeZone: 'UTC', verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const refunds = new RefundDesk({ engine, requests, history: history?.(journal) ?? journal, timeZone: 'UTC', ...(now ? { now } : {}), verifyApprover: () => Promise.reject(new Error('not used here')) });
   const desk = { journal, engine, requests, refunds, dir };
   opened.push(desk);
   return desk;
@@ -109,5 +109,53 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     await atA;
     expect(atB).toBeInstanceOf(RefundError);
     expect(atB).toMatchObject({ code: 'refund_daily_limit' });
+  });
+
+  // Second adversarial review of issue 16 (open): the lockout moved to the database's clock (review item 6), the
+  // daily cap did not. A refund operation is stamped with its desk's clock (created_at) and "today" is the desk's
+  // today: at a desk whose clock runs a day behind, the refunds the supervisor made today at a right desk are
+  // yesterday's, and a second full cap goes out the same day. Fixing it means stamping refund operations with the
+  // database's clock (main/operators/store.ts databaseNowMs) and counting today by it, which also moves the 24 h
+  // idempotency window's reference: left to the lead.
+  it.fails('a desk whose clock runs a day behind does not give the same supervisor a second cap the same day', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B, undefined, () => Date.now() - 24 * 60 * 60 * 1000);
+    const first = await succeededPayment(a, 100_000);
+    const second = await succeededPayment(a, 100_000);
+    await a.refunds.refund({ operationId: randomUUID(), paymentId: first.id, amountCents: 50_000, reason: 'duplicate' }, SAM);
+
+    const refused: unknown = await b.refunds
+      .refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 40_000, reason: 'duplicate' }, SAM)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'refund_daily_limit' });
+  });
+
+  // Second adversarial review of issue 16 (open, O4): an approval whose refund's answer is kept on the desk (the center
+  // could not take it) is written later by the engine, but the request is settled only by the approver's retry at that
+  // desk or the desk's next start (RefundDesk.reconcile): meanwhile the shared queue shows it approved without its refund.
+  // No money moves twice (the request id is the operation id). Closing it: the refund desk settles the request when the
+  // engine writes a kept answer of an operation that is a request's (an engine event, or a check at each queue read).
+  it.fails('an approved request whose refund answer was kept is settled with its refund once the answer is written', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const payment = await succeededPayment(a, 100_000);
+    const ANA: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
+    const requestId = randomUUID();
+    await a.refunds.request({ requestId, paymentId: payment.id, amountCents: 10_000, reason: 'duplicate' }, ANA);
+    // Once the refund's operation is begun (its row written before it is sent), the center cannot take the answer for a second.
+    const transaction = a.journal.transaction.bind(a.journal);
+    let downUntil: number | undefined;
+    a.journal.transaction = async (fn, options) => {
+      if ((await a.journal.operation(requestId)) !== undefined) downUntil ??= Date.now() + 1_000;
+      if (downUntil !== undefined && Date.now() < downUntil) throw new StorageError('center_unavailable', 'The center cannot be reached.');
+      return transaction(fn, options);
+    };
+    await expect(a.refunds.approve(requestId, SAM)).rejects.toMatchObject({ code: 'center_unavailable' });
+    let state: string | undefined;
+    for (let i = 0; i < 100 && state !== 'done'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      state = (await a.journal.operation(requestId))?.state;
+    }
+    expect(state).toBe('done');
+    expect((await a.requests.get(requestId))?.refundId).toBeDefined();
   });
 });
