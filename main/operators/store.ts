@@ -68,14 +68,7 @@ const SQLITE_SESSIONS = sql`ALTER TABLE operators ADD COLUMN desk_id TEXT;
      locked INTEGER NOT NULL DEFAULT 0 CHECK (locked IN (0, 1))
    ) STRICT;`;
 
-/**
- * The database's clock, in ms since the epoch, as an SQL expression: lockouts and override pauses are written and compared
- * by it, never by a desk's clock (a desk running ahead would ignore every lock, and one behind would write locks already
- * over). PostgreSQL's `now()` (the transaction's start: one value however often a statement uses it); the embedded file's
- * SQLite reads the desk's own system clock (one machine), the same value within a statement.
- */
-export const databaseNowMs = (backend: Backend): RawBuilder<number> =>
-  backend === 'postgres' ? sql<number>`CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)` : sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;
+export { databaseNowMs } from '../storage';
 
 /** Issue 16 review item 7: manager override's own counter per approver, apart from the sign-in's. */
 const SQLITE_OVERRIDE = sql`ALTER TABLE operators ADD COLUMN override_failures INTEGER NOT NULL DEFAULT 0 CHECK (override_failures >= 0);

@@ -159,6 +159,11 @@ export type BeginCheck = (journal: Journal, operationId: string) => Promise<void
 /** A read-check-write that another desk must not overtake: serializable on the center (SQLite always is). */
 const SERIAL: TransactionOptions = { isolation: 'serializable' };
 
+/** The desk's clock is measured against the database's again after this long (a clock set right by NTP meanwhile). */
+const CLOCK_REMEASURE_MS = 10 * 60_000;
+/** An offset beyond this is said in the log, for IT (the desk's clock needs setting). */
+const CLOCK_WARN_MS = 60_000;
+
 /** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
 const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
 
@@ -170,7 +175,17 @@ export class PaymentEngine {
   private readonly client: ServiceClient;
   private readonly poller: Poller;
   private readonly journal: Journal;
-  private readonly now: () => number;
+  /** The desk's clock (Date.now, or a test's), read through `now`. */
+  private readonly deskNow: () => number;
+  /**
+   * How far the database's clock is from the desk's (ms; 0 until measured): operations are stamped and aged by
+   * `now`, the desk's clock set right by it, so that every desk of the center times them by one clock. A desk whose
+   * clock runs a day ahead would otherwise take another desk's fresh payment attempt for one past the service's 24 h
+   * window, close it and charge the reservation again.
+   */
+  private clockOffset = 0;
+  /** When the offset was last measured (performance.now(): never a test's clock), or undefined. */
+  private clockMeasuredAt: number | undefined;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
   private readonly changing = new Map<string, Promise<unknown>>();
@@ -189,7 +204,7 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
-    this.now = deps.now ?? Date.now;
+    this.deskNow = deps.now ?? Date.now;
     this.stopListening = deps.journal.onChange(() => void this.readBusy());
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
@@ -215,6 +230,31 @@ export class PaymentEngine {
       onError: (paymentId, error) => deps.logger?.warn({ paymentId, code: error instanceof ServiceError ? error.code : 'unknown' }, 'poll failed'),
       ...(deps.pollSchedule ? { schedule: deps.pollSchedule } : {}),
     });
+  }
+
+  /** The time operations are stamped and aged by: the desk's clock, set right by the database's (see clockOffset). */
+  now(): number {
+    return this.deskNow() + this.clockOffset;
+  }
+
+  /**
+   * Measures the database's clock against the desk's (half the round trip taken off). At start (recover) and before an
+   * operation is begun when the last measure is older than CLOCK_REMEASURE_MS; a failure keeps the last offset (the
+   * operation's own statements then fail in words if the center is down).
+   */
+  private async syncClock(force = false): Promise<void> {
+    const at = performance.now();
+    if (!force && this.clockMeasuredAt !== undefined && at - this.clockMeasuredAt < CLOCK_REMEASURE_MS) return;
+    try {
+      const before = this.deskNow();
+      const database = await this.journal.databaseNow();
+      const after = this.deskNow();
+      this.clockOffset = Math.round(database - (before + after) / 2);
+      this.clockMeasuredAt = at;
+      if (Math.abs(this.clockOffset) > CLOCK_WARN_MS) this.deps.logger?.warn({ offsetMs: this.clockOffset }, "this desk's clock is off from the center's: operations are timed by the center's");
+    } catch (error) {
+      this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, "the center's clock could not be read");
+    }
   }
 
   /** Subscribes to every payment change the engine learns of; answers the unsubscribe. */
@@ -579,6 +619,8 @@ export class PaymentEngine {
   private async busyWith<T>(fn: () => Promise<T>): Promise<T> {
     this.working++;
     try {
+      // Every operation stamps and ages attempts: by the center's clock, measured again when it is old.
+      await this.syncClock();
       return await fn();
     } finally {
       // Busy until the journal has been read again after this operation's writes: never a moment of "idle" between.
@@ -642,6 +684,7 @@ export class PaymentEngine {
    */
   async recover(): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
+    await this.syncClock(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
     for (const op of await this.journal.pendingOperations()) {
       if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) {

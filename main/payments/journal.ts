@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
-import { isUniqueViolation, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
+import { databaseNowMs, isUniqueViolation, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -576,6 +576,14 @@ export class Journal {
 
   get schemaVersion(): number {
     return this.store.schemaVersion;
+  }
+
+  /** The database's clock now (ms since the epoch): on the center, the one clock every desk's operations are timed by. */
+  async databaseNow(): Promise<number> {
+    const { rows } = await sql<{ now: number | string }>`SELECT ${databaseNowMs(this.store.backend)} AS now`.execute(this.db);
+    const now = Number(rows[0]?.now);
+    if (!Number.isFinite(now)) throw new Error('journal: the database gave no time');
+    return now;
   }
 
   get backend(): StoreDatabase<JournalDB>['backend'] {

@@ -10,7 +10,7 @@ import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
 export interface RefundDeskDeps {
-  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState'>;
+  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'now'>;
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
@@ -55,7 +55,8 @@ export class RefundDesk {
   private capped: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: RefundDeskDeps) {
-    this.now = deps.now ?? (() => Date.now());
+    // The engine's clock: the desk's, set right by the center's, by which refund operations are stamped ("today" is one day at every desk).
+    this.now = deps.now ?? (() => deps.engine.now());
     this.limitsOf = deps.limits ?? (() => DEFAULT_REFUND_LIMITS);
     this.timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   }

@@ -22,6 +22,7 @@ export {
   type TransactionOptions,
 } from './store';
 export { embeddedStorage, openEmbeddedStore } from './embedded';
+export { databaseNowMs } from './clock';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,

@@ -162,12 +162,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(await a.journal.operation(op?.operationId ?? '')).toMatchObject({ state: 'done' });
   });
 
-  // Second adversarial review of issue 16 (open): the 24-hour rule compares another desk's created_at (its clock) with
-  // this desk's clock. A desk whose clock runs a day ahead closes desk A's attempt as "unanswered for 24 hours" while A
-  // still waits for the service's answer (or keeps it), frees the reservation and charges it again. Closing it means
-  // stamping and ageing operations by the database's clock (or leaving another desk's fresh attempt to that desk):
-  // left to the lead.
-  it.fails('a desk whose clock runs a day ahead does not charge a reservation again while desk A keeps the answer of its payment', async () => {
+  // Second adversarial review of issue 16 (O1): the 24-hour rule compared another desk's created_at (its clock) with
+  // this desk's clock. A desk whose clock ran a day ahead closed desk A's attempt as "unanswered for 24 hours" while A
+  // still waited for the service's answer (or kept it), freed the reservation and charged it again. Operations are now
+  // stamped and aged by the engine's clock: the desk's, set right by the center's (PaymentEngine.now, syncClock).
+  it('a desk whose clock runs a day ahead does not charge a reservation again while desk A keeps the answer of its payment', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B, { now: () => Date.now() + 25 * 60 * 60 * 1000 });
     const reservationId = `HTL-T-${randomUUID().slice(0, 6)}`;

@@ -50,7 +50,7 @@ async function openDesk(storage: Promise<Storage>, identity: { deskId: string },
   // The refund requests stay in each desk's own file here (their store moves to the center separately).
   const dir = mkdtempSync(join(tmpdir(), 'refund-center-'));
   const requests = await RefundRequests.open(embeddedStorage(dir), identity);
-  const refunds = new RefundDesk({ engine, requests, history: history?.(journal) ?? journal, timeZone: 'UTC', ...(now ? { now } : {}), verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const refunds = new RefundDesk({ engine, requests, history: history?.(journal) ?? journal, timeZone: 'UTC', verifyApprover: () => Promise.reject(new Error('not used here')) });
   const desk = { journal, engine, requests, refunds, dir };
   opened.push(desk);
   return desk;
@@ -111,13 +111,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(atB).toMatchObject({ code: 'refund_daily_limit' });
   });
 
-  // Second adversarial review of issue 16 (open): the lockout moved to the database's clock (review item 6), the
-  // daily cap did not. A refund operation is stamped with its desk's clock (created_at) and "today" is the desk's
-  // today: at a desk whose clock runs a day behind, the refunds the supervisor made today at a right desk are
-  // yesterday's, and a second full cap goes out the same day. Fixing it means stamping refund operations with the
-  // database's clock (main/operators/store.ts databaseNowMs) and counting today by it, which also moves the 24 h
-  // idempotency window's reference: left to the lead.
-  it.fails('a desk whose clock runs a day behind does not give the same supervisor a second cap the same day', async () => {
+  // Second adversarial review of issue 16 (O2): a refund operation was stamped with its desk's clock and "today" was
+  // the desk's today: at a desk whose clock runs a day behind, the refunds the supervisor made today at a right desk
+  // were yesterday's, and a second full cap went out the same day. Operations are now stamped and counted by the
+  // engine's clock, the desk's set right by the center's (PaymentEngine.now); the refund desk counts by it.
+  it('a desk whose clock runs a day behind does not give the same supervisor a second cap the same day', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B, undefined, () => Date.now() - 24 * 60 * 60 * 1000);
     const first = await succeededPayment(a, 100_000);
