@@ -3,9 +3,9 @@
  * override per approver), and the center's open sessions (one per operator), on the embedded operators.db or the center's
  * PostgreSQL (schema "operators").
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../shared/operators';
-import type { Backend, StoreDefinition } from '../storage';
+import type { StoreDefinition } from '../storage';
 
 export interface OperatorsTable {
   /** Lower case (ids are compared without case). */
