@@ -187,6 +187,7 @@ export class PaymentEngine {
   /** When the offset was last measured (performance.now(): never a test's clock), or undefined. */
   private clockMeasuredAt: number | undefined;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly keptListeners = new Set<(answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
   private readonly changing = new Map<string, Promise<unknown>>();
   /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
@@ -255,6 +256,15 @@ export class PaymentEngine {
     } catch (error) {
       this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, "the center's clock could not be read");
     }
+  }
+
+  /**
+   * Subscribes to the answers this desk kept while the center was down, once written (the refund desk settles the
+   * request an approval's refund was for); answers the unsubscribe.
+   */
+  onKeptAnswer(listener: (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void): () => void {
+    this.keptListeners.add(listener);
+    return () => this.keptListeners.delete(listener);
   }
 
   /** Subscribes to every payment change the engine learns of; answers the unsubscribe. */
@@ -722,6 +732,7 @@ export class PaymentEngine {
     this.kept.clear();
     this.poller.stopAll();
     this.listeners.clear();
+    this.keptListeners.clear();
     this.stopListening();
     await Promise.all([...this.logging]);
     await this.busyReading;
@@ -1047,6 +1058,7 @@ export class PaymentEngine {
 
   /** Once a kept answer is written: its payment is followed and every open view told, as if it had been written at once. */
   private async afterKeptAnswer(op: Operation, resultId: string | undefined): Promise<void> {
+    for (const listener of this.keptListeners) listener({ operationId: op.operationId, kind: op.kind, resultId });
     const paymentId = op.kind === 'create_payment' ? resultId : op.kind === 'refund' ? op.paymentId : undefined;
     if (paymentId === undefined) return;
     try {

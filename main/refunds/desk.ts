@@ -10,7 +10,7 @@ import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
 export interface RefundDeskDeps {
-  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'now'>;
+  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'now' | 'onKeptAnswer'>;
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
@@ -59,6 +59,20 @@ export class RefundDesk {
     this.now = deps.now ?? (() => deps.engine.now());
     this.limitsOf = deps.limits ?? (() => DEFAULT_REFUND_LIMITS);
     this.timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    // An approval's refund answered while the center was down is written later by the engine: its request learns it then,
+    // not only at the approver's retry or the desk's next start.
+    deps.engine.onKeptAnswer((answer) => {
+      if (answer.kind === 'refund' && answer.resultId !== undefined) void this.settleKept(answer.operationId, answer.resultId);
+    });
+  }
+
+  private async settleKept(operationId: string, refundId: string): Promise<void> {
+    try {
+      const request = await this.deps.requests.get(operationId);
+      if (request?.status === 'approved' && request.refundId === undefined) await this.deps.requests.settle(request.id, { refundId });
+    } catch {
+      // The center again: the desk's next start settles it (reconcile), as before.
+    }
   }
 
   /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */

@@ -128,12 +128,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(refused).toMatchObject({ code: 'refund_daily_limit' });
   });
 
-  // Second adversarial review of issue 16 (open, O4): an approval whose refund's answer is kept on the desk (the center
-  // could not take it) is written later by the engine, but the request is settled only by the approver's retry at that
-  // desk or the desk's next start (RefundDesk.reconcile): meanwhile the shared queue shows it approved without its refund.
-  // No money moves twice (the request id is the operation id). Closing it: the refund desk settles the request when the
-  // engine writes a kept answer of an operation that is a request's (an engine event, or a check at each queue read).
-  it.fails('an approved request whose refund answer was kept is settled with its refund once the answer is written', async () => {
+  // Second adversarial review of issue 16 (O4): an approval whose refund's answer was kept on the desk (the center could
+  // not take it) was written later by the engine, but the request was settled only by the approver's retry or the
+  // desk's next start: meanwhile the shared queue showed it approved without its refund. The refund desk now hears of
+  // each kept answer written (PaymentEngine.onKeptAnswer) and settles the request then.
+  it('an approved request whose refund answer was kept is settled with its refund once the answer is written', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const payment = await succeededPayment(a, 100_000);
     const ANA: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
