@@ -11,10 +11,11 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, walkChain, type AuditTrailOptions, type ChainRow } from '../../../main/audit';
-import { embeddedStorage, SqliteFile, StorageError, type Storage } from '../../../main/storage';
+import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import { useStoreBackends, type StoreBackend } from '../../support/backends';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
 import { pansInFolder } from '../support/card-scan';
+import { writeLegacyAuditFile } from '../../support/legacy-audit';
 
 const DESK_A = '11111111-1111-4111-8111-111111111111';
 const DESK_B = '22222222-2222-4222-8222-222222222222';
@@ -365,26 +366,8 @@ describe('the audit trail in an embedded file', () => {
   });
 
   it('adopts a file written before desks had ids: its rows kept and verified as this desk\'s, new rows continuing its chain', async () => {
-    // Today's SqliteFile migrations of audit.db and rows hashed as the app wrote them before this version.
-    const old = new SqliteFile(file, {
-      label: 'audit trail',
-      migrations: [
-        `CREATE TABLE audit (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL, outcome TEXT NOT NULL, resource TEXT,
-           request_id TEXT, details TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
-         CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-         CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
-        `CREATE INDEX audit_action ON audit (action, resource); CREATE INDEX audit_resource ON audit (resource); CREATE INDEX audit_actor ON audit (actor);`,
-      ],
-    });
-    let prev = GENESIS;
-    for (let seq = 1; seq <= 3; seq++) {
-      const row = [seq, '2026-01-01T00:00:00.000Z', 'ana', 'session.signIn', 'ok', null, null, '{}'] as const;
-      const hash = createHash('sha256').update(prev).update(JSON.stringify(row)).digest('hex');
-      old.stmt('INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...row, prev, hash);
-      prev = hash;
-    }
-    old.close();
-    writeFileSync(join(dir, 'audit-head.json'), JSON.stringify({ seq: 3, hash: prev }));
+    // Rows hashed as the app wrote them before this version (test/support/legacy-audit.ts).
+    const prev = writeLegacyAuditFile(dir, 3);
 
     const trail = await openFile({ headFile: join(dir, 'audit-head.json') });
     expect(await trail.verify()).toEqual({ ok: true, rows: 3, desks: 1 });

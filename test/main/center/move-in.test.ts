@@ -4,7 +4,7 @@
 // center and recovers its unanswered payment with the key it wrote on its own files. Nothing is mocked: what the desk
 // sends to the service is observed by wrapping the one fetch main is given (the request still goes out unchanged).
 import { execFile } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +18,10 @@ import { CENTER_STORES, deskIdentity, formatMoveIn, moveDeskIn, runMoveIn, type 
 import { MessagingAudit } from '../../../main/messaging';
 import { BuiltinReservationStore } from '../../../main/reservations';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
-import { centerStorage, embeddedStorage, SqliteFile } from '../../../main/storage';
+import { centerStorage, embeddedStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
+import { writeLegacyAuditFile } from '../../support/legacy-audit';
 import { testPostgres } from '../../support/pg';
 import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from '../app/desk-kit';
 import { csvOf, reservation } from '../reservations/helpers';
@@ -74,29 +75,6 @@ function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'move-in-'));
   folders.push(dir);
   return dir;
-}
-
-/** An audit.db as the app wrote it before desks had ids (user_version 2), with 2 rows of that era and its head. */
-function legacyAuditFile(dir: string): void {
-  const old = new SqliteFile(join(dir, 'audit.db'), {
-    label: 'audit trail',
-    migrations: [
-      `CREATE TABLE audit (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL, outcome TEXT NOT NULL, resource TEXT,
-         request_id TEXT, details TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
-       CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-       CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
-      `CREATE INDEX audit_action ON audit (action, resource); CREATE INDEX audit_resource ON audit (resource); CREATE INDEX audit_actor ON audit (actor);`,
-    ],
-  });
-  let prev = GENESIS;
-  for (let seq = 1; seq <= 2; seq++) {
-    const row = [seq, '2026-01-01T00:00:00.000Z', 'ana', 'session.signIn', 'ok', null, null, '{}'] as const;
-    const hash = createHash('sha256').update(prev).update(JSON.stringify(row)).digest('hex');
-    old.stmt('INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...row, prev, hash);
-    prev = hash;
-  }
-  old.close();
-  writeFileSync(join(dir, 'audit-head.json'), JSON.stringify({ seq: 2, hash: prev }));
 }
 
 /** A desk on its own files (the SQLite files of its data folder), seeded with ada, ana and sam, plus beto. */
@@ -170,7 +148,7 @@ function managedFile(dir: string): string {
 describe('moving a desk in', () => {
   it('moves every store once: all of it in the center, the audit chain verifies, a second run adds nothing, and the desk recovers its unanswered payment from the center with the same key', async () => {
     const dir = folder();
-    legacyAuditFile(dir);
+    writeLegacyAuditFile(dir, 2);
     const desk = await ownFilesDesk(dir);
     const { deskId } = await deskIdentity(dir);
 
