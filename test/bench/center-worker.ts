@@ -2,7 +2,7 @@
  * One worker process of `npm run bench:center` (test/bench/center.bench.ts starts it with `node --import tsx`): it runs
  * some of the center's desks, each a full main stack (createMainStack, its own data folder) on the center's PostgreSQL
  * as the app role and on the simulator the parent runs. Agents take payments and ask for refunds; supervisors follow the
- * shared queue (pushed events, and at most one read every 30 s when none come) and approve. Everything it measures goes
+ * shared queue (pushed events, and at most one read every 30 s when none come) and approve, one request at a time. Everything it measures goes
  * to the parent as messages; nothing is asserted here.
  */
 import { randomUUID } from 'node:crypto';
@@ -134,7 +134,8 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
   let reading: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  const approving = new Set<Promise<unknown>>();
+  // A supervisor approves one request at a time, as a person clicks: the next waits for the last answer.
+  let approving: Promise<unknown> = Promise.resolve();
   const read = async (): Promise<void> => {
     const { requests } = await desk.call<{ requests: { id: string; status: string }[] }>('refunds:queue', { status: 'pending' });
     const at = now();
@@ -144,12 +145,12 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       send({ type: 'request-seen', requestId: request.id, desk: desk.index, at });
       const turn = job.supervisors[parseInt(request.id.slice(0, 8), 16) % job.supervisors.length];
       if (turn === desk.index) {
-        const approval = desk
-          .call('refunds:approve', { requestId: request.id })
-          .then(() => send({ type: 'request-approved', requestId: request.id }))
-          .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }));
-        approving.add(approval);
-        void approval.finally(() => approving.delete(approval));
+        approving = approving.then(() =>
+          desk
+            .call('refunds:approve', { requestId: request.id })
+            .then(() => send({ type: 'request-approved', requestId: request.id }))
+            .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) })),
+        );
       }
     }
   };
@@ -183,7 +184,7 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       clearInterval(idle);
       offEvent();
       await reading;
-      await Promise.all([...approving]);
+      await approving;
     },
   };
 }
