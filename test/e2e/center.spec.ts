@@ -44,6 +44,17 @@ async function deskWindow(browser: Browser): Promise<{ page: Page; app: AppHarne
   return { page, app };
 }
 
+
+/** The agent asks for a refund of the payment and leaves it in the approvals queue (as a cancellation). */
+async function leaveRequestInQueue(page: Page, paymentId: string): Promise<void> {
+  await page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
+  const request = page.getByRole('region', { name: 'Request a refund' });
+  await request.getByLabel('Reason').selectOption('cancellation');
+  await request.getByRole('button', { name: 'Send request' }).click();
+  await request.getByLabel('Leave it in the queue').check();
+  await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
+}
+
 test("two desks of one center: the agent's request at desk A is approved by the supervisor at desk B, and A's reservation shows it refunded", async ({ browser }) => {
   const a = await deskWindow(browser);
   const b = await deskWindow(browser);
@@ -58,12 +69,7 @@ test("two desks of one center: the agent's request at desk A is approved by the 
     // Desk A: the operators are created once, in the center; the agent takes a payment and leaves a refund request.
     await signIn(a.page, a.app, 'agent');
     const paymentId = await payInFull(a.page, 'PVR-5J1L3M', 'Héctor Ibáñez Salazar');
-    await a.page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
-    const request = a.page.getByRole('region', { name: 'Request a refund' });
-    await request.getByLabel('Reason').selectOption('cancellation');
-    await request.getByRole('button', { name: 'Send request' }).click();
-    await request.getByLabel('Leave it in the queue').check();
-    await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
+    await leaveRequestInQueue(a.page, paymentId);
 
     // Desk B: the supervisor signs in with the account made at desk A and finds the request in the center's queue.
     await signIn(b.page, b.app, 'supervisor');
@@ -99,12 +105,7 @@ test("pushed, not polled: a request made at desk A appears in the supervisor's o
     await openSection(b.page, 'Approvals');
     await expect(b.page.getByRole('row').filter({ hasText: paymentId })).toHaveCount(0);
 
-    await a.page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
-    const request = a.page.getByRole('region', { name: 'Request a refund' });
-    await request.getByLabel('Reason').selectOption('cancellation');
-    await request.getByRole('button', { name: 'Send request' }).click();
-    await request.getByLabel('Leave it in the queue').check();
-    await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
+    await leaveRequestInQueue(a.page, paymentId);
 
     const queued = b.page.getByRole('row').filter({ hasText: paymentId });
     await expect(queued).toContainText('ana', { timeout: 2_000 });
