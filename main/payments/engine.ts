@@ -14,6 +14,8 @@ import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
+const BUSY_READ_DELAY_MS = 250;
 
 /** Where the engine logs: pino fits. Nothing but ids, statuses and times is ever passed. */
 export interface EngineLogger {
@@ -194,6 +196,13 @@ export class PaymentEngine {
   private busyNow = false;
   private busyReading: Promise<void> | undefined;
   private busyReadAgain = false;
+  /**
+   * A write of this desk not read back yet: busy until the read after it (one read for a burst of writes, BUSY_READ_DELAY_MS
+   * after the first, off the door's path: on a center every query waits for the desk's one connection).
+   */
+  private busyStale = false;
+  private busyWrites = 0;
+  private busyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Operations this engine is running now (begun or about to be): busy whatever the last read said. */
   private working = 0;
   /** Writes of the attempts log still under way (close waits for them). */
@@ -206,7 +215,7 @@ export class PaymentEngine {
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
     this.deskNow = deps.now ?? Date.now;
-    this.stopListening = deps.journal.onChange(() => void this.readBusy());
+    this.stopListening = deps.journal.onChange(() => this.wroteSomething());
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
       clientId: deps.config.clientId,
@@ -601,7 +610,24 @@ export class PaymentEngine {
    * journal said at its last write (read again after each), or while this engine is running an operation.
    */
   busy(): boolean {
-    return this.working > 0 || this.kept.size > 0 || this.busyNow;
+    return this.working > 0 || this.kept.size > 0 || this.busyStale || this.busyNow;
+  }
+
+  /** The journal wrote: busy until it has been read again, once for every write made until then. */
+  private wroteSomething(): void {
+    this.busyWrites += 1;
+    this.busyStale = true;
+    if (this.busyTimer !== undefined || this.closed) return;
+    this.busyTimer = setTimeout(() => {
+      this.busyTimer = undefined;
+      const writes = this.busyWrites;
+      void this.readBusy().then(() => {
+        // A write during the read may not be in it: stale still, and read again.
+        if (writes === this.busyWrites) this.busyStale = false;
+        else this.wroteSomething();
+      });
+    }, BUSY_READ_DELAY_MS);
+    this.busyTimer.unref?.();
   }
 
   /** Reads again whether this desk is busy (after a write; the reads never overlap, the last write is always read). */
@@ -633,8 +659,7 @@ export class PaymentEngine {
       await this.syncClock();
       return await fn();
     } finally {
-      // Busy until the journal has been read again after this operation's writes: never a moment of "idle" between.
-      await this.readBusy();
+      // Its writes left the desk busy (wroteSomething) until the journal is read again: never a moment of "idle" between.
       this.working--;
     }
   }
@@ -734,6 +759,8 @@ export class PaymentEngine {
     this.listeners.clear();
     this.keptListeners.clear();
     this.stopListening();
+    if (this.busyTimer !== undefined) clearTimeout(this.busyTimer);
+    this.busyTimer = undefined;
     await Promise.all([...this.logging]);
     await this.busyReading;
   }

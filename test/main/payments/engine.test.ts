@@ -130,6 +130,26 @@ describe('flows through the facade', () => {
     await vi.waitFor(() => expect(next.busy()).toBe(false));
   });
 
+  it('reads its busy state back once for a burst of writes, off the call’s path, and is busy until that read', async () => {
+    const { engine, journal } = await makeEngine();
+    await engine.recover();
+    const reads = vi.spyOn(journal, 'pendingOperations');
+    const method = await engine.tokenize({ card: VISA, ...who });
+    const paid = await engine.pay({ methodId: method.id, amountCents: 1_000, currency: 'usd', ...who });
+    // The calls answered without reading it (on a center each read waits for the desk's one connection): busy meanwhile.
+    expect(reads).not.toHaveBeenCalled();
+    expect(engine.busy()).toBe(true);
+    await vi.waitFor(() => expect(reads).toHaveBeenCalled());
+    // Both calls' writes (operations, card, payment, attempts) were read back together, not once each.
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(paid.status).toBe('processing');
+    expect(engine.busy()).toBe(true);
+    const done = until(engine, paid.id, 'succeeded');
+    await advance(2);
+    await done;
+    await vi.waitFor(() => expect(engine.busy()).toBe(false));
+  });
+
   it('A: tokenize, pay, follow to succeeded; the reservation lists both', async () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });
