@@ -183,8 +183,10 @@ export class RefundDesk {
     if (request.status === 'approved' && request.refundId !== undefined) {
       return { request: requestView(request), payment: await this.deps.engine.getPayment(request.paymentId) };
     }
+    // The service's word on the payment, read once for the checks (a retry after a restart reads it again).
+    let read: PaymentView | undefined;
     if (request.status === 'pending') {
-      const payment = await this.deps.engine.getPayment(request.paymentId);
+      const payment = (read = await this.deps.engine.getPayment(request.paymentId));
       await this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
@@ -202,7 +204,7 @@ export class RefundDesk {
           reason: request.reason,
           operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
         },
-        this.checkedAsBegun(approver, await this.deps.engine.getPayment(request.paymentId), request.amountCents),
+        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId)), request.amountCents),
       );
       const refundId = await this.deps.engine.resultOf(request.id);
       const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });

@@ -156,6 +156,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))('two sup
   let dir: string;
   const engines: { engine: PaymentEngine; journal: Journal }[] = [];
   const refundPosts: string[] = [];
+  const serviceCalls: string[] = [];
 
   beforeAll(async () => {
     sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
@@ -176,6 +177,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))('two sup
     const recording: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.pathname.endsWith('/refunds')) refundPosts.push(url.pathname);
+      serviceCalls.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
       return fetch(input, init);
     };
     const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: recording });
@@ -225,6 +227,17 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))('two sup
     const again = await (winner === SAM.id ? atB.desk.approve(asked.id, SUE) : atA.desk.approve(asked.id, SAM)).catch((error: unknown) => error);
     expect(again).toMatchObject({ code: 'request_closed' });
     expect(refundPosts).toHaveLength(1);
+  });
+
+  it('an approval reads the payment from the service once, then sends one refund', async () => {
+    const atA = await desk(await backend.storage(), DESK_A);
+    const atB = await desk(await backend.anotherDesk(), DESK_B);
+    const payment = await succeededPayment(atA.engine);
+    const asked = await atA.desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate' }, ANA);
+    serviceCalls.splice(0);
+    await atB.desk.approve(asked.id, SUE);
+    expect(serviceCalls.filter((call) => call.startsWith('GET ') && call.endsWith(`/payments/${payment.id}`))).toHaveLength(1);
+    expect(serviceCalls.filter((call) => call.startsWith('POST ') && call.endsWith(`/payments/${payment.id}/refunds`))).toHaveLength(1);
   });
 
   it('a rejection at desk A closes the request for desk B, which is told who rejected it', async () => {
