@@ -640,7 +640,7 @@ export class PaymentEngine {
       do {
         this.busyReadAgain = false;
         try {
-          this.busyNow = (await this.journal.pendingOperations()).length > 0 || (await this.journal.unsettledPaymentIds()).length > 0;
+          this.busyNow = await this.journal.hasUnfinished();
         } catch (error) {
           // The journal closed or the center is down: still busy, to be safe, until a read says otherwise.
           this.busyNow = true;

@@ -1001,6 +1001,33 @@ export class Journal {
     return [...new Set([...open, ...refunding].map((row) => row.id))];
   }
 
+  /**
+   * Whether this desk has an unanswered operation or an unsettled payment (unsettledPaymentIds), in one statement: what the
+   * engine reads back after its writes, for the update guard.
+   */
+  async hasUnfinished(): Promise<boolean> {
+    const row = await this.db
+      .selectNoFrom((eb) =>
+        eb
+          .or([
+            eb.exists(eb.selectFrom('operations').select('key').where('state', '=', 'pending').where('desk_id', '=', this.deskId)),
+            eb.exists(eb.selectFrom('payments').select('id').where('desk_id', '=', this.deskId).where('status', 'not in', [...FINAL_PAYMENT_STATUSES])),
+            eb.exists(
+              eb
+                .selectFrom('refunds')
+                .innerJoin('payments', 'payments.id', 'refunds.payment_id')
+                .select('refunds.id')
+                .where('payments.desk_id', '=', this.deskId)
+                .where('refunds.status', 'not in', [...FINAL_REFUND_STATUSES]),
+            ),
+          ])
+          .as('unfinished'),
+      )
+      .executeTakeFirstOrThrow();
+    // PostgreSQL answers a boolean, SQLite 0 or 1.
+    return Boolean(row.unfinished);
+  }
+
   private async toPayments(rows: readonly PaymentRecord[]): Promise<StoredPayment[]> {
     if (rows.length === 0) return [];
     const refunds = await this.db

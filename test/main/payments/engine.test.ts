@@ -133,7 +133,7 @@ describe('flows through the facade', () => {
   it('reads its busy state back once for a burst of writes, off the call’s path, and is busy until that read', async () => {
     const { engine, journal } = await makeEngine();
     await engine.recover();
-    const reads = vi.spyOn(journal, 'pendingOperations');
+    const reads = vi.spyOn(journal, 'hasUnfinished');
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 1_000, currency: 'usd', ...who });
     // The calls answered without reading it (on a center each read waits for the desk's one connection): busy meanwhile.

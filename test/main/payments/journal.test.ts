@@ -132,6 +132,27 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     expect((await journal.operation(begun.operationId))?.state).toBe('pending');
   });
 
+  it('is unfinished, in one statement, while this desk has an unanswered operation, an unsettled payment or a refund not final', async () => {
+    const a = await open(DESK_A);
+    const b = await other(DESK_B);
+    expect(await a.hasUnfinished()).toBe(false);
+    const begun = await a.begin(op());
+    expect(await a.hasUnfinished()).toBe(true);
+    // Another desk's work is that desk's.
+    expect(await b.hasUnfinished()).toBe(false);
+    await a.settle(begun.key, { state: 'done', resultId: 'pay_u', httpStatus: 201 }, 1);
+    expect(await a.hasUnfinished()).toBe(false);
+    await a.savePayment(payment('pay_u', 'R-U', { status: 'processing' }));
+    expect(await a.hasUnfinished()).toBe(true);
+    await a.savePayment(payment('pay_u', 'R-U'));
+    expect(await a.hasUnfinished()).toBe(false);
+    await a.savePayment(payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'pending', amount: 5, currency: 'usd' }] }));
+    expect(await a.hasUnfinished()).toBe(true);
+    expect(await b.hasUnfinished()).toBe(false);
+    await a.savePayment(payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'canceled', amount: 5, currency: 'usd' }] }));
+    expect(await a.hasUnfinished()).toBe(false);
+  });
+
   describe('two desks on one place', () => {
     it('each desk recovers only its own unanswered operations; both see every payment and operation', async () => {
       const a = await open(DESK_A);
