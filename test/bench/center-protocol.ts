@@ -18,7 +18,7 @@ export interface WorkerJob {
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'agents-done' }
-  | { type: 'closed' }
+  | { type: 'closed'; queries: number }
   | { type: 'door'; channel: string; ms: number }
   | { type: 'payment-begun'; operationId: string }
   | { type: 'payment-made'; paymentId: string }

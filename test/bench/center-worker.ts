@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { createMainStack, type MainStack } from '../../main/app';
 import { simulatorConfig } from '../../main/payments';
 import { centerStorage } from '../../main/storage';
@@ -23,6 +24,14 @@ const YEAR = new Date().getUTCFullYear() + 2;
 const IDLE_READ_MS = 30_000;
 /** The events after which the open approval queue reads again, as the renderer's queue does (the push path). */
 const QUEUE_EVENTS: readonly string[] = ['refunds:changed', 'live:resync'];
+
+/** Statements the desks of this worker sent to the center (pg's Client.query, counted here: the bench's own figure). */
+let queries = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries += 1;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
 
 const now = (): number => performance.timeOrigin + performance.now();
 const send = (message: WorkerMessage): void => void process.send?.(message);
@@ -207,7 +216,7 @@ async function main(): Promise<void> {
     await desk.stack.close().catch(() => undefined);
     rmSync(desk.dir, { recursive: true, force: true });
   }
-  send({ type: 'closed' });
+  send({ type: 'closed', queries });
 }
 
 main().catch((error: unknown) => {

@@ -42,7 +42,8 @@ const BUDGET = { doorP99Ms: 150, connectionsPerDesk: 2, notifyP99Ms: 2000 };
 /** After the agents are done: how long the last requests may take to be seen everywhere and approved. */
 const SETTLE_MS = 40_000;
 
-const debug = process.env['BENCH_DEBUG'] === '1' ? (line: string) => process.stderr.write(`${line}\n`) : () => undefined;
+const debugging = process.env['BENCH_DEBUG'] === '1';
+const debug = debugging ? (line: string) => process.stderr.write(`${line}\n`) : () => undefined;
 
 function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
 
     await admin.connect();
     const connections = { max: 0, perDeskMax: 0 };
+    const activity = new Map<string, number>();
     const sample = async (): Promise<void> => {
       const rows = (await admin.query<{ application_name: string; n: string }>('SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY application_name', [center.roles.app.name])).rows;
       const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
@@ -110,6 +112,14 @@ async function main(): Promise<void> {
         perDesk.set(desk, (perDesk.get(desk) ?? 0) + Number(row.n));
       }
       connections.perDeskMax = Math.max(connections.perDeskMax, ...perDesk.values());
+      if (debugging) {
+        // What the app's connections were doing at the sample: running, idle between statements of a transaction, waiting (and on what).
+        const states = await admin.query<{ what: string; n: string }>(
+          "SELECT coalesce(state, '?') || coalesce(' ' || wait_event_type || ':' || wait_event, '') AS what, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY 1",
+          [center.roles.app.name],
+        );
+        for (const row of states.rows) activity.set(row.what, (activity.get(row.what) ?? 0) + Number(row.n));
+      }
     };
     let sampling = false;
     sampler = setInterval(() => {
@@ -119,6 +129,7 @@ async function main(): Promise<void> {
     }, 100);
 
     const door: number[] = [];
+    let statements = 0;
     const doorBy = new Map<string, number[]>();
     const begun = new Set<string>();
     const made = new Set<string>();
@@ -136,7 +147,7 @@ async function main(): Promise<void> {
 
     const started = Date.now();
     for (let w = 0; w < workerCount; w++) {
-      const child = fork(workerPath, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(workerPath, [], { execArgv: ['--import', 'tsx', ...(process.env['BENCH_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROF']] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       waiters.set(child, new Map());
       child.on('message', (raw) => {
@@ -169,6 +180,11 @@ async function main(): Promise<void> {
             break;
           case 'failure':
             failures.push(`desk ${message.desk}: ${message.what}`);
+            break;
+          case 'closed':
+            statements += message.queries;
+            waiters.get(child)?.get('closed')?.();
+            waiters.get(child)?.delete('closed');
             break;
           default: {
             const resolve = waiters.get(child)?.get(message.type);
@@ -228,6 +244,8 @@ async function main(): Promise<void> {
     debug(`door calls ${door.length} p50 ${Math.round(percentile(door, 50))} ms; notify samples ${notify.length} p50 ${Math.round(percentile(notify, 50))} ms; per-desk connections max ${connections.perDeskMax}`);
     for (const [channel, times] of doorBy) debug(`  ${channel}: ${times.length} calls, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms`);
     for (const failure of failures.slice(0, 20)) debug(`failure: ${failure}`);
+    debug(`statements sent by the desks: ${statements} (${Math.round(statements / Math.max(1, made.size))} per payment taken)`);
+    debug(`connection states over the samples: ${[...activity].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what}=${n}`).join(', ')}`);
 
     console.log(`center-bench desks=${desks} payments=${made.size} p99_door_ms=${p99Door} db_connections_max=${connections.max} notify_p99_ms=${p99Notify} lost=${lost} double=${double}`);
     const missed =

@@ -197,6 +197,18 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await a.verify()).toEqual({ ok: true, rows: 20, desks: 1 });
   });
 
+  it('a copy of the desk that wrote after this one: the row this one then appends follows it (the remembered last row is read again)', async () => {
+    const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A });
+    const twin = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_A });
+    await a.append(entry(1));
+    await twin.append(entry(2));
+    await a.append(entry(3));
+    await twin.append(entry(4));
+    const rows = (await a.rows()).sort((x, y) => x.seq - y.seq);
+    expect(rows.map((r) => [r.seq, r.details])).toEqual([1, 2, 3, 4].map((i, n) => [n + 1, entry(i).details]));
+    expect(await a.verify()).toEqual({ ok: true, rows: 4, desks: 1 });
+  });
+
   it('grants the app role INSERT and SELECT on it and nothing else; the auditor SELECT only', async () => {
     await filled();
     const { roles } = center.center();
