@@ -22,16 +22,18 @@ const TIMED = new Set(['payments:pay', 'payments:get', 'refunds:request', 'refun
 const YEAR = new Date().getUTCFullYear() + 2;
 /** What a supervisor's open queue does without an event: one read every 30 s (issue 17). */
 const IDLE_READ_MS = 30_000;
+/** How long the renderer's queue waits after a pushed change before reading again (renderer/src/features/refunds/api.ts). */
+const QUEUE_READ_MS = 300;
 /** The events after which the open approval queue reads again, as the renderer's queue does (the push path). */
 const QUEUE_EVENTS: readonly string[] = ['refunds:changed', 'live:resync'];
 
 /** Statements the desks of this worker sent to the center (pg's Client.query, counted here: the bench's own figure). */
 let queries = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+const query: (this: pg.Client, ...args: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
   queries += 1;
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof query;
+  return query.apply(this, args);
+});
 
 const now = (): number => performance.timeOrigin + performance.now();
 const send = (message: WorkerMessage): void => void process.send?.(message);
@@ -179,8 +181,14 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
         }
       });
   };
+  // The changes of a moment read in one go, as the renderer's queue does (QUEUE_READ_MS in renderer/src/features/refunds/api.ts).
+  let coalescing: ReturnType<typeof setTimeout> | undefined;
   const offEvent = desk.stack.onEvent((event) => {
-    if (QUEUE_EVENTS.includes(event)) schedule();
+    if (!QUEUE_EVENTS.includes(event) || coalescing !== undefined) return;
+    coalescing = setTimeout(() => {
+      coalescing = undefined;
+      schedule();
+    }, QUEUE_READ_MS);
   });
   const idle = setInterval(schedule, IDLE_READ_MS);
   void desk
@@ -191,6 +199,7 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
     async stop() {
       stopped = true;
       clearInterval(idle);
+      clearTimeout(coalescing);
       offEvent();
       await reading;
       await approving;

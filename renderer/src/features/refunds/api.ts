@@ -3,6 +3,7 @@
 // (one per attempt, kept in the call's store until main answers it), what each answer marks stale, and the payment
 // follow-up (main watches the refunded payment and pushes its changes).
 import { useMutation, useQuery, useQueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';
 import type { PaymentView } from '../../../../shared/ipc/views';
@@ -14,6 +15,9 @@ import type { Secret } from '../../bridge/secret';
 import { useCall } from '../call';
 import { useLiveEvent, useLiveWatch } from '../live';
 import { storePayment, watchPayment } from '../payment';
+
+/** How long the queue waits after a pushed change before reading the center again (the changes meanwhile come with it). */
+const QUEUE_READ_MS = 300;
 
 export const refundKeys = {
   /** Every list of refund requests (the queue, a payment's). */
@@ -32,11 +36,19 @@ export const refundKeys = {
 export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
   const queryClient = useQueryClient();
   useLiveWatch({ queue: true });
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pending.current), []);
+  // The changes of a moment (a center's desks asking, approving and settling at once) are read in one go, QUEUE_READ_MS
+  // after the first: every supervisor's queue reads the center once for them, not once each.
   const readAgain = (): void => {
-    // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the
-    // decision's own success reads the queue again.
-    if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) return;
-    void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+    if (pending.current !== undefined) return;
+    pending.current = setTimeout(() => {
+      pending.current = undefined;
+      // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the
+      // decision's own success reads the queue again.
+      if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) return;
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+    }, QUEUE_READ_MS);
   };
   useLiveEvent('refunds:changed', readAgain);
   useLiveEvent('live:resync', readAgain);

@@ -59,6 +59,14 @@ describe('Approvals', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(reads()).toBe(before + 2);
 
+    // A burst of changes (requests asked, approved and settled at other desks at once): one read shows them all, and
+    // nothing is left unread after it.
+    served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4c')];
+    for (let i = 0; i < 10; i++) main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4c', paymentId: `pay_${'c'.repeat(32)}` });
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(reads()).toBe(before + 3);
+
     // Closed: the window watches nothing any more.
     cleanup();
     await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: false, reservations: [] }));
