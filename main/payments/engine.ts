@@ -9,7 +9,7 @@ import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
-import { isTransactionConflict, StorageError, type TransactionOptions } from '../storage';
+import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
 import { TokenManager } from './tokens';
 
@@ -153,13 +153,11 @@ const isDefinitive = (e: unknown): e is ServiceError =>
   e.code !== 'idempotency_in_progress';
 
 /**
- * A rule checked where a new operation is written (in its transaction, its row included): what it reads cannot be
- * overtaken by another desk. It refuses by throwing. `operationId` is the new operation's.
+ * A rule checked where a new operation is written (in its transaction, its row included, read committed on the center):
+ * it takes the turn its read needs so that another desk cannot overtake it (Journal.refundOperationsBegunBetween's
+ * `turn`). It refuses by throwing. `operationId` is the new operation's.
  */
 export type BeginCheck = (journal: Journal, operationId: string) => Promise<void>;
-
-/** A read-check-write that another desk must not overtake: serializable on the center (SQLite always is). */
-const SERIAL: TransactionOptions = { isolation: 'serializable' };
 
 /** The desk's clock is measured against the database's again after this long (a clock set right by NTP meanwhile). */
 const CLOCK_REMEASURE_MS = 10 * 60_000;
@@ -553,8 +551,8 @@ export class PaymentEngine {
   /** POST /payments/{id}/refunds: over-refund is refused here, before any request. */
   /**
    * `whenBegun` (the daily cap of main/refunds) runs inside the transaction that writes a new refund operation, after
-   * its row, serializable on the center: throwing there writes nothing. Two desks beginning at once cannot both pass it
-   * on what the other has not written yet (one is rolled back and decides again, seeing the other's row).
+   * its row: throwing there writes nothing. Two desks beginning at once cannot both pass it on what the other has not
+   * written yet: the check takes its operator's turn, and the second reads after the first committed, its row included.
    */
   refund(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck): Promise<PaymentView> {
     return this.busyWith(() => this.refundNow(input, whenBegun));
@@ -928,7 +926,7 @@ export class PaymentEngine {
         return existing;
       }
       const check = whenBegun && (async (journal: Journal): Promise<boolean> => (await whenBegun(journal, id), false));
-      const begun = await this.beginUnlessTaken(id, kind, payload, meta, check, check && SERIAL);
+      const begun = await this.beginUnlessTaken(id, kind, payload, meta, check);
       if (begun) return begun;
     }
   }
@@ -945,7 +943,6 @@ export class PaymentEngine {
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
     /** Read in the same transaction, after the row is written: true rolls the operation back (undefined is answered). */
     blocked?: (journal: Journal) => Promise<boolean>,
-    options?: TransactionOptions,
   ): Promise<Operation | undefined> {
     try {
       if (blocked === undefined) return await this.begin(this.journal, operationId, kind, payload, meta);
@@ -953,7 +950,7 @@ export class PaymentEngine {
         const op = await this.begin(journal, operationId, kind, payload, meta);
         if (await blocked(journal)) throw new NotBegun();
         return op;
-      }, options);
+      });
     } catch (error) {
       // Not begun, or (the embedded file) another connection was writing: decided again, from what is written now.
       if (error instanceof NotBegun || (blocked !== undefined && isTransactionConflict(error))) return undefined;

@@ -751,12 +751,25 @@ export class Journal {
    * Refund operations begun in [from, to) (epoch ms, each desk's clock), in every state and on every desk of the
    * center: the daily refund cap counts an operator's refunds wherever they were made. With `operatorId`, only theirs
    * (compared without case): what one approval reads stays one operator's day, however many desks the center has.
+   * `{ turn: true }` (in a transaction) first waits for that operator's turn at every desk (refundTurn).
    */
-  async refundOperationsBegunBetween(from: number, to: number, operatorId?: string): Promise<Operation[]> {
+  async refundOperationsBegunBetween(from: number, to: number, operatorId?: string, options: { turn?: boolean } = {}): Promise<Operation[]> {
+    if (options.turn === true && operatorId !== undefined) await this.refundTurn(operatorId);
     let query = this.db.selectFrom('operations').selectAll().where('kind', '=', 'refund').where('created_at', '>=', from).where('created_at', '<', to);
     if (operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['operator_id']), '=', operatorId.toLowerCase()));
     const rows = await query.orderBy('created_at').execute();
     return rows.map((row) => toOperation(row, this.deskId));
+  }
+
+  /**
+   * In a transaction: waits until no other desk's transaction holding this operator's turn is open, and holds it until this
+   * one ends. A read of the operator's refunds after it sees every refund another desk began for them and committed
+   * (read committed reads each statement afresh); two desks refunding for one operator take turns, other operators never
+   * wait. The embedded file needs none: its write transactions take turns already.
+   */
+  private async refundTurn(operatorId: string): Promise<void> {
+    if (this.store.backend !== 'postgres') return;
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund-cap:${operatorId.toLowerCase()}`}, 0))`.execute(this.db);
   }
 
   async recordAttempt(attempt: Attempt, at: number): Promise<void> {

@@ -244,15 +244,17 @@ export class RefundDesk {
   }
 
   /**
-   * The daily cap again, where the refund's operation is written (the engine's transaction, serializable on the center):
-   * what `by` began today at every desk, this operation left out, read where no other desk's refund can slip in between.
-   * The check before it (checkLimit) answers early; this one holds when two desks refund for one operator at once.
+   * The daily cap again, where the refund's operation is written (the engine's transaction): what `by` began today at
+   * every desk, this operation left out, read in the operator's turn (no other desk's refund for them slips in between,
+   * and other operators' refunds never wait). The check before it (checkLimit) answers early; this one holds when two
+   * desks refund for one operator at once.
    */
   private checkedAsBegun(by: OperatorView, payment: PaymentView, amountCents: number | undefined): BeginCheck {
     return (journal, operationId) => {
       const history: RefundHistory = {
         payment: (id) => journal.payment(id),
-        refundOperationsBegunBetween: async (from, to, operatorId) => (await journal.refundOperationsBegunBetween(from, to, operatorId)).filter((op) => op.operationId !== operationId),
+        refundOperationsBegunBetween: async (from, to, operatorId) =>
+          (await journal.refundOperationsBegunBetween(from, to, operatorId ?? by.id, { turn: true })).filter((op) => op.operationId !== operationId),
       };
       return this.checkLimit(by, payment, amountCents, history);
     };

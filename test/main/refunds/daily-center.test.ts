@@ -18,6 +18,7 @@ const DESK_A = { deskId: '3c3c3c3c-0000-4000-8000-00000000003c' };
 const DESK_B = { deskId: '4d4d4d4d-0000-4000-8000-00000000004d' };
 const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
 const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
+const SUE: OperatorView = { id: 'sue', displayName: 'Sue', role: 'supervisor', disabled: false };
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -109,6 +110,38 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     await atA;
     expect(atB).toBeInstanceOf(RefundError);
     expect(atB).toMatchObject({ code: 'refund_daily_limit' });
+  });
+
+  // bench:center at 100 desks: approvals by different supervisors at once were rolled back and begun again (the cap's
+  // read in a serializable transaction collided with every other refund being begun). An operator's refunds now take
+  // turns, and other operators' never meet them.
+  it('refunds by different supervisors at two desks at the same moment are each begun once, never rolled back', async () => {
+    const a = await openDesk(backend.storage(), DESK_A);
+    const b = await openDesk(backend.anotherDesk(), DESK_B);
+    const transactions = { count: 0 };
+    for (const desk of [a, b]) {
+      const transaction = desk.journal.transaction.bind(desk.journal);
+      desk.journal.transaction = (fn, options) => {
+        transactions.count += 1;
+        return transaction(fn, options);
+      };
+    }
+    const payments = await Promise.all([succeededPayment(a, 100_000), succeededPayment(b, 100_000)]);
+    // How many transactions one refund takes, alone.
+    transactions.count = 0;
+    await a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM);
+    const alone = transactions.count;
+    expect(alone).toBeGreaterThan(0);
+    transactions.count = 0;
+    const rounds = 4;
+    for (let round = 0; round < rounds; round++) {
+      await Promise.all([
+        a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM),
+        b.refunds.refund({ operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SUE),
+      ]);
+    }
+    // As many as each refund takes alone: none was run again.
+    expect(transactions.count).toBe(rounds * 2 * alone);
   });
 
   // Second adversarial review of issue 16 (O2): a refund operation was stamped with its desk's clock and "today" was
