@@ -932,6 +932,12 @@ export class Journal {
     return row && (await this.toPayment(row));
   }
 
+  /** The payments of these ids the journal holds (any order), with their refunds: two statements however many. */
+  async payments(ids: readonly string[]): Promise<StoredPayment[]> {
+    if (ids.length === 0) return [];
+    return this.toPayments(await this.db.selectFrom('payments').selectAll().where('id', 'in', [...ids]).execute());
+  }
+
   /** A reservation's payments on every desk, its number compared by its key (as paymentOperationsOf and searchPayments). */
   async paymentsOf(reservationId: string): Promise<StoredPayment[]> {
     const rows = await this.db.selectFrom('payments').selectAll().where('reservation_key', '=', reservationKey(reservationId)).orderBy('created_at').execute();

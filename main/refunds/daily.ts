@@ -23,7 +23,16 @@ export interface RefundHistory {
    * `operatorId`, at least that operator's (the count filters again).
    */
   refundOperationsBegunBetween(from: number, to: number, operatorId?: string): Promise<readonly RefundOperationRecord[]>;
-  payment(id: string): Promise<{ amountCents: number; currency: string; refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[] } | undefined>;
+  /** The payments of these ids that the journal holds, in one read (however many refunds the operator made today). */
+  payments(ids: readonly string[]): Promise<readonly RefundedPayment[]>;
+}
+
+/** A payment as the count needs it: its amount and currency, and the refunds the journal holds of it. */
+export interface RefundedPayment {
+  id: string;
+  amountCents: number;
+  currency: string;
+  refunds: readonly { id: string; amountCents: number | undefined; status: string; operatorId: string | undefined }[];
 }
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
@@ -33,7 +42,7 @@ const same = (a: string | undefined, b: string): boolean => a !== undefined && a
  * its amount less the refunds this desk made by other operations. A refund the service lists without knowing whose it
  * is may be this operation's own (its answer lost, the payment read since), so it is not taken off.
  */
-function askedCents(op: RefundOperationRecord, payment: Awaited<ReturnType<RefundHistory['payment']>>): number {
+function askedCents(op: RefundOperationRecord, payment: RefundedPayment | undefined): number {
   const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
   if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
   if (!payment) return 0;
@@ -53,11 +62,14 @@ export async function refundedTodayCents(history: RefundHistory, operatorId: str
   if (today === undefined) return 0;
   const window = searchWindow(today);
   const isToday = (ms: number): boolean => localDayAndHour(new Date(ms).toISOString(), timeZone)?.day === today;
+  const ops = (await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to), operatorId)).filter(
+    (op) => same(op.operatorId, operatorId) && isToday(op.createdAt) && op.state !== 'failed' && op.state !== 'abandoned',
+  );
+  const ids = [...new Set(ops.flatMap((op) => (op.paymentId === undefined ? [] : [op.paymentId])))];
+  const payments = new Map((ids.length === 0 ? [] : await history.payments(ids)).map((payment) => [payment.id, payment] as const));
   let cents = 0;
-  for (const op of await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to), operatorId)) {
-    if (!same(op.operatorId, operatorId) || !isToday(op.createdAt)) continue;
-    if (op.state === 'failed' || op.state === 'abandoned') continue;
-    const payment = op.paymentId === undefined ? undefined : await history.payment(op.paymentId);
+  for (const op of ops) {
+    const payment = op.paymentId === undefined ? undefined : payments.get(op.paymentId);
     if (payment !== undefined && !same(payment.currency, currency)) continue;
     const made = op.resultId === undefined ? undefined : payment?.refunds.find((r) => r.id === op.resultId);
     if (made !== undefined && !countsAgainstRefundable(made.status)) continue;

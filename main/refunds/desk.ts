@@ -252,7 +252,7 @@ export class RefundDesk {
   private checkedAsBegun(by: OperatorView, payment: PaymentView, amountCents: number | undefined): BeginCheck {
     return (journal, operationId) => {
       const history: RefundHistory = {
-        payment: (id) => journal.payment(id),
+        payments: (ids) => journal.payments(ids),
         refundOperationsBegunBetween: async (from, to, operatorId) =>
           (await journal.refundOperationsBegunBetween(from, to, operatorId ?? by.id, { turn: true })).filter((op) => op.operationId !== operationId),
       };

@@ -153,6 +153,18 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     expect(await a.hasUnfinished()).toBe(false);
   });
 
+  it('reads the payments of many ids at once, with their refunds; an id it does not hold is left out', async () => {
+    const journal = await open();
+    await journal.savePayment(payment('pay_m1', 'R-M', { refunds: [{ id: 'ref_m1', status: 'succeeded', amount: 5, currency: 'usd' }] }));
+    await journal.savePayment(payment('pay_m2', 'R-M'));
+    const read = await journal.payments(['pay_m2', 'pay_m1', 'pay_missing']);
+    expect(read.map((p) => [p.id, p.refunds.map((r) => r.id)]).sort()).toEqual([
+      ['pay_m1', ['ref_m1']],
+      ['pay_m2', []],
+    ]);
+    expect(await journal.payments([])).toEqual([]);
+  });
+
   describe('two desks on one place', () => {
     it('each desk recovers only its own unanswered operations; both see every payment and operation', async () => {
       const a = await open(DESK_A);

@@ -93,7 +93,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     let atA: Promise<unknown> | undefined;
     const arranged: { a?: Desk; first?: PaymentView } = {};
     const late = (journal: Journal): RefundHistory => ({
-      payment: (id) => journal.payment(id),
+      payments: (ids) => journal.payments(ids),
       refundOperationsBegunBetween: async (from, to, operatorId) => {
         const read = await journal.refundOperationsBegunBetween(from, to, operatorId);
         atA ??= arranged.a?.refunds.refund({ operationId: randomUUID(), paymentId: arranged.first?.id ?? '', amountCents: 40_000, reason: 'duplicate' }, SAM);

@@ -1,15 +1,18 @@
 // Today's refunds of one operator, in the desk's time zone: which refunds count against the daily cap.
 import { describe, expect, it } from 'vitest';
-import { refundedTodayCents, type RefundHistory, type RefundOperationRecord } from '../../../main/refunds';
+import { refundedTodayCents, type RefundedPayment, type RefundHistory, type RefundOperationRecord } from '../../../main/refunds';
 
-type Payment = NonNullable<Awaited<ReturnType<RefundHistory['payment']>>>;
+type Payment = Omit<RefundedPayment, 'id'>;
 type Refund = Payment['refunds'][number];
 
 /** A journal's answers, held in memory (the real Journal is used by the desk tests through the door). */
-function history(ops: RefundOperationRecord[], payments: Record<string, Payment> = {}): RefundHistory {
+function history(ops: RefundOperationRecord[], payments: Record<string, Payment> = {}, reads: string[][] = []): RefundHistory {
   return {
     refundOperationsBegunBetween: (from, to) => Promise.resolve(ops.filter((op) => op.createdAt >= from && op.createdAt < to)),
-    payment: (id) => Promise.resolve(payments[id]),
+    payments: (ids) => {
+      reads.push([...ids]);
+      return Promise.resolve(ids.flatMap((id) => (payments[id] === undefined ? [] : [{ id, ...payments[id] }])));
+    },
   };
 }
 
@@ -35,6 +38,18 @@ const refund = (id: string | undefined, amountCents: number | undefined, status 
 });
 
 describe('refundedTodayCents', () => {
+  it('reads the payments of the day’s refunds in one go, however many the operator made (an approval reads it twice)', async () => {
+    const ops = Array.from({ length: 30 }, (_, i) => op(NOW - 60_000 * (i + 1), { paymentId: `pay_${i % 10}`, resultId: `ref_many_${i}` }));
+    const payments = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`pay_${i}`, { amountCents: 100_000, currency: 'usd', refunds: [0, 1, 2].map((k) => refund(`ref_many_${i + 10 * k}`, 1_000)) }]),
+    );
+    const reads: string[][] = [];
+    expect(await refundedTodayCents(history(ops, payments, reads), 'sam', 'usd', NOW, 'UTC')).toBe(30_000);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.sort()).toEqual(Object.keys(payments).sort());
+  });
+
+
   it('counts by the desk’s calendar day and its own clock: 05:30 UTC is still the day before in Mexico City', async () => {
     const a = op(Date.parse('2026-11-23T05:30:00Z'));
     const b = op(Date.parse('2026-11-23T06:30:00Z'));
