@@ -130,6 +130,7 @@ async function main(): Promise<void> {
 
     const door: number[] = [];
     let statements = 0;
+    const slowest: { channel: string; ms: number; at: number }[] = [];
     const doorBy = new Map<string, number[]>();
     const begun = new Set<string>();
     const made = new Set<string>();
@@ -156,6 +157,7 @@ async function main(): Promise<void> {
           case 'door':
             door.push(message.ms);
             doorBy.set(message.channel, [...(doorBy.get(message.channel) ?? []), message.ms]);
+            if (debugging) slowest.push({ channel: message.channel, ms: message.ms, at: Date.now() - started });
             break;
           case 'payment-begun':
             begun.add(message.operationId);
@@ -238,12 +240,20 @@ async function main(): Promise<void> {
       lost++;
       debug(`lost payment ${id}: not in the center's journal`);
     }
+    if (debugging) {
+      // The service's side of it: each request the desks sent, by operation and answer (the journal's attempts log).
+      const attempts = await center.query<{ operation: string; status: string; n: string; p50: string; max: string }>(
+        'SELECT operation, status, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY elapsed_ms) AS p50, max(elapsed_ms) AS max FROM journal.attempts GROUP BY 1, 2 ORDER BY 1, 2',
+      );
+      for (const row of attempts) debug(`  service ${row.operation} ${row.status}: ${row.n} requests, p50 ${Math.round(Number(row.p50))} ms, max ${Math.round(Number(row.max))} ms`);
+    }
     const double = Math.max(0, servicePayments.size - begun.size);
     const p99Door = Math.round(percentile(door, 99));
     const p99Notify = Math.round(percentile(notify, 99));
     debug(`door calls ${door.length} p50 ${Math.round(percentile(door, 50))} ms; notify samples ${notify.length} p50 ${Math.round(percentile(notify, 50))} ms; per-desk connections max ${connections.perDeskMax}`);
     for (const [channel, times] of doorBy) debug(`  ${channel}: ${times.length} calls, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms`);
     for (const failure of failures.slice(0, 20)) debug(`failure: ${failure}`);
+    debug(`slowest calls (ms, answered at ms since the desks began opening): ${slowest.sort((x, y) => y.ms - x.ms).slice(0, 12).map((c) => `${c.channel} ${Math.round(c.ms)} @${c.at}`).join(', ')}`);
     debug(`statements sent by the desks: ${statements} (${Math.round(statements / Math.max(1, made.size))} per payment taken)`);
     debug(`connection states over the samples: ${[...activity].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what}=${n}`).join(', ')}`);
 
