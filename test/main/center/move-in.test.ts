@@ -453,6 +453,28 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
+  // Finding R4 (docs/reviews/issue-17-adversary.md): IT's `npm run center:move-in` (moveDeskIn) reads a desk's files while
+  // that desk still runs on them (only the installed app's --move-in-center holds the single-instance lock). The report says
+  // "Done" and tells IT to start the desk on the center; what the desk writes meanwhile (a refund request, a payment begun)
+  // stays in its files, and only a second run nobody is told to make would move it.
+  it.fails('R4: the move refuses a data folder whose desk is still running on it', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    const centerStore = centerStorage(center.app);
+    try {
+      const outcome = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' }).then(
+        (report) => (report.ok ? 'moved' : 'refused'),
+        () => 'refused',
+      );
+      // The running desk goes on writing its files after the "Done": this sign-in is in no center.
+      await desk.signIn(SUPERVISOR);
+      expect(outcome).toBe('refused');
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
   it('refuses a folder that is not a desk\'s data folder (no desk.json), and says how to use the command', async () => {
     const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
     const password = () => Promise.resolve(center.roles.app.password);
