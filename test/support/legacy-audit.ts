@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { GENESIS } from '../../main/audit';
 import { SqliteFile } from '../../main/storage';
 
-export function writeLegacyAuditFile(dir: string, rows: number): string {
+/** `detailsOf`: a row's details as that version wrote them (default `{}`). */
+export function writeLegacyAuditFile(dir: string, rows: number, detailsOf: (seq: number) => string = () => '{}'): string {
   const old = new SqliteFile(join(dir, 'audit.db'), {
     label: 'audit trail',
     migrations: [
@@ -20,7 +21,7 @@ export function writeLegacyAuditFile(dir: string, rows: number): string {
   });
   let prev = GENESIS;
   for (let seq = 1; seq <= rows; seq++) {
-    const row = [seq, '2026-01-01T00:00:00.000Z', 'ana', 'session.signIn', 'ok', null, null, '{}'] as const;
+    const row = [seq, '2026-01-01T00:00:00.000Z', 'ana', 'session.signIn', 'ok', null, null, detailsOf(seq)] as const;
     const hash = createHash('sha256').update(prev).update(JSON.stringify(row)).digest('hex');
     old.stmt('INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(...row, prev, hash);
     prev = hash;

@@ -432,6 +432,49 @@ describe('moving a desk in', () => {
     }
   }, 60_000);
 
+  // Finding R3 (docs/reviews/issue-17-adversary.md): move-in copies every row of the desk's files as it is. A row an older
+  // version wrote with a card number its redactor missed (before cc13c83 a number spelled with dots went through) is hashed
+  // into the desk's chain, and the move carries it into the center, where every desk's auditor and supervisor reads it. The
+  // move should refuse it (or report it for IT), never write it to the center.
+  it.fails('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
+    const dir = folder();
+    writeLegacyAuditFile(dir, 2, (seq) => (seq === 2 ? JSON.stringify({ note: 'guest card 4242.4242.4242.4242' }) : '{}'));
+    const desk = await ownFilesDesk(dir);
+    await desk.stack.close();
+    expect(fileCount(dir, 'audit.db', 'audit', "WHERE details LIKE '%4242.4242.4242.4242%'")).toBe(1);
+    const centerStore = centerStorage(center.app);
+    try {
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242.4242.4242.4242%'");
+      expect(Number(carried[0]?.n)).toBe(0);
+      expect(report.stores.find((s) => s.store === 'audit')?.problem).toMatch(/card/i);
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
+  // Finding R4 (docs/reviews/issue-17-adversary.md): IT's `npm run center:move-in` (moveDeskIn) reads a desk's files while
+  // that desk still runs on them (only the installed app's --move-in-center holds the single-instance lock). The report says
+  // "Done" and tells IT to start the desk on the center; what the desk writes meanwhile (a refund request, a payment begun)
+  // stays in its files, and only a second run nobody is told to make would move it.
+  it.fails('R4: the move refuses a data folder whose desk is still running on it', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    const centerStore = centerStorage(center.app);
+    try {
+      const outcome = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' }).then(
+        (report) => (report.ok ? 'moved' : 'refused'),
+        () => 'refused',
+      );
+      // The running desk goes on writing its files after the "Done": this sign-in is in no center.
+      await desk.signIn(SUPERVISOR);
+      expect(outcome).toBe('refused');
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
   it('refuses a folder that is not a desk\'s data folder (no desk.json), and says how to use the command', async () => {
     const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
     const password = () => Promise.resolve(center.roles.app.password);

@@ -150,6 +150,62 @@ describe('flows through the facade', () => {
     await vi.waitFor(() => expect(engine.busy()).toBe(false));
   });
 
+  // Finding R2 (docs/reviews/issue-17-adversary.md): busy() answers from what the last write made it read; at a start
+  // nothing was written or read yet, so while recover() re-sends an unanswered payment (its answer not in) busy() says
+  // false, and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
+  it.fails('R2: is busy while recover() re-sends an unanswered payment, before its answer is in', async () => {
+    const first = await makeEngine();
+    await first.engine.recover();
+    const method = await first.engine.tokenize({ card: VISA, ...who });
+    // The desk stopped after journaling a payment and before its answer (what a crash or a forced quit leaves).
+    const operationId = randomUUID();
+    await first.journal.begin({
+      key: randomUUID(),
+      operationId,
+      kind: 'create_payment',
+      payload: { methodId: method.id, amount: 10, currency: 'usd', reservationId: who.reservationId },
+      createdAt: Date.now(),
+      reservationId: who.reservationId,
+      operatorId: who.operatorId,
+      resendable: true,
+      paymentId: undefined,
+    });
+    open.splice(open.indexOf(first.engine), 1);
+    await first.engine.close();
+    await first.journal.close();
+
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sending = false;
+    const holding: typeof fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (init?.method === 'POST' && new URL(url).pathname.endsWith('/payments')) {
+        sending = true;
+        await held;
+      }
+      return fetch(input, init);
+    };
+    const journal = await openJournal(dir);
+    const engine = new PaymentEngine({
+      config: simulatorConfig(sim),
+      secrets: { read: () => Promise.resolve(sim.clientSecret) },
+      journal,
+      fetch: holding,
+      sleep: () => Promise.resolve(),
+    });
+    open.push(engine);
+    const recovering = engine.recover();
+    try {
+      await vi.waitFor(() => expect(sending).toBe(true));
+      // The charge is on its way with its key: an update must not restart the desk now.
+      expect(engine.busy()).toBe(true);
+    } finally {
+      release();
+      expect((await recovering).resent).toEqual([operationId]);
+      await journal.close().catch(() => undefined);
+    }
+  });
+
   it('A: tokenize, pay, follow to succeeded; the reservation lists both', async () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });

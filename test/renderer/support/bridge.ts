@@ -7,8 +7,8 @@ import type { Channel, EventName, EventPayload, IpcError, Output, Result } from 
 export interface FakeMain {
   /** What the page asked of main, in order. */
   readonly sent: { channel: Channel; input: unknown }[];
-  /** How main answers a channel from now on (unset channels answer `{}`). */
-  answer<C extends Channel>(channel: C, reply: (input: unknown) => Output<C> | IpcError): void;
+  /** How main answers a channel from now on (unset channels answer `{}`); a promise answers when it settles (main still working). */
+  answer<C extends Channel>(channel: C, reply: (input: unknown) => Output<C> | IpcError | Promise<Output<C> | IpcError>): void;
   /** Main sends an event to the page (to every listener subscribed now). */
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** Forget what was sent and how to answer. */
@@ -23,9 +23,9 @@ export function installFakeMain(): FakeMain {
   (window as { api?: unknown }).api = createBridge({
     invoke: (channel, input) => {
       sent.push({ channel, input });
-      const value = replies.get(channel)?.(input) ?? {};
-      const result: Result<unknown> = isError(value) ? { ok: false, error: value } : { ok: true, value };
-      return Promise.resolve(result);
+      const reply = replies.get(channel)?.(input) ?? {};
+      const toResult = (value: unknown): Result<unknown> => (isError(value) ? { ok: false, error: value } : { ok: true, value });
+      return reply instanceof Promise ? reply.then(toResult) : Promise.resolve(toResult(reply));
     },
     subscribe: (event, listener) => {
       const entry = { event, listener };

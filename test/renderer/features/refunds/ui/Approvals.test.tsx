@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The supervisor's approval queue in a DOM, against a fake of main (support/bridge.ts): the queue is the center's, so
 // each request says the desk it was asked at; a request of before desks had ids says none.
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RefundRequestView } from '../../../../../shared/desk';
 import { installFakeMain } from '../../../support/bridge';
@@ -70,5 +70,33 @@ describe('Approvals', () => {
     // Closed: the window watches nothing any more.
     cleanup();
     await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: false, reservations: [] }));
+  });
+
+  // Finding R1 (docs/reviews/issue-17-adversary.md): a change pushed just before a decision is sent is read 300 ms later,
+  // when the decision is on its way, so the read is skipped; the decision then fails (closed at another desk) and its
+  // onError reads only the payment's requests, never the queue: the other desk's new request stays off the screen until
+  // some later push. Before the coalescing the change was read at once.
+  it.fails('R1: a change pushed just before an approval that then fails is still read (the queue is not left stale)', async () => {
+    main.reset();
+    let served = [request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a')];
+    main.answer('refunds:queue', () => ({ requests: served }));
+    main.answer('live:watch', () => ({ state: 'live' }));
+    main.answer(
+      'refunds:approve',
+      () => new Promise((resolve) => setTimeout(() => resolve({ code: 'request_closed', message: 'This refund request was already approved.' }), 600)),
+    );
+    renderWithData('en-US', <Approvals />);
+    await screen.findAllByRole('row');
+    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: true, reservations: [] }));
+
+    // Another desk asks for a refund; a moment later the supervisor approves the first request.
+    served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')];
+    main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b', paymentId: `pay_${'b'.repeat(32)}` });
+    fireEvent.click(screen.getByRole('button', { name: /approve/i }));
+    // The approval fails (decided at another desk meanwhile): its refusal is shown.
+    await screen.findByText(/already approved/i, undefined, { timeout: 2000 });
+    // The pushed request must be on screen without waiting for yet another push.
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3), { timeout: 1500 });
+    cleanup();
   });
 });
