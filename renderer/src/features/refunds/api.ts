@@ -40,15 +40,18 @@ export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<Refund
   useEffect(() => () => clearTimeout(pending.current), []);
   // The changes of a moment (a center's desks asking, approving and settling at once) are read in one go, QUEUE_READ_MS
   // after the first: every supervisor's queue reads the center once for them, not once each.
+  const read = (): void => {
+    // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the read
+    // waits for it to be answered, whatever the answer (a refusal reads nothing else), and is never dropped.
+    if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) {
+      pending.current = setTimeout(read, QUEUE_READ_MS);
+      return;
+    }
+    pending.current = undefined;
+    void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
+  };
   const readAgain = (): void => {
-    if (pending.current !== undefined) return;
-    pending.current = setTimeout(() => {
-      pending.current = undefined;
-      // A decision of this window on its way keeps its row (its answer, or its refusal in words, is shown there): the
-      // decision's own success reads the queue again.
-      if (queryClient.isMutating({ mutationKey: refundKeys.decision }) > 0) return;
-      void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
-    }, QUEUE_READ_MS);
+    if (pending.current === undefined) pending.current = setTimeout(read, QUEUE_READ_MS);
   };
   useLiveEvent('refunds:changed', readAgain);
   useLiveEvent('live:resync', readAgain);
