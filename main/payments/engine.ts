@@ -198,7 +198,7 @@ export class PaymentEngine {
    * A write of this desk not read back yet: busy until the read after it (one read for a burst of writes, BUSY_READ_DELAY_MS
    * after the first, off the door's path: on a center every query waits for the desk's one connection).
    */
-  private busyStale = false;
+  private busyStale = true;
   private busyWrites = 0;
   private busyTimer: ReturnType<typeof setTimeout> | undefined;
   /** Operations this engine is running now (begun or about to be): busy whatever the last read said. */
@@ -214,6 +214,8 @@ export class PaymentEngine {
     this.journal = deps.journal;
     this.deskNow = deps.now ?? Date.now;
     this.stopListening = deps.journal.onChange(() => this.wroteSomething());
+    // Busy until the journal has been read once: what the last run left unanswered is not known before (recover re-sends it).
+    this.readBusySoon();
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
       clientId: deps.config.clientId,
@@ -615,14 +617,16 @@ export class PaymentEngine {
   private wroteSomething(): void {
     this.busyWrites += 1;
     this.busyStale = true;
+    this.readBusySoon();
+  }
+
+  /** One read BUSY_READ_DELAY_MS from now (none more while it waits); again after it while a write came during it. */
+  private readBusySoon(): void {
     if (this.busyTimer !== undefined || this.closed) return;
     this.busyTimer = setTimeout(() => {
       this.busyTimer = undefined;
-      const writes = this.busyWrites;
       void this.readBusy().then(() => {
-        // A write during the read may not be in it: stale still, and read again.
-        if (writes === this.busyWrites) this.busyStale = false;
-        else this.wroteSomething();
+        if (this.busyStale) this.readBusySoon();
       });
     }, BUSY_READ_DELAY_MS);
     this.busyTimer.unref?.();
@@ -635,8 +639,10 @@ export class PaymentEngine {
       return this.busyReading;
     }
     const read = async (): Promise<void> => {
+      let writes: number;
       do {
         this.busyReadAgain = false;
+        writes = this.busyWrites;
         try {
           this.busyNow = await this.journal.hasUnfinished();
         } catch (error) {
@@ -645,6 +651,8 @@ export class PaymentEngine {
           this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, 'busy state not read');
         }
       } while (this.busyReadAgain);
+      // Every write made before this read is in it: no longer stale (a write during it may not be: stale still).
+      if (writes === this.busyWrites) this.busyStale = false;
     };
     this.busyReading = read().finally(() => (this.busyReading = undefined));
     return this.busyReading;
@@ -716,6 +724,16 @@ export class PaymentEngine {
    * still change are followed again.
    */
   async recover(): Promise<RecoveryReport> {
+    // Busy while it runs: what it re-sends is a payment on the wire.
+    this.working++;
+    try {
+      return await this.recoverNow();
+    } finally {
+      this.working--;
+    }
+  }
+
+  private async recoverNow(): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
     await this.syncClock(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).

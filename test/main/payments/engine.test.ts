@@ -153,7 +153,8 @@ describe('flows through the facade', () => {
   // Finding R2 (docs/reviews/issue-17-adversary.md): busy() answers from what the last write made it read; at a start
   // nothing was written or read yet, so while recover() re-sends an unanswered payment (its answer not in) busy() says
   // false, and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
-  it.fails('R2: is busy while recover() re-sends an unanswered payment, before its answer is in', async () => {
+  // Fixed: the engine is busy until its first read of the journal, and while recover() runs.
+  it('R2: is busy while recover() re-sends an unanswered payment, before its answer is in', async () => {
     const first = await makeEngine();
     await first.engine.recover();
     const method = await first.engine.tokenize({ card: VISA, ...who });
