@@ -481,7 +481,15 @@ export async function moveDeskIn(options: { dataDir: string; center: Storage; ta
   }
   // A running desk holds its folder's lock (main/storage/desk-lock.ts); the move holds it in turn until it is done, so that
   // nothing is written to the files while they are copied (finding R4 of docs/reviews/issue-17-adversary.md).
-  const lock = tryDeskLock(dataDir);
+  let lock: ReturnType<typeof tryDeskLock>;
+  try {
+    lock = tryDeskLock(dataDir);
+  } catch (error) {
+    throw new MoveInError(
+      `${DESK_LOCK_FILE} could not be made in ${dataDir} (${error instanceof Error ? error.message : String(error)}): the move opens the desk's files for writing, as the desk does; run it as a user who may write in the folder.`,
+      1,
+    );
+  }
   if (lock === undefined) {
     throw new MoveInError(
       `the desk is running on this folder: close it first (${dataDir}/${DESK_LOCK_FILE} is held by the desk, or by another move of this folder in progress), then move it in.`,
