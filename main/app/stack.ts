@@ -13,7 +13,7 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { LiveFeed } from '../live';
-import { embeddedStorage, type Storage } from '../storage';
+import { embeddedStorage, tryDeskLock, type DeskLock, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire } from '../../shared/payments';
 import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -131,7 +131,38 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
   };
 }
 
+/**
+ * The desk's stack on its data folder. While it is open it holds the folder's desk.lock (main/storage/desk-lock.ts), which
+ * IT's move-in checks so as never to copy the files of a running desk; the lock is dropped at close (or when the process
+ * ends). A lock already held (a move in progress) does not keep the desk from starting.
+ */
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
+  let lock: DeskLock | undefined;
+  try {
+    lock = tryDeskLock(options.dataDir);
+  } catch (error) {
+    // The lock only guards IT's move-in: a folder where it cannot be made does not keep the desk from working.
+    options.onUnexpectedError?.('desk-lock', error);
+  }
+  let stack: MainStack;
+  try {
+    stack = await openMainStack(options);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const close = stack.close.bind(stack);
+  stack.close = async () => {
+    try {
+      await close();
+    } finally {
+      lock?.release();
+    }
+  };
+  return stack;
+}
+
+async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   // Made at the first start, before any store: every record will name it.
   const identity = await deskIdentity(options.dataDir);
   const storage = options.storage ?? embeddedStorage(options.dataDir);

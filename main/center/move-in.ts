@@ -10,7 +10,8 @@ import { JOURNAL_STORE, reservationKey, type JournalDB } from '../payments/journ
 import { REFUND_REQUESTS_STORE, type RefundRequestsDB } from '../refunds/requests';
 import { confirmationKey } from '../reservations/match';
 import { RESERVATIONS_STORE, type ReservationsDB } from '../reservations/store';
-import { centerStorage, openEmbeddedStore, type CenterConnectionOptions, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { centerStorage, DESK_LOCK_FILE, openEmbeddedStore, tryDeskLock, type CenterConnectionOptions, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { findCardData } from '../../shared/text';
 import { CENTER_STORES } from './check';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import { DESK_FILE, deskIdentity } from './desk-id';
@@ -369,6 +370,75 @@ function mover<DB>(definition: StoreDefinition, move: Mover<DB>): StoreMover {
   };
 }
 
+/** The free text of a table (typed by a person or said by a provider) and how a row is named for IT (never by its text). */
+interface FreeText {
+  table: string;
+  key: string;
+  columns: readonly string[];
+  name: (row: Row, deskId: string) => string;
+}
+
+const byKey =
+  (what: string, key: string) =>
+  (row: Row): string =>
+    `${what} ${String(row[key])}`;
+
+/**
+ * Every text column the movers copy that may hold words a person typed or a provider said (ids, hashes, amounts and dates
+ * are not free text, and a hash could look like digits). A card number an older version let through would be carried into
+ * the center, where every desk reads it: the move looks first (finding R3 of docs/reviews/issue-17-adversary.md).
+ */
+const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
+  [JOURNAL_STORE.name]: [
+    { table: 'operations', key: 'key', columns: ['payload', 'error_code'], name: byKey('operation', 'key') },
+    { table: 'payments', key: 'id', columns: ['failure_message', 'metadata'], name: byKey('payment', 'id') },
+    { table: 'refunds', key: 'id', columns: ['reason'], name: byKey('refund', 'id') },
+  ],
+  [OPERATORS_STORE.name]: [{ table: 'operators', key: 'id', columns: ['display_name'], name: byKey('operator', 'id') }],
+  [REFUND_REQUESTS_STORE.name]: [{ table: 'requests', key: 'id', columns: ['reason', 'note', 'decision_note', 'failure'], name: byKey('refund request', 'id') }],
+  [AUDIT_STORE.name]: [
+    {
+      table: 'audit',
+      key: 'id',
+      columns: ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'],
+      name: (row, deskId) => `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
+    },
+  ],
+  [DELIVERIES_STORE.name]: [
+    { table: 'deliveries', key: 'message_id', columns: ['destination_masked', 'failure_message', 'more_info'], name: byKey('delivery', 'message_id') },
+    { table: 'delivery_events', key: 'id', columns: ['provider_status', 'more_info'], name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}` },
+  ],
+  [RESERVATIONS_STORE.name]: [{ table: 'reservations', key: 'id_key', columns: ['guest_name', 'hotel_name', 'guest_email'], name: byKey('reservation', 'confirmation_number') }],
+};
+
+/**
+ * The first row of a store's file whose free text holds card data (a card number or a security code), named for IT with
+ * its column, and how many such rows there are; undefined when there is none. The text itself never leaves this function.
+ */
+async function findCardDataInStore(dataDir: string, definition: StoreDefinition, deskId: string): Promise<{ where: string; column: string; rows: number } | undefined> {
+  const desk = await openEmbeddedStore<LooseDB>(dataDir, definition);
+  let first: { where: string; column: string } | undefined;
+  let rows = 0;
+  try {
+    for (const text of FREE_TEXT[definition.name] ?? []) {
+      for await (const page of pages<Row>(desk.db, text.table, text.key)) {
+        for (const row of page) {
+          const column = text.columns.find((name) => {
+            const value = row[name];
+            return typeof value === 'string' && findCardData(value).length > 0;
+          });
+          if (column === undefined) continue;
+          rows++;
+          first ??= { where: `${text.table}: ${text.name(row, deskId)}`, column };
+        }
+      }
+    }
+  } finally {
+    await desk.close();
+  }
+  return first === undefined ? undefined : { ...first, rows };
+}
+
 /** How each store is moved (each in its own transaction on the center); the stores are moved in CENTER_STORES' order. */
 const MOVERS: readonly StoreMover[] = [
   mover(JOURNAL_STORE, moveJournal),
@@ -384,9 +454,16 @@ function said(error: unknown): string {
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** The folder given is not a desk's data folder: IT's command, said on its output; never crosses the IPC door. */
+/** The folder given is not a desk's data folder, or its desk is running: IT's command, said on its output; never crosses the IPC door. */
 export class MoveInError extends Error {
   override readonly name = 'MoveInError';
+  /** runMoveIn's exit code: 2 not asked right (not a desk's folder), 1 a problem to settle first (the desk is running). */
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 2,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -402,11 +479,67 @@ export async function moveDeskIn(options: { dataDir: string; center: Storage; ta
       `${dataDir} has no ${DESK_FILE}: it is not the data folder of a desk of this version. Start the desk once with this version of the app on its own files (it names itself and brings its files up to date), stop it, then move it in.`,
     );
   }
+  // A running desk holds its folder's lock (main/storage/desk-lock.ts); the move holds it in turn until it is done, so that
+  // nothing is written to the files while they are copied (finding R4 of docs/reviews/issue-17-adversary.md).
+  let lock: ReturnType<typeof tryDeskLock>;
+  try {
+    lock = tryDeskLock(dataDir);
+  } catch (error) {
+    throw new MoveInError(
+      `${DESK_LOCK_FILE} could not be made in ${dataDir} (${error instanceof Error ? error.message : String(error)}): the move opens the desk's files for writing, as the desk does; run it as a user who may write in the folder.`,
+      1,
+    );
+  }
+  if (lock === undefined) {
+    throw new MoveInError(
+      `the desk is running on this folder: close it first (${dataDir}/${DESK_LOCK_FILE} is held by the desk, or by another move of this folder in progress), then move it in.`,
+      1,
+    );
+  }
+  try {
+    return await moveLockedDesk(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function moveLockedDesk(options: { dataDir: string; center: Storage; target: string }): Promise<MoveInReport> {
+  const { dataDir, center } = options;
   // Read, never made here (the file exists); a damaged one is refused in words.
   const { deskId } = await deskIdentity(dataDir);
   const stores: StoreMove[] = [];
+  const movable = CENTER_STORES.filter((store) => Object.keys(store.sqlite.migrations).length > 0);
+  // Card data in any file stops the whole move before anything is written (finding R3): an audit row cannot be cleaned
+  // without breaking its chain, and the other stores are not moved without it. The number is never said.
+  const withCardData = new Map<string, string>();
+  for (const definition of movable.filter((store) => existsSync(join(dataDir, store.sqlite.file)))) {
+    let found: Awaited<ReturnType<typeof findCardDataInStore>>;
+    try {
+      found = await findCardDataInStore(dataDir, definition, deskId);
+    } catch (error) {
+      withCardData.set(definition.name, `its ${definition.sqlite.file} could not be read to look for card data (${said(error)})`);
+      continue;
+    }
+    if (found === undefined) continue;
+    const more = found.rows > 1 ? ` (and ${found.rows - 1} more ${found.rows === 2 ? 'row' : 'rows'} of it)` : '';
+    const chained = definition.name === AUDIT_STORE.name ? ' An audit row is hash-chained: it cannot be cleaned without breaking the chain.' : '';
+    withCardData.set(
+      definition.name,
+      `card data (a card number or a security code) in desk ${deskId}'s ${definition.sqlite.file}, ${found.where}, column ${found.column}${more}: nothing of this desk was moved.${chained} ` +
+        `Keep the desk's data folder as it is (do not edit, clean or delete ${definition.sqlite.file}) for an auditor, and follow the PCI incident procedure (docs/IT.md, section 8).`,
+    );
+  }
+  if (withCardData.size > 0) {
+    for (const definition of movable) {
+      const entry: StoreMove = { store: definition.name, label: definition.label, file: definition.sqlite.file, status: 'refused', tables: [], conflicts: [] };
+      if (!existsSync(join(dataDir, definition.sqlite.file))) entry.status = 'absent';
+      else entry.problem = withCardData.get(definition.name) ?? 'card data was found in another file of this desk (see its PROBLEM line): nothing of this desk was moved';
+      stores.push(entry);
+    }
+    return { deskId, source: dataDir, target: options.target, stores, ok: false };
+  }
   // A store with no embedded migrations keeps nothing on a desk's own files (the center's desk registry): nothing to move.
-  for (const definition of CENTER_STORES.filter((store) => Object.keys(store.sqlite.migrations).length > 0)) {
+  for (const definition of movable) {
     const entry: StoreMove = { store: definition.name, label: definition.label, file: definition.sqlite.file, status: 'moved', tables: [], conflicts: [] };
     stores.push(entry);
     const run = MOVERS.find((mover) => mover.definition.name === definition.name)?.run;
@@ -501,7 +634,7 @@ export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: st
     const report = await moveDeskIn({ dataDir: options.dataDir, center: storage, target });
     return { output: formatMoveIn(report), exitCode: report.ok ? 0 : 1 };
   } catch (error) {
-    if (error instanceof MoveInError) return { output: `Nothing was moved: ${error.message}\n`, exitCode: 2 };
+    if (error instanceof MoveInError) return { output: `Nothing was moved: ${error.message}\n`, exitCode: error.exitCode };
     if (!(error instanceof UserError)) throw error;
     return { output: `Nothing was moved: ${error.message}\n`, exitCode: 1 };
   } finally {

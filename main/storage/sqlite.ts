@@ -20,6 +20,11 @@ export function useSqliteNativeBinding(file: string | undefined): void {
   nativeBinding = file;
 }
 
+/** The addon set by useSqliteNativeBinding (undefined: the default), for the few files opened outside openSqliteDatabase. */
+export function sqliteNativeBinding(): string | undefined {
+  return nativeBinding;
+}
+
 /**
  * Opens (or creates) a SQLite file the way every store of the app opens it: the native binding set for Electron, WAL,
  * full sync, then the store's own pragmas. Used by SqliteFile and by the storage layer's embedded backend (main/storage).

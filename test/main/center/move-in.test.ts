@@ -436,7 +436,7 @@ describe('moving a desk in', () => {
   // version wrote with a card number its redactor missed (before cc13c83 a number spelled with dots went through) is hashed
   // into the desk's chain, and the move carries it into the center, where every desk's auditor and supervisor reads it. The
   // move should refuse it (or report it for IT), never write it to the center.
-  it.fails('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
+  it('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
     const dir = folder();
     writeLegacyAuditFile(dir, 2, (seq) => (seq === 2 ? JSON.stringify({ note: 'guest card 4242.4242.4242.4242' }) : '{}'));
     const desk = await ownFilesDesk(dir);
@@ -447,17 +447,54 @@ describe('moving a desk in', () => {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
       const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242.4242.4242.4242%'");
       expect(Number(carried[0]?.n)).toBe(0);
-      expect(report.stores.find((s) => s.store === 'audit')?.problem).toMatch(/card/i);
+      const problem = report.stores.find((s) => s.store === 'audit')?.problem;
+      expect(problem).toMatch(/card/i);
+      // Named for IT by its row and column, with what to do; never by its digits, nowhere in the report.
+      expect(problem).toMatch(/row 2 of desk .*audit chain, column details/);
+      expect(problem).toMatch(/PCI incident procedure/);
+      expect(problem).toMatch(/keep the desk's data folder as it is/i);
+      const printed = formatMoveIn(report);
+      expect(printed).toMatch(/^PROBLEM +Audit trail/im);
+      expect(printed).not.toMatch(/4242/);
+      expect(JSON.stringify(report)).not.toMatch(/4242/);
+      // The whole move is refused before anything is written: no store of this desk is on the center.
+      expect(report.ok).toBe(false);
+      expect(report.stores.every((s) => s.status !== 'moved')).toBe(true);
+      for (const table of ['audit.audit', 'journal.operations', 'journal.payments', 'operators.operators']) expect(await centerCount(table)).toBe(0);
     } finally {
       await centerStore.close();
     }
+  }, 120_000);
+
+  it('R3: card data in a store that is not chained (an operator\'s name typed with a card number) refuses the whole move too, said without the digits; once IT settles it the move goes', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    await desk.stack.close();
+    const file = new Database(join(dir, 'operators.db'));
+    file.prepare("UPDATE operators SET display_name = 'Beto 4111 1111 1111 1111' WHERE id = ?").run(BETO.id);
+    file.close();
+    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+    const password = () => Promise.resolve(center.roles.app.password);
+    const refused = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.output).toMatch(/card data .* operators: operator beto, column display_name/);
+    expect(refused.output).toMatch(/PCI incident procedure/);
+    expect(refused.output).not.toMatch(/4111/);
+    for (const table of ['audit.audit', 'journal.operations', 'operators.operators', 'refund_requests.requests']) expect(await centerCount(table)).toBe(0);
+    // IT (following the procedure) has the name corrected at the desk: the move then goes, all of it.
+    const fixed = new Database(join(dir, 'operators.db'));
+    fixed.prepare("UPDATE operators SET display_name = 'Beto' WHERE id = ?").run(BETO.id);
+    fixed.close();
+    const moved = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
+    expect(moved).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
   }, 120_000);
 
   // Finding R4 (docs/reviews/issue-17-adversary.md): IT's `npm run center:move-in` (moveDeskIn) reads a desk's files while
   // that desk still runs on them (only the installed app's --move-in-center holds the single-instance lock). The report says
   // "Done" and tells IT to start the desk on the center; what the desk writes meanwhile (a refund request, a payment begun)
   // stays in its files, and only a second run nobody is told to make would move it.
-  it.fails('R4: the move refuses a data folder whose desk is still running on it', async () => {
+  it('R4: the move refuses a data folder whose desk is still running on it', async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
     await desk.signIn(AGENT);
@@ -470,6 +507,16 @@ describe('moving a desk in', () => {
       // The running desk goes on writing its files after the "Done": this sign-in is in no center.
       await desk.signIn(SUPERVISOR);
       expect(outcome).toBe('refused');
+      expect(await centerCount('audit.audit')).toBe(0);
+      // IT's command says why, and writes nothing; once the desk is closed, the move goes.
+      const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+      const password = () => Promise.resolve(center.roles.app.password);
+      const running = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
+      expect(running).toMatchObject({ exitCode: 1, output: expect.stringMatching(/^Nothing was moved: the desk is running on this folder: close it first/) as string });
+      expect(await centerCount('audit.audit')).toBe(0);
+      await desk.stack.close();
+      const closed = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
+      expect(closed).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
     } finally {
       await centerStore.close();
     }
