@@ -6,6 +6,7 @@ import { useEffect, useEffectEvent } from 'react';
 import { create } from 'zustand';
 import type { EventName, EventPayload, LiveState } from '../../../../shared/ipc';
 import { bridge, hasBridge, unwrap } from '../../bridge/client';
+import { ApiError } from '../../bridge/errors';
 
 interface LiveStore {
   state: LiveState;
@@ -19,6 +20,18 @@ const watching = { queue: 0, reservations: new Map<string, number>() };
 let sending: Promise<void> | undefined;
 let sendAgain = false;
 
+/**
+ * How long a watch refused because the center cannot be reached waits before it is sent again (each retry waits the next,
+ * then the last, ±25%): a screen opened during a center restart gets its feed when the center is back, without a storm.
+ */
+export const WATCH_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000, 30_000];
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let retries = 0;
+/** Screens' own resync: run when a watch is taken after the center could not be reached (what they show may be stale). */
+const resyncs = new Set<() => void>();
+
+const watchesSomething = (): boolean => watching.queue > 0 || watching.reservations.size > 0;
+
 /** Main gets the whole set, one call at a time; changes made meanwhile go in the next call. */
 function sendWatch(): void {
   if (!hasBridge) return;
@@ -26,11 +39,32 @@ function sendWatch(): void {
     sendAgain = true;
     return;
   }
+  if (retryTimer !== undefined) clearTimeout(retryTimer);
+  retryTimer = undefined;
   const reservations = [...watching.reservations.keys()].slice(0, 20);
+  const wanted = watchesSomething();
   sending = unwrap(bridge().live.watch({ queue: watching.queue > 0, reservations }))
-    .then(({ state }) => useLiveStore.setState({ state }))
-    // Refused (signed out meanwhile): main watches nothing for this window then; the note stays as it was.
-    .catch(() => undefined)
+    .then(({ state }) => {
+      useLiveStore.setState({ state });
+      const missed = retries > 0;
+      retries = 0;
+      if (missed && wanted) for (const resync of [...resyncs]) resync();
+    })
+    .catch((error: unknown) => {
+      // The center cannot be reached (a restart, a failover): the screens say so and the watch is sent again until main
+      // takes it. Any other refusal (signed out meanwhile): main watches nothing for this window; the note stays as it was.
+      if (!(error instanceof ApiError) || error.code !== 'center_unavailable' || !wanted) return;
+      useLiveStore.setState({ state: 'reconnecting' });
+      const base = WATCH_RETRY_MS[Math.min(retries, WATCH_RETRY_MS.length - 1)] ?? 1000;
+      retries += 1;
+      retryTimer = setTimeout(
+        () => {
+          retryTimer = undefined;
+          if (watchesSomething()) sendWatch();
+        },
+        Math.round(base * (0.75 + Math.random() * 0.5)),
+      );
+    })
     .finally(() => {
       sending = undefined;
       if (sendAgain) {
@@ -66,7 +100,15 @@ export function useLiveEvent<E extends Extract<EventName, 'refunds:changed' | 'r
   const onEvent = useEffectEvent(handler);
   useEffect(() => {
     if (!hasBridge) return;
-    return bridge().events.on(event, (payload) => onEvent(payload));
+    const stop = bridge().events.on(event, (payload) => onEvent(payload));
+    if (event !== 'live:resync') return stop;
+    // A watch taken after the center could not be reached is a resync too: nothing was pushed meanwhile.
+    const resync = (): void => onEvent({} as EventPayload<E>);
+    resyncs.add(resync);
+    return () => {
+      stop();
+      resyncs.delete(resync);
+    };
   }, [event]);
 }
 

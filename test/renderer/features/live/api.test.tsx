@@ -1,0 +1,78 @@
+// @vitest-environment happy-dom
+// The live feed's hooks against a fake of main (support/bridge.ts): a screen opened while the center cannot be reached
+// (its watch refused with center_unavailable) says "reconnecting", sends its watch again until main takes it, and then
+// reads what it shows again, as after a resync: it is never left with an error and no feed.
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { useState, type JSX } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installFakeMain } from '../../support/bridge';
+import { renderIn } from '../../support/render';
+
+const main = installFakeMain();
+const { useLiveEvent, useLiveStatus, useLiveWatch, useLiveStore, WATCH_RETRY_MS } = await import('../../../../renderer/src/features/live/api');
+
+function Watcher(): JSX.Element {
+  useLiveWatch({ queue: true });
+  const state = useLiveStatus();
+  const [reads, setReads] = useState(0);
+  useLiveEvent('live:resync', () => setReads((n) => n + 1));
+  return (
+    <p>
+      state={state} resyncs={reads}
+    </p>
+  );
+}
+
+const watches = (): unknown[] => main.sent.filter((s) => s.channel === 'live:watch').map((s) => s.input);
+
+afterEach(() => {
+  cleanup();
+  useLiveStore.setState({ state: 'local' });
+});
+
+describe('live feed hooks', () => {
+  it('a watch refused while the center is down says "reconnecting", is sent again until main takes it, then the screen reads again', async () => {
+    main.reset();
+    let centerUp = false;
+    main.answer('live:watch', () => (centerUp ? { state: 'live' } : { code: 'center_unavailable', message: 'The center cannot be reached' }));
+    renderIn('es-MX', <Watcher />);
+    await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
+    expect(screen.getByText(/resyncs=0/)).toBeTruthy();
+    // Still down at the first retry: sent again, still reconnecting.
+    const first = WATCH_RETRY_MS[0] ?? 0;
+    await waitFor(() => expect(watches().length).toBeGreaterThanOrEqual(2), { timeout: first * 1.5 + 1000 });
+    expect(screen.getByText(/state=reconnecting/)).toBeTruthy();
+    // The center is back: the next retry is taken, the state is main's, and the screen reads again once.
+    centerUp = true;
+    const second = WATCH_RETRY_MS[1] ?? 0;
+    await waitFor(() => expect(screen.getByText(/state=live/)).toBeTruthy(), { timeout: second * 1.5 + 1000 });
+    expect(screen.getByText(/resyncs=1/)).toBeTruthy();
+    expect(watches().every((input) => JSON.stringify(input) === JSON.stringify({ queue: true, reservations: [] }))).toBe(true);
+    // Taken: no more watches are sent.
+    const sentNow = watches().length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, first * 1.5)));
+    expect(watches().length).toBe(sentNow);
+  });
+
+  it('a screen closed while its watch is being retried stops the retries', async () => {
+    main.reset();
+    main.answer('live:watch', (input) => ((input as { queue: boolean }).queue ? { code: 'center_unavailable', message: 'down' } : { state: 'live' }));
+    const view = renderIn('en-US', <Watcher />);
+    await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
+    view.unmount();
+    await waitFor(() => expect(watches().at(-1)).toEqual({ queue: false, reservations: [] }));
+    const sentNow = watches().length;
+    await new Promise((resolve) => setTimeout(resolve, (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 200));
+    expect(watches().length).toBe(sentNow);
+  });
+
+  it('a watch refused for another reason (signed out meanwhile) is not sent again', async () => {
+    main.reset();
+    main.answer('live:watch', () => ({ code: 'not_signed_in', message: 'Sign in first' }));
+    renderIn('en-US', <Watcher />);
+    await waitFor(() => expect(watches().length).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 200));
+    expect(watches().length).toBe(1);
+    expect(screen.getByText(/state=local/)).toBeTruthy();
+  });
+});
