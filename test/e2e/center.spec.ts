@@ -3,6 +3,7 @@
 // docs/center/setup.sql and migrated by its owner as IT would) and one simulator. The agent at desk A leaves a refund
 // request in the queue; the supervisor at desk B sees it in the center's queue and approves it; the agent's reservation
 // at desk A then shows the refund as "Refunded". Nothing is mocked.
+import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { CENTER_STORES } from '../../main/center';
 import { startSimulator, type RunningSimulator } from '../../main/sandbox';
@@ -31,11 +32,11 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function deskWindow(browser: Browser): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
+async function deskWindow(browser: Browser, language: 'en-US' | 'es-MX' = 'en-US'): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   const app = await startHarness(page, {
-    language: 'en-US',
+    language,
     processingDelayMs: 300,
     idleTimeoutMs: undefined,
     simulator: sim,
@@ -115,6 +116,57 @@ test("pushed, not polled: a request made at desk A appears in the supervisor's o
     // Desk A never closed the reservation: the refund made at desk B is pushed to it.
     const row = a.page.getByRole('row').filter({ hasText: paymentId }).first();
     await expect(row).toContainText('Refunded', { timeout: 15_000 });
+  } finally {
+    await a.app.stop();
+    await b.app.stop();
+  }
+});
+
+test('the center restarting under an open queue, and a queue opened while it is down: a short "reconnecting" note in the desk\'s language, gone when the center is back, and the queue live again', async ({ browser }) => {
+  const a = await deskWindow(browser);
+  const b = await deskWindow(browser, 'es-MX');
+  try {
+    await signIn(a.page, a.app, 'agent');
+    await signIn(b.page, b.app, 'supervisor');
+    await openSection(b.page, 'Aprobaciones');
+    const queue = b.page.getByRole('region', { name: 'Solicitudes de reembolso por aprobar' });
+    await expect(queue.getByRole('table').or(queue.getByText('No hay solicitudes en espera.'))).toBeVisible();
+    const note = b.page.getByRole('status').filter({ hasText: 'Reconectando con el centro' });
+    await expect(note).toHaveCount(0);
+
+    // The center goes down (a restart, a failover) under the open queue: it says at once that it may be out of date.
+    await server.stopServer();
+    try {
+      await expect(note).toBeVisible({ timeout: 10_000 });
+      await b.page.screenshot({ path: path.join('test-results', 'screenshots', 'es-MX', '45-center-reconnecting.png') });
+    } finally {
+      await server.startServer();
+    }
+    // Back: the note goes, and a request made at desk A now is pushed to the open queue.
+    await expect(note).toHaveCount(0, { timeout: 20_000 });
+    const first = await payInFull(a.page, 'MID-6P9Q2R', 'Ximena Peña Córdova');
+    await leaveRequestInQueue(a.page, first);
+    await expect(queue.getByRole('row').filter({ hasText: first })).toHaveCount(1, { timeout: 2_000 });
+
+    // The supervisor leaves the queue (nothing watched: the desk lets its LISTEN connection go); the center goes down and
+    // the queue is opened meanwhile: it cannot be read, and the note says the desk is reconnecting.
+    await openSection(b.page, 'Espacio de trabajo');
+    await server.stopServer();
+    try {
+      await openSection(b.page, 'Aprobaciones');
+      await expect(queue.getByRole('alert')).toContainText('No se puede conectar con la base de datos del centro');
+      await expect(note).toBeVisible({ timeout: 5_000 });
+    } finally {
+      await server.startServer();
+    }
+    // Back: the queue is read again by itself (the error goes) and is live: a new request at desk A is pushed to it.
+    await expect(note).toHaveCount(0, { timeout: 20_000 });
+    await expect(queue.getByRole('alert')).toHaveCount(0, { timeout: 5_000 });
+    await expect(queue.getByRole('row').filter({ hasText: first })).toHaveCount(1);
+    await a.page.getByRole('button', { name: 'Close reservation' }).click();
+    const second = await payInFull(a.page, 'MEX-7A3C6E', 'Ramón Echeverría Lugo');
+    await leaveRequestInQueue(a.page, second);
+    await expect(queue.getByRole('row').filter({ hasText: second })).toHaveCount(1, { timeout: 2_000 });
   } finally {
     await a.app.stop();
     await b.app.stop();
