@@ -209,6 +209,8 @@ function rowHash(prevHash: string, row: Omit<DbRow, 'id' | 'hash' | 'prev_hash'>
 
 /** How many times an append is tried again when another writer took the same place in this desk's chain. */
 const APPEND_RETRIES = 3;
+/** How many once-only rows a trail remembers as written before it forgets them all (and asks the database again). */
+const ONCE_REMEMBERED = 10_000;
 /** Verification reads a chain this many rows at a time. */
 const VERIFY_PAGE = 1000;
 
@@ -270,6 +272,11 @@ export class AuditTrail {
   private queue: Promise<unknown> = Promise.resolve();
   /** This desk's last row as it wrote it (appends take turns on `queue`); unknown at start, after a failure, and after a once-only row found written. */
   private head: { seq: number; hash: string } | undefined;
+  /**
+   * Once-only rows (action and resource) this desk wrote or found written: the trail is append-only, so one known to be
+   * there is never asked for again. Bounded: forgotten all at once past ONCE_REMEMBERED (then asked again, as at start).
+   */
+  private readonly knownOnce = new Set<string>();
   private closed: Promise<void> | undefined;
 
   private constructor(
@@ -328,13 +335,15 @@ export class AuditTrail {
       request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
       details,
     };
+    const onceKey = once ? JSON.stringify([content.action, content.resource]) : undefined;
+    if (onceKey !== undefined && this.knownOnce.has(onceKey)) return undefined;
     for (let attempt = 0; ; attempt++) {
       // The chain's last row as this desk last wrote it: the next one follows it in one statement. Another writer with this
       // desk's id (a second copy of the app) took that place if the unique (desk_id, seq) refuses it: read again, below.
-      const head = once ? undefined : this.head;
+      const head = this.head;
       this.head = undefined;
       try {
-        if (head !== undefined) {
+        if (head !== undefined && !once) {
           const row = { ...content, seq: head.seq + 1 };
           const hash = rowHash(head.hash, row);
           const { id } = await this.store.db.insertInto('audit').values({ ...row, prev_hash: head.hash, hash }).returning('id').executeTakeFirstOrThrow();
@@ -361,13 +370,17 @@ export class AuditTrail {
               .executeTakeFirst();
             if (present !== undefined) return undefined;
           }
-          const last = await trx
-            .selectFrom('audit')
-            .select(['seq', 'hash'])
-            .where('desk_id', 'in', [this.deskId, NO_DESK])
-            .orderBy('seq', 'desc')
-            .limit(1)
-            .executeTakeFirst();
+          // A once-only row follows the remembered last row too (the unique (desk_id, seq) refuses it if another copy of
+          // this desk wrote meanwhile: read again, below).
+          const last =
+            head ??
+            (await trx
+              .selectFrom('audit')
+              .select(['seq', 'hash'])
+              .where('desk_id', 'in', [this.deskId, NO_DESK])
+              .orderBy('seq', 'desc')
+              .limit(1)
+              .executeTakeFirst());
           const row = { ...content, seq: (last?.seq ?? 0) + 1 };
           const prevHash = last?.hash ?? GENESIS;
           const hash = rowHash(prevHash, row);
@@ -381,6 +394,13 @@ export class AuditTrail {
         if (written !== undefined) {
           this.head = { seq: written.seq, hash: written.hash };
           this.writeHead(written.seq, written.hash);
+        } else {
+          // Found written: this desk's chain did not move.
+          this.head = head;
+        }
+        if (onceKey !== undefined) {
+          if (this.knownOnce.size >= ONCE_REMEMBERED) this.knownOnce.clear();
+          this.knownOnce.add(onceKey);
         }
         return written;
       } catch (error) {

@@ -209,6 +209,34 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await a.verify()).toEqual({ ok: true, rows: 4, desks: 1 });
   });
 
+  it('a once-only row this desk wrote or found is not asked for again (no statement), and the next row still follows the remembered last one in one statement', async () => {
+    const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A });
+    const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
+    const result = (resource: string) => ({ actor: 'system', action: 'payment.result', outcome: 'ok' as const, resource });
+    await a.append(entry(1));
+    expect(await a.append(result('pay_1'), { once: true })).toMatchObject({ seq: 2 });
+    expect(await b.append(result('pay_2'), { once: true })).toMatchObject({ deskId: DESK_B, seq: 1 });
+    expect(await a.append(result('pay_2'), { once: true })).toBeUndefined();
+    // Counted at pg's Client.query, which every statement of the trail goes through.
+    const query: (this: pg.Client, ...args: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
+    let statements = 0;
+    Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
+      statements += 1;
+      return query.apply(this, args);
+    });
+    try {
+      expect(await a.append(result('pay_1'), { once: true })).toBeUndefined();
+      expect(await a.append(result('pay_2'), { once: true })).toBeUndefined();
+      expect(statements).toBe(0);
+      expect(await a.append(entry(3))).toMatchObject({ seq: 3 });
+      expect(statements).toBe(1);
+    } finally {
+      Reflect.set(pg.Client.prototype, 'query', query);
+    }
+    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual(['pay_1', 'pay_2']);
+    expect(await a.verify()).toEqual({ ok: true, rows: 4, desks: 2 });
+  });
+
   it('grants the app role INSERT and SELECT on it and nothing else; the auditor SELECT only', async () => {
     await filled();
     const { roles } = center.center();
