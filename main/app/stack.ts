@@ -1,5 +1,4 @@
 /** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
 import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
@@ -246,15 +245,12 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       return guard.signIn(input.id, input.password);
     },
   };
-  // The service request ids of the call being handled, for its audit row.
-  const callScope = new AsyncLocalStorage<string[]>();
   const engine = new PaymentEngine({
     config: service.config,
     secrets: service.secrets,
     journal,
     fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
-    onAttempt: (attempt) => callScope.getStore()?.push(attempt.requestId),
   });
   engine.on((event) => emit('payments:changed', event.payment));
   // Results arrive later (the poller): each final payment and refund status is written once.
@@ -409,12 +405,13 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
     // Which calls are the operator at work, and what each records, is the contract's own rule per channel.
     onActivity: () => guard.touch(),
-    onCall: (call) => recordCall(call, callScope.getStore() ?? []),
+    onCall: (call) => recordCall(call, call.trace),
   });
 
   return {
-    // The service request ids each call makes are collected for its audit row.
-    dispatch: (channel, sender, input) => callScope.run([], () => door(channel, sender, input)),
+    // Each call's service request ids are given to it by the door (CallContext.trace) for its audit row: explicit, not an
+    // AsyncLocalStorage, whose promise hooks slowed every await of the desk (bench:center).
+    dispatch: (channel, sender, input) => door(channel, sender, input),
     onEvent(listener) {
       const wrapped = listener as (event: EventName, payload: unknown) => void;
       listeners.add(wrapped);

@@ -10,6 +10,8 @@ export interface CallContext {
   operator: OperatorView | undefined;
   /** The web contents that called (already checked to be the app's own window). */
   senderId: number;
+  /** The service request ids this call makes, pushed as they are sent (its audit row names them). */
+  trace: string[];
 }
 
 /** Exhaustive: a channel of the contract without a handler does not compile. */
@@ -47,6 +49,8 @@ export interface DoorCall {
   error: IpcError | undefined;
   output: unknown;
   stage: 'sender' | 'channel' | 'input' | 'access' | 'handler';
+  /** The service request ids the call made (none when it was refused before its handler). */
+  trace: readonly string[];
 }
 
 export interface DispatcherDeps {
@@ -96,17 +100,18 @@ export type Dispatch = (channel: string, sender: SenderInfo, input: unknown) => 
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   return async function dispatch(channel, sender, raw) {
     let operator: OperatorView | undefined;
+    const trace: string[] = [];
     try {
       operator = await deps.currentOperator();
     } catch (error) {
       // The center cannot say who is signed in (down): its own words, never a raw error.
       if (!isUserError(error)) deps.onUnexpectedError?.(channel, error);
       const refused = isUserError(error) ? listed(error.toIpcError()) : { code: 'internal', message: 'Something went wrong in the app. Try again; if it happens again, tell IT.' };
-      deps.onCall?.({ channel, input: undefined, raw, operator: undefined, stage: 'access', error: refused, output: undefined });
+      deps.onCall?.({ channel, input: undefined, raw, operator: undefined, stage: 'access', error: refused, output: undefined, trace });
       return { ok: false, error: refused };
     }
     const finish = (stage: DoorCall['stage'], result: Result<unknown>, input?: unknown): Result<unknown> => {
-      deps.onCall?.({ channel, input, raw, operator, stage, error: result.ok ? undefined : result.error, output: result.ok ? result.value : undefined });
+      deps.onCall?.({ channel, input, raw, operator, stage, error: result.ok ? undefined : result.error, output: result.ok ? result.value : undefined, trace });
       return result;
     };
     if (!deps.isTrustedSender(sender)) return finish('sender', refuse('forbidden_sender', 'This window may not use the app.'));
@@ -141,7 +146,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
 
     try {
       const handler = deps.handlers[channel] as (input: unknown, ctx: CallContext) => unknown;
-      const value = await handler(parsed.data, { operator, senderId: sender.webContentsId });
+      const value = await handler(parsed.data, { operator, senderId: sender.webContentsId, trace });
       const output = (spec.output as z.ZodType).safeParse(value);
       if (!output.success) {
         deps.onUnexpectedError?.(channel, new Error('handler output outside the contract'));

@@ -40,10 +40,10 @@ export interface MessagingPort {
 
 /** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
 export interface RefundsPort {
-  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView>;
-  request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView>;
-  override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
-  approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView, trace?: string[]): Promise<PaymentView>;
+  request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView, trace?: string[]): Promise<RefundRequestView>;
+  override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView, trace?: string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  approve(requestId: string, by: OperatorView, trace?: string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView>;
   /** The center's queue: every desk's requests. */
   queue(status: 'pending' | 'all'): Promise<RefundRequestView[]>;
@@ -126,8 +126,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
    * A payment as a message to the guest describes it, read from main's own records (the service's word, read now): the
    * renderer names only the payment. "Hotel" reads the same in both languages, for a reservation gone from the source.
    */
-  async function paymentForMessage(paymentId: string) {
-    const payment = await engine.getPayment(paymentId);
+  async function paymentForMessage(paymentId: string, trace: string[]) {
+    const payment = await engine.getPayment(paymentId, trace);
     const method = await engine.methodOf(payment.reservationId, payment.methodId);
     const reservation = await reservations.get(payment.reservationId).catch(() => undefined);
     const details = {
@@ -185,13 +185,13 @@ export function createHandlers({ engine, session, app, preferences, reservations
       if (reservation === undefined) return overview;
       return { ...overview, balance: reservationBalance(reservation, overview, { now: now(), timeZone }) };
     },
-    'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }),
-    'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }),
-    'payments:checkAgain': ({ operationId }) => engine.checkAgain(operationId),
-    'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }),
-    'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }),
-    'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }),
-    'payments:get': ({ paymentId }) => engine.getPayment(paymentId),
+    'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:checkAgain': ({ operationId }, ctx) => engine.checkAgain(operationId, ctx.trace),
+    'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:get': ({ paymentId }, ctx) => engine.getPayment(paymentId, ctx.trace),
     // Nobody signed in (the desk locked, the session ended): the window watches nothing.
     'live:watch': (watch, ctx) => ({ state: live(ctx.senderId, ctx.operator === undefined ? undefined : watch) }),
     'payments:watch': async ({ paymentId }) => {
@@ -200,7 +200,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'messaging:sendLink': async (request, ctx) => {
       // Everything about the payment comes from main's own records: the renderer names only the payment.
-      const { payment, details, hotelName } = await paymentForMessage(request.paymentId);
+      const { payment, details, hotelName } = await paymentForMessage(request.paymentId, ctx.trace);
       // The 3DS link stays in main (it never crosses to the renderer).
       const link = await engine.challengeLink(payment.id);
       const outcome = await messaging.send(request, {
@@ -218,7 +218,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'messaging:sendReceipt': async (request, ctx) => {
       // Amount, card and reference from main's own records (the service's word, read now): the renderer names only the payment.
-      const { payment, details, hotelName, reservation } = await paymentForMessage(request.paymentId);
+      const { payment, details, hotelName, reservation } = await paymentForMessage(request.paymentId, ctx.trace);
       return messaging.sendReceipt(request, {
         operatorId: operatorOf(ctx),
         hotelName,
@@ -230,12 +230,12 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'messaging:history': async ({ paymentId }) => ({ deliveries: await messaging.history(paymentId) }),
     'messaging:outbox': () => ({ messages: messaging.outbox() }),
     'messaging:playCardholder': ({ messageId, answer }) => messaging.playCardholder(messageId, answer),
-    'refunds:create': (input, ctx) => refunds.refund(input, signedIn(ctx)),
-    'refunds:request': (input, ctx) => refunds.request(input, signedIn(ctx)),
-    'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx)),
+    'refunds:create': (input, ctx) => refunds.refund(input, signedIn(ctx), ctx.trace),
+    'refunds:request': (input, ctx) => refunds.request(input, signedIn(ctx), ctx.trace),
+    'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx), ctx.trace),
     'refunds:queue': async ({ status }) => ({ requests: await refunds.queue(status ?? 'pending') }),
     'refunds:requestsFor': async ({ paymentId }) => ({ requests: await refunds.requestsFor(paymentId) }),
-    'refunds:approve': ({ requestId }, ctx) => refunds.approve(requestId, signedIn(ctx)),
+    'refunds:approve': ({ requestId }, ctx) => refunds.approve(requestId, signedIn(ctx), ctx.trace),
     'refunds:reject': ({ requestId, note }, ctx) => refunds.reject(requestId, note, signedIn(ctx)),
     'refunds:limits': () => ({ limits: refunds.limits() }),
     'payments:search': async (query) => ({ payments: await desk.searchPayments(query) }),

@@ -67,7 +67,15 @@ interface Call<S extends z.ZodType> {
   body?: unknown;
   idempotencyKey?: string;
   schema: S;
+  trace?: RequestTrace | undefined;
 }
+
+/**
+ * The service request ids one call of the app made (its audit row names them): each request's id is pushed as it is
+ * sent, retries included. Given explicitly by whoever asks (the IPC door's call, through the engine); requests made
+ * for nobody's call (the poller, recovery) have none.
+ */
+export type RequestTrace = string[];
 
 export class ServiceClient {
   private readonly fetch: typeof fetch;
@@ -81,17 +89,17 @@ export class ServiceClient {
   }
 
   /** POST {cdeUrl}/methods. The card stays in this call's arguments: it is never recorded. */
-  tokenize(card: CardInput, idempotencyKey: string, guestEmail?: string): Promise<Answer<MethodResource>> {
+  tokenize(card: CardInput, idempotencyKey: string, guestEmail?: string, trace?: RequestTrace): Promise<Answer<MethodResource>> {
     const body = { type: 'card', card, ...(guestEmail === undefined ? {} : { guestEmail }) };
-    return this.send({ operation: 'POST /methods', url: this.deps.config.cdeUrl + PATHS.methods, method: 'POST', body, idempotencyKey, schema: MethodResource });
+    return this.send({ operation: 'POST /methods', url: this.deps.config.cdeUrl + PATHS.methods, method: 'POST', body, idempotencyKey, schema: MethodResource, trace });
   }
 
-  createPayment(input: CreatePaymentInput, idempotencyKey: string): Promise<Answer<PaymentResource>> {
-    return this.send({ operation: 'POST /payments', url: this.base(PATHS.payments), method: 'POST', body: input, idempotencyKey, schema: PaymentResource });
+  createPayment(input: CreatePaymentInput, idempotencyKey: string, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
+    return this.send({ operation: 'POST /payments', url: this.base(PATHS.payments), method: 'POST', body: input, idempotencyKey, schema: PaymentResource, trace });
   }
 
-  getPayment(id: string): Promise<Answer<PaymentResource>> {
-    return this.send({ operation: 'GET /payments/{id}', url: this.base(PATHS.payment(id)), method: 'GET', schema: PaymentResource });
+  getPayment(id: string, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
+    return this.send({ operation: 'GET /payments/{id}', url: this.base(PATHS.payment(id)), method: 'GET', schema: PaymentResource, trace });
   }
 
   /**
@@ -99,8 +107,8 @@ export class ServiceClient {
    * the amount it shows is compared with the one asked, and only a payment still pending confirmation with
    * another amount is sent the update again. The last failed round throws.
    */
-  updateAmount(id: string, amount: number): Promise<Answer<PaymentResource>> {
-    const call = { operation: 'PATCH /payments/{id}', url: this.base(PATHS.payment(id)), method: 'PATCH', body: { amount }, schema: PaymentResource } as const;
+  updateAmount(id: string, amount: number, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
+    const call = { operation: 'PATCH /payments/{id}', url: this.base(PATHS.payment(id)), method: 'PATCH', body: { amount }, schema: PaymentResource, trace } as const;
     return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation' || Math.round(read.amount * 100) === Math.round(amount * 100));
   }
 
@@ -110,9 +118,9 @@ export class ServiceClient {
    * applied (still pending_confirmation). A 422 invalid_state after a lost answer means an earlier send went
    * through: the payment is read and what the service holds is the answer. The last failed round throws.
    */
-  confirm(id: string, installmentsCount?: number): Promise<Answer<PaymentResource>> {
+  confirm(id: string, installmentsCount?: number, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
     const body = installmentsCount === undefined ? {} : { installments: { count: installmentsCount } };
-    const call = { operation: 'POST /payments/{id}/confirmation', url: this.base(PATHS.confirmation(id)), method: 'POST', body, schema: PaymentResource } as const;
+    const call = { operation: 'POST /payments/{id}/confirmation', url: this.base(PATHS.confirmation(id)), method: 'POST', body, schema: PaymentResource, trace } as const;
     return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation');
   }
 
@@ -125,10 +133,10 @@ export class ServiceClient {
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
         // An earlier send whose answer was lost went through: report what the service holds now.
-        if (lost && error.code === 'invalid_state') return this.getPayment(id);
+        if (lost && error.code === 'invalid_state') return this.getPayment(id, call.trace);
         if (!answerMayBeLost(error)) throw error;
         lost = true;
-        const read = await this.getPayment(id);
+        const read = await this.getPayment(id, call.trace);
         if (settled(read.value)) return read;
         if (round >= MAX_ATTEMPTS) throw error;
         await this.sleep(this.backoff(round, undefined));
@@ -136,8 +144,8 @@ export class ServiceClient {
     }
   }
 
-  createRefund(paymentId: string, input: { amount?: number; reason: string }, idempotencyKey: string): Promise<Answer<RefundResource>> {
-    return this.send({ operation: 'POST /payments/{id}/refunds', url: this.base(PATHS.refunds(paymentId)), method: 'POST', body: input, idempotencyKey, schema: RefundResource });
+  createRefund(paymentId: string, input: { amount?: number; reason: string }, idempotencyKey: string, trace?: RequestTrace): Promise<Answer<RefundResource>> {
+    return this.send({ operation: 'POST /payments/{id}/refunds', url: this.base(PATHS.refunds(paymentId)), method: 'POST', body: input, idempotencyKey, schema: RefundResource, trace });
   }
 
   private base(path: string): string {
@@ -176,8 +184,10 @@ export class ServiceClient {
   private async attempt<S extends z.ZodType>(call: Call<S>, attempt: number): Promise<Answer<z.output<S>>> {
     const requestId = randomUUID();
     const started = performance.now();
-    const record = (status: Attempt['status']): void =>
+    const record = (status: Attempt['status']): void => {
+      call.trace?.push(requestId);
       this.deps.onAttempt?.({ operation: call.operation, attempt, idempotencyKey: call.idempotencyKey, requestId, status, elapsedMs: performance.now() - started });
+    };
 
     let token: string;
     try {

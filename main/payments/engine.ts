@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, isFinalRefund, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
-import { ServiceClient, type Attempt, type CreatePaymentInput } from './client';
+import { ServiceClient, type Attempt, type CreatePaymentInput, type RequestTrace } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
@@ -318,11 +318,11 @@ export class PaymentEngine {
   }
 
   /** POST /methods. The card lives only in this call: the journal keeps brand, last 4 and expiry. */
-  tokenize(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
-    return this.busyWith(() => this.tokenizeNow(input));
+  tokenize(input: z.input<typeof TokenizeInput>, trace?: RequestTrace): Promise<MethodView> {
+    return this.busyWith(() => this.tokenizeNow(input, trace));
   }
 
-  private async tokenizeNow(input: z.input<typeof TokenizeInput>): Promise<MethodView> {
+  private async tokenizeNow(input: z.input<typeof TokenizeInput>, trace: RequestTrace | undefined): Promise<MethodView> {
     const { operationId, card, guestEmail, reservationId, operatorId } = checked(TokenizeInput, input);
     const redacted = {
       type: 'card',
@@ -334,7 +334,7 @@ export class PaymentEngine {
       const known = (await this.journal.methodsOf(reservationId)).find((m) => m.id === op.resultId);
       if (known) return methodView(known);
     }
-    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail), async (m, journal) => {
+    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail, trace), async (m, journal) => {
       await journal.saveMethod(m, reservationId);
       return m.id;
     });
@@ -349,19 +349,19 @@ export class PaymentEngine {
    * the agent gets (not a new one); still unanswered, the new one is refused in words. An operation is its money
    * fields: resumed with another note or by another operator, it is re-sent as first written.
    */
-  pay(input: z.input<typeof PayInput>): Promise<PaymentView> {
-    return this.busyWith(() => this.payNow(input));
+  pay(input: z.input<typeof PayInput>, trace?: RequestTrace): Promise<PaymentView> {
+    return this.busyWith(() => this.payNow(input, trace));
   }
 
-  private async payNow(input: z.input<typeof PayInput>): Promise<PaymentView> {
+  private async payNow(input: z.input<typeof PayInput>, trace: RequestTrace | undefined): Promise<PaymentView> {
     const { keepCard, ...parsed } = checked(PayInput, input);
-    const payment = await this.createPayment(parsed);
+    const payment = await this.createPayment(parsed, trace);
     // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
     if (keepCard === true) await this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
     return payment;
   }
 
-  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>): Promise<PaymentView> {
+  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>, trace: RequestTrace | undefined): Promise<PaymentView> {
     const { operationId, operatorId, note, installments, amountCents, ...rest } = parsed;
     const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
@@ -380,12 +380,12 @@ export class PaymentEngine {
       // the reservation's unanswered payment lets one begin; the other is decided again here, finding it.
       const existing = await this.journal.operation(id);
       if (existing) this.checkResumable(existing, 'create_payment', body);
-      if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId);
+      if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId, trace);
       // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
       // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
       const live = existing ? undefined : await this.livePayment(rest.reservationId);
       if (live) {
-        const now = await this.fetchAndStore(live.id).catch((error: unknown) => {
+        const now = await this.fetchAndStore(live.id, trace).catch((error: unknown) => {
           if (error instanceof ServiceError) return live;
           throw error;
         });
@@ -404,7 +404,7 @@ export class PaymentEngine {
         abandonedRead = true;
         const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
         if (waiting.length > 0) {
-          await Promise.all(waiting.map((p) => this.fetchAndStore(p.id).catch(() => undefined)));
+          await Promise.all(waiting.map((p) => this.fetchAndStore(p.id, trace).catch(() => undefined)));
           continue;
         }
       }
@@ -416,9 +416,9 @@ export class PaymentEngine {
         const op = existing ?? (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => (await this.livePayment(rest.reservationId, journal)) !== undefined));
         // Another call began this operation, or another payment of the reservation, first: decided again with it.
         if (op === undefined) continue;
-        return this.sendPayment(op);
+        return this.sendPayment(op, trace);
       }
-      const answered = await this.finishEarlierPayments(earlier);
+      const answered = await this.finishEarlierPayments(earlier, trace);
       if (answered) return answered;
     }
   }
@@ -427,11 +427,11 @@ export class PaymentEngine {
    * "Check again": an unanswered payment attempt is sent again with its own key and payload (or, answered already,
    * its payment is read). Says what the service did: the payment, still no answer, a refusal, or reconciliation.
    */
-  checkAgain(operationId: string): Promise<PaymentCheck> {
-    return this.busyWith(() => this.checkAgainNow(operationId));
+  checkAgain(operationId: string, trace?: RequestTrace): Promise<PaymentCheck> {
+    return this.busyWith(() => this.checkAgainNow(operationId, trace));
   }
 
-  private async checkAgainNow(operationId: string): Promise<PaymentCheck> {
+  private async checkAgainNow(operationId: string, trace: RequestTrace | undefined): Promise<PaymentCheck> {
     const id = checked(z.uuid({ error: 'This is not a payment attempt id.' }), operationId);
     const op = await this.journal.operation(id);
     if (op?.kind !== 'create_payment') {
@@ -439,13 +439,13 @@ export class PaymentEngine {
     }
     if (op.state === 'pending') {
       if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
-      else await this.sendPayment(op).catch((error: unknown) => {
+      else await this.sendPayment(op, trace).catch((error: unknown) => {
         if (!(error instanceof ServiceError)) throw error;
       });
     }
     const now = (await this.journal.operation(id)) ?? op;
     if (now.state === 'done' && now.resultId) {
-      const payment = await this.getPayment(now.resultId).catch(() => this.emit(now.resultId ?? ''));
+      const payment = await this.getPayment(now.resultId, trace).catch(() => this.emit(now.resultId ?? ''));
       return { state: 'answered', payment };
     }
     if (now.state === 'pending') return { state: 'unanswered', attempt: await this.pendingView(now), message: unansweredMessage(now) };
@@ -463,10 +463,10 @@ export class PaymentEngine {
    * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
    * payment after a lost answer); one change of a payment at a time on this desk.
    */
-  async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }): Promise<PaymentView> {
+  async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
     const { paymentId, amountCents } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
     return this.oneAtATime(paymentId, async () => {
-      const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents))).value;
+      const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents), trace)).value;
       const view = await this.store(payment);
       if (payment.status !== 'pending_confirmation') {
         throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
@@ -479,13 +479,13 @@ export class PaymentEngine {
    * POST /payments/{id}/confirmation, with a plan or for a single payment. The payment is read first: the amount the
    * service holds must be the amount the agent saw (a late amount update may have landed), or nothing is confirmed.
    */
-  async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }): Promise<PaymentView> {
+  async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
     const { paymentId, installmentsCount, expectedAmountCents } = checked(
       z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents, operatorId: OperatorId }),
       input,
     );
     return this.oneAtATime(paymentId, async () => {
-      const current = await this.fetchAndStore(paymentId);
+      const current = await this.fetchAndStore(paymentId, trace);
       if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
         await this.emit(paymentId);
@@ -496,7 +496,7 @@ export class PaymentEngine {
           { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
       }
-      const payment = (await this.client.confirm(paymentId, installmentsCount)).value;
+      const payment = (await this.client.confirm(paymentId, installmentsCount, trace)).value;
       if (centsFromWire(payment.amount) !== expectedAmountCents) {
         // Landed between the read and the confirmation: what the service holds is shown, and said in the log.
         this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
@@ -514,7 +514,7 @@ export class PaymentEngine {
    * one being charged right now too (its outcome is not known yet), and so is any payment the service could not be
    * asked about. A payment already over (failed, expired) needs nothing: it is answered as it is.
    */
-  async abandon(input: { paymentId: string; operatorId: string }): Promise<PaymentView> {
+  async abandon(input: { paymentId: string; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
     const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
     return this.oneAtATime(paymentId, async () => {
       if (!(await this.journal.payment(paymentId))) {
@@ -522,7 +522,7 @@ export class PaymentEngine {
       }
       let current: StoredPayment;
       try {
-        current = await this.fetchAndStore(paymentId);
+        current = await this.fetchAndStore(paymentId, trace);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
         throw new ServiceError(
@@ -556,16 +556,16 @@ export class PaymentEngine {
    * its row: throwing there writes nothing. Two desks beginning at once cannot both pass it on what the other has not
    * written yet: the check takes its operator's turn, and the second reads after the first committed, its row included.
    */
-  refund(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck): Promise<PaymentView> {
-    return this.busyWith(() => this.refundNow(input, whenBegun));
+  refund(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck, trace?: RequestTrace): Promise<PaymentView> {
+    return this.busyWith(() => this.refundNow(input, whenBegun, trace));
   }
 
-  private async refundNow(input: z.input<typeof RefundInput>, whenBegun?: BeginCheck): Promise<PaymentView> {
+  private async refundNow(input: z.input<typeof RefundInput>, whenBegun: BeginCheck | undefined, trace: RequestTrace | undefined): Promise<PaymentView> {
     const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : await this.journal.operation(operationId);
-    if (!begun) await this.finishEarlierRefunds(paymentId, operationId);
-    const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId));
+    if (!begun) await this.finishEarlierRefunds(paymentId, operationId, trace);
+    const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
     const left = refundableCents(known);
     if (known.status !== 'succeeded' && !begun) {
       throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
@@ -580,7 +580,7 @@ export class PaymentEngine {
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
     const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun);
     if (op.state !== 'done') {
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, operatorId);
         return r.id;
       });
@@ -671,9 +671,9 @@ export class PaymentEngine {
   }
 
   /** GET /payments/{id}: the service's word, kept in the journal. */
-  async getPayment(paymentId: string): Promise<PaymentView> {
+  async getPayment(paymentId: string, trace?: RequestTrace): Promise<PaymentView> {
     const id = checked(PaymentId, paymentId);
-    await this.fetchAndStore(id);
+    await this.fetchAndStore(id, trace);
     return this.emit(id);
   }
 
@@ -783,14 +783,14 @@ export class PaymentEngine {
 
   // ---- internals ----
 
-  private async resend(op: Operation): Promise<void> {
+  private async resend(op: Operation, trace?: RequestTrace): Promise<void> {
     if (op.kind === 'create_payment') {
-      await this.sendPayment(op);
+      await this.sendPayment(op, trace);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
-      const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId));
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key), async (r, journal) => {
+      const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
+      await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
         return r.id;
       });
@@ -805,7 +805,7 @@ export class PaymentEngine {
    * 24 hours is never sent again (the service may have forgotten its key): it is marked for reconciliation, the
    * payment is read (its refunds list shows whether it was made) and the new refund goes on against that.
    */
-  private async finishEarlierRefunds(paymentId: string, operationId: string | undefined): Promise<void> {
+  private async finishEarlierRefunds(paymentId: string, operationId: string | undefined, trace: RequestTrace | undefined): Promise<void> {
     // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
     const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
@@ -814,14 +814,14 @@ export class PaymentEngine {
       if (!fresh.includes(op)) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
     if (fresh.length === 0) {
-      await this.fetchAndStore(paymentId);
+      await this.fetchAndStore(paymentId, trace);
       await this.emit(paymentId);
       return;
     }
     // Another desk's refund is that desk's to send (now, or at its next start): this one is refused, nothing sent.
     if (fresh.some((op) => op.deskId !== this.journal.deskId)) throw refundInFlight();
-    for (const op of fresh) await this.resend(op);
-    await this.fetchAndStore(paymentId);
+    for (const op of fresh) await this.resend(op, trace);
+    await this.fetchAndStore(paymentId, trace);
     await this.emit(paymentId);
     throw new ServiceError(
       'invalid_input',
@@ -875,10 +875,10 @@ export class PaymentEngine {
    * its next start; "check again" sends it from here on purpose): sent from here too, its own desk's answer could be
    * "in progress", so it is read, never sent, and while unanswered the new one is refused.
    */
-  private async finishEarlierPayments(earlier: readonly Operation[]): Promise<PaymentView | undefined> {
+  private async finishEarlierPayments(earlier: readonly Operation[], trace: RequestTrace | undefined): Promise<PaymentView | undefined> {
     for (const op of earlier) {
       if (op.deskId === this.journal.deskId) {
-        await this.sendPayment(op).catch((error: unknown) => {
+        await this.sendPayment(op, trace).catch((error: unknown) => {
           if (!(error instanceof ServiceError)) throw error;
         });
       }
@@ -890,9 +890,9 @@ export class PaymentEngine {
   }
 
   /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
-  private async sendPayment(op: Operation): Promise<PaymentView> {
+  private async sendPayment(op: Operation, trace?: RequestTrace): Promise<PaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
-    const payment = await this.run(op, (key) => this.client.createPayment(body, key), async (p, journal) => {
+    const payment = await this.run(op, (key) => this.client.createPayment(body, key, trace), async (p, journal) => {
       await journal.savePayment(p, { operatorId: op.operatorId });
       return p.id;
     });
@@ -1125,8 +1125,8 @@ export class PaymentEngine {
     }
   }
 
-  private async fetchAndStore(paymentId: string): Promise<StoredPayment> {
-    const payment = (await this.client.getPayment(paymentId)).value;
+  private async fetchAndStore(paymentId: string, trace?: RequestTrace): Promise<StoredPayment> {
+    const payment = (await this.client.getPayment(paymentId, trace)).value;
     await this.journal.savePayment(payment);
     const stored = await this.journal.payment(payment.id);
     if (!stored) throw new Error('journal: payment not stored');

@@ -2,7 +2,7 @@
 export { ServiceConfigSchema, type SecretStore, type ServiceConfig } from './config';
 export { ServiceError, type FailureKind } from './errors';
 export { TokenManager } from './tokens';
-export { ServiceClient, MAX_ATTEMPTS, type Attempt, type Answer, type CardInput, type CreatePaymentInput } from './client';
+export { ServiceClient, MAX_ATTEMPTS, type Attempt, type Answer, type CardInput, type CreatePaymentInput, type RequestTrace } from './client';
 export { isTerminal, type MethodResource, type PaymentResource, type RefundResource } from './resources';
 export { Journal, SCHEMA_VERSION, reservationKey, type Operation, type OperationState } from './journal';
 export { Poller } from './poller';

@@ -4,7 +4,7 @@ import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLim
 import type { OperatorView, Role } from '../../shared/operators';
 import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
-import type { BeginCheck, PaymentEngine, PaymentView } from '../payments';
+import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
 import { refundedTodayCents, type RefundHistory } from './daily';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
@@ -76,18 +76,18 @@ export class RefundDesk {
   }
 
   /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
-  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView): Promise<PaymentView> {
+  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView, trace?: RequestTrace): Promise<PaymentView> {
     return this.oneAtATime(async () => {
       const begun = (await this.deps.engine.operationState(input.operationId)) !== undefined;
-      if (begun) return this.deps.engine.refund({ ...input, operatorId: by.id });
-      const payment = await this.deps.engine.getPayment(input.paymentId);
+      if (begun) return this.deps.engine.refund({ ...input, operatorId: by.id }, undefined, trace);
+      const payment = await this.deps.engine.getPayment(input.paymentId, trace);
       await this.checkLimit(by, payment, input.amountCents);
-      return this.deps.engine.refund({ ...input, operatorId: by.id }, this.checkedAsBegun(by, payment, input.amountCents));
+      return this.deps.engine.refund({ ...input, operatorId: by.id }, this.checkedAsBegun(by, payment, input.amountCents), trace);
     });
   }
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
-  async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView): Promise<RefundRequestView> {
+  async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView, trace?: RequestTrace): Promise<RefundRequestView> {
     const existing = await this.deps.requests.get(input.requestId);
     if (existing) {
       const sameAmount = existing.amountCents === input.amountCents;
@@ -96,7 +96,7 @@ export class RefundDesk {
       }
       return requestView(existing);
     }
-    const payment = await this.deps.engine.getPayment(input.paymentId);
+    const payment = await this.deps.engine.getPayment(input.paymentId, trace);
     const currency = asCurrency(payment.currency);
     // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
     this.checkRefundable(payment, input.amountCents);
@@ -115,18 +115,18 @@ export class RefundDesk {
   }
 
   /** Manager override: the supervisor signs on the agent's screen with their own credentials. */
-  async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+  async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView, trace?: RequestTrace): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = await this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
     const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
     if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
     const { approver } = checked;
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true));
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true, trace));
   }
 
   /** A supervisor approves a request from the queue. */
-  approve(requestId: string, by: OperatorView): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false));
+  approve(requestId: string, by: OperatorView, trace?: RequestTrace): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace));
   }
 
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
@@ -176,17 +176,17 @@ export class RefundDesk {
 
   // ---- internals ----
 
-  private async approveAs(request: StoredRequest, approver: OperatorView, override: boolean): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+  private async approveAs(request: StoredRequest, approver: OperatorView, override: boolean, trace: RequestTrace | undefined): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     this.checkApprover(request, approver);
     if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
     if (request.status === 'approved' && !this.resumes(request, approver)) throw closed(request);
     if (request.status === 'approved' && request.refundId !== undefined) {
-      return { request: requestView(request), payment: await this.deps.engine.getPayment(request.paymentId) };
+      return { request: requestView(request), payment: await this.deps.engine.getPayment(request.paymentId, trace) };
     }
     // The service's word on the payment, read once for the checks (a retry after a restart reads it again).
     let read: PaymentView | undefined;
     if (request.status === 'pending') {
-      const payment = (read = await this.deps.engine.getPayment(request.paymentId));
+      const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
       await this.checkLimit(approver, payment, request.amountCents);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
@@ -204,7 +204,8 @@ export class RefundDesk {
           reason: request.reason,
           operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
         },
-        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId)), request.amountCents),
+        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), request.amountCents),
+        trace,
       );
       const refundId = await this.deps.engine.resultOf(request.id);
       const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });

@@ -77,6 +77,27 @@ describe('what the app writes to the audit trail', () => {
     expect(await last('account.create')).toMatchObject({ actor: 'ana', outcome: 'refused', resource: 'eve', details: { code: 'forbidden' } });
   });
 
+  it("calls at the same moment: each audit row names exactly the service requests its own call made (the journal's attempts of its operation)", async () => {
+    const reservationId = 'HTL-AUDIT-TRACE';
+    const card = { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) };
+    const operations = [randomUUID(), randomUUID(), randomUUID()];
+    const methods = await Promise.all(operations.map((operationId) => ok<{ id: string }>('payments:tokenize', { operationId, card, reservationId })));
+    await stack.audit.flush();
+    const journal = new Database(join(dir, 'journal.db'), { readonly: true });
+    try {
+      for (const [i, operationId] of operations.entries()) {
+        const sent = journal
+          .prepare('SELECT a.request_id AS id FROM attempts a JOIN operations o ON o.key = a.idempotency_key WHERE o.operation_id = ? ORDER BY a.attempt')
+          .all(operationId) as { id: string }[];
+        expect(sent).toHaveLength(1);
+        const row = (await rows()).find((r) => r.action === 'card.save' && r.resource === methods[i]?.id);
+        expect(row?.requestId).toBe(sent.map((a) => a.id).join(' '));
+      }
+    } finally {
+      journal.close();
+    }
+  });
+
   it('a card saved, a payment made and its result: ids, amounts and the service request id — never the card number or CVV', async () => {
     const reservationId = 'HTL-AUDIT-1';
     const method = await ok<{ id: string }>('payments:tokenize', {
