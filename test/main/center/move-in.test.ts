@@ -522,6 +522,61 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
+  // Second pass, finding S2 (docs/reviews/issue-17-adversary.md): the card-data scan (FREE_TEXT in main/center/move-in.ts)
+  // reads a reservation's guest name, hotel name and e-mail, but moveReservations copies every column, the confirmation
+  // number too. Before 9cbc0d9 no CSV cell was read for card data and a confirmation number was any text of up to 64
+  // characters (ReservationId was a plain z.string()): an older desk's import kept a card number there as it was. The
+  // move carries it into the center, where every desk's search shows it. (Naming the row by its confirmation number, as
+  // the scan does for reservations, would then print the digits: the fix must name it otherwise.)
+  it.fails("S2: a card number an older import kept as a reservation's confirmation number is not carried into the center, nor printed", async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.stack.close();
+    const { deskId } = await deskIdentity(dir);
+    const imported = await BuiltinReservationStore.openFolder(dir, { deskId });
+    expect(await imported.importCsv(csvOf([reservation({ confirmationNumber: 'IMP-000009' })]))).toMatchObject({ ok: true, created: 1 });
+    await imported.close();
+    // What the older import wrote for a row whose confirmation number cell held the guest's card.
+    const file = new Database(join(dir, 'reservations.db'));
+    file.prepare("UPDATE reservations SET confirmation_number = '4242 4242 4242 4242' WHERE confirmation_number = 'IMP-000009'").run();
+    file.close();
+    const centerStore = centerStorage(center.app);
+    try {
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM reservations.reservations WHERE confirmation_number = '4242 4242 4242 4242'");
+      expect(Number(carried[0]?.n)).toBe(0);
+      expect(report.ok).toBe(false);
+      expect(JSON.stringify(report)).not.toMatch(/4242/);
+      expect(formatMoveIn(report)).not.toMatch(/4242/);
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
+  // Second pass, finding S3: JSON columns (operations' payload, payments' metadata, the audit rows' details) are scanned as
+  // their JSON text, where a line break inside a value is the two characters backslash and n. A card number written over
+  // four lines of a note ("4242⏎4242⏎4242⏎4242"), which the detector finds in the note itself and which the redactor of
+  // before cc13c83 let through (its digit runs joined spaces, tabs and dashes only), is then four groups split by "\n":
+  // not a run of digits, not found. The move carries the row into the center.
+  it.fails('S3: a card number over several lines of a legacy audit row (a JSON value with line breaks) is not carried into the center', async () => {
+    const dir = folder();
+    const note = 'guest card\n4242\n4242\n4242\n4242';
+    writeLegacyAuditFile(dir, 2, (seq) => (seq === 2 ? JSON.stringify({ note }) : '{}'));
+    const desk = await ownFilesDesk(dir);
+    await desk.stack.close();
+    expect(fileCount(dir, 'audit.db', 'audit', "WHERE details LIKE '%4242\\n4242%'")).toBe(1);
+    const centerStore = centerStorage(center.app);
+    try {
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242\\n4242%' ESCAPE ''");
+      expect(Number(carried[0]?.n)).toBe(0);
+      expect(report.ok).toBe(false);
+      expect(report.stores.find((s) => s.store === 'audit')?.problem).toMatch(/row 2 of desk .*audit chain, column details/);
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
   it('refuses a folder that is not a desk\'s data folder (no desk.json), and says how to use the command', async () => {
     const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
     const password = () => Promise.resolve(center.roles.app.password);
