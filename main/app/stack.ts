@@ -12,7 +12,7 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { LiveFeed } from '../live';
-import { embeddedStorage, tryDeskLock, type DeskLock, type Storage } from '../storage';
+import { embeddedStorage, StorageError, tryDeskLock, type DeskLock, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire } from '../../shared/payments';
 import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -133,15 +133,24 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
 /**
  * The desk's stack on its data folder. While it is open it holds the folder's desk.lock (main/storage/desk-lock.ts), which
  * IT's move-in checks so as never to copy the files of a running desk; the lock is dropped at close (or when the process
- * ends). A lock already held (a move in progress) does not keep the desk from starting.
+ * ends). A lock already held (a move of the folder in progress, or another copy of the app on it) refuses the start,
+ * before any store is opened: nothing is written under the move (finding S1 of docs/reviews/issue-17-adversary.md).
  */
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
   let lock: DeskLock | undefined;
+  let made = true;
   try {
     lock = tryDeskLock(options.dataDir);
   } catch (error) {
     // The lock only guards IT's move-in: a folder where it cannot be made does not keep the desk from working.
+    made = false;
     options.onUnexpectedError?.('desk-lock', error);
+  }
+  if (made && lock === undefined) {
+    throw new StorageError(
+      'data_folder_in_use',
+      `This desk's data folder (${options.dataDir}) is in use: IT is moving its records into the center, or the app is already running on it. Start the desk again once the move is done.`,
+    );
   }
   let stack: MainStack;
   try {
@@ -253,12 +262,10 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     ...(options.logger ? { logger: options.logger } : {}),
   });
   engine.on((event) => emit('payments:changed', event.payment));
-  // Results arrive later (the poller): each final payment and refund status is written once.
-  const recordedResults = new Set<string>();
+  // Results arrive later (the poller): each final payment and refund status is written once. The trail remembers a result
+  // once it is written or found (no statement for it again); one whose row could not be written is asked for again at the
+  // next read of its payment (finding S4 of docs/reviews/issue-17-adversary.md).
   const recordResultOnce = (action: string, resource: string, entry: Omit<AuditEntry, 'action' | 'resource'>): void => {
-    const key = `${action}:${resource}`;
-    if (recordedResults.has(key)) return;
-    recordedResults.add(key);
     // Not when the trail has it already (an earlier run, or another desk that followed the same payment).
     audit.record({ ...entry, action, resource }, { once: true });
   };

@@ -15,7 +15,9 @@ export type StorageErrorCode =
   /** A store's file or the center's schema was written by a newer version of the app. */
   | 'store_from_newer_app'
   /** A store's migrations failed: nothing of the failed migration was applied. */
-  | 'store_migration_failed';
+  | 'store_migration_failed'
+  /** The desk's data folder is held by another (IT's move-in of its records, or another copy of the app on it). */
+  | 'data_folder_in_use';
 
 /** Its message says what happened and who acts (the agent waits, IT fixes); it crosses the IPC door as it is. */
 export class StorageError extends UserError<StorageErrorCode> {

@@ -69,6 +69,7 @@ export const ERROR_CODES = {
   center_permission_denied: [],
   store_from_newer_app: [],
   store_migration_failed: [],
+  data_folder_in_use: [],
   desk_id_damaged: [],
   desk_id_in_use: ['deskId', 'host'],
   payment_in_progress: [],

@@ -71,6 +71,7 @@ export const errorsEnUS = {
   'error.insecure_backend': 'This computer has no secure storage for the app’s secrets. Tell IT.',
   'error.encryption_failed': 'The computer’s secure storage refused to keep a secret. Tell IT.',
   'error.needs_reprovisioning': 'The app’s stored secrets can no longer be read on this computer: IT must set them up again.',
+  'error.data_folder_in_use': 'This desk’s records are being moved into the center by IT, or the app is already open on this computer. Wait for IT to say the move is done, then start the app again.',
   'error.store_unreadable': 'The app’s secret store cannot be read. Tell IT.',
   'error.invalid_value': 'The value is empty or too long.',
   'error.center_unavailable': 'The center’s database cannot be reached right now. Wait a moment and try again; if it goes on, tell IT.',

@@ -64,6 +64,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.insecure_backend': 'Esta computadora no tiene almacenamiento seguro para los secretos de la aplicación. Avise a TI.',
   'error.encryption_failed': 'El almacenamiento seguro de la computadora no aceptó guardar un secreto. Avise a TI.',
   'error.needs_reprovisioning': 'Los secretos guardados de la aplicación ya no se pueden leer en esta computadora: TI debe configurarlos de nuevo.',
+  'error.data_folder_in_use': 'TI está pasando los registros de este escritorio al centro, o la aplicación ya está abierta en esta computadora. Espere a que TI avise que terminó y vuelva a iniciar la aplicación.',
   'error.store_unreadable': 'No se puede leer el almacén de secretos de la aplicación. Avise a TI.',
   'error.invalid_value': 'El valor está vacío o es demasiado largo.',
   'error.center_unavailable': 'No se puede conectar con la base de datos del centro en este momento. Espere un momento e intente de nuevo; si continúa, avise a TI.',
