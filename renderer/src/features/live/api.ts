@@ -24,9 +24,13 @@ let sendAgain = false;
  * How long a watch refused because the center cannot be reached waits before it is sent again (each retry waits the next,
  * then the last, ±25%): a screen opened during a center restart gets its feed when the center is back, without a storm.
  */
-export const WATCH_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000, 30_000];
+export const WATCH_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000];
+/** Refusals that mean this window may not watch (sent again, it would be refused again): every other one is retried. */
+const FOR_GOOD = new Set(['forbidden_sender', 'invalid_input', 'unknown_channel']);
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let retries = 0;
+/** Where the feed stood before the first refused watch of a run of retries (put back if they end for good). */
+let beforeRetries: LiveState | undefined;
 /** Screens' own resync: run when a watch is taken after the center could not be reached (what they show may be stale). */
 const resyncs = new Set<() => void>();
 
@@ -48,12 +52,21 @@ function sendWatch(): void {
       useLiveStore.setState({ state });
       const missed = retries > 0;
       retries = 0;
+      beforeRetries = undefined;
       if (missed && wanted) for (const resync of [...resyncs]) resync();
     })
     .catch((error: unknown) => {
-      // The center cannot be reached (a restart, a failover): the screens say so and the watch is sent again until main
-      // takes it. Any other refusal (signed out meanwhile): main watches nothing for this window; the note stays as it was.
-      if (!(error instanceof ApiError) || error.code !== 'center_unavailable' || !wanted) return;
+      // Refused while the center restarts or fails over (unreachable, read-only for a moment, not ready): the screens say
+      // so and the watch is sent again until main takes it. A refusal for good leaves main watching nothing for this
+      // window, and the feed as it stood before (finding S5 of docs/reviews/issue-17-adversary.md).
+      if (!(error instanceof ApiError) || !wanted) return;
+      if (FOR_GOOD.has(error.code)) {
+        if (beforeRetries !== undefined) useLiveStore.setState({ state: beforeRetries });
+        beforeRetries = undefined;
+        retries = 0;
+        return;
+      }
+      beforeRetries ??= useLiveStore.getState().state;
       useLiveStore.setState({ state: 'reconnecting' });
       const base = WATCH_RETRY_MS[Math.min(retries, WATCH_RETRY_MS.length - 1)] ?? 1000;
       retries += 1;

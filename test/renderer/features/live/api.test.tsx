@@ -66,9 +66,9 @@ describe('live feed hooks', () => {
     expect(watches().length).toBe(sentNow);
   });
 
-  it('a watch refused for another reason (signed out meanwhile) is not sent again', async () => {
+  it('a watch refused for good (this window may not watch) is not sent again, and the feed is left as it stood', async () => {
     main.reset();
-    main.answer('live:watch', () => ({ code: 'not_signed_in', message: 'Sign in first' }));
+    main.answer('live:watch', () => ({ code: 'forbidden_sender', message: 'This window may not use the app.' }));
     renderIn('en-US', <Watcher />);
     await waitFor(() => expect(watches().length).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 200));
@@ -76,12 +76,22 @@ describe('live feed hooks', () => {
     expect(screen.getByText(/state=local/)).toBeTruthy();
   });
 
+  it('retries that end in a refusal for good put the feed back as it stood before them (no note left on screen)', async () => {
+    main.reset();
+    let calls = 0;
+    main.answer('live:watch', () => (++calls === 1 ? { code: 'center_unavailable', message: 'down' } : { code: 'forbidden_sender', message: 'This window may not use the app.' }));
+    renderIn('en-US', <Watcher />);
+    await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(/state=local/)).toBeTruthy(), { timeout: (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 1000 });
+    expect(watches()).toHaveLength(2);
+  });
+
   // Second pass, finding S5 (docs/reviews/issue-17-adversary.md): the retry stops at the first refusal that is not
   // center_unavailable, and leaves the note on "reconnecting". During a center restart or failover the door can answer
   // live:watch with another code for a moment (currentOperator's read of the session failing in a way storage does not
   // map: a read-only replica, a serialization conflict, both crossing as `internal`). The screen then says "reconnecting"
   // for good, never sends its watch again, and gets no pushes when the center is back (until it is closed and opened).
-  it.fails('S5: a watch refused with another code while it is being retried is not left "reconnecting" without a watch', async () => {
+  it('S5: a watch refused with another code while it is being retried is not left "reconnecting" without a watch', async () => {
     main.reset();
     let calls = 0;
     main.answer('live:watch', () => {
