@@ -370,18 +370,62 @@ function mover<DB>(definition: StoreDefinition, move: Mover<DB>): StoreMover {
   };
 }
 
-/** The free text of a table (typed by a person or said by a provider) and how a row is named for IT (never by its text). */
+/**
+ * The free text of a table (typed by a person, imported, or said by a provider) and how a row is named for IT: by an id
+ * the app made, or by its row number in the file, never by anything typed (it could be the very card number).
+ */
 interface FreeText {
   table: string;
-  key: string;
   columns: readonly string[];
+  /** Those of `columns` that hold JSON: every string and number in it is looked at too (a line break is `\n` in the text). */
+  json?: readonly string[];
   name: (row: Row, deskId: string) => string;
 }
 
+/** A row named by an id the app made (a UUID, the service's id). */
 const byKey =
   (what: string, key: string) =>
   (row: Row): string =>
     `${what} ${String(row[key])}`;
+
+/** A row named by its number in the file (SQLite's rowid): for tables whose key was typed or imported. */
+const byRow =
+  (what: string, file: string) =>
+  (row: Row): string =>
+    `${what} in row ${String(row[ROWID])} of ${file}`;
+
+const ROWID = '__move_in_rowid';
+
+/** Every string (keys too) and number of a JSON text; the text itself when it does not parse. */
+function jsonTexts(text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [text];
+  }
+  const found: string[] = [];
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') found.push(node);
+    else if (typeof node === 'number' || typeof node === 'bigint') found.push(String(node));
+    else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, inner] of Object.entries(node)) {
+        found.push(key);
+        walk(inner);
+      }
+    }
+  };
+  walk(value);
+  return found;
+}
+
+/** Whether a column's value holds card data: its text, and for JSON every string and number in it. */
+function holdsCardData(value: unknown, json: boolean): boolean {
+  if (typeof value !== 'string') return false;
+  if (findCardData(value).length > 0) return true;
+  return json && jsonTexts(value).some((text) => findCardData(text).length > 0);
+}
 
 /**
  * Every text column the movers copy that may hold words a person typed or a provider said (ids, hashes, amounts and dates
@@ -390,25 +434,28 @@ const byKey =
  */
 const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
   [JOURNAL_STORE.name]: [
-    { table: 'operations', key: 'key', columns: ['payload', 'error_code'], name: byKey('operation', 'key') },
-    { table: 'payments', key: 'id', columns: ['failure_message', 'metadata'], name: byKey('payment', 'id') },
-    { table: 'refunds', key: 'id', columns: ['reason'], name: byKey('refund', 'id') },
+    { table: 'operations', columns: ['payload', 'error_code', 'reservation_id'], json: ['payload'], name: byKey('operation', 'key') },
+    { table: 'payments', columns: ['failure_message', 'metadata', 'reservation_id'], json: ['metadata'], name: byKey('payment', 'id') },
+    { table: 'refunds', columns: ['reason'], name: byKey('refund', 'id') },
   ],
-  [OPERATORS_STORE.name]: [{ table: 'operators', key: 'id', columns: ['display_name'], name: byKey('operator', 'id') }],
-  [REFUND_REQUESTS_STORE.name]: [{ table: 'requests', key: 'id', columns: ['reason', 'note', 'decision_note', 'failure'], name: byKey('refund request', 'id') }],
+  [OPERATORS_STORE.name]: [{ table: 'operators', columns: ['id', 'display_name'], name: byRow('operator', OPERATORS_STORE.sqlite.file) }],
+  [REFUND_REQUESTS_STORE.name]: [{ table: 'requests', columns: ['reason', 'note', 'decision_note', 'failure'], name: byKey('refund request', 'id') }],
   [AUDIT_STORE.name]: [
     {
       table: 'audit',
-      key: 'id',
       columns: ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'],
+      json: ['details'],
       name: (row, deskId) => `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
     },
   ],
   [DELIVERIES_STORE.name]: [
-    { table: 'deliveries', key: 'message_id', columns: ['destination_masked', 'failure_message', 'more_info'], name: byKey('delivery', 'message_id') },
-    { table: 'delivery_events', key: 'id', columns: ['provider_status', 'more_info'], name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}` },
+    { table: 'deliveries', columns: ['destination_masked', 'failure_message', 'more_info'], name: byKey('delivery', 'message_id') },
+    { table: 'delivery_events', columns: ['provider_status', 'more_info'], name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}` },
   ],
-  [RESERVATIONS_STORE.name]: [{ table: 'reservations', key: 'id_key', columns: ['guest_name', 'hotel_name', 'guest_email'], name: byKey('reservation', 'confirmation_number') }],
+  // The confirmation number too: an older import kept any text there (finding S2).
+  [RESERVATIONS_STORE.name]: [
+    { table: 'reservations', columns: ['confirmation_number', 'guest_name', 'hotel_name', 'guest_email'], name: byRow('reservation', RESERVATIONS_STORE.sqlite.file) },
+  ],
 };
 
 /**
@@ -421,12 +468,20 @@ async function findCardDataInStore(dataDir: string, definition: StoreDefinition,
   let rows = 0;
   try {
     for (const text of FREE_TEXT[definition.name] ?? []) {
-      for await (const page of pages<Row>(desk.db, text.table, text.key)) {
+      // Page by the file's row number, which names a row whose key was typed.
+      for (let after = 0; ; ) {
+        const page = (await desk.db
+          .selectFrom(text.table)
+          .selectAll()
+          .select(sql<number>`rowid`.as(ROWID))
+          .where(sql<number>`rowid`, '>', after)
+          .orderBy(sql`rowid`)
+          .limit(PAGE)
+          .execute()) as Row[];
+        if (page.length === 0) break;
+        after = Number(page.at(-1)?.[ROWID]);
         for (const row of page) {
-          const column = text.columns.find((name) => {
-            const value = row[name];
-            return typeof value === 'string' && findCardData(value).length > 0;
-          });
+          const column = text.columns.find((name) => holdsCardData(row[name], text.json?.includes(name) === true));
           if (column === undefined) continue;
           rows++;
           first ??= { where: `${text.table}: ${text.name(row, deskId)}`, column };
