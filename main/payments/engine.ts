@@ -673,8 +673,8 @@ export class PaymentEngine {
   /** GET /payments/{id}: the service's word, kept in the journal. */
   async getPayment(paymentId: string, trace?: RequestTrace): Promise<PaymentView> {
     const id = checked(PaymentId, paymentId);
-    await this.fetchAndStore(id, trace);
-    return this.emit(id);
+    // As the journal holds it once the service's word is written (read once: it is what every listener is told).
+    return this.told(await this.fetchAndStore(id, trace));
   }
 
   /** The 3DS link of a payment waiting for the cardholder, for main to send (it never crosses to the renderer); none once abandoned. */
@@ -1141,6 +1141,11 @@ export class PaymentEngine {
   private async emit(paymentId: string): Promise<PaymentView> {
     const stored = await this.journal.payment(paymentId);
     if (!stored) throw new Error('journal: payment not stored');
+    return this.told(stored);
+  }
+
+  /** Every listener told of the payment as the journal holds it (just read). */
+  private told(stored: StoredPayment): PaymentView {
     const view = this.view(stored);
     for (const listener of this.listeners) listener({ type: 'payment', payment: view });
     return view;

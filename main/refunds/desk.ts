@@ -202,7 +202,8 @@ export class RefundDesk {
           paymentId: request.paymentId,
           ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
           reason: request.reason,
-          operatorId: (await this.requireRequest(request.id)).decidedBy ?? approver.id,
+          // Who decided it: this approver (just now, or resuming their own approval: resumes() allows no one else).
+          operatorId: request.status === 'pending' ? approver.id : (request.decidedBy ?? approver.id),
         },
         this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), request.amountCents),
         trace,
