@@ -337,6 +337,11 @@ export class AuditTrail {
     };
     const onceKey = once ? JSON.stringify([content.action, content.resource]) : undefined;
     if (onceKey !== undefined && this.knownOnce.has(onceKey)) return undefined;
+    // Most once-only rows are found written (another desk followed the same payment): one read says so, without a turn.
+    if (onceKey !== undefined && (await this.onceWritten(content.action, content.resource))) {
+      this.rememberOnce(onceKey);
+      return undefined;
+    }
     for (let attempt = 0; ; attempt++) {
       // The chain's last row as this desk last wrote it: the next one follows it in one statement. Another writer with this
       // desk's id (a second copy of the app) took that place if the unique (desk_id, seq) refuses it: read again, below.
@@ -361,14 +366,7 @@ export class AuditTrail {
             if (this.store.backend === 'postgres') {
               await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(trx);
             }
-            const present = await trx
-              .selectFrom('audit')
-              .select('id')
-              .where('action', '=', content.action)
-              .where('resource', '=', content.resource)
-              .limit(1)
-              .executeTakeFirst();
-            if (present !== undefined) return undefined;
+            if (await this.onceWritten(content.action, content.resource, trx)) return undefined;
           }
           // A once-only row follows the remembered last row too (the unique (desk_id, seq) refuses it if another copy of
           // this desk wrote meanwhile: read again, below).
@@ -398,10 +396,7 @@ export class AuditTrail {
           // Found written: this desk's chain did not move.
           this.head = head;
         }
-        if (onceKey !== undefined) {
-          if (this.knownOnce.size >= ONCE_REMEMBERED) this.knownOnce.clear();
-          this.knownOnce.add(onceKey);
-        }
+        if (onceKey !== undefined) this.rememberOnce(onceKey);
         return written;
       } catch (error) {
         // Another writer with this desk's id (a second copy of the app on the same profile) took that place: the unique
@@ -409,6 +404,17 @@ export class AuditTrail {
         if (!isUniqueViolation(error) || attempt >= APPEND_RETRIES) throw error;
       }
     }
+  }
+
+  /** Whether the trail (any desk's part of it) has a row of this action and resource. */
+  private async onceWritten(action: string, resource: string | null, db: Kysely<AuditDB> = this.store.db): Promise<boolean> {
+    const present = await db.selectFrom('audit').select('id').where('action', '=', action).where('resource', '=', resource).limit(1).executeTakeFirst();
+    return present !== undefined;
+  }
+
+  private rememberOnce(key: string): void {
+    if (this.knownOnce.size >= ONCE_REMEMBERED) this.knownOnce.clear();
+    this.knownOnce.add(key);
   }
 
   private writeHead(seq: number, hash: string): void {
