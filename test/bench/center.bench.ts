@@ -4,7 +4,8 @@
  * center up with docs/center/setup.sql and the stores' migrations as IT would, creates the operators, then runs N desks —
  * each a full main stack with its own data folder, connected as the app role — in W worker processes
  * (test/bench/center-worker.ts). About one desk in ten is a supervisor with the approval queue open; the others are
- * agents taking P payments each (a pause of about T ms between steps) and asking for a refund of every other one.
+ * agents taking P payments each (a pause of 0.5–1.5 × T ms between steps, T = 10,000 by default) and asking for a refund
+ * of every other one.
  *
  * Measured:
  * - p99_door_ms: the 99th percentile of the door's time (dispatch to answer, in the desk's process) of the calls that read
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
     options: {
       desks: { type: 'string', default: '100' },
       payments: { type: 'string', default: '4' },
-      'think-ms': { type: 'string', default: '1000' },
+      // An agent's pace: 5–15 s between steps (keying a card, reading it back to the guest). A real shift takes a payment
+      // every few minutes: this is several times busier. --think-ms 1000 is the stress run the README also shows.
+      'think-ms': { type: 'string', default: '10000' },
       workers: { type: 'string', default: '4' },
     },
   });
