@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import { createLogger, type AppLogger } from '../../../main/logging';
+import { DESK_LOCK_FILE } from '../../../main/storage';
 import { reportToCsv, type EndOfDayReport } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
 import { findCardData, TEXT_ISSUES } from '../../../shared/text';
@@ -294,6 +295,9 @@ describe('a day with card numbers typed everywhere', () => {
         found.push(...cardDataIn(path, textLeaves(JSON.parse(bytes.toString('utf8')) as unknown)));
       } else if (path.endsWith('.csv')) {
         found.push(...cardDataIn(path, textLeaves(parse(bytes.toString('utf8'), { relax_column_count: true }))));
+      } else if (path === DESK_LOCK_FILE) {
+        // The running desk's lock (an empty SQLite file it holds locked, main/storage/desk-lock.ts): read as its bytes.
+        found.push(...cardDataIn(path, [bytes.toString('latin1')]));
       } else {
         found.push(`${path}: a file the scan does not know how to read as text`);
       }
