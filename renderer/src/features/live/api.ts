@@ -21,8 +21,9 @@ let sending: Promise<void> | undefined;
 let sendAgain = false;
 
 /**
- * How long a watch refused because the center cannot be reached waits before it is sent again (each retry waits the next,
- * then the last, ±25%): a screen opened during a center restart gets its feed when the center is back, without a storm.
+ * How long a refused watch (the center unreachable, restarting, failing over) waits before it is sent again (each retry
+ * waits the next, then the last, ±25%): a screen opened during a center restart gets its feed when the center is back,
+ * without a storm.
  */
 export const WATCH_RETRY_MS: readonly number[] = [1000, 2000, 5000, 10_000];
 /** Refusals that mean this window may not watch (sent again, it would be refused again): every other one is retried. */
