@@ -270,7 +270,7 @@ export class AuditTrail {
   private readonly onError: (error: unknown) => void;
   /** Appends, one after the other, in the order they were asked for. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** This desk's last row as it wrote it (appends take turns on `queue`); unknown at start, after a failure, and after a once-only row found written. */
+  /** This desk's last row as it wrote it (appends take turns on `queue`); unknown at start and after a failure (read again then). */
   private head: { seq: number; hash: string } | undefined;
   /**
    * Once-only rows (action and resource) this desk wrote or found written: the trail is append-only, so one known to be
@@ -349,12 +349,10 @@ export class AuditTrail {
       this.head = undefined;
       try {
         if (head !== undefined && !once) {
-          const row = { ...content, seq: head.seq + 1 };
-          const hash = rowHash(head.hash, row);
-          const { id } = await this.store.db.insertInto('audit').values({ ...row, prev_hash: head.hash, hash }).returning('id').executeTakeFirstOrThrow();
-          this.head = { seq: row.seq, hash };
-          this.writeHead(row.seq, hash);
-          return toView({ ...row, id, prev_hash: head.hash, hash }, this.deskId);
+          const written = await this.insertAfter(this.store.db, content, head);
+          this.head = { seq: written.seq, hash: written.hash };
+          this.writeHead(written.seq, written.hash);
+          return written;
         }
         const written = await this.store.transaction(async (trx) => {
           // On the center, the desk's appends take turns (a second copy of the app on this profile waits here); the
@@ -379,15 +377,7 @@ export class AuditTrail {
               .orderBy('seq', 'desc')
               .limit(1)
               .executeTakeFirst());
-          const row = { ...content, seq: (last?.seq ?? 0) + 1 };
-          const prevHash = last?.hash ?? GENESIS;
-          const hash = rowHash(prevHash, row);
-          const { id } = await trx
-            .insertInto('audit')
-            .values({ ...row, prev_hash: prevHash, hash })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          return toView({ ...row, id, prev_hash: prevHash, hash }, this.deskId);
+          return this.insertAfter(trx, content, last);
         });
         if (written !== undefined) {
           this.head = { seq: written.seq, hash: written.hash };
@@ -404,6 +394,15 @@ export class AuditTrail {
         if (!isUniqueViolation(error) || attempt >= APPEND_RETRIES) throw error;
       }
     }
+  }
+
+  /** Writes `content` as the row after `last` of this desk's chain (the chain's first row when there is none). */
+  private async insertAfter(db: Kysely<AuditDB>, content: Omit<DbRow, 'id' | 'hash' | 'prev_hash' | 'seq'>, last: { seq: number; hash: string } | undefined): Promise<AuditRow> {
+    const row = { ...content, seq: (last?.seq ?? 0) + 1 };
+    const prevHash = last?.hash ?? GENESIS;
+    const hash = rowHash(prevHash, row);
+    const { id } = await db.insertInto('audit').values({ ...row, prev_hash: prevHash, hash }).returning('id').executeTakeFirstOrThrow();
+    return toView({ ...row, id, prev_hash: prevHash, hash }, this.deskId);
   }
 
   /** Whether the trail (any desk's part of it) has a row of this action and resource. */
