@@ -12,7 +12,7 @@ import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { LiveFeed } from '../live';
-import { embeddedStorage, StorageError, tryDeskLock, type DeskLock, type Storage } from '../storage';
+import { embeddedStorage, holdDeskFolder, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire } from '../../shared/payments';
 import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
@@ -137,21 +137,7 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
  * before any store is opened: nothing is written under the move (finding S1 of docs/reviews/issue-17-adversary.md).
  */
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
-  let lock: DeskLock | undefined;
-  let made = true;
-  try {
-    lock = tryDeskLock(options.dataDir);
-  } catch (error) {
-    // The lock only guards IT's move-in: a folder where it cannot be made does not keep the desk from working.
-    made = false;
-    options.onUnexpectedError?.('desk-lock', error);
-  }
-  if (made && lock === undefined) {
-    throw new StorageError(
-      'data_folder_in_use',
-      `This desk's data folder (${options.dataDir}) is in use: IT is moving its records into the center, or the app is already running on it. Start the desk again once the move is done.`,
-    );
-  }
+  const lock = holdDeskFolder(options.dataDir, (error) => options.onUnexpectedError?.('desk-lock', error));
   let stack: MainStack;
   try {
     stack = await openMainStack(options);

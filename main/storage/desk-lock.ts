@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { StorageError } from './errors';
 import { sqliteNativeBinding } from './sqlite';
 
 export const DESK_LOCK_FILE = 'desk.lock';
@@ -44,4 +45,26 @@ export function tryDeskLock(dataDir: string): DeskLock | undefined {
       db.close();
     },
   };
+}
+
+/**
+ * For a desk starting on its folder: the lock, held for as long as it runs. Another holder (IT's move-in of the folder,
+ * another copy of the app on it) refuses the start in words, before anything is opened. A folder where the lock cannot be
+ * made does not (said to `onError`, answered undefined): the lock only guards the move.
+ */
+export function holdDeskFolder(dataDir: string, onError?: (error: unknown) => void): DeskLock | undefined {
+  let lock: DeskLock | undefined;
+  try {
+    lock = tryDeskLock(dataDir);
+  } catch (error) {
+    onError?.(error);
+    return undefined;
+  }
+  if (lock === undefined) {
+    throw new StorageError(
+      'data_folder_in_use',
+      `This desk's data folder (${dataDir}) is in use: IT is moving its records into the center, or the app is already running on it. Start the desk again once the move is done.`,
+    );
+  }
+  return lock;
 }

@@ -1,6 +1,6 @@
 /** The app's databases: each store on the embedded SQLite files or the center's shared PostgreSQL, one Kysely API, versioned migrations per backend. */
 export { openSqliteDatabase, SqliteFile, useSqliteNativeBinding, type SqliteFileOptions } from './sqlite';
-export { DESK_LOCK_FILE, tryDeskLock, type DeskLock } from './desk-lock';
+export { DESK_LOCK_FILE, holdDeskFolder, tryDeskLock, type DeskLock } from './desk-lock';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write';
 export {
   StorageError,
