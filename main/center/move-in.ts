@@ -11,7 +11,7 @@ import { REFUND_REQUESTS_STORE, type RefundRequestsDB } from '../refunds/request
 import { confirmationKey } from '../reservations/match';
 import { RESERVATIONS_STORE, type ReservationsDB } from '../reservations/store';
 import { centerStorage, DESK_LOCK_FILE, openEmbeddedStore, tryDeskLock, type CenterConnectionOptions, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
-import { findCardData } from '../../shared/text';
+import { containsCardData } from '../../shared/text';
 import { CENTER_STORES } from './check';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
 import { DESK_FILE, deskIdentity } from './desk-id';
@@ -423,8 +423,8 @@ function jsonTexts(text: string): string[] {
 /** Whether a column's value holds card data: its text, and for JSON every string and number in it. */
 function holdsCardData(value: unknown, json: boolean): boolean {
   if (typeof value !== 'string') return false;
-  if (findCardData(value).length > 0) return true;
-  return json && jsonTexts(value).some((text) => findCardData(text).length > 0);
+  if (containsCardData(value)) return true;
+  return json && jsonTexts(value).some(containsCardData);
 }
 
 /**

@@ -35,8 +35,6 @@ export interface EngineDeps {
   random?: () => number;
   backoffBaseMs?: number;
   pollSchedule?: readonly number[];
-  /** Every request sent to the service (the audit trail keeps their request ids). */
-  onAttempt?: (attempt: Attempt) => void;
 }
 
 /** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
@@ -1188,7 +1186,6 @@ export class PaymentEngine {
     });
     this.logging.add(write);
     void write.finally(() => this.logging.delete(write));
-    this.deps.onAttempt?.(attempt);
     this.deps.logger?.info(
       { operation: attempt.operation, attempt: attempt.attempt, status: attempt.status, requestId: attempt.requestId, key: attempt.idempotencyKey, ms: Math.round(attempt.elapsedMs) },
       'service request',
