@@ -4,6 +4,7 @@
 // application_name each desk's storage is given), the LISTEN one only while a screen watches; a PostgreSQL restart is
 // survived with a resync that makes up what was missed. Nothing is mocked.
 import { randomUUID } from 'node:crypto';
+import { connect as connectTcp, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -48,10 +49,11 @@ afterEach(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A desk on `center`, named in pg_stat_activity by its own application_name. */
-async function openLiveDesk(center: TestCenter, name: string, seed: boolean): Promise<LiveDesk> {
+/** A desk on `center`, named in pg_stat_activity by its own application_name; its LISTEN connection through `listen` if given. */
+async function openLiveDesk(center: TestCenter, name: string, seed: boolean, listen?: { host: string; port: number }): Promise<LiveDesk> {
   const applicationName = `cpd-test-${name}-${randomUUID().slice(0, 8)}`;
-  const desk = await openDesk({ connect: attachedTo(sim) }, { storage: () => centerStorage({ ...center.app, applicationName }), seed });
+  const storage = () => centerStorage({ ...center.app, applicationName, ...(listen === undefined ? {} : { listen }) });
+  const desk = await openDesk({ connect: attachedTo(sim) }, { storage, seed });
   const heard: Heard[] = [];
   const waiting = new Set<() => void>();
   desk.stack.onEvent((event, payload) => {
@@ -81,6 +83,49 @@ async function openLiveDesk(center: TestCenter, name: string, seed: boolean): Pr
   });
   desks.push(live);
   return live;
+}
+
+/**
+ * A TCP relay to the center (the `listen` address IT may give a desk, main/storage/postgres.ts) that the test can hold
+ * shut: while shut, every connection through it is closed at once, as a server that is not back yet would. Nothing in the
+ * desk is replaced; it only decides, instead of the clock, when the desk's listener can be back.
+ */
+interface Relay {
+  address: { host: string; port: number };
+  shut(): void;
+  open(): void;
+  close(): Promise<void>;
+}
+
+async function relayTo(target: { host: string; port: number }): Promise<Relay> {
+  let shut = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((incoming) => {
+    if (shut) {
+      incoming.destroy();
+      return;
+    }
+    const outgoing = connectTcp(target.port, target.host);
+    for (const socket of [incoming, outgoing]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    incoming.pipe(outgoing).pipe(incoming);
+    incoming.on('close', () => outgoing.destroy());
+    outgoing.on('close', () => incoming.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    address: { host: '127.0.0.1', port },
+    shut: () => (shut = true),
+    open: () => (shut = false),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The connections a desk holds on the server now, by kind. */
@@ -248,27 +293,40 @@ describe('a PostgreSQL restart (a center of its own, stopped and started by this
   });
 
   it('the LISTEN connection comes back with backoff, says so, and a request added while it was down is caught by the resync', async () => {
+    // B's LISTEN goes through a relay the test holds shut after the restart: the request below is written while B's
+    // listener is certainly still away, whatever its backoff's jitter and the machine's load (the clock decided before).
+    const relay = await relayTo({ host: String(center.app.host), port: Number(center.app.port) });
+    try {
+      await reconnectsAndResyncs(relay);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  async function reconnectsAndResyncs(relay: Relay): Promise<void> {
     const a = await openLiveDesk(center, 'A', true);
-    const b = await openLiveDesk(center, 'B', false);
+    const b = await openLiveDesk(center, 'B', false, relay.address);
     await a.signIn(AGENT);
     const payment = await payAt(a);
     const second = await payAt(a, 5_000);
     await b.signIn(SUPERVISOR);
     await watchLive(b, { queue: true, reservations: [] });
+    expect((await connectionsOf(center, b)).listen).toBe(1);
 
     const reconnecting = b.next('live:status', (p: { state: string }) => p.state === 'reconnecting');
     await own.stopServer();
     try {
       await reconnecting;
-      // Down long enough for the listener's backoff to grow past a second: it will not be back at once.
-      await sleep(3_000);
+      relay.shut();
     } finally {
       await own.startServer();
     }
-    const back = b.next('live:resync', () => true, 20_000);
-    // Written at A while B's listener is still waiting to try again: no notification can reach B for it.
+    // Back at A (its pool connects again), while B's listener keeps failing and trying again: no notification can reach B.
     const request = await requestAt(a, payment.id);
     expect((await connectionsOf(center, b)).listen).toBe(0);
+    expect(b.heard.some((h) => h.event === 'refunds:changed')).toBe(false);
+    const back = b.next('live:resync', () => true, 30_000);
+    relay.open();
     const resync = await back;
     expect(b.heard.some((h) => h.event === 'live:status' && (h.payload as { state: string }).state === 'live' && h.at <= resync.at)).toBe(true);
     // The one read a screen makes on `live:resync` has it: nothing was missed.
@@ -279,5 +337,5 @@ describe('a PostgreSQL restart (a center of its own, stopped and started by this
     const pushed = b.next('refunds:changed');
     const again = await requestAt(a, second.id);
     expect(((await pushed).payload as { requestId: string }).requestId).toBe(again.id);
-  });
+  }
 });
