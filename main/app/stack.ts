@@ -79,6 +79,12 @@ export interface MainStackOptions {
   settingsInEffect?: Record<string, unknown>;
   /** Policy settings found in the user's settings.json and not applied (only IT sets them): recorded by `system` at each start. */
   settingsIgnored?: readonly { field: string }[];
+  /**
+   * Tests only: the delays between main's reads of a payment that is not final (the spec's backoff, 1 s … 30 s, when not
+   * given). An end-to-end test of something only the service learns (a cardholder answering 3-D Secure on their phone)
+   * waits for main's next read; here it can come within a second. The app never sets it.
+   */
+  pollScheduleMs?: readonly number[];
 }
 
 export interface MainStack {
@@ -246,6 +252,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     journal,
     fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.pollScheduleMs ? { pollSchedule: options.pollScheduleMs } : {}),
   });
   engine.on((event) => emit('payments:changed', event.payment));
   // Results arrive later (the poller): each final payment and refund status is written once. The trail remembers a result

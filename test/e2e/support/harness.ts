@@ -93,6 +93,8 @@ export interface HarnessOptions {
   messaging?: { config: unknown; secrets: MessagingSecrets } | undefined;
   /** Added to every answer of main's door: a busy desk, where the screen lags behind the keyboard. */
   doorDelayMs?: number | undefined;
+  /** Main's delays between reads of a payment not yet final (MainStackOptions.pollScheduleMs); the spec's backoff when not given. */
+  pollScheduleMs?: readonly number[] | undefined;
   /** A simulator shared with another desk (kept running by its owner); the harness starts its own when not given. */
   simulator?: RunningSimulator | undefined;
   /** Where main keeps its records, made again at each start: a center's PostgreSQL for a desk of a center; its own files when not given. */
@@ -134,6 +136,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
       ...(options.storage === undefined ? {} : { storage: options.storage() }),
       ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
+      ...(options.pollScheduleMs === undefined ? {} : { pollScheduleMs: options.pollScheduleMs }),
       ...(options.updateStatus === undefined ? {} : { updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined } }),
       ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
@@ -194,9 +197,10 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   idleTimeoutMs: [undefined, { option: true }],
   refundLimits: [undefined, { option: true }],
   doorDelayMs: [undefined, { option: true }],
+  pollScheduleMs: [undefined, { option: true }],
   updateStatus: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, updateStatus });
+  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, pollScheduleMs, updateStatus }, use) => {
+    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, pollScheduleMs, updateStatus });
     try {
       await use(harness);
     } finally {
