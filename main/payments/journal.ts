@@ -503,6 +503,21 @@ export const SCHEMA_VERSION = Object.keys(sqliteMigrations).length;
 
 const cents = (amount: number): number => Math.round(amount * 100);
 
+/** The payment's columns the service's word sets again at each save (savePayment): one differing is something new. */
+const PAYMENT_SERVICE_COLUMNS = [
+  'status',
+  'amount_cents',
+  'original_amount_cents',
+  'available_installments',
+  'installments_count',
+  'per_installment_cents',
+  'next_action_url',
+  'failure_code',
+  'failure_message',
+  'updated_at',
+  'expires_at',
+] as const;
+
 /** sha256 of the canonical JSON (object keys sorted) of what is sent. */
 export function fingerprint(payload: unknown): string {
   return createHash('sha256').update(canonical(payload)).digest('hex');
@@ -837,10 +852,14 @@ export class Journal {
     this.changed();
   }
 
-  /** Saves a payment and its refunds as the service last described them (its desk and agent: the first to write them). */
+  /**
+   * Saves a payment and its refunds as the service last described them (its desk and agent: the first to write them). A
+   * row is written only where it says something new, and the other desks are told only then: a poll that finds the
+   * payment as it was writes nothing and wakes no one.
+   */
   async savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): Promise<void> {
     await this.announced((journal) => journal.transaction(async (journal) => {
-      await journal.db
+      const written = await journal.db
         .insertInto('payments')
         .values({
           id: p.id,
@@ -865,46 +884,59 @@ export class Journal {
           desk_id: journal.deskId,
         })
         .onConflict((oc) =>
-          oc.column('id').doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            amount_cents: eb.ref('excluded.amount_cents'),
-            original_amount_cents: eb.ref('excluded.original_amount_cents'),
-            available_installments: eb.ref('excluded.available_installments'),
-            installments_count: eb.ref('excluded.installments_count'),
-            per_installment_cents: eb.ref('excluded.per_installment_cents'),
-            next_action_url: eb.ref('excluded.next_action_url'),
-            failure_code: eb.ref('excluded.failure_code'),
-            failure_message: eb.ref('excluded.failure_message'),
-            updated_at: eb.ref('excluded.updated_at'),
-            expires_at: eb.ref('excluded.expires_at'),
-            operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
-          })),
+          oc
+            .column('id')
+            .doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              amount_cents: eb.ref('excluded.amount_cents'),
+              original_amount_cents: eb.ref('excluded.original_amount_cents'),
+              available_installments: eb.ref('excluded.available_installments'),
+              installments_count: eb.ref('excluded.installments_count'),
+              per_installment_cents: eb.ref('excluded.per_installment_cents'),
+              next_action_url: eb.ref('excluded.next_action_url'),
+              failure_code: eb.ref('excluded.failure_code'),
+              failure_message: eb.ref('excluded.failure_message'),
+              updated_at: eb.ref('excluded.updated_at'),
+              expires_at: eb.ref('excluded.expires_at'),
+              operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
+            }))
+            .where((eb) =>
+              eb.or([
+                ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
+                eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+              ]),
+            ),
         )
-        .execute();
-      for (const r of p.refunds) await journal.writeRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined);
+        .returning('id')
+        .executeTakeFirst();
+      let refundWritten = false;
+      for (const r of p.refunds) {
+        if (await journal.writeRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined)) refundWritten = true;
+      }
       const change: Change = { kind: 'payment', deskId: this.deskId, paymentId: p.id, reservationKey: reservationKey(p.reservationId) };
-      return { value: undefined, changes: [change] };
+      return { value: undefined, changes: written !== undefined || refundWritten ? [change] : [] };
     }));
     this.changed();
   }
 
-  /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is. */
+  /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is (only when it said something new). */
   async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'> & { reservationId?: string }, operatorId?: string): Promise<void> {
     await this.announced(async (journal) => {
-      await journal.writeRefund(r, payment, operatorId);
+      const written = await journal.writeRefund(r, payment, operatorId);
       const change: Change = {
         kind: 'payment',
         deskId: this.deskId,
         paymentId: r.paymentId ?? payment.id,
         ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
       };
-      return { value: undefined, changes: [change] };
+      return { value: undefined, changes: written ? [change] : [] };
     });
     this.changed();
   }
 
-  private async writeRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<void> {
-    await this.db
+  /** Writes the refund where it says something new (its status, or who made it or its amount learnt later): answers whether it did. */
+  private async writeRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<boolean> {
+    const written = await this.db
       .insertInto('refunds')
       .values({
         id: r.id,
@@ -918,13 +950,24 @@ export class Journal {
         desk_id: this.deskId,
       })
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          status: eb.ref('excluded.status'),
-          operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
-          amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
-        })),
+        oc
+          .column('id')
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
+            amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
+          }))
+          .where((eb) =>
+            eb.or([
+              eb('refunds.status', 'is distinct from', eb.ref('excluded.status')),
+              eb.and([eb('refunds.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+              eb.and([eb('refunds.amount_cents', 'is', null), eb('excluded.amount_cents', 'is not', null)]),
+            ]),
+          ),
       )
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    return written !== undefined;
   }
 
   async payment(id: string): Promise<StoredPayment | undefined> {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_STORE, Journal, LEGACY_SQLITE_MIGRATIONS, SCHEMA_VERSION, reservationKey, type Operation } from '../../../main/payments/journal';
-import { embeddedStorage, SqliteFile, UniqueViolationError } from '../../../main/storage';
+import { embeddedStorage, SqliteFile, UniqueViolationError, type Change } from '../../../main/storage';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 import { useStoreBackends } from '../../support/backends';
 
 const DESK_A = { deskId: '0a0a0a0a-0000-4000-8000-00000000000a' };
@@ -151,6 +153,51 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     expect(await b.hasUnfinished()).toBe(false);
     await a.savePayment(payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'canceled', amount: 5, currency: 'usd' }] }));
     expect(await a.hasUnfinished()).toBe(false);
+  });
+
+  it('tells the other desks of a payment or refund saved only when what it says changed (a poll that finds nothing new is silent)', async () => {
+    const journal = await open();
+    const desk = await backend.anotherDesk();
+    if (backend.name === 'sqlite') {
+      // The embedded files have no other desk to tell, and nothing to listen with.
+      expect('listen' in desk && desk.listen !== undefined).toBe(false);
+      return;
+    }
+    const heard: Change[] = [];
+    const listener = desk.listen?.({ onChange: (change) => heard.push(change) });
+    if (listener === undefined) throw new Error('the center listens');
+    const release = listener.acquire();
+    try {
+      for (let i = 0; i < 200 && !listener.listening; i++) await sleep(25);
+      const told = async (count: number): Promise<void> => {
+        for (let i = 0; i < 200 && heard.length < count; i++) await sleep(25);
+        // Long enough for a notification the write might have sent after these to arrive too.
+        await sleep(250);
+        expect(heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(Array.from({ length: count }, () => 'pay_n'));
+      };
+      await journal.savePayment(payment('pay_n', 'R-N', { status: 'processing' }));
+      await told(1);
+      await journal.savePayment(payment('pay_n', 'R-N', { status: 'processing' }));
+      await told(1);
+      await journal.savePayment(payment('pay_n', 'R-N'));
+      await told(2);
+      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }));
+      await told(3);
+      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }));
+      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' });
+      await told(3);
+      // Who made the refund, learnt later, is news; the same again is not.
+      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' }, 'sara');
+      await told(4);
+      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' }, 'sara');
+      await told(4);
+      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'succeeded', amount: 5, currency: 'usd' }] }));
+      await told(5);
+      expect((await journal.payment('pay_n'))?.refunds).toMatchObject([{ id: 'ref_n', status: 'succeeded', operatorId: 'sara' }]);
+    } finally {
+      release();
+      await listener.close();
+    }
   });
 
   it('reads the payments of many ids at once, with their refunds; an id it does not hold is left out', async () => {
