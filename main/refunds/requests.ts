@@ -3,10 +3,10 @@
  * is every desk's): who asked at which desk, who decided at which desk, and the refund it became. A decision is one
  * conditional update: of two supervisors deciding at once, at one desk or two, one wins.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type InsertQueryBuilder, type Kysely, type UpdateQueryBuilder } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestStatus, RefundRequestView } from '../../shared/desk';
-import { notifyChange, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { requestWrittenNotification, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
 const SQLITE_REQUESTS = sql`CREATE TABLE requests (
@@ -132,6 +132,11 @@ const opt = <T>(value: T | null): T | undefined => (value === null ? undefined :
 /** How many requests' payments are remembered for the audit trail's naming (a call's audit row names its payment). */
 const KNOWN_PAYMENTS = 500;
 
+/** A write of one request that returns its payment (none when it wrote no row). */
+type RequestWrite =
+  | InsertQueryBuilder<RefundRequestsDB, 'requests', { payment_id: string }>
+  | UpdateQueryBuilder<RefundRequestsDB, 'requests', 'requests', { payment_id: string }>;
+
 /** A request this desk added, decided or settled (the windows are told; the center's other desks by NOTIFY). */
 export interface RequestChange {
   requestId: string;
@@ -168,25 +173,27 @@ export class RefundRequests {
   }
 
   /**
-   * A write the other desks are told of: on the center its NOTIFY goes in the write's transaction (sent only if it
-   * commits); this desk's listeners hear of it once it is written. `write` answers the request's payment when it wrote.
+   * A write the other desks are told of: on the center its NOTIFY is in the write's own statement (a data-modifying WITH:
+   * sent only for a row written, and only if the statement commits); this desk's listeners hear of it once it is written.
+   * `write` returns the request's payment for the row it wrote, nothing when it wrote none.
    */
-  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => Promise<string | undefined>): Promise<string | undefined> {
-    const paymentId =
+  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => RequestWrite): Promise<string | undefined> {
+    const row =
       this.store.backend === 'postgres'
-        ? await this.store.transaction(async (trx) => {
-            const written = await write(trx);
-            if (written !== undefined) await notifyChange(trx, 'postgres', { kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: written });
-            return written;
-          })
-        : await write(this.db);
+        ? await this.db
+            .with('w', () => write(this.db))
+            .selectFrom('w')
+            .select(['w.payment_id', requestWrittenNotification(this.deskId, id).as('notified')])
+            .executeTakeFirst()
+        : await write(this.db).executeTakeFirst();
+    const paymentId = row?.payment_id;
     if (paymentId !== undefined) for (const listener of this.listeners) listener({ requestId: id, paymentId });
     return paymentId;
   }
 
   async add(request: NewRequest): Promise<StoredRequest> {
-    await this.announced(request.id, async (db) => {
-      await db
+    await this.announced(request.id, (db) =>
+      db
         .insertInto('requests')
         .values({
           id: request.id,
@@ -201,9 +208,8 @@ export class RefundRequests {
           override: 0,
           desk_id: this.deskId,
         })
-        .execute();
-      return request.paymentId;
-    });
+        .returning('payment_id'),
+    );
     return this.getOrThrow(request.id);
   }
 
@@ -223,8 +229,8 @@ export class RefundRequests {
    * came first (at this desk or another).
    */
   async decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): Promise<boolean> {
-    const paymentId = await this.announced(id, async (db) => {
-      const row = await db
+    const paymentId = await this.announced(id, (db) =>
+      db
         .updateTable('requests')
         .set({
           status: decision.status,
@@ -236,20 +242,15 @@ export class RefundRequests {
         })
         .where('id', '=', id)
         .where('status', '=', 'pending')
-        .returning('payment_id')
-        .executeTakeFirst();
-      return row?.payment_id;
-    });
+        .returning('payment_id'),
+    );
     return paymentId !== undefined;
   }
 
   /** The refund the approval became, or why the service refused it for good. */
   async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
-    await this.announced(id, async (db) => {
-      const set = 'refundId' in outcome ? { refund_id: outcome.refundId, failure: null } : { status: 'failed' as const, failure: outcome.failure };
-      const row = await db.updateTable('requests').set(set).where('id', '=', id).returning('payment_id').executeTakeFirst();
-      return row?.payment_id;
-    });
+    const set = 'refundId' in outcome ? { refund_id: outcome.refundId, failure: null } : { status: 'failed' as const, failure: outcome.failure };
+    await this.announced(id, (db) => db.updateTable('requests').set(set).where('id', '=', id).returning('payment_id'));
     return this.getOrThrow(id);
   }
 

@@ -4,7 +4,7 @@
  * only while a screen needs it. The payload is small: a kind and ids, never card data. A dropped connection is opened
  * again with backoff, and a `resync` after each LISTEN makes up what was missed meanwhile.
  */
-import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type RawBuilder } from 'kysely';
 import type pg from 'pg';
 import type { Backend } from './store';
 
@@ -75,6 +75,16 @@ export function parseChange(channel: string, payload: string | undefined): Chang
       return requestId === undefined || paymentId === undefined ? undefined : { kind, deskId, requestId, paymentId };
     }
   }
+}
+
+/**
+ * The NOTIFY of a refund request's change inside the statement that writes it (a data-modifying WITH named `w` whose
+ * write returns `payment_id`): sent for each row written, atomically with it and without a transaction of its own. The
+ * payload is toWire's for a refundRequest change (the same keys, which parseChange reads), its payment id read from the
+ * written row.
+ */
+export function requestWrittenNotification(deskId: string, requestId: string): RawBuilder<unknown> {
+  return sql`pg_notify(${CHANGE_CHANNELS.refundRequest}, json_build_object('d', ${deskId}::text, 'q', ${requestId}::text, 'p', w.payment_id)::text)`;
 }
 
 /**

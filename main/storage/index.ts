@@ -53,6 +53,7 @@ export {
   ChangeListener,
   LISTEN_HEARTBEAT_MS,
   notifyChange,
+  requestWrittenNotification,
   parseChange,
   type Change,
   type ChangeKind,

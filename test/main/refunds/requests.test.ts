@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE } from '../../../main/payments/journal';
 import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
-import { embeddedStorage, type Storage } from '../../../main/storage';
+import { embeddedStorage, type Change, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
 import { useStoreBackends } from '../../support/backends';
@@ -84,6 +84,36 @@ describe('the refund requests file of before the storage layer', () => {
 });
 
 describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $name', (backend) => {
+  it('tells this desk, and on the center every listening desk, of each request written: asked, decided (not a decision that lost), settled', async () => {
+    const requests = await RefundRequests.open(await backend.storage(), DESK_A);
+    const here: { requestId: string; paymentId: string }[] = [];
+    requests.onChange((change) => here.push(change));
+    const other = await backend.anotherDesk();
+    const heard: Change[] = [];
+    const listener = other.listen?.({ onChange: (change) => heard.push(change) });
+    // The embedded files have nobody else to tell.
+    expect(listener === undefined).toBe(backend.name === 'sqlite');
+    const release = listener?.acquire();
+    try {
+      for (let i = 0; i < 200 && listener !== undefined && !listener.listening; i++) await sleep(25);
+      const added = await requests.add(newRequest('pay_n1', '2026-11-24T10:00:00.000Z'));
+      const decided = { status: 'approved' as const, by: 'sam', at: '2026-11-24T10:01:00.000Z', override: false };
+      expect(await requests.decide(added.id, decided)).toBe(true);
+      expect(await requests.decide(added.id, { ...decided, by: 'sue' })).toBe(false);
+      await requests.settle(added.id, { refundId: 're_n1' });
+      const expected = Array.from({ length: 3 }, () => ({ requestId: added.id, paymentId: 'pay_n1' }));
+      expect(here).toEqual(expected);
+      if (listener !== undefined) {
+        for (let i = 0; i < 200 && heard.length < 3; i++) await sleep(25);
+        await sleep(250);
+        expect(heard).toEqual(expected.map((change) => ({ kind: 'refundRequest', deskId: DESK_A.deskId, ...change })));
+      }
+    } finally {
+      release?.();
+      await listener?.close();
+    }
+  });
+
   it('keeps a request with its desk, decides it once, and settles it', async () => {
     const requests = await RefundRequests.open(await backend.storage(), DESK_A);
     const at = '2026-11-24T10:00:00.000Z';
