@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
-import { databaseNowMs, isUniqueViolation, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
+import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -650,32 +650,37 @@ export class Journal {
    * reservation has a payment still unanswered, or when the payment has a refund still unanswered — on any desk.
    */
   async begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint' | 'deskId'>): Promise<Operation> {
-    await this.announced(async (journal) => {
-      await journal.db
-        .insertInto('operations')
-        .values({
-          key: op.key,
-          operation_id: op.operationId,
-          kind: op.kind,
-          fingerprint: fingerprint(op.payload),
-          payload: JSON.stringify(op.payload),
-          resendable: op.resendable ? 1 : 0,
-          state: 'pending',
-          reservation_id: op.reservationId,
-          reservation_key: reservationKey(op.reservationId),
-          operator_id: op.operatorId,
-          payment_id: op.paymentId ?? null,
-          created_at: op.createdAt,
-          desk_id: this.deskId,
-        })
-        .execute();
-      const change: Change = { kind: 'operation', deskId: this.deskId, operationId: op.operationId, reservationKey: reservationKey(op.reservationId), paymentId: op.paymentId };
-      return { value: undefined, changes: [change] };
-    });
+    const insert = this.db
+      .insertInto('operations')
+      .values({
+        key: op.key,
+        operation_id: op.operationId,
+        kind: op.kind,
+        fingerprint: fingerprint(op.payload),
+        payload: JSON.stringify(op.payload),
+        resendable: op.resendable ? 1 : 0,
+        state: 'pending',
+        reservation_id: op.reservationId,
+        reservation_key: reservationKey(op.reservationId),
+        operator_id: op.operatorId,
+        payment_id: op.paymentId ?? null,
+        created_at: op.createdAt,
+        desk_id: this.deskId,
+      })
+      .returningAll();
+    // On the center its NOTIFY is in the insert's own statement (sent only if it commits): one round trip, the row back.
+    const row =
+      this.store.backend === 'postgres'
+        ? await this.db
+            .with('w', () => insert)
+            .selectFrom('w')
+            .selectAll('w')
+            .select(notificationIn({ kind: 'operation', deskId: this.deskId, operationId: op.operationId, reservationKey: reservationKey(op.reservationId), paymentId: op.paymentId }).as('notified'))
+            .executeTakeFirst()
+        : await insert.executeTakeFirst();
     this.changed();
-    const stored = await this.operationByKey(op.key);
-    if (!stored) throw new Error('journal: operation not stored');
-    return stored;
+    if (!row) throw new Error('journal: operation not stored');
+    return toOperation(row, this.deskId);
   }
 
   async operation(operationId: string): Promise<Operation | undefined> {
@@ -698,25 +703,25 @@ export class Journal {
     outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number },
     at: number,
   ): Promise<void> {
-    await this.announced(async (journal) => {
-      const rows = await journal.db
-        .updateTable('operations')
-        .set({
-          state: outcome.state,
-          result_id: outcome.state === 'done' ? outcome.resultId : null,
-          error_code: outcome.state === 'done' ? null : outcome.errorCode,
-          http_status: outcome.httpStatus ?? null,
-          completed_at: at,
-        })
-        .where('key', '=', key)
-        .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
-        .returning(['operation_id', 'reservation_id', 'payment_id'])
-        .execute();
-      const changes = rows.map(
-        (row): Change => ({ kind: 'operation', deskId: this.deskId, operationId: row.operation_id, reservationKey: reservationKey(row.reservation_id), paymentId: opt(row.payment_id) }),
-      );
-      return { value: undefined, changes };
-    });
+    const update = this.db
+      .updateTable('operations')
+      .set({
+        state: outcome.state,
+        result_id: outcome.state === 'done' ? outcome.resultId : null,
+        error_code: outcome.state === 'done' ? null : outcome.errorCode,
+        http_status: outcome.httpStatus ?? null,
+        completed_at: at,
+      })
+      .where('key', '=', key)
+      .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
+      .returning(['operation_id', 'reservation_key', 'payment_id']);
+    // On the center its NOTIFY is in the update's own statement: sent for the operation it answered, none when it answered nothing.
+    if (this.store.backend === 'postgres') {
+      const change = { kind: 'operation', deskId: this.deskId, operationId: sql.ref('w.operation_id'), reservationKey: sql.ref('w.reservation_key'), paymentId: sql.ref('w.payment_id') } as const;
+      await this.db.with('w', () => update).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+    } else {
+      await update.execute();
+    }
     this.changed();
   }
 

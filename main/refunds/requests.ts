@@ -6,7 +6,7 @@
 import { sql, type InsertQueryBuilder, type Kysely, type UpdateQueryBuilder } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestStatus, RefundRequestView } from '../../shared/desk';
-import { requestWrittenNotification, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { notificationIn, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
 const SQLITE_REQUESTS = sql`CREATE TABLE requests (
@@ -183,7 +183,7 @@ export class RefundRequests {
         ? await this.db
             .with('w', () => write(this.db))
             .selectFrom('w')
-            .select(['w.payment_id', requestWrittenNotification(this.deskId, id).as('notified')])
+            .select(['w.payment_id', notificationIn({ kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: sql.ref('w.payment_id') }).as('notified')])
             .executeTakeFirst()
         : await write(this.db).executeTakeFirst();
     const paymentId = row?.payment_id;

@@ -19,24 +19,26 @@ export const CHANGE_CHANNELS = {
 } as const;
 export type ChangeKind = keyof typeof CHANGE_CHANNELS;
 
-/** What a notification says: the desk that wrote it, and ids. */
-export type Change =
-  | { kind: 'payment'; deskId: string; paymentId: string; reservationKey?: string | undefined }
-  | { kind: 'operation'; deskId: string; operationId: string; reservationKey: string; paymentId?: string | undefined }
-  | { kind: 'refundRequest'; deskId: string; requestId: string; paymentId: string };
+/** What a notification says: the desk that wrote it, and ids (each a `V`: a text, or inside a statement a column of its row). */
+export type ChangeOf<V> =
+  | { kind: 'payment'; deskId: V; paymentId: V; reservationKey?: V | undefined }
+  | { kind: 'operation'; deskId: V; operationId: V; reservationKey: V; paymentId?: V | undefined }
+  | { kind: 'refundRequest'; deskId: V; requestId: V; paymentId: V };
+export type Change = ChangeOf<string>;
 
 /** Short keys: a NOTIFY payload travels to every listening desk. */
-interface Wire {
-  d: string;
-  p?: string;
-  r?: string;
-  o?: string;
-  q?: string;
+interface WireOf<V> {
+  d: V;
+  p?: V;
+  r?: V;
+  o?: V;
+  q?: V;
 }
+type Wire = WireOf<string>;
 
 const KINDS = Object.fromEntries(Object.entries(CHANGE_CHANNELS).map(([kind, channel]) => [channel, kind])) as Record<string, ChangeKind>;
 
-function toWire(change: Change): Wire {
+function toWire<V>(change: ChangeOf<V>): WireOf<V> {
   switch (change.kind) {
     case 'payment':
       return { d: change.deskId, p: change.paymentId, ...(change.reservationKey === undefined ? {} : { r: change.reservationKey }) };
@@ -77,14 +79,19 @@ export function parseChange(channel: string, payload: string | undefined): Chang
   }
 }
 
+/** A value of a change told inside the statement that writes it: a text known before, or a column of the written row (`w`). */
+export type StatementValue = string | RawBuilder<unknown>;
+
 /**
- * The NOTIFY of a refund request's change inside the statement that writes it (a data-modifying WITH named `w` whose
- * write returns `payment_id`): sent for each row written, atomically with it and without a transaction of its own. The
- * payload is toWire's for a refundRequest change (the same keys, which parseChange reads), its payment id read from the
- * written row.
+ * The NOTIFY of a change inside the statement that writes it (a data-modifying WITH named `w`, main/storage/store.ts
+ * writeAnnounced): sent once for each row the write returns, atomically with it, without a transaction of its own. The
+ * payload is toWire's, as notifyChange sends it: its values bound, or read from the written row (a null left out).
  */
-export function requestWrittenNotification(deskId: string, requestId: string): RawBuilder<unknown> {
-  return sql`pg_notify(${CHANGE_CHANNELS.refundRequest}, json_build_object('d', ${deskId}::text, 'q', ${requestId}::text, 'p', w.payment_id)::text)`;
+export function notificationIn(change: ChangeOf<StatementValue>): RawBuilder<unknown> {
+  const pairs = Object.entries(toWire(change))
+    .filter((entry): entry is [string, StatementValue] => entry[1] !== undefined)
+    .map(([key, value]) => sql`${key}::text, ${typeof value === 'string' ? sql`${value}::text` : value}`);
+  return sql`pg_notify(${CHANGE_CHANNELS[change.kind]}, json_strip_nulls(json_build_object(${sql.join(pairs)}))::text)`;
 }
 
 /**

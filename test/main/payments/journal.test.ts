@@ -200,6 +200,36 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     }
   });
 
+  it('tells the other desks of an operation begun and of its answer, once (an answer that stands is not written again)', async () => {
+    const journal = await open();
+    const desk = await backend.anotherDesk();
+    const heard: Change[] = [];
+    const listener = desk.listen?.({ onChange: (change) => heard.push(change) });
+    // The embedded files have nobody else to tell; the rows are the same.
+    expect(listener === undefined).toBe(backend.name === 'sqlite');
+    const release = listener?.acquire();
+    try {
+      for (let i = 0; i < 200 && listener !== undefined && !listener.listening; i++) await sleep(25);
+      const refund = await journal.begin(op({ kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1' }));
+      expect(refund).toMatchObject({ state: 'pending', kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1', deskId: DESK_A.deskId });
+      const charge = await journal.begin(op({ reservationId: 'SJD-1' }));
+      await journal.settle(refund.key, { state: 'done', resultId: 're_t1', httpStatus: 201 }, 2_000);
+      await journal.settle(refund.key, { state: 'failed', errorCode: 'late', httpStatus: 500 }, 3_000);
+      await journal.settle(charge.key, { state: 'failed', errorCode: 'card_declined', httpStatus: 402 }, 2_000);
+      expect(await journal.operation(refund.operationId)).toMatchObject({ state: 'done', resultId: 're_t1' });
+      if (listener !== undefined) {
+        for (let i = 0; i < 200 && heard.length < 4; i++) await sleep(25);
+        await sleep(250);
+        const ofRefund = { kind: 'operation', deskId: DESK_A.deskId, operationId: refund.operationId, reservationKey: 'CUN6B3D8F', paymentId: 'pay_t1' };
+        const ofCharge = { kind: 'operation', deskId: DESK_A.deskId, operationId: charge.operationId, reservationKey: 'SJD1' };
+        expect(heard).toEqual([ofRefund, ofCharge, ofRefund, ofCharge]);
+      }
+    } finally {
+      release?.();
+      await listener?.close();
+    }
+  });
+
   it('reads the payments of many ids at once, with their refunds; an id it does not hold is left out', async () => {
     const journal = await open();
     await journal.savePayment(payment('pay_m1', 'R-M', { refunds: [{ id: 'ref_m1', status: 'succeeded', amount: 5, currency: 'usd' }] }));
