@@ -133,9 +133,7 @@ const opt = <T>(value: T | null): T | undefined => (value === null ? undefined :
 const KNOWN_PAYMENTS = 500;
 
 /** A write of one request that returns its payment (none when it wrote no row). */
-type RequestWrite =
-  | InsertQueryBuilder<RefundRequestsDB, 'requests', { payment_id: string }>
-  | UpdateQueryBuilder<RefundRequestsDB, 'requests', 'requests', { payment_id: string }>;
+type RequestWrite = InsertQueryBuilder<RefundRequestsDB, 'requests', Row> | UpdateQueryBuilder<RefundRequestsDB, 'requests', 'requests', Row>;
 
 /** A request this desk added, decided or settled (the windows are told; the center's other desks by NOTIFY). */
 export interface RequestChange {
@@ -175,24 +173,26 @@ export class RefundRequests {
   /**
    * A write the other desks are told of: on the center its NOTIFY is in the write's own statement (a data-modifying WITH:
    * sent only for a row written, and only if the statement commits); this desk's listeners hear of it once it is written.
-   * `write` returns the request's payment for the row it wrote, nothing when it wrote none.
+   * `write` returns the row it wrote (answered as the request, no read again), nothing when it wrote none.
    */
-  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => RequestWrite): Promise<string | undefined> {
+  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => RequestWrite): Promise<StoredRequest | undefined> {
     const row =
       this.store.backend === 'postgres'
         ? await this.db
             .with('w', () => write(this.db))
             .selectFrom('w')
-            .select(['w.payment_id', notificationIn({ kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: sql.ref('w.payment_id') }).as('notified')])
+            .selectAll('w')
+            .select(notificationIn({ kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: sql.ref('w.payment_id') }).as('notified'))
             .executeTakeFirst()
         : await write(this.db).executeTakeFirst();
-    const paymentId = row?.payment_id;
-    if (paymentId !== undefined) for (const listener of this.listeners) listener({ requestId: id, paymentId });
-    return paymentId;
+    if (row === undefined) return undefined;
+    const request = this.remember(toRequest(row));
+    for (const listener of this.listeners) listener({ requestId: id, paymentId: request.paymentId });
+    return request;
   }
 
   async add(request: NewRequest): Promise<StoredRequest> {
-    await this.announced(request.id, (db) =>
+    const added = await this.announced(request.id, (db) =>
       db
         .insertInto('requests')
         .values({
@@ -208,9 +208,10 @@ export class RefundRequests {
           override: 0,
           desk_id: this.deskId,
         })
-        .returning('payment_id'),
+        .returningAll(),
     );
-    return this.getOrThrow(request.id);
+    if (added === undefined) throw new Error('refund requests: request not stored');
+    return added;
   }
 
   async get(id: string): Promise<StoredRequest | undefined> {
@@ -229,7 +230,7 @@ export class RefundRequests {
    * came first (at this desk or another).
    */
   async decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): Promise<boolean> {
-    const paymentId = await this.announced(id, (db) =>
+    const decided = await this.announced(id, (db) =>
       db
         .updateTable('requests')
         .set({
@@ -242,16 +243,17 @@ export class RefundRequests {
         })
         .where('id', '=', id)
         .where('status', '=', 'pending')
-        .returning('payment_id'),
+        .returningAll(),
     );
-    return paymentId !== undefined;
+    return decided !== undefined;
   }
 
   /** The refund the approval became, or why the service refused it for good. */
   async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
     const set = 'refundId' in outcome ? { refund_id: outcome.refundId, failure: null } : { status: 'failed' as const, failure: outcome.failure };
-    await this.announced(id, (db) => db.updateTable('requests').set(set).where('id', '=', id).returning('payment_id'));
-    return this.getOrThrow(id);
+    const settled = await this.announced(id, (db) => db.updateTable('requests').set(set).where('id', '=', id).returningAll());
+    if (settled === undefined) throw new Error('refund requests: request not stored');
+    return settled;
   }
 
   /** The center's queue (every desk's requests): the pending ones oldest first, or all of them newest first. */
@@ -294,11 +296,6 @@ export class RefundRequests {
     return request;
   }
 
-  private async getOrThrow(id: string): Promise<StoredRequest> {
-    const request = await this.get(id);
-    if (!request) throw new Error('refund requests: request not stored');
-    return request;
-  }
 }
 
 function toRequest(row: Row): StoredRequest {
