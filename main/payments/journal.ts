@@ -926,22 +926,30 @@ export class Journal {
 
   /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is (only when it said something new). */
   async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'> & { reservationId?: string }, operatorId?: string): Promise<void> {
-    await this.announced(async (journal) => {
-      const written = await journal.writeRefund(r, payment, operatorId);
-      const change: Change = {
+    const write = this.refundWrite(r, payment, operatorId);
+    if (this.store.backend === 'postgres') {
+      // Its NOTIFY in the write's own statement: sent only for a row written.
+      const change = {
         kind: 'payment',
         deskId: this.deskId,
         paymentId: r.paymentId ?? payment.id,
         ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
-      };
-      return { value: undefined, changes: written ? [change] : [] };
-    });
+      } as const;
+      await this.db.with('w', () => write).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+    } else {
+      await write.execute();
+    }
     this.changed();
   }
 
   /** Writes the refund where it says something new (its status, or who made it or its amount learnt later): answers whether it did. */
   private async writeRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<boolean> {
-    const written = await this.db
+    return (await this.refundWrite(r, payment, operatorId).executeTakeFirst()) !== undefined;
+  }
+
+  /** The refund's upsert, returning its id only when it wrote (the row is new, or says something new). */
+  private refundWrite(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string) {
+    return this.db
       .insertInto('refunds')
       .values({
         id: r.id,
@@ -970,9 +978,7 @@ export class Journal {
             ]),
           ),
       )
-      .returning('id')
-      .executeTakeFirst();
-    return written !== undefined;
+      .returning('id');
   }
 
   async payment(id: string): Promise<StoredPayment | undefined> {
