@@ -576,7 +576,7 @@ export class PaymentEngine {
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
-    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun);
+    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun, begun ?? 'none');
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, operatorId);
@@ -933,10 +933,17 @@ export class PaymentEngine {
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
     /** Run in the transaction that writes a new operation (not for one begun already): throwing writes nothing. */
     whenBegun?: BeginCheck,
+    /**
+     * What the caller just read of this id ('none': not begun), so the first turn does not read it again. Begun since
+     * (a call at once), the unique index refuses the new row and the next turn reads it.
+     */
+    readAlready?: Operation | 'none',
   ): Promise<Operation> {
     const id = operationId ?? randomUUID();
+    let known = operationId === undefined ? undefined : readAlready;
     for (;;) {
-      const existing = await this.journal.operation(id);
+      const existing = known === undefined ? await this.journal.operation(id) : known === 'none' ? undefined : known;
+      known = undefined;
       if (existing) {
         this.checkResumable(existing, kind, payload, meta.paymentId);
         return existing;
