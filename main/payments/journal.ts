@@ -863,65 +863,75 @@ export class Journal {
    * payment as it was writes nothing and wakes no one.
    */
   async savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): Promise<void> {
+    const change: Change = { kind: 'payment', deskId: this.deskId, paymentId: p.id, reservationKey: reservationKey(p.reservationId) };
+    if (this.store.backend === 'postgres' && p.refunds.length === 0) {
+      // The payment alone (most saves): one statement, its NOTIFY inside it, sent only when it wrote.
+      await this.db.with('w', () => this.paymentWrite(p, by?.operatorId)).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+      this.changed();
+      return;
+    }
     await this.announced((journal) => journal.transaction(async (journal) => {
-      const written = await journal.db
-        .insertInto('payments')
-        .values({
-          id: p.id,
-          reservation_id: p.reservationId,
-          reservation_key: reservationKey(p.reservationId),
-          operator_id: by?.operatorId ?? null,
-          method_id: p.methodId,
-          status: p.status,
-          amount_cents: cents(p.amount),
-          original_amount_cents: p.originalAmount === undefined ? null : cents(p.originalAmount),
-          currency: p.currency,
-          available_installments: JSON.stringify(p.availableInstallments ?? []),
-          installments_count: p.installments?.count ?? null,
-          per_installment_cents: p.installments ? cents(p.installments.perInstallment) : null,
-          next_action_url: p.nextAction?.url ?? null,
-          failure_code: p.failure?.code ?? null,
-          failure_message: p.failure?.message ?? null,
-          metadata: JSON.stringify(p.metadata),
-          created_at: p.createdAt,
-          updated_at: p.updatedAt ?? null,
-          expires_at: p.expiresAt ?? null,
-          desk_id: journal.deskId,
-        })
-        .onConflict((oc) =>
-          oc
-            .column('id')
-            .doUpdateSet((eb) => ({
-              status: eb.ref('excluded.status'),
-              amount_cents: eb.ref('excluded.amount_cents'),
-              original_amount_cents: eb.ref('excluded.original_amount_cents'),
-              available_installments: eb.ref('excluded.available_installments'),
-              installments_count: eb.ref('excluded.installments_count'),
-              per_installment_cents: eb.ref('excluded.per_installment_cents'),
-              next_action_url: eb.ref('excluded.next_action_url'),
-              failure_code: eb.ref('excluded.failure_code'),
-              failure_message: eb.ref('excluded.failure_message'),
-              updated_at: eb.ref('excluded.updated_at'),
-              expires_at: eb.ref('excluded.expires_at'),
-              operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
-            }))
-            .where((eb) =>
-              eb.or([
-                ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
-                eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
-              ]),
-            ),
-        )
-        .returning('id')
-        .executeTakeFirst();
+      const written = await journal.paymentWrite(p, by?.operatorId).executeTakeFirst();
       let refundWritten = false;
       for (const r of p.refunds) {
         if (await journal.writeRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined)) refundWritten = true;
       }
-      const change: Change = { kind: 'payment', deskId: this.deskId, paymentId: p.id, reservationKey: reservationKey(p.reservationId) };
       return { value: undefined, changes: written !== undefined || refundWritten ? [change] : [] };
     }));
     this.changed();
+  }
+
+  /** The payment's upsert (its desk and agent: the first to write them), returning its id only when it wrote. */
+  private paymentWrite(p: PaymentResource, operatorId: string | undefined) {
+    return this.db
+      .insertInto('payments')
+      .values({
+        id: p.id,
+        reservation_id: p.reservationId,
+        reservation_key: reservationKey(p.reservationId),
+        operator_id: operatorId ?? null,
+        method_id: p.methodId,
+        status: p.status,
+        amount_cents: cents(p.amount),
+        original_amount_cents: p.originalAmount === undefined ? null : cents(p.originalAmount),
+        currency: p.currency,
+        available_installments: JSON.stringify(p.availableInstallments ?? []),
+        installments_count: p.installments?.count ?? null,
+        per_installment_cents: p.installments ? cents(p.installments.perInstallment) : null,
+        next_action_url: p.nextAction?.url ?? null,
+        failure_code: p.failure?.code ?? null,
+        failure_message: p.failure?.message ?? null,
+        metadata: JSON.stringify(p.metadata),
+        created_at: p.createdAt,
+        updated_at: p.updatedAt ?? null,
+        expires_at: p.expiresAt ?? null,
+        desk_id: this.deskId,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            amount_cents: eb.ref('excluded.amount_cents'),
+            original_amount_cents: eb.ref('excluded.original_amount_cents'),
+            available_installments: eb.ref('excluded.available_installments'),
+            installments_count: eb.ref('excluded.installments_count'),
+            per_installment_cents: eb.ref('excluded.per_installment_cents'),
+            next_action_url: eb.ref('excluded.next_action_url'),
+            failure_code: eb.ref('excluded.failure_code'),
+            failure_message: eb.ref('excluded.failure_message'),
+            updated_at: eb.ref('excluded.updated_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+            operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
+          }))
+          .where((eb) =>
+            eb.or([
+              ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
+              eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+            ]),
+          ),
+      )
+      .returning('id');
   }
 
   /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is (only when it said something new). */

@@ -118,15 +118,21 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
   it('refunds by different supervisors at two desks at the same moment are each begun once, never rolled back', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B);
-    const transactions = { count: 0 };
+    const transactions = { count: 0, failed: 0 };
     for (const desk of [a, b]) {
       const transaction = desk.journal.transaction.bind(desk.journal);
       desk.journal.transaction = (fn, options) => {
         transactions.count += 1;
-        return transaction(fn, options);
+        return transaction(fn, options).catch((error: unknown) => {
+          transactions.failed += 1;
+          throw error;
+        });
       };
     }
     const payments = await Promise.all([succeededPayment(a, 100_000), succeededPayment(b, 100_000)]);
+    // Each payment has a refund already, as in every round below (a payment with refunds is saved in a transaction).
+    await b.refunds.refund({ operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SUE);
+    await a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM);
     // How many transactions one refund takes, alone.
     transactions.count = 0;
     await a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM);
@@ -140,8 +146,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
         b.refunds.refund({ operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SUE),
       ]);
     }
-    // As many as each refund takes alone: none was run again.
+    // As many as each refund takes alone, and none rolled back: none was run again.
     expect(transactions.count).toBe(rounds * 2 * alone);
+    expect(transactions.failed).toBe(0);
   });
 
   // Second adversarial review of issue 16 (O2): a refund operation was stamped with its desk's clock and "today" was
