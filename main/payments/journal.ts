@@ -1,6 +1,6 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Generated, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
@@ -503,7 +503,7 @@ export const SCHEMA_VERSION = Object.keys(sqliteMigrations).length;
 
 const cents = (amount: number): number => Math.round(amount * 100);
 
-/** The payment's columns the service's word sets again at each save (savePayment): one differing is something new. */
+/** The payment's columns the service's word sets again at each save (savePayment sets and compares these): one differing is something new. */
 const PAYMENT_SERVICE_COLUMNS = [
   'status',
   'amount_cents',
@@ -910,18 +910,9 @@ export class Journal {
       .onConflict((oc) =>
         oc
           .column('id')
+          // The same list sets and compares: a column set again but not compared would not be written when it alone changed.
           .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            amount_cents: eb.ref('excluded.amount_cents'),
-            original_amount_cents: eb.ref('excluded.original_amount_cents'),
-            available_installments: eb.ref('excluded.available_installments'),
-            installments_count: eb.ref('excluded.installments_count'),
-            per_installment_cents: eb.ref('excluded.per_installment_cents'),
-            next_action_url: eb.ref('excluded.next_action_url'),
-            failure_code: eb.ref('excluded.failure_code'),
-            failure_message: eb.ref('excluded.failure_message'),
-            updated_at: eb.ref('excluded.updated_at'),
-            expires_at: eb.ref('excluded.expires_at'),
+            ...(Object.fromEntries(PAYMENT_SERVICE_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)])) as Record<(typeof PAYMENT_SERVICE_COLUMNS)[number], RawBuilder<never>>),
             operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
           }))
           .where((eb) =>

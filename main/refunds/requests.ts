@@ -295,7 +295,6 @@ export class RefundRequests {
     }
     return request;
   }
-
 }
 
 function toRequest(row: Row): StoredRequest {

@@ -8,8 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_STORE, Journal, LEGACY_SQLITE_MIGRATIONS, SCHEMA_VERSION, reservationKey, type Operation } from '../../../main/payments/journal';
 import { embeddedStorage, SqliteFile, UniqueViolationError, type Change } from '../../../main/storage';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 import { useStoreBackends } from '../../support/backends';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const DESK_A = { deskId: '0a0a0a0a-0000-4000-8000-00000000000a' };
 const DESK_B = { deskId: '0b0b0b0b-0000-4000-8000-00000000000b' };
@@ -197,6 +198,27 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     } finally {
       release();
       await listener.close();
+    }
+  });
+
+  it('writes each part of the service\'s word that changed alone (a save that finds nothing new writes nothing, never less)', async () => {
+    const journal = await open();
+    await journal.savePayment(payment('pay_c', 'R-C', { status: 'requires_action', nextAction: { type: 'redirect', url: 'https://a.example/1' } }));
+    const alone: [Record<string, unknown>, Partial<Record<string, unknown>>][] = [
+      [{ nextAction: { type: 'redirect', url: 'https://a.example/2' } }, { nextActionUrl: 'https://a.example/2' }],
+      [{ expiresAt: '2030-01-01T00:15:00Z' }, { expiresAt: '2030-01-01T00:15:00Z' }],
+      [{ updatedAt: '2030-01-01T00:01:00Z' }, { updatedAt: '2030-01-01T00:01:00Z' }],
+      [{ amount: 12, originalAmount: 10 }, { amountCents: 1200, originalAmountCents: 1000 }],
+      [{ availableInstallments: [3, 6] }, { availableInstallments: [3, 6] }],
+      [{ installments: { count: 3, perInstallment: 4 } }, { installments: { count: 3, perInstallmentCents: 400 } }],
+      [{ failure: { code: 'card_declined', message: 'Declined' } }, { failureCode: 'card_declined', failureMessage: 'Declined' }],
+      [{ failure: { code: 'card_declined', message: 'Declined again' } }, { failureCode: 'card_declined', failureMessage: 'Declined again' }],
+    ];
+    let said: Record<string, unknown> = { status: 'requires_action', nextAction: { type: 'redirect', url: 'https://a.example/1' } };
+    for (const [change, stored] of alone) {
+      said = { ...said, ...change };
+      await journal.savePayment(payment('pay_c', 'R-C', said));
+      expect(await journal.payment('pay_c')).toMatchObject(stored);
     }
   });
 
