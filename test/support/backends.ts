@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { centerStorage, embeddedStorage, type Backend, type Storage, type StoreDefinition } from '../../main/storage';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { centerStorage, embeddedStorage, type Backend, type Change, type Storage, type StoreDefinition } from '../../main/storage';
 import { createCenter, type TestCenter } from './center';
 import { testPostgres } from './pg';
 
@@ -90,4 +91,32 @@ export function useStoreBackends(stores: readonly StoreDefinition[]): StoreBacke
       center: theCenter,
     },
   ];
+}
+
+/** What another desk of the center hears while it listens (main/storage/changes.ts), for a store's notification tests. */
+export interface Hearing {
+  heard: Change[];
+  /** Waits for `count` changes (5 s at most), then 250 ms more for any the writes might have sent after them. */
+  settle(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Listens at `desk` until it listens; undefined on the embedded files, which have nobody to tell and nothing to listen with. */
+export async function hearAt(desk: Storage): Promise<Hearing | undefined> {
+  const heard: Change[] = [];
+  const listener = desk.listen?.({ onChange: (change) => heard.push(change) });
+  if (listener === undefined) return undefined;
+  const release = listener.acquire();
+  for (let i = 0; i < 200 && !listener.listening; i++) await sleep(25);
+  return {
+    heard,
+    async settle(count) {
+      for (let i = 0; i < 200 && heard.length < count; i++) await sleep(25);
+      await sleep(250);
+    },
+    async close() {
+      release();
+      await listener.close();
+    },
+  };
 }

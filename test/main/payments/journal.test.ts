@@ -6,11 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOURNAL_STORE, Journal, LEGACY_SQLITE_MIGRATIONS, SCHEMA_VERSION, reservationKey, type Operation } from '../../../main/payments/journal';
-import { embeddedStorage, SqliteFile, UniqueViolationError, type Change } from '../../../main/storage';
-
-import { useStoreBackends } from '../../support/backends';
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { embeddedStorage, SqliteFile, UniqueViolationError } from '../../../main/storage';
+import { hearAt, useStoreBackends } from '../../support/backends';
 
 const DESK_A = { deskId: '0a0a0a0a-0000-4000-8000-00000000000a' };
 const DESK_B = { deskId: '0b0b0b0b-0000-4000-8000-00000000000b' };
@@ -158,23 +155,14 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
 
   it('tells the other desks of a payment or refund saved only when what it says changed (a poll that finds nothing new is silent)', async () => {
     const journal = await open();
-    const desk = await backend.anotherDesk();
-    if (backend.name === 'sqlite') {
-      // The embedded files have no other desk to tell, and nothing to listen with.
-      expect('listen' in desk && desk.listen !== undefined).toBe(false);
-      return;
-    }
-    const heard: Change[] = [];
-    const listener = desk.listen?.({ onChange: (change) => heard.push(change) });
-    if (listener === undefined) throw new Error('the center listens');
-    const release = listener.acquire();
+    const hearing = await hearAt(await backend.anotherDesk());
+    // The embedded files have no other desk to tell, and nothing to listen with.
+    expect(hearing === undefined).toBe(backend.name === 'sqlite');
+    if (hearing === undefined) return;
     try {
-      for (let i = 0; i < 200 && !listener.listening; i++) await sleep(25);
       const told = async (count: number): Promise<void> => {
-        for (let i = 0; i < 200 && heard.length < count; i++) await sleep(25);
-        // Long enough for a notification the write might have sent after these to arrive too.
-        await sleep(250);
-        expect(heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(Array.from({ length: count }, () => 'pay_n'));
+        await hearing.settle(count);
+        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(Array.from({ length: count }, () => 'pay_n'));
       };
       await journal.savePayment(payment('pay_n', 'R-N', { status: 'processing' }));
       await told(1);
@@ -196,8 +184,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await told(5);
       expect((await journal.payment('pay_n'))?.refunds).toMatchObject([{ id: 'ref_n', status: 'succeeded', operatorId: 'sara' }]);
     } finally {
-      release();
-      await listener.close();
+      await hearing.close();
     }
   });
 
@@ -224,14 +211,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
 
   it('tells the other desks of an operation begun and of its answer, once (an answer that stands is not written again)', async () => {
     const journal = await open();
-    const desk = await backend.anotherDesk();
-    const heard: Change[] = [];
-    const listener = desk.listen?.({ onChange: (change) => heard.push(change) });
+    const hearing = await hearAt(await backend.anotherDesk());
     // The embedded files have nobody else to tell; the rows are the same.
-    expect(listener === undefined).toBe(backend.name === 'sqlite');
-    const release = listener?.acquire();
+    expect(hearing === undefined).toBe(backend.name === 'sqlite');
     try {
-      for (let i = 0; i < 200 && listener !== undefined && !listener.listening; i++) await sleep(25);
       const refund = await journal.begin(op({ kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1' }));
       expect(refund).toMatchObject({ state: 'pending', kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1', deskId: DESK_A.deskId });
       const charge = await journal.begin(op({ reservationId: 'SJD-1' }));
@@ -239,16 +222,14 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await journal.settle(refund.key, { state: 'failed', errorCode: 'late', httpStatus: 500 }, 3_000);
       await journal.settle(charge.key, { state: 'failed', errorCode: 'card_declined', httpStatus: 402 }, 2_000);
       expect(await journal.operation(refund.operationId)).toMatchObject({ state: 'done', resultId: 're_t1' });
-      if (listener !== undefined) {
-        for (let i = 0; i < 200 && heard.length < 4; i++) await sleep(25);
-        await sleep(250);
+      if (hearing !== undefined) {
+        await hearing.settle(4);
         const ofRefund = { kind: 'operation', deskId: DESK_A.deskId, operationId: refund.operationId, reservationKey: 'CUN6B3D8F', paymentId: 'pay_t1' };
         const ofCharge = { kind: 'operation', deskId: DESK_A.deskId, operationId: charge.operationId, reservationKey: 'SJD1' };
-        expect(heard).toEqual([ofRefund, ofCharge, ofRefund, ofCharge]);
+        expect(hearing.heard).toEqual([ofRefund, ofCharge, ofRefund, ofCharge]);
       }
     } finally {
-      release?.();
-      await listener?.close();
+      await hearing?.close();
     }
   });
 

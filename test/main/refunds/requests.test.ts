@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE } from '../../../main/payments/journal';
 import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
-import { embeddedStorage, type Change, type Storage } from '../../../main/storage';
+import { embeddedStorage, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
-import { useStoreBackends } from '../../support/backends';
+import { hearAt, useStoreBackends } from '../../support/backends';
 
 const DESK_A = { deskId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' };
 const DESK_B = { deskId: '6f5e4d3c-2b1a-4f0e-9d8c-7b6a5f4e3d2c' };
@@ -88,14 +88,10 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     const requests = await RefundRequests.open(await backend.storage(), DESK_A);
     const here: { requestId: string; paymentId: string }[] = [];
     requests.onChange((change) => here.push(change));
-    const other = await backend.anotherDesk();
-    const heard: Change[] = [];
-    const listener = other.listen?.({ onChange: (change) => heard.push(change) });
+    const hearing = await hearAt(await backend.anotherDesk());
     // The embedded files have nobody else to tell.
-    expect(listener === undefined).toBe(backend.name === 'sqlite');
-    const release = listener?.acquire();
+    expect(hearing === undefined).toBe(backend.name === 'sqlite');
     try {
-      for (let i = 0; i < 200 && listener !== undefined && !listener.listening; i++) await sleep(25);
       const added = await requests.add(newRequest('pay_n1', '2026-11-24T10:00:00.000Z'));
       const decided = { status: 'approved' as const, by: 'sam', at: '2026-11-24T10:01:00.000Z', override: false };
       expect(await requests.decide(added.id, decided)).toBe(true);
@@ -103,14 +99,12 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
       await requests.settle(added.id, { refundId: 're_n1' });
       const expected = Array.from({ length: 3 }, () => ({ requestId: added.id, paymentId: 'pay_n1' }));
       expect(here).toEqual(expected);
-      if (listener !== undefined) {
-        for (let i = 0; i < 200 && heard.length < 3; i++) await sleep(25);
-        await sleep(250);
-        expect(heard).toEqual(expected.map((change) => ({ kind: 'refundRequest', deskId: DESK_A.deskId, ...change })));
+      if (hearing !== undefined) {
+        await hearing.settle(3);
+        expect(hearing.heard).toEqual(expected.map((change) => ({ kind: 'refundRequest', deskId: DESK_A.deskId, ...change })));
       }
     } finally {
-      release?.();
-      await listener?.close();
+      await hearing?.close();
     }
   });
 
