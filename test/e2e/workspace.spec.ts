@@ -116,9 +116,6 @@ test.describe('3DS approve', () => {
   test.use({ pollScheduleMs: [500] });
 
   test('the link goes to the guest by SMS (training outbox); the cardholder approves on their own device', async ({ page, app, context }) => {
-    // Under the full suite's load its steps (sign-in's scrypt, an axe pass, a second page for the phone) once took over 45 s
-    // before the approval, which then showed (the failure's page snapshot has it): the time is for the load, not the wait.
-    test.setTimeout(120_000);
     await signInAgent(page, app);
     await openReservation(page, 'SJD-3B7N1C', "Emily O'Connor");
     await keyCard(page, '4000000000003220');
@@ -148,6 +145,10 @@ test.describe('3DS approve', () => {
     const phone = await context.newPage();
     await phone.goto(link ?? 'about:blank');
     await phone.getByRole('button', { name: /approve/i }).click();
+    // The phone shows the bank's answer before it is put away. Closed while the form's answer was still arriving, Chromium
+    // sometimes acknowledged the close and kept the page, and page.close() never returned (microsoft/playwright#42068,
+    // #42366): about 1 in 10 here, and this test then ran out of time with the approval already on the desk's screen.
+    await expect(phone.getByRole('heading', { name: 'Payment confirmed' })).toBeVisible();
     await phone.close();
 
     // Main learns of the approval at its next read of the payment: here every half second (see the describe).
