@@ -1,6 +1,6 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
@@ -504,6 +504,13 @@ export const SCHEMA_VERSION = Object.keys(sqliteMigrations).length;
 const cents = (amount: number): number => Math.round(amount * 100);
 
 /** The payment's columns the service's word sets again at each save (savePayment sets and compares these): one differing is something new. */
+/**
+ * In an upsert: the row's status is final and the word arriving is not. Such a word is stale (a read made before the
+ * payment or refund ended, answered after another desk wrote the end), and a final status is never taken back by it.
+ */
+const staleStatus = (table: 'payments' | 'refunds', finals: readonly string[]) =>
+  sql<SqlBool>`(${sql.ref(`${table}.status`)} in (${sql.join(finals)}) and ${sql.ref('excluded.status')} not in (${sql.join(finals)}))`;
+
 const PAYMENT_SERVICE_COLUMNS = [
   'status',
   'amount_cents',
@@ -916,9 +923,14 @@ export class Journal {
             operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
           }))
           .where((eb) =>
-            eb.or([
-              ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
-              eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+            eb.and([
+              eb.or([
+                ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
+                eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+              ]),
+              // A final status is never taken back: a word not final that arrives after it (another desk's read, made
+              // before the payment ended and answered late) is stale, and the whole of it with it.
+              eb.not(staleStatus('payments', FINAL_PAYMENT_STATUSES)),
             ]),
           ),
       )
@@ -967,13 +979,13 @@ export class Journal {
         oc
           .column('id')
           .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
+            status: eb.case().when(staleStatus('refunds', FINAL_REFUND_STATUSES)).then(eb.ref('refunds.status')).else(eb.ref('excluded.status')).end(),
             operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
             amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
           }))
           .where((eb) =>
             eb.or([
-              eb('refunds.status', 'is distinct from', eb.ref('excluded.status')),
+              eb.and([eb('refunds.status', 'is distinct from', eb.ref('excluded.status')), eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES))]),
               eb.and([eb('refunds.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
               eb.and([eb('refunds.amount_cents', 'is', null), eb('excluded.amount_cents', 'is not', null)]),
             ]),

@@ -209,6 +209,38 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     }
   });
 
+  it('never takes a final status back: a desk whose read came before it was final writes nothing, and tells no one', async () => {
+    const journal = await open();
+    const late = await other();
+    const hearing = await hearAt(await backend.anotherDesk());
+    expect(hearing === undefined).toBe(backend.name === 'sqlite');
+    try {
+      await journal.savePayment(payment('pay_s', 'R-S', { status: 'processing' }));
+      await journal.savePayment(payment('pay_s', 'R-S', { updatedAt: '2030-01-01T00:00:05Z' }));
+      // Desk B read the payment while it was processing; its answer arrives after A wrote succeeded.
+      await late.savePayment(payment('pay_s', 'R-S', { status: 'processing' }));
+      expect(await journal.payment('pay_s')).toMatchObject({ status: 'succeeded', updatedAt: '2030-01-01T00:00:05Z' });
+
+      // The same with refunds (the payment and its refunds in one transaction), and a refund saved alone.
+      const pending = { id: 'ref_s', status: 'pending', amount: 5, currency: 'usd' };
+      const succeeded = { ...pending, status: 'succeeded' };
+      await journal.savePayment(payment('pay_s', 'R-S', { updatedAt: '2030-01-01T00:00:05Z', refunds: [pending] }));
+      await journal.savePayment(payment('pay_s', 'R-S', { updatedAt: '2030-01-01T00:00:05Z', refunds: [succeeded] }));
+      await late.savePayment(payment('pay_s', 'R-S', { status: 'processing', refunds: [pending] }));
+      await late.saveRefund({ ...pending, paymentId: 'pay_s' }, { id: 'pay_s', currency: 'usd', reservationId: 'R-S' });
+      expect(await journal.payment('pay_s')).toMatchObject({ status: 'succeeded', refunds: [{ id: 'ref_s', status: 'succeeded' }] });
+      // A final word after a final word is still the service's: written.
+      await late.savePayment(payment('pay_s', 'R-S', { status: 'failed', refunds: [succeeded] }));
+      expect(await journal.payment('pay_s')).toMatchObject({ status: 'failed' });
+      if (hearing !== undefined) {
+        await hearing.settle(5);
+        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(['pay_s', 'pay_s', 'pay_s', 'pay_s', 'pay_s']);
+      }
+    } finally {
+      await hearing?.close();
+    }
+  });
+
   it('tells the other desks of an operation begun and of its answer, once (an answer that stands is not written again)', async () => {
     const journal = await open();
     const hearing = await hearAt(await backend.anotherDesk());
@@ -251,19 +283,18 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       const b = await other(DESK_B);
       const atA = await a.begin(op());
       const atB = await b.begin(op());
-      await a.savePayment(payment('pay_a', 'R-SHARED'), { operatorId: 'ana' });
+      await a.savePayment(payment('pay_a', 'R-SHARED', { status: 'processing' }), { operatorId: 'ana' });
       expect((await a.pendingOperations()).map((o) => o.operationId)).toEqual([atA.operationId]);
       expect((await b.pendingOperations()).map((o) => o.operationId)).toEqual([atB.operationId]);
       expect(await b.operation(atA.operationId)).toMatchObject({ deskId: DESK_A.deskId });
       expect((await b.paymentsOf('r-shared')).map((p) => [p.id, p.deskId])).toEqual([['pay_a', DESK_A.deskId]]);
       // The desk that follows a payment is the one that took it.
-      expect(await a.unsettledPaymentIds()).toEqual([]);
-      await a.savePayment(payment('pay_a', 'R-SHARED', { status: 'processing' }));
       expect(await a.unsettledPaymentIds()).toEqual(['pay_a']);
       expect(await b.unsettledPaymentIds()).toEqual([]);
       // Written again by B (it read the payment), it stays A's.
-      await b.savePayment(payment('pay_a', 'R-SHARED', { status: 'processing' }));
-      expect((await b.payment('pay_a'))?.deskId).toBe(DESK_A.deskId);
+      await b.savePayment(payment('pay_a', 'R-SHARED'));
+      expect(await b.payment('pay_a')).toMatchObject({ status: 'succeeded', deskId: DESK_A.deskId });
+      expect(await a.unsettledPaymentIds()).toEqual([]);
     });
 
     it('one unanswered payment per reservation, typed any way: two desks beginning at once, one begins', async () => {
