@@ -1,7 +1,7 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES } from '../../shared/payments';
+import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
@@ -503,14 +503,15 @@ export const SCHEMA_VERSION = Object.keys(sqliteMigrations).length;
 
 const cents = (amount: number): number => Math.round(amount * 100);
 
-/** The payment's columns the service's word sets again at each save (savePayment sets and compares these): one differing is something new. */
 /**
- * In an upsert: the row's status is final and the word arriving is not. Such a word is stale (a read made before the
- * payment or refund ended, answered after another desk wrote the end), and a final status is never taken back by it.
+ * In an upsert: the row's status is final and the word arriving is one the payment or refund passes through before it
+ * ends. Such a word is stale (a read made before the end, answered after another desk wrote it), and a final status is
+ * never taken back by it. A status this app does not know is taken: it may have moved money (shared/payments/status.ts).
  */
-const staleStatus = (table: 'payments' | 'refunds', finals: readonly string[]) =>
-  sql<SqlBool>`(${sql.ref(`${table}.status`)} in (${sql.join(finals)}) and ${sql.ref('excluded.status')} not in (${sql.join(finals)}))`;
+const staleStatus = (table: 'payments' | 'refunds', finals: readonly string[], inProgress: readonly string[]) =>
+  sql<SqlBool>`(${sql.ref(`${table}.status`)} in (${sql.join(finals)}) and ${sql.ref('excluded.status')} in (${sql.join(inProgress)}))`;
 
+/** The payment's columns the service's word sets again at each save (savePayment sets and compares these): one differing is something new. */
 const PAYMENT_SERVICE_COLUMNS = [
   'status',
   'amount_cents',
@@ -928,9 +929,9 @@ export class Journal {
                 ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
                 eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
               ]),
-              // A final status is never taken back: a word not final that arrives after it (another desk's read, made
+              // A final status is never taken back: a word in progress that arrives after it (another desk's read, made
               // before the payment ended and answered late) is stale, and the whole of it with it.
-              eb.not(staleStatus('payments', FINAL_PAYMENT_STATUSES)),
+              eb.not(staleStatus('payments', FINAL_PAYMENT_STATUSES, IN_PROGRESS_PAYMENT_STATUSES)),
             ]),
           ),
       )
@@ -979,13 +980,13 @@ export class Journal {
         oc
           .column('id')
           .doUpdateSet((eb) => ({
-            status: eb.case().when(staleStatus('refunds', FINAL_REFUND_STATUSES)).then(eb.ref('refunds.status')).else(eb.ref('excluded.status')).end(),
+            status: eb.case().when(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES)).then(eb.ref('refunds.status')).else(eb.ref('excluded.status')).end(),
             operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
             amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
           }))
           .where((eb) =>
             eb.or([
-              eb.and([eb('refunds.status', 'is distinct from', eb.ref('excluded.status')), eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES))]),
+              eb.and([eb('refunds.status', 'is distinct from', eb.ref('excluded.status')), eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES))]),
               eb.and([eb('refunds.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
               eb.and([eb('refunds.amount_cents', 'is', null), eb('excluded.amount_cents', 'is not', null)]),
             ]),

@@ -17,6 +17,13 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export const FINAL_REFUND_STATUSES = ['succeeded', 'failed', 'canceled'] as const satisfies readonly RefundStatus[];
 
+/**
+ * The statuses this app knows a payment or refund passes through before it ends. Only these are stale after a final
+ * status (a read made before the end, answered after it); a status this app does not know is not (it may have moved money).
+ */
+export const IN_PROGRESS_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((status) => !(FINAL_PAYMENT_STATUSES as readonly string[]).includes(status));
+export const IN_PROGRESS_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter((status) => !(FINAL_REFUND_STATUSES as readonly string[]).includes(status));
+
 /** Refunds that moved no money: the only ones that do not count against what is left to refund. */
 export const VOID_REFUND_STATUSES = ['failed', 'canceled'] as const satisfies readonly RefundStatus[];
 

@@ -244,6 +244,43 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     }
   });
 
+  it('keeps every final status against every stale word the spec names (not only succeeded against processing)', async () => {
+    const journal = await open();
+    const late = await other();
+    const reservation = { currency: 'usd', reservationId: 'R-K' };
+    for (const final of ['succeeded', 'failed', 'expired', 'canceled']) {
+      for (const stale of ['pending_confirmation', 'processing', 'requires_action']) {
+        const id = `pay_${final}_${stale}`;
+        await journal.savePayment(payment(id, 'R-K', { status: final, updatedAt: '2030-01-01T00:00:05Z' }));
+        // The stale word says more than its status (an MSI amount changed before it expired): none of it is taken.
+        await late.savePayment(payment(id, 'R-K', { status: stale, amount: 12, availableInstallments: [3] }));
+        expect(await journal.payment(id), `${final} then ${stale}`).toMatchObject({ status: final, amountCents: 1000, availableInstallments: [], updatedAt: '2030-01-01T00:00:05Z' });
+      }
+    }
+    for (const final of ['succeeded', 'failed', 'canceled']) {
+      const id = `ref_${final}`;
+      await journal.saveRefund({ id, paymentId: 'pay_succeeded_processing', status: final, amount: 5, currency: 'usd' }, { id: 'pay_succeeded_processing', ...reservation });
+      await late.saveRefund({ id, paymentId: 'pay_succeeded_processing', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_succeeded_processing', ...reservation });
+      await late.savePayment(payment('pay_succeeded_processing', 'R-K', { refunds: [{ id, status: 'pending', amount: 5, currency: 'usd' }] }));
+      expect((await journal.payment('pay_succeeded_processing'))?.refunds.find((r) => r.id === id), `refund ${final} then pending`).toMatchObject({ status: final });
+    }
+  });
+
+  it('takes a status this app does not know over a final one: it may have moved money (shared/payments/status.ts), so the journal does not hide it', async () => {
+    const journal = await open();
+    const late = await other();
+    // A failed payment took nothing; the service now says something this app does not know. Kept as failed, the
+    // reservation's balance would offer its amount to charge again (main/payments/balance.ts counts an unknown status).
+    await journal.savePayment(payment('pay_u', 'R-U', { status: 'failed', failure: { code: 'card_declined', message: 'Declined' } }));
+    await late.savePayment(payment('pay_u', 'R-U', { status: 'under_review' }));
+    expect(await journal.payment('pay_u')).toMatchObject({ status: 'under_review' });
+    // The same for a refund that moved no money (it would not count against what is left to refund).
+    await journal.saveRefund({ id: 'ref_u', paymentId: 'pay_u', status: 'failed', amount: 5, currency: 'usd' }, { id: 'pay_u', currency: 'usd', reservationId: 'R-U' });
+    await late.saveRefund({ id: 'ref_u', paymentId: 'pay_u', status: 'under_review', amount: 5, currency: 'usd' }, { id: 'pay_u', currency: 'usd', reservationId: 'R-U' });
+    expect((await journal.payment('pay_u'))?.refunds).toMatchObject([{ id: 'ref_u', status: 'under_review' }]);
+    expect(await journal.unsettledPaymentIds()).toEqual(['pay_u']);
+  });
+
   it('tells the other desks of an operation begun and of its answer, once (an answer that stands is not written again)', async () => {
     const journal = await open();
     const hearing = await hearAt(await backend.anotherDesk());
