@@ -17,13 +17,6 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export const FINAL_REFUND_STATUSES = ['succeeded', 'failed', 'canceled'] as const satisfies readonly RefundStatus[];
 
-/**
- * The statuses this app knows a payment or refund passes through before it ends. Only these are stale after a final
- * status (a read made before the end, answered after it); a status this app does not know is not (it may have moved money).
- */
-export const IN_PROGRESS_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((status) => !(FINAL_PAYMENT_STATUSES as readonly string[]).includes(status));
-export const IN_PROGRESS_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter((status) => !(FINAL_REFUND_STATUSES as readonly string[]).includes(status));
-
 /** Refunds that moved no money: the only ones that do not count against what is left to refund. */
 export const VOID_REFUND_STATUSES = ['failed', 'canceled'] as const satisfies readonly RefundStatus[];
 
@@ -33,6 +26,12 @@ export const isKnownPaymentStatus = (status: string): status is PaymentStatus =>
 export const isFinalPayment = (status: string): boolean => has(FINAL_PAYMENT_STATUSES, status);
 export const isKnownRefundStatus = (status: string): status is RefundStatus => has(REFUND_STATUSES, status);
 export const isFinalRefund = (status: string): boolean => has(FINAL_REFUND_STATUSES, status);
+/**
+ * The statuses this app knows a payment or refund passes through before it ends. Only these are stale after a final
+ * status (a read made before the end, answered after it); a status this app does not know is not (it may have moved money).
+ */
+export const IN_PROGRESS_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((status) => !isFinalPayment(status));
+export const IN_PROGRESS_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter((status) => !isFinalRefund(status));
 /** Pending, succeeded, and any status this app does not know (it may have moved money) count against what is left. */
 export const countsAgainstRefundable = (status: string): boolean => !has(VOID_REFUND_STATUSES, status);
 
