@@ -84,8 +84,9 @@ export type StatementValue = string | RawBuilder<unknown>;
 
 /**
  * The NOTIFY of a change inside the statement that writes it (a data-modifying WITH named `w`, as the journal's and the
- * refund requests' writes on the center): sent once for each row the write returns, atomically with it, without a transaction of its own. The
- * payload is toWire's, as notifyChange sends it: its values bound, or read from the written row (a null left out).
+ * refund requests' writes on the center): sent once for each row the write returns, atomically with it, without a
+ * transaction of its own. The payload is toWire's, as notifyChange sends it: its values bound, or read from the written
+ * row (a null left out).
  */
 export function notificationIn(change: ChangeOf<StatementValue>): RawBuilder<unknown> {
   const pairs = Object.entries(toWire(change))
