@@ -14,7 +14,7 @@ const DESCRIPTIONS: { readonly [K in SettingKey]: string } = {
   baseUrl: "The Card Payment Service's API host (https outside training). Only IT sets it: a user's settings.json cannot.",
   clientId: 'The client id of this call center. The client secret is never a setting: provision it with --provision-secret.',
   publishableKey: 'pk_sandbox_… in sandbox, pk_live_… in production.',
-  returnUrl: 'Where the cardholder lands after 3-D Secure (https).',
+  returnUrl: "Where the cardholder lands after 3-D Secure (https). Only IT sets it: a user's settings.json cannot.",
   idleTimeoutMinutes: 'Minutes without activity before the desk locks, 1 to 15.',
   refundLimits:
     'Per role and currency, the largest single refund and the most one operator may refund in a day (succeeded and pending refunds they made today, in the desk\'s time zone), e.g. {"supervisor": {"usd": {"perRefund": 500, "perDay": 1500}}}. A plain number caps both. A role or currency left out has no limit; agents never refund directly. Default: supervisors 10,000 MXN / 500 USD a refund and a day. Only IT sets it: a user\'s settings.json cannot.',

@@ -84,11 +84,12 @@ export const SETTING_KEYS: readonly SettingKey[] = SettingKey.options;
 
 /**
  * Policy: settings only IT sets (in the managed file; otherwise their defaults), never the desk user's own
- * settings.json — the refund caps, and every host a stored key is sent to (the service, the reservation system, the
- * message providers, the center's database). A user file naming one is not refused (the desk still starts); the value is ignored and the
- * app says so: in the log, in --print-config and in the audit trail.
+ * settings.json — the refund caps, every host a stored key is sent to (the service, the reservation system, the
+ * message providers, the center's database), and the page guests land on after 3-D Secure. A user file naming one is
+ * not refused (the desk still starts); the value is ignored and the app says so: in the log, in --print-config and in
+ * the audit trail.
  */
-export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'refundLimits', 'reservations', 'messaging', 'center'] as const satisfies readonly SettingKey[];
+export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'returnUrl', 'refundLimits', 'reservations', 'messaging', 'center'] as const satisfies readonly SettingKey[];
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 export function isPolicyKey(key: string): key is PolicyKey {

@@ -15,7 +15,9 @@ export type Access = 'public' | readonly Role[];
 /**
  * How a call counts for the idle lock (PCI DSS 8.2.8). `operator`: the operator acting (a click, a submit); it
  * postpones the lock, but only once it passed validation and the role check. `background`: a call a screen makes by
- * itself (polling, refreshing after an event, the card form's protection switch); it never postpones the lock.
+ * itself (polling, refreshing after an event, the card form's protection switch); it never postpones the lock. Every
+ * read a screen shows is `background`, whatever made it ask (opening, a push, a timer, a refetch, a filter typed): the
+ * operator's own typing and pointing reach main as `session:activity`.
  */
 export type Activity = 'operator' | 'background';
 
@@ -160,14 +162,14 @@ export const CHANNELS = {
     input: ReservationQuery,
     output: z.object({ reservations: z.array(ReservationView) }),
     access: STAFF,
-    activity: 'operator',
+    activity: 'background',
     audit: 'none',
   }),
   'reservations:get': channel({
     input: z.strictObject({ reservationId: ReservationId }),
     output: z.object({ reservation: ReservationView.optional() }),
     access: STAFF,
-    activity: 'operator',
+    activity: 'background',
     audit: 'none',
   }),
   /** An admin loads the hotel's reservations from a CSV export into the built-in store: all rows or none. */
@@ -446,12 +448,12 @@ export const CHANNELS = {
   /** The refund limits of every role, from the settings. */
   'refunds:limits': channel({ input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF, activity: 'background', audit: 'none' }),
   /** The journal's payments, newest first, refreshed from the service when one is opened (payments:get). */
-  'payments:search': channel({ input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS, activity: 'operator', audit: 'none' }),
+  'payments:search': channel({ input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS, activity: 'background', audit: 'none' }),
   'audit:list': channel({
     input: AuditQuery,
     output: z.object({ rows: z.array(AuditRowView), nextBeforeId: z.number().int().optional() }),
     access: REFUNDS,
-    activity: 'operator',
+    activity: 'background',
     audit: 'none',
   }),
   /** Every row the filters match (no paging), as CSV. */
@@ -463,7 +465,7 @@ export const CHANNELS = {
     audit: { action: 'audit.export', details: (input, output) => defined({ ...input, rows: output?.rows }) },
   }),
   'audit:verify': channel({ input: none, output: AuditVerification, access: REFUNDS, activity: 'operator', audit: 'none' }),
-  'reports:endOfDay': channel({ input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS, activity: 'operator', audit: 'none' }),
+  'reports:endOfDay': channel({ input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS, activity: 'background', audit: 'none' }),
   /** The operator is typing or pointing in the window (the card form makes no other call): postpones the idle lock. */
   'session:activity': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
   /** Lock the desk now (the agent steps away): the same operator's password opens it again. The lock itself is recorded by main. */
@@ -481,7 +483,7 @@ export const CHANNELS = {
     activity: 'background',
     audit: { action: 'session.handOver', resource: (_input, output) => output?.ended },
   }),
-  'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'operator', audit: 'none' }),
+  'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'background', audit: 'none' }),
   'operators:create': channel({
     input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, role: Role, password: Password }),
     output: OperatorView,

@@ -1,5 +1,7 @@
 // The idle lock (PCI DSS 8.2.8) cannot be kept away by calls the operator did not make: generated from the contract, every
-// channel marked `background`, and every refused call, is called in a loop through the real stack until the lock is due.
+// channel marked `background`, every channel a screen re-runs by itself (a query, read again on a push, a timer, a refetch
+// or the screen opening), and every refused call, is called in a loop through the real stack until the lock is due.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { SenderInfo } from '../../../main/ipc';
 import { CHANNEL_NAMES, CHANNELS, type Channel } from '../../../shared/ipc';
 import type { Role } from '../../../shared/operators';
 import { VALID_INPUTS } from '../ipc/fixtures';
+import { openDesk, SUPERVISOR } from './desk-kit';
 
 const IDLE_MS = 1_000;
 /** Calls keep coming for this long: well past the idle timeout. */
@@ -70,6 +73,47 @@ function roleFor(channel: Channel): Role {
   return (['agent', 'supervisor', 'admin'] as const).find((role) => (access as readonly string[]).includes(role)) ?? 'admin';
 }
 
+/** Where the renderer calls the bridge by itself: the options of a query (`queryFn`, `refetchInterval`), with the bridge calls (`x.domain.verb(`) made inside. */
+interface Rerun {
+  file: string;
+  /** `refetchInterval`: polled; otherwise read again whenever the query is (a push marks it stale, a screen mounts…). */
+  polls: boolean;
+  channels: Channel[];
+}
+
+const rendererRoot = fileURLToPath(new URL('../../../renderer/src', import.meta.url));
+
+/** Every object literal of renderer/src with a `queryFn` or a `refetchInterval` (useQuery, useInfiniteQuery, …). */
+function rendererReruns(): Rerun[] {
+  const files = (readdirSync(rendererRoot, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(rendererRoot, f));
+  const found: Rerun[] = [];
+  const named = (node: ts.ObjectLiteralExpression, name: string): boolean => node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === name);
+  for (const file of files) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isObjectLiteralExpression(node) && (named(node, 'queryFn') || named(node, 'refetchInterval'))) {
+        const channels: Channel[] = [];
+        const collect = (inner: ts.Node): void => {
+          if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && ts.isPropertyAccessExpression(inner.expression.expression)) {
+            const name = `${inner.expression.expression.name.text}:${inner.expression.name.text}`;
+            if (Object.hasOwn(CHANNELS, name)) channels.push(name as Channel);
+          }
+          ts.forEachChild(inner, collect);
+        };
+        collect(node);
+        found.push({ file: file.slice(rendererRoot.length + 1), polls: named(node, 'refetchInterval'), channels });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+const reruns = rendererReruns();
+/** The channels a screen re-runs by itself, in the contract's order. */
+const rerun = CHANNEL_NAMES.filter((channel) => reruns.some((r) => r.channels.includes(channel)));
+
 const background = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity === 'background');
 const operatorChannels = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity === 'operator');
 
@@ -83,6 +127,17 @@ describe('the contract marks every channel', () => {
       expect(CHANNELS[channel].activity, channel).toBe('background');
     }
   });
+
+  it('background for every channel a screen re-runs by itself (a query or a poll of renderer/src)', () => {
+    // The scan finds the screens' reads: the Payments screen's search among them.
+    expect(reruns.length).toBeGreaterThan(5);
+    expect(rerun).toContain('payments:search');
+    for (const { file, channels } of reruns) {
+      expect(channels.length, `${file}: a query whose bridge call was not found`).toBeGreaterThan(0);
+      for (const channel of channels) expect(CHANNELS[channel].activity, `${file} re-runs ${channel}`).toBe('background');
+    }
+    expect(reruns.some((r) => r.polls)).toBe(true);
+  });
 });
 
 /** The idle lock fired (the trail records each lock with its reason), and nobody is at work on the desk now. */
@@ -93,8 +148,11 @@ async function idleLocked(stack: MainStack): Promise<boolean> {
   return locks.length === 1 && (status.value as { operator?: unknown }).operator === undefined;
 }
 
-describe('a background channel called in a loop does not postpone the lock', () => {
-  it.concurrent.each(background)('%s', async (channel) => {
+/** Every channel of the contract that is background or that a screen re-runs (the two are one once the contract is right). */
+const neverActivity = CHANNEL_NAMES.filter((channel) => background.includes(channel) || rerun.includes(channel));
+
+describe('a background channel, or one a screen re-runs, called in a loop does not postpone the lock', () => {
+  it.concurrent.each(neverActivity)('%s', async (channel) => {
     await withDesk(roleFor(channel), async (stack) => {
       await loop(() => stack.dispatch(channel, sender, inputFor(channel)));
       // Locked; or, for the lock screen's hand-over, locked and then ended by the next call of the loop.
@@ -125,41 +183,44 @@ describe('refused calls in a loop do not postpone the lock', () => {
   });
 });
 
-describe('the renderer polls only background channels', () => {
-  const root = fileURLToPath(new URL('../../../renderer/src', import.meta.url));
-  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, f));
-
-  /** Every object literal with a `refetchInterval`, and the bridge calls (`x.domain.verb(`) made inside it. */
-  function pollers(): { file: string; channels: string[] }[] {
-    const found: { file: string; channels: string[] }[] = [];
-    for (const file of files) {
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-      const visit = (node: ts.Node): void => {
-        if (ts.isObjectLiteralExpression(node) && node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === 'refetchInterval')) {
-          const channels: string[] = [];
-          const collect = (inner: ts.Node): void => {
-            if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && ts.isPropertyAccessExpression(inner.expression.expression)) {
-              const name = `${inner.expression.expression.name.text}:${inner.expression.name.text}`;
-              if (Object.hasOwn(CHANNELS, name)) channels.push(name);
-            }
-            ts.forEachChild(inner, collect);
-          };
-          collect(node);
-          found.push({ file: file.slice(root.length + 1), channels });
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-    }
-    return found;
-  }
-
-  it('every refetchInterval reads a channel the contract marks background', () => {
-    const found = pollers();
-    expect(found.length).toBeGreaterThan(0);
-    for (const { file, channels } of found) {
-      expect(channels.length, `${file}: a refetchInterval whose bridge call was not found`).toBeGreaterThan(0);
-      for (const channel of channels) expect(CHANNELS[channel as Channel].activity, `${file} polls ${channel}`).toBe('background');
+describe('the supervisor’s Payments screen, open while payments change', () => {
+  it('re-runs payments:search on every payments:changed and every 100 ms: the idle lock still falls when due, after one warning', async () => {
+    // The payment's result comes 400 ms after it is taken, read by main's poller and pushed: the quiet spell has pushes.
+    const desk = await openDesk({
+      idleTimeoutMs: IDLE_MS,
+      service: { environment: 'training', simulator: { processingDelayMs: 400, refundDelayMs: 0 } },
+      pollScheduleMs: [100],
+    });
+    const heard: string[] = [];
+    /** Each of the screen's searches: answered or refused. */
+    const searches: boolean[] = [];
+    // The screen's search, as usePaymentSearch runs it: on opening, on each push (the cache marks it stale), on refetches.
+    const search = async (): Promise<void> => {
+      const result = await desk.call('payments:search', {});
+      searches.push(result.ok);
+    };
+    const stop = desk.stack.onEvent((event) => {
+      heard.push(event);
+      if (event === 'payments:changed') void search();
+    });
+    try {
+      await desk.signIn(SUPERVISOR);
+      // The supervisor's last act: a payment taken at the desk. From here on only the screen calls.
+      const methodId = await desk.card('CUN-6B3D8F');
+      await desk.ok('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: 'CUN-6B3D8F' });
+      const quietFrom = heard.length;
+      await loop(search);
+      const quiet = heard.slice(quietFrom);
+      // Pushes came and the screen read again while the session was open: the loop could have kept the lock away.
+      expect(quiet).toContain('payments:changed');
+      expect(searches.filter(Boolean).length).toBeGreaterThan(1);
+      expect(await idleLocked(desk.stack)).toBe(true);
+      // Never postponed: one warning for the quiet spell, then the lock; the screen's reads after it are refused.
+      expect(quiet.filter((event) => event.startsWith('session:'))).toEqual(['session:idleWarning', 'session:locked']);
+      expect(searches.at(-1)).toBe(false);
+    } finally {
+      stop();
+      await desk.close();
     }
   });
 });

@@ -92,8 +92,29 @@ describe('loadSettings: policy settings come only from IT', () => {
   const messaging = { providers: { sms: 'webhook' }, webhook: { url: 'https://attacker.example.test/hook', statusUrl: 'https://attacker.example.test/status/{messageId}', authHeaderName: 'Authorization' } };
   const reservations = { kind: 'rest', baseUrl: 'https://attacker.example.test/pms', authHeader: 'X-Api-Key' };
 
-  it('are the refund limits, the reservation source, messaging, the service hosts and the center', () => {
-    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'center', 'messaging', 'refundLimits', 'reservations']);
+  it('are the refund limits, the reservation source, messaging, the service hosts, the 3-D Secure return page and the center', () => {
+    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'center', 'messaging', 'refundLimits', 'reservations', 'returnUrl']);
+  });
+
+  it('the user cannot send guests to a page of their choosing after 3-D Secure: their returnUrl is ignored, in words; IT\'s applies', async () => {
+    writeJson(userFile(), { returnUrl: 'https://attacker.example.test/3ds-done', language: 'en-US' });
+    let loaded = await loadSettings(f);
+    expect(loaded.settings.returnUrl).toBeUndefined();
+    expect(loaded.sources).toMatchObject({ returnUrl: 'default', language: 'user' });
+    expect(loaded.ignored).toEqual([{ field: 'returnUrl', message: expect.stringMatching(/set only by IT/) as unknown }]);
+    writeJson(f.managedPath, { settings: { ...SANDBOX, returnUrl: 'https://hotel.example.test/payment-done' } });
+    loaded = await loadSettings(f);
+    expect(loaded.settings.returnUrl).toBe('https://hotel.example.test/payment-done');
+    expect(loaded.sources.returnUrl).toBe('managed');
+    expect(loaded.ignored.map((issue) => issue.field)).toEqual(['returnUrl']);
+  });
+
+  it('a user\'s returnUrl that would not pass (http) is ignored too, and does not stop the desk', async () => {
+    writeJson(userFile(), { returnUrl: 'http://attacker.example.test/3ds-done', language: 'en-US' });
+    const loaded = await loadSettings(f);
+    expect(loaded.settings).toMatchObject({ language: 'en-US' });
+    expect(loaded.settings.returnUrl).toBeUndefined();
+    expect(loaded.ignored.map((issue) => issue.field)).toEqual(['returnUrl']);
   });
 
   it('the user cannot point the desk at another center (where the centerPassword would go): ignored, in words', async () => {

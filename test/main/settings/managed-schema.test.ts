@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { MANAGED_SCHEMA_PATH, ManagedSettingsFile, managedSettingsJsonSchema, managedSettingsJsonSchemaText, SETTING_KEYS } from '../../../main/settings';
+import { MANAGED_SCHEMA_PATH, ManagedSettingsFile, managedSettingsJsonSchema, managedSettingsJsonSchemaText, POLICY_KEYS, SETTING_KEYS } from '../../../main/settings';
 import { PRODUCTION } from './helpers';
 
 const root = join(import.meta.dirname, '../../..');
@@ -27,6 +27,13 @@ describe('docs/managed-settings.schema.json', () => {
     expect(Object.keys(schema.properties.settings.properties)).toEqual([...SETTING_KEYS]);
     for (const key of SETTING_KEYS) expect(schema.properties.settings.properties[key]?.description, key).toMatch(/\w/);
     expect(schema.properties.locked.items.enum).toEqual([...SETTING_KEYS]);
+  });
+
+  it('says of every policy setting that only IT sets it, and of no other', () => {
+    const schema = managedSettingsJsonSchema() as { properties: { settings: { properties: Record<string, { description?: string }> } } };
+    for (const key of SETTING_KEYS) {
+      expect(schema.properties.settings.properties[key]?.description ?? '', key).toMatch((POLICY_KEYS as readonly string[]).includes(key) ? /Only IT sets it/ : /^(?!.*Only IT sets it)/);
+    }
   });
 
   it.each([

@@ -34,12 +34,14 @@ describe('saveUserSettings', () => {
     expect(saved.settings).toMatchObject({ ...SANDBOX, idleTimeoutMinutes: 15 });
   });
 
-  it('refuses a policy setting (refund limits, reservations, messaging, service hosts): IT sets those, and nothing is written', async () => {
+  it('refuses a policy setting (refund limits, reservations, messaging, service hosts, 3-D Secure return page): IT sets those, and nothing is written', async () => {
     const loaded = await loadSettings(f);
-    const error = await settingsError(() => saveUserSettings(f.userDir, { refundLimits: {}, baseUrl: 'https://elsewhere.example.test', language: 'en-US' }, loaded), 'locked');
+    const changes = { refundLimits: {}, baseUrl: 'https://elsewhere.example.test', returnUrl: 'https://elsewhere.example.test/3ds', language: 'en-US' } as const;
+    const error = await settingsError(() => saveUserSettings(f.userDir, changes, loaded), 'locked');
     expect(error.issues).toEqual([
       { field: 'refundLimits', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
       { field: 'baseUrl', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
+      { field: 'returnUrl', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
     ]);
     expect(existsSync(userFile())).toBe(false);
   });
