@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { ServiceConfig } from './config';
 import { messageFor, ServiceError } from './errors';
 import { MethodResource, PaymentResource, RefundResource } from './resources';
+import type { ServiceClock } from './service-clock';
 import type { TokenManager } from './tokens';
 import { ErrorBody, HEADERS, PATHS } from './wire';
 
@@ -27,6 +28,8 @@ export interface ClientDeps {
   /** The app's one fetch (Electron's net.fetch in the app): never the global one. */
   fetch: typeof fetch;
   onAttempt?: (attempt: Attempt) => void;
+  /** Told the service's Date of every answer. */
+  clock?: ServiceClock;
   /** Waits between attempts; tests may record instead of waiting. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -226,6 +229,7 @@ export class ServiceClient {
       json = undefined;
     }
     record(response.status);
+    this.deps.clock?.observe(response.headers.get('date'), started);
 
     if (response.ok) {
       const parsed = call.schema.safeParse(json);

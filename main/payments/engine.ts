@@ -11,9 +11,17 @@ import { fingerprint, journalConflict, reservationKey, type Journal, type Operat
 import { Poller } from './poller';
 import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
+import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
 
+/** How long the service keeps an Idempotency-Key (spec §8), by its own clock. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * A key is sent again only while its operation is younger than this, by every clock the engine has: the hour left
+ * covers a whole retry sequence (a few attempts with their timeouts), so no try can reach the service after it has
+ * forgotten the key and would make the payment or refund a second time. Older, it goes to a supervisor to reconcile.
+ */
+export const RESEND_WINDOW_MS = 23 * 60 * 60 * 1000;
 /** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
 const BUSY_READ_DELAY_MS = 250;
 
@@ -31,6 +39,8 @@ export interface EngineDeps {
   fetch: typeof fetch;
   logger?: EngineLogger;
   now?: () => number;
+  /** A clock no one sets (performance.now by default): carries the center's and the service's readings forward. */
+  monotonic?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   backoffBaseMs?: number;
@@ -171,19 +181,24 @@ const isCenterDown = (error: unknown): boolean =>
 
 export class PaymentEngine {
   private readonly client: ServiceClient;
+  private readonly tokens: TokenManager;
+  /** The service's clock, from the Date of its answers: what its 24-hour window follows. */
+  private readonly serviceClock: ServiceClock;
+  private readonly monotonic: () => number;
+  /** Keys begun by this engine and not sent yet: their first send needs no look at the window. */
+  private readonly unsent = new Set<string>();
   private readonly poller: Poller;
   private readonly journal: Journal;
-  /** The desk's clock (Date.now, or a test's), read through `now`. */
+  /** The desk's clock (Date.now, or a test's): the engine's time only until the database's has been read once. */
   private readonly deskNow: () => number;
   /**
-   * How far the database's clock is from the desk's (ms; 0 until measured): operations are stamped and aged by
-   * `now`, the desk's clock set right by it, so that every desk of the center times them by one clock. A desk whose
-   * clock runs a day ahead would otherwise take another desk's fresh payment attempt for one past the service's 24 h
-   * window, close it and charge the reservation again.
+   * The database's clock as last read, and the monotonic time of that reading: operations are stamped and aged by
+   * `now`, which carries this reading forward by the monotonic clock, so that every desk of the center times them by
+   * one clock and no wall clock moved meanwhile (by a person, or by the OS setting a desk right by a day) can age an
+   * operation. A desk taking another desk's fresh payment attempt for one past the service's 24 h window would close
+   * it and charge the reservation again.
    */
-  private clockOffset = 0;
-  /** When the offset was last measured (performance.now(): never a test's clock), or undefined. */
-  private clockMeasuredAt: number | undefined;
+  private clockAnchor: { databaseMs: number; at: number } | undefined;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly keptListeners = new Set<(answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
@@ -211,6 +226,8 @@ export class PaymentEngine {
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
     this.deskNow = deps.now ?? Date.now;
+    this.monotonic = deps.monotonic ?? (() => performance.now());
+    this.serviceClock = new ServiceClock(this.monotonic);
     this.stopListening = deps.journal.onChange(() => this.wroteSomething());
     // Busy until the journal has been read once: what the last run left unanswered is not known before (recover re-sends it).
     this.readBusySoon();
@@ -220,13 +237,16 @@ export class PaymentEngine {
       secrets: deps.secrets,
       timeoutMs: deps.config.requestTimeoutMs,
       fetch: deps.fetch,
+      clock: this.serviceClock,
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
     });
+    this.tokens = tokens;
     this.client = new ServiceClient({
       config: deps.config,
       tokens,
       fetch: deps.fetch,
+      clock: this.serviceClock,
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
       ...(deps.random ? { random: deps.random } : {}),
       ...(deps.backoffBaseMs === undefined ? {} : { backoffBaseMs: deps.backoffBaseMs }),
@@ -240,29 +260,51 @@ export class PaymentEngine {
     });
   }
 
-  /** The time operations are stamped and aged by: the desk's clock, set right by the database's (see clockOffset). */
+  /** The time operations are stamped and aged by: the database's clock carried forward monotonically (see clockAnchor). */
   now(): number {
-    return this.deskNow() + this.clockOffset;
+    const anchor = this.clockAnchor;
+    return anchor === undefined ? this.deskNow() : Math.round(anchor.databaseMs + (this.monotonic() - anchor.at));
   }
 
   /**
-   * Measures the database's clock against the desk's (half the round trip taken off). At start (recover) and before an
-   * operation is begun when the last measure is older than CLOCK_REMEASURE_MS; a failure keeps the last offset (the
-   * operation's own statements then fail in words if the center is down).
+   * Reads the database's clock (half the round trip taken off). At start (recover) and before an operation is begun
+   * when the last reading is older than CLOCK_REMEASURE_MS; a failure keeps the last reading (the operation's own
+   * statements then fail in words if the center is down).
    */
   private async syncClock(force = false): Promise<void> {
-    const at = performance.now();
-    if (!force && this.clockMeasuredAt !== undefined && at - this.clockMeasuredAt < CLOCK_REMEASURE_MS) return;
+    const at = this.monotonic();
+    if (!force && this.clockAnchor !== undefined && at - this.clockAnchor.at < CLOCK_REMEASURE_MS) return;
     try {
-      const before = this.deskNow();
       const database = await this.journal.databaseNow();
-      const after = this.deskNow();
-      this.clockOffset = Math.round(database - (before + after) / 2);
-      this.clockMeasuredAt = at;
-      if (Math.abs(this.clockOffset) > CLOCK_WARN_MS) this.deps.logger?.warn({ offsetMs: this.clockOffset }, "this desk's clock is off from the center's: operations are timed by the center's");
+      const after = this.monotonic();
+      this.clockAnchor = { databaseMs: database, at: (at + after) / 2 };
+      const offset = Math.round(database - this.deskNow());
+      if (Math.abs(offset) > CLOCK_WARN_MS) this.deps.logger?.warn({ offsetMs: offset }, "this desk's clock is off from the center's: operations are timed by the center's");
     } catch (error) {
       this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, "the center's clock could not be read");
     }
+  }
+
+  /**
+   * Whether an operation may be past the service's window, by the engine's clock and by the service's own, read again
+   * now (a new token: its answer's Date) so that neither a clock set back on this desk nor one read minutes ago can
+   * make the operation look younger. When the service cannot be read now, its clock as last read and carried forward
+   * monotonically decides; an operation begun before any reading is aged by the engine's clock alone.
+   */
+  private async pastWindow(op: Operation): Promise<boolean> {
+    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) return true;
+    if (op.serviceCreatedAt === undefined) return false;
+    await this.tokens.renew().catch(() => undefined);
+    const serviceNow = this.serviceClock.latest();
+    return serviceNow !== undefined && serviceNow - op.serviceCreatedAt >= RESEND_WINDOW_MS;
+  }
+
+  /** Marks an operation that may be past the service's window for a supervisor to reconcile; true when it did. */
+  private async closeIfPastWindow(op: Operation): Promise<boolean> {
+    if (!(await this.pastWindow(op))) return false;
+    await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind }, 'an unanswered operation reached the end of the service’s window: not sent again, for a supervisor to reconcile');
+    return true;
   }
 
   /**
@@ -436,8 +478,8 @@ export class PaymentEngine {
       throw new ServiceError('invalid_input', 'attempt_not_found', 'There is no payment attempt with this id on this desk.', { param: 'operationId' });
     }
     if (op.state === 'pending') {
-      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
-      else await this.sendPayment(op, trace).catch((error: unknown) => {
+      // Past the service's window it is not sent (run marks it for reconciliation): what the journal says is answered.
+      await this.sendPayment(op, trace).catch((error: unknown) => {
         if (!(error instanceof ServiceError)) throw error;
       });
     }
@@ -736,7 +778,7 @@ export class PaymentEngine {
     await this.syncClock(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
     for (const op of await this.journal.pendingOperations()) {
-      if (this.now() - op.createdAt >= IDEMPOTENCY_WINDOW_MS) {
+      if (this.now() - op.createdAt >= RESEND_WINDOW_MS) {
         await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
         report.reconcile.push(op.operationId);
         if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
@@ -750,8 +792,14 @@ export class PaymentEngine {
       try {
         await this.resend(op);
         report.resent.push(op.operationId);
-      } catch {
-        report.failed.push(op.operationId);
+      } catch (error) {
+        if (!isPastWindow(error)) {
+          report.failed.push(op.operationId);
+          continue;
+        }
+        // The service's clock says what the desk's did not: past the window, marked for reconciliation, not sent.
+        report.reconcile.push(op.operationId);
+        if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
       }
     }
     for (const id of await this.journal.unsettledPaymentIds()) {
@@ -807,7 +855,7 @@ export class PaymentEngine {
     // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
     const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
-    const fresh = earlier.filter((op) => this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS);
+    const fresh = earlier.filter((op) => this.now() - op.createdAt < RESEND_WINDOW_MS);
     for (const op of earlier) {
       if (!fresh.includes(op)) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
@@ -818,9 +866,19 @@ export class PaymentEngine {
     }
     // Another desk's refund is that desk's to send (now, or at its next start): this one is refused, nothing sent.
     if (fresh.some((op) => op.deskId !== this.journal.deskId)) throw refundInFlight();
-    for (const op of fresh) await this.resend(op, trace);
+    let resent = 0;
+    for (const op of fresh) {
+      try {
+        await this.resend(op, trace);
+        resent++;
+      } catch (error) {
+        // Past the service's window by its clock: marked for reconciliation, not sent; the new refund goes on against what is read.
+        if (!isPastWindow(error)) throw error;
+      }
+    }
     await this.fetchAndStore(paymentId, trace);
     await this.emit(paymentId);
+    if (resent === 0) return;
     throw new ServiceError(
       'invalid_input',
       'earlier_refund_completed',
@@ -860,7 +918,7 @@ export class PaymentEngine {
   private async unansweredPayments(reservationId: string): Promise<Operation[]> {
     const unanswered: Operation[] = [];
     for (const op of await this.journal.paymentOperationsOf(reservationId, ['pending'])) {
-      if (this.now() - op.createdAt < IDEMPOTENCY_WINDOW_MS) unanswered.push(op);
+      if (this.now() - op.createdAt < RESEND_WINDOW_MS) unanswered.push(op);
       else await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
     return unanswered;
@@ -967,6 +1025,8 @@ export class PaymentEngine {
     /** Read in the same transaction, after the row is written: true rolls the operation back (undefined is answered). */
     blocked?: (journal: Journal) => Promise<boolean>,
   ): Promise<Operation | undefined> {
+    // The service's clock is read before the first operation (a token's answer; none asked again while one is held): its start is stamped by it.
+    if (this.serviceClock.readAt() === undefined) await this.tokens.get().catch(() => undefined);
     try {
       if (blocked === undefined) return await this.begin(this.journal, operationId, kind, payload, meta);
       return await this.journal.transaction(async (journal) => {
@@ -985,14 +1045,21 @@ export class PaymentEngine {
   }
 
   /** Journals a new operation before anything is sent: its key is the Idempotency-Key of every try. */
-  private begin(
+  private async begin(
     journal: Journal,
     operationId: string,
     kind: OperationKind,
     payload: unknown,
     meta: { reservationId: string; operatorId: string; resendable: boolean; paymentId?: string },
   ): Promise<Operation> {
-    return journal.begin({ key: randomUUID(), operationId, kind, payload, createdAt: this.now(), paymentId: meta.paymentId, ...meta });
+    const key = randomUUID();
+    this.unsent.add(key);
+    try {
+      return await journal.begin({ key, operationId, kind, payload, createdAt: this.now(), serviceCreatedAt: this.serviceClock.earliest(), paymentId: meta.paymentId, ...meta });
+    } catch (error) {
+      this.unsent.delete(key);
+      throw error;
+    }
   }
 
   /**
@@ -1013,13 +1080,15 @@ export class PaymentEngine {
     if (existing.state === 'abandoned') {
       throw new ServiceError('invalid_input', 'operation_closed', 'This operation was closed after a restart. Start a new one.');
     }
-    if (existing.state !== 'done' && this.now() - existing.createdAt >= IDEMPOTENCY_WINDOW_MS) {
+    if (existing.state !== 'done' && this.now() - existing.createdAt >= RESEND_WINDOW_MS) {
       throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
     }
   }
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
   private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T, journal: Journal) => Promise<string>): Promise<T> {
+    // A key the service may have seen goes again only inside its window, whichever path sends it (retry, check, recovery).
+    if (!this.unsent.delete(op.key) && (await this.closeIfPastWindow(op))) throw pastWindowError();
     let value: T;
     try {
       ({ value } = await send(op.key));
@@ -1213,6 +1282,15 @@ const unansweredMessage = (op: Operation): string => {
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
+
+/** An operation whose key may be past the service's window: marked for reconciliation, nothing sent. */
+const pastWindowError = (): ServiceError =>
+  new ServiceError(
+    'invalid_input',
+    'operation_needs_reconciliation',
+    'This operation was never answered and may be past the 24 hours the service keeps its key: it is not sent again. A supervisor must find out with the service whether it went through.',
+  );
+const isPastWindow = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
 
 /** A guard of beginUnlessTaken found the operation must not begin: its transaction is rolled back. */
 class NotBegun extends Error {}

@@ -29,6 +29,11 @@ export interface Operation {
   resultId: string | undefined;
   errorCode: string | undefined;
   createdAt: number;
+  /**
+   * When it began by the service's clock (its Date header, read as early as it may be): what the service's 24-hour
+   * window is measured from. Undefined when no answer of the service had been read yet, and for older operations.
+   */
+  serviceCreatedAt?: number | undefined;
   /** The desk that began it (its desk id): each desk recovers only its own. */
   deskId: string;
 }
@@ -225,6 +230,7 @@ interface OperationsTable {
   /** Null only in a file of the SqliteFile era until Journal.open names this desk. */
   desk_id: string | null;
   reservation_key: string | null;
+  service_created_at: number | null;
 }
 
 interface AttemptsTable {
@@ -355,6 +361,11 @@ async function fillReservationKeys(untyped: Kysely<unknown>): Promise<void> {
   }
 }
 
+/** Each operation's start by the service's clock (Operation.serviceCreatedAt); none for the operations already written. */
+async function addServiceClock(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('operations').addColumn('service_created_at', 'bigint').execute();
+}
+
 const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
 
 const sqliteMigrations = {
@@ -375,6 +386,7 @@ const sqliteMigrations = {
       await createCenterRules(db);
     },
   },
+  '0006_service_clock': { up: addServiceClock },
 };
 
 const postgresMigrations = {
@@ -473,6 +485,7 @@ const postgresMigrations = {
       await createCenterRules(db);
     },
   },
+  '0002_service_clock': { up: addServiceClock },
 };
 
 /** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
@@ -673,6 +686,7 @@ export class Journal {
         operator_id: op.operatorId,
         payment_id: op.paymentId ?? null,
         created_at: op.createdAt,
+        service_created_at: op.serviceCreatedAt ?? null,
         desk_id: this.deskId,
       })
       .returningAll();
@@ -1192,6 +1206,7 @@ function toOperation(row: OperationRecord, deskId: string): Operation {
     resultId: opt(row.result_id),
     errorCode: opt(row.error_code),
     createdAt: Number(row.created_at),
+    serviceCreatedAt: row.service_created_at === null ? undefined : Number(row.service_created_at),
     deskId: row.desk_id ?? deskId,
   };
 }

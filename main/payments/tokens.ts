@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SecretStore } from './config';
 import { ServiceError } from './errors';
+import type { ServiceClock } from './service-clock';
 import { ErrorBody, HEADERS, OAuthErrorBody, PATHS, TokenBody } from './wire';
 
 export interface TokenManagerDeps {
@@ -21,6 +22,8 @@ export interface TokenManagerDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Part of `expires_in` after which a new token is fetched. */
   refreshRatio?: number;
+  /** Told the service's Date of every answer of the token endpoint. */
+  clock?: ServiceClock;
 }
 
 /** Tries of one token request when the endpoint answers 429. */
@@ -69,6 +72,14 @@ export class TokenManager {
     return this.refresh();
   }
 
+  /**
+   * A new token now, whatever the current one's age: its answer is a fresh reading of the service's clock (the
+   * engine's, before a key is sent again). Shares a request already under way.
+   */
+  renew(): Promise<string> {
+    return this.refresh();
+  }
+
   /** Forgets a token the service refused (401 invalid_token), unless a newer one replaced it. */
   invalidate(token: string): void {
     if (this.current?.token === token) this.current = undefined;
@@ -100,6 +111,7 @@ export class TokenManager {
       throw new ServiceError('configuration', 'missing_secret', 'No client secret is set up on this workstation. Ask IT to provision it.');
     }
     const started = this.now();
+    const sentAt = performance.now();
     const requestId = randomUUID();
     let response: Response;
     try {
@@ -119,6 +131,7 @@ export class TokenManager {
       );
     }
     const json: unknown = await response.json().catch(() => undefined);
+    this.deps.clock?.observe(response.headers.get('date'), sentAt);
     if (!response.ok) {
       const oauth = OAuthErrorBody.safeParse(json);
       // A gateway in front of the auth host may answer in the §3 shape instead of OAuth2's.

@@ -4,6 +4,8 @@ import { localDayAndHour, searchWindow } from '../reports';
 
 /** One refund operation of a desk of the center, as journaled before it was sent (main/payments' Journal keeps them). */
 export interface RefundOperationRecord {
+  /** The operation's id, where the journal gives it (a resumed refund's count leaves itself out by it). */
+  operationId?: string;
   operatorId: string;
   /** pending, done, failed, reconcile (unanswered for 24 h), abandoned. */
   state: string;
@@ -42,7 +44,7 @@ const same = (a: string | undefined, b: string): boolean => a !== undefined && a
  * its amount less the refunds this desk made by other operations. A refund the service lists without knowing whose it
  * is may be this operation's own (its answer lost, the payment read since), so it is not taken off.
  */
-function askedCents(op: RefundOperationRecord, payment: RefundedPayment | undefined): number {
+export function askedCents(op: RefundOperationRecord, payment: RefundedPayment | undefined): number {
   const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
   if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
   if (!payment) return 0;

@@ -5,12 +5,12 @@ import type { OperatorView, Role } from '../../shared/operators';
 import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
 import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
-import { refundedTodayCents, type RefundHistory } from './daily';
+import { askedCents, refundedTodayCents, type RefundHistory, type RefundOperationRecord } from './daily';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
 export interface RefundDeskDeps {
-  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'now' | 'onKeptAnswer'>;
+  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'operation' | 'now' | 'onKeptAnswer'>;
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
@@ -78,8 +78,12 @@ export class RefundDesk {
   /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
   refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView, trace?: RequestTrace): Promise<PaymentView> {
     return this.oneAtATime(async () => {
-      const begun = (await this.deps.engine.operationState(input.operationId)) !== undefined;
-      if (begun) return this.deps.engine.refund({ ...input, operatorId: by.id }, undefined, trace);
+      const begun = await this.deps.engine.operation(input.operationId);
+      if (begun) {
+        // Its answer lost, a refund is sent again only within the caps a new one meets now (the engine keeps its money fields).
+        if (begun.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(by, begun);
+        return this.deps.engine.refund({ ...input, operatorId: by.id }, undefined, trace);
+      }
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
       await this.checkLimit(by, payment, input.amountCents);
       return this.deps.engine.refund({ ...input, operatorId: by.id }, this.checkedAsBegun(by, payment, input.amountCents), trace);
@@ -193,6 +197,11 @@ export class RefundDesk {
         throw closed(await this.requireRequest(request.id));
       }
     }
+    // Resumed (its refund's answer lost), the approval meets the caps a new one would, as the approver stands now.
+    if (request.status === 'approved') {
+      const begun = await this.deps.engine.operation(request.id);
+      if (begun?.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(approver, begun);
+    }
     // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
     try {
       // Its approver's daily cap, checked again where the operation is written (a refund of theirs at another desk).
@@ -262,10 +271,29 @@ export class RefundDesk {
     };
   }
 
+  /**
+   * The caps of a new refund for one begun already and unanswered: what it asked, against the role's cap and what `by`
+   * refunded today without it. What is left on the payment is not checked again: its own refund may be what took it.
+   */
+  private async checkResumedCaps(by: OperatorView, op: RefundOperationRecord & { operationId: string }): Promise<void> {
+    if (op.paymentId === undefined) return;
+    const [payment] = await this.deps.history.payments([op.paymentId]);
+    if (payment === undefined) return;
+    const history: RefundHistory = {
+      payments: (ids) => this.deps.history.payments(ids),
+      refundOperationsBegunBetween: async (from, to, operatorId) =>
+        (await this.deps.history.refundOperationsBegunBetween(from, to, operatorId)).filter((other) => other.operationId !== op.operationId),
+    };
+    await this.checkCaps(by, asCurrency(payment.currency), askedCents(op, payment), history);
+  }
+
   /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
   private async checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined, history: RefundHistory = this.deps.history): Promise<void> {
     const cents = this.checkRefundable(payment, amountCents);
-    const currency = asCurrency(payment.currency);
+    await this.checkCaps(by, asCurrency(payment.currency), cents, history);
+  }
+
+  private async checkCaps(by: OperatorView, currency: Currency, cents: number, history: RefundHistory): Promise<void> {
     const caps = refundCapsFor(this.limitsOf(), by.role, currency);
     if (caps.perRefundCents !== undefined && cents > caps.perRefundCents) {
       const limitCents = caps.perRefundCents;

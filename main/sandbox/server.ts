@@ -322,6 +322,8 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
+    // The service's clock is its own (interface-decisions §4): the one its idempotency window and expiries follow.
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
     let operation = 'unmatched';
     try {
       const path = pathOf(req.url);
