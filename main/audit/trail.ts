@@ -409,12 +409,10 @@ export class AuditTrail {
         this.onError(error);
       }
     }
-    const onceKey = once ? JSON.stringify([content.action, content.resource]) : undefined;
-    if (onceKey === undefined || !this.knownOnce.has(onceKey)) {
+    // A once-only row known written is not kept; one kept twice is found written in its turn.
+    if (!(once && this.knownOnce.has(JSON.stringify([content.action, content.resource])))) {
       await this.spool.keep(content, once);
       this.spooled++;
-      // Kept once is enough: it is written, or found written, in its turn.
-      if (onceKey !== undefined) this.rememberOnce(onceKey);
     }
     this.retrySpooled();
     return undefined;
@@ -432,7 +430,8 @@ export class AuditTrail {
       const rows = await spool.oldest(SPOOL_PAGE);
       for (const row of rows) {
         // The oldest kept row may be written already: its insert committed but the answer was lost, or the desk stopped
-        // between writing it and removing it here. It is then the last row of the desk's chain, to the hash.
+        // between writing it and removing it here. It is then the last row of the desk's chain, to the hash (a row the same
+        // to the millisecond as the one before it is taken for it).
         if (!(first && (await this.isLastWritten(row.content)))) await this.write(row.content, row.once);
         first = false;
         await spool.remove(row.id);
@@ -575,7 +574,7 @@ export class AuditTrail {
   /**
    * Rows matching every given filter, newest first, every desk's unless one is named: actor and resource exactly
    * (ignoring case), action by prefix (ignoring case), times as ISO instants [from, to); `beforeId` pages back.
-   * What this trail appended before is always in it.
+   * What this trail appended before is always in it; so are the rows it kept on the desk, when the center takes them now.
    */
   async query(filter: AuditFilter, limit = 100): Promise<AuditRow[]> {
     await this.settle();

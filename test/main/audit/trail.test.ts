@@ -297,6 +297,38 @@ describe('the audit trail on the center: append-only by the database', () => {
       expect(kept()).toEqual([]);
     });
 
+    it('the same desk writes what it kept once the center takes rows again (a kept result too), in order, before any later row', async () => {
+      const errors: unknown[] = [];
+      const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A }, { spoolDir: dir, onError: (error) => errors.push(error) });
+      a.record(entry(1));
+      await a.flush();
+      // The center refuses this desk: its role may not sign in, its connections are ended.
+      const app = pg.escapeIdentifier(center.center().roles.app.name);
+      await center.center().query(`ALTER ROLE ${app} NOLOGIN`);
+      try {
+        await center.center().query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [center.center().roles.app.name]);
+        a.record(entry(2));
+        a.record(result, { once: true });
+        a.record(entry(3));
+        await a.flush();
+      } finally {
+        await center.center().query(`ALTER ROLE ${app} LOGIN`);
+      }
+      expect(errors).toHaveLength(1);
+      expect(kept().map((row) => row.action)).toEqual(['payment.create', 'payment.result', 'payment.create']);
+      a.record(entry(4));
+      const rows = await a.rows();
+      expect(rows.map((row) => [row.seq, row.action, row.details['amount']])).toEqual([
+        [1, 'payment.create', 10],
+        [2, 'payment.create', 20],
+        [3, 'payment.result', undefined],
+        [4, 'payment.create', 30],
+        [5, 'payment.create', 40],
+      ]);
+      expect(kept()).toEqual([]);
+      expect(await a.verify()).toEqual({ ok: true, rows: 5, desks: 1 });
+    });
+
     it('a kept row already written (the desk stopped between writing it and removing it) is not written twice; a kept result another desk wrote, not at all', async () => {
       const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A }, { spoolDir: dir });
       const written = await a.append(entry(1));
