@@ -173,9 +173,11 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   const directory = await OperatorDirectory.open(storage, identity);
   // Sessions this desk left open when it stopped: nobody is signed in here now.
   await directory.closeDeskSessions();
-  // Rows are appended in order through the trail's own queue; one that cannot be written is reported, never thrown at the caller.
+  // Rows are appended in order through the trail's own queue, never thrown at the caller. On a center, those it cannot
+  // write while the center is down are kept in the data folder and written, in order, when it is back (or at the next start).
   const audit = await AuditTrail.open(storage, identity, {
     headFile: join(options.dataDir, 'audit-head.json'),
+    spoolDir: options.dataDir,
     onError: (error) => options.onUnexpectedError?.('audit', error),
   });
   const record = (entry: AuditEntry): void => audit.record(entry);

@@ -2,13 +2,16 @@
  * The audit trail: append-only rows, each desk's rows a hash chain of their own (desk id, number in the desk's chain, the
  * SHA-256 of the desk's row before), so that an edit or a deletion shows. On the embedded file (audit.db) triggers refuse
  * changes and the chain's head is kept beside it (audit-head.json); on the center the database itself refuses them: the
- * app role may only INSERT and SELECT, and a trigger refuses UPDATE, DELETE and TRUNCATE whoever asks.
+ * app role may only INSERT and SELECT, and a trigger refuses UPDATE, DELETE and TRUNCATE whoever asks. A desk on a center
+ * loses no row while the center is down: what it cannot write is kept on the desk (main/audit/spool.ts) and written, in
+ * order, when the center is back.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { sql, type Generated, type Kysely, type SqlBool } from 'kysely';
 import { redact, redactText } from '../logging/redact';
 import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { AuditSpool, type SpooledContent } from './spool';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
 
@@ -86,6 +89,8 @@ export interface AuditDB {
 }
 
 type DbRow = Omit<AuditTable, 'id'> & { id: number };
+/** A row before it has its place in its desk's chain: scrubbed, its time the moment it was asked for. */
+type Content = SpooledContent;
 
 export const AUDIT_STORE: StoreDefinition = {
   name: SCHEMA,
@@ -213,6 +218,10 @@ const APPEND_RETRIES = 3;
 const ONCE_REMEMBERED = 10_000;
 /** Verification reads a chain this many rows at a time. */
 const VERIFY_PAGE = 1000;
+/** Rows kept on the desk are read back this many at a time to be written to the center. */
+const SPOOL_PAGE = 100;
+/** Delays in ms between tries to write the rows kept on the desk while the center does not take them; the last value repeats. */
+const SPOOL_RETRY_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
 
 /** A row of a chain as the walk reads it (its place in the whole trail does not matter). */
 export type ChainRow = Omit<DbRow, 'id'>;
@@ -256,7 +265,16 @@ export interface AuditTrailOptions {
    * delete a row, and what a superuser does shows in the chains an auditor verifies.
    */
   headFile?: string;
-  /** An append of `record()` failed (the center unreachable, the disk full): the row is lost, this says so. */
+  /**
+   * The center only: the desk's data folder. A row `record()` cannot write to the center is kept there (audit-spool.db),
+   * and so is every row recorded after it, until they are all written, in order: when the center is back (tried again
+   * with backoff), before a read of the trail, or at the next start of a desk that stopped meanwhile.
+   */
+  spoolDir?: string;
+  /**
+   * An append of `record()` failed: the row is lost (no spool, or the spool could not keep it either), this says so. With
+   * a spool, also the first failure of an outage, whose rows are kept.
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -278,11 +296,17 @@ export class AuditTrail {
    */
   private readonly knownOnce = new Set<string>();
   private closed: Promise<void> | undefined;
+  /** How many rows are kept on the desk (the spool), not yet in the center: while any are, every new row joins them. */
+  private spooled = 0;
+  /** The next try at writing the kept rows, and how many tries failed in a row (for the backoff). */
+  private spoolTimer: ReturnType<typeof setTimeout> | undefined;
+  private spoolTries = 0;
 
   private constructor(
     private readonly store: StoreDatabase<AuditDB>,
     readonly deskId: string,
     options: AuditTrailOptions,
+    private readonly spool: AuditSpool | undefined,
   ) {
     this.now = options.now ?? Date.now;
     this.headFile = store.backend === 'sqlite' ? options.headFile : undefined;
@@ -290,7 +314,24 @@ export class AuditTrail {
   }
 
   static async open(storage: Storage, desk: { deskId: string }, options: AuditTrailOptions = {}): Promise<AuditTrail> {
-    return new AuditTrail(await storage.open<AuditDB>(AUDIT_STORE), desk.deskId, options);
+    const store = await storage.open<AuditDB>(AUDIT_STORE);
+    let spool: AuditSpool | undefined;
+    let spooled = 0;
+    try {
+      if (store.backend === 'postgres' && options.spoolDir !== undefined) {
+        spool = await AuditSpool.open(options.spoolDir);
+        spooled = await spool.count();
+      }
+    } catch (error) {
+      await spool?.close();
+      await store.close();
+      throw error;
+    }
+    const trail = new AuditTrail(store, desk.deskId, options, spool);
+    // Rows kept when the desk stopped go first, before anything this start records.
+    trail.spooled = spooled;
+    if (spooled > 0) trail.enqueue(() => trail.writeSpooled()).catch(() => trail.retrySpooled());
+    return trail;
   }
 
   get backend(): StoreDatabase<AuditDB>['backend'] {
@@ -306,35 +347,134 @@ export class AuditTrail {
   append(entry: AuditEntry, options: AppendOptions): Promise<AuditRow | undefined>;
   append(entry: AuditEntry, options: AppendOptions = {}): Promise<AuditRow | undefined> {
     if (this.closed !== undefined) return Promise.reject(new Error('The audit trail is closed.'));
-    const at = new Date(this.now()).toISOString();
-    const written = this.queue.then(() => this.write(entry, at, options.once === true));
-    this.queue = written.catch(() => undefined);
-    return written;
+    const content = this.contentOf(entry);
+    // Never before the rows kept on the desk: they are written first, or this one is not written either.
+    return this.enqueue(async () => {
+      await this.writeSpooled();
+      return this.write(content, options.once === true);
+    });
   }
 
-  /** Fire and forget: appended in order; a failure goes to onError. */
+  /**
+   * Fire and forget: appended in order. With a spool, a row the center cannot take now is kept on the desk and written
+   * later, in its place; otherwise (or when the spool cannot keep it either) the failure goes to onError.
+   */
   record(entry: AuditEntry, options: AppendOptions = {}): void {
-    this.append(entry, options).catch((error: unknown) => this.onError(error));
+    if (this.closed !== undefined) {
+      this.onError(new Error('The audit trail is closed.'));
+      return;
+    }
+    const content = this.contentOf(entry);
+    this.enqueue(() => this.deliver(content, options.once === true)).catch((error: unknown) => this.onError(error));
   }
 
-  /** Resolves once every append asked for so far is written (or has failed). */
+  /** Resolves once every append asked for so far is written, kept on the desk, or has failed. */
   async flush(): Promise<void> {
     await this.queue;
   }
 
-  private async write(entry: AuditEntry, at: string, once: boolean): Promise<AuditRow | undefined> {
-    const details = JSON.stringify(redact(entry.details ?? {}));
-    const content = {
+  /** Runs `task` after every one asked for before it. */
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(task);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** The row as it is written (and kept): scrubbed now, its time the moment it was asked for. */
+  private contentOf(entry: AuditEntry): Content {
+    return {
       desk_id: this.deskId,
-      at,
+      at: new Date(this.now()).toISOString(),
       // Every column is scrubbed, not only the details: an id typed where a card number does not belong stays out.
       actor: redactText(entry.actor),
       action: redactText(entry.action),
       outcome: entry.outcome,
       resource: entry.resource === undefined ? null : redactText(entry.resource),
       request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
-      details,
+      details: JSON.stringify(redact(entry.details ?? {})),
     };
+  }
+
+  /**
+   * A recorded row: written to the trail, or, with a spool, kept on the desk when the center does not take it or rows
+   * kept before it are still waiting (a later row never overtakes them: the desk's chain is in the order rows were asked for).
+   */
+  private async deliver(content: Content, once: boolean): Promise<AuditRow | undefined> {
+    if (this.spool === undefined) return this.write(content, once);
+    if (this.spooled === 0) {
+      try {
+        return await this.write(content, once);
+      } catch (error) {
+        // The outage is said once; its rows are kept, not lost.
+        this.onError(error);
+      }
+    }
+    // A once-only row known written is not kept; one kept twice is found written in its turn.
+    if (!(once && this.knownOnce.has(JSON.stringify([content.action, content.resource])))) {
+      await this.spool.keep(content, once);
+      this.spooled++;
+    }
+    this.retrySpooled();
+    return undefined;
+  }
+
+  /**
+   * Writes the rows kept on the desk to the center, oldest first, each removed from the spool once written; stops at the
+   * first that cannot be written (it and those after it stay kept). Runs on the queue only.
+   */
+  private async writeSpooled(): Promise<void> {
+    const spool = this.spool;
+    if (spool === undefined || this.spooled === 0) return;
+    let first = true;
+    for (;;) {
+      const rows = await spool.oldest(SPOOL_PAGE);
+      for (const row of rows) {
+        // The oldest kept row may be written already: its insert committed but the answer was lost, or the desk stopped
+        // between writing it and removing it here. It is then the last row of the desk's chain, to the hash (a row the same
+        // to the millisecond as the one before it is taken for it).
+        if (!(first && (await this.isLastWritten(row.content)))) await this.write(row.content, row.once);
+        first = false;
+        await spool.remove(row.id);
+        this.spooled = Math.max(0, this.spooled - 1);
+      }
+      if (rows.length < SPOOL_PAGE) break;
+    }
+    this.spooled = 0;
+    this.spoolTries = 0;
+  }
+
+  /** Tries the kept rows again later (backoff), unless a try is already due. */
+  private retrySpooled(): void {
+    if (this.spoolTimer !== undefined || this.closed !== undefined || this.spooled === 0) return;
+    const delay = SPOOL_RETRY_SCHEDULE[Math.min(this.spoolTries, SPOOL_RETRY_SCHEDULE.length - 1)] ?? 30_000;
+    this.spoolTries++;
+    this.spoolTimer = setTimeout(() => {
+      this.spoolTimer = undefined;
+      if (this.closed !== undefined) return;
+      this.enqueue(() => this.writeSpooled()).catch(() => this.retrySpooled());
+    }, delay);
+    this.spoolTimer.unref();
+  }
+
+  /** Whether `content` is this desk's last row in the trail (the same content, hashed in its place). */
+  private async isLastWritten(content: Content): Promise<boolean> {
+    const last = await this.store.db
+      .selectFrom('audit')
+      .select(['seq', 'prev_hash', 'hash'])
+      .where('desk_id', 'in', [this.deskId, NO_DESK])
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return last !== undefined && rowHash(last.prev_hash, { ...content, seq: last.seq }) === last.hash;
+  }
+
+  /** Every row asked for so far, in the trail when it can be: rows kept on the desk are written first if the center takes them now. */
+  private async settle(): Promise<void> {
+    await this.flush();
+    if (this.spooled > 0) await this.enqueue(() => this.writeSpooled()).catch(() => this.retrySpooled());
+  }
+
+  private async write(content: Content, once: boolean): Promise<AuditRow | undefined> {
     const onceKey = once ? JSON.stringify([content.action, content.resource]) : undefined;
     if (onceKey !== undefined && this.knownOnce.has(onceKey)) return undefined;
     // Most once-only rows are found written (another desk followed the same payment): one read says so, without a turn.
@@ -397,7 +537,7 @@ export class AuditTrail {
   }
 
   /** Writes `content` as the row after `last` of this desk's chain (the chain's first row when there is none). */
-  private async insertAfter(db: Kysely<AuditDB>, content: Omit<DbRow, 'id' | 'hash' | 'prev_hash' | 'seq'>, last: { seq: number; hash: string } | undefined): Promise<AuditRow> {
+  private async insertAfter(db: Kysely<AuditDB>, content: Content, last: { seq: number; hash: string } | undefined): Promise<AuditRow> {
     const row = { ...content, seq: (last?.seq ?? 0) + 1 };
     const prevHash = last?.hash ?? GENESIS;
     const hash = rowHash(prevHash, row);
@@ -426,7 +566,7 @@ export class AuditTrail {
 
   /** The whole trail in the order it was written (every desk's rows), from `afterId` (exclusive), at most `limit`. */
   async rows(afterId = 0, limit = 1000): Promise<AuditRow[]> {
-    await this.flush();
+    await this.settle();
     const rows = await this.store.db.selectFrom('audit').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
     return rows.map((row) => toView(row, this.deskId));
   }
@@ -434,10 +574,10 @@ export class AuditTrail {
   /**
    * Rows matching every given filter, newest first, every desk's unless one is named: actor and resource exactly
    * (ignoring case), action by prefix (ignoring case), times as ISO instants [from, to); `beforeId` pages back.
-   * What this trail appended before is always in it.
+   * What this trail appended before is always in it; so are the rows it kept on the desk, when the center takes them now.
    */
   async query(filter: AuditFilter, limit = 100): Promise<AuditRow[]> {
-    await this.flush();
+    await this.settle();
     let query = this.store.db.selectFrom('audit').selectAll();
     if (filter.deskId !== undefined) query = query.where('desk_id', 'in', filter.deskId === this.deskId ? [this.deskId, NO_DESK] : [filter.deskId]);
     if (filter.actor !== undefined) query = query.where(sql<SqlBool>`lower(actor) = lower(${filter.actor})`);
@@ -459,7 +599,7 @@ export class AuditTrail {
    * On the embedded file, this desk's chain is also checked against the head kept beside it.
    */
   async verify(): Promise<Verification> {
-    await this.flush();
+    await this.settle();
     const desks = (await this.store.db.selectFrom('audit').select('desk_id').distinct().orderBy('desk_id').execute()).map((row) => row.desk_id);
     // Rows from before desks had ids open this desk's own chain.
     const chains = [...new Set(desks.map((desk) => (desk === NO_DESK && this.deskId !== NO_DESK ? this.deskId : desk)))];
@@ -509,7 +649,11 @@ export class AuditTrail {
 
   async close(): Promise<void> {
     this.closed ??= (async () => {
+      // Rows still kept on the desk stay there: the next start writes them first.
+      clearTimeout(this.spoolTimer);
+      this.spoolTimer = undefined;
       await this.flush();
+      await this.spool?.close();
       await this.store.close();
     })();
     await this.closed;

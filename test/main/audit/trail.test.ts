@@ -4,13 +4,13 @@
 // kept beside it do.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, walkChain, type AuditTrailOptions, type ChainRow } from '../../../main/audit';
+import { AUDIT_SPOOL_FILE, AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, walkChain, type AuditTrailOptions, type ChainRow } from '../../../main/audit';
 import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import { useStoreBackends, type StoreBackend } from '../../support/backends';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
@@ -241,6 +241,152 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await a.verify()).toEqual({ ok: true, rows: 5, desks: 2 });
   });
 
+  describe('rows the center cannot take, kept on the desk (audit-spool.db)', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'audit-spool-'));
+    });
+    afterEach(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const kept = (): { action: string; details: string; once: number }[] => {
+      const db = new Database(join(dir, AUDIT_SPOOL_FILE), { readonly: true });
+      try {
+        return db.prepare('SELECT action, details, once FROM spool ORDER BY id').all() as { action: string; details: string; once: number }[];
+      } finally {
+        db.close();
+      }
+    };
+    const result = { actor: 'system', action: 'payment.result', outcome: 'ok' as const, resource: 'pay_9' };
+
+    it('keeps every row recorded while the center is down, in order, says the outage once; the next start writes them before its own, the chain intact', async () => {
+      const errors: unknown[] = [];
+      const storage = await center.storage();
+      const a = await AuditTrail.open(storage, { deskId: DESK_A }, { spoolDir: dir, onError: (error) => errors.push(error) });
+      a.record(entry(1));
+      await a.flush();
+      // The center is gone for this desk (its connections closed).
+      await storage.close();
+      for (let i = 2; i <= 4; i++) a.record(entry(i));
+      a.record(result, { once: true });
+      a.record(entry(5));
+      await a.flush();
+      expect(errors).toHaveLength(1);
+      await a.close();
+      expect(kept().map((row) => [row.action, row.once, (JSON.parse(row.details) as { amount?: number }).amount])).toEqual([
+        ['payment.create', 0, 20],
+        ['payment.create', 0, 30],
+        ['payment.create', 0, 40],
+        ['payment.result', 1, undefined],
+        ['payment.create', 0, 50],
+      ]);
+
+      const again = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_A }, { spoolDir: dir });
+      await again.append(entry(6));
+      const rows = await again.rows();
+      expect(rows.map((row) => [row.seq, row.action, row.details['amount']])).toEqual([
+        [1, 'payment.create', 10],
+        [2, 'payment.create', 20],
+        [3, 'payment.create', 30],
+        [4, 'payment.create', 40],
+        [5, 'payment.result', undefined],
+        [6, 'payment.create', 50],
+        [7, 'payment.create', 60],
+      ]);
+      expect(await again.verify()).toEqual({ ok: true, rows: 7, desks: 1 });
+      expect(kept()).toEqual([]);
+    });
+
+    it('the same desk writes what it kept once the center takes rows again (a kept result too), in order, before any later row', async () => {
+      const errors: unknown[] = [];
+      const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A }, { spoolDir: dir, onError: (error) => errors.push(error) });
+      a.record(entry(1));
+      await a.flush();
+      // The center refuses this desk: its role may not sign in, its connections are ended.
+      const app = pg.escapeIdentifier(center.center().roles.app.name);
+      await center.center().query(`ALTER ROLE ${app} NOLOGIN`);
+      try {
+        await center.center().query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [center.center().roles.app.name]);
+        a.record(entry(2));
+        a.record(result, { once: true });
+        a.record(entry(3));
+        await a.flush();
+      } finally {
+        await center.center().query(`ALTER ROLE ${app} LOGIN`);
+      }
+      expect(errors).toHaveLength(1);
+      expect(kept().map((row) => row.action)).toEqual(['payment.create', 'payment.result', 'payment.create']);
+      a.record(entry(4));
+      const rows = await a.rows();
+      expect(rows.map((row) => [row.seq, row.action, row.details['amount']])).toEqual([
+        [1, 'payment.create', 10],
+        [2, 'payment.create', 20],
+        [3, 'payment.result', undefined],
+        [4, 'payment.create', 30],
+        [5, 'payment.create', 40],
+      ]);
+      expect(kept()).toEqual([]);
+      expect(await a.verify()).toEqual({ ok: true, rows: 5, desks: 1 });
+    });
+
+    it('a kept row already written (the desk stopped between writing it and removing it) is not written twice; a kept result another desk wrote, not at all', async () => {
+      const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A }, { spoolDir: dir });
+      const written = await a.append(entry(1));
+      await a.close();
+      const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
+      await b.append(result, { once: true });
+      // The spool as such a stop leaves it: the row written last, then rows not written yet.
+      const spool = new Database(join(dir, AUDIT_SPOOL_FILE));
+      const insert = spool.prepare('INSERT INTO spool (desk_id, at, actor, action, outcome, resource, request_id, details, once) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      insert.run(DESK_A, written.at, written.actor, written.action, written.outcome, written.resource ?? null, written.requestId ?? null, JSON.stringify(written.details), 0);
+      insert.run(DESK_A, written.at, result.actor, result.action, result.outcome, result.resource, null, '{}', 1);
+      insert.run(DESK_A, written.at, 'ana', 'payment.create', 'ok', null, null, '{"amount":20}', 0);
+      spool.close();
+
+      const again = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_A }, { spoolDir: dir });
+      const rows = (await again.rows()).filter((row) => row.deskId === DESK_A);
+      expect(rows.map((row) => [row.seq, row.action, row.details['amount']])).toEqual([
+        [1, 'payment.create', 10],
+        [2, 'payment.create', 20],
+      ]);
+      expect(await again.verify()).toEqual({ ok: true, rows: 3, desks: 2 });
+      expect(kept()).toEqual([]);
+    });
+
+    it('keeps no card number or CVV, in any of 20 spellings: each row is scrubbed before it is kept', async () => {
+      const storage = await center.storage();
+      const a = await AuditTrail.open(storage, { deskId: DESK_A }, { spoolDir: dir });
+      await storage.close();
+      for (const [i, { text }] of CARD_SPELLINGS.entries()) {
+        const cvv = CVV_PHRASES[i % CVV_PHRASES.length]?.text ?? '';
+        a.record({ actor: text, action: `session.${text}`, outcome: 'refused', resource: `id ${text}`, requestId: `req ${text} ${cvv}`, details: { note: `${text} ${cvv}`, [text]: 1 } });
+      }
+      await a.flush();
+      // Read while the spool is open too: its WAL holds what was kept.
+      expect(pansInFolder(dir, CARD_SPELLINGS.map((spelling) => spelling.digits))).toEqual([]);
+      await a.close();
+      expect(kept()).toHaveLength(CARD_SPELLINGS.length);
+      expect(pansInFolder(dir, CARD_SPELLINGS.map((spelling) => spelling.digits))).toEqual([]);
+      expect(kept().every((row) => !CVV_PHRASES.some((phrase) => row.details.includes(phrase.text)))).toBe(true);
+    });
+
+    it('append() never overtakes kept rows: it writes them first, or is refused itself and nothing of it is kept', async () => {
+      const storage = await center.storage();
+      const a = await AuditTrail.open(storage, { deskId: DESK_A }, { spoolDir: dir });
+      await storage.close();
+      a.record(entry(1));
+      await expect(a.append(entry(2))).rejects.toThrow();
+      await a.close();
+      expect(kept().map((row) => row.action)).toEqual(['payment.create']);
+      const again = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_A }, { spoolDir: dir });
+      expect(await again.append(entry(3))).toMatchObject({ seq: 2, details: { amount: 30 } });
+      expect((await again.rows()).map((row) => [row.seq, row.details['amount']])).toEqual([
+        [1, 10],
+        [2, 30],
+      ]);
+    });
+  });
+
   it('grants the app role INSERT and SELECT on it and nothing else; the auditor SELECT only', async () => {
     await filled();
     const { roles } = center.center();
@@ -400,6 +546,13 @@ describe('the audit trail in an embedded file', () => {
     db.exec(statement);
     db.close();
   }
+
+  it('keeps no spool: the embedded file is on the desk already', async () => {
+    const trail = await openFile({ spoolDir: dir });
+    await trail.append(entry(1));
+    await trail.close();
+    expect(existsSync(join(dir, AUDIT_SPOOL_FILE))).toBe(false);
+  });
 
   it('refuses updates and deletes through SQL (append-only)', async () => {
     await fill(2);
