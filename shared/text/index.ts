@@ -5,6 +5,7 @@ export {
   containsCardData,
   findCardData,
   isCardNumberDigits,
+  isPlausibleCardLength,
   redactCardData,
   type CardDataKind,
   type CardDataMatch,

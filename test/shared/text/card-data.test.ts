@@ -1,6 +1,6 @@
 // The one card-data detector: 20 spellings of a card number and CVV phrases found; phones, amounts, dates, ids left alone.
 import { describe, expect, it } from 'vitest';
-import { containsCardData, findCardData, isCardNumberDigits, redactCardData } from '../../../shared/text';
+import { containsCardData, findCardData, isCardNumberDigits, isPlausibleCardLength, redactCardData } from '../../../shared/text';
 import { CARD_SPELLINGS, CVV_PHRASES, MORE_CARD_SPELLINGS, NEAR_MISSES } from './spellings';
 
 /** A small seeded generator: the same "random" texts on every run. */
@@ -54,8 +54,8 @@ describe('card numbers', () => {
     expect(redactCardData('4242 4242 4242 4242 12/28 123')).toBe('[card]');
     expect(redactCardData('3782 822463 10005 1234')).toBe('[card] 1234');
     expect(redactCardData('ref 7 5555-5555-5555-4444')).toBe('ref 7 [card]');
-    // "12 5555 5555 5555" passes Luhn too: overlapping windows are redacted together, never leaving part of the card.
-    expect(redactCardData('ref 12 5555-5555-5555-4444')).toBe('ref [card]');
+    // "12 5555 5555 5555" passes Luhn too, but no brand issues 16-digit cards starting 12: the reference stays.
+    expect(redactCardData('ref 12 5555-5555-5555-4444')).toBe('ref 12 [card]');
     expect(redactCardData('card4242424242424242x')).toBe('card[card]x');
   });
 
@@ -75,6 +75,52 @@ describe('card numbers', () => {
 
   it('card numbers with several in one text: each one redacted', () => {
     expect(redactCardData('a 4242424242424242 b 5555 5555 5555 4444 c')).toBe('a [card] b [card] c');
+  });
+});
+
+describe('a phone after a +, told apart from a card', () => {
+  it('a + then a number libphonenumber-js finds valid (15 digits at most) is a phone, even when its digits would pass as a card', () => {
+    // 57 322 781 2753: Luhn-valid, of a Maestro prefix and length; written with its + it is a Colombian mobile.
+    expect(isPlausibleCardLength('573227812753')).toBe(true);
+    for (const phone of ['+57 322 781 2753', '+573227812753', 'cel. +57 (322) 781-2753', '+52 998 123 4567', '+52 (998) 123-4567']) {
+      expect(findCardData(phone)).toEqual([]);
+    }
+    // Two phones side by side: a window across them (…2753 57 322…) is made of phone digits only, and is no card.
+    expect(findCardData('+57 322 781 2753, +57 322 781 2753 / +52 998 123 4567')).toEqual([]);
+  });
+
+  it('a + before digits that are no valid phone protects nothing; a + between digits is a separator', () => {
+    for (const text of ['+4242 4242 4242 4242', '+4242424242424242', '(+4242) 4242-4242-4242', '4242+4242+4242+4242', '+52 1 4242 4242 4242 4242']) {
+      expect(findCardData(text).map((m) => m.kind)).toEqual(['card_number']);
+    }
+  });
+
+  it('a card beside a phone is found, the phone kept', () => {
+    expect(redactCardData('+52 998 123 4567 4242 4242 4242 4242')).toBe('+52 998 123 4567 [card]');
+    expect(redactCardData('4242 4242 4242 4242 +52 998 123 4567')).toBe('[card] +52 998 123 4567');
+  });
+});
+
+describe('card lengths by brand', () => {
+  it('Luhn is not enough: the length must be one a brand issues for those first digits', () => {
+    // 16 digits passing Luhn, of no brand (9…, 0…, 12…): not a card. The same digits' brands' lengths: cards.
+    for (const digits of ['9000000000000009', '0000000000000000', '1200000000000006']) expect(isCardNumberDigits(digits)).toBe(false);
+    // Visa 13 (not in card-validator's list), UATP 15, Maestro 19, a 17-digit 6011… (a Maestro, though no Discover).
+    for (const digits of ['4222222222222', '122000000000003', '6759649826438453', '60110000000000006']) {
+      expect([digits, isPlausibleCardLength(digits)]).toEqual([digits, true]);
+    }
+    expect(isPlausibleCardLength('4242424242424')).toBe(true);
+    expect(isPlausibleCardLength('42424242424242')).toBe(false);
+  });
+});
+
+describe('letters that stand for digits', () => {
+  it('O, o, l and I among digits are read as digits; a lone letter or a word of them among words is not', () => {
+    expect(redactCardData('tarjeta 4OOO OOOO OOOO 322O ok')).toBe('tarjeta [card] ok');
+    expect(redactCardData('5lO5 lO5l O5lO 5lOO')).toBe('[card]');
+    // "o" is Spanish for "or": between two halves of a number it is a word, and the halves are not joined.
+    expect(findCardData('4242 4242 o 4242 4242')).toEqual([]);
+    expect(findCardData('Lo llamé al 998 123 4567 o al 55 1234 5678; Oil 4242 room 1204')).toEqual([]);
   });
 });
 
@@ -124,5 +170,11 @@ describe('near misses: not card data', () => {
 
   it('long texts without digits are answered at once', () => {
     expect(findCardData('x'.repeat(1_000_000))).toEqual([]);
+  });
+
+  it('long texts made to make a regex backtrack are read to the end: a card after each kind is still found', () => {
+    const card = ' 4242 4242 4242 4242';
+    const traps = ['a'.repeat(200_000), 'abc123'.repeat(40_000), `${'0'.repeat(200_000)}g`, '1,'.repeat(100_000), 'cvv '.repeat(50_000), '- '.repeat(100_000), '4 '.repeat(100_000)];
+    for (const trap of traps) expect(findCardData(`${trap}${card}`).at(-1)?.kind).toBe('card_number');
   });
 });
