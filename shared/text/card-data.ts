@@ -16,8 +16,11 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 
 export const MIN_CARD_DIGITS = 12;
 export const MAX_CARD_DIGITS = 19;
-/** Inside a longer run of digit groups, a card is looked for only among windows of at least this many digits. */
-const MIN_DIGITS_INSIDE_A_RUN = 14;
+/**
+ * Inside a longer run of digit groups, a card is looked for only among windows of at least this many digits (Visa's
+ * shortest): a 12-digit Maestro only standing alone, as a window of 12 digits among other numbers is too often none.
+ */
+const MIN_DIGITS_INSIDE_A_RUN = 13;
 /** The longest phone number (E.164). */
 const MAX_PHONE_DIGITS = 15;
 
@@ -183,7 +186,7 @@ function readLookAlikes(text: string): string {
   return out + text.slice(at);
 }
 
-// --- What is not a card: ids, amounts, dates and times. Their digits alone never make one. ---
+// --- What is not a card: ids, amounts, dates and times. Their digits never make one. ---
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** A hexadecimal id (pay_…, a hash): 20 or more hex characters, at least one a letter, standing alone. */
@@ -201,8 +204,15 @@ const isMonthAndDay = (a: string | undefined, b: string | undefined): boolean =>
   return (x >= 1 && x <= 12 && y >= 1 && y <= 31) || (y >= 1 && y <= 12 && x >= 1 && x <= 31);
 };
 
-/** For each UTF-16 unit of the text, 1 when it belongs to an id, an amount, a date or a time. */
-function notCards(text: string): Uint8Array {
+/** A digit then up to three signs, at the end of what comes before an amount: the amount may continue its number. */
+const DIGIT_THEN_SIGNS = /\d[^\p{L}\p{N}]{0,3}$/u;
+
+/**
+ * The text with ids, dates, times and amounts blanked out (letters in their place, which end a run of digits): their
+ * digits never make a card. An amount right after a digit that is not blanked continues that number: only its decimals
+ * are blanked, so a card written with an expiry after a dot ("…4242.12/28") keeps its last group.
+ */
+function hideNonCards(text: string): string {
   const mask = new Uint8Array(text.length);
   const mark = (start: number, length: number): void => {
     mask.fill(1, start, start + length);
@@ -213,9 +223,23 @@ function notCards(text: string): Uint8Array {
     const [, y1, m1, d1, a2, b2, y2] = match;
     if ((y1 !== undefined && isYear(y1) && isMonthAndDay(m1, d1)) || (y2 !== undefined && isYear(y2) && isMonthAndDay(a2, b2))) mark(match.index, match[0].length);
   }
-  for (const match of text.matchAll(AMOUNT)) mark(match.index, match[0].length);
   for (const match of text.matchAll(TIME)) mark(match.index, match[0].length);
-  return mask;
+  for (const match of text.matchAll(AMOUNT)) {
+    const before = text.slice(Math.max(0, match.index - 4), match.index);
+    const digit = before.search(DIGIT_THEN_SIGNS);
+    if (digit >= 0 && mask[match.index - before.length + digit] === 0) mark(match.index + match[0].length - 3, 3);
+    else mark(match.index, match[0].length);
+  }
+  let out = '';
+  let at = 0;
+  for (let i = mask.indexOf(1); i >= 0 && i < text.length; ) {
+    let end = mask.indexOf(0, i);
+    if (end < 0) end = text.length;
+    out += text.slice(at, i) + 'x'.repeat(end - i);
+    at = end;
+    i = mask.indexOf(1, end);
+  }
+  return out + text.slice(at);
 }
 
 // --- Card numbers: runs of digit groups, with any separators between them. ---
@@ -239,8 +263,6 @@ interface Group {
   digits: string;
   start: number;
   end: number;
-  /** Every digit of it is an id's, an amount's, a date's or a time's. */
-  notCard: boolean;
   /** A + is right before it, not right after a digit: a phone number may start here. */
   afterPlus: boolean;
   /** It is part of a phone number written after a +. */
@@ -268,8 +290,8 @@ function markPhone(groups: readonly Group[], from: number): void {
 
 /**
  * The cards in one run of digit groups: the whole run when it is one; else every window of whole groups that is one
- * (at least 14 digits: a card followed by its expiry or CVV, or after a reference), overlapping windows taken together.
- * A window is no card when every group of it is a phone's, or every group of it an id's, amount's, date's or time's.
+ * (at least 13 digits: a card followed by its expiry or CVV, or after a reference), overlapping windows taken together.
+ * A window is no card when every group of it is a phone's.
  */
 function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] {
   const first = groups[0];
@@ -286,7 +308,7 @@ function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] 
       phonesMarked = true;
     }
     const window = groups.slice(from, to + 1);
-    return !window.every((group) => group.phone) && !window.every((group) => group.notCard) && !isClabe(window, digits);
+    return !window.every((group) => group.phone) && !isClabe(window, digits);
   };
   let whole = '';
   for (const group of groups) {
@@ -313,8 +335,8 @@ function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] 
 
 const DIGIT_GROUP = /[0-9]+/g;
 
-function findCardNumbers(text: string): { start: number; end: number }[] {
-  const mask = notCards(text);
+function findCardNumbers(folded: string): { start: number; end: number }[] {
+  const text = hideNonCards(folded);
   const found: { start: number; end: number }[] = [];
   let run: Group[] = [];
   const endRun = (): void => {
@@ -324,11 +346,9 @@ function findCardNumbers(text: string): { start: number; end: number }[] {
   for (const match of text.matchAll(DIGIT_GROUP)) {
     const start = match.index;
     const end = start + match[0].length;
-    let notCard = true;
-    for (let i = start; i < end && notCard; i++) notCard = mask[i] === 1;
     // The + of a phone: right before the group, and not right after a digit.
     const afterPlus = text[start - 1] === '+' && !/[0-9]/.test(text[start - 2] ?? '');
-    const group: Group = { digits: match[0], start, end, notCard, afterPlus, phone: false };
+    const group: Group = { digits: match[0], start, end, afterPlus, phone: false };
     const previous = run.at(-1);
     if (previous !== undefined) {
       const separator = text.slice(previous.end, start);

@@ -59,13 +59,15 @@ describe('card numbers', () => {
     expect(redactCardData('card4242424242424242x')).toBe('card[card]x');
   });
 
-  it('a 12-digit card on its own is found; inside a longer run only 14 digits or more are', () => {
+  it('a 12-digit card on its own is found; inside a longer run only 13 digits or more are', () => {
     expect(isCardNumberDigits('675964982643')).toBe(false);
     expect(isCardNumberDigits('501800000009')).toBe(true);
     // Under 14 digits, Luhn is not enough: the number must be a known brand's card of that length (a Maestro here).
     expect(isCardNumberDigits('523222241987')).toBe(false);
     expect(containsCardData('501800000009')).toBe(true);
     expect(containsCardData('1204 5018 0000 0009 7')).toBe(false);
+    // A 13-digit Visa beside a phone in a pasted row is found.
+    expect(redactCardData('"+52 998 123 4567","4222 222 222 222","x"')).toBe('"+52 998 123 4567","[card]","x"');
   });
 
   it('a card number after a + is still found when it is longer than a phone number can be', () => {
@@ -166,6 +168,20 @@ describe('near misses: not card data', () => {
       for (const text of texts) if (containsCardData(text)) flagged.push(text);
     }
     expect(flagged).toEqual([]);
+  });
+
+  it('an audit export of thousands of rows (ids, times, hashes, amounts side by side across commas) holds no card', () => {
+    const random = seeded(23);
+    const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('');
+    const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
+    const rows = ['desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash'];
+    for (let seq = 1; seq <= 5000; seq++) {
+      const at = new Date(Date.UTC(2026, 10, 27, 9, 0, 0) + Math.floor(random() * 36_000_000)).toISOString();
+      const details = JSON.stringify({ amountCents: Math.floor(random() * 10_000_000), attempt: 1 + Math.floor(random() * 5), ms: Math.floor(random() * 2000) });
+      rows.push(`${uuid()},${seq},${at},ana,payment.create,ok,pay_${hex(32)},req_${hex(24)},"${details.replaceAll('"', '""')}",${hex(64)}`);
+    }
+    const csv = rows.join('\r\n');
+    expect(findCardData(csv)).toEqual([]);
   });
 
   it('long texts without digits are answered at once', () => {
