@@ -267,6 +267,21 @@ interface Group {
   afterPlus: boolean;
   /** It is part of a phone number written after a +. */
   phone: boolean;
+  /** The separator before it in its run, its spaces made one ('' for the run's first group). */
+  separator: string;
+}
+
+/** A separator that can list things: one with a comma, a semicolon, a slash or a bar ("55 1234 5678, 998 …"). */
+const LIST_SEPARATOR = /[,;/|\\]/;
+
+/**
+ * Whether a window of groups reads as two numbers in a list: a list separator inside it, and another separator inside it
+ * that is not the same. A card dictated or written as a list keeps one separator throughout ("4242, 4242, 4242, 4242");
+ * two phone numbers written with spaces and a comma between them do not ("55 1234 5678, 998 123 4567").
+ */
+function isAList(window: readonly Group[]): boolean {
+  const inside = window.slice(1).map((group) => group.separator);
+  return inside.some((separator) => LIST_SEPARATOR.test(separator)) && new Set(inside).size > 1;
 }
 
 /**
@@ -291,7 +306,7 @@ function markPhone(groups: readonly Group[], from: number): void {
 /**
  * The cards in one run of digit groups: the whole run when it is one; else every window of whole groups that is one
  * (at least 13 digits: a card followed by its expiry or CVV, or after a reference), overlapping windows taken together.
- * A window is no card when every group of it is a phone's.
+ * A window is no card when every group of it is a phone's, or when it reads as two numbers in a list.
  */
 function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] {
   const first = groups[0];
@@ -308,7 +323,7 @@ function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] 
       phonesMarked = true;
     }
     const window = groups.slice(from, to + 1);
-    return !window.every((group) => group.phone) && !isClabe(window, digits);
+    return !window.every((group) => group.phone) && !isAList(window) && !isClabe(window, digits);
   };
   let whole = '';
   for (const group of groups) {
@@ -348,10 +363,11 @@ function findCardNumbers(folded: string): { start: number; end: number }[] {
     const end = start + match[0].length;
     // The + of a phone: right before the group, and not right after a digit.
     const afterPlus = text[start - 1] === '+' && !/[0-9]/.test(text[start - 2] ?? '');
-    const group: Group = { digits: match[0], start, end, afterPlus, phone: false };
+    const group: Group = { digits: match[0], start, end, afterPlus, phone: false, separator: '' };
     const previous = run.at(-1);
     if (previous !== undefined) {
       const separator = text.slice(previous.end, start);
+      group.separator = separator.replace(/\s+/g, ' ');
       const joins =
         separator.length <= MAX_SEPARATOR &&
         !HAS_LETTER.test(separator) &&

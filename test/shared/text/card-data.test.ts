@@ -50,8 +50,10 @@ describe('card numbers', () => {
   it('finds the card inside a longer run of groups: followed by its expiry and CVV, or after a reference', () => {
     expect(redactCardData('4242 4242 4242 4242 12 28')).toBe('[card] 12 28');
     expect(redactCardData('4242424242424242 exp 12/28 cvv 123')).toBe('[card] exp 12/28 cvv [cvv]');
-    // Windows of the card with its expiry pass Luhn too: overlapping windows go together, expiry and CVV with them.
-    expect(redactCardData('4242 4242 4242 4242 12/28 123')).toBe('[card]');
+    // Windows of the card with its expiry pass Luhn too, but a slash among spaces lists two things: the card alone.
+    expect(redactCardData('4242 4242 4242 4242 12/28 123')).toBe('[card] 12/28 123');
+    // Windows of the card with what follows pass Luhn too: overlapping windows go together.
+    expect(redactCardData('4242 4242 4242 4242 12 30')).toBe('[card]');
     expect(redactCardData('3782 822463 10005 1234')).toBe('[card] 1234');
     expect(redactCardData('ref 7 5555-5555-5555-4444')).toBe('ref 7 [card]');
     // "12 5555 5555 5555" passes Luhn too, but no brand issues 16-digit cards starting 12: the reference stays.

@@ -272,6 +272,11 @@ export const DAILY_LOOK_ALIKES: readonly { name: string; text: string }[] = [
   { name: 'a flight and its time', text: 'vuelo AM 0123 a las 10:42' },
   { name: 'a note about the CVV with no number', text: 'el cvv no se guarda; pedirlo de nuevo' },
   { name: 'a dictated 16-digit number failing Luhn', text: '4242, 4242, 4242, 4241' },
+  // Each of these holds a window of groups that passes Luhn as a card (551234100599812 3…, 4040002500001250): a comma or
+  // a slash among spaces lists two numbers, and no card is read across it.
+  { name: 'two local phones with a comma between', text: '55 1234 1005, 998 123 4567' },
+  { name: 'two local phones with a slash between', text: '55 8765 1000/998 765 4321' },
+  { name: 'amounts without decimals in a list', text: '404,000 250,000 1,250' },
   { name: 'a whole sentence of an agent', text: 'Cobro de 12,450.00 MXN el 27/11/2026 a las 10:42, ref 9D21-F5A0, reserva CUN-6B3D8F, tel +52 998 123 4567' },
 ];
 
