@@ -149,9 +149,10 @@ function fold(text: string): Folded {
 
 /**
  * O and o (Latin, Cyrillic, Greek) for 0, l and I for 1: read as digits in a word made only of digits and these letters
- * that has a digit ("42O2", "l242"), or of two or more of these letters next to such a word across separators only
- * ("4OOO OOOO"). Never a lone letter ("o" is Spanish for "or", "I" English's pronoun) nor a word of them among words
- * ("lo", "Oil"): a word with any other letter is read as letters, and letters end a run of digits.
+ * that has a digit ("42O2", "l242"), or in a word of two or more of these letters beside such a word, across separators
+ * only ("4OOO OOOO"). Never a lone letter ("o" is Spanish for "or", "I" English's pronoun), nor a word with any other
+ * letter ("Oil", "lleva"): those are read as letters, and letters end a run of digits. Other look-alikes (S for 5, B for
+ * 8, Z for 2) are left out: they are as often a reference's letters.
  */
 const LOOK_ALIKES: Readonly<Record<string, string>> = { O: '0', o: '0', '\u041E': '0', '\u043E': '0', '\u039F': '0', '\u03BF': '0', l: '1', I: '1' };
 const WORD = /[\p{L}\p{N}]+/gu;
