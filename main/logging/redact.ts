@@ -53,12 +53,13 @@ const KEY_VALUE_TEXT =
 const isCardDigits = isCardNumberDigits;
 
 /**
- * The text with credentials after sensitive names and Bearer tokens replaced, then card numbers and CVVs, however
- * spelled, by the one detector the contract refuses them with (shared/text).
+ * The text with card numbers and CVVs, however spelled, replaced by the one detector the contract refuses them with
+ * (shared/text), then credentials after sensitive names and Bearer tokens. Card data first: a credential's placeholder
+ * put between a CVV's name and its number ("cvv: es el 123") would hide the number from the detector.
  */
 export function redactText(text: string): string {
-  const credentialsOut = text.replace(AUTHORIZATION_TEXT, `$1${REDACTED}`).replace(BEARER_TEXT, `$1 ${REDACTED}`).replace(KEY_VALUE_TEXT, `$1${REDACTED}`);
-  return redactCardData(credentialsOut, { card: CARD_PLACEHOLDER, securityCode: REDACTED });
+  const cardDataOut = redactCardData(text, { card: CARD_PLACEHOLDER, securityCode: REDACTED });
+  return cardDataOut.replace(AUTHORIZATION_TEXT, `$1${REDACTED}`).replace(BEARER_TEXT, `$1 ${REDACTED}`).replace(KEY_VALUE_TEXT, `$1${REDACTED}`);
 }
 
 // --- Values ---

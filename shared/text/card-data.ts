@@ -1,7 +1,14 @@
 /**
- * The one card-data detector, used wherever text is accepted, logged or audited: card numbers (12–19 digits passing
- * Luhn, however they are spelled; under 14 digits, of a known brand too) and security codes after their name. Plain
- * TypeScript: no Node, no DOM.
+ * The one card-data detector, used wherever text is accepted, logged or audited. It errs towards refusing:
+ * - a card number is any run of 12 to 19 digits (any script's decimal digits; O and o for 0, l and I for 1 where they
+ *   stand among digits) with any non-alphanumeric separators between its groups, passing Luhn, of a length a card brand
+ *   issues for its first digits (card-validator's brands, and Visa's 13 and UATP's 15 digits);
+ * - a security code is a number of 3 or 4 digits next to a security code's name, in English or Spanish, abbreviated or
+ *   dotted (cvv, c.v.v., cv2, código, cód. seg., security code, the 3 digits on the back…), after it or before it.
+ * Left alone: a phone number right after a + (a number libphonenumber-js finds valid there), dates, times, amounts with
+ * two decimals, UUIDs and hexadecimal ids, Mexican bank accounts (CLABE), and anything with fewer digits.
+ * Every step is one pass or a regex with bounded repetition: time grows with the text's length, never faster.
+ * Plain TypeScript: no Node, no DOM.
  */
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
@@ -9,9 +16,12 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 
 export const MIN_CARD_DIGITS = 12;
 export const MAX_CARD_DIGITS = 19;
-/** Inside a longer run of digit groups, a card is looked for only among windows of at least this many digits. */
-const MIN_DIGITS_INSIDE_A_RUN = 14;
-/** The longest phone number (E.164): a run right after a + and no longer than this is a phone, not a card. */
+/**
+ * Inside a longer run of digit groups, a card is looked for only among windows of at least this many digits (Visa's
+ * shortest): a 12-digit Maestro only standing alone, as a window of 12 digits among other numbers is too often none.
+ */
+const MIN_DIGITS_INSIDE_A_RUN = 13;
+/** The longest phone number (E.164). */
 const MAX_PHONE_DIGITS = 15;
 
 export type CardDataKind = 'card_number' | 'security_code';
@@ -23,18 +33,45 @@ export interface CardDataMatch {
   end: number;
 }
 
-/**
- * Below this many digits, passing Luhn is not enough: the number must also be a card of a known brand and of a length
- * that brand issues (card-validator), and not a phone number written with its country code and no + (libphonenumber-js).
- * Phone numbers with their country code are 11 to 13 digits, and one in ten passes Luhn; the only cards that short are
- * Maestro's, whose prefixes (56–59, 6…) are also the country codes of Colombia, Venezuela, Ecuador, Paraguay…
- */
-const MIN_DIGITS_FOR_LUHN_ALONE = 14;
+// --- Which digits can be a card: Luhn, and a length its brand issues. ---
 
-/** 12 to 19 ASCII digits passing Luhn (card-validator's check); under 14, a known brand's card of that length that is not a phone number too. */
+type Prefix = number | readonly number[];
+const cardTypes = cardValidator.creditCardType;
+/**
+ * The brands card-validator knows (every one of them, not only its best guess: a 17-digit number starting 6011 is no
+ * Discover but may be a Maestro), and two it leaves out: Visa's 13-digit cards and UATP's 15-digit airline cards (1…).
+ */
+const BRANDS: readonly { patterns: readonly Prefix[]; lengths: readonly number[] }[] = [
+  ...Object.values(cardTypes.types).map((type) => cardTypes.getTypeInfo(type)),
+  { patterns: [4], lengths: [13] },
+  { patterns: [1], lengths: [15] },
+];
+
+function startsWith(digits: string, prefix: Prefix): boolean {
+  if (typeof prefix === 'number') return digits.startsWith(String(prefix));
+  const [min = 0, max = 0] = prefix;
+  const head = Number(digits.slice(0, String(min).length));
+  return head >= min && head <= max;
+}
+
+/** Whether a brand issues cards of this many digits starting with these. */
+export function isPlausibleCardLength(digits: string): boolean {
+  return BRANDS.some((brand) => brand.lengths.includes(digits.length) && brand.patterns.some((prefix) => startsWith(digits, prefix)));
+}
+
+/**
+ * Below this many digits, a number that passes as a card must not be a phone number written with its country code and
+ * no + either (libphonenumber-js): phones with their country code are 11 to 13 digits, one in ten passes Luhn, and the
+ * only cards that short are Maestro's (56–59, 6…: also the country codes of Colombia, Venezuela, Ecuador, Paraguay…) and
+ * Visa's 13 digits.
+ */
+const MIN_DIGITS_NOT_A_PHONE = 14;
+
+/** 12 to 19 ASCII digits passing Luhn, of a length a brand issues; under 14, not a phone number with its country code. */
 export function isCardNumberDigits(digits: string): boolean {
   if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS || !/^\d+$/.test(digits) || !luhn10(digits)) return false;
-  return digits.length >= MIN_DIGITS_FOR_LUHN_ALONE || (cardValidator.number(digits).isValid && !isValidPhoneNumber(`+${digits}`));
+  if (!isPlausibleCardLength(digits)) return false;
+  return digits.length >= MIN_DIGITS_NOT_A_PHONE || !isValidPhoneNumber(`+${digits}`);
 }
 
 const CLABE_WEIGHTS = [3, 7, 1] as const;
@@ -58,8 +95,7 @@ function isClabe(groups: readonly Group[], digits: string): boolean {
 const INVISIBLE = /^[\p{Cf}\p{Mn}\p{Me}]$/u;
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 /** Any number character: decimal digits of every script, and superscripts, subscripts, circled digits (which NFKC folds to digits). */
-const ANY_NUMBER = /\p{N}/gu;
-const ASCII_DIGIT = /[0-9]/g;
+const ANY_NUMBER = /\p{N}/u;
 
 /**
  * The value of any Unicode decimal digit. Full-width and mathematical digits fold to ASCII under NFKC; for the other
@@ -77,11 +113,16 @@ function digitValue(codePoint: number, char: string): string {
 interface Folded {
   text: string;
   /** For each UTF-16 unit of `text`: where the character it came from starts and ends in the original. */
-  from: number[];
-  to: number[];
+  from: (at: number) => number;
+  to: (at: number) => number;
 }
 
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, controls included
+const ASCII_ONLY = /^[\u0000-\u007F]*$/;
+
 function fold(text: string): Folded {
+  // Most texts are ASCII: nothing to fold, and each character stays where it is (no tables as long as the text).
+  if (ASCII_ONLY.test(text)) return { text, from: (at) => at, to: (at) => at + 1 };
   let out = '';
   const from: number[] = [];
   const to: number[] = [];
@@ -101,18 +142,62 @@ function fold(text: string): Folded {
     out += folded;
     i += width;
   }
-  return { text: out, from, to };
+  return { text: out, from: (at) => from[at] ?? text.length, to: (at) => to[at] ?? text.length };
 }
 
-// --- What is not a card: ids, amounts and dates are hidden before digit runs are read. ---
+// --- Letters that stand for digits. ---
+
+/**
+ * O and o (Latin, Cyrillic, Greek) for 0, l and I for 1: read as digits in a word made only of digits and these letters
+ * that has a digit ("42O2", "l242"), or in a word of two or more of these letters beside such a word, across separators
+ * only ("4OOO OOOO"). Never a lone letter ("o" is Spanish for "or", "I" English's pronoun), nor a word with any other
+ * letter ("Oil", "lleva"): those are read as letters, and letters end a run of digits. Other look-alikes (S for 5, B for
+ * 8, Z for 2) are left out: they are as often a reference's letters.
+ */
+const LOOK_ALIKES: Readonly<Record<string, string>> = { O: '0', o: '0', '\u041E': '0', '\u043E': '0', '\u039F': '0', '\u03BF': '0', l: '1', I: '1' };
+const WORD = /[\p{L}\p{N}]+/gu;
+const DIGITS_AND_LOOK_ALIKES = /^[0-9Oo\u041E\u043E\u039F\u03BFlI]+$/;
+const HAS_DIGIT = /[0-9]/;
+const HAS_LETTER = /[\p{L}\p{N}]/u;
+
+function readLookAlikes(text: string): string {
+  if (!/[Oo\u041E\u043E\u039F\u03BFlI]/.test(text)) return text;
+  const words: { start: number; end: number; text: string; digits: boolean; maybe: boolean }[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    const candidate = DIGITS_AND_LOOK_ALIKES.test(word);
+    words.push({ start: match.index, end: match.index + word.length, text: word, digits: candidate && HAS_DIGIT.test(word), maybe: candidate && word.length >= 2 });
+  }
+  // A word of look-alikes only is digits next to digits, across separators only: both directions, so chains are read.
+  for (let i = 1; i < words.length; i++) {
+    const [before, word] = [words[i - 1], words[i]];
+    if (before?.digits === true && word !== undefined && !word.digits && word.maybe) word.digits = true;
+  }
+  for (let i = words.length - 2; i >= 0; i--) {
+    const [word, after] = [words[i], words[i + 1]];
+    if (after?.digits === true && word !== undefined && !word.digits && word.maybe) word.digits = true;
+  }
+  let out = '';
+  let at = 0;
+  for (const word of words) {
+    if (!word.digits || !/[^0-9]/.test(word.text)) continue;
+    out += text.slice(at, word.start) + [...word.text].map((char) => LOOK_ALIKES[char] ?? char).join('');
+    at = word.end;
+  }
+  return out + text.slice(at);
+}
+
+// --- What is not a card: ids, amounts, dates and times. Their digits never make one. ---
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** A hexadecimal id (pay_…, a hash): 20 or more hex characters, at least one a letter, standing alone. */
 const HEX_ID = /(?<![0-9a-z])[0-9a-f]{20,}(?![0-9a-z])/gi;
-/** 12,450.00 — 1,234,567.89 — 12450.00 (an amount's two decimals end the number). */
-const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+\.\d{1,2})(?![\d,]|\.\d)/g;
-/** 2026-03-14, 2026/3/14, 14/03/2026, 03-14-2026: a day, with its four-digit year. */
+/** 12,450.00 — 1,234,567.89 — 12450.00: an amount ends with its two decimals; its whole part is no longer than a price. */
+const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\.\d{2}(?!\d|[.,]\d)/g;
+/** 2026-03-14, 2026/3/14, 14/03/2026, 27.11.2026, 03-14-2026: a day, with its four-digit year. */
 const DATE = /(?<![\d.,/-])(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}))(?![\d/-]|[.,]\d)/g;
+/** 10:42, 10:42:15, 12:30:45.123: a time of day. */
+const TIME = /(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?![\d:]|[.,]\d)/g;
 
 const isYear = (text: string | undefined): boolean => Number(text) >= 1900 && Number(text) <= 2199;
 const isMonthAndDay = (a: string | undefined, b: string | undefined): boolean => {
@@ -120,61 +205,140 @@ const isMonthAndDay = (a: string | undefined, b: string | undefined): boolean =>
   return (x >= 1 && x <= 12 && y >= 1 && y <= 31) || (y >= 1 && y <= 12 && x >= 1 && x <= 31);
 };
 
-const blank = (match: string): string => 'x'.repeat(match.length);
+/** A digit then up to three signs, at the end of what comes before an amount: the amount may continue its number. */
+const DIGIT_THEN_SIGNS = /\d[^\p{L}\p{N}]{0,3}$/u;
 
+/**
+ * The text with ids, dates, times and amounts blanked out (letters in their place, which end a run of digits): their
+ * digits never make a card. An amount right after a digit that is not blanked continues that number: only its decimals
+ * are blanked, so a card written with an expiry after a dot ("…4242.12/28") keeps its last group.
+ */
 function hideNonCards(text: string): string {
-  return text
-    .replace(UUID, blank)
-    .replace(HEX_ID, (match) => (/[a-f]/i.test(match) ? blank(match) : match))
-    .replace(DATE, (match, y1?: string, m1?: string, d1?: string, a2?: string, b2?: string, y2?: string) =>
-      (y1 !== undefined && isYear(y1) && isMonthAndDay(m1, d1)) || (y2 !== undefined && isYear(y2) && isMonthAndDay(a2, b2)) ? blank(match) : match,
-    )
-    .replace(AMOUNT, blank);
+  const mask = new Uint8Array(text.length);
+  const mark = (start: number, length: number): void => {
+    mask.fill(1, start, start + length);
+  };
+  for (const match of text.matchAll(UUID)) mark(match.index, match[0].length);
+  for (const match of text.matchAll(HEX_ID)) if (/[a-f]/i.test(match[0])) mark(match.index, match[0].length);
+  for (const match of text.matchAll(DATE)) {
+    const [, y1, m1, d1, a2, b2, y2] = match;
+    if ((y1 !== undefined && isYear(y1) && isMonthAndDay(m1, d1)) || (y2 !== undefined && isYear(y2) && isMonthAndDay(a2, b2))) mark(match.index, match[0].length);
+  }
+  for (const match of text.matchAll(TIME)) mark(match.index, match[0].length);
+  for (const match of text.matchAll(AMOUNT)) {
+    const before = text.slice(Math.max(0, match.index - 4), match.index);
+    const digit = before.search(DIGIT_THEN_SIGNS);
+    if (digit >= 0 && mask[match.index - before.length + digit] === 0) mark(match.index + match[0].length - 3, 3);
+    else mark(match.index, match[0].length);
+  }
+  let out = '';
+  let at = 0;
+  for (let i = mask.indexOf(1); i >= 0 && i < text.length; ) {
+    let end = mask.indexOf(0, i);
+    if (end < 0) end = text.length;
+    out += text.slice(at, i) + 'x'.repeat(end - i);
+    at = end;
+    i = mask.indexOf(1, end);
+  }
+  return out + text.slice(at);
 }
 
 // --- Card numbers: runs of digit groups, with any separators between them. ---
 
-/** Dashes of every kind (hyphen, en and em dash, figure dash, minus…), slashes, underscores. */
-const JOINER = String.raw`[\p{Pd}\u2212\u2043\u02D7_/\\|\u2044\u2215]`;
-/** Dots and middle dots, commas: between two digits, with no space after them (a space after is a sentence or a list). */
-const POINT = String.raw`[.,\u00B7\u2022\u2027\u2219\u22C5\u30FB\u3001]`;
-/** Spaces and tabs of every kind (no-break, thin, ideographic…), not line breaks. */
-const SPACE = String.raw`[^\S\n\r\u2028\u2029]`;
-/** A line break: LF, CR, CRLF (Windows), NEL, the line and paragraph separators. */
-const LINE_BREAK = String.raw`(?:\r\n|[\n\r\u0085\u2028\u2029])`;
+/** A separator longer than this, or with more line breaks than these, ends a run of digits. */
+const MAX_SEPARATOR = 24;
+const MAX_LINE_BREAKS = 3;
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g;
+const HAS_LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 /**
- * Between two groups: up to three spaces, a joiner or a point. More spaces (columns lined up in a pasted text), line
- * breaks (up to two blank lines, "\r\n" as one) or a joiner with spaces around it ("4242 - 4242", "4242⏎4242") join
- * only groups of 4 to 6 digits, as cards are grouped: a list of phone numbers ("55 1234 5678 / 55 8765 4321", one per
- * line) is not read as one number.
+ * A wide separator — a line break, four spaces or more (columns lined up), a sign with spaces around it ("55 1234 / 55
+ * 8765"), or more than 8 characters — joins only groups of 4 to 6 digits, as cards are grouped: a list of phone
+ * numbers, one per line or with " / " between them, is not read as one number. Any other separator joins any groups.
  */
-const SEPARATOR = String.raw`(?:${SPACE}{1,3}|${JOINER}|${POINT}|(?<=(?<!\d)\d{4,6})(?:${SPACE}{0,3}${JOINER}${SPACE}{0,3}|${SPACE}{4,}|(?:${SPACE}*${LINE_BREAK}){1,3}${SPACE}*)(?=\d{4,6}(?!\d)))`;
-const DIGIT_RUN = new RegExp(String.raw`\d+(?:${SEPARATOR}\d+)*`, 'gu');
+const SPACED_SIGN = /\s\S+\s/;
+const isWide = (separator: string): boolean =>
+  separator.length > 8 || (separator.match(/\s/g)?.length ?? 0) >= 4 || SPACED_SIGN.test(separator) || HAS_LINE_BREAK.test(separator);
+const isCardGroup = (group: Group): boolean => group.digits.length >= 4 && group.digits.length <= 6;
 
 interface Group {
   digits: string;
   start: number;
   end: number;
+  /** A + is right before it, not right after a digit: a phone number may start here. */
+  afterPlus: boolean;
+  /** It is part of a phone number written after a +. */
+  phone: boolean;
+  /** The separator before it in its run, its spaces made one ('' for the run's first group). */
+  separator: string;
+}
+
+/** A separator that can list things: one with a comma, a semicolon, a slash or a bar ("55 1234 5678, 998 …"). */
+const LIST_SEPARATOR = /[,;/|\\]/;
+
+/**
+ * Whether a window of groups reads as two numbers in a list: a list separator inside it, and another separator inside it
+ * that is not the same. A card dictated or written as a list keeps one separator throughout ("4242, 4242, 4242, 4242");
+ * two phone numbers written with spaces and a comma between them do not ("55 1234 5678, 998 123 4567").
+ */
+function isAList(window: readonly Group[]): boolean {
+  const inside = window.slice(1).map((group) => group.separator);
+  return inside.some((separator) => LIST_SEPARATOR.test(separator)) && new Set(inside).size > 1;
+}
+
+/**
+ * A + right before a group (and not between two digits, where it separates a card's groups) starts a phone number: the
+ * longest run of groups from there, at most 15 digits, that libphonenumber-js finds a valid number with that +. Those
+ * groups are the phone's. A + before digits that are no valid phone protects nothing: "+4242 4242 4242 4242" is a card.
+ */
+function markPhone(groups: readonly Group[], from: number): void {
+  let digits = '';
+  let last = -1;
+  for (let i = from; i < groups.length; i++) {
+    digits += groups[i]?.digits ?? '';
+    if (digits.length > MAX_PHONE_DIGITS) break;
+    if (isValidPhoneNumber(`+${digits}`)) last = i;
+  }
+  for (let i = from; i <= last; i++) {
+    const group = groups[i];
+    if (group !== undefined) group.phone = true;
+  }
 }
 
 /**
  * The cards in one run of digit groups: the whole run when it is one; else every window of whole groups that is one
- * (at least 14 digits: a card followed by its expiry or CVV, or after a reference), overlapping windows taken together.
+ * (at least 13 digits: a card followed by its expiry or CVV, or after a reference), overlapping windows taken together.
+ * A window is no card when every group of it is a phone's, or when it reads as two numbers in a list.
  */
-function cardsInRun(groups: readonly Group[], afterPlus: boolean): { start: number; end: number }[] {
+function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] {
   const first = groups[0];
   const last = groups.at(-1);
-  const whole = groups.map((group) => group.digits).join('');
-  if (first === undefined || last === undefined || whole.length < MIN_CARD_DIGITS || isClabe(groups, whole)) return [];
-  const isPhone = (from: number, digits: number): boolean => from === 0 && afterPlus && digits <= MAX_PHONE_DIGITS;
-  if (isCardNumberDigits(whole) && !isPhone(0, whole.length)) return [{ start: first.start, end: last.end }];
+  if (first === undefined || last === undefined) return [];
+  // Phones are looked for only once a window passes as a card: libphonenumber-js is slow next to the rest.
+  let phonesMarked = false;
+  const isCard = (from: number, to: number, digits: string): boolean => {
+    if (!isCardNumberDigits(digits)) return false;
+    if (!phonesMarked) {
+      groups.forEach((group, i) => {
+        if (group.afterPlus) markPhone(groups, i);
+      });
+      phonesMarked = true;
+    }
+    const window = groups.slice(from, to + 1);
+    return !window.every((group) => group.phone) && !isAList(window) && !isClabe(window, digits);
+  };
+  let whole = '';
+  for (const group of groups) {
+    whole += group.digits;
+    if (whole.length > MAX_CARD_DIGITS) break;
+  }
+  if (whole.length <= MAX_CARD_DIGITS && whole.length >= MIN_CARD_DIGITS && isCard(0, groups.length - 1, whole)) return [{ start: first.start, end: last.end }];
   const found: { start: number; end: number }[] = [];
   for (let i = 0; i < groups.length; i++) {
     let candidate = '';
     for (let j = i; j < groups.length; j++) {
       candidate += groups[j]?.digits ?? '';
       if (candidate.length > MAX_CARD_DIGITS) break;
-      if (j - i + 1 === groups.length || candidate.length < MIN_DIGITS_INSIDE_A_RUN || isPhone(i, candidate.length) || !isCardNumberDigits(candidate)) continue;
+      if (candidate.length < MIN_DIGITS_INSIDE_A_RUN || (i === 0 && j === groups.length - 1) || !isCard(i, j, candidate)) continue;
       const start = groups[i]?.start ?? 0;
       const end = groups[j]?.end ?? 0;
       const previous = found.at(-1);
@@ -185,31 +349,71 @@ function cardsInRun(groups: readonly Group[], afterPlus: boolean): { start: numb
   return found;
 }
 
+const DIGIT_GROUP = /[0-9]+/g;
+
 function findCardNumbers(folded: string): { start: number; end: number }[] {
   const text = hideNonCards(folded);
   const found: { start: number; end: number }[] = [];
-  for (const run of text.matchAll(DIGIT_RUN)) {
-    const groups: Group[] = [];
-    for (const group of run[0].matchAll(/\d+/g)) {
-      groups.push({ digits: group[0], start: run.index + group.index, end: run.index + group.index + group[0].length });
+  let run: Group[] = [];
+  const endRun = (): void => {
+    if (run.length > 0) found.push(...cardsInRun(run));
+    run = [];
+  };
+  for (const match of text.matchAll(DIGIT_GROUP)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    // The + of a phone: right before the group, and not right after a digit.
+    const afterPlus = text[start - 1] === '+' && !/[0-9]/.test(text[start - 2] ?? '');
+    const group: Group = { digits: match[0], start, end, afterPlus, phone: false, separator: '' };
+    const previous = run.at(-1);
+    if (previous !== undefined) {
+      const separator = text.slice(previous.end, start);
+      group.separator = separator.replace(/\s+/g, ' ');
+      const joins =
+        separator.length <= MAX_SEPARATOR &&
+        !HAS_LETTER.test(separator) &&
+        (separator.match(LINE_BREAK)?.length ?? 0) <= MAX_LINE_BREAKS &&
+        (!isWide(separator) || (isCardGroup(previous) && isCardGroup(group)));
+      if (!joins) endRun();
     }
-    found.push(...cardsInRun(groups, run.index > 0 && text[run.index - 1] === '+'));
+    run.push(group);
   }
+  endRun();
   return found;
 }
 
-// --- Security codes: 3 or 4 digits after the code's name, with or without a colon, in English or Spanish. ---
+// --- Security codes: 3 or 4 digits next to the code's name, in English or Spanish, abbreviated or dotted. ---
 
-const CVV_NAME = String.raw`(?:cvv|cvc|ccv|cvn|cav|csc)2?|card\s*(?:verification|security)\s*(?:value|code|number)|security\s*code|c[oó]d(?:igo|\.)?\s*(?:de\s*)?(?:seguridad|verificaci[oó]n)`;
-const CVV_FILLER = String.raw`[\s:=#.,;/>\u2192()\[\]'"\p{Pd}]*(?:(?:is|es|was|era|number|n[uú]mero|no\.?)[\s:=#.]*)?`;
-const CVV = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${CVV_NAME})(?!\p{L})${CVV_FILLER}(\d(?:[ .-]?\d){2,3})(?![\d])`, 'giu');
+/** Between the letters of an abbreviation: a dot, a space, a hyphen ("c.v.v.", "C V V", "c-v-v"). */
+const DOT = String.raw`[.\s\p{Pd}]?\s?`;
+const ABBREVIATION = String.raw`c${DOT}(?:v${DOT}[vc2]|c${DOT}v)\.?(?:\s?2)?|cvn|cav|csc|cvd|cid`;
+const ENGLISH_NAME = String.raw`card\s*(?:verification|security)\s*(?:value|code|number)|(?:security|verification|sec\.?)\s*(?:code|number|no\.?|#)`;
+const SPANISH_NAME = String.raw`(?:c[oó]d(?:igo|\.)?|n[uú]m(?:ero|\.)?|clave)\s*(?:de\s*)?(?:seg(?:uridad|\.)?|verif(?:icaci[oó]n|\.)?)`;
+/** "the 3 digits on the back (of the card)", "los 3 dígitos de atrás", "números de atrás", "reverso de la tarjeta". */
+const BACK_OF_THE_CARD = String.raw`(?:(?:the|los|las)\s+)?(?:(?:[34]|three|four|tres|cuatro)\s+)?(?:digits?|d[ií]gitos?|numbers?|n[uú]meros?)\s+(?:on|at|in|of|de|del|en)\s+(?:(?:the|el|la)\s+)?(?:back|front|reverse|reverso|atr[aá]s|detr[aá]s|frente|enfrente)(?:\s+(?:of\s+the\s+card|de\s+la\s+tarjeta))?|(?:back|reverse)\s+of\s+the\s+card|reverso\s+de\s+la\s+tarjeta`;
+/** "código" alone: only before its number ("código 123"), never after one ("1204 código" is too often a room's). */
+const CODE_ALONE = String.raw`c[oó]d(?:igo|\.)`;
+const NAME = `${ABBREVIATION}|${ENGLISH_NAME}|${SPANISH_NAME}`;
+/** Signs and small words between the name and its number: "cvv: es el 123", "the CVV is 741", "CVC (963)". */
+const FILLER = String.raw`[\s:=#.,;/>\u2192()\[\]'"\p{Pd}]{0,8}(?:(?:is|es|are|son|was|era|number|n[uú]mero|no\.?|el|la|the)[\s:=#.]{1,4}){0,3}`;
+/** 3 or 4 digits, maybe spaced ("1 2 3"), not part of a longer number ("123-456", "123.45"). */
+const VALUE = String.raw`(\d(?:[ .\p{Pd}]?\d){2,3})(?!\d|[.,/\p{Pd}]\d)`;
+const CVV_AFTER_NAME = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${NAME}|${BACK_OF_THE_CARD}|${CODE_ALONE})(?!\p{L})${FILLER}${VALUE}`, 'giu');
+const CVV_BEFORE_NAME = new RegExp(
+  String.raw`(?<![\p{L}\p{N}]|\d[.,/\p{Pd}])(\d{3,4})(?!\d)[\s:=#,;()\[\]'"\p{Pd}]{0,6}(?:(?:es|is|was|era)\s+)?(?:(?:el|la|the|my|mi|su|its|your)\s+)?(?:${NAME})(?![\p{L}\p{N}])`,
+  'giu',
+);
 
-function findSecurityCodes(folded: string): { start: number; end: number }[] {
+function findSecurityCodes(text: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
-  for (const match of folded.matchAll(CVV)) {
+  for (const match of text.matchAll(CVV_AFTER_NAME)) {
     const value = match[1] ?? '';
     const end = match.index + match[0].length;
     found.push({ start: end - value.length, end });
+  }
+  for (const match of text.matchAll(CVV_BEFORE_NAME)) {
+    const value = match[1] ?? '';
+    found.push({ start: match.index, end: match.index + value.length });
   }
   return found;
 }
@@ -218,17 +422,19 @@ function findSecurityCodes(folded: string): { start: number; end: number }[] {
 
 /** Every card number and security code in the text, in order; overlapping finds are merged (a card number wins). */
 export function findCardData(text: string): CardDataMatch[] {
-  // No card data without at least three digits (any kind: superscripts, circled digits… fold to digits too): most
-  // texts are answered here, however long.
-  if ((text.match(ANY_NUMBER)?.length ?? 0) < 3) return [];
+  // No card data without a digit (any kind: superscripts, circled digits… fold to digits too; look-alike letters are read
+  // as digits only beside one): most texts are answered here, however long.
+  if (!ANY_NUMBER.test(text)) return [];
   const folded = fold(text);
-  const digits = folded.text.match(ASCII_DIGIT)?.length ?? 0;
+  // Look-alike letters become digits in place: one character for one, so offsets into the folded text hold.
+  const read = readLookAlikes(folded.text);
+  const digits = read.match(/[0-9]/g)?.length ?? 0;
   const raw: CardDataMatch[] = [
-    ...(digits >= MIN_CARD_DIGITS ? findCardNumbers(folded.text).map((m) => ({ kind: 'card_number' as const, ...m })) : []),
-    ...findSecurityCodes(folded.text).map((m) => ({ kind: 'security_code' as const, ...m })),
+    ...(digits >= MIN_CARD_DIGITS ? findCardNumbers(read).map((m) => ({ kind: 'card_number' as const, ...m })) : []),
+    ...(digits >= 3 ? findSecurityCodes(read).map((m) => ({ kind: 'security_code' as const, ...m })) : []),
   ];
   const inOriginal = raw
-    .map((m) => ({ kind: m.kind, start: folded.from[m.start] ?? 0, end: folded.to[m.end - 1] ?? text.length }))
+    .map((m) => ({ kind: m.kind, start: folded.from(m.start), end: folded.to(m.end - 1) }))
     .sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: CardDataMatch[] = [];
   for (const match of inOriginal) {

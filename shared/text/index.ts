@@ -5,9 +5,10 @@ export {
   containsCardData,
   findCardData,
   isCardNumberDigits,
+  isPlausibleCardLength,
   redactCardData,
   type CardDataKind,
   type CardDataMatch,
   type CardDataPlaceholders,
 } from './card-data';
-export { TEXT_ISSUES, freeText, textIssueCode, type FreeTextOptions, type TextIssueCode } from './free-text';
+export { MAX_FREE_TEXT_LENGTH, TEXT_ISSUES, freeText, textIssueCode, type FreeTextOptions, type TextIssueCode } from './free-text';

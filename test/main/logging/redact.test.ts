@@ -1,7 +1,7 @@
 // The scrubbing rules on their own: which digit runs are cards (Luhn, 12–19 digits), which keys and phrases are credentials.
 import { describe, expect, it } from 'vitest';
-import { isSensitiveKey, redact, redactLine, redactLogArguments, redactText } from '../../../main/logging';
-import { CARD_SPELLINGS, CVV_PHRASES, NEAR_MISSES } from '../../shared/text/spellings';
+import { CARD_PLACEHOLDER, isSensitiveKey, REDACTED, redact, redactLine, redactLogArguments, redactText } from '../../../main/logging';
+import { ALL_CARD_SPELLINGS, ALL_CVV_PHRASES, CARD_SPELLINGS, CVV_PHRASES, DAILY_LOOK_ALIKES, holdsCard, NEAR_MISSES } from '../../shared/text/spellings';
 
 /** The card's digits, or a CVV's, in the text however spelled: the shared detector's own folding is not used to check it. */
 const stillHolds = (text: string, digits: string): boolean => text.normalize('NFKC').replace(/[^0-9]/g, '').includes(digits);
@@ -49,6 +49,35 @@ describe('redactText: the shared detector, every spelling', () => {
 
   it.each(NEAR_MISSES)('keeps $name', ({ text }) => {
     expect(redactText(text)).toBe(text);
+  });
+});
+
+describe('the table of spellings, everywhere a log line is scrubbed', () => {
+  /** A spelling as it reaches the log: in a message, in a log call's object, in a finished JSON line, as a key. */
+  const scrubbed = (text: string): string[] => [
+    redactText(`note: ${text} (guest)`),
+    JSON.stringify(redact({ input: { note: text, list: [text], [text]: 1 } })),
+    JSON.stringify(redactLogArguments([{ channel: 'payments:pay', input: { note: `Pagó con ${text}` } }, `call ${text}`])),
+    redactLine(`${JSON.stringify({ level: 30, msg: `call ${text}`, input: { note: text } })}\n`),
+  ];
+
+  it.each(ALL_CARD_SPELLINGS)('a card number with $name is scrubbed', ({ text, digits }) => {
+    for (const out of scrubbed(text)) {
+      expect(out).toContain(CARD_PLACEHOLDER);
+      expect(holdsCard(out, digits)).toBe(false);
+    }
+  });
+
+  it.each(ALL_CVV_PHRASES)('a CVV in "$text" is scrubbed', ({ text, value }) => {
+    for (const out of scrubbed(text)) {
+      expect(out).toContain(REDACTED);
+      expect(out).not.toContain(value);
+    }
+  });
+
+  it.each([...DAILY_LOOK_ALIKES, ...NEAR_MISSES])('keeps $name', ({ text }) => {
+    expect(redactText(text)).toBe(text);
+    expect(redact({ note: text })).toEqual({ note: text });
   });
 });
 

@@ -4,7 +4,7 @@ import { DisplayName, OperatorId } from '../../../shared/operators';
 import { PaymentNote, ReservationId } from '../../../shared/payments';
 import { GuestName, ReservationQuery } from '../../../shared/reservations';
 import { RefundNote } from '../../../shared/desk';
-import { freeText, textIssueCode } from '../../../shared/text';
+import { MAX_FREE_TEXT_LENGTH, freeText, textIssueCode } from '../../../shared/text';
 
 const firstIssue = (result: { success: boolean; error?: { issues: unknown[] } }) => result.error?.issues[0] as Parameters<typeof textIssueCode>[0];
 
@@ -20,6 +20,23 @@ describe('freeText', () => {
   it('never copies the refused text into the issue', () => {
     const result = PaymentNote.safeParse('pan 4242424242424242');
     expect(JSON.stringify(result.error?.issues)).not.toContain('4242');
+  });
+
+  it('refuses a text far longer than any field before reading it: a 32 MB note with a card in it gets the length refusal alone', () => {
+    const note = `${'Cargo duplicado según la huésped. '.repeat(1 << 20)}Tarjeta 4242 4242 4242 4242, cvv 123`;
+    expect(note.length).toBeGreaterThan(32 * 1024 * 1024);
+    const issues = PaymentNote.safeParse(note).error?.issues ?? [];
+    // Had the detector read it, the card's refusal would come first: its absence is the proof it was never scanned.
+    expect(issues.map((issue) => [issue.code, textIssueCode(issue), issue.message])).toEqual([
+      ['too_big', undefined, `This text is far too long: at most ${MAX_FREE_TEXT_LENGTH.toLocaleString('en-US')} characters.`],
+    ]);
+    // At the limit, the text is read: the same card in a note of exactly that length is found.
+    const atLimit = `${'x'.repeat(MAX_FREE_TEXT_LENGTH - 20)} 4242 4242 4242 4242`;
+    expect(atLimit).toHaveLength(MAX_FREE_TEXT_LENGTH);
+    expect(textIssueCode(firstIssue(freeText().safeParse(atLimit)))).toBe('card_number_in_text');
+    expect(freeText().safeParse(`${atLimit} `).error?.issues.map((issue) => issue.code)).toEqual(['too_big']);
+    // A field that takes longer texts says so, and is read up to its own limit.
+    expect(textIssueCode(firstIssue(freeText({ maxLength: 5_000 }).safeParse(`${atLimit} `)))).toBe('card_number_in_text');
   });
 
   it('chains like any string: trim, min, max, regex', () => {

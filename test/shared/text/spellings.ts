@@ -129,3 +129,177 @@ export const NEAR_MISSES: readonly { name: string; text: string }[] = [
   { name: 'a CLABE as banks print it (3-3-11-1)', text: 'CLABE 012 180 01000000008 9' },
   { name: 'a CLABE of a bank whose code starts with 6', text: 'CLABE 646180150000000153' },
 ];
+
+const JCB = '3530111333300000';
+const DISCOVER = '6011111111111117';
+const MASTERCARD_2_SERIES = '2223003122003222';
+const UNIONPAY = '6200000000000005';
+const VISA_13 = '4222222222222';
+const VISA_19 = '4000000000000000006';
+const MAESTRO = '6759649826438453';
+const VISA_ONES = '4111111111111111';
+const MASTERCARD_ZEROS = '5105105105105100';
+
+/** Each digit of a number written with a look-alike letter where one stands: O or o for 0, l or I for 1. */
+const withLetters = (text: string, zero: string, one: string): string => text.replaceAll('0', zero).replaceAll('1', one);
+
+/**
+ * Card numbers as people say and write them beyond plain groups: dictated groups (a comma or a full stop after each),
+ * any punctuation or symbol between the groups, numbers that look like amounts, against letters, letters standing for
+ * digits, the card's brands and lengths beyond Visa and Mastercard.
+ */
+export const SPOKEN_CARD_SPELLINGS: readonly Spelling[] = [
+  { name: 'dictated groups with commas', text: groups(VISA, ', '), digits: VISA },
+  { name: 'dictated groups with full stops', text: groups(VISA, '. '), digits: VISA },
+  { name: 'dictated groups with ellipses', text: groups(MASTERCARD, '... '), digits: MASTERCARD },
+  { name: 'dictated groups with the ellipsis character', text: groups(VISA, '…'), digits: VISA },
+  { name: 'dictated groups on their own lines with a comma', text: groups(VISA, ',\n'), digits: VISA },
+  { name: 'dictated in pairs', text: groups(VISA, ' ', [2, 2, 2, 2, 2, 2, 2, 2]), digits: VISA },
+  { name: 'dictated in pairs with commas', text: groups(MASTERCARD, ', ', [2, 2, 2, 2, 2, 2, 2, 2]), digits: MASTERCARD },
+  { name: 'dictated in threes', text: groups(VISA, ' ', [3, 3, 3, 3, 4]), digits: VISA },
+  { name: 'dictated digit by digit', text: [...VISA].join(' '), digits: VISA },
+  { name: 'digit by digit with dashes', text: [...CHALLENGE].join('-'), digits: CHALLENGE },
+  { name: 'semicolons', text: groups(VISA, ';'), digits: VISA },
+  { name: 'colons', text: groups(MASTERCARD, ':'), digits: MASTERCARD },
+  { name: 'plus signs', text: groups(VISA, '+'), digits: VISA },
+  { name: 'asterisks', text: groups(MASTERCARD, '*'), digits: MASTERCARD },
+  { name: 'apostrophes', text: groups(VISA, "'"), digits: VISA },
+  { name: 'right single quotation marks', text: groups(VISA, '\u2019'), digits: VISA },
+  { name: 'equals signs', text: groups(CHALLENGE, '='), digits: CHALLENGE },
+  { name: 'number signs', text: groups(VISA, '#'), digits: VISA },
+  { name: 'pipes', text: groups(MASTERCARD, '|'), digits: MASTERCARD },
+  { name: 'tildes', text: groups(VISA, '~'), digits: VISA },
+  { name: 'bullets with spaces', text: groups(VISA, ' \u2022 '), digits: VISA },
+  { name: 'square brackets', text: `[${groups(VISA, '] [')}]`, digits: VISA },
+  { name: 'parentheses', text: `(${groups(MASTERCARD, ')(')})`, digits: MASTERCARD },
+  { name: 'braces', text: `{${groups(VISA, '}{')}}`, digits: VISA },
+  { name: 'double quotes around each group', text: `"${groups(VISA, '" "')}"`, digits: VISA },
+  { name: 'guillemets', text: `«${groups(CHALLENGE, '» «')}»`, digits: CHALLENGE },
+  { name: 'double hyphens', text: groups(VISA, '--'), digits: VISA },
+  { name: 'full-width commas', text: groups(VISA, '\uFF0C'), digits: VISA },
+  { name: 'Arabic commas', text: groups(MASTERCARD, '\u060C'), digits: MASTERCARD },
+  { name: 'commas and zero-width spaces', text: groups(VISA, ',\u200B'), digits: VISA },
+  { name: 'spaced slashes', text: groups(VISA, ' / '), digits: VISA },
+  { name: 'two tabs (a pasted table)', text: groups(MASTERCARD, '\t\t'), digits: MASTERCARD },
+  { name: 'like an amount, thousands by commas', text: groups(VISA, ',', [1, 3, 3, 3, 3, 3]), digits: VISA },
+  { name: 'like an amount, thousands by dots', text: groups(MASTERCARD, '.', [1, 3, 3, 3, 3, 3]), digits: MASTERCARD },
+  { name: 'like an amount with decimals', text: `${groups(VISA, ',', [1, 3, 3, 3, 3, 3])}.00`, digits: VISA },
+  { name: 'against a word before', text: `card${VISA}`, digits: VISA },
+  { name: 'against a letter after', text: `${VISA}x`, digits: VISA },
+  { name: 'between words', text: `tarjeta${groups(MASTERCARD, '-')}vence`, digits: MASTERCARD },
+  { name: 'followed by its expiry after a dot', text: `${groups(VISA, ' ')}.12/28`, digits: VISA },
+  { name: 'keycap emoji digits', text: [...VISA].map((d) => `${d}\uFE0F\u20E3`).join(''), digits: VISA },
+  { name: 'letter O for zero', text: groups(withLetters(CHALLENGE, 'O', '1'), ' '), digits: CHALLENGE },
+  { name: 'lowercase o for zero and l for one', text: groups(withLetters(MASTERCARD_ZEROS, 'o', 'l'), '-'), digits: MASTERCARD_ZEROS },
+  { name: 'capital I for one', text: withLetters(VISA_ONES, '0', 'I'), digits: VISA_ONES },
+  { name: 'Cyrillic О for zero', text: groups(withLetters(CHALLENGE, '\u041E', '1'), ' '), digits: CHALLENGE },
+  { name: 'JCB with plus signs', text: groups(JCB, '+'), digits: JCB },
+  { name: 'Discover dictated with commas', text: groups(DISCOVER, ', '), digits: DISCOVER },
+  { name: 'Mastercard 2-series with dots', text: groups(MASTERCARD_2_SERIES, '.'), digits: MASTERCARD_2_SERIES },
+  { name: 'UnionPay with colons', text: groups(UNIONPAY, ': '), digits: UNIONPAY },
+  { name: 'a 13-digit Visa', text: groups(VISA_13, ' ', [4, 3, 3, 3]), digits: VISA_13 },
+  { name: 'a 19-digit Visa', text: groups(VISA_19, ' ', [4, 4, 4, 4, 3]), digits: VISA_19 },
+  { name: 'Maestro with asterisks', text: groups(MAESTRO, ' * '), digits: MAESTRO },
+  { name: 'American Express dictated with commas', text: groups(AMEX, ', ', [4, 6, 5]), digits: AMEX },
+  { name: 'Diners in quotes', text: `'${groups(DINERS, ' ', [4, 6, 4])}'`, digits: DINERS },
+  { name: 'after a + (longer than a phone)', text: `+${VISA}`, digits: VISA },
+  { name: 'after a phone with a +', text: `+52 998 123 4567 ${groups(VISA, ', ')}`, digits: VISA },
+];
+
+/** Every card spelling of the table: the 20 of the day, the folded digits, the spoken and written ones. */
+export const ALL_CARD_SPELLINGS: readonly Spelling[] = [...CARD_SPELLINGS, ...MORE_CARD_SPELLINGS, ...SPOKEN_CARD_SPELLINGS];
+
+/**
+ * Security codes as people say and write them: dotted and spaced abbreviations, "código" alone, abbreviated Spanish,
+ * the digits on the back, the words between the name and the number, the number before its name.
+ */
+export const SPOKEN_CVV_PHRASES: readonly { text: string; value: string }[] = [
+  { text: 'c.v.v. 123', value: '123' },
+  { text: 'C.V.V.: 456', value: '456' },
+  { text: 'c.v.c. 7890', value: '7890' },
+  { text: 'C V V 321', value: '321' },
+  { text: 'cv2 159', value: '159' },
+  { text: 'código 123', value: '123' },
+  { text: 'Código: 4567', value: '4567' },
+  { text: 'cod. seg. 123', value: '123' },
+  { text: 'cód. seg.: 456', value: '456' },
+  { text: 'cod seg 789', value: '789' },
+  { text: 'código de seg. 654', value: '654' },
+  { text: 'número de seguridad 852', value: '852' },
+  { text: 'clave de seguridad 963', value: '963' },
+  { text: 'the 3 digits on the back are 123', value: '123' },
+  { text: 'the three digits on the back of the card: 741', value: '741' },
+  { text: 'los 3 dígitos de atrás son 456', value: '456' },
+  { text: 'dígitos de atrás: 789', value: '789' },
+  { text: 'los números de atrás 258', value: '258' },
+  { text: 'the 4 digits on the front are 1234', value: '1234' },
+  { text: 'cvv: es el 123', value: '123' },
+  { text: 'el código de seguridad es el 321', value: '321' },
+  { text: 'security code is 1234', value: '1234' },
+  { text: 'sec. code 357', value: '357' },
+  { text: 'CID 2468', value: '2468' },
+  { text: 'cvv es 1 2 3', value: '1 2 3' },
+  { text: '123 es el cvv', value: '123' },
+  { text: '4567 (cvv)', value: '4567' },
+  { text: '987, el código de seguridad', value: '987' },
+];
+
+/** Everything a security code is written as, in the table: the phrases of the day and the spoken ones. */
+export const ALL_CVV_PHRASES: readonly { text: string; value: string }[] = [...CVV_PHRASES, ...SPOKEN_CVV_PHRASES];
+
+/** Texts an agent writes every day that hold numbers and must pass: phones with a +, dates, amounts, ids, references. */
+export const DAILY_LOOK_ALIKES: readonly { name: string; text: string }[] = [
+  { name: 'a Mexican mobile with a +', text: '+52 998 123 4567' },
+  { name: 'a Mexican mobile with a +, area in brackets', text: '+52 (998) 123-4567' },
+  { name: 'two phones with a + in a list', text: '+1 201 555 0123, +52 55 1234 5678' },
+  { name: 'three phones with a + in a list', text: '+52 998 123 4567 / +52 55 8765 4321 / +1 (201) 555-0123' },
+  { name: 'a London phone with a +', text: '+44 20 7946 0958' },
+  { name: 'a date, ISO', text: '2026-11-27' },
+  { name: 'a date, day first', text: '27/11/2026' },
+  { name: 'a date with dots', text: '27.11.2026' },
+  { name: 'a stay from date to date', text: '2026-11-27 al 2026-11-30' },
+  { name: 'a date and a time', text: '27/11/2026 10:42' },
+  { name: 'an amount with two decimals', text: '12,450.00' },
+  { name: 'amounts with currency', text: '$12,450.00 MXN y 1,234,567.89' },
+  { name: 'amounts in a list', text: '12,450.00, 1,250.50, 3,200.00, 450.25' },
+  { name: 'a reservation number', text: 'CUN-6B3D8F' },
+  { name: 'reservation numbers in a list', text: 'CUN-6B3D8F, MEX-2H8R5T, SJD-3B7N1C' },
+  { name: 'a short reference', text: '9D21-F5A0' },
+  { name: 'short references in a list', text: 'ref. 9D21-F5A0 / 7C4E-1B2D' },
+  { name: 'a room, guests and nights', text: 'Habitación 1204, 2 adultos, 3 noches' },
+  { name: 'the last four digits', text: 'la tarjeta termina en 4242' },
+  { name: 'a postal code after código', text: 'código postal 77500' },
+  { name: 'a flight and its time', text: 'vuelo AM 0123 a las 10:42' },
+  { name: 'a note about the CVV with no number', text: 'el cvv no se guarda; pedirlo de nuevo' },
+  { name: 'a dictated 16-digit number failing Luhn', text: '4242, 4242, 4242, 4241' },
+  // Each of these holds a window of groups that passes Luhn as a card (551234100599812 3…, 4040002500001250): a comma or
+  // a slash among spaces lists two numbers, and no card is read across it.
+  { name: 'two local phones with a comma between', text: '55 1234 1005, 998 123 4567' },
+  { name: 'two local phones with a slash between', text: '55 8765 1000/998 765 4321' },
+  { name: 'amounts without decimals in a list', text: '404,000 250,000 1,250' },
+  { name: 'a whole sentence of an agent', text: 'Cobro de 12,450.00 MXN el 27/11/2026 a las 10:42, ref 9D21-F5A0, reserva CUN-6B3D8F, tel +52 998 123 4567' },
+];
+
+/**
+ * The digits a person would read in a text, found without the detector under test: any decimal digit (NFKC first), and
+ * O, o, l, I and Cyrillic О where they may stand for digits. Everything else dropped.
+ */
+export function readDigits(text: string): string {
+  return [...text.normalize('NFKC')]
+    .map((char) => {
+      if (/\p{Nd}/u.test(char)) {
+        const code = char.codePointAt(0) ?? 0;
+        let zero = code;
+        while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+        return String(code - zero);
+      }
+      return /[Oo\u041E]/.test(char) ? '0' : /[lI]/.test(char) ? '1' : '';
+    })
+    .join('');
+}
+
+/** Whether most of a card number is still readable in a text: either end of it, 8 digits. */
+export const holdsCard = (text: string, digits: string): boolean => {
+  const read = readDigits(text);
+  return read.includes(digits.slice(0, 8)) || read.includes(digits.slice(-8));
+};
