@@ -528,6 +528,20 @@ export const EVENTS = {
   'messaging:delivery': DeliveryResult,
   /** A refund request was asked for, decided or settled, at this desk or another of the center: queues read again. */
   'refunds:changed': z.object({ requestId: RefundRequestId, paymentId: PaymentId }),
+  /**
+   * An abandoned payment succeeded after all (its cardholder approved the old 3-D Secure link; the service has no
+   * cancel): told to the desk that abandoned it, once. Its refund (`duplicate` of `replacementPaymentId`, the
+   * reservation's payment after it) waits in the supervisors' queue as request `requestId`.
+   */
+  'payments:lateSuccess': z.object({
+    paymentId: PaymentId,
+    reservationId: ReservationId,
+    amountCents: Cents,
+    currency: Currency,
+    abandonedBy: OperatorId.optional(),
+    replacementPaymentId: PaymentId.optional(),
+    requestId: RefundRequestId,
+  }),
   /** A watched reservation's payment attempts changed at another desk (begun, answered): its overview is read again. */
   'reservations:changed': z.object({ reservationId: ReservationId }),
   /** The center's live feed was lost (`reconnecting`) or is back (`live`): see `live:watch`. */
