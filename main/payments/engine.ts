@@ -214,8 +214,8 @@ export class PaymentEngine {
   private readonly changing = new Map<string, Promise<unknown>>();
   /** Where money a supervisor must decide on is written (main/refunds' queue); nothing when not given. */
   private refundNeeded: ((needed: RefundNeeded) => Promise<void>) | undefined;
-  /** Abandoned payments found succeeded whose refund request this desk has written (or is writing). */
-  private readonly lateSuccesses = new Set<string>();
+  /** Abandoned payments found succeeded: the writing of their refund request (a read meanwhile waits for the same one). */
+  private readonly lateSuccesses = new Map<string, Promise<void>>();
   /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
   private busyNow = false;
   private busyReading: Promise<void> | undefined;
@@ -1218,13 +1218,21 @@ export class PaymentEngine {
    * is a second charge: its whole amount goes to the supervisors' queue as a duplicate of the reservation's payment after
    * it, and the desk that abandoned it is alerted. Whichever desk learns it first writes it; written once per payment.
    */
-  private async noticeLateSuccess(stored: StoredPayment): Promise<void> {
-    if (stored.abandonedAt === undefined || stored.status !== 'succeeded' || this.refundNeeded === undefined || this.lateSuccesses.has(stored.id)) return;
-    this.lateSuccesses.add(stored.id);
+  private noticeLateSuccess(stored: StoredPayment): Promise<void> {
+    const handler = this.refundNeeded;
+    if (stored.abandonedAt === undefined || stored.status !== 'succeeded' || handler === undefined) return Promise.resolve();
+    const known = this.lateSuccesses.get(stored.id);
+    if (known !== undefined) return known;
+    const writing = this.queueLateSuccess(stored, handler);
+    this.lateSuccesses.set(stored.id, writing);
+    return writing;
+  }
+
+  private async queueLateSuccess(stored: StoredPayment, handler: (needed: RefundNeeded) => Promise<void>): Promise<void> {
     try {
       const later = (await this.journal.paymentsOf(stored.reservationId)).filter((p) => p.id !== stored.id && p.createdAt > stored.createdAt);
       const replacement = later.find((p) => p.status !== 'failed' && p.abandonedAt === undefined) ?? later[0];
-      await this.refundNeeded({
+      await handler({
         origin: 'late_success',
         paymentId: stored.id,
         reservationId: stored.reservationId,

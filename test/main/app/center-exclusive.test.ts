@@ -192,4 +192,34 @@ describe('a late success is never silent', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ reason: 'duplicate', amountCents: 20_000, currency: 'usd', status: 'pending', origin: 'late_success', linkedPaymentId: replacement.id });
   });
+
+  it('abandoned at one desk, found succeeded by another: the desk that abandoned it is alerted through the center, and only it', async () => {
+    const a = await openCenterDesk('A', true);
+    const b = await openCenterDesk('B', false);
+    await a.signIn(AGENT);
+    await b.signIn(SUPERVISOR);
+    const eventsAtA = eventsOf(a);
+    const eventsAtB = eventsOf(b);
+    // B's screen shows the queue only: B never reads the payment again; A, which took it, follows it.
+    await b.ok('live:watch', { queue: true, reservations: [] });
+
+    const challengeMethod = await a.card(RESERVATION, CHALLENGE_CARD);
+    const old = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: challengeMethod, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
+    const link = await a.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    await b.ok('payments:abandon', { paymentId: old.id });
+    const methodId = await a.card(RESERVATION, '4242424242424242');
+    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
+    await a.until(replacement.id, (s) => s === 'succeeded');
+
+    await a.ok('messaging:playCardholder', { messageId: link.messageId, answer: 'approve' });
+    await eventually(() => eventsAtB.some((e) => e.event === 'payments:lateSuccess'));
+    expect(eventsAtB.filter((e) => e.event === 'payments:lateSuccess').map((e) => e.payload)).toEqual([
+      expect.objectContaining({ paymentId: old.id, replacementPaymentId: replacement.id, abandonedBy: SUPERVISOR.id }),
+    ]);
+    expect(eventsAtA.filter((e) => e.event === 'payments:lateSuccess')).toEqual([]);
+    const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
+    // Written by A, which found it succeeded: B learnt of it only through the center.
+    const deskA = (await a.ok<{ deskId: string }>('app:info', {})).deskId;
+    expect(queue.requests.filter((r) => r.paymentId === old.id).map((r) => [r.reason, r.linkedPaymentId, r.deskId])).toEqual([['duplicate', replacement.id, deskA]]);
+  });
 });

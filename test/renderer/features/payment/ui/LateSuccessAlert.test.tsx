@@ -13,7 +13,7 @@ const alert = {
   paymentId: `pay_${'a'.repeat(24)}1234abcd`,
   reservationId: 'CUN-6B3D8F',
   amountCents: 20_000,
-  currency: 'usd',
+  currency: 'usd' as const,
   abandonedBy: 'ana',
   replacementPaymentId: `pay_${'b'.repeat(24)}9f3a1b2c`,
   requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a',
@@ -40,8 +40,7 @@ describe('LateSuccessAlert', () => {
   it('in English, without a replacement payment known', async () => {
     main.reset();
     renderWithData('en-US', <LateSuccessAlert />);
-    const { replacementPaymentId: _replacement, ...alone } = alert;
-    act(() => main.emit('payments:lateSuccess', alone));
+    act(() => main.emit('payments:lateSuccess', { ...alert, replacementPaymentId: undefined }));
     const shown = await screen.findByRole('alert');
     expect(shown.textContent).toContain('supervisors’ queue');
     expect(shown.textContent).toContain('before charging again');
