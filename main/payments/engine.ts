@@ -496,7 +496,7 @@ export class PaymentEngine {
 
   /**
    * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
-   * payment after a lost answer); one change of a payment at a time on this desk.
+   * payment after a lost answer); one change of a payment at a time across the center (its lease).
    */
   async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
     const { paymentId, amountCents, operatorId } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
@@ -540,13 +540,10 @@ export class PaymentEngine {
       if (chargedCents !== expectedAmountCents) {
         this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
         if (chargedCents > expectedAmountCents) {
-          await this.refundNeeded?.({
-            origin: 'confirmed_amount_differs',
-            paymentId,
-            reservationId: view.reservationId,
-            amountCents: chargedCents - expectedAmountCents,
-            currency: view.currency,
-            operatorId,
+          const needed = { origin: 'confirmed_amount_differs', paymentId, reservationId: view.reservationId, amountCents: chargedCents - expectedAmountCents, currency: view.currency, operatorId } as const;
+          // The agent is told of the amount whatever became of the request (the log says it for IT).
+          await this.refundNeeded?.(needed).catch((error: unknown) => {
+            this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'the difference confirmed could not be queued for a refund');
           });
         }
         throw new ServiceError(

@@ -277,7 +277,12 @@ export const CHANNELS = {
       details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
     },
   }),
-  /** The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. */
+  /**
+   * The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. An
+   * amount update, confirmation or abandon of one payment is one at a time across the center: one under way at another
+   * desk refuses it (`payment_change_in_progress`, naming who). A confirmation the service still charges at another
+   * amount is `confirmed_amount_differs`, the difference charged over what the agent saw put in the supervisors' queue.
+   */
   'payments:confirm': channel({
     input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents }),
     output: PaymentView,
