@@ -314,6 +314,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       paymentId: needed.paymentId,
       amountCents: needed.amountCents,
       currency: Currency.parse(needed.currency.toLowerCase()),
+      // A late success is a second charge for what the replacement paid: `duplicate`. A difference confirmed is money the
+      // guest never agreed to pay, owed back to them: not a duplicate, a fraud or a cancellation, so `requested_by_customer`.
       reason: needed.origin === 'late_success' ? 'duplicate' : 'requested_by_customer',
       note: undefined,
       requestedBy: needed.operatorId,
@@ -325,10 +327,17 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     if (written === undefined) return;
     record({
       actor: 'system',
-      action: 'refund.requested',
+      action: 'refund.request',
       outcome: 'ok',
       resource: needed.paymentId,
-      details: { requestId: written.id, origin: needed.origin, amountCents: needed.amountCents, currency: needed.currency, ...(needed.linkedPaymentId === undefined ? {} : { linkedPaymentId: needed.linkedPaymentId }) },
+      details: {
+        requestId: written.id,
+        origin: needed.origin,
+        amountCents: needed.amountCents,
+        currency: needed.currency,
+        reason: written.reason,
+        ...(needed.linkedPaymentId === undefined ? {} : { linkedPaymentId: needed.linkedPaymentId }),
+      },
     });
     if (written.origin !== 'late_success' || written.alertDeskId !== identity.deskId) return;
     const alert = await lateSuccessAlert(written);
