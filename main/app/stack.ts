@@ -213,7 +213,9 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     readRequest: async (requestId) => {
       // Its only write while pending is the one that put it in the queue: a decision on it later alerts nobody again.
       const request = await requests.get(requestId);
-      return request?.origin === 'late_success' && request.status === 'pending' && request.alertDeskId === identity.deskId ? lateSuccessAlert(request) : undefined;
+      if (request?.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
+      const payment = await engine.stored(request.paymentId);
+      return payment && lateSuccessAlert(request, payment.reservationId);
     },
     reservationKey,
     emit,
@@ -293,19 +295,16 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = await RefundRequests.open(storage, identity);
-  const lateSuccessAlert = async (request: StoredRequest): Promise<EventPayload<'payments:lateSuccess'> | undefined> => {
-    const payment = await engine.stored(request.paymentId);
-    if (payment === undefined) return undefined;
-    return {
-      paymentId: payment.id,
-      reservationId: payment.reservationId,
-      amountCents: payment.amountCents,
-      currency: request.currency,
-      abandonedBy: request.requestedBy,
-      ...(request.linkedPaymentId === undefined ? {} : { replacementPaymentId: request.linkedPaymentId }),
-      requestId: request.id,
-    };
-  };
+  /** The alert of a late success's request (its amount is the whole payment's), on the payment's reservation. */
+  const lateSuccessAlert = (request: StoredRequest, reservationId: string): EventPayload<'payments:lateSuccess'> => ({
+    paymentId: request.paymentId,
+    reservationId,
+    amountCents: request.amountCents ?? 0,
+    currency: request.currency,
+    abandonedBy: request.requestedBy,
+    ...(request.linkedPaymentId === undefined ? {} : { replacementPaymentId: request.linkedPaymentId }),
+    requestId: request.id,
+  });
   // Money the guest may be owed, found by this desk's engine: one request in the center's queue, whichever desk writes it.
   // The desk that abandoned a payment that succeeded after all is alerted once: by the write here, or by the center's feed.
   engine.whenRefundNeeded(async (needed) => {
@@ -340,8 +339,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       },
     });
     if (written.origin !== 'late_success' || written.alertDeskId !== identity.deskId) return;
-    const alert = await lateSuccessAlert(written);
-    if (alert !== undefined) emit('payments:lateSuccess', alert);
+    emit('payments:lateSuccess', lateSuccessAlert(written, needed.reservationId));
   });
   // This desk's own requests reach its windows at once; the other desks' come through the center's live feed.
   const stopRequests = requests.onChange((change) => emit('refunds:changed', change));

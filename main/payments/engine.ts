@@ -304,7 +304,8 @@ export class PaymentEngine {
 
   /**
    * Where the engine puts money a supervisor must decide on (RefundNeeded): awaited before the call that found it
-   * answers. One handler; a second replaces it.
+   * answers. One handler; a second replaces it. It must not read the payment through the engine (`stored`, `getPayment`):
+   * a read of a late success waits for its handler.
    */
   whenRefundNeeded(handler: (needed: RefundNeeded) => Promise<void>): void {
     this.refundNeeded = handler;
