@@ -7,14 +7,14 @@ import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
-import { RefundDesk, RefundRequests } from '../refunds';
+import { RefundDesk, RefundRequests, systemRequestId, type StoredRequest } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
 import { LiveFeed } from '../live';
 import { embeddedStorage, holdDeskFolder, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
-import { centsFromWire } from '../../shared/payments';
+import { centsFromWire, Currency } from '../../shared/payments';
 import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
@@ -212,6 +212,13 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     deskId: identity.deskId,
     listen: storage.listen?.bind(storage),
     readPayment: (paymentId) => engine.stored(paymentId),
+    readRequest: async (requestId) => {
+      // Its only write while pending is the one that put it in the queue: a decision on it later alerts nobody again.
+      const request = await requests.get(requestId);
+      if (request?.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
+      const payment = await engine.stored(request.paymentId);
+      return payment && lateSuccessAlert(request, payment.reservationId);
+    },
     reservationKey,
     emit,
     ...(options.onUnexpectedError ? { onError: (error: unknown) => options.onUnexpectedError?.('live', error) } : {}),
@@ -290,6 +297,52 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = await RefundRequests.open(storage, identity);
+  /** The alert of a late success's request (its amount is the whole payment's), on the payment's reservation. */
+  const lateSuccessAlert = (request: StoredRequest, reservationId: string): EventPayload<'payments:lateSuccess'> => ({
+    paymentId: request.paymentId,
+    reservationId,
+    amountCents: request.amountCents ?? 0,
+    currency: request.currency,
+    abandonedBy: request.requestedBy,
+    ...(request.linkedPaymentId === undefined ? {} : { replacementPaymentId: request.linkedPaymentId }),
+    requestId: request.id,
+  });
+  // Money the guest may be owed, found by this desk's engine: one request in the center's queue, whichever desk writes it.
+  // The desk that abandoned a payment that succeeded after all is alerted once: by the write here, or by the center's feed.
+  engine.whenRefundNeeded(async (needed) => {
+    const written = await requests.addOnce({
+      id: systemRequestId(needed.origin, needed.paymentId),
+      paymentId: needed.paymentId,
+      amountCents: needed.amountCents,
+      currency: Currency.parse(needed.currency.toLowerCase()),
+      // A late success is a second charge for what the replacement paid: `duplicate`. A difference confirmed is money the
+      // guest never agreed to pay, owed back to them: not a duplicate, a fraud or a cancellation, so `requested_by_customer`.
+      reason: needed.origin === 'late_success' ? 'duplicate' : 'requested_by_customer',
+      note: undefined,
+      requestedBy: needed.operatorId,
+      requestedAt: new Date(engine.now()).toISOString(),
+      origin: needed.origin,
+      ...(needed.linkedPaymentId === undefined ? {} : { linkedPaymentId: needed.linkedPaymentId }),
+      ...(needed.alertDeskId === undefined ? {} : { alertDeskId: needed.alertDeskId }),
+    });
+    if (written === undefined) return;
+    record({
+      actor: 'system',
+      action: 'refund.request',
+      outcome: 'ok',
+      resource: needed.paymentId,
+      details: {
+        requestId: written.id,
+        origin: needed.origin,
+        amountCents: needed.amountCents,
+        currency: needed.currency,
+        reason: written.reason,
+        ...(needed.linkedPaymentId === undefined ? {} : { linkedPaymentId: needed.linkedPaymentId }),
+      },
+    });
+    if (written.origin !== 'late_success' || written.alertDeskId !== identity.deskId) return;
+    emit('payments:lateSuccess', lateSuccessAlert(written, needed.reservationId));
+  });
   // This desk's own requests reach its windows at once; the other desks' come through the center's live feed.
   const stopRequests = requests.onChange((change) => emit('refunds:changed', change));
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;

@@ -17,6 +17,11 @@ export interface LiveFeedDeps {
   listen: Storage['listen'];
   /** A payment as the journal holds it now (no service call, no engine event). */
   readPayment: (paymentId: string) => Promise<PaymentView | undefined>;
+  /**
+   * A refund request another desk wrote, as the alert this desk's windows are to show (a late success of a payment
+   * abandoned here); undefined when it is none of this desk's.
+   */
+  readRequest?: (requestId: string) => Promise<EventPayload<'payments:lateSuccess'> | undefined>;
   /** How the contract reads a reservation number (main/payments reservationKey). */
   reservationKey: (reservationId: string) => string;
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -103,9 +108,12 @@ export class LiveFeed {
     // This desk's own writes reach its windows without the center (and before it).
     if (change.deskId === this.deps.deskId || this.windows.size === 0) return;
     switch (change.kind) {
-      case 'refundRequest':
+      case 'refundRequest': {
         this.deps.emit('refunds:changed', { requestId: change.requestId, paymentId: change.paymentId });
+        const alert = await this.deps.readRequest?.(change.requestId);
+        if (alert !== undefined) this.deps.emit('payments:lateSuccess', alert);
         return;
+      }
       case 'operation': {
         const reservationId = this.watched(change.reservationKey);
         if (reservationId !== undefined) this.deps.emit('reservations:changed', { reservationId });

@@ -88,6 +88,24 @@ export type MethodView = Omit<StoredMethod, 'reservationId'>;
 
 export type EngineEvent = { type: 'payment'; payment: PaymentView };
 
+/**
+ * Money the guest may be owed that a supervisor must decide on: a confirmation the service charged at another amount
+ * than the agent saw (the difference), or an abandoned payment that succeeded after all (all of it, a duplicate of the
+ * payment that replaced it). Whichever desk sees it first writes it; the handler writes it once across the center.
+ */
+export interface RefundNeeded {
+  origin: 'confirmed_amount_differs' | 'late_success';
+  paymentId: string;
+  reservationId: string;
+  amountCents: number;
+  currency: string;
+  /** The operator who confirmed, or who abandoned it. */
+  operatorId: string;
+  /** A late success: the desk it was abandoned at (the alert goes there) and the reservation's payment after it. */
+  alertDeskId?: string;
+  linkedPaymentId?: string;
+}
+
 export interface RecoveryReport {
   resent: string[];
   failed: string[];
@@ -151,6 +169,12 @@ function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   throw new ServiceError('invalid_input', 'invalid_input', issue?.message ?? 'The request is not valid.', param ? { param } : {});
 }
 
+/**
+ * How long a change of a payment holds its lease at most: longer than a change takes with its retries; a desk that
+ * stopped while holding it frees the payment after this.
+ */
+const LEASE_MS = 2 * 60_000;
+
 /** A refusal that will not change by asking again (so the journal can close the operation). */
 const isDefinitive = (e: unknown): e is ServiceError =>
   e instanceof ServiceError &&
@@ -203,6 +227,10 @@ export class PaymentEngine {
   private readonly keptListeners = new Set<(answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
   private readonly changing = new Map<string, Promise<unknown>>();
+  /** Where money a supervisor must decide on is written (main/refunds' queue); nothing when not given. */
+  private refundNeeded: ((needed: RefundNeeded) => Promise<void>) | undefined;
+  /** Abandoned payments found succeeded: the writing of their refund request (a read meanwhile waits for the same one). */
+  private readonly lateSuccesses = new Map<string, Promise<void>>();
   /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
   private busyNow = false;
   private busyReading: Promise<void> | undefined;
@@ -316,6 +344,15 @@ export class PaymentEngine {
     return () => this.keptListeners.delete(listener);
   }
 
+  /**
+   * Where the engine puts money a supervisor must decide on (RefundNeeded): awaited before the call that found it
+   * answers. One handler; a second replaces it. It must not read the payment through the engine (`stored`, `getPayment`):
+   * a read of a late success waits for its handler.
+   */
+  whenRefundNeeded(handler: (needed: RefundNeeded) => Promise<void>): void {
+    this.refundNeeded = handler;
+  }
+
   /** Subscribes to every payment change the engine learns of; answers the unsubscribe. */
   on(listener: (event: EngineEvent) => void): () => void {
     this.listeners.add(listener);
@@ -346,6 +383,7 @@ export class PaymentEngine {
    */
   async stored(paymentId: string): Promise<PaymentView | undefined> {
     const stored = await this.journal.payment(paymentId);
+    if (stored) await this.noticeLateSuccess(stored);
     return stored && this.view(stored);
   }
 
@@ -501,11 +539,11 @@ export class PaymentEngine {
 
   /**
    * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
-   * payment after a lost answer); one change of a payment at a time on this desk.
+   * payment after a lost answer); one change of a payment at a time across the center (its lease).
    */
   async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
-    const { paymentId, amountCents } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
-    return this.oneAtATime(paymentId, async () => {
+    const { paymentId, amountCents, operatorId } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
+    return this.exclusive(paymentId, operatorId, async () => {
       const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents), trace)).value;
       const view = await this.store(payment);
       if (payment.status !== 'pending_confirmation') {
@@ -516,15 +554,17 @@ export class PaymentEngine {
   }
 
   /**
-   * POST /payments/{id}/confirmation, with a plan or for a single payment. The payment is read first: the amount the
-   * service holds must be the amount the agent saw (a late amount update may have landed), or nothing is confirmed.
+   * POST /payments/{id}/confirmation, with a plan or for a single payment, holding the payment's lease (no desk's
+   * amount update lands meanwhile). The payment is read first: the amount the service holds must be the amount the agent
+   * saw, or nothing is confirmed. A service that still charges another amount (changed by a client outside the center)
+   * is an error in words, and the difference charged over what the agent saw goes to the supervisors' queue.
    */
   async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
-    const { paymentId, installmentsCount, expectedAmountCents } = checked(
+    const { paymentId, installmentsCount, expectedAmountCents, operatorId } = checked(
       z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents, operatorId: OperatorId }),
       input,
     );
-    return this.oneAtATime(paymentId, async () => {
+    return this.exclusive(paymentId, operatorId, async () => {
       const current = await this.fetchAndStore(paymentId, trace);
       if (current.abandonedAt !== undefined) throw abandonedError();
       if (current.amountCents !== expectedAmountCents) {
@@ -537,12 +577,25 @@ export class PaymentEngine {
         );
       }
       const payment = (await this.client.confirm(paymentId, installmentsCount, trace)).value;
-      if (centsFromWire(payment.amount) !== expectedAmountCents) {
-        // Landed between the read and the confirmation: what the service holds is shown, and said in the log.
-        this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
-      }
       const view = await this.store(payment);
       this.poller.restartSoon(paymentId);
+      const chargedCents = centsFromWire(payment.amount);
+      if (chargedCents !== expectedAmountCents) {
+        this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
+        if (chargedCents > expectedAmountCents) {
+          const needed = { origin: 'confirmed_amount_differs', paymentId, reservationId: view.reservationId, amountCents: chargedCents - expectedAmountCents, currency: view.currency, operatorId } as const;
+          // The agent is told of the amount whatever became of the request (the log says it for IT).
+          await this.refundNeeded?.(needed).catch((error: unknown) => {
+            this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'the difference confirmed could not be queued for a refund');
+          });
+        }
+        throw new ServiceError(
+          'unexpected_response',
+          'confirmed_amount_differs',
+          `The service confirmed this payment for ${formatMoney(chargedCents, view.currency)}, not the ${formatMoney(expectedAmountCents, view.currency)} on your screen. Tell the guest; ${chargedCents > expectedAmountCents ? 'a refund of the difference is in the supervisors\' queue' : 'nothing more was charged'}.`,
+          { param: 'expectedAmountCents', params: { expectedCents: expectedAmountCents, chargedCents, currency: view.currency } },
+        );
+      }
       return view;
     });
   }
@@ -556,7 +609,7 @@ export class PaymentEngine {
    */
   async abandon(input: { paymentId: string; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
     const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
-    return this.oneAtATime(paymentId, async () => {
+    return this.exclusive(paymentId, operatorId, async () => {
       if (!(await this.journal.payment(paymentId))) {
         throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
       }
@@ -1199,11 +1252,76 @@ export class PaymentEngine {
     }
   }
 
+  /**
+   * A change of a payment (amount update, confirmation, abandon) holds its lease in the journal while it runs: one at a
+   * time across the center, in turn on this desk. Held by another desk or operator, it is refused in words, naming them;
+   * a holder that stopped frees it when its lease expires (LEASE_MS, the database's clock).
+   */
+  private async exclusive<T>(paymentId: string, operatorId: string, change: () => Promise<T>): Promise<T> {
+    return this.oneAtATime(paymentId, async () => {
+      const lease = await this.journal.takeLease(paymentId, operatorId, LEASE_MS);
+      if ('heldBy' in lease) {
+        const { deskId, operatorId: holder } = lease.heldBy;
+        throw new ServiceError(
+          'invalid_input',
+          'payment_change_in_progress',
+          `${holder} is changing this payment right now${deskId === this.journal.deskId ? '' : ' at another desk'}: wait for it to finish, open the payment again, then try again.`,
+          { param: 'paymentId', params: { operatorId: holder, deskId } },
+        );
+      }
+      try {
+        return await change();
+      } finally {
+        await this.journal.releaseLease(paymentId, lease.token).catch((error: unknown) => {
+          // Not released: it expires by itself.
+          this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'payment lease not released');
+        });
+      }
+    });
+  }
+
+  /**
+   * An abandoned payment the service says succeeded (its cardholder approved the old link: the service has no cancel)
+   * is a second charge: its whole amount goes to the supervisors' queue as a duplicate of the reservation's payment after
+   * it, and the desk that abandoned it is alerted. Whichever desk learns it first writes it; written once per payment.
+   */
+  private noticeLateSuccess(stored: StoredPayment): Promise<void> {
+    const handler = this.refundNeeded;
+    if (stored.abandonedAt === undefined || stored.status !== 'succeeded' || handler === undefined) return Promise.resolve();
+    const known = this.lateSuccesses.get(stored.id);
+    if (known !== undefined) return known;
+    const writing = this.queueLateSuccess(stored, handler);
+    this.lateSuccesses.set(stored.id, writing);
+    return writing;
+  }
+
+  private async queueLateSuccess(stored: StoredPayment, handler: (needed: RefundNeeded) => Promise<void>): Promise<void> {
+    try {
+      const later = (await this.journal.paymentsOf(stored.reservationId)).filter((p) => p.id !== stored.id && p.createdAt > stored.createdAt);
+      const replacement = later.find((p) => p.status !== 'failed' && p.abandonedAt === undefined) ?? later[0];
+      await handler({
+        origin: 'late_success',
+        paymentId: stored.id,
+        reservationId: stored.reservationId,
+        amountCents: stored.amountCents,
+        currency: stored.currency,
+        operatorId: stored.abandonedBy ?? stored.operatorId ?? 'system',
+        ...(stored.abandonedDeskId === undefined ? {} : { alertDeskId: stored.abandonedDeskId }),
+        ...(replacement === undefined ? {} : { linkedPaymentId: replacement.id }),
+      });
+    } catch (error) {
+      // Written at the next read of it (here or at another desk).
+      this.lateSuccesses.delete(stored.id);
+      this.deps.logger?.warn({ paymentId: stored.id, code: error instanceof Error ? error.name : 'unknown' }, 'the late success of an abandoned payment could not be queued');
+    }
+  }
+
   private async fetchAndStore(paymentId: string, trace?: RequestTrace): Promise<StoredPayment> {
     const payment = (await this.client.getPayment(paymentId, trace)).value;
     await this.journal.savePayment(payment);
     const stored = await this.journal.payment(payment.id);
     if (!stored) throw new Error('journal: payment not stored');
+    await this.noticeLateSuccess(stored);
     return stored;
   }
 
@@ -1218,8 +1336,9 @@ export class PaymentEngine {
     return this.told(stored);
   }
 
-  /** Every listener told of the payment as the journal holds it (just read). */
+  /** Every listener told of the payment as the journal holds it (just read); an abandoned one that succeeded is queued. */
   private told(stored: StoredPayment): PaymentView {
+    void this.noticeLateSuccess(stored);
     const view = this.view(stored);
     for (const listener of this.listeners) listener({ type: 'payment', payment: view });
     return view;

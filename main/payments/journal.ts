@@ -1,5 +1,5 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
@@ -100,6 +100,14 @@ export interface StoredPayment {
   abandonedAt: string | undefined;
   /** The desk where it was taken (the first desk that wrote it). */
   deskId: string;
+  /** The desk where it was abandoned (its alert goes there when it succeeds after all). */
+  abandonedDeskId: string | undefined;
+}
+
+/** Who holds a payment's lease now (another desk, or this desk's other window): a change of it waits for theirs. */
+export interface LeaseHolder {
+  deskId: string;
+  operatorId: string;
 }
 
 /**
@@ -283,6 +291,19 @@ interface PaymentsTable {
   abandoned_at: string | null;
   desk_id: string | null;
   reservation_key: string | null;
+  abandoned_desk_id: string | null;
+}
+
+/**
+ * One change of a payment at a time across the center (amount update, confirmation, abandon): the desk and operator
+ * holding it, until `expires_at` (ms, the database's clock; 0 once released). A holder that crashed frees it by expiry.
+ */
+interface PaymentLeasesTable {
+  payment_id: string;
+  desk_id: string;
+  operator_id: string;
+  token: string;
+  expires_at: number;
 }
 
 interface RefundsTable {
@@ -303,6 +324,7 @@ export interface JournalDB {
   methods: MethodsTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
+  payment_leases: PaymentLeasesTable;
 }
 
 type OperationRecord = Selectable<OperationsTable>;
@@ -366,6 +388,19 @@ async function addServiceClock(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('operations').addColumn('service_created_at', 'bigint').execute();
 }
 
+/** The payments' leases, and the desk a payment was abandoned at: the same on both backends. */
+async function createPaymentLeases(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('payment_leases')
+    .addColumn('payment_id', 'text', (c) => c.primaryKey())
+    .addColumn('desk_id', 'text', (c) => c.notNull())
+    .addColumn('operator_id', 'text', (c) => c.notNull())
+    .addColumn('token', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.alterTable('payments').addColumn('abandoned_desk_id', 'text').execute();
+}
+
 const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
 
 const sqliteMigrations = {
@@ -387,6 +422,7 @@ const sqliteMigrations = {
     },
   },
   '0006_service_clock': { up: addServiceClock },
+  '0007_payment_leases': { up: createPaymentLeases },
 };
 
 const postgresMigrations = {
@@ -486,6 +522,7 @@ const postgresMigrations = {
     },
   },
   '0002_service_clock': { up: addServiceClock },
+  '0003_payment_leases': { up: createPaymentLeases },
 };
 
 /** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
@@ -507,6 +544,8 @@ export const JOURNAL_STORE: StoreDefinition = {
       methods: ['SELECT', 'INSERT', 'UPDATE'],
       payments: ['SELECT', 'INSERT', 'UPDATE'],
       refunds: ['SELECT', 'INSERT', 'UPDATE'],
+      // A lease is released by setting its expiry, never deleted.
+      payment_leases: ['SELECT', 'INSERT', 'UPDATE'],
     },
   },
 };
@@ -601,6 +640,7 @@ export class Journal {
               .where((eb) => eb.or([eb('desk_id', 'is', null), eb('desk_id', '!=', desk.deskId)]))
               .execute();
           }
+          await trx.updateTable('payments').set({ abandoned_desk_id: desk.deskId }).where('abandoned_desk_id', '!=', desk.deskId).execute();
         });
       }
     } catch (error) {
@@ -830,6 +870,39 @@ export class Journal {
       .execute();
   }
 
+  // ---- leases: one change of a payment at a time, on every desk ----
+
+  /**
+   * Takes the payment's lease for this desk and operator until `ttlMs` from now by the database's clock, in one
+   * statement: written when nobody holds it or the holder's lease has expired. Answers its token, or who holds it.
+   */
+  async takeLease(paymentId: string, operatorId: string, ttlMs: number): Promise<{ token: string } | { heldBy: LeaseHolder }> {
+    const now = databaseNowMs(this.store.backend);
+    for (;;) {
+      const token = randomUUID();
+      const taken = await this.db
+        .insertInto('payment_leases')
+        .values({ payment_id: paymentId, desk_id: this.deskId, operator_id: operatorId, token, expires_at: sql<number>`${now} + ${ttlMs}` })
+        .onConflict((oc) =>
+          oc
+            .column('payment_id')
+            .doUpdateSet((eb) => ({ desk_id: eb.ref('excluded.desk_id'), operator_id: eb.ref('excluded.operator_id'), token: eb.ref('excluded.token'), expires_at: eb.ref('excluded.expires_at') }))
+            .where('payment_leases.expires_at', '<=', now),
+        )
+        .returning('token')
+        .executeTakeFirst();
+      if (taken !== undefined) return { token };
+      const holder = await this.db.selectFrom('payment_leases').select(['desk_id', 'operator_id']).where('payment_id', '=', paymentId).where('expires_at', '>', now).executeTakeFirst();
+      // Released or expired between the two statements: taken again.
+      if (holder !== undefined) return { heldBy: { deskId: holder.desk_id, operatorId: holder.operator_id } };
+    }
+  }
+
+  /** Releases the lease this token took (nothing when it expired and another desk took it since). */
+  async releaseLease(paymentId: string, token: string): Promise<void> {
+    await this.db.updateTable('payment_leases').set({ expires_at: 0 }).where('payment_id', '=', paymentId).where('token', '=', token).execute();
+  }
+
   // ---- resources, as last known ----
 
   async saveMethod(method: MethodResource, reservationId: string): Promise<void> {
@@ -865,12 +938,16 @@ export class Journal {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** The agent abandoned this payment in progress; the first record stands. */
+  /** The agent abandoned this payment in progress, at this desk; the first record stands. */
   async abandonPayment(paymentId: string, by: string, at: string): Promise<void> {
     await this.announced(async (journal) => {
       const rows = await journal.db
         .updateTable('payments')
-        .set((eb) => ({ abandoned_by: eb.fn.coalesce('abandoned_by', eb.val(by)), abandoned_at: eb.fn.coalesce('abandoned_at', eb.val(at)) }))
+        .set((eb) => ({
+          abandoned_by: eb.fn.coalesce('abandoned_by', eb.val(by)),
+          abandoned_at: eb.fn.coalesce('abandoned_at', eb.val(at)),
+          abandoned_desk_id: eb.fn.coalesce('abandoned_desk_id', eb.val(this.deskId)),
+        }))
         .where('id', '=', paymentId)
         .returning('reservation_id')
         .execute();
@@ -1174,6 +1251,7 @@ function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string):
     abandonedBy: opt(row.abandoned_by),
     abandonedAt: opt(row.abandoned_at),
     deskId: row.desk_id ?? deskId,
+    abandonedDeskId: opt(row.abandoned_desk_id) ?? (row.abandoned_at === null ? undefined : (row.desk_id ?? deskId)),
   };
 }
 

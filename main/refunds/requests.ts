@@ -3,9 +3,10 @@
  * is every desk's): who asked at which desk, who decided at which desk, and the refund it became. A decision is one
  * conditional update: of two supervisors deciding at once, at one desk or two, one wins.
  */
+import { createHash } from 'node:crypto';
 import { sql, type InsertQueryBuilder, type Kysely, type UpdateQueryBuilder } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
-import type { RefundRequestStatus, RefundRequestView } from '../../shared/desk';
+import type { RefundRequestOrigin, RefundRequestStatus, RefundRequestView } from '../../shared/desk';
 import { notificationIn, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
@@ -33,6 +34,15 @@ const SQLITE_REQUESTS = sql`CREATE TABLE requests (
 const SQLITE_DESKS = sql`ALTER TABLE requests ADD COLUMN desk_id TEXT;
    ALTER TABLE requests ADD COLUMN decided_desk_id TEXT;`;
 
+/**
+ * A request the app itself puts in the queue (money the guest may be owed, found by a desk), the same on both backends:
+ * why (`origin`), the payment it is linked to (the one that replaced a payment that succeeded after it was abandoned), and
+ * the desk to alert.
+ */
+async function addOrigins(db: Kysely<unknown>): Promise<void> {
+  for (const column of ['origin', 'linked_payment_id', 'alert_desk_id']) await db.schema.alterTable('requests').addColumn(column, 'text').execute();
+}
+
 export const REFUND_REQUESTS_STORE: StoreDefinition = {
   name: 'refund_requests',
   label: 'refund requests',
@@ -42,6 +52,7 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
     migrations: {
       '0001_requests': { up: async (db: Kysely<unknown>) => void (await SQLITE_REQUESTS.execute(db)) },
       '0002_desks': { up: async (db: Kysely<unknown>) => void (await SQLITE_DESKS.execute(db)) },
+      '0003_origins': { up: addOrigins },
     },
   },
   postgres: {
@@ -72,6 +83,7 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
           await db.schema.createIndex('requests_payment').on('requests').column('payment_id').execute();
         },
       },
+      '0002_origins': { up: addOrigins },
     },
     // Requests are never deleted: a decision and its refund are updates of the row.
     grants: { requests: ['SELECT', 'INSERT', 'UPDATE'] },
@@ -96,6 +108,9 @@ interface Row {
   failure: string | null;
   desk_id: string | null;
   decided_desk_id: string | null;
+  origin: RefundRequestOrigin | null;
+  linked_payment_id: string | null;
+  alert_desk_id: string | null;
 }
 
 export interface RefundRequestsDB {
@@ -111,6 +126,12 @@ export interface NewRequest {
   note: string | undefined;
   requestedBy: string;
   requestedAt: string;
+  /** Put in the queue by the app (not asked for by an operator): why. */
+  origin?: RefundRequestOrigin;
+  /** The payment it is linked to: for a late success, the reservation's payment that replaced this one. */
+  linkedPaymentId?: string;
+  /** The desk told of it (a late success: the desk that abandoned the payment). */
+  alertDeskId?: string;
 }
 
 export interface StoredRequest extends NewRequest {
@@ -212,6 +233,35 @@ export class RefundRequests {
     );
     if (added === undefined) throw new Error('refund requests: request not stored');
     return added;
+  }
+
+  /**
+   * A request the app puts in the queue under an id made from what it is about (systemRequestId): of two desks writing
+   * it at once, one writes it. Answers the request when this call wrote it, undefined when it was there already.
+   */
+  async addOnce(request: NewRequest): Promise<StoredRequest | undefined> {
+    return this.announced(request.id, (db) =>
+      db
+        .insertInto('requests')
+        .values({
+          id: request.id,
+          payment_id: request.paymentId,
+          amount_cents: request.amountCents ?? null,
+          currency: request.currency,
+          reason: request.reason,
+          note: request.note ?? null,
+          status: 'pending',
+          requested_by: request.requestedBy,
+          requested_at: request.requestedAt,
+          override: 0,
+          desk_id: this.deskId,
+          origin: request.origin ?? null,
+          linked_payment_id: request.linkedPaymentId ?? null,
+          alert_desk_id: request.alertDeskId ?? null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returningAll(),
+    );
   }
 
   async get(id: string): Promise<StoredRequest | undefined> {
@@ -316,7 +366,17 @@ function toRequest(row: Row): StoredRequest {
     failure: opt(row.failure),
     deskId: opt(row.desk_id),
     decidedDeskId: opt(row.decided_desk_id),
+    ...(row.origin === null ? {} : { origin: row.origin }),
+    ...(row.linked_payment_id === null ? {} : { linkedPaymentId: row.linked_payment_id }),
+    ...(row.alert_desk_id === null ? {} : { alertDeskId: row.alert_desk_id }),
   };
+}
+
+/** The id of the one request the app puts in the queue for this payment and origin: the same at every desk (a UUID from a hash). */
+export function systemRequestId(origin: RefundRequestOrigin, paymentId: string): string {
+  const hex = createHash('sha256').update(`${origin}:${paymentId}`).digest('hex');
+  // A UUID of version 8 (custom), RFC 9562 variant.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function requestView(r: StoredRequest): RefundRequestView {
@@ -337,5 +397,7 @@ export function requestView(r: StoredRequest): RefundRequestView {
     override: r.override,
     ...(r.refundId === undefined ? {} : { refundId: r.refundId }),
     ...(r.failure === undefined ? {} : { failure: r.failure }),
+    ...(r.origin === undefined ? {} : { origin: r.origin }),
+    ...(r.linkedPaymentId === undefined ? {} : { linkedPaymentId: r.linkedPaymentId }),
   };
 }

@@ -10,6 +10,13 @@ export const RefundRequestId = z.uuid({ error: 'This is not a refund request id.
 export const RefundRequestStatus = z.enum(['pending', 'approved', 'rejected', 'failed']);
 export type RefundRequestStatus = z.infer<typeof RefundRequestStatus>;
 
+/**
+ * Why the app itself put a request in the queue: the service confirmed a payment for more than the agent saw (the
+ * difference), or an abandoned payment succeeded after another replaced it (all of it, a duplicate).
+ */
+export const RefundRequestOrigin = z.enum(['confirmed_amount_differs', 'late_success']);
+export type RefundRequestOrigin = z.infer<typeof RefundRequestOrigin>;
+
 export const RefundRequestView = z.object({
   id: RefundRequestId,
   paymentId: PaymentId,
@@ -31,6 +38,10 @@ export const RefundRequestView = z.object({
   override: z.boolean(),
   refundId: z.string().optional(),
   failure: z.string().optional(),
+  /** Put in the queue by the app, not asked for by an operator: why. */
+  origin: RefundRequestOrigin.optional(),
+  /** A late success: the reservation's payment that replaced this one (the refund is of this one, its duplicate). */
+  linkedPaymentId: PaymentId.optional(),
 });
 export type RefundRequestView = z.infer<typeof RefundRequestView>;
 

@@ -279,7 +279,12 @@ export const CHANNELS = {
       details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
     },
   }),
-  /** The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. */
+  /**
+   * The amount the agent saw goes with the confirmation: main refuses it in words when the service holds another. An
+   * amount update, confirmation or abandon of one payment is one at a time across the center: one under way at another
+   * desk refuses it (`payment_change_in_progress`, naming who). A confirmation the service still charges at another
+   * amount is `confirmed_amount_differs`, the difference charged over what the agent saw put in the supervisors' queue.
+   */
   'payments:confirm': channel({
     input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents }),
     output: PaymentView,
@@ -530,6 +535,20 @@ export const EVENTS = {
   'messaging:delivery': DeliveryResult,
   /** A refund request was asked for, decided or settled, at this desk or another of the center: queues read again. */
   'refunds:changed': z.object({ requestId: RefundRequestId, paymentId: PaymentId }),
+  /**
+   * An abandoned payment succeeded after all (its cardholder approved the old 3-D Secure link; the service has no
+   * cancel): told to the desk that abandoned it, once. Its refund (`duplicate` of `replacementPaymentId`, the
+   * reservation's payment after it) waits in the supervisors' queue as request `requestId`.
+   */
+  'payments:lateSuccess': z.object({
+    paymentId: PaymentId,
+    reservationId: ReservationId,
+    amountCents: Cents,
+    currency: Currency,
+    abandonedBy: OperatorId.optional(),
+    replacementPaymentId: PaymentId.optional(),
+    requestId: RefundRequestId,
+  }),
   /** A watched reservation's payment attempts changed at another desk (begun, answered): its overview is read again. */
   'reservations:changed': z.object({ reservationId: ReservationId }),
   /** The center's live feed was lost (`reconnecting`) or is back (`live`): see `live:watch`. */

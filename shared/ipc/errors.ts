@@ -95,6 +95,8 @@ export const ERROR_CODES = {
   payment_being_charged: ['amountCents', 'currency'],
   reservation_payment_in_progress: ['amountCents', 'currency'],
   payment_abandoned: [],
+  payment_change_in_progress: ['operatorId', 'deskId'],
+  confirmed_amount_differs: ['expectedCents', 'chargedCents', 'currency'],
   card_not_offered: [],
   missing_secret: [],
   network_error: [],

@@ -115,6 +115,7 @@ describe('createBridge', () => {
         "session:idleWarning",
         "updates:changed",
         "messaging:delivery",
+        "payments:lateSuccess",
         "refunds:changed",
         "reservations:changed",
         "live:status",

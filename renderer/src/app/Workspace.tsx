@@ -3,7 +3,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { LiveNote } from '../features/live';
-import { usePaymentEvents } from '../features/payment';
+import { LateSuccessAlert, usePaymentEvents } from '../features/payment';
 import { IdleWarning, lockSession, useActivityReport } from '../features/session';
 import { UpdateBanner } from '../features/updates';
 import { useI18n } from '../i18n';
@@ -91,6 +91,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
       </header>
       <IdleWarning />
       <UpdateBanner />
+      <LateSuccessAlert />
       <LiveNote />
       {sections.length > 1 && (
         <nav className="sections" aria-label={t('nav.label')}>

@@ -130,6 +130,10 @@ export const errorsEnUS = {
   'error.operation_closed': 'This operation was closed after a restart. Start a new one.',
   'error.operation_too_old': 'This operation is more than 24 hours old; a supervisor must check it.',
   'error.payment_abandoned': 'This payment was abandoned: it is left to expire. Take a new payment instead.',
+  'error.payment_change_in_progress': '{operatorId} is changing this payment right now (on desk {deskId}). Wait for it to finish, open the payment again, then try again.',
+  'error.payment_change_in_progress.plain': 'Someone is changing this payment right now, at this desk or another one. Wait for it to finish, open the payment again, then try again.',
+  'error.confirmed_amount_differs': 'The payment service confirmed this payment for {charged}, not the {expected} on your screen. Tell the guest; when more was charged, a refund of the difference is waiting in the supervisors’ queue.',
+  'error.confirmed_amount_differs.plain': 'The payment service confirmed this payment for another amount than the one on your screen. Tell the guest and a supervisor.',
 
   // Payments: the service's codes.
   // A code of the service this app does not know: main sends it as `serviceCode` (shared/ipc/errors.ts).

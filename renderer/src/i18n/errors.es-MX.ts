@@ -120,6 +120,10 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.operation_closed': 'Esta operación se cerró tras un reinicio. Inicie una nueva.',
   'error.operation_too_old': 'Esta operación tiene más de 24 horas; un supervisor debe revisarla.',
   'error.payment_abandoned': 'Este pago se abandonó: se deja vencer. Tome un pago nuevo.',
+  'error.payment_change_in_progress': '{operatorId} está modificando este pago en este momento (en el escritorio {deskId}). Espere a que termine, abra el pago de nuevo e intente otra vez.',
+  'error.payment_change_in_progress.plain': 'Alguien está modificando este pago en este momento, en este escritorio o en otro. Espere a que termine, abra el pago de nuevo e intente otra vez.',
+  'error.confirmed_amount_differs': 'El servicio de pagos confirmó este pago por {charged}, no por los {expected} de su pantalla. Avise al huésped; si se cobró de más, el reembolso de la diferencia espera en la cola de supervisores.',
+  'error.confirmed_amount_differs.plain': 'El servicio de pagos confirmó este pago por otro monto que el de su pantalla. Avise al huésped y a un supervisor.',
 
   // A code of the service this app does not know: main sends it as `serviceCode` (shared/ipc/errors.ts).
   'error.service_refused': 'El servicio de pagos rechazó la solicitud ({serviceCode}). Intente de nuevo; si vuelve a ocurrir, avise a TI.',

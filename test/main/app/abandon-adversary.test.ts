@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Output } from '../../../shared/ipc';
-import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
+import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
@@ -65,6 +65,27 @@ describe('an abandoned payment the cardholder approves after all', () => {
     const after = await overview();
     expect(after.inProgress?.map((p) => [p.paymentId, p.state])).toEqual([[old.id, 'processing']]);
     expect(after.balance?.owedCents).toBe(78_000);
+  });
+});
+
+describe('an abandoned payment that goes through after another card paid, on a desk of its own', () => {
+  it('is an alert at this desk and one duplicate refund request in the queue, linked to the payment that replaced it', async () => {
+    const events: { event: string; payload: unknown }[] = [];
+    desk.stack.onEvent((event, payload) => events.push({ event, payload }));
+    const old = await pay('4000000000003220');
+    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    await desk.ok('payments:abandon', { paymentId: old.id });
+    const replacement = await pay('4242424242424242');
+    await desk.until(replacement.id, (s) => s === 'succeeded');
+    await desk.ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
+    await desk.until(old.id, (s) => s === 'succeeded');
+    // Read again: still one alert, one request.
+    await desk.ok('payments:get', { paymentId: old.id });
+    const alerts = events.filter((e) => e.event === 'payments:lateSuccess').map((e) => e.payload);
+    expect(alerts).toEqual([expect.objectContaining({ paymentId: old.id, replacementPaymentId: replacement.id, amountCents: 20_000, abandonedBy: AGENT.id })]);
+    await desk.signIn(SUPERVISOR);
+    const queue = await desk.ok<Output<'refunds:queue'>>('refunds:queue', {});
+    expect(queue.requests.map((r) => [r.paymentId, r.reason, r.amountCents, r.origin, r.linkedPaymentId])).toEqual([[old.id, 'duplicate', 20_000, 'late_success', replacement.id]]);
   });
 });
 

@@ -365,6 +365,28 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await expect(b.begin(op({ kind: 'refund', payload: { reason: 'duplicate' }, paymentId: 'pay_other' }))).resolves.toMatchObject({ state: 'pending' });
     });
 
+    it('one change of a payment at a time: two desks taking its lease at once, one holds it; the other is told who, until it is released or expires', async () => {
+      const a = await open(DESK_A);
+      const b = await other(DESK_B);
+      const [atA, atB] = await Promise.all([a.takeLease('pay_l', 'ana', 60_000), b.takeLease('pay_l', 'sam', 60_000)]);
+      const taken = [atA, atB].filter((lease) => 'token' in lease);
+      expect(taken).toHaveLength(1);
+      const holder = 'token' in atA ? { desk: a, deskId: DESK_A.deskId, operatorId: 'ana', lease: atA } : { desk: b, deskId: DESK_B.deskId, operatorId: 'sam', lease: atB };
+      const waiting = holder.desk === a ? b : a;
+      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({ heldBy: { deskId: holder.deskId, operatorId: holder.operatorId } });
+      // Another payment is free.
+      expect(await waiting.takeLease('pay_other', 'sue', 60_000)).toHaveProperty('token');
+      if (!('token' in holder.lease)) throw new Error('not taken');
+      await holder.desk.releaseLease('pay_l', holder.lease.token);
+      const next = await waiting.takeLease('pay_l', 'sue', 0);
+      expect(next).toHaveProperty('token');
+      // The holder released it already: its token releases nothing of the next holder's.
+      await holder.desk.releaseLease('pay_l', holder.lease.token);
+      // A holder that stopped (its lease expired: here at once) does not hold the payment for ever.
+      expect(await holder.desk.takeLease('pay_l', 'ana', 60_000)).toHaveProperty('token');
+      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({ heldBy: { deskId: holder.desk === a ? DESK_A.deskId : DESK_B.deskId, operatorId: 'ana' } });
+    });
+
     it('counts refund operations of every desk for the daily cap', async () => {
       const a = await open(DESK_A);
       const b = await other(DESK_B);

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE } from '../../../main/payments/journal';
-import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
+import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, requestView, systemRequestId, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
@@ -65,7 +65,7 @@ describe('the refund requests file of before the storage layer', () => {
       raw.close();
 
       const requests = await RefundRequests.open(embeddedStorage(dir), DESK_A);
-      expect(requests.schemaVersion).toBe(2);
+      expect(requests.schemaVersion).toBe(3);
       expect(await requests.get('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e')).toMatchObject({
         paymentId: 'pay_old',
         amountCents: 700,
@@ -126,6 +126,21 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     expect((await requests.forPayment('pay_1')).map((r) => r.id)).toEqual([other.id, added.id]);
     expect(await requests.list('pending')).toEqual([]);
     expect((await requests.list('all')).map((r) => r.id)).toEqual([added.id, other.id]);
+  });
+
+  it('writes a request the app puts in the queue once, whichever desk writes it first, with why and its linked payment', async () => {
+    const a = await RefundRequests.open(await backend.storage(), DESK_A);
+    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const id = systemRequestId('late_success', 'pay_late');
+    expect(id).toBe(systemRequestId('late_success', 'pay_late'));
+    expect(id).not.toBe(systemRequestId('confirmed_amount_differs', 'pay_late'));
+    const request = { ...newRequest('pay_late', '2026-11-24T10:00:00.000Z'), id, note: undefined, origin: 'late_success' as const, linkedPaymentId: 'pay_next', alertDeskId: DESK_A.deskId };
+    const written = await Promise.all([a.addOnce(request), b.addOnce(request)]);
+    expect(written.filter((r) => r !== undefined)).toHaveLength(1);
+    expect(await a.addOnce(request)).toBeUndefined();
+    const queued = (await b.list('pending')).filter((r) => r.paymentId === 'pay_late');
+    expect(queued).toEqual([expect.objectContaining({ id, origin: 'late_success', linkedPaymentId: 'pay_next', alertDeskId: DESK_A.deskId, reason: 'duplicate' })]);
+    expect(requestView(queued[0] as StoredRequest)).toMatchObject({ origin: 'late_success', linkedPaymentId: 'pay_next' });
   });
 
   it('gives one queue for the center: every desk\'s pending requests, oldest first, each naming its desk', async () => {

@@ -3,8 +3,8 @@
 // "Abandon and use another card".
 // The hooks own the operation ids (kept in the call's store), what each answer marks stale, and the event subscriptions.
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
-import { useCallback, useEffect, useEffectEvent } from 'react';
-import type { Input, Output } from '../../../../shared/ipc';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import type { EventPayload, Input, Output } from '../../../../shared/ipc';
 import type { MethodView, PaymentView } from '../../../../shared/ipc/views';
 import type { DeliveryResult } from '../../../../shared/messaging';
 import type { CardInput } from '../../../../shared/payments/card';
@@ -67,6 +67,23 @@ export function usePaymentEvents(): void {
     if (!hasBridge) return;
     return bridge().events.on('payments:changed', (payment) => storePayment(queryClient, payment));
   }, [queryClient]);
+}
+
+/** An abandoned payment that went through after all, as main alerted this desk (the desk that abandoned it). */
+export type LateSuccess = EventPayload<'payments:lateSuccess'>;
+
+/**
+ * The alerts of abandoned payments that went through after all, kept while the workspace is up until the agent
+ * dismisses each (main tells this desk once per payment).
+ */
+export function useLateSuccesses(): { alerts: LateSuccess[]; dismiss: (paymentId: string) => void } {
+  const [alerts, setAlerts] = useState<LateSuccess[]>([]);
+  useEffect(() => {
+    if (!hasBridge) return;
+    return bridge().events.on('payments:lateSuccess', (alert) => setAlerts((now) => (now.some((a) => a.paymentId === alert.paymentId) ? now : [...now, alert])));
+  }, []);
+  const dismiss = useCallback((paymentId: string) => setAlerts((now) => now.filter((a) => a.paymentId !== paymentId)), []);
+  return { alerts, dismiss };
 }
 
 /** Content protection follows the card form: on while it holds card data, off when it is emptied or gone. */

@@ -2,6 +2,7 @@
 // after an approval, the refund's status is followed live like any other.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../../../shared/desk';
+import { shortReference } from '../../../../../shared/payments';
 import { describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
@@ -104,6 +105,10 @@ function QueueRow({ request, onApproved, onRejected }: { request: RefundRequestV
       <td>
         {reason === undefined ? request.reason : t(reason)}
         {request.note && <div className="muted">{request.note}</div>}
+        {request.origin === 'late_success' && (
+          <div role="note">{request.linkedPaymentId === undefined ? t('approvals.origin.late_success.plain') : t('approvals.origin.late_success', { payment: shortReference(request.linkedPaymentId) })}</div>
+        )}
+        {request.origin === 'confirmed_amount_differs' && <div role="note">{t('approvals.origin.confirmed_amount_differs')}</div>}
       </td>
       <td>
         {request.requestedBy}

@@ -24,6 +24,19 @@ const request = (id: string, deskId?: string): RefundRequestView => ({
 });
 
 describe('Approvals', () => {
+  it('says why the app put a request in the queue: a late success with the payment that replaced it, or a confirmation charged over what the agent saw', async () => {
+    main.reset();
+    const late = { ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a'), reason: 'duplicate' as const, origin: 'late_success' as const, linkedPaymentId: `pay_${'c'.repeat(24)}9f3a1b2c` };
+    const differs = { ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b'), reason: 'requested_by_customer' as const, origin: 'confirmed_amount_differs' as const };
+    main.answer('refunds:queue', () => ({ requests: [late, differs] }));
+    renderWithData('es-MX', <Approvals />);
+    const notes = await screen.findAllByRole('note');
+    expect(notes.map((n) => n.textContent)).toEqual([expect.stringContaining('9F3A-1B2C'), expect.stringContaining('la diferencia')]);
+    cleanup();
+    renderWithData('en-US', <Approvals />);
+    expect((await screen.findAllByRole('note')).map((n) => n.textContent)).toEqual([expect.stringContaining('charged twice'), expect.stringContaining('the difference')]);
+  });
+
   it('names the desk each request was asked at', async () => {
     main.reset();
     main.answer('refunds:queue', () => ({
