@@ -20,11 +20,10 @@ afterAll(async () => {
 });
 
 describe("a security code in a payment's note", () => {
-  // Finding: "el cvv de la tarjeta es 123" was taken as a note: the payment was made with it in its metadata.
-  it.fails('"el cvv de la tarjeta es 123": refused, the note named', async () => {
+  it('"el cvv de la tarjeta es 123": refused, the note named', async () => {
     await desk.signIn(AGENT);
     const methodId = await desk.card(RESERVATION);
     const pay = { operationId: randomUUID(), methodId, amountCents: 1_000, currency: 'mxn', reservationId: RESERVATION, note: 'el cvv de la tarjeta es 123' };
-    expect(await desk.refused('payments:pay', pay)).toMatchObject({ code: 'invalid_input', field: 'note' });
+    expect(await desk.refused('payments:pay', pay)).toMatchObject({ code: 'security_code_in_text', field: 'note' });
   });
 });
