@@ -218,6 +218,12 @@ const APPEND_RETRIES = 3;
 const ONCE_REMEMBERED = 10_000;
 /** Verification reads a chain this many rows at a time. */
 const VERIFY_PAGE = 1000;
+/**
+ * A text column as both backends keep it: scrubbed, and a NUL shown as ␀. PostgreSQL's text refuses NUL where SQLite
+ * keeps it, and a caller chooses some columns (the channel of a call refused at the door): a row the center can never
+ * take would be kept on the desk for ever, every row recorded after it behind it.
+ */
+const columnText = (text: string): string => redactText(text).replaceAll('\u0000', '\u2400');
 /** Rows kept on the desk are read back this many at a time to be written to the center. */
 const SPOOL_PAGE = 100;
 /** Delays in ms between tries to write the rows kept on the desk while the center does not take them; the last value repeats. */
@@ -386,11 +392,11 @@ export class AuditTrail {
       desk_id: this.deskId,
       at: new Date(this.now()).toISOString(),
       // Every column is scrubbed, not only the details: an id typed where a card number does not belong stays out.
-      actor: redactText(entry.actor),
-      action: redactText(entry.action),
+      actor: columnText(entry.actor),
+      action: columnText(entry.action),
       outcome: entry.outcome,
-      resource: entry.resource === undefined ? null : redactText(entry.resource),
-      request_id: entry.requestId === undefined ? null : redactText(entry.requestId),
+      resource: entry.resource === undefined ? null : columnText(entry.resource),
+      request_id: entry.requestId === undefined ? null : columnText(entry.requestId),
       details: JSON.stringify(redact(entry.details ?? {})),
     };
   }

@@ -195,6 +195,12 @@ export type BeginCheck = (journal: Journal, operationId: string) => Promise<void
 const CLOCK_REMEASURE_MS = 10 * 60_000;
 /** An offset beyond this is said in the log, for IT (the desk's clock needs setting). */
 const CLOCK_WARN_MS = 60_000;
+/**
+ * When the desk's wall clock and the monotonic clock disagree by more than this on the time gone by since a reading, the
+ * reading is taken again before it stamps or ages anything: the monotonic clock does not count a sleep (Linux, macOS),
+ * and a wall clock set by the OS or a person has moved. Either way one of them is wrong, and only a new reading says which.
+ */
+export const CLOCK_DRIFT_MS = 60_000;
 
 /** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
 const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
@@ -222,7 +228,7 @@ export class PaymentEngine {
    * operation. A desk taking another desk's fresh payment attempt for one past the service's 24 h window would close
    * it and charge the reservation again.
    */
-  private clockAnchor: { databaseMs: number; at: number } | undefined;
+  private clockAnchor: { databaseMs: number; at: number; deskAt: number } | undefined;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly keptListeners = new Set<(answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void>();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
@@ -255,7 +261,7 @@ export class PaymentEngine {
     this.journal = deps.journal;
     this.deskNow = deps.now ?? Date.now;
     this.monotonic = deps.monotonic ?? (() => performance.now());
-    this.serviceClock = new ServiceClock(this.monotonic);
+    this.serviceClock = new ServiceClock(this.monotonic, this.deskNow, CLOCK_DRIFT_MS);
     this.stopListening = deps.journal.onChange(() => this.wroteSomething());
     // Busy until the journal has been read once: what the last run left unanswered is not known before (recover re-sends it).
     this.readBusySoon();
@@ -301,11 +307,14 @@ export class PaymentEngine {
    */
   private async syncClock(force = false): Promise<void> {
     const at = this.monotonic();
-    if (!force && this.clockAnchor !== undefined && at - this.clockAnchor.at < CLOCK_REMEASURE_MS) return;
+    const anchor = this.clockAnchor;
+    const drifted = anchor !== undefined && Math.abs(this.deskNow() - anchor.deskAt - (at - anchor.at)) > CLOCK_DRIFT_MS;
+    if (!force && !drifted && anchor !== undefined && at - anchor.at < CLOCK_REMEASURE_MS) return;
     try {
+      const deskBefore = this.deskNow();
       const database = await this.journal.databaseNow();
       const after = this.monotonic();
-      this.clockAnchor = { databaseMs: database, at: (at + after) / 2 };
+      this.clockAnchor = { databaseMs: database, at: (at + after) / 2, deskAt: (deskBefore + this.deskNow()) / 2 };
       const offset = Math.round(database - this.deskNow());
       if (Math.abs(offset) > CLOCK_WARN_MS) this.deps.logger?.warn({ offsetMs: offset }, "this desk's clock is off from the center's: operations are timed by the center's");
     } catch (error) {
@@ -1078,8 +1087,10 @@ export class PaymentEngine {
     /** Read in the same transaction, after the row is written: true rolls the operation back (undefined is answered). */
     blocked?: (journal: Journal) => Promise<boolean>,
   ): Promise<Operation | undefined> {
-    // The service's clock is read before the first operation (a token's answer; none asked again while one is held): its start is stamped by it.
+    // The service's clock is read before the first operation (a token's answer; none asked again while one is held), and
+    // again when the desk's clocks disagree on the time since (a sleep): its start is stamped by it, or not by it at all.
     if (this.serviceClock.readAt() === undefined) await this.tokens.get().catch(() => undefined);
+    else if (this.serviceClock.drifted()) await this.tokens.renew().catch(() => undefined);
     try {
       if (blocked === undefined) return await this.begin(this.journal, operationId, kind, payload, meta);
       return await this.journal.transaction(async (journal) => {

@@ -15,12 +15,19 @@ interface Reading {
   sentAt: number;
   /** The monotonic time the answer arrived: the service answered before it. */
   receivedAt: number;
+  /** The desk's wall clock then: set against the monotonic one, it says whether the monotonic one missed time since (a sleep). */
+  deskAt: number;
 }
 
 export class ServiceClock {
   private last: Reading | undefined;
 
-  constructor(private readonly monotonic: () => number = () => performance.now()) {}
+  constructor(
+    private readonly monotonic: () => number = () => performance.now(),
+    private readonly wall: () => number = Date.now,
+    /** How far the wall clock and the monotonic one may disagree on the time since the reading before it is not used to stamp. */
+    private readonly driftMs = 60_000,
+  ) {}
 
   /** Takes the `Date` of an answer to a request sent at `sentAt` (monotonic); an absent or unreadable header is ignored. */
   observe(date: string | null | undefined, sentAt: number): void {
@@ -30,7 +37,7 @@ export class ServiceClock {
     const receivedAt = this.monotonic();
     // The newest answer wins; an answer to an older request that arrives late does not set the clock back.
     if (this.last !== undefined && sentAt < this.last.sentAt) return;
-    this.last = { serviceMs, sentAt: Math.min(sentAt, receivedAt), receivedAt };
+    this.last = { serviceMs, sentAt: Math.min(sentAt, receivedAt), receivedAt, deskAt: this.wall() };
   }
 
   /** The monotonic time of the last reading's request, or undefined before any. */
@@ -38,10 +45,23 @@ export class ServiceClock {
     return this.last?.sentAt;
   }
 
-  /** The earliest the service's clock may read now (to stamp when an operation began), or undefined before any reading. */
+  /**
+   * Whether the desk's wall clock and the monotonic clock disagree on the time since the last reading: the monotonic one
+   * missed a sleep, or the wall clock was set. The reading then says nothing sure of now until it is taken again.
+   */
+  drifted(): boolean {
+    const last = this.last;
+    return last !== undefined && Math.abs(this.wall() - last.deskAt - (this.monotonic() - last.receivedAt)) > this.driftMs;
+  }
+
+  /**
+   * The earliest the service's clock may read now (to stamp when an operation began), or undefined before any reading and
+   * while the desk's clocks disagree since it (drifted): a start stamped too early would age its operation past the window.
+   */
   earliest(): number | undefined {
     const last = this.last;
-    return last && Math.floor(last.serviceMs + (this.monotonic() - last.receivedAt));
+    if (last === undefined || this.drifted()) return undefined;
+    return Math.floor(last.serviceMs + (this.monotonic() - last.receivedAt));
   }
 
   /** The latest the service's clock may read now (to age an operation), or undefined before any reading. */
