@@ -276,13 +276,14 @@ interface Group {
 const LIST_SEPARATOR = /[,;/|\\]/;
 
 /**
- * Whether a window of groups reads as two numbers in a list: a list separator inside it, and another separator inside it
- * that is not the same. A card dictated or written as a list keeps one separator throughout ("4242, 4242, 4242, 4242");
- * two phone numbers written with spaces and a comma between them do not ("55 1234 5678, 998 123 4567").
+ * Whether a window of groups reads as two numbers in a list: a list separator inside it, another separator inside it
+ * that is not the same, and a group shorter than a card's (cards are written in groups of 4 to 6 digits). Two phone
+ * numbers written with spaces and a comma between them are a list ("55 1234 5678, 998 123 4567"); a card dictated
+ * group by group is not, whatever its separators ("4242, 4242, 4242 4242", "5555/5555/5555 4444").
  */
 function isAList(window: readonly Group[]): boolean {
   const inside = window.slice(1).map((group) => group.separator);
-  return inside.some((separator) => LIST_SEPARATOR.test(separator)) && new Set(inside).size > 1;
+  return inside.some((separator) => LIST_SEPARATOR.test(separator)) && new Set(inside).size > 1 && window.some((group) => group.digits.length < 4);
 }
 
 /**
