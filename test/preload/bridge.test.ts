@@ -89,10 +89,10 @@ describe('createBridge', () => {
     const { transport, invoked } = recordingTransport();
     const api = createBridge(transport);
     await api.payments.get({ paymentId: 'pay_x' });
-    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' });
+    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] });
     expect(invoked).toEqual([
       ['payments:get', { paymentId: 'pay_x' }],
-      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' }],
+      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] }],
     ]);
   });
 

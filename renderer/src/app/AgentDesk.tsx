@@ -4,7 +4,7 @@ import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { describeError } from '../bridge/errors';
 import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
-import { AbandonedNotice, inProgressCents, PaymentFlow } from '../features/payment';
+import { AbandonedNotice, inProgressCents, PaymentFlow, RecoveredNotices } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
@@ -33,6 +33,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
           {info.data?.environment === 'training' && <Outbox />}
         </div>
         <div className="stack">
+          <RecoveredNotices reservationNotices={overview.data?.recovered} />
           {reservationId === undefined && <p className="muted">{t('ws.empty')}</p>}
           {reservation.isError && (
             <p className="error" role="alert">
@@ -63,6 +64,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   pendingPayments={overview.data?.pendingPayments ?? []}
                   inProgress={overview.data?.inProgress ?? []}
                   balance={overview.data?.balance}
+                  chargedToday={overview.data?.chargedToday}
                   overviewUpdating={overview.isFetching}
                 />
               ) : (
