@@ -19,6 +19,7 @@ import type { PaymentView } from '../../../shared/ipc';
 import { findCardData, TEXT_ISSUES } from '../../../shared/text';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
 import { filesUnder, lettersAndDigits, pansInFolder, readings } from '../support/card-scan';
+import { asTheScreen } from '../../support/screen';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORDS = { ada: 'a long password 42', ana: 'agent password 1234', sam: 'supervisor pass 1234' } as const;
@@ -43,8 +44,16 @@ let dayError: unknown;
 let openScan: { files: string[]; found: string[] } = { files: [], found: [] };
 
 async function call<T = unknown>(channel: string, input: unknown): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } }> {
-  const result = await stack.dispatch(channel, sender, input);
-  crossed.push(result);
+  // As the screen calls: a charge names the charges of today shown, a refund the refunds shown (each answer read crossed too).
+  const result = await asTheScreen(
+    async (c, i) => {
+      const answer = await stack.dispatch(c, sender, i);
+      crossed.push(answer);
+      return answer;
+    },
+    channel,
+    input,
+  );
   // As a careless handler would: every input and answer logged as it is. The logger's scrubbing must hold.
   logs.logger.info({ channel, input, result }, 'call');
   return result as never;
