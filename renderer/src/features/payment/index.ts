@@ -3,6 +3,6 @@ export { amountText, parseAmount, type AmountProblem, type ParsedAmount } from '
 export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPayment, watchPayment } from './api';
 export { PaymentFlow } from './ui/PaymentFlow';
 export { AbandonedNotice } from './ui/AbandonedNotice';
-export { RecoveredNotices } from './ui/RecoveredNotices';
+export { RecoveredNotices, ReservationRecovered } from './ui/RecoveredNotices';
 export { brandLabel } from './ui/card/brand';
 export { inProgressCents } from './waiting';
