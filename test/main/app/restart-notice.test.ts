@@ -169,3 +169,34 @@ describe('a refund whose answer was lost, then a restart', () => {
     expect(refunded.refunds).toHaveLength(2);
   });
 });
+
+describe('an approval of a refund request', () => {
+  it('is refused, and the request stays pending, until the refunds made of the payment were shown to the approver', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    const card = await desk.card(RESERVATION);
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(card, []));
+    await desk.until(payment.id, (status) => status === 'succeeded');
+    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, amountCents: 3_000, reason: 'cancellation' });
+    // Meanwhile a supervisor refunds part of it directly.
+    await desk.signIn(SUPERVISOR);
+    const refunded = await desk.ok<Output<'refunds:create'>>('refunds:create', {
+      operationId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 2_000,
+      reason: 'requested_by_customer',
+      acknowledgedRefundIds: [],
+    });
+    const made = refunded.refunds.map((r) => r.id);
+    expect(made).toHaveLength(1);
+
+    expect(await desk.refused('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [] })).toMatchObject({ code: 'refunds_not_acknowledged', params: { count: 1, amountCents: 2_000 } });
+    const queue = await desk.ok<{ requests: { id: string; status: string }[] }>('refunds:queue', { status: 'all' });
+    expect(queue.requests.find((r) => r.id === request.id)?.status).toBe('pending');
+    expect(keysSent(desk, 'POST /payments/{id}/refunds')).toHaveLength(1);
+
+    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', { requestId: request.id, acknowledgedRefundIds: made });
+    expect(approved.request.status).toBe('approved');
+    expect(approved.payment.refunds).toHaveLength(2);
+  });
+});
