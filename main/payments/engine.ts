@@ -835,14 +835,12 @@ export class PaymentEngine {
         continue;
       }
       try {
-        await this.resend(op);
+        // What it made is noted for its operator in the transaction that writes the answer: both are written, or neither.
+        await this.resend(op, undefined, (journal, resultId) => this.noticeRecovered(op, resultId, journal));
         report.resent.push(op.operationId);
       } catch {
         report.failed.push(op.operationId);
       }
-      await this.noticeRecovered(op).catch((error: unknown) => {
-        this.deps.logger?.warn({ operationId: op.operationId, code: error instanceof Error ? error.name : 'unknown' }, 'what recovery completed could not be noted for its operator');
-      });
     }
     for (const id of await this.journal.unsettledPaymentIds()) {
       this.poller.follow(id);
@@ -858,16 +856,15 @@ export class PaymentEngine {
    * What recover() made of an operation the agent never got the answer to (a payment, a refund) is written as a notice for
    * the operator who began it: told first at their next sign-in, on any desk, until they acknowledge it.
    */
-  private async noticeRecovered(op: Operation): Promise<void> {
-    const now = await this.journal.operation(op.operationId);
-    if (now?.state !== 'done' || now.resultId === undefined) return;
-    const paymentId = now.kind === 'create_payment' ? now.resultId : now.paymentId;
-    if (paymentId === undefined || now.kind === 'tokenize') return;
-    const payment = await this.journal.payment(paymentId);
+  private async noticeRecovered(op: Operation, resultId: string, journal: Journal): Promise<void> {
+    const paymentId = op.kind === 'create_payment' ? resultId : op.paymentId;
+    if (paymentId === undefined || op.kind === 'tokenize') return;
+    const payment = await journal.payment(paymentId);
     if (payment === undefined) return;
-    const refund = now.kind === 'refund' ? payment.refunds.find((r) => r.id === now.resultId) : undefined;
-    const base = { id: now.operationId, operatorId: now.operatorId, reservationId: payment.reservationId, paymentId, takenAt: now.createdAt, completedAt: this.now() };
-    await this.journal.addRecovered(
+    const refund = op.kind === 'refund' ? payment.refunds.find((r) => r.id === resultId) : undefined;
+    if (op.kind === 'refund' && refund === undefined) return;
+    const base = { id: op.operationId, operatorId: op.operatorId, reservationId: payment.reservationId, paymentId, takenAt: op.createdAt, completedAt: this.now() };
+    await journal.addRecovered(
       refund === undefined
         ? { ...base, kind: 'payment', refundId: undefined, amountCents: payment.amountCents, currency: payment.currency, status: payment.status }
         : { ...base, kind: 'refund', refundId: refund.id, amountCents: refund.amountCents, currency: refund.currency, status: refund.status },
@@ -891,15 +888,17 @@ export class PaymentEngine {
 
   // ---- internals ----
 
-  private async resend(op: Operation, trace?: RequestTrace): Promise<void> {
+  /** `also`: written in the transaction of the answer, with what the operation made (recover()'s notice for its operator). */
+  private async resend(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<void> {
     if (op.kind === 'create_payment') {
-      await this.sendPayment(op, trace);
+      await this.sendPayment(op, trace, also);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
       const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
+        await also?.(journal, r.id);
         return r.id;
       });
       this.poller.restartSoon(paymentId);
@@ -998,10 +997,11 @@ export class PaymentEngine {
   }
 
   /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
-  private async sendPayment(op: Operation, trace?: RequestTrace): Promise<PaymentView> {
+  private async sendPayment(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<PaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
     const payment = await this.run(op, (key) => this.client.createPayment(body, key, trace), async (p, journal) => {
       await journal.savePayment(p, { operatorId: op.operatorId });
+      await also?.(journal, p.id);
       return p.id;
     });
     this.poller.follow(payment.id, payment);
