@@ -90,10 +90,9 @@ const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 /**
  * The charges of today the screen showed before a new charge (`reservations:overview` `chargedToday`), possibly none:
  * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today that is not named here.
- * Left out, nothing was shown: main checks it all the same (an empty list), so a charge of today refuses it.
  */
 const AcknowledgedPaymentIds = z.array(PaymentId).max(100);
-/** The refunds of the payment the screen showed before a new refund (none when left out): main refuses it (`refunds_not_acknowledged`) otherwise. */
+/** The refunds of the payment the screen showed before a new refund, possibly none: main refuses it (`refunds_not_acknowledged`) otherwise. */
 const AcknowledgedRefundIds = z.array(z.string().min(1).max(64)).max(100);
 
 export const CHANNELS = {
