@@ -200,3 +200,16 @@ describe('an approval of a refund request', () => {
     expect(approved.payment.refunds).toHaveLength(2);
   });
 });
+
+describe('two charges at once', () => {
+  it('neither slips past a charge of today that their screens did not show', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    const first = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(await desk.card(RESERVATION), []));
+    await desk.until(first.id, (status) => status === 'succeeded');
+    const [one, two] = [await desk.card(RESERVATION), await desk.card(RESERVATION)];
+    const answers = await Promise.all([desk.call('payments:pay', charge(one, [])), desk.call('payments:pay', charge(two, []))]);
+    expect(answers.map((a) => (a.ok ? 'charged' : a.error.code))).toEqual(['charges_not_acknowledged', 'charges_not_acknowledged']);
+    expect(keysSent(desk, 'POST /payments')).toHaveLength(1);
+  });
+});
