@@ -262,6 +262,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     fetch: options.fetch,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollScheduleMs ? { pollSchedule: options.pollScheduleMs } : {}),
+    // "Taken today" (the door's check before a new charge) is the desk's calendar day, as the screen's.
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
   });
   engine.on((event) => emit('payments:changed', event.payment));
   // Results arrive later (the poller): each final payment and refund status is written once. The trail remembers a result
@@ -452,7 +454,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       },
       live: (windowId, watch) => live.watch(windowId, watch ?? { queue: false, reservations: [] }),
       protectCardData: options.protectCardData ?? (() => undefined),
-      clock: { now: Date.now, timeZone },
+      // The engine's clock: the charges the screen shows as "today" are those the door asks to have been shown.
+      clock: { now: () => engine.now(), timeZone },
     }),
     currentOperator: () => guard.current(),
     signedOutReason: () => guard.endedElsewhereError()?.toIpcError(),

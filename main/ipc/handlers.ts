@@ -6,10 +6,11 @@ import type { CsvImportResult, ReservationView } from '../../shared/reservations
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
 import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
 import type { LiveState, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
+import type { RecoveredNoticeView } from '../../shared/ipc/views';
 import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
-import { reservationBalance, type PaymentEngine } from '../payments';
+import { reservationBalance, type PaymentEngine, type RecoveredNotice } from '../payments';
 import type { CallContext, Handlers } from './dispatch';
 import { livePayments } from './live';
 
@@ -40,10 +41,19 @@ export interface MessagingPort {
 
 /** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
 export interface RefundsPort {
-  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView, trace?: string[]): Promise<PaymentView>;
+  refund(
+    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds: readonly string[] },
+    by: OperatorView,
+    trace?: string[],
+  ): Promise<PaymentView>;
   request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView, trace?: string[]): Promise<RefundRequestView>;
-  override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView, trace?: string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
-  approve(requestId: string, by: OperatorView, trace?: string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  override(
+    input: { requestId: string; approverId: string; approverPassword: string; acknowledgedRefundIds: readonly string[] },
+    caller: OperatorView,
+    trace?: string[],
+  ): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  /** `acknowledgedRefundIds`: the payment's refunds the approver was shown (refused while a refund made is not among them). */
+  approve(requestId: string, by: OperatorView, trace: string[] | undefined, acknowledgedRefundIds: readonly string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView>;
   /** The center's queue: every desk's requests. */
   queue(status: 'pending' | 'all'): Promise<RefundRequestView[]>;
@@ -109,6 +119,23 @@ export interface HandlerDeps {
   protectCardData: (webContentsId: number, active: boolean) => void;
   /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
   clock?: { now(): number; timeZone: string };
+}
+
+/** A notice of what recover() completed, as the screens show it (times as ISO instants). */
+function noticeView(notice: RecoveredNotice): RecoveredNoticeView {
+  return {
+    id: notice.id,
+    kind: notice.kind,
+    operatorId: notice.operatorId,
+    reservationId: notice.reservationId,
+    paymentId: notice.paymentId,
+    ...(notice.refundId === undefined ? {} : { refundId: notice.refundId }),
+    ...(notice.amountCents === undefined ? {} : { amountCents: notice.amountCents }),
+    currency: notice.currency,
+    status: notice.status,
+    takenAt: new Date(notice.takenAt).toISOString(),
+    completedAt: new Date(notice.completedAt).toISOString(),
+  };
 }
 
 /** The signed-in operator; the dispatcher has already refused calls without one. */
@@ -179,6 +206,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const overview = {
         ...listed,
         inProgress: livePayments(listed.payments, (methodId) => cards.get(methodId), (paymentId) => histories.get(paymentId) ?? []),
+        recovered: (await engine.recovered({ reservationId })).map(noticeView),
       };
       // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
       const reservation = await reservations.get(reservationId).catch(() => undefined);
@@ -191,6 +219,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:recovered': async (_input, ctx) => ({ notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView) }),
+    'payments:acknowledgeRecovered': async ({ noticeIds }, ctx) => ({ acknowledged: await engine.acknowledgeRecovered(noticeIds, operatorOf(ctx)) }),
     'payments:get': ({ paymentId }, ctx) => engine.getPayment(paymentId, ctx.trace),
     // Nobody signed in (the desk locked, the session ended): the window watches nothing.
     'live:watch': (watch, ctx) => ({ state: live(ctx.senderId, ctx.operator === undefined ? undefined : watch) }),
@@ -235,7 +265,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx), ctx.trace),
     'refunds:queue': async ({ status }) => ({ requests: await refunds.queue(status ?? 'pending') }),
     'refunds:requestsFor': async ({ paymentId }) => ({ requests: await refunds.requestsFor(paymentId) }),
-    'refunds:approve': ({ requestId }, ctx) => refunds.approve(requestId, signedIn(ctx), ctx.trace),
+    'refunds:approve': ({ requestId, acknowledgedRefundIds }, ctx) => refunds.approve(requestId, signedIn(ctx), ctx.trace, acknowledgedRefundIds),
     'refunds:reject': ({ requestId, note }, ctx) => refunds.reject(requestId, note, signedIn(ctx)),
     'refunds:limits': () => ({ limits: refunds.limits() }),
     'payments:search': async (query) => ({ payments: await desk.searchPayments(query) }),

@@ -25,6 +25,11 @@ export function dayIn(instant: number | string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
 }
 
+/** The desk's calendar day a charge counts as taken on: its last change (when it succeeded), else when it was made. */
+export function chargeDay(payment: { createdAt: string; updatedAt: string | undefined }, timeZone: string): string {
+  return dayIn(payment.updatedAt ?? payment.createdAt, timeZone);
+}
+
 /**
  * The balance the agent may charge: the source's balance (which this app assumes does not yet reflect its own payments)
  * less every succeeded or in-progress payment (not one the agent abandoned while it waited, unless its cardholder approved it after all) and every
@@ -57,9 +62,8 @@ export function reservationBalance(
   }
   const today = dayIn(clock.now, clock.timeZone);
   const chargedToday = journal.payments
-    .filter((p) => p.status === 'succeeded')
+    .filter((p) => p.status === 'succeeded' && chargeDay(p, clock.timeZone) === today)
     .map((p) => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, at: p.updatedAt ?? p.createdAt }))
-    .filter((p) => dayIn(p.at, clock.timeZone) === today)
     .sort((a, b) => b.at.localeCompare(a.at));
   return {
     sourceBalanceCents: reservation.balanceDueCents,

@@ -1,13 +1,14 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, formatMoney, isFinalPayment, isFinalRefund, refundableCents } from '../../shared/payments';
+import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, countsAgainstRefundable, formatMoney, isFinalPayment, isFinalRefund, refundableCents } from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput, type RequestTrace } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
-import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type StoredMethod, type StoredPayment } from './journal';
+import { chargeDay, dayIn } from './balance';
+import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type RecoveredNotice, type StoredMethod, type StoredPayment } from './journal';
 import { Poller } from './poller';
 import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
@@ -45,6 +46,8 @@ export interface EngineDeps {
   random?: () => number;
   backoffBaseMs?: number;
   pollSchedule?: readonly number[];
+  /** The desk's time zone: a charge "taken today" is one of the desk's calendar day (the system's when not given). */
+  timeZone?: string;
 }
 
 /** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
@@ -149,6 +152,11 @@ const PayInput = z.strictObject({
   note: PaymentNote.optional(),
   /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
   keepCard: z.boolean().optional(),
+  /**
+   * The reservation's charges of today the screen showed the agent before this charge (chargesToAcknowledge): a charge
+   * taken today and not named here refuses the new one. The door always gives it (the contract requires it).
+   */
+  acknowledgedPaymentIds: z.array(PaymentId).max(100).optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
@@ -158,6 +166,8 @@ const RefundInput = z.strictObject({
   amountCents: Cents.optional(),
   reason: RefundReason,
   operatorId: OperatorId,
+  /** The payment's refunds the screen showed before this one: a refund made and not named here refuses it (the door always gives it). */
+  acknowledgedRefundIds: z.array(z.string().min(1).max(64)).max(100).optional(),
 });
 
 /** Parses input at the engine's door: refused before any request or journal write. */
@@ -449,7 +459,7 @@ export class PaymentEngine {
   }
 
   private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>, trace: RequestTrace | undefined): Promise<PaymentView> {
-    const { operationId, operatorId, note, installments, amountCents, ...rest } = parsed;
+    const { operationId, operatorId, note, installments, amountCents, acknowledgedPaymentIds, ...rest } = parsed;
     const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
       ...rest,
@@ -500,7 +510,15 @@ export class PaymentEngine {
       if (earlier.length === 0) {
         // Begun only if, once its row holds the reservation, no payment of it is in progress: another desk's payment
         // answered between the reads above (its row freed the reservation) is found here, and nothing is written.
-        const op = existing ?? (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => (await this.livePayment(rest.reservationId, journal)) !== undefined));
+        // In the same transaction, the reservation's charges of today must all be ones the agent was shown (two calls at
+        // once read each other's committed payments here).
+        const op =
+          existing ??
+          (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => {
+            if ((await this.livePayment(rest.reservationId, journal)) !== undefined) return true;
+            if (acknowledgedPaymentIds !== undefined) await this.checkChargesAcknowledged(journal, rest.reservationId, acknowledgedPaymentIds);
+            return false;
+          }));
         // Another call began this operation, or another payment of the reservation, first: decided again with it.
         if (op === undefined) continue;
         return this.sendPayment(op, trace);
@@ -663,7 +681,7 @@ export class PaymentEngine {
   }
 
   private async refundNow(input: z.input<typeof RefundInput>, whenBegun: BeginCheck | undefined, trace: RequestTrace | undefined): Promise<PaymentView> {
-    const { operationId, paymentId, amountCents, reason, operatorId } = checked(RefundInput, input);
+    const { operationId, paymentId, amountCents, reason, operatorId, acknowledgedRefundIds } = checked(RefundInput, input);
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : await this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId, trace);
@@ -680,7 +698,12 @@ export class PaymentEngine {
       });
     }
     const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
-    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, whenBegun, begun ?? 'none');
+    // A new refund, in the transaction that writes it: every refund made of the payment was shown first, then the caller's rule.
+    const check: BeginCheck = async (journal, id) => {
+      if (acknowledgedRefundIds !== undefined) await this.checkRefundsAcknowledged(journal, paymentId, acknowledgedRefundIds);
+      await whenBegun?.(journal, id);
+    };
+    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, check, begun ?? 'none');
     if (op.state !== 'done') {
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, operatorId);
@@ -791,7 +814,9 @@ export class PaymentEngine {
    * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
    * every other card tokenized for the reservation served its one payment and is not offered again.
    */
-  async listReservation(reservationId: string): Promise<{ payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[] }> {
+  async listReservation(
+    reservationId: string,
+  ): Promise<{ payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[]; chargedToday: ChargeToday[] }> {
     const id = checked(ReservationId, reservationId);
     const payments = await this.journal.paymentsOf(id);
     const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
@@ -800,7 +825,69 @@ export class PaymentEngine {
       payments: payments.map((p) => this.view(p)),
       methods: (await this.journal.methodsOf(id)).filter((m) => m.keptAt !== undefined && !declined.has(m.id)).map(methodView),
       pendingPayments: await Promise.all(pending.map((op) => this.pendingView(op))),
+      chargedToday: this.chargesToAcknowledge(payments).map(chargeToday),
     };
+  }
+
+  /** What recover() completed that these operators (one) or this reservation were not yet told of, oldest first, on every desk. */
+  recovered(of: { operatorId: string } | { reservationId: string }): Promise<RecoveredNotice[]> {
+    return this.journal.recoveredNotices(of);
+  }
+
+  /** The operator saw these notices of theirs (others' are left as they are): answers how many were acknowledged. */
+  acknowledgeRecovered(ids: readonly string[], operatorId: string): Promise<number> {
+    return this.journal.acknowledgeRecovered(ids, checked(OperatorId, operatorId), this.now());
+  }
+
+  /**
+   * A reservation's charges the agent must have been shown before another charge: taken today on the desk's calendar
+   * day by the engine's clock (the rule of the screen's "Already charged … today": main/payments/balance.ts), succeeded
+   * or still in progress (not one abandoned while it waited).
+   */
+  private chargesToAcknowledge(payments: readonly StoredPayment[]): StoredPayment[] {
+    const timeZone = this.deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const today = dayIn(this.now(), timeZone);
+    return payments
+      .filter((p) => p.status === 'succeeded' || (!isFinalPayment(p.status) && !(p.abandonedAt !== undefined && ABANDONABLE.has(p.status))))
+      .filter((p) => chargeDay(p, timeZone) === today)
+      .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+  }
+
+  /** Refuses a new charge while a charge of today on the reservation is not among those the agent was shown. */
+  private async checkChargesAcknowledged(journal: Journal, reservationId: string, acknowledged: readonly string[]): Promise<void> {
+    const shown = new Set(acknowledged);
+    const unseen = this.chargesToAcknowledge(await journal.paymentsOf(reservationId)).filter((p) => !shown.has(p.id));
+    const [newest] = unseen;
+    if (newest === undefined) return;
+    const at = newest.updatedAt ?? newest.createdAt;
+    throw new ServiceError(
+      'invalid_input',
+      'charges_not_acknowledged',
+      `This reservation was already charged ${formatMoney(newest.amountCents, newest.currency)} today (at ${at})${unseen.length > 1 ? ` and ${unseen.length - 1} more time(s)` : ''}, and that charge was not on your screen. Open the reservation again, check its charges with the guest, then charge only if more is owed.`,
+      { param: 'acknowledgedPaymentIds', params: { count: unseen.length, amountCents: newest.amountCents, currency: newest.currency, at } },
+    );
+  }
+
+  /** A refund's approval checked before it is decided: refused while a refund made of the payment is not among those shown. */
+  async checkRefundsShown(paymentId: string, acknowledged: readonly string[]): Promise<void> {
+    await this.checkRefundsAcknowledged(this.journal, checked(PaymentId, paymentId), acknowledged);
+  }
+
+  /** Refuses a new refund while a refund made of the payment (pending or succeeded) is not among those the operator was shown. */
+  private async checkRefundsAcknowledged(journal: Journal, paymentId: string, acknowledged: readonly string[]): Promise<void> {
+    const shown = new Set(acknowledged);
+    const payment = await journal.payment(paymentId);
+    const unseen = (payment?.refunds ?? []).filter((r) => countsAgainstRefundable(r.status) && !shown.has(r.id)).reverse();
+    const [newest] = unseen;
+    if (newest === undefined) return;
+    const at = newest.createdAt ?? '';
+    const amount = newest.amountCents === undefined ? 'an unknown amount' : formatMoney(newest.amountCents, newest.currency);
+    throw new ServiceError(
+      'invalid_input',
+      'refunds_not_acknowledged',
+      `This payment was already refunded ${amount}${unseen.length > 1 ? ` and ${unseen.length - 1} more time(s)` : ''}, and that refund was not on your screen. Open the payment again and check what is left before refunding.`,
+      { param: 'acknowledgedRefundIds', params: { count: unseen.length, amountCents: newest.amountCents ?? 0, currency: newest.currency, at } },
+    );
   }
 
   /** Every card tokenized for the reservation at any desk, kept or not (brand and last 4 for what its payments show). */
@@ -852,7 +939,8 @@ export class PaymentEngine {
         continue;
       }
       try {
-        await this.resend(op);
+        // What it made is noted for its operator in the transaction that writes the answer: both are written, or neither.
+        await this.resend(op, undefined, (journal, resultId) => this.noticeRecovered(op, resultId, journal));
         report.resent.push(op.operationId);
       } catch (error) {
         if (!isPastWindow(error)) {
@@ -874,6 +962,25 @@ export class PaymentEngine {
     return report;
   }
 
+  /**
+   * What recover() made of an operation the agent never got the answer to (a payment, a refund) is written as a notice for
+   * the operator who began it: told first at their next sign-in, on any desk, until they acknowledge it.
+   */
+  private async noticeRecovered(op: Operation, resultId: string, journal: Journal): Promise<void> {
+    const paymentId = op.kind === 'create_payment' ? resultId : op.paymentId;
+    if (paymentId === undefined || op.kind === 'tokenize') return;
+    const payment = await journal.payment(paymentId);
+    if (payment === undefined) return;
+    const refund = op.kind === 'refund' ? payment.refunds.find((r) => r.id === resultId) : undefined;
+    if (op.kind === 'refund' && refund === undefined) return;
+    const base = { id: op.operationId, operatorId: op.operatorId, reservationId: payment.reservationId, paymentId, takenAt: op.createdAt, completedAt: this.now() };
+    await journal.addRecovered(
+      refund === undefined
+        ? { ...base, kind: 'payment', refundId: undefined, amountCents: payment.amountCents, currency: payment.currency, status: payment.status }
+        : { ...base, kind: 'refund', refundId: refund.id, amountCents: refund.amountCents, currency: refund.currency, status: refund.status },
+    );
+  }
+
   /** Stops following payments; the attempts log still being written is awaited (the journal may close after). */
   async close(): Promise<void> {
     this.closed = true;
@@ -891,15 +998,17 @@ export class PaymentEngine {
 
   // ---- internals ----
 
-  private async resend(op: Operation, trace?: RequestTrace): Promise<void> {
+  /** `also`: written in the transaction of the answer, with what the operation made (recover()'s notice for its operator). */
+  private async resend(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<void> {
     if (op.kind === 'create_payment') {
-      await this.sendPayment(op, trace);
+      await this.sendPayment(op, trace, also);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
       const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
+        await also?.(journal, r.id);
         return r.id;
       });
       this.poller.restartSoon(paymentId);
@@ -1008,10 +1117,11 @@ export class PaymentEngine {
   }
 
   /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
-  private async sendPayment(op: Operation, trace?: RequestTrace): Promise<PaymentView> {
+  private async sendPayment(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<PaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
     const payment = await this.run(op, (key) => this.client.createPayment(body, key, trace), async (p, journal) => {
       await journal.savePayment(p, { operatorId: op.operatorId });
+      await also?.(journal, p.id);
       return p.id;
     });
     this.poller.follow(payment.id, payment);
@@ -1421,6 +1531,18 @@ const pastWindowError = (): ServiceError =>
     'This operation was never answered and may be past the 24 hours the service keeps its key: it is not sent again. A supervisor must find out with the service whether it went through.',
   );
 const isPastWindow = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
+
+/** A charge of today the screen shows before another (listReservation): the door refuses a new charge unless named. */
+export interface ChargeToday {
+  paymentId: string;
+  amountCents: number;
+  currency: string;
+  status: string;
+  /** When it counts as taken (its last change, ISO). */
+  at: string;
+}
+
+const chargeToday = (p: StoredPayment): ChargeToday => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, status: p.status, at: p.updatedAt ?? p.createdAt });
 
 /** A guard of beginUnlessTaken found the operation must not begin: its transaction is rolled back. */
 class NotBegun extends Error {}

@@ -38,6 +38,22 @@ export interface Operation {
   deskId: string;
 }
 
+/** What recover() completed: a payment made or a refund made after a restart, for the operator who began it. */
+export interface RecoveredNotice {
+  id: string;
+  kind: 'payment' | 'refund';
+  operatorId: string;
+  reservationId: string;
+  paymentId: string;
+  refundId: string | undefined;
+  amountCents: number | undefined;
+  currency: string;
+  status: string;
+  takenAt: number;
+  completedAt: number;
+  deskId: string;
+}
+
 export interface StoredMethod {
   id: string;
   reservationId: string;
@@ -318,6 +334,27 @@ interface RefundsTable {
   desk_id: string | null;
 }
 
+/** What recover() completed at a start: told to the operator who began it until they acknowledge it. */
+interface RecoveredTable {
+  /** The operation's id: one notice per operation. */
+  operation_id: string;
+  kind: 'payment' | 'refund';
+  operator_id: string;
+  reservation_id: string;
+  reservation_key: string;
+  payment_id: string;
+  refund_id: string | null;
+  amount_cents: number | null;
+  currency: string;
+  status: string;
+  /** When the operation was begun and when recover() completed it (epoch ms, the engine's clock). */
+  taken_at: number;
+  completed_at: number;
+  desk_id: string;
+  acknowledged_at: number | null;
+  acknowledged_by: string | null;
+}
+
 export interface JournalDB {
   operations: OperationsTable;
   attempts: AttemptsTable;
@@ -325,9 +362,11 @@ export interface JournalDB {
   payments: PaymentsTable;
   refunds: RefundsTable;
   payment_leases: PaymentLeasesTable;
+  recovered: RecoveredTable;
 }
 
 type OperationRecord = Selectable<OperationsTable>;
+type RecoveredRecord = Selectable<RecoveredTable>;
 type PaymentRecord = Selectable<PaymentsTable>;
 type RefundRecord = Selectable<RefundsTable>;
 type MethodRecord = Selectable<MethodsTable>;
@@ -401,6 +440,30 @@ async function createPaymentLeases(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('payments').addColumn('abandoned_desk_id', 'text').execute();
 }
 
+/** The notices of what recover() completed (both backends), read by operator and by reservation. */
+async function createRecovered(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('recovered')
+    .addColumn('operation_id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind IN ('payment', 'refund')`))
+    .addColumn('operator_id', 'text', (c) => c.notNull())
+    .addColumn('reservation_id', 'text', (c) => c.notNull())
+    .addColumn('reservation_key', 'text', (c) => c.notNull())
+    .addColumn('payment_id', 'text', (c) => c.notNull())
+    .addColumn('refund_id', 'text')
+    .addColumn('amount_cents', 'bigint')
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('taken_at', 'bigint', (c) => c.notNull())
+    .addColumn('completed_at', 'bigint', (c) => c.notNull())
+    .addColumn('desk_id', 'text', (c) => c.notNull())
+    .addColumn('acknowledged_at', 'bigint')
+    .addColumn('acknowledged_by', 'text')
+    .execute();
+  await db.schema.createIndex('recovered_operator').on('recovered').columns(['operator_id', 'acknowledged_at']).execute();
+  await db.schema.createIndex('recovered_reservation_key').on('recovered').column('reservation_key').execute();
+}
+
 const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
 
 const sqliteMigrations = {
@@ -423,6 +486,8 @@ const sqliteMigrations = {
   },
   '0006_service_clock': { up: addServiceClock },
   '0007_payment_leases': { up: createPaymentLeases },
+  // 8: what recover() completed, told to its operator until acknowledged.
+  '0008_recovered_notices': { up: createRecovered },
 };
 
 const postgresMigrations = {
@@ -523,6 +588,7 @@ const postgresMigrations = {
   },
   '0002_service_clock': { up: addServiceClock },
   '0003_payment_leases': { up: createPaymentLeases },
+  '0004_recovered_notices': { up: createRecovered },
 };
 
 /** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
@@ -546,6 +612,7 @@ export const JOURNAL_STORE: StoreDefinition = {
       refunds: ['SELECT', 'INSERT', 'UPDATE'],
       // A lease is released by setting its expiry, never deleted.
       payment_leases: ['SELECT', 'INSERT', 'UPDATE'],
+      recovered: ['SELECT', 'INSERT', 'UPDATE'],
     },
   },
 };
@@ -852,6 +919,53 @@ export class Journal {
   private async refundTurn(operatorId: string): Promise<void> {
     if (this.store.backend !== 'postgres') return;
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund-cap:${operatorId.toLowerCase()}`}, 0))`.execute(this.db);
+  }
+
+  // ---- what recover() completed ----
+
+  /** Writes the notice of an operation recover() completed (once: the operation's id is its id). */
+  async addRecovered(notice: Omit<RecoveredNotice, 'deskId'>): Promise<void> {
+    await this.db
+      .insertInto('recovered')
+      .values({
+        operation_id: notice.id,
+        kind: notice.kind,
+        operator_id: notice.operatorId.toLowerCase(),
+        reservation_id: notice.reservationId,
+        reservation_key: reservationKey(notice.reservationId),
+        payment_id: notice.paymentId,
+        refund_id: notice.refundId ?? null,
+        amount_cents: notice.amountCents ?? null,
+        currency: notice.currency,
+        status: notice.status,
+        taken_at: notice.takenAt,
+        completed_at: notice.completedAt,
+        desk_id: this.deskId,
+      })
+      .onConflict((oc) => oc.column('operation_id').doNothing())
+      .execute();
+    this.changed();
+  }
+
+  /** The notices not yet acknowledged, on every desk: an operator's (compared without case), or a reservation's; oldest first. */
+  async recoveredNotices(of: { operatorId: string } | { reservationId: string }): Promise<RecoveredNotice[]> {
+    let query = this.db.selectFrom('recovered').selectAll().where('acknowledged_at', 'is', null);
+    query = 'operatorId' in of ? query.where('operator_id', '=', of.operatorId.toLowerCase()) : query.where('reservation_key', '=', reservationKey(of.reservationId));
+    return (await query.orderBy('completed_at').orderBy('operation_id').execute()).map(toRecovered);
+  }
+
+  /** The operator has seen these notices of theirs: they are not told again. Answers how many it acknowledged. */
+  async acknowledgeRecovered(ids: readonly string[], operatorId: string, at: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .updateTable('recovered')
+      .set({ acknowledged_at: at, acknowledged_by: operatorId.toLowerCase() })
+      .where('operation_id', 'in', [...ids])
+      .where('operator_id', '=', operatorId.toLowerCase())
+      .where('acknowledged_at', 'is', null)
+      .executeTakeFirst();
+    this.changed();
+    return Number(result.numUpdatedRows);
   }
 
   async recordAttempt(attempt: Attempt, at: number): Promise<void> {
@@ -1288,6 +1402,21 @@ function toOperation(row: OperationRecord, deskId: string): Operation {
     deskId: row.desk_id ?? deskId,
   };
 }
+
+const toRecovered = (r: RecoveredRecord): RecoveredNotice => ({
+  id: r.operation_id,
+  kind: r.kind,
+  operatorId: r.operator_id,
+  reservationId: r.reservation_id,
+  paymentId: r.payment_id,
+  refundId: opt(r.refund_id),
+  amountCents: r.amount_cents === null ? undefined : Number(r.amount_cents),
+  currency: r.currency,
+  status: r.status,
+  takenAt: Number(r.taken_at),
+  completedAt: Number(r.completed_at),
+  deskId: r.desk_id,
+});
 
 const toMethod = (m: MethodRecord): StoredMethod => ({
   id: m.id,

@@ -6,11 +6,12 @@ import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
 import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
 import { askedCents, refundedTodayCents, type RefundHistory, type RefundOperationRecord } from './daily';
+import { UserError } from '../errors';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
 export interface RefundDeskDeps {
-  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'operation' | 'now' | 'onKeptAnswer'>;
+  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'operation' | 'now' | 'onKeptAnswer' | 'checkRefundsShown'>;
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
@@ -75,18 +76,29 @@ export class RefundDesk {
     }
   }
 
-  /** A supervisor or admin refunds directly, within their role's limits (per refund, and per day). */
-  refund(input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason }, by: OperatorView, trace?: RequestTrace): Promise<PaymentView> {
+  /**
+   * A supervisor or admin refunds directly, within their role's limits (per refund, and per day). `acknowledgedRefundIds`:
+   * the payment's refunds the screen showed (the engine refuses a new refund while one made is not among them).
+   */
+  refund(
+    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds?: readonly string[] },
+    by: OperatorView,
+    trace?: RequestTrace,
+  ): Promise<PaymentView> {
     return this.oneAtATime(async () => {
       const begun = await this.deps.engine.operation(input.operationId);
       if (begun) {
         // Its answer lost, a refund is sent again only within the caps a new one meets now (the engine keeps its money fields).
         if (begun.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(by, begun);
-        return this.deps.engine.refund({ ...input, operatorId: by.id }, undefined, trace);
+        return this.deps.engine.refund({ ...input, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id }, undefined, trace);
       }
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
       await this.checkLimit(by, payment, input.amountCents);
-      return this.deps.engine.refund({ ...input, operatorId: by.id }, this.checkedAsBegun(by, payment, input.amountCents), trace);
+      return this.deps.engine.refund(
+        { ...input, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id },
+        this.checkedAsBegun(by, payment, input.amountCents),
+        trace,
+      );
     });
   }
 
@@ -119,18 +131,22 @@ export class RefundDesk {
   }
 
   /** Manager override: the supervisor signs on the agent's screen with their own credentials. */
-  async override(input: { requestId: string; approverId: string; approverPassword: string }, caller: OperatorView, trace?: RequestTrace): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+  async override(
+    input: { requestId: string; approverId: string; approverPassword: string; acknowledgedRefundIds?: readonly string[] },
+    caller: OperatorView,
+    trace?: RequestTrace,
+  ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = await this.requireRequest(input.requestId);
     if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
     const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
     if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
     const { approver } = checked;
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true, trace));
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true, trace, input.acknowledgedRefundIds));
   }
 
-  /** A supervisor approves a request from the queue. */
-  approve(requestId: string, by: OperatorView, trace?: RequestTrace): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace));
+  /** A supervisor approves a request from the queue, having been shown the payment's refunds made (`acknowledgedRefundIds`). */
+  approve(requestId: string, by: OperatorView, trace?: RequestTrace, acknowledgedRefundIds?: readonly string[]): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace, acknowledgedRefundIds));
   }
 
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
@@ -180,7 +196,13 @@ export class RefundDesk {
 
   // ---- internals ----
 
-  private async approveAs(request: StoredRequest, approver: OperatorView, override: boolean, trace: RequestTrace | undefined): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+  private async approveAs(
+    request: StoredRequest,
+    approver: OperatorView,
+    override: boolean,
+    trace: RequestTrace | undefined,
+    acknowledgedRefundIds: readonly string[] | undefined,
+  ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     this.checkApprover(request, approver);
     if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
     if (request.status === 'approved' && !this.resumes(request, approver)) throw closed(request);
@@ -192,6 +214,8 @@ export class RefundDesk {
     if (request.status === 'pending') {
       const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
       await this.checkLimit(approver, payment, request.amountCents);
+      // A refund made of the payment that the approver was not shown refuses the approval before it is decided.
+      if (acknowledgedRefundIds !== undefined) await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
       if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
         throw closed(await this.requireRequest(request.id));
@@ -213,6 +237,7 @@ export class RefundDesk {
           reason: request.reason,
           // Who decided it: this approver (just now, or resuming their own approval: resumes() allows no one else).
           operatorId: request.status === 'pending' ? approver.id : (request.decidedBy ?? approver.id),
+          ...(acknowledgedRefundIds === undefined ? {} : { acknowledgedRefundIds: [...acknowledgedRefundIds] }),
         },
         this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), request.amountCents),
         trace,
@@ -222,8 +247,10 @@ export class RefundDesk {
       return { request: requestView(settled), payment };
     } catch (error) {
       const state = await this.deps.engine.operationState(request.id);
-      // Refused for good (before sending, or by the service): the request closes. Otherwise it stays approved and is re-sent.
-      if (state === undefined || state === 'failed') {
+      // Refused for good (before sending, or by the service): the request closes. Otherwise it stays approved and is re-sent;
+      // so it does when a refund made meanwhile was not shown to the approver (approved again once it is).
+      const unseen = error instanceof UserError && error.code === 'refunds_not_acknowledged';
+      if (!unseen && (state === undefined || state === 'failed')) {
         await this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
       }
       throw error;

@@ -21,6 +21,8 @@ export const CHANNEL_NAMES = [
   'payments:watch',
   'payments:checkAgain',
   'payments:abandon',
+  'payments:recovered',
+  'payments:acknowledgeRecovered',
   'messaging:sendLink',
   'messaging:sendReceipt',
   'messaging:channels',

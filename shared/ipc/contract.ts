@@ -7,7 +7,7 @@ import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundRea
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, ReservationBalance } from './views';
+import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, ReservationBalance } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -89,6 +89,13 @@ export type LiveState = z.infer<typeof LiveState>;
 
 /** One id per logical operation, made by the renderer when the agent starts it: retries reuse it. */
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
+/**
+ * The charges of today the screen showed before a new charge (`reservations:overview` `chargedToday`), possibly none:
+ * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today that is not named here.
+ */
+const AcknowledgedPaymentIds = z.array(PaymentId).max(100);
+/** The refunds of the payment the screen showed before a new refund, possibly none: main refuses it (`refunds_not_acknowledged`) otherwise. */
+const AcknowledgedRefundIds = z.array(z.string().min(1).max(64)).max(100);
 
 export const CHANNELS = {
   /**
@@ -188,6 +195,8 @@ export const CHANNELS = {
    * The reservation's payments and saved cards, its payment attempts still unanswered (which block a new payment), its
    * payments in progress not abandoned (`inProgress`: the live panel, and no new charge form until each is finished or
    * abandoned), and what it still owes (`balance`, computed by main; absent when the reservation's source lacks it).
+   * `chargedToday`: the charges a new charge must name as shown (`payments:pay` `acknowledgedPaymentIds`). `recovered`:
+   * what main completed after a restart on this reservation, not yet acknowledged by the operator who began it.
    */
   'reservations:overview': channel({
     input: z.strictObject({ reservationId: ReservationId }),
@@ -197,6 +206,8 @@ export const CHANNELS = {
       pendingPayments: z.array(PendingPaymentView),
       inProgress: z.array(LivePaymentView).optional(),
       balance: ReservationBalance.optional(),
+      chargedToday: z.array(ChargeTodayView).optional(),
+      recovered: z.array(RecoveredNoticeView).optional(),
     }),
     access: STAFF,
     activity: 'background',
@@ -233,6 +244,7 @@ export const CHANNELS = {
        * payment only: it is never offered as a saved card. A declined card is never offered either way.
        */
       keepCard: z.boolean().optional(),
+      acknowledgedPaymentIds: AcknowledgedPaymentIds,
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
@@ -250,6 +262,7 @@ export const CHANNELS = {
           methodId: input.keepCard === true ? input.methodId : undefined,
           status: output?.status,
           operationId: input.operationId,
+          acknowledgedPaymentIds: input.acknowledgedPaymentIds.length > 0 ? input.acknowledgedPaymentIds.join(',') : undefined,
         }),
     },
   }),
@@ -308,6 +321,19 @@ export const CHANNELS = {
     activity: 'operator',
     audit: { action: 'payment.abandon', resource: (input) => input.paymentId, details: (_input, output) => defined({ status: output?.status, amountCents: output?.amountCents, currency: output?.currency }) },
   }),
+  /**
+   * What main completed after a restart (a payment or refund whose answer never reached the operator who began it), not yet
+   * acknowledged by the signed-in operator, on any desk: the workspace shows them first after sign-in and unlock.
+   */
+  'payments:recovered': channel({ input: none, output: z.object({ notices: z.array(RecoveredNoticeView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  /** The operator has read these notices of theirs: they are not shown again (another operator's are left as they are). */
+  'payments:acknowledgeRecovered': channel({
+    input: z.strictObject({ noticeIds: z.array(z.uuid()).min(1).max(100) }),
+    output: z.object({ acknowledged: z.number().int() }),
+    access: STAFF,
+    activity: 'operator',
+    audit: { action: 'payment.acknowledgeRecovered', details: (input, output) => defined({ noticeIds: input.noticeIds.join(','), acknowledged: output?.acknowledged }) },
+  }),
   /** Background: the screens read a payment again after each change and on their own timers. */
   'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
@@ -349,7 +375,7 @@ export const CHANNELS = {
   'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
   /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
   'refunds:create': channel({
-    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason }),
+    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason, acknowledgedRefundIds: AcknowledgedRefundIds }),
     output: PaymentView,
     access: REFUNDS,
     activity: 'operator',
@@ -373,7 +399,12 @@ export const CHANNELS = {
   }),
   /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */
   'refunds:override': channel({
-    input: z.strictObject({ requestId: RefundRequestId, approverId: OperatorId, approverPassword: z.string().min(1, 'Enter the password.').max(200) }),
+    input: z.strictObject({
+      requestId: RefundRequestId,
+      approverId: OperatorId,
+      approverPassword: z.string().min(1, 'Enter the password.').max(200),
+      acknowledgedRefundIds: AcknowledgedRefundIds,
+    }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: TAKES_PAYMENTS,
     activity: 'operator',
@@ -408,7 +439,7 @@ export const CHANNELS = {
     audit: 'none',
   }),
   'refunds:approve': channel({
-    input: z.strictObject({ requestId: RefundRequestId }),
+    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: REFUNDS,
     activity: 'operator',

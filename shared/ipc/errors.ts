@@ -85,6 +85,8 @@ export const ERROR_CODES = {
   earlier_refund_completed: [],
   refund_in_flight: [],
   payment_unanswered: ['amountCents', 'currency'],
+  charges_not_acknowledged: ['count', 'amountCents', 'currency', 'at'],
+  refunds_not_acknowledged: ['count', 'amountCents', 'currency', 'at'],
   operation_changed: [],
   operation_needs_reconciliation: [],
   operation_closed: [],

@@ -142,3 +142,29 @@ export const LivePaymentView = z.object({
   lastLink: z.object({ channel: MessageChannel, to: z.string(), status: z.string(), sentAt: z.string() }).optional(),
 });
 export type LivePaymentView = z.infer<typeof LivePaymentView>;
+
+/**
+ * A charge of the reservation taken today (the desk's calendar day, by main's clock), succeeded or in progress: the
+ * screen shows each before a new charge, and `payments:pay` names those it showed (`acknowledgedPaymentIds`).
+ */
+export const ChargeTodayView = z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), status: z.string(), at: z.string() });
+export type ChargeTodayView = z.infer<typeof ChargeTodayView>;
+
+/**
+ * What main completed at a start after a restart (recover()): a payment or a refund whose answer the operator who began
+ * it never got. Shown to that operator first, and on its reservation, until they acknowledge it. Times are ISO.
+ */
+export const RecoveredNoticeView = z.object({
+  id: z.uuid(),
+  kind: z.enum(['payment', 'refund']),
+  operatorId: z.string(),
+  reservationId: z.string(),
+  paymentId: z.string(),
+  refundId: z.string().optional(),
+  amountCents: CentsOrZero.optional(),
+  currency: z.string(),
+  status: z.string(),
+  takenAt: z.string(),
+  completedAt: z.string(),
+});
+export type RecoveredNoticeView = z.infer<typeof RecoveredNoticeView>;

@@ -114,7 +114,7 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
       await pause();
       const operationId = randomUUID();
       send({ type: 'payment-begun', operationId });
-      let payment = await desk.call<{ id: string; status: string }>('payments:pay', { operationId, methodId: method.id, amountCents: 10_000 + n, currency: 'usd', reservationId });
+      let payment = await desk.call<{ id: string; status: string }>('payments:pay', { operationId, methodId: method.id, amountCents: 10_000 + n, currency: 'usd', reservationId, acknowledgedPaymentIds: [] });
       send({ type: 'payment-made', paymentId: payment.id });
       for (let i = 0; i < 50 && payment.status !== 'succeeded' && payment.status !== 'failed'; i++) {
         await sleep(200);
@@ -158,7 +158,7 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       if (turn === desk.index) {
         approving = approving.then(() =>
           desk
-            .call('refunds:approve', { requestId: request.id })
+            .call('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [] })
             .then(() => send({ type: 'request-approved', requestId: request.id }))
             .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) })),
         );

@@ -145,7 +145,7 @@ async function paymentInProgress(electron: FakeElectron): Promise<void> {
     reservationId: 'MEX-2H8R5T',
   });
   const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', { reservationId: 'MEX-2H8R5T' });
-  await ok(electron, 'payments:pay', { operationId: crypto.randomUUID(), methodId: method.id, amountCents: 8000, currency: reservation.currency, reservationId: 'MEX-2H8R5T' });
+  await ok(electron, 'payments:pay', { operationId: crypto.randomUUID(), methodId: method.id, amountCents: 8000, currency: reservation.currency, reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] });
 }
 
 describe('main/index.ts, the composition root', () => {

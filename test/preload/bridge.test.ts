@@ -47,10 +47,12 @@ describe('createBridge', () => {
         "operators:resetPassword",
         "operators:update",
         "payments:abandon",
+        "payments:acknowledgeRecovered",
         "payments:checkAgain",
         "payments:confirm",
         "payments:get",
         "payments:pay",
+        "payments:recovered",
         "payments:search",
         "payments:tokenize",
         "payments:updateAmount",
@@ -89,10 +91,10 @@ describe('createBridge', () => {
     const { transport, invoked } = recordingTransport();
     const api = createBridge(transport);
     await api.payments.get({ paymentId: 'pay_x' });
-    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' });
+    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] });
     expect(invoked).toEqual([
       ['payments:get', { paymentId: 'pay_x' }],
-      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate' }],
+      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] }],
     ]);
   });
 

@@ -4,7 +4,7 @@ import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { describeError } from '../bridge/errors';
 import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
-import { AbandonedNotice, inProgressCents, PaymentFlow } from '../features/payment';
+import { AbandonedNotice, inProgressCents, PaymentFlow, ReservationRecovered } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
@@ -54,6 +54,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                 onClose={closeReservation}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
               />
+              <ReservationRecovered notices={overview.data?.recovered} />
               <AbandonedNotice payments={overview.data?.payments ?? []} />
               {canTakePayments ? (
                 <PaymentFlow
@@ -63,6 +64,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   pendingPayments={overview.data?.pendingPayments ?? []}
                   inProgress={overview.data?.inProgress ?? []}
                   balance={overview.data?.balance}
+                  chargedToday={overview.data?.chargedToday}
                   overviewUpdating={overview.isFetching}
                 />
               ) : (

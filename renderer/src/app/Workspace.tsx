@@ -3,7 +3,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { LiveNote } from '../features/live';
-import { LateSuccessAlert, usePaymentEvents } from '../features/payment';
+import { LateSuccessAlert, RecoveredNotices, usePaymentEvents } from '../features/payment';
 import { IdleWarning, lockSession, useActivityReport } from '../features/session';
 import { UpdateBanner } from '../features/updates';
 import { useI18n } from '../i18n';
@@ -119,6 +119,8 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
           </div>
         </nav>
       )}
+      {/* What main completed after a restart, told first to the operator who began it, whatever the section. */}
+      <RecoveredNotices />
       {section === 'workspace' ? (
         <div id="panel-workspace" {...(sections.length > 1 ? { role: 'tabpanel', 'aria-labelledby': 'tab-workspace' } : {})}>
           <AgentDesk operator={operator} lookupRef={lookupRef} />

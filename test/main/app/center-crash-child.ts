@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     card: { number: '4242424242424242', expMonth: 12, expYear: job.expYear, cvv: '123' },
     reservationId: job.reservationId,
   })) as { id: string };
-  await ok('payments:pay', { operationId: job.operationId, methodId: method.id, amountCents: job.amountCents, currency: 'usd', reservationId: job.reservationId });
+  await ok('payments:pay', { operationId: job.operationId, methodId: method.id, amountCents: job.amountCents, currency: 'usd', reservationId: job.reservationId, acknowledgedPaymentIds: [] });
   say('UNEXPECTED payments:pay answered without reaching after-send');
   process.exit(2);
 }

@@ -11,6 +11,9 @@ import type { RunningSimulator } from '../../../main/sandbox';
 import type { SenderInfo } from '../../../main/ipc';
 import type { Storage } from '../../../main/storage';
 import type { IpcError, Output } from '../../../shared/ipc';
+import { asTheScreen } from '../../support/screen';
+
+export { asTheScreen };
 
 export const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 export const AGENT = { id: 'ana', password: 'agent password 1234' };
@@ -60,7 +63,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
     await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
     await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
   }
-  const call: Desk['call'] = (channel, input) => desk.stack.dispatch(channel, sender, input);
+  const call: Desk['call'] = (channel, input) => asTheScreen((c, i) => desk.stack.dispatch(c, sender, i), channel, input);
   const ok = async <T>(channel: string, input: unknown): Promise<T> => {
     const result = await call(channel, input);
     if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);

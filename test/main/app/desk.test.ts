@@ -8,6 +8,7 @@ import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import type { PaymentSummary } from '../../../shared/ipc';
 import type { ReservationView } from '../../../shared/reservations';
+import { asTheScreen } from './desk-kit';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 let dir: string;
@@ -15,7 +16,7 @@ let stack: MainStack;
 const made: { id: string; reservation: ReservationView; last4: string; by: string }[] = [];
 
 async function ok<T>(channel: string, input: unknown): Promise<T> {
-  const result = await stack.dispatch(channel, sender, input);
+  const result = await asTheScreen((c, i) => stack.dispatch(c, sender, i), channel, input);
   if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
   return result.value as T;
 }

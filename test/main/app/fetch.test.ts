@@ -70,7 +70,7 @@ describe('the stack’s one fetch', () => {
       card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'CUN-FETCH1',
     });
-    const payment = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12000, currency: 'mxn', reservationId: 'CUN-FETCH1' });
+    const payment = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12000, currency: 'mxn', reservationId: 'CUN-FETCH1', acknowledgedPaymentIds: [] });
     expect(payment.status).toBe('requires_action');
 
     const sent = await ok<{ status: string; messageId: string }>('messaging:sendLink', { paymentId: payment.id, channel: 'email', destination: 'ana@example.com', language: 'es-MX' });

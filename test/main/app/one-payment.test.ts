@@ -128,7 +128,7 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     const stack = await start();
     await signIn(stack);
     const methodId = await savedCard(stack);
-    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION };
+    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
     await fault(stack, drop, 3);
     const first = randomUUID();
     expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({ ok: false, error: { code: 'network_error' } });
@@ -144,7 +144,7 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     let stack = await start();
     await signIn(stack);
     const methodId = await savedCard(stack);
-    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION };
+    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
     await fault(stack, drop, 6);
     const first = randomUUID();
     expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({ ok: false });
@@ -178,7 +178,7 @@ describe('the reservation shows the unanswered payment, and Check again', () => 
     const methodId = await savedCard(stack);
     await fault(stack, 'drop_after_commit', 6);
     const first = randomUUID();
-    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION })).toMatchObject({ ok: false });
+    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] })).toMatchObject({ ok: false });
     const overview = await ok<{ pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
     expect(overview.pendingPayments).toEqual([
       expect.objectContaining({ operationId: first, amountCents: 12000, currency: 'mxn', brand: 'visa', last4: '4242', state: 'unanswered', installments: false }),
@@ -203,7 +203,7 @@ describe('what identifies a payment operation is its money fields', () => {
     await signIn(stack);
     const methodId = await savedCard(stack);
     const operationId = randomUUID();
-    const charge = { operationId, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION };
+    const charge = { operationId, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
     await fault(stack, 'drop_before_commit', 3);
     expect(await call(stack, 'payments:pay', { ...charge, note: 'deposit' })).toMatchObject({ ok: false, error: { code: 'network_error' } });
     await signIn(stack, OTHER_AGENT);
@@ -224,11 +224,11 @@ describe('a reservation is one reservation whatever the case of its number', () 
     const lower = RESERVATION.toLowerCase();
     await fault(stack, 'drop_after_commit', 6);
     const first = randomUUID();
-    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: lower })).toMatchObject({ ok: false });
+    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: lower, acknowledgedPaymentIds: [] })).toMatchObject({ ok: false });
     // Confirmation numbers are compared without case across the desk (the reservations store, search, look-ups).
     const overview = await ok<{ pendingPayments: { operationId: string }[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
     expect(overview.pendingPayments.map((p) => p.operationId)).toEqual([first]);
-    expect(await call(stack, 'payments:pay', { operationId: randomUUID(), methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION })).toEqual({
+    expect(await call(stack, 'payments:pay', { operationId: randomUUID(), methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] })).toEqual({
       ok: false,
       error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } },
     });

@@ -92,7 +92,7 @@ describe('the main stack', () => {
     // The audit file refuses the result rows for a while (what a full disk or a lost center does to the append).
     const fault = new Database(join(dir, 'audit.db'));
     fault.exec("CREATE TRIGGER s4_fault BEFORE INSERT ON audit WHEN NEW.action = 'payment.result' BEGIN SELECT RAISE(ABORT, 'disk I/O error (S4)'); END;");
-    const paid = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId });
+    const paid = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId, acknowledgedPaymentIds: [] });
     let status = paid.status;
     for (let i = 0; i < 100 && status !== 'succeeded'; i++) {
       status = (await ok<{ status: string }>('payments:get', { paymentId: paid.id })).status;

@@ -106,7 +106,7 @@ describe('what the app writes to the audit trail', () => {
       reservationId,
     });
     expect(await last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
-    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId });
+    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId, acknowledgedPaymentIds: [] });
     const row = await last('payment.create');
     expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amountCents: 12050, currency: 'mxn', reservationId } });
     expect(row?.requestId).toMatch(/\S/);

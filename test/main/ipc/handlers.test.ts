@@ -119,7 +119,7 @@ describe('through the door to the engine', () => {
     if (!method.ok) throw new Error('tokenize failed');
     const { id: methodId } = method.value as { id: string };
 
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77', keepCard: true });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId, amountCents: 8000, currency: 'usd', reservationId: 'R-77', keepCard: true, acknowledgedPaymentIds: [] });
     expect(paid).toMatchObject({ ok: true, value: { status: 'processing', amountCents: 8000 } });
     if (!paid.ok) throw new Error('pay failed');
     const { id: paymentId } = paid.value as { id: string };
@@ -144,7 +144,7 @@ describe('through the door to the engine', () => {
       },
     });
 
-    const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer' };
+    const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer', acknowledgedRefundIds: [] };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
@@ -162,7 +162,7 @@ describe('through the door to the engine', () => {
     const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
     const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS' });
     if (!method.ok) throw new Error('tokenize failed');
-    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS' });
+    const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS', acknowledgedPaymentIds: [] });
     if (!paid.ok) throw new Error('pay failed');
     const paymentId = (paid.value as { id: string }).id;
     expect(paid.value).toMatchObject({ status: 'requires_action', hasChallengeLink: true });
@@ -209,7 +209,7 @@ describe('a 3DS link sent', () => {
       const card = { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
       const method = await call('payments:tokenize', trusted, { operationId: randomUUID(), card, reservationId: 'R-3DS-SOON' });
       if (!method.ok) throw new Error('tokenize failed');
-      const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS-SOON' });
+      const paid = await call('payments:pay', trusted, { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents: 5000, currency: 'usd', reservationId: 'R-3DS-SOON', acknowledgedPaymentIds: [] });
       if (!paid.ok) throw new Error('pay failed');
       const paymentId = (paid.value as { id: string }).id;
       await call('payments:watch', trusted, { paymentId });

@@ -21,6 +21,7 @@ import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
 import type { OperatorView } from '../../../shared/operators';
 import { openJournal } from '../../support/journal';
+import { asTheScreen } from '../../support/screen';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
@@ -67,7 +68,7 @@ class Desk {
   }
 
   call(channel: string, input: unknown) {
-    return this.stack.dispatch(channel, sender, input);
+    return asTheScreen((c, i) => this.stack.dispatch(c, sender, i), channel, input);
   }
 
   async ok<T>(channel: string, input: unknown): Promise<T> {

@@ -27,6 +27,7 @@ import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { CARD_SPELLINGS, CVV_PHRASES, SPOKEN_CARD_SPELLINGS, SPOKEN_CVV_PHRASES } from '../../shared/text/spellings';
 import { filesUnder, lettersAndDigits, pansIn, pansInFolder, readings } from '../support/card-scan';
+import { asTheScreen } from '../../support/screen';
 
 const run = promisify(execFile);
 
@@ -125,8 +126,16 @@ interface Day {
 async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<void> {
   const { dir } = result;
   async function call<T = unknown>(channel: string, input: unknown): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } }> {
-    const answer = await stack.dispatch(channel, sender, input);
-    result.crossed.push(answer);
+    // As the screen calls: a charge names the charges of today shown, a refund the refunds shown (each answer read crossed too).
+    const answer = await asTheScreen(
+      async (c, i) => {
+        const read = await stack.dispatch(c, sender, i);
+        result.crossed.push(read);
+        return read;
+      },
+      channel,
+      input,
+    );
     // As a careless handler would: every input and answer logged as it is. The logger's scrubbing must hold.
     logs.logger.info({ channel, input, result: answer }, 'call');
     return answer as never;

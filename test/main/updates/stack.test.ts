@@ -78,7 +78,7 @@ async function paymentWaitingForTheGuest(): Promise<void> {
     card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
     reservationId: 'MEX-2H8R5T',
   })) as { id: string };
-  const payment = (await call('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 5000, currency: 'mxn', reservationId: 'MEX-2H8R5T' })) as { status: string };
+  const payment = (await call('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 5000, currency: 'mxn', reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] })) as { status: string };
   expect(payment.status).toBe('requires_action');
 }
 

@@ -149,6 +149,25 @@ export function usePay(reservationId: string): UseMutationResult<PaymentView, Er
   });
 }
 
+export const recoveredKeys = { mine: ['payments', 'recovered'] as const };
+
+/** What main completed after a restart that the signed-in operator has not acknowledged: read at sign-in and unlock. */
+export function useRecovered(): UseQueryResult<Output<'payments:recovered'>['notices']> {
+  return useQuery({ queryKey: recoveredKeys.mine, queryFn: async () => (await unwrap(bridge().payments.recovered({}))).notices, staleTime: 0 });
+}
+
+/** The operator has read these notices: they are not shown again, and the reservations' overviews are read again. */
+export function useAcknowledgeRecovered(): UseMutationResult<Output<'payments:acknowledgeRecovered'>, Error, { noticeIds: string[] }> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: { noticeIds: string[] }) => unwrap(bridge().payments.acknowledgeRecovered(variables)),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: recoveredKeys.mine });
+      void queryClient.invalidateQueries({ queryKey: callKeys.all });
+    },
+  });
+}
+
 /**
  * "Abandon and use another card": main leaves the waiting payment to expire on the service, once the service says it did
  * not succeed. Answered, the payment leaves the reservation's payments in progress at once (the overview is read again

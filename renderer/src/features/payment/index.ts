@@ -4,5 +4,6 @@ export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPaymen
 export { PaymentFlow } from './ui/PaymentFlow';
 export { AbandonedNotice } from './ui/AbandonedNotice';
 export { LateSuccessAlert } from './ui/LateSuccessAlert';
+export { RecoveredNotices, ReservationRecovered } from './ui/RecoveredNotices';
 export { brandLabel } from './ui/card/brand';
 export { inProgressCents } from './waiting';

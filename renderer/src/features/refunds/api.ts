@@ -14,7 +14,7 @@ import { isRetryable } from '../../bridge/errors';
 import type { Secret } from '../../bridge/secret';
 import { useCall } from '../call';
 import { useLiveEvent, useLiveWatch } from '../live';
-import { storePayment, watchPayment } from '../payment';
+import { paymentKeys, storePayment, watchPayment } from '../payment';
 
 /** How long the queue waits after a pushed change before reading the center again (the changes meanwhile come with it). */
 const QUEUE_READ_MS = 300;
@@ -111,12 +111,22 @@ async function attempt<T>(slot: string, send: (id: string) => Promise<T>): Promi
 
 const amountOf = (amountCents: number | undefined): { amountCents?: number } => (amountCents === undefined ? {} : { amountCents });
 
+/**
+ * The payment's refunds on screen (the payment as main last reported it, which the refund forms and the queue show):
+ * a new refund names them as shown, and main refuses it while a refund made is not among them.
+ */
+function shownRefunds(queryClient: ReturnType<typeof useQueryClient>, paymentId: string): string[] {
+  return (queryClient.getQueryData<PaymentView>(paymentKeys.detail(paymentId))?.refunds ?? []).map((refund) => refund.id);
+}
+
 /** The supervisor's refund of a payment; main follows the refund to its result. */
 export function useRefund(paymentId: string): UseMutationResult<PaymentView, Error, RefundVariables> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ reason, amountCents }: RefundVariables) =>
-      attempt(`refund:${paymentId}`, (operationId) => unwrap(bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents) }))),
+      attempt(`refund:${paymentId}`, (operationId) =>
+        unwrap(bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents), acknowledgedRefundIds: shownRefunds(queryClient, paymentId) })),
+      ),
     onSuccess: (payment) => {
       storePayment(queryClient, payment);
       watchPayment(paymentId);
@@ -153,11 +163,15 @@ function useDecided(): (answer: Decided) => void {
  * A supervisor approves the request on the agent's screen with their own id and password (manager override). The
  * password travels in a Secret, emptied when the call is made: react-query keeps a mutation's variables.
  */
-export function useOverrideRefund(requestId: string): UseMutationResult<Output<'refunds:override'>, Error, { approverId: string; approverPassword: Secret }> {
+export function useOverrideRefund(
+  requestId: string,
+  paymentId: string,
+): UseMutationResult<Output<'refunds:override'>, Error, { approverId: string; approverPassword: Secret }> {
+  const queryClient = useQueryClient();
   const decided = useDecided();
   return useMutation({
     mutationFn: ({ approverId, approverPassword }: { approverId: string; approverPassword: Secret }) =>
-      unwrap(bridge().refunds.override({ requestId, approverId, approverPassword: approverPassword.take() })),
+      unwrap(bridge().refunds.override({ requestId, approverId, approverPassword: approverPassword.take(), acknowledgedRefundIds: shownRefunds(queryClient, paymentId) })),
     onSuccess: decided,
   });
 }
@@ -168,7 +182,7 @@ export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'payme
   const decided = useDecided();
   return useMutation({
     mutationKey: refundKeys.decision,
-    mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id })),
+    mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id, acknowledgedRefundIds: shownRefunds(queryClient, request.paymentId) })),
     onSuccess: (answer) => {
       decided(answer);
       void queryClient.invalidateQueries({ queryKey: refundKeys.requests });

@@ -3,7 +3,7 @@
 // that it survives a decline, a service error and the idle lock; the card itself only in the card form.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 'react';
-import type { LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { ApiError, describeError, textProblem } from '../../../bridge/errors';
@@ -21,6 +21,11 @@ interface Props {
   methods: readonly MethodView[];
   /** What the reservation still owes and what was charged on it today, as main computes them. */
   balance?: ReservationBalance | undefined;
+  /**
+   * The reservation's charges of today main lists (`reservations:overview`), shown before any new charge; a charge names
+   * them as shown (main refuses one while a charge of today was not). The balance's list when not given.
+   */
+  chargedToday?: readonly ChargeTodayView[] | undefined;
   /** The payments in progress main listed with that count. */
   inProgress?: readonly LivePaymentView[] | undefined;
   /** A decline of the previous attempt, shown inside the card form. */
@@ -30,7 +35,7 @@ interface Props {
 
 const moneyCurrency = (currency: string): Currency => (currency === 'usd' ? 'usd' : 'mxn');
 
-export function NewPayment({ reservation, methods, balance, inProgress, decline, cardRef }: Props): JSX.Element {
+export function NewPayment({ reservation, methods, balance, chargedToday: charges, inProgress, decline, cardRef }: Props): JSX.Element {
   const { t, money, language } = useI18n();
   const queryClient = useQueryClient();
   const draft = useCall((state) => state.draft);
@@ -61,6 +66,7 @@ export function NewPayment({ reservation, methods, balance, inProgress, decline,
   // A card number in the note is refused here already, before the card is even sent (main refuses it too).
   const noteProblem = textProblem(PaymentNote, note, 'note', t);
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
+  const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] = charges ?? balance?.chargedToday ?? [];
   const canMsi = currency === 'mxn';
 
   useEffect(() => {
@@ -78,6 +84,8 @@ export function NewPayment({ reservation, methods, balance, inProgress, decline,
       ...(msi && canMsi ? { installments: true } : {}),
       ...(trimmedNote === '' ? {} : { note: trimmedNote }),
       ...(keep ? { keepCard: true } : {}),
+      // Exactly the charges this form shows above (and only those): main refuses the charge while another was taken today.
+      acknowledgedPaymentIds: chargedToday.map((shown) => shown.paymentId),
     };
   }
 
@@ -96,7 +104,6 @@ export function NewPayment({ reservation, methods, balance, inProgress, decline,
     paySaved.mutate(chargeOf(confirming), { onSettled: () => setConfirming(undefined) });
   }
 
-  const chargedToday = balance?.chargedToday ?? [];
   return (
     <section className="panel" aria-labelledby="new-payment-title">
       <h2 id="new-payment-title">{t('pay.title')}</h2>

@@ -2,7 +2,7 @@
 // A payment in progress comes back (reopened reservation, after the lock, after a restart) and holds off any new charge.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type JSX } from 'react';
-import type { LivePaymentView, MethodView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -29,6 +29,8 @@ interface Props {
   inProgress?: readonly LivePaymentView[];
   /** What the reservation still owes, as main computes it. */
   balance?: ReservationBalance | undefined;
+  /** The reservation's charges of today (main's overview), shown before a new charge and named by it. */
+  chargedToday?: readonly ChargeTodayView[] | undefined;
   /**
    * The overview is being read (again): a new charge form waits for it, so that it never starts from a count made
    * while a payment that has just ended was still in progress, nor shows before a payment in progress is known.
@@ -36,7 +38,7 @@ interface Props {
   overviewUpdating?: boolean;
 }
 
-export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, overviewUpdating = false }: Props): JSX.Element {
+export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, chargedToday, overviewUpdating = false }: Props): JSX.Element {
   const { t, time } = useI18n();
   const queryClient = useQueryClient();
   const paymentId = useCall((state) => state.paymentId);
@@ -81,7 +83,15 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     return (
       <>
         {reconcile.length > 0 && <ReconcileNotice attempts={reconcile} />}
-        <NewPayment reservation={reservation} methods={methods} balance={balance} inProgress={inProgress} cardRef={cardRef} decline={decline} />
+        <NewPayment
+          reservation={reservation}
+          methods={methods}
+          balance={balance}
+          chargedToday={chargedToday}
+          inProgress={inProgress}
+          cardRef={cardRef}
+          decline={decline}
+        />
       </>
     );
   }

@@ -102,7 +102,7 @@ function PendingRequest({
 }): JSX.Element {
   const { t } = useI18n();
   const id = useId();
-  const override = useOverrideRefund(request.id);
+  const override = useOverrideRefund(request.id, request.paymentId);
   const busy = override.isPending;
   const gaps = useFormGaps();
   const error = gaps.gap ?? (override.error === null ? undefined : describeError(override.error, t));

@@ -95,6 +95,30 @@ describe('NewPayment', () => {
     });
   }
 
+  it('a charge names exactly the charges of today the form showed (main refuses it while another was taken today)', async () => {
+    const user = userEvent.setup();
+    main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
+    main.answer('payments:pay', () => payment('succeeded'));
+    const recovered = { paymentId: `pay_${'c'.repeat(32)}`, amountCents: 12000, currency: 'usd', status: 'succeeded', at: TEN_42 };
+    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} chargedToday={[recovered]} cardRef={createRef()} />);
+    expect(screen.getByRole('list', { name: 'Charged today' }).textContent).toBe('Already charged $120.00 USD today at 10:42 AM.');
+    await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');
+    await user.keyboard('1230737{Enter}');
+    await waitFor(() => expect(sentPays()).toHaveLength(1));
+    expect(sentPays()[0]).toMatchObject({ acknowledgedPaymentIds: [recovered.paymentId] });
+  });
+
+  it('with nothing charged today, a charge names none', async () => {
+    const user = userEvent.setup();
+    main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
+    main.answer('payments:pay', () => payment('succeeded'));
+    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} chargedToday={[]} cardRef={createRef()} />);
+    await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');
+    await user.keyboard('1230737{Enter}');
+    await waitFor(() => expect(sentPays()).toHaveLength(1));
+    expect(sentPays()[0]).toMatchObject({ acknowledgedPaymentIds: [] });
+  });
+
   it('a saved card: its button shows the amount and card and waits; Enter charges it; Escape goes back without a charge', async () => {
     const user = userEvent.setup();
     main.answer('payments:pay', () => payment('succeeded'));

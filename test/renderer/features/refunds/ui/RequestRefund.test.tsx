@@ -75,7 +75,7 @@ describe('RequestRefund', () => {
     await user.click(within(approval).getByRole('button', { name: 'Approve refund' }));
 
     expect(await screen.findByText('Requested by agent1, approved by super1.')).toBeTruthy();
-    expect(main.sent.find((call) => call.channel === 'refunds:override')?.input).toEqual({ requestId: REQUEST.id, approverId: 'super1', approverPassword: PASSWORD });
+    expect(main.sent.find((call) => call.channel === 'refunds:override')?.input).toEqual({ requestId: REQUEST.id, approverId: 'super1', approverPassword: PASSWORD, acknowledgedRefundIds: [] });
     const mutations = JSON.stringify(queryClient.getMutationCache().getAll().map((mutation) => mutation.state));
     expect(mutations).toContain('super1');
     expect(mutations).not.toContain(PASSWORD);
