@@ -9,7 +9,7 @@ import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
 import { useAppInfo } from './api';
-import { requestsRefunds, takesPayments } from './sections';
+import { requestsRefunds, resolvesAttempts, takesPayments } from './sections';
 
 /** The agent's workspace: the lookup on the left, the reservation and its payment on the right. */
 export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef: RefObject<HTMLInputElement | null> }): JSX.Element {
@@ -64,6 +64,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   inProgress={overview.data?.inProgress ?? []}
                   balance={overview.data?.balance}
                   overviewUpdating={overview.isFetching}
+                  resolvesAttempts={resolvesAttempts(operator.role)}
                 />
               ) : (
                 <p className="muted">{t('ws.adminNoPayments')}</p>
