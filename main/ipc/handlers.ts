@@ -216,6 +216,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:checkAgain': ({ operationId }, ctx) => engine.checkAgain(operationId, ctx.trace),
+    'payments:resolveAttempt': (input, ctx) => engine.resolveAttempt({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),

@@ -507,6 +507,8 @@ export class PaymentEngine {
       }
       if (!existing) await this.checkCardMayBeCharged(rest.methodId, rest.reservationId);
       const earlier = (await this.unansweredPayments(rest.reservationId)).filter((op) => op.operationId !== id);
+      // An attempt past the service's window may have charged: the reservation waits for a supervisor to resolve it.
+      if (!existing) await this.refuseWhileUnresolved(rest.reservationId);
       if (earlier.length === 0) {
         // Begun only if, once its row holds the reservation, no payment of it is in progress: another desk's payment
         // answered between the reads above (its row freed the reservation) is found here, and nothing is written.
@@ -516,6 +518,7 @@ export class PaymentEngine {
           existing ??
           (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => {
             if ((await this.livePayment(rest.reservationId, journal)) !== undefined) return true;
+            if ((await journal.paymentOperationsOf(rest.reservationId, ['reconcile'])).length > 0) return true;
             if (acknowledgedPaymentIds !== undefined) await this.checkChargesAcknowledged(journal, rest.reservationId, acknowledgedPaymentIds);
             return false;
           }));
@@ -562,6 +565,55 @@ export class PaymentEngine {
       };
     }
     return { state: 'refused', code: now.errorCode ?? 'refused', message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.` };
+  }
+
+  /**
+   * A supervisor's word on an attempt past the service's window, found out with the service: not charged (closed, and
+   * its reservation free for a new charge), or charged as `paymentId` — read from the service and taken only when it
+   * is the payment this attempt would have made (its reservation, amount, currency and card).
+   */
+  async resolveAttempt(
+    input: { operationId: string; outcome: 'not_charged' | 'charged'; paymentId?: string | undefined; operatorId: string },
+    trace?: RequestTrace,
+  ): Promise<{ outcome: 'not_charged' | 'charged'; paymentId?: string }> {
+    const op = await this.journal.operation(checked(z.uuid(), input.operationId));
+    if (op?.kind !== 'create_payment' || op.state !== 'reconcile') {
+      throw new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
+    }
+    if (input.outcome === 'not_charged') {
+      await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now());
+      return { outcome: 'not_charged' };
+    }
+    const paymentId = checked(PaymentId, input.paymentId);
+    const body = CreatePaymentBody.parse(op.payload);
+    const payment = (await this.client.getPayment(paymentId, trace)).value;
+    const same =
+      reservationKey(payment.reservationId) === reservationKey(body.reservationId) &&
+      centsFromWire(payment.originalAmount ?? payment.amount) === centsFromWire(body.amount) &&
+      payment.currency === body.currency &&
+      payment.methodId === body.methodId;
+    if (!same) {
+      throw new ServiceError('invalid_input', 'payment_does_not_match', 'That payment is not the one this attempt would have made.', { param: 'paymentId' });
+    }
+    await this.journal.transaction(async (journal) => {
+      await journal.savePayment(payment, { operatorId: op.operatorId });
+      await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now());
+    });
+    this.poller.follow(payment.id, payment);
+    await this.emit(payment.id);
+    return { outcome: 'charged', paymentId: payment.id };
+  }
+
+  /** Refuses a new charge while an attempt of the reservation past the service's window is not resolved by a supervisor. */
+  private async refuseWhileUnresolved(reservationId: string): Promise<void> {
+    const [unresolved] = await this.journal.paymentOperationsOf(reservationId, ['reconcile']);
+    if (unresolved === undefined) return;
+    throw new ServiceError(
+      'invalid_input',
+      'payment_needs_reconciliation',
+      `The earlier payment of ${this.amountOf(unresolved)} was never answered and may have been charged: no new charge until a supervisor resolves it.`,
+      { params: this.moneyOf(unresolved) },
+    );
   }
 
   /**

@@ -14,6 +14,9 @@ export type OperationKind = 'tokenize' | 'create_payment' | 'refund';
  */
 export type OperationState = 'pending' | 'done' | 'failed' | 'reconcile' | 'abandoned';
 
+/** How an operation ends: answered, refused for good, past the window, or closed without being sent. */
+export type Settlement = { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number };
+
 export interface Operation {
   key: string;
   operationId: string;
@@ -827,11 +830,16 @@ export class Journal {
    * a reconciliation is written only over an operation still unanswered (another desk may have read it unanswered just
    * before its answer was written here), and the resource it made over anything but an earlier answer.
    */
-  async settle(
-    key: string,
-    outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number },
-    at: number,
-  ): Promise<void> {
+  async settle(key: string, outcome: Settlement, at: number): Promise<void> {
+    await this.transition(key, outcome, at, outcome.state === 'done' ? ['pending', 'failed', 'reconcile', 'abandoned'] : ['pending']);
+  }
+
+  /** A supervisor's word on an operation marked for reconciliation (only such an operation changes). */
+  async resolve(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'abandoned'; errorCode: string }, at: number): Promise<void> {
+    await this.transition(key, outcome, at, ['reconcile']);
+  }
+
+  private async transition(key: string, outcome: Settlement, at: number, from: readonly OperationState[]): Promise<void> {
     const update = this.db
       .updateTable('operations')
       .set({
@@ -842,7 +850,7 @@ export class Journal {
         completed_at: at,
       })
       .where('key', '=', key)
-      .where((eb) => (outcome.state === 'done' ? eb('state', '!=', 'done') : eb('state', '=', 'pending')))
+      .where('state', 'in', from)
       .returning(['operation_id', 'reservation_key', 'payment_id']);
     // On the center its NOTIFY is in the update's own statement: sent for the operation it answered, none when it answered nothing.
     if (this.store.backend === 'postgres') {

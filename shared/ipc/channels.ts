@@ -20,6 +20,7 @@ export const CHANNEL_NAMES = [
   'payments:get',
   'payments:watch',
   'payments:checkAgain',
+  'payments:resolveAttempt',
   'payments:abandon',
   'payments:recovered',
   'payments:acknowledgeRecovered',

@@ -270,6 +270,24 @@ export const CHANNELS = {
    * "Check again" on a payment attempt whose answer never came: main sends it again with its own key and payload (or
    * reads the payment it made) and says what the service did. Never a new payment.
    */
+  /**
+   * A supervisor resolves a payment attempt never answered within the service's window, once they found out with the
+   * service what it did: not charged (the reservation is free again), or charged as this payment (its id, which main
+   * reads and checks against the attempt).
+   */
+  'payments:resolveAttempt': channel({
+    input: z
+      .strictObject({ operationId: OperationId, outcome: z.enum(['not_charged', 'charged']), paymentId: PaymentId.optional() })
+      .refine((input) => (input.outcome === 'charged') === (input.paymentId !== undefined), { path: ['paymentId'], message: 'The payment id is needed when, and only when, it was charged.' }),
+    output: z.object({ outcome: z.enum(['not_charged', 'charged']), paymentId: PaymentId.optional() }),
+    access: REFUNDS,
+    activity: 'operator',
+    audit: {
+      action: 'payment.reconcile',
+      resource: (_input, output) => output?.paymentId,
+      details: (input) => defined({ operationId: input.operationId, outcome: input.outcome }),
+    },
+  }),
   'payments:checkAgain': channel({
     input: z.strictObject({ operationId: OperationId }),
     output: PaymentCheck,

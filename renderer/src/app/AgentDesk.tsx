@@ -9,7 +9,7 @@ import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
 import { useAppInfo } from './api';
-import { requestsRefunds, takesPayments } from './sections';
+import { requestsRefunds, resolvesAttempts, takesPayments } from './sections';
 
 /** The agent's workspace: the lookup on the left, the reservation and its payment on the right. */
 export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef: RefObject<HTMLInputElement | null> }): JSX.Element {
@@ -66,6 +66,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   balance={overview.data?.balance}
                   chargedToday={overview.data?.chargedToday}
                   overviewUpdating={overview.isFetching}
+                  resolvesAttempts={resolvesAttempts(operator.role)}
                 />
               ) : (
                 <p className="muted">{t('ws.adminNoPayments')}</p>

@@ -25,4 +25,6 @@ export function sectionsFor(role: OperatorView['role']): Section[] {
 export const takesPayments = (role: OperatorView['role']): boolean => role === 'agent' || role === 'supervisor';
 
 /** Agents ask a supervisor for refunds from the reservation; supervisors refund from the payments section. */
+/** Who resolves a payment attempt never answered in the service's window (main checks it too). */
+export const resolvesAttempts = (role: OperatorView['role']): boolean => role === 'supervisor' || role === 'admin';
 export const requestsRefunds = (role: OperatorView['role']): boolean => role === 'agent';

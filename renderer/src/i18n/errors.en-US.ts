@@ -130,6 +130,12 @@ export const errorsEnUS = {
   'error.card_not_offered': 'This card cannot be charged again: it was declined, the guest did not agree to keep it, or it was kept for another reservation. Key the card again.',
   'error.receipt_not_available': 'Only a payment that went through has a receipt.',
   'error.operation_changed': 'This operation was already started with different details. Start a new one.',
+  'error.payment_needs_reconciliation':
+    'An earlier payment of {amount} for this reservation was never answered and may have been charged. No new charge until a supervisor has found out with the service and resolved it.',
+  'error.payment_needs_reconciliation.plain':
+    'An earlier payment for this reservation was never answered and may have been charged. No new charge until a supervisor has found out with the service and resolved it.',
+  'error.attempt_not_to_reconcile': 'This payment attempt is not waiting for a supervisor: read the reservation again.',
+  'error.payment_does_not_match': 'That payment is not the one this attempt would have made (another reservation, amount, currency or card). Check the payment id with the service.',
   'error.operation_needs_reconciliation': 'This operation was never answered and a supervisor must check it. Do not start it again.',
   'error.operation_closed': 'This operation was closed after a restart. Start a new one.',
   'error.operation_too_old': 'This operation is more than 24 hours old; a supervisor must check it.',

@@ -120,6 +120,12 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.card_not_offered': 'No se puede cobrar de nuevo a esta tarjeta: fue rechazada, el huésped no aceptó guardarla o se guardó para otra reservación. Capture la tarjeta de nuevo.',
   'error.receipt_not_available': 'Solo un pago que se completó tiene recibo.',
   'error.operation_changed': 'Esta operación ya se inició con otros datos. Inicie una nueva.',
+  'error.payment_needs_reconciliation':
+    'Un pago anterior de {amount} de esta reservación nunca tuvo respuesta y pudo haberse cobrado. No se puede cobrar de nuevo hasta que un supervisor lo averigüe con el servicio y lo resuelva.',
+  'error.payment_needs_reconciliation.plain':
+    'Un pago anterior de esta reservación nunca tuvo respuesta y pudo haberse cobrado. No se puede cobrar de nuevo hasta que un supervisor lo averigüe con el servicio y lo resuelva.',
+  'error.attempt_not_to_reconcile': 'Este intento de pago no espera a un supervisor: vuelva a abrir la reservación.',
+  'error.payment_does_not_match': 'Ese pago no es el que habría hecho este intento (otra reservación, monto, moneda o tarjeta). Verifique el id del pago con el servicio.',
   'error.operation_needs_reconciliation': 'Esta operación nunca tuvo respuesta y un supervisor debe revisarla. No la inicie de nuevo.',
   'error.operation_closed': 'Esta operación se cerró tras un reinicio. Inicie una nueva.',
   'error.operation_too_old': 'Esta operación tiene más de 24 horas; un supervisor debe revisarla.',

@@ -60,6 +60,20 @@ const sentWith = (at: Desk, key: string): number =>
 const stateOf = (at: Desk, operationId: string): string =>
   journal(at, (db) => (db.prepare('SELECT state FROM operations WHERE operation_id = ?').get(operationId) as { state: string }).state);
 
+/** POST /payments straight to the service with the attempt's key and body, as the service's operator would look it up: the payment id. */
+async function replay(at: Desk, key: string, operationId: string): Promise<string> {
+  const payload = journal(at, (db) => JSON.parse((db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string }).payload) as unknown);
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
+  const { access_token: token } = (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string };
+  const response = await fetch(`${sim.baseUrl}/payments`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify(payload),
+  });
+  expect(response.headers.get('idempotent-replayed')).toBe('true');
+  return ((await response.json()) as { id: string }).id;
+}
+
 /** An agent's payment of 120.00 MXN whose every answer is lost (the service made it each time it got it). */
 async function unansweredPayment(at: Desk): Promise<{ operationId: string; key: string; sent: number }> {
   await at.signIn(AGENT);
@@ -83,9 +97,55 @@ describe("a payment's key past the service's window is never sent again", () => 
     expect(check).toMatchObject({ state: 'reconcile' });
     expect(sentWith(at, key)).toBe(sent);
     expect(stateOf(at, operationId)).toBe('reconcile');
-    // A new attempt on the reservation is not blocked by it any more, and never re-sends it.
     const overview = await at.ok<{ pendingPayments: { operationId: string; state: string }[] }>('reservations:overview', { reservationId: RESERVATION });
     expect(overview.pendingPayments).toEqual([expect.objectContaining({ operationId, state: 'reconcile' })]);
+    // It may have charged: the reservation takes no new charge, at any desk, until a supervisor resolves it.
+    const methodId = await at.card(RESERVATION, '5555555555554444');
+    const next = await at.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+    expect(next).toMatchObject({ code: 'payment_needs_reconciliation', params: { amountCents: 12_000, currency: 'mxn' } });
+    expect(sentWith(at, key)).toBe(sent);
+  });
+
+  it('a supervisor resolves it: an agent may not; "not charged" frees the reservation, and the agent charges again', async () => {
+    const at = await desk();
+    const { operationId } = await unansweredPayment(at);
+    await advance(DAY_S + 60);
+    expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({ code: 'forbidden' });
+
+    await at.signIn(SUPERVISOR);
+    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toEqual({ outcome: 'not_charged' });
+    expect(stateOf(at, operationId)).toBe('abandoned');
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({ code: 'attempt_not_to_reconcile' });
+    const audit = await at.stack.audit.query({ action: 'payment.reconcile' }, 5);
+    expect(audit.filter((row) => row.outcome === 'ok').map((row) => [row.actor, row.details['operationId'], row.details['outcome']])).toEqual([[SUPERVISOR.id, operationId, 'not_charged']]);
+
+    await at.signIn(AGENT);
+    const methodId = await at.card(RESERVATION, '5555555555554444');
+    const next = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+    expect(next.id).toMatch(/^pay_/);
+  });
+
+  it('a supervisor resolves it as charged with the payment the service holds: checked against the attempt, then it is the reservation’s payment', async () => {
+    const at = await desk();
+    const { operationId, key } = await unansweredPayment(at);
+    await advance(23 * HOUR_S + 30 * 60);
+    expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
+    // What the supervisor learns from the service: the payment the key made (still inside the service's 24 hours here).
+    const made = await replay(at, key, operationId);
+    // Another reservation's payment is not this attempt's.
+    await at.signIn(AGENT);
+    const other = await at.card('CUN-0THER1');
+    const foreign = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: other, amountCents: 12_000, currency: 'mxn', reservationId: 'CUN-0THER1' });
+
+    await at.signIn(SUPERVISOR);
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: foreign.id })).toMatchObject({ code: 'payment_does_not_match' });
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged' })).toMatchObject({ code: 'invalid_input' });
+    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: made })).toEqual({ outcome: 'charged', paymentId: made });
+    expect(stateOf(at, operationId)).toBe('done');
+    const overview = await at.ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>('reservations:overview', { reservationId: RESERVATION });
+    expect(overview.payments.map((p) => p.id)).toEqual([made]);
+    expect(overview.pendingPayments).toEqual([]);
   });
 
   it('the same after a restart: recovery marks it for reconciliation and sends nothing', async () => {

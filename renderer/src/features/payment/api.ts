@@ -204,6 +204,17 @@ export function useCheckAgain(reservationId: string): UseMutationResult<Output<'
   });
 }
 
+/** A supervisor's word on an attempt never answered in the service's window: the reservation's overview is read again. */
+export function useResolveAttempt(reservationId: string): UseMutationResult<Output<'payments:resolveAttempt'>, Error, Input<'payments:resolveAttempt'>> {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: Input<'payments:resolveAttempt'>) => unwrap(bridge().payments.resolveAttempt(variables)),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: callKeys.overview(reservationId) });
+    },
+  });
+}
+
 export type ConfirmVariables = Omit<Input<'payments:confirm'>, 'paymentId'>;
 
 /** MSI: the plan chosen (or a single payment), with the amount on the screen (main refuses another). */

@@ -36,9 +36,11 @@ interface Props {
    * while a payment that has just ended was still in progress, nor shows before a payment in progress is known.
    */
   overviewUpdating?: boolean;
+  /** The operator may resolve an attempt never answered in the service's window (a supervisor). */
+  resolvesAttempts?: boolean;
 }
 
-export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, chargedToday, overviewUpdating = false }: Props): JSX.Element {
+export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, chargedToday, overviewUpdating = false, resolvesAttempts = false }: Props): JSX.Element {
   const { t, time } = useI18n();
   const queryClient = useQueryClient();
   const paymentId = useCall((state) => state.paymentId);
@@ -79,21 +81,10 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     if (unanswered) return <PendingPayment attempt={unanswered} />;
     // Nor while one is in progress: its panel comes (the effect above follows it).
     if (comeBack || !formUp) return <p aria-busy="true">{t('common.loading')}</p>;
+    // An attempt that may have charged holds the reservation (main refuses a new charge) until a supervisor resolves it.
     const reconcile = pendingPayments.filter((attempt) => attempt.state === 'reconcile');
-    return (
-      <>
-        {reconcile.length > 0 && <ReconcileNotice attempts={reconcile} />}
-        <NewPayment
-          reservation={reservation}
-          methods={methods}
-          balance={balance}
-          chargedToday={chargedToday}
-          inProgress={inProgress}
-          cardRef={cardRef}
-          decline={decline}
-        />
-      </>
-    );
+    if (reconcile.length > 0) return <ReconcileNotice attempts={reconcile} resolves={resolvesAttempts} />;
+    return <NewPayment reservation={reservation} methods={methods} balance={balance} chargedToday={chargedToday} inProgress={inProgress} cardRef={cardRef} decline={decline} />;
   }
   if (payment.isError) {
     return <FocusAlert>{describeError(payment.error, t)}</FocusAlert>;

@@ -1,10 +1,10 @@
 // A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
-import type { JSX } from 'react';
+import { useState, type JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
 import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
-import { useCheckAgain } from '../api';
+import { useCheckAgain, useResolveAttempt } from '../api';
 import { brandLabel } from './card/brand';
 
 /** Main sends the attempt again with its own key (never a new payment) and says what the service did. */
@@ -56,19 +56,62 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
   );
 }
 
-/** Attempts unanswered for 24 hours: never sent again; a supervisor must find out what the service did. */
-export function ReconcileNotice({ attempts }: { attempts: readonly PendingPaymentView[] }): JSX.Element {
+/**
+ * Attempts never answered within the service's window: never sent again, and the reservation takes no new charge
+ * until a supervisor has found out with the service what each did and resolved it here.
+ */
+export function ReconcileNotice({ attempts, resolves }: { attempts: readonly PendingPaymentView[]; resolves: boolean }): JSX.Element {
   const { t, money, dateTime } = useI18n();
   return (
     <section className="panel panel--warning" aria-labelledby="reconcile-title">
       <h2 id="reconcile-title">{t('pending.reconcileTitle')}</h2>
+      <p role="alert">{t('pending.reconcileNoCharge')}</p>
       <ul>
         {attempts.map((attempt) => (
           <li key={attempt.operationId}>
             {t('pending.reconcile', { amount: money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn'), when: dateTime(attempt.startedAt) })}
+            {resolves && <ResolveAttempt attempt={attempt} />}
           </li>
         ))}
       </ul>
+      {!resolves && <p className="hint">{t('pending.reconcileCallSupervisor')}</p>}
     </section>
+  );
+}
+
+/** The supervisor says what the service did: not charged (once they confirm they checked), or charged as a payment id. */
+function ResolveAttempt({ attempt }: { attempt: PendingPaymentView }): JSX.Element {
+  const { t } = useI18n();
+  const resolve = useResolveAttempt(attempt.reservationId);
+  const [checked, setChecked] = useState(false);
+  const [paymentId, setPaymentId] = useState('');
+  const busy = resolve.isPending;
+  const idField = `resolve-payment-${attempt.operationId}`;
+  return (
+    <div className="stack">
+      <label>
+        <input type="checkbox" checked={checked} onChange={(event) => setChecked(event.target.checked)} /> {t('pending.resolveChecked')}
+      </label>
+      <button type="button" aria-disabled={!checked || busy} onClick={() => checked && !busy && resolve.mutate({ operationId: attempt.operationId, outcome: 'not_charged' })}>
+        {t('pending.resolveNotCharged')}
+      </button>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!busy && paymentId.trim() !== '') resolve.mutate({ operationId: attempt.operationId, outcome: 'charged', paymentId: paymentId.trim() });
+        }}
+      >
+        <label htmlFor={idField}>{t('pending.resolvePaymentId')}</label>
+        <input id={idField} value={paymentId} autoComplete="off" spellCheck={false} onChange={(event) => setPaymentId(event.target.value)} />
+        <button type="submit" aria-disabled={busy}>
+          {t('pending.resolveCharged')}
+        </button>
+      </form>
+      {resolve.error && (
+        <p className="error" role="alert">
+          {describeError(resolve.error, t)}
+        </p>
+      )}
+    </div>
   );
 }
