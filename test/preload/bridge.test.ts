@@ -53,6 +53,7 @@ describe('createBridge', () => {
         "payments:get",
         "payments:pay",
         "payments:recovered",
+        "payments:resolveAttempt",
         "payments:search",
         "payments:tokenize",
         "payments:updateAmount",
