@@ -1,8 +1,9 @@
 // A payment attempt whose answer never came: shown on its reservation with "Check again", in place of a new charge.
-import { useState, type JSX } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import type { PendingPaymentView } from '../../../../../shared/ipc/views';
 import { ApiError, describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { FocusHeading } from '../../../ui/PanelFocus';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCheckAgain, useResolveAttempt } from '../api';
 import { brandLabel } from './card/brand';
@@ -62,9 +63,14 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
  */
 export function ReconcileNotice({ attempts, resolves }: { attempts: readonly PendingPaymentView[]; resolves: boolean }): JSX.Element {
   const { t, money, dateTime } = useI18n();
+  // A supervisor's actions are brought into the window whole (below the reservation, they would start under the fold).
+  const sectionRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (resolves) sectionRef.current?.scrollIntoView?.({ block: 'end' });
+  }, [resolves]);
   return (
-    <section className="panel panel--warning" aria-labelledby="reconcile-title">
-      <h2 id="reconcile-title">{t('pending.reconcileTitle')}</h2>
+    <section ref={sectionRef} className="panel panel--warning" aria-labelledby="reconcile-title">
+      <FocusHeading id="reconcile-title">{t('pending.reconcileTitle')}</FocusHeading>
       <p role="alert">{t('pending.reconcileNoCharge')}</p>
       <ul>
         {attempts.map((attempt) => (
