@@ -90,7 +90,7 @@ async function auditorVerifies(): Promise<Awaited<ReturnType<typeof verifyCenter
  * then (the center keeps the sessions). Each a channel of its own: the same refusal within a minute is written once.
  */
 async function refusalsAt(desk: Desk): Promise<void> {
-  const pay = await desk.refused('payments:pay', { operationId: randomUUID(), methodId: 'pm_x', amountCents: -5, currency: 'usd', reservationId: RESERVATION });
+  const pay = await desk.refused('payments:pay', { operationId: randomUUID(), methodId: 'pm_x', amountCents: -5, currency: 'usd', reservationId: RESERVATION, acknowledgedPaymentIds: [] });
   const accounts = await desk.refused('operators:list', {});
   const signIn = await desk.refused('session:signIn', { id: 'Sam', password: 'not the password' });
   for (const error of [pay, accounts, signIn]) expect(error.code).toBe('center_unavailable');
@@ -112,7 +112,7 @@ describe('the audit trail while the center is down', () => {
     // The service holds its answer while the center stops under the desk: the desk keeps the answer (main/payments engine).
     expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
     const operationId = randomUUID();
-    const paying = a.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+    const paying = a.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, acknowledgedPaymentIds: [] });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await own.stopServer();
     try {
