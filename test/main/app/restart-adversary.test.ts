@@ -1,0 +1,113 @@
+// A restart never hides a payment, tried as someone who wants a second charge through would, through the real door against
+// the simulator in this process (it outlives the desk's restarts, as the service would). What was sent to the service is
+// read from the journal's own log of every request (its attempts table).
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { Output } from '../../../shared/ipc';
+import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
+
+// Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
+const RESERVATION = 'CUN-6B3D8F';
+const HOUR_S = 60 * 60;
+
+let sim: RunningSimulator;
+const desks: Desk[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
+});
+afterEach(async () => {
+  for (const desk of desks.splice(0)) await desk.close();
+});
+
+async function control(path: string, body: unknown): Promise<void> {
+  expect((await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
+}
+const fault = (operation: string, kind: string, count: number): Promise<void> => control('faults', { operation, fault: kind, count });
+
+async function open(): Promise<Desk> {
+  const desk = await openDesk({ connect: attachedTo(sim), timeZone: 'UTC' });
+  desks.push(desk);
+  return desk;
+}
+
+/** Every Idempotency-Key the desk ever sent on this operation (its attempts log). */
+function keysSent(desk: Desk, operation: string): string[] {
+  const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
+  try {
+    return (db.prepare('SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = ?').all(operation) as { key: string }[]).map((r) => r.key);
+  } finally {
+    db.close();
+  }
+}
+
+const charge = (methodId: string, more: Record<string, unknown> = {}) => ({ operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, ...more });
+
+describe('a payment recover() completed, stamped on another calendar day than the desk’s', () => {
+  // The rule "a charge of today must be acknowledged" compares the service's stamp of the payment with the desk's calendar
+  // day. A desk that stops with a payment unanswered in the evening and starts the morning after (or after midnight)
+  // completes it at recover(): its stamp is yesterday's, so it is no charge "of today", and neither the overview's
+  // chargedToday nor the door asks for it. The engine's day cannot be moved in a test (it is the database's clock), so the
+  // service's clock is moved past the desk's midnight instead: the two days differ the same way. A charge that names none
+  // goes (two payments at the service), and the card form never lists it.
+  it.fails('still refuses the agent’s next charge until its notice was acknowledged: one payment at the service', async () => {
+    const desk = await open();
+    const nextMidnight = Math.ceil((Date.now() + 1) / (24 * HOUR_S * 1000)) * 24 * HOUR_S * 1000;
+    await control('clock', { advanceSeconds: Math.ceil((nextMidnight - Date.now()) / 1000) + 10 * 60 });
+    await desk.signIn(AGENT);
+    const firstCard = await desk.card(RESERVATION);
+    await fault('POST /payments', 'drop_after_commit', 3);
+    expect((await desk.call('payments:pay', charge(firstCard, { acknowledgedPaymentIds: [] }))).ok).toBe(false);
+
+    await desk.restart();
+    await desk.stack.recover();
+    await desk.signIn(AGENT);
+    const { notices } = await desk.ok<Output<'payments:recovered'>>('payments:recovered', {});
+    expect(notices).toEqual([expect.objectContaining({ kind: 'payment', reservationId: RESERVATION, amountCents: 12_000, currency: 'usd' })]);
+
+    const recovered = notices[0]?.paymentId ?? '';
+    await desk.until(recovered, (status) => status === 'succeeded');
+
+    // The notice is not acknowledged; the agent keys another card and charges naming no charge: refused. The card form
+    // lists the charge recover() completed among those it shows (the overview's chargedToday), so it can be named.
+    const secondCard = await desk.card(RESERVATION);
+    const refused = await desk.refused('payments:pay', charge(secondCard, { acknowledgedPaymentIds: [] }));
+    expect(refused).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1, amountCents: 12_000, currency: 'usd' } });
+    expect(keysSent(desk, 'POST /payments')).toHaveLength(1);
+    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([recovered]);
+  });
+});
+
+describe('a supervisor resolving an attempt past the service’s window as charged', () => {
+  // The check compares reservation, amount, currency and card: a guest's kept card charged the same amount twice makes the
+  // reservation's earlier payment (already the answer of another attempt) pass it. Resolved with it, the attempt's own
+  // payment, made at the service, is never in the journal: the guest paid twice, the desk shows one payment.
+  it.fails('is refused with a payment that is already the answer of another attempt of the reservation', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    const methodId = await desk.card(RESERVATION);
+    const first = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(methodId, { keepCard: true }));
+    await desk.until(first.id, (status) => status === 'succeeded');
+    // The same kept card, the same amount again (the guest owes it), its every answer lost.
+    await fault('POST /payments', 'drop_after_commit', 3);
+    const operationId = randomUUID();
+    expect((await desk.call('payments:pay', { ...charge(methodId), operationId })).ok).toBe(false);
+    await control('clock', { advanceSeconds: 23 * HOUR_S + 30 * 60 });
+    expect(await desk.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
+    expect(keysSent(desk, 'POST /payments')).toHaveLength(2);
+
+    await desk.signIn(SUPERVISOR);
+    const resolved = await desk.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: first.id });
+    expect(resolved).toMatchObject({ code: 'payment_does_not_match' });
+  });
+});
