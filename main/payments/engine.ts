@@ -586,6 +586,10 @@ export class PaymentEngine {
     }
     const paymentId = checked(PaymentId, input.paymentId);
     const body = CreatePaymentBody.parse(op.payload);
+    // A payment the journal holds is another attempt's answer: never this one's (its own would stay hidden behind it).
+    if ((await this.journal.payment(paymentId)) !== undefined) {
+      throw new ServiceError('invalid_input', 'payment_does_not_match', 'That payment is not the one this attempt would have made.', { param: 'paymentId' });
+    }
     const payment = (await this.client.getPayment(paymentId, trace)).value;
     const same =
       reservationKey(payment.reservationId) === reservationKey(body.reservationId) &&
@@ -877,7 +881,7 @@ export class PaymentEngine {
       payments: payments.map((p) => this.view(p)),
       methods: (await this.journal.methodsOf(id)).filter((m) => m.keptAt !== undefined && !declined.has(m.id)).map(methodView),
       pendingPayments: await Promise.all(pending.map((op) => this.pendingView(op))),
-      chargedToday: this.chargesToAcknowledge(payments).map(chargeToday),
+      chargedToday: this.chargesToAcknowledge(payments, await this.recoveredPaymentIds(this.journal, id)).map(chargeToday),
     };
   }
 
@@ -894,21 +898,28 @@ export class PaymentEngine {
   /**
    * A reservation's charges the agent must have been shown before another charge: taken today on the desk's calendar
    * day by the engine's clock (the rule of the screen's "Already charged … today": main/payments/balance.ts), succeeded
-   * or still in progress (not one abandoned while it waited).
+   * or still in progress (not one abandoned while it waited); and, whatever its day, one recover() completed whose notice
+   * is not acknowledged yet (`recovered`): a desk restarted the morning after completes the evening's payment then.
    */
-  private chargesToAcknowledge(payments: readonly StoredPayment[]): StoredPayment[] {
+  private chargesToAcknowledge(payments: readonly StoredPayment[], recovered: ReadonlySet<string>): StoredPayment[] {
     const timeZone = this.deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     const today = dayIn(this.now(), timeZone);
     return payments
       .filter((p) => p.status === 'succeeded' || (!isFinalPayment(p.status) && !(p.abandonedAt !== undefined && ABANDONABLE.has(p.status))))
-      .filter((p) => chargeDay(p, timeZone) === today)
+      .filter((p) => chargeDay(p, timeZone) === today || recovered.has(p.id))
       .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+  }
+
+  /** The reservation's payments recover() completed whose notice its operator has not acknowledged yet. */
+  private async recoveredPaymentIds(journal: Journal, reservationId: string): Promise<Set<string>> {
+    return new Set((await journal.recoveredNotices({ reservationId })).filter((n) => n.kind === 'payment').map((n) => n.paymentId));
   }
 
   /** Refuses a new charge while a charge of today on the reservation is not among those the agent was shown. */
   private async checkChargesAcknowledged(journal: Journal, reservationId: string, acknowledged: readonly string[]): Promise<void> {
     const shown = new Set(acknowledged);
-    const unseen = this.chargesToAcknowledge(await journal.paymentsOf(reservationId)).filter((p) => !shown.has(p.id));
+    const charges = this.chargesToAcknowledge(await journal.paymentsOf(reservationId), await this.recoveredPaymentIds(journal, reservationId));
+    const unseen = charges.filter((p) => !shown.has(p.id));
     const [newest] = unseen;
     if (newest === undefined) return;
     const at = newest.updatedAt ?? newest.createdAt;
