@@ -3,6 +3,7 @@
 // read from the journal's own log of every request (its attempts table).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -48,6 +49,30 @@ function keysSent(desk: Desk, operation: string): string[] {
   } finally {
     db.close();
   }
+}
+
+/** The journal's row of an operation. */
+function operationRow(desk: Desk, operationId: string): { key: string; state: string; payload: string } {
+  const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT key, state, payload FROM operations WHERE operation_id = ?').get(operationId) as { key: string; state: string; payload: string };
+  } finally {
+    db.close();
+  }
+}
+
+/** POST /payments straight to the service with the attempt's key and body, as the service's operator would look it up: the payment id. */
+async function replay(desk: Desk, operationId: string): Promise<string> {
+  const { key, payload } = operationRow(desk, operationId);
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
+  const { access_token: token } = (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string };
+  const response = await fetch(`${sim.baseUrl}/payments`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body: payload,
+  });
+  expect(response.headers.get('idempotent-replayed')).toBe('true');
+  return ((await response.json()) as { id: string }).id;
 }
 
 const charge = (methodId: string, more: Record<string, unknown> = {}) => ({ operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, ...more });
@@ -108,5 +133,34 @@ describe('a supervisor resolving an attempt past the service’s window as charg
     await desk.signIn(SUPERVISOR);
     const resolved = await desk.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: first.id });
     expect(resolved).toMatchObject({ code: 'payment_does_not_match' });
+  });
+});
+
+describe('two supervisors resolving one attempt at once', () => {
+  // Each reads the attempt waiting for a supervisor, then writes its word; the journal writes the second word over nothing
+  // (only an attempt still to reconcile changes) yet the door answers it OK. Here "charged" (its payment read from the
+  // service, slowly) is told OK after "not charged" closed the attempt: one supervisor tells the guest nothing was
+  // charged, the other that it was, and the audit trail records both as done.
+  it.fails('one word stands: the other is refused, and the attempt is as the accepted one said', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    await fault('POST /payments', 'drop_after_commit', 3);
+    const operationId = randomUUID();
+    expect((await desk.call('payments:pay', { ...charge(await desk.card(RESERVATION)), operationId })).ok).toBe(false);
+    await control('clock', { advanceSeconds: 23 * HOUR_S + 30 * 60 });
+    expect(await desk.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
+    const made = await replay(desk, operationId);
+
+    await desk.signIn(SUPERVISOR);
+    await control('faults', { operation: 'GET /payments/{id}', fault: 'delay', count: 1, delayMs: 1_500 });
+    const charged = desk.call('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: made });
+    // The "charged" word is reading the payment at the service when the "not charged" one comes.
+    await sleep(300);
+    const notCharged = await desk.call('payments:resolveAttempt', { operationId, outcome: 'not_charged' });
+    const answers = [await charged, notCharged];
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    const accepted = answers.find((a) => a.ok);
+    const state = operationRow(desk, operationId).state;
+    expect(state).toBe(accepted?.ok === true && (accepted.value as { outcome: string }).outcome === 'charged' ? 'done' : 'abandoned');
   });
 });
