@@ -577,11 +577,12 @@ export class PaymentEngine {
     trace?: RequestTrace,
   ): Promise<{ outcome: 'not_charged' | 'charged'; paymentId?: string }> {
     const op = await this.journal.operation(checked(z.uuid(), input.operationId));
-    if (op?.kind !== 'create_payment' || op.state !== 'reconcile') {
-      throw new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
-    }
+    const notWaiting = (): ServiceError =>
+      new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
+    if (op?.kind !== 'create_payment' || op.state !== 'reconcile') throw notWaiting();
+    // One word stands: another supervisor's, written since this one read the attempt, refuses this one (nothing written).
     if (input.outcome === 'not_charged') {
-      await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now());
+      if (!(await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now()))) throw notWaiting();
       return { outcome: 'not_charged' };
     }
     const paymentId = checked(PaymentId, input.paymentId);
@@ -601,7 +602,7 @@ export class PaymentEngine {
     }
     await this.journal.transaction(async (journal) => {
       await journal.savePayment(payment, { operatorId: op.operatorId });
-      await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now());
+      if (!(await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now()))) throw notWaiting();
     });
     this.poller.follow(payment.id, payment);
     await this.emit(payment.id);
