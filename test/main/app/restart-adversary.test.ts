@@ -163,3 +163,43 @@ describe('two supervisors resolving one attempt at once', () => {
     expect(state).toBe(accepted?.ok === true && (accepted.value as { outcome: string }).outcome === 'charged' ? 'done' : 'abandoned');
   });
 });
+
+describe('attacks on the acknowledgement that hold', () => {
+  it('another operator cannot acknowledge an agent’s notice; while it stands the charge is listed and must be named by anyone', async () => {
+    const desk = await open();
+    await desk.stack.directory.createOperator('ada', { id: 'otto', displayName: 'Otto', role: 'agent', password: 'other agent pass 1234' });
+    await desk.signIn(AGENT);
+    await fault('POST /payments', 'drop_after_commit', 3);
+    expect((await desk.call('payments:pay', charge(await desk.card(RESERVATION), { acknowledgedPaymentIds: [] }))).ok).toBe(false);
+    await desk.restart();
+    await desk.stack.recover();
+    await desk.signIn(AGENT);
+    const [notice] = (await desk.ok<Output<'payments:recovered'>>('payments:recovered', {})).notices;
+    if (notice === undefined) throw new Error('no notice');
+    await desk.until(notice.paymentId, (status) => status === 'succeeded');
+
+    await desk.signIn({ id: 'otto', password: 'other agent pass 1234' });
+    expect(await desk.ok('payments:acknowledgeRecovered', { noticeIds: [notice.id] })).toEqual({ acknowledged: 0 });
+    // Ids of another reservation's charges, or made up, name nothing of this one.
+    const other = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await desk.card('CUN-0THER1'), amountCents: 1_000, currency: 'usd', reservationId: 'CUN-0THER1' });
+    const card = await desk.card(RESERVATION);
+    expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [other.id, 'pay_00000000000000000000000000000000'] }))).toMatchObject({ code: 'charges_not_acknowledged' });
+    await desk.signIn(AGENT);
+    expect((await desk.ok<Output<'payments:recovered'>>('payments:recovered', {})).notices.map((n) => n.id)).toEqual([notice.id]);
+    expect(keysSent(desk, 'POST /payments')).toHaveLength(2);
+  });
+
+  it('an abandoned payment its cardholder approved is a charge the agent’s next one must name', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    const old = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(await desk.card(RESERVATION, '4000000000003220')));
+    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    await desk.ok('payments:abandon', { paymentId: old.id });
+    await desk.ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
+    await desk.until(old.id, (status) => status === 'succeeded');
+    const card = await desk.card(RESERVATION);
+    expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [] }))).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1 } });
+    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([old.id]);
+  });
+});
