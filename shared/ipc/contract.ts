@@ -91,7 +91,8 @@ export type LiveState = z.infer<typeof LiveState>;
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 /**
  * The charges of today the screen showed before a new charge (`reservations:overview` `chargedToday`), possibly none:
- * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today that is not named here.
+ * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today, or one completed after
+ * a restart whose notice is not acknowledged yet (whatever its day), that is not named here.
  */
 const AcknowledgedPaymentIds = z.array(PaymentId).max(100);
 /** The refunds of the payment the screen showed before a new refund, possibly none: main refuses it (`refunds_not_acknowledged`) otherwise. */
