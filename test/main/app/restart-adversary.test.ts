@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
@@ -201,5 +202,36 @@ describe('attacks on the acknowledgement that hold', () => {
     expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [] }))).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1 } });
     const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
     expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([old.id]);
+  });
+});
+
+describe('a confirmation whose answer is lost while the amount changes', () => {
+  // After a lost answer the payment is read and the confirmation sent again when it was not applied. Changed meanwhile
+  // (another client of the tenant, or a desk whose lease came after this one's expired in a long retry sequence), the
+  // payment then holds an amount the agent never saw: sending the confirmation again would charge it.
+  it.fails('is not sent again: refused in words, nothing charged, no refund request', async () => {
+    const desk = await open();
+    await desk.signIn(AGENT);
+    const methodId = await desk.card(RESERVATION, '4000004840000008');
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION, installments: true });
+    expect(payment.status).toBe('pending_confirmation');
+    const config = simulatorConfig(sim);
+    const tokens = new TokenManager({ authUrl: config.authUrl, clientId: config.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5_000, fetch });
+    const tenant = new ServiceClient({ config, tokens, fetch });
+    await tokens.get();
+
+    // Every read of the payment takes 3 s at the service (the desk's follow-up reads too): the read before confirming,
+    // and the read after the lost answer.
+    await control('faults', { operation: 'GET /payments/{id}', fault: 'delay', count: 20, delayMs: 3_000 });
+    await fault('POST /payments/{id}/confirmation', 'drop_before_commit', 1);
+    const confirming = desk.call('payments:confirm', { paymentId: payment.id, expectedAmountCents: 12_000 });
+    // Between the two reads (the first answered, the confirmation lost), another client doubles the amount.
+    await sleep(4_500);
+    await tenant.updateAmount(payment.id, 240);
+    const answer = await confirming;
+    expect(answer).toMatchObject({ ok: false, error: { code: 'amount_changed', params: { heldCents: 24_000, expectedCents: 12_000 } } });
+    expect((await tenant.getPayment(payment.id)).value.status).toBe('pending_confirmation');
+    await desk.signIn(SUPERVISOR);
+    expect((await desk.ok<Output<'refunds:queue'>>('refunds:queue', {})).requests).toEqual([]);
   });
 });
