@@ -651,17 +651,21 @@ export class PaymentEngine {
     return this.exclusive(paymentId, operatorId, async () => {
       const current = await this.fetchAndStore(paymentId, trace);
       if (current.abandonedAt !== undefined) throw abandonedError();
-      if (current.amountCents !== expectedAmountCents) {
-        await this.emit(paymentId);
-        throw new ServiceError(
+      const amountChanged = (heldCents: number): ServiceError =>
+        new ServiceError(
           'invalid_input',
           'amount_changed',
-          `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
+          `The service now holds ${formatMoney(heldCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
+          { param: 'expectedAmountCents', params: { heldCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
+      if (current.amountCents !== expectedAmountCents) {
+        await this.emit(paymentId);
+        throw amountChanged(current.amountCents);
       }
-      const payment = (await this.client.confirm(paymentId, installmentsCount, trace)).value;
+      // After a lost answer the confirmation is sent again only while the payment still holds the amount the agent saw.
+      const payment = (await this.client.confirm(paymentId, installmentsCount, trace, centsToWire(expectedAmountCents))).value;
       const view = await this.store(payment);
+      if (payment.status === 'pending_confirmation') throw amountChanged(centsFromWire(payment.amount));
       this.poller.restartSoon(paymentId);
       const chargedCents = centsFromWire(payment.amount);
       if (chargedCents !== expectedAmountCents) {
