@@ -456,6 +456,12 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       protectCardData: options.protectCardData ?? (() => undefined),
       // The engine's clock: the charges the screen shows as "today" are those the door asks to have been shown.
       clock: { now: () => engine.now(), timeZone },
+      // Whoever found them and whenever: the alert of each pending request this desk is to be told of.
+      lateSuccesses: async () => {
+        const pending = (await requests.list('pending')).filter((r) => r.origin === 'late_success' && r.alertDeskId === identity.deskId);
+        const alerts = await Promise.all(pending.map(async (r) => (await engine.stored(r.paymentId).then((p) => p && lateSuccessAlert(r, p.reservationId)))));
+        return alerts.filter((a) => a !== undefined);
+      },
     }),
     currentOperator: () => guard.current(),
     signedOutReason: () => guard.endedElsewhereError()?.toIpcError(),

@@ -5,7 +5,7 @@ import type { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMes
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
 import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
-import type { LiveState, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
+import type { LiveState, Output, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { RecoveredNoticeView } from '../../shared/ipc/views';
 import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
@@ -119,6 +119,8 @@ export interface HandlerDeps {
   protectCardData: (webContentsId: number, active: boolean) => void;
   /** The desk's clock and time zone ("charged today" is the desk's calendar day); the system's when not given. */
   clock?: { now(): number; timeZone: string };
+  /** The late successes of payments abandoned at this desk whose refund request is pending (none when not given). */
+  lateSuccesses?: () => Promise<Output<'payments:lateSuccesses'>['alerts']>;
 }
 
 /** A notice of what recover() completed, as the screens show it (times as ISO instants). */
@@ -146,7 +148,7 @@ function signedIn(ctx: CallContext): OperatorView {
 const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
 const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, live, protectCardData, clock }: HandlerDeps): Handlers {
+export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, live, protectCardData, clock, lateSuccesses }: HandlerDeps): Handlers {
   const now = clock ? () => clock.now() : Date.now;
   const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   /**
@@ -221,6 +223,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:recovered': async (_input, ctx) => ({ notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView) }),
+    'payments:lateSuccesses': async () => ({ alerts: (await lateSuccesses?.()) ?? [] }),
     'payments:acknowledgeRecovered': async ({ noticeIds }, ctx) => ({ acknowledged: await engine.acknowledgeRecovered(noticeIds, operatorOf(ctx)) }),
     'payments:get': ({ paymentId }, ctx) => engine.getPayment(paymentId, ctx.trace),
     // Nobody signed in (the desk locked, the session ended): the window watches nothing.

@@ -120,11 +120,14 @@ export class ServiceClient {
    * answer is lost, the payment is read, and the confirmation is sent again only if the read shows it was not
    * applied (still pending_confirmation). A 422 invalid_state after a lost answer means an earlier send went
    * through: the payment is read and what the service holds is the answer. The last failed round throws.
+   * `expectedAmount` (wire): a read holding another amount is not confirmed again (it would charge what the agent never
+   * saw): that read is the answer, still pending_confirmation.
    */
-  confirm(id: string, installmentsCount?: number, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
+  confirm(id: string, installmentsCount?: number, trace?: RequestTrace, expectedAmount?: number): Promise<Answer<PaymentResource>> {
     const body = installmentsCount === undefined ? {} : { installments: { count: installmentsCount } };
     const call = { operation: 'POST /payments/{id}/confirmation', url: this.base(PATHS.confirmation(id)), method: 'POST', body, schema: PaymentResource, trace } as const;
-    return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation');
+    const changed = (read: PaymentResource): boolean => expectedAmount !== undefined && Math.round(read.amount * 100) !== Math.round(expectedAmount * 100);
+    return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation' || changed(read));
   }
 
   /** Sends a call without a key; after a lost answer, reads the payment and re-sends only when `settled` says the read does not already answer it. */

@@ -577,15 +577,20 @@ export class PaymentEngine {
     trace?: RequestTrace,
   ): Promise<{ outcome: 'not_charged' | 'charged'; paymentId?: string }> {
     const op = await this.journal.operation(checked(z.uuid(), input.operationId));
-    if (op?.kind !== 'create_payment' || op.state !== 'reconcile') {
-      throw new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
-    }
+    const notWaiting = (): ServiceError =>
+      new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
+    if (op?.kind !== 'create_payment' || op.state !== 'reconcile') throw notWaiting();
+    // One word stands: another supervisor's, written since this one read the attempt, refuses this one (nothing written).
     if (input.outcome === 'not_charged') {
-      await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now());
+      if (!(await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now()))) throw notWaiting();
       return { outcome: 'not_charged' };
     }
     const paymentId = checked(PaymentId, input.paymentId);
     const body = CreatePaymentBody.parse(op.payload);
+    // A payment the journal holds is another attempt's answer: never this one's (its own would stay hidden behind it).
+    if ((await this.journal.payment(paymentId)) !== undefined) {
+      throw new ServiceError('invalid_input', 'payment_does_not_match', 'That payment is not the one this attempt would have made.', { param: 'paymentId' });
+    }
     const payment = (await this.client.getPayment(paymentId, trace)).value;
     const same =
       reservationKey(payment.reservationId) === reservationKey(body.reservationId) &&
@@ -597,7 +602,7 @@ export class PaymentEngine {
     }
     await this.journal.transaction(async (journal) => {
       await journal.savePayment(payment, { operatorId: op.operatorId });
-      await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now());
+      if (!(await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now()))) throw notWaiting();
     });
     this.poller.follow(payment.id, payment);
     await this.emit(payment.id);
@@ -646,17 +651,21 @@ export class PaymentEngine {
     return this.exclusive(paymentId, operatorId, async () => {
       const current = await this.fetchAndStore(paymentId, trace);
       if (current.abandonedAt !== undefined) throw abandonedError();
-      if (current.amountCents !== expectedAmountCents) {
-        await this.emit(paymentId);
-        throw new ServiceError(
+      const amountChanged = (heldCents: number): ServiceError =>
+        new ServiceError(
           'invalid_input',
           'amount_changed',
-          `The service now holds ${formatMoney(current.amountCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents', params: { heldCents: current.amountCents, expectedCents: expectedAmountCents, currency: current.currency } },
+          `The service now holds ${formatMoney(heldCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
+          { param: 'expectedAmountCents', params: { heldCents, expectedCents: expectedAmountCents, currency: current.currency } },
         );
+      if (current.amountCents !== expectedAmountCents) {
+        await this.emit(paymentId);
+        throw amountChanged(current.amountCents);
       }
-      const payment = (await this.client.confirm(paymentId, installmentsCount, trace)).value;
+      // After a lost answer the confirmation is sent again only while the payment still holds the amount the agent saw.
+      const payment = (await this.client.confirm(paymentId, installmentsCount, trace, centsToWire(expectedAmountCents))).value;
       const view = await this.store(payment);
+      if (payment.status === 'pending_confirmation') throw amountChanged(centsFromWire(payment.amount));
       this.poller.restartSoon(paymentId);
       const chargedCents = centsFromWire(payment.amount);
       if (chargedCents !== expectedAmountCents) {
@@ -877,7 +886,7 @@ export class PaymentEngine {
       payments: payments.map((p) => this.view(p)),
       methods: (await this.journal.methodsOf(id)).filter((m) => m.keptAt !== undefined && !declined.has(m.id)).map(methodView),
       pendingPayments: await Promise.all(pending.map((op) => this.pendingView(op))),
-      chargedToday: this.chargesToAcknowledge(payments).map(chargeToday),
+      chargedToday: this.chargesToAcknowledge(payments, await this.recoveredPaymentIds(this.journal, id)).map(chargeToday),
     };
   }
 
@@ -894,21 +903,28 @@ export class PaymentEngine {
   /**
    * A reservation's charges the agent must have been shown before another charge: taken today on the desk's calendar
    * day by the engine's clock (the rule of the screen's "Already charged … today": main/payments/balance.ts), succeeded
-   * or still in progress (not one abandoned while it waited).
+   * or still in progress (not one abandoned while it waited); and, whatever its day, one recover() completed whose notice
+   * is not acknowledged yet (`recovered`): a desk restarted the morning after completes the evening's payment then.
    */
-  private chargesToAcknowledge(payments: readonly StoredPayment[]): StoredPayment[] {
+  private chargesToAcknowledge(payments: readonly StoredPayment[], recovered: ReadonlySet<string>): StoredPayment[] {
     const timeZone = this.deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     const today = dayIn(this.now(), timeZone);
     return payments
       .filter((p) => p.status === 'succeeded' || (!isFinalPayment(p.status) && !(p.abandonedAt !== undefined && ABANDONABLE.has(p.status))))
-      .filter((p) => chargeDay(p, timeZone) === today)
+      .filter((p) => chargeDay(p, timeZone) === today || recovered.has(p.id))
       .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
+  }
+
+  /** The reservation's payments recover() completed whose notice its operator has not acknowledged yet. */
+  private async recoveredPaymentIds(journal: Journal, reservationId: string): Promise<Set<string>> {
+    return new Set((await journal.recoveredNotices({ reservationId })).filter((n) => n.kind === 'payment').map((n) => n.paymentId));
   }
 
   /** Refuses a new charge while a charge of today on the reservation is not among those the agent was shown. */
   private async checkChargesAcknowledged(journal: Journal, reservationId: string, acknowledged: readonly string[]): Promise<void> {
     const shown = new Set(acknowledged);
-    const unseen = this.chargesToAcknowledge(await journal.paymentsOf(reservationId)).filter((p) => !shown.has(p.id));
+    const charges = this.chargesToAcknowledge(await journal.paymentsOf(reservationId), await this.recoveredPaymentIds(journal, reservationId));
+    const unseen = charges.filter((p) => !shown.has(p.id));
     const [newest] = unseen;
     if (newest === undefined) return;
     const at = newest.updatedAt ?? newest.createdAt;

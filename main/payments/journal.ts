@@ -834,12 +834,16 @@ export class Journal {
     await this.transition(key, outcome, at, outcome.state === 'done' ? ['pending', 'failed', 'reconcile', 'abandoned'] : ['pending']);
   }
 
-  /** A supervisor's word on an operation marked for reconciliation (only such an operation changes). */
-  async resolve(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'abandoned'; errorCode: string }, at: number): Promise<void> {
-    await this.transition(key, outcome, at, ['reconcile']);
+  /**
+   * A supervisor's word on an operation marked for reconciliation (only such an operation changes): false when it was no
+   * longer waiting for one (another supervisor's word came first).
+   */
+  async resolve(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'abandoned'; errorCode: string }, at: number): Promise<boolean> {
+    return (await this.transition(key, outcome, at, ['reconcile'])) > 0;
   }
 
-  private async transition(key: string, outcome: Settlement, at: number, from: readonly OperationState[]): Promise<void> {
+  /** Writes the outcome over an operation in one of the `from` states: how many it changed (0 or 1). */
+  private async transition(key: string, outcome: Settlement, at: number, from: readonly OperationState[]): Promise<number> {
     const update = this.db
       .updateTable('operations')
       .set({
@@ -853,13 +857,15 @@ export class Journal {
       .where('state', 'in', from)
       .returning(['operation_id', 'reservation_key', 'payment_id']);
     // On the center its NOTIFY is in the update's own statement: sent for the operation it answered, none when it answered nothing.
+    let changed: number;
     if (this.store.backend === 'postgres') {
       const change = { kind: 'operation', deskId: this.deskId, operationId: sql.ref('w.operation_id'), reservationKey: sql.ref('w.reservation_key'), paymentId: sql.ref('w.payment_id') } as const;
-      await this.db.with('w', () => update).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+      changed = (await this.db.with('w', () => update).selectFrom('w').select(notificationIn(change).as('notified')).execute()).length;
     } else {
-      await update.execute();
+      changed = (await update.execute()).length;
     }
     this.changed();
+    return changed;
   }
 
   /** This desk's unanswered operations, oldest first: each desk recovers only its own at start-up. */

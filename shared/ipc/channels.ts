@@ -24,6 +24,7 @@ export const CHANNEL_NAMES = [
   'payments:abandon',
   'payments:recovered',
   'payments:acknowledgeRecovered',
+  'payments:lateSuccesses',
   'messaging:sendLink',
   'messaging:sendReceipt',
   'messaging:channels',

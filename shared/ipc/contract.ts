@@ -68,6 +68,21 @@ const REFUNDS = ['supervisor', 'admin'] as const satisfies readonly Role[];
 const ADMIN = ['admin'] as const satisfies readonly Role[];
 
 const none = z.strictObject({});
+
+/**
+ * An abandoned payment that succeeded after all (its cardholder approved the old 3-D Secure link; the service has no
+ * cancel), for the desk that abandoned it. Its refund (`duplicate` of `replacementPaymentId`, the reservation's payment
+ * after it) waits in the supervisors' queue as request `requestId`.
+ */
+const LateSuccessView = z.object({
+  paymentId: PaymentId,
+  reservationId: ReservationId,
+  amountCents: Cents,
+  currency: Currency,
+  abandonedBy: OperatorId.optional(),
+  replacementPaymentId: PaymentId.optional(),
+  requestId: RefundRequestId,
+});
 const done = z.object({ ok: z.literal(true) });
 /** Where the auto-update stands; `blockedBy` says why a ready update waits (a payment in progress). */
 export const UpdateStatus = z.object({
@@ -91,7 +106,8 @@ export type LiveState = z.infer<typeof LiveState>;
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 /**
  * The charges of today the screen showed before a new charge (`reservations:overview` `chargedToday`), possibly none:
- * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today that is not named here.
+ * main refuses the charge (`charges_not_acknowledged`) while the reservation has one taken today, or one completed after
+ * a restart whose notice is not acknowledged yet (whatever its day), that is not named here.
  */
 const AcknowledgedPaymentIds = z.array(PaymentId).max(100);
 /** The refunds of the payment the screen showed before a new refund, possibly none: main refuses it (`refunds_not_acknowledged`) otherwise. */
@@ -344,6 +360,12 @@ export const CHANNELS = {
    * acknowledged by the signed-in operator, on any desk: the workspace shows them first after sign-in and unlock.
    */
   'payments:recovered': channel({ input: none, output: z.object({ notices: z.array(RecoveredNoticeView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  /**
+   * The late successes of payments abandoned at this desk whose refund request is still pending, whoever found them and
+   * whenever (this desk closed, or its window not open yet): the workspace reads them at sign-in and unlock, as it hears
+   * `payments:lateSuccess` while open.
+   */
+  'payments:lateSuccesses': channel({ input: none, output: z.object({ alerts: z.array(LateSuccessView) }), access: STAFF, activity: 'background', audit: 'none' }),
   /** The operator has read these notices of theirs: they are not shown again (another operator's are left as they are). */
   'payments:acknowledgeRecovered': channel({
     input: z.strictObject({ noticeIds: z.array(z.uuid()).min(1).max(100) }),
@@ -584,20 +606,8 @@ export const EVENTS = {
   'messaging:delivery': DeliveryResult,
   /** A refund request was asked for, decided or settled, at this desk or another of the center: queues read again. */
   'refunds:changed': z.object({ requestId: RefundRequestId, paymentId: PaymentId }),
-  /**
-   * An abandoned payment succeeded after all (its cardholder approved the old 3-D Secure link; the service has no
-   * cancel): told to the desk that abandoned it, once. Its refund (`duplicate` of `replacementPaymentId`, the
-   * reservation's payment after it) waits in the supervisors' queue as request `requestId`.
-   */
-  'payments:lateSuccess': z.object({
-    paymentId: PaymentId,
-    reservationId: ReservationId,
-    amountCents: Cents,
-    currency: Currency,
-    abandonedBy: OperatorId.optional(),
-    replacementPaymentId: PaymentId.optional(),
-    requestId: RefundRequestId,
-  }),
+  /** A late success found now, told to the windows open at the desk that abandoned the payment (`payments:lateSuccesses` reads them later). */
+  'payments:lateSuccess': LateSuccessView,
   /** A watched reservation's payment attempts changed at another desk (begun, answered): its overview is read again. */
   'reservations:changed': z.object({ reservationId: ReservationId }),
   /** The center's live feed was lost (`reconnecting`) or is back (`live`): see `live:watch`. */

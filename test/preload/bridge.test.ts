@@ -51,6 +51,7 @@ describe('createBridge', () => {
         "payments:checkAgain",
         "payments:confirm",
         "payments:get",
+        "payments:lateSuccesses",
         "payments:pay",
         "payments:recovered",
         "payments:resolveAttempt",

@@ -74,13 +74,21 @@ export type LateSuccess = EventPayload<'payments:lateSuccess'>;
 
 /**
  * The alerts of abandoned payments that went through after all, kept while the workspace is up until the agent
- * dismisses each (main tells this desk once per payment).
+ * dismisses each: those main tells this desk while it is open, and those still pending when it opens (found while the
+ * desk was closed or before its window was).
  */
 export function useLateSuccesses(): { alerts: LateSuccess[]; dismiss: (paymentId: string) => void } {
   const [alerts, setAlerts] = useState<LateSuccess[]>([]);
   useEffect(() => {
     if (!hasBridge) return;
-    return bridge().events.on('payments:lateSuccess', (alert) => setAlerts((now) => (now.some((a) => a.paymentId === alert.paymentId) ? now : [...now, alert])));
+    const add = (found: readonly LateSuccess[]): void =>
+      setAlerts((now) => [...now, ...found.filter((alert, i) => !now.some((a) => a.paymentId === alert.paymentId) && found.findIndex((f) => f.paymentId === alert.paymentId) === i)]);
+    const stop = bridge().events.on('payments:lateSuccess', (alert) => add([alert]));
+    void unwrap(bridge().payments.lateSuccesses({})).then(
+      ({ alerts: pending }) => add(pending),
+      () => undefined,
+    );
+    return stop;
   }, []);
   const dismiss = useCallback((paymentId: string) => setAlerts((now) => now.filter((a) => a.paymentId !== paymentId)), []);
   return { alerts, dismiss };

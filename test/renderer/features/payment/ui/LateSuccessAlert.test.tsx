@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // The alert at the desk that abandoned a payment which went through after all: shown when main says so, on any screen,
-// in the desk's language, until the agent dismisses it; once per payment however often main says it.
+// in the desk's language, until the agent dismisses it; once per payment however often main says it. Those still pending
+// when the workspace opens (found while the desk was closed) are read from main then.
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { installFakeMain } from '../../../support/bridge';
@@ -22,6 +23,7 @@ const alert = {
 describe('LateSuccessAlert', () => {
   it('says in Spanish which payment was charged twice and where its refund is, once, until dismissed', async () => {
     main.reset();
+    main.answer('payments:lateSuccesses', () => ({ alerts: [] }));
     renderWithData('es-MX', <LateSuccessAlert />);
     expect(screen.queryByRole('alert')).toBeNull();
     act(() => {
@@ -39,10 +41,21 @@ describe('LateSuccessAlert', () => {
 
   it('in English, without a replacement payment known', async () => {
     main.reset();
+    main.answer('payments:lateSuccesses', () => ({ alerts: [] }));
     renderWithData('en-US', <LateSuccessAlert />);
     act(() => main.emit('payments:lateSuccess', { ...alert, replacementPaymentId: undefined }));
     const shown = await screen.findByRole('alert');
     expect(shown.textContent).toContain('supervisors’ queue');
     expect(shown.textContent).toContain('before charging again');
+  });
+
+  it('shows the alerts still pending when it opens, once each, with those main says later', async () => {
+    main.reset();
+    main.answer('payments:lateSuccesses', () => ({ alerts: [alert] }));
+    renderWithData('en-US', <LateSuccessAlert />);
+    const shown = await screen.findByRole('alert');
+    expect(shown.textContent).toContain('CUN-6B3D8F');
+    act(() => main.emit('payments:lateSuccess', alert));
+    expect(shown.querySelectorAll('li')).toHaveLength(1);
   });
 });
