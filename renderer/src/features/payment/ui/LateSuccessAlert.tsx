@@ -12,19 +12,22 @@ export function LateSuccessAlert(): JSX.Element | null {
   return (
     <section className="panel panel--warning" aria-labelledby="late-success-title">
       <h2 id="late-success-title">{t('lateSuccess.title')}</h2>
-      <ul role="alert">
-        {alerts.map((alert) => {
-          const vars = { amount: money(alert.amountCents, moneyCurrency(alert.currency)), reservation: alert.reservationId };
-          return (
-            <li key={alert.paymentId}>
-              {alert.replacementPaymentId === undefined ? t('lateSuccess.textNoReplacement', vars) : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
-              <button type="button" onClick={() => dismiss(alert.paymentId)}>
-                {t('lateSuccess.dismiss')}
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      {/* The alert wraps the list: a list keeps its own role, so that its items stay items. */}
+      <div role="alert">
+        <ul>
+          {alerts.map((alert) => {
+            const vars = { amount: money(alert.amountCents, moneyCurrency(alert.currency)), reservation: alert.reservationId };
+            return (
+              <li key={alert.paymentId}>
+                {alert.replacementPaymentId === undefined ? t('lateSuccess.textNoReplacement', vars) : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
+                <button type="button" onClick={() => dismiss(alert.paymentId)}>
+                  {t('lateSuccess.dismiss')}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
     </section>
   );
 }
