@@ -45,8 +45,9 @@ describe('LateSuccessAlert', () => {
     renderWithData('en-US', <LateSuccessAlert />);
     act(() => main.emit('payments:lateSuccess', { ...alert, replacementPaymentId: undefined }));
     const shown = await screen.findByRole('alert');
-    expect(shown.textContent).toContain('supervisors’ queue');
-    expect(shown.textContent).toContain('before charging again');
+    // No payment had replaced it: the guest paid once, and is not to be charged again for it.
+    expect(shown.textContent).toContain('No other payment had replaced it: do not charge the guest again for it.');
+    expect(shown.textContent).not.toContain('paid twice');
   });
 
   it('shows the alerts still pending when it opens, once each, with those main says later', async () => {
