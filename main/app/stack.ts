@@ -264,6 +264,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     ...(options.pollScheduleMs ? { pollSchedule: options.pollScheduleMs } : {}),
     // "Taken today" (the door's check before a new charge) is the desk's calendar day, as the screen's.
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    // The refund desk below is made before any refund is sent again (recovery runs after the stack is built).
+    mayResendRefund: async (op): Promise<boolean> => refunds.mayResend(op, await directory.view(op.operatorId)),
   });
   engine.on((event) => emit('payments:changed', event.payment));
   // Results arrive later (the poller): each final payment and refund status is written once. The trail remembers a result

@@ -46,6 +46,12 @@ export interface EngineDeps {
   random?: () => number;
   backoffBaseMs?: number;
   pollSchedule?: readonly number[];
+  /**
+   * Whether an unanswered refund may be sent again by a path other than its operator's own call (the desk's start, a
+   * new refund of the payment finishing the earlier ones first): the caps of its operator as they stand now. Refused,
+   * it is marked for reconciliation, never sent (its payment is read: the service's refunds list says if it was made).
+   */
+  mayResendRefund?: (op: Operation) => Promise<boolean>;
   /** The desk's time zone: a charge "taken today" is one of the desk's calendar day (the system's when not given). */
   timeZone?: string;
 }
@@ -1011,7 +1017,7 @@ export class PaymentEngine {
         await this.resend(op, undefined, (journal, resultId) => this.noticeRecovered(op, resultId, journal));
         report.resent.push(op.operationId);
       } catch (error) {
-        if (!isPastWindow(error)) {
+        if (!isReconcile(error)) {
           report.failed.push(op.operationId);
           continue;
         }
@@ -1073,6 +1079,11 @@ export class PaymentEngine {
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
       const body = RefundBody.parse(op.payload);
+      if (this.deps.mayResendRefund !== undefined && !(await this.deps.mayResendRefund(op))) {
+        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'over_cap_now' }, this.now());
+        await this.fetchAndStore(paymentId, trace).catch(() => undefined);
+        throw reconcileError();
+      }
       const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
       await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
         await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
@@ -1112,7 +1123,7 @@ export class PaymentEngine {
         resent++;
       } catch (error) {
         // Past the service's window by its clock: marked for reconciliation, not sent; the new refund goes on against what is read.
-        if (!isPastWindow(error)) throw error;
+        if (!isReconcile(error)) throw error;
       }
     }
     await this.fetchAndStore(paymentId, trace);
@@ -1330,7 +1341,7 @@ export class PaymentEngine {
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
   private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T, journal: Journal) => Promise<string>): Promise<T> {
     // A key the service may have seen goes again only inside its window, whichever path sends it (retry, check, recovery).
-    if (!this.unsent.delete(op.key) && (await this.closeIfPastWindow(op))) throw pastWindowError();
+    if (!this.unsent.delete(op.key) && (await this.closeIfPastWindow(op))) throw reconcileError();
     let value: T;
     try {
       ({ value } = await send(op.key));
@@ -1591,14 +1602,14 @@ const unansweredMessage = (op: Operation): string => {
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
 
-/** An operation whose key may be past the service's window: marked for reconciliation, nothing sent. */
-const pastWindowError = (): ServiceError =>
+/** An operation marked for reconciliation instead of being sent (past the service's window, or over its operator's caps now). */
+const reconcileError = (): ServiceError =>
   new ServiceError(
     'invalid_input',
     'operation_needs_reconciliation',
     'This operation was never answered and may be past the 24 hours the service keeps its key: it is not sent again. A supervisor must find out with the service whether it went through.',
   );
-const isPastWindow = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
+const isReconcile = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
 
 /** A charge of today the screen shows before another (listReservation): the door refuses a new charge unless named. */
 export interface ChargeToday {

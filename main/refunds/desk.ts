@@ -299,6 +299,22 @@ export class RefundDesk {
   }
 
   /**
+   * Whether an unanswered refund may be sent again by a path other than its operator's own call (the desk's start, a
+   * new refund of the payment finishing the earlier ones first): its operator still makes refunds, within the caps a
+   * new refund of theirs meets now.
+   */
+  async mayResend(op: RefundOperationRecord & { operationId: string }, operator: OperatorView | undefined): Promise<boolean> {
+    if (operator === undefined || operator.disabled || !APPROVERS.includes(operator.role)) return false;
+    try {
+      await this.checkResumedCaps(operator, op);
+      return true;
+    } catch (error) {
+      if (error instanceof RefundError) return false;
+      throw error;
+    }
+  }
+
+  /**
    * The caps of a new refund for one begun already and unanswered: what it asked, against the role's cap and what `by`
    * refunded today without it. What is left on the payment is not checked again: its own refund may be what took it.
    */
