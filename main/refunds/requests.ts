@@ -213,24 +213,7 @@ export class RefundRequests {
   }
 
   async add(request: NewRequest): Promise<StoredRequest> {
-    const added = await this.announced(request.id, (db) =>
-      db
-        .insertInto('requests')
-        .values({
-          id: request.id,
-          payment_id: request.paymentId,
-          amount_cents: request.amountCents ?? null,
-          currency: request.currency,
-          reason: request.reason,
-          note: request.note ?? null,
-          status: 'pending',
-          requested_by: request.requestedBy,
-          requested_at: request.requestedAt,
-          override: 0,
-          desk_id: this.deskId,
-        })
-        .returningAll(),
-    );
+    const added = await this.announced(request.id, (db) => db.insertInto('requests').values(this.rowOf(request)).returningAll());
     if (added === undefined) throw new Error('refund requests: request not stored');
     return added;
   }
@@ -243,25 +226,30 @@ export class RefundRequests {
     return this.announced(request.id, (db) =>
       db
         .insertInto('requests')
-        .values({
-          id: request.id,
-          payment_id: request.paymentId,
-          amount_cents: request.amountCents ?? null,
-          currency: request.currency,
-          reason: request.reason,
-          note: request.note ?? null,
-          status: 'pending',
-          requested_by: request.requestedBy,
-          requested_at: request.requestedAt,
-          override: 0,
-          desk_id: this.deskId,
-          origin: request.origin ?? null,
-          linked_payment_id: request.linkedPaymentId ?? null,
-          alert_desk_id: request.alertDeskId ?? null,
-        })
+        .values(this.rowOf(request))
         .onConflict((oc) => oc.column('id').doNothing())
         .returningAll(),
     );
+  }
+
+  /** A new request's row, pending, written by this desk. */
+  private rowOf(request: NewRequest) {
+    return {
+      id: request.id,
+      payment_id: request.paymentId,
+      amount_cents: request.amountCents ?? null,
+      currency: request.currency,
+      reason: request.reason,
+      note: request.note ?? null,
+      status: 'pending' as const,
+      requested_by: request.requestedBy,
+      requested_at: request.requestedAt,
+      override: 0,
+      desk_id: this.deskId,
+      origin: request.origin ?? null,
+      linked_payment_id: request.linkedPaymentId ?? null,
+      alert_desk_id: request.alertDeskId ?? null,
+    };
   }
 
   async get(id: string): Promise<StoredRequest | undefined> {
