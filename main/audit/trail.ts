@@ -69,17 +69,10 @@ const SCHEMA = 'audit';
 /** Rows written before desks had ids (an embedded file of an earlier version): they belong to the desk whose file it is. */
 const NO_DESK = '';
 
-interface AuditTable {
+/** A row: its content (as the spool keeps it too) and its place in its desk's chain. */
+interface AuditTable extends SpooledContent {
   id: Generated<number>;
-  desk_id: string;
   seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  outcome: string;
-  resource: string | null;
-  request_id: string | null;
-  details: string;
   prev_hash: string;
   hash: string;
 }
