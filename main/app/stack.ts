@@ -215,9 +215,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     readRequest: async (requestId) => {
       // Its only write while pending is the one that put it in the queue: a decision on it later alerts nobody again.
       const request = await requests.get(requestId);
-      if (request?.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
-      const payment = await engine.stored(request.paymentId);
-      return payment && lateSuccessAlert(request, payment.reservationId);
+      return request && alertFor(request);
     },
     reservationKey,
     emit,
@@ -301,6 +299,12 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = await RefundRequests.open(storage, identity);
+  /** The alert this desk is to show for a request: a pending late success of a payment abandoned here; none otherwise. */
+  const alertFor = async (request: StoredRequest): Promise<EventPayload<'payments:lateSuccess'> | undefined> => {
+    if (request.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
+    const payment = await engine.stored(request.paymentId);
+    return payment && lateSuccessAlert(request, payment.reservationId);
+  };
   /** The alert of a late success's request (its amount is the whole payment's), on the payment's reservation. */
   const lateSuccessAlert = (request: StoredRequest, reservationId: string): EventPayload<'payments:lateSuccess'> => ({
     paymentId: request.paymentId,
@@ -460,8 +464,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       clock: { now: () => engine.now(), timeZone },
       // Whoever found them and whenever: the alert of each pending request this desk is to be told of.
       lateSuccesses: async () => {
-        const pending = (await requests.list('pending')).filter((r) => r.origin === 'late_success' && r.alertDeskId === identity.deskId);
-        const alerts = await Promise.all(pending.map(async (r) => (await engine.stored(r.paymentId).then((p) => p && lateSuccessAlert(r, p.reservationId)))));
+        const alerts = await Promise.all((await requests.list('pending')).map(alertFor));
         return alerts.filter((a) => a !== undefined);
       },
     }),
