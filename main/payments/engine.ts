@@ -1607,7 +1607,7 @@ const reconcileError = (): ServiceError =>
   new ServiceError(
     'invalid_input',
     'operation_needs_reconciliation',
-    'This operation was never answered and may be past the 24 hours the service keeps its key: it is not sent again. A supervisor must find out with the service whether it went through.',
+    'This operation was never answered and is not sent again (it may be past the 24 hours the service keeps its key, or over its operator’s limits now). A supervisor must find out with the service whether it went through.',
   );
 const isReconcile = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
 
