@@ -121,6 +121,9 @@ export interface StoredPayment {
   deskId: string;
   /** The desk where it was abandoned (its alert goes there when it succeeds after all). */
   abandonedDeskId: string | undefined;
+  /** Its card's brand and last 4 (the method as tokenized at a desk of the center); undefined when no desk holds it. */
+  brand: string | undefined;
+  last4: string | undefined;
 }
 
 /** Who holds a payment's lease now (another desk, or this desk's other window): a change of it waits for theirs. */
@@ -1343,7 +1346,16 @@ export class Journal {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map((row) => toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId));
+    // Brand and last 4 only: what a payment's view may show of its card.
+    const cards = await this.db
+      .selectFrom('methods')
+      .select(['id', 'brand', 'last4'])
+      .where('id', 'in', [...new Set(rows.map((row) => row.method_id))])
+      .execute();
+    return rows.map((row) => {
+      const card = cards.find((m) => m.id === row.method_id);
+      return toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId, card);
+    });
   }
 
   private async toPayment(row: PaymentRecord): Promise<StoredPayment> {
@@ -1353,7 +1365,7 @@ export class Journal {
   }
 }
 
-function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string): StoredPayment {
+function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string, card: { brand: string; last4: string } | undefined): StoredPayment {
   return {
     id: row.id,
     reservationId: row.reservation_id,
@@ -1380,6 +1392,8 @@ function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string):
     abandonedAt: opt(row.abandoned_at),
     deskId: row.desk_id ?? deskId,
     abandonedDeskId: opt(row.abandoned_desk_id) ?? (row.abandoned_at === null ? undefined : (row.desk_id ?? deskId)),
+    brand: card?.brand,
+    last4: card?.last4,
   };
 }
 
