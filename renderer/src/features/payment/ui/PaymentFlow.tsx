@@ -78,7 +78,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   if (!wantsForm && formUp) setFormUp(false);
 
   if (paymentId === undefined) {
-    if (unanswered) return <PendingPayment attempt={unanswered} />;
+    if (unanswered) return <PendingPayment key={unanswered.operationId} attempt={unanswered} />;
     // Nor while one is in progress: its panel comes (the effect above follows it).
     if (comeBack || !formUp) return <p aria-busy="true">{t('common.loading')}</p>;
     // An attempt that may have charged holds the reservation (main refuses a new charge) until a supervisor resolves it.
@@ -92,8 +92,13 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   const live = inProgress.find((entry) => entry.paymentId === current.id);
-  // The card: a saved one, one keyed on this call, or as main listed the payment in progress (brand and last 4 only).
-  const card = methods.find((m) => m.id === current.methodId) ?? cards[current.methodId] ?? (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
+  // The card, brand and last 4 only: as main's view of the payment names it (after a close, a lock or a restart too), else
+  // a saved one, one keyed on this call, or as main listed the payment in progress.
+  const card =
+    (current.brand !== undefined && current.last4 !== undefined ? { brand: current.brand, last4: current.last4 } : undefined) ??
+    methods.find((m) => m.id === current.methodId) ??
+    cards[current.methodId] ??
+    (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
 
   switch (current.status) {
     case 'succeeded':
