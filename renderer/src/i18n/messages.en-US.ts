@@ -512,7 +512,7 @@ export const enUS = {
   // reachable: the reservation's payments list (card, receipt, unanswered attempts), the payment detail, what to do while unanswered.
   "reservation.card": "Card",
   "reservation.receipt": "Receipt",
-  "reservation.sendReceipt": "Send receipt",
+  "reservation.sendReceipt": "Send a receipt",
   "reservation.attempt.unanswered": "Unanswered — checking",
   "reservation.attempt.reconcile": "Unanswered — a supervisor must check it",
   "payments.col.guest": "Guest",

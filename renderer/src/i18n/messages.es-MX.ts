@@ -513,7 +513,7 @@ export const esMX: Catalogue = {
   // reachable: the reservation's payments list (card, receipt, unanswered attempts), the payment detail, what to do while unanswered.
   "reservation.card": "Tarjeta",
   "reservation.receipt": "Recibo",
-  "reservation.sendReceipt": "Enviar recibo",
+  "reservation.sendReceipt": "Enviar un recibo",
   "reservation.attempt.unanswered": "Sin respuesta — verificando",
   "reservation.attempt.reconcile": "Sin respuesta — debe revisarlo un supervisor",
   "payments.col.guest": "Huésped",
