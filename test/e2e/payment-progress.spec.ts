@@ -55,7 +55,7 @@ test('the result offers a receipt by SMS or e-mail, prefilled from the reservati
   expect(reference).toMatch(/^[A-F0-9]{4}-[A-F0-9]{4}$/);
   const receipt = result.getByRole('form', { name: 'Send the receipt to the guest' });
   // Prefilled from the reservation: its phone for SMS, its e-mail for e-mail; the guest's language.
-  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+13125550187');
+  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+1 312 555 0187');
   await expect(receipt.getByLabel('Message language')).toHaveValue('en-US');
   await receipt.getByRole('radio', { name: 'E-mail' }).check();
   await expect(receipt.getByLabel('Guest e-mail')).toHaveValue('michael.johnson@example.com');
