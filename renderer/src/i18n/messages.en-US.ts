@@ -519,4 +519,5 @@ export const enUS = {
   "pending.say": "“We are confirming your payment with the bank; you will not be charged twice. Please stay on the line a moment.”",
   "pending.whenSupervisor": "If it still has no answer after {checks} checks or {minutes} minutes, call a supervisor.",
   "pending.callSupervisor": "Call a supervisor now: the payment has had no answer for {minutes} min. Do not charge again, not even with another card. If the guest cannot wait, confirm their phone number and tell them: “We will call you back as soon as the bank confirms; you will not be charged twice.”",
+  "pending.callSupervisorChecks": "Call a supervisor now: the payment still has no answer after {checks} checks. Do not charge again, not even with another card. If the guest cannot wait, confirm their phone number and tell them: “We will call you back as soon as the bank confirms; you will not be charged twice.”",
 } as const;

@@ -520,4 +520,5 @@ export const esMX: Catalogue = {
   "pending.say": "“Estamos confirmando su pago con el banco; no se le cobrará dos veces. Por favor permanezca en la línea un momento.”",
   "pending.whenSupervisor": "Si sigue sin respuesta después de {checks} verificaciones o {minutes} minutos, llame a un supervisor.",
   "pending.callSupervisor": "Llame a un supervisor ahora: el pago lleva {minutes} min sin respuesta. No cobre de nuevo, ni con otra tarjeta. Si el huésped no puede esperar, confirme su teléfono y dígale: “Le llamaremos en cuanto el banco confirme; no se le cobrará dos veces.”",
+  "pending.callSupervisorChecks": "Llame a un supervisor ahora: el pago sigue sin respuesta después de {checks} verificaciones. No cobre de nuevo, ni con otra tarjeta. Si el huésped no puede esperar, confirme su teléfono y dígale: “Le llamaremos en cuanto el banco confirme; no se le cobrará dos veces.”",
 };

@@ -49,7 +49,8 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
       {/* When to call a supervisor, above the facts: in view with the button on a 1366×768 screen. */}
       {escalate ? (
         <p className="warning" role="alert">
-          {t('pending.callSupervisor', { minutes: Math.max(1, Math.ceil(ageSeconds / 60)) })}
+          {/* Its age once main says it is a minute old at least; before that, the checks made. */}
+          {ageSeconds >= 60 ? t('pending.callSupervisor', { minutes: Math.floor(ageSeconds / 60) }) : t('pending.callSupervisorChecks', { checks })}
         </p>
       ) : (
         <p className="hint">{t('pending.whenSupervisor', { checks: SUPERVISOR_AFTER_CHECKS, minutes: SUPERVISOR_AFTER_SECONDS / 60 })}</p>

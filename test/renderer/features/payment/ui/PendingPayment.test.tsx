@@ -48,7 +48,7 @@ describe('PendingPayment', () => {
 
   it('tells the agent to call a supervisor after the third "Check again" still without an answer', async () => {
     const user = userEvent.setup();
-    main.answer('payments:checkAgain', () => ({ state: 'unanswered', attempt: { ...ATTEMPT, ageSeconds: 90 }, message: 'Still no answer.' }));
+    main.answer('payments:checkAgain', () => ({ state: 'unanswered', attempt: { ...ATTEMPT, ageSeconds: 40 }, message: 'Still no answer.' }));
     renderWithData('en-US', <PendingPayment attempt={ATTEMPT} />);
     const check = screen.getByRole('button', { name: 'Check again' });
     for (let n = 1; n <= 2; n++) {
@@ -58,6 +58,6 @@ describe('PendingPayment', () => {
       await expect.poll(() => check.getAttribute('aria-busy')).toBe('false');
     }
     await user.click(check);
-    expect((await screen.findByText(/Call a supervisor now/)).textContent).toContain('no answer for 2 min');
+    expect((await screen.findByText(/Call a supervisor now/)).textContent).toContain('the payment still has no answer after 3 checks.');
   });
 });
