@@ -230,7 +230,9 @@ test('abandon while the service cannot be asked: refused, and the agent is told 
   await charge(page, '4000000000003220');
   const panel = page.getByRole('region', { name: /Payment status/ });
   await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeVisible();
-  await expect(panel).toContainText('Ask the guest to ignore the link already sent.');
+  // No link was sent yet: the guest is not asked to ignore one.
+  await expect(panel).toContainText('The payment is left to expire unpaid: nothing is charged on it.');
+  await expect(panel).not.toContainText('Ask the guest to ignore the link already sent.');
   // Every read of the payment gets a 503 for a while (the abandon's read, and the desk's own checks meanwhile).
   await simulatorFault(app, 'GET /payments/{id}', 'error_503', 40);
   await panel.getByRole('button', { name: 'Abandon and use another card' }).click();

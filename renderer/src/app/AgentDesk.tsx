@@ -51,7 +51,11 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}
                 balance={overview.data?.balance}
-                onClose={closeReservation}
+                onClose={() => {
+                  // The panel that had the focus is gone: the search box takes it, for the next call.
+                  closeReservation();
+                  lookupRef.current?.focus();
+                }}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
               />
               <ReservationRecovered notices={overview.data?.recovered} />

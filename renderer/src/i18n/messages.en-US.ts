@@ -515,4 +515,6 @@ export const enUS = {
   'refusal.securityCode.cleared': '{field}: this looked like a card’s security code and was erased. The security code goes only in the card form.',
   'card.cvc.hintAny': '3 or 4 digits, by card brand',
   'card.holder.error.tooLong': 'The name can have at most {max} characters: type it as it appears on the card, shortened if needed.',
+  'wait.say.beforeLink': '“Your bank asks you to confirm this payment. I will send you a link: which phone or e-mail should I send it to?”',
+  'wait.abandonHelpNoLink': 'The payment is left to expire unpaid: nothing is charged on it.',
 } as const;

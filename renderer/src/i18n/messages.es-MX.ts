@@ -516,4 +516,6 @@ export const esMX: Catalogue = {
   'refusal.securityCode.cleared': '{field}: esto parecía el código de seguridad de una tarjeta y se borró. El código de seguridad se escribe solo en el formulario de la tarjeta.',
   'card.cvc.hintAny': '3 o 4 dígitos, según la marca',
   'card.holder.error.tooLong': 'El nombre puede tener como máximo {max} caracteres: escríbalo como aparece en la tarjeta, abreviado si hace falta.',
+  'wait.say.beforeLink': '“Su banco pide que confirme este pago. Le voy a enviar un enlace: ¿a qué teléfono o correo se lo envío?”',
+  'wait.abandonHelpNoLink': 'El pago se deja vencer sin cobrar: no se cobra nada con él.',
 };

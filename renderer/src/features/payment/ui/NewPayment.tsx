@@ -54,6 +54,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const amountId = useId();
   const amountError = useId();
   const noteRef = useRef<HTMLInputElement>(null);
+  const amountRef = useRef<HTMLInputElement>(null);
   /** Card data the agent typed in the note: the note was emptied at once (never kept, not even in the draft), and says why. */
   const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
   const tokenize = useTokenize(reservation);
@@ -75,6 +76,11 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
+
+  // The card number takes the focus when the form appears; when the card form cannot (nothing left to charge), the amount.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) amountRef.current?.focus();
+  }, []);
 
   /** The charge of a method (new or saved) as typed on this form. */
   function chargeOf(method: MethodView, keep = false): PayVariables {
@@ -124,6 +130,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           <label htmlFor={amountId}>{t('pay.amount')}</label>
           <input
             id={amountId}
+            ref={amountRef}
             inputMode="decimal"
             value={amount}
             autoComplete="off"

@@ -51,9 +51,11 @@ interface Props {
   reservation: ReservationView;
   /** The last message that carried the link (a payment that came back): its channel is offered again. */
   lastLink?: LivePaymentView['lastLink'] | undefined;
+  /** A message with the link went (or was captured in training): what the guest is told may now say so. */
+  onSent?: (() => void) | undefined;
 }
 
-export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element {
+export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX.Element {
   const i18n = useI18n();
   const { t, dateTime } = i18n;
   const draft = useCall((state) => state.draft);
@@ -88,8 +90,12 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
   }, [confirming]);
 
   const checked = checkDestination(channel, destination);
-  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is scrolled into view.
+  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is
+  // scrolled into view. A panel that comes back with a link already sent focuses its title instead: a reflex Enter
+  // must not send the guest the link again.
+  const [reopened] = useState(lastLink !== undefined);
   const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
+  const { focusRef: titleRef } = usePanelFocus<HTMLHeadingElement>();
   const destinationProblem =
     !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
@@ -111,6 +117,7 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
             setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
             return;
           }
+          onSent?.();
           const known = latest.current.get(outcome.messageId);
           const result = known && newer(outcome, known) ? known : outcome;
           latest.current.set(result.messageId, result);
@@ -129,8 +136,23 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
 
   const sentOnce = lastLink !== undefined || results.some((result) => result.attempts > 0 || result.training);
   return (
-    <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={send} noValidate>
-      <h3 id={`${id}-title`}>{t('link.title')}</h3>
+    <form
+      className="subpanel"
+      aria-labelledby={`${id}-title`}
+      onSubmit={send}
+      noValidate
+      onKeyDown={(event) => {
+        // Enter on a channel chooses it and goes to where the link is sent: a radio never sends the guest a message.
+        if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'radio') {
+          event.preventDefault();
+          event.target.click();
+          document.getElementById(`${id}-to`)?.focus();
+        }
+      }}
+    >
+      <h3 ref={reopened ? titleRef : undefined} id={`${id}-title`} tabIndex={-1}>
+        {t('link.title')}
+      </h3>
       <p className="hint">{t('link.help')}</p>
       {lastLink !== undefined && results.length === 0 && (
         <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
@@ -146,7 +168,7 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
         problem={destinationProblem}
         language={guestLanguage}
         onLanguage={(next) => editDraft({ guestLanguage: next })}
-        inputRef={focusRef}
+        inputRef={reopened ? undefined : focusRef}
       />
       <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
         {sentOnce ? t('link.resend') : t('link.send')}
