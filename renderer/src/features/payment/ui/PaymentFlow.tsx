@@ -122,9 +122,14 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
           </div>
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
           {current.status === 'requires_action' && (
-            <SendLink payment={current} reservation={reservation} lastLink={live?.lastLink} onSent={() => setLinkSentFor(current.id)} />
+            <SendLink
+              payment={current}
+              reservation={reservation}
+              lastLink={live?.lastLink}
+              onSent={() => setLinkSentFor(current.id)}
+              actions={<AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />}
+            />
           )}
-          {current.status === 'requires_action' && <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />}
         </section>
       );
   }

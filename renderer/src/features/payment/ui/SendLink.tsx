@@ -1,7 +1,7 @@
 // 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it —
 // and watches it go: queued → sent → delivered, or why not and who can put it right. The message is in the guest's
 // language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
-import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX, type ReactNode } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
@@ -53,9 +53,11 @@ interface Props {
   lastLink?: LivePaymentView['lastLink'] | undefined;
   /** A message with the link went (or was captured in training): what the guest is told may now say so. */
   onSent?: (() => void) | undefined;
+  /** The panel's other actions ("Abandon and use another card"), beside the send button: all in view together. */
+  actions?: ReactNode;
 }
 
-export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX.Element {
+export function SendLink({ payment, reservation, lastLink, onSent, actions }: Props): JSX.Element {
   const i18n = useI18n();
   const { t, dateTime } = i18n;
   const draft = useCall((state) => state.draft);
@@ -94,8 +96,12 @@ export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX
   // scrolled into view. A panel that comes back with a link already sent focuses its title instead: a reflex Enter
   // must not send the guest the link again.
   const [reopened] = useState(lastLink !== undefined);
-  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLDivElement>();
   const { focusRef: titleRef } = usePanelFocus<HTMLHeadingElement>();
+  // What a send answered (or asks) comes just above the actions: both are kept in view as it comes.
+  useEffect(() => {
+    if (results.length > 0 || confirming) scrollRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [results.length, confirming, scrollRef]);
   const destinationProblem =
     !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
@@ -137,7 +143,7 @@ export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX
   const sentOnce = lastLink !== undefined || results.some((result) => result.attempts > 0 || result.training);
   return (
     <form
-      className="subpanel"
+      className="subpanel link-form"
       aria-labelledby={`${id}-title`}
       onSubmit={send}
       noValidate
@@ -170,9 +176,11 @@ export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX
         onLanguage={(next) => editDraft({ guestLanguage: next })}
         inputRef={reopened ? undefined : focusRef}
       />
-      <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
-        {sentOnce ? t('link.resend') : t('link.send')}
-      </button>
+      <ul className="deliveries" aria-live="polite">
+        {results.map((result) => (
+          <Delivery key={result.messageId} result={result} i18n={i18n} />
+        ))}
+      </ul>
       {confirming && (
         <div className="resend-confirm" role="alertdialog" aria-labelledby={`${id}-confirm-title`} aria-describedby={`${id}-confirm-text`}>
           <p id={`${id}-confirm-title`} className="resend-confirm__title">
@@ -194,11 +202,12 @@ export function SendLink({ payment, reservation, lastLink, onSent }: Props): JSX
           {problem}
         </p>
       )}
-      <ul className="deliveries" aria-live="polite">
-        {results.map((result) => (
-          <Delivery key={result.messageId} result={result} i18n={i18n} />
-        ))}
-      </ul>
+      <div ref={scrollRef} className="link-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {sentOnce ? t('link.resend') : t('link.send')}
+        </button>
+        {actions}
+      </div>
     </form>
   );
 }
