@@ -52,7 +52,11 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                 payments={overview.data?.payments ?? []}
                 pendingPayments={overview.data?.pendingPayments}
                 balance={overview.data?.balance}
-                onClose={closeReservation}
+                onClose={() => {
+                  // The panel that had the focus is gone: the search box takes it, for the next call.
+                  closeReservation();
+                  lookupRef.current?.focus();
+                }}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
                 sendReceipt={canTakePayments ? (payment, guest) => <Receipt payment={payment} reservation={guest} /> : undefined}
               />

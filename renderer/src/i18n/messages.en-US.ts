@@ -261,7 +261,7 @@ export const enUS = {
   'card.status.paying': 'Sending the payment…',
 
   'card.action.continue': 'Continue',
-  'card.action.saveMethod': 'Save card',
+  'card.action.saveMethod': 'Verify card',
   'card.action.anotherCard': 'Use another card',
   'card.shortcut.continue': 'continue',
   'card.shortcut.cancel': 'cancel',
@@ -368,7 +368,7 @@ export const enUS = {
   "recovered.refund": "The refund of {amount} made at {time} went through after the restart.",
   "recovered.reservation": "Reservation {reservation}",
   "recovered.acknowledge": "I have seen these",
-  "pay.keepCard": "The guest agrees to keep this card",
+  "pay.keepCard": "Keep this card for later charges (the guest agrees)",
   "saved.confirm": "Charge {amount} to {card}?",
   "saved.confirmCharge": "Charge {amount}",
   "saved.confirmKeys": "Enter charges the card; Esc goes back.",
@@ -480,7 +480,7 @@ export const enUS = {
   "app.noBridge": "This page runs outside the app: the payment bridge is missing.",
   "signin.title": "Sign in",
   "signin.lockedTitle": "The desk was locked",
-  "signin.lockedHelp": "It locked itself after a while without activity, and the card details on screen were erased. Sign in again to go on.",
+  "signin.lockedHelp": "It locked itself after a while without activity, and what was typed on screen (card details, notes, amounts) was erased. Sign in again to go on.",
   "signin.id": "Operator id",
   "signin.password": "Password",
   "signin.submit": "Sign in",
@@ -520,4 +520,11 @@ export const enUS = {
   "pending.whenSupervisor": "If it still has no answer after {checks} checks or {minutes} minutes, call a supervisor.",
   "pending.callSupervisor": "Call a supervisor now: the payment has had no answer for {minutes} min. Do not charge again, not even with another card. If the guest cannot wait, confirm their phone number and tell them: “We will call you back as soon as the bank confirms; you will not be charged twice.”",
   "pending.callSupervisorChecks": "Call a supervisor now: the payment still has no answer after {checks} checks. Do not charge again, not even with another card. If the guest cannot wait, confirm their phone number and tell them: “We will call you back as soon as the bank confirms; you will not be charged twice.”",
+  // Card data leaves the screen, the card form's words, keyboard and fold: a refused field is emptied; verify vs keep.
+  'refusal.cardNumber.cleared': '{field}: this looked like a card number and was erased. Card numbers go only in the card form.',
+  'refusal.securityCode.cleared': '{field}: this looked like a card’s security code and was erased. The security code goes only in the card form.',
+  'card.cvc.hintAny': '3 or 4 digits, by card brand',
+  'card.holder.error.tooLong': 'The name can have at most {max} characters: type it as it appears on the card, shortened if needed.',
+  'wait.say.beforeLink': '“Your bank asks you to confirm this payment. I will send you a link: which phone or e-mail should I send it to?”',
+  'wait.abandonHelpNoLink': 'The payment is left to expire unpaid: nothing is charged on it.',
 } as const;

@@ -262,7 +262,7 @@ export const esMX: Catalogue = {
   'card.status.paying': 'Enviando el pago…',
 
   'card.action.continue': 'Continuar',
-  'card.action.saveMethod': 'Guardar tarjeta',
+  'card.action.saveMethod': 'Verificar tarjeta',
   'card.action.anotherCard': 'Usar otra tarjeta',
   'card.shortcut.continue': 'continuar',
   'card.shortcut.cancel': 'cancelar',
@@ -369,7 +369,7 @@ export const esMX: Catalogue = {
   "recovered.refund": "El reembolso de {amount} hecho a las {time} se realizó después del reinicio.",
   "recovered.reservation": "Reservación {reservation}",
   "recovered.acknowledge": "Enterado",
-  "pay.keepCard": "El huésped acepta que se guarde esta tarjeta",
+  "pay.keepCard": "Guardar esta tarjeta para cobros futuros (el huésped lo acepta)",
   "saved.confirm": "¿Cobrar {amount} a {card}?",
   "saved.confirmCharge": "Cobrar {amount}",
   "saved.confirmKeys": "Enter cobra a la tarjeta; Esc regresa.",
@@ -481,7 +481,7 @@ export const esMX: Catalogue = {
   "app.noBridge": "Esta página se abrió fuera de la aplicación: falta el puente de pagos.",
   "signin.title": "Iniciar sesión",
   "signin.lockedTitle": "El equipo se bloqueó",
-  "signin.lockedHelp": "Se bloqueó solo tras un tiempo sin actividad, y se borraron los datos de tarjeta en pantalla. Inicie sesión de nuevo para continuar.",
+  "signin.lockedHelp": "Se bloqueó solo tras un tiempo sin actividad, y se borró lo escrito en pantalla (datos de tarjeta, notas y montos). Inicie sesión de nuevo para continuar.",
   "signin.id": "Id de operador",
   "signin.password": "Contraseña",
   "signin.submit": "Iniciar sesión",
@@ -521,4 +521,11 @@ export const esMX: Catalogue = {
   "pending.whenSupervisor": "Si sigue sin respuesta después de {checks} verificaciones o {minutes} minutos, llame a un supervisor.",
   "pending.callSupervisor": "Llame a un supervisor ahora: el pago lleva {minutes} min sin respuesta. No cobre de nuevo, ni con otra tarjeta. Si el huésped no puede esperar, confirme su teléfono y dígale: “Le llamaremos en cuanto el banco confirme; no se le cobrará dos veces.”",
   "pending.callSupervisorChecks": "Llame a un supervisor ahora: el pago sigue sin respuesta después de {checks} verificaciones. No cobre de nuevo, ni con otra tarjeta. Si el huésped no puede esperar, confirme su teléfono y dígale: “Le llamaremos en cuanto el banco confirme; no se le cobrará dos veces.”",
+  // Card data leaves the screen, the card form's words, keyboard and fold: a refused field is emptied; verify vs keep.
+  'refusal.cardNumber.cleared': '{field}: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+  'refusal.securityCode.cleared': '{field}: esto parecía el código de seguridad de una tarjeta y se borró. El código de seguridad se escribe solo en el formulario de la tarjeta.',
+  'card.cvc.hintAny': '3 o 4 dígitos, según la marca',
+  'card.holder.error.tooLong': 'El nombre puede tener como máximo {max} caracteres: escríbalo como aparece en la tarjeta, abreviado si hace falta.',
+  'wait.say.beforeLink': '“Su banco pide que confirme este pago. Le voy a enviar un enlace: ¿a qué teléfono o correo se lo envío?”',
+  'wait.abandonHelpNoLink': 'El pago se deja vencer sin cobrar: no se cobra nada con él.',
 };

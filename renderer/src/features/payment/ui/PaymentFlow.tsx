@@ -52,6 +52,8 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   const cardRef = useRef<CardCaptureHandle>(null);
   const decline = useCall((state) => state.decline);
   const declined = useCall((state) => state.declined);
+  /** The payment whose 3-D Secure link this screen sent (after a reopen, main's last link says so). */
+  const [linkSentFor, setLinkSentFor] = useState<string>();
   const status = payment.data?.status;
   const failure = payment.data?.failure;
 
@@ -100,6 +102,8 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     cards[current.methodId] ??
     (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
 
+  const linkSent = live?.lastLink !== undefined || linkSentFor === current.id;
+
   switch (current.status) {
     case 'succeeded':
       return <Succeeded payment={current} card={card} reservation={reservation} onNext={paymentDone} />;
@@ -116,14 +120,21 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
           <FocusHeading id="status-title">
             {t('status.title')} <StatusBadge status={current.status} />
           </FocusHeading>
-          <WaitingBar payment={current} live={live} />
+          <WaitingBar payment={current} live={live} linkSent={linkSent} />
           <div aria-live="polite">
             {current.status === 'processing' && <p>{t('status.processingHelp')}</p>}
             {current.status === 'requires_action' && <p>{t('status.requiresActionHelp')}</p>}
           </div>
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
-          {current.status === 'requires_action' && <SendLink payment={current} reservation={reservation} lastLink={live?.lastLink} />}
-          {current.status === 'requires_action' && <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} />}
+          {current.status === 'requires_action' && (
+            <SendLink
+              payment={current}
+              reservation={reservation}
+              lastLink={live?.lastLink}
+              onSent={() => setLinkSentFor(current.id)}
+              actions={<AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />}
+            />
+          )}
         </section>
       );
   }
