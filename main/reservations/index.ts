@@ -38,3 +38,4 @@ export {
   type PhoneKeys,
   type QueryKeys,
 } from './match';
+export { searchWithShortReference, type PaymentsByShortReference } from './short-reference';
