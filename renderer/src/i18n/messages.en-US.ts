@@ -299,7 +299,7 @@ export const enUS = {
   "ws.languageLocked": "IT has fixed the language on this desk.",
   "lookup.title": "Find a reservation",
   "lookup.label": "Confirmation number, guest name, phone or e-mail",
-  "lookup.hint": "Press Enter to open the first match.",
+  "lookup.hint": "Also the short reference of a payment (9D21-F5A0), part of a confirmation number or the start of a phone; words in any order. Press Enter to open the first match.",
   "lookup.none": "No reservation matches this search.",
   "lookup.results": "Reservations found",
   "lookup.balance": "balance",
@@ -510,4 +510,6 @@ export const enUS = {
   "update.restarting": "Restarting…",
   "update.blocked": "A payment is still in progress: restart at the end of the call.",
   "update.failed": "The app could not restart to install the update: {reason}",
+  // Search: the payment's short reference as a field of the payments search.
+  "payments.shortReference": "Short reference",
 } as const;

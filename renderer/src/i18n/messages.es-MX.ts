@@ -300,7 +300,7 @@ export const esMX: Catalogue = {
   "ws.languageLocked": "TI fijó el idioma de este equipo.",
   "lookup.title": "Buscar una reservación",
   "lookup.label": "Número de confirmación, nombre del huésped, teléfono o correo",
-  "lookup.hint": "Presione Enter para abrir la primera coincidencia.",
+  "lookup.hint": "También la referencia corta de un pago (9D21-F5A0), parte del número de confirmación o el inicio de un teléfono; palabras en cualquier orden. Presione Enter para abrir la primera coincidencia.",
   "lookup.none": "Ninguna reservación coincide con la búsqueda.",
   "lookup.results": "Reservaciones encontradas",
   "lookup.balance": "saldo",
@@ -511,4 +511,6 @@ export const esMX: Catalogue = {
   "update.restarting": "Reiniciando…",
   "update.blocked": "Aún hay un pago en curso: reinicie al terminar la llamada.",
   "update.failed": "La aplicación no pudo reiniciarse para instalar la actualización: {reason}",
+  // Search: the payment's short reference as a field of the payments search.
+  "payments.shortReference": "Referencia corta",
 };
