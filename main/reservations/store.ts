@@ -35,7 +35,8 @@ const SCHEMA = 'reservations';
  * "oconnor"), other punctuation a space ("García, Pedro" is "garcia pedro"). It is a pure function of its text:
  * every role that may use the schema may call it (the owner's default privileges would withhold it). The column
  * search_name holds it for each reservation, existing ones computed here, and its trigram index serves LIKE. The
- * confirmation key gets a trigram index (its parts), the phone's digits a pattern index (their start).
+ * confirmation key and the phone's digits get trigram indexes too (a part of the number; a phone's start or end), so
+ * that every branch of a search is served by an index.
  */
 async function postgresSearchMigration(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA ${sql.id(SCHEMA)}`.execute(db);
@@ -57,8 +58,8 @@ async function postgresSearchMigration(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE ${table} ADD COLUMN search_name text GENERATED ALWAYS AS (${sql.table(`${SCHEMA}.search_text`)}(guest_name)) STORED`.execute(db);
   await sql`CREATE INDEX reservations_search_name ON ${table} USING gin (search_name ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
   await sql`CREATE INDEX reservations_confirmation_part ON ${table} USING gin (confirmation_key ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
-  await sql`CREATE INDEX reservations_phone_national_start ON ${table} (phone_national text_pattern_ops)`.execute(db);
-  await sql`CREATE INDEX reservations_phone_digits_start ON ${table} (phone_digits text_pattern_ops)`.execute(db);
+  await sql`CREATE INDEX reservations_phone_national_part ON ${table} USING gin (phone_national ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX reservations_phone_digits_part ON ${table} USING gin (phone_digits ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
 }
 
 const sqliteMigrations = {

@@ -79,7 +79,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await signIn(page, app, 'agent');
       for (const [text, guest] of SPELLINGS) await findFirst(page, text, guest);
       await findFirst(page, 'Ortega Sofia', 'Sofía Núñez Ortega');
-      await expect(page.getByText(es ? /referencia corta de un pago/ : /short reference of a payment/)).toBeVisible();
+      await expect(page.getByText(es ? /referencia corta de un pago/ : /a payment's short reference/)).toBeVisible();
       await expectAccessible(page, `lookup (${language})`);
       await page.screenshot({ path: shot(es ? '85-lookup-words.png' : '88-lookup-words.png') });
     });
