@@ -106,24 +106,24 @@ const sqliteMigrations = {
   },
   // SQLite's full-text search, kept by triggers, existing reservations indexed here. reservation_words: the name's
   // words without accents or case (unicode61 remove_diacritics 2), any order, by their start (prefix indexes), and the
-  // phone's digits (the number inside its country, and with its country code) by their start. reservation_fragments
+  // phone's digits (the number inside its country, and with its country code, each a column of its own) by their start. reservation_fragments
   // (trigram): a part of the name of 3 characters or more, and a part of the confirmation key ("6b3d8f"). Apostrophes
   // are dropped from names before either sees them, so that "oconnor" finds O'Connor.
   '0004_search': {
     up: async (db: Kysely<unknown>) => {
       const name = (row: 'new') => sql.raw(sqliteWithoutApostrophes(`${row}.guest_name`));
-      const insert = sql`INSERT INTO reservation_words (rowid, name, phone)
-           VALUES (new.rowid, ${name('new')}, coalesce(new.phone_national, '') || ' ' || coalesce(new.phone_digits, ''));
+      const insert = sql`INSERT INTO reservation_words (rowid, name, phone_national, phone_digits)
+           VALUES (new.rowid, ${name('new')}, new.phone_national, new.phone_digits);
          INSERT INTO reservation_fragments (rowid, name, reference) VALUES (new.rowid, ${name('new')}, coalesce(new.confirmation_key, ''));`;
       const remove = sql`DELETE FROM reservation_words WHERE rowid = old.rowid;
          DELETE FROM reservation_fragments WHERE rowid = old.rowid;`;
-      await sql`CREATE VIRTUAL TABLE reservation_words USING fts5(name, phone, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+      await sql`CREATE VIRTUAL TABLE reservation_words USING fts5(name, phone_national, phone_digits, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
    CREATE VIRTUAL TABLE reservation_fragments USING fts5(name, reference, tokenize = 'trigram remove_diacritics 1');
    CREATE TRIGGER reservations_search_insert AFTER INSERT ON reservations BEGIN ${insert} END;
    CREATE TRIGGER reservations_search_update AFTER UPDATE ON reservations BEGIN ${remove} ${insert} END;
    CREATE TRIGGER reservations_search_delete AFTER DELETE ON reservations BEGIN ${remove} END;
-   INSERT INTO reservation_words (rowid, name, phone)
-     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, coalesce(phone_national, '') || ' ' || coalesce(phone_digits, '') FROM reservations;
+   INSERT INTO reservation_words (rowid, name, phone_national, phone_digits)
+     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, phone_national, phone_digits FROM reservations;
    INSERT INTO reservation_fragments (rowid, name, reference)
      SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, coalesce(confirmation_key, '') FROM reservations;`.execute(db);
     },
@@ -257,7 +257,7 @@ function sqliteMatch(keys: QueryKeys): TextMatch {
   const inTable = (table: 'reservation_words' | 'reservation_fragments', query: string): RawBuilder<SqlBool> =>
     sql<SqlBool>`rowid IN (SELECT rowid FROM ${sql.table(table)} WHERE ${sql.table(table)} MATCH ${query})`;
   const match: TextMatch = {};
-  if (keys.phoneDigits !== undefined) match.phoneStart = inTable('reservation_words', `phone : ${ftsString(keys.phoneDigits)}*`);
+  if (keys.phoneDigits !== undefined) match.phoneStart = inTable('reservation_words', `{phone_national phone_digits} : ${ftsString(keys.phoneDigits)}*`);
   if (keys.reference !== undefined) match.reference = inTable('reservation_fragments', `reference : ${ftsString(keys.reference)}`);
   if (keys.words.length === 0) return match;
   const all = (each: (word: string) => string): string => `name : (${keys.words.map(each).join(' AND ')})`;
