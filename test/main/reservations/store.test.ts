@@ -14,7 +14,9 @@ import {
   TRAINING_RESERVATIONS_FILE,
   createReservationSource,
 } from '../../../main/reservations';
-import { centerStorage, StorageError } from '../../../main/storage';
+import { centerStorage, migrateCenter, StorageError } from '../../../main/storage';
+import { createCenter } from '../../support/center';
+import { testPostgres } from '../../support/pg';
 import { useStoreBackends } from '../../support/backends';
 import { T0, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
 
@@ -294,6 +296,10 @@ describe('the reservations file', () => {
     expect(await store.count()).toBe(1);
     expect(await ids('old1234')).toEqual(['OLD-12 34']);
     expect(await ids('2233')).toEqual(['OLD-12 34']);
+    // Indexed for the text search by the migration: words in any order, a part of the number, the start of the phone.
+    expect(await ids('vieja olga')).toEqual(['OLD-12 34']);
+    expect(await ids('ld12')).toEqual(['OLD-12 34']);
+    expect(await ids('998 111')).toEqual(['OLD-12 34']);
   });
 
   it('refuses a file written by a newer version of the app', async () => {
@@ -399,4 +405,30 @@ describe("the center's reservations: one import serves every desk", () => {
       cleanup();
     }
   });
+});
+
+describe('a center migrated before the lookup had its text search', () => {
+  it('indexes the reservations it already holds when its owner migrates it: they are found by the new spellings', async () => {
+    const before = { ...RESERVATIONS_STORE, postgres: { ...RESERVATIONS_STORE.postgres, migrations: { '0001_reservations': RESERVATIONS_STORE.postgres.migrations['0001_reservations']! } } };
+    const center = await createCenter(await testPostgres(), { stores: [before] });
+    try {
+      await center.query(
+        `INSERT INTO reservations.reservations (id_key, confirmation_number, confirmation_key, guest_name, name_key, check_in, check_out, hotel_name,
+           balance_cents, currency, guest_phone, phone_digits, phone_national, origin, updated_at, desk_id)
+         VALUES ('cun-4p8q2r', 'CUN-4P8Q2R', 'cun4p8q2r', 'García, Pedro', 'garcia, pedro', '2026-12-01', '2026-12-02', 'Hotel', 1000, 'mxn',
+           '+529981110099', '529981110099', '9981110099', 'import', 0, '')`,
+      );
+      await migrateCenter(center.owner, [RESERVATIONS_STORE]);
+      const storage = centerStorage(center.app);
+      try {
+        store = await BuiltinReservationStore.open(storage, { now: () => T0 });
+        for (const text of ['garcia pedro', 'Pedro García', '4P8Q', '998 111']) expect(await ids(text), text).toEqual(['CUN-4P8Q2R']);
+      } finally {
+        await store.close();
+        await storage.close();
+      }
+    } finally {
+      await center.drop();
+    }
+  }, 120_000);
 });
