@@ -97,8 +97,14 @@ for (const language of ['es-MX', 'en-US'] as const) {
 
       await signIn(page, app, 'supervisor');
       await openSection(page, es ? 'Pagos' : 'Payments');
-      await page.getByLabel(es ? 'Referencia corta' : 'Short reference').fill(reference.toLowerCase());
-      await page.getByRole('button', { name: es ? 'Buscar' : 'Search', exact: true }).click();
+      // A reference missing its last characters is refused next to what to type, in the desk's language.
+      const field = page.getByLabel(es ? 'Referencia corta' : 'Short reference');
+      const searchKey = page.getByRole('button', { name: es ? 'Buscar' : 'Search', exact: true });
+      await field.fill(reference.slice(0, 7));
+      await searchKey.click();
+      await expect(page.getByRole('alert')).toContainText(es ? 'Referencia corta: escriba sus 8 caracteres' : 'Short reference: type its 8 characters');
+      await field.fill(reference.toLowerCase());
+      await searchKey.click();
       const rows = page.getByRole('table').getByRole('row');
       await expect(rows).toHaveCount(2);
       await expect(rows.nth(1)).toContainText(RESERVATION);
