@@ -1,7 +1,7 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES } from '../../shared/payments';
+import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES, SHORT_REFERENCE_LENGTH } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
@@ -88,6 +88,8 @@ export interface StoredRefund {
 export interface PaymentFilter {
   reservationIds?: readonly string[];
   paymentId?: string;
+  /** The key of a short reference (shortReferenceKey): the last 8 characters of the payment id, lower case. */
+  shortReference?: string;
   last4?: string;
   operatorId?: string;
   createdFrom?: string;
@@ -470,6 +472,20 @@ async function createRecovered(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('recovered_reservation_key').on('recovered').column('reservation_key').execute();
 }
 
+/**
+ * A payment's short reference (shared/payments shortReference) as the journal compares it: the last 8 characters of
+ * its id in lower case, indexed on each backend by the same expression the search uses.
+ */
+const SHORT_REFERENCE_SQL = {
+  sqlite: (column: string) => sql<string>`lower(substr(${sql.ref(column)}, -${sql.lit(SHORT_REFERENCE_LENGTH)}))`,
+  postgres: (column: string) => sql<string>`lower(right(${sql.ref(column)}, ${sql.lit(SHORT_REFERENCE_LENGTH)}))`,
+} as const;
+
+/** The index a search by short reference reads (both backends). */
+const indexShortReference = (backend: keyof typeof SHORT_REFERENCE_SQL) => async (db: Kysely<unknown>) => {
+  await db.schema.createIndex('payments_short_reference').on('payments').expression(SHORT_REFERENCE_SQL[backend]('id')).execute();
+};
+
 const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
 
 const sqliteMigrations = {
@@ -494,6 +510,8 @@ const sqliteMigrations = {
   '0007_payment_leases': { up: createPaymentLeases },
   // 8: what recover() completed, told to its operator until acknowledged.
   '0008_recovered_notices': { up: createRecovered },
+  // 9: payments found by the short reference read to the guest.
+  '0009_short_reference': { up: indexShortReference('sqlite') },
 };
 
 const postgresMigrations = {
@@ -595,6 +613,7 @@ const postgresMigrations = {
   '0002_service_clock': { up: addServiceClock },
   '0003_payment_leases': { up: createPaymentLeases },
   '0004_recovered_notices': { up: createRecovered },
+  '0005_short_reference': { up: indexShortReference('postgres') },
 };
 
 /** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
@@ -1268,6 +1287,7 @@ export class Journal {
       const pattern = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(sql<boolean>`p.id LIKE ${pattern} ESCAPE ${'\\'}`);
     }
+    if (filter.shortReference !== undefined) query = query.where(SHORT_REFERENCE_SQL[this.store.backend]('p.id'), '=', filter.shortReference.toLowerCase());
     if (filter.last4 !== undefined) query = query.where('m.last4', '=', filter.last4);
     if (filter.operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['p.operator_id']), '=', filter.operatorId?.toLowerCase() ?? ''));
     if (filter.createdFrom !== undefined) query = query.where('p.created_at', '>=', filter.createdFrom);

@@ -48,6 +48,7 @@ export const FIELD_LABELS: Readonly<Record<string, PlainKey>> = {
   text: 'field.search',
   reservationId: 'payments.reservation',
   paymentId: 'payments.paymentId',
+  shortReference: 'payments.shortReference',
   guestName: 'payments.guest',
   operatorId: 'payments.agent',
   actor: 'audit.actor',

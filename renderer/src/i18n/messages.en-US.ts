@@ -293,13 +293,13 @@ export const enUS = {
   "ws.keySearch": "search",
   "ws.keyOpen": "open the first result / continue",
   "ws.keyNext": "next field",
-  "ws.empty": "Find the reservation the guest is calling about: type the confirmation number, name, phone or e-mail.",
+  "ws.empty": "Find the reservation the guest is calling about: type the confirmation number, name, phone, e-mail or the payment's short reference.",
   "ws.adminNoPayments": "Administrators do not take payments; sign in as an agent or supervisor.",
   "ws.notFound": "This reservation was not found any more. Search again.",
   "ws.languageLocked": "IT has fixed the language on this desk.",
   "lookup.title": "Find a reservation",
   "lookup.label": "Confirmation number, guest name, phone or e-mail",
-  "lookup.hint": "Press Enter to open the first match.",
+  "lookup.hint": "Also a payment's short reference (9D21‑F5A0) or part of a number; words in any order. Enter opens the first match.",
   "lookup.none": "No reservation matches this search.",
   "lookup.results": "Reservations found",
   "lookup.balance": "balance",
@@ -527,4 +527,6 @@ export const enUS = {
   'card.holder.error.tooLong': 'The name can have at most {max} characters: type it as it appears on the card, shortened if needed.',
   'wait.say.beforeLink': '“Your bank asks you to confirm this payment. I will send you a link: which phone or e-mail should I send it to?”',
   'wait.abandonHelpNoLink': 'The payment is left to expire unpaid: nothing is charged on it.',
+  // Search: the payment's short reference as a field of the payments search.
+  "payments.shortReference": "Short reference",
 } as const;

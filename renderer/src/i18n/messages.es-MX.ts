@@ -294,13 +294,13 @@ export const esMX: Catalogue = {
   "ws.keySearch": "buscar",
   "ws.keyOpen": "abrir el primer resultado / continuar",
   "ws.keyNext": "siguiente campo",
-  "ws.empty": "Busque la reservación por la que llama el huésped: escriba el número de confirmación, nombre, teléfono o correo.",
+  "ws.empty": "Busque la reservación por la que llama el huésped: escriba el número de confirmación, nombre, teléfono, correo o la referencia corta del pago.",
   "ws.adminNoPayments": "Los administradores no cobran; inicie sesión como agente o supervisor.",
   "ws.notFound": "Ya no se encontró esta reservación. Busque de nuevo.",
   "ws.languageLocked": "TI fijó el idioma de este equipo.",
   "lookup.title": "Buscar una reservación",
   "lookup.label": "Número de confirmación, nombre del huésped, teléfono o correo",
-  "lookup.hint": "Presione Enter para abrir la primera coincidencia.",
+  "lookup.hint": "También la referencia corta de un pago (9D21‑F5A0) o parte de un número; palabras en cualquier orden. Enter abre la primera coincidencia.",
   "lookup.none": "Ninguna reservación coincide con la búsqueda.",
   "lookup.results": "Reservaciones encontradas",
   "lookup.balance": "saldo",
@@ -528,4 +528,6 @@ export const esMX: Catalogue = {
   'card.holder.error.tooLong': 'El nombre puede tener como máximo {max} caracteres: escríbalo como aparece en la tarjeta, abreviado si hace falta.',
   'wait.say.beforeLink': '“Su banco pide que confirme este pago. Le voy a enviar un enlace: ¿a qué teléfono o correo se lo envío?”',
   'wait.abandonHelpNoLink': 'El pago se deja vencer sin cobrar: no se cobra nada con él.',
+  // Search: the payment's short reference as a field of the payments search.
+  "payments.shortReference": "Referencia corta",
 };
