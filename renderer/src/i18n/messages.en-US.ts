@@ -510,4 +510,11 @@ export const enUS = {
   "update.restarting": "Restarting…",
   "update.blocked": "A payment is still in progress: restart at the end of the call.",
   "update.failed": "The app could not restart to install the update: {reason}",
+  // money before it moves: the reservation's currency, a charge above what is owed, the charge key naming the amount
+  "pay.currencyHint": "The reservation’s currency: every charge is in it.",
+  "pay.overBalance": "{amount} is more than the {owed} this reservation still owes. Check the amount with the guest.",
+  "pay.overBalanceConfirm": "I confirm charging {amount}, although only {owed} is owed",
+  "pay.chargeKey": "Charge {amount}",
+  "pay.chargeKeyNoAmount": "Charge",
+  "pay.chargeShortcut": "charge",
 } as const;

@@ -511,4 +511,11 @@ export const esMX: Catalogue = {
   "update.restarting": "Reiniciando…",
   "update.blocked": "Aún hay un pago en curso: reinicie al terminar la llamada.",
   "update.failed": "La aplicación no pudo reiniciarse para instalar la actualización: {reason}",
+  // money before it moves: the reservation's currency, a charge above what is owed, the charge key naming the amount
+  "pay.currencyHint": "La moneda de la reservación: todo cobro se hace en ella.",
+  "pay.overBalance": "{amount} es más de los {owed} que aún debe esta reservación. Revise el monto con el huésped.",
+  "pay.overBalanceConfirm": "Confirmo cobrar {amount}, aunque solo se deben {owed}",
+  "pay.chargeKey": "Cobrar {amount}",
+  "pay.chargeKeyNoAmount": "Cobrar",
+  "pay.chargeShortcut": "cobrar",
 };

@@ -57,12 +57,31 @@ export interface CardCaptureProps {
   /** A decline of a previous attempt (e.g. a payment that failed later), shown in the form until the next try. */
   decline?: { code: string; message?: string | undefined } | undefined;
   disabled?: boolean;
+  /** The charge key (and Enter) does nothing while true; the fields stay editable (the amount is not confirmed yet). */
+  chargeHeld?: boolean;
+  /** The charge key's words, saying what it charges ("Charge $1,199.99 MXN"); the component's "Continue" when not given. */
+  chargeLabel?: string;
+  /** The charge key's verb in the keys hint ("Enter charge"); the component's "continue" when not given. */
+  chargeShortcut?: string;
   autoFocus?: boolean;
 }
 
 const caretOf = (input: HTMLInputElement): number => input.selectionStart ?? input.value.length;
 
-export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, onCancel, decline, disabled = false, autoFocus = false }: CardCaptureProps): JSX.Element {
+export function CardCapture({
+  ref,
+  tokenize,
+  pay,
+  onEvent,
+  onCardDataPresent,
+  onCancel,
+  decline,
+  disabled = false,
+  chargeHeld = false,
+  chargeLabel,
+  chargeShortcut,
+  autoFocus = false,
+}: CardCaptureProps): JSX.Element {
   const i18n = useI18n();
   const { t } = i18n;
   const [state, dispatch] = useReducer(cardFormReducer, undefined, () => initialCardForm(Date.now()));
@@ -145,7 +164,7 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (busy || disabled) return;
+    if (busy || disabled || chargeHeld) return;
     onEvent?.({ type: 'cta_clicked', button: 'continue' });
   }
 
@@ -215,8 +234,8 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
         )}
 
         <div className="card-capture__actions">
-          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter">
-            {t('card.action.continue')}
+          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter" disabled={chargeHeld}>
+            {chargeLabel ?? t('card.action.continue')}
           </button>
           {state.phase.kind === 'entry' && (
             <button type="button" onClick={() => onEvent?.({ type: 'cta_clicked', button: 'save_method' })}>
@@ -230,7 +249,7 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
           )}
         </div>
         <p className="card-capture__keys">
-          <kbd>Enter</kbd> {t('card.shortcut.continue')}
+          <kbd>Enter</kbd> {chargeShortcut ?? t('card.shortcut.continue')}
           {onCancel && (
             <>
               {' · '}
