@@ -60,6 +60,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const amountId = useId();
   const amountError = useId();
   const noteRef = useRef<HTMLInputElement>(null);
+  const overConfirm = useRef<HTMLInputElement>(null);
   const tokenize = useTokenize(reservation);
   // The card's charge and a saved card's: the same pay operation id (the call's), each with its own state on screen.
   const payCard = usePay(reservation.confirmationNumber);
@@ -140,9 +141,15 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
             aria-describedby={amountError}
             onChange={(event) => editDraft({ amount: event.target.value })}
           />
-          <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
-          </p>
+          {over && parsed.ok ? (
+            <p id={amountError} className="warning over-balance" role="alert">
+              {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+            </p>
+          ) : (
+            <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
+              {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
+            </p>
+          )}
         </div>
         <div className="field">
           <span id={`${amountId}-currency`}>{t('pay.currency')}</span>
@@ -150,22 +157,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           <p className="hint">{t('pay.currencyHint')}</p>
         </div>
       </div>
-      {over && parsed.ok && (
-        <div className="over-balance" role="group" aria-labelledby={`${amountId}-over`}>
-          <p id={`${amountId}-over`} className="warning" role="alert">
-            {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
-          </p>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={overConfirmed}
-              disabled={busy}
-              onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
-            />
-            {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
-          </label>
-        </div>
-      )}
+
       <div className="field">
         <label htmlFor={`${amountId}-note`}>{t('pay.note')}</label>
         <input
@@ -199,6 +191,21 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         autoFocus
         disabled={blocked}
         chargeHeld={chargeHeld}
+        // Enter (or the key) before the confirmation charges nothing: it goes to the confirmation, right above the key.
+        onChargeHeld={() => overConfirm.current?.focus()}
+        chargeNotice={
+          over && parsed.ok ? (
+            <label className="check over-balance-confirm">
+              <input
+                ref={overConfirm}
+                type="checkbox"
+                checked={overConfirmed}
+                onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
+              />
+              {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+            </label>
+          ) : undefined
+        }
         chargeLabel={parsed.ok ? t('pay.chargeKey', { amount: money(parsed.cents, currency) }) : t('pay.chargeKeyNoAmount')}
         chargeShortcut={t('pay.chargeShortcut')}
         tokenize={tokenize}

@@ -5,7 +5,7 @@
  * keyed and is dropped as soon as it is sent, on cancel and on unmount. Its parts: the fields (CardFields), the card
  * once sent (CardSummary), the operations behind the handle (useCardOperations), caret and focus (useCardFocus).
  */
-import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type JSX, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type JSX, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import type { MethodView, PaymentView } from '../../../../../../shared/ipc/views';
 import type { CardInput } from '../../../../../../shared/payments/card';
 import { useI18n } from '../../../../i18n';
@@ -57,8 +57,14 @@ export interface CardCaptureProps {
   /** A decline of a previous attempt (e.g. a payment that failed later), shown in the form until the next try. */
   decline?: { code: string; message?: string | undefined } | undefined;
   disabled?: boolean;
-  /** The charge key (and Enter) does nothing while true; the fields stay editable (the amount is not confirmed yet). */
+  /**
+   * The charge key (and Enter) charges nothing while true: `onChargeHeld` is called instead (the fields stay editable;
+   * the amount waits for a confirmation shown in `chargeNotice`).
+   */
   chargeHeld?: boolean;
+  onChargeHeld?: () => void;
+  /** What the agent must see (and confirm) right before the charge key, shown above it. */
+  chargeNotice?: ReactNode;
   /** The charge key's words, saying what it charges ("Charge $1,199.99 MXN"); the component's "Continue" when not given. */
   chargeLabel?: string;
   /** The charge key's verb in the keys hint ("Enter charge"); the component's "continue" when not given. */
@@ -78,6 +84,8 @@ export function CardCapture({
   decline,
   disabled = false,
   chargeHeld = false,
+  onChargeHeld,
+  chargeNotice,
   chargeLabel,
   chargeShortcut,
   autoFocus = false,
@@ -164,7 +172,11 @@ export function CardCapture({
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    if (busy || disabled || chargeHeld) return;
+    if (busy || disabled) return;
+    if (chargeHeld) {
+      onChargeHeld?.();
+      return;
+    }
     onEvent?.({ type: 'cta_clicked', button: 'continue' });
   }
 
@@ -233,8 +245,9 @@ export function CardCapture({
           <CardSummary id={id} state={state} i18n={i18n} statusRef={status} summaryRef={summary} onAnotherCard={anotherCard} />
         )}
 
+        {chargeNotice}
         <div className="card-capture__actions">
-          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter" disabled={chargeHeld}>
+          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter" aria-disabled={chargeHeld ? true : undefined}>
             {chargeLabel ?? t('card.action.continue')}
           </button>
           {state.phase.kind === 'entry' && (
