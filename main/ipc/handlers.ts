@@ -11,7 +11,7 @@ import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import { reservationBalance, type PaymentEngine, type RecoveredNotice } from '../payments';
-import { checkNewCharge, type ChargePolicyDeps } from '../payments/charge-policy';
+import { checkAmountUpdate, checkNewCharge, type ChargePolicyDeps } from '../payments/charge-policy';
 import type { CallContext, Handlers } from './dispatch';
 import { livePayments } from './live';
 
@@ -174,6 +174,7 @@ export function createHandlers({ engine, session, app, preferences, reservations
   const chargePolicy: ChargePolicyDeps = {
     reservation: (reservationId) => reservations.get(reservationId),
     journal: (reservationId) => engine.listReservation(reservationId),
+    payment: (paymentId) => engine.stored(paymentId),
     operationState: (operationId) => engine.operationState(operationId),
     clock: () => ({ now: now(), timeZone }),
   };
@@ -231,7 +232,10 @@ export function createHandlers({ engine, session, app, preferences, reservations
     },
     'payments:checkAgain': ({ operationId }, ctx) => engine.checkAgain(operationId, ctx.trace),
     'payments:resolveAttempt': (input, ctx) => engine.resolveAttempt({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
-    'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:updateAmount': async ({ overBalance, ...input }, ctx) => {
+      await checkAmountUpdate(chargePolicy, { ...input, overBalance });
+      return engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace);
+    },
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:recovered': async (_input, ctx) => ({ notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView) }),

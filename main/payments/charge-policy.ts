@@ -2,7 +2,7 @@
  * What main checks of a new charge before it goes to the engine: it is in the reservation's currency, and above what the
  * reservation still owes (the overview's balance, computed now) it carries the agent's confirmation of both amounts.
  */
-import { confirmsOverBalance, isOverBalance, type OverBalance } from '../../shared/payments/charge';
+import { confirmsOverBalance, isOverBalance, owedBesides, type OverBalance } from '../../shared/payments/charge';
 import { formatMoney } from '../../shared/payments';
 import type { ReservationBalance } from '../../shared/ipc/views';
 import { reservationBalance } from './balance';
@@ -23,6 +23,8 @@ export interface ChargePolicyDeps {
   reservation(reservationId: string): Promise<{ balanceDueCents: number; currency: string } | undefined>;
   /** What the journal holds of the reservation (the engine's listReservation). */
   journal(reservationId: string): Promise<Parameters<typeof reservationBalance>[1]>;
+  /** A payment as the journal holds it; undefined when it holds none. */
+  payment(paymentId: string): Promise<{ reservationId: string; amountCents: number; currency: string } | undefined>;
   /** Where the operation stands; undefined when it was never begun. */
   operationState(operationId: string): Promise<OperationState | undefined>;
   clock(): { now: number; timeZone: string };
@@ -38,7 +40,7 @@ export function currencyRefusal(currency: string, reservationCurrency: string): 
 }
 
 /** The refusal of a charge above what is owed that the agent did not confirm as it is now. */
-export function overBalanceRefusal(balance: ReservationBalance, amountCents: number): ServiceError {
+export function overBalanceRefusal(balance: Pick<ReservationBalance, 'owedCents' | 'currency'>, amountCents: number): ServiceError {
   const owed = formatMoney(balance.owedCents, balance.currency);
   return new ServiceError(
     'invalid_input',
@@ -62,5 +64,22 @@ export async function checkNewCharge(deps: ChargePolicyDeps, charge: NewCharge):
   const balance = reservationBalance(reservation, await deps.journal(charge.reservationId), deps.clock());
   if (isOverBalance(charge.amountCents, balance.owedCents) && !confirmsOverBalance(charge.overBalance, balance.owedCents, charge.amountCents)) {
     throw overBalanceRefusal(balance, charge.amountCents);
+  }
+}
+
+/**
+ * Refuses an MSI payment's new amount above what its reservation owes besides it, unless the agent confirmed that owed
+ * amount and the new amount. A payment the journal does not hold, or of a reservation its source does not know, is not
+ * checked here (the engine answers for it).
+ */
+export async function checkAmountUpdate(deps: ChargePolicyDeps, update: { paymentId: string; amountCents: number; overBalance?: OverBalance | undefined }): Promise<void> {
+  const payment = await deps.payment(update.paymentId);
+  if (payment === undefined) return;
+  const reservation = await deps.reservation(payment.reservationId);
+  if (reservation === undefined || reservation.currency.toLowerCase() !== payment.currency.toLowerCase()) return;
+  const balance = reservationBalance(reservation, await deps.journal(payment.reservationId), deps.clock());
+  const owedCents = owedBesides(balance, payment.amountCents);
+  if (isOverBalance(update.amountCents, owedCents) && !confirmsOverBalance(update.overBalance, owedCents, update.amountCents)) {
+    throw overBalanceRefusal({ owedCents, currency: balance.currency }, update.amountCents);
   }
 }

@@ -325,15 +325,25 @@ export const CHANNELS = {
       details: (input, output) => defined({ operationId: input.operationId, state: output?.state, status: output?.state === 'answered' ? output.payment.status : undefined }),
     },
   }),
+  /**
+   * An MSI payment's new amount. Above what the reservation owes besides this payment, `overBalance` names that owed amount
+   * and the new amount as the screen showed them, or main refuses it (`over_balance_not_confirmed`).
+   */
   'payments:updateAmount': channel({
-    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents }),
+    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents, overBalance: OverBalance.optional() }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'payment.updateAmount',
       resource: (input) => input.paymentId,
-      details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
+      details: (input, output) =>
+        defined({
+          amountCents: input.amountCents,
+          originalAmountCents: output?.originalAmountCents,
+          overBalanceOwedCents: input.overBalance?.owedCents,
+          overBalanceAmountCents: input.overBalance?.amountCents,
+        }),
     },
   }),
   /**

@@ -14,6 +14,13 @@ export type OverBalance = z.infer<typeof OverBalance>;
 export const isOverBalance = (amountCents: number, owedCents: number): boolean => amountCents > owedCents;
 
 /**
+ * What the reservation owes besides one of its payments in progress (an MSI payment whose amount is being changed), from
+ * its balance (which counts that payment as taken): the most the payment's new amount may be without a confirmation.
+ */
+export const owedBesides = (balance: { sourceBalanceCents: number; takenCents: number; refundedCents: number }, paymentCents: number): number =>
+  Math.max(0, balance.sourceBalanceCents - Math.max(0, balance.takenCents - paymentCents) + balance.refundedCents);
+
+/**
  * True when the confirmation names exactly what is owed now and the amount charged: a confirmation of another owed amount
  * (the balance changed since the screen showed it) or of another amount (the amount was edited) confirms nothing.
  */

@@ -115,3 +115,25 @@ describe('payments:pay above what the reservation still owes', () => {
     expect(next).toMatchObject({ code: 'over_balance_not_confirmed', params: { owedCents: 0, amountCents: 100 } });
   });
 });
+
+describe('payments:updateAmount of an MSI payment above what the reservation owes besides it', () => {
+  it('is refused without a confirmation of both amounts, and goes with one; a lower amount needs none', async () => {
+    const methodId = await desk.card(MONICA, '4000004840000008');
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, 119_999, 'mxn', { installments: true }));
+    expect(payment.status).toBe('pending_confirmation');
+    const refused = await desk.refused('payments:updateAmount', { paymentId: payment.id, amountCents: TYPO });
+    expect(refused).toMatchObject({ code: 'over_balance_not_confirmed', field: 'amountCents', params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' } });
+    const stale = await desk.refused('payments:updateAmount', { paymentId: payment.id, amountCents: TYPO, overBalance: { owedCents: 0, amountCents: TYPO } });
+    expect(stale).toMatchObject({ code: 'over_balance_not_confirmed' });
+    expect(await desk.ok<Output<'payments:get'>>('payments:get', { paymentId: payment.id })).toMatchObject({ amountCents: 119_999 });
+
+    const lower = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', { paymentId: payment.id, amountCents: 100_000 });
+    expect(lower.amountCents).toBe(100_000);
+    const confirmed = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', {
+      paymentId: payment.id,
+      amountCents: TYPO,
+      overBalance: { owedCents: 119_999, amountCents: TYPO },
+    });
+    expect(confirmed.amountCents).toBe(TYPO);
+  });
+});
