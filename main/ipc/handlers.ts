@@ -11,6 +11,7 @@ import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import { reservationBalance, type PaymentEngine, type RecoveredNotice } from '../payments';
+import { checkAmountUpdate, checkNewCharge, type ChargePolicyDeps } from '../payments/charge-policy';
 import type { CallContext, Handlers } from './dispatch';
 import { livePayments } from './live';
 
@@ -169,6 +170,14 @@ export function createHandlers({ engine, session, app, preferences, reservations
     };
     return { payment, details, reservation, hotelName: reservation?.hotelName.slice(0, 100) ?? 'Hotel' };
   }
+  /** What a new charge is checked against: the reservation and its balance as `reservations:overview` computes them. */
+  const chargePolicy: ChargePolicyDeps = {
+    reservation: (reservationId) => reservations.get(reservationId),
+    journal: (reservationId) => engine.listReservation(reservationId),
+    payment: (paymentId) => engine.stored(paymentId),
+    operationState: (operationId) => engine.operationState(operationId),
+    clock: () => ({ now: now(), timeZone }),
+  };
   return {
     'app:info': () => {
       const { language, locked } = preferences.language();
@@ -216,10 +225,17 @@ export function createHandlers({ engine, session, app, preferences, reservations
       return { ...overview, balance: reservationBalance(reservation, overview, { now: now(), timeZone }) };
     },
     'payments:tokenize': (input, ctx) => engine.tokenize({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
-    'payments:pay': (input, ctx) => engine.pay({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:pay': async ({ overBalance, ...input }, ctx) => {
+      // The currency and the amount against what is owed, before the engine begins anything.
+      await checkNewCharge(chargePolicy, { ...input, overBalance });
+      return engine.pay({ ...input, operatorId: operatorOf(ctx) }, ctx.trace);
+    },
     'payments:checkAgain': ({ operationId }, ctx) => engine.checkAgain(operationId, ctx.trace),
     'payments:resolveAttempt': (input, ctx) => engine.resolveAttempt({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
-    'payments:updateAmount': (input, ctx) => engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:updateAmount': async ({ overBalance, ...input }, ctx) => {
+      await checkAmountUpdate(chargePolicy, { ...input, overBalance });
+      return engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace);
+    },
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:recovered': async (_input, ctx) => ({ notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView) }),

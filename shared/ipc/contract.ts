@@ -4,6 +4,7 @@ import { Environment } from '../environment';
 import { Language } from '../language';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
+import { OverBalance } from '../payments/charge';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
@@ -251,6 +252,7 @@ export const CHANNELS = {
       methodId: MethodId,
       /** In cents: 12000 is 120.00. */
       amountCents: Cents,
+      /** The reservation's currency: main refuses another (`currency_not_reservation`). */
       currency: Currency,
       reservationId: ReservationId,
       installments: z.boolean().optional(),
@@ -261,6 +263,12 @@ export const CHANNELS = {
        */
       keepCard: z.boolean().optional(),
       acknowledgedPaymentIds: AcknowledgedPaymentIds,
+      /**
+       * The agent confirmed a charge above what the reservation still owes: the owed amount the screen showed and the
+       * amount. Main refuses a charge above what it computes as owed now (`over_balance_not_confirmed`) unless this names
+       * both as they are. A retry of a charge already begun is that charge: it is not checked again.
+       */
+      overBalance: OverBalance.optional(),
     }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
@@ -279,6 +287,8 @@ export const CHANNELS = {
           status: output?.status,
           operationId: input.operationId,
           acknowledgedPaymentIds: input.acknowledgedPaymentIds.length > 0 ? input.acknowledgedPaymentIds.join(',') : undefined,
+          overBalanceOwedCents: input.overBalance?.owedCents,
+          overBalanceAmountCents: input.overBalance?.amountCents,
         }),
     },
   }),
@@ -315,15 +325,25 @@ export const CHANNELS = {
       details: (input, output) => defined({ operationId: input.operationId, state: output?.state, status: output?.state === 'answered' ? output.payment.status : undefined }),
     },
   }),
+  /**
+   * An MSI payment's new amount. Above what the reservation owes besides this payment, `overBalance` names that owed amount
+   * and the new amount as the screen showed them, or main refuses it (`over_balance_not_confirmed`).
+   */
   'payments:updateAmount': channel({
-    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents }),
+    input: z.strictObject({ paymentId: PaymentId, amountCents: Cents, overBalance: OverBalance.optional() }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'payment.updateAmount',
       resource: (input) => input.paymentId,
-      details: (input, output) => defined({ amountCents: input.amountCents, originalAmountCents: output?.originalAmountCents }),
+      details: (input, output) =>
+        defined({
+          amountCents: input.amountCents,
+          originalAmountCents: output?.originalAmountCents,
+          overBalanceOwedCents: input.overBalance?.owedCents,
+          overBalanceAmountCents: input.overBalance?.amountCents,
+        }),
     },
   }),
   /**

@@ -99,6 +99,8 @@ export const ERROR_CODES = {
   payment_already_succeeded: ['amountCents', 'currency'],
   payment_being_charged: ['amountCents', 'currency'],
   reservation_payment_in_progress: ['amountCents', 'currency'],
+  currency_not_reservation: ['currency', 'reservationCurrency'],
+  over_balance_not_confirmed: ['owedCents', 'amountCents', 'currency'],
   payment_abandoned: [],
   payment_change_in_progress: ['operatorId', 'deskId'],
   confirmed_amount_differs: ['expectedCents', 'chargedCents', 'currency'],

@@ -221,7 +221,7 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
   // Issue 14: no one-click charge — the amount and card are shown, and Enter once more charges.
   await page.getByRole('button', { name: 'Charge Amex •••• 0005' }).click();
   await expect(page.getByText('Charge $50.00 USD to Amex •••• 0005?')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
+  await expect(page.getByRole('group', { name: /Amex •••• 0005\?$/ }).getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('$50.00');

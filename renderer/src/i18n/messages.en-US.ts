@@ -529,4 +529,11 @@ export const enUS = {
   'wait.abandonHelpNoLink': 'The payment is left to expire unpaid: nothing is charged on it.',
   // Search: the payment's short reference as a field of the payments search.
   "payments.shortReference": "Short reference",
+  // money before it moves: the reservation's currency, a charge above what is owed, the charge key naming the amount
+  "pay.currencyHint": "The reservation’s currency: every charge is in it.",
+  "pay.overBalance": "{amount} is more than the {owed} this reservation still owes. Check the amount with the guest.",
+  "pay.overBalanceConfirm": "I confirm charging {amount}, although only {owed} is owed",
+  "pay.chargeKey": "Charge {amount}",
+  "pay.chargeKeyNoAmount": "Charge",
+  "pay.chargeShortcut": "charge",
 } as const;

@@ -530,4 +530,11 @@ export const esMX: Catalogue = {
   'wait.abandonHelpNoLink': 'El pago se deja vencer sin cobrar: no se cobra nada con él.',
   // Search: the payment's short reference as a field of the payments search.
   "payments.shortReference": "Referencia corta",
+  // money before it moves: the reservation's currency, a charge above what is owed, the charge key naming the amount
+  "pay.currencyHint": "La moneda de la reservación: todo cobro se hace en ella.",
+  "pay.overBalance": "{amount} es más de los {owed} que aún debe esta reservación. Revise el monto con el huésped.",
+  "pay.overBalanceConfirm": "Confirmo cobrar {amount}, aunque solo se deben {owed}",
+  "pay.chargeKey": "Cobrar {amount}",
+  "pay.chargeKeyNoAmount": "Cobrar",
+  "pay.chargeShortcut": "cobrar",
 };

@@ -113,6 +113,11 @@ describe('the audit trail while the center is down', () => {
     expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
     const operationId = randomUUID();
     const paying = a.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, acknowledgedPaymentIds: [] });
+    // Stopped once the payment is begun in the center's journal (its request then goes out, held by the service).
+    for (let i = 0; i < 100; i++) {
+      if ((await center.query('SELECT 1 FROM journal.operations WHERE operation_id = $1', [operationId])).length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await new Promise((resolve) => setTimeout(resolve, 300));
     await own.stopServer();
     try {

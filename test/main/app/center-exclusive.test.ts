@@ -16,6 +16,8 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
+/** MSI is for a reservation in MXN: Valeria Ruiz Esparza, 128,900.00 MXN due (main/reservations/demo.ts). */
+const MSI_RESERVATION = 'CUN-4J7K9L';
 const MSI_CARD = '4000004840000008';
 const CHALLENGE_CARD = '4000000000003220';
 
@@ -74,8 +76,8 @@ function tenantClient(): ServiceClient {
 }
 
 async function msiPayment(desk: Desk, amountCents: number): Promise<Output<'payments:pay'>> {
-  const methodId = await desk.card(RESERVATION, MSI_CARD);
-  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'mxn', reservationId: RESERVATION, installments: true });
+  const methodId = await desk.card(MSI_RESERVATION, MSI_CARD);
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'mxn', reservationId: MSI_RESERVATION, installments: true });
   expect(payment.status).toBe('pending_confirmation');
   return payment;
 }

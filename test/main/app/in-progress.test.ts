@@ -128,8 +128,9 @@ describe('no new charge while a payment is in progress (main refuses it, whateve
   ] as const)('%s: a new attempt is refused with the payment named; once abandoned, the new charge goes', async (_, number, msi) => {
     const first = msi ? await payMsi(number) : await pay(number);
     expect(['requires_action', 'pending_confirmation']).toContain(first.status);
-    const methodId = await desk.card(RESERVATION, '4242424242424242');
-    const next = { methodId, amountCents: 20_000, currency: msi ? 'mxn' : 'usd', reservationId: RESERVATION };
+    const reservationId = msi ? MSI_RESERVATION : RESERVATION;
+    const methodId = await desk.card(reservationId, '4242424242424242');
+    const next = { methodId, amountCents: 20_000, currency: msi ? 'mxn' : 'usd', reservationId };
     const error = await desk.refused('payments:pay', { operationId: randomUUID(), ...next });
     expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents, currency: first.currency } });
     expect(paymentsOnService()).toBe(1);
@@ -148,9 +149,12 @@ describe('no new charge while a payment is in progress (main refuses it, whateve
   });
 });
 
+/** MSI is for a reservation in MXN: Valeria Ruiz Esparza, 128,900.00 MXN due (main/reservations/demo.ts). */
+const MSI_RESERVATION = 'CUN-4J7K9L';
+
 async function payMsi(number: string): Promise<Output<'payments:pay'>> {
-  const methodId = await desk.card(RESERVATION, number);
-  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 60_000, currency: 'mxn', reservationId: RESERVATION, installments: true });
+  const methodId = await desk.card(MSI_RESERVATION, number);
+  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 60_000, currency: 'mxn', reservationId: MSI_RESERVATION, installments: true });
 }
 
 /** How many payments were asked of the service: the distinct Idempotency-Keys the desk's journal sent to POST /payments. */

@@ -12,7 +12,11 @@ const outbox = async () => (await desk.ok<Output<'messaging:outbox'>>('messaging
 
 async function paid(reservationId: string, currency: 'usd' | 'mxn', amountCents: number, number = '4242424242424242'): Promise<string> {
   const methodId = await desk.card(reservationId, number);
-  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId });
+  // Above what is still owed (the reservation paid in full by an earlier test), charged as the agent confirms both amounts.
+  const { balance } = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
+  const owedCents = balance?.owedCents ?? amountCents;
+  const overBalance = amountCents > owedCents ? { overBalance: { owedCents, amountCents } } : {};
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId, ...overBalance });
   return (await desk.until(payment.id, (s) => s !== 'processing')).id;
 }
 

@@ -212,8 +212,9 @@ describe('a confirmation whose answer is lost while the amount changes', () => {
   it('is not sent again: refused in words, nothing charged, no refund request', async () => {
     const desk = await open();
     await desk.signIn(AGENT);
-    const methodId = await desk.card(RESERVATION, '4000004840000008');
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION, installments: true });
+    // MSI is for a reservation in MXN: José Ángel Muñoz Pérez, 3,600.00 MXN due (main/reservations/demo.ts).
+    const methodId = await desk.card('MEX-2H8R5T', '4000004840000008');
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: 'MEX-2H8R5T', installments: true });
     expect(payment.status).toBe('pending_confirmation');
     const config = simulatorConfig(sim);
     const tokens = new TokenManager({ authUrl: config.authUrl, clientId: config.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5_000, fetch });

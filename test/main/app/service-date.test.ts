@@ -75,13 +75,13 @@ const keysSent = (at: Desk): string[] =>
     ).map((row) => row.k),
   );
 
-/** An agent's payment of 120.00 MXN whose every answer is lost (the service made it the first time it got it). */
+/** An agent's payment of 120.00 USD whose every answer is lost (the service made it the first time it got it). */
 async function unansweredPayment(at: Desk): Promise<{ operationId: string; methodId: string }> {
   await at.signIn(AGENT);
   const methodId = await at.card(RESERVATION);
   await fault('POST /payments', 'drop_after_commit', 3);
   const operationId = randomUUID();
-  const refused = await at.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+  const refused = await at.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
   expect(refused).toMatchObject({ ok: false, error: { code: 'network_error' } });
   return { operationId, methodId };
 }
@@ -97,7 +97,7 @@ describe("a broken Date in the service's answers never lets a reservation be cha
     dateSaid = twoDaysAhead;
 
     await at.call('payments:checkAgain', { operationId });
-    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
 
     // Either Check again found the payment with its key, or the reservation is held until a supervisor reconciles it.
     expect(keysSent(at)).toEqual([keyOf(at, operationId)]);
@@ -113,7 +113,7 @@ describe("a broken Date in the service's answers never lets a reservation be cha
     dateSaid = undefined;
 
     await at.call('payments:checkAgain', { operationId });
-    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
 
     expect(keysSent(at)).toEqual([keyOf(at, operationId)]);
     expect(next.ok).toBe(false);

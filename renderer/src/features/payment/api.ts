@@ -235,10 +235,10 @@ export function useConfirmPlan(paymentId: string): UseMutationResult<PaymentView
 }
 
 /** MSI: a new amount before confirmation (the plans offered may change). */
-export function useUpdateAmount(paymentId: string): UseMutationResult<PaymentView, Error, { amountCents: number }> {
+export function useUpdateAmount(paymentId: string): UseMutationResult<PaymentView, Error, Omit<Input<'payments:updateAmount'>, 'paymentId'>> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ amountCents }: { amountCents: number }) => unwrap(bridge().payments.updateAmount({ paymentId, amountCents })),
+    mutationFn: (variables: Omit<Input<'payments:updateAmount'>, 'paymentId'>) => unwrap(bridge().payments.updateAmount({ paymentId, ...variables })),
     onSuccess: (payment) => storePayment(queryClient, payment),
   });
 }

@@ -1,10 +1,13 @@
-// Taking a payment: amount (what is still owed, editable), currency, note, MSI; then a new card (kept for later only with
-// the guest's consent) or a saved one (charged after a confirmation). What the agent typed lives in the call's store, so
-// that it survives a decline, a service error and the idle lock; the card itself only in the card form.
+// Taking a payment: amount (what is still owed, editable) in the reservation's currency, note, MSI; then a new card (kept
+// for later only with the guest's consent) or a saved one (charged after a confirmation). An amount above what is owed
+// is charged only once the agent ticks a confirmation naming both amounts; the charge key says the amount. What the agent
+// typed lives in the call's store, so that it survives a decline, a service error and the idle lock; the card itself only
+// in the card form.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 'react';
 import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
+import { isOverBalance, type OverBalance } from '../../../../../shared/payments/charge';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { ApiError, cardDataIn, clearedText, describeError, textProblem, type CardDataIssue } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -43,11 +46,14 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const owed = owedCents(reservation, balance, inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)));
   // Until the agent types an amount, the form shows what is still owed (it goes down as payments succeed).
   const amount = draft.amount ?? amountText(owed);
-  const currency = draft.currency ?? reservation.currency;
+  // Every charge is in the reservation's currency (main refuses another): shown, never chosen.
+  const currency = reservation.currency;
   const note = draft.note ?? '';
   const msi = draft.msi ?? false;
   /** The guest's consent to keep this card: asked for each new card, so never carried over. */
   const [keepCard, setKeepCard] = useState(false);
+  /** The amounts the agent confirmed charging above what is owed: it holds only while both are still the ones on screen. */
+  const [confirmedOver, setConfirmedOver] = useState<OverBalance>();
   /** A saved card about to be charged: its amount and card shown, Enter once more to charge. */
   const [confirming, setConfirming] = useState<MethodView>();
   const confirmButton = useRef<HTMLButtonElement>(null);
@@ -57,6 +63,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const amountRef = useRef<HTMLInputElement>(null);
   /** Card data the agent typed in the note: the note was emptied at once (never kept, not even in the draft), and says why. */
   const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
+  const overConfirm = useRef<HTMLInputElement>(null);
   const tokenize = useTokenize(reservation);
   // The card's charge and a saved card's: the same pay operation id (the call's), each with its own state on screen.
   const payCard = usePay(reservation.confirmationNumber);
@@ -70,6 +77,10 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const noteProblem = textProblem(PaymentNote, note, 'note', t);
   const noteMessage = noteProblem ?? (noteCleared === undefined ? undefined : clearedText(noteCleared, 'note', t));
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
+  const over = parsed.ok && isOverBalance(parsed.cents, owed);
+  const overConfirmed = over && confirmedOver?.owedCents === owed && confirmedOver.amountCents === parsed.cents;
+  /** Nothing is charged (the card's key, a saved card) while an amount above what is owed is not confirmed. */
+  const chargeHeld = blocked || (over && !overConfirmed);
   const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] = charges ?? balance?.chargedToday ?? [];
   const canMsi = currency === 'mxn';
 
@@ -95,6 +106,8 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
       ...(keep ? { keepCard: true } : {}),
       // Exactly the charges this form shows above (and only those): main refuses the charge while another was taken today.
       acknowledgedPaymentIds: chargedToday.map((shown) => shown.paymentId),
+      // Above what is owed: the two amounts the agent confirmed, which main checks against what is owed now.
+      ...(overConfirmed ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}),
     };
   }
 
@@ -103,7 +116,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
 
   function chargeSaved(method: MethodView): void {
     // The saved cards are disabled while the amount is not one; the charge itself waits for the confirmation.
-    if (!parsed.ok) return;
+    if (!parsed.ok || chargeHeld) return;
     paySaved.reset();
     setConfirming(method);
   }
@@ -138,18 +151,23 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
             aria-describedby={amountError}
             onChange={(event) => editDraft({ amount: event.target.value })}
           />
-          <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-            {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
-          </p>
+          {over && parsed.ok ? (
+            <p id={amountError} className="warning over-balance" role="alert">
+              {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+            </p>
+          ) : (
+            <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
+              {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
+            </p>
+          )}
         </div>
         <div className="field">
-          <label htmlFor={`${amountId}-currency`}>{t('pay.currency')}</label>
-          <select id={`${amountId}-currency`} value={currency} onChange={(event) => editDraft({ currency: event.target.value === 'usd' ? 'usd' : 'mxn' })}>
-            <option value="mxn">MXN</option>
-            <option value="usd">USD</option>
-          </select>
+          <span id={`${amountId}-currency`}>{t('pay.currency')}</span>
+          <strong className="currency-locked">{currency.toUpperCase()}</strong>
+          <p className="hint">{t('pay.currencyHint')}</p>
         </div>
       </div>
+
       <div className="field">
         <label htmlFor={`${amountId}-note`}>{t('pay.note')}</label>
         <input
@@ -186,13 +204,31 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         ref={cardRef}
         autoFocus
         disabled={blocked}
+        chargeHeld={chargeHeld}
+        // Enter (or the key) before the confirmation charges nothing: it goes to the confirmation, right above the key.
+        onChargeHeld={() => overConfirm.current?.focus()}
+        chargeNotice={
+          over && parsed.ok ? (
+            <label className="check over-balance-confirm">
+              <input
+                ref={overConfirm}
+                type="checkbox"
+                checked={overConfirmed}
+                onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
+              />
+              {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+            </label>
+          ) : undefined
+        }
+        chargeLabel={parsed.ok ? t('pay.chargeKey', { amount: money(parsed.cents, currency) }) : t('pay.chargeKeyNoAmount')}
+        chargeShortcut={t('pay.chargeShortcut')}
         tokenize={tokenize}
         pay={charge}
         decline={decline}
         onCardDataPresent={protectCardData}
         onEvent={(event) => {
-          if (event.button === 'continue') void cardRef.current?.checkout();
-          else void cardRef.current?.createToken();
+          if (event.button !== 'continue') void cardRef.current?.createToken();
+          else if (!chargeHeld) void cardRef.current?.checkout();
         }}
       />
       {problem && (
@@ -225,7 +261,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           <p className="hint">{t('saved.confirmKeys')}</p>
         </div>
       ) : (
-        <SavedMethods methods={methods} disabled={blocked} onCharge={chargeSaved} />
+        <SavedMethods methods={methods} disabled={chargeHeld} onCharge={chargeSaved} />
       )}
     </section>
   );

@@ -113,7 +113,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     case 'expired':
       return <Expired onAgain={newAttempt} />;
     case 'pending_confirmation':
-      return <Plans payment={current} live={live} />;
+      return <Plans payment={current} live={live} balance={balance} />;
     default:
       return (
         <section className="panel" aria-labelledby="status-title">

@@ -1,7 +1,9 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
-// is chosen beforehand: only "Confirm payment" confirms, and only what the agent chose with the guest.
-import { useId, useState, type JSX } from 'react';
-import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
+// is chosen beforehand: only "Confirm payment" confirms, and only what the agent chose with the guest. A new amount above what
+// the reservation owes besides this payment is sent only once the agent ticks a confirmation naming both amounts.
+import { useId, useRef, useState, type JSX } from 'react';
+import type { LivePaymentView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import { isOverBalance, owedBesides, type OverBalance } from '../../../../../shared/payments/charge';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
@@ -13,7 +15,14 @@ import { AbandonButton, useNow, waitingSince } from './Waiting';
 
 const currencyOf = (payment: PaymentView): 'usd' | 'mxn' => (payment.currency === 'usd' ? 'usd' : 'mxn');
 
-export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaymentView | undefined }): JSX.Element {
+interface Props {
+  payment: PaymentView;
+  live?: LivePaymentView | undefined;
+  /** What the reservation owes, as main computes it (this payment counted as taken). */
+  balance?: ReservationBalance | undefined;
+}
+
+export function Plans({ payment, live, balance }: Props): JSX.Element {
   const { t, money } = useI18n();
   const now = useNow(1000);
   const [choice, setChoice] = useState<number | 'single'>();
@@ -35,6 +44,13 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
   const currency = currencyOf(payment);
   const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
   const parsed = parseAmount(newAmount);
+  /** The most the new amount may be without a confirmation: what is owed besides this payment. */
+  const owed = balance !== undefined && balance.currency === payment.currency ? owedBesides(balance, payment.amountCents) : undefined;
+  const over = parsed.ok && owed !== undefined && isOverBalance(parsed.cents, owed);
+  /** The amounts the agent confirmed: it holds only while both are still the ones on screen. */
+  const [confirmedOver, setConfirmedOver] = useState<OverBalance>();
+  const overConfirmed = over && confirmedOver?.owedCents === owed && confirmedOver.amountCents === parsed.cents;
+  const overConfirm = useRef<HTMLInputElement>(null);
 
   // A plan that no longer exists after an amount update is no longer chosen.
   const chosen = typeof choice === 'number' && !payment.availableInstallments.includes(choice) ? undefined : choice;
@@ -48,7 +64,12 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
       return;
     }
     setTypo(undefined);
-    updateAmount.mutate({ amountCents: parsed.cents });
+    // Above what is owed, Enter goes to the confirmation (never ticked for the agent) and sends nothing.
+    if (over && !overConfirmed) {
+      overConfirm.current?.focus();
+      return;
+    }
+    updateAmount.mutate({ amountCents: parsed.cents, ...(overConfirmed && owed !== undefined ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}) });
   }
 
   function confirm(): void {
@@ -137,10 +158,26 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
           <label htmlFor={amountId}>{t('plans.newAmount')}</label>
           <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
         </div>
-        <button type="submit" disabled={busy || left === 0}>
+        <button type="submit" disabled={busy || left === 0} aria-disabled={over && !overConfirmed ? true : undefined}>
           {t('plans.update')}
         </button>
       </form>
+      {over && parsed.ok && owed !== undefined && (
+        <>
+          <p className="warning over-balance" role="alert">
+            {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+          </p>
+          <label className="check over-balance-confirm">
+            <input
+              ref={overConfirm}
+              type="checkbox"
+              checked={overConfirmed}
+              onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
+            />
+            {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
+          </label>
+        </>
+      )}
       {problem && (
         <p className="error" role="alert">
           {problem}

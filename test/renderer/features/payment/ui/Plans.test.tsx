@@ -49,6 +49,27 @@ describe('Plans', () => {
     expect(confirms()[0]?.input).toEqual({ paymentId: PAYMENT.id, expectedAmountCents: 1245000, installmentsCount: 6 });
   });
 
+  it('a new amount above what the reservation owes besides this payment is sent only once the confirmation naming both is ticked', async () => {
+    const user = userEvent.setup();
+    main.answer('payments:updateAmount', () => PAYMENT);
+    // 12,450.00 owed at the source, this payment of 12,450.00 taken: 12,450.00 owed besides it.
+    const balance = { sourceBalanceCents: 1245000, takenCents: 1245000, refundedCents: 0, owedCents: 0, currency: 'mxn', chargedToday: [] };
+    renderWithData('es-MX', <Plans payment={PAYMENT} balance={balance} />);
+    const amount = screen.getByRole('textbox', { name: 'Cambiar el monto' });
+    await user.clear(amount);
+    await user.type(amount, '124500{Enter}');
+    const updates = () => main.sent.filter((call) => call.channel === 'payments:updateAmount');
+    expect(screen.getByRole('alert').textContent).toBe('$124,500.00 MXN es más de los $12,450.00 MXN que aún debe esta reservación. Revise el monto con el huésped.');
+    const confirm = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Confirmo cobrar $124,500.00 MXN, aunque solo se deben $12,450.00 MXN' });
+    expect(document.activeElement).toBe(confirm);
+    expect(confirm.checked).toBe(false);
+    expect(updates()).toHaveLength(0);
+    await user.keyboard(' ');
+    await user.click(screen.getByRole('button', { name: 'Actualizar monto' }));
+    await waitFor(() => expect(updates()).toHaveLength(1));
+    expect(updates()[0]?.input).toEqual({ paymentId: PAYMENT.id, amountCents: 12450000, overBalance: { owedCents: 1245000, amountCents: 12450000 } });
+  });
+
   it('shows how long it has waited and offers "Abandon and use another card"', () => {
     renderWithData('en-US', <Plans payment={PAYMENT} />);
     expect(screen.getByText(/^Waiting \d\d:\d\d$/)).toBeTruthy();

@@ -5,7 +5,7 @@
  * keyed and is dropped as soon as it is sent, on cancel and on unmount. Its parts: the fields (CardFields), the card
  * once sent (CardSummary), the operations behind the handle (useCardOperations), caret and focus (useCardFocus).
  */
-import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type JSX, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type JSX, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import type { MethodView, PaymentView } from '../../../../../../shared/ipc/views';
 import type { CardInput } from '../../../../../../shared/payments/card';
 import { useI18n } from '../../../../i18n';
@@ -57,12 +57,39 @@ export interface CardCaptureProps {
   /** A decline of a previous attempt (e.g. a payment that failed later), shown in the form until the next try. */
   decline?: { code: string; message?: string | undefined } | undefined;
   disabled?: boolean;
+  /**
+   * The charge key (and Enter) charges nothing while true: `onChargeHeld` is called instead (the fields stay editable;
+   * the amount waits for a confirmation shown in `chargeNotice`).
+   */
+  chargeHeld?: boolean;
+  onChargeHeld?: () => void;
+  /** What the agent must see (and confirm) right before the charge key, shown above it. */
+  chargeNotice?: ReactNode;
+  /** The charge key's words, saying what it charges ("Charge $1,199.99 MXN"); the component's "Continue" when not given. */
+  chargeLabel?: string;
+  /** The charge key's verb in the keys hint ("Enter charge"); the component's "continue" when not given. */
+  chargeShortcut?: string;
   autoFocus?: boolean;
 }
 
 const caretOf = (input: HTMLInputElement): number => input.selectionStart ?? input.value.length;
 
-export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, onCancel, decline, disabled = false, autoFocus = false }: CardCaptureProps): JSX.Element {
+export function CardCapture({
+  ref,
+  tokenize,
+  pay,
+  onEvent,
+  onCardDataPresent,
+  onCancel,
+  decline,
+  disabled = false,
+  chargeHeld = false,
+  onChargeHeld,
+  chargeNotice,
+  chargeLabel,
+  chargeShortcut,
+  autoFocus = false,
+}: CardCaptureProps): JSX.Element {
   const i18n = useI18n();
   const { t } = i18n;
   const [state, dispatch] = useReducer(cardFormReducer, undefined, () => initialCardForm(Date.now()));
@@ -146,6 +173,10 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     if (busy || disabled) return;
+    if (chargeHeld) {
+      onChargeHeld?.();
+      return;
+    }
     onEvent?.({ type: 'cta_clicked', button: 'continue' });
   }
 
@@ -214,9 +245,10 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
           <CardSummary id={id} state={state} i18n={i18n} statusRef={status} summaryRef={summary} onAnotherCard={anotherCard} />
         )}
 
+        {chargeNotice}
         <div className="card-capture__actions">
-          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter">
-            {t('card.action.continue')}
+          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter" aria-disabled={chargeHeld ? true : undefined}>
+            {chargeLabel ?? t('card.action.continue')}
           </button>
           {state.phase.kind === 'entry' && (
             <button type="button" onClick={() => onEvent?.({ type: 'cta_clicked', button: 'save_method' })}>
@@ -230,7 +262,7 @@ export function CardCapture({ ref, tokenize, pay, onEvent, onCardDataPresent, on
           )}
         </div>
         <p className="card-capture__keys">
-          <kbd>Enter</kbd> {t('card.shortcut.continue')}
+          <kbd>Enter</kbd> {chargeShortcut ?? t('card.shortcut.continue')}
           {onCancel && (
             <>
               {' · '}
