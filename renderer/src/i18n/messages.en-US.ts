@@ -616,6 +616,9 @@ export const enUS = {
   "accounts.rule.password": "Password: at least 12 characters, with letters and digits.",
   "accounts.confirmRole": "Change the role of {name} ({id}) from {from} to {to}?",
   "accounts.confirmRoleSubmit": "Change to {to}",
+  "report.chartPayment": "1 payment",
+  "report.chartPayments": "{count} payments",
+  "report.axis": "Axis: amount paid in the hour, in {currency}",
   "audit.detail.value": "Value",
   "audit.detail.values": "Values",
 } as const;

@@ -617,6 +617,9 @@ export const esMX: Catalogue = {
   "accounts.rule.password": "Contraseña: al menos 12 caracteres, con letras y números.",
   "accounts.confirmRole": "¿Cambiar el rol de {name} ({id}) de {from} a {to}?",
   "accounts.confirmRoleSubmit": "Cambiar a {to}",
+  "report.chartPayment": "1 pago",
+  "report.chartPayments": "{count} pagos",
+  "report.axis": "Eje: monto cobrado en la hora, en {currency}",
   "audit.detail.value": "Valor",
   "audit.detail.values": "Valores",
 };
