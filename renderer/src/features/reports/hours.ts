@@ -33,8 +33,6 @@ export function hourSeries(volumes: readonly HourVolume[]): HourSeries[] {
   return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
-export const hourText = (hour: number): string => `${String(hour).padStart(2, '0')}:00`;
-
 /**
  * The top of the chart's value axis: the smallest round amount (1, 2, 2.5 or 5 times a power of ten) at or above the
  * busiest hour's, so that its ticks (0, half, top) read as round amounts.

@@ -1,6 +1,6 @@
 // The end-of-day chart's series: 24 slots per currency, the busiest hour, the totals.
 import { describe, expect, it } from 'vitest';
-import { activeHours, axisTop, hourSeries, hourText } from '../../../../renderer/src/features/reports/hours';
+import { activeHours, axisTop, hourSeries } from '../../../../renderer/src/features/reports/hours';
 
 describe('hourSeries', () => {
   it('24 slots per currency, the busiest hour and the totals', () => {
@@ -14,7 +14,6 @@ describe('hourSeries', () => {
     expect(mxn?.hours[9]).toEqual({ hour: 9, payments: 1, total: 60000 });
     expect(usd).toMatchObject({ currency: 'usd', payments: 1, total: 8000, busiest: 14 });
     expect(hourSeries([])).toEqual([]);
-    expect(hourText(7)).toBe('07:00');
   });
 });
 

@@ -4,10 +4,10 @@ import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { DateField } from '../../../ui/DateField';
-import { moneyCurrency, useI18n } from '../../../i18n';
+import { formatHour, moneyCurrency, useI18n } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
-import { activeHours, axisTop, hourSeries, hourText, type HourSeries } from '../hours';
+import { activeHours, axisTop, hourSeries, type HourSeries } from '../hours';
 import { downloadText, localIsoDate } from '../../../ui/text';
 import '../../../ui/desk.css';
 
@@ -119,7 +119,8 @@ export function EndOfDay(): JSX.Element {
  * and payments beside it, over a value axis in money (0, half, top) — plain HTML and CSS, read as text by screen readers.
  */
 function HourChart({ series }: { series: HourSeries }): JSX.Element {
-  const { t, money } = useI18n();
+  const { t, money, language } = useI18n();
+  const hourText = (hour: number): string => formatHour(hour, language);
   const id = useId();
   const currency = moneyCurrency(series.currency);
   const top = axisTop(Math.max(...series.hours.map((slot) => slot.total), 0));

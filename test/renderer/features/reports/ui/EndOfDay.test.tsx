@@ -30,9 +30,9 @@ describe('EndOfDay chart', () => {
     renderWithData('es-MX', <EndOfDay />);
     const chart = await screen.findByRole('figure');
     const rows = within(chart).getAllByRole('listitem').map((item) => item.textContent?.replace(/\s+/g, ' ').trim());
-    expect(rows[0]).toBe('09:00 $600.00 MXN · 1 pago');
-    expect(rows).toContain('14:00 $900.10 MXN · 2 pagos');
-    expect(rows).toContain('12:00 —');
+    expect(rows[0]).toBe('9:00 a.m. $600.00 MXN · 1 pago');
+    expect(rows).toContain('2:00 p.m. $900.10 MXN · 2 pagos');
+    expect(rows).toContain('12:00 p.m. —');
     const axis = within(chart).getByRole('group', { name: /Eje/ });
     expect(within(axis).getAllByText(/\$\d/).map((tick) => tick.textContent)).toEqual(['$0.00 MXN', '$500.00 MXN', '$1,000.00 MXN']);
   });
