@@ -622,6 +622,8 @@ export const enUS = {
   "link.channelInText.sms": "SMS",
   "link.channelInText.whatsapp": "WhatsApp",
   "link.channelInText.email": "email",
+  "outbox.state.settled": "This payment is already settled ({status}): there is nothing left for the cardholder to answer.",
+  "outbox.abandoned": "abandoned by the agent",
   "audit.detail.value": "Value",
   "audit.detail.values": "Values",
 } as const;

@@ -623,6 +623,8 @@ export const esMX: Catalogue = {
   "link.channelInText.sms": "SMS",
   "link.channelInText.whatsapp": "WhatsApp",
   "link.channelInText.email": "correo",
+  "outbox.state.settled": "Este pago ya terminó ({status}): el tarjetahabiente ya no tiene nada que responder.",
+  "outbox.abandoned": "abandonado por el agente",
   "audit.detail.value": "Valor",
   "audit.detail.values": "Valores",
 };
