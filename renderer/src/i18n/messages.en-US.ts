@@ -167,7 +167,7 @@ export const enUS = {
   "report.single": "Single payment",
   "report.months": "{count} months",
   "report.none": "No payments on this day.",
-  "report.chartLabel": "Payments by hour in {currency}: {count} payments for {total}; the busiest hour starts at {hour}.",
+  "report.chartLabel": "Payments by hour in {currency} (in all: {count}, for {total}); the busiest hour starts at {hour}.",
   "report.export": "Export CSV",
   "report.print": "Print",
   "accounts.title": "Operator accounts",

@@ -168,7 +168,7 @@ export const esMX: Catalogue = {
   "report.single": "Un solo pago",
   "report.months": "{count} meses",
   "report.none": "No hay pagos en este día.",
-  "report.chartLabel": "Pagos por hora en {currency}: {count} pagos por {total}; la hora con más pagos empieza a las {hour}.",
+  "report.chartLabel": "Pagos por hora en {currency} (en total: {count}, por {total}); la hora con más pagos empieza a las {hour}.",
   "report.export": "Exportar CSV",
   "report.print": "Imprimir",
   "accounts.title": "Cuentas de operadores",

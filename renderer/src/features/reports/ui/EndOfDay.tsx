@@ -133,8 +133,8 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
   });
   return (
     <figure className="chart" aria-labelledby={`${id}-summary`}>
-      <figcaption id={`${id}-summary`}>
-        <span className="chart__currency">{series.currency.toUpperCase()}</span> {summary}
+      <figcaption id={`${id}-summary`} className="chart__summary">
+        {summary}
       </figcaption>
       <ul className="chart__rows">
         {activeHours(series).map((slot) => (
