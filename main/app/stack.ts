@@ -5,7 +5,7 @@ import { EVENTS, type AuditLookup, type EventName, type EventPayload, type Updat
 import type { Language } from '../../shared/language';
 import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
-import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter } from '../audit';
+import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter, withActorNames } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
 import { RefundDesk, RefundRequests, systemRequestId, type StoredRequest } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
@@ -399,7 +399,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     },
     async auditList(query) {
       const limit = query.limit ?? 100;
-      const rows = await audit.query(auditFilter(query), limit);
+      const found = await audit.query(auditFilter(query), limit);
+      const rows = await withActorNames(found, async (id) => (await directory.view(id))?.displayName);
       const last = rows.at(-1);
       return rows.length === limit && last ? { rows, nextBeforeId: last.id } : { rows };
     },

@@ -69,8 +69,11 @@ export function escapeHtml(text: string): string {
 interface Words {
   subject: (hotel: string) => string;
   card: (brand: string | undefined, last4: string | undefined) => string;
-  /** The one instruction, for a text message. */
+  /** The one instruction, for a WhatsApp message. */
   short: (hotel: string, amount: string, card: string, link: string) => string;
+  /** The card and the one instruction for an SMS: words the GSM-7 alphabet holds whole, accents included. */
+  smsCard: (brand: string | undefined, last4: string | undefined) => string;
+  smsShort: (hotel: string, amount: string, card: string, link: string) => string;
   greeting: string;
   body: (hotel: string, amount: string, card: string) => string;
   button: string;
@@ -84,6 +87,10 @@ const WORDS: Record<MessageLanguage, Words> = {
     subject: (hotel) => `${hotel}: confirme su pago con su banco`,
     card: (brand, last4) =>
       brand && last4 ? ` con su tarjeta ${brand} terminación ${last4}` : last4 ? ` con su tarjeta terminación ${last4}` : brand ? ` con su tarjeta ${brand}` : '',
+    // Words GSM-7 can carry with every accent they need (no á, í, ó or ú): the text message stays Spanish and cheap.
+    smsCard: (brand, last4) =>
+      brand && last4 ? ` con su tarjeta ${brand} que termina en ${last4}` : last4 ? ` con su tarjeta que termina en ${last4}` : brand ? ` con su tarjeta ${brand}` : '',
+    smsShort: (hotel, amount, card, link) => `${hotel}: para completar su pago de ${amount}${card}, confirme el cargo con su banco en este enlace: ${link}`,
     short: (hotel, amount, card, link) => `${hotel}: para completar su pago de ${amount}${card}, confírmelo con su banco en este enlace: ${link}`,
     greeting: 'Hola:',
     body: (hotel, amount, card) => `Para completar su pago de ${amount} a ${hotel}${card}, ábralo y confírmelo con su banco en el siguiente enlace.`,
@@ -97,6 +104,9 @@ const WORDS: Record<MessageLanguage, Words> = {
     card: (brand, last4) =>
       brand && last4 ? ` with your ${brand} card ending in ${last4}` : last4 ? ` with your card ending in ${last4}` : brand ? ` with your ${brand} card` : '',
     short: (hotel, amount, card, link) => `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
+    smsCard: (brand, last4) =>
+      brand && last4 ? ` with your ${brand} card ending in ${last4}` : last4 ? ` with your card ending in ${last4}` : brand ? ` with your ${brand} card` : '',
+    smsShort: (hotel, amount, card, link) => `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
     greeting: 'Hello,',
     body: (hotel, amount, card) => `To complete your payment of ${amount} to ${hotel}${card}, open the link below and confirm it with your bank.`,
     button: 'Confirm my payment',
@@ -145,20 +155,32 @@ export function gsmFriendly(text: string): string {
   return out;
 }
 
+/**
+ * An SMS decided as a whole: as written, accents and all, when that costs no more segments than its GSM-friendly form
+ * (a short text, or one a name keeps in UCS-2 anyway); else the GSM-friendly form. `link` stays as it is in both.
+ */
+export function smsText(text: string, link?: string): string {
+  const marked = link === undefined ? text : text.replace(link, LINK_MARK);
+  const friendly = gsmFriendly(marked);
+  const unmark = (value: string): string => (link === undefined ? value : value.replace(LINK_MARK, link));
+  if (friendly === marked) return text;
+  return smsSegments(text).segments <= smsSegments(unmark(friendly)).segments ? text : unmark(friendly);
+}
+
 /** How an SMS is billed: its encoding and number of segments, as Twilio's segment calculator counts them. */
 export function smsSegments(text: string): { encoding: 'GSM-7' | 'UCS-2'; segments: number } {
   const message = new SegmentedMessage(text);
   return { encoding: message.encodingName, segments: message.segmentsCount };
 }
 
-/** The message for a channel: SMS and WhatsApp get one short text (GSM-7 where it can be for SMS); e-mail a subject, plain text and HTML. */
+/** The message for a channel: SMS and WhatsApp get one short text (SMS: smsText decides its accents); e-mail a subject, plain text and HTML. */
 export function renderMessage(channel: MessageChannel, language: MessageLanguage, data: TemplateData): RenderedMessage {
   const words = WORDS[language];
   const hotel = oneLine(data.hotelName);
   const amount = formatAmount(data.amount, data.currency, language);
   const card = words.card(brandName(data.brand), lastFour(data.last4));
-  // The link goes in untouched: only the words around it are made GSM-friendly.
-  if (channel === 'sms') return { text: gsmFriendly(words.short(hotel, amount, card, LINK_MARK)).replace(LINK_MARK, data.link) };
+  // The link goes in untouched: only the words around it may be made GSM-friendly.
+  if (channel === 'sms') return { text: smsText(words.smsShort(hotel, amount, words.smsCard(brandName(data.brand), lastFour(data.last4)), data.link), data.link) };
   if (channel === 'whatsapp') return { text: words.short(hotel, amount, card, data.link) };
 
   const subject = words.subject(hotel);
@@ -210,14 +232,14 @@ const RECEIPT_WORDS: Record<MessageLanguage, { subject: (hotel: string) => strin
   },
 };
 
-/** A payment's receipt for a channel: SMS one short text (GSM-7 where it can be); e-mail a subject, plain text and HTML. */
+/** A payment's receipt for a channel: SMS one short text (smsText decides its accents); e-mail a subject, plain text and HTML. */
 export function renderReceipt(channel: 'sms' | 'email', language: MessageLanguage, data: ReceiptData): RenderedMessage {
   const words = RECEIPT_WORDS[language];
   const hotel = oneLine(data.hotelName);
   const amount = formatAmount(data.amount, data.currency, language);
   const card = WORDS[language].card(brandName(data.brand), lastFour(data.last4));
   const line = words.text(hotel, amount, card, data.reference);
-  if (channel === 'sms') return { text: gsmFriendly(`${line} ${words.thanks}`) };
+  if (channel === 'sms') return { text: smsText(`${words.text(hotel, amount, WORDS[language].smsCard(brandName(data.brand), lastFour(data.last4)), data.reference)} ${words.thanks}`) };
   const subject = words.subject(hotel);
   const text = [line, '', words.thanks, '', `— ${hotel}`, ''].join('\n');
   const html = `<!doctype html>

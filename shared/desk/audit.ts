@@ -6,6 +6,23 @@ import { freeText } from '../text';
 export const AuditOutcome = z.enum(['ok', 'refused', 'failed']);
 export type AuditOutcome = z.infer<typeof AuditOutcome>;
 
+/**
+ * The actions main writes by itself (its own work, results it follows, refusals at the door), beside those the contract's
+ * channels name in their audit rules. The trail's screen words each of both in the desk's language.
+ */
+export const MAIN_AUDIT_ACTIONS = [
+  'call.refused',
+  'payment.recovered',
+  'payment.result',
+  'refund.recovered',
+  'refund.request',
+  'refund.result',
+  'session.lock',
+  'session.takeOver',
+  'settings.change',
+  'settings.ignored',
+] as const;
+
 export const AuditRowView = z.object({
   /** The row's place in the whole trail (every desk's rows): the order they are shown in, and paging. */
   id: z.number().int(),
@@ -15,6 +32,8 @@ export const AuditRowView = z.object({
   seq: z.number().int(),
   at: z.string(),
   actor: z.string(),
+  /** The operator's display name, read from the operators' directory (absent for the trail's own actors and unknown ids). */
+  actorName: z.string().optional(),
   action: z.string(),
   outcome: AuditOutcome,
   resource: z.string().optional(),

@@ -11,7 +11,7 @@ test('sign-in id and payment note: a card number is refused in Spanish, the fiel
   await page.locator('#sign-in-id').fill('4242.4242.4242.4242');
   await page.locator('#sign-in-password').fill('agent password 1234');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('Id de operador: esto parece un número de tarjeta. Los números de tarjeta se escriben solo en el formulario de la tarjeta.');
+  await expect(page.getByRole('alert')).toHaveText('ID de operador: esto parece un número de tarjeta. Los números de tarjeta se escriben solo en el formulario de la tarjeta.');
 
   await signIn(page, app, 'agent');
   await page.locator('#lookup-input').fill('CUN-6B3D8F');

@@ -69,7 +69,7 @@ test('the panel follows the SMS until the guestâ€™s phone confirms it: queued â†
   const delivery = page.locator('.deliveries > li').first();
   // First what Twilio answered, then what main learns by following the message.
   await expect(delivery).toContainText(/Queued for \+1 \*+0143|Sent to \+1 \*+0143|Delivered to \+1 \*+0143/);
-  await expect(delivery).toContainText(/^Delivered to \+1 \*+0143 at /, { timeout: 15_000 });
+  await expect(delivery).toContainText(/^Delivered to \+1 \*+0143 on /, { timeout: 15_000 });
   await expect(delivery.getByRole('list', { name: 'Delivery' }).getByRole('listitem')).toHaveText(['Queued', 'Sent', 'Delivered']);
   await expect(delivery.locator('[aria-current="step"]')).toHaveText('Delivered');
   await expectAccessible(page, '3DS panel, link delivered');
@@ -120,7 +120,7 @@ test('a re-send within a minute of an unconfirmed link asks first; only "Send an
   twilio.script(PHONE, { kind: 'deliver', receipt: false });
   await threeDsPanel(page, app);
   await page.getByRole('button', { name: 'Send link' }).click();
-  await expect(page.locator('.deliveries > li').first()).toContainText(/Sent to \+1 \*+0143 at .*: waiting for the phone to confirm it\./, { timeout: 15_000 });
+  await expect(page.locator('.deliveries > li').first()).toContainText(/Sent to \+1 \*+0143 on .*: waiting for the phone to confirm it\./, { timeout: 15_000 });
   await page.getByRole('button', { name: 'Send again' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'The last link has no answer yet' });
   await expect(confirm).toContainText(/A link went to \+1 \*+0143 \d+ seconds ago/);

@@ -209,7 +209,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expect(page.locator('table.audit tbody tr').first()).toBeVisible();
       await shot('supervisor-audit');
       await tab(4);
-      await expect(page.getByRole('img')).toBeVisible();
+      await expect(page.getByRole('figure')).toBeVisible();
       await shot('supervisor-report');
 
       await signIn(page, app, 'admin');

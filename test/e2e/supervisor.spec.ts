@@ -7,6 +7,7 @@ import { expect, test } from './support/harness';
 import type { AppHarness } from './support/harness';
 import type { Api } from '../../shared/ipc';
 import { SUPERVISOR, expectAccessible, openReservation, openSection, pageSender, payInFull, signIn } from './support/desk';
+import { shortReference } from '../../shared/payments';
 
 /** The supervisor finds a payment by its reservation and opens it; returns the detail's region. */
 async function openPayment(page: Page, reservation: string, paymentId: string) {
@@ -110,18 +111,19 @@ test("an agent's refund is refused by main even through the channel; the agent a
   // The supervisor's audit shows the approval with both ids.
   await signIn(page, app, 'supervisor');
   await openSection(page, 'Audit');
-  await page.getByLabel('Action (beginning, e.g. refund)').fill('refund.approve');
+  await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Approved a refund' });
   await page.getByRole('button', { name: 'Show', exact: true }).click();
   const rows = page.locator('table.audit tbody tr');
   // Newest first: the approval, then the override refused for the wrong password.
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText('refund.approve');
+  await expect(rows.nth(0)).toContainText('Approved a refund');
   // Each row names the desk that wrote it (its id's first 8 characters; the whole id on hover).
-  await expect(rows.nth(0).locator('td').first()).toHaveText(/^[0-9a-f]{8}$/);
+  await expect(rows.nth(0).locator('td').last()).toHaveText(/^Desk [0-9a-f]{8}, no\. \d+$/);
   await expect(rows.nth(0)).toContainText('OK');
-  await expect(rows.nth(0)).toContainText('requestedBy=ana');
-  await expect(rows.nth(0)).toContainText('approvedBy=sam');
-  await expect(rows.nth(0)).toContainText(paymentId);
+  await expect(rows.nth(0)).toContainText('Asked by: ana');
+  await expect(rows.nth(0)).toContainText('Approved by: sam');
+  // The payment by the reference read to the guest, its whole id on hover.
+  await expect(rows.nth(0).locator(`[title="${paymentId}"]`)).toHaveText(shortReference(paymentId));
   await expect(rows.nth(1)).toContainText('Refused');
   await expectAccessible(page, 'audit');
 
@@ -203,7 +205,7 @@ test("the end-of-day report: the day's totals match the payments made; CSV downl
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' }).getByRole('cell').nth(1)).toHaveText('2');
   await expect(page.getByRole('table', { name: 'Totals by currency' })).toContainText('$1,500.00 MXN');
   await expect(page.getByRole('table', { name: 'MSI by plan' })).toContainText('Single payment');
-  await expect(page.getByRole('img', { name: /Payments by hour in MXN: 2 payments for \$1,500\.00 MXN/ })).toBeVisible();
+  await expect(page.getByRole('figure', { name: /Payments by hour in MXN \(in all: 2, for \$1,500\.00 MXN\)/ })).toBeVisible();
   await expectAccessible(page, 'end-of-day report');
 
   const download = page.waitForEvent('download');
@@ -248,6 +250,7 @@ test('the admin: accounts (create, role, disable, reset password), reservations 
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByText('Account leo created.')).toBeVisible();
   await page.getByLabel('Role of leo').selectOption('supervisor');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Change to supervisor' }).click();
   await expect(page.getByText('Account leo updated.')).toBeVisible();
   await page.getByRole('button', { name: 'Disable leo' }).click();
   await expect(accounts.getByRole('row').filter({ hasText: 'leo' })).toContainText('Disabled');

@@ -22,7 +22,7 @@ export const errorsEnUS = {
   'error.not_found': 'What you asked for was not found: it may have been removed. Refresh and try again.',
   'error.last_admin': 'This would leave the desk without an enabled administrator. Make another account an administrator first.',
   'error.setup_done': 'The first administrator already exists. Sign in instead.',
-  'error.invalid_credentials': 'The operator id or the password is not right.',
+  'error.invalid_credentials': 'The operator ID or the password is not right.',
   'error.invalid_input.password': 'The password needs at least 12 characters, with both letters and digits.',
   'error.locked': 'This account is locked after too many failed sign-ins. Try again in {minutes} min, or ask an administrator to reset the password.',
   'error.locked.plain': 'This setting is managed by IT and cannot be changed here.',
@@ -82,8 +82,8 @@ export const errorsEnUS = {
   'error.store_from_newer_app': 'The data was written by a newer version of the app. Install the latest version.',
   'error.store_migration_failed': 'The app could not update its data; nothing was changed. Tell IT.',
   'error.desk_id_damaged': 'This desk’s identity file is damaged. Tell IT.',
-  'error.desk_id_in_use': 'This desk’s id is used on the center by another computer: this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an id of its own.',
-  'error.desk_id_in_use.deskId': 'This desk’s id {deskId} is used on the center by another computer ({host}): this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an id of its own.',
+  'error.desk_id_in_use': 'This desk’s ID is used on the center by another computer: this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an ID of its own.',
+  'error.desk_id_in_use.deskId': 'This desk’s ID {deskId} is used on the center by another computer ({host}): this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an ID of its own.',
 
   // Messaging.
   'error.training_only': 'This is only available in training.',
@@ -139,7 +139,7 @@ export const errorsEnUS = {
   'error.payment_needs_reconciliation.plain':
     'An earlier payment for this reservation was never answered and may have been charged. No new charge until a supervisor has found out with the service and resolved it.',
   'error.attempt_not_to_reconcile': 'This payment attempt is not waiting for a supervisor: read the reservation again.',
-  'error.payment_does_not_match': 'That payment is not the one this attempt would have made (another reservation, amount, currency or card). Check the payment id with the service.',
+  'error.payment_does_not_match': 'That payment is not the one this attempt would have made (another reservation, amount, currency or card). Check the payment ID with the service.',
   'error.operation_needs_reconciliation': 'This operation was never answered and a supervisor must check it. Do not start it again.',
   'error.operation_closed': 'This operation was closed after a restart. Start a new one.',
   'error.operation_too_old': 'This operation is more than 24 hours old; a supervisor must check it.',

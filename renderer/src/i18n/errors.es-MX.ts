@@ -18,7 +18,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.not_found': 'No se encontró lo que pidió: puede que se haya eliminado. Actualice e intente de nuevo.',
   'error.last_admin': 'Esto dejaría el escritorio sin un administrador activo. Primero haga administradora a otra cuenta.',
   'error.setup_done': 'El primer administrador ya existe. Inicie sesión.',
-  'error.invalid_credentials': 'El id de operador o la contraseña no son correctos.',
+  'error.invalid_credentials': 'El ID de operador o la contraseña no son correctos.',
   'error.invalid_input.password': 'La contraseña necesita al menos 12 caracteres, con letras y dígitos.',
   'error.locked': 'Esta cuenta está bloqueada por demasiados intentos fallidos. Intente de nuevo en {minutes} min o pida a un administrador que restablezca la contraseña.',
   'error.locked.plain': 'TI administra este ajuste: no se puede cambiar aquí.',
@@ -129,7 +129,7 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.payment_needs_reconciliation.plain':
     'Un pago anterior de esta reservación nunca tuvo respuesta y pudo haberse cobrado. No se puede cobrar de nuevo hasta que un supervisor lo averigüe con el servicio y lo resuelva.',
   'error.attempt_not_to_reconcile': 'Este intento de pago no espera a un supervisor: vuelva a abrir la reservación.',
-  'error.payment_does_not_match': 'Ese pago no es el que habría hecho este intento (otra reservación, monto, moneda o tarjeta). Verifique el id del pago con el servicio.',
+  'error.payment_does_not_match': 'Ese pago no es el que habría hecho este intento (otra reservación, monto, moneda o tarjeta). Verifique el ID del pago con el servicio.',
   'error.operation_needs_reconciliation': 'Esta operación nunca tuvo respuesta y un supervisor debe revisarla. No la inicie de nuevo.',
   'error.operation_closed': 'Esta operación se cerró tras un reinicio. Inicie una nueva.',
   'error.operation_too_old': 'Esta operación tiene más de 24 horas; un supervisor debe revisarla.',

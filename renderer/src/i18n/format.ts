@@ -67,6 +67,21 @@ export function formatDateTime(iso: string, language: Language, timeZone?: strin
   return dateFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(instant.at);
 }
 
+/**
+ * The time of day, hours and minutes, the one way the desk writes it: "3:56 PM" / "3:56 p.m." (never "03:56 p.m.": an
+ * hour has no leading zero in either language), in the agent's time zone.
+ */
+export function formatClock(iso: string, language: Language, timeZone?: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return dateFormat(language, { timeStyle: 'short', timeZone }).format(at);
+}
+
+/** An hour of the day (0–23) as the desk writes a time: "9:00 AM" / "9:00 a.m." (the report's hours, counted in its time zone). */
+export function formatHour(hour: number, language: Language): string {
+  return dateFormat(language, { timeStyle: 'short', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, hour));
+}
+
 /** A moment of today with seconds (the next status check): "3:05:07 PM" / "15:05:07". */
 export function formatTime(epochMs: number, language: Language, timeZone?: string): string {
   if (!Number.isFinite(epochMs)) return '';

@@ -54,12 +54,12 @@ describe('the requests, exactly as Twilio publishes them', () => {
     expect(create?.form).toEqual({
       To: GUEST,
       From: SMS_FROM,
-      Body: `Hotel Casa Azul: para completar su pago de $1,234.50 MXN con su tarjeta Visa terminacion 3220, confirmelo con su banco en este enlace: ${LINK}`,
+      Body: `Hotel Casa Azul: para completar su pago de $1,234.50 MXN con su tarjeta Visa que termina en 3220, confirme el cargo con su banco en este enlace: ${LINK}`,
       SmartEncoded: 'true',
       // The link lives 15 minutes from now (no waitingSince given): 900 s.
       ValidityPeriod: '900',
     });
-    // As Twilio counts it: GSM-7, 2 segments (the same words with their accents: UCS-2, 4).
+    // As Twilio counts it: GSM-7, 2 segments (the old words with the accents GSM-7 lacks: UCS-2, 4).
     expect(server.messages[0]).toMatchObject({ encoding: 'GSM-7', segments: 2 });
     expect(smsSegments(`Hotel Casa Azul: para completar su pago de $1,234.50 MXN con su tarjeta Visa terminación 3220, confírmelo con su banco en este enlace: ${LINK}`).segments).toBe(4);
     await r.settled();

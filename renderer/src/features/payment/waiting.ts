@@ -1,6 +1,7 @@
 // What the live panel and the result say about time and ids: the elapsed time since a payment began waiting, the
 // time of day of a charge, and the short reference the agent reads to the guest.
 import type { Language } from '../../../../shared/language';
+import { formatClock } from '../../i18n/format';
 import type { LivePaymentView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../shared/ipc/views';
 
 /** Whole seconds from `sinceIso` to `now` (never below zero: the service's clock may run ahead of the desk's). */
@@ -14,10 +15,8 @@ export function elapsedText(seconds: number): string {
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-/** The time of day of an ISO instant, hours and minutes, in the desk's language and the agent's time zone ("10:42"). */
-export function clockTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-}
+/** The time of day of an ISO instant, hours and minutes, the desk's one way (i18n/format formatClock): "3:56 p.m.". */
+export const clockTime = (iso: string, language: Language): string => formatClock(iso, language);
 
 const FINISHED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
 const UNPAID = new Set(['failed', 'expired', 'canceled']);

@@ -33,4 +33,21 @@ export function hourSeries(volumes: readonly HourVolume[]): HourSeries[] {
   return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
-export const hourText = (hour: number): string => `${String(hour).padStart(2, '0')}:00`;
+/**
+ * The top of the chart's value axis: the smallest round amount (1, 2, 2.5 or 5 times a power of ten) at or above the
+ * busiest hour's, so that its ticks (0, half, top) read as round amounts.
+ */
+export function axisTop(max: number): number {
+  if (!(max > 0)) return 0;
+  const power = 10 ** Math.floor(Math.log10(max));
+  const step = [1, 2, 2.5, 5, 10].find((factor) => factor * power >= max) ?? 10;
+  return step * power;
+}
+
+/** The hours the chart shows: from the first hour with payments to the last, quiet hours between them included. */
+export function activeHours(series: HourSeries): HourSeries['hours'] {
+  const busy = series.hours.filter((slot) => slot.payments > 0);
+  const first = busy[0]?.hour;
+  const last = busy.at(-1)?.hour;
+  return first === undefined || last === undefined ? [] : series.hours.slice(first, last + 1);
+}

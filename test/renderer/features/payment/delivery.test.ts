@@ -24,8 +24,8 @@ describe('a delivery in words', () => {
     expect(statusLine({ ...base, status: 'queued' }, en)).toMatch(/^Queued for \+52 \*+5678 \(.+\): waiting for the phone company\.$/);
     expect(statusLine({ ...base, status: 'sent' }, en)).toMatch(/waiting for the phone to confirm it\.$/);
     expect(statusLine({ ...base, status: 'sent', final: true }, en)).toMatch(/the phone did not confirm delivery\. Ask the guest whether it arrived\.$/);
-    expect(statusLine({ ...base, status: 'delivered', final: true }, en)).toMatch(/^Delivered to \+52 \*+5678 at /);
-    expect(statusLine({ ...base, status: 'delivered', final: true }, es)).toMatch(/^Entregado a \+52 \*+5678 a las /);
+    expect(statusLine({ ...base, status: 'delivered', final: true }, en)).toMatch(/^Delivered to \+52 \*+5678 on /);
+    expect(statusLine({ ...base, status: 'delivered', final: true }, es)).toMatch(/^Entregado a \+52 \*+5678 el /);
   });
 
   it('refused before anything was sent ("not sent") is told apart from a failure afterwards ("not delivered")', () => {
@@ -37,7 +37,7 @@ describe('a delivery in words', () => {
 
   it('training and e-mail keep their own words', () => {
     expect(statusLine({ ...base, status: 'sent', final: true, training: true, provider: 'training_outbox' }, en)).toMatch(/^Training: captured for/);
-    expect(statusLine({ ...base, status: 'sent', final: true, channel: 'email', to: 'g***@example.com' }, en)).toMatch(/^Sent to g\*\*\*@example\.com at /);
+    expect(statusLine({ ...base, status: 'sent', final: true, channel: 'email', to: 'g***@example.com' }, en)).toMatch(/^Sent to g\*\*\*@example\.com on /);
   });
 });
 

@@ -1,14 +1,14 @@
 // The admin's accounts: every operator with their role and whether they may sign in; create, change role, enable or
 // disable, reset a password.
-import { useId, useState, type FormEvent, type JSX } from 'react';
-import { Role, type OperatorView } from '../../../../../shared/operators';
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
+import { DisplayName, NewOperatorId, Password, RESERVED_OPERATOR_IDS, Role, type OperatorView } from '../../../../../shared/operators';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { describeError } from '../../../bridge/errors';
+import { ApiError, describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
 import { QueryState } from '../../../ui/QueryState';
-import { useFormGaps } from '../../../ui/useFormGaps';
+import type { I18n } from '../../../i18n';
 import { useCreateOperator, useOperators, useResetPassword, useUpdateOperator } from '../api';
 import '../../../ui/desk.css';
 
@@ -23,14 +23,38 @@ const text = (form: FormData, name: string): string => {
  */
 type Run = <T, V>(mutation: UseMutationResult<T, Error, V>, variables: V, done: (answer: T) => string, then?: (ok: boolean) => void) => void;
 
+/** The new account's fields, each checked by the rule main applies (shared/operators) and told next to the field. */
+type NewField = 'id' | 'displayName' | 'password';
+type FieldProblems = Partial<Record<NewField, string>>;
+
+/** What is wrong with each field of a new account, worded with the field's rule; empty when main would take it. */
+export function newAccountProblems(values: Record<NewField, string>, { t }: Pick<I18n, 't'>): FieldProblems {
+  const problems: FieldProblems = {};
+  const id = values.id.trim();
+  if (RESERVED_OPERATOR_IDS.includes(id.toLowerCase())) problems.id = t('accounts.rule.idReserved');
+  else if (!NewOperatorId.safeParse(id).success) problems.id = t('accounts.rule.id');
+  if (!DisplayName.safeParse(values.displayName).success) problems.displayName = t('accounts.rule.name');
+  if (!Password.safeParse(values.password).success) problems.password = t('accounts.rule.password');
+  return problems;
+}
+
+/** A field's own problem, said under it and read with it (aria-describedby). */
+function FieldProblem({ id, problem }: { id: string; problem: string | undefined }): JSX.Element | null {
+  if (problem === undefined) return null;
+  return (
+    <p id={id} className="field__error error">
+      {problem}
+    </p>
+  );
+}
+
 export function Accounts({ self }: { self: string }): JSX.Element {
   const { t } = useI18n();
   const id = useId();
   const operators = useOperators();
   const [message, setMessage] = useState<string>();
-  const [refusal, setError] = useState<string>();
-  const gaps = useFormGaps();
-  const error = gaps.gap ?? refusal;
+  const [error, setError] = useState<string>();
+  const [problems, setProblems] = useState<FieldProblems>({});
   const creation = useCreateOperator();
   const update = useUpdateOperator();
   const reset = useResetPassword();
@@ -54,14 +78,39 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   function create(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
-    if (!gaps.check(formElement)) return;
     const form = new FormData(formElement);
+    const values = { id: text(form, 'id'), displayName: text(form, 'displayName'), password: text(form, 'password') };
+    const found = newAccountProblems(values, { t });
+    setProblems(found);
+    setMessage(undefined);
+    setError(undefined);
+    const first = (['id', 'displayName', 'password'] as const).find((name) => found[name] !== undefined);
+    if (first !== undefined) {
+      formElement.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
     const role = Role.safeParse(text(form, 'role'));
-    const operator = { id: text(form, 'id').trim(), displayName: text(form, 'displayName'), role: role.success ? role.data : 'agent', password: secret(text(form, 'password')) } as const;
-    run(creation, operator, (created) => t('accounts.created', { id: created.id }), (ok) => {
-      if (ok) formElement.reset();
+    const operator = { id: values.id.trim(), displayName: values.displayName, role: role.success ? role.data : 'agent', password: secret(values.password) } as const;
+    creation.mutate(operator, {
+      onSuccess: (created) => {
+        setMessage(t('accounts.created', { id: created.id }));
+        formElement.reset();
+      },
+      onError: (e) => {
+        // A refusal about one field is said next to it; any other above the table.
+        const field = e instanceof ApiError ? (e.code === 'already_exists' ? 'id' : e.field) : undefined;
+        if (field === 'id' || field === 'displayName' || field === 'password') {
+          const said = e instanceof ApiError && e.code === 'already_exists' ? t('accounts.rule.idTaken', { id: operator.id }) : describeError(e, t);
+          setProblems({ [field]: said });
+          formElement.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+        } else setError(describeError(e, t));
+      },
     });
   }
+
+  /** The field's problem's element id, for aria-describedby, when it has one. */
+  const describedBy = (name: NewField): { 'aria-invalid'?: true; 'aria-describedby'?: string } =>
+    problems[name] === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-${name}-problem` };
 
   return (
     <div className="desk">
@@ -96,11 +145,13 @@ export function Accounts({ self }: { self: string }): JSX.Element {
         <form className="filters" noValidate onSubmit={create}>
           <div className="field">
             <label htmlFor={`${id}-id`}>{t('accounts.id')}</label>
-            <input id={`${id}-id`} name="id" autoComplete="off" required />
+            <input id={`${id}-id`} name="id" autoComplete="off" required {...describedBy('id')} />
+            <FieldProblem id={`${id}-id-problem`} problem={problems.id} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-name`}>{t('accounts.name')}</label>
-            <input id={`${id}-name`} name="displayName" autoComplete="off" required />
+            <input id={`${id}-name`} name="displayName" autoComplete="off" required {...describedBy('displayName')} />
+            <FieldProblem id={`${id}-displayName-problem`} problem={problems.displayName} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-role`}>{t('accounts.role')}</label>
@@ -114,7 +165,8 @@ export function Accounts({ self }: { self: string }): JSX.Element {
           </div>
           <div className="field">
             <label htmlFor={`${id}-password`}>{t('accounts.password')}</label>
-            <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} />
+            <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} {...describedBy('password')} />
+            <FieldProblem id={`${id}-password-problem`} problem={problems.password} />
           </div>
           <button type="submit" className="primary" disabled={busy}>
             {t('accounts.createSubmit')}
@@ -138,21 +190,40 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
   const { t } = useI18n();
   const id = useId();
   const [resetting, setResetting] = useState(false);
-  const gaps = useFormGaps();
+  const [problem, setProblem] = useState<string>();
+  /** The role chosen in the list, until the admin confirms or cancels it: nothing is sent before. */
+  const [newRole, setNewRole] = useState<Role>();
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (newRole !== undefined) confirmation.current?.focus();
+  }, [newRole]);
 
-  const change = (what: { role?: Role; disabled?: boolean }): void => run(update, { id: operator.id, ...what }, (updated) => t('accounts.updated', { id: updated.id }));
+  const change = (what: { role?: Role; disabled?: boolean }, then?: (ok: boolean) => void): void =>
+    run(update, { id: operator.id, ...what }, (updated) => t('accounts.updated', { id: updated.id }), then);
+
+  function confirmRole(): void {
+    if (newRole === undefined) return;
+    change({ role: newRole }, () => setNewRole(undefined));
+  }
 
   function resetPassword(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const formElement = event.currentTarget;
-    if (!gaps.check(formElement)) return;
-    const password = secret(text(new FormData(formElement), 'password'));
+    const typed = text(new FormData(formElement), 'password');
+    if (!Password.safeParse(typed).success) {
+      setProblem(t('accounts.rule.password'));
+      formElement.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
+      return;
+    }
+    setProblem(undefined);
+    const password = secret(typed);
     formElement.reset();
     run(reset, { id: operator.id, password }, () => t('accounts.resetDone', { id: operator.id }), (ok) => {
       if (ok) setResetting(false);
     });
   }
 
+  const roles = { name: operator.displayName, id: operator.id, from: t(`role.${operator.role}`), to: newRole === undefined ? '' : t(`role.${newRole}`) };
   return (
     <tr>
       <th scope="row" className="mono">
@@ -162,11 +233,11 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
       <td>
         <select
           aria-label={t('accounts.roleOf', { id: operator.id })}
-          value={operator.role}
+          value={newRole ?? operator.role}
           disabled={busy || self}
           onChange={(event) => {
             const role = Role.safeParse(event.target.value);
-            if (role.success) change({ role: role.data });
+            if (role.success) setNewRole(role.data === operator.role ? undefined : role.data);
           }}
         >
           {Role.options.map((role) => (
@@ -175,6 +246,19 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
             </option>
           ))}
         </select>
+        {newRole !== undefined && (
+          <div ref={confirmation} className="confirm stack" role="alertdialog" aria-labelledby={`${id}-confirm`} tabIndex={-1}>
+            <p id={`${id}-confirm`}>{t('accounts.confirmRole', roles)}</p>
+            <div className="actions">
+              <button type="button" className="primary" disabled={busy} onClick={confirmRole}>
+                {t('accounts.confirmRoleSubmit', { to: roles.to })}
+              </button>
+              <button type="button" onClick={() => setNewRole(undefined)}>
+                {t('common.cancel')}
+              </button>
+            </div>
+          </div>
+        )}
       </td>
       <td>{operator.disabled ? t('accounts.inactive') : t('accounts.active')}</td>
       <td>
@@ -193,12 +277,17 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
         {resetting && (
           <form className="stack" noValidate onSubmit={resetPassword}>
             <label htmlFor={`${id}-password`}>{t('accounts.newPassword', { id: operator.id })}</label>
-            <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} autoFocus />
-            {gaps.gap && (
-              <p className="error" role="alert">
-                {gaps.gap}
-              </p>
-            )}
+            <input
+              id={`${id}-password`}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={12}
+              autoFocus
+              {...(problem === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-password-problem` })}
+            />
+            <FieldProblem id={`${id}-password-problem`} problem={problem} />
             <button type="submit" disabled={busy}>
               {t('accounts.resetSubmit')}
             </button>

@@ -7,8 +7,9 @@ import { useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
 import { QueryState } from '../../../ui/QueryState';
 import { DateRangeFields } from '../../../ui/DateRangeFields';
-import { compactDetails, downloadText, filled, localIsoDate } from '../../../ui/text';
+import { downloadText, filled, localIsoDate } from '../../../ui/text';
 import { useAuditRows, useExportAudit, useVerifyAudit, type AuditFilters } from '../api';
+import { actionText, actorText, detailParts, idText, wordedActions, type Shown } from '../wording';
 import '../../../ui/desk.css';
 
 const text = (form: FormData, name: string): string => {
@@ -16,8 +17,12 @@ const text = (form: FormData, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+/** A value shortened for the eye, the whole of it a hover away. */
+const ShownText = ({ shown }: { shown: Shown }): JSX.Element => <span title={shown.full}>{shown.text}</span>;
+
 export function AuditTrail(): JSX.Element {
-  const { t, dateTime } = useI18n();
+  const i18n = useI18n();
+  const { t, dateTime } = i18n;
   const id = useId();
   const [query, setQuery] = useState<AuditQuery>({});
   const rows = useAuditRows(query);
@@ -63,7 +68,14 @@ export function AuditTrail(): JSX.Element {
           </div>
           <div className="field">
             <label htmlFor={`${id}-action`}>{t('audit.action')}</label>
-            <input id={`${id}-action`} name="action" autoComplete="off" />
+            <select id={`${id}-action`} name="action" defaultValue="">
+              <option value="">{t('audit.anyAction')}</option>
+              {wordedActions(i18n).map(({ action, text: words }) => (
+                <option key={action} value={action}>
+                  {words}
+                </option>
+              ))}
+            </select>
           </div>
           <div className="field">
             <label htmlFor={`${id}-outcome`}>{t('audit.outcome')}</label>
@@ -108,32 +120,36 @@ export function AuditTrail(): JSX.Element {
             className="audit"
             labelledBy={`${id}-title`}
             columns={[
-              t('audit.col.desk'),
-              '#',
               t('audit.col.time'),
               t('audit.col.actor'),
               t('audit.col.action'),
               t('audit.outcome'),
               t('audit.resource'),
-              t('audit.col.requestId'),
               t('audit.col.details'),
+              t('audit.col.entry'),
             ]}
           >
             {all.map((row) => (
               <tr key={row.id}>
-                <td className="mono" title={row.deskId}>
-                  {row.deskId.slice(0, 8)}
+                <td className="audit__when">{dateTime(row.at)}</td>
+                <td>
+                  <ShownText shown={actorText(row, i18n)} />
                 </td>
-                <td>{row.seq}</td>
-                <td>{dateTime(row.at)}</td>
-                <td>{row.actor}</td>
-                <td className="mono">{row.action}</td>
+                <td>{actionText(row.action, i18n)}</td>
                 <td>
                   <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
                 </td>
-                <td className="mono">{row.resource ?? '—'}</td>
-                <td className="mono">{row.requestId ?? '—'}</td>
-                <td className="details">{compactDetails(row.details)}</td>
+                <td className="mono">{row.resource === undefined ? '—' : <ShownText shown={idText(row.resource)} />}</td>
+                <td className="details">
+                  {detailParts(row, i18n).map((part, index) => (
+                    <span key={index} className="audit__detail" title={part.full}>
+                      {part.label}: {part.text}
+                    </span>
+                  ))}
+                </td>
+                <td className="audit__entry" title={`${row.deskId} #${row.seq}`}>
+                  {t('audit.entry', { desk: row.deskId.slice(0, 8), seq: row.seq })}
+                </td>
               </tr>
             ))}
           </DataTable>

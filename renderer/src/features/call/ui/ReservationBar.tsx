@@ -20,7 +20,9 @@ export function ReservationBar({ reservation, owedCents, owedCurrency, inProgres
   const currency = owedCents === undefined ? reservation.currency : moneyCurrency(owedCurrency ?? reservation.currency);
   return (
     <div className="reservation-bar" role="group" aria-label={t('reservation.bar')}>
-      <strong className="reservation-bar__guest">{reservation.guestName}</strong>
+      <strong className="reservation-bar__guest" title={reservation.guestName}>
+        {reservation.guestName}
+      </strong>
       <span className="reservation-bar__id mono">{reservation.confirmationNumber}</span>
       {/* While a payment is being charged, what it is for, then what will still be owed once it goes through. */}
       {owedCents !== undefined && inProgressCents > 0 && (

@@ -161,7 +161,7 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
       </h3>
       <p className="hint">{t('link.help')}</p>
       {lastLink !== undefined && results.length === 0 && (
-        <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
+        <p className="muted">{t('link.lastSent', { channel: t(`link.channelInText.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
       )}
       <Destination
         id={id}

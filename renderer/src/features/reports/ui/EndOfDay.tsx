@@ -1,18 +1,18 @@
-// The end-of-day report: per agent and currency, totals, MSI by plan, the day's volume by hour (an inline SVG chart with
-// its numbers for screen readers); CSV export and a printable view.
+// The end-of-day report: per agent and currency, totals, MSI by plan, the day's volume by hour (a bar chart with the
+// amounts on its bars and a value axis); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
 import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { DateField } from '../../../ui/DateField';
-import { moneyCurrency, useI18n } from '../../../i18n';
+import { formatHour, moneyCurrency, useI18n } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
 import { useEndOfDay } from '../api';
-import { hourSeries, hourText, type HourSeries } from '../hours';
+import { activeHours, axisTop, hourSeries, type HourSeries } from '../hours';
 import { downloadText, localIsoDate } from '../../../ui/text';
 import '../../../ui/desk.css';
 
 export function EndOfDay(): JSX.Element {
-  const { t, money } = useI18n();
+  const { t, money, date: day } = useI18n();
   const id = useId();
   const [date, setDate] = useState(localIsoDate);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date);
@@ -24,7 +24,7 @@ export function EndOfDay(): JSX.Element {
       <section className="panel" aria-labelledby={`${id}-title`}>
         <div className="panel__head">
           <h2 id={`${id}-title`}>
-            {t('report.title')} <span className="print-only">· {date}</span>
+            {t('report.title')} <span className="print-only">· {day(data?.date ?? date)}</span>
           </h2>
         </div>
         <div className="filters no-print">
@@ -114,16 +114,17 @@ export function EndOfDay(): JSX.Element {
   );
 }
 
-const WIDTH = 720;
-const HEIGHT = 180;
-const BASE = 150;
-const BAR = WIDTH / 24;
-
-/** The day's volume by hour as bars; the chart is one image with a summary, and its numbers are listed for screen readers. */
+/**
+ * The day's volume by hour as bars, one line per hour from the first with payments to the last: each bar says its amount
+ * and payments beside it, over a value axis in money (0, half, top) — plain HTML and CSS, read as text by screen readers.
+ */
 function HourChart({ series }: { series: HourSeries }): JSX.Element {
-  const { t, money } = useI18n();
+  const { t, money, language } = useI18n();
+  const hourText = (hour: number): string => formatHour(hour, language);
+  const id = useId();
   const currency = moneyCurrency(series.currency);
-  const max = Math.max(...series.hours.map((slot) => slot.total), 0);
+  const top = axisTop(Math.max(...series.hours.map((slot) => slot.total), 0));
+  const share = (cents: number): string => `${top === 0 ? 0 : Math.min(100, (cents / top) * 100)}%`;
   const summary = t('report.chartLabel', {
     currency: series.currency.toUpperCase(),
     count: series.payments,
@@ -131,35 +132,36 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
     hour: series.busiest === undefined ? '—' : hourText(series.busiest),
   });
   return (
-    <figure className="chart">
-      <p className="chart__currency">{series.currency.toUpperCase()}</p>
-      <svg role="img" aria-label={summary} viewBox={`-24 0 ${WIDTH + 48} ${HEIGHT}`} width="100%" preserveAspectRatio="xMidYMid meet">
-        <line x1={0} y1={BASE} x2={WIDTH} y2={BASE} className="chart__axis" />
-        {series.hours.map((slot) => {
-          const height = max === 0 ? 0 : Math.max(slot.total > 0 ? 2 : 0, (slot.total / max) * (BASE - 20));
-          return (
-            <g key={slot.hour}>
-              <rect x={slot.hour * BAR + 3} y={BASE - height} width={BAR - 6} height={height} className="chart__bar" />
-              {slot.hour % 3 === 0 && (
-                <text x={slot.hour * BAR + BAR / 2} y={BASE + 18} textAnchor="middle" className="chart__label">
-                  {hourText(slot.hour)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-      </svg>
-      <figcaption className="visually-hidden">
-        <ul>
-          {series.hours
-            .filter((slot) => slot.payments > 0)
-            .map((slot) => (
-              <li key={slot.hour}>
-                {hourText(slot.hour)}: {slot.payments} · {money(slot.total, currency)}
-              </li>
-            ))}
-        </ul>
+    <figure className="chart" aria-labelledby={`${id}-summary`}>
+      <figcaption id={`${id}-summary`} className="chart__summary">
+        {summary}
       </figcaption>
+      <ul className="chart__rows">
+        {activeHours(series).map((slot) => (
+          <li key={slot.hour} className="chart__row">
+            <span className="chart__hour">{hourText(slot.hour)}</span>{' '}
+            <span className="chart__track" aria-hidden="true">
+              <span className="chart__bar" style={{ width: share(slot.total) }} />
+            </span>{' '}
+            <span className="chart__value">
+              {slot.payments === 0
+                ? '—'
+                : `${money(slot.total, currency)} · ${slot.payments === 1 ? t('report.chartPayment') : t('report.chartPayments', { count: slot.payments })}`}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="chart__row chart__axis" role="group" aria-label={t('report.axis', { currency: series.currency.toUpperCase() })}>
+        <span className="chart__hour" />
+        <span className="chart__ticks">
+          {[0, top / 2, top].map((tick, index) => (
+            <span key={index} className={`chart__tick chart__tick--${index}`}>
+              {money(tick, currency)}
+            </span>
+          ))}
+        </span>
+        <span className="chart__value" />
+      </div>
     </figure>
   );
 }

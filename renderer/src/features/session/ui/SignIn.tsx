@@ -38,6 +38,7 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
   const error = gaps.gap ?? (failed === null ? undefined : describeError(failed, t));
   const form = useRef<HTMLFormElement>(null);
   // Refused because the operator's session is open at another desk of the center: they may end it and sign in here.
+  const wrongPassword = gaps.gap === undefined && signIn.error instanceof ApiError && signIn.error.code === 'invalid_credentials';
   const elsewhere = signIn.error instanceof ApiError && signIn.error.code === 'session_elsewhere' ? signIn.error.params?.['deskId'] : undefined;
 
   /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
@@ -53,7 +54,17 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
     endLocked.reset();
     signIn.mutate(
       { id: field(data, 'id'), password: secret(field(data, 'password')), ...(endSessionElsewhere ? { endSessionElsewhere } : {}) },
-      { onSuccess: onSignedIn },
+      {
+        onSuccess: onSignedIn,
+        onError: (e) => {
+          // A wrong password is emptied and focused with the message: the next keys type it again, never after it.
+          if (!(e instanceof ApiError) || e.code !== 'invalid_credentials') return;
+          const password = element.elements.namedItem('password');
+          if (!(password instanceof HTMLInputElement)) return;
+          password.value = '';
+          password.focus();
+        },
+      },
     );
   }
 
@@ -82,9 +93,16 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
       <label htmlFor="sign-in-id">{t('signin.id')}</label>
       <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
       <label htmlFor="sign-in-password">{t('signin.password')}</label>
-      <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
+      <input
+        id="sign-in-password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...(wrongPassword ? { 'aria-invalid': true, 'aria-describedby': 'sign-in-error' } : {})}
+      />
       {error && (
-        <p className="error" role="alert">
+        <p id="sign-in-error" className="error" role="alert">
           {error}
         </p>
       )}

@@ -1,8 +1,11 @@
 // Training mode only: the messages the desk "sent" (captured, never delivered); the trainee plays the cardholder.
 import type { JSX } from 'react';
+import type { OutboxMessageView } from '../../../../../shared/messaging';
+import { isFinalPayment, isKnownPaymentStatus } from '../../../../../shared/payments/status';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
-import { useOutbox, usePlayCardholder } from '../api';
+import { usePayment } from '../../payment';
+import { useOutbox, usePlayCardholder, type PlayVariables } from '../api';
 
 export function Outbox(): JSX.Element {
   const { t, dateTime } = useI18n();
@@ -26,14 +29,7 @@ export function Outbox(): JSX.Element {
             {message.subject !== undefined && <p>{message.subject}</p>}
             <p className="outbox__text">{message.text}</p>
             {message.cardholder === 'waiting' ? (
-              <div className="row">
-                <button type="button" disabled={busy === message.id} onClick={() => play.mutate({ message, answer: 'approve' })}>
-                  {t('outbox.approve')}
-                </button>
-                <button type="button" disabled={busy === message.id} onClick={() => play.mutate({ message, answer: 'decline' })}>
-                  {t('outbox.decline')}
-                </button>
-              </div>
+              <CardholderAnswer message={message} busy={busy === message.id} play={(answer) => play.mutate({ message, answer })} />
             ) : message.cardholder === 'none' ? null : (
               <p className="muted">{t(`outbox.state.${message.cardholder}`)}</p>
             )}
@@ -46,5 +42,31 @@ export function Outbox(): JSX.Element {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The cardholder's two answers while the payment waits for them; once the payment is settled (paid, declined, expired,
+ * abandoned) there is nothing left to answer, and the outbox says how it ended instead.
+ */
+function CardholderAnswer({ message, busy, play }: { message: OutboxMessageView; busy: boolean; play: (answer: PlayVariables['answer']) => void }): JSX.Element {
+  const { t } = useI18n();
+  const payment = usePayment(message.paymentId).data;
+  if (payment !== undefined && (isFinalPayment(payment.status) || payment.abandonedAt !== undefined)) {
+    const status =
+      payment.abandonedAt !== undefined && !isFinalPayment(payment.status) ? t('outbox.abandoned')
+      : isKnownPaymentStatus(payment.status) ? t(`status.${payment.status}`)
+      : payment.status;
+    return <p className="muted">{t('outbox.state.settled', { status })}</p>;
+  }
+  return (
+    <div className="row">
+      <button type="button" disabled={busy} onClick={() => play('approve')}>
+        {t('outbox.approve')}
+      </button>
+      <button type="button" disabled={busy} onClick={() => play('decline')}>
+        {t('outbox.decline')}
+      </button>
+    </div>
   );
 }

@@ -70,7 +70,7 @@ describe('RequestRefund', () => {
     await user.click(screen.getByRole('radio', { name: 'A supervisor approves now' }));
     const approval = screen.getByRole('heading', { name: 'Supervisor approval' }).closest('form');
     if (!approval) throw new Error('no approval form');
-    await user.type(within(approval).getByLabelText('Supervisor id'), 'super1');
+    await user.type(within(approval).getByLabelText('Supervisor ID'), 'super1');
     await user.type(within(approval).getByLabelText('Supervisor password'), PASSWORD);
     await user.click(within(approval).getByRole('button', { name: 'Approve refund' }));
 

@@ -18,13 +18,13 @@ describe('SignIn', () => {
     expect(form.hasAttribute('novalidate')).toBe(true);
     const user = userEvent.setup();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('alert').textContent).toBe('Id de operador: este dato es obligatorio.');
-    expect(document.activeElement).toBe(screen.getByLabelText('Id de operador'));
-    expect(screen.getByLabelText('Id de operador').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toBe('ID de operador: este dato es obligatorio.');
+    expect(document.activeElement).toBe(screen.getByLabelText('ID de operador'));
+    expect(screen.getByLabelText('ID de operador').getAttribute('aria-invalid')).toBe('true');
     await user.keyboard('ana{Enter}');
     expect(screen.getByRole('alert').textContent).toBe('Contraseña: este dato es obligatorio.');
     expect(document.activeElement).toBe(screen.getByLabelText('Contraseña'));
-    expect(screen.getByLabelText('Id de operador').hasAttribute('aria-invalid')).toBe(false);
+    expect(screen.getByLabelText('ID de operador').hasAttribute('aria-invalid')).toBe(false);
     expect(main.sent.filter((call) => call.channel === 'session:signIn')).toEqual([]);
   });
 
@@ -34,8 +34,27 @@ describe('SignIn', () => {
     renderWithData('es-MX', <SignIn onSignedIn={vi.fn()} />);
     const user = userEvent.setup();
     await user.keyboard('ana{Tab}wrong password{Enter}');
-    expect((await screen.findByRole('alert')).textContent).toBe('El id de operador o la contraseña no son correctos.');
+    expect((await screen.findByRole('alert')).textContent).toBe('El ID de operador o la contraseña no son correctos.');
     expect(main.sent.filter((call) => call.channel === 'session:signIn')).toHaveLength(1);
+  });
+
+  it('a wrong password is cleared and focused with the message, ready to be typed again', async () => {
+    main.reset();
+    main.answer('session:signIn', () => ({ code: 'invalid_credentials', message: 'No.' }));
+    renderWithData('es-MX', <SignIn onSignedIn={vi.fn()} />);
+    const user = userEvent.setup();
+    await user.keyboard('ana{Tab}wrong password{Enter}');
+    await screen.findByRole('alert');
+    const password = screen.getByLabelText<HTMLInputElement>('Contraseña');
+    expect(password.value).toBe('');
+    expect(document.activeElement).toBe(password);
+    expect(password.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText<HTMLInputElement>('ID de operador').value).toBe('ana');
+    await user.keyboard('right password 12{Enter}');
+    expect(main.sent.filter((call) => call.channel === 'session:signIn').map((call) => call.input)).toEqual([
+      { id: 'ana', password: 'wrong password' },
+      { id: 'ana', password: 'right password 12' },
+    ]);
   });
 
   it('refused because the session is open at another desk: says which and since when, and offers to end it there', async () => {
