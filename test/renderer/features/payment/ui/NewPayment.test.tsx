@@ -28,7 +28,10 @@ const BALANCE: ReservationBalance = {
   sourceBalanceCents: 98000,
   takenCents: 25000,
   refundedCents: 0,
+  reopenedCents: 0,
   owedCents: 73000,
+  overpaidCents: 0,
+  closed: false,
   currency: 'usd',
   chargedToday: [{ paymentId: `pay_${'a'.repeat(32)}`, amountCents: 25000, currency: 'usd', at: TEN_42 }],
 };
