@@ -510,4 +510,13 @@ export const enUS = {
   "update.restarting": "Restarting…",
   "update.blocked": "A payment is still in progress: restart at the end of the call.",
   "update.failed": "The app could not restart to install the update: {reason}",
+  // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in
+  // full, and the notice the agent who asked for a refund gets when it is decided or made.
+  "owed.overpaid": "Paid over",
+  "owed.overpaidHelp": "The guest paid more than the balance. Do not charge again: ask a supervisor to refund the difference.",
+  "owed.closed": "Booking closed",
+  "owed.nothing": "nothing to charge (cancellation refunded)",
+  "owed.closedHelp": "A cancellation refund closed this booking: do not charge it again.",
+  "status.refunded": "Refunded",
+  "status.partly_refunded": "Partly refunded",
 } as const;

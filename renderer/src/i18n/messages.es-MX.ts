@@ -511,4 +511,13 @@ export const esMX: Catalogue = {
   "update.restarting": "Reiniciando…",
   "update.blocked": "Aún hay un pago en curso: reinicie al terminar la llamada.",
   "update.failed": "La aplicación no pudo reiniciarse para instalar la actualización: {reason}",
+  // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in
+  // full, and the notice the agent who asked for a refund gets when it is decided or made.
+  "owed.overpaid": "Pagado de más",
+  "owed.overpaidHelp": "El huésped pagó más que el saldo. No cobre de nuevo: pida a un supervisor que reembolse la diferencia.",
+  "owed.closed": "Reservación cerrada",
+  "owed.nothing": "nada por cobrar (cancelación reembolsada)",
+  "owed.closedHelp": "Un reembolso por cancelación cerró esta reservación: no la cobre de nuevo.",
+  "status.refunded": "Reembolsado",
+  "status.partly_refunded": "Reembolsado en parte",
 };
