@@ -5,13 +5,14 @@ import type { JSX } from 'react';
 import { refundEffect, shortReference } from '../../../../../shared/payments';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { useRefundOutcomes } from '../api';
+import './RefundOutcomes.css';
 
 export function RefundOutcomes({ operatorId }: { operatorId: string }): JSX.Element | null {
   const { t, money } = useI18n();
   const { outcomes, dismiss } = useRefundOutcomes(operatorId);
   if (outcomes.length === 0) return null;
   return (
-    <section className="panel" aria-labelledby="refund-outcomes-title">
+    <section className="panel refund-outcomes" aria-labelledby="refund-outcomes-title">
       <h2 id="refund-outcomes-title">{t('refundOutcome.title')}</h2>
       {/* The status wraps the list: a list keeps its own role, so that its items stay items. */}
       <div role="status">
