@@ -127,14 +127,14 @@ test.describe('a cancellation refunded at another desk of the center', () => {
         const approved = await b.app.stack.dispatch('refunds:approve', pageSender(b.app), { requestId, acknowledgedRefundIds: [] });
         expect(approved.ok).toBe(true);
 
-        // Desk A, untouched: told the refund was made, and what it means for the booking.
-        const notices = a.page.getByRole('region', { name: words.notices });
-        await expect(notices).toContainText(words.made, { timeout: 20_000 });
-        await expect(notices).toContainText(words.closedEffect);
-        // The header, the result and the reservation agree: closed, nothing owed; the payment reads refunded.
+        // Desk A, untouched: the header, the result and the reservation agree: closed, nothing owed; the payment reads refunded.
         const header = a.page.getByRole('group', { name: words.call });
         await expect(header).toContainText(words.closed, { timeout: 20_000 });
         await expect(header).not.toContainText(words.booking.amount);
+        // Told the refund was made, and what it means for the booking.
+        const notices = a.page.getByRole('region', { name: words.notices });
+        await expect(notices).toContainText(words.made, { timeout: 20_000 });
+        await expect(notices).toContainText(words.closedEffect);
         const result = a.page.getByRole('region', { name: words.approved });
         await expect(result).toContainText(words.closed);
         await expect(result).toContainText(words.refunded);
