@@ -13,7 +13,7 @@ import { centerStorage } from '../../main/storage';
 import { createCenter, type TestCenter } from '../support/center';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 import { startHarness, type AppHarness } from './support/harness';
-import { expectAccessible, futureExpiry, openReservation, pageSender, signIn, SUPERVISOR } from './support/desk';
+import { expectAccessible, futureExpiry, openReservation, openSection, pageSender, signIn, SUPERVISOR } from './support/desk';
 
 type Language = 'es-MX' | 'en-US';
 
@@ -27,6 +27,8 @@ const WORDS = {
     closed: 'Reservación cerrada: nada por cobrar (cancelación reembolsada)',
     refunded: 'Reembolsado',
     notices: 'Sus solicitudes de reembolso',
+    paymentsTab: 'Pagos',
+    paymentsFound: 'Pagos encontrados',
     // Héctor Ibáñez Salazar, 899.99 MXN (main/reservations/demo.ts); each language on its own booking of the one center.
     booking: { id: 'PVR-5J1L3M', guest: 'Héctor Ibáñez Salazar', amount: '$899.99' },
     made: 'Reembolso hecho: se devolvieron $899.99 MXN a la tarjeta del huésped (Cancelación), reservación PVR-5J1L3M',
@@ -42,6 +44,8 @@ const WORDS = {
     closed: 'Booking closed: nothing to charge (cancellation refunded)',
     refunded: 'Refunded',
     notices: 'Your refund requests',
+    paymentsTab: 'Payments',
+    paymentsFound: 'Payments found',
     // Ximena Peña Córdova, 900.00 MXN.
     booking: { id: 'MID-6P9Q2R', guest: 'Ximena Peña Córdova', amount: '$900.00' },
     made: 'Refund made: $900.00 MXN went back to the guest’s card (Cancellation) on reservation MID-6P9Q2R',
@@ -147,6 +151,17 @@ test.describe('a cancellation refunded at another desk of the center', () => {
         await a.page.screenshot({ path: path.join(shots(language), '65-refund-closed-agent.png') });
         await scrollToTop(a.page);
         await a.page.screenshot({ path: path.join(shots(language), '66-refund-closed-reservation.png') });
+
+        // Desk B's payments list says so too.
+        await signIn(b.page, b.app, 'supervisor');
+        await openSection(b.page, words.paymentsTab);
+        // The search's first field is the reservation.
+        const reservationField = b.page.getByRole('tabpanel').getByRole('textbox').first();
+        await reservationField.fill(words.booking.id);
+        await reservationField.press('Enter');
+        const found = b.page.getByRole('table', { name: words.paymentsFound }).getByRole('row').filter({ hasText: words.booking.id });
+        await expect(found.getByRole('cell').nth(5)).toHaveText(words.refunded, { timeout: 15_000 });
+        await b.page.screenshot({ path: path.join(shots(language), '69-refunded-payments-list.png') });
       } finally {
         await a.app.stop();
         await b.app.stop();
