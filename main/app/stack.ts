@@ -7,7 +7,7 @@ import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter, withActorNames } from '../audit';
 import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
-import { RefundDesk, RefundRequests, systemRequestId, type StoredRequest } from '../refunds';
+import { RefundDesk, RefundRequests, refundOutcome, systemRequestId, type StoredRequest } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
 import { BuiltinReservationStore, createReservationSource, ReservationError, searchWithShortReference, type SecretGetter } from '../reservations';
@@ -218,6 +218,11 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       const request = await requests.get(requestId);
       return request && alertFor(request);
     },
+    // Decided or settled at another desk: the agent who asked here hears what became of it.
+    readOutcome: async (requestId) => {
+      const request = await requests.get(requestId);
+      return request && refundOutcome(request, await engine.stored(request.paymentId), identity.deskId);
+    },
     reservationKey,
     emit,
     ...(options.onUnexpectedError ? { onError: (error: unknown) => options.onUnexpectedError?.('live', error) } : {}),
@@ -300,6 +305,15 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const requests = await RefundRequests.open(storage, identity);
+  // A refund a request became, seen ended (made or failed) by this desk's engine: the desk that asked is told, once a process.
+  const endedRefunds = new Set<string>();
+  engine.on(({ payment }) => {
+    for (const refund of payment.refunds) {
+      if (!isFinalRefund(refund.status) || endedRefunds.has(refund.id)) continue;
+      endedRefunds.add(refund.id);
+      void requests.refundEnded(payment.id, refund.id).catch((error: unknown) => options.onUnexpectedError?.('refunds', error));
+    }
+  });
   /** The alert this desk is to show for a request: a pending late success of a payment abandoned here; none otherwise. */
   const alertFor = async (request: StoredRequest): Promise<EventPayload<'payments:lateSuccess'> | undefined> => {
     if (request.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
@@ -353,7 +367,18 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     emit('payments:lateSuccess', lateSuccessAlert(written, needed.reservationId));
   });
   // This desk's own requests reach its windows at once; the other desks' come through the center's live feed.
-  const stopRequests = requests.onChange((change) => emit('refunds:changed', change));
+  const stopRequests = requests.onChange((change, request) => {
+    emit('refunds:changed', change);
+    // Decided or settled here: the agent who asked at this desk hears what became of it.
+    if (request.status === 'pending' || request.deskId !== identity.deskId) return;
+    void engine
+      .stored(request.paymentId)
+      .then((payment) => {
+        const outcome = refundOutcome(request, payment, identity.deskId);
+        if (outcome !== undefined) emit('refunds:outcome', outcome);
+      })
+      .catch((error: unknown) => options.onUnexpectedError?.('refunds', error));
+  });
   const refundLimits = options.refundLimits ?? DEFAULT_REFUND_LIMITS;
   const refunds = new RefundDesk({
     engine,

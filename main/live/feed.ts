@@ -1,5 +1,6 @@
 /**
- * What each window watches (the approvals queue, the reservations it has open), and the center's changes at other desks
+ * What each window watches (the approvals queue, the reservations it has open, word of its operator's refund requests),
+ * and the center's changes at other desks
  * turned into the contract's events for them. The LISTEN connection is held only while some window watches something;
  * this desk's own changes reach its windows without it (the engine's events, the refund requests' own).
  */
@@ -9,6 +10,8 @@ import type { Change, ChangeListener, ListenState, Storage } from '../storage';
 export interface LiveWatch {
   queue: boolean;
   reservations: readonly string[];
+  /** Word of the refund requests asked at this desk (approved, made, rejected): `refunds:outcome`. */
+  requests?: boolean | undefined;
 }
 
 export interface LiveFeedDeps {
@@ -22,6 +25,8 @@ export interface LiveFeedDeps {
    * abandoned here); undefined when it is none of this desk's.
    */
   readRequest?: (requestId: string) => Promise<EventPayload<'payments:lateSuccess'> | undefined>;
+  /** What became of a refund request another desk decided or settled, when it was asked at this desk; undefined otherwise. */
+  readOutcome?: (requestId: string) => Promise<EventPayload<'refunds:outcome'> | undefined>;
   /** How the contract reads a reservation number (main/payments reservationKey). */
   reservationKey: (reservationId: string) => string;
   emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -58,7 +63,7 @@ export class LiveFeed {
   /** A window's whole set (replacing its last); an empty one forgets it. */
   watch(windowId: number, watch: LiveWatch): LiveState {
     const reservations = new Map(watch.reservations.map((id) => [this.deps.reservationKey(id), id] as const));
-    if (!watch.queue && reservations.size === 0) this.windows.delete(windowId);
+    if (!watch.queue && reservations.size === 0 && watch.requests !== true) this.windows.delete(windowId);
     else this.windows.set(windowId, { queue: watch.queue, reservations });
     this.hold();
     return this.current();
@@ -112,6 +117,8 @@ export class LiveFeed {
         this.deps.emit('refunds:changed', { requestId: change.requestId, paymentId: change.paymentId });
         const alert = await this.deps.readRequest?.(change.requestId);
         if (alert !== undefined) this.deps.emit('payments:lateSuccess', alert);
+        const outcome = await this.deps.readOutcome?.(change.requestId);
+        if (outcome !== undefined) this.deps.emit('refunds:outcome', outcome);
         return;
       }
       case 'operation': {

@@ -1,5 +1,6 @@
-/** What a reservation still owes, in cents: the source's balance less what this desk's payments took or may take, plus refunds back. */
+/** What a reservation still owes, in cents: the source's balance less what this desk's payments took or may take, plus refunds back by their reason. */
 import type { ReservationBalance } from '../../shared/ipc/views';
+import { owedAfterRefunds, type RefundForBalance } from '../../shared/payments/refund-effect';
 
 /** A payment of the reservation as the journal knows it (its view). */
 interface BalancePayment {
@@ -11,7 +12,7 @@ interface BalancePayment {
   updatedAt: string | undefined;
   /** Abandoned while in progress: it no longer holds the balance (unless it succeeds after all). */
   abandonedAt?: string | undefined;
-  refunds: readonly { status: string; amountCents: number | undefined; currency: string }[];
+  refunds: readonly (RefundForBalance & { currency: string })[];
 }
 
 /**
@@ -32,11 +33,12 @@ export function chargeDay(payment: { createdAt: string; updatedAt: string | unde
 
 /**
  * The balance the agent may charge: the source's balance (which this app assumes does not yet reflect its own payments)
- * less every succeeded or in-progress payment (not one the agent abandoned while it waited, unless its cardholder approved it after all) and every
- * payment attempt still unanswered, plus refunds that succeeded
- * (a pending refund is not counted back: it may still fail, and counting it would offer money not yet returned). Only
- * amounts in the reservation's currency count; never below zero. `chargedToday`: the payments that succeeded on the
- * desk's calendar day, newest first, so the screen can warn before another charge.
+ * less every succeeded or in-progress payment (not one the agent abandoned while it waited, unless its cardholder approved
+ * it after all) and every payment attempt still unanswered, plus the refunds that reopen the debt by their reason
+ * (shared/payments/refund-effect.ts: a fraudulent charge refunded is owed again; a cancellation closes the booking;
+ * a duplicate or a refund the guest asked for is not owed again). Only amounts in the reservation's currency count;
+ * never below zero: what succeeded beyond the balance is `overpaidCents`. `chargedToday`: the payments that succeeded on
+ * the desk's calendar day, newest first, so the screen can warn before another charge.
  */
 export function reservationBalance(
   reservation: { balanceDueCents: number; currency: string },
@@ -45,15 +47,18 @@ export function reservationBalance(
 ): ReservationBalance {
   const currency = reservation.currency.toLowerCase();
   let takenCents = 0;
+  let succeededCents = 0;
   let refundedCents = 0;
+  const refunds: RefundForBalance[] = [];
   for (const payment of journal.payments) {
     if (payment.currency.toLowerCase() !== currency) continue;
     if (TOOK_NOTHING.has(payment.status)) continue;
     // Abandoned while it waited it holds nothing; approved by its cardholder after all (processing, succeeded) it counts.
     if (payment.abandonedAt !== undefined && ['requires_action', 'pending_confirmation'].includes(payment.status)) continue;
     takenCents += payment.amountCents;
+    if (payment.status === 'succeeded') succeededCents += payment.amountCents;
     for (const refund of payment.refunds) {
-      // A refund without a known amount is not counted back: the owed amount may read low, never high.
+      refunds.push(refund);
       if (refund.status === 'succeeded' && refund.amountCents !== undefined) refundedCents += refund.amountCents;
     }
   }
@@ -65,11 +70,15 @@ export function reservationBalance(
     .filter((p) => p.status === 'succeeded' && chargeDay(p, clock.timeZone) === today)
     .map((p) => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, at: p.updatedAt ?? p.createdAt }))
     .sort((a, b) => b.at.localeCompare(a.at));
+  const { owedCents, overpaidCents, reopenedCents, closed } = owedAfterRefunds({ sourceBalanceCents: reservation.balanceDueCents, takenCents, succeededCents, refunds });
   return {
     sourceBalanceCents: reservation.balanceDueCents,
     takenCents,
     refundedCents,
-    owedCents: Math.max(0, reservation.balanceDueCents - takenCents + refundedCents),
+    reopenedCents,
+    owedCents,
+    overpaidCents,
+    closed,
     currency: reservation.currency,
     chargedToday,
   };

@@ -165,7 +165,7 @@ export interface RequestChange {
 export class RefundRequests {
   /** Request → payment, of the requests this desk read or wrote lately: the audit row of a call names its payment. */
   private readonly known = new Map<string, string>();
-  private readonly listeners = new Set<(change: RequestChange) => void>();
+  private readonly listeners = new Set<(change: RequestChange, request: StoredRequest) => void>();
 
   private constructor(
     private readonly store: StoreDatabase<RefundRequestsDB>,
@@ -185,8 +185,8 @@ export class RefundRequests {
     return this.store.db;
   }
 
-  /** Each request this desk wrote, once written. */
-  onChange(listener: (change: RequestChange) => void): () => void {
+  /** Each request this desk wrote, once written (as written). */
+  onChange(listener: (change: RequestChange, request: StoredRequest) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -208,7 +208,7 @@ export class RefundRequests {
         : await write(this.db).executeTakeFirst();
     if (row === undefined) return undefined;
     const request = this.remember(toRequest(row));
-    for (const listener of this.listeners) listener({ requestId: id, paymentId: request.paymentId });
+    for (const listener of this.listeners) listener({ requestId: id, paymentId: request.paymentId }, request);
     return request;
   }
 
@@ -250,6 +250,24 @@ export class RefundRequests {
       linked_payment_id: request.linkedPaymentId ?? null,
       alert_desk_id: request.alertDeskId ?? null,
     };
+  }
+
+  /**
+   * The refund an approved request became has ended (made or failed), as this desk's engine read it: the request is told
+   * again, unchanged (its row is written as it is, so that the center's NOTIFY reaches the desk that asked). Nothing when
+   * no approved request of the payment became that refund.
+   */
+  async refundEnded(paymentId: string, refundId: string): Promise<StoredRequest | undefined> {
+    const request = (await this.forPayment(paymentId)).find((r) => r.refundId === refundId && r.status === 'approved');
+    if (request === undefined) return undefined;
+    return this.announced(request.id, (db) =>
+      db
+        .updateTable('requests')
+        .set((eb) => ({ refund_id: eb.ref('refund_id') }))
+        .where('id', '=', request.id)
+        .where('refund_id', '=', refundId)
+        .returningAll(),
+    );
   }
 
   async get(id: string): Promise<StoredRequest | undefined> {

@@ -57,4 +57,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery', 'payments:lateSuccess', 'refunds:changed', 'reservations:changed', 'live:status', 'live:resync'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery', 'payments:lateSuccess', 'refunds:changed', 'refunds:outcome', 'reservations:changed', 'live:status', 'live:resync'] as const;

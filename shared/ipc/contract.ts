@@ -84,6 +84,24 @@ const LateSuccessView = z.object({
   replacementPaymentId: PaymentId.optional(),
   requestId: RefundRequestId,
 });
+/**
+ * What became of a refund request, for the desk where it was asked (its agent's windows show it to that agent):
+ * `approved` (the refund is on its way), `made` (it succeeded), `rejected` (with the supervisor's note) or `failed` (the
+ * service refused it). `amountCents`: the refund's, or what was asked; absent for "all that was left" not yet made.
+ */
+const RefundOutcomeView = z.object({
+  requestId: RefundRequestId,
+  paymentId: PaymentId,
+  reservationId: ReservationId,
+  outcome: z.enum(['approved', 'made', 'rejected', 'failed']),
+  amountCents: Cents.optional(),
+  currency: Currency,
+  reason: RefundReason,
+  requestedBy: OperatorId,
+  decidedBy: OperatorId.optional(),
+  decisionNote: z.string().optional(),
+});
+export type RefundOutcomeView = z.infer<typeof RefundOutcomeView>;
 const done = z.object({ ok: z.literal(true) });
 /** Where the auto-update stands; `blockedBy` says why a ready update waits (a payment in progress). */
 export const UpdateStatus = z.object({
@@ -528,14 +546,15 @@ export const CHANNELS = {
     },
   }),
   /**
-   * What this window shows that others' work changes: the approvals queue, the reservations open on it. Each call says
-   * the whole set (it replaces the last); an empty set, or no operator signed in, stops it. On the center main listens for
-   * the other desks' changes only while some window watches something, and pushes them as `payments:changed`,
-   * `reservations:changed` and `refunds:changed`; `live:status` and `live:resync` say when the feed was lost and is back.
-   * On the embedded files every writer is this desk: the events are its own (`local`).
+   * What this window shows that others' work changes: the approvals queue, the reservations open on it, and (`requests`)
+   * word of the refunds its operator asked for. Each call says the whole set (it replaces the last); an empty set, or no
+   * operator signed in, stops it. On the center main listens for the other desks' changes only while some window watches
+   * something, and pushes them as `payments:changed`, `reservations:changed`, `refunds:changed` and `refunds:outcome`;
+   * `live:status` and `live:resync` say when the feed was lost and is back. On the embedded files every writer is this
+   * desk: the events are its own (`local`).
    */
   'live:watch': channel({
-    input: z.strictObject({ queue: z.boolean(), reservations: z.array(ReservationId).max(20) }),
+    input: z.strictObject({ queue: z.boolean(), reservations: z.array(ReservationId).max(20), requests: z.boolean().optional() }),
     output: z.object({ state: LiveState }),
     access: 'public',
     activity: 'background',
@@ -626,6 +645,8 @@ export const EVENTS = {
   'messaging:delivery': DeliveryResult,
   /** A refund request was asked for, decided or settled, at this desk or another of the center: queues read again. */
   'refunds:changed': z.object({ requestId: RefundRequestId, paymentId: PaymentId }),
+  /** A refund request asked at this desk was approved, made, rejected or failed (at this desk or another of the center). */
+  'refunds:outcome': RefundOutcomeView,
   /** A late success found now, told to the windows open at the desk that abandoned the payment (`payments:lateSuccesses` reads them later). */
   'payments:lateSuccess': LateSuccessView,
   /** A watched reservation's payment attempts changed at another desk (begun, answered): its overview is read again. */

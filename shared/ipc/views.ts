@@ -116,9 +116,16 @@ export const ReservationBalance = z.object({
   sourceBalanceCents: CentsOrZero,
   /** Succeeded and in-progress payments and unanswered attempts, in the reservation's currency. */
   takenCents: SignedCents.min(0),
-  /** Succeeded refunds of those payments. */
+  /** Succeeded refunds of those payments, whatever their reason. */
   refundedCents: SignedCents.min(0),
+  /** Of those, what is owed again by its reason (shared/payments/refund-effect.ts: a fraudulent charge refunded). */
+  reopenedCents: SignedCents.min(0),
+  /** Still owed: never below zero, 0 once a cancellation closed the booking. */
   owedCents: CentsOrZero,
+  /** Paid beyond the balance by succeeded payments, less what refunds already return of it: a supervisor may refund it. */
+  overpaidCents: CentsOrZero,
+  /** A cancellation refund closed the booking: nothing is owed, whatever the source's balance says. */
+  closed: z.boolean(),
   currency: z.string(),
   chargedToday: z.array(z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), at: z.string() })),
 });

@@ -42,6 +42,7 @@ export type RefundReason = z.infer<typeof RefundReason>;
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
 export * from './status';
 export * from './money';
+export * from './refund-effect';
 
 /**
  * The short reference the agent reads to the guest and a receipt carries: the last 8 characters of the payment id,

@@ -49,3 +49,18 @@ export function refundableCents(payment: { status: string; amountCents: number; 
   }
   return Math.max(0, left);
 }
+
+/** What its refunds made of a payment that succeeded: refunded in full, or in part. */
+export type PaymentRefundState = 'refunded' | 'partly_refunded';
+
+/**
+ * `refunded` once refunds that succeeded cover the payment's amount, `partly_refunded` while they cover part of it;
+ * undefined when none succeeded yet (a pending refund may still fail) or the payment did not succeed. Every screen that
+ * shows a payment's status says this instead of "paid".
+ */
+export function paymentRefundState(payment: { status: string; amountCents: number; refunds: readonly { status: string; amountCents?: number | undefined }[] }): PaymentRefundState | undefined {
+  if (payment.status !== 'succeeded') return undefined;
+  const made = payment.refunds.reduce((sum, refund) => sum + (refund.status === 'succeeded' ? (refund.amountCents ?? 0) : 0), 0);
+  if (made <= 0) return undefined;
+  return made >= payment.amountCents ? 'refunded' : 'partly_refunded';
+}

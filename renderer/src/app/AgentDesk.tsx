@@ -43,8 +43,7 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
             <>
               <ReservationBar
                 reservation={reservation.data}
-                owedCents={overview.data?.balance?.owedCents}
-                owedCurrency={overview.data?.balance?.currency}
+                balance={overview.data?.balance}
                 inProgressCents={inProgressCents(overview.data?.balance, overview.data?.inProgress, overview.data?.pendingPayments)}
               />
               <ReservationSummary

@@ -2,7 +2,7 @@
 // F2 back to the search from anywhere, and main's payment events followed while signed in.
 import { lazy, Suspense, useEffect, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { OperatorView } from '../../../shared/operators';
-import { LiveNote } from '../features/live';
+import { LiveNote, RefundOutcomes } from '../features/live';
 import { LateSuccessAlert, RecoveredNotices, usePaymentEvents } from '../features/payment';
 import { IdleWarning, lockSession, useActivityReport } from '../features/session';
 import { UpdateBanner } from '../features/updates';
@@ -10,7 +10,7 @@ import { useI18n } from '../i18n';
 import { AgentDesk } from './AgentDesk';
 import { useAppInfo } from './api';
 import { LanguageSwitch } from './LanguageSwitch';
-import { SECTION_LABELS, sectionsFor, type Section } from './sections';
+import { requestsRefunds, SECTION_LABELS, sectionsFor, type Section } from './sections';
 import './workspace.css';
 
 // The supervisor's and admin's screens are loaded when first opened: agents never download them.
@@ -92,6 +92,7 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
       <IdleWarning />
       <UpdateBanner />
       <LateSuccessAlert />
+      {requestsRefunds(operator.role) && <RefundOutcomes operatorId={operator.id} />}
       <LiveNote />
       {sections.length > 1 && (
         <nav className="sections" aria-label={t('nav.label')}>

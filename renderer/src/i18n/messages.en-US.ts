@@ -653,4 +653,23 @@ export const enUS = {
   "outbox.abandoned": "abandoned by the agent",
   "audit.detail.value": "Value",
   "audit.detail.values": "Values",
+  // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in
+  // full, and the notice the agent who asked for a refund gets when it is decided or made.
+  "owed.overpaid": "Paid over",
+  "owed.overpaidHelp": "The guest paid more than the balance. Do not charge again: ask a supervisor to refund the difference.",
+  "owed.closed": "Booking closed",
+  "owed.nothing": "nothing to charge (cancellation refunded)",
+  "owed.closedHelp": "A cancellation refund closed this booking: do not charge it again.",
+  "status.refunded": "Refunded",
+  "status.partly_refunded": "Partly refunded",
+  "refundOutcome.title": "Your refund requests",
+  "refundOutcome.approved": "{by} approved the refund of {amount} ({reason}) on reservation {reservation}, payment {payment}: it is on its way to the card.",
+  "refundOutcome.made": "Refund made: {amount} went back to the guest’s card ({reason}) on reservation {reservation}, payment {payment}.",
+  "refundOutcome.rejected": "{by} rejected the refund of {amount} ({reason}) on reservation {reservation}, payment {payment}. Their note: “{note}”. Tell the guest; nothing was refunded.",
+  "refundOutcome.failed": "The refund of {amount} ({reason}) on reservation {reservation}, payment {payment}, could not be made. Nothing went back to the card: ask a supervisor to check it.",
+  "refundOutcome.allLeft": "all that was left",
+  "refundOutcome.effect.closes": "The booking is closed: nothing is owed.",
+  "refundOutcome.effect.settles": "It is not owed again: do not charge for it.",
+  "refundOutcome.effect.reopens": "The charge was not the guest’s: the amount is owed again, on the guest’s own card.",
+  "refundOutcome.dismiss": "Understood",
 } as const;

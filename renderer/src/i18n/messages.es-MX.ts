@@ -654,4 +654,23 @@ export const esMX: Catalogue = {
   "outbox.abandoned": "abandonado por el agente",
   "audit.detail.value": "Valor",
   "audit.detail.values": "Valores",
+  // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in
+  // full, and the notice the agent who asked for a refund gets when it is decided or made.
+  "owed.overpaid": "Pagado de más",
+  "owed.overpaidHelp": "El huésped pagó más que el saldo. No cobre de nuevo: pida a un supervisor que reembolse la diferencia.",
+  "owed.closed": "Reservación cerrada",
+  "owed.nothing": "nada por cobrar (cancelación reembolsada)",
+  "owed.closedHelp": "Un reembolso por cancelación cerró esta reservación: no la cobre de nuevo.",
+  "status.refunded": "Reembolsado",
+  "status.partly_refunded": "Reembolsado en parte",
+  "refundOutcome.title": "Sus solicitudes de reembolso",
+  "refundOutcome.approved": "{by} aprobó el reembolso de {amount} ({reason}) de la reservación {reservation}, pago {payment}: va en camino a la tarjeta.",
+  "refundOutcome.made": "Reembolso hecho: se devolvieron {amount} a la tarjeta del huésped ({reason}), reservación {reservation}, pago {payment}.",
+  "refundOutcome.rejected": "{by} rechazó el reembolso de {amount} ({reason}) de la reservación {reservation}, pago {payment}. Su nota: “{note}”. Avise al huésped; no se reembolsó nada.",
+  "refundOutcome.failed": "No se pudo hacer el reembolso de {amount} ({reason}) de la reservación {reservation}, pago {payment}. No se devolvió nada a la tarjeta: pida a un supervisor que lo revise.",
+  "refundOutcome.allLeft": "todo lo que quedaba",
+  "refundOutcome.effect.closes": "La reservación queda cerrada: no hay nada por cobrar.",
+  "refundOutcome.effect.settles": "No se debe de nuevo: no lo vuelva a cobrar.",
+  "refundOutcome.effect.reopens": "El cargo no era del huésped: el monto se debe de nuevo, con la tarjeta del propio huésped.",
+  "refundOutcome.dismiss": "Entendido",
 };

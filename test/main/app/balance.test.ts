@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('reservations:overview balance', () => {
   it('starts at the source balance, with nothing charged today', async () => {
-    expect((await overview()).balance).toEqual({ sourceBalanceCents: 98_000, takenCents: 0, refundedCents: 0, owedCents: 98_000, currency: 'usd', chargedToday: [] });
+    expect((await overview()).balance).toEqual({ sourceBalanceCents: 98_000, takenCents: 0, refundedCents: 0, reopenedCents: 0, owedCents: 98_000, overpaidCents: 0, closed: false, currency: 'usd', chargedToday: [] });
   });
 
   it('goes down by a succeeded payment, says it was charged today, and a declined one changes nothing', async () => {
@@ -37,15 +37,15 @@ describe('reservations:overview balance', () => {
     expect(Number.isNaN(Date.parse(balance?.chargedToday[0]?.at ?? ''))).toBe(false);
   });
 
-  it('goes back up by a refund once it succeeded', async () => {
+  it('goes back up by the refund of a fraudulent charge once it succeeded (shared/payments/refund-effect.ts)', async () => {
     const paymentId = (await overview()).balance?.chargedToday[0]?.paymentId ?? '';
     await desk.signIn(SUPERVISOR);
-    await desk.ok('refunds:create', { operationId: randomUUID(), paymentId, amountCents: 10_000, reason: 'requested_by_customer' });
+    await desk.ok('refunds:create', { operationId: randomUUID(), paymentId, amountCents: 10_000, reason: 'fraudulent' });
     for (let i = 0; i < 50 && (await overview()).balance?.refundedCents !== 10_000; i += 1) {
       await desk.ok('payments:get', { paymentId });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect((await overview()).balance).toMatchObject({ takenCents: 30_000, refundedCents: 10_000, owedCents: 78_000 });
+    expect((await overview()).balance).toMatchObject({ takenCents: 30_000, refundedCents: 10_000, reopenedCents: 10_000, owedCents: 78_000 });
     await desk.signIn(AGENT);
   });
 

@@ -108,6 +108,37 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     }
   });
 
+  it('tells again, unchanged, of an approved request whose refund ended (the desk that asked hears it was made); of no other', async () => {
+    const a = await RefundRequests.open(await backend.storage(), DESK_A);
+    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const atA: { requestId: string; paymentId: string }[] = [];
+    a.onChange((change) => atA.push(change));
+    const hearing = await hearAt(await backend.anotherDesk());
+    try {
+      const asked = await a.add(newRequest('pay_end', '2026-11-24T10:00:00.000Z'));
+      await b.decide(asked.id, { status: 'approved', by: 'sam', at: '2026-11-24T10:01:00.000Z', override: false });
+      const settled = await b.settle(asked.id, { refundId: 're_end' });
+      // Desk B's engine saw the refund succeed: the request is written as it was, and announced.
+      expect(await b.refundEnded('pay_end', 're_end')).toEqual(settled);
+      expect(await b.get(asked.id)).toEqual(settled);
+      // Not a refund no approved request became, nor another payment's.
+      expect(await b.refundEnded('pay_end', 're_other')).toBeUndefined();
+      expect(await b.refundEnded('pay_none', 're_end')).toBeUndefined();
+      expect(atA).toEqual([{ requestId: asked.id, paymentId: 'pay_end' }]);
+      if (hearing !== undefined) {
+        await hearing.settle(4);
+        expect(hearing.heard.map((h) => ('requestId' in h ? [h.deskId, h.requestId] : [h.deskId]))).toEqual([
+          [DESK_A.deskId, asked.id],
+          [DESK_B.deskId, asked.id],
+          [DESK_B.deskId, asked.id],
+          [DESK_B.deskId, asked.id],
+        ]);
+      }
+    } finally {
+      await hearing?.close();
+    }
+  });
+
   it('keeps a request with its desk, decides it once, and settles it', async () => {
     const requests = await RefundRequests.open(await backend.storage(), DESK_A);
     const at = '2026-11-24T10:00:00.000Z';

@@ -40,7 +40,8 @@ export function owedCents(
       return payment !== undefined && (UNPAID.has(payment.status) || (payment.abandonedAt !== undefined && payment.status !== 'succeeded'));
     })
     .reduce((sum, live) => sum + live.amountCents, 0);
-  return Math.min(balance.owedCents + given, balance.sourceBalanceCents + balance.refundedCents);
+  // Never more than the source's balance and what refunds made owed again; nothing once a cancellation closed the booking.
+  return balance.closed ? 0 : Math.min(balance.owedCents + given, balance.sourceBalanceCents + balance.reopenedCents);
 }
 
 /**

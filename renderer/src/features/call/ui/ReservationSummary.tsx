@@ -1,6 +1,6 @@
-// The reservation on the call: guest, stay, hotel, what it still owes (main's count, after this desk's payments),
-// contact, and the payments made on it with their cards, the attempts still without an answer among them (as the
-// call's header counts them), and a receipt of any paid one.
+// The reservation on the call: guest, stay, hotel, what it still owes or was paid over (main's count, after payments and
+// refunds), contact, and the payments made on it with their cards, the attempts still without an answer among them (as
+// the call's header counts them), and a receipt of any paid one.
 import { Fragment, useState, type JSX, type ReactNode } from 'react';
 import type { PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { shortReference } from '../../../../../shared/payments';
@@ -8,6 +8,7 @@ import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
+import { owedState } from '../../../ui/OwedLine';
 import { formatPhone } from '../../../ui/text';
 import { brandLabel } from '../../payment/ui/card/brand';
 
@@ -37,6 +38,8 @@ const cardText = (card: { brand?: string | undefined; last4?: string | undefined
 
 export function ReservationSummary({ reservation, payments, balance, onClose, requestRefund, pendingPayments = [], sendReceipt }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
+  // Paid over, or closed by a cancellation refund, says so instead of a bare 0.00 (the same words as the call's header).
+  const owed = balance === undefined ? undefined : owedState(balance);
   const [refunding, setRefunding] = useState<string>();
   const [receipt, setReceipt] = useState<string>();
   const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
@@ -60,13 +63,25 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
         <dd>
           {date(reservation.checkIn)} – {date(reservation.checkOut)}
         </dd>
-        <dt>{t('reservation.balance')}</dt>
-        <dd>
-          <strong>{money(balance?.owedCents ?? reservation.balanceDueCents, reservation.currency)}</strong>
-          {balance !== undefined && balance.owedCents !== balance.sourceBalanceCents && (
-            <span className="muted"> · {t('reservation.balanceBefore', { amount: money(balance.sourceBalanceCents, reservation.currency) })}</span>
-          )}
-        </dd>
+        {owed === undefined || owed.kind === 'owed' ? (
+          <>
+            <dt>{t('reservation.balance')}</dt>
+            <dd>
+              <strong>{money(balance?.owedCents ?? reservation.balanceDueCents, reservation.currency)}</strong>
+              {balance !== undefined && balance.owedCents !== balance.sourceBalanceCents && (
+                <span className="muted"> · {t('reservation.balanceBefore', { amount: money(balance.sourceBalanceCents, reservation.currency) })}</span>
+              )}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>{t(owed.kind === 'overpaid' ? 'owed.overpaid' : 'owed.closed')}</dt>
+            <dd data-owed={owed.kind}>
+              <strong className={owed.kind === 'overpaid' ? 'owed--overpaid' : undefined}>{owed.kind === 'overpaid' ? money(owed.cents, reservation.currency) : t('owed.nothing')}</strong>
+              <span className="hint"> · {t(owed.kind === 'overpaid' ? 'owed.overpaidHelp' : 'owed.closedHelp')}</span>
+            </dd>
+          </>
+        )}
         <dt>{t('reservation.phone')}</dt>
         <dd className="nowrap">{reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}</dd>
         <dt>{t('reservation.email')}</dt>
@@ -112,7 +127,7 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
                 </td>
                 <td className="nowrap">{cardText(payment)}</td>
                 <td>
-                  <StatusBadge status={payment.status} />
+                  <StatusBadge payment={payment} />
                 </td>
                 {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
                 <td className="mono nowrap" title={payment.id}>

@@ -106,7 +106,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
 
   switch (current.status) {
     case 'succeeded':
-      return <Succeeded payment={current} card={card} reservation={reservation} onNext={paymentDone} />;
+      return <Succeeded payment={current} card={card} reservation={reservation} balance={balance} onNext={paymentDone} />;
     case 'failed':
       // Handled by the effect above: the next card form shows the decline.
       return <p aria-busy="true">{t('common.loading')}</p>;

@@ -1,11 +1,14 @@
-// A finished payment: on success, what the agent reads to the guest (a short reference, not the 32-character id); on
-// expiry, what happened and what next. The receipt is offered by SMS or e-mail.
+// A finished payment: on success, what the agent reads to the guest (a short reference, not the 32-character id) and
+// what the reservation owes now, in the call header's words (paid over included); on expiry, what happened and what
+// next. The receipt is offered by SMS or e-mail.
 import type { JSX } from 'react';
-import type { PaymentView } from '../../../../../shared/ipc/views';
+import type { PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
-import { shortReference } from '../../../../../shared/payments';
+import { OwedLine } from '../../../ui/OwedLine';
+import { StatusBadge } from '../../../ui/StatusBadge';
+import { paymentRefundState, shortReference } from '../../../../../shared/payments';
 import { brandLabel } from './card/brand';
 import { Receipt } from './Receipt';
 
@@ -14,10 +17,12 @@ interface SucceededProps {
   card: { brand: string; last4: string } | undefined;
   /** Where the receipt goes by default (the guest's phone or e-mail, and language); without it no receipt is offered. */
   reservation?: ReservationView | undefined;
+  /** What the reservation owes now, as main computes it (the same count as the call's header). */
+  balance?: ReservationBalance | undefined;
   onNext: () => void;
 }
 
-export function Succeeded({ payment, card, reservation, onNext }: SucceededProps): JSX.Element {
+export function Succeeded({ payment, card, reservation, balance, onNext }: SucceededProps): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const currency = payment.currency === 'usd' ? 'usd' : 'mxn';
   // The result, its button included, is scrolled into view (the button has the focus: Enter starts the next payment).
@@ -45,7 +50,21 @@ export function Succeeded({ payment, card, reservation, onNext }: SucceededProps
         <dd className="mono muted">{payment.id}</dd>
         <dt>{t('result.when')}</dt>
         <dd>{dateTime(payment.updatedAt ?? payment.createdAt)}</dd>
+        {/* Refunded since (at any desk): it says so, not only "approved". */}
+        {paymentRefundState(payment) !== undefined && (
+          <>
+            <dt>{t('reservation.status')}</dt>
+            <dd>
+              <StatusBadge payment={payment} />
+            </dd>
+          </>
+        )}
       </dl>
+      {balance !== undefined && (
+        <p className="result__owed">
+          <OwedLine balance={balance} withHelp />
+        </p>
+      )}
       <button type="button" className="primary" autoFocus onClick={onNext}>
         {t('result.next')}
       </button>

@@ -109,7 +109,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         </dd>
         <dt>{t('payments.col.status')}</dt>
         <dd>
-          <StatusBadge status={current.status} />
+          <StatusBadge payment={current} />
         </dd>
         <dt>{t('refund.left')}</dt>
         <dd>

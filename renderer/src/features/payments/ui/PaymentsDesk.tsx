@@ -102,7 +102,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
                   <td>{payment.brand ? `${brandLabel(payment.brand)} ·${payment.last4 ?? ''}` : '—'}</td>
                   <td>{money(payment.amountCents, currency)}</td>
                   <td>
-                    <StatusBadge status={payment.status} />
+                    <StatusBadge payment={payment} />
                   </td>
                   <td>{refunded > 0 ? money(refunded, currency) : '—'}</td>
                   <td>

@@ -5,6 +5,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ReservationBar } from '../../../../../renderer/src/features/call';
 import { formatPhone } from '../../../../../renderer/src/ui/text';
+import type { ReservationBalance } from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { renderIn } from '../../../support/render';
 
@@ -19,11 +20,32 @@ const reservation = {
   guestPhone: '+529981234567',
 } as unknown as ReservationView;
 
+const balance = (over: Partial<ReservationBalance>): ReservationBalance => ({
+  sourceBalanceCents: 1_245_000,
+  takenCents: 1_245_000,
+  refundedCents: 0,
+  reopenedCents: 0,
+  owedCents: 0,
+  overpaidCents: 0,
+  closed: false,
+  currency: 'mxn',
+  chargedToday: [],
+  ...over,
+});
+
 describe('ReservationBar', () => {
   it('shows guest, confirmation number and what main says is still owed, in Spanish', () => {
-    renderIn('es-MX', <ReservationBar reservation={reservation} owedCents={0} owedCurrency="mxn" />);
+    renderIn('es-MX', <ReservationBar reservation={reservation} balance={balance({ owedCents: 0 })} />);
     const bar = screen.getByRole('group', { name: 'La llamada' });
     expect(bar.textContent).toBe('Sofía Núñez OrtegaCUN-7F3K2APor cobrar: $0.00 MXN');
+  });
+
+  it('says what was paid over instead of 0.00 owed, and a booking a cancellation refund closed', () => {
+    const { unmount } = renderIn('es-MX', <ReservationBar reservation={reservation} balance={balance({ owedCents: 0, overpaidCents: 1_079_991 })} />);
+    expect(screen.getByRole('group', { name: 'La llamada' }).textContent).toBe('Sofía Núñez OrtegaCUN-7F3K2APagado de más: $10,799.91 MXN');
+    unmount();
+    renderIn('en-US', <ReservationBar reservation={reservation} balance={balance({ owedCents: 0, closed: true })} />);
+    expect(screen.getByRole('group', { name: 'The call' }).textContent).toBe('Sofía Núñez OrtegaCUN-7F3K2ABooking closed: nothing to charge (cancellation refunded)');
   });
 
   it('falls back to the reservation’s balance before main’s is known, in English', () => {

@@ -28,7 +28,10 @@ const BALANCE: ReservationBalance = {
   sourceBalanceCents: 98000,
   takenCents: 25000,
   refundedCents: 0,
+  reopenedCents: 0,
   owedCents: 73000,
+  overpaidCents: 0,
+  closed: false,
   currency: 'usd',
   chargedToday: [{ paymentId: `pay_${'a'.repeat(32)}`, amountCents: 25000, currency: 'usd', at: TEN_42 }],
 };
@@ -174,7 +177,7 @@ describe('NewPayment', () => {
 
   describe('an amount above what is still owed', () => {
     const MONICA: ReservationView = { ...RESERVATION, confirmationNumber: 'PCM-5P7R2S', guestName: 'Mónica Zúñiga Olvera', balanceDueCents: 119999, currency: 'mxn' };
-    const OWED: ReservationBalance = { sourceBalanceCents: 119999, takenCents: 0, refundedCents: 0, owedCents: 119999, currency: 'mxn', chargedToday: [] };
+    const OWED: ReservationBalance = { sourceBalanceCents: 119999, takenCents: 0, refundedCents: 0, reopenedCents: 0, owedCents: 119999, overpaidCents: 0, closed: false, currency: 'mxn', chargedToday: [] };
 
     it('is named with both amounts, and nothing is charged until the agent ticks the confirmation (not ticked, not by Enter)', async () => {
       const user = userEvent.setup();

@@ -53,7 +53,7 @@ describe('Plans', () => {
     const user = userEvent.setup();
     main.answer('payments:updateAmount', () => PAYMENT);
     // 12,450.00 owed at the source, this payment of 12,450.00 taken: 12,450.00 owed besides it.
-    const balance = { sourceBalanceCents: 1245000, takenCents: 1245000, refundedCents: 0, owedCents: 0, currency: 'mxn', chargedToday: [] };
+    const balance = { sourceBalanceCents: 1245000, takenCents: 1245000, refundedCents: 0, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: false, currency: 'mxn', chargedToday: [] };
     renderWithData('es-MX', <Plans payment={PAYMENT} balance={balance} />);
     const amount = screen.getByRole('textbox', { name: 'Cambiar el monto' });
     await user.clear(amount);
