@@ -219,8 +219,9 @@ export class RefundDesk {
           operatorName(request.requestedBy),
           request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
         ]);
-        const left = payment && refundableCents(payment);
-        const refundCents = request.amountCents ?? left;
+        // All that is left: now while pending; once approved, what its refund took.
+        const allLeft = request.status === 'pending' ? payment && refundableCents(payment) : payment?.refunds.find((r) => r.id === request.refundId)?.amountCents;
+        const refundCents = request.amountCents ?? allLeft;
         return {
           ...requestView(request),
           ...(refundCents === undefined ? {} : { refundCents }),

@@ -178,7 +178,8 @@ export type RecoveredNoticeView = z.infer<typeof RecoveredNoticeView>;
 export const RefundQueueItem = RefundRequestView.extend({
   /**
    * What approving it now refunds: the request's amount, or for "all that is left" the payment's amount less the refunds
-   * that count (pending or succeeded) as main knows them now. Absent when that is unknown (a refund without its amount).
+   * that count (pending or succeeded) as main knows them now; once approved, what its refund took. Absent when that is
+   * unknown (a refund without its amount; "all that is left" of a request rejected, or approved and not yet made).
    */
   refundCents: CentsOrZero.optional(),
   payment: z

@@ -111,6 +111,9 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
     expect(approved.request.status).toBe('approved');
     expect(approved.payment.refunds.map((r) => r.amountCents).sort()).toEqual([3_000, 9_000]);
     expect(approved.payment.refundableCents).toBe(0);
+    // Decided, it shows what its refund took, not what is left now (nothing).
+    const decided = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find((r) => r.id === requestId);
+    expect(decided).toMatchObject({ status: 'approved', refundCents: 9_000, decidedByName: 'Sam' });
   });
 
   it('shows a rejected request with its note, who rejected it by name, and when', async () => {

@@ -38,7 +38,7 @@ export function ConfirmRefund({ title, question, children, confirmLabel, cancelL
     <section ref={section} className="subpanel confirm-refund" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{title}</h3>
       <p ref={asked} tabIndex={-1} className="confirm-refund__question">
-        <strong>{question}</strong>
+        {question}
       </p>
       {children}
       {error && (
