@@ -47,8 +47,8 @@ export interface QueuePayment {
 /** Main's records the queue reads, each once per queue whatever the number of requests naming it. */
 export interface QueueRecords {
   payments(ids: readonly string[]): Promise<readonly QueuePayment[]>;
-  /** A card's brand and last 4 (never more). */
-  card(methodId: string): Promise<{ brand: string; last4: string } | undefined>;
+  /** The cards of these method ids: brand and last 4, never more. */
+  cards(methodIds: readonly string[]): Promise<readonly { id: string; brand: string; last4: string }[]>;
   guestName(reservationId: string): Promise<string | undefined>;
   operatorName(operatorId: string): Promise<string | undefined>;
 }
@@ -199,6 +199,7 @@ export class RefundDesk {
     const records = this.deps.records;
     if (records === undefined) return requests.map(requestView);
     const payments = new Map((await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]));
+    const cards = new Map((await records.cards([...new Set([...payments.values()].map((p) => p.methodId))])).map((c) => [c.id, c]));
     const once = <T>(read: (key: string) => Promise<T>): ((key: string) => Promise<T>) => {
       const reads = new Map<string, Promise<T>>();
       return (key) => {
@@ -207,14 +208,13 @@ export class RefundDesk {
         return found;
       };
     };
-    const card = once((methodId) => records.card(methodId));
     const guestName = once((reservationId) => records.guestName(reservationId));
     const operatorName = once((operatorId) => records.operatorName(operatorId));
     return Promise.all(
       requests.map(async (request): Promise<RefundQueueItem> => {
         const payment = payments.get(request.paymentId);
-        const [method, guest, requestedByName, decidedByName] = await Promise.all([
-          payment && card(payment.methodId),
+        const method = payment && cards.get(payment.methodId);
+        const [guest, requestedByName, decidedByName] = await Promise.all([
           payment && guestName(payment.reservationId),
           operatorName(request.requestedBy),
           request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
