@@ -10,11 +10,12 @@ import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type Pr
 import { RefundDesk, RefundRequests, systemRequestId, type StoredRequest } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
-import { BuiltinReservationStore, createReservationSource, ReservationError, type SecretGetter } from '../reservations';
+import { BuiltinReservationStore, createReservationSource, ReservationError, searchWithShortReference, type SecretGetter } from '../reservations';
 import { LiveFeed } from '../live';
 import { embeddedStorage, holdDeskFolder, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
-import { centsFromWire, Currency } from '../../shared/payments';
+import { centsFromWire, Currency, shortReferenceKey } from '../../shared/payments';
+import { MAX_SEARCH_RESULTS } from '../../shared/reservations';
 import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
@@ -395,6 +396,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       return engine.search({
         ...(reservationIds ? { reservationIds } : {}),
         ...(query.paymentId ? { paymentId: query.paymentId } : {}),
+        ...(query.shortReference ? { shortReference: shortReferenceKey(query.shortReference) ?? query.shortReference } : {}),
         ...(query.last4 ? { last4: query.last4 } : {}),
         ...(query.operatorId ? { operatorId: query.operatorId } : {}),
         ...(query.from ? { createdFrom: localMidnight(query.from) } : {}),
@@ -453,7 +455,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
         resetPassword: (actorId, id, password) => directory.resetPassword(actorId, id, password),
       },
       reservations: {
-        search: (query) => reservationSource.search(query),
+        search: (query) => searchWithShortReference(reservationSource, query, (key) => journal.searchPayments({ shortReference: key, limit: MAX_SEARCH_RESULTS })),
         get: (id) => reservationSource.get(id),
         importCsv: (csv) => {
           if (!(reservationSource instanceof BuiltinReservationStore)) {

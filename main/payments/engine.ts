@@ -91,6 +91,9 @@ export interface PaymentView {
   nextCheckAt: number | undefined;
   /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
   abandonedAt: string | undefined;
+  /** Its card's brand and last 4, as the journal holds the method (never more of the card). */
+  brand: string | undefined;
+  last4: string | undefined;
 }
 
 export type MethodView = Omit<StoredMethod, 'reservationId'>;
@@ -1219,6 +1222,8 @@ export class PaymentEngine {
       methodId: body.methodId,
       ...(method ? { brand: method.brand, last4: method.last4 } : {}),
       startedAt: new Date(op.createdAt).toISOString(),
+      // By the engine's clock, as the attempt was stamped: the screen's escalation never reads the desk's wall clock.
+      ageSeconds: Math.max(0, Math.floor((this.now() - op.createdAt) / 1000)),
       state: op.state === 'reconcile' ? 'reconcile' : 'unanswered',
     };
   }
@@ -1571,6 +1576,8 @@ export class PaymentEngine {
       expiresAt: p.expiresAt,
       nextCheckAt: this.poller.nextCheckAt(p.id),
       abandonedAt: p.abandonedAt,
+      brand: p.brand,
+      last4: p.last4,
     };
   }
 

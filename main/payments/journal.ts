@@ -1,7 +1,7 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES } from '../../shared/payments';
+import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES, SHORT_REFERENCE_LENGTH } from '../../shared/payments';
 import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
@@ -88,6 +88,8 @@ export interface StoredRefund {
 export interface PaymentFilter {
   reservationIds?: readonly string[];
   paymentId?: string;
+  /** The key of a short reference (shortReferenceKey): the last 8 characters of the payment id, lower case. */
+  shortReference?: string;
   last4?: string;
   operatorId?: string;
   createdFrom?: string;
@@ -121,6 +123,9 @@ export interface StoredPayment {
   deskId: string;
   /** The desk where it was abandoned (its alert goes there when it succeeds after all). */
   abandonedDeskId: string | undefined;
+  /** Its card's brand and last 4 (the method as tokenized at a desk of the center); undefined when no desk holds it. */
+  brand: string | undefined;
+  last4: string | undefined;
 }
 
 /** Who holds a payment's lease now (another desk, or this desk's other window): a change of it waits for theirs. */
@@ -467,6 +472,20 @@ async function createRecovered(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('recovered_reservation_key').on('recovered').column('reservation_key').execute();
 }
 
+/**
+ * A payment's short reference (shared/payments shortReference) as the journal compares it: the last 8 characters of
+ * its id in lower case, indexed on each backend by the same expression the search uses.
+ */
+const SHORT_REFERENCE_SQL = {
+  sqlite: (column: string) => sql<string>`lower(substr(${sql.ref(column)}, -${sql.lit(SHORT_REFERENCE_LENGTH)}))`,
+  postgres: (column: string) => sql<string>`lower(right(${sql.ref(column)}, ${sql.lit(SHORT_REFERENCE_LENGTH)}))`,
+} as const;
+
+/** The index a search by short reference reads (both backends). */
+const indexShortReference = (backend: keyof typeof SHORT_REFERENCE_SQL) => async (db: Kysely<unknown>) => {
+  await db.schema.createIndex('payments_short_reference').on('payments').expression(SHORT_REFERENCE_SQL[backend]('id')).execute();
+};
+
 const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
 
 const sqliteMigrations = {
@@ -491,6 +510,8 @@ const sqliteMigrations = {
   '0007_payment_leases': { up: createPaymentLeases },
   // 8: what recover() completed, told to its operator until acknowledged.
   '0008_recovered_notices': { up: createRecovered },
+  // 9: payments found by the short reference read to the guest.
+  '0009_short_reference': { up: indexShortReference('sqlite') },
 };
 
 const postgresMigrations = {
@@ -592,6 +613,7 @@ const postgresMigrations = {
   '0002_service_clock': { up: addServiceClock },
   '0003_payment_leases': { up: createPaymentLeases },
   '0004_recovered_notices': { up: createRecovered },
+  '0005_short_reference': { up: indexShortReference('postgres') },
 };
 
 /** The payment journal on the storage layer: journal.db in the data folder, or the `journal` schema of the center. */
@@ -1271,6 +1293,7 @@ export class Journal {
       const pattern = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(sql<boolean>`p.id LIKE ${pattern} ESCAPE ${'\\'}`);
     }
+    if (filter.shortReference !== undefined) query = query.where(SHORT_REFERENCE_SQL[this.store.backend]('p.id'), '=', filter.shortReference.toLowerCase());
     if (filter.last4 !== undefined) query = query.where('m.last4', '=', filter.last4);
     if (filter.operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['p.operator_id']), '=', filter.operatorId?.toLowerCase() ?? ''));
     if (filter.createdFrom !== undefined) query = query.where('p.created_at', '>=', filter.createdFrom);
@@ -1349,7 +1372,16 @@ export class Journal {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map((row) => toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId));
+    // Brand and last 4 only: what a payment's view may show of its card.
+    const cards = await this.db
+      .selectFrom('methods')
+      .select(['id', 'brand', 'last4'])
+      .where('id', 'in', [...new Set(rows.map((row) => row.method_id))])
+      .execute();
+    return rows.map((row) => {
+      const card = cards.find((m) => m.id === row.method_id);
+      return toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId, card);
+    });
   }
 
   private async toPayment(row: PaymentRecord): Promise<StoredPayment> {
@@ -1359,7 +1391,7 @@ export class Journal {
   }
 }
 
-function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string): StoredPayment {
+function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string, card: { brand: string; last4: string } | undefined): StoredPayment {
   return {
     id: row.id,
     reservationId: row.reservation_id,
@@ -1386,6 +1418,8 @@ function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string):
     abandonedAt: opt(row.abandoned_at),
     deskId: row.desk_id ?? deskId,
     abandonedDeskId: opt(row.abandoned_desk_id) ?? (row.abandoned_at === null ? undefined : (row.desk_id ?? deskId)),
+    brand: card?.brand,
+    last4: card?.last4,
   };
 }
 

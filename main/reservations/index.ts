@@ -24,4 +24,18 @@ export {
   type AnyReservationSource,
   type ReservationSourceDeps,
 } from './factory';
-export { MIN_PHONE_DIGITS, RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys, type PhoneKeys, type QueryKeys } from './match';
+export {
+  MIN_FRAGMENT_CHARS,
+  MIN_PHONE_DIGITS,
+  MIN_REFERENCE_CHARS,
+  RANK,
+  confirmationKey,
+  foldText,
+  matchRank,
+  phoneKeys,
+  queryKeys,
+  searchWords,
+  type PhoneKeys,
+  type QueryKeys,
+} from './match';
+export { searchWithShortReference, type PaymentsByShortReference } from './short-reference';

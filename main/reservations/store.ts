@@ -4,19 +4,63 @@
  * same file again, at any desk, replaces each reservation by its confirmation number (unique, any case). Training's demo
  * guests stay in the desk's own file (reservations-training.db), never on the center.
  */
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Currency } from '../../shared/payments';
 import { MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
 import { embeddedStorage, StorageError, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 import { readReservationCsv } from './csv';
 import { demoReservations } from './demo';
 import { ReservationError } from './errors';
-import { RANK, confirmationKey, foldText, phoneKeys, queryKeys } from './match';
+import { APOSTROPHES, MIN_FRAGMENT_CHARS, RANK, confirmationKey, foldText, phoneKeys, queryKeys, type QueryKeys } from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';
 
 /** The file for real (imported) reservations, and training's own. */
 export const RESERVATIONS_FILE = 'reservations.db';
 export const TRAINING_RESERVATIONS_FILE = 'reservations-training.db';
+
+/** A SQL expression: the column's text without the apostrophes a name is written with (APOSTROPHES). */
+function sqliteWithoutApostrophes(column: string): string {
+  return [...APOSTROPHES].reduce((expression, mark) => `replace(${expression}, '${mark.replace(/'/g, "''")}', '')`, column);
+}
+
+/** The center's schema of this store. */
+const SCHEMA = 'reservations';
+
+/**
+ * PostgreSQL's own search on the center: `unaccent` folds accents, `pg_trgm` indexes parts of words for LIKE.
+ * Both are contrib extensions marked trusted (PostgreSQL 13 on): the schema owner who runs --migrate-center may create
+ * them, with its CREATE privilege on the database (docs/center/setup.sql), no superuser. They go in this store's schema
+ * unless IT already installed them elsewhere, in which case they are used where they are.
+ * search_text(text) is the name as it is compared: unaccented, lower case, apostrophes dropped ("O'Connor" is
+ * "oconnor"), other punctuation a space ("García, Pedro" is "garcia pedro"). It is a pure function of its text:
+ * every role that may use the schema may call it (the owner's default privileges would withhold it). The column
+ * search_name holds it for each reservation, existing ones computed here, and its trigram index serves LIKE. The
+ * confirmation key and the phone's digits get trigram indexes too (a part of the number; a phone's start or end), so
+ * that every branch of a search is served by an index.
+ */
+async function postgresSearchMigration(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE EXTENSION IF NOT EXISTS unaccent WITH SCHEMA ${sql.id(SCHEMA)}`.execute(db);
+  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA ${sql.id(SCHEMA)}`.execute(db);
+  const installed = await sql<{ extname: string; schema: string }>`
+    SELECT e.extname, n.nspname AS schema FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname IN ('unaccent', 'pg_trgm')`.execute(db);
+  const schemaOf = (extension: string): string => installed.rows.find((row) => row.extname === extension)?.schema ?? SCHEMA;
+  const unaccent = schemaOf('unaccent');
+  const trgm = schemaOf('pg_trgm');
+  const apostrophes = `[${APOSTROPHES}]`;
+  // Separators beyond ASCII punctuation ([:punct:] is ASCII only in some locales): dashes, quotes, ¡ ¿ « » and the ellipsis.
+  const separators = '[[:space:][:punct:]\u00a1\u00ab\u00bb\u00bf\u2010-\u2015\u2018-\u201f\u2026]+';
+  await sql`CREATE FUNCTION ${sql.table(`${SCHEMA}.search_text`)}(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN btrim(regexp_replace(regexp_replace(lower(${sql.id(unaccent)}.unaccent(${sql.lit(`${unaccent}.unaccent`)}::regdictionary, $1)),
+      ${sql.lit(apostrophes)}, '', 'g'), ${sql.lit(separators)}, ' ', 'g'))`.execute(db);
+  await sql`GRANT EXECUTE ON FUNCTION ${sql.table(`${SCHEMA}.search_text`)}(text) TO PUBLIC`.execute(db);
+  const table = sql.table(`${SCHEMA}.reservations`);
+  await sql`ALTER TABLE ${table} ADD COLUMN search_name text GENERATED ALWAYS AS (${sql.table(`${SCHEMA}.search_text`)}(guest_name)) STORED`.execute(db);
+  await sql`CREATE INDEX reservations_search_name ON ${table} USING gin (search_name ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX reservations_confirmation_part ON ${table} USING gin (confirmation_key ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX reservations_phone_national_part ON ${table} USING gin (phone_national ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX reservations_phone_digits_part ON ${table} USING gin (phone_digits ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+}
 
 const sqliteMigrations = {
   '0001_reservations': {
@@ -60,6 +104,30 @@ const sqliteMigrations = {
       await db.schema.alterTable('reservations').addColumn('desk_id', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
+  // SQLite's full-text search, kept by triggers, existing reservations indexed here. reservation_words: the name's
+  // words without accents or case (unicode61 remove_diacritics 2), any order, by their start (prefix indexes), and the
+  // phone's digits (the number inside its country, and with its country code, each a column of its own) by their start. reservation_fragments
+  // (trigram): a part of the name of 3 characters or more, and a part of the confirmation key ("6b3d8f"). Apostrophes
+  // are dropped from names before either sees them, so that "oconnor" finds O'Connor.
+  '0004_search': {
+    up: async (db: Kysely<unknown>) => {
+      const name = (row: 'new') => sql.raw(sqliteWithoutApostrophes(`${row}.guest_name`));
+      const insert = sql`INSERT INTO reservation_words (rowid, name, phone_national, phone_digits)
+           VALUES (new.rowid, ${name('new')}, new.phone_national, new.phone_digits);
+         INSERT INTO reservation_fragments (rowid, name, reference) VALUES (new.rowid, ${name('new')}, coalesce(new.confirmation_key, ''));`;
+      const remove = sql`DELETE FROM reservation_words WHERE rowid = old.rowid;
+         DELETE FROM reservation_fragments WHERE rowid = old.rowid;`;
+      await sql`CREATE VIRTUAL TABLE reservation_words USING fts5(name, phone_national, phone_digits, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+   CREATE VIRTUAL TABLE reservation_fragments USING fts5(name, reference, tokenize = 'trigram remove_diacritics 1');
+   CREATE TRIGGER reservations_search_insert AFTER INSERT ON reservations BEGIN ${insert} END;
+   CREATE TRIGGER reservations_search_update AFTER UPDATE ON reservations BEGIN ${remove} ${insert} END;
+   CREATE TRIGGER reservations_search_delete AFTER DELETE ON reservations BEGIN ${remove} END;
+   INSERT INTO reservation_words (rowid, name, phone_national, phone_digits)
+     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, phone_national, phone_digits FROM reservations;
+   INSERT INTO reservation_fragments (rowid, name, reference)
+     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, coalesce(confirmation_key, '') FROM reservations;`.execute(db);
+    },
+  },
 };
 
 export const RESERVATIONS_STORE: StoreDefinition = {
@@ -99,6 +167,7 @@ export const RESERVATIONS_STORE: StoreDefinition = {
           await db.schema.createIndex('reservations_confirmation_key').on('reservations').column('confirmation_key').execute();
         },
       },
+      '0002_search': { up: (db: Kysely<unknown>) => postgresSearchMigration(db) },
     },
     // Imports add and replace; nothing is deleted.
     grants: { reservations: ['SELECT', 'INSERT', 'UPDATE'] },
@@ -165,6 +234,63 @@ const toView = (row: ReservationRecord): ReservationView =>
     ...(row.guest_email === null ? {} : { guestEmail: row.guest_email }),
     ...guestLanguageOf({ language: row.guest_language ?? undefined, guestPhone: row.guest_phone ?? undefined }),
   });
+
+/** The conditions of a search that each backend's own text search decides (RANK); undefined where the text has none. */
+interface TextMatch {
+  phoneStart?: RawBuilder<SqlBool>;
+  reference?: RawBuilder<SqlBool>;
+  /** Every word typed is a whole word of the name. */
+  nameWords?: RawBuilder<SqlBool>;
+  /** Every word typed starts a word of the name. */
+  nameWordStart?: RawBuilder<SqlBool>;
+  /** Every word typed is in the name (MIN_FRAGMENT_CHARS or more), or starts a word of it (shorter): the least a name match is. */
+  nameContains?: RawBuilder<SqlBool>;
+}
+
+const and = (conditions: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> => sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+
+/** An FTS5 string: the text in double quotes, its own doubled (the words and keys hold letters and digits only, mostly). */
+const ftsString = (text: string): string => `"${text.replace(/"/g, '""')}"`;
+
+/** SQLite: FTS5 MATCH on the tables 0004_search keeps (words by their start, trigram parts). */
+function sqliteMatch(keys: QueryKeys): TextMatch {
+  const inTable = (table: 'reservation_words' | 'reservation_fragments', query: string): RawBuilder<SqlBool> =>
+    sql<SqlBool>`rowid IN (SELECT rowid FROM ${sql.table(table)} WHERE ${sql.table(table)} MATCH ${query})`;
+  const match: TextMatch = {};
+  if (keys.phoneDigits !== undefined) match.phoneStart = inTable('reservation_words', `{phone_national phone_digits} : ${ftsString(keys.phoneDigits)}*`);
+  if (keys.reference !== undefined) match.reference = inTable('reservation_fragments', `reference : ${ftsString(keys.reference)}`);
+  if (keys.words.length === 0) return match;
+  const all = (each: (word: string) => string): string => `name : (${keys.words.map(each).join(' AND ')})`;
+  match.nameWords = inTable('reservation_words', all(ftsString));
+  match.nameWordStart = inTable('reservation_words', all((word) => `${ftsString(word)}*`));
+  // The trigram index finds a part of 3 characters or more; a shorter word must start a word of the name.
+  const long = keys.words.filter((word) => word.length >= MIN_FRAGMENT_CHARS);
+  const short = keys.words.filter((word) => word.length < MIN_FRAGMENT_CHARS);
+  match.nameContains = and([
+    ...(long.length === 0 ? [] : [inTable('reservation_fragments', `name : (${long.map(ftsString).join(' AND ')})`)]),
+    ...(short.length === 0 ? [] : [inTable('reservation_words', `name : (${short.map((word) => `${ftsString(word)}*`).join(' AND ')})`)]),
+  ]);
+  return match;
+}
+
+/** PostgreSQL: LIKE on search_name (search_text, unaccent) and the confirmation key, served by pg_trgm's indexes (0002_search). */
+function postgresMatch(keys: QueryKeys): TextMatch {
+  const match: TextMatch = {};
+  const escape = '\\';
+  if (keys.phoneDigits !== undefined) {
+    const start = `${keys.phoneDigits}%`;
+    match.phoneStart = sql<SqlBool>`(phone_national LIKE ${start} OR phone_digits LIKE ${start})`;
+  }
+  if (keys.reference !== undefined) match.reference = sql<SqlBool>`confirmation_key LIKE ${`%${likeEscape(keys.reference)}%`} ESCAPE ${escape}`;
+  if (keys.words.length === 0) return match;
+  // Each word folded by the center's own search_text; what is left are letters and digits, never a LIKE wildcard.
+  const folded = (word: string) => sql<string>`${sql.table(`${SCHEMA}.search_text`)}(${word})`;
+  const startsWord = (word: string) => sql<SqlBool>`(search_name LIKE ${folded(word)} || '%' OR search_name LIKE '% ' || ${folded(word)} || '%')`;
+  match.nameWords = and(keys.words.map((word) => sql<SqlBool>`(' ' || search_name || ' ') LIKE '% ' || ${folded(word)} || ' %'`));
+  match.nameWordStart = and(keys.words.map(startsWord));
+  match.nameContains = and(keys.words.map((word) => (word.length >= MIN_FRAGMENT_CHARS ? sql<SqlBool>`search_name LIKE '%' || ${folded(word)} || '%'` : startsWord(word))));
+  return match;
+}
 
 export interface ReservationStoreOptions {
   /** The clock for updated_at and for placing the demo stays around today (ms since the epoch). */
@@ -241,30 +367,35 @@ export class BuiltinReservationStore implements ReservationSource {
   async search(query: ReservationQuery): Promise<ReservationView[]> {
     const { text } = checkQuery(query);
     const keys = queryKeys(text);
-    const name = likeEscape(keys.name);
-    const phone = keys.phoneDigits ?? null;
-    const escape = '\\';
     return this.guard(async () => {
-      const hasPhone = sql<SqlBool>`CAST(${phone} AS text) IS NOT NULL`;
+      const store = this.open();
+      const match = store.backend === 'postgres' ? postgresMatch(keys) : sqliteMatch(keys);
+      const phone = keys.phoneDigits ?? null;
       const phoneEnd = sql<SqlBool>`phone_digits LIKE '%' || CAST(${phone} AS text)`;
+      const never = sql<SqlBool>`1 = 0`;
       const rank = sql<number>`CASE
           WHEN confirmation_key = ${keys.id} THEN ${sql.lit(RANK.confirmationNumber)}
           WHEN email_key = ${keys.email} THEN ${sql.lit(RANK.email)}
-          WHEN ${hasPhone} AND (phone_digits = ${phone} OR phone_national = ${phone}) THEN ${sql.lit(RANK.phone)}
-          WHEN ${hasPhone} AND ${phoneEnd} THEN ${sql.lit(RANK.phoneEnd)}
+          WHEN ${phone === null ? never : sql<SqlBool>`phone_digits = ${phone} OR phone_national = ${phone}`} THEN ${sql.lit(RANK.phone)}
+          WHEN ${phone === null ? never : phoneEnd} THEN ${sql.lit(RANK.phoneEnd)}
+          WHEN ${match.phoneStart ?? never} THEN ${sql.lit(RANK.phoneStart)}
+          WHEN ${match.reference ?? never} THEN ${sql.lit(RANK.confirmationPart)}
           WHEN name_key = ${keys.name} THEN ${sql.lit(RANK.nameExact)}
-          WHEN name_key LIKE ${`${name}%`} ESCAPE ${escape} OR name_key LIKE ${`% ${name}%`} ESCAPE ${escape} THEN ${sql.lit(RANK.nameWordStart)}
+          WHEN ${match.nameWords ?? never} THEN ${sql.lit(RANK.nameWords)}
+          WHEN ${match.nameWordStart ?? never} THEN ${sql.lit(RANK.nameWordStart)}
           ELSE ${sql.lit(RANK.nameContains)}
         END`;
-      const rows = await this.open()
-        .db.selectFrom('reservations')
+      const rows = await store.db
+        .selectFrom('reservations')
         .select([...COLUMNS, rank.as('rank')])
         .where((eb) =>
           eb.or([
             ...(keys.id === '' ? [] : [eb('confirmation_key', '=', keys.id)]),
             eb('email_key', '=', keys.email),
             ...(phone === null ? [] : [eb('phone_digits', '=', phone), eb('phone_national', '=', phone), phoneEnd]),
-            ...(keys.name === '' ? [] : [sql<SqlBool>`name_key LIKE ${`%${name}%`} ESCAPE ${escape}`]),
+            ...(match.phoneStart === undefined ? [] : [match.phoneStart]),
+            ...(match.reference === undefined ? [] : [match.reference]),
+            ...(match.nameContains === undefined ? [] : [match.nameContains]),
           ]),
         )
         .orderBy('rank')

@@ -41,6 +41,9 @@ export const PaymentView = z.object({
   nextCheckAt: z.number().optional(),
   /** The agent abandoned it while in progress ("Abandon and use another card"): it is left to expire on the service. */
   abandonedAt: z.string().optional(),
+  /** Its card, as main's records hold it (brand and last 4 only); absent when no desk of the center tokenized it. */
+  brand: z.string().optional(),
+  last4: z.string().regex(/^\d{0,4}$/).optional(),
 });
 export type PaymentView = z.infer<typeof PaymentView>;
 
@@ -58,10 +61,8 @@ export const MethodView = z.object({
 });
 export type MethodView = z.infer<typeof MethodView>;
 
-/** A payment in the supervisor's search: the view, with the card's brand and last 4 and who took it. */
+/** A payment in the supervisor's search: the view (its card's brand and last 4 included), with who took it and where. */
 export const PaymentSummary = PaymentView.extend({
-  brand: z.string().optional(),
-  last4: z.string().regex(/^\d{0,4}$/).optional(),
   operatorId: z.string().optional(),
   /** The desk where it was taken (its desk id): the search covers every desk of the center. */
   deskId: z.string().optional(),
@@ -83,6 +84,11 @@ export const PendingPaymentView = z.object({
   brand: z.string().optional(),
   last4: z.string().regex(/^\d{0,4}$/).optional(),
   startedAt: z.string(),
+  /**
+   * How long ago it was sent, in whole seconds, by main's clock when it was read: the screen tells the agent to call a
+   * supervisor after a while by this, never by the desk's own clock.
+   */
+  ageSeconds: z.number().int().min(0),
   state: z.enum(['unanswered', 'reconcile']),
 });
 export type PendingPaymentView = z.infer<typeof PendingPaymentView>;

@@ -15,6 +15,9 @@ export const cvcLength = (digits: string): number => cardValidator.number(digits
 /** A card is valid to the end of its expiry month. */
 export const isCardExpired = (expMonth: number, expYear: number, now: number): boolean => now >= Date.UTC(expYear, expMonth, 1);
 
+/** The longest cardholder name the service takes, trimmed. */
+export const MAX_HOLDER_NAME_LENGTH = 100;
+
 export const CardInput = z
   .strictObject({
     number: z
@@ -24,7 +27,7 @@ export const CardInput = z
     expMonth: z.number({ error: 'Enter the expiry month.' }).int().min(1, 'The expiry month must be 1 to 12.').max(12, 'The expiry month must be 1 to 12.'),
     expYear: z.number({ error: 'Enter the expiry year.' }).int().min(2000, 'Enter the expiry year with four digits.').max(2100, 'Enter the expiry year with four digits.'),
     cvv: z.string({ error: 'Enter the security code.' }).regex(/^\d{3,4}$/, 'The security code must be 3 or 4 digits.'),
-    holderName: freeText().trim().min(1).max(100, 'The cardholder name can have at most 100 characters.').optional(),
+    holderName: freeText().trim().min(1).max(MAX_HOLDER_NAME_LENGTH, `The cardholder name can have at most ${MAX_HOLDER_NAME_LENGTH} characters.`).optional(),
   })
   .superRefine((card, ctx) => {
     if (!luhn10(card.number)) {

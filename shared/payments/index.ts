@@ -51,3 +51,15 @@ export function shortReference(paymentId: string): string {
   const tail = paymentId.slice(-8).toUpperCase();
   return `${tail.slice(0, 4)}-${tail.slice(4)}`;
 }
+
+/** How many characters of the payment id a short reference holds. */
+export const SHORT_REFERENCE_LENGTH = 8;
+
+/**
+ * The payment-id tail a short reference read by the guest names, in lower case, or undefined when the text is not one:
+ * "9D21-F5A0", "9d21f5a0" and "9D21 F5A0" all give "9d21f5a0" (any case, with or without the dash or a space).
+ */
+export function shortReferenceKey(text: string): string | undefined {
+  const key = text.normalize('NFKC').replace(/[\s\p{Pd}]+/gu, '').toLowerCase();
+  return new RegExp(`^[0-9a-f]{${SHORT_REFERENCE_LENGTH}}$`).test(key) ? key : undefined;
+}

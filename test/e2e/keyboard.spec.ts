@@ -51,7 +51,7 @@ test('Enter after a service error: "Check again" takes the focus, and Enter chec
   expect(journalPaymentKeys(app)).toHaveLength(1);
 });
 
-test('MSI from the keyboard: the plans take the focus, Enter in the amount updates it, Enter on a plan confirms it', async ({ page, app }) => {
+test('MSI from the keyboard: the plans take the focus, Enter in the amount updates it, Enter on a plan goes to Confirm', async ({ page, app }) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
   await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
@@ -68,10 +68,12 @@ test('MSI from the keyboard: the plans take the focus, Enter in the amount updat
   await amount.press('Enter');
   await expect(page.getByText('was $12,450.00')).toBeVisible();
   await expect(page.getByLabel(/^3 months of \$333\.33/)).toBeVisible();
-  // From the keyboard: to the plan, Space chooses it, Enter confirms it.
+  // From the keyboard: to the plan, Space chooses it, Enter goes to "Confirm payment" (a radio confirms nothing), Enter confirms.
   await page.getByLabel(/^3 months of \$333\.33/).focus();
   await page.keyboard.press('Space');
   await expect(page.getByLabel(/^3 months of \$333\.33/)).toBeChecked();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Confirm payment' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('3 months of $333.33');
   await expect(page.getByRole('button', { name: 'Done — new payment' })).toBeFocused();

@@ -13,7 +13,7 @@ const amountField = (page: Page) => page.getByLabel('Amount', { exact: true });
 async function charge(page: Page, card: string, { amount, note, keep = false }: { amount?: string; note?: string; keep?: boolean } = {}): Promise<void> {
   if (amount !== undefined) await amountField(page).fill(amount);
   if (note !== undefined) await page.getByLabel('Note for the payment (optional)').fill(note);
-  if (keep) await page.getByLabel('The guest agrees to keep this card').check();
+  if (keep) await page.getByLabel('Keep this card for later charges (the guest agrees)').check();
   await page.getByLabel('Card number').focus();
   await keyCard(page, card);
   await page.keyboard.press('Enter');
@@ -55,7 +55,7 @@ test('the result offers a receipt by SMS or e-mail, prefilled from the reservati
   expect(reference).toMatch(/^[A-F0-9]{4}-[A-F0-9]{4}$/);
   const receipt = result.getByRole('form', { name: 'Send the receipt to the guest' });
   // Prefilled from the reservation: its phone for SMS, its e-mail for e-mail; the guest's language.
-  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+13125550187');
+  await expect(receipt.getByLabel('Guest phone (with country code)')).toHaveValue('+1 312 555 0187');
   await expect(receipt.getByLabel('Message language')).toHaveValue('en-US');
   await receipt.getByRole('radio', { name: 'E-mail' }).check();
   await expect(receipt.getByLabel('Guest e-mail')).toHaveValue('michael.johnson@example.com');
@@ -109,7 +109,7 @@ test('the receipt is sent from the keyboard without losing the focus, and a doub
 test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
-  await expect(page.getByLabel('The guest agrees to keep this card')).not.toBeChecked();
+  await expect(page.getByLabel('Keep this card for later charges (the guest agrees)')).not.toBeChecked();
 
   // Without consent: paid, not kept.
   await charge(page, '4242424242424242', { amount: '100' });
@@ -123,7 +123,7 @@ test('a card is kept only with the guest’s consent and a declined card never; 
   await expect(page.getByRole('heading', { name: 'Saved cards' })).toHaveCount(0);
 
   // With consent, paid: kept, the only saved card.
-  await expect(page.getByLabel('The guest agrees to keep this card')).not.toBeChecked();
+  await expect(page.getByLabel('Keep this card for later charges (the guest agrees)')).not.toBeChecked();
   await charge(page, '5555555555554444', { keep: true });
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('Mastercard •••• 4444');
   await page.getByRole('button', { name: 'Done — new payment' }).click();
@@ -230,7 +230,9 @@ test('abandon while the service cannot be asked: refused, and the agent is told 
   await charge(page, '4000000000003220');
   const panel = page.getByRole('region', { name: /Payment status/ });
   await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeVisible();
-  await expect(panel).toContainText('Ask the guest to ignore the link already sent.');
+  // No link was sent yet: the guest is not asked to ignore one.
+  await expect(panel).toContainText('The payment is left to expire unpaid: nothing is charged on it.');
+  await expect(panel).not.toContainText('Ask the guest to ignore the link already sent.');
   // Every read of the payment gets a 503 for a while (the abandon's read, and the desk's own checks meanwhile).
   await simulatorFault(app, 'GET /payments/{id}', 'error_503', 40);
   await panel.getByRole('button', { name: 'Abandon and use another card' }).click();

@@ -9,8 +9,8 @@ import { expect, test } from './support/harness';
 import { expectAccessible, futureExpiry, signIn } from './support/desk';
 
 const WORDS = {
-  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', continue: 'Continue', keep: 'The guest agrees to keep this card', amount: 'Amount', receipt: 'Send receipt', close: 'Close reservation', abandon: 'Abandon and use another card' },
-  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', continue: 'Continuar', keep: 'El huésped acepta que se guarde esta tarjeta', amount: 'Monto', receipt: 'Enviar recibo', close: 'Cerrar reservación', abandon: 'Abandonar y usar otra tarjeta' },
+  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', continue: 'Continue', keep: 'Keep this card for later charges (the guest agrees)', amount: 'Amount', receipt: 'Send receipt', close: 'Close reservation', abandon: 'Abandon and use another card' },
+  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', continue: 'Continuar', keep: 'Guardar esta tarjeta para cobros futuros (el huésped lo acepta)', amount: 'Monto', receipt: 'Enviar recibo', close: 'Cerrar reservación', abandon: 'Abandonar y usar otra tarjeta' },
 } as const;
 
 /** An agent's laptop: what must stay in view is checked in this window. */

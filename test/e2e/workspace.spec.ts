@@ -210,7 +210,7 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
   await signInAgent(page, app);
   await openReservation(page, 'CUN-5Z2A8B', 'Sarah Nguyen');
   await page.getByLabel('Amount', { exact: true }).fill('100');
-  await page.getByLabel('The guest agrees to keep this card').check();
+  await page.getByLabel('Keep this card for later charges (the guest agrees)').check();
   await page.getByLabel('Card number').focus();
   await keyCard(page, '378282246310005', '1234');
   await page.keyboard.press('Enter');
@@ -231,7 +231,7 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
 test.describe('the idle lock', () => {
   test.use({ idleTimeoutMs: 2_500 });
 
-  test('wipes the card form: after signing in again the card data is gone, what else the agent typed is not', async ({ page, app }) => {
+  test('wipes the card form and every text typed for the payment: after signing in again only the call is kept', async ({ page, app }) => {
     await signInAgent(page, app);
     await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
     await page.getByLabel('Amount', { exact: true }).fill('250');
@@ -245,11 +245,11 @@ test.describe('the idle lock', () => {
     await page.locator('#sign-in-id').fill('ana');
     await page.locator('#sign-in-password').fill('agent password 1234');
     await page.keyboard.press('Enter');
-    // Issue 14, item 4: the same agent finds the call as it was — the reservation, the amount and the note — and an
-    // empty card form.
+    // The same agent finds the call — the reservation — and nothing typed: the amount back to what is owed, an empty
+    // note and an empty card form.
     await expect(page.getByRole('heading', { level: 2, name: /Zoë Anderson/ })).toBeVisible();
-    await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('250');
-    await expect(page.getByLabel('Note for the payment (optional)')).toHaveValue('Deposit, room 12');
+    await expect(page.getByLabel('Amount', { exact: true })).not.toHaveValue('250');
+    await expect(page.getByLabel('Note for the payment (optional)')).toHaveValue('');
     await expect(page.getByLabel('Card number')).toHaveValue('');
     expect(await page.content()).not.toMatch(/4242 ?4242/);
   });

@@ -4,7 +4,7 @@ import type { JSX, RefObject } from 'react';
 import type { OperatorView } from '../../../shared/operators';
 import { describeError } from '../bridge/errors';
 import { Lookup, ReservationBar, ReservationSummary, useCall, useOverview, useReservation } from '../features/call';
-import { AbandonedNotice, inProgressCents, PaymentFlow, ReservationRecovered } from '../features/payment';
+import { AbandonedNotice, inProgressCents, PaymentFlow, Receipt, ReservationRecovered } from '../features/payment';
 import { RequestRefund } from '../features/refunds';
 import { Outbox } from '../features/training';
 import { useI18n } from '../i18n';
@@ -50,9 +50,15 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
               <ReservationSummary
                 reservation={reservation.data}
                 payments={overview.data?.payments ?? []}
+                pendingPayments={overview.data?.pendingPayments}
                 balance={overview.data?.balance}
-                onClose={closeReservation}
+                onClose={() => {
+                  // The panel that had the focus is gone: the search box takes it, for the next call.
+                  closeReservation();
+                  lookupRef.current?.focus();
+                }}
                 requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
+                sendReceipt={canTakePayments ? (payment, guest) => <Receipt payment={payment} reservation={guest} /> : undefined}
               />
               <ReservationRecovered notices={overview.data?.recovered} />
               <AbandonedNotice payments={overview.data?.payments ?? []} />

@@ -31,7 +31,7 @@ function forgetCall(): void {
 
 /**
  * The lock forgets what was read and every operation's variables and answers, but keeps the call (reservation, payment
- * followed, what the agent typed — never card data, which went with the card form): the same operator signing back
+ * followed, the choices made — never card data, which went with the card form): the same operator signing back
  * in finds the call as it was, its payment read again from main.
  */
 function forgetReadings(): void {
@@ -57,9 +57,11 @@ function Shell(): JSX.Element {
   /** Who had the call when the desk locked: anyone else signing in starts with none. */
   const callOf = useRef<string>(undefined);
 
-  // The idle lock: the workspace (and the card form with it) is unmounted, so typed card data is gone.
+  // The idle lock: the workspace (and every form with it) is unmounted, so typed card data is gone; the payment's amount
+  // and note, kept for the call, are forgotten too.
   useSessionLocked((event) => {
     forgetReadings();
+    useCall.getState().locked();
     if (event.endedElsewhere !== undefined) {
       // The operator signed in at another desk and ended this session: nothing of it stays here.
       callOf.current = undefined;

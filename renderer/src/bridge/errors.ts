@@ -48,6 +48,7 @@ export const FIELD_LABELS: Readonly<Record<string, PlainKey>> = {
   text: 'field.search',
   reservationId: 'payments.reservation',
   paymentId: 'payments.paymentId',
+  shortReference: 'payments.shortReference',
   guestName: 'payments.guest',
   operatorId: 'payments.agent',
   actor: 'audit.actor',
@@ -139,4 +140,21 @@ export function describeError(error: unknown, t: Translate): string {
 export function textProblem(schema: z.ZodType, value: string, field: string, t: Translate): string | undefined {
   const code = textIssueCode(schema.safeParse(value).error?.issues.find((issue) => textIssueCode(issue) !== undefined));
   return code === undefined ? undefined : describeError(new ApiError({ code, message: '', field }), t);
+}
+
+/** Card data in a free-text value: a card number or a security code. */
+export type CardDataIssue = Extract<TextIssueCode, 'card_number_in_text' | 'security_code_in_text'>;
+
+/**
+ * The card data a free-text value holds, by the contract's own schema (main checks it again), or undefined. A field that
+ * holds it is emptied at once (never kept on screen or in a store), and `clearedText` says why.
+ */
+export function cardDataIn(schema: z.ZodType, value: string): CardDataIssue | undefined {
+  const code = textIssueCode(schema.safeParse(value).error?.issues.find((issue) => textIssueCode(issue) !== undefined));
+  return code === 'card_number_in_text' || code === 'security_code_in_text' ? code : undefined;
+}
+
+/** Why a field was emptied, in words: the field named, what was in it, and that card data goes only in the card form. */
+export function clearedText(code: CardDataIssue, field: string, t: Translate): string {
+  return t(code === 'card_number_in_text' ? 'refusal.cardNumber.cleared' : 'refusal.securityCode.cleared', { field: labelOf(field, t) || field });
 }

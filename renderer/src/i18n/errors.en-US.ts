@@ -192,4 +192,6 @@ export const errorsEnUS = {
   // A day typed in the desk's format (ui/DateField), never the browser's date picker.
   'date.pattern': 'mm/dd/yyyy',
   'date.invalid': '{field}: type the day as {pattern}, for example 03/14/2025.',
+  // Search: a short reference that is not one.
+  'error.invalid_input.shortReference': 'Short reference: type its 8 characters as the receipt shows them, for example 9D21-F5A0 (the dash may be left out).',
 } as const;

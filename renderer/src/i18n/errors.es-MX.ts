@@ -181,4 +181,6 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   // A day typed in the desk's format (ui/DateField), never the browser's date picker.
   'date.pattern': 'dd/mm/aaaa',
   'date.invalid': '{field}: escriba el día como {pattern}, por ejemplo 14/03/2025.',
+  // Search: a short reference that is not one.
+  'error.invalid_input.shortReference': 'Referencia corta: escriba sus 8 caracteres como aparecen en el comprobante, por ejemplo 9D21-F5A0 (el guion es opcional).',
 };

@@ -1,6 +1,6 @@
 // The match rules on their own (the REST adapter ranks partner answers with them; the store's SQL uses the same ranks).
 import { describe, expect, it } from 'vitest';
-import { RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys } from '../../../main/reservations';
+import { RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys, searchWords } from '../../../main/reservations';
 import { reservation } from './helpers';
 
 const rank = (text: string, overrides = {}): number | undefined => matchRank(reservation(overrides), queryKeys(text));
@@ -45,8 +45,20 @@ describe('confirmation keys', () => {
   });
 });
 
+describe('searchWords', () => {
+  it.each([
+    ["O'Connor", ['oconnor']],
+    ['O’Connor', ['oconnor']],
+    ['García, Pedro', ['garcia', 'pedro']],
+    ['Chloé Dubois-Smith', ['chloe', 'dubois', 'smith']],
+    ['  %_ ', []],
+  ])('%s → %j (apostrophes dropped, other punctuation a space)', (text, words) => {
+    expect(searchWords(text)).toEqual(words);
+  });
+});
+
 describe('matchRank', () => {
-  it('ranks confirmation number, e-mail, phone, the end of a phone, whole name, word start, anywhere', () => {
+  it('ranks confirmation number, e-mail, phone, its end, its start, part of a confirmation number, whole name, its words, word starts, anywhere', () => {
     expect(rank('tst-000001')).toBe(RANK.confirmationNumber);
     expect(rank('tst000001')).toBe(RANK.confirmationNumber);
     expect(rank('TST 000001')).toBe(RANK.confirmationNumber);
@@ -55,19 +67,40 @@ describe('matchRank', () => {
     expect(rank('+52 998 111 2233')).toBe(RANK.phone);
     expect(rank('111 2233')).toBe(RANK.phoneEnd);
     expect(rank('2233')).toBe(RANK.phoneEnd);
+    expect(rank('998 111')).toBe(RANK.phoneStart);
+    expect(rank('+52 998 1')).toBe(RANK.phoneStart);
+    expect(rank('TST-0000')).toBe(RANK.confirmationPart);
+    expect(rank('000001')).toBe(RANK.confirmationPart);
     expect(rank('ana lopez')).toBe(RANK.nameExact);
+    expect(rank('lopez ana')).toBe(RANK.nameWords);
     expect(rank('lop')).toBe(RANK.nameWordStart);
     expect(rank('pez')).toBe(RANK.nameContains);
-    expect([RANK.confirmationNumber, RANK.email, RANK.phone, RANK.phoneEnd, RANK.nameExact, RANK.nameWordStart, RANK.nameContains]).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(Object.values(RANK)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it('does not match part of a confirmation number, e-mail, the start or middle of a phone, nor a reservation without them', () => {
-    expect(rank('TST-0000')).toBeUndefined();
-    expect(rank('ana.lopez@')).toBeUndefined();
-    expect(rank('998 111')).toBeUndefined();
+  it.each([
+    ['O’Connor', "Emily O'Connor"],
+    ['oconnor', "Emily O'Connor"],
+    ['dubois smith', 'Chloé Dubois-Smith'],
+    ['Ortega Sofia', 'Sofía Núñez Ortega'],
+    ['garcia pedro', 'García, Pedro'],
+  ])('%s finds %s, as the built-in store does', (text, guestName) => {
+    expect(rank(text, { guestName })).toBeDefined();
+  });
+
+  it('finds CUN-6B3D8F by a part of it, and a phone by its start', () => {
+    expect(rank('6B3D8F', { confirmationNumber: 'CUN-6B3D8F' })).toBe(RANK.confirmationPart);
+    expect(rank('CUN-6B3D', { confirmationNumber: 'CUN-6B3D8F' })).toBe(RANK.confirmationPart);
+    expect(rank('998 123', { guestPhone: '+529981234567' })).toBe(RANK.phoneStart);
+  });
+
+  it('does not match a part of an e-mail, the middle of a phone, a short part or one without a digit, nor a reservation without them', () => {
+    expect(rank('TST-')).toBeUndefined();
+    expect(rank('ana.lopez@example')).toBeUndefined();
     expect(rank('1112')).toBeUndefined();
     expect(rank('ana.lopez@example.mx', { guestEmail: undefined })).toBeUndefined();
     expect(rank('9981112233', { guestPhone: undefined })).toBeUndefined();
     expect(rank('maria')).toBeUndefined();
+    expect(rank('ana ez')).toBeUndefined();
   });
 });

@@ -14,7 +14,9 @@ import {
   TRAINING_RESERVATIONS_FILE,
   createReservationSource,
 } from '../../../main/reservations';
-import { centerStorage, StorageError } from '../../../main/storage';
+import { centerStorage, migrateCenter, StorageError } from '../../../main/storage';
+import { createCenter } from '../../support/center';
+import { testPostgres } from '../../support/pg';
 import { useStoreBackends } from '../../support/backends';
 import { T0, csvOf, expectCode, openStore, reservation, tempDir } from './helpers';
 
@@ -37,8 +39,41 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
       expect(await ids(text)).toEqual(['CUN-6B3D8F']);
     });
 
-    it('does not match part of a confirmation number', async () => {
-      expect(await ids('CUN-7F3')).toEqual([]);
+    it.each(['6B3D8F', 'CUN-6B3D', 'cun 6b3d', '3d8f', 'B3D8'])('%s (a part of it, 4 characters with a digit at least) finds CUN-6B3D8F', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-6B3D8F']);
+    });
+
+    it('takes no fewer than 4 characters, nor a part without a digit, for a part of a confirmation number', async () => {
+      expect(await ids('6B3')).toEqual([]);
+      expect(await ids('CUN-')).toEqual([]);
+    });
+  });
+
+  describe('what a guest says, as the agent types it', () => {
+    it.each(['O’Connor', 'oconnor', "O'CONNOR", 'o connor', 'emily oconnor', 'OʼConnor emily'])('%s finds Emily O\'Connor', async (text) => {
+      expect(await ids(text)).toEqual(['SJD-3B7N1C']);
+    });
+
+    it.each(['dubois smith', 'Dubois Smith', 'chloe dubois smith', 'smith chloé', 'dubois-smith'])('%s finds Chloé Dubois-Smith', async (text) => {
+      expect(await ids(text)).toEqual(['SJD-4X6Y9Z']);
+    });
+
+    it.each(['Ortega Sofia', 'ortega sofía', 'nunez sofia', 'SOFIA ORTEGA'])('%s (words in any order) finds both of Sofía Núñez Ortega\'s stays', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+    });
+
+    it.each(['garcia pedro', 'Pedro García', 'García, Pedro', 'garc ped'])('%s finds a guest imported as "García, Pedro"', async (text) => {
+      store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+      const rows = [
+        reservation({ confirmationNumber: 'R-GARCIA', guestName: 'García, Pedro', guestPhone: undefined, guestEmail: undefined }),
+        reservation({ confirmationNumber: 'R-NOAH', guestName: 'Noah García', guestPhone: undefined, guestEmail: undefined }),
+      ];
+      expect(await store.importCsv(csvOf(rows))).toMatchObject({ ok: true, created: 2 });
+      expect(await ids(text)).toEqual(['R-GARCIA']);
+    });
+
+    it.each(['998 123', '998123', '+52 998 123', '(998) 123'])('%s (the start of a phone) finds the guests whose number starts so, by check-in', async (text) => {
+      expect(await ids(text)).toEqual(['CUN-7F3K2A', 'CUN-9M4P7Q', 'CUN-7T2V5W']);
     });
   });
 
@@ -60,10 +95,10 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
       expect(await ids('yanez')).toEqual(['PVR-1X4Y7Z']);
     });
 
-    it('takes % and _ literally', async () => {
+    it('takes % and _ for separators, never for wildcards', async () => {
       expect(await ids('%%')).toEqual([]);
       expect(await ids('__')).toEqual([]);
-      expect(await ids('n_nez')).toEqual([]);
+      expect(await ids('nu%ez')).toEqual([]);
     });
 
     it('orders the same guest\'s stays by check-in', async () => {
@@ -104,11 +139,11 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
       expect(await ids('555 4567')).toEqual(['R-ENDS', 'R-WHOLE']);
     });
 
-    it('needs the end of the number, not its start or middle, and 4 digits at least', async () => {
-      expect(await ids('998123456')).toEqual([]);
-      expect(await ids('998 123')).toEqual([]);
+    it('needs the start or the end of the number, not its middle, and 4 digits at least', async () => {
+      expect(await ids('8123456')).toEqual([]);
       expect(await ids('+52 998 123 4568')).toEqual([]);
       expect(await ids('567')).toEqual([]);
+      expect(await ids('998')).toEqual([]);
     });
   });
 
@@ -117,9 +152,10 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
       expect((await ids(text)).sort()).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
     });
 
-    it('needs the whole address', async () => {
-      expect(await ids('sofia.nunez@')).toEqual([]);
+    it('needs the whole address; a part of one is read as the words of a name', async () => {
       expect(await ids('@example.mx')).toEqual([]);
+      expect(await ids('sofia.nunez@')).toEqual(['CUN-7F3K2A', 'CUN-7T2V5W']);
+      expect(await ids('sofia.nunez@example')).toEqual([]);
     });
   });
 
@@ -134,6 +170,38 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
       ];
       expect(await store.importCsv(csvOf(rows))).toEqual({ ok: true, created: 4, updated: 0 });
       expect(await ids('lopez')).toEqual(['LOPEZ', 'R-EXACT', 'R-WORD', 'R-CONTAINS']);
+    });
+
+    it('puts a whole confirmation number, then an e-mail, a phone, a part of a confirmation number, and names last', async () => {
+      store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+      const rows = [
+        reservation({ confirmationNumber: 'R-NAME', guestName: 'Ana Ortiz 7788', checkIn: '2026-12-01', guestEmail: undefined, guestPhone: undefined }),
+        reservation({ confirmationNumber: 'ZZ-7788AB', guestName: 'Bea Uno', checkIn: '2026-12-02', guestEmail: undefined, guestPhone: undefined }),
+        reservation({ confirmationNumber: 'R-PHONE', guestName: 'Eva Dos', checkIn: '2026-12-03', guestEmail: undefined, guestPhone: '+529985557788' }),
+        reservation({ confirmationNumber: '7788', guestName: 'Ema Tres', checkIn: '2026-12-04', guestEmail: undefined, guestPhone: undefined }),
+      ];
+      expect(await store.importCsv(csvOf(rows))).toMatchObject({ ok: true, created: 4 });
+      expect(await ids('7788')).toEqual(['7788', 'R-PHONE', 'ZZ-7788AB', 'R-NAME']);
+    });
+
+    it('puts names whose words start with every word typed before names that only contain them', async () => {
+      store = await BuiltinReservationStore.open(await backend.storage(), { now: () => T0 });
+      const rows = [
+        reservation({ confirmationNumber: 'R-CONTAINS', guestName: 'Susana Portillo', checkIn: '2026-12-01', guestEmail: undefined, guestPhone: undefined }),
+        reservation({ confirmationNumber: 'R-START', guestName: 'Ana María Ortiz', checkIn: '2026-12-02', guestEmail: undefined, guestPhone: undefined }),
+        reservation({ confirmationNumber: 'R-WORDS', guestName: 'Ortiz, Ana', checkIn: '2026-12-03', guestEmail: undefined, guestPhone: undefined }),
+      ];
+      expect(await store.importCsv(csvOf(rows))).toMatchObject({ ok: true, created: 3 });
+      expect(await ids('ana ortiz')).toEqual(['R-START', 'R-WORDS']);
+      expect(await ids('ana ort')).toEqual(['R-START', 'R-WORDS', 'R-CONTAINS']);
+    });
+
+    it(`returns at most ${MAX_SEARCH_RESULTS}, whatever the words' order`, async () => {
+      const many = Array.from({ length: 25 }, (_, i) =>
+        reservation({ confirmationNumber: `MANY-${i}`, guestName: `Guadalupe Prueba ${i}`, guestPhone: undefined, guestEmail: undefined }),
+      );
+      expect(await store.importCsv(csvOf(many))).toMatchObject({ ok: true, created: 25 });
+      expect(await store.search({ text: 'prueba guadalupe' })).toHaveLength(MAX_SEARCH_RESULTS);
     });
 
     it(`returns at most ${MAX_SEARCH_RESULTS}`, async () => {
@@ -228,6 +296,10 @@ describe('the reservations file', () => {
     expect(await store.count()).toBe(1);
     expect(await ids('old1234')).toEqual(['OLD-12 34']);
     expect(await ids('2233')).toEqual(['OLD-12 34']);
+    // Indexed for the text search by the migration: words in any order, a part of the number, the start of the phone.
+    expect(await ids('vieja olga')).toEqual(['OLD-12 34']);
+    expect(await ids('ld12')).toEqual(['OLD-12 34']);
+    expect(await ids('998 111')).toEqual(['OLD-12 34']);
   });
 
   it('refuses a file written by a newer version of the app', async () => {
@@ -333,4 +405,30 @@ describe("the center's reservations: one import serves every desk", () => {
       cleanup();
     }
   });
+});
+
+describe('a center migrated before the lookup had its text search', () => {
+  it('indexes the reservations it already holds when its owner migrates it: they are found by the new spellings', async () => {
+    const before = { ...RESERVATIONS_STORE, postgres: { ...RESERVATIONS_STORE.postgres, migrations: { '0001_reservations': RESERVATIONS_STORE.postgres.migrations['0001_reservations']! } } };
+    const center = await createCenter(await testPostgres(), { stores: [before] });
+    try {
+      await center.query(
+        `INSERT INTO reservations.reservations (id_key, confirmation_number, confirmation_key, guest_name, name_key, check_in, check_out, hotel_name,
+           balance_cents, currency, guest_phone, phone_digits, phone_national, origin, updated_at, desk_id)
+         VALUES ('cun-4p8q2r', 'CUN-4P8Q2R', 'cun4p8q2r', 'García, Pedro', 'garcia, pedro', '2026-12-01', '2026-12-02', 'Hotel', 1000, 'mxn',
+           '+529981110099', '529981110099', '9981110099', 'import', 0, '')`,
+      );
+      await migrateCenter(center.owner, [RESERVATIONS_STORE]);
+      const storage = centerStorage(center.app);
+      try {
+        store = await BuiltinReservationStore.open(storage, { now: () => T0 });
+        for (const text of ['garcia pedro', 'Pedro García', '4P8Q', '998 111']) expect(await ids(text), text).toEqual(['CUN-4P8Q2R']);
+      } finally {
+        await store.close();
+        await storage.close();
+      }
+    } finally {
+      await center.drop();
+    }
+  }, 120_000);
 });

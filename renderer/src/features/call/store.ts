@@ -8,8 +8,8 @@ import type { Currency } from '../../../../shared/payments';
 import type { Language } from '../../../../shared/language';
 
 /**
- * What the agent typed for the payment on the call, never card data: it survives a decline, a service error and the
- * idle lock (the same operator signing back in finds it), and goes with a payment that succeeded, a closed reservation
+ * What the agent typed for the payment on the call, never card data: it survives a decline and a service error; the idle
+ * lock forgets its texts (amount, note) and keeps the choices; it goes with a payment that succeeded, a closed reservation
  * or a sign-out. `amount` stays unset until the agent types one: the form then shows what is still owed.
  */
 export interface PaymentDraft {
@@ -66,6 +66,11 @@ interface CallState {
   attemptId: (slot: string) => string;
   /** Main answered the attempt (done, or refused for good): the next one gets a new id. */
   attemptAnswered: (slot: string) => void;
+  /**
+   * The desk locked: every text typed for the payment (amount, note) is forgotten, as the card form and the other forms
+   * (unmounted) forget theirs; the call itself (reservation, payment followed, choices made) is kept.
+   */
+  locked: () => void;
   /** Sign-out, or another operator at the desk after the lock: forget the call. (The lock itself keeps it.) */
   reset: () => void;
 }
@@ -100,5 +105,6 @@ export const useCall = create<CallState>()((set, get) => ({
   payRefused: () => set({ payOperationId: crypto.randomUUID() }),
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
+  locked: () => set((state) => ({ draft: { ...state.draft, amount: undefined, note: undefined } })),
   reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, attempts: {}, ...ids() }),
 }));

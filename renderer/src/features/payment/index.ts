@@ -2,6 +2,7 @@
 export { amountText, parseAmount, type AmountProblem, type ParsedAmount } from './amount';
 export { paymentKeys, storePayment, usePayment, usePaymentEvents, useWatchPayment, watchPayment } from './api';
 export { PaymentFlow } from './ui/PaymentFlow';
+export { Receipt } from './ui/Receipt';
 export { AbandonedNotice } from './ui/AbandonedNotice';
 export { LateSuccessAlert } from './ui/LateSuccessAlert';
 export { RecoveredNotices, ReservationRecovered } from './ui/RecoveredNotices';

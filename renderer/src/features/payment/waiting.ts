@@ -70,3 +70,16 @@ export function inProgressCents(
   const unanswered = pending.filter((attempt) => attempt.state === 'unanswered' && attempt.currency === balance.currency).reduce((sum, attempt) => sum + attempt.amountCents, 0);
   return live + unanswered;
 }
+
+/** "Check again" answered without an answer this many times: the agent calls a supervisor. */
+export const SUPERVISOR_AFTER_CHECKS = 3;
+/** An attempt this old (seconds, by main's clock) still without an answer: the agent calls a supervisor. */
+export const SUPERVISOR_AFTER_SECONDS = 5 * 60;
+
+/**
+ * Whether the agent is told to call a supervisor about an attempt still without an answer: after SUPERVISOR_AFTER_CHECKS
+ * checks, or once main says it was sent SUPERVISOR_AFTER_SECONDS ago (its age as main read it, never the desk's clock).
+ */
+export function callsSupervisor(checks: number, ageSeconds: number): boolean {
+  return checks >= SUPERVISOR_AFTER_CHECKS || ageSeconds >= SUPERVISOR_AFTER_SECONDS;
+}

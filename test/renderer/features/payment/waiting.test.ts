@@ -62,7 +62,7 @@ describe('livePaymentOf', () => {
 describe('inProgressCents', () => {
   const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, owedCents: 0, currency: 'usd', chargedToday: [] };
   it('adds the payments in progress and the unanswered attempts in the balance’s currency', () => {
-    const pending = { operationId: 'op', reservationId: 'CUN-6B3D8F', amountCents: 5000, currency: 'usd', installments: false, methodId: 'mth', startedAt: '2026-06-15T10:40:00Z' };
+    const pending = { operationId: 'op', reservationId: 'CUN-6B3D8F', amountCents: 5000, currency: 'usd', installments: false, methodId: 'mth', startedAt: '2026-06-15T10:40:00Z', ageSeconds: 60 };
     expect(inProgressCents(balance, [live('pay_a'), { ...live('pay_b'), currency: 'mxn' }], [{ ...pending, state: 'unanswered' }, { ...pending, state: 'reconcile' }])).toBe(103000);
   });
   it('is nothing without main’s balance or anything in progress', () => {

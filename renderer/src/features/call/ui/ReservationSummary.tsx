@@ -1,12 +1,15 @@
 // The reservation on the call: guest, stay, hotel, what it still owes (main's count, after this desk's payments),
-// contact, and the payments already made on it.
+// contact, and the payments made on it with their cards, the attempts still without an answer among them (as the
+// call's header counts them), and a receipt of any paid one.
 import { Fragment, useState, type JSX, type ReactNode } from 'react';
-import type { PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type { PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import { shortReference } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
 import { formatPhone } from '../../../ui/text';
+import { brandLabel } from '../../payment/ui/card/brand';
 
 interface Props {
   reservation: ReservationView;
@@ -19,13 +22,27 @@ interface Props {
    * given by the desk), shown under its row. Without it, no refund column.
    */
   requestRefund?: ((payment: PaymentView, onClose: () => void) => ReactNode) | undefined;
+  /**
+   * The attempts whose answer never came (main's overview): listed with the payments, as the call's header counts them
+   * as being charged.
+   */
+  pendingPayments?: readonly PendingPaymentView[] | undefined;
+  /** The receipt form of a paid payment (the payment feature's, given by the desk), shown under its row; without it, no receipt column. */
+  sendReceipt?: ((payment: PaymentView, reservation: ReservationView) => ReactNode) | undefined;
 }
 
-export function ReservationSummary({ reservation, payments, balance, onClose, requestRefund }: Props): JSX.Element {
+/** "Visa •••• 4242", or a dash when main does not know the card. */
+const cardText = (card: { brand?: string | undefined; last4?: string | undefined }): string =>
+  card.brand !== undefined && card.last4 !== undefined ? `${brandLabel(card.brand)} •••• ${card.last4}` : '—';
+
+export function ReservationSummary({ reservation, payments, balance, onClose, requestRefund, pendingPayments = [], sendReceipt }: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
   const [refunding, setRefunding] = useState<string>();
+  const [receipt, setReceipt] = useState<string>();
   const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
   const showRefunds = requestRefund !== undefined && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
+  const showReceipts = sendReceipt !== undefined && payments.some((payment) => payment.status === 'succeeded');
+  const columns = 5 + (showRefunds ? 1 : 0) + (showReceipts ? 1 : 0);
   return (
     <section className="panel" aria-labelledby="reservation-title">
       <div className="panel__head">
@@ -56,7 +73,7 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
         <dd>{reservation.guestEmail ?? t('reservation.missing')}</dd>
       </dl>
       <h3>{t('reservation.payments')}</h3>
-      {payments.length === 0 ? (
+      {payments.length === 0 && pendingPayments.length === 0 ? (
         <p className="muted">{t('reservation.noPayments')}</p>
       ) : (
         <table className="table">
@@ -64,12 +81,27 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
             <tr>
               <th scope="col">{t('reservation.when')}</th>
               <th scope="col">{t('reservation.amount')}</th>
+              <th scope="col">{t('reservation.card')}</th>
               <th scope="col">{t('reservation.status')}</th>
-              <th scope="col">{t('reservation.paymentId')}</th>
+              <th scope="col">{t('result.reference')}</th>
               {showRefunds && <th scope="col">{t('refund.list.title')}</th>}
+              {showReceipts && <th scope="col">{t('reservation.receipt')}</th>}
             </tr>
           </thead>
           <tbody>
+            {pendingPayments.map((attempt) => (
+              <tr key={attempt.operationId}>
+                <td>{dateTime(attempt.startedAt)}</td>
+                <td>{money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn')}</td>
+                <td className="nowrap">{cardText(attempt)}</td>
+                <td>
+                  <span className="badge">{t(`reservation.attempt.${attempt.state}`)}</span>
+                </td>
+                <td>—</td>
+                {showRefunds && <td />}
+                {showReceipts && <td />}
+              </tr>
+            ))}
             {payments.map((payment) => (
               <Fragment key={payment.id}>
               <tr>
@@ -78,10 +110,14 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
                   {money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}
                   {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
                 </td>
+                <td className="nowrap">{cardText(payment)}</td>
                 <td>
                   <StatusBadge status={payment.status} />
                 </td>
-                <td className="mono">{payment.id}</td>
+                {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
+                <td className="mono nowrap" title={payment.id}>
+                  {shortReference(payment.id)}
+                </td>
                 {showRefunds && (
                   <td>
                     {payment.refunds.map((refund) => (
@@ -97,12 +133,27 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
                     )}
                   </td>
                 )}
+                {showReceipts && (
+                  <td>
+                    {payment.status === 'succeeded' && (
+                      <button type="button" className="link" aria-expanded={receipt === payment.id} onClick={() => setReceipt(receipt === payment.id ? undefined : payment.id)}>
+                        {t('reservation.sendReceipt')}
+                        <span className="visually-hidden"> {payment.id}</span>
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
               {refunding === payment.id && (
                 <tr>
-                  <td colSpan={5}>
+                  <td colSpan={columns}>
                     {requestRefund?.(payment, () => setRefunding(undefined))}
                   </td>
+                </tr>
+              )}
+              {receipt === payment.id && (
+                <tr>
+                  <td colSpan={columns}>{sendReceipt?.(payment, reservation)}</td>
                 </tr>
               )}
               </Fragment>

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 're
 import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { ApiError, describeError, textProblem } from '../../../bridge/errors';
+import { ApiError, cardDataIn, clearedText, describeError, textProblem, type CardDataIssue } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
@@ -54,6 +54,9 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const amountId = useId();
   const amountError = useId();
   const noteRef = useRef<HTMLInputElement>(null);
+  const amountRef = useRef<HTMLInputElement>(null);
+  /** Card data the agent typed in the note: the note was emptied at once (never kept, not even in the draft), and says why. */
+  const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
   const tokenize = useTokenize(reservation);
   // The card's charge and a saved card's: the same pay operation id (the call's), each with its own state on screen.
   const payCard = usePay(reservation.confirmationNumber);
@@ -65,6 +68,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const amountProblem = parsed.ok ? undefined : t(parsed.problem);
   // A card number in the note is refused here already, before the card is even sent (main refuses it too).
   const noteProblem = textProblem(PaymentNote, note, 'note', t);
+  const noteMessage = noteProblem ?? (noteCleared === undefined ? undefined : clearedText(noteCleared, 'note', t));
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
   const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] = charges ?? balance?.chargedToday ?? [];
   const canMsi = currency === 'mxn';
@@ -72,6 +76,11 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   useEffect(() => {
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
+
+  // The card number takes the focus when the form appears; when the card form cannot (nothing left to charge), the amount.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) amountRef.current?.focus();
+  }, []);
 
   /** The charge of a method (new or saved) as typed on this form. */
   function chargeOf(method: MethodView, keep = false): PayVariables {
@@ -121,6 +130,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           <label htmlFor={amountId}>{t('pay.amount')}</label>
           <input
             id={amountId}
+            ref={amountRef}
             inputMode="decimal"
             value={amount}
             autoComplete="off"
@@ -149,12 +159,16 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           value={note}
           autoComplete="off"
           aria-invalid={noteProblem !== undefined}
-          aria-describedby={noteProblem === undefined ? undefined : `${amountId}-note-error`}
-          onChange={(event) => editDraft({ note: event.target.value })}
+          aria-describedby={noteMessage === undefined ? undefined : `${amountId}-note-error`}
+          onChange={(event) => {
+            const cardData = cardDataIn(PaymentNote, event.target.value);
+            setNoteCleared(cardData);
+            editDraft({ note: cardData === undefined ? event.target.value : '' });
+          }}
         />
-        {noteProblem !== undefined && (
-          <p id={`${amountId}-note-error`} className="error">
-            {noteProblem}
+        {noteMessage !== undefined && (
+          <p id={`${amountId}-note-error`} className="error" role={noteCleared === undefined ? undefined : 'alert'}>
+            {noteMessage}
           </p>
         )}
       </div>

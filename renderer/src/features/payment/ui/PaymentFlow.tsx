@@ -52,6 +52,8 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   const cardRef = useRef<CardCaptureHandle>(null);
   const decline = useCall((state) => state.decline);
   const declined = useCall((state) => state.declined);
+  /** The payment whose 3-D Secure link this screen sent (after a reopen, main's last link says so). */
+  const [linkSentFor, setLinkSentFor] = useState<string>();
   const status = payment.data?.status;
   const failure = payment.data?.failure;
 
@@ -78,7 +80,7 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   if (!wantsForm && formUp) setFormUp(false);
 
   if (paymentId === undefined) {
-    if (unanswered) return <PendingPayment attempt={unanswered} />;
+    if (unanswered) return <PendingPayment key={unanswered.operationId} attempt={unanswered} />;
     // Nor while one is in progress: its panel comes (the effect above follows it).
     if (comeBack || !formUp) return <p aria-busy="true">{t('common.loading')}</p>;
     // An attempt that may have charged holds the reservation (main refuses a new charge) until a supervisor resolves it.
@@ -92,8 +94,15 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   const live = inProgress.find((entry) => entry.paymentId === current.id);
-  // The card: a saved one, one keyed on this call, or as main listed the payment in progress (brand and last 4 only).
-  const card = methods.find((m) => m.id === current.methodId) ?? cards[current.methodId] ?? (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
+  // The card, brand and last 4 only: as main's view of the payment names it (after a close, a lock or a restart too), else
+  // a saved one, one keyed on this call, or as main listed the payment in progress.
+  const card =
+    (current.brand !== undefined && current.last4 !== undefined ? { brand: current.brand, last4: current.last4 } : undefined) ??
+    methods.find((m) => m.id === current.methodId) ??
+    cards[current.methodId] ??
+    (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
+
+  const linkSent = live?.lastLink !== undefined || linkSentFor === current.id;
 
   switch (current.status) {
     case 'succeeded':
@@ -111,14 +120,21 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
           <FocusHeading id="status-title">
             {t('status.title')} <StatusBadge status={current.status} />
           </FocusHeading>
-          <WaitingBar payment={current} live={live} />
+          <WaitingBar payment={current} live={live} linkSent={linkSent} />
           <div aria-live="polite">
             {current.status === 'processing' && <p>{t('status.processingHelp')}</p>}
             {current.status === 'requires_action' && <p>{t('status.requiresActionHelp')}</p>}
           </div>
           {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
-          {current.status === 'requires_action' && <SendLink payment={current} reservation={reservation} lastLink={live?.lastLink} />}
-          {current.status === 'requires_action' && <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} />}
+          {current.status === 'requires_action' && (
+            <SendLink
+              payment={current}
+              reservation={reservation}
+              lastLink={live?.lastLink}
+              onSent={() => setLinkSentFor(current.id)}
+              actions={<AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />}
+            />
+          )}
         </section>
       );
   }

@@ -6,13 +6,20 @@ import { useI18n } from '../../../i18n';
 import { FocusHeading } from '../../../ui/PanelFocus';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { useCheckAgain, useResolveAttempt } from '../api';
+import { callsSupervisor, SUPERVISOR_AFTER_CHECKS, SUPERVISOR_AFTER_SECONDS } from '../waiting';
 import { brandLabel } from './card/brand';
 
-/** Main sends the attempt again with its own key (never a new payment) and says what the service did. */
+/**
+ * Main sends the attempt again with its own key (never a new payment) and says what the service did. Meanwhile the
+ * agent has the sentence for the guest, and is told when to call a supervisor (after a few checks, or once main says
+ * the attempt is old).
+ */
 export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const checkAgain = useCheckAgain(attempt.reservationId);
   const busy = checkAgain.isPending;
+  /** "Check again" answered "still no answer" this many times on this panel. */
+  const [checks, setChecks] = useState(0);
   // The panel replaces the card form: "Check again" takes the focus, so that Enter checks again.
   const { focusRef } = usePanelFocus<HTMLButtonElement>();
   const currency = attempt.currency === 'usd' ? 'usd' : 'mxn';
@@ -28,11 +35,26 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         : check.state === 'reconcile'
           ? { text: t('pending.reconcile', { amount, when: dateTime(check.attempt.startedAt) }), alert: true }
           : { text: `${t('pending.refused', { amount })} ${describeError(new ApiError({ code: check.code, message: '' }), t)}`, alert: true };
+  // The attempt's age as main last said it (the overview, or the last check's answer).
+  const ageSeconds = Math.max(attempt.ageSeconds, check?.state === 'unanswered' ? check.attempt.ageSeconds : 0);
+  const escalate = callsSupervisor(checks, ageSeconds);
 
   return (
     <section className="panel panel--warning" aria-labelledby="pending-title">
       <h2 id="pending-title">{t('pending.title')}</h2>
       <p role="alert">{t('pending.help', { amount })}</p>
+      <p className="waiting-bar__tell">
+        <strong>{t('wait.tellGuest')}</strong> {t('pending.say')}
+      </p>
+      {/* When to call a supervisor, above the facts: in view with the button on a 1366×768 screen. */}
+      {escalate ? (
+        <p className="warning" role="alert">
+          {/* Its age once main says it is a minute old at least; before that, the checks made. */}
+          {ageSeconds >= 60 ? t('pending.callSupervisor', { minutes: Math.floor(ageSeconds / 60) }) : t('pending.callSupervisorChecks', { checks })}
+        </p>
+      ) : (
+        <p className="hint">{t('pending.whenSupervisor', { checks: SUPERVISOR_AFTER_CHECKS, minutes: SUPERVISOR_AFTER_SECONDS / 60 })}</p>
+      )}
       <dl className="facts">
         <dt>{t('result.amount')}</dt>
         <dd>
@@ -45,7 +67,24 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         <dd>{dateTime(attempt.startedAt)}</dd>
       </dl>
       {/* aria-disabled, not disabled, while checking: a disabled button drops the focus, and Enter would then do nothing. */}
-      <button ref={focusRef} type="button" className="primary" aria-disabled={busy} aria-busy={busy} onClick={() => busy || checkAgain.mutate({ operationId: attempt.operationId })}>
+      <button
+        ref={focusRef}
+        type="button"
+        className="primary"
+        aria-disabled={busy}
+        aria-busy={busy}
+        onClick={() =>
+          busy ||
+          checkAgain.mutate(
+            { operationId: attempt.operationId },
+            {
+              onSuccess: (answer) => {
+                if (answer.state === 'unanswered') setChecks((n) => n + 1);
+              },
+            },
+          )
+        }
+      >
         {t('pending.checkAgain')}
       </button>
       {said && (

@@ -1,5 +1,5 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
-// is chosen beforehand: Enter confirms only what the agent chose with the guest.
+// is chosen beforehand: only "Confirm payment" confirms, and only what the agent chose with the guest.
 import { useId, useState, type JSX } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
 import { describeError } from '../../../bridge/errors';
@@ -42,6 +42,7 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
   // Each operation clears what the other said.
   function update(): void {
     confirmPlan.reset();
+    setUnchosen(false);
     if (!parsed.ok) {
       setTypo(t(parsed.problem));
       return;
@@ -84,10 +85,11 @@ export function Plans({ payment, live }: { payment: PaymentView; live?: LivePaym
           confirm();
         }}
         onKeyDown={(event) => {
-          // Enter on a plan confirms it, as in a text field (browsers submit on Enter only from text fields).
+          // Enter on a plan chooses it and goes to "Confirm payment": a radio never confirms a payment by itself.
           if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'radio') {
             event.preventDefault();
-            event.currentTarget.requestSubmit();
+            event.target.click();
+            scrollRef.current?.focus();
           }
         }}
       >

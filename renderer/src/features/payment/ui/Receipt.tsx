@@ -1,5 +1,6 @@
-// The receipt on the result panel: sent to the guest by SMS or e-mail through the messaging module, in the guest's
-// language, with the amount, the card's brand and last 4 and the short reference (main writes it from its own records).
+// A succeeded payment's receipt, from its result, the reservation's payments list or the payment detail, any time: sent to
+// the guest by SMS or e-mail through the messaging module, in the guest's language, with the amount, the card's brand and
+// last 4 and the short reference (main writes it from its own records).
 import { useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult } from '../../../../../shared/messaging';
@@ -7,6 +8,7 @@ import type { ReservationView } from '../../../../../shared/reservations';
 import { freeText } from '../../../../../shared/text';
 import { describeError, textProblem } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { formatPhone } from '../../../ui/text';
 import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendReceipt } from '../api';
 import { newer } from '../delivery';
@@ -25,7 +27,9 @@ const FREE_TEXT = freeText();
  */
 const DOUBLE_PRESS_MS = 2_000;
 
-const prefill = (channel: ReceiptChannel, reservation: ReservationView): string => (channel === 'email' ? reservation.guestEmail : reservation.guestPhone) ?? '';
+/** The reservation's e-mail, or its phone as people read it, with its country code ("+52 55 1234 5678"). */
+const prefill = (channel: ReceiptChannel, reservation: ReservationView): string =>
+  channel === 'email' ? (reservation.guestEmail ?? '') : reservation.guestPhone === undefined ? '' : formatPhone(reservation.guestPhone);
 
 export function Receipt({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
   const i18n = useI18n();

@@ -1,7 +1,7 @@
 // 3DS: the agent sends the authentication link to the guest's own device by SMS, WhatsApp or e-mail — never opens it —
 // and watches it go: queued → sent → delivered, or why not and who can put it right. The message is in the guest's
 // language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
-import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX, type ReactNode } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
 import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
@@ -51,9 +51,13 @@ interface Props {
   reservation: ReservationView;
   /** The last message that carried the link (a payment that came back): its channel is offered again. */
   lastLink?: LivePaymentView['lastLink'] | undefined;
+  /** A message with the link went (or was captured in training): what the guest is told may now say so. */
+  onSent?: (() => void) | undefined;
+  /** The panel's other actions ("Abandon and use another card"), beside the send button: all in view together. */
+  actions?: ReactNode;
 }
 
-export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element {
+export function SendLink({ payment, reservation, lastLink, onSent, actions }: Props): JSX.Element {
   const i18n = useI18n();
   const { t, dateTime } = i18n;
   const draft = useCall((state) => state.draft);
@@ -88,8 +92,16 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
   }, [confirming]);
 
   const checked = checkDestination(channel, destination);
-  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is scrolled into view.
-  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLButtonElement>();
+  // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is
+  // scrolled into view. A panel that comes back with a link already sent focuses its title instead: a reflex Enter
+  // must not send the guest the link again.
+  const [reopened] = useState(lastLink !== undefined);
+  const { focusRef, scrollRef } = usePanelFocus<HTMLInputElement, HTMLDivElement>();
+  const { focusRef: titleRef } = usePanelFocus<HTMLHeadingElement>();
+  // What a send answered (or asks) comes just above the actions: both are kept in view as it comes.
+  useEffect(() => {
+    if (results.length > 0 || confirming) scrollRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [results.length, confirming, scrollRef]);
   const destinationProblem =
     !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
 
@@ -111,6 +123,7 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
             setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
             return;
           }
+          onSent?.();
           const known = latest.current.get(outcome.messageId);
           const result = known && newer(outcome, known) ? known : outcome;
           latest.current.set(result.messageId, result);
@@ -129,8 +142,23 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
 
   const sentOnce = lastLink !== undefined || results.some((result) => result.attempts > 0 || result.training);
   return (
-    <form className="subpanel" aria-labelledby={`${id}-title`} onSubmit={send} noValidate>
-      <h3 id={`${id}-title`}>{t('link.title')}</h3>
+    <form
+      className="subpanel link-form"
+      aria-labelledby={`${id}-title`}
+      onSubmit={send}
+      noValidate
+      onKeyDown={(event) => {
+        // Enter on a channel chooses it and goes to where the link is sent: a radio never sends the guest a message.
+        if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'radio') {
+          event.preventDefault();
+          event.target.click();
+          document.getElementById(`${id}-to`)?.focus();
+        }
+      }}
+    >
+      <h3 ref={reopened ? titleRef : undefined} id={`${id}-title`} tabIndex={-1}>
+        {t('link.title')}
+      </h3>
       <p className="hint">{t('link.help')}</p>
       {lastLink !== undefined && results.length === 0 && (
         <p className="muted">{t('link.lastSent', { channel: t(`link.channel.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
@@ -146,11 +174,13 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
         problem={destinationProblem}
         language={guestLanguage}
         onLanguage={(next) => editDraft({ guestLanguage: next })}
-        inputRef={focusRef}
+        inputRef={reopened ? undefined : focusRef}
       />
-      <button ref={scrollRef} type="submit" className="primary" disabled={busy}>
-        {sentOnce ? t('link.resend') : t('link.send')}
-      </button>
+      <ul className="deliveries" aria-live="polite">
+        {results.map((result) => (
+          <Delivery key={result.messageId} result={result} i18n={i18n} />
+        ))}
+      </ul>
       {confirming && (
         <div className="resend-confirm" role="alertdialog" aria-labelledby={`${id}-confirm-title`} aria-describedby={`${id}-confirm-text`}>
           <p id={`${id}-confirm-title`} className="resend-confirm__title">
@@ -172,11 +202,12 @@ export function SendLink({ payment, reservation, lastLink }: Props): JSX.Element
           {problem}
         </p>
       )}
-      <ul className="deliveries" aria-live="polite">
-        {results.map((result) => (
-          <Delivery key={result.messageId} result={result} i18n={i18n} />
-        ))}
-      </ul>
+      <div ref={scrollRef} className="link-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {sentOnce ? t('link.resend') : t('link.send')}
+        </button>
+        {actions}
+      </div>
     </form>
   );
 }

@@ -21,8 +21,11 @@ export function useNow(intervalMs: number): number {
 /** Since when the payment has been waiting as it is now: main's word when it listed it, else the payment's last change. */
 export const waitingSince = (payment: PaymentView, live: LivePaymentView | undefined): string => live?.waitingSince ?? payment.updatedAt ?? payment.createdAt;
 
-/** The waiting bar: elapsed mm:ss, the link's remaining time (3-D Secure), and what to tell the guest meanwhile. */
-export function WaitingBar({ payment, live }: { payment: PaymentView; live: LivePaymentView | undefined }): JSX.Element {
+/**
+ * The waiting bar: elapsed mm:ss, the link's remaining time (3-D Secure), and what to tell the guest meanwhile — that a
+ * link was sent only once one was (`linkSent`).
+ */
+export function WaitingBar({ payment, live, linkSent = false }: { payment: PaymentView; live: LivePaymentView | undefined; linkSent?: boolean }): JSX.Element {
   const { t } = useI18n();
   const now = useNow(1000);
   const waited = secondsSince(waitingSince(payment, live), now);
@@ -39,14 +42,17 @@ export function WaitingBar({ payment, live }: { payment: PaymentView; live: Live
         )}
       </p>
       <p className="waiting-bar__tell">
-        <strong>{t('wait.tellGuest')}</strong> {payment.status === 'requires_action' ? t('wait.say.link') : t('wait.say.processing')}
+        <strong>{t('wait.tellGuest')}</strong> {payment.status === 'requires_action' ? (linkSent ? t('wait.say.link') : t('wait.say.beforeLink')) : t('wait.say.processing')}
       </p>
     </div>
   );
 }
 
-/** "Abandon and use another card": main leaves the payment to expire on the service once it says it did not succeed. */
-export function AbandonButton({ payment, expiresAt }: { payment: PaymentView; expiresAt?: string | undefined }): JSX.Element {
+/**
+ * "Abandon and use another card": main leaves the payment to expire on the service once it says it did not succeed. The
+ * guest is asked to ignore a link only when one was sent (`linkSent`).
+ */
+export function AbandonButton({ payment, expiresAt, linkSent = false }: { payment: PaymentView; expiresAt?: string | undefined; linkSent?: boolean }): JSX.Element {
   const { t, time } = useI18n();
   const abandon = useAbandon(payment.reservationId);
   const busy = abandon.isPending;
@@ -56,7 +62,7 @@ export function AbandonButton({ payment, expiresAt }: { payment: PaymentView; ex
       <button type="button" aria-disabled={busy} aria-busy={busy} onClick={() => busy || abandon.mutate({ paymentId: payment.id })}>
         {t('wait.abandon')}
       </button>
-      <p className="hint">{t('wait.abandonHelp')}</p>
+      <p className="hint">{linkSent ? t('wait.abandonHelp') : t('wait.abandonHelpNoLink')}</p>
       {abandon.error && (
         <p className="error" role="alert">
           {/* The service could not be asked: how long at most the reservation stays blocked (the link's expiry). */}

@@ -1,6 +1,7 @@
-// One payment, asked of the service again when opened: what was paid, what was refunded (followed live), what is left,
-// and the supervisor's refund — full or partial, with a reason — confirmed once with its amount named, then sent with one
-// operation id per attempt.
+// One payment, asked of the service again when opened: whose it is (guest, reservation), the card and the short reference
+// read to the guest, what was paid, what was refunded (followed live), what is left, the supervisor's refund — full or
+// partial, with a reason — confirmed once with its amount named, then sent with one operation id per attempt, and its
+// receipt, any time.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundLimitView } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
@@ -8,7 +9,8 @@ import { shortReference, type RefundReason } from '../../../../../shared/payment
 import { isRetryable, describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
-import { useWatchPayment } from '../../payment';
+import { useReservation } from '../../call';
+import { brandLabel, Receipt, useWatchPayment } from '../../payment';
 import { AttemptSubmit, checkDraft, ConfirmRefund, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
 import { useFreshPayment } from '../api';
 
@@ -41,6 +43,10 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const busy = refund.isPending;
   const error = refund.error === null ? undefined : { text: describeError(refund.error, t), retry: isRetryable(refund.error) };
   const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
+  // The guest and where a receipt goes, from the reservation main reads (absent when its source no longer has it).
+  const reservation = useReservation(payment.data?.reservationId);
+  // As messaging:sendReceipt allows: the roles that take payments.
+  const sendsReceipts = role === 'agent' || role === 'supervisor';
 
   // A refund still pending when the payment is opened is followed too.
   useWatchPayment(paymentId, pendingRefund);
@@ -93,8 +99,14 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         </button>
       </div>
       <dl className="facts">
+        <dt>{t('payments.col.guest')}</dt>
+        <dd>{reservation.data?.guestName ?? '—'}</dd>
         <dt>{t('payments.col.reservation')}</dt>
         <dd>{current.reservationId}</dd>
+        <dt>{t('payments.col.card')}</dt>
+        <dd className="nowrap">{current.brand !== undefined && current.last4 !== undefined ? `${brandLabel(current.brand)} •••• ${current.last4}` : '—'}</dd>
+        <dt>{t('result.reference')}</dt>
+        <dd className="reference">{shortReference(current.id)}</dd>
         <dt>{t('payments.col.date')}</dt>
         <dd>{dateTime(current.createdAt)}</dd>
         <dt>{t('payments.col.amount')}</dt>
@@ -144,6 +156,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
           <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>
       )}
+      {sendsReceipts && current.status === 'succeeded' && reservation.data && <Receipt payment={current} reservation={reservation.data} />}
     </section>
   );
 }

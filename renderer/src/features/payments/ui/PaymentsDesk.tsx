@@ -1,4 +1,4 @@
-// The supervisor finds a payment in the journal (reservation, id, guest, last 4, dates, agent) and opens it to refund.
+// The supervisor finds a payment in the journal (reservation, id, short reference, guest, last 4, dates, agent) and opens it to refund.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentQuery } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
@@ -33,6 +33,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
     const values = filled({
       reservationId: text(form, 'reservationId'),
       paymentId: text(form, 'paymentId'),
+      shortReference: text(form, 'shortReference'),
       guestName: text(form, 'guestName'),
       last4: text(form, 'last4'),
       from: text(form, 'from'),
@@ -45,6 +46,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
   const fields = [
     ['reservationId', 'payments.reservation'],
     ['paymentId', 'payments.paymentId'],
+    ['shortReference', 'payments.shortReference'],
     ['guestName', 'payments.guest'],
     ['last4', 'payments.last4'],
     ['operatorId', 'payments.agent'],
@@ -64,6 +66,7 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
                 autoComplete="off"
                 {...(name === 'last4' ? { inputMode: 'numeric' as const, maxLength: 4, pattern: '\\d{4}' } : {})}
                 {...(name === 'reservationId' ? { autoFocus: true } : {})}
+                {...(name === 'shortReference' ? { placeholder: '9D21-F5A0', maxLength: 12, spellCheck: false } : {})}
               />
             </div>
           ))}

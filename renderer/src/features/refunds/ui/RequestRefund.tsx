@@ -3,7 +3,8 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundRequestView } from '../../../../../shared/desk';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { describeError, isRetryable } from '../../../bridge/errors';
+import { RefundNote } from '../../../../../shared/desk/refunds';
+import { cardDataIn, clearedText, describeError, isRetryable, type CardDataIssue } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { RequestBadge } from '../../../ui/RefundBadge';
@@ -25,6 +26,8 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const id = useId();
   const [draft, setDraft] = useState(emptyDraft);
   const [note, setNote] = useState('');
+  /** Card data typed in the note: the note was emptied at once, and says why. */
+  const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
   const [tried, setTried] = useState(false);
   /** The request this screen just made: the agent chooses who approves it. */
   const [current, setCurrent] = useState<RefundRequestView>();
@@ -73,7 +76,24 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
               <label htmlFor={`${id}-note`}>
                 {t('request.note')} {t('common.optional')}
               </label>
-              <input id={`${id}-note`} maxLength={500} autoComplete="off" value={note} disabled={busy} onChange={(event) => setNote(event.target.value)} />
+              <input
+                id={`${id}-note`}
+                maxLength={500}
+                autoComplete="off"
+                value={note}
+                disabled={busy}
+                aria-describedby={noteCleared === undefined ? undefined : `${id}-note-error`}
+                onChange={(event) => {
+                  const cardData = cardDataIn(RefundNote, event.target.value);
+                  setNoteCleared(cardData);
+                  setNote(cardData === undefined ? event.target.value : '');
+                }}
+              />
+              {noteCleared !== undefined && (
+                <p id={`${id}-note-error`} className="error" role="alert">
+                  {clearedText(noteCleared, t('request.note'), t)}
+                </p>
+              )}
             </div>
             <AttemptSubmit error={error} busy={busy} label="request.submit" />
           </form>

@@ -84,7 +84,7 @@ describe('NewPayment', () => {
       main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
       main.answer('payments:pay', () => payment('succeeded'));
       renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
-      const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'The guest agrees to keep this card' });
+      const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Keep this card for later charges (the guest agrees)' });
       expect(box.checked).toBe(false);
       if (consent) await user.click(box);
       await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');

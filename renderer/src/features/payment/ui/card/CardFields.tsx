@@ -1,9 +1,10 @@
 // The card's fields while it is keyed — number, expiry, CVC, name, in tab order — each with its check shown under it.
 import type { ChangeEvent, JSX, Ref } from 'react';
-import { cardBrand } from '../../../../../../shared/payments/card';
+import { cardBrand, cvcLength } from '../../../../../../shared/payments/card';
+import { MAX_FREE_TEXT_LENGTH } from '../../../../../../shared/text';
 import type { I18n } from '../../../../i18n';
 import { brandName } from './brand';
-import { checkCvc, checkExpiry, checkNumber, cvcMaxLength, formatCardNumber, formatExpiry, type CardFieldName, type FieldCheck } from './fields';
+import { checkCvc, checkExpiry, checkHolder, checkNumber, cvcMaxLength, formatCardNumber, formatExpiry, type CardFieldName, type FieldCheck } from './fields';
 import { CARD_DATA_INPUT } from './inputs';
 import { messageText } from './messages';
 import type { CardFormState } from './state';
@@ -34,6 +35,7 @@ export function CardFields({ id, state, i18n, numberRef, expiryRef, cvcRef, hold
   const number = checkNumber(fields.number, shown('number'));
   const expiry = checkExpiry(fields.expiry, shown('expiry'), state.now);
   const cvc = checkCvc(fields.cvc, fields.number, shown('cvc'));
+  const holder = checkHolder(fields.holder);
 
   const brand = fields.number === '' ? undefined : brandName(cardBrand(fields.number));
   const brandText =
@@ -106,7 +108,8 @@ export function CardFields({ id, state, i18n, numberRef, expiryRef, cvcRef, hold
             onBlur={handlers.leave('cvc')}
           />
           <p id={`${id}-cvc-hint`} className="card-capture__hint">
-            {t('card.cvc.hint', { length: cvcMaxLength(fields.number) })}
+            {/* The length its brand gives once the number says it; before, no length that may be wrong. */}
+            {brand === undefined ? t('card.cvc.hintAny') : t('card.cvc.hint', { length: cvcLength(fields.number) })}
           </p>
           {message('cvc', cvc)}
         </div>
@@ -124,11 +127,14 @@ export function CardFields({ id, state, i18n, numberRef, expiryRef, cvcRef, hold
           autoComplete="off"
           autoCorrect="off"
           spellCheck={false}
-          maxLength={100}
+          maxLength={MAX_FREE_TEXT_LENGTH}
           value={fields.holder}
+          aria-invalid={holder.message !== undefined}
+          aria-describedby={describedBy('holder', holder)}
           onChange={(event) => handlers.edited('holder', event.currentTarget.value)}
           onBlur={handlers.leave('holder')}
         />
+        {message('holder', holder)}
       </div>
     </div>
   );

@@ -4,7 +4,7 @@
  */
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
-import { CardInput, cardBrand, cvcLength, isCardExpired } from '../../../../../../shared/payments/card';
+import { CardInput, MAX_HOLDER_NAME_LENGTH, cardBrand, cvcLength, isCardExpired } from '../../../../../../shared/payments/card';
 import { textIssueCode } from '../../../../../../shared/text';
 import type { MessageKey, Vars } from '../../../../i18n/catalogue';
 
@@ -176,8 +176,9 @@ export function editCvc(previous: string, raw: string, caret: number, numberDigi
 
 /** A message under a field: a catalogue key, and the values it needs. */
 export type FieldMessage =
-  | { key: Exclude<FieldMessageKey, 'card.cvc.error.length'> }
-  | { key: 'card.cvc.error.length'; vars: Vars<'card.cvc.error.length'> };
+  | { key: Exclude<FieldMessageKey, 'card.cvc.error.length' | 'card.holder.error.tooLong'> }
+  | { key: 'card.cvc.error.length'; vars: Vars<'card.cvc.error.length'> }
+  | { key: 'card.holder.error.tooLong'; vars: Vars<'card.holder.error.tooLong'> };
 
 type FieldMessageKey = Extract<MessageKey, `card.${string}.error.${string}` | 'common.requiredField' | 'card.error.invalid_card'>;
 
@@ -245,6 +246,12 @@ export function checkCvc(cvc: string, numberDigits: string, shown: Shown): Field
   return { status: 'invalid', message: { key: 'card.cvc.error.length', vars: { length } } };
 }
 
+/** The cardholder's name (optional): a name longer than the service takes is said at once, never cut. */
+export function checkHolder(holder: string): FieldCheck {
+  if (holder.trim().length > MAX_HOLDER_NAME_LENGTH) return { status: 'invalid', message: { key: 'card.holder.error.tooLong', vars: { max: MAX_HOLDER_NAME_LENGTH } } };
+  return { status: holder.trim() === '' ? 'empty' : 'valid' };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The card as sent to tokenization.
 
@@ -277,6 +284,8 @@ export function buildCardInput(fields: CardFields, now: number): BuiltCard {
   if (expiryCheck.status !== 'valid' || !expiry) return { ok: false, field: 'expiry', code: 'invalid_expiry', message: expiryCheck.message ?? REQUIRED_MESSAGE };
   const cvc = checkCvc(fields.cvc, fields.number, SUBMITTED);
   if (cvc.status !== 'valid') return { ok: false, field: 'cvc', code: 'invalid_cvc', message: cvc.message ?? REQUIRED_MESSAGE };
+  const holder = checkHolder(fields.holder);
+  if (holder.message) return { ok: false, field: 'holder', code: 'invalid_card', message: holder.message };
   const holderName = fields.holder.trim();
   const parsed = CardInput.safeParse({
     number: fields.number,

@@ -83,7 +83,7 @@ describe('CardCapture', () => {
     const buttons = screen.getAllByRole<HTMLButtonElement>('button');
     expect(buttons.map((button) => [button.type, button.textContent])).toEqual([
       ['submit', 'Continuar'],
-      ['button', 'Guardar tarjeta'],
+      ['button', 'Verificar tarjeta'],
     ]);
     expect(screen.queryByRole('button', { name: 'Cancelar' })).toBeNull();
   });
@@ -178,7 +178,7 @@ describe('the fields as typed', () => {
     const user = userEvent.setup();
     await user.type(field('Número de tarjeta'), '424242');
     for (const name of CARD_FIELDS) expect(field(name).getAttribute('aria-invalid')).toBe('false');
-    expect(Array.from(container.querySelectorAll('.card-capture__message'), (message) => message.textContent)).toEqual(['', '', '']);
+    expect(Array.from(container.querySelectorAll('.card-capture__message'), (message) => message.textContent)).toEqual(['', '', '', '']);
   });
 });
 
