@@ -6,7 +6,7 @@ import type { CsvImportResult, ReservationView } from '../../shared/reservations
 import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
 import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
 import type { LiveState, Output, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
-import type { RecoveredNoticeView } from '../../shared/ipc/views';
+import type { RecoveredNoticeView, RefundQueueItem } from '../../shared/ipc/views';
 import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
@@ -43,7 +43,7 @@ export interface MessagingPort {
 /** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
 export interface RefundsPort {
   refund(
-    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds: readonly string[] },
+    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds: readonly string[]; expectedAmountCents?: number },
     by: OperatorView,
     trace?: string[],
   ): Promise<PaymentView>;
@@ -53,11 +53,20 @@ export interface RefundsPort {
     caller: OperatorView,
     trace?: string[],
   ): Promise<{ request: RefundRequestView; payment: PaymentView }>;
-  /** `acknowledgedRefundIds`: the payment's refunds the approver was shown (refused while a refund made is not among them). */
-  approve(requestId: string, by: OperatorView, trace: string[] | undefined, acknowledgedRefundIds: readonly string[]): Promise<{ request: RefundRequestView; payment: PaymentView }>;
+  /**
+   * `acknowledgedRefundIds`: the payment's refunds the approver was shown (refused while a refund made is not among them);
+   * `expectedAmountCents`: the amount the approver confirmed (refused when the refund would be another now).
+   */
+  approve(
+    requestId: string,
+    by: OperatorView,
+    trace: string[] | undefined,
+    acknowledgedRefundIds: readonly string[],
+    expectedAmountCents?: number,
+  ): Promise<{ request: RefundRequestView; payment: PaymentView }>;
   reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView>;
-  /** The center's queue: every desk's requests. */
-  queue(status: 'pending' | 'all'): Promise<RefundRequestView[]>;
+  /** The center's queue: every desk's requests, with what approving each refunds, its payment, guest and people by name. */
+  queue(status: 'pending' | 'all'): Promise<RefundQueueItem[]>;
   requestsFor(paymentId: string): Promise<RefundRequestView[]>;
   limits(): RefundLimitView[];
 }
@@ -285,7 +294,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'refunds:override': (input, ctx) => refunds.override(input, signedIn(ctx), ctx.trace),
     'refunds:queue': async ({ status }) => ({ requests: await refunds.queue(status ?? 'pending') }),
     'refunds:requestsFor': async ({ paymentId }) => ({ requests: await refunds.requestsFor(paymentId) }),
-    'refunds:approve': ({ requestId, acknowledgedRefundIds }, ctx) => refunds.approve(requestId, signedIn(ctx), ctx.trace, acknowledgedRefundIds),
+    'refunds:approve': ({ requestId, acknowledgedRefundIds, expectedAmountCents }, ctx) =>
+      refunds.approve(requestId, signedIn(ctx), ctx.trace, acknowledgedRefundIds, expectedAmountCents),
     'refunds:reject': ({ requestId, note }, ctx) => refunds.reject(requestId, note, signedIn(ctx)),
     'refunds:limits': () => ({ limits: refunds.limits() }),
     'payments:search': async (query) => ({ payments: await desk.searchPayments(query) }),

@@ -1265,6 +1265,12 @@ export class Journal {
     return row && toMethod(row);
   }
 
+  /** The cards of these method ids that the journal holds, in one read (the approvals queue names each request's card). */
+  async methods(ids: readonly string[]): Promise<StoredMethod[]> {
+    if (ids.length === 0) return [];
+    return (await this.db.selectFrom('methods').selectAll().where('id', 'in', [...ids]).execute()).map(toMethod);
+  }
+
   /** The payments made with a card, oldest first. */
   async paymentsOfMethod(methodId: string): Promise<StoredPayment[]> {
     const rows = await this.db.selectFrom('payments').selectAll().where('method_id', '=', methodId).orderBy('created_at').execute();

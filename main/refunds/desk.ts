@@ -1,10 +1,11 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
-import { CURRENCIES, countsAgainstRefundable, formatMoney, type Currency } from '../../shared/payments';
+import { CURRENCIES, countsAgainstRefundable, formatMoney, refundableCents, type Currency } from '../../shared/payments';
 import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
 import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
+import type { RefundQueueItem } from '../../shared/ipc/views';
 import { askedCents, refundedTodayCents, type RefundHistory, type RefundOperationRecord } from './daily';
 import { UserError } from '../errors';
 import { RefundError } from './errors';
@@ -26,7 +27,30 @@ export interface RefundDeskDeps {
    * in a row pause override with that id for OVERRIDE_PAUSE_MS, at every desk).
    */
   verifyApprover: (id: string, password: string) => Promise<ApproverCheck>;
+  /** What the queue names besides each request (without it, the queue is the requests alone). */
+  records?: QueueRecords;
   now?: () => number;
+}
+
+/** A payment as main's records hold it (the journal: every desk's on the center), for the queue. */
+export interface QueuePayment {
+  id: string;
+  reservationId: string;
+  methodId: string;
+  status: string;
+  amountCents: number;
+  currency: string;
+  createdAt: string;
+  refunds: readonly { id: string; amountCents: number | undefined; currency: string; reason: string | undefined; status: string; createdAt: string | undefined }[];
+}
+
+/** Main's records the queue reads, each once per queue whatever the number of requests naming it. */
+export interface QueueRecords {
+  payments(ids: readonly string[]): Promise<readonly QueuePayment[]>;
+  /** The cards of these method ids: brand and last 4, never more. */
+  cards(methodIds: readonly string[]): Promise<readonly { id: string; brand: string; last4: string }[]>;
+  guestName(reservationId: string): Promise<string | undefined>;
+  operatorName(operatorId: string): Promise<string | undefined>;
 }
 
 /** A manager override's approver credentials held (`approver`), or override is paused for that id (for so long, by the center's clock). */
@@ -81,24 +105,23 @@ export class RefundDesk {
    * the payment's refunds the screen showed (the engine refuses a new refund while one made is not among them).
    */
   refund(
-    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds?: readonly string[] },
+    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds?: readonly string[]; expectedAmountCents?: number },
     by: OperatorView,
     trace?: RequestTrace,
   ): Promise<PaymentView> {
+    const { expectedAmountCents, ...rest } = input;
+    const refund = { ...rest, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id };
     return this.oneAtATime(async () => {
       const begun = await this.deps.engine.operation(input.operationId);
       if (begun) {
         // Its answer lost, a refund is sent again only within the caps a new one meets now (the engine keeps its money fields).
         if (begun.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(by, begun);
-        return this.deps.engine.refund({ ...input, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id }, undefined, trace);
+        return this.deps.engine.refund(refund, undefined, trace);
       }
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
-      await this.checkLimit(by, payment, input.amountCents);
-      return this.deps.engine.refund(
-        { ...input, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id },
-        this.checkedAsBegun(by, payment, input.amountCents),
-        trace,
-      );
+      const amountCents = this.confirmedAmount(payment, input.amountCents, expectedAmountCents);
+      await this.checkLimit(by, payment, amountCents);
+      return this.deps.engine.refund({ ...refund, ...(amountCents === undefined ? {} : { amountCents }) }, this.checkedAsBegun(by, payment, amountCents), trace);
     });
   }
 
@@ -144,9 +167,18 @@ export class RefundDesk {
     return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true, trace, input.acknowledgedRefundIds));
   }
 
-  /** A supervisor approves a request from the queue, having been shown the payment's refunds made (`acknowledgedRefundIds`). */
-  approve(requestId: string, by: OperatorView, trace?: RequestTrace, acknowledgedRefundIds?: readonly string[]): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace, acknowledgedRefundIds));
+  /**
+   * A supervisor approves a request from the queue, having been shown the payment's refunds made (`acknowledgedRefundIds`)
+   * and the amount it refunds (`expectedAmountCents`: refused, nothing decided or sent, when it would refund another now).
+   */
+  approve(
+    requestId: string,
+    by: OperatorView,
+    trace?: RequestTrace,
+    acknowledgedRefundIds?: readonly string[],
+    expectedAmountCents?: number,
+  ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
+    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace, acknowledgedRefundIds, expectedAmountCents));
   }
 
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
@@ -158,9 +190,67 @@ export class RefundDesk {
     return requestView(await this.requireRequest(requestId));
   }
 
-  /** The center's queue: every desk's requests, each naming its desk. */
-  async queue(status: 'pending' | 'all'): Promise<RefundRequestView[]> {
-    return (await this.deps.requests.list(status)).map(requestView);
+  /**
+   * The center's queue: every desk's requests, each naming its desk, with what approving it now refunds, its payment
+   * (card as brand and last 4), guest and reservation, and who asked and decided by name, from main's records read once.
+   */
+  async queue(status: 'pending' | 'all'): Promise<RefundQueueItem[]> {
+    const requests = await this.deps.requests.list(status);
+    const records = this.deps.records;
+    if (records === undefined) return requests.map(requestView);
+    const payments = new Map((await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]));
+    const cards = new Map((await records.cards([...new Set([...payments.values()].map((p) => p.methodId))])).map((c) => [c.id, c]));
+    const once = <T>(read: (key: string) => Promise<T>): ((key: string) => Promise<T>) => {
+      const reads = new Map<string, Promise<T>>();
+      return (key) => {
+        let found = reads.get(key);
+        if (found === undefined) reads.set(key, (found = read(key)));
+        return found;
+      };
+    };
+    const guestName = once((reservationId) => records.guestName(reservationId));
+    const operatorName = once((operatorId) => records.operatorName(operatorId));
+    return Promise.all(
+      requests.map(async (request): Promise<RefundQueueItem> => {
+        const payment = payments.get(request.paymentId);
+        const method = payment && cards.get(payment.methodId);
+        const [guest, requestedByName, decidedByName] = await Promise.all([
+          payment && guestName(payment.reservationId),
+          operatorName(request.requestedBy),
+          request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
+        ]);
+        // All that is left: now while pending; once approved, what its refund took.
+        const allLeft = request.status === 'pending' ? payment && refundableCents(payment) : payment?.refunds.find((r) => r.id === request.refundId)?.amountCents;
+        const refundCents = request.amountCents ?? allLeft;
+        return {
+          ...requestView(request),
+          ...(refundCents === undefined ? {} : { refundCents }),
+          ...(payment === undefined
+            ? {}
+            : {
+                payment: {
+                  reservationId: payment.reservationId,
+                  amountCents: payment.amountCents,
+                  currency: payment.currency,
+                  status: payment.status,
+                  createdAt: payment.createdAt,
+                  ...(method === undefined ? {} : { brand: method.brand, last4: method.last4 }),
+                  refunds: payment.refunds.map((r) => ({
+                    id: r.id,
+                    ...(r.amountCents === undefined ? {} : { amountCents: r.amountCents }),
+                    currency: r.currency,
+                    ...(r.reason === undefined ? {} : { reason: r.reason }),
+                    status: r.status,
+                    ...(r.createdAt === undefined ? {} : { createdAt: r.createdAt }),
+                  })),
+                },
+              }),
+          ...(guest === undefined ? {} : { guestName: guest }),
+          ...(requestedByName === undefined ? {} : { requestedByName }),
+          ...(decidedByName === undefined ? {} : { decidedByName }),
+        };
+      }),
+    );
   }
 
   async requestsFor(paymentId: string): Promise<RefundRequestView[]> {
@@ -202,6 +292,7 @@ export class RefundDesk {
     override: boolean,
     trace: RequestTrace | undefined,
     acknowledgedRefundIds: readonly string[] | undefined,
+    expectedAmountCents?: number,
   ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     this.checkApprover(request, approver);
     if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
@@ -211,9 +302,12 @@ export class RefundDesk {
     }
     // The service's word on the payment, read once for the checks (a retry after a restart reads it again).
     let read: PaymentView | undefined;
+    // The amount sent: the request's, or the one the approver confirmed (never "all that is left" unnamed).
+    let amountCents = request.amountCents;
     if (request.status === 'pending') {
       const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
-      await this.checkLimit(approver, payment, request.amountCents);
+      amountCents = this.confirmedAmount(payment, request.amountCents, expectedAmountCents);
+      await this.checkLimit(approver, payment, amountCents);
       // A refund made of the payment that the approver was not shown refuses the approval before it is decided.
       if (acknowledgedRefundIds !== undefined) await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
@@ -233,13 +327,13 @@ export class RefundDesk {
         {
           operationId: request.id,
           paymentId: request.paymentId,
-          ...(request.amountCents === undefined ? {} : { amountCents: request.amountCents }),
+          ...(amountCents === undefined ? {} : { amountCents }),
           reason: request.reason,
           // Who decided it: this approver (just now, or resuming their own approval: resumes() allows no one else).
           operatorId: request.status === 'pending' ? approver.id : (request.decidedBy ?? approver.id),
           ...(acknowledgedRefundIds === undefined ? {} : { acknowledgedRefundIds: [...acknowledgedRefundIds] }),
         },
-        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), request.amountCents),
+        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), amountCents),
         trace,
       );
       const refundId = await this.deps.engine.resultOf(request.id);
@@ -359,6 +453,26 @@ export class RefundDesk {
         { field: 'amountCents', params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role } },
       );
     }
+  }
+
+  /**
+   * The amount to send for a refund the operator confirmed as `expectedAmountCents`: refused (refund_amount_changed) when
+   * the refund would be another amount now (what is left changed since the screen read it); otherwise that amount, so
+   * that a refund made meanwhile at another desk makes the service refuse it rather than refund less than was confirmed.
+   * Without a confirmed amount, the refund as asked.
+   */
+  private confirmedAmount(payment: PaymentView, amountCents: number | undefined, expectedAmountCents: number | undefined): number | undefined {
+    if (expectedAmountCents === undefined) return amountCents;
+    const cents = this.checkRefundable(payment, amountCents);
+    if (cents !== expectedAmountCents) {
+      const currency = asCurrency(payment.currency);
+      throw new RefundError(
+        'refund_amount_changed',
+        `The refund confirmed was ${money(expectedAmountCents, currency)}, but it would refund ${money(cents, currency)} now: another refund was made meanwhile. Nothing was refunded; read the amount again and confirm it.`,
+        { field: 'expectedAmountCents', params: { expectedCents: expectedAmountCents, amountCents: cents, currency } },
+      );
+    }
+    return cents;
   }
 
   /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */

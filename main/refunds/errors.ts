@@ -9,6 +9,8 @@ export type RefundErrorCode =
   | 'refund_exceeds_remaining'
   | 'payment_not_refundable'
   | 'refund_amount_unknown'
+  /** What the refund would send now is not the amount the operator confirmed (params: expectedCents, amountCents, currency). */
+  | 'refund_amount_changed'
   | 'request_not_found'
   | 'request_closed'
   | 'request_changed'

@@ -8,7 +8,7 @@ import { OverBalance } from '../payments/charge';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, ReservationBalance } from './views';
+import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, RefundQueueItem, ReservationBalance } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -131,6 +131,12 @@ const OperationId = z.uuid({ error: 'The operation id must be a UUID.' });
 const AcknowledgedPaymentIds = z.array(PaymentId).max(100);
 /** The refunds of the payment the screen showed before a new refund, possibly none: main refuses it (`refunds_not_acknowledged`) otherwise. */
 const AcknowledgedRefundIds = z.array(z.string().min(1).max(64)).max(100);
+/**
+ * The amount of the refund the operator confirmed, as the screen named it ("Refund $899.99 MXN"): main refuses the refund
+ * (`refund_amount_changed`, nothing sent) when what it would send now is another amount (a refund of the payment made
+ * meanwhile changed "all that is left"), and sends this amount, never "all that is left" unnamed. Every screen gives it.
+ */
+const ExpectedAmountCents = Cents;
 
 export const CHANNELS = {
   /**
@@ -453,14 +459,21 @@ export const CHANNELS = {
   'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
   /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
   'refunds:create': channel({
-    input: z.strictObject({ operationId: OperationId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason, acknowledgedRefundIds: AcknowledgedRefundIds }),
+    input: z.strictObject({
+      operationId: OperationId,
+      paymentId: PaymentId,
+      amountCents: Cents.optional(),
+      reason: RefundReason,
+      acknowledgedRefundIds: AcknowledgedRefundIds,
+      expectedAmountCents: ExpectedAmountCents.optional(),
+    }),
     output: PaymentView,
     access: REFUNDS,
     activity: 'operator',
     audit: {
       action: 'refund.create',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ amountCents: input.amountCents ?? 'all left', reason: input.reason, operationId: input.operationId }),
+      details: (input) => defined({ amountCents: input.amountCents ?? 'all left', expectedAmountCents: input.expectedAmountCents, reason: input.reason, operationId: input.operationId }),
     },
   }),
   /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
@@ -500,10 +513,10 @@ export const CHANNELS = {
         }),
     },
   }),
-  /** Background: the Approvals screen refreshes its queue by itself. */
+  /** Background: the Approvals screen refreshes its queue by itself. Each request as main's records show it (RefundQueueItem). */
   'refunds:queue': channel({
     input: z.strictObject({ status: z.enum(['pending', 'all']).optional() }),
-    output: z.object({ requests: z.array(RefundRequestView) }),
+    output: z.object({ requests: z.array(RefundQueueItem) }),
     access: REFUNDS,
     activity: 'background',
     audit: 'none',
@@ -517,7 +530,7 @@ export const CHANNELS = {
     audit: 'none',
   }),
   'refunds:approve': channel({
-    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds }),
+    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds, expectedAmountCents: ExpectedAmountCents.optional() }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: REFUNDS,
     activity: 'operator',
@@ -528,6 +541,7 @@ export const CHANNELS = {
         defined({
           requestId: input.requestId,
           override: false,
+          expectedAmountCents: input.expectedAmountCents,
           requestedBy: output?.request.requestedBy,
           approvedBy: output?.request.decidedBy,
           refundId: output?.request.refundId,

@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   refund_exceeds_remaining: ['leftCents', 'currency'],
   payment_not_refundable: [],
   refund_amount_unknown: [],
+  refund_amount_changed: ['expectedCents', 'amountCents', 'currency'],
   request_not_found: [],
   request_closed: ['approvedBy', 'approvedAt', 'rejectedBy', 'rejectedAt'],
   request_changed: [],

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Cents, CentsOrZero, SignedCents } from '../payments/money';
 import { MessageChannel } from '../messaging/destination';
+import { RefundRequestView } from '../desk/refunds';
 
 export const RefundView = z.object({
   id: z.string(),
@@ -181,3 +182,35 @@ export const RecoveredNoticeView = z.object({
   completedAt: z.string(),
 });
 export type RecoveredNoticeView = z.infer<typeof RecoveredNoticeView>;
+
+/**
+ * A refund request as the supervisors' queue shows it, built by main in one read of its records (the center's: every
+ * desk's) so that approving is seeing: what approving it now refunds, the payment (its card as brand and last 4 only),
+ * the guest and reservation, and who asked and decided by name. A part main's records lack is absent, never guessed.
+ */
+export const RefundQueueItem = RefundRequestView.extend({
+  /**
+   * What approving it now refunds: the request's amount, or for "all that is left" the payment's amount less the refunds
+   * that count (pending or succeeded) as main knows them now; once approved, what its refund took. Absent when that is
+   * unknown (a refund without its amount; "all that is left" of a request rejected, or approved and not yet made).
+   */
+  refundCents: CentsOrZero.optional(),
+  payment: z
+    .object({
+      reservationId: z.string(),
+      amountCents: CentsOrZero,
+      currency: z.string(),
+      status: z.string(),
+      createdAt: z.string(),
+      brand: z.string().optional(),
+      last4: z.string().regex(/^\d{0,4}$/).optional(),
+      /** The payment's refunds made: an approval names them as shown (`acknowledgedRefundIds`). */
+      refunds: z.array(RefundView),
+    })
+    .optional(),
+  guestName: z.string().optional(),
+  /** The display names of `requestedBy` and `decidedBy`. */
+  requestedByName: z.string().optional(),
+  decidedByName: z.string().optional(),
+});
+export type RefundQueueItem = z.infer<typeof RefundQueueItem>;

@@ -76,8 +76,9 @@ test("two desks of one center: the agent's request at desk A is approved by the 
     await signIn(b.page, b.app, 'supervisor');
     await openSection(b.page, 'Approvals');
     const queued = b.page.getByRole('row').filter({ hasText: paymentId });
-    await expect(queued).toContainText('ana');
-    await queued.getByRole('button', { name: `Approve ${paymentId}` }).click();
+    await expect(queued).toContainText('Ana Agent');
+    await queued.getByRole('button', { name: `Approve… ${paymentId}` }).click();
+    await b.page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
     await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
     await expect(b.page.locator('.refund-list tbody tr').first()).toContainText('Refunded', { timeout: 15_000 });
     await b.page.screenshot({ path: test.info().outputPath('desk-b-approved.png') });
@@ -109,8 +110,9 @@ test("pushed, not polled: a request made at desk A appears in the supervisor's o
     await leaveRequestInQueue(a.page, paymentId);
 
     const queued = b.page.getByRole('row').filter({ hasText: paymentId });
-    await expect(queued).toContainText('ana', { timeout: 2_000 });
-    await queued.getByRole('button', { name: `Approve ${paymentId}` }).click();
+    await expect(queued).toContainText('Ana Agent', { timeout: 2_000 });
+    await queued.getByRole('button', { name: `Approve… ${paymentId}` }).click();
+    await b.page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
     await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
 
     // Desk A never closed the reservation: the refund made at desk B is pushed to it.

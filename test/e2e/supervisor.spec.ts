@@ -53,6 +53,8 @@ test('a supervisor refunds part of a payment, then the rest; both followed to su
   await detail.getByLabel('Refund amount').fill('1000');
   await detail.getByLabel('Reason').selectOption('requested_by_customer');
   await detail.getByRole('button', { name: 'Refund', exact: true }).click();
+  // One confirmation, naming the amount, before the money moves.
+  await detail.getByRole('button', { name: 'Refund $1,000.00 MXN' }).click();
   await expect(detail.getByText('Refund of $1,000.00 MXN sent.')).toBeVisible();
   const refunds = detail.locator('.refund-list tbody tr');
   await expect(refunds).toHaveCount(1);
@@ -66,6 +68,7 @@ test('a supervisor refunds part of a payment, then the rest; both followed to su
   await expect(detail.getByLabel('Refund amount')).toHaveValue('2600.00');
   await detail.getByLabel('Reason').selectOption('cancellation');
   await detail.getByRole('button', { name: 'Refund', exact: true }).click();
+  await detail.getByRole('button', { name: 'Refund $2,600.00 MXN' }).click();
   await expect(refunds).toHaveCount(2);
   await expect(refunds.nth(0)).toContainText('Refunded', { timeout: 15_000 });
   await expect(refunds.nth(1)).toContainText('Refunded', { timeout: 15_000 });
@@ -159,6 +162,7 @@ test('over-refund is blocked before any request; a refund above the supervisor l
   // All of it: above the supervisor's 10,000 MXN.
   await detail.getByLabel(/^Full: all that is left/).check();
   await detail.getByRole('button', { name: 'Refund', exact: true }).click();
+  await detail.getByRole('button', { name: 'Refund $12,450.00 MXN' }).click();
   await expect(detail.getByRole('alert')).toContainText('you may refund up to $10,000.00 MXN');
   await expect(detail.getByText('No refunds yet.')).toBeVisible();
   expect(await refundsOf(app, paymentId)).toHaveLength(0);
@@ -180,14 +184,15 @@ test('the queue: an agent leaves a request, the supervisor approves it from Appr
   const row = page.getByRole('row').filter({ hasText: paymentId });
   await expect(row).toContainText('All that is left');
   await expect(row).toContainText('Cancellation');
-  await expect(row).toContainText('ana');
+  await expect(row).toContainText('Ana Agent');
   await expectAccessible(page, 'approvals queue');
-  await row.getByRole('button', { name: `Approve ${paymentId}` }).click();
+  await row.getByRole('button', { name: `Approve… ${paymentId}` }).click();
+  await page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
   await expect(page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
   await expect(page.locator('.refund-list tbody tr').first()).toContainText('Refunded', { timeout: 15_000 });
   await expect(page.getByText('No request is waiting.')).toBeVisible();
   await page.getByLabel('Show decided requests too').check();
-  await expect(page.getByRole('row').filter({ hasText: paymentId })).toContainText('Approved');
+  await expect(page.getByRole('row').filter({ hasText: 'Héctor Ibáñez Salazar' })).toContainText('Approved');
 });
 
 test("the end-of-day report: the day's totals match the payments made; CSV download; printable", async ({ page, app }) => {

@@ -51,6 +51,8 @@ export const errorsEnUS = {
   'error.refund_exceeds_remaining.plain': 'The refund is more than what is left to refund on this payment.',
   'error.payment_not_refundable': 'Only a payment that went through can be refunded.',
   'error.refund_amount_unknown': 'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later before refunding.',
+  'error.refund_amount_changed': 'You confirmed a refund of {expected}, but what is left to refund on this payment is now {amount}: another refund was made meanwhile. Nothing was refunded. Read the amount again and confirm it.',
+  'error.refund_amount_changed.plain': 'What is left to refund on this payment changed since you read it: another refund was made meanwhile. Nothing was refunded. Read the amount again and confirm it.',
   'error.request_not_found': 'This refund request no longer exists.',
   'error.request_closed': 'This refund request was already approved or rejected.',
   'error.request_closed.approvedBy': 'This refund request was already approved by {approvedBy} on {approvedAt}.',

@@ -45,6 +45,8 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.refund_exceeds_remaining.plain': 'El reembolso supera lo que queda por reembolsar en este pago.',
   'error.payment_not_refundable': 'Solo se puede reembolsar un pago cobrado.',
   'error.refund_amount_unknown': 'El servicio registra un reembolso de este pago sin su monto, así que no se puede saber cuánto queda. Abra el pago de nuevo más tarde antes de reembolsar.',
+  'error.refund_amount_changed': 'Usted confirmó un reembolso de {expected}, pero lo que queda por reembolsar en este pago ahora es {amount}: mientras tanto se hizo otro reembolso. No se reembolsó nada. Revise el monto de nuevo y confírmelo.',
+  'error.refund_amount_changed.plain': 'Lo que queda por reembolsar en este pago cambió desde que lo revisó: mientras tanto se hizo otro reembolso. No se reembolsó nada. Revise el monto de nuevo y confírmelo.',
   'error.request_not_found': 'Esta solicitud de reembolso ya no existe.',
   'error.request_closed': 'Esta solicitud de reembolso ya se aprobó o se rechazó.',
   'error.request_closed.approvedBy': 'Esta solicitud de reembolso ya la aprobó {approvedBy} el {approvedAt}.',

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient, type UseMutationResult, type Use
 import { useEffect, useRef } from 'react';
 import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';
-import type { PaymentView } from '../../../../shared/ipc/views';
+import type { PaymentView, RefundQueueItem } from '../../../../shared/ipc/views';
 import type { RefundReason } from '../../../../shared/payments';
 import { follows } from '../../bridge/cache';
 import { bridge, unwrap } from '../../bridge/client';
@@ -33,7 +33,7 @@ export const refundKeys = {
  * The approvals queue (pending requests, or all of them), read again when main says a request changed (here, or at another
  * desk of the center: pushed, never polled) and when the center's live feed is back after a loss.
  */
-export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundRequestView[]> {
+export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<RefundQueueItem[]> {
   const queryClient = useQueryClient();
   useLiveWatch({ queue: true });
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -119,13 +119,18 @@ function shownRefunds(queryClient: ReturnType<typeof useQueryClient>, paymentId:
   return (queryClient.getQueryData<PaymentView>(paymentKeys.detail(paymentId))?.refunds ?? []).map((refund) => refund.id);
 }
 
-/** The supervisor's refund of a payment; main follows the refund to its result. */
-export function useRefund(paymentId: string): UseMutationResult<PaymentView, Error, RefundVariables> {
+/** A refund the operator confirmed: `expectedAmountCents` is the amount the confirmation named (main refuses another). */
+export type ConfirmedRefund = RefundVariables & { expectedAmountCents: number };
+
+/** The supervisor's refund of a payment, as confirmed; main follows the refund to its result. */
+export function useRefund(paymentId: string): UseMutationResult<PaymentView, Error, ConfirmedRefund> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ reason, amountCents }: RefundVariables) =>
+    mutationFn: ({ reason, amountCents, expectedAmountCents }: ConfirmedRefund) =>
       attempt(`refund:${paymentId}`, (operationId) =>
-        unwrap(bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents), acknowledgedRefundIds: shownRefunds(queryClient, paymentId) })),
+        unwrap(
+          bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents), expectedAmountCents, acknowledgedRefundIds: shownRefunds(queryClient, paymentId) }),
+        ),
       ),
     onSuccess: (payment) => {
       storePayment(queryClient, payment);
@@ -176,19 +181,26 @@ export function useOverrideRefund(
   });
 }
 
-/** The queue: a supervisor approves a request (the refund is sent at once). */
-export function useApproveRequest(request: Pick<RefundRequestView, 'id' | 'paymentId'>): UseMutationResult<Decided, Error, void> {
+/**
+ * The queue: a supervisor approves a request as the approval step showed it (the refund is sent at once): the amount it
+ * named, and the payment's refunds it listed (main refuses the approval when either is no longer so).
+ */
+export function useApproveRequest(
+  request: Pick<RefundRequestView, 'id' | 'paymentId'>,
+): UseMutationResult<Decided, Error, { expectedAmountCents: number; acknowledgedRefundIds: string[] }> {
   const queryClient = useQueryClient();
   const decided = useDecided();
   return useMutation({
     mutationKey: refundKeys.decision,
-    mutationFn: () => unwrap(bridge().refunds.approve({ requestId: request.id, acknowledgedRefundIds: shownRefunds(queryClient, request.paymentId) })),
+    mutationFn: ({ expectedAmountCents, acknowledgedRefundIds }: { expectedAmountCents: number; acknowledgedRefundIds: string[] }) =>
+      unwrap(bridge().refunds.approve({ requestId: request.id, acknowledgedRefundIds, expectedAmountCents })),
     onSuccess: (answer) => {
       decided(answer);
       void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
     },
     onError: () => {
-      void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(request.paymentId) });
+      // Refused: the queue and the payment's requests are read again (what is left to refund may have changed).
+      void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
     },
   });
 }

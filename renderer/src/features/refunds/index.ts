@@ -2,6 +2,7 @@
 export { refundKeys, useRefund, useRefundLimits, useRequestsFor } from './api';
 export { checkDraft, emptyDraft, type RefundDraft } from './draft';
 export { AttemptSubmit, type AttemptError } from './ui/AttemptSubmit';
+export { ConfirmRefund } from './ui/ConfirmRefund';
 export { RefundFields } from './ui/RefundFields';
 export { RefundList } from './ui/RefundList';
 export { RequestList, RequestRefund } from './ui/RequestRefund';

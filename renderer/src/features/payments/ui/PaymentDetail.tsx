@@ -1,16 +1,17 @@
 // One payment, asked of the service again when opened: whose it is (guest, reservation), the card and the short reference
 // read to the guest, what was paid, what was refunded (followed live), what is left, the supervisor's refund — full or
-// partial, with a reason — sent with one operation id per attempt, and its receipt, any time.
+// partial, with a reason — confirmed once with its amount named, then sent with one operation id per attempt, and its
+// receipt, any time.
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundLimitView } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
-import { shortReference } from '../../../../../shared/payments';
+import { shortReference, type RefundReason } from '../../../../../shared/payments';
 import { isRetryable, describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useReservation } from '../../call';
 import { brandLabel, Receipt, useWatchPayment } from '../../payment';
-import { AttemptSubmit, checkDraft, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
+import { AttemptSubmit, checkDraft, ConfirmRefund, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
 import { useFreshPayment } from '../api';
 
 interface Props {
@@ -37,6 +38,8 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const [draft, setDraft] = useState(emptyDraft);
   const [tried, setTried] = useState(false);
   const [sent, setSent] = useState<string>();
+  /** The refund checked and waiting for its one confirmation (the amount it names). */
+  const [confirming, setConfirming] = useState<{ reason: RefundReason; amountCents: number | undefined; expectedAmountCents: number }>();
   const busy = refund.isPending;
   const error = refund.error === null ? undefined : { text: describeError(refund.error, t), retry: isRetryable(refund.error) };
   const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
@@ -70,17 +73,21 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
     setTried(true);
     setSent(undefined);
     if (!check.ok || busy) return;
-    const amountCents = check.amountCents ?? current?.refundableCents ?? 0;
-    refund.mutate(
-      { reason: check.reason, amountCents: check.amountCents },
-      {
-        onSuccess: () => {
-          setSent(t('refund.sent', { amount: money(amountCents, currency) }));
-          setDraft(emptyDraft());
-          setTried(false);
-        },
+    refund.reset();
+    setConfirming({ reason: check.reason, amountCents: check.amountCents, expectedAmountCents: check.amountCents ?? current?.refundableCents ?? 0 });
+  }
+
+  function send(): void {
+    if (confirming === undefined) return;
+    const amount = money(confirming.expectedAmountCents, currency);
+    refund.mutate(confirming, {
+      onSuccess: () => {
+        setSent(t('refund.sent', { amount }));
+        setConfirming(undefined);
+        setDraft(emptyDraft());
+        setTried(false);
       },
-    );
+    });
   }
 
   return (
@@ -122,6 +129,24 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
       {sent && <p role="status">{sent}</p>}
       {!refundable ? (
         <p role="status">{current.status === 'succeeded' ? t('refund.nothingLeft') : t('refund.notRefundable')}</p>
+      ) : confirming ? (
+        <ConfirmRefund
+          title={t('refund.confirm.title')}
+          question={t('refund.confirm.question', {
+            amount: money(confirming.expectedAmountCents, currency),
+            reference: shortReference(current.id),
+            reservation: current.reservationId,
+          })}
+          confirmLabel={t('refund.confirm.key', { amount: money(confirming.expectedAmountCents, currency) })}
+          cancelLabel={t('refund.confirm.change')}
+          busy={busy}
+          error={error && `${error.text}${error.retry ? ` ${t('refund.retryHint')}` : ''}`}
+          onConfirm={send}
+          onCancel={() => {
+            refund.reset();
+            setConfirming(undefined);
+          }}
+        />
       ) : (
         <form className="stack" onSubmit={submit} noValidate aria-label={t('payments.refundTitle')}>
           <RefundFields draft={draft} onChange={setDraft} refundableCents={current.refundableCents} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
