@@ -671,7 +671,6 @@ export const enUS = {
   "link.channelInText.whatsapp": "WhatsApp",
   "link.channelInText.email": "email",
   "outbox.state.settled": "This payment is already settled ({status}): there is nothing left for the cardholder to answer.",
-  "outbox.abandoned": "abandoned by the agent",
   "audit.detail.value": "Value",
   "audit.detail.values": "Values",
   // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in

@@ -672,7 +672,6 @@ export const esMX: Catalogue = {
   "link.channelInText.whatsapp": "WhatsApp",
   "link.channelInText.email": "correo",
   "outbox.state.settled": "Este pago ya terminó ({status}): el tarjetahabiente ya no tiene nada que responder.",
-  "outbox.abandoned": "abandonado por el agente",
   "audit.detail.value": "Valor",
   "audit.detail.values": "Valores",
   // refund effect: what is owed after payments and refunds (paid over, closed by a cancellation), a payment refunded in

@@ -46,17 +46,15 @@ export function Outbox(): JSX.Element {
 }
 
 /**
- * The cardholder's two answers while the payment waits for them; once the payment is settled (paid, declined, expired,
- * abandoned) there is nothing left to answer, and the outbox says how it ended instead.
+ * The cardholder's two answers while the payment waits for them; once the payment is settled (paid, declined, expired)
+ * there is nothing left to answer, and the outbox says how it ended instead. A payment the agent abandoned still waits:
+ * the guest holds the link and may approve it after all (a late success), so the trainee may still answer.
  */
 function CardholderAnswer({ message, busy, play }: { message: OutboxMessageView; busy: boolean; play: (answer: PlayVariables['answer']) => void }): JSX.Element {
   const { t } = useI18n();
   const payment = usePayment(message.paymentId).data;
-  if (payment !== undefined && (isFinalPayment(payment.status) || payment.abandonedAt !== undefined)) {
-    const status =
-      payment.abandonedAt !== undefined && !isFinalPayment(payment.status) ? t('outbox.abandoned')
-      : isKnownPaymentStatus(payment.status) ? t(`status.${payment.status}`)
-      : payment.status;
+  if (payment !== undefined && isFinalPayment(payment.status)) {
+    const status = isKnownPaymentStatus(payment.status) ? t(`status.${payment.status}`) : payment.status;
     return <p className="muted">{t('outbox.state.settled', { status })}</p>;
   }
   return (
