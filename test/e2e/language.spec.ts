@@ -52,7 +52,7 @@ test('the Spanish desk shows main’s refusals and failures in Spanish, never ma
 
   // A wrong password: main refuses with invalid_credentials.
   await signIn(page, 'not the password');
-  await expect(page.getByRole('alert')).toHaveText('El id de operador o la contraseña no son correctos.');
+  await expect(page.getByRole('alert')).toHaveText('El ID de operador o la contraseña no son correctos.');
   await expectNoEnglishFromMain(page, app, 'wrong password');
   await signIn(page, AGENT.password);
   await expect(page.locator('#lookup-input')).toBeFocused();

@@ -17,7 +17,7 @@ test('first run: the first administrator is created and signed in', async ({ pag
   const problems = watchProblems(page);
   await page.goto(app.url);
   await expect(page.getByRole('heading', { name: 'Create the first administrator' })).toBeVisible();
-  await page.getByLabel('Operator id').fill('ada');
+  await page.getByLabel('Operator ID').fill('ada');
   await page.getByLabel('Name').fill('Ada Admin');
   await page.getByLabel(/^Password/).fill('short');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
@@ -44,7 +44,7 @@ test('an agent signs in with the keyboard, reaches the workspace, and signs out'
   await page.keyboard.press('Tab');
   await page.keyboard.type('wrong password 1');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('The operator id or the password is not right.');
+  await expect(page.getByRole('alert')).toHaveText('The operator ID or the password is not right.');
 
   await page.getByLabel('Password').fill('agent password 1234');
   await page.keyboard.press('Enter');
@@ -79,7 +79,7 @@ test('a locked desk is handed to another operator: "Sign in as someone else" end
   await expectAccessible(page, 'the lock screen with its hand-over');
 
   // The supervisor's own password does not open the agent's locked session; the refusal points at the hand-over.
-  await page.getByLabel('Operator id').fill(SUPERVISOR.id);
+  await page.getByLabel('Operator ID').fill(SUPERVISOR.id);
   await page.getByLabel('Password').fill(SUPERVISOR.password);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('alert')).toContainText('choose "Sign in as someone else"');
@@ -88,8 +88,8 @@ test('a locked desk is handed to another operator: "Sign in as someone else" end
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByRole('status')).toHaveText('The locked session was ended. The next operator can sign in.');
   // A fresh form: nothing the previous screen held, the cursor in the id field.
-  await expect(page.getByLabel('Operator id')).toBeFocused();
-  await expect(page.getByLabel('Operator id')).toHaveValue('');
+  await expect(page.getByLabel('Operator ID')).toBeFocused();
+  await expect(page.getByLabel('Operator ID')).toHaveValue('');
   await expect(page.getByRole('button', { name: 'Sign in as someone else' })).toHaveCount(0);
 
   await page.keyboard.type(SUPERVISOR.id);

@@ -248,7 +248,7 @@ test('the admin: accounts (create, role, disable, reset password), reservations 
 
   const accounts = page.getByRole('table', { name: 'Operator accounts' });
   await expect(accounts).toContainText('sam');
-  await page.getByLabel('Operator id').fill('leo');
+  await page.getByLabel('Operator ID').fill('leo');
   await page.getByLabel('Name', { exact: true }).fill('Leo Agent');
   await page.getByLabel('Role', { exact: true }).selectOption('agent');
   await page.getByLabel(/^Password/).fill('leo password 12345');
