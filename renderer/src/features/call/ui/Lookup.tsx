@@ -1,5 +1,5 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
-import { useDeferredValue, useId, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
+import { useDeferredValue, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -21,15 +21,37 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
   const hintId = useId();
   const listId = useId();
 
+  /**
+   * Enter pressed while the results on screen are not yet those of the text typed (the search still catching up with a
+   * fast typist): the first match of that text is opened once it arrives, never a match of a shorter text.
+   */
+  const enterFor = useRef<string>(undefined);
+  const current = deferred === text && search.isSuccess && !search.isFetching;
+
+  function open(first: ReservationView): void {
+    // What the agent types next is the card: held until the card form is drawn, never left in the search box.
+    holdTypeAhead();
+    onOpen(first);
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
+    if (event.key !== 'Enter' || text.trim().length < 2) return;
+    event.preventDefault();
     const first = results[0];
-    if (event.key === 'Enter' && first !== undefined && deferred === text) {
-      event.preventDefault();
-      // What the agent types next is the card: held until the card form is drawn, never left in the search box.
-      holdTypeAhead();
-      onOpen(first);
+    if (current) {
+      if (first !== undefined) open(first);
+    } else {
+      enterFor.current = text;
     }
   }
+
+  useEffect(() => {
+    if (enterFor.current === undefined || !current) return;
+    const wanted = enterFor.current;
+    enterFor.current = undefined;
+    const first = results[0];
+    if (wanted === text && first !== undefined) open(first);
+  });
 
   return (
     <section className="panel lookup" aria-labelledby="lookup-title">
@@ -45,7 +67,11 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
         spellCheck={false}
         aria-describedby={hintId}
         aria-controls={listId}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          // Typing on takes back an Enter still waiting for its results.
+          enterFor.current = undefined;
+          setText(event.target.value);
+        }}
         onKeyDown={onKeyDown}
       />
       <p id={hintId} className="hint">
