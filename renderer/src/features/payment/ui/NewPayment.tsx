@@ -92,6 +92,11 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   useEffect(() => {
     if (document.activeElement === null || document.activeElement === document.body) amountRef.current?.focus();
   }, []);
+  // A form drawn while it could not take the card (its amount still being read) could not take the focus either: the card
+  // number takes it once the form can, unless the agent is already somewhere.
+  useEffect(() => {
+    if (!blocked && (document.activeElement === null || document.activeElement === document.body)) cardRef.current?.focus();
+  }, [blocked, cardRef]);
 
   /** The charge of a method (new or saved) as typed on this form. */
   function chargeOf(method: MethodView, keep = false): PayVariables {
