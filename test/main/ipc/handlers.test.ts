@@ -29,8 +29,8 @@ const reservations = {
   search: () => Promise.resolve([]),
   get: (id: string) =>
     Promise.resolve(
-      id === 'R-3DS'
-        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: 5000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
+      id.startsWith('R-')
+        ? { confirmationNumber: id, guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: id === 'R-3DS' ? 5000 : 8000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
         : undefined,
     ),
   importCsv: () => ({ ok: true as const, created: 0, updated: 0 }),
