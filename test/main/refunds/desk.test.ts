@@ -215,7 +215,8 @@ describe('the refund desk through the door (default limits)', () => {
 
     // Nothing left: refused (with or without an amount), and the service still holds two refunds.
     expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
-    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    // Without an amount, confirming what a screen read before the last refund (7,000): nothing is left now.
+    expect(await desk.refused('refunds:create', { ...refundInput(payment.id), expectedAmountCents: 7000 })).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     expect((await desk.get(payment.id)).refunds).toHaveLength(2);
 
     // The audit trail: who made each refund, and each result once.
@@ -241,7 +242,7 @@ describe('the refund desk through the door (default limits)', () => {
     // Signed in as the agent, the renderer calls the channel directly.
     expect(await desk.refused('refunds:create', refundInput(payment.id, 1000))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
-    expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:approve', { requestId: randomUUID(), expectedAmountCents: 1000 })).toMatchObject({ code: 'forbidden' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
     expect(await desk.journalRefunds(payment.id)).toEqual([]);
     const rows = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
