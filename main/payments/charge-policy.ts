@@ -39,6 +39,13 @@ export function currencyRefusal(currency: string, reservationCurrency: string): 
   });
 }
 
+/** The refusal of a charge on a reservation its source does not know: the field is the reservation. */
+export function unknownReservation(): ServiceError {
+  return new ServiceError('invalid_input', 'reservation_unknown', 'The reservation system does not know this reservation number: look the reservation up and charge it from there.', {
+    param: 'reservationId',
+  });
+}
+
 /** The refusal of a charge above what is owed that the agent did not confirm as it is now. */
 export function overBalanceRefusal(balance: Pick<ReservationBalance, 'owedCents' | 'currency'>, amountCents: number): ServiceError {
   const owed = formatMoney(balance.owedCents, balance.currency);
@@ -54,12 +61,13 @@ export function overBalanceRefusal(balance: Pick<ReservationBalance, 'owedCents'
  * Refuses a new charge in another currency than its reservation's, or above what the reservation owes now without the
  * agent's confirmation of that owed amount and that amount. A charge whose operation was already begun (tried again
  * after a lost answer) is not checked again: it was checked when it began, its own amount now counts as taken, and the
- * engine refuses it with other money fields. A reservation its source does not know has no balance: nothing is checked.
+ * engine refuses it with other money fields. A reservation its source does not know (gone from it, or a number it does not
+ * list, such as one without its dash) has no currency nor balance to check against: it is refused, nothing charged.
  */
 export async function checkNewCharge(deps: ChargePolicyDeps, charge: NewCharge): Promise<void> {
   if ((await deps.operationState(charge.operationId)) !== undefined) return;
   const reservation = await deps.reservation(charge.reservationId);
-  if (reservation === undefined) return;
+  if (reservation === undefined) throw unknownReservation();
   if (charge.currency.toLowerCase() !== reservation.currency.toLowerCase()) throw currencyRefusal(charge.currency, reservation.currency);
   const balance = reservationBalance(reservation, await deps.journal(charge.reservationId), deps.clock());
   if (isOverBalance(charge.amountCents, balance.owedCents) && !confirmsOverBalance(charge.overBalance, balance.owedCents, charge.amountCents)) {

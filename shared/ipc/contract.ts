@@ -457,7 +457,10 @@ export const CHANNELS = {
   /** Training mode only: the messages captured instead of sent, and the trainee playing the cardholder. */
   'messaging:outbox': channel({ input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF, activity: 'background', audit: 'none' }),
   'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
-  /** A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. */
+  /**
+   * A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. The amount the
+   * confirmation named (`expectedAmountCents`) is required: main refunds that amount or nothing.
+   */
   'refunds:create': channel({
     input: z.strictObject({
       operationId: OperationId,
@@ -465,7 +468,7 @@ export const CHANNELS = {
       amountCents: Cents.optional(),
       reason: RefundReason,
       acknowledgedRefundIds: AcknowledgedRefundIds,
-      expectedAmountCents: ExpectedAmountCents.optional(),
+      expectedAmountCents: ExpectedAmountCents,
     }),
     output: PaymentView,
     access: REFUNDS,
@@ -530,7 +533,7 @@ export const CHANNELS = {
     audit: 'none',
   }),
   'refunds:approve': channel({
-    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds, expectedAmountCents: ExpectedAmountCents.optional() }),
+    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds, expectedAmountCents: ExpectedAmountCents }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: REFUNDS,
     activity: 'operator',

@@ -101,6 +101,7 @@ export const ERROR_CODES = {
   payment_being_charged: ['amountCents', 'currency'],
   reservation_payment_in_progress: ['amountCents', 'currency'],
   currency_not_reservation: ['currency', 'reservationCurrency'],
+  reservation_unknown: [],
   over_balance_not_confirmed: ['owedCents', 'amountCents', 'currency'],
   payment_abandoned: [],
   payment_change_in_progress: ['operatorId', 'deskId'],

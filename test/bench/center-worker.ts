@@ -148,7 +148,7 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
   // A supervisor approves one request at a time, as a person clicks: the next waits for the last answer.
   let approving: Promise<unknown> = Promise.resolve();
   const read = async (): Promise<void> => {
-    const { requests } = await desk.call<{ requests: { id: string; status: string }[] }>('refunds:queue', { status: 'pending' });
+    const { requests } = await desk.call<{ requests: { id: string; status: string; refundCents?: number }[] }>('refunds:queue', { status: 'pending' });
     const at = now();
     for (const request of requests) {
       if (seen.has(request.id)) continue;
@@ -158,7 +158,7 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       if (turn === desk.index) {
         approving = approving.then(() =>
           desk
-            .call('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [] })
+            .call('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [], expectedAmountCents: request.refundCents })
             .then(() => send({ type: 'request-approved', requestId: request.id }))
             .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) })),
         );

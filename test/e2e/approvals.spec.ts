@@ -123,7 +123,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await door(app, 'refunds:request', { requestId: randomUUID(), paymentId: zoe.id, reason: 'duplicate' });
       // An admin refunds 50.00 USD of Chloé's directly: all that is left is now 400.00 USD.
       await signIn(page, app, 'admin');
-      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: [] });
+      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: [], expectedAmountCents: 5_000 });
 
       await signIn(page, app, 'supervisor');
       await page.getByRole('tab', { name: words.approvals }).click();
@@ -156,7 +156,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
 
       // Meanwhile another refund of 50.00 USD goes through: the approval of 400.00 is refused, nothing is sent.
       const made = (await refundsOf(app, chloe.id)).map((r) => r.id);
-      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: made });
+      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: made, expectedAmountCents: 5_000 });
       await key.click();
       await expect(step.getByRole('alert')).toContainText(words.changed);
       expect(await refundsOf(app, chloe.id)).toHaveLength(2);

@@ -128,7 +128,10 @@ test.describe('a cancellation refunded at another desk of the center', () => {
 
         // Desk B: a supervisor approves it from the center's queue.
         expect((await b.app.stack.dispatch('session:signIn', pageSender(b.app), { id: SUPERVISOR.id, password: SUPERVISOR.password })).ok).toBe(true);
-        const approved = await b.app.stack.dispatch('refunds:approve', pageSender(b.app), { requestId, acknowledgedRefundIds: [] });
+        // As the approval step shows it: all that is left of the payment, now.
+        const read = await b.app.stack.dispatch('payments:get', pageSender(b.app), { paymentId });
+        const expectedAmountCents = read.ok ? (read.value as { refundableCents: number }).refundableCents : 0;
+        const approved = await b.app.stack.dispatch('refunds:approve', pageSender(b.app), { requestId, acknowledgedRefundIds: [], expectedAmountCents });
         expect(approved.ok).toBe(true);
 
         // Desk A, untouched: the header, the result and the reservation agree: closed, nothing owed; the payment reads refunded.

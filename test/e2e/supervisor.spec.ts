@@ -85,7 +85,7 @@ test("an agent's refund is refused by main even through the channel; the agent a
   // The renderer calling the channel itself: main refuses by role.
   const direct = await page.evaluate((id) => {
     const bridge = (globalThis as unknown as { api: Api }).api;
-    return bridge.refunds.create({ operationId: crypto.randomUUID(), paymentId: id, reason: 'duplicate', acknowledgedRefundIds: [] });
+    return bridge.refunds.create({ operationId: crypto.randomUUID(), paymentId: id, reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 180_000 });
   }, paymentId);
   expect(direct).toMatchObject({ ok: false, error: { code: 'forbidden' } });
 

@@ -93,10 +93,10 @@ describe('createBridge', () => {
     const { transport, invoked } = recordingTransport();
     const api = createBridge(transport);
     await api.payments.get({ paymentId: 'pay_x' });
-    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] });
+    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 100 });
     expect(invoked).toEqual([
       ['payments:get', { paymentId: 'pay_x' }],
-      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [] }],
+      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 100 }],
     ]);
   });
 
@@ -121,6 +121,7 @@ describe('createBridge', () => {
         "messaging:delivery",
         "payments:lateSuccess",
         "refunds:changed",
+        "refunds:outcome",
         "reservations:changed",
         "live:status",
         "live:resync",

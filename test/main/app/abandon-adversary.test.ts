@@ -126,13 +126,14 @@ describe('the reservation number as typed', () => {
     expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents } });
   });
 
-  // Written up in docs/reviews/issue-14-adversary.md: the journal now keys reservations as the lookup does (case, dashes,
-  // spaces and dots ignored), so the guard and the balance see a payment taken on "CUN-6B3D8F" when "CUN6B3D8F" is typed.
-  it('without its dash: the payment in progress still holds the reservation', async () => {
+  // The journal keys reservations as the lookup does (case, dashes, spaces and dots ignored), but a charge goes only on a
+  // number the reservation source knows: "CUN6B3D8F" is refused at the door, and the payment in progress stays the only one.
+  it('without its dash: refused as a reservation the source does not know; the payment in progress stays the only one', async () => {
     const first = await pay('4000000000003220');
     const methodId = await desk.card('CUN6B3D8F', '4242424242424242');
     const error = await desk.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: 'CUN6B3D8F' });
-    expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents } });
+    expect(error).toMatchObject({ code: 'reservation_unknown', field: 'reservationId' });
+    expect((await overview()).payments.map((p) => p.id)).toEqual([first.id]);
   });
 
   it('in other case between the card and its payment: the guest’s consent keeps the card', async () => {

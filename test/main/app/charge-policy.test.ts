@@ -50,6 +50,25 @@ describe('payments:pay in another currency than the reservation', () => {
   });
 });
 
+describe('payments:pay on a reservation its source does not know', () => {
+  // The journal keys a reservation as the lookup does (case, dashes, spaces ignored): a number the source does not list
+  // would otherwise go unchecked and still count on the reservation it resembles.
+  it.each(['CUN7F3K2A', 'CUN 7F3K2A', 'NOPE-000000'])('%s is refused, naming the reservation field, and nothing is charged', async (reservationId) => {
+    const methodId = await desk.card(reservationId);
+    const refused = await desk.refused('payments:pay', charge(reservationId, methodId, 9_999_999, 'usd'));
+    expect(refused).toMatchObject({ code: 'reservation_unknown', field: 'reservationId' });
+    const after = await overview(SOFIA);
+    expect(after.payments).toEqual([]);
+    expect(after.balance?.chargedToday).toEqual([]);
+    expect((await overview(reservationId)).payments).toEqual([]);
+  });
+
+  it('in another case than the source’s is the same reservation, checked as such', async () => {
+    const refused = await desk.refused('payments:pay', charge('cun-7f3k2a', await desk.card('cun-7f3k2a'), 1_245_000, 'usd'));
+    expect(refused).toMatchObject({ code: 'currency_not_reservation' });
+  });
+});
+
 describe('payments:pay above what the reservation still owes', () => {
   it('without a confirmation is refused with both amounts, and nothing is charged', async () => {
     const methodId = await desk.card(MONICA);

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
-const RESERVATION = 'CUN-7W1NDW';
+const RESERVATION = 'CUN-4J7K9L';
 const ADMIN = { id: 'ada', password: 'a long password 42' };
 
 let sim: RunningSimulator;

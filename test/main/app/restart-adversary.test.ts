@@ -182,7 +182,7 @@ describe('attacks on the acknowledgement that hold', () => {
     await desk.signIn({ id: 'otto', password: 'other agent pass 1234' });
     expect(await desk.ok('payments:acknowledgeRecovered', { noticeIds: [notice.id] })).toEqual({ acknowledged: 0 });
     // Ids of another reservation's charges, or made up, name nothing of this one.
-    const other = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await desk.card('CUN-0THER1'), amountCents: 1_000, currency: 'usd', reservationId: 'CUN-0THER1' });
+    const other = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await desk.card('SJD-9W4X1Y'), amountCents: 1_000, currency: 'usd', reservationId: 'SJD-9W4X1Y' });
     const card = await desk.card(RESERVATION);
     expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [other.id, 'pay_00000000000000000000000000000000'] }))).toMatchObject({ code: 'charges_not_acknowledged' });
     await desk.signIn(AGENT);

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
-const RESERVATION = 'CUN-7W1NDW';
+const RESERVATION = 'CUN-4J7K9L';
 const HOUR_S = 60 * 60;
 const DAY_S = 24 * HOUR_S;
 
@@ -135,8 +135,8 @@ describe("a payment's key past the service's window is never sent again", () => 
     const made = await replay(at, key, operationId);
     // Another reservation's payment is not this attempt's.
     await at.signIn(AGENT);
-    const other = await at.card('CUN-0THER1');
-    const foreign = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: other, amountCents: 12_000, currency: 'mxn', reservationId: 'CUN-0THER1' });
+    const other = await at.card('CUN-8T1V4W');
+    const foreign = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: other, amountCents: 12_000, currency: 'mxn', reservationId: 'CUN-8T1V4W' });
 
     await at.signIn(SUPERVISOR);
     expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: foreign.id })).toMatchObject({ code: 'payment_does_not_match' });

@@ -82,7 +82,7 @@ describe('the main stack', () => {
       return result.value as T;
     };
     await ok('session:signIn', AGENT);
-    const reservationId = 'HTL-S4-1';
+    const reservationId = 'CUN-7F3K2A';
     const method = await ok<{ id: string }>('payments:tokenize', {
       operationId: randomUUID(),
       card: { number: '4111111111111111', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '731' },

@@ -78,7 +78,7 @@ describe('what the app writes to the audit trail', () => {
   });
 
   it("calls at the same moment: each audit row names exactly the service requests its own call made (the journal's attempts of its operation)", async () => {
-    const reservationId = 'HTL-AUDIT-TRACE';
+    const reservationId = 'CUN-8T1V4W';
     const card = { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) };
     const operations = [randomUUID(), randomUUID(), randomUUID()];
     const methods = await Promise.all(operations.map((operationId) => ok<{ id: string }>('payments:tokenize', { operationId, card, reservationId })));
@@ -99,7 +99,7 @@ describe('what the app writes to the audit trail', () => {
   });
 
   it('a card saved, a payment made and its result: ids, amounts and the service request id — never the card number or CVV', async () => {
-    const reservationId = 'HTL-AUDIT-1';
+    const reservationId = 'CUN-7F3K2A';
     const method = await ok<{ id: string }>('payments:tokenize', {
       operationId: randomUUID(),
       card: { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) },

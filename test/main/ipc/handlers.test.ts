@@ -29,8 +29,8 @@ const reservations = {
   search: () => Promise.resolve([]),
   get: (id: string) =>
     Promise.resolve(
-      id === 'R-3DS'
-        ? { confirmationNumber: 'R-3DS', guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: 5000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
+      id.startsWith('R-')
+        ? { confirmationNumber: id, guestName: 'Ana', checkIn: '2026-12-01', checkOut: '2026-12-02', hotelName: 'Hotel Costa Turquesa', balanceDueCents: id === 'R-3DS' ? 5000 : 8000, currency: 'usd' as const, guestLanguage: 'en-US' as const, guestLanguageFrom: 'default' as const }
         : undefined,
     ),
   importCsv: () => ({ ok: true as const, created: 0, updated: 0 }),
@@ -144,7 +144,7 @@ describe('through the door to the engine', () => {
       },
     });
 
-    const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer', acknowledgedRefundIds: [] };
+    const refund = { operationId: randomUUID(), paymentId, amountCents: 2000, reason: 'requested_by_customer', acknowledgedRefundIds: [], expectedAmountCents: 2000 };
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect((await journal.payment(paymentId))?.refunds).toEqual([]);
 
@@ -152,7 +152,7 @@ describe('through the door to the engine', () => {
     expect(await call('refunds:create', trusted, refund)).toMatchObject({ ok: true, value: { refundableCents: 6000 } });
     expect((await journal.payment(paymentId))?.refunds.map((r) => r.operatorId)).toEqual([SUPERVISOR.id]);
 
-    const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amountCents: 6100 });
+    const over = await call('refunds:create', trusted, { ...refund, operationId: randomUUID(), amountCents: 6100, expectedAmountCents: 6100 });
     expect(over).toMatchObject({ ok: false, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
   });
 

@@ -90,10 +90,18 @@ class Desk {
     expect(operator.id).toBe(who);
   }
 
+  /** Imports a reservation owing `amountCents` (an admin imports it): a charge goes only on a reservation the source knows. */
+  async reservation(reservationId: string, amountCents: number, currency: 'usd' | 'mxn'): Promise<void> {
+    await this.signInAs('ada');
+    const csv = `confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency\n${reservationId},Ana Test,2030-03-14,2030-03-18,Hotel Costa Turquesa,${(amountCents / 100).toFixed(2)},${currency}\n`;
+    expect(await this.ok('reservations:importCsv', { csv })).toMatchObject({ ok: true });
+  }
+
   /** A 4242 card payment taken by `who`, read until the service says it succeeded. */
   async succeededPayment(who: 'ana' | 'sam', amountCents: number, currency: 'usd' | 'mxn' = 'usd'): Promise<PaymentView> {
-    await this.signInAs(who);
     const reservationId = `HTL-REFUND-${randomUUID().slice(0, 8)}`;
+    await this.reservation(reservationId, amountCents, currency);
+    await this.signInAs(who);
     const method = await this.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: CARD, reservationId });
     let payment = await this.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents, currency, reservationId });
     for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
@@ -207,7 +215,8 @@ describe('the refund desk through the door (default limits)', () => {
 
     // Nothing left: refused (with or without an amount), and the service still holds two refunds.
     expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
-    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    // Without an amount, confirming what a screen read before the last refund (7,000): nothing is left now.
+    expect(await desk.refused('refunds:create', { ...refundInput(payment.id), expectedAmountCents: 7000 })).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     expect((await desk.get(payment.id)).refunds).toHaveLength(2);
 
     // The audit trail: who made each refund, and each result once.
@@ -233,7 +242,7 @@ describe('the refund desk through the door (default limits)', () => {
     // Signed in as the agent, the renderer calls the channel directly.
     expect(await desk.refused('refunds:create', refundInput(payment.id, 1000))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
-    expect(await desk.refused('refunds:approve', { requestId: randomUUID() })).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:approve', { requestId: randomUUID(), expectedAmountCents: 1000 })).toMatchObject({ code: 'forbidden' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
     expect(await desk.journalRefunds(payment.id)).toEqual([]);
     const rows = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
@@ -320,6 +329,8 @@ describe('the refund desk through the door (default limits)', () => {
 
     // A payment that has not succeeded (waiting for the cardholder's 3DS) cannot be asked for either.
     const reservationId = 'HTL-REFUND-3DS';
+    await desk.reservation(reservationId, 2000, 'usd');
+    await desk.signInAs('ana');
     const method = await desk.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { ...CARD, number: '4000000000003220' }, reservationId });
     const waiting = await desk.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 2000, currency: 'usd', reservationId });
     expect(waiting.status).toBe('requires_action');

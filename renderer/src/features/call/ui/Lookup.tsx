@@ -1,10 +1,11 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
+import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
-import type { ReservationView } from '../../../../../shared/reservations';
-import { describeError } from '../../../bridge/errors';
+import { ReservationQuery, type ReservationView } from '../../../../../shared/reservations';
+import { cardDataIn, clearedText, describeError, type CardDataIssue } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { holdTypeAhead } from '../../../ui/typeAhead';
-import { useReservationSearch } from '../api';
+import { callKeys, useReservationSearch } from '../api';
 
 interface Props {
   onOpen: (reservation: ReservationView) => void;
@@ -15,7 +16,14 @@ interface Props {
 export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
   const { t, money, date } = useI18n();
   const [text, setText] = useState('');
+  /** Card data typed in the box: it was emptied at once, with the searches of its digits, and says why. */
+  const [cleared, setCleared] = useState<CardDataIssue>();
+  const queryClient = useQueryClient();
   const deferred = useDeferredValue(text);
+  // The searches made while a card number was typed hold most of its digits: once the box is empty, none stays cached.
+  useEffect(() => {
+    if (cleared !== undefined && deferred === '') queryClient.removeQueries({ queryKey: callKeys.search('').slice(0, 2) });
+  }, [cleared, deferred, queryClient]);
   const search = useReservationSearch(deferred);
   const results = search.data ?? [];
   const hintId = useId();
@@ -70,14 +78,21 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
         onChange={(event) => {
           // Typing on takes back an Enter still waiting for its results.
           enterFor.current = undefined;
-          setText(event.target.value);
+          const cardData = cardDataIn(ReservationQuery.shape.text, event.target.value);
+          setCleared(cardData);
+          setText(cardData === undefined ? event.target.value : '');
         }}
         onKeyDown={onKeyDown}
       />
       <p id={hintId} className="hint">
         {t('lookup.hint')}
       </p>
-      {search.isError && (
+      {cleared !== undefined && (
+        <p className="error" role="alert">
+          {clearedText(cleared, t('lookup.title'), t)}
+        </p>
+      )}
+      {cleared === undefined && search.isError && (
         <p className="error" role="alert">
           {describeError(search.error, t)}
         </p>

@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentQuery } from '../../../../../shared/desk';
 import type { Role } from '../../../../../shared/operators';
 import { countsAgainstRefundable } from '../../../../../shared/payments/status';
-import { describeError } from '../../../bridge/errors';
+import { freeText } from '../../../../../shared/text';
+import { cardDataIn, clearedText, describeError, type CardDataIssue } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
 import { QueryState } from '../../../ui/QueryState';
@@ -15,6 +16,10 @@ import { PaymentDetail } from './PaymentDetail';
 import { filled } from '../../../ui/text';
 import '../../../ui/desk.css';
 
+/** The fields a person types text in: card data typed in one empties it (never searched for, never kept). */
+const TYPED = ['reservationId', 'paymentId', 'shortReference', 'guestName'] as const;
+const TYPED_TEXT = freeText();
+
 const text = (form: FormData, name: string): string => {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
@@ -25,11 +30,22 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
   const id = useId();
   const [query, setQuery] = useState<PaymentQuery>();
   const [open, setOpen] = useState<string>();
+  /** Card data typed in a field: that field was emptied, nothing searched, and it says why. */
+  const [cleared, setCleared] = useState<{ field: (typeof TYPED)[number]; code: CardDataIssue }>();
   const results = usePaymentSearch(query);
 
   function search(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    for (const field of TYPED) {
+      const code = cardDataIn(TYPED_TEXT, text(form, field));
+      if (code === undefined) continue;
+      const input = event.currentTarget.elements.namedItem(field);
+      if (input instanceof HTMLInputElement) input.value = '';
+      setCleared({ field, code });
+      return;
+    }
+    setCleared(undefined);
     const values = filled({
       reservationId: text(form, 'reservationId'),
       paymentId: text(form, 'paymentId'),
@@ -75,6 +91,11 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
             {t('payments.search')}
           </button>
         </form>
+        {cleared !== undefined && (
+          <p className="error" role="alert">
+            {clearedText(cleared.code, cleared.field, t)}
+          </p>
+        )}
         <QueryState error={results.isError ? describeError(results.error, t) : undefined} loading={results.isFetching} />
         {results.data && results.data.length === 0 && <p role="status">{t('payments.none')}</p>}
         {results.data && results.data.length > 0 && (

@@ -5,7 +5,7 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { RefundQueueItem } from '../../../../../shared/ipc/views';
 import { countsAgainstRefundable, shortReference } from '../../../../../shared/payments';
-import { describeError } from '../../../bridge/errors';
+import { cardDataIn, clearedText, describeError, type CardDataIssue } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
 import { QueryState } from '../../../ui/QueryState';
@@ -16,6 +16,7 @@ import { reasonKey } from '../reasons';
 import { ConfirmRefund } from './ConfirmRefund';
 import { RefundList } from './RefundList';
 import type { RefundRequestView } from '../../../../../shared/desk';
+import { RefundNote } from '../../../../../shared/desk/refunds';
 import '../../../ui/desk.css';
 import './refunds.css';
 
@@ -104,9 +105,18 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
   const [rejecting, setRejecting] = useState(false);
   const [note, setNote] = useState('');
   const [missingNote, setMissingNote] = useState(false);
+  /** Card data typed in the note: the note was emptied at once, and says why. */
+  const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
   const rejection = useRejectRequest(request.id);
   const busy = rejection.isPending;
-  const error = missingNote ? t('approvals.noteMissing') : rejection.error === null ? undefined : describeError(rejection.error, t);
+  const error =
+    noteCleared !== undefined
+      ? clearedText(noteCleared, 'note', t)
+      : missingNote
+        ? t('approvals.noteMissing')
+        : rejection.error === null
+          ? undefined
+          : describeError(rejection.error, t);
   const reason = reasonKey(request.reason);
   const card = cardOf(request.payment);
 
@@ -178,7 +188,18 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
             {rejecting && (
               <form className="stack" onSubmit={reject} noValidate>
                 <label htmlFor={`${id}-note`}>{t('approvals.rejectNote')}</label>
-                <input id={`${id}-note`} autoComplete="off" maxLength={500} value={note} autoFocus onChange={(event) => setNote(event.target.value)} />
+                <input
+                  id={`${id}-note`}
+                  autoComplete="off"
+                  maxLength={500}
+                  value={note}
+                  autoFocus
+                  onChange={(event) => {
+                    const cardData = cardDataIn(RefundNote, event.target.value);
+                    setNoteCleared(cardData);
+                    setNote(cardData === undefined ? event.target.value : '');
+                  }}
+                />
                 <button type="submit" disabled={busy}>
                   {t('approvals.rejectConfirm')}
                 </button>
