@@ -16,9 +16,11 @@ export const isOverBalance = (amountCents: number, owedCents: number): boolean =
 /**
  * What the reservation owes besides one of its payments in progress (an MSI payment whose amount is being changed), from
  * its balance (which counts that payment as taken): the most the payment's new amount may be without a confirmation.
+ * Refunds count as the balance counts them (refund-effect.ts): only those that reopen the debt add back, and a booking a
+ * cancellation closed owes nothing.
  */
-export const owedBesides = (balance: { sourceBalanceCents: number; takenCents: number; refundedCents: number }, paymentCents: number): number =>
-  Math.max(0, balance.sourceBalanceCents - Math.max(0, balance.takenCents - paymentCents) + balance.refundedCents);
+export const owedBesides = (balance: { sourceBalanceCents: number; takenCents: number; reopenedCents: number; closed: boolean }, paymentCents: number): number =>
+  balance.closed ? 0 : Math.max(0, balance.sourceBalanceCents - Math.max(0, balance.takenCents - paymentCents) + balance.reopenedCents);
 
 /**
  * True when the confirmation names exactly what is owed now and the amount charged: a confirmation of another owed amount
