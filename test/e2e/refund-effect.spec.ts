@@ -146,7 +146,8 @@ test.describe('a cancellation refunded at another desk of the center', () => {
         await expect(result).toContainText(words.closed);
         await expect(result).toContainText(words.refunded);
         const row = a.page.getByRole('row').filter({ hasText: paymentId }).first();
-        await expect(row.getByRole('cell').nth(2)).toHaveText(words.refunded);
+        // Date, amount, card, then the status.
+        await expect(row.getByRole('cell').nth(3)).toHaveText(words.refunded);
         await expectAccessible(a.page, `booking closed by a cancellation refund (${language})`);
         // The notice is in view over the result, its keys not covered.
         await expect(notices).toBeInViewport();
@@ -189,6 +190,8 @@ test.describe('a charge beyond the balance', () => {
         await expect(page.getByLabel(words.cardNumber)).toBeFocused();
         // One extra digit: 11,999.90 for 1,199.99.
         await page.getByLabel(words.amount, { exact: true }).fill('11999.90');
+        // Above what is owed, the charge goes only once the agent confirms both amounts (money-door.spec.ts tests that).
+        await page.getByRole('checkbox', { name: /Confirmo cobrar \$11,999\.90 MXN|I confirm charging \$11,999\.90 MXN/ }).check();
         await payWithCard(page, language);
 
         const header = page.getByRole('group', { name: words.call });
