@@ -13,6 +13,7 @@ import { ApiError, cardDataIn, clearedText, describeError, textProblem, type Car
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
+import { OverBalanceConfirm } from './OverBalanceConfirm';
 import { paymentKeys, protectCardData, usePay, useTokenize, type PayVariables } from '../api';
 import { clockTime, owedCents } from '../waiting';
 import { brandLabel } from './card/brand';
@@ -214,15 +215,7 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         onChargeHeld={() => overConfirm.current?.focus()}
         chargeNotice={
           over && parsed.ok ? (
-            <label className="check over-balance-confirm">
-              <input
-                ref={overConfirm}
-                type="checkbox"
-                checked={overConfirmed}
-                onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
-              />
-              {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
-            </label>
+            <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} confirmed={overConfirmed} onConfirm={setConfirmedOver} inputRef={overConfirm} />
           ) : undefined
         }
         chargeLabel={parsed.ok ? t('pay.chargeKey', { amount: money(parsed.cents, currency) }) : t('pay.chargeKeyNoAmount')}

@@ -8,6 +8,7 @@ import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
+import { OverBalanceConfirm } from './OverBalanceConfirm';
 import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
 import { elapsedText, secondsSince } from '../waiting';
@@ -167,15 +168,7 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
           <p className="warning over-balance" role="alert">
             {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
           </p>
-          <label className="check over-balance-confirm">
-            <input
-              ref={overConfirm}
-              type="checkbox"
-              checked={overConfirmed}
-              onChange={(event) => setConfirmedOver(event.target.checked ? { owedCents: owed, amountCents: parsed.cents } : undefined)}
-            />
-            {t('pay.overBalanceConfirm', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
-          </label>
+          <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} confirmed={overConfirmed} onConfirm={setConfirmedOver} inputRef={overConfirm} />
         </>
       )}
       {problem && (
