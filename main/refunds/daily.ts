@@ -45,11 +45,17 @@ const same = (a: string | undefined, b: string): boolean => a !== undefined && a
  * is may be this operation's own (its answer lost, the payment read since), so it is not taken off.
  */
 export function askedCents(op: RefundOperationRecord, payment: RefundedPayment | undefined): number {
-  const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
-  if (typeof amount === 'number' && Number.isFinite(amount)) return toCents(amount);
+  const sent = sentCents(op);
+  if (sent !== undefined) return sent;
   if (!payment) return 0;
   const others = payment.refunds.filter((r) => r.id !== op.resultId && r.operatorId !== undefined && countsAgainstRefundable(r.status));
   return Math.max(0, payment.amountCents - others.reduce((sum, r) => sum + (r.amountCents ?? 0), 0));
+}
+
+/** The cents a begun refund operation's body names (`amount`, in major units); undefined when it asked all that was left. */
+export function sentCents(op: { payload: unknown }): number | undefined {
+  const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
+  return typeof amount === 'number' && Number.isFinite(amount) ? toCents(amount) : undefined;
 }
 
 /**

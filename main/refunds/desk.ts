@@ -6,7 +6,7 @@ import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
 import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
 import type { RefundQueueItem } from '../../shared/ipc/views';
-import { askedCents, refundedTodayCents, type RefundHistory, type RefundOperationRecord } from './daily';
+import { askedCents, refundedTodayCents, sentCents, type RefundHistory, type RefundOperationRecord } from './daily';
 import { UserError } from '../errors';
 import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
@@ -116,7 +116,9 @@ export class RefundDesk {
       if (begun) {
         // Its answer lost, a refund is sent again only within the caps a new one meets now (the engine keeps its money fields).
         if (begun.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(by, begun);
-        return this.deps.engine.refund(refund, undefined, trace);
+        // Sent again exactly as it was begun: the amount confirmed then, whatever "all that is left" reads now.
+        const sent = begun.kind === 'refund' ? sentCents(begun) : input.amountCents;
+        return this.deps.engine.refund({ ...refund, amountCents: sent }, undefined, trace);
       }
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
       const amountCents = this.confirmedAmount(payment, input.amountCents, expectedAmountCents);
@@ -319,6 +321,8 @@ export class RefundDesk {
     if (request.status === 'approved') {
       const begun = await this.deps.engine.operation(request.id);
       if (begun?.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(approver, begun);
+      // Sent again exactly as it was begun: the amount the approver confirmed then (a request of all that is left names none).
+      if (begun?.kind === 'refund') amountCents = sentCents(begun);
     }
     // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
     try {
