@@ -22,7 +22,11 @@ export interface ChargePolicyDeps {
   /** The reservation as its source has it now; undefined when the source does not know it. Throws when it cannot say. */
   reservation(reservationId: string): Promise<{ balanceDueCents: number; currency: string } | undefined>;
   /** What the journal holds of the reservation (the engine's listReservation). */
-  journal(reservationId: string): Promise<Parameters<typeof reservationBalance>[1]>;
+  journal(reservationId: string): Promise<
+    Omit<Parameters<typeof reservationBalance>[1], 'pendingPayments'> & {
+      pendingPayments: readonly { amountCents: number; currency: string; state: 'unanswered' | 'reconcile' }[];
+    }
+  >;
   /** A payment as the journal holds it; undefined when it holds none. */
   payment(paymentId: string): Promise<{ reservationId: string; amountCents: number; currency: string } | undefined>;
   /** Where the operation stands; undefined when it was never begun. */
@@ -69,7 +73,12 @@ export async function checkNewCharge(deps: ChargePolicyDeps, charge: NewCharge):
   const reservation = await deps.reservation(charge.reservationId);
   if (reservation === undefined) throw unknownReservation();
   if (charge.currency.toLowerCase() !== reservation.currency.toLowerCase()) throw currencyRefusal(charge.currency, reservation.currency);
-  const balance = reservationBalance(reservation, await deps.journal(charge.reservationId), deps.clock());
+  const journal = await deps.journal(charge.reservationId);
+  // The engine begins no new payment while an earlier attempt is unanswered: it sends that one again and gives its
+  // payment, or refuses the new one as payment_unanswered. The new one begins only once the earlier took nothing, so it
+  // is checked against what is owed then (the form, which offers no charge while an attempt is unanswered, showed that).
+  const pendingPayments = journal.pendingPayments.filter((attempt) => attempt.state !== 'unanswered');
+  const balance = reservationBalance(reservation, { ...journal, pendingPayments }, deps.clock());
   if (isOverBalance(charge.amountCents, balance.owedCents) && !confirmsOverBalance(charge.overBalance, balance.owedCents, charge.amountCents)) {
     throw overBalanceRefusal(balance, charge.amountCents);
   }

@@ -2,6 +2,8 @@
 // above what the reservation still owes (as main computes it now, the overview's balance) carries the agent's
 // confirmation naming both amounts, or main refuses it and nothing is sent to the service. A retry of a charge already
 // begun (its answer lost) is that same charge: its own amount now counts as taken, and the same confirmation still holds.
+// A new attempt while an earlier one is unanswered gets what the engine makes of the earlier one (its payment, or
+// payment_unanswered), never an over-balance refusal that counts the earlier attempt as taken.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../../../main/payments/client';
@@ -154,5 +156,45 @@ describe('payments:updateAmount of an MSI payment above what the reservation owe
       overBalance: { owedCents: 119_999, amountCents: TYPO },
     });
     expect(confirmed.amountCents).toBe(TYPO);
+  });
+});
+
+describe('payments:pay as a new attempt while an earlier one of the reservation has no answer', () => {
+  // The engine sends the earlier attempt again first: answered, its payment is the one the agent gets; still unanswered,
+  // the new one is refused as payment_unanswered. The door's check of what is owed must not refuse it before that.
+  const lost = async (input: ReturnType<typeof charge>): Promise<void> => {
+    const control = desk.stack.training?.controlUrl ?? '';
+    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }) });
+    expect(fault.ok).toBe(true);
+    expect(await desk.refused('payments:pay', input)).toMatchObject({ code: 'network_error' });
+  };
+
+  it('of what is owed, gets the earlier attempt’s payment once it is answered: one payment', async () => {
+    const methodId = await desk.card(MONICA);
+    await lost(charge(MONICA, methodId, 119_999, 'mxn'));
+    const next = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, 119_999, 'mxn'));
+    expect(next).toMatchObject({ amountCents: 119_999, currency: 'mxn' });
+    const after = await overview(MONICA);
+    expect(after.payments.map((p) => p.id)).toEqual([next.id]);
+    expect(after.pendingPayments).toEqual([]);
+  });
+
+  it('above what is owed, confirmed as the form showed it, gets the earlier attempt’s payment: one payment', async () => {
+    const methodId = await desk.card(MONICA);
+    const confirmed = { overBalance: { owedCents: 119_999, amountCents: TYPO } };
+    await lost(charge(MONICA, methodId, TYPO, 'mxn', confirmed));
+    const next = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, TYPO, 'mxn', confirmed));
+    expect(next).toMatchObject({ amountCents: TYPO, currency: 'mxn' });
+    expect((await overview(MONICA)).payments.map((p) => p.id)).toEqual([next.id]);
+  });
+
+  it('still unanswered, is refused as payment_unanswered naming the earlier attempt, nothing charged', async () => {
+    const methodId = await desk.card(MONICA);
+    const control = desk.stack.training?.controlUrl ?? '';
+    await lost(charge(MONICA, methodId, 119_999, 'mxn'));
+    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'error_503', count: 10 * MAX_ATTEMPTS }) });
+    expect(fault.ok).toBe(true);
+    const refused = await desk.refused('payments:pay', charge(MONICA, methodId, 119_999, 'mxn'));
+    expect(refused).toMatchObject({ code: 'payment_unanswered', params: { amountCents: 119_999, currency: 'mxn' } });
   });
 });
