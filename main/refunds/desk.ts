@@ -323,6 +323,12 @@ export class RefundDesk {
       if (begun?.kind === 'refund' && begun.state === 'pending') await this.checkResumedCaps(approver, begun);
       // Sent again exactly as it was begun: the amount the approver confirmed then (a request of all that is left names none).
       if (begun?.kind === 'refund') amountCents = sentCents(begun);
+      else {
+        // Decided, never begun: nothing was sent, so the approver confirms the amount now, as for a new approval.
+        const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
+        amountCents = this.confirmedAmount(payment, request.amountCents, expectedAmountCents);
+        await this.checkLimit(approver, payment, amountCents);
+      }
     }
     // The request's id is the refund's operation id: every retry (and the restart) sends the same Idempotency-Key.
     try {
