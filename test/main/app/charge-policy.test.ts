@@ -198,3 +198,17 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
     expect(refused).toMatchObject({ code: 'payment_unanswered', params: { amountCents: 119_999, currency: 'mxn' } });
   });
 });
+
+describe('payments:updateAmount above what is owed, confirmed, its answer lost', () => {
+  it('tried again with the same confirmation is accepted: the payment’s own new amount is not counted against it', async () => {
+    const methodId = await desk.card(MONICA, '4000004840000008');
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, 119_999, 'mxn', { installments: true }));
+    const update = { paymentId: payment.id, amountCents: TYPO, overBalance: { owedCents: 119_999, amountCents: TYPO } };
+    const control = desk.stack.training?.controlUrl ?? '';
+    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 }) });
+    expect(fault.ok).toBe(true);
+    await desk.call('payments:updateAmount', update);
+    const again = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', update);
+    expect(again.amountCents).toBe(TYPO);
+  });
+});
