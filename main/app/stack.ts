@@ -388,7 +388,6 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     timeZone,
     records: {
       payments: (ids) => journal.payments(ids),
-      cards: async (methodIds) => (await journal.methods(methodIds)).map((m) => ({ id: m.id, brand: m.brand, last4: m.last4 })),
       // A reservation source that cannot answer now leaves the guest unnamed; the queue is still shown.
       guestName: async (reservationId) => (await reservationSource.get(reservationId).catch(() => undefined))?.guestName,
       operatorName: async (operatorId) => (await directory.view(operatorId))?.displayName,

@@ -1265,12 +1265,6 @@ export class Journal {
     return row && toMethod(row);
   }
 
-  /** The cards of these method ids that the journal holds, in one read (the approvals queue names each request's card). */
-  async methods(ids: readonly string[]): Promise<StoredMethod[]> {
-    if (ids.length === 0) return [];
-    return (await this.db.selectFrom('methods').selectAll().where('id', 'in', [...ids]).execute()).map(toMethod);
-  }
-
   /** The payments made with a card, oldest first. */
   async paymentsOfMethod(methodId: string): Promise<StoredPayment[]> {
     const rows = await this.db.selectFrom('payments').selectAll().where('method_id', '=', methodId).orderBy('created_at').execute();
@@ -1373,15 +1367,10 @@ export class Journal {
       .orderBy('id')
       .execute();
     // Brand and last 4 only: what a payment's view may show of its card.
-    const cards = await this.db
-      .selectFrom('methods')
-      .select(['id', 'brand', 'last4'])
-      .where('id', 'in', [...new Set(rows.map((row) => row.method_id))])
-      .execute();
-    return rows.map((row) => {
-      const card = cards.find((m) => m.id === row.method_id);
-      return toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId, card);
-    });
+    const cards = new Map(
+      (await this.db.selectFrom('methods').select(['id', 'brand', 'last4']).where('id', 'in', [...new Set(rows.map((row) => row.method_id))]).execute()).map((m) => [m.id, m]),
+    );
+    return rows.map((row) => toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId, cards.get(row.method_id)));
   }
 
   private async toPayment(row: PaymentRecord): Promise<StoredPayment> {

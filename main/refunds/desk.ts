@@ -36,19 +36,19 @@ export interface RefundDeskDeps {
 export interface QueuePayment {
   id: string;
   reservationId: string;
-  methodId: string;
   status: string;
   amountCents: number;
   currency: string;
   createdAt: string;
+  /** Its card as the journal holds it: brand and last 4, never more. */
+  brand: string | undefined;
+  last4: string | undefined;
   refunds: readonly { id: string; amountCents: number | undefined; currency: string; reason: string | undefined; status: string; createdAt: string | undefined }[];
 }
 
 /** Main's records the queue reads, each once per queue whatever the number of requests naming it. */
 export interface QueueRecords {
   payments(ids: readonly string[]): Promise<readonly QueuePayment[]>;
-  /** The cards of these method ids: brand and last 4, never more. */
-  cards(methodIds: readonly string[]): Promise<readonly { id: string; brand: string; last4: string }[]>;
   guestName(reservationId: string): Promise<string | undefined>;
   operatorName(operatorId: string): Promise<string | undefined>;
 }
@@ -201,7 +201,6 @@ export class RefundDesk {
     const records = this.deps.records;
     if (records === undefined) return requests.map(requestView);
     const payments = new Map((await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]));
-    const cards = new Map((await records.cards([...new Set([...payments.values()].map((p) => p.methodId))])).map((c) => [c.id, c]));
     const once = <T>(read: (key: string) => Promise<T>): ((key: string) => Promise<T>) => {
       const reads = new Map<string, Promise<T>>();
       return (key) => {
@@ -215,7 +214,6 @@ export class RefundDesk {
     return Promise.all(
       requests.map(async (request): Promise<RefundQueueItem> => {
         const payment = payments.get(request.paymentId);
-        const method = payment && cards.get(payment.methodId);
         const [guest, requestedByName, decidedByName] = await Promise.all([
           payment && guestName(payment.reservationId),
           operatorName(request.requestedBy),
@@ -236,7 +234,7 @@ export class RefundDesk {
                   currency: payment.currency,
                   status: payment.status,
                   createdAt: payment.createdAt,
-                  ...(method === undefined ? {} : { brand: method.brand, last4: method.last4 }),
+                  ...(payment.brand === undefined || payment.last4 === undefined ? {} : { brand: payment.brand, last4: payment.last4 }),
                   refunds: payment.refunds.map((r) => ({
                     id: r.id,
                     ...(r.amountCents === undefined ? {} : { amountCents: r.amountCents }),
