@@ -259,6 +259,17 @@ class FakeApp extends EventEmitter {
   getAppPath(): string {
     return this.options.appPath;
   }
+  /** Chromium's locale of the system (app.getLocale(), valid once ready). */
+  locale = 'es-MX';
+  getLocale(): string {
+    return this.locale;
+  }
+  /** app.relaunch(): "Relaunches the app when current instance exits" (Electron docs, app.relaunch). */
+  relaunched = 0;
+  relaunch(): void {
+    this.electron.record('app.relaunch');
+    this.relaunched++;
+  }
   requestSingleInstanceLock(): boolean {
     this.electron.record('app.requestSingleInstanceLock');
     return this.options.singleInstanceLock ?? true;
