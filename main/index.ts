@@ -212,7 +212,7 @@ async function start(): Promise<void> {
   const secrets = secretStore();
   preferences = languagePreference(app.getPath('userData'), loaded);
   // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
-  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, logger });
+  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, prepareInstall, logger });
   stack = await createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
@@ -306,6 +306,12 @@ async function askToQuit(): Promise<void> {
   app.quit();
 }
 
+/** A restart to update: the full shutdown first (closing from now on, so will-quit lets the installer's quit through). */
+async function prepareInstall(): Promise<void> {
+  closing = true;
+  await shutDown();
+}
+
 async function shutDown(): Promise<void> {
   updater?.stop();
   const running = stack;
@@ -368,8 +374,6 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
       event.preventDefault();
       return;
     }
-    // The quit is accepted: the updater decides now, while the stack can still tell whether a payment is in progress.
-    updater?.beforeQuit();
   });
 
   app.on('will-quit', (event) => {
