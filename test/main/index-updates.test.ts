@@ -134,6 +134,8 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     // One install, silent, the app started again afterwards; then electron-updater's app.quit() went through.
     expect(autoUpdater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
     expect(autoUpdater.applied).toEqual([{ version: '1.3.0', by: 'nsis-installer' }]);
+    // The app did not end before the installer was started (a quit that went through then would leave no update).
+    expect(electron.log.filter((entry) => entry === 'quit' || entry === 'installer started')).toEqual(['installer started', 'quit']);
     expect(electron.log.slice(electron.log.indexOf('installer started'))).toEqual(['installer started', 'app.quit', 'quit', 'installer killed the app']);
     expect(autoUpdater.autoInstallOnAppQuit).toBe(false);
     // The agent's restart is in the audit trail, written before the stack closed.
@@ -143,6 +145,47 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     } finally {
       audit.close();
     }
+  });
+
+  it('macOS: restart to update with the desk idle: the stores closed, then Squirrel.Mac is handed the update and the app quits', async () => {
+    let atStaging: string[] | undefined;
+    const autoUpdater = autoUpdaterFor({
+      platform: 'darwin',
+      onInstaller: (moment) => {
+        if (moment === 'staged') atStaging = openWriteAheadLogs();
+      },
+    });
+    updatableInstall('darwin');
+    const electron = await launch({ platform: 'darwin', settings: { language: 'en-US', updates: UPDATES } });
+    await startUp(electron);
+    await signInAgent(electron);
+    autoUpdater.downloadEnds('1.3.0');
+    expect(autoUpdater.squirrelStaged).toBeUndefined();
+    await idle(electron);
+    expect(openWriteAheadLogs()).not.toEqual([]);
+
+    expect(await invoke(electron, 'updates:restart', {})).toEqual({ ok: true, value: { ok: true } });
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
+    expect(atStaging).toEqual([]);
+    expect(electron.log.filter((entry) => entry === 'quit' || entry.startsWith('squirrel'))).toEqual(['squirrel staged 1.3.0', 'squirrel quitAndInstall', 'quit']);
+    expect(autoUpdater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(autoUpdater.nextStart()).toBe('1.3.0');
+  });
+
+  it('macOS: Squirrel.Mac refuses the update after the shutdown: the app still ends (nothing left running windowless), nothing installed', async () => {
+    const autoUpdater = autoUpdaterFor({ platform: 'darwin', squirrelFails: 'Code signature at URL did not pass validation' });
+    updatableInstall('darwin');
+    const electron = await launch({ platform: 'darwin', settings: { language: 'en-US', updates: UPDATES } });
+    await startUp(electron);
+    await signInAgent(electron);
+    autoUpdater.downloadEnds('1.3.0');
+    await idle(electron);
+
+    expect(await invoke(electron, 'updates:restart', {})).toEqual({ ok: true, value: { ok: true } });
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
+    expect(openWriteAheadLogs()).toEqual([]);
+    expect(autoUpdater.nextStart()).toBeUndefined();
+    expect(autoUpdater.applied).toEqual([]);
   });
 
   it('restart to update is refused while a payment is in progress: no shutdown, no installer, the desk goes on', async () => {

@@ -39,8 +39,11 @@ export interface FakeAutoUpdaterOptions {
   electron?: () => FakeElectron | undefined;
   /** 'win32': how long after its start the silent installer kills the app (real: about 1.3 s; default 50 ms, scaled). */
   installerKillsAfterMs?: number;
-  /** Called when the installer starts and when it kills the app, for a test to look at the disk at those moments. */
-  onInstaller?: (moment: 'started' | 'killed') => void;
+  /**
+   * Called when the OS takes the update: Squirrel.Mac stages it ('staged'), the NSIS installer starts ('started') and kills
+   * the app ('killed'); for a test to look at the disk at those moments.
+   */
+  onInstaller?: (moment: 'staged' | 'started' | 'killed') => void;
   /** 'darwin': Squirrel.Mac refuses the update when asked to fetch it (a signature of another team, a full disk). */
   squirrelFails?: string;
 }
@@ -167,6 +170,7 @@ export class FakeAutoUpdater extends EventEmitter {
   private squirrelFetches(): void {
     this.squirrelStaged = this.downloaded;
     this.options.electron?.()?.record(`squirrel staged ${this.downloaded ?? ''}`);
+    this.options.onInstaller?.('staged');
   }
 
   /** MacUpdater.handleUpdateDownloaded with autoRunAppAfterInstall: the native quitAndInstall closes the windows and quits. */
