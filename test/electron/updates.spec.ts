@@ -87,7 +87,11 @@ function autoUpdaterFacts(app: ElectronApplication): Promise<{ kind: string; aut
   return app.evaluate((_electron, root) => {
     const requireFromApp = process.getBuiltinModule('node:module').createRequire(`${root}/package.json`);
     const { autoUpdater } = requireFromApp('electron-updater') as typeof import('electron-updater');
-    return { kind: autoUpdater.constructor.name, autoInstallOnAppQuit: autoUpdater.autoInstallOnAppQuit, listening: autoUpdater.listenerCount('update-downloaded') };
+    return {
+      kind: autoUpdater.constructor.name,
+      autoInstallOnAppQuit: autoUpdater.autoInstallOnAppQuit,
+      listening: autoUpdater.listenerCount('update-downloaded'),
+    };
   }, projectRoot);
 }
 

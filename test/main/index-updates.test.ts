@@ -57,9 +57,8 @@ function logText(): string {
 
 /** The status once the stack has read the journal back after its last write (it says busy until then). */
 async function idle(electron: Awaited<ReturnType<typeof launch>>): Promise<void> {
-  await vi.waitFor(async () => expect(await invoke(electron, 'updates:status', {})).toEqual({ ok: true, value: { state: 'ready', version: '1.3.0', channel: 'stable' } }), {
-    timeout: 10_000,
-  });
+  const ready = { ok: true, value: { state: 'ready', version: '1.3.0', channel: 'stable' } };
+  await vi.waitFor(async () => expect(await invoke(electron, 'updates:status', {})).toEqual(ready), { timeout: 10_000 });
 }
 
 describe('main/index.ts: updates are installed only on a restart to update, the desk idle, after the full shutdown', () => {
@@ -73,7 +72,8 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
 
     // MacUpdater.updateDownloaded: Squirrel.Mac would be handed the update now if autoInstallOnAppQuit were on.
     autoUpdater.downloadEnds('1.3.0');
-    expect(await invoke(electron, 'updates:status', {})).toMatchObject({ ok: true, value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' } });
+    const status = await invoke(electron, 'updates:status', {});
+    expect(status).toMatchObject({ ok: true, value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' } });
     expect(autoUpdater.squirrelStaged).toBeUndefined();
 
     // The agent quits during the payment, choosing "Quit anyway".
@@ -97,7 +97,8 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
       expect(electron.windows[0]?.userCloses()).toBe(true);
       await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
       expect(electron.messageBoxes).toEqual([]);
-      expect({ platform, installs: autoUpdater.installs, next: autoUpdater.nextStart(), applied: autoUpdater.applied }).toEqual({ platform, installs: [], next: undefined, applied: [] });
+      const installed = { platform, installs: autoUpdater.installs, next: autoUpdater.nextStart(), applied: autoUpdater.applied };
+      expect(installed).toEqual({ platform, installs: [], next: undefined, applied: [] });
       expect(electron.log).not.toContain('installer started');
     }
   });
@@ -167,7 +168,8 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     expect(await invoke(electron, 'updates:restart', {})).toEqual({ ok: true, value: { ok: true } });
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
     expect(atStaging).toEqual([]);
-    expect(electron.log.filter((entry) => entry === 'quit' || entry.startsWith('squirrel'))).toEqual(['squirrel staged 1.3.0', 'squirrel quitAndInstall', 'quit']);
+    const order = electron.log.filter((entry) => entry === 'quit' || entry.startsWith('squirrel'));
+    expect(order).toEqual(['squirrel staged 1.3.0', 'squirrel quitAndInstall', 'quit']);
     expect(autoUpdater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
     expect(autoUpdater.nextStart()).toBe('1.3.0');
   });
