@@ -195,7 +195,7 @@ async function start(): Promise<void> {
   const secrets = secretStore();
   preferences = languagePreference(app.getPath('userData'), loaded);
   // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
-  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, logger });
+  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, prepareInstall, logger });
   const made = createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
@@ -253,10 +253,11 @@ async function start(): Promise<void> {
   window.on('close', (event) => {
     if (!mayClose()) event.preventDefault();
   });
-  // Windows is logging off, restarting or shutting down: it sends no before-quit or will-quit then, and ends the process
-  // once 'session-end' has been handled. The first notice is held (prevented) while the bounded shutdown runs.
-  window.on('query-session-end', (event) => {
-    event.preventDefault();
+  // Windows is logging off, restarting or shutting down: it sends no before-quit or will-quit then. The user's choice is
+  // not vetoed (a prevented query cancels the logoff); the shutdown starts at the query and Electron ends the process
+  // right after 'session-end'. What the journal holds was written before each request: the end cuts at most a
+  // connection or a log line.
+  window.on('query-session-end', () => {
     sessionEnds();
   });
   window.on('session-end', () => {
@@ -309,30 +310,45 @@ async function askToQuit(): Promise<void> {
 }
 
 let shuttingDown: Promise<void> | undefined;
-/** The stack being made at start: a shutdown meanwhile waits for it (within the deadline) and closes it. */
+/** The stack being made at start: a shutdown meanwhile waits for it and closes it. */
 let making: Promise<unknown> | undefined;
+/** The shutdown has finished (or its deadline passed): a quit may now end the process. */
+let ended = false;
 
 /**
- * Closes the stack (the journal, the center's pool, the simulator) and then the logs, each within SHUTDOWN_DEADLINE_MS:
+ * Closes the stack (the journal, the center's pool, the simulator) and then the logs, all within SHUTDOWN_DEADLINE_MS:
  * once, whoever asks (a quit, the end of the OS session, an update, a failure); never rejects.
  */
 function shutDown(): Promise<void> {
-  shuttingDown ??= (async () => {
-    updater?.stop();
-    if (making !== undefined) await withDeadline(making, SHUTDOWN_DEADLINE_MS);
-    const running = stack;
-    stack = null;
-    if (running !== null) {
-      await withDeadline(running.close(), SHUTDOWN_DEADLINE_MS, {
-        onLate: () => logs?.logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'did not close in time'),
-        onError: (error) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'),
-      });
-    }
-    const closingLogs = logs;
-    logs = null;
-    if (closingLogs !== null) await withDeadline(closingLogs.close(), SHUTDOWN_DEADLINE_MS);
-  })();
+  shuttingDown ??= withDeadline(
+    (async () => {
+      updater?.stop();
+      if (making !== undefined) await making.catch(() => undefined);
+      const running = stack;
+      stack = null;
+      if (running !== null) await running.close().catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
+      const closingLogs = logs;
+      logs = null;
+      await closingLogs?.close();
+    })(),
+    SHUTDOWN_DEADLINE_MS,
+    { onLate: () => logs?.logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'did not close in time') },
+  ).finally(() => {
+    ended = true;
+  });
   return shuttingDown;
+}
+
+/**
+ * A restart to update, asked by the agent on an idle desk: the full shutdown first, then the updater hands the update to
+ * the OS installer, which quits the app. Closing from this moment (the door refuses every call); the window is hidden,
+ * not closed (closing the last window would quit before the installer is started).
+ */
+function prepareInstall(): Promise<void> {
+  closing = true;
+  quitAnyway = true;
+  mainWindow?.hide();
+  return shutDown();
 }
 
 /**
@@ -441,19 +457,24 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
     });
   });
 
+  // Only macOS quits with the window open at the agent's hand (Cmd+Q, the Dock): that is asked. Elsewhere a quit not
+  // through the window's close (already asked) is this app's own, or the OS ending it (SIGTERM at logout or shutdown,
+  // which Electron turns into a quit): nothing is asked then.
   app.on('before-quit', (event) => {
     if (closing) return;
-    if (!mayClose()) {
+    if (process.platform === 'darwin' && !mayClose()) {
       event.preventDefault();
       return;
     }
     quitting = true;
   });
 
+  // Hold every quit until the journal, the databases and the logs are closed (or the deadline), then quit for real: a
+  // second quit meanwhile (a signal, the installer's) is held too, so the shutdown is never cut short.
   app.on('will-quit', (event) => {
-    if (closing) return;
-    // Hold the quit until the journal, the databases and the simulator are closed (or the deadline), then quit for real.
+    if (ended) return;
     event.preventDefault();
+    if (closing && shuttingDown !== undefined) return;
     closing = true;
     void shutDown().finally(() => {
       app.quit();

@@ -13,6 +13,8 @@ export interface ElectronUpdaterOptions {
   settings: UpdatesSettings | undefined;
   /** MainStack.paymentInProgress, possibly late-bound: it is asked only when an update is to be installed. */
   paymentInProgress: () => boolean;
+  /** Main's bounded full shutdown (window, stack, database connections, logs): done before the OS installer is started. */
+  prepareInstall: () => Promise<void>;
   logger: UpdateLogger & { error(fields: object, message?: string): void };
 }
 
@@ -24,22 +26,32 @@ function readOptional(file: string): string | undefined {
   }
 }
 
-/** electron-updater's own log lines go to the app's log (they hold versions, file names and IT's URL; never a secret). */
+/**
+ * electron-updater's own log lines go to the app's log (they hold versions, file names and IT's URL; never a secret). They
+ * never throw: BaseUpdater.quitAndInstall logs before it spawns the installer, when main's shutdown has closed the log file
+ * (pino then throws "SonicBoom destroyed"), and a throw there would leave the desk shut down with nothing installed.
+ */
 function loadAutoUpdater(logger: ElectronUpdaterOptions['logger']): AutoUpdaterLike {
   // A CommonJS package whose `autoUpdater` is a getter Node's ES-module loader does not see: require it.
   const { autoUpdater } = createRequire(import.meta.url)('electron-updater') as typeof import('electron-updater');
-  const line = (message: unknown): { updater: string } => ({ updater: String(message).slice(0, 500) });
+  const write = (level: 'info' | 'warn' | 'error', message: unknown): void => {
+    try {
+      logger[level]({ updater: String(message).slice(0, 500) });
+    } catch {
+      // The log file is closed: the line is lost.
+    }
+  };
   autoUpdater.logger = {
-    info: (message?: unknown) => logger.info(line(message)),
-    warn: (message?: unknown) => logger.warn(line(message)),
-    error: (message?: unknown) => logger.error(line(message)),
+    info: (message?: unknown) => write('info', message),
+    warn: (message?: unknown) => write('warn', message),
+    error: (message?: unknown) => write('error', message),
   };
   return autoUpdater;
 }
 
 /**
- * The app's updater; call `start()` once the window is up, and `beforeQuit()` when a quit is accepted (main/index.ts
- * does, while the stack can still say whether a payment is in progress: no update is installed then).
+ * The app's updater; call `start()` once the window is up. An update is installed only by `restart()` (the agent's
+ * "restart to update", refused during a payment), after `prepareInstall`; a plain quit never installs one.
  */
 export function createElectronUpdater(options: ElectronUpdaterOptions): Updater {
   const installDir = path.dirname(process.execPath);
@@ -54,6 +66,10 @@ export function createElectronUpdater(options: ElectronUpdaterOptions): Updater 
     settings: options.settings,
     unsupported,
     paymentInProgress: options.paymentInProgress,
+    prepareInstall: options.prepareInstall,
+    // The OS installer did not take the update after the shutdown: the app ends (the old version starts next time, and
+    // downloads the update again). Main's will-quit lets it through once prepareInstall has run.
+    installFailed: () => app.quit(),
     logger: options.logger,
     loadAutoUpdater: () => loadAutoUpdater(options.logger),
   });

@@ -1,7 +1,7 @@
 /**
  * The auto-update, without Electron: electron-updater's autoUpdater is passed in (a fake in tests).
- * It looks for updates on IT's server, downloads them in the background, and installs one only when
- * no payment is in progress: when the agent restarts at the end of a call, or when the app quits.
+ * It looks for updates on IT's server and downloads them in the background. One is handed to the OS installer only when
+ * the agent chooses to restart to update and the desk is idle, after main's full shutdown; never on a plain quit.
  */
 import type { UpdateStatus } from '../../shared/ipc';
 import type { UpdatesSettings } from '../settings/schema';
@@ -47,6 +47,13 @@ export interface UpdaterOptions {
   loadAutoUpdater: () => AutoUpdaterLike;
   /** True while any payment of this desk is not yet settled or an operation is pending (MainStack.paymentInProgress). */
   paymentInProgress: () => boolean;
+  /**
+   * Main's bounded full shutdown before an install (the window, the stack, the database connections, the logs): called in the
+   * same tick as restart()'s checks, and the installer is started only once it has settled.
+   */
+  prepareInstall: () => Promise<void>;
+  /** The install could not be handed to the OS installer after the shutdown (the app must end anyway: nothing is left running). */
+  installFailed?: () => void;
   logger?: UpdateLogger;
   /** How long after start the first look happens (default 1 minute: the desk is busy starting). */
   firstCheckDelayMs?: number;
@@ -57,7 +64,10 @@ export interface UpdaterOptions {
 export interface Updater {
   /** Where the update stands; `blockedBy` is worked out at each call, from the payments of this moment. */
   status(): UpdateStatus;
-  /** Installs the ready update now (the app quits and starts again). Refused (UpdateError) while a payment is in progress. */
+  /**
+   * Installs the ready update: main's shutdown, then the OS installer (the app quits and starts again). Returns at once;
+   * refused (UpdateError) with nothing ready or while a payment is in progress; a second call while one is under way does nothing.
+   */
   restart(): void;
   /** Called with the new status at each change; returns the unsubscribe function. */
   onChange(listener: (status: UpdateStatus) => void): () => void;
@@ -65,11 +75,6 @@ export interface Updater {
   start(): void;
   /** One look now; resolves when electron-updater has answered (errors become the 'error' state). */
   checkNow(): Promise<void>;
-  /**
-   * The app is quitting: a downloaded update is installed on the way out only if no payment is in progress
-   * (Windows; on macOS the system applies a downloaded update when the app next starts).
-   */
-  beforeQuit(): void;
   /** Stops the periodic looks. */
   stop(): void;
 }
@@ -81,14 +86,29 @@ export function channelFeedUrl(settings: UpdatesSettings): string {
   return `${settings.url.replace(/\/+$/, '')}/${settings.channel}`;
 }
 
+/** A logger that never throws: after main's shutdown the app's logs are closed, and nothing may stop the install then. */
+function quiet(logger: UpdateLogger | undefined): UpdateLogger {
+  const call = (level: 'info' | 'warn', fields: object, message?: string): void => {
+    try {
+      logger?.[level](fields, message);
+    } catch {
+      // The log file is closed (or failing): the line is lost, the update goes on.
+    }
+  };
+  return { info: (fields, message) => call('info', fields, message), warn: (fields, message) => call('warn', fields, message) };
+}
+
 export function createUpdater(options: UpdaterOptions): Updater {
-  const { settings, paymentInProgress, logger } = options;
+  const { settings, paymentInProgress } = options;
+  const logger = quiet(options.logger);
   const listeners = new Set<(status: UpdateStatus) => void>();
   const disabledReason = settings === undefined ? 'IT has set no update server (the "updates" setting).' : options.unsupported;
   let state: Omit<UpdateStatus, 'blockedBy'> =
     disabledReason === undefined ? { state: 'idle', channel: settings?.channel ?? 'stable' } : { state: 'disabled', message: disabledReason };
   let firstTimer: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
+  /** A restart to update is under way (shutdown, then the installer): there is only ever one. */
+  let installing = false;
 
   const status = (): UpdateStatus => (state.state === 'ready' && paymentInProgress() ? { ...state, blockedBy: 'payment_in_progress' } : { ...state });
   const set = (next: Omit<UpdateStatus, 'blockedBy' | 'channel'>): void => {
@@ -100,13 +120,14 @@ export function createUpdater(options: UpdaterOptions): Updater {
   let loaded: AutoUpdaterLike | undefined;
   if (settings !== undefined && disabledReason === undefined) {
     const autoUpdater = options.loadAutoUpdater();
+    // Off before anything else, and never on: with it, electron-updater installs without asking the desk. MacUpdater.updateDownloaded
+    // hands a download to Squirrel.Mac at once, which applies it when the app ends, in the middle of a payment or not;
+    // BaseUpdater.addQuitHandler (Windows) runs the installer on any quit. Only restart() installs, through quitAndInstall.
+    autoUpdater.autoInstallOnAppQuit = false;
     loaded = autoUpdater;
     const feed: GenericFeed = { provider: 'generic', url: channelFeedUrl(settings), channel: 'latest' };
     autoUpdater.setFeedURL(feed);
     autoUpdater.autoDownload = true;
-    // A downloaded update is installed on a clean quit (electron-updater sets up its quit handler only when this
-    // is true as the download ends); beforeQuit() turns it off when a payment is in progress at that moment.
-    autoUpdater.autoInstallOnAppQuit = true;
     // A desk moved from pilot back to stable keeps its newer pilot build until stable catches up: the data files only migrate forward.
     autoUpdater.allowDowngrade = false;
     autoUpdater.allowPrerelease = false;
@@ -115,19 +136,24 @@ export function createUpdater(options: UpdaterOptions): Updater {
       if (state.state !== 'ready' && state.state !== 'downloading') set({ state: 'checking' });
     });
     autoUpdater.on('update-available', (info) => {
-      logger?.info({ version: info.version, channel: settings.channel }, 'update found, downloading');
+      logger.info({ version: info.version, channel: settings.channel }, 'update found, downloading');
       set({ state: 'downloading', version: info.version });
     });
     autoUpdater.on('update-not-available', () => {
       if (state.state !== 'ready') set({ state: 'idle' });
     });
     autoUpdater.on('update-downloaded', (info) => {
-      logger?.info({ version: info.version, channel: settings.channel }, 'update downloaded and verified, waiting for a restart');
+      logger.info({ version: info.version, channel: settings.channel }, 'update downloaded and verified, waiting for a restart');
       set({ state: 'ready', version: info.version });
     });
     autoUpdater.on('error', (error) => {
       // Only the message: no stack, no response body. The URL is IT's and not a secret.
-      logger?.warn({ error: error.message.slice(0, 500) }, 'update failed');
+      logger.warn({ error: error.message.slice(0, 500) }, 'update failed');
+      // The desk is shut down already: the OS installer did not take the update (Squirrel.Mac refused it), the app ends.
+      if (installing) {
+        options.installFailed?.();
+        return;
+      }
       if (state.state !== 'ready') set({ state: 'error', message: 'The update could not be checked or downloaded; the app tries again later.' });
     });
   }
@@ -140,7 +166,7 @@ export function createUpdater(options: UpdaterOptions): Updater {
     } catch (error) {
       // electron-updater has already reported it through its 'error' event; make sure the state says so.
       if (state.state !== 'error') {
-        logger?.warn({ error: error instanceof Error ? error.message.slice(0, 500) : 'unknown' }, 'update check failed');
+        logger.warn({ error: error instanceof Error ? error.message.slice(0, 500) : 'unknown' }, 'update check failed');
         set({ state: 'error', message: 'The update could not be checked or downloaded; the app tries again later.' });
       }
     }
@@ -149,6 +175,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
   return {
     status,
     restart() {
+      // Already under way: the app is shutting down to install; never a second shutdown nor a second installer.
+      if (installing) return;
       if (loaded === undefined || state.state !== 'ready') throw new UpdateError('not_ready', 'No update is ready to install yet.');
       if (paymentInProgress()) {
         throw new UpdateError(
@@ -156,9 +184,31 @@ export function createUpdater(options: UpdaterOptions): Updater {
           'A payment is still in progress. Restart to install the update once it has its result, at the end of the call.',
         );
       }
-      logger?.info({ version: state.version }, 'restarting to install the update');
-      // Silent (no installer windows on Windows), and the app starts again afterwards.
-      loaded.quitAndInstall(true, true);
+      const autoUpdater = loaded;
+      installing = true;
+      logger.info({ version: state.version }, 'restarting to install the update: shutting down first');
+      // In this same tick, nothing awaited before it: main marks itself closing, so no other call slips in between.
+      let shutdown: Promise<void>;
+      try {
+        shutdown = options.prepareInstall();
+      } catch (error) {
+        shutdown = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      void shutdown
+        .catch((error: unknown) => {
+          // The shutdown has its own deadline: what it could not close is said, and the install goes on.
+          logger.warn({ error: error instanceof Error ? error.message.slice(0, 500) : 'unknown' }, 'the shutdown before the update did not end cleanly');
+        })
+        .then(() => {
+          // Silent (no installer windows on Windows), and the app starts again afterwards. macOS: MacUpdater.quitAndInstall
+          // hands the download to Squirrel.Mac now (autoInstallOnAppQuit is off, so it was not handed before), then quits;
+          // Windows: BaseUpdater.quitAndInstall spawns the NSIS installer, then app.quit().
+          autoUpdater.quitAndInstall(true, true);
+        })
+        .catch(() => {
+          // quitAndInstall threw: nothing was installed, and the desk is shut down already.
+          options.installFailed?.();
+        });
     },
     onChange(listener) {
       listeners.add(listener);
@@ -175,19 +225,6 @@ export function createUpdater(options: UpdaterOptions): Updater {
       firstTimer.unref();
     },
     checkNow,
-    beforeQuit() {
-      if (loaded === undefined) return;
-      let install: boolean;
-      try {
-        install = !paymentInProgress();
-      } catch (error) {
-        // The stack could not tell (closing already?): on the safe side, nothing is installed now.
-        logger?.warn({ error: error instanceof Error ? error.message : 'unknown' }, 'could not tell whether a payment is in progress');
-        install = false;
-      }
-      loaded.autoInstallOnAppQuit = install;
-      if (state.state === 'ready') logger?.info({ version: state.version, install }, install ? 'installing the update on quit' : 'update left for later: a payment is in progress');
-    },
     stop() {
       clearTimeout(firstTimer);
       clearInterval(interval);

@@ -17,7 +17,7 @@ async function stackClosed(contents: FakeWebContents | undefined): Promise<boole
 }
 
 describe('main/index.ts: the end of the OS session', () => {
-  it('Windows logoff or shutdown during a payment: query-session-end is held while the stack closes, nothing is asked, and the process ends with 0', async () => {
+  it('Windows logoff or shutdown during a payment: the logoff is not vetoed, nothing is asked, the stack closes and the process ends with 0', async () => {
     const electron = await launch({ platform: 'win32' });
     await startUp(electron);
     await signInAgent(electron);
@@ -26,13 +26,16 @@ describe('main/index.ts: the end of the OS session', () => {
     if (window === undefined) throw new Error('no window');
 
     // Electron docs, BrowserWindow "Event: 'query-session-end'" (Windows): "Emitted when a session is about to end due to a
-    // shutdown, machine restart, or user log-off. Calling event.preventDefault() can delay the system shutdown". Windows
-    // sends no before-quit or will-quit then (Electron docs, app "Event: 'before-quit'": "On Windows, this event will not
-    // be emitted if the app is closed due to a shutdown/restart of the system or a user logout").
+    // shutdown, machine restart, or user log-off. Calling event.preventDefault() can delay the system shutdown, although
+    // it's generally best to respect the user's choice". Electron answers WM_QUERYENDSESSION with !prevented
+    // (shell/browser/native_window_views_win.cc), and "if any application returns zero, the session is not ended"
+    // (Microsoft, WM_QUERYENDSESSION): the logoff is never vetoed. Windows sends no before-quit or will-quit then
+    // (Electron docs, app "Event: 'before-quit'": "On Windows, this event will not be emitted if the app is closed due
+    // to a shutdown/restart of the system or a user logout").
     const contents = window.webContents;
     const query = new FakeEvent();
     window.emit('query-session-end', query);
-    expect(query.defaultPrevented).toBe(true);
+    expect(query.defaultPrevented).toBe(false);
     await vi.waitFor(() => expect(electron.app.exitCode).toBe(0), { timeout: 15_000 });
     expect(electron.messageBoxes).toEqual([]);
     expect(electron.log).not.toContain('quit');

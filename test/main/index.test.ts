@@ -176,19 +176,6 @@ describe('main/index.ts, the composition root', () => {
     expect(ctx.autoUpdater.installs).toEqual([]);
   });
 
-  it('with no payment in progress: it quits without asking, and a ready update is installed on the way out', async () => {
-    writeFileSync(path.join(ctx.resources, 'app-update.yml'), 'provider: generic\nurl: https://updates.invalid/card-payments-desk\n');
-    const electron = await launch({ platform: 'darwin', settings: { updates: { url: 'https://updates.example.com/desk', channel: 'pilot' } } });
-    await startUp(electron);
-    ctx.autoUpdater.emit('update-downloaded', { version: '1.3.0' });
-    ctx.autoUpdater.autoInstallOnAppQuit = false;
-
-    expect(electron.windows[0]?.userCloses()).toBe(true);
-    await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
-    expect(electron.messageBoxes).toEqual([]);
-    expect(ctx.autoUpdater.autoInstallOnAppQuit).toBe(true);
-  });
-
   it('--provision-secret=<file>: stores the secret encrypted for this user, deletes the file, says so and exits with 0', async () => {
     const file = path.join(ctx.root, 'secret.txt');
     writeFileSync(file, 'cs_live_from_it_0123456789\n');

@@ -161,6 +161,10 @@ export class FakeBrowserWindow extends EventEmitter {
     this.electron.record('window.show');
     this.shown = true;
   }
+  hide(): void {
+    this.electron.record('window.hide');
+    this.shown = false;
+  }
   isMinimized(): boolean {
     return this.minimized;
   }
@@ -462,24 +466,5 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
   return { ...module, default: module };
 }
 
-/** electron-updater's autoUpdater, as main/updates uses it (electron-updater cannot load without Electron). */
-export class FakeAutoUpdater extends EventEmitter {
-  autoDownload = false;
-  autoInstallOnAppQuit = true;
-  allowDowngrade = true;
-  allowPrerelease = true;
-  logger: unknown;
-  readonly feeds: unknown[] = [];
-  readonly installs: unknown[][] = [];
-  checks = 0;
-  setFeedURL(feed: unknown): void {
-    this.feeds.push(feed);
-  }
-  checkForUpdates(): Promise<unknown> {
-    this.checks++;
-    return Promise.resolve(undefined);
-  }
-  quitAndInstall(...args: unknown[]): void {
-    this.installs.push(args);
-  }
-}
+// electron-updater's autoUpdater, per platform, with the OS installer: test/main/support/fake-updater.ts.
+export { FakeAutoUpdater, type FakeAutoUpdaterOptions, type FakeInstall, type FakeUpdaterPlatform } from './fake-updater';

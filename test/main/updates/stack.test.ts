@@ -1,50 +1,40 @@
 // The updater behind the real IPC door (createMainStack in training): status, the updates:changed event, and no restart
-// while a payment of this desk has no result. electron-updater's autoUpdater needs Electron: a fake stands in for it.
+// while a payment of this desk has no result. electron-updater's autoUpdater needs Electron: test/main/support/fake-updater.ts
+// plays it (MacUpdater and Squirrel.Mac).
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
-import { createUpdater, type AutoUpdaterLike, type GenericFeed, type Updater } from '../../../main/updates';
-
-class FakeAutoUpdater extends EventEmitter implements AutoUpdaterLike {
-  autoDownload = false;
-  autoInstallOnAppQuit = false;
-  allowDowngrade = true;
-  allowPrerelease = true;
-  installs = 0;
-  feeds: GenericFeed[] = [];
-  setFeedURL(options: GenericFeed): void {
-    this.feeds.push(options);
-  }
-  checkForUpdates(): Promise<unknown> {
-    this.emit('checking-for-update');
-    this.emit('update-available', { version: '2.0.0' });
-    this.emit('update-downloaded', { version: '2.0.0' });
-    return Promise.resolve({});
-  }
-  quitAndInstall(): void {
-    this.installs++;
-  }
-}
+import { createUpdater, type Updater } from '../../../main/updates';
+import { FakeElectron } from '../support/fake-electron';
+import { FakeAutoUpdater } from '../support/fake-updater';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 let dir: string;
 let stack: MainStack | undefined;
 let fake: FakeAutoUpdater;
+let electron: FakeElectron;
 let updater: Updater;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'updates-stack-'));
-  fake = new FakeAutoUpdater();
-  // As in main/index.ts: the updater exists before the stack and asks it about payments later.
+  electron = new FakeElectron({ defaultUserData: join(dir, 'user-data'), logs: join(dir, 'logs'), appPath: dir, packaged: true, argv: [] });
+  fake = new FakeAutoUpdater({ platform: 'darwin', electron: () => electron });
+  fake.answer = { kind: 'update', version: '2.0.0' };
+  // As in main/index.ts: the updater exists before the stack and asks it about payments later; a restart closes the stack first.
   updater = createUpdater({
     settings: { url: 'https://updates.example.test/desk', channel: 'pilot' },
     loadAutoUpdater: () => fake,
     paymentInProgress: () => stack?.paymentInProgress() ?? false,
+    prepareInstall: async () => {
+      const running = stack;
+      stack = undefined;
+      await running?.close();
+      electron.record('stack closed');
+    },
   });
   stack = await createMainStack({
     dataDir: dir,
@@ -102,12 +92,15 @@ describe('updates through the door', () => {
     expect(await call('updates:status')).toEqual({ state: 'ready', version: '2.0.0', channel: 'pilot', blockedBy: 'payment_in_progress' });
     const refused = await (stack as MainStack).dispatch('updates:restart', sender, {});
     expect(refused).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
-    expect(fake.installs).toBe(0);
+    expect(fake.installs).toEqual([]);
+    expect(stack).toBeDefined();
   });
 
-  it('with no payment in progress the restart installs', async () => {
+  it('with no payment in progress the restart is answered at once, closes the stack, then installs', async () => {
     await updater.checkNow();
     expect(await call('updates:restart')).toEqual({ ok: true });
-    expect(fake.installs).toBe(1);
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
+    expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(electron.log).toEqual(['stack closed', 'squirrel staged 2.0.0', 'squirrel quitAndInstall', 'app.quit', 'quit']);
   });
 });

@@ -1,76 +1,76 @@
-// The updater's rules: IT's feed per channel, background download, never installed while a payment is in progress.
-// electron-updater's autoUpdater needs Electron (it cannot run here): a fake with the same events stands in for it.
-import { EventEmitter } from 'node:events';
+// The updater's rules: IT's feed per channel, background download, installed only when the agent restarts to update with
+// the desk idle, after main's shutdown, never on a plain quit. electron-updater's autoUpdater needs Electron (it cannot run
+// here): test/main/support/fake-updater.ts plays MacUpdater and NsisUpdater as electron-updater 6.8.10 behaves.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../../shared/ipc';
-import { channelFeedUrl, createUpdater, UpdateError, type AutoUpdaterLike, type GenericFeed, type UpdaterOptions } from '../../../main/updates';
-
-/** Plays electron-updater's part: each checkForUpdates() emits what the next scripted answer says. */
-class FakeAutoUpdater extends EventEmitter implements AutoUpdaterLike {
-  autoDownload = false;
-  autoInstallOnAppQuit = false;
-  allowDowngrade = true;
-  allowPrerelease = true;
-  feeds: GenericFeed[] = [];
-  checks = 0;
-  installs: { isSilent?: boolean; isForceRunAfter?: boolean }[] = [];
-  /** What the server has: a version to offer (downloaded when autoDownload is on), nothing, or a failure. */
-  answer: { kind: 'update'; version: string } | { kind: 'none' } | { kind: 'fail'; message: string } = { kind: 'none' };
-
-  setFeedURL(options: GenericFeed): void {
-    this.feeds.push(options);
-  }
-
-  checkForUpdates(): Promise<unknown> {
-    this.checks++;
-    this.emit('checking-for-update');
-    const answer = this.answer;
-    if (answer.kind === 'fail') {
-      const error = new Error(answer.message);
-      this.emit('error', error);
-      return Promise.reject(error);
-    }
-    if (answer.kind === 'none') {
-      this.emit('update-not-available', { version: '1.0.0' });
-      return Promise.resolve({ isUpdateAvailable: false });
-    }
-    this.emit('update-available', { version: answer.version });
-    if (this.autoDownload) this.emit('update-downloaded', { version: answer.version });
-    return Promise.resolve({ isUpdateAvailable: true });
-  }
-
-  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void {
-    this.installs.push({ isSilent, isForceRunAfter });
-  }
-}
+import { channelFeedUrl, createUpdater, UpdateError, type UpdaterOptions } from '../../../main/updates';
+import { FakeElectron } from '../support/fake-electron';
+import { FakeAutoUpdater, type FakeAutoUpdaterOptions } from '../support/fake-updater';
 
 const SETTINGS = { url: 'https://updates.example.test/desk/', channel: 'pilot' } as const;
 
+let root: string;
+let electron: FakeElectron;
 let fake: FakeAutoUpdater;
 let paying: boolean;
 let seen: UpdateStatus[];
+/** main's shutdown before an install: started (in order, with what else happened) and resolved when the test says. */
+let shutdowns: number;
+let endShutdown: (() => void) | undefined;
+
+function prepareInstall(): Promise<void> {
+  shutdowns++;
+  electron.record('shutdown begun');
+  return new Promise((resolve) => {
+    endShutdown = () => {
+      electron.record('shutdown done');
+      resolve();
+    };
+  });
+}
+
+/** The autoUpdater of one platform, whose quits and installs act on this test's Electron fake. */
+function platform(options: FakeAutoUpdaterOptions): void {
+  fake = new FakeAutoUpdater({ electron: () => electron, ...options });
+}
 
 function updater(overrides: Partial<UpdaterOptions> = {}): ReturnType<typeof createUpdater> {
-  const created = createUpdater({ settings: SETTINGS, loadAutoUpdater: () => fake, paymentInProgress: () => paying, ...overrides });
+  const created = createUpdater({ settings: SETTINGS, loadAutoUpdater: () => fake, paymentInProgress: () => paying, prepareInstall, ...overrides });
   created.onChange((status) => seen.push(status));
   return created;
 }
 
 beforeEach(() => {
-  fake = new FakeAutoUpdater();
+  root = mkdtempSync(path.join(tmpdir(), 'updater-'));
+  electron = new FakeElectron({ defaultUserData: path.join(root, 'user-data'), logs: path.join(root, 'logs'), appPath: root, packaged: true, argv: [] });
+  platform({ platform: 'darwin' });
   paying = false;
   seen = [];
+  shutdowns = 0;
+  endShutdown = undefined;
 });
 afterEach(() => {
   vi.useRealTimers();
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe('configuration', () => {
-  it("reads IT's channel folder with the generic provider, downloads by itself, installs on a clean quit, never downgrades", () => {
+  it("reads IT's channel folder with the generic provider, downloads by itself, never installs by itself, never downgrades", () => {
+    // Seen at the first thing main does with it: autoInstallOnAppQuit is off before the feed is even set.
+    let onAtFeed: boolean | undefined;
+    const setFeedURL = fake.setFeedURL.bind(fake);
+    fake.setFeedURL = (feed) => {
+      onAtFeed = fake.autoInstallOnAppQuit;
+      setFeedURL(feed);
+    };
     const created = updater();
+    expect(onAtFeed).toBe(false);
     expect(fake.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' }]);
     expect(fake.autoDownload).toBe(true);
-    expect(fake.autoInstallOnAppQuit).toBe(true);
+    expect(fake.autoInstallOnAppQuit).toBe(false);
     expect(fake.allowDowngrade).toBe(false);
     expect(fake.allowPrerelease).toBe(false);
     expect(created.status()).toEqual({ state: 'idle', channel: 'pilot' });
@@ -98,8 +98,7 @@ describe('configuration', () => {
     expect(fake.listenerCount('update-downloaded')).toBe(0);
     expect(loads).toBe(0);
     expect(() => created.restart()).toThrow(UpdateError);
-    created.beforeQuit();
-    expect(fake.autoInstallOnAppQuit).toBe(false); // untouched: the fake's own initial value
+    expect(shutdowns).toBe(0);
   });
 
   it('a desk that cannot update itself (an MSI install, an unsigned build) is disabled with the reason', async () => {
@@ -190,7 +189,7 @@ describe('never while a payment is in progress', () => {
     expect(updater().status()).toEqual({ state: 'idle', channel: 'pilot' });
   });
 
-  it('restart() is refused in words while a payment is in progress, and nothing is installed', async () => {
+  it('restart() is refused in words while a payment is in progress: no shutdown, nothing installed', async () => {
     const created = await ready();
     paying = true;
     let error: unknown;
@@ -201,48 +200,149 @@ describe('never while a payment is in progress', () => {
     }
     expect(error).toBeInstanceOf(UpdateError);
     expect(error).toMatchObject({ code: 'payment_in_progress', message: expect.stringMatching(/payment is still in progress/) as unknown });
+    expect(shutdowns).toBe(0);
     expect(fake.installs).toEqual([]);
   });
 
-  it('restart() at the end of the call installs silently and starts the app again', async () => {
+  it('restart() with nothing ready is refused, before any shutdown', () => {
+    expect(() => updater().restart()).toThrow(expect.objectContaining({ code: 'not_ready' }) as Error);
+    expect(shutdowns).toBe(0);
+    expect(fake.installs).toEqual([]);
+  });
+});
+
+describe('macOS (MacUpdater and Squirrel.Mac)', () => {
+  async function ready(): Promise<ReturnType<typeof createUpdater>> {
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    const created = updater();
+    await created.checkNow();
+    expect(created.status().state).toBe('ready');
+    return created;
+  }
+
+  it('a download is not handed to Squirrel.Mac: quitting during a payment leaves the next start on this version', async () => {
+    await ready();
+    paying = true;
+    expect(fake.squirrelStaged).toBeUndefined();
+    // The agent quits anyway (Electron's own quit: nothing of the updater's is asked).
+    electron.app.quit();
+    expect(electron.app.quitted).toBe(true);
+    expect(fake.nextStart()).toBeUndefined();
+    expect(fake.applied).toEqual([]);
+  });
+
+  it('nor on a quit with no payment: only the restart to update installs', async () => {
+    await ready();
+    electron.app.quit();
+    expect(fake.nextStart()).toBeUndefined();
+    expect(fake.applied).toEqual([]);
+  });
+
+  it('restart(): the shutdown begins in the same call, and Squirrel.Mac gets the update only once it is done', async () => {
     const created = await ready();
     created.restart();
-    expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
-  });
-
-  it('restart() with nothing ready is refused', () => {
-    expect(() => updater().restart()).toThrow(expect.objectContaining({ code: 'not_ready' }) as Error);
+    // Synchronously: main is closing before restart() returns.
+    expect(shutdowns).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.installs).toEqual([]);
+    expect(fake.squirrelStaged).toBeUndefined();
+    expect(electron.app.quitted).toBe(false);
+
+    endShutdown?.();
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
+    expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(electron.log).toEqual(['shutdown begun', 'shutdown done', 'squirrel staged 1.4.0', 'squirrel quitAndInstall', 'app.quit', 'quit']);
+    expect(fake.nextStart()).toBe('1.4.0');
   });
 
-  it('quitting installs a ready update only when no payment is in progress', async () => {
+  it('a second restart() while one is under way: no second shutdown, no second install', async () => {
     const created = await ready();
-    paying = true;
-    created.beforeQuit();
-    expect(fake.autoInstallOnAppQuit).toBe(false);
-    paying = false;
-    created.beforeQuit();
-    expect(fake.autoInstallOnAppQuit).toBe(true);
+    created.restart();
+    created.restart();
+    endShutdown?.();
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
+    created.restart();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(shutdowns).toBe(1);
+    expect(fake.installs).toHaveLength(1);
   });
 
-  it('quitting when the stack cannot tell (it throws) installs nothing', async () => {
-    const created = await ready();
-    const throwing = createUpdater({
-      settings: SETTINGS,
-      loadAutoUpdater: () => fake,
-      paymentInProgress: () => {
-        throw new Error('The journal is closed.');
+  it('a shutdown that fails (it has its own deadline) is logged, message only, and the install goes on', async () => {
+    const warnings: unknown[] = [];
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    const failure = Object.assign(new Error('the center did not close in time'), { stack: 'at secret place' });
+    const created = updater({ prepareInstall: () => Promise.reject(failure), logger: { info: () => undefined, warn: (fields) => warnings.push(fields) } });
+    await created.checkNow();
+    created.restart();
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
+    expect(warnings).toEqual([{ error: 'the center did not close in time' }]);
+    expect(fake.nextStart()).toBe('1.4.0');
+  });
+
+  it('a shutdown that throws at once, and a log already closed: the install still goes on', async () => {
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    let logsClosed = false;
+    const created = updater({
+      prepareInstall: () => {
+        logsClosed = true;
+        throw new Error('already closed');
+      },
+      logger: {
+        info: () => {
+          if (logsClosed) throw new Error('SonicBoom destroyed');
+        },
+        warn: () => {
+          if (logsClosed) throw new Error('SonicBoom destroyed');
+        },
       },
     });
-    expect(created.status().state).toBe('ready');
-    throwing.beforeQuit();
-    expect(fake.autoInstallOnAppQuit).toBe(false);
+    await created.checkNow();
+    expect(() => created.restart()).not.toThrow();
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
+    expect(fake.nextStart()).toBe('1.4.0');
   });
 
-  it('quitting during a payment turns off the install on quit even before the download ends', () => {
+  it('Squirrel.Mac refuses the update after the shutdown: the app ends anyway (nothing left running), nothing installed', async () => {
+    platform({ platform: 'darwin', squirrelFails: 'Code signature at URL did not pass validation' });
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    let failed = 0;
+    const created = updater({ installFailed: () => failed++ });
+    await created.checkNow();
+    created.restart();
+    endShutdown?.();
+    await vi.waitFor(() => expect(failed).toBe(1));
+    expect(created.status().state).toBe('ready');
+    expect(fake.nextStart()).toBeUndefined();
+  });
+});
+
+describe('Windows (NsisUpdater and the NSIS installer)', () => {
+  beforeEach(() => {
+    platform({ platform: 'win32', installerKillsAfterMs: 10 });
+  });
+
+  it('a plain quit after a download starts no installer', async () => {
+    fake.answer = { kind: 'update', version: '1.4.0' };
     const created = updater();
-    paying = true;
-    created.beforeQuit();
-    expect(fake.autoInstallOnAppQuit).toBe(false);
+    await created.checkNow();
+    expect(created.status().state).toBe('ready');
+    electron.app.quit();
+    expect(electron.app.quitted).toBe(true);
+    expect(fake.applied).toEqual([]);
+    expect(electron.log).not.toContain('installer started');
+  });
+
+  it('restart(): the installer, which kills the app about a second after it starts, is started only after the shutdown', async () => {
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    const created = updater();
+    await created.checkNow();
+    created.restart();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(electron.log).toEqual(['shutdown begun']);
+    endShutdown?.();
+    await vi.waitFor(() => expect(fake.killed).toBe(true));
+    expect(electron.log).toEqual(['shutdown begun', 'shutdown done', 'installer started', 'app.quit', 'quit', 'installer killed the app']);
+    expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(fake.applied).toEqual([{ version: '1.4.0', by: 'nsis-installer' }]);
   });
 });
