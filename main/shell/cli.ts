@@ -13,6 +13,9 @@ import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, MOVE_IN_CENTER_FLAG, runCenterC
 import { parseProvisionArgs, PROVISION_FLAG, provisionSecret, provisionSecretFromInput, SECRET_NAMES, type EncryptedSecretStore, type ProvisionArgs, type SecretInput } from '../secrets';
 import { loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, PRINT_CONFIG_FLAG, type PrintConfigFormat } from '../settings';
 
+const DESK_RUNNING =
+  "Nothing was moved: the desk is running on this folder: close it first (it holds the app's single-instance lock), then run the move again (docs/IT.md, section 8).";
+
 /** The exit codes of every mode (docs/IT.md, section 9). */
 export const EXIT = { done: 0, problem: 1, misused: 2 } as const;
 
@@ -151,6 +154,12 @@ export function runCommandLine(options: CommandLineOptions): boolean {
     app.exit(EXIT.misused);
     return true;
   }
+  // The move takes the app's single-instance lock, and says who it is (COMMAND_LINE_LAUNCH) so that a running desk
+  // stays as it is: a running desk is said first, whatever else is missing.
+  if (mode.kind === 'move-in' && !app.requestSingleInstanceLock(COMMAND_LINE_LAUNCH)) {
+    void finish(stderr, DESK_RUNNING, EXIT.problem);
+    return true;
+  }
   if (missing !== undefined) {
     void finish(stderr, missing.message, EXIT.misused);
     return true;
@@ -240,17 +249,9 @@ async function migrateCenterAndExit(options: CommandLineOptions, stdout: NodeJS.
 /**
  * `--move-in-center`: this desk's own records (its data folder) moved into the center, as `npm run center:move-in` does,
  * connected as this desk connects (its center setting, its centerPassword secret). The desk must not be running: the move
- * takes the app's single-instance lock, and says who it is (COMMAND_LINE_LAUNCH) so that a running desk stays as it is.
+ * holds the app's single-instance lock (runCommandLine takes it).
  */
 async function moveInAndExit(options: CommandLineOptions, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
-  if (!app.requestSingleInstanceLock(COMMAND_LINE_LAUNCH)) {
-    await finish(
-      stderr,
-      'Nothing was moved: the desk is running on this folder: close it first (it holds the app\'s single-instance lock), then run the move again (docs/IT.md, section 8).',
-      EXIT.problem,
-    );
-    return;
-  }
   await app.whenReady();
   try {
     options.useElectronSqlite();

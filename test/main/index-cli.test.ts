@@ -116,6 +116,21 @@ describe('--move-in-center while the desk runs', () => {
     expect(electron.windows).toEqual([]);
   });
 
+  it('over ssh (no session D-Bus) too, the running desk is what it says first: exit 1', async () => {
+    Reflect.deleteProperty(process.env, 'DBUS_SESSION_BUS_ADDRESS');
+    const electron = await launch({ platform: 'linux', lock: false, argv: ['--move-in-center'] });
+    expect(await ended(electron)).toBe(1);
+    expect(pipes.stderr.join('')).toMatch(/^Nothing was moved: the desk is running on this folder/);
+  });
+
+  it('with the desk closed and no center setting: the move holds the lock, then exits with 2, saying so', async () => {
+    const electron = await launch({ argv: ['--move-in-center'] });
+    electron.ready();
+    expect(await ended(electron)).toBe(2);
+    expect(pipes.stderr.join('')).toMatch(/There is no center setting in/);
+    expect(isCommandLineLaunch(electron.lockRequests[0])).toBe(true);
+  });
+
   it('a second launch of the desk itself is no command-line launch: the running desk still comes to the front for it', async () => {
     const electron = await launch({ lock: false });
     expect(electron.lockRequests).toHaveLength(1);
