@@ -20,32 +20,13 @@ import { runCommandLine } from './shell/cli';
 import { netFetch } from './shell/net';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
+import { languageOfLocale, SHELL_WORDS, SHUTDOWN_DEADLINE_MS, withDeadline } from './shell/lifecycle';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
 import { useSqliteNativeBinding } from './storage/sqlite';
 import type { Updater } from './updates';
 import { APP_ENTRY_URL, createSenderCheck } from './window';
 
 const TITLE = 'Card Payments Desk';
-
-/** What the agent is asked on closing the app while a payment is in progress, in the desk's language. */
-const QUIT_WHILE_PAYING: Record<Language, { message: string; detail: string; stay: string; quit: string }> = {
-  'es-MX': {
-    message: 'Hay un pago en curso.',
-    detail:
-      'Todavía no se conoce su resultado. Deje la aplicación abierta hasta que el pago tenga su resultado. ' +
-      'Si sale ahora, el pago sigue en el servicio y la aplicación lo vuelve a consultar la próxima vez que se abra.',
-    stay: 'Seguir trabajando',
-    quit: 'Salir de todos modos',
-  },
-  'en-US': {
-    message: 'A payment is in progress.',
-    detail:
-      'Its result is not known yet. Keep the app open until the payment has its result. ' +
-      'If you quit now, the payment goes on at the service and the app checks it again the next time it starts.',
-    stay: 'Keep working',
-    quit: 'Quit anyway',
-  },
-};
 
 let mainWindow: BrowserWindow | null = null;
 let stack: MainStack | null = null;
@@ -57,6 +38,8 @@ let closing = false;
 /** The agent chose to quit during a payment, or the OS is shutting down. */
 let quitAnyway = false;
 let asking: Promise<void> | null = null;
+/** A quit was accepted (before-quit went through): the windows are closing. */
+let quitting = false;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
@@ -126,7 +109,7 @@ async function start(): Promise<void> {
   preferences = languagePreference(app.getPath('userData'), loaded);
   // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
   updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, logger });
-  stack = await createMainStack({
+  const made = createMainStack({
     dataDir: app.getPath('userData'),
     version: app.getVersion(),
     // Chromium's network stack: the OS proxy settings, PAC files and certificate store (as electron-updater uses).
@@ -155,12 +138,21 @@ async function start(): Promise<void> {
     settingsInEffect: settings,
     settingsIgnored: loaded.ignored,
   });
-  connectIpc(stack.dispatch);
-  stack.onEvent((event, payload) => {
+  // A quit during the start waits for the stack being made, and closes it.
+  making = made;
+  const desk = await made;
+  stack = desk;
+  if (closing) return;
+  // The door serves while the stack does: once it is closing, every call is refused as `closed` (the app is closing).
+  connectIpc((channel, sender, input) =>
+    stack === null ? Promise.resolve({ ok: false, error: { code: 'closed', message: 'The app is closing.' } }) : stack.dispatch(channel, sender, input),
+  );
+  desk.onEvent((event, payload) => {
     if (mainWindow !== null) publish([mainWindow.webContents], event, payload);
   });
-  const recovered = await stack.recover();
+  const recovered = await desk.recover();
   logger.info({ recovered }, 'journal recovery done');
+  if (closing) return;
 
   serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
   const created = createMainWindow({
@@ -174,9 +166,14 @@ async function start(): Promise<void> {
   window.on('close', (event) => {
     if (!mayClose()) event.preventDefault();
   });
-  // Windows is logging off or shutting down: nothing is asked then, the payment goes on at the service.
-  window.on('query-session-end', () => {
-    quitAnyway = true;
+  // Windows is logging off, restarting or shutting down: it sends no before-quit or will-quit then, and ends the process
+  // once 'session-end' has been handled. The first notice is held (prevented) while the bounded shutdown runs.
+  window.on('query-session-end', (event) => {
+    event.preventDefault();
+    sessionEnds();
+  });
+  window.on('session-end', () => {
+    sessionEnds();
   });
   const windowId = window.webContents.id;
   window.on('closed', () => {
@@ -199,9 +196,14 @@ function mayClose(): boolean {
   return false;
 }
 
+/** The desk's language for what main says itself: the setting once read, else the system's. */
+function deskLanguage(): Language {
+  return preferences?.language().language ?? (app.isReady() ? languageOfLocale(app.getLocale()) : 'es-MX');
+}
+
 /** The agent decides: keep working (the default) or quit anyway; the payment goes on at the service either way. */
 async function askToQuit(): Promise<void> {
-  const text = QUIT_WHILE_PAYING[preferences?.language().language ?? 'es-MX'];
+  const text = SHELL_WORDS[deskLanguage()].quitWhilePaying;
   const options: MessageBoxOptions = {
     type: 'warning',
     title: TITLE,
@@ -219,13 +221,70 @@ async function askToQuit(): Promise<void> {
   app.quit();
 }
 
-async function shutDown(): Promise<void> {
-  updater?.stop();
-  const running = stack;
-  stack = null;
-  if (running !== null) await running.close().catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
-  await logs?.close();
-  logs = null;
+let shuttingDown: Promise<void> | undefined;
+/** The stack being made at start: a shutdown meanwhile waits for it (within the deadline) and closes it. */
+let making: Promise<unknown> | undefined;
+
+/**
+ * Closes the stack (the journal, the center's pool, the simulator) and then the logs, each within SHUTDOWN_DEADLINE_MS:
+ * once, whoever asks (a quit, the end of the OS session, an update, a failure); never rejects.
+ */
+function shutDown(): Promise<void> {
+  shuttingDown ??= (async () => {
+    updater?.stop();
+    if (making !== undefined) await withDeadline(making, SHUTDOWN_DEADLINE_MS);
+    const running = stack;
+    stack = null;
+    if (running !== null) {
+      await withDeadline(running.close(), SHUTDOWN_DEADLINE_MS, {
+        onLate: () => logs?.logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'did not close in time'),
+        onError: (error) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'),
+      });
+    }
+    const closingLogs = logs;
+    logs = null;
+    if (closingLogs !== null) await withDeadline(closingLogs.close(), SHUTDOWN_DEADLINE_MS);
+  })();
+  return shuttingDown;
+}
+
+/**
+ * Ends the process after the bounded shutdown, without the quit events: the end of the OS session (Windows sends no
+ * before-quit or will-quit then), a failure. app.exit() closes the windows without asking.
+ */
+function endNow(code: number): Promise<void> {
+  closing = true;
+  return shutDown().finally(() => {
+    app.exit(code);
+  });
+}
+
+let failing = false;
+
+/**
+ * Main met an error it cannot go on from (the start failed, or an exception nothing caught): it is logged (the message
+ * only), said in a dialog in the desk's language (never a stack), and the process ends with 1 after the bounded shutdown.
+ */
+function fail(stage: 'start' | 'running', error: unknown): void {
+  const message = describe(error);
+  if (failing) {
+    logs?.logger.error({ error: message, stage }, 'a further error while ending');
+    return;
+  }
+  failing = true;
+  logs?.logger.fatal({ error: message, stage }, stage === 'start' ? 'could not start' : 'unexpected error, ending');
+  const words = SHELL_WORDS[deskLanguage()];
+  if (stage === 'start') dialog.showErrorBox(words.cannotStart, `${message}\n\n${words.tellIt}`);
+  else dialog.showErrorBox(words.failed, words.failedDetail);
+  void endNow(1);
+}
+
+/** The OS session ends (Windows logoff, shutdown, restart; macOS and Linux shutdown): the bounded shutdown, nothing asked. */
+function sessionEnds(): void {
+  if (closing) return;
+  logs?.logger.warn({}, 'the operating system session is ending');
+  quitAnyway = true;
+  void endNow(0);
 }
 
 registerAppScheme();
@@ -240,20 +299,40 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
 } else {
   hardenWebContents();
 
+  // Before the desk is up, nothing may end the process unseen; after, an exception nothing caught ends it in words.
+  let up = false;
+  process.on('uncaughtException', (error) => {
+    fail(up ? 'running' : 'start', error);
+  });
+  // A rejection nobody awaited: before the desk is up, a start that cannot finish; after, logged (the desk goes on).
+  process.on('unhandledRejection', (reason) => {
+    if (!up) fail('start', reason);
+    else logs?.logger.error({ error: describe(reason) }, 'a promise was rejected and nobody handled it');
+  });
+
+  // Another launch (the icon clicked again): the desk comes to the front; while it is closing, it starts again after.
   app.on('second-instance', () => {
-    if (mainWindow === null) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
+    if (mainWindow !== null && !mainWindow.isDestroyed()) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.show();
+      mainWindow.focus();
+      return;
+    }
+    if (closing || quitting) app.relaunch();
   });
 
   app.on('window-all-closed', () => {
     app.quit();
   });
 
-  // The OS is shutting down (macOS, Linux; Windows tells the window): nothing is asked then, the payment goes on at the service.
+  // The OS is shutting down (macOS, Linux; Windows tells the window): nothing is asked, and the app ends within the
+  // deadline. Electron delays the shutdown while the event is prevented, and the app must then quit at once.
   void app.whenReady().then(() => {
-    powerMonitor.on('shutdown', () => {
+    // Electron's typings give the listener no argument; its docs and power monitor emit an event to prevent.
+    powerMonitor.on('shutdown', (...args: unknown[]) => {
+      (args[0] as { preventDefault?: () => void } | undefined)?.preventDefault?.();
       quitAnyway = true;
+      app.quit();
     });
   });
 
@@ -263,13 +342,12 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
       event.preventDefault();
       return;
     }
-    // The quit is accepted: the updater decides now, while the stack can still tell whether a payment is in progress.
-    updater?.beforeQuit();
+    quitting = true;
   });
 
   app.on('will-quit', (event) => {
     if (closing) return;
-    // Hold the quit until the journal, the databases and the simulator are closed, then quit for real.
+    // Hold the quit until the journal, the databases and the simulator are closed (or the deadline), then quit for real.
     event.preventDefault();
     closing = true;
     void shutDown().finally(() => {
@@ -277,12 +355,14 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
     });
   });
 
-  start().catch(async (error: unknown) => {
-    const message = describe(error);
-    logs?.logger.fatal({ error: message }, 'could not start');
-    dialog.showErrorBox(`${TITLE} cannot start`, `${message}\n\nIf this keeps happening, tell IT.`);
-    closing = true;
-    await shutDown();
-    app.exit(1);
-  });
+  start().then(
+    () => {
+      up = true;
+    },
+    (error: unknown) => {
+      // What a quit during the start cut short (the stack closed under it) is no failure to show.
+      if (closing) logs?.logger.warn({ error: describe(error) }, 'start cut short by a quit');
+      else fail('start', error);
+    },
+  );
 }

@@ -96,7 +96,7 @@ describe('main/index.ts, the composition root', () => {
     if (window === undefined) throw new Error('no window');
     window.minimized = true;
     first.app.emit('second-instance', new FakeEvent(), ['card-payments-desk'], ctx.root);
-    expect(first.log.slice(-2)).toEqual(['window.restore', 'window.focus']);
+    expect(first.log.slice(-3)).toEqual(['window.restore', 'window.show', 'window.focus']);
     expect(window.minimized).toBe(false);
   });
 
@@ -106,9 +106,10 @@ describe('main/index.ts, the composition root', () => {
     await vi.waitFor(() => expect(electron.app.exitCode).toBe(1), { timeout: 15_000 });
     expect(electron.errorBoxes).toHaveLength(1);
     const [box] = electron.errorBoxes;
-    expect(box?.title).toBe('Card Payments Desk cannot start');
+    // In the system's language (es-MX here): the desk's own setting could not be read.
+    expect(box?.title).toBe('Card Payments Desk no puede iniciar');
     expect(box?.content).toMatch(/idleTimeoutMinutes/);
-    expect(box?.content).toMatch(/If this keeps happening, tell IT\.$/);
+    expect(box?.content).toMatch(/Si vuelve a pasar, avise a TI\.$/);
     expect(box?.content).not.toMatch(/\n\s+at /);
     expect(electron.windows).toEqual([]);
     expect(electron.ipcHandlers.size).toBe(0);

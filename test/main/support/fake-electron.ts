@@ -262,6 +262,17 @@ class FakeApp extends EventEmitter {
   getAppPath(): string {
     return this.options.appPath;
   }
+  /** Chromium's locale of the system (app.getLocale(), valid once ready). */
+  locale = 'es-MX';
+  getLocale(): string {
+    return this.locale;
+  }
+  /** app.relaunch(): "Relaunches the app when current instance exits" (Electron docs, app.relaunch). */
+  relaunched = 0;
+  relaunch(): void {
+    this.electron.record('app.relaunch');
+    this.relaunched++;
+  }
   requestSingleInstanceLock(additionalData?: Record<string, unknown>): boolean {
     this.electron.record('app.requestSingleInstanceLock');
     // Electron hands additionalData to the running instance's 'second-instance' event (its app docs).

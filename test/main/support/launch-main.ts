@@ -34,6 +34,12 @@ export interface MainLaunchContext {
   errors: MockInstance;
 }
 
+/** The process-wide handlers main/index.ts adds at each launch: removed after each test. */
+const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+const processListeners = new Map<string, ((...args: never[]) => unknown)[]>();
+/** process as a plain emitter: its typings overload each event name. */
+const processEvents = process as unknown as { listeners(name: string): ((...args: never[]) => unknown)[]; removeListener(name: string, listener: (...args: never[]) => unknown): void };
+
 // On globalThis: vi.resetModules() gives each launch a fresh copy of this module, and the mock factory reads the fake of
 // the current test whichever copy it loaded.
 const shared = globalThis as { __mainLaunchContext?: MainLaunchContext };
@@ -77,6 +83,7 @@ export function useMainLaunch(): MainLaunchContext {
     Object.assign(process, { resourcesPath: context.resources });
     context.autoUpdater = new FakeAutoUpdater();
     context.errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    for (const name of PROCESS_EVENTS) processListeners.set(name, [...processEvents.listeners(name)]);
   });
 
   afterEach(async () => {
@@ -85,6 +92,10 @@ export function useMainLaunch(): MainLaunchContext {
       fake.answers.splice(0, fake.answers.length, 1, 1);
       fake.app.quit();
       await vi.waitFor(() => expect(fake.app.quitted || fake.app.exitCode !== undefined).toBe(true), { timeout: 15_000 });
+    }
+    for (const name of PROCESS_EVENTS) {
+      const before = processListeners.get(name) ?? [];
+      for (const listener of processEvents.listeners(name)) if (!before.includes(listener)) processEvents.removeListener(name, listener);
     }
     process.argv = realArgv;
     if (realPlatform) Object.defineProperty(process, 'platform', realPlatform);
@@ -127,6 +138,15 @@ export async function launch(options: Launch = {}): Promise<FakeElectron> {
   vi.resetModules();
   await import('../../../main/index');
   return context.fake;
+}
+
+/** The handler main/index.ts added for a process event at the last launch (called directly: emitting the event would also reach Vitest's own). */
+export function mainProcessHandler(name: (typeof PROCESS_EVENTS)[number]): (reason: unknown) => void {
+  const before = processListeners.get(name) ?? [];
+  const added = processEvents.listeners(name).filter((listener) => !before.includes(listener));
+  const last = added.at(-1);
+  if (last === undefined) throw new Error(`main/index.ts added no ${name} handler`);
+  return last as (reason: unknown) => void;
 }
 
 /** Ready, and waits until the window is up and its page loaded. */
