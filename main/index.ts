@@ -9,13 +9,14 @@ import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type Me
 
 import type { Language } from '../shared/language';
 import { createMainStack, type MainStack } from './app';
-import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, MOVE_IN_CENTER_FLAG, centerConnection, runCenterCheck, runCenterMigration, runMoveIn } from './center';
+import { centerConnection } from './center';
 import { centerStorage } from './storage';
 import { connectIpc } from './ipc/electron';
 import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
-import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, unreadableSecrets, type ProvisionArgs } from './secrets';
-import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
+import { EncryptedSecretStore, unreadableSecrets } from './secrets';
+import { languagePreference, loadSettings, managedSettingsPath, toServiceSettings } from './settings';
+import { isCommandLineLaunch, runCommandLine } from './shell/cli';
 import { netFetch } from './shell/net';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
@@ -72,94 +73,6 @@ function useElectronSqlite(): void {
     }
   }
   useSqliteNativeBinding(file);
-}
-
-/** Writes the text and waits until it is out (pipes are asynchronous on Windows), so that app.exit() does not cut it short. */
-function writeOut(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  return new Promise((resolve) => stream.write(text, () => resolve()));
-}
-
-/** IT's provisioning: the secret from standard input (macOS, Linux) or a file, stored encrypted for this user. */
-async function provision({ name, source }: Extract<ProvisionArgs, { kind: 'provision' }>): Promise<void> {
-  await app.whenReady();
-  try {
-    const store = secretStore();
-    const message = source.kind === 'stdin' ? await provisionSecretFromInput(store, name, process.stdin) : await provisionSecret(store, name, source.file);
-    await writeOut(process.stdout, `${message}\n`);
-    app.exit(0);
-  } catch (error) {
-    await writeOut(process.stderr, `${describe(error)}\n`);
-    app.exit(1);
-  }
-}
-
-/** `--print-config`: the effective settings and their sources, without starting the app (the secrets are never decrypted). */
-async function printConfigAndExit(format: PrintConfigFormat): Promise<void> {
-  try {
-    const store = secretStore();
-    const result = await printConfig({
-      userDir: app.getPath('userData'),
-      managedPath: managedSettingsPath(process.platform, process.env),
-      format,
-      secrets: { names: SECRET_NAMES, has: store.has.bind(store) },
-    });
-    await writeOut(result.exitCode === 0 ? process.stdout : process.stderr, result.output);
-    app.exit(result.exitCode);
-  } catch (error) {
-    await writeOut(process.stderr, `${describe(error)}\n`);
-    app.exit(1);
-  }
-}
-
-/** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
-async function checkCenterAndExit(): Promise<void> {
-  await app.whenReady();
-  try {
-    const managedPath = managedSettingsPath(process.platform, process.env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const secrets = secretStore();
-    const { output, exitCode } = await runCenterCheck({ center: loaded.settings.center, managedPath, password: () => secrets.read('centerPassword') });
-    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
-    app.exit(exitCode);
-  } catch (error) {
-    await writeOut(process.stderr, `${describe(error)}\n`);
-    app.exit(1);
-  }
-}
-
-/** `--migrate-center`: IT, as the center's owner role (PGUSER, PGPASSWORD), brings the center up to this version of the app. */
-async function migrateCenterAndExit(): Promise<void> {
-  try {
-    const managedPath = managedSettingsPath(process.platform, process.env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const { output, exitCode } = await runCenterMigration({ center: loaded.settings.center, managedPath, user: process.env['PGUSER'], password: process.env['PGPASSWORD'] });
-    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
-    app.exit(exitCode);
-  } catch (error) {
-    await writeOut(process.stderr, `${describe(error)}\n`);
-    app.exit(1);
-  }
-}
-
-/**
- * `--move-in-center`: this desk's own records (its data folder) moved into the center, as `npm run center:move-in` does,
- * connected as this desk connects (its center setting, its centerPassword secret). The desk must not be running: the
- * move holds the app's single-instance lock.
- */
-async function moveInAndExit(): Promise<void> {
-  await app.whenReady();
-  try {
-    useElectronSqlite();
-    const managedPath = managedSettingsPath(process.platform, process.env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const secrets = secretStore();
-    const { output, exitCode } = await runMoveIn({ center: loaded.settings.center, managedPath, dataDir: app.getPath('userData'), password: () => secrets.read('centerPassword') });
-    await writeOut(exitCode === 0 ? process.stdout : process.stderr, output);
-    app.exit(exitCode);
-  } catch (error) {
-    await writeOut(process.stderr, `${describe(error)}\n`);
-    app.exit(1);
-  }
 }
 
 /** A stored secret the OS can no longer open (a new profile, a reset keyring) is said at start, in words for IT. */
@@ -395,26 +308,8 @@ registerAppScheme();
 const userDataDir = app.commandLine.getSwitchValue('user-data-dir');
 if (userDataDir !== '') app.setPath('userData', path.resolve(userDataDir));
 
-const provisioning = parseProvisionArgs(process.argv, process.platform);
-const printing = parsePrintConfigArgs(process.argv);
-if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
-  console.error(provisioning.kind === 'invalid' ? provisioning.message : printing.kind === 'invalid' ? printing.message : '');
-  app.exit(2);
-} else if (provisioning.kind === 'provision') {
-  void provision(provisioning);
-} else if (printing.kind === 'print') {
-  void printConfigAndExit(printing.format);
-} else if (process.argv.includes(CHECK_CENTER_FLAG)) {
-  void checkCenterAndExit();
-} else if (process.argv.includes(MIGRATE_CENTER_FLAG)) {
-  void migrateCenterAndExit();
-} else if (process.argv.includes(MOVE_IN_CENTER_FLAG)) {
-  if (app.requestSingleInstanceLock()) {
-    void moveInAndExit();
-  } else {
-    console.error('The desk is running on this computer: close it first, then move its records in (docs/IT.md, section 8).');
-    app.exit(2);
-  }
+if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore, useElectronSqlite })) {
+  // A command-line mode for IT (main/shell/cli.ts): it ends the process itself.
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -432,7 +327,9 @@ if (provisioning.kind === 'invalid' || printing.kind === 'invalid') {
   });
 
   // Another launch (the icon clicked again): the desk comes to the front; while it is closing, it starts again after.
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, _argv, _cwd, additionalData) => {
+    // A command-line mode checking whether the desk runs (--move-in-center): the desk stays where it is.
+    if (isCommandLineLaunch(additionalData)) return;
     if (mainWindow !== null && !mainWindow.isDestroyed()) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.show();

@@ -4,7 +4,7 @@ import { UserError } from '../errors';
 export type SecretErrorCode =
   /** The OS secure storage (DPAPI, Keychain, a Linux keyring) cannot be used right now. */
   | 'encryption_unavailable'
-  /** Linux: Electron would fall back to plain text ('basic_text') or cannot tell ('unknown'). */
+  /** Linux: no keyring answered, and Chromium fell back to its key built into every copy (as good as plain text). */
   | 'insecure_backend'
   /** The OS refused to encrypt (or the result did not decrypt back). */
   | 'encryption_failed'

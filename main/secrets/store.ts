@@ -17,7 +17,10 @@ export type SecretName = (typeof SECRET_NAMES)[number];
 export interface SafeStorageLike {
   /** Resolves once the OS key provider is set up (lazily, the first time after the app is ready). */
   isAsyncEncryptionAvailable(): Promise<boolean>;
-  /** Linux only in Electron: 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown'. */
+  /**
+   * Linux only in Electron: 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'unknown'. The
+   * synchronous API's choice, from the desktop's name; the store does not decide by it (see assertSecureStorage).
+   */
   getSelectedStorageBackend?(): string;
   encryptStringAsync(plainText: string): Promise<Buffer>;
   /** `shouldReEncrypt`: the key was rotated (or a stronger one is available): encrypt the value again and store that. */
@@ -33,13 +36,12 @@ export interface EncryptedSecretStoreOptions {
   platform: NodeJS.Platform;
 }
 
-/** Linux backends that keep data in plain text, or cannot tell which backend is used. */
-const INSECURE_BACKENDS = new Set(['basic_text', 'unknown']);
 /**
  * Linux: the tag of Chromium's fallback key provider (os_crypt_async's PosixKeyProvider), whose key is compiled into every
- * Chromium. The asynchronous API falls back to it whenever no keyring answers, and still reports encryption as available;
- * getSelectedStorageBackend() names only what the desktop suggests. A keyring's key is tagged "v11". (On macOS and Windows
- * "v10" is the Keychain's and DPAPI's own tag.)
+ * Chromium. The asynchronous API falls back to it whenever no keyring answers ("A fallback provider is used for
+ * environments without a secret service available", Electron's safeStorage docs, Asynchronous API), and still reports
+ * encryption as available. A keyring's key (FreedesktopSecretKeyProvider: the Secret Service or KWallet) is tagged "v11".
+ * (On macOS and Windows "v10" is the Keychain's and DPAPI's own tag.)
  */
 const LINUX_BUILT_IN_KEY_TAG = Buffer.from('v10');
 const INSTALL_A_KEYRING =
@@ -236,7 +238,14 @@ export class EncryptedSecretStore implements SecretStore {
     return new SecretError('needs_reprovisioning', `The secret store ${this.file} is damaged. ${PROVISION_AGAIN}`);
   }
 
-  /** Throws unless the OS really encrypts: available, and on Linux a keyring rather than plain text. */
+  /**
+   * Throws unless the OS key store is available. On Linux the asynchronous result is trusted and only the insecure
+   * fallback is refused, by the tag of what it encrypts (assertNotBuiltInKey): getSelectedStorageBackend() answers
+   * "basic_text - When the desktop environment is not recognised" (Electron 45's safeStorage docs), as on sway or i3, yet
+   * the asynchronous API's providers ask the keyring whatever the desktop's name: "Secret Service API: Uses the
+   * freedesktop.org Secret Service API (e.g., GNOME Keyring) for key storage" (the same docs, Asynchronous API; Chromium's
+   * FreedesktopSecretKeyProvider::GetKey: KDE → KWallet, any other desktop → the Secret Service).
+   */
   private async assertSecureStorage(): Promise<void> {
     const linux = this.platform !== 'win32' && this.platform !== 'darwin';
     const available = await this.safeStorage.isAsyncEncryptionAvailable().catch(() => false);
@@ -248,14 +257,6 @@ export class EncryptedSecretStore implements SecretStore {
               'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
           : `The ${this.platform === 'darwin' ? 'macOS Keychain' : 'Windows data protection (DPAPI)'} is not available ` +
               "for this account, so the app's secrets (the client secret…) cannot be stored or read. IT must check the user profile.",
-      );
-    }
-    if (!linux) return;
-    const backend = this.safeStorage.getSelectedStorageBackend?.() ?? 'unknown';
-    if (INSECURE_BACKENDS.has(backend)) {
-      throw new SecretError(
-        'insecure_backend',
-        `Secure storage on this computer would keep the app's secrets in plain text (backend "${backend}"), so it is refused. ${INSTALL_A_KEYRING}`,
       );
     }
   }

@@ -146,3 +146,22 @@ describe('main/index.ts: a second launch', () => {
     expect(electron.app.relaunched).toBe(0);
   });
 });
+
+describe('main/index.ts: a command-line mode beside the running desk', () => {
+  it('--move-in-center asking for the lock (additionalData { commandLine: true }) neither brings the desk forward nor relaunches it', async () => {
+    const electron = await launch();
+    await startUp(electron);
+    const [window] = electron.windows;
+    if (window === undefined) throw new Error('no window');
+    window.minimized = true;
+    const before = electron.log.length;
+    // Electron docs, app.requestSingleInstanceLock([additionalData]): the data arrives as the 'second-instance' event's
+    // fourth argument in the first instance.
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, { commandLine: true });
+    expect(electron.log.slice(before)).toEqual([]);
+    expect(window.minimized).toBe(true);
+    expect(electron.windows[0]?.userCloses()).toBe(true);
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, { commandLine: true });
+    expect(electron.app.relaunched).toBe(0);
+  });
+});

@@ -1,10 +1,10 @@
 // The composition root, main/index.ts, run under Node with Electron's modules faked (test/main/support/launch-main.ts).
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it, vi } from 'vitest';
 
-import { EncryptedSecretStore, WINDOWS_STDIN_REFUSED, type SafeStorageLike } from '../../main/secrets';
+import { EncryptedSecretStore, type SafeStorageLike } from '../../main/secrets';
 import { APP_ENTRY_URL, CONTENT_SECURITY_POLICY } from '../../main/window';
 import { CHANNEL_NAMES } from '../../shared/ipc';
 import { FakeEvent } from './support/fake-electron';
@@ -174,32 +174,5 @@ describe('main/index.ts, the composition root', () => {
     // The update waits: not installed on the way out while the payment had no result, nor installed before.
     expect(ctx.autoUpdater.autoInstallOnAppQuit).toBe(false);
     expect(ctx.autoUpdater.installs).toEqual([]);
-  });
-
-  it('--provision-secret=<file>: stores the secret encrypted for this user, deletes the file, says so and exits with 0', async () => {
-    const file = path.join(ctx.root, 'secret.txt');
-    writeFileSync(file, 'cs_live_from_it_0123456789\n');
-    const written: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      const done = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
-      done?.();
-      return true;
-    });
-    const electron = await launch({ argv: [`--provision-secret=${file}`, '--secret-name=clientSecret'] });
-    electron.ready();
-    await vi.waitFor(() => expect(electron.app.exitCode).toBe(0), { timeout: 15_000 });
-    expect(written).toEqual([`The clientSecret was stored encrypted for this user on this computer, and ${file} was deleted.\n`]);
-    expect(existsSync(file)).toBe(false);
-    const stored = new EncryptedSecretStore({ safeStorage: electron.module['safeStorage'] as SafeStorageLike, file: path.join(ctx.userData, 'secrets.json'), platform: 'linux' });
-    expect(await stored.read('clientSecret')).toBe('cs_live_from_it_0123456789');
-    expect(electron.windows).toEqual([]);
-  });
-
-  it('on Windows, --provision-secret from standard input is refused at once, pointing to the file form (exit code 2)', async () => {
-    const electron = await launch({ platform: 'win32', argv: ['--provision-secret'] });
-    expect(electron.app.exitCode).toBe(2);
-    expect(ctx.errors).toHaveBeenCalledWith(WINDOWS_STDIN_REFUSED);
-    expect(existsSync(path.join(ctx.userData, 'secrets.json'))).toBe(false);
   });
 });

@@ -17,6 +17,17 @@ const fakeSafeStorage: SafeStorageLike = {
   decryptStringAsync: (data) => Promise.resolve({ result: Buffer.from(data).reverse().toString('utf8'), shouldReEncrypt: false }),
 };
 
+/**
+ * Linux with no keyring answering: Chromium's fallback key provider, whose key is built into every copy, tags what it
+ * encrypts "v10" (os_crypt_async's PosixKeyProvider); the backend the synchronous API names does not tell.
+ */
+const builtInKeyFallback: SafeStorageLike = {
+  ...fakeSafeStorage,
+  getSelectedStorageBackend: () => 'basic_text',
+  encryptStringAsync: (text) => Promise.resolve(Buffer.concat([Buffer.from('v10'), Buffer.from(text, 'utf8').reverse()])),
+  decryptStringAsync: (data) => Promise.resolve({ result: Buffer.from(data.subarray(3)).reverse().toString('utf8'), shouldReEncrypt: false }),
+};
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'provision-'));
@@ -90,7 +101,7 @@ describe('provisionSecret', () => {
 
   it('keeps the file and stores nothing when the OS would keep the secret in plain text', async () => {
     const store = new EncryptedSecretStore({
-      safeStorage: { ...fakeSafeStorage, getSelectedStorageBackend: () => 'basic_text' },
+      safeStorage: builtInKeyFallback,
       file: join(dir, 'secrets.json'),
       platform: 'linux',
     });
@@ -157,7 +168,7 @@ describe('provisionSecretFromInput (standard input)', () => {
 
   it('stores nothing when the OS would keep the secret in plain text', async () => {
     const secrets = new EncryptedSecretStore({
-      safeStorage: { ...fakeSafeStorage, getSelectedStorageBackend: () => 'basic_text' },
+      safeStorage: builtInKeyFallback,
       file: join(dir, 'secrets.json'),
       platform: 'linux',
     });

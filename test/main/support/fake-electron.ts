@@ -12,6 +12,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { format } from 'node:util';
+
+import { vi } from 'vitest';
 
 export interface FakeRequestOptions {
   method?: string;
@@ -274,8 +277,10 @@ class FakeApp extends EventEmitter {
     this.electron.record('app.relaunch');
     this.relaunched++;
   }
-  requestSingleInstanceLock(): boolean {
+  requestSingleInstanceLock(additionalData?: Record<string, unknown>): boolean {
     this.electron.record('app.requestSingleInstanceLock');
+    // Electron hands additionalData to the running instance's 'second-instance' event (its app docs).
+    this.electron.lockRequests.push(additionalData);
     return this.options.singleInstanceLock ?? true;
   }
   /** As Electron: before-quit, the windows closed (each may refuse), will-quit, quit; each step can be prevented. */
@@ -334,6 +339,12 @@ export class FakeElectron {
   readonly fetched: string[] = [];
   /** The OS key safeStorage encrypts with: a new one plays a reset keyring. */
   storageKey: Buffer = randomBytes(32);
+  // --- Command-line modes and the Linux keyring (main/shell/cli.ts, main/secrets) ---
+  /** The additionalData of each app.requestSingleInstanceLock call, in order. */
+  readonly lockRequests: (Record<string, unknown> | undefined)[] = [];
+  /** Linux: what the desktop offers safeStorage (see LinuxDesktop); undefined: GNOME with its keyring. */
+  linuxDesktop: LinuxDesktop | undefined;
+  // --- end ---
   readonly powerMonitor = new EventEmitter();
   readonly webContentsCreated: FakeWebContents[] = [];
 
@@ -437,18 +448,7 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
         return Promise.resolve({ response, checkboxChecked: false });
       },
     },
-    safeStorage: {
-      isAsyncEncryptionAvailable: () => Promise.resolve(electron.app.ready),
-      getSelectedStorageBackend: () => (electron.app.ready ? 'gnome_libsecret' : 'unknown'),
-      encryptStringAsync: (text: string) => Promise.resolve(seal(electron.storageKey, text)),
-      decryptStringAsync: (data: Buffer) => {
-        try {
-          return Promise.resolve({ result: open(electron.storageKey, data), shouldReEncrypt: false });
-        } catch {
-          return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
-        }
-      },
-    },
+    safeStorage: fakeSafeStorage(electron),
     net: {
       fetch: (input: string | Request, init?: RequestInit) => {
         // Electron's net.fetch takes a string or a Request.
@@ -468,3 +468,95 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
 
 // electron-updater's autoUpdater, per platform, with the OS installer: test/main/support/fake-updater.ts.
 export { FakeAutoUpdater, type FakeAutoUpdaterOptions, type FakeInstall, type FakeUpdaterPlatform } from './fake-updater';
+
+// --- Command-line modes and the Linux keyring (main/shell/cli.ts, main/secrets) ------------------------------------
+
+/**
+ * A Linux desktop as Electron 45's safeStorage sees it. getSelectedStorageBackend() answers from the desktop's name
+ * ("basic_text - When the desktop environment is not recognised", Electron 45's safeStorage docs): sway or i3 say
+ * basic_text. The asynchronous API asks os_crypt_async's providers instead (shell/browser/browser_process_impl.cc,
+ * CreateOSCryptAsync): FreedesktopSecretKeyProvider asks the Secret Service on the session bus whatever the desktop's
+ * name (GetKey: KDE → KWallet, any other desktop → org.freedesktop.secrets) and tags its ciphertext "v11"; when no
+ * keyring answers, PosixKeyProvider's key built into Chromium, tagged "v10" ("A fallback provider is used for
+ * environments without a secret service available", the safeStorage docs). isAsyncEncryptionAvailable() is true either way.
+ */
+export interface LinuxDesktop {
+  storageBackend: 'basic_text' | 'gnome_libsecret' | 'kwallet5' | 'kwallet6';
+  /** A keyring answers on the session bus (gnome-keyring, KWallet, KeePassXC…). */
+  secretService: boolean;
+}
+
+/** PosixKeyProvider's key: the same in every Chromium, so anyone with the file can open what it encrypted. */
+const BUILT_IN_KEY = Buffer.alloc(32, 0x70);
+
+function fakeSafeStorage(electron: FakeElectron): Record<string, unknown> {
+  const tagged = (): { tag: Buffer; key: Buffer } | undefined => {
+    const desktop = electron.linuxDesktop;
+    if (desktop === undefined) return undefined;
+    return desktop.secretService ? { tag: Buffer.from('v11'), key: electron.storageKey } : { tag: Buffer.from('v10'), key: BUILT_IN_KEY };
+  };
+  return {
+    isAsyncEncryptionAvailable: () => Promise.resolve(electron.app.ready),
+    getSelectedStorageBackend: () => (electron.app.ready ? (electron.linuxDesktop?.storageBackend ?? 'gnome_libsecret') : 'unknown'),
+    encryptStringAsync: (text: string) => {
+      const provider = tagged();
+      return Promise.resolve(provider === undefined ? seal(electron.storageKey, text) : Buffer.concat([provider.tag, seal(provider.key, text)]));
+    },
+    decryptStringAsync: (data: Buffer) => {
+      try {
+        const provider = tagged();
+        const result = provider === undefined ? open(electron.storageKey, data) : open(provider.key, data.subarray(provider.tag.length));
+        return Promise.resolve({ result, shouldReEncrypt: false });
+      } catch {
+        return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
+      }
+    },
+  };
+}
+
+/**
+ * process.stdout and process.stderr as pipes to IT's script: "Pipes (and sockets): synchronous on Windows, asynchronous
+ * on POSIX" (Node's docs, process, "A note on process I/O"), so a chunk is out, and its write's callback called, only on
+ * a later turn of the event loop; and app.exit() ends the process at once ("All windows will be closed immediately
+ * without asking the user, and the before-quit and will-quit events will not be emitted", Electron's app docs): what
+ * is not out by then is lost. console.error writes to process.stderr, as Node's console does.
+ */
+export class FakePipes {
+  readonly stdout: string[] = [];
+  readonly stderr: string[] = [];
+  /** What was written after the process had ended, or still under way when it did: never delivered. */
+  readonly lost: string[] = [];
+
+  constructor(private readonly electron: () => FakeElectron) {
+    this.pipe(process.stdout, this.stdout);
+    this.pipe(process.stderr, this.stderr);
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      process.stderr.write(`${format(...args)}\n`);
+    });
+  }
+
+  private ended(): boolean {
+    return this.electron().app.exitCode !== undefined;
+  }
+
+  private pipe(stream: NodeJS.WriteStream, delivered: string[]): void {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const done = rest.find((arg) => typeof arg === 'function') as ((error?: Error | null) => void) | undefined;
+      if (this.ended()) {
+        this.lost.push(text);
+        return false;
+      }
+      setImmediate(() => {
+        if (this.ended()) {
+          this.lost.push(text);
+          return;
+        }
+        delivered.push(text);
+        done?.();
+      });
+      return true;
+    });
+  }
+}
+// --- end of command-line modes and the Linux keyring ---
