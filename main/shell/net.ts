@@ -53,7 +53,7 @@ async function fetchWithoutFollowing(request: Request): Promise<Response> {
   request.signal.throwIfAborted();
   const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
   return new Promise<Response>((resolve, reject) => {
-    const client = net.request({ method: request.method, url: request.url, redirect: 'manual' });
+    const client = net.request({ method: request.method, url: request.url, redirect: 'manual', credentials: 'omit' });
     // Also after the response: the callers' time-outs cover reading the body.
     request.signal.addEventListener(
       'abort',
@@ -83,11 +83,21 @@ async function fetchWithoutFollowing(request: Request): Promise<Response> {
  * What the stack is given as its `fetch` (payments, tokens, messaging, the partner's reservation system). Node's global
  * fetch ignores the OS proxy and certificates; electron-updater already goes through `net`, and now so does every request.
  * net.fetch takes a string or a Request: a URL object is passed as its text.
+ *
+ * No request carries or keeps a cookie: the services authenticate by their own headers, and a cookie kept in the Chromium
+ * profile (the Cookies file in the user data folder) would outlive the session and ride along on the next request. Every
+ * request has `credentials: 'omit'`, whatever the caller asked. net.fetch's own default is the Request's 'same-origin',
+ * which Electron turns into 'include' when there is no Origin header (lib/browser/api/net-fetch.ts, fetchWithSession):
+ * the default session's cookies sent, every Set-Cookie kept. net.request without `credentials` blocks cookies but still
+ * sends the session's HTTP authentication data (docs/api/client-request.md). 'omit' is Chromium's
+ * set_allow_credentials(false) (services/network/url_loader.cc): no Cookie header and LOAD_DO_NOT_SAVE_COOKIES, so no
+ * Set-Cookie is stored either, and no cached HTTP authentication or 'login' event.
  */
 export const netFetch: typeof fetch = (input, init) => {
   const given = input instanceof URL ? input.href : input;
   const manual = (init?.redirect ?? (given instanceof Request ? given.redirect : 'follow')) === 'manual';
-  const sent = manual ? fetchWithoutFollowing(new Request(given, init)) : net.fetch(given, init);
+  const withoutCookies: RequestInit = { ...init, credentials: 'omit' };
+  const sent = manual ? fetchWithoutFollowing(new Request(given, withoutCookies)) : net.fetch(given, withoutCookies);
   return sent.catch((error: unknown) => {
     throw asNodeFetchError(error);
   });

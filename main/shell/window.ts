@@ -67,7 +67,13 @@ export function createMainWindow(options: WindowOptions): { window: BrowserWindo
   return { window, loaded: window.loadURL(options.url) };
 }
 
-/** Content protection of the window that shows card data: screenshots and screen sharing get a blank window. */
+/**
+ * Content protection of the window that shows card data (BrowserWindow.setContentProtection, docs/api/browser-window.md).
+ * It narrows what screen capture gets, nothing more: on Windows 10 2004 and later the window is left out of captures
+ * made through the OS's capture APIs (WDA_EXCLUDEFROMCAPTURE; earlier Windows, a black window); on macOS it is
+ * NSWindowSharingNone, which ScreenCaptureKit capturers ignore (Electron documents it), so sharing and recording apps
+ * still see the card form; on Linux it does nothing. No promise to the agent or to a reviewer rests on it.
+ */
 export function setCardDataProtection(webContentsId: number, active: boolean): void {
   const contents = webContents.fromId(webContentsId);
   const window = contents === undefined ? null : BrowserWindow.fromWebContents(contents);

@@ -1,47 +1,37 @@
 // main's one fetch (main/shell/net.ts) over Electron's net module. Electron cannot run here, so its `net` is the one thing
-// faked, as Electron 45 behaves (lib/browser/api/net-fetch.ts, lib/common/api/net-client-request.ts): net.fetch builds a
-// ClientRequest and never listens for its 'redirect' event, so with `redirect: 'manual'` a 3xx answer REJECTS the fetch
-// ("Redirect was cancelled") instead of resolving with the 3xx response as Node's fetch does; net.request's ClientRequest
-// emits 'redirect' (status, method, URL, headers) and cancels the request unless followRedirect() is called
-// (test/main/support/fake-electron.ts's FakeClientRequest). The servers are real local ones.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// faked, as Electron 45 behaves (test/main/support/fake-electron.ts, its net section: lib/browser/api/net-fetch.ts,
+// lib/common/api/net-client-request.ts, shell/common/api/electron_api_url_loader.cc): net.fetch is the default session's
+// fetch, a ClientRequest that never listens for its 'redirect' event, so with `redirect: 'manual'` a 3xx answer REJECTS
+// the fetch ("Redirect was cancelled") instead of resolving with the 3xx response as Node's fetch does; its credentials
+// default to 'include', so it sends the session's cookies and keeps those it is given. net.request's ClientRequest emits
+// 'redirect' (status, method, URL, headers) and cancels the request unless followRedirect() is called; by default it
+// neither sends nor keeps cookies. The servers are real local ones.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { networkFailure } from '../../../main/messaging/errors';
-import { FakeClientRequest, type FakeRequestOptions } from '../support/fake-electron';
+import { FakeClientRequest, FakeCookies, fakeSessionFetch, type FakeRequestOptions } from '../support/fake-electron';
 
 const netFetches: string[] = [];
+/** The default session: its cookie store is the one Chromium keeps in the profile (Cookies in the user data folder). */
+const defaultSession = {
+  cookies: new FakeCookies(),
+  fetch: (input: string | Request, init?: RequestInit): Promise<Response> => fakeSessionFetch(defaultSession, input, init),
+};
 
-/** Electron's net.fetch: a ClientRequest with the fetch's redirect mode, and no 'redirect' listener. */
+/** Electron's net.fetch: session.defaultSession.fetch (lib/browser/api/net.ts). */
 function electronNetFetch(input: string | Request, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
+  const request = new Request(input instanceof Request ? input.clone() : input, init);
   netFetches.push(`${request.method} ${new URL(request.url).pathname} ${request.redirect}`);
-  return new Promise((resolve, reject) => {
-    const client = new FakeClientRequest({ method: request.method, url: request.url, redirect: request.redirect });
-    request.signal.addEventListener('abort', () => {
-      const reason: unknown = request.signal.reason;
-      reject(reason instanceof Error ? reason : new Error('aborted'));
-      client.abort();
-    });
-    for (const [name, value] of request.headers) client.setHeader(name, value);
-    client.on('response', (response: IncomingMessage) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      const status = response.statusCode ?? 0;
-      response.on('end', () => resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers })));
-    });
-    client.on('error', reject);
-    void request.arrayBuffer().then((body) => client.end(body.byteLength === 0 ? undefined : Buffer.from(body)));
-  });
+  return defaultSession.fetch(input, init);
 }
 
 vi.mock('electron', () => {
-  const net = { fetch: electronNetFetch, request: (options: FakeRequestOptions) => new FakeClientRequest(options) };
-  return { net, default: { net } };
+  const net = { fetch: electronNetFetch, request: (options: FakeRequestOptions) => new FakeClientRequest(options, defaultSession) };
+  const session = { defaultSession };
+  return { net, session, default: { net, session } };
 });
 
 const { netFetch } = await import('../../../main/shell/net');
@@ -49,6 +39,8 @@ const { netFetch } = await import('../../../main/shell/net');
 let server: Server;
 let base: string;
 const received: { method: string; path: string; body: string; auth: string | undefined }[] = [];
+/** The Cookie header of each request the server received, in order. */
+const cookiesReceived: (string | undefined)[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -56,7 +48,13 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ method: req.method ?? '', path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), auth: req.headers.authorization });
-      if (req.url === '/moved') res.writeHead(301, { location: 'https://elsewhere.example/reservations' }).end();
+      cookiesReceived.push(req.headers.cookie);
+      // A server that hands out a session cookie with its answer (a load balancer's affinity cookie, a web session).
+      const cookie = { 'set-cookie': ['sid=s-1; Path=/; HttpOnly', 'affinity=node-2; Path=/'] };
+      if (req.url === '/payments') res.writeHead(201, { ...cookie, 'content-type': 'application/json' }).end(JSON.stringify({ id: 'pay_1' }));
+      else if (req.url === '/Messages.json') res.writeHead(303, { ...cookie, location: '/Messages/SM1.json' }).end();
+      else if (req.url?.startsWith('/reservations')) res.writeHead(200, { ...cookie, 'content-type': 'application/json' }).end('[]');
+      else if (req.url === '/moved') res.writeHead(301, { location: 'https://elsewhere.example/reservations' }).end();
       else if (req.url === '/challenge') res.writeHead(303, { location: 'https://hotel.example/return' }).end();
       else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('late'), 2_000);
       else if (req.url === '/empty') res.writeHead(204).end();
@@ -72,9 +70,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   received.length = 0;
+  cookiesReceived.length = 0;
   netFetches.length = 0;
+  for (const cookie of await defaultSession.cookies.get({})) await defaultSession.cookies.remove(`http://${cookie.domain}/`, cookie.name);
 });
 
 describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
@@ -132,5 +132,40 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
     const response = await netFetch(new URL(`${base}/ok`), { method: 'POST', body: 'x' });
     expect(response.status).toBe(200);
     expect(netFetches).toEqual(['POST /ok follow']);
+  });
+
+  describe('cookies: none sent to the services, none kept from them (credentials omitted on every request)', () => {
+    it('the payment service (redirects followed): a Set-Cookie in its answer is not kept, and the next request carries no cookie', async () => {
+      const created = await netFetch(`${base}/payments`, { method: 'POST', headers: { authorization: 'Bearer token' }, body: '{}' });
+      expect(created.status).toBe(201);
+      await netFetch(`${base}/payments/pay_1`, { headers: { authorization: 'Bearer token' } });
+      expect(cookiesReceived).toEqual([undefined, undefined]);
+      // Nothing in the profile's cookie store (Chromium writes it to the Cookies file of the user data folder).
+      expect(await defaultSession.cookies.get({})).toEqual([]);
+    });
+
+    it("a caller's own Request asking for credentials gets none either", async () => {
+      await netFetch(new Request(`${base}/payments`, { method: 'POST', body: '{}', credentials: 'include' }));
+      await netFetch(new Request(`${base}/payments`, { method: 'POST', body: '{}', credentials: 'include' }));
+      expect(cookiesReceived).toEqual([undefined, undefined]);
+      expect(await defaultSession.cookies.get({})).toEqual([]);
+    });
+
+    it('the messaging provider and the reservation system (redirect: manual): nothing kept from a 3xx or a 200, nothing sent back', async () => {
+      const sent = await netFetch(`${base}/Messages.json`, { method: 'POST', body: 'To=%2B525512345678', redirect: 'manual' });
+      expect(sent.status).toBe(303);
+      await netFetch(`${base}/reservations?q=ana`, { headers: { authorization: 'Bearer key' }, redirect: 'manual' });
+      await netFetch(`${base}/reservations?q=ana`, { headers: { authorization: 'Bearer key' }, redirect: 'manual' });
+      expect(cookiesReceived).toEqual([undefined, undefined, undefined]);
+      expect(await defaultSession.cookies.get({})).toEqual([]);
+    });
+
+    it('a cookie already in the default session for that host (stored by an earlier version or another part of the app) is never sent', async () => {
+      await defaultSession.cookies.set({ url: base, name: 'sid', value: 'stored-earlier' });
+      await netFetch(`${base}/payments`, { method: 'POST', body: '{}' });
+      await netFetch(`${base}/reservations?q=ana`, { redirect: 'manual' });
+      expect(cookiesReceived).toEqual([undefined, undefined]);
+      expect(await defaultSession.cookies.get({})).toEqual([{ name: 'sid', value: 'stored-earlier', domain: '127.0.0.1', path: '/', hostOnly: true }]);
+    });
   });
 });

@@ -3,23 +3,99 @@
  * (no Electron binary). It keeps, in order, what main asked of it (`log`), and behaves as Electron documents where main
  * relies on it: schemes can be registered only before `ready`; app.quit() sends before-quit, closes the windows
  * (either can be prevented), then will-quit and quit; a window closed by the user sends close, closed, and
- * window-all-closed after the last one; net.fetch takes a string or a Request (and really fetches, with Node's fetch),
- * net.request is a ClientRequest over node:http.
+ * window-all-closed after the last one; net.fetch (the default session's fetch) and net.request really fetch, over
+ * node:http, with the default session's cookie store (the net section).
  * safeStorage encrypts with AES-256-GCM under a key the test can replace, as a reset keyring would. As Chromium, the
  * user data folder is made when the app starts.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
 import { format } from 'node:util';
 
 import { vi } from 'vitest';
+
+// ─── net: Electron's net.request and net.fetch, and a session's cookie store ─────────────────────────────────────────────
+// As Electron 45 behaves (electron/electron lib/common/api/net-client-request.ts, lib/browser/api/net-fetch.ts,
+// shell/common/api/electron_api_url_loader.cc) over Chromium's network service. Plain http and https on node:http(s).
 
 export interface FakeRequestOptions {
   method?: string;
   url: string;
   redirect?: 'follow' | 'error' | 'manual';
+  /** The session whose cookie store the request may use; without it, the default session (docs/api/client-request.md). */
+  session?: FakeNetSession;
+  credentials?: 'include' | 'omit' | 'same-origin';
+  useSessionCookies?: boolean;
+  origin?: string;
+}
+
+/** A cookie as Electron's cookies.get answers it (docs/api/structures/cookie.md): the fields the tests read. */
+export interface FakeCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  hostOnly: boolean;
+}
+
+/**
+ * A session's cookie store, Electron's `session.cookies` (docs/api/cookies.md: get(filter), set(details)) over Chromium's
+ * CookieMonster, with what the tests need: host-only cookies (a Set-Cookie's first name=value pair, keyed by the host,
+ * any port, path '/'), kept as long as the session.
+ */
+export class FakeCookies {
+  private readonly byHost = new Map<string, Map<string, string>>();
+
+  /** cookies.get(filter): those of the filter's url (its host) and name; `{}` answers every cookie of the session. */
+  get(filter: { url?: string; name?: string } = {}): Promise<FakeCookie[]> {
+    const host = filter.url === undefined ? undefined : new URL(filter.url).hostname;
+    const cookies = [...this.byHost].flatMap(([domain, jar]) =>
+      host !== undefined && host !== domain ? [] : [...jar].map(([name, value]) => ({ name, value, domain, path: '/', hostOnly: true })),
+    );
+    return Promise.resolve(cookies.filter((cookie) => filter.name === undefined || cookie.name === filter.name));
+  }
+
+  /** cookies.set(details): the cookie, for the details' url. */
+  set(details: { url: string; name?: string; value?: string }): Promise<void> {
+    this.keep(new URL(details.url).hostname, details.name ?? '', details.value ?? '');
+    return Promise.resolve();
+  }
+
+  /** cookies.remove(url, name): that cookie of the url's host. */
+  remove(url: string, name: string): Promise<void> {
+    this.byHost.get(new URL(url).hostname)?.delete(name);
+    return Promise.resolve();
+  }
+
+  /** What Chromium keeps of a response's Set-Cookie headers (net/url_request/url_request_http_job.cc, SaveCookiesAndNotifyHeadersComplete). */
+  storeFrom(url: string, setCookie: readonly string[]): void {
+    for (const line of setCookie) {
+      const pair = line.split(';', 1)[0] ?? '';
+      const equals = pair.indexOf('=');
+      if (equals > 0) this.keep(new URL(url).hostname, pair.slice(0, equals).trim(), pair.slice(equals + 1).trim());
+    }
+  }
+
+  /** The Cookie header Chromium adds to a request (url_request_http_job.cc, AddCookieHeaderAndStart), if any. */
+  headerFor(url: string): string | undefined {
+    const jar = this.byHost.get(new URL(url).hostname);
+    return jar === undefined || jar.size === 0 ? undefined : [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  private keep(host: string, name: string, value: string): void {
+    const jar = this.byHost.get(host) ?? new Map<string, string>();
+    jar.set(name, value);
+    this.byHost.set(host, jar);
+  }
+}
+
+/** What a session lends a request: its cookie store. */
+export interface FakeNetSession {
+  readonly cookies: FakeCookies;
 }
 
 /** Node's system errors as Chromium's network stack names them (net/base/net_error_list.h). */
@@ -31,22 +107,47 @@ const CHROMIUM_ERRORS: Record<string, string> = {
   EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
 };
 
+/** Chromium's URLRequest::kMaxRedirects (net/url_request/url_request.cc). */
+const MAX_REDIRECTS = 20;
+
 function headerArrays(headers: IncomingHttpHeaders): Record<string, string[]> {
   return Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]]])));
 }
 
+/** The method after a redirect (net/url_request/redirect_info.cc, ComputeMethodForRedirect): 303 → GET, 301/302 POST → GET. */
+function methodAfterRedirect(status: number, method: string): string {
+  if (status === 303 && method !== 'HEAD') return 'GET';
+  if ((status === 301 || status === 302) && method === 'POST') return 'GET';
+  return method;
+}
+
 /**
- * Electron's ClientRequest (net.request), on node:http, as Electron 45 behaves (lib/common/api/net-client-request.ts):
- * 'response' with the IncomingMessage; on a redirect with `redirect: 'manual'`, 'redirect' (status, method, URL, headers)
- * and then, unless followRedirect() was called, an error "Redirect was cancelled"; a network failure as Chromium's
- * Error('net::ERR_CONNECTION_REFUSED'), with no code. Plain http only (local servers).
+ * Electron's ClientRequest (net.request), on node:http(s), as Electron 45 behaves (lib/common/api/net-client-request.ts):
+ * 'response' with the IncomingMessage; on a redirect, 'redirect' (status, new method, new URL, headers) and then with
+ * `redirect: 'manual'` an error "Redirect was cancelled" unless followRedirect() was called during the event; with
+ * 'follow' the next request; with 'error' an error. A network failure is Chromium's Error('net::ERR_CONNECTION_REFUSED'),
+ * with no code.
+ * Cookies, as shell/common/api/electron_api_url_loader.cc (CreateURLLoader) and Chromium's network service decide:
+ * - no `credentials` and `useSessionCookies` false (the default): kURLLoadOptionBlockAllCookies, none sent, none kept;
+ * - `credentials: 'include'` (or 'same-origin', which needs an `origin`; services/network/url_loader.cc
+ *   ShouldAllowCredentials treats it as include), or `useSessionCookies` without `credentials`: the session's cookies
+ *   are sent, and every response's Set-Cookie (a redirect's too) is kept in the session's store;
+ * - `credentials: 'omit'`: URLLoader calls set_allow_credentials(false): no Cookie header
+ *   (URLRequestHttpJob::ShouldAddCookieHeader) and LOAD_DO_NOT_SAVE_COOKIES, so no Set-Cookie is kept.
  */
 export class FakeClientRequest extends EventEmitter {
   private readonly headers: Record<string, string> = {};
   private aborted = false;
   private followed = false;
-  constructor(private readonly options: FakeRequestOptions) {
+  private readonly cookies: FakeCookies | undefined;
+  constructor(
+    private readonly options: FakeRequestOptions,
+    defaultSession?: FakeNetSession,
+  ) {
     super();
+    if (options.credentials === 'same-origin' && options.origin === undefined) throw new Error('credentials: same-origin requires origin to be set');
+    const usesCookies = options.credentials === undefined ? options.useSessionCookies === true : options.credentials !== 'omit';
+    this.cookies = usesCookies ? (options.session ?? defaultSession)?.cookies : undefined;
   }
   setHeader(name: string, value: string): void {
     this.headers[name] = value;
@@ -59,25 +160,42 @@ export class FakeClientRequest extends EventEmitter {
     this.emit('abort');
   }
   end(body?: Buffer | string): void {
-    const outgoing = httpRequest(this.options.url, { method: this.options.method ?? 'GET', headers: this.headers }, (response) => {
+    this.send(this.options.url, this.options.method ?? 'GET', body, 0);
+  }
+
+  private send(url: string, method: string, body: Buffer | string | undefined, redirects: number): void {
+    const cookie = this.cookies?.headerFor(url);
+    const headers = cookie === undefined ? this.headers : { ...this.headers, cookie };
+    const requestFor = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
+    const outgoing = requestFor(url, { method, headers }, (response) => {
       if (this.aborted) return;
+      const setCookie = response.headers['set-cookie'];
+      if (setCookie !== undefined) this.cookies?.storeFrom(url, setCookie);
       const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && response.headers.location !== undefined) {
-        response.resume();
-        if (this.options.redirect === 'error') {
-          this.emit('error', new Error("Attempted to redirect, but redirect policy was 'error'"));
-          return;
-        }
-        if (this.options.redirect === 'manual') {
-          this.followed = false;
-          this.emit('redirect', status, this.options.method ?? 'GET', response.headers.location, headerArrays(response.headers));
-          if (!this.followed && !this.aborted) this.emit('error', new Error('Redirect was cancelled'));
-          return;
-        }
-        this.emit('error', new Error('the fake ClientRequest follows no redirect'));
+      const location = response.headers.location;
+      if (status < 300 || status >= 400 || location === undefined) {
+        this.emit('response', response);
         return;
       }
-      this.emit('response', response);
+      response.resume();
+      if (this.options.redirect === 'error') {
+        this.emit('error', new Error("Attempted to redirect, but redirect policy was 'error'"));
+        return;
+      }
+      if (redirects >= MAX_REDIRECTS) {
+        this.emit('error', new Error('net::ERR_TOO_MANY_REDIRECTS'));
+        return;
+      }
+      const next = new URL(location, url).href;
+      const nextMethod = methodAfterRedirect(status, method);
+      this.followed = this.options.redirect !== 'manual';
+      this.emit('redirect', status, nextMethod, next, headerArrays(response.headers));
+      if (this.aborted) return;
+      if (!this.followed) {
+        this.emit('error', new Error('Redirect was cancelled'));
+        return;
+      }
+      this.send(next, nextMethod, nextMethod === method ? body : undefined, redirects + 1);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       // As Chromium reports them: Error('net::ERR_…'), no code.
@@ -86,6 +204,55 @@ export class FakeClientRequest extends EventEmitter {
     outgoing.end(body);
   }
 }
+
+/**
+ * A session's fetch (net.fetch is session.defaultSession.fetch: lib/browser/api/net.ts), as Electron's fetchWithSession
+ * (lib/browser/api/net-fetch.ts) builds it: a ClientRequest with the Request's method, URL, redirect mode and
+ * credentials, where the Request's default credentials 'same-origin' becomes 'include' when there is no Origin header.
+ * So by default net.fetch sends the session's cookies and keeps those it is given. It never listens for the request's
+ * 'redirect' event: with `redirect: 'manual'` a 3xx answer rejects the fetch ("Redirect was cancelled").
+ */
+export function fakeSessionFetch(session: FakeNetSession, input: string | Request, init?: RequestInit): Promise<Response> {
+  let request: Request;
+  try {
+    request = new Request(input, init);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
+  }
+  const abortReason = (): Error => {
+    const reason: unknown = request.signal.reason;
+    return reason instanceof Error ? reason : new DOMException('The operation was aborted.', 'AbortError');
+  };
+  if (request.signal.aborted) return Promise.reject(abortReason());
+  return new Promise((resolve, reject) => {
+    const origin = request.headers.get('origin') ?? undefined;
+    const credentials = request.credentials === 'same-origin' && origin === undefined ? 'include' : request.credentials;
+    const client = new FakeClientRequest(
+      { session, method: request.method, url: request.url, credentials, redirect: request.redirect, ...(origin === undefined ? {} : { origin }) },
+      session,
+    );
+    request.signal.addEventListener(
+      'abort',
+      () => {
+        reject(abortReason());
+        client.abort();
+      },
+      { once: true },
+    );
+    for (const [name, value] of request.headers) client.setHeader(name, value);
+    client.on('response', (response: IncomingMessage) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      const status = response.statusCode ?? 0;
+      const body = [101, 204, 205, 304].includes(status) || request.method === 'HEAD' ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+      resolve(new Response(body, { status, statusText: response.statusMessage, headers }));
+    });
+    client.on('error', reject);
+    void request.arrayBuffer().then((body) => client.end(body.byteLength === 0 ? undefined : Buffer.from(body)));
+  });
+}
+
+// ─── end of net ──────────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export class FakeEvent {
   defaultPrevented = false;
@@ -379,6 +546,8 @@ export class FakeElectron {
 }
 
 function buildModule(electron: FakeElectron): Record<string, unknown> {
+  // net: the default session's cookie store, which its fetch, net.fetch and net.request use.
+  const defaultNetSession: FakeNetSession = { cookies: new FakeCookies() };
   const windowClass = class extends FakeBrowserWindow {
     constructor(options: ConstructorParameters<typeof FakeBrowserWindow>[1]) {
       super(electron, options);
@@ -420,6 +589,9 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
             electron.protocolHandlers.set(scheme, handler);
           },
         },
+        // net: its cookies and its fetch (the net section: FakeCookies, fakeSessionFetch).
+        cookies: defaultNetSession.cookies,
+        fetch: (input: string | Request, init?: RequestInit) => fakeSessionFetch(defaultNetSession, input, init),
       },
     },
     webContents: {
@@ -450,15 +622,15 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
     },
     safeStorage: fakeSafeStorage(electron),
     net: {
+      // net.fetch is session.defaultSession.fetch (lib/browser/api/net.ts); it takes a string or a Request.
       fetch: (input: string | Request, init?: RequestInit) => {
-        // Electron's net.fetch takes a string or a Request.
         if (typeof input !== 'string' && !(input instanceof Request)) return Promise.reject(new TypeError('net.fetch: input must be a string or a Request'));
         electron.fetched.push(typeof input === 'string' ? input : input.url);
-        return fetch(input, init);
+        return fakeSessionFetch(defaultNetSession, input, init);
       },
       request: (options: FakeRequestOptions) => {
         electron.fetched.push(options.url);
-        return new FakeClientRequest(options);
+        return new FakeClientRequest(options, defaultNetSession);
       },
     },
     powerMonitor: electron.powerMonitor,
