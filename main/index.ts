@@ -16,7 +16,9 @@ import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
 import { EncryptedSecretStore, parseProvisionArgs, provisionSecret, provisionSecretFromInput, SECRET_NAMES, unreadableSecrets, type ProvisionArgs } from './secrets';
 import { languagePreference, loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, toServiceSettings, type PrintConfigFormat } from './settings';
+import { installAppMenu } from './shell/menu';
 import { netFetch } from './shell/net';
+import { watchRenderer } from './shell/recovery';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
 import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtection } from './shell/window';
@@ -250,6 +252,8 @@ async function start(): Promise<void> {
   logger.info({ recovered }, 'journal recovery done');
 
   serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
+  // Before the window: on Windows and Linux Electron gives the application menu to each window made after it (which removes it).
+  installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: preferences.language().language });
   const created = createMainWindow({
     preload: path.join(import.meta.dirname, '../preload/index.cjs'),
     url,
@@ -258,6 +262,8 @@ async function start(): Promise<void> {
   });
   const window = created.window;
   mainWindow = window;
+  // A page that crashes or hangs is reloaded (the call restored, card data gone), each time audited; a crash loop stops it.
+  watchRenderer(window, { language: () => preferences?.language().language ?? 'es-MX', onRecovered: (recovery) => stack?.windowRecovered(recovery) });
   window.on('close', (event) => {
     if (!mayClose()) event.preventDefault();
   });
