@@ -534,7 +534,6 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
         actor: 'system',
         action: 'window.recovered',
         outcome: reloaded ? 'ok' : 'failed',
-        resource: 'window',
         details: { reason, reloaded, ...(exitCode === undefined ? {} : { exitCode }) },
       });
     },

@@ -3,8 +3,6 @@
  * card form, is gone), and the call comes back from what the renderer keeps in sessionStorage (its call store: ids only)
  * and from main. A crash loop stops the reloads and tells the agent to restart and call IT (main/window/recovery.ts).
  */
-import { performance } from 'node:perf_hooks';
-
 import { app, dialog, type BrowserWindow } from 'electron';
 
 import type { Language } from '../../shared/language';

@@ -92,8 +92,8 @@ describe('a lost page', () => {
       return found;
     });
     expect(rows.map(({ actor, outcome, resource, details }) => ({ actor, outcome, resource, details }))).toEqual([
-      { actor: 'system', outcome: 'ok', resource: 'window', details: { reason: 'oom', reloaded: true, exitCode: 137 } },
-      { actor: 'system', outcome: 'ok', resource: 'window', details: { reason: 'crashed', reloaded: true, exitCode: 139 } },
+      { actor: 'system', outcome: 'ok', details: { reason: 'oom', reloaded: true, exitCode: 137 } },
+      { actor: 'system', outcome: 'ok', details: { reason: 'crashed', reloaded: true, exitCode: 139 } },
     ]);
     expect(electron.messageBoxes).toEqual([]);
   });

@@ -693,7 +693,7 @@ export const enUS = {
   "refundOutcome.effect.reopens": "The charge was not the guest’s: the amount is owed again, on the guest’s own card.",
   "refundOutcome.dismiss": "Understood",
   // The window recovered: its audit action, the reasons Electron gives for a lost page, and its details.
-  "audit.action.window.recovered": "The app’s window failed and was reopened",
+  "audit.action.window.recovered": "The app’s window failed",
   "window.reason.crashed": "the page crashed",
   "window.reason.killed": "the page was ended by the system",
   "window.reason.oom": "the page ran out of memory",

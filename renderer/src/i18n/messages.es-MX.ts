@@ -694,7 +694,7 @@ export const esMX: Catalogue = {
   "refundOutcome.effect.reopens": "El cargo no era del huésped: el monto se debe de nuevo, con la tarjeta del propio huésped.",
   "refundOutcome.dismiss": "Entendido",
   // The window recovered: its audit action, the reasons Electron gives for a lost page, and its details.
-  "audit.action.window.recovered": "La ventana de la aplicación falló y se volvió a abrir",
+  "audit.action.window.recovered": "Falló la ventana de la aplicación",
   "window.reason.crashed": "la página se cerró por un error",
   "window.reason.killed": "el sistema cerró la página",
   "window.reason.oom": "la página se quedó sin memoria",
