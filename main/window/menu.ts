@@ -89,10 +89,10 @@ const separator: AppMenuItem = { type: 'separator' };
 
 /**
  * The desk's menu: no Reload, Force Reload or View menu ever; Developer Tools only when not packaged. On macOS the app
- * menu (about, hide, quit), Edit — macOS routes Cmd+C/V/X/A/Z through the menu's items, so without it copy and paste do
- * not work in the page — and Window (minimize). On Windows and Linux the window shows no menu bar (main/shell/window.ts):
- * Chromium handles Ctrl+C/V/X/A/Z in the page itself there, and the template is Edit only (and Developer Tools in
- * development, reachable by its shortcut).
+ * menu (about, hide, quit), Edit — Blink leaves Cmd+C/V/X/A/Z to the menu there (editing_behavior.cc: "On OS X, we pipe
+ * these back to the browser"), so without it copy and paste do not work in the page — and Window (minimize). On Windows
+ * and Linux the window shows no menu bar (main/shell/window.ts): Blink maps Ctrl+C/V/X/A/Z itself there, and the template
+ * is Edit only (and Developer Tools in development, reachable by its shortcut).
  */
 export function appMenuTemplate({ platform, packaged, language, appName }: AppMenuOptions): AppMenuItem[] {
   const words = MENU_WORDS[language];

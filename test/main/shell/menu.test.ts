@@ -77,6 +77,15 @@ describe('the window’s menu bar on Windows and Linux', () => {
     expect(pressKey(electron, made, { key: 'c', control: true }).role).toBeUndefined();
   });
 
+  it('set again while the window is open (the language changed), the menu does not come back as a bar', () => {
+    onPlatform('linux');
+    installAppMenu({ platform: 'linux', packaged: true, language: 'es-MX' });
+    const made = window(false);
+    installAppMenu({ platform: 'linux', packaged: true, language: 'en-US' });
+    expect(made.menu).toBeNull();
+    expect(menuItems(electron.applicationMenu).map((item) => item.label)).toContain('Copy');
+  });
+
   it('in development the menu stays, hidden until Alt, for the DevTools shortcut', () => {
     onPlatform('linux');
     installAppMenu({ platform: 'linux', packaged: false, language: 'en-US' });
