@@ -17,7 +17,9 @@ import { createLogger, type AppLogger } from './logging';
 import { EncryptedSecretStore, unreadableSecrets } from './secrets';
 import { languagePreference, loadSettings, managedSettingsPath, toServiceSettings } from './settings';
 import { isCommandLineLaunch, runCommandLine } from './shell/cli';
+import { installAppMenu } from './shell/menu';
 import { netFetch } from './shell/net';
+import { watchRenderer } from './shell/recovery';
 import { registerAppScheme, serveApp } from './shell/protocol';
 import { createElectronUpdater } from './shell/updater';
 import { languageOfLocale, SHELL_WORDS, SHUTDOWN_DEADLINE_MS, withDeadline } from './shell/lifecycle';
@@ -155,6 +157,8 @@ async function start(): Promise<void> {
   if (closing) return;
 
   serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
+  // Before the window: on Windows and Linux Electron gives the application menu to each window made after it (which removes it).
+  installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: preferences.language().language });
   const created = createMainWindow({
     preload: path.join(import.meta.dirname, '../preload/index.cjs'),
     url,
@@ -163,6 +167,8 @@ async function start(): Promise<void> {
   });
   const window = created.window;
   mainWindow = window;
+  // A page that crashes or hangs is reloaded (the call restored, card data gone), each time audited; a crash loop stops it.
+  watchRenderer(window, { language: () => preferences?.language().language ?? 'es-MX', onRecovered: (recovery) => stack?.windowRecovered(recovery) });
   window.on('close', (event) => {
     if (!mayClose()) event.preventDefault();
   });

@@ -100,6 +100,11 @@ export interface MainStack {
   windowClosed(windowId: number): void;
   /** True while a payment may still change or an operation is unanswered: no update restarts the app then. */
   paymentInProgress(): boolean;
+  /**
+   * The window's page was lost (it crashed, was killed, or hung and was ended) and reloaded, or not reloaded again (a crash
+   * loop): a `window.recovered` row by the app, with Electron's reason. No card data: main never has any.
+   */
+  windowRecovered(recovery: { reason: string; reloaded: boolean; exitCode?: number }): void;
   /** Training only: the simulator's control endpoint. */
   training: { controlUrl: string } | undefined;
   recover(): Promise<RecoveryReport>;
@@ -524,6 +529,14 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     audit,
     windowClosed: (windowId) => live.forget(windowId),
     paymentInProgress: () => engine.busy(),
+    windowRecovered: ({ reason, reloaded, exitCode }) => {
+      record({
+        actor: 'system',
+        action: 'window.recovered',
+        outcome: reloaded ? 'ok' : 'failed',
+        details: { reason, reloaded, ...(exitCode === undefined ? {} : { exitCode }) },
+      });
+    },
     training: service.training,
     recover: async () => {
       const report = await engine.recover();

@@ -1,5 +1,10 @@
-/** The app's one window and the rules for every web contents: locked-down preferences, no navigation, pop-ups or permissions. */
+/**
+ * The app's one window and the rules for every web contents: locked-down preferences, no navigation, pop-ups, permissions
+ * or reload, no menu bar on Windows and Linux.
+ */
 import { app, BrowserWindow, webContents, type Session } from 'electron';
+
+import { isReloadKey } from '../window';
 
 export interface WindowOptions {
   preload: string;
@@ -10,10 +15,16 @@ export interface WindowOptions {
   title: string;
 }
 
-/** Every web contents, including any created later: no pop-ups, no navigation, no webviews. */
+/** Every web contents, including any created later: no pop-ups, no navigation, no webviews, no reload from the keyboard. */
 export function hardenWebContents(): void {
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    // A reload throws the call's screen away mid-call and fires no will-navigate (only renderer-initiated navigations do:
+    // shell/browser/electron_navigation_throttle.cc). Its keys are refused before the page and any menu see them
+    // (docs/api/web-contents.md, Event: 'before-input-event': preventDefault stops the page's keydown and the menu shortcuts).
+    contents.on('before-input-event', (event, input) => {
+      if (isReloadKey(input)) event.preventDefault();
+    });
     contents.on('will-navigate', (event) => {
       event.preventDefault();
     });
@@ -47,6 +58,8 @@ export function createMainWindow(options: WindowOptions): { window: BrowserWindo
     minHeight: 640,
     show: false,
     title: options.title,
+    // Windows and Linux: in development the menu bar (DevTools) shows only while Alt is held.
+    autoHideMenuBar: true,
     webPreferences: {
       preload: options.preload,
       contextIsolation: true,
@@ -61,6 +74,12 @@ export function createMainWindow(options: WindowOptions): { window: BrowserWindo
       devTools: options.devTools,
     },
   });
+  // Windows and Linux: no menu bar at all, not even on Alt as autoHideMenuBar would show it (docs/api/browser-window.md,
+  // win.removeMenu), and with it no menu shortcut. The editing keys still work: off macOS, Blink itself maps Ctrl+C/V/X/A/Z/Y
+  // to Copy, Paste, Cut, Select All, Undo and Redo (third_party/blink/renderer/core/editing/editing_behavior.cc,
+  // kKeyboardCodeKeyDownEntries, `#if !BUILDFLAG(IS_MAC)`); on macOS it pipes them back to the menu, hence the application
+  // menu's Edit there (main/shell/menu.ts). In development the menu stays, hidden until Alt, for the DevTools shortcut.
+  if (process.platform !== 'darwin' && !options.devTools) window.removeMenu();
   window.once('ready-to-show', () => {
     window.show();
   });

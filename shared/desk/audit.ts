@@ -21,6 +21,7 @@ export const MAIN_AUDIT_ACTIONS = [
   'session.takeOver',
   'settings.change',
   'settings.ignored',
+  'window.recovered',
 ] as const;
 
 export const AuditRowView = z.object({

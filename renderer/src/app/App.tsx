@@ -42,20 +42,25 @@ function forgetReadings(): void {
 function Shell(): JSX.Element {
   const { t } = useI18n();
   const [screen, setScreen] = useState<Screen>(hasBridge ? { name: 'loading' } : { name: 'unavailable' });
+  /** Who had the call when the desk locked: anyone else signing in starts with none. */
+  const callOf = useRef<string>(undefined);
 
   useEffect(() => {
     if (!hasBridge) return;
     readSessionStatus().then(
       (status) => {
+        // The call kept over a reload (features/call/store.ts) is the signed-in operator's. Nobody signed in: it goes. A
+        // locked desk does not say whose it was: its texts go, as at a lock, and the next sign-in starts a new call.
         if (status.operator && !status.locked) setScreen({ name: 'workspace', operator: status.operator });
         else setScreen(status.needsFirstAdmin ? { name: 'first-admin' } : { name: 'sign-in', locked: status.locked });
+        if (status.locked) {
+          useCall.getState().locked();
+          callOf.current = '';
+        } else if (!status.operator) forgetCall();
       },
       (error: unknown) => setScreen({ name: 'unavailable', error }),
     );
   }, []);
-
-  /** Who had the call when the desk locked: anyone else signing in starts with none. */
-  const callOf = useRef<string>(undefined);
 
   // The idle lock: the workspace (and every form with it) is unmounted, so typed card data is gone; the payment's amount
   // and note, kept for the call, are forgotten too.

@@ -692,4 +692,17 @@ export const enUS = {
   "refundOutcome.effect.settles": "It is not owed again: do not charge for it.",
   "refundOutcome.effect.reopens": "The charge was not the guest’s: the amount is owed again, on the guest’s own card.",
   "refundOutcome.dismiss": "Understood",
+  // The window recovered: its audit action, the reasons Electron gives for a lost page, and its details.
+  "audit.action.window.recovered": "The app’s window failed",
+  "window.reason.crashed": "the page crashed",
+  "window.reason.killed": "the page was ended by the system",
+  "window.reason.oom": "the page ran out of memory",
+  "window.reason.abnormal-exit": "the page ended with an error",
+  "window.reason.launch-failed": "the page could not start",
+  "window.reason.integrity-failure": "Windows’ code integrity check failed",
+  "window.reason.memory-eviction": "the system ended the page to free memory",
+  "window.reason.unresponsive": "the page stopped responding and was ended",
+  "window.reason.unknown": "unknown reason",
+  "audit.detail.reloaded": "Reopened",
+  "audit.detail.exitCode": "Exit code",
 } as const;

@@ -693,4 +693,17 @@ export const esMX: Catalogue = {
   "refundOutcome.effect.settles": "No se debe de nuevo: no lo vuelva a cobrar.",
   "refundOutcome.effect.reopens": "El cargo no era del huésped: el monto se debe de nuevo, con la tarjeta del propio huésped.",
   "refundOutcome.dismiss": "Entendido",
+  // The window recovered: its audit action, the reasons Electron gives for a lost page, and its details.
+  "audit.action.window.recovered": "Falló la ventana de la aplicación",
+  "window.reason.crashed": "la página se cerró por un error",
+  "window.reason.killed": "el sistema cerró la página",
+  "window.reason.oom": "la página se quedó sin memoria",
+  "window.reason.abnormal-exit": "la página terminó con un error",
+  "window.reason.launch-failed": "la página no pudo iniciar",
+  "window.reason.integrity-failure": "falló la verificación de integridad de código de Windows",
+  "window.reason.memory-eviction": "el sistema cerró la página para liberar memoria",
+  "window.reason.unresponsive": "la página dejó de responder y se cerró",
+  "window.reason.unknown": "motivo desconocido",
+  "audit.detail.reloaded": "Se volvió a abrir",
+  "audit.detail.exitCode": "Código de salida",
 };

@@ -298,6 +298,28 @@ export class FakeWebContents extends EventEmitter {
     this.windowOpenHandler = handler;
   }
   windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined;
+
+  // --- Reload and renderer loss (main/shell/recovery.ts; see the section "Menu, keys, reload, renderer loss" below) ---
+  /** Each load of the page after the first: contents.reload(), or a menu's Reload / Force Reload. */
+  reloads = 0;
+  /** The renderer process is gone: a reload starts the page in a new one (docs/api/web-contents.md, forcefullyCrashRenderer). */
+  rendererGone = false;
+  reload(): void {
+    this.reloads++;
+    this.rendererGone = false;
+  }
+  reloadIgnoringCache(): void {
+    this.reload();
+  }
+  /**
+   * As docs/api/web-contents.md says of contents.forcefullyCrashRenderer(): the renderer is terminated and
+   * 'render-process-gone' is emitted with reason 'killed' (or 'crashed'), once the process is gone (not within the call).
+   */
+  forcefullyCrashRenderer(): void {
+    this.forcefulCrashes++;
+    setImmediate(() => crashRenderer(this, 'killed', 9));
+  }
+  forcefulCrashes = 0;
 }
 
 export class FakeBrowserWindow extends EventEmitter {
@@ -308,6 +330,8 @@ export class FakeBrowserWindow extends EventEmitter {
   focused = 0;
   contentProtection: boolean | undefined;
   loadedUrl: string | undefined;
+  /** Windows and Linux: the window's menu bar (see the section "Menu, keys, reload, renderer loss" below). */
+  menu: FakeMenu | null = null;
 
   constructor(
     private readonly electron: FakeElectron,
@@ -317,6 +341,8 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents = new FakeWebContents(electron.nextWebContentsId++);
     electron.record('new BrowserWindow');
     electron.windows.push(this);
+    // As Electron on Windows and Linux: a new window gets the application menu as its menu bar (lib/browser/api/base-window.ts, _init).
+    if (process.platform !== 'darwin') this.menu = electron.applicationMenu;
     // As Electron: every web contents, a window's too, is announced as it is made.
     electron.app.emit('web-contents-created', new FakeEvent(), this.webContents);
   }
@@ -348,6 +374,13 @@ export class FakeBrowserWindow extends EventEmitter {
   }
   setContentProtection(on: boolean): void {
     this.contentProtection = on;
+  }
+  /** Windows and Linux (docs/api/browser-window.md): win.setMenu(menu), win.removeMenu(). */
+  setMenu(menu: FakeMenu | null): void {
+    this.menu = menu;
+  }
+  removeMenu(): void {
+    this.menu = null;
   }
   isDestroyed(): boolean {
     return this.destroyed;
@@ -514,9 +547,13 @@ export class FakeElectron {
   // --- end ---
   readonly powerMonitor = new EventEmitter();
   readonly webContentsCreated: FakeWebContents[] = [];
+  /** Menu.setApplicationMenu's menu: Electron's default one unless main set its own (section "Menu, keys, reload…" below). */
+  applicationMenu: FakeMenu | null = null;
+  applicationMenuWasSet = false;
 
   constructor(options: FakeElectronOptions) {
     this.app = new FakeApp(this, options);
+    setDefaultApplicationMenuAtLaunch(this);
   }
 
   record(what: string): void {
@@ -634,6 +671,7 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
       },
     },
     powerMonitor: electron.powerMonitor,
+    Menu: menuModule(electron),
   };
   return { ...module, default: module };
 }
@@ -732,3 +770,174 @@ export class FakePipes {
   }
 }
 // --- end of command-line modes and the Linux keyring ---
+
+// --- Menu, keys, reload, renderer loss (main/shell/menu.ts, main/shell/recovery.ts, hardenWebContents) ---------------------
+
+/** A menu item as Menu.buildFromTemplate takes it (Electron's MenuItemConstructorOptions, the fields the fake reads). */
+export interface FakeMenuItem {
+  label?: string;
+  role?: string;
+  type?: string;
+  accelerator?: string;
+  submenu?: FakeMenuItem[];
+}
+
+/** A Menu built from a template: its items, kept as given (the roles that are whole menus expanded as Electron does). */
+export class FakeMenu {
+  constructor(readonly items: FakeMenuItem[]) {}
+}
+
+/**
+ * The roles' own accelerators, as lib/browser/api/menu-item-roles.ts gives them (reload CmdOrCtrl+R, forceReload
+ * Shift+CmdOrCtrl+R, toggleDevTools Alt+Command+I on macOS, Ctrl+Shift+I elsewhere; the editing roles'). Role names are
+ * case-insensitive (docs/tutorial/menus.md).
+ */
+function roleAccelerator(role: string): string | undefined {
+  const mac = process.platform === 'darwin';
+  const accelerators: Record<string, string> = {
+    reload: 'CmdOrCtrl+R',
+    forcereload: 'Shift+CmdOrCtrl+R',
+    toggledevtools: mac ? 'Alt+Command+I' : 'Ctrl+Shift+I',
+    undo: 'CommandOrControl+Z',
+    redo: mac ? 'Shift+CommandOrControl+Z' : 'Control+Y',
+    cut: 'CommandOrControl+X',
+    copy: 'CommandOrControl+C',
+    paste: 'CommandOrControl+V',
+    selectall: 'CommandOrControl+A',
+    minimize: 'CommandOrControl+M',
+    quit: mac ? 'CommandOrControl+Q' : '',
+  };
+  return accelerators[role.toLowerCase()] || undefined;
+}
+
+/** The roles that are whole menus, as lib/browser/api/menu-item-roles.ts fills them (only what the fake's tests read). */
+function roleSubmenu(role: string): FakeMenuItem[] | undefined {
+  const mac = process.platform === 'darwin';
+  const menus: Record<string, FakeMenuItem[]> = {
+    appmenu: [{ role: 'about' }, { type: 'separator' }, { role: 'services' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+    filemenu: [mac ? { role: 'close' } : { role: 'quit' }],
+    editmenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'delete' }, { role: 'selectAll' }],
+    viewmenu: [
+      { role: 'reload' },
+      { role: 'forceReload' },
+      { role: 'toggleDevTools' },
+      { type: 'separator' },
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+    windowmenu: [{ role: 'minimize' }, { role: 'zoom' }, ...(mac ? [{ type: 'separator' }, { role: 'front' }] : [{ role: 'close' }])],
+  };
+  return menus[role.toLowerCase()];
+}
+
+function expand(items: FakeMenuItem[]): FakeMenuItem[] {
+  return items.map((item) => {
+    const submenu = item.submenu ?? (item.role === undefined ? undefined : roleSubmenu(item.role));
+    return submenu === undefined ? { ...item } : { ...item, submenu: expand(submenu) };
+  });
+}
+
+/** Every item of a menu, its submenus' too. */
+export function menuItems(menu: FakeMenu | null): FakeMenuItem[] {
+  const walk = (items: FakeMenuItem[]): FakeMenuItem[] => items.flatMap((item) => [item, ...walk(item.submenu ?? [])]);
+  return menu === null ? [] : walk(menu.items);
+}
+
+/** Electron's Menu as main uses it: lib/browser/api/menu.ts (buildFromTemplate's checks, setApplicationMenu, getApplicationMenu). */
+function menuModule(electron: FakeElectron): Record<string, unknown> {
+  return {
+    buildFromTemplate: (template: unknown) => {
+      if (!Array.isArray(template)) throw new TypeError('Invalid template for Menu: Menu template must be an array');
+      const valid = (template as unknown[]).every(
+        (item) => item !== null && typeof item === 'object' && (Object.hasOwn(item, 'label') || Object.hasOwn(item, 'role') || (item as FakeMenuItem).type === 'separator'),
+      );
+      if (!valid) throw new TypeError('Invalid template for MenuItem: must have at least one of label, role or type');
+      return new FakeMenu(expand(template as FakeMenuItem[]));
+    },
+    setApplicationMenu: (menu: FakeMenu | null) => {
+      if (menu !== null && !(menu instanceof FakeMenu)) throw new TypeError('Invalid menu');
+      electron.applicationMenu = menu;
+      electron.applicationMenuWasSet = true;
+      // Windows and Linux: the application menu becomes every open window's menu bar.
+      if (process.platform !== 'darwin') for (const window of electron.windows) window.setMenu(menu);
+    },
+    getApplicationMenu: () => electron.applicationMenu,
+  };
+}
+
+/**
+ * Electron sets its default menu (File, Edit, View with Reload, Force Reload and Toggle Developer Tools, Window; and the
+ * app menu on macOS) at 'will-finish-launching', unless the app has set one by then (lib/browser/init.ts,
+ * lib/browser/default-menu.ts). 'will-finish-launching' comes before 'ready' and main/index.ts sets no menu before ready:
+ * the fake sets it as the app becomes ready, before main's code after whenReady() runs.
+ */
+function setDefaultApplicationMenuAtLaunch(electron: FakeElectron): void {
+  electron.app.once('ready', () => {
+    if (electron.applicationMenuWasSet) return;
+    const template = [...(process.platform === 'darwin' ? [{ role: 'appMenu' }] : []), { role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }];
+    electron.applicationMenu = new FakeMenu(expand(template));
+    // Not "set by the app": main may still set its own.
+    if (process.platform !== 'darwin') for (const window of electron.windows) window.setMenu(electron.applicationMenu);
+  });
+}
+
+/** What before-input-event gives (docs/api/web-contents.md, Event: 'before-input-event'); a key down unless said. */
+export interface FakeKey {
+  key: string;
+  type?: 'keyDown' | 'keyUp';
+  control?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+  alt?: boolean;
+}
+
+function matches(accelerator: string, input: Required<FakeKey>): boolean {
+  const parts = accelerator.split('+');
+  const key = parts.pop() ?? '';
+  const wanted = { control: false, meta: false, shift: false, alt: false };
+  for (const part of parts.map((p) => p.toLowerCase())) {
+    if (part === 'cmdorctrl' || part === 'commandorcontrol') wanted[process.platform === 'darwin' ? 'meta' : 'control'] = true;
+    else if (part === 'cmd' || part === 'command') wanted.meta = true;
+    else if (part === 'ctrl' || part === 'control') wanted.control = true;
+    else if (part === 'shift') wanted.shift = true;
+    else if (part === 'alt' || part === 'option') wanted.alt = true;
+  }
+  return (
+    key.toLowerCase() === input.key.toLowerCase() &&
+    wanted.control === input.control &&
+    wanted.meta === input.meta &&
+    wanted.shift === input.shift &&
+    wanted.alt === input.alt
+  );
+}
+
+/**
+ * The agent presses a key in the window, as Chromium and Electron handle it: 'before-input-event' first (preventDefault
+ * stops the page's keydown and the menu shortcuts: docs/api/web-contents.md); then, on a key down, the menu's item whose
+ * accelerator it is runs its role — the application menu on macOS, the window's menu bar on Windows and Linux (a window
+ * without a menu has no menu shortcuts). Answers what happened.
+ */
+export function pressKey(electron: FakeElectron, window: FakeBrowserWindow, key: FakeKey): { prevented: boolean; role: string | undefined } {
+  const input = { type: 'keyDown' as const, control: false, meta: false, shift: false, alt: false, ...key };
+  const event = new FakeEvent();
+  window.webContents.emit('before-input-event', event, { ...input, code: '', isAutoRepeat: false, isComposing: false, location: 0, modifiers: [] });
+  if (event.defaultPrevented || input.type !== 'keyDown') return { prevented: event.defaultPrevented, role: undefined };
+  const menu = process.platform === 'darwin' ? electron.applicationMenu : window.menu;
+  const item = menuItems(menu).find((candidate) => {
+    const accelerator = candidate.accelerator ?? (candidate.role === undefined ? undefined : roleAccelerator(candidate.role));
+    return accelerator !== undefined && matches(accelerator, input);
+  });
+  const role = item?.role?.toLowerCase();
+  if (role === 'reload') window.webContents.reload();
+  if (role === 'forcereload') window.webContents.reloadIgnoringCache();
+  return { prevented: false, role };
+}
+
+/** The renderer process goes away, as Chromium reports it: 'render-process-gone' with the reason and exit code. */
+export function crashRenderer(contents: FakeWebContents, reason: string, exitCode: number): void {
+  contents.rendererGone = true;
+  contents.emit('render-process-gone', new FakeEvent(), { reason, exitCode });
+}

@@ -64,6 +64,7 @@ function vocabularyKey(key: string, value: string, action: string): string | und
     key === 'role' ? 'role'
     : key === 'status' ? 'status'
     : key === 'reason' && action.startsWith('refund') ? 'refund.reason'
+    : key === 'reason' && action === 'window.recovered' ? 'window.reason'
     : key === 'channel' ? 'link.channel'
     : undefined;
   return prefix === undefined ? undefined : `${prefix}.${value}`;

@@ -2,7 +2,9 @@
 // Never card data: the card form keeps that in its own component state only. The ids are read only by the mutation hooks
 // of the features' api.ts files (payment, refunds), which renew them after an answer; components only move the call on
 // (open, close, new attempt, decline), which starts new ones.
-import { create } from 'zustand';
+// The call outlives a reload of the page (main reloads a page that crashed or hung): its ids are kept in sessionStorage.
+import { create, type StateCreator } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 import type { MessageChannel } from '../../../../shared/messaging';
 import type { Currency } from '../../../../shared/payments';
 import type { Language } from '../../../../shared/language';
@@ -77,7 +79,34 @@ interface CallState {
 
 const ids = () => ({ tokenizeOperationId: crypto.randomUUID(), payOperationId: crypto.randomUUID() });
 
-export const useCall = create<CallState>()((set, get) => ({
+/** What of the call is kept in sessionStorage: the ids and choices that bring the call back, no text anyone typed. */
+type KeptCall = Pick<CallState, 'reservationId' | 'paymentId' | 'tokenizeOperationId' | 'payOperationId' | 'cards' | 'attempts' | 'draft' | 'decline'>;
+
+/** The sessionStorage key of the kept call. */
+export const CALL_STORAGE_KEY = 'cpd.call';
+
+/**
+ * Only ids, the cards' brand and last 4, and the choices made (currency, MSI, channel, the guest's language): never the
+ * draft's texts (amount, note) nor a decline's message. Chromium may keep a page's sessionStorage on disk (its session
+ * restore), so nothing typed goes there; card data is never in this store at all.
+ */
+function kept(state: CallState): KeptCall {
+  // Named one by one: a text field added to the draft later stays out unless named here.
+  const { currency, msi, channel, guestLanguage } = state.draft;
+  const choices: PaymentDraft = { currency, msi, channel, guestLanguage };
+  return {
+    reservationId: state.reservationId,
+    paymentId: state.paymentId,
+    tokenizeOperationId: state.tokenizeOperationId,
+    payOperationId: state.payOperationId,
+    cards: state.cards,
+    attempts: state.attempts,
+    draft: choices,
+    decline: state.decline === undefined ? undefined : { code: state.decline.code },
+  };
+}
+
+const callState: StateCreator<CallState, [['zustand/persist', unknown]]> = (set, get) => ({
   reservationId: undefined,
   attempts: {},
   attemptId: (slot) => {
@@ -107,4 +136,10 @@ export const useCall = create<CallState>()((set, get) => ({
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
   locked: () => set((state) => ({ draft: { ...state.draft, amount: undefined, note: undefined } })),
   reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, attempts: {}, ...ids() }),
-}));
+});
+
+// sessionStorage: one per window and gone with it; it survives a reload and a renderer crash (Chromium keeps it in the
+// browser process), not a restart of the app. What forgets the call (reset: a sign-out, another operator) empties it there too.
+export const useCall = create<CallState>()(
+  persist(callState, { name: CALL_STORAGE_KEY, version: 1, storage: createJSONStorage(() => sessionStorage), partialize: kept }),
+);
