@@ -66,7 +66,9 @@ export function createStartup(options: StartupOptions): Startup {
       const spec = CHANNELS['app:startup'];
       if (!(spec.input as z.ZodType).safeParse(raw).success) return Promise.resolve(refuse('invalid_input', 'The request is not valid.'));
       // Parsed as the stack's door parses every answer: only what the contract names crosses.
-      return Promise.resolve({ ok: true, value: StartupStatus.parse(status()) });
+      const output = StartupStatus.safeParse(status());
+      if (!output.success) return Promise.resolve(refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'));
+      return Promise.resolve({ ok: true, value: output.data });
     },
   };
 }
