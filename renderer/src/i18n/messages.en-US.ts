@@ -692,4 +692,14 @@ export const enUS = {
   "refundOutcome.effect.settles": "It is not owed again: do not charge for it.",
   "refundOutcome.effect.reopens": "The charge was not the guest’s: the amount is owed again, on the guest’s own card.",
   "refundOutcome.dismiss": "Understood",
+  // Start-up: the screen shown while the desk starts (renderer/src/features/startup).
+  "startup.starting": "Starting the desk…",
+  "startup.connectingCenter": "Connecting to the center…",
+  "startup.checking": "Checking for operations left without an answer…",
+  "startup.recovering": "Completing {current} of {total} operations left without an answer…",
+  "startup.opening": "Opening the desk…",
+  "startup.progressLabel": "Operations completed",
+  "startup.doNotClose": "Do not close the app while they complete.",
+  "startup.doNotCloseWhy": "They are charges or refunds whose answer was lost when the desk last closed: the desk is asking the payment service for them now, so that nothing is charged twice.",
+  "startup.wait": "This can take a moment. The desk opens by itself when it is ready.",
 } as const;

@@ -693,4 +693,14 @@ export const esMX: Catalogue = {
   "refundOutcome.effect.settles": "No se debe de nuevo: no lo vuelva a cobrar.",
   "refundOutcome.effect.reopens": "El cargo no era del huésped: el monto se debe de nuevo, con la tarjeta del propio huésped.",
   "refundOutcome.dismiss": "Entendido",
+  // Start-up: the screen shown while the desk starts (renderer/src/features/startup).
+  "startup.starting": "Iniciando el escritorio…",
+  "startup.connectingCenter": "Conectando con el centro…",
+  "startup.checking": "Revisando operaciones que quedaron sin respuesta…",
+  "startup.recovering": "Completando {current} de {total} operaciones sin respuesta…",
+  "startup.opening": "Abriendo el escritorio…",
+  "startup.progressLabel": "Operaciones completadas",
+  "startup.doNotClose": "No cierre la aplicación mientras se completan.",
+  "startup.doNotCloseWhy": "Son cobros o reembolsos cuya respuesta se perdió la última vez que se cerró el escritorio: el escritorio los está consultando con el servicio de pagos para que nada se cobre dos veces.",
+  "startup.wait": "Esto puede tardar un momento. El escritorio se abre solo cuando esté listo.",
 };
