@@ -700,6 +700,6 @@ export const enUS = {
   "startup.opening": "Opening the desk…",
   "startup.progressLabel": "Operations completed",
   "startup.doNotClose": "Do not close the app while they complete.",
-  "startup.doNotCloseWhy": "They are charges or refunds whose answer was lost when the desk last closed: the desk is asking the payment service for them now, so that nothing is charged twice.",
+  "startup.doNotCloseWhy": "They are charges or refunds left without an answer when the app last closed. They are being completed with the payment service now, each one once: nothing is charged twice.",
   "startup.wait": "This can take a moment. The desk opens by itself when it is ready.",
 } as const;

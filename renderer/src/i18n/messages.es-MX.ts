@@ -701,6 +701,6 @@ export const esMX: Catalogue = {
   "startup.opening": "Abriendo el escritorio…",
   "startup.progressLabel": "Operaciones completadas",
   "startup.doNotClose": "No cierre la aplicación mientras se completan.",
-  "startup.doNotCloseWhy": "Son cobros o reembolsos cuya respuesta se perdió la última vez que se cerró el escritorio: el escritorio los está consultando con el servicio de pagos para que nada se cobre dos veces.",
+  "startup.doNotCloseWhy": "Son cobros o reembolsos que quedaron sin respuesta cuando se cerró la aplicación. Ahora se están completando con el servicio de pagos, cada uno una sola vez: nada se cobra dos veces.",
   "startup.wait": "Esto puede tardar un momento. El escritorio se abre solo cuando esté listo.",
 };
