@@ -23,7 +23,7 @@ export function StartingScreen({ status }: Props): JSX.Element {
     : t('startup.starting');
 
   return (
-    <main className="shell startup" aria-busy="true">
+    <main className="shell startup">
       <h1 className="shell__title">{t('app.title')}</h1>
       <p className="startup__what" role="status">
         {what}
