@@ -16,7 +16,7 @@ import { embeddedStorage, holdDeskFolder, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire, Currency, shortReferenceKey } from '../../shared/payments';
 import { MAX_SEARCH_RESULTS } from '../../shared/reservations';
-import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryProgress, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
 
 export interface MainStackOptions {
   /** Electron's userData in the app; a temporary folder in tests. */
@@ -107,7 +107,11 @@ export interface MainStack {
   windowRecovered(recovery: { reason: string; reloaded: boolean; exitCode?: number }): void;
   /** Training only: the simulator's control endpoint. */
   training: { controlUrl: string } | undefined;
-  recover(): Promise<RecoveryReport>;
+  /**
+   * Completes what the last run left unanswered (re-sent with its key, closed, or marked for reconciliation);
+   * `onProgress`: how many of them, before the first, then after each (the start-up screen's count).
+   */
+  recover(progress?: RecoveryProgress): Promise<RecoveryReport>;
   close(): Promise<void>;
 }
 
@@ -538,8 +542,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       });
     },
     training: service.training,
-    recover: async () => {
-      const report = await engine.recover();
+    recover: async (progress) => {
+      const report = await engine.recover(progress);
       // What recovery completed is shown on its reservation (the journal) and recorded as recovered here.
       for (const operationId of report.resent) {
         const op = await engine.operation(operationId);

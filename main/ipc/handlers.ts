@@ -193,6 +193,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const where = app.center === undefined ? {} : { center: app.center };
       return { environment: app.environment, version: app.version, language, languageLocked: locked, deskId: app.deskId, storage: app.storage, ...where };
     },
+    // The stack serves: the start is over (main/app/startup.ts answers while it is not).
+    'app:startup': () => ({ phase: 'ready' as const, language: preferences.language().language }),
     'app:setLanguage': async ({ language }) => ({ language: await preferences.setLanguage(language) }),
     'session:status': async () => {
       const { operator, locked, needsFirstAdmin } = await session.status();

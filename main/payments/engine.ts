@@ -118,6 +118,14 @@ export interface RefundNeeded {
   linkedPaymentId?: string;
 }
 
+/**
+ * How far recover() is: `total`, the unanswered operations it completes this time (re-sent, closed or marked for
+ * reconciliation), said before the first; then after each, `done` of them.
+ */
+export interface RecoveryProgress {
+  onProgress?(done: number, total: number): void;
+}
+
 export interface RecoveryReport {
   resent: string[];
   failed: string[];
@@ -989,45 +997,27 @@ export class PaymentEngine {
    * cannot be re-sent (the card was not kept) and is closed: it charged nothing. Payments that may
    * still change are followed again.
    */
-  async recover(): Promise<RecoveryReport> {
+  async recover(progress: RecoveryProgress = {}): Promise<RecoveryReport> {
     // Busy while it runs: what it re-sends is a payment on the wire.
     this.working++;
     try {
-      return await this.recoverNow();
+      return await this.recoverNow(progress);
     } finally {
       this.working--;
     }
   }
 
-  private async recoverNow(): Promise<RecoveryReport> {
+  private async recoverNow(progress: RecoveryProgress): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
     await this.syncClock(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
-    for (const op of await this.journal.pendingOperations()) {
-      if (this.now() - op.createdAt >= RESEND_WINDOW_MS) {
-        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
-        report.reconcile.push(op.operationId);
-        if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
-        continue;
-      }
-      if (!op.resendable) {
-        await this.journal.settle(op.key, { state: 'abandoned', errorCode: 'card_not_kept' }, this.now());
-        report.abandoned.push(op.operationId);
-        continue;
-      }
-      try {
-        // What it made is noted for its operator in the transaction that writes the answer: both are written, or neither.
-        await this.resend(op, undefined, (journal, resultId) => this.noticeRecovered(op, resultId, journal));
-        report.resent.push(op.operationId);
-      } catch (error) {
-        if (!isReconcile(error)) {
-          report.failed.push(op.operationId);
-          continue;
-        }
-        // The service's clock says what the desk's did not: past the window, marked for reconciliation, not sent.
-        report.reconcile.push(op.operationId);
-        if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
-      }
+    const pending = await this.journal.pendingOperations();
+    let done = 0;
+    progress.onProgress?.(done, pending.length);
+    for (const op of pending) {
+      await this.recoverOne(op, report);
+      done += 1;
+      progress.onProgress?.(done, pending.length);
     }
     for (const id of await this.journal.unsettledPaymentIds()) {
       this.poller.follow(id);
@@ -1037,6 +1027,34 @@ export class PaymentEngine {
     await this.readBusy();
     this.deps.logger?.info({ ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) }, 'recovery');
     return report;
+  }
+
+  /** One unanswered operation completed: re-sent with its key, closed, or marked for reconciliation (in `report`). */
+  private async recoverOne(op: Operation, report: RecoveryReport): Promise<void> {
+    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) {
+      await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      report.reconcile.push(op.operationId);
+      if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
+      return;
+    }
+    if (!op.resendable) {
+      await this.journal.settle(op.key, { state: 'abandoned', errorCode: 'card_not_kept' }, this.now());
+      report.abandoned.push(op.operationId);
+      return;
+    }
+    try {
+      // What it made is noted for its operator in the transaction that writes the answer: both are written, or neither.
+      await this.resend(op, undefined, (journal, resultId) => this.noticeRecovered(op, resultId, journal));
+      report.resent.push(op.operationId);
+    } catch (error) {
+      if (!isReconcile(error)) {
+        report.failed.push(op.operationId);
+        return;
+      }
+      // The service's clock says what the desk's did not: past the window, marked for reconciliation, not sent.
+      report.reconcile.push(op.operationId);
+      if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@
 
 export const CHANNEL_NAMES = [
   'app:info',
+  'app:startup',
   'app:setLanguage',
   'session:status',
   'session:signIn',
@@ -57,4 +58,4 @@ export const CHANNEL_NAMES = [
 
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'messaging:delivery', 'payments:lateSuccess', 'refunds:changed', 'refunds:outcome', 'reservations:changed', 'live:status', 'live:resync'] as const;
+export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'app:startup', 'messaging:delivery', 'payments:lateSuccess', 'refunds:changed', 'refunds:outcome', 'reservations:changed', 'live:status', 'live:resync'] as const;

@@ -8,7 +8,7 @@ import { OverBalance } from '../payments/charge';
 import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, RefundQueueItem, ReservationBalance } from './views';
+import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, RefundQueueItem, ReservationBalance, StartupStatus } from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -158,6 +158,11 @@ export const CHANNELS = {
     activity: 'background',
     audit: 'none',
   }),
+  /**
+   * Where the desk's start stands (the window is shown before the center connection and the recovery of unanswered
+   * operations): until `ready`, every other channel is refused as `starting`. Public: nobody is signed in yet.
+   */
+  'app:startup': channel({ input: none, output: StartupStatus, access: 'public', activity: 'background', audit: 'none' }),
   /** The desk's language, kept in the user's settings (refused when IT locked it). Public: it can be changed at sign-in. */
   'app:setLanguage': channel({
     input: z.strictObject({ language: Language }),
@@ -656,6 +661,8 @@ export const EVENTS = {
    * Any activity postpones it; a later warning says the new time.
    */
   'session:idleWarning': z.object({ locksAt: z.string() }),
+  /** The desk's start moved on (a phase, an operation completed): the start-up screen shows it; `ready` once every channel is served. */
+  'app:startup': StartupStatus,
   /** An update's state changed (downloaded, failed): the workspace shows it. */
   'updates:changed': UpdateStatus,
   /** A 3DS link's delivery moved on (sent, delivered, failed…) as main follows it with the provider. */

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   signed_out: [],
   forbidden: [],
   internal: [],
+  starting: [],
   service_refused: ['serviceCode'],
   card_number_in_text: [],
   security_code_in_text: [],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Cents, CentsOrZero, SignedCents } from '../payments/money';
 import { MessageChannel } from '../messaging/destination';
 import { RefundRequestView } from '../desk/refunds';
+import { Language } from '../language';
 
 export const RefundView = z.object({
   id: z.string(),
@@ -214,3 +215,17 @@ export const RefundQueueItem = RefundRequestView.extend({
   decidedByName: z.string().optional(),
 });
 export type RefundQueueItem = z.infer<typeof RefundQueueItem>;
+
+/**
+ * Where the desk's start stands, for the window shown at once: `starting` (settings read, the desk's records opening),
+ * `connecting_center` (the center's PostgreSQL), `recovering` (completing the operations the last run left unanswered:
+ * `recovering.done` of `recovering.total`), `ready` (every channel is served). `language`: the desk's, from the settings,
+ * so that the start-up screen speaks it before `app:info` can answer.
+ */
+export const StartupStatus = z.object({
+  phase: z.enum(['starting', 'connecting_center', 'recovering', 'ready']),
+  language: Language,
+  recovering: z.object({ total: z.number().int().min(0), done: z.number().int().min(0) }).optional(),
+});
+export type StartupStatus = z.infer<typeof StartupStatus>;
+export type StartupPhase = StartupStatus['phase'];

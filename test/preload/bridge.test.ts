@@ -31,6 +31,7 @@ describe('createBridge', () => {
       [
         "app:info",
         "app:setLanguage",
+        "app:startup",
         "audit:exportCsv",
         "audit:list",
         "audit:verify",
@@ -118,6 +119,7 @@ describe('createBridge', () => {
         "session:locked",
         "session:idleWarning",
         "updates:changed",
+        "app:startup",
         "messaging:delivery",
         "payments:lateSuccess",
         "refunds:changed",

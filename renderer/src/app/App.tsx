@@ -1,4 +1,4 @@
-// Renderer: the application shell — first run, sign-in, then the workspace; everything through the bridge.
+// Renderer: the application shell — the start-up screen, first run, sign-in, then the workspace; everything through the bridge.
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type JSX } from 'react';
 import type { OperatorView } from '../../../shared/operators';
@@ -6,11 +6,14 @@ import { createQueryClient } from '../bridge/cache';
 import { describeError } from '../bridge/errors';
 import { useCall } from '../features/call';
 import { FirstAdmin, readSessionStatus, SignIn, signOut as endSession, useSessionLocked } from '../features/session';
+import { isStarting, StartingScreen, startupKeys, useStartupStatus } from '../features/startup';
 import { I18nProvider, useI18n } from '../i18n';
 import { appKeys, hasBridge, useAppInfo } from './api';
 import { Workspace } from './Workspace';
 
 const queryClient = createQueryClient();
+/** What the shell itself reads (the start's status, the app's info): kept when a session's readings are forgotten. */
+const KEPT_QUERIES: ReadonlySet<unknown> = new Set([appKeys.info[0], startupKeys.status[0]]);
 
 type Screen =
   | { name: 'loading' }
@@ -35,7 +38,7 @@ function forgetCall(): void {
  * in finds the call as it was, its payment read again from main.
  */
 function forgetReadings(): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== appKeys.info[0] });
+  queryClient.removeQueries({ predicate: (query) => !KEPT_QUERIES.has(query.queryKey[0]) });
   queryClient.getMutationCache().clear();
 }
 
@@ -121,12 +124,53 @@ function Shell(): JSX.Element {
   );
 }
 
-/** The language comes from main's settings before the first screen is drawn. */
-function Localized(): JSX.Element {
-  const info = useAppInfo();
-  if (info.isPending && hasBridge) return <p aria-busy="true">…</p>;
+/** main could not say where the start stands (the page is not the app's own window, say): in words, never a stack. */
+function Unavailable({ error }: { error: unknown }): JSX.Element {
+  const { t } = useI18n();
   return (
-    <I18nProvider initialLanguage={info.data?.language ?? 'es-MX'}>
+    <main className="shell">
+      <h1 className="shell__title">{t('app.title')}</h1>
+      <p className="shell__note" role="status">
+        {describeError(error, t)}
+      </p>
+    </main>
+  );
+}
+
+/**
+ * Before anything else the shell asks where the desk's start stands: until it is ready, the start-up screen, in the
+ * language the status carries (main's settings); then the app's info, whose language the desk opens in.
+ */
+function Localized(): JSX.Element {
+  const startup = useStartupStatus();
+  const status = startup.data;
+  const ready = status?.phase === 'ready';
+  const info = useAppInfo(ready);
+  if (!hasBridge) {
+    return (
+      <I18nProvider initialLanguage="es-MX">
+        <Shell />
+      </I18nProvider>
+    );
+  }
+  if (status === undefined) {
+    if (!startup.isError) return <p aria-busy="true">…</p>;
+    return (
+      <I18nProvider initialLanguage="es-MX">
+        <Unavailable error={startup.error} />
+      </I18nProvider>
+    );
+  }
+  // Until app:info answers, the start-up screen stays (a refusal `starting` at the edge of ready is asked again, never shown).
+  if (!ready || (info.data === undefined && (info.isPending || isStarting(info.error)))) {
+    return (
+      <I18nProvider key="starting" initialLanguage={status.language}>
+        <StartingScreen status={status} />
+      </I18nProvider>
+    );
+  }
+  return (
+    <I18nProvider key="desk" initialLanguage={info.data?.language ?? status.language}>
       <Shell />
     </I18nProvider>
   );

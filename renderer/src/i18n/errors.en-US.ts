@@ -199,4 +199,6 @@ export const errorsEnUS = {
   'date.invalid': '{field}: type the day as {pattern}, for example 03/14/2025.',
   // Search: a short reference that is not one.
   'error.invalid_input.shortReference': 'Short reference: type its 8 characters as the receipt shows them, for example 9D21-F5A0 (the dash may be left out).',
+  // Start-up: a call made before the desk is ready.
+  'error.starting': 'The desk is still starting. Wait a moment; it opens by itself when it is ready.',
 } as const;

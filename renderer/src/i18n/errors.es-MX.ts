@@ -188,4 +188,6 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'date.invalid': '{field}: escriba el día como {pattern}, por ejemplo 14/03/2025.',
   // Search: a short reference that is not one.
   'error.invalid_input.shortReference': 'Referencia corta: escriba sus 8 caracteres como aparecen en el comprobante, por ejemplo 9D21-F5A0 (el guion es opcional).',
+  // Start-up: a call made before the desk is ready.
+  'error.starting': 'El escritorio todavía se está iniciando. Espere un momento; se abre solo cuando esté listo.',
 };

@@ -705,4 +705,14 @@ export const enUS = {
   "window.reason.unknown": "unknown reason",
   "audit.detail.reloaded": "Reopened",
   "audit.detail.exitCode": "Exit code",
+  // Start-up: the screen shown while the desk starts (renderer/src/features/startup).
+  "startup.starting": "Starting the desk…",
+  "startup.connectingCenter": "Connecting to the center…",
+  "startup.checking": "Checking for operations left without an answer…",
+  "startup.recovering": "Completing {current} of {total} operations left without an answer…",
+  "startup.opening": "Opening the desk…",
+  "startup.progressLabel": "Operations completed",
+  "startup.doNotClose": "Do not close the app while they complete.",
+  "startup.doNotCloseWhy": "They are charges or refunds left without an answer when the app last closed. They are being completed with the payment service now, each one once: nothing is charged twice.",
+  "startup.wait": "This can take a moment. The desk opens by itself when it is ready.",
 } as const;

@@ -706,4 +706,14 @@ export const esMX: Catalogue = {
   "window.reason.unknown": "motivo desconocido",
   "audit.detail.reloaded": "Se volvió a abrir",
   "audit.detail.exitCode": "Código de salida",
+  // Start-up: the screen shown while the desk starts (renderer/src/features/startup).
+  "startup.starting": "Iniciando el escritorio…",
+  "startup.connectingCenter": "Conectando con el centro…",
+  "startup.checking": "Revisando operaciones que quedaron sin respuesta…",
+  "startup.recovering": "Completando {current} de {total} operaciones sin respuesta…",
+  "startup.opening": "Abriendo el escritorio…",
+  "startup.progressLabel": "Operaciones completadas",
+  "startup.doNotClose": "No cierre la aplicación mientras se completan.",
+  "startup.doNotCloseWhy": "Son cobros o reembolsos que quedaron sin respuesta cuando se cerró la aplicación. Ahora se están completando con el servicio de pagos, cada uno una sola vez: nada se cobra dos veces.",
+  "startup.wait": "Esto puede tardar un momento. El escritorio se abre solo cuando esté listo.",
 };

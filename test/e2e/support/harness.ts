@@ -2,7 +2,9 @@
 // wired with page.exposeBinding to the real main-process stack (IPC door, engine, journal in a temp folder, operators,
 // in-process simulator). Nothing of the service is mocked; only Electron itself is absent. The simulator is started here
 // and outlives a restart of the app (restart(): main's stack closed and made again over the same data folder, the page
-// loaded again), as the real service would.
+// loaded again), as the real service would. Main's door is wired as main/index.ts wires it: the start-up door
+// (main/app/startup.ts) until the stack serves, its `app:startup` events sent to the page; a held restart shows the
+// start-up screen step by step (the stack opening, each unanswered operation recovery completes).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,14 +12,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
-import { createMainStack, type MainStack } from '../../../main/app';
+import { createMainStack, createStartup, type MainStack } from '../../../main/app';
 import { simulatorConfig } from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { Storage } from '../../../main/storage';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
 import type { UpdateStatus } from '../../../shared/ipc';
-import { isAppUrl } from '../../../main/ipc';
+import { isAppUrl, type SenderInfo } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -62,8 +64,63 @@ export interface AppHarness {
    * event), so that a test in Spanish can check that none of them is on screen.
    */
   mainMessages: Set<string>;
-  /** A restart of the app: main's stack closed and started again over the same data folder, the page loaded again. */
-  restart(): Promise<void>;
+  /**
+   * A restart of the app: main's stack closed and started again over the same data folder, the page loaded again.
+   * `held`: the page is loaded first, on the start-up screen, and the start goes on in the background as main/index.ts
+   * runs it (the stack opened, recover() with its count, then ready), each step waiting for `held.next()`.
+   */
+  restart(how?: { held?: boolean }): Promise<void>;
+  /** The steps of a held restart: opening the stack, then each service request that recovery re-sends (Idempotency-Key). */
+  held: HeldStart;
+}
+
+export interface HeldStart {
+  /** Lets the next step go (or the one to come, when none waits yet). */
+  next(): void;
+  /** Lets every step go from now on, and waits until the desk is ready. */
+  finish(): Promise<void>;
+}
+
+/** Steps that wait until the test lets them go, one `next()` each; none waits once `open` is false. */
+function createGate() {
+  let open = true;
+  let permits = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    hold() {
+      open = false;
+      permits = 0;
+    },
+    pass(): Promise<void> {
+      if (open) return Promise.resolve();
+      if (permits > 0) {
+        permits -= 1;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    next() {
+      const first = waiting.shift();
+      if (first === undefined) permits += 1;
+      else first();
+    },
+    release() {
+      open = true;
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+/**
+ * The app's one fetch, where a held start waits before each request that carries an Idempotency-Key (what recovery
+ * re-sends): the service has not answered it yet. The hold must stay shorter than the request's own timeout (30 s).
+ */
+function heldFetch(gate: { pass(): Promise<void> }): typeof fetch {
+  return async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (headers.has('Idempotency-Key')) await gate.pass();
+    return fetch(input, init);
+  };
 }
 
 /** Every string under a `message` key, anywhere in a value main sent. */
@@ -114,11 +171,12 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
   const protection: boolean[] = [];
   let current = options.language;
   const sim = options.simulator ?? (await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
+  const gate = createGate();
   const start = () =>
     createMainStack({
       dataDir,
       version: 'e2e',
-      fetch,
+      fetch: heldFetch(gate),
       service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
       connect: () =>
         Promise.resolve({
@@ -127,7 +185,7 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
           training: { controlUrl: sim.controlUrl },
           close: () => Promise.resolve(),
         }),
-      isTrustedSender: (sender) => sender.isMainFrame && isAppUrl(sender.url, url),
+      isTrustedSender,
       preferences: {
         language: () => ({ language: current, locked: false }),
         setLanguage: (next) => Promise.resolve((current = next)),
@@ -140,30 +198,39 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       ...(options.updateStatus === undefined ? {} : { updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined } }),
       ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
+  const isTrustedSender = (sender: SenderInfo): boolean => sender.isMainFrame && isAppUrl(sender.url, url);
+  const startup = createStartup({ language: () => current, isTrustedSender });
   let stack = await start();
+  // The stack serves: main's door is the stack's own from now on (main/index.ts: `ready ? stack.dispatch : startup.door`).
+  let ready = true;
+  startup.set('ready');
   const controlUrl = stack.training?.controlUrl;
   if (controlUrl === undefined) throw new Error('the harness runs the app in training mode');
   const mainMessages = new Set<string>();
   await page.exposeBinding('__cpdInvoke', async (source, channel: string, input: unknown) => {
     if (options.doorDelayMs) await new Promise((resolve) => setTimeout(resolve, options.doorDelayMs));
-    const result = await stack.dispatch(channel, { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 }, input);
+    const sender = { url: source.frame.url(), isMainFrame: source.frame === source.page.mainFrame(), webContentsId: 1 };
+    const result = ready ? await stack.dispatch(channel, sender, input) : await startup.door(channel, sender, input);
     collectMessages(result, mainMessages);
     return result;
   });
   await page.addInitScript({ content: await pageBridge() });
-  const forwardEvents = (from: MainStack) =>
-    from.onEvent((event, payload) => {
-      collectMessages(payload, mainMessages);
-      page
-        .evaluate(
-          ([name, value]) => {
-            (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
-          },
-          [event, payload] as const,
-        )
-        .catch(() => undefined);
-    });
+  const emitToPage = (event: string, payload: unknown): void => {
+    collectMessages(payload, mainMessages);
+    page
+      .evaluate(
+        ([name, value]) => {
+          (globalThis as unknown as { __cpdEmit?: (e: string, p: unknown) => void }).__cpdEmit?.(name, value);
+        },
+        [event, payload] as const,
+      )
+      .catch(() => undefined);
+  };
+  startup.onChange((status) => emitToPage('app:startup', status));
+  const forwardEvents = (from: MainStack) => from.onEvent((event, payload) => emitToPage(event, payload));
   let stopEvents = forwardEvents(stack);
+  /** The start going on in the background after a held restart. */
+  let starting: Promise<void> = Promise.resolve();
   const harness = {
     url,
     get stack() {
@@ -173,14 +240,41 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
     protection,
     dataDir,
     mainMessages,
-    async restart() {
+    async restart(how: { held?: boolean } = {}) {
       stopEvents();
+      ready = false;
+      startup.set('starting');
       await stack.close();
-      stack = await start();
-      stopEvents = forwardEvents(stack);
+      if (how.held !== true) {
+        stack = await start();
+        stopEvents = forwardEvents(stack);
+        ready = true;
+        startup.set('ready');
+        await page.goto(url);
+        return;
+      }
+      gate.hold();
+      // The window at once, on the start-up screen; then what main/index.ts does, step by step.
       await page.goto(url);
+      starting = (async () => {
+        await gate.pass();
+        stack = await start();
+        stopEvents = forwardEvents(stack);
+        await stack.recover({ onProgress: (done, total) => startup.progress(done, total) });
+        ready = true;
+        startup.set('ready');
+      })();
+    },
+    held: {
+      next: () => gate.next(),
+      async finish() {
+        gate.release();
+        await starting;
+      },
     },
     async stop() {
+      gate.release();
+      await starting.catch(() => undefined);
       stopEvents();
       await stack.close();
       if (options.simulator === undefined) await sim.close();

@@ -53,6 +53,7 @@ export const LEAK = { clientSecret: 'sec_must_not_cross', accessToken: 'tok_must
 
 const answers: { [C in Channel]: unknown } = {
   'app:info': { environment: 'training', version: '0.1.0', language: 'es-MX', languageLocked: false, deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b', storage: 'embedded' },
+  'app:startup': { phase: 'ready', language: 'es-MX' },
   'app:setLanguage': { language: 'en-US' },
   'session:status': { operator: operatorView, locked: false, needsFirstAdmin: false },
   'session:signIn': operatorView,
@@ -137,6 +138,7 @@ export function door(operator: OperatorView | undefined) {
 
 export const VALID_INPUTS: { [C in Channel]: unknown } = {
   'app:info': {},
+  'app:startup': {},
   'app:setLanguage': { language: 'en-US' },
   'session:status': {},
   'session:signIn': { id: 'ana', password: 'correct horse 1' },

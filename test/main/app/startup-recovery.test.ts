@@ -1,0 +1,90 @@
+// The start-up screen's count, through the real door: payments whose answers were lost (the simulator's drop_after_commit)
+// are completed by recover() at the next start, which says how many it completes before the first and after each; the
+// start-up door tells each step to the window, and once the stack serves, its own app:startup answers `ready`.
+// The simulator runs in this process and outlives the desk's restart, as the service would.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createStartup } from '../../../main/app';
+import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import type { Output, StartupStatus } from '../../../shared/ipc';
+import { AGENT, attachedTo, openDesk, sender, type Desk } from './desk-kit';
+
+// Three reservations, each with a charge whose answer is lost (main/reservations/demo.ts).
+const RESERVATIONS = [
+  { reservationId: 'CUN-6B3D8F', amountCents: 12_000, currency: 'usd' },
+  { reservationId: 'SJD-3B7N1C', amountCents: 25_000, currency: 'usd' },
+  { reservationId: 'MEX-4K6W9Z', amountCents: 50_000, currency: 'mxn' },
+];
+
+let sim: RunningSimulator;
+const desks: Desk[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+afterEach(async () => {
+  for (const desk of desks.splice(0)) await desk.close();
+});
+
+async function loseAnswer(): Promise<void> {
+  const body = { operation: 'POST /payments', fault: 'drop_after_commit', count: 3 };
+  expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
+}
+
+describe('recover() at start, with unanswered payments', () => {
+  it('says how many it completes, before the first and after each; the start-up door tells each step; then the stack answers ready', async () => {
+    const desk = await openDesk({ connect: attachedTo(sim) });
+    desks.push(desk);
+    await desk.signIn(AGENT);
+    for (const { reservationId, amountCents, currency } of RESERVATIONS) {
+      const methodId = await desk.card(reservationId);
+      await loseAnswer();
+      const paid = await desk.call('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId, acknowledgedPaymentIds: [] });
+      expect(paid.ok).toBe(false);
+    }
+
+    await desk.restart();
+    const startup = createStartup({ language: () => 'es-MX', isTrustedSender: () => true });
+    const told: StartupStatus[] = [];
+    startup.onChange((status) => told.push(status));
+    const steps: [number, number][] = [];
+    const report = await desk.stack.recover({
+      onProgress: (done, total) => {
+        steps.push([done, total]);
+        startup.progress(done, total);
+      },
+    });
+
+    expect(report.resent).toHaveLength(3);
+    expect(steps).toEqual([
+      [0, 3],
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(told.map((status) => status.recovering)).toEqual([
+      { total: 3, done: 0 },
+      { total: 3, done: 1 },
+      { total: 3, done: 2 },
+      { total: 3, done: 3 },
+    ]);
+    // Each completed payment is the one the service made: one per reservation.
+    await desk.signIn(AGENT);
+    for (const { reservationId } of RESERVATIONS) {
+      const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
+      expect(overview.payments).toHaveLength(1);
+    }
+    expect(await desk.stack.dispatch('app:startup', sender, {})).toEqual({ ok: true, value: { phase: 'ready', language: 'es-MX' } });
+  });
+
+  it('with nothing unanswered says none, once', async () => {
+    const desk = await openDesk({ connect: attachedTo(sim) });
+    desks.push(desk);
+    const steps: [number, number][] = [];
+    await desk.stack.recover({ onProgress: (done, total) => steps.push([done, total]) });
+    expect(steps).toEqual([[0, 0]]);
+  });
+});
