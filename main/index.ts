@@ -8,7 +8,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, powerMonitor, safeStorage, session, type MessageBoxOptions } from 'electron';
 
 import type { Language } from '../shared/language';
-import { createMainStack, type MainStack } from './app';
+import { createMainStack, createStartup, type MainStack } from './app';
 import { centerConnection } from './center';
 import { centerStorage } from './storage';
 import { connectIpc } from './ipc/electron';
@@ -42,6 +42,8 @@ let quitAnyway = false;
 let asking: Promise<void> | null = null;
 /** A quit was accepted (before-quit went through): the windows are closing. */
 let quitting = false;
+/** The stack serves the door (the start is over). */
+let serving = false;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
@@ -108,57 +110,24 @@ async function start(): Promise<void> {
 
   const url = appUrl();
   const secrets = secretStore();
-  preferences = languagePreference(app.getPath('userData'), loaded);
-  // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
-  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, prepareInstall, logger });
-  const made = createMainStack({
-    dataDir: app.getPath('userData'),
-    version: app.getVersion(),
-    // Chromium's network stack: the OS proxy settings, PAC files and certificate store (as electron-updater uses).
-    fetch: netFetch,
-    service: toServiceSettings(settings),
-    secrets,
-    reservations: settings.reservations,
-    reservationsSecret: () => secrets.read('reservationsApiKey'),
-    messaging: settings.messaging,
-    messagingSecrets: secrets,
-    ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
-    center: settings.center,
-    // The center setting moves every store onto the center's PostgreSQL, as the app role with the centerPassword secret.
-    ...(settings.center === undefined
-      ? {}
-      : { storage: centerStorage(await centerConnection(settings.center, { password: () => secrets.read('centerPassword'), applicationName: `card-payments-desk ${app.getVersion()}` })) }),
-    idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
-    preferences,
-    logger,
-    isTrustedSender: createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id }),
-    onUnexpectedError: (channel, error) => {
-      logger.error({ channel, error: error instanceof Error ? error.name : typeof error }, 'unexpected error behind a channel');
-    },
-    protectCardData: setCardDataProtection,
-    updates: updater,
-    settingsInEffect: settings,
-    settingsIgnored: loaded.ignored,
-  });
-  // A quit during the start waits for the stack being made, and closes it.
-  making = made;
-  const desk = await made;
-  stack = desk;
-  if (closing) return;
-  // The door serves while the stack does: once it is closing, every call is refused as `closed` (the app is closing).
-  connectIpc((channel, sender, input) =>
-    stack === null ? Promise.resolve({ ok: false, error: { code: 'closed', message: 'The app is closing.' } }) : stack.dispatch(channel, sender, input),
-  );
-  desk.onEvent((event, payload) => {
-    if (mainWindow !== null) publish([mainWindow.webContents], event, payload);
-  });
-  const recovered = await desk.recover();
-  logger.info({ recovered }, 'journal recovery done');
-  if (closing) return;
+  const language = languagePreference(app.getPath('userData'), loaded);
+  preferences = language;
+  const isTrustedSender = createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id });
 
+  // The window at once, before the center's connection and the recovery: it says what is happening. The door answers
+  // app:startup and refuses the rest as `starting` until the stack serves; once the app closes, as `closed`.
+  const startup = createStartup({ language: () => language.language().language, isTrustedSender });
+  connectIpc((channel, sender, input) => {
+    if (closing) return Promise.resolve({ ok: false, error: { code: 'closed', message: 'The app is closing.' } });
+    if (serving && stack !== null) return stack.dispatch(channel, sender, input);
+    return startup.door(channel, sender, input);
+  });
+  startup.onChange((status) => {
+    if (mainWindow !== null) publish([mainWindow.webContents], 'app:startup', status);
+  });
   serveApp(session.defaultSession, path.join(import.meta.dirname, '../renderer'));
   // Before the window: on Windows and Linux Electron gives the application menu to each window made after it (which removes it).
-  installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: preferences.language().language });
+  installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: language.language().language });
   const created = createMainWindow({
     preload: path.join(import.meta.dirname, '../preload/index.cjs'),
     url,
@@ -188,6 +157,57 @@ async function start(): Promise<void> {
     // What it watched of the center goes with it (its LISTEN connection closes when nothing else watches).
     stack?.windowClosed(windowId);
   });
+
+  // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
+  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, prepareInstall, logger });
+  const updates = updater;
+  if (settings.center !== undefined) startup.set('connecting_center');
+  // A quit during the start waits for the connection and the stack being made, and closes them.
+  const made = (async () =>
+    createMainStack({
+      dataDir: app.getPath('userData'),
+      version: app.getVersion(),
+      // Chromium's network stack: the OS proxy settings, PAC files and certificate store (as electron-updater uses).
+      fetch: netFetch,
+      service: toServiceSettings(settings),
+      secrets,
+      reservations: settings.reservations,
+      reservationsSecret: () => secrets.read('reservationsApiKey'),
+      messaging: settings.messaging,
+      messagingSecrets: secrets,
+      ...(settings.refundLimits === undefined ? {} : { refundLimits: settings.refundLimits }),
+      center: settings.center,
+      // The center setting moves every store onto the center's PostgreSQL, as the app role with the centerPassword secret.
+      ...(settings.center === undefined
+        ? {}
+        : { storage: centerStorage(await centerConnection(settings.center, { password: () => secrets.read('centerPassword'), applicationName: `card-payments-desk ${app.getVersion()}` })) }),
+      idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
+      preferences: language,
+      logger,
+      isTrustedSender,
+      onUnexpectedError: (channel, error) => {
+        logger.error({ channel, error: error instanceof Error ? error.name : typeof error }, 'unexpected error behind a channel');
+      },
+      protectCardData: setCardDataProtection,
+      updates,
+      settingsInEffect: settings,
+      settingsIgnored: loaded.ignored,
+    }))();
+  making = made;
+  const desk = await made;
+  stack = desk;
+  if (closing) return;
+  desk.onEvent((event, payload) => {
+    if (mainWindow !== null) publish([mainWindow.webContents], event, payload);
+  });
+  // Busy while it completes what had no answer: a quit meanwhile is asked, as during a payment.
+  const recovered = await desk.recover({ onProgress: (done, total) => startup.progress(done, total) });
+  logger.info({ recovered }, 'journal recovery done');
+  if (closing) return;
+  // The door switches first, then the window is told: its next call is served.
+  serving = true;
+  startup.set('ready');
+
   await created.loaded;
   updater.start();
   // The desk is up: a failure of this check is logged, it does not take the app down.
