@@ -110,7 +110,16 @@ async function start(): Promise<void> {
 
   const url = appUrl();
   const secrets = secretStore();
-  const language = languagePreference(app.getPath('userData'), loaded);
+  const saved = languagePreference(app.getPath('userData'), loaded);
+  // The application menu is worded in the desk's language: set again when the agent changes it.
+  const language: PreferencesPort = {
+    language: () => saved.language(),
+    setLanguage: async (wanted) => {
+      const now = await saved.setLanguage(wanted);
+      installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: now });
+      return now;
+    },
+  };
   preferences = language;
   const isTrustedSender = createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id });
 

@@ -47,6 +47,18 @@ describe('the application menu', () => {
   });
 });
 
+describe('the application menu follows the desk’s language', () => {
+  it('changed at the sign-in screen (app:setLanguage), the menu is worded again in the new language; still no menu bar off macOS', async () => {
+    const electron = await launch({ platform: 'linux' });
+    await startUp(electron);
+    expect(labels(electron)).toEqual(expect.arrayContaining(['Edición', 'Copiar']));
+    await ok(electron, 'app:setLanguage', { language: 'en-US' });
+    expect(labels(electron)).toEqual(expect.arrayContaining(['Edit', 'Copy', 'Paste']));
+    expect(labels(electron)).not.toContain('Copiar');
+    expect(electron.windows[0]?.menu).toBeNull();
+  });
+});
+
 describe('no reload from the keyboard', () => {
   it('Ctrl+R, Shift+Ctrl+R, F5 and Ctrl+F5 are refused before the page and any menu see them; Ctrl+C is not', async () => {
     const electron = await launch({ platform: 'win32' });
