@@ -1,13 +1,12 @@
 // The real app in a real Electron: window flags, app:// with its CSP, navigation and pop-ups refused, no Node in the page, first run.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { CONTENT_SECURITY_POLICY } from '../../main/window/csp';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME } from '../../main/window/protocol';
 import { CHANNEL_NAMES } from '../../shared/ipc';
-import { appArgs, expect, launchEnv, projectRoot, test } from './support/desk';
-import { announceSkip, electronSkipReason, findElectronBinary } from './support/electron-binary';
+import { expect, projectRoot, startSecondInstance, test } from './support/desk';
+import { announceSkip, electronSkipReason } from './support/electron-binary';
 
 const packageJson = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
 
@@ -209,26 +208,12 @@ test('first run: the first administrator is created, signed in, and kept in the 
 });
 
 test('a second start on the same data folder hands over to the running app and exits', async ({ desk }) => {
-  const binary = findElectronBinary();
-  if (!binary.available) throw new Error(binary.reason);
   await desk.app.evaluate(({ app }) => {
     (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance = new Promise((resolve) => {
       app.once('second-instance', () => resolve(true));
     });
   });
-
-  // Playwright starts Electron with --no-sandbox on Linux (the SUID helper is rarely set up); the second start does too.
-  const args = [...(process.platform === 'linux' ? ['--no-sandbox'] : []), ...appArgs(desk.userDataDir)];
-  const second = spawn(binary.executablePath, args, { env: launchEnv(), stdio: 'ignore' });
-  let exitCode: number | null;
-  try {
-    exitCode = await new Promise<number | null>((resolve, reject) => {
-      second.once('error', reject);
-      second.once('exit', (code) => resolve(code));
-    });
-  } finally {
-    if (second.exitCode === null && second.signalCode === null) second.kill();
-  }
+  const exitCode = await startSecondInstance(desk.userDataDir);
   expect(exitCode).toBe(0);
   expect(await desk.app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance)).toBe(true);
   expect(await desk.app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);

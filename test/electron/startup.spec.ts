@@ -3,7 +3,6 @@
 // every other call refused as `starting`; a second start of the app hands over to it, and its window comes to the front
 // (restored when minimized). The center is IT's managed setting: the test writes the managed settings file, so it runs
 // where that file can be written (root on Linux and macOS; on Windows the file follows %ProgramData%, given here).
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -13,8 +12,8 @@ import path from 'node:path';
 import { _electron, test, expect } from '@playwright/test';
 
 import { managedSettingsPath, userSettingsPath } from '../../main/settings/paths';
-import { appArgs, launchEnv, mainEntry, projectRoot } from './support/desk';
-import { announceSkip, electronSkipReason, findElectronBinary } from './support/electron-binary';
+import { appArgs, launchEnv, mainEntry, projectRoot, startSecondInstance } from './support/desk';
+import { announceSkip, electronSkipReason } from './support/electron-binary';
 
 const skipReason = electronSkipReason();
 if (skipReason !== undefined) announceSkip(skipReason);
@@ -85,19 +84,7 @@ test('with a center that never answers, the window shows the start-up screen at 
         electronApp.once('second-instance', () => resolve(true));
       });
     });
-    const binary = findElectronBinary();
-    if (!binary.available) throw new Error(binary.reason);
-    const args = [...(process.platform === 'linux' ? ['--no-sandbox'] : []), ...appArgs(userDataDir)];
-    const second = spawn(binary.executablePath, args, { env, stdio: 'ignore' });
-    let exitCode: number | null;
-    try {
-      exitCode = await new Promise<number | null>((resolve, reject) => {
-        second.once('error', reject);
-        second.once('exit', (code) => resolve(code));
-      });
-    } finally {
-      if (second.exitCode === null && second.signalCode === null) second.kill();
-    }
+    const exitCode = await startSecondInstance(userDataDir, env);
     expect(exitCode).toBe(0);
     expect(await app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance)).toBe(true);
     await expect.poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => ({ minimized: w.isMinimized(), visible: w.isVisible() })))).toEqual([

@@ -2,6 +2,7 @@
  * The real app under Playwright's _electron, started the way `npm start` (electron-vite preview) starts it: Electron
  * given the project folder, each test with its own fresh --user-data-dir, NODE_ENV=production. Nothing is mocked.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { test as base, type ElectronApplication, type Page } from '@playwright/test';
 
 import { userSettingsPath } from '../../../main/settings/paths';
+import { findElectronBinary } from './electron-binary';
 
 export { expect } from '@playwright/test';
 
@@ -114,3 +116,22 @@ export const test = base.extend<{ launchDesk: LaunchDesk; desk: Desk }>({
     await use(await launchDesk());
   },
 });
+
+/**
+ * Starts the app a second time on a data folder, as a double-click on its icon does, and resolves with its exit code.
+ * Playwright starts Electron with --no-sandbox on Linux (the SUID helper is rarely set up); the second start does too.
+ */
+export async function startSecondInstance(userDataDir: string, env: Record<string, string> = launchEnv()): Promise<number | null> {
+  const binary = findElectronBinary();
+  if (!binary.available) throw new Error(binary.reason);
+  const args = [...(process.platform === 'linux' ? ['--no-sandbox'] : []), ...appArgs(userDataDir)];
+  const second = spawn(binary.executablePath, args, { env, stdio: 'ignore' });
+  try {
+    return await new Promise<number | null>((resolve, reject) => {
+      second.once('error', reject);
+      second.once('exit', (code) => resolve(code));
+    });
+  } finally {
+    if (second.exitCode === null && second.signalCode === null) second.kill();
+  }
+}
