@@ -44,6 +44,8 @@ let asking: Promise<void> | null = null;
 let quitting = false;
 /** The stack serves the door (the start is over). */
 let serving = false;
+/** A restart to update is under way: the OS installer starts the new version itself once this one has ended. */
+let installing = false;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
@@ -284,6 +286,7 @@ function shutDown(): Promise<void> {
  * not closed (closing the last window would quit before the installer is started).
  */
 function prepareInstall(): Promise<void> {
+  installing = true;
   closing = true;
   quitAnyway = true;
   mainWindow?.hide();
@@ -356,6 +359,9 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
   app.on('second-instance', (_event, _argv, _cwd, additionalData) => {
     // A command-line mode checking whether the desk runs (--move-in-center): the desk stays where it is.
     if (isCommandLineLaunch(additionalData)) return;
+    // Restarting to update: the installer starts the new version (isForceRunAfter); neither the shut-down desk shown again
+    // nor the old version relaunched beside it.
+    if (installing) return;
     if (mainWindow !== null && !mainWindow.isDestroyed()) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.show();
