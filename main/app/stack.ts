@@ -580,8 +580,10 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     },
     async close() {
       stopRequests();
+      // The engine first, in this tick: a recovery under way sends nothing more once the close has begun.
+      const engineClosed = engine.close();
       await live.close();
-      await engine.close();
+      await engineClosed;
       stopUpdates?.();
       await guard.signOut();
       await journal.close();
