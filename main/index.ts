@@ -312,7 +312,9 @@ let failing = false;
  */
 function fail(stage: 'start' | 'running', error: unknown): void {
   const message = describe(error);
-  if (failing) {
+  // Already ending (a quit, the OS session's end, an update, an earlier failure): its own bounded shutdown ends the
+  // process. No box then: dialog.showErrorBox blocks main until dismissed, holding the quit past its deadline.
+  if (failing || closing) {
     logs?.logger.error({ error: message, stage }, 'a further error while ending');
     return;
   }

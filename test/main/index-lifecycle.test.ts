@@ -97,6 +97,20 @@ describe('main/index.ts: what nothing caught', () => {
     expect(await stackClosed(contents)).toBe(true);
   });
 
+  it('an exception nothing caught while the desk is already quitting: no error box (it would hold the quit), the quit ends as a quit', async () => {
+    const electron = await launch({ settings: { language: 'es-MX' } });
+    await startUp(electron);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(electron.windows[0]?.userCloses()).toBe(true);
+    // Something closed under a late callback throws while the stack closes. dialog.showErrorBox is synchronous (a modal
+    // box that blocks main until it is dismissed, Electron docs, dialog.showErrorBox): the shutdown's deadline cannot
+    // run meanwhile, and a Windows logoff or the installer waits on it.
+    mainProcessHandler('uncaughtException')(new Error('Object has been destroyed'));
+    await vi.waitFor(() => expect(electron.app.quitted || electron.app.exitCode !== undefined).toBe(true), { timeout: 15_000 });
+    expect(electron.errorBoxes).toEqual([]);
+    expect(electron.app.exitCode).toBeUndefined();
+  });
+
   it('a rejection nobody handled once the desk is up is logged; the desk goes on', async () => {
     const electron = await launch();
     await startUp(electron);
