@@ -346,14 +346,15 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
 } else {
   hardenWebContents();
 
-  // Before the desk is up, nothing may end the process unseen; after, an exception nothing caught ends it in words.
-  let up = false;
+  // Before the desk is up (its door serves the stack), nothing may end the process unseen; after, an exception nothing
+  // caught ends it in words. Up from the moment it serves: the rest of the start (a warning box the agent may leave open)
+  // is the desk at work.
   process.on('uncaughtException', (error) => {
-    fail(up ? 'running' : 'start', error);
+    fail(serving ? 'running' : 'start', error);
   });
   // A rejection nobody awaited: before the desk is up, a start that cannot finish; after, logged (the desk goes on).
   process.on('unhandledRejection', (reason) => {
-    if (!up) fail('start', reason);
+    if (!serving) fail('start', reason);
     else logs?.logger.error({ error: describe(reason) }, 'a promise was rejected and nobody handled it');
   });
 
@@ -412,14 +413,9 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
     });
   });
 
-  start().then(
-    () => {
-      up = true;
-    },
-    (error: unknown) => {
-      // What a quit during the start cut short (the stack closed under it) is no failure to show.
-      if (closing) logs?.logger.warn({ error: describe(error) }, 'start cut short by a quit');
-      else fail('start', error);
-    },
-  );
+  start().catch((error: unknown) => {
+    // What a quit during the start cut short (the stack closed under it) is no failure to show.
+    if (closing) logs?.logger.warn({ error: describe(error) }, 'start cut short by a quit');
+    else fail('start', error);
+  });
 }
