@@ -112,7 +112,16 @@ async function start(): Promise<void> {
 
   const url = appUrl();
   const secrets = secretStore();
-  const language = languagePreference(app.getPath('userData'), loaded);
+  const saved = languagePreference(app.getPath('userData'), loaded);
+  // The menu is worded by main in the desk's language: a change of language words it again.
+  const language: PreferencesPort = {
+    language: () => saved.language(),
+    async setLanguage(next) {
+      const now = await saved.setLanguage(next);
+      installAppMenu({ platform: process.platform, packaged: app.isPackaged, language: now });
+      return now;
+    },
+  };
   preferences = language;
   const isTrustedSender = createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id });
 

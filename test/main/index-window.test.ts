@@ -47,6 +47,18 @@ describe('the application menu', () => {
   });
 });
 
+describe('the application menu follows the desk’s language', () => {
+  it('on macOS, the agent switches the desk to Spanish: the menu (its only words main shows at all times) is in Spanish too', async () => {
+    const electron = await launch({ platform: 'darwin', settings: { language: 'en-US' } });
+    await startUp(electron);
+    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edit', 'Window']);
+    // app:setLanguage is public (the sign-in screen offers it).
+    await ok(electron, 'app:setLanguage', { language: 'es-MX' });
+    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edición', 'Ventana']);
+    expect(labels(electron)).toEqual(expect.arrayContaining(['Salir de Card Payments Desk', 'Copiar', 'Pegar']));
+  });
+});
+
 describe('no reload from the keyboard', () => {
   it('Ctrl+R, Shift+Ctrl+R, F5 and Ctrl+F5 are refused before the page and any menu see them; Ctrl+C is not', async () => {
     const electron = await launch({ platform: 'win32' });
