@@ -44,6 +44,8 @@ let asking: Promise<void> | null = null;
 let quitting = false;
 /** The stack serves the door (the start is over). */
 let serving = false;
+/** A restart to update is under way: the OS installer starts the new version itself once this one has ended. */
+let installing = false;
 
 /** Only the message: error objects can carry request options, headers or bodies. */
 function describe(error: unknown): string {
@@ -293,6 +295,7 @@ function shutDown(): Promise<void> {
  * not closed (closing the last window would quit before the installer is started).
  */
 function prepareInstall(): Promise<void> {
+  installing = true;
   closing = true;
   quitAnyway = true;
   mainWindow?.hide();
@@ -318,7 +321,9 @@ let failing = false;
  */
 function fail(stage: 'start' | 'running', error: unknown): void {
   const message = describe(error);
-  if (failing) {
+  // Already ending (a quit, the OS session's end, an update, an earlier failure): its own bounded shutdown ends the
+  // process. No box then: dialog.showErrorBox blocks main until dismissed, holding the quit past its deadline.
+  if (failing || closing) {
     logs?.logger.error({ error: message, stage }, 'a further error while ending');
     return;
   }
@@ -350,14 +355,15 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
 } else {
   hardenWebContents();
 
-  // Before the desk is up, nothing may end the process unseen; after, an exception nothing caught ends it in words.
-  let up = false;
+  // Before the desk is up (its door serves the stack), nothing may end the process unseen; after, an exception nothing
+  // caught ends it in words. Up from the moment it serves: the rest of the start (a warning box the agent may leave open)
+  // is the desk at work.
   process.on('uncaughtException', (error) => {
-    fail(up ? 'running' : 'start', error);
+    fail(serving ? 'running' : 'start', error);
   });
   // A rejection nobody awaited: before the desk is up, a start that cannot finish; after, logged (the desk goes on).
   process.on('unhandledRejection', (reason) => {
-    if (!up) fail('start', reason);
+    if (!serving) fail('start', reason);
     else logs?.logger.error({ error: describe(reason) }, 'a promise was rejected and nobody handled it');
   });
 
@@ -365,6 +371,9 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
   app.on('second-instance', (_event, _argv, _cwd, additionalData) => {
     // A command-line mode checking whether the desk runs (--move-in-center): the desk stays where it is.
     if (isCommandLineLaunch(additionalData)) return;
+    // Restarting to update: the installer starts the new version (isForceRunAfter); neither the shut-down desk shown again
+    // nor the old version relaunched beside it.
+    if (installing) return;
     if (mainWindow !== null && !mainWindow.isDestroyed()) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.show();
@@ -413,14 +422,9 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
     });
   });
 
-  start().then(
-    () => {
-      up = true;
-    },
-    (error: unknown) => {
-      // What a quit during the start cut short (the stack closed under it) is no failure to show.
-      if (closing) logs?.logger.warn({ error: describe(error) }, 'start cut short by a quit');
-      else fail('start', error);
-    },
-  );
+  start().catch((error: unknown) => {
+    // What a quit during the start cut short (the stack closed under it) is no failure to show.
+    if (closing) logs?.logger.warn({ error: describe(error) }, 'start cut short by a quit');
+    else fail('start', error);
+  });
 }

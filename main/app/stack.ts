@@ -1,7 +1,7 @@
 /** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
 import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
-import { EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
+import { CHANNELS, EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
 import type { Language } from '../../shared/language';
 import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
@@ -520,10 +520,20 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     onCall: (call) => recordCall(call, call.trace),
   });
 
+  // The agent's payment and refund calls past the door and not yet answered: one may still be checking the reservation
+  // before the engine begins it (and so before engine.busy() says so); no restart to update meanwhile.
+  let moneyCalls = 0;
+
   return {
     // Each call's service request ids are given to it by the door (CallContext.trace) for its audit row: explicit, not an
     // AsyncLocalStorage, whose promise hooks slowed every await of the desk (bench:center).
-    dispatch: (channel, sender, input) => door(channel, sender, input),
+    dispatch: (channel, sender, input) => {
+      if (!movesMoney(channel)) return door(channel, sender, input);
+      moneyCalls += 1;
+      return door(channel, sender, input).finally(() => {
+        moneyCalls -= 1;
+      });
+    },
     onEvent(listener) {
       const wrapped = listener as (event: EventName, payload: unknown) => void;
       listeners.add(wrapped);
@@ -532,7 +542,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     directory,
     audit,
     windowClosed: (windowId) => live.forget(windowId),
-    paymentInProgress: () => engine.busy(),
+    paymentInProgress: () => moneyCalls > 0 || engine.busy(),
     windowRecovered: ({ reason, reloaded, exitCode }) => {
       record({
         actor: 'system',
@@ -570,8 +580,10 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     },
     async close() {
       stopRequests();
+      // The engine first, in this tick: a recovery under way sends nothing more once the close has begun.
+      const engineClosed = engine.close();
       await live.close();
-      await engine.close();
+      await engineClosed;
       stopUpdates?.();
       await guard.signOut();
       await journal.close();
@@ -585,4 +597,11 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       await storage.close();
     },
   };
+}
+
+/** An agent's call that may begin or change a payment or a refund (the contract's operator calls on those channels). */
+function movesMoney(channel: string): boolean {
+  if (!Object.hasOwn(CHANNELS, channel)) return false;
+  const spec = CHANNELS[channel as keyof typeof CHANNELS];
+  return spec.activity === 'operator' && (channel.startsWith('payments:') || channel.startsWith('refunds:'));
 }

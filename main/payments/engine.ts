@@ -1015,6 +1015,9 @@ export class PaymentEngine {
     let done = 0;
     progress.onProgress?.(done, pending.length);
     for (const op of pending) {
+      // Closed meanwhile (the app is quitting, the agent chose so): nothing more is sent; the rest stays pending, with its
+      // key, for the next start.
+      if (this.closed) break;
       await this.recoverOne(op, report);
       done += 1;
       progress.onProgress?.(done, pending.length);

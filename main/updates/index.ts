@@ -4,6 +4,7 @@ export { pinsPublisher, updateSupport, type DeskFacts } from './support';
 export {
   channelFeedUrl,
   createUpdater,
+  INSTALL_DEADLINE_MS,
   type AutoUpdaterLike,
   type GenericFeed,
   type UpdateInfoLike,

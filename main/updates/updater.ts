@@ -81,6 +81,12 @@ export interface Updater {
 
 const MINUTE = 60_000;
 
+/**
+ * How long the OS installer may take, once handed the update, to end the app (NSIS kills it about a second after it
+ * starts; Squirrel.Mac quits it once it holds the update). Past it the app ends anyway: the desk is shut down already.
+ */
+export const INSTALL_DEADLINE_MS = 2 * MINUTE;
+
 /** IT's folder for a channel: `<url>/stable` or `<url>/pilot` (one set of electron-builder's update files in each). */
 export function channelFeedUrl(settings: UpdatesSettings): string {
   return `${settings.url.replace(/\/+$/, '')}/${settings.channel}`;
@@ -109,6 +115,13 @@ export function createUpdater(options: UpdaterOptions): Updater {
   let interval: NodeJS.Timeout | undefined;
   /** A restart to update is under way (shutdown, then the installer): there is only ever one. */
   let installing = false;
+  /** The install was said to have failed (the app is ending): once. */
+  let installEnded = false;
+  const failInstall = (): void => {
+    if (installEnded) return;
+    installEnded = true;
+    options.installFailed?.();
+  };
 
   const status = (): UpdateStatus => (state.state === 'ready' && paymentInProgress() ? { ...state, blockedBy: 'payment_in_progress' } : { ...state });
   const set = (next: Omit<UpdateStatus, 'blockedBy' | 'channel'>): void => {
@@ -151,7 +164,7 @@ export function createUpdater(options: UpdaterOptions): Updater {
       logger.warn({ error: error.message.slice(0, 500) }, 'update failed');
       // The desk is shut down already: the OS installer did not take the update (Squirrel.Mac refused it), the app ends.
       if (installing) {
-        options.installFailed?.();
+        failInstall();
         return;
       }
       if (state.state !== 'ready') set({ state: 'error', message: 'The update could not be checked or downloaded; the app tries again later.' });
@@ -204,10 +217,17 @@ export function createUpdater(options: UpdaterOptions): Updater {
           // hands the download to Squirrel.Mac now (autoInstallOnAppQuit is off, so it was not handed before), then quits;
           // Windows: BaseUpdater.quitAndInstall spawns the NSIS installer, then app.quit().
           autoUpdater.quitAndInstall(true, true);
+          // The installer ends the app; one that neither does nor reports an error must not leave the shut-down desk running
+          // (hidden, holding the single-instance lock a second launch then cannot get past).
+          const deadline = setTimeout(() => {
+            logger.warn({ deadlineMs: INSTALL_DEADLINE_MS }, 'the OS installer did not end the app in time: ending it');
+            failInstall();
+          }, INSTALL_DEADLINE_MS);
+          deadline.unref?.();
         })
         .catch(() => {
           // quitAndInstall threw: nothing was installed, and the desk is shut down already.
-          options.installFailed?.();
+          failInstall();
         });
     },
     onChange(listener) {

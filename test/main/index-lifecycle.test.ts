@@ -1,6 +1,10 @@
 // main/index.ts's life and end under Node, Electron's modules faked (test/main/support/launch-main.ts): the end of the OS
 // session, errors nothing caught, a second launch while the desk closes. Each fake behaviour cites what it models.
+import path from 'node:path';
+
 import { describe, expect, it, vi } from 'vitest';
+
+import { EncryptedSecretStore, type SafeStorageLike } from '../../main/secrets';
 
 import { FakeEvent, type FakeWebContents } from './support/fake-electron';
 import { invoke, launch, mainProcessHandler, paymentInProgress, signInAgent, startUp, useMainLaunch } from './support/launch-main';
@@ -97,6 +101,20 @@ describe('main/index.ts: what nothing caught', () => {
     expect(await stackClosed(contents)).toBe(true);
   });
 
+  it('an exception nothing caught while the desk is already quitting: no error box (it would hold the quit), the quit ends as a quit', async () => {
+    const electron = await launch({ settings: { language: 'es-MX' } });
+    await startUp(electron);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(electron.windows[0]?.userCloses()).toBe(true);
+    // Something closed under a late callback throws while the stack closes. dialog.showErrorBox is synchronous (a modal
+    // box that blocks main until it is dismissed, Electron docs, dialog.showErrorBox): the shutdown's deadline cannot
+    // run meanwhile, and a Windows logoff or the installer waits on it.
+    mainProcessHandler('uncaughtException')(new Error('Object has been destroyed'));
+    await vi.waitFor(() => expect(electron.app.quitted || electron.app.exitCode !== undefined).toBe(true), { timeout: 15_000 });
+    expect(electron.errorBoxes).toEqual([]);
+    expect(electron.app.exitCode).toBeUndefined();
+  });
+
   it('a rejection nobody handled once the desk is up is logged; the desk goes on', async () => {
     const electron = await launch();
     await startUp(electron);
@@ -105,6 +123,36 @@ describe('main/index.ts: what nothing caught', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(electron.app.exitCode).toBeUndefined();
     expect(electron.errorBoxes).toEqual([]);
+    expect(await invoke(electron, 'app:info', {})).toMatchObject({ ok: true });
+  });
+
+  it('once the desk serves, a rejection nobody handled is logged even while the start-up warning about a secret is still open', async () => {
+    // A secret stored under another OS key: the desk opens and says so in a box the agent has not dismissed yet.
+    const before = (await launch()).module['safeStorage'] as SafeStorageLike;
+    ctx.fake.ready();
+    await new EncryptedSecretStore({ safeStorage: before, file: path.join(ctx.userData, 'secrets.json'), platform: 'linux' }).write('reservationsApiKey', 'rk_stored_before');
+    await vi.waitFor(() => expect(ctx.fake.windows[0]?.shown).toBe(true), { timeout: 15_000 });
+    ctx.fake.app.quit();
+    await vi.waitFor(() => expect(ctx.fake.app.quitted).toBe(true), { timeout: 15_000 });
+
+    const electron = await launch();
+    electron.storageKey = Buffer.alloc(32, 7);
+    const dialog = electron.module['dialog'] as { showMessageBox: (...args: unknown[]) => Promise<unknown> };
+    const show = dialog.showMessageBox;
+    // The box stays open (the agent is away): showMessageBox's promise settles only when it is dismissed.
+    dialog.showMessageBox = (...args: unknown[]) => {
+      void show(...args);
+      return new Promise(() => undefined);
+    };
+    await startUp(electron);
+    await vi.waitFor(() => expect(electron.messageBoxes).toHaveLength(1), { timeout: 15_000 });
+    // The desk serves (the agent works behind the box, a recovered payment is followed).
+    expect(await invoke(electron, 'app:info', {})).toMatchObject({ ok: true });
+
+    mainProcessHandler('unhandledRejection')(new Error('late'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(electron.errorBoxes).toEqual([]);
+    expect(electron.app.exitCode).toBeUndefined();
     expect(await invoke(electron, 'app:info', {})).toMatchObject({ ok: true });
   });
 

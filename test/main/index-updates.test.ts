@@ -7,8 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { FakeEvent } from './support/fake-electron';
 import { FakeAutoUpdater, type FakeAutoUpdaterOptions } from './support/fake-updater';
-import { invoke, launch, paymentInProgress, signInAgent, startUp, useMainLaunch } from './support/launch-main';
+import { invoke, launch, ok, paymentInProgress, signInAgent, startUp, useMainLaunch } from './support/launch-main';
 
 vi.mock('electron', async () => (await import('./support/launch-main')).electronModuleMock());
 
@@ -209,5 +210,58 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     expect(electron.windows[0]?.userCloses()).toBe(false);
     await vi.waitFor(() => expect(electron.messageBoxes).toHaveLength(1));
     expect(existsSync(path.join(ctx.userData, 'audit.db'))).toBe(true);
+  });
+});
+
+describe('main/index.ts: a restart to update never cuts a payment the agent has just asked for', () => {
+  it('payments:pay past the door but not yet begun (its checks still reading the reservation): the restart is refused, the payment goes through, no installer', async () => {
+    const autoUpdater = autoUpdaterFor({ platform: 'win32', installerKillsAfterMs: 50 });
+    updatableInstall('win32');
+    const electron = await launch({ platform: 'win32', settings: { language: 'en-US', updates: UPDATES } });
+    await startUp(electron);
+    await signInAgent(electron);
+    const method = await ok<{ id: string }>(electron, 'payments:tokenize', {
+      operationId: crypto.randomUUID(),
+      card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
+      reservationId: 'MEX-2H8R5T',
+    });
+    const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', { reservationId: 'MEX-2H8R5T' });
+    autoUpdater.downloadEnds('1.3.0');
+    await idle(electron);
+
+    // The agent pays, and clicks "restart to update" before main has begun the payment (it is checking the amount owed).
+    const paying = invoke(electron, 'payments:pay', { operationId: crypto.randomUUID(), methodId: method.id, amountCents: 8000, currency: reservation.currency, reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] });
+    const restart = await invoke(electron, 'updates:restart', {});
+
+    expect(restart).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
+    expect(await paying).toMatchObject({ ok: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(autoUpdater.installs).toEqual([]);
+    expect(electron.log).not.toContain('installer started');
+  });
+});
+
+describe('main/index.ts: a second launch while the desk restarts to update', () => {
+  it('neither shows the shut-down desk again nor relaunches the old version beside the installer (which starts the new one itself)', async () => {
+    const autoUpdater = autoUpdaterFor({ platform: 'win32', installerKillsAfterMs: 200 });
+    updatableInstall('win32');
+    const electron = await launch({ platform: 'win32', settings: { language: 'en-US', updates: UPDATES } });
+    await startUp(electron);
+    await signInAgent(electron);
+    autoUpdater.downloadEnds('1.3.0');
+    await idle(electron);
+
+    expect(await invoke(electron, 'updates:restart', {})).toEqual({ ok: true, value: { ok: true } });
+    // The icon clicked again while the desk shuts down for the installer (its window hidden, its stack closing)…
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk'], ctx.root, {});
+    // …and again once the installer has quit the app (the window gone).
+    await vi.waitFor(() => expect(electron.log).toContain('installer started'), { timeout: 15_000 });
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk'], ctx.root, {});
+    await vi.waitFor(() => expect(autoUpdater.killed).toBe(true), { timeout: 15_000 });
+
+    // The installer runs the new version afterwards (isForceRunAfter): no second desk of the old one, no desk shown closed.
+    expect(autoUpdater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
+    expect(electron.app.relaunched).toBe(0);
+    expect(electron.log.slice(electron.log.indexOf('window.hide'))).not.toContain('window.show');
   });
 });

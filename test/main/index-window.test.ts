@@ -57,6 +57,16 @@ describe('the application menu follows the desk’s language', () => {
     expect(labels(electron)).not.toContain('Copiar');
     expect(electron.windows[0]?.menu).toBeNull();
   });
+
+  it('on macOS, the agent switches the desk to Spanish: the menu (its only words main shows at all times) is in Spanish too', async () => {
+    const electron = await launch({ platform: 'darwin', settings: { language: 'en-US' } });
+    await startUp(electron);
+    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edit', 'Window']);
+    // app:setLanguage is public (the sign-in screen offers it).
+    await ok(electron, 'app:setLanguage', { language: 'es-MX' });
+    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edición', 'Ventana']);
+    expect(labels(electron)).toEqual(expect.arrayContaining(['Salir de Card Payments Desk', 'Copiar', 'Pegar']));
+  });
 });
 
 describe('no reload from the keyboard', () => {

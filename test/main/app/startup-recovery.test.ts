@@ -87,4 +87,41 @@ describe('recover() at start, with unanswered payments', () => {
     await desk.stack.recover({ onProgress: (done, total) => steps.push([done, total]) });
     expect(steps).toEqual([[0, 0]]);
   });
+
+  it('a quit during the recovery (the stack closed under it): what is still to complete is not sent after the close', async () => {
+    const posts: { at: number; key: string | null }[] = [];
+    const watching: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments')) posts.push({ at: performance.now(), key: request.headers.get('idempotency-key') });
+      return fetch(input, init);
+    };
+    const desk = await openDesk({ connect: attachedTo(sim), fetch: watching });
+    desks.push(desk);
+    await desk.signIn(AGENT);
+    for (const { reservationId, amountCents, currency } of RESERVATIONS) {
+      const methodId = await desk.card(reservationId);
+      await loseAnswer();
+      const paid = await desk.call('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId, acknowledgedPaymentIds: [] });
+      expect(paid.ok).toBe(false);
+    }
+
+    await desk.restart();
+    posts.length = 0;
+    let closedAt: number | undefined;
+    let closing: Promise<void> | undefined;
+    // The agent quits anyway once the first is completed: main's shutdown closes the stack while recover() goes on.
+    const recovering = desk.stack.recover({
+      onProgress: (done) => {
+        if (done !== 1 || closing !== undefined) return;
+        closedAt = performance.now();
+        closing = desk.stack.close();
+      },
+    });
+    await recovering.catch(() => undefined);
+    await closing;
+
+    expect(closedAt).toBeDefined();
+    expect(posts).toHaveLength(1);
+    expect(posts.filter((post) => post.at >= (closedAt ?? 0))).toEqual([]);
+  });
 });

@@ -46,6 +46,8 @@ export interface FakeAutoUpdaterOptions {
   onInstaller?: (moment: 'staged' | 'started' | 'killed') => void;
   /** 'darwin': Squirrel.Mac refuses the update when asked to fetch it (a signature of another team, a full disk). */
   squirrelFails?: string;
+  /** 'darwin': Squirrel.Mac, asked to fetch the update, never answers (neither its 'update-downloaded' nor an 'error'). */
+  squirrelSilent?: boolean;
 }
 
 export class FakeAutoUpdater extends EventEmitter {
@@ -133,6 +135,7 @@ export class FakeAutoUpdater extends EventEmitter {
       }
       // Squirrel.Mac fetches from the local proxy (asynchronously), then handleUpdateDownloaded().
       setImmediate(() => {
+        if (this.options.squirrelSilent === true) return;
         if (this.options.squirrelFails !== undefined) {
           this.emit('error', new Error(this.options.squirrelFails));
           return;

@@ -149,11 +149,18 @@ export function mainProcessHandler(name: (typeof PROCESS_EVENTS)[number]): (reas
   return last as (reason: unknown) => void;
 }
 
-/** Ready, and waits until the window is up and its page loaded. */
+/** Ready, and waits until the window is up and the desk serves (its start-up door says `ready`). */
 export async function startUp(electron: FakeElectron): Promise<void> {
   electron.ready();
   // A start that failed says why here (the error box), rather than as a time-out.
   await vi.waitFor(() => expect({ shown: electron.windows[0]?.shown, errorBoxes: electron.errorBoxes }).toEqual({ shown: true, errorBoxes: [] }), { timeout: 15_000 });
+  await vi.waitFor(
+    async () => {
+      expect(electron.errorBoxes).toEqual([]);
+      expect(await invoke(electron, 'app:startup', {})).toMatchObject({ ok: true, value: { phase: 'ready' } });
+    },
+    { timeout: 15_000 },
+  );
 }
 
 /** A call from the window's page, as ipcRenderer.invoke sends it (the sender is the frame that called). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../../shared/ipc';
-import { channelFeedUrl, createUpdater, UpdateError, type UpdaterOptions } from '../../../main/updates';
+import { channelFeedUrl, createUpdater, INSTALL_DEADLINE_MS, UpdateError, type UpdaterOptions } from '../../../main/updates';
 import { FakeElectron } from '../support/fake-electron';
 import { FakeAutoUpdater, type FakeAutoUpdaterOptions } from '../support/fake-updater';
 
@@ -312,6 +312,26 @@ describe('macOS (MacUpdater and Squirrel.Mac)', () => {
     endShutdown?.();
     await vi.waitFor(() => expect(failed).toBe(1));
     expect(created.status().state).toBe('ready');
+    expect(fake.nextStart()).toBeUndefined();
+  });
+});
+
+describe('an OS installer that never takes the update nor says why', () => {
+  it('Squirrel.Mac silent after the handoff: past the install deadline the app ends anyway (no shut-down desk left running windowless)', async () => {
+    platform({ platform: 'darwin', squirrelSilent: true });
+    fake.answer = { kind: 'update', version: '1.4.0' };
+    let failed = 0;
+    const created = updater({ installFailed: () => failed++ });
+    await created.checkNow();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    created.restart();
+    endShutdown?.();
+    for (let i = 0; i < 10 && fake.installs.length === 0; i++) await Promise.resolve();
+    expect(fake.installs).toHaveLength(1);
+    vi.advanceTimersByTime(INSTALL_DEADLINE_MS - 1);
+    expect(failed).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(failed).toBe(1);
     expect(fake.nextStart()).toBeUndefined();
   });
 });
