@@ -205,8 +205,9 @@ export const CHANNELS = {
   }),
   'session:signOut': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: { action: 'session.signOut' } }),
   /**
-   * The card form tells main while card data is on screen: main turns the window's content protection on
-   * (screenshots and screen sharing show it blank) and off again when the form is gone. Public: the form is
+   * The card form tells main while card data is on screen: main turns the window's content protection on (what each
+   * OS does with it, and what it does not stop, is in the README's Security section) and off again when the form is
+   * gone. Public: the form is
    * also emptied by the idle lock, after which the operator is no longer signed in.
    */
   'window:protectCardData': channel({ input: z.strictObject({ active: z.boolean() }), output: done, access: 'public', activity: 'background', audit: 'none' }),
