@@ -408,6 +408,8 @@ if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore
       return;
     }
     quitting = true;
+    // Accepted: the windows Electron now closes are not asked again.
+    quitAnyway = true;
   });
 
   // Hold every quit until the journal, the databases and the logs are closed (or the deadline), then quit for real: a

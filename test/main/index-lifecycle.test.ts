@@ -78,6 +78,22 @@ describe('main/index.ts: the end of the OS session', () => {
   });
 });
 
+describe('main/index.ts: a signal at logout', () => {
+  it('Linux: SIGTERM during a payment (Electron turns it into a quit) asks nothing and closes the stack', async () => {
+    const electron = await launch({ platform: 'linux' });
+    await startUp(electron);
+    await signInAgent(electron);
+    await paymentInProgress(electron);
+    const contents = electron.windows[0]?.webContents;
+    // Electron's shell/browser/electron_browser_main_parts.cc (InstallShutdownSignalHandlers): the first SIGTERM or SIGINT
+    // calls Browser::Quit(), as app.quit() does: before-quit, then each window's close, then will-quit.
+    electron.app.quit();
+    await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
+    expect(electron.messageBoxes).toEqual([]);
+    expect(await stackClosed(contents)).toBe(true);
+  });
+});
+
 describe('main/index.ts: what nothing caught', () => {
   it('an exception nothing caught after start: a dialog in the desk’s language (no stack), the stack closed, exit 1', async () => {
     const electron = await launch({ settings: { language: 'es-MX' } });
