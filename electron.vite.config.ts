@@ -63,7 +63,9 @@ export default defineConfig({
           // zod and its configuration (jitless: the CSP forbids eval) in one chunk: the configuration then runs before
           // any schema is built, in whichever chunk the code splitting puts the shared schemas (zod decides at
           // construction whether to probe eval, and a probe is reported as a CSP violation).
-          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]renderer[\\/]src[\\/]zod-config\.ts$/ }] },
+          codeSplitting: {
+            groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]renderer[\\/]src[\\/]zod-config\.ts$/ }],
+          },
         },
       },
     },

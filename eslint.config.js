@@ -82,11 +82,26 @@ const noNodeBuiltins = {
 const oneFetchMessage =
   "main/ never calls the global fetch: take the `fetch` your caller passes (MainStackOptions.fetch, Electron's net.fetch in the app).";
 const noGlobalFetch = [{ name: 'fetch', message: oneFetchMessage }];
-const noGlobalFetchProperty = ['globalThis', 'global', 'self', 'window'].map((object) => ({ object, property: 'fetch', message: oneFetchMessage }));
+const noGlobalFetchProperty = ['globalThis', 'global', 'self', 'window'].map((object) => ({
+  object,
+  property: 'fetch',
+  message: oneFetchMessage,
+}));
 // Nor an HTTP client of its own (only the training simulator serves on node:http, on 127.0.0.1). nodemailer's SMTP is
 // not HTTP and keeps its own sockets (README, "Network").
 const httpClientMessage = `${oneFetchMessage} An HTTP client module of its own would bypass it the same way.`;
-const httpClientPaths = ['http', 'https', 'http2', 'undici', 'node-fetch', 'axios', 'got', 'cross-fetch', 'superagent', 'request']
+const httpClientPaths = [
+  'http',
+  'https',
+  'http2',
+  'undici',
+  'node-fetch',
+  'axios',
+  'got',
+  'cross-fetch',
+  'superagent',
+  'request',
+]
   .flatMap((name) => (builtinModules.includes(name) ? [name, `node:${name}`] : [name]))
   .map((name) => ({ name, message: httpClientMessage }));
 const mainFiles = ['main/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
@@ -97,14 +112,7 @@ const ipcMainFiles = ['main/ipc/**'];
 const preloadFiles = ['preload/**'];
 
 export default defineConfig(
-  globalIgnores([
-    'out/',
-    'dist/',
-    'build/',
-    'node_modules/',
-    'test-results/',
-    'playwright-report/',
-  ]),
+  globalIgnores(['out/', 'dist/', 'build/', 'node_modules/', 'test-results/', 'playwright-report/']),
 
   js.configs.recommended,
 

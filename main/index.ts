@@ -59,7 +59,11 @@ function appUrl(): string {
 }
 
 function secretStore(): EncryptedSecretStore {
-  return new EncryptedSecretStore({ safeStorage, file: path.join(app.getPath('userData'), 'secrets.json'), platform: process.platform });
+  return new EncryptedSecretStore({
+    safeStorage,
+    file: path.join(app.getPath('userData'), 'secrets.json'),
+    platform: process.platform,
+  });
 }
 
 /**
@@ -72,10 +76,19 @@ function useElectronSqlite(): void {
     file = path.join(process.resourcesPath, 'native', 'better_sqlite3.node');
     if (!existsSync(file)) throw new Error(`This installation is damaged: ${file} is missing. Install the app again.`);
   } else {
-    const { version: sqliteVersion } = createRequire(import.meta.url)('better-sqlite3/package.json') as { version: string };
-    file = path.join(app.getAppPath(), 'node_modules/.cache/electron-native', process.versions.electron ?? '', `better-sqlite3-${sqliteVersion}.node`);
+    const { version: sqliteVersion } = createRequire(import.meta.url)('better-sqlite3/package.json') as {
+      version: string;
+    };
+    file = path.join(
+      app.getAppPath(),
+      'node_modules/.cache/electron-native',
+      process.versions.electron ?? '',
+      `better-sqlite3-${sqliteVersion}.node`,
+    );
     if (!existsSync(file)) {
-      throw new Error(`better-sqlite3 has not been prepared for Electron ${process.versions.electron ?? ''}: run "npm start" (it runs scripts/prepare-electron.mjs).`);
+      throw new Error(
+        `better-sqlite3 has not been prepared for Electron ${process.versions.electron ?? ''}: run "npm start" (it runs scripts/prepare-electron.mjs).`,
+      );
     }
   }
   useSqliteNativeBinding(file);
@@ -105,10 +118,14 @@ async function start(): Promise<void> {
   denyPermissions(session.defaultSession);
   useElectronSqlite();
 
-  const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath: managedSettingsPath(process.platform, process.env) });
+  const loaded = await loadSettings({
+    userDir: app.getPath('userData'),
+    managedPath: managedSettingsPath(process.platform, process.env),
+  });
   const { settings } = loaded;
   logger.info({ environment: settings.environment, locked: [...loaded.locked] }, 'settings loaded');
-  for (const issue of loaded.ignored) logger.warn({ setting: issue.field }, `settings.json: ${issue.field} ${issue.message}`);
+  for (const issue of loaded.ignored)
+    logger.warn({ setting: issue.field }, `settings.json: ${issue.field} ${issue.message}`);
 
   const url = appUrl();
   const secrets = secretStore();
@@ -123,7 +140,10 @@ async function start(): Promise<void> {
     },
   };
   preferences = language;
-  const isTrustedSender = createSenderCheck({ appUrl: url, isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id });
+  const isTrustedSender = createSenderCheck({
+    appUrl: url,
+    isAppWindow: (id) => mainWindow !== null && mainWindow.webContents.id === id,
+  });
 
   // The window at once, before the center's connection and the recovery: it says what is happening. The door answers
   // app:startup and refuses the rest as `starting` until the stack serves; once the app closes, as `closed`.
@@ -148,7 +168,10 @@ async function start(): Promise<void> {
   const window = created.window;
   mainWindow = window;
   // A page that crashes or hangs is reloaded (the call restored, card data gone), each time audited; a crash loop stops it.
-  watchRenderer(window, { language: () => preferences?.language().language ?? 'es-MX', onRecovered: (recovery) => stack?.windowRecovered(recovery) });
+  watchRenderer(window, {
+    language: () => preferences?.language().language ?? 'es-MX',
+    onRecovered: (recovery) => stack?.windowRecovered(recovery),
+  });
   window.on('close', (event) => {
     if (!mayClose()) event.preventDefault();
   });
@@ -170,7 +193,12 @@ async function start(): Promise<void> {
   });
 
   // Made before the stack, which serves its status to the window; it asks the stack about payments only later.
-  updater = createElectronUpdater({ settings: settings.updates, paymentInProgress: () => stack?.paymentInProgress() ?? false, prepareInstall, logger });
+  updater = createElectronUpdater({
+    settings: settings.updates,
+    paymentInProgress: () => stack?.paymentInProgress() ?? false,
+    prepareInstall,
+    logger,
+  });
   const updates = updater;
   if (settings.center !== undefined) startup.set('connecting_center');
   // A quit during the start waits for the connection and the stack being made, and closes them.
@@ -191,13 +219,23 @@ async function start(): Promise<void> {
       // The center setting moves every store onto the center's PostgreSQL, as the app role with the centerPassword secret.
       ...(settings.center === undefined
         ? {}
-        : { storage: centerStorage(await centerConnection(settings.center, { password: () => secrets.read('centerPassword'), applicationName: `card-payments-desk ${app.getVersion()}` })) }),
+        : {
+            storage: centerStorage(
+              await centerConnection(settings.center, {
+                password: () => secrets.read('centerPassword'),
+                applicationName: `card-payments-desk ${app.getVersion()}`,
+              }),
+            ),
+          }),
       idleTimeoutMs: settings.idleTimeoutMinutes * 60_000,
       preferences: language,
       logger,
       isTrustedSender,
       onUnexpectedError: (channel, error) => {
-        logger.error({ channel, error: error instanceof Error ? error.name : typeof error }, 'unexpected error behind a channel');
+        logger.error(
+          { channel, error: error instanceof Error ? error.name : typeof error },
+          'unexpected error behind a channel',
+        );
       },
       protectCardData: setCardDataProtection,
       updates,
@@ -222,7 +260,9 @@ async function start(): Promise<void> {
   await created.loaded;
   updater.start();
   // The desk is up: a failure of this check is logged, it does not take the app down.
-  await reportUnreadableSecrets(secrets, window).catch((error: unknown) => logger.error({ error: describe(error) }, 'could not check the stored secrets'));
+  await reportUnreadableSecrets(secrets, window).catch((error: unknown) =>
+    logger.error({ error: describe(error) }, 'could not check the stored secrets'),
+  );
 }
 
 /** True when the app may close now: no payment in progress, or the agent chose to quit anyway (asked once at a time). */
@@ -252,7 +292,8 @@ async function askToQuit(): Promise<void> {
     cancelId: 0,
     noLink: true,
   };
-  const { response } = mainWindow === null ? await dialog.showMessageBox(options) : await dialog.showMessageBox(mainWindow, options);
+  const { response } =
+    mainWindow === null ? await dialog.showMessageBox(options) : await dialog.showMessageBox(mainWindow, options);
   if (response !== 1) return;
   logs?.logger.warn({}, 'quitting during a payment, as the agent chose');
   quitAnyway = true;
@@ -276,7 +317,10 @@ function shutDown(): Promise<void> {
       if (making !== undefined) await making.catch(() => undefined);
       const running = stack;
       stack = null;
-      if (running !== null) await running.close().catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
+      if (running !== null)
+        await running
+          .close()
+          .catch((error: unknown) => logs?.logger.error({ error: describe(error) }, 'did not close cleanly'));
       const closingLogs = logs;
       logs = null;
       await closingLogs?.close();

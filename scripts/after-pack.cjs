@@ -81,7 +81,9 @@ async function afterPack(context) {
   if (wrong.length > 0) throw new Error(`The fuses of ${binary} were not flipped: ${wrong.join(', ')}.`);
   console.log(
     `  • fuses flipped  file=${path.relative(process.cwd(), binary)}` +
-      (unknown > 0 ? `  note=${unknown} newer fuse(s) left at Electron's default; update @electron/fuses and FUSES` : ''),
+      (unknown > 0
+        ? `  note=${unknown} newer fuse(s) left at Electron's default; update @electron/fuses and FUSES`
+        : ''),
   );
 }
 

@@ -27,7 +27,8 @@ const EXCLUDED_CHECKS = {
   // Downloads a release list at every run from the electron/releases repository, which Electron deprecated in 2023
   // (electron/electron#37164), and reads the version from package.json, which is not among the audited sources.
   // Electron updates are tracked by npm (`npm outdated`, `npm audit`).
-  AvailableSecurityFixesGlobalCheck: 'reads release data from the deprecated electron/releases repository over the network',
+  AvailableSecurityFixesGlobalCheck:
+    'reads release data from the deprecated electron/releases repository over the network',
 };
 
 const SEVERITY_ORDER = ['HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL'];
@@ -92,27 +93,44 @@ function report({ issues, errors }, version) {
       description: String(issue.description ?? '').trim(),
       url: issue.shortenedURL,
     }))
-    .sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.id.localeCompare(b.id) || a.where.localeCompare(b.where));
+    .sort(
+      (a, b) =>
+        SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+        a.id.localeCompare(b.id) ||
+        a.where.localeCompare(b.where),
+    );
 
   console.log(`Electron security audit (electronegativity, Electron ${version}) of ${SOURCES.join('/, ')}/ — advisory`);
-  console.log(`Excluded checks: ${Object.entries(EXCLUDED_CHECKS).map(([name, why]) => `${name} (${why})`).join('; ')}`);
+  console.log(
+    `Excluded checks: ${Object.entries(EXCLUDED_CHECKS)
+      .map(([name, why]) => `${name} (${why})`)
+      .join('; ')}`,
+  );
   console.log('Each HIGH finding is fixed or explained in README.md, "Security".\n');
   for (const finding of findings) {
-    console.log(`${finding.severity}/${finding.confidence}  ${finding.id}  ${finding.where}${finding.review ? '  [review required]' : ''}`);
+    console.log(
+      `${finding.severity}/${finding.confidence}  ${finding.id}  ${finding.where}${finding.review ? '  [review required]' : ''}`,
+    );
     if (finding.description !== '') console.log(`    ${finding.description}`);
     if (finding.url) console.log(`    ${finding.url}`);
   }
-  const counts = SEVERITY_ORDER.map((severity) => `${severity.toLowerCase()}=${findings.filter((f) => f.severity === severity).length}`);
+  const counts = SEVERITY_ORDER.map(
+    (severity) => `${severity.toLowerCase()}=${findings.filter((f) => f.severity === severity).length}`,
+  );
   console.log(`\nelectron-audit ${counts.join(' ')} unreadable_files=${unreadable.length}`);
 
   if (unreadable.length > 0) {
     // A file the tool could not parse was not audited at all: that is a failure of the audit, not a finding.
-    console.error('electron-audit: some sources could not be analysed (see the errors above); the audit is incomplete.');
+    console.error(
+      'electron-audit: some sources could not be analysed (see the errors above); the audit is incomplete.',
+    );
     process.exitCode = 1;
   }
 }
 
 main().catch((error) => {
-  console.error(`electron-audit: electronegativity failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  console.error(
+    `electron-audit: electronegativity failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   process.exitCode = 1;
 });

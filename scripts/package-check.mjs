@@ -46,7 +46,10 @@ function step(title) {
 function buildApp() {
   if (args.has('--no-build')) {
     step('reusing out/ (--no-build)');
-    return expect(existsSync(path.join(root, 'out/main/index.js')), 'out/ is missing: run electron-vite build, or drop --no-build');
+    return expect(
+      existsSync(path.join(root, 'out/main/index.js')),
+      'out/ is missing: run electron-vite build, or drop --no-build',
+    );
   }
   step('electron-vite build');
   const bin = path.join(root, 'node_modules/electron-vite/bin/electron-vite.js');
@@ -61,24 +64,45 @@ function checkPreload() {
   step(`measuring out/preload (budget ${PRELOAD_BUDGET_BYTES / 1000} kB)`);
   const dir = path.join(root, 'out/preload');
   const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  const bytes = files.reduce((sum, entry) => sum + statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size, 0);
+  const bytes = files.reduce(
+    (sum, entry) => sum + statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size,
+    0,
+  );
   const kb = (bytes / 1000).toFixed(1);
-  if (expect(bytes <= PRELOAD_BUDGET_BYTES, `out/preload is ${kb} kB, over its ${PRELOAD_BUDGET_BYTES / 1000} kB budget: the preload must import only shared/ipc/channels.ts as values, never the contract's schemas`)) {
+  if (
+    expect(
+      bytes <= PRELOAD_BUDGET_BYTES,
+      `out/preload is ${kb} kB, over its ${PRELOAD_BUDGET_BYTES / 1000} kB budget: the preload must import only shared/ipc/channels.ts as values, never the contract's schemas`,
+    )
+  ) {
     facts.push(`preload ${kb} kB`);
   }
 }
 
 // --- 2. The configuration ---------------------------------------------------------------------------------------
 /** Keys that would hold signing secrets or their files: they come from the environment, never from the file. */
-const SECRET_KEYS = new Set(['cscLink', 'cscKeyPassword', 'certificateFile', 'certificatePassword', 'appleIdPassword', 'password']);
+const SECRET_KEYS = new Set([
+  'cscLink',
+  'cscKeyPassword',
+  'certificateFile',
+  'certificatePassword',
+  'appleIdPassword',
+  'password',
+]);
 
 function secretKeysIn(value, at = '') {
   if (Array.isArray(value)) return value.flatMap((item, index) => secretKeysIn(item, `${at}[${index}]`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, inner]) => [...(SECRET_KEYS.has(key) ? [`${at}${at ? '.' : ''}${key}`] : []), ...secretKeysIn(inner, `${at}${at ? '.' : ''}${key}`)]);
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(SECRET_KEYS.has(key) ? [`${at}${at ? '.' : ''}${key}`] : []),
+    ...secretKeysIn(inner, `${at}${at ? '.' : ''}${key}`),
+  ]);
 }
 
-const targetNames = (targets) => (Array.isArray(targets) ? targets : [targets]).map((target) => (typeof target === 'string' ? target : target?.target));
+const targetNames = (targets) =>
+  (Array.isArray(targets) ? targets : [targets]).map((target) =>
+    typeof target === 'string' ? target : target?.target,
+  );
 
 function checkConfig() {
   step('validating electron-builder.yml against node_modules/app-builder-lib/scheme.json');
@@ -88,36 +112,76 @@ function checkConfig() {
   const validate = new Ajv({ allErrors: true, strict: false }).compile(scheme);
   const valid = validate(config);
   if (!valid) {
-    for (const error of validate.errors ?? []) problems.push(`electron-builder.yml${error.instancePath || ''}: ${error.message}${error.params?.additionalProperty ? ` (${error.params.additionalProperty})` : ''}`);
+    for (const error of validate.errors ?? [])
+      problems.push(
+        `electron-builder.yml${error.instancePath || ''}: ${error.message}${error.params?.additionalProperty ? ` (${error.params.additionalProperty})` : ''}`,
+      );
   }
 
   const buildResources = path.join(root, config.directories?.buildResources ?? 'build');
   expect(config.asar === true, 'asar must be on (OnlyLoadAppFromAsar and the asar integrity check need app.asar)');
-  expect(config.afterPack === './scripts/after-pack.cjs', 'afterPack must be ./scripts/after-pack.cjs (it flips the fuses)');
-  expect(config.electronFuses === undefined, 'electronFuses must not be set: the afterPack hook flips the fuses (one place only)');
-  expect(config.disableAsarIntegrity !== true, 'disableAsarIntegrity must stay off (EnableEmbeddedAsarIntegrityValidation needs the embedded hash)');
-  expect(config.npmRebuild === false, 'npmRebuild must be false: packaging never rebuilds the development node_modules (npm test needs them built for Node)');
   expect(
-    JSON.stringify(config.extraResources) === JSON.stringify([{ from: NATIVE_FROM, to: 'native', filter: ['better_sqlite3.node'] }]),
+    config.afterPack === './scripts/after-pack.cjs',
+    'afterPack must be ./scripts/after-pack.cjs (it flips the fuses)',
+  );
+  expect(
+    config.electronFuses === undefined,
+    'electronFuses must not be set: the afterPack hook flips the fuses (one place only)',
+  );
+  expect(
+    config.disableAsarIntegrity !== true,
+    'disableAsarIntegrity must stay off (EnableEmbeddedAsarIntegrityValidation needs the embedded hash)',
+  );
+  expect(
+    config.npmRebuild === false,
+    'npmRebuild must be false: packaging never rebuilds the development node_modules (npm test needs them built for Node)',
+  );
+  expect(
+    JSON.stringify(config.extraResources) ===
+      JSON.stringify([{ from: NATIVE_FROM, to: 'native', filter: ['better_sqlite3.node'] }]),
     `extraResources must put ${NATIVE_FROM}/better_sqlite3.node in resources/native/ (main/index.ts loads it there)`,
   );
-  expect(config.publish?.[0]?.provider === 'generic', 'publish must be the generic provider (electron-updater reads IT\'s server)');
-  expect(JSON.stringify(targetNames(config.win?.target)) === JSON.stringify(['nsis', 'msi']), 'Windows targets must be nsis and msi');
+  expect(
+    config.publish?.[0]?.provider === 'generic',
+    "publish must be the generic provider (electron-updater reads IT's server)",
+  );
+  expect(
+    JSON.stringify(targetNames(config.win?.target)) === JSON.stringify(['nsis', 'msi']),
+    'Windows targets must be nsis and msi',
+  );
   expect(config.win?.verifyUpdateCodeSignature !== false, 'win.verifyUpdateCodeSignature must stay on');
-  expect(typeof config.msi?.upgradeCode === 'string', 'msi.upgradeCode must be fixed, or Windows cannot upgrade the MSI');
-  expect(JSON.stringify(targetNames(config.mac?.target)) === JSON.stringify(['dmg', 'zip']), 'macOS targets must be dmg and zip');
+  expect(
+    typeof config.msi?.upgradeCode === 'string',
+    'msi.upgradeCode must be fixed, or Windows cannot upgrade the MSI',
+  );
+  expect(
+    JSON.stringify(targetNames(config.mac?.target)) === JSON.stringify(['dmg', 'zip']),
+    'macOS targets must be dmg and zip',
+  );
   expect(config.mac?.hardenedRuntime === true, 'mac.hardenedRuntime must be on');
-  expect(config.mac?.notarize === true, 'mac.notarize must be on (it runs when the Apple credentials are in the environment)');
+  expect(
+    config.mac?.notarize === true,
+    'mac.notarize must be on (it runs when the Apple credentials are in the environment)',
+  );
   // An AppImage cannot start on Ubuntu 23.10 and later without --no-sandbox (electron-builder.yml says why): the deb only.
-  expect(JSON.stringify(targetNames(config.linux?.target)) === JSON.stringify(['deb']), 'The Linux target must be the deb alone (an AppImage cannot keep the sandbox on current Ubuntu)');
+  expect(
+    JSON.stringify(targetNames(config.linux?.target)) === JSON.stringify(['deb']),
+    'The Linux target must be the deb alone (an AppImage cannot keep the sandbox on current Ubuntu)',
+  );
   for (const file of [config.mac?.entitlements, config.mac?.entitlementsInherit]) {
     expect(typeof file === 'string' && existsSync(path.join(root, file)), `the entitlements file ${file} is missing`);
   }
   for (const icon of [config.win?.icon, config.mac?.icon, config.linux?.icon]) {
-    expect(typeof icon === 'string' && existsSync(path.join(buildResources, icon)), `the icon ${icon} is missing from ${path.relative(root, buildResources)}`);
+    expect(
+      typeof icon === 'string' && existsSync(path.join(buildResources, icon)),
+      `the icon ${icon} is missing from ${path.relative(root, buildResources)}`,
+    );
   }
   const secrets = secretKeysIn(config);
-  expect(secrets.length === 0, `electron-builder.yml holds signing secrets (${secrets.join(', ')}): they belong in the environment`);
+  expect(
+    secrets.length === 0,
+    `electron-builder.yml holds signing secrets (${secrets.join(', ')}): they belong in the environment`,
+  );
   if (valid) facts.push('config valid');
   return { config, valid };
 }
@@ -136,7 +200,10 @@ function nativeForPackaging(arch) {
   if (existsSync(file)) return () => undefined;
   const made = !existsSync(folder);
   mkdirSync(folder, { recursive: true });
-  copyFileSync(path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'), file);
+  copyFileSync(
+    path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'),
+    file,
+  );
   return () => rmSync(made ? folder : file, { recursive: true, force: true });
 }
 
@@ -153,7 +220,8 @@ async function packageDir(work) {
     removeStandIn();
   }
   const unpacked = readdirSync(output).find((name) => name.startsWith('linux') && name.endsWith('unpacked'));
-  if (!expect(unpacked !== undefined, `electron-builder wrote no linux-*unpacked folder in ${output}`)) return undefined;
+  if (!expect(unpacked !== undefined, `electron-builder wrote no linux-*unpacked folder in ${output}`))
+    return undefined;
   return path.join(output, unpacked);
 }
 
@@ -184,9 +252,25 @@ const CREDENTIALS = [
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
   [/\bSK[0-9a-f]{32}\b/, 'a Twilio API key'],
 ];
-const CREDENTIAL_FILES = /(?:^|\/)(?:\.npmrc|\.netrc|id_rsa|id_ed25519|secrets\.json|credentials\.json|managed-settings\.json|settings\.json)$|\.(?:pem|p12|pfx|key|keystore|jks|mobileprovision|provisionprofile)$/i;
+const CREDENTIAL_FILES =
+  /(?:^|\/)(?:\.npmrc|\.netrc|id_rsa|id_ed25519|secrets\.json|credentials\.json|managed-settings\.json|settings\.json)$|\.(?:pem|p12|pfx|key|keystore|jks|mobileprovision|provisionprofile)$/i;
 /** Dev-only packages that must not be in the shipped node_modules (react is bundled into out/renderer). */
-const DEV_ONLY = ['electron', 'electron-builder', 'electron-vite', 'vite', 'vitest', 'typescript', 'tsx', 'eslint', '@playwright/test', 'react', 'react-dom', '@electron/fuses', '@electron/asar', 'ajv'];
+const DEV_ONLY = [
+  'electron',
+  'electron-builder',
+  'electron-vite',
+  'vite',
+  'vitest',
+  'typescript',
+  'tsx',
+  'eslint',
+  '@playwright/test',
+  'react',
+  'react-dom',
+  '@electron/fuses',
+  '@electron/asar',
+  'ajv',
+];
 
 async function inspect(appDir, config) {
   step(`inspecting ${path.relative(root, appDir) || appDir}`);
@@ -194,7 +278,10 @@ async function inspect(appDir, config) {
   if (expect(existsSync(executable), `the executable ${executable} is missing`)) {
     const wire = await getCurrentFuseWire(executable);
     for (const [name, on] of Object.entries(FUSES)) {
-      expect(wire[FuseV1Options[name]] === (on ? FUSE_ON : FUSE_OFF), `fuse ${name} is not ${on ? 'on' : 'off'} in the packaged executable`);
+      expect(
+        wire[FuseV1Options[name]] === (on ? FUSE_ON : FUSE_OFF),
+        `fuse ${name} is not ${on ? 'on' : 'off'} in the packaged executable`,
+      );
     }
     facts.push('fuses flipped');
   }
@@ -213,40 +300,67 @@ async function inspect(appDir, config) {
   const app = regular.filter((file) => !file.startsWith('/node_modules/'));
 
   // The app's built code, and nothing of its sources.
-  for (const required of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+  for (const required of [
+    '/package.json',
+    '/out/main/index.js',
+    '/out/preload/index.cjs',
+    '/out/renderer/index.html',
+  ]) {
     expect(regular.includes(required), `app.asar lacks ${required}`);
   }
-  expect(app.some((file) => /^\/out\/renderer\/assets\/.+\.js$/.test(file)), 'app.asar has no renderer script in out/renderer/assets/');
+  expect(
+    app.some((file) => /^\/out\/renderer\/assets\/.+\.js$/.test(file)),
+    'app.asar has no renderer script in out/renderer/assets/',
+  );
   const packaged = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8'));
-  expect(regular.includes(`/${path.posix.normalize(packaged.main ?? '')}`), `package.json's main (${packaged.main}) is not in app.asar`);
+  expect(
+    regular.includes(`/${path.posix.normalize(packaged.main ?? '')}`),
+    `package.json's main (${packaged.main}) is not in app.asar`,
+  );
   const outside = app.filter((file) => !file.startsWith('/out/') && file !== '/package.json');
   expect(outside.length === 0, `app.asar holds files besides out/ and package.json: ${outside.slice(0, 5).join(', ')}`);
 
-  const tests = regular.filter((file) => /(?:^|\/)(?:test|tests|__tests__|e2e)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$/.test(file) && !file.startsWith('/node_modules/'));
+  const tests = regular.filter(
+    (file) =>
+      /(?:^|\/)(?:test|tests|__tests__|e2e)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$/.test(file) &&
+      !file.startsWith('/node_modules/'),
+  );
   expect(tests.length === 0, `app.asar holds tests: ${tests.slice(0, 5).join(', ')}`);
-  const dependencyTests = regular.filter((file) => file.startsWith('/node_modules/') && /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(file));
+  const dependencyTests = regular.filter(
+    (file) => file.startsWith('/node_modules/') && /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(file),
+  );
   expect(dependencyTests.length === 0, `app.asar holds dependencies' tests: ${dependencyTests.slice(0, 5).join(', ')}`);
   const envFiles = files.filter((file) => /(?:^|\/)\.env(?:\..*)?$/.test(file));
   expect(envFiles.length === 0, `app.asar holds .env files: ${envFiles.join(', ')}`);
   const maps = files.filter((file) => file.endsWith('.map'));
-  expect(maps.length === 0, `app.asar holds source maps: ${maps.slice(0, 5).join(', ')}${maps.length > 5 ? ` and ${maps.length - 5} more` : ''}`);
+  expect(
+    maps.length === 0,
+    `app.asar holds source maps: ${maps.slice(0, 5).join(', ')}${maps.length > 5 ? ` and ${maps.length - 5} more` : ''}`,
+  );
   const credentialFiles = files.filter((file) => CREDENTIAL_FILES.test(file));
-  expect(credentialFiles.length === 0, `app.asar holds files that look like credentials: ${credentialFiles.join(', ')}`);
+  expect(
+    credentialFiles.length === 0,
+    `app.asar holds files that look like credentials: ${credentialFiles.join(', ')}`,
+  );
   const devOnly = DEV_ONLY.filter((name) => regular.includes(`/node_modules/${name}/package.json`));
   expect(devOnly.length === 0, `app.asar holds development packages: ${devOnly.join(', ')}`);
 
   // Every production dependency, transitively, where Node's resolution finds it in app.asar and at the version the
   // project's node_modules resolves to (electron-builder lays node_modules out anew; a missing one fails only at run time).
-  const manifests = new Set(regular.filter((file) => file.startsWith('/node_modules/') && file.endsWith('/package.json')));
+  const manifests = new Set(
+    regular.filter((file) => file.startsWith('/node_modules/') && file.endsWith('/package.json')),
+  );
   const versions = new Map();
   const packagedVersion = (dir) => {
     if (!manifests.has(`/${dir}/package.json`)) return undefined;
-    if (!versions.has(dir)) versions.set(dir, JSON.parse(asar.extractFile(archive, `${dir}/package.json`).toString('utf8')).version);
+    if (!versions.has(dir))
+      versions.set(dir, JSON.parse(asar.extractFile(archive, `${dir}/package.json`).toString('utf8')).version);
     return versions.get(dir);
   };
   const closure = dependencyClosureProblems({ root, packagedVersion });
   problems.push(...closure);
-  if (closure.length === 0) facts.push(`every production dependency in app.asar (${versions.size} packages, each at its version)`);
+  if (closure.length === 0)
+    facts.push(`every production dependency in app.asar (${versions.size} packages, each at its version)`);
 
   let scanned = 0;
   for (const file of regular) {
@@ -261,24 +375,44 @@ async function inspect(appDir, config) {
   }
   // better-sqlite3's Electron build in resources/native/ (where main loads it); no native module in or beside app.asar:
   // the one in node_modules is Node's build, which Electron cannot load.
-  expect(existsSync(path.join(appDir, 'resources', 'native', 'better_sqlite3.node')), "resources/native/better_sqlite3.node (better-sqlite3's Electron build) is missing");
+  expect(
+    existsSync(path.join(appDir, 'resources', 'native', 'better_sqlite3.node')),
+    "resources/native/better_sqlite3.node (better-sqlite3's Electron build) is missing",
+  );
   const nativeInAsar = regular.filter((file) => file.endsWith('.node'));
-  expect(nativeInAsar.length === 0, `app.asar holds native modules (built for Node, not Electron): ${nativeInAsar.join(', ')}`);
+  expect(
+    nativeInAsar.length === 0,
+    `app.asar holds native modules (built for Node, not Electron): ${nativeInAsar.join(', ')}`,
+  );
   const unpacked = path.join(appDir, 'resources', 'app.asar.unpacked');
   expect(!existsSync(unpacked), `app.asar.unpacked exists: nothing is unpacked beside app.asar (${unpacked})`);
-  expect(regular.includes('/node_modules/better-sqlite3/lib/index.js'), "app.asar lacks better-sqlite3's JavaScript (node_modules/better-sqlite3/lib)");
+  expect(
+    regular.includes('/node_modules/better-sqlite3/lib/index.js'),
+    "app.asar lacks better-sqlite3's JavaScript (node_modules/better-sqlite3/lib)",
+  );
 
   // The simulator: inside the main bundle (training mode starts it on 127.0.0.1), never as its own program.
   const main = asar.extractFile(archive, 'out/main/index.js').toString('utf8');
-  expect(main.includes('/_sandbox') && main.includes('127.0.0.1'), 'the simulator (training mode) is missing from out/main/index.js');
-  expect(!main.includes('processing-delay-ms'), "the simulator's command line (main/sandbox/cli.ts) is in the main bundle");
+  expect(
+    main.includes('/_sandbox') && main.includes('127.0.0.1'),
+    'the simulator (training mode) is missing from out/main/index.js',
+  );
+  expect(
+    !main.includes('processing-delay-ms'),
+    "the simulator's command line (main/sandbox/cli.ts) is in the main bundle",
+  );
   const otherMain = app.filter((file) => file.startsWith('/out/main/') && file !== '/out/main/index.js');
   expect(otherMain.length === 0, `out/main holds more than the main bundle: ${otherMain.join(', ')}`);
   const simulatorElsewhere = app.filter((file) => file !== '/out/main/index.js' && /sandbox|simulator/i.test(file));
   expect(simulatorElsewhere.length === 0, `simulator files outside the main bundle: ${simulatorElsewhere.join(', ')}`);
 
   const megabytes = (statSync(archive).size / 1024 / 1024).toFixed(1);
-  facts.push(`app.asar ${regular.length} files ${megabytes} MB (${scanned} scanned)`, 'no tests/.env/maps/credentials', 'simulator only in the main bundle', 'better-sqlite3 from resources/native');
+  facts.push(
+    `app.asar ${regular.length} files ${megabytes} MB (${scanned} scanned)`,
+    'no tests/.env/maps/credentials',
+    'simulator only in the main bundle',
+    'better-sqlite3 from resources/native',
+  );
 }
 
 // --- Run --------------------------------------------------------------------------------------------------------

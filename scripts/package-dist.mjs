@@ -32,27 +32,40 @@ try {
 }
 console.log(`dist: ${plan.how}`);
 if (!plan.signed && platform !== 'linux' && !args.has('--allow-unsigned')) {
-  console.error('dist: refusing to build an unsigned installer; set the signing variables (docs/IT.md) or pass --allow-unsigned for a test build.');
+  console.error(
+    'dist: refusing to build an unsigned installer; set the signing variables (docs/IT.md) or pass --allow-unsigned for a test build.',
+  );
   process.exit(2);
 }
 if (args.has('--dry-run')) {
-  console.log(JSON.stringify({ platform, label: plan.label, config: plan.config, env: Object.keys(plan.env) }, null, 2));
+  console.log(
+    JSON.stringify({ platform, label: plan.label, config: plan.config, env: Object.keys(plan.env) }, null, 2),
+  );
   process.exit(0);
 }
 
 // What Electron 45's tooling declares (@electron/get, @electron/rebuild); the tests also run on Node 20.
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`dist: npm run dist needs Node.js 22.12 or later (Electron 45's tooling requires it); this is Node.js ${process.versions.node}.`);
+  console.error(
+    `dist: npm run dist needs Node.js 22.12 or later (Electron 45's tooling requires it); this is Node.js ${process.versions.node}.`,
+  );
   process.exit(1);
 }
 
-const vite = spawnSync(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+const vite = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+  { cwd: root, stdio: 'inherit' },
+);
 if (vite.status !== 0) process.exit(vite.status ?? 1);
 
 // better-sqlite3 for Electron, for each arch this platform is built for (the mac targets name theirs; else this machine's).
-const targetEntries = (platformConfig) => (Array.isArray(platformConfig?.target) ? platformConfig.target : [platformConfig?.target]).filter(Boolean);
-const named = targetEntries(config[platform]).flatMap((target) => (typeof target === 'object' && Array.isArray(target.arch) ? target.arch : []));
+const targetEntries = (platformConfig) =>
+  (Array.isArray(platformConfig?.target) ? platformConfig.target : [platformConfig?.target]).filter(Boolean);
+const named = targetEntries(config[platform]).flatMap((target) =>
+  typeof target === 'object' && Array.isArray(target.arch) ? target.arch : [],
+);
 const arches = named.length > 0 ? [...new Set(named)] : [process.arch];
 const nodePlatform = { win: 'win32', mac: 'darwin', linux: 'linux' }[platform];
 for (const arch of arches) {
@@ -71,4 +84,6 @@ Object.assign(process.env, plan.env);
 const targets = { win: Platform.WINDOWS, mac: Platform.MAC, linux: Platform.LINUX }[platform].createTarget();
 const artifacts = await build({ projectDir: root, targets, publish: 'never', config: plan.config });
 for (const file of artifacts) console.log(`dist: ${path.relative(root, file)}`);
-console.log(`dist ${plan.signed ? 'signed' : 'UNSIGNED'}${plan.label === '-UNNOTARIZED' ? ' (not notarized)' : ''}: ${artifacts.length} file(s) in dist/`);
+console.log(
+  `dist ${plan.signed ? 'signed' : 'UNSIGNED'}${plan.label === '-UNNOTARIZED' ? ' (not notarized)' : ''}: ${artifacts.length} file(s) in dist/`,
+);

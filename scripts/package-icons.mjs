@@ -91,7 +91,8 @@ export function png(size) {
   header.writeUInt32BE(size, 4);
   header.set([8, 6, 0, 0, 0], 8);
   const rows = Buffer.alloc(size * (size * 4 + 1));
-  for (let row = 0; row < size; row++) pixels.copy(rows, row * (size * 4 + 1) + 1, row * size * 4, (row + 1) * size * 4);
+  for (let row = 0; row < size; row++)
+    pixels.copy(rows, row * (size * 4 + 1) + 1, row * size * 4, (row + 1) * size * 4);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),

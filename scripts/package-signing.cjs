@@ -47,10 +47,13 @@ function signingPlan(platform, env, config) {
     const azureSet = AZURE_VARIABLES.filter((name) => present(env, name));
     const certificate = present(env, 'WIN_CSC_LINK') || present(env, 'CSC_LINK');
     if (azureSet.length > 0 && azureSet.length < AZURE_VARIABLES.length) {
-      throw new Error(`Azure Trusted Signing is half configured: set ${AZURE_VARIABLES.filter((name) => !present(env, name)).join(', ')} too.`);
+      throw new Error(
+        `Azure Trusted Signing is half configured: set ${AZURE_VARIABLES.filter((name) => !present(env, name)).join(', ')} too.`,
+      );
     }
     const azure = azureSet.length === AZURE_VARIABLES.length;
-    if (azure && certificate) throw new Error('Both Azure Trusted Signing and a certificate (CSC_LINK) are set: choose one.');
+    if (azure && certificate)
+      throw new Error('Both Azure Trusted Signing and a certificate (CSC_LINK) are set: choose one.');
     if (azure) {
       return {
         signed: true,
@@ -69,13 +72,16 @@ function signingPlan(platform, env, config) {
         env: {},
       };
     }
-    if (certificate) return { signed: true, label: '', how: 'Windows: certificate from WIN_CSC_LINK / CSC_LINK', config: {}, env: {} };
+    if (certificate)
+      return { signed: true, label: '', how: 'Windows: certificate from WIN_CSC_LINK / CSC_LINK', config: {}, env: {} };
     return {
       signed: false,
       label: '-UNSIGNED',
       how: 'Windows: UNSIGNED (no CSC_LINK, no Azure Trusted Signing); such a build never updates itself',
       config: {
-        nsis: { artifactName: labelled(config.nsis?.artifactName ?? '${productName}-Setup-${version}.${ext}', '-UNSIGNED') },
+        nsis: {
+          artifactName: labelled(config.nsis?.artifactName ?? '${productName}-Setup-${version}.${ext}', '-UNSIGNED'),
+        },
         msi: { artifactName: labelled(config.msi?.artifactName ?? '${productName}-${version}.${ext}', '-UNSIGNED') },
       },
       env: {},
@@ -84,12 +90,19 @@ function signingPlan(platform, env, config) {
   if (platform === 'mac') {
     const identity = present(env, 'CSC_LINK') || present(env, 'CSC_NAME');
     const notarizing = NOTARIZATION_SETS.find((set) => set.every((name) => present(env, name)));
-    const partial = NOTARIZATION_SETS.find((set) => set.some((name) => present(env, name)) && !set.every((name) => present(env, name)));
+    const partial = NOTARIZATION_SETS.find(
+      (set) => set.some((name) => present(env, name)) && !set.every((name) => present(env, name)),
+    );
     if (partial !== undefined && notarizing === undefined) {
-      throw new Error(`Apple notarization is half configured: set ${partial.filter((name) => !present(env, name)).join(', ')} too.`);
+      throw new Error(
+        `Apple notarization is half configured: set ${partial.filter((name) => !present(env, name)).join(', ')} too.`,
+      );
     }
     const names = (label) => ({
-      mac: { artifactName: labelled(config.mac?.artifactName ?? '${productName}-${version}-${arch}-mac.${ext}', label), notarize: label === '' },
+      mac: {
+        artifactName: labelled(config.mac?.artifactName ?? '${productName}-${version}-${arch}-mac.${ext}', label),
+        notarize: label === '',
+      },
       dmg: { artifactName: labelled(config.dmg?.artifactName ?? '${productName}-${version}-${arch}.${ext}', label) },
     });
     if (!identity) {
@@ -104,9 +117,21 @@ function signingPlan(platform, env, config) {
       };
     }
     if (notarizing === undefined) {
-      return { signed: true, label: '-UNNOTARIZED', how: 'macOS: signed but NOT notarized (no Apple notarization credentials)', config: names('-UNNOTARIZED'), env: {} };
+      return {
+        signed: true,
+        label: '-UNNOTARIZED',
+        how: 'macOS: signed but NOT notarized (no Apple notarization credentials)',
+        config: names('-UNNOTARIZED'),
+        env: {},
+      };
     }
-    return { signed: true, label: '', how: `macOS: signed and notarized (${notarizing.join(', ')})`, config: {}, env: {} };
+    return {
+      signed: true,
+      label: '',
+      how: `macOS: signed and notarized (${notarizing.join(', ')})`,
+      config: {},
+      env: {},
+    };
   }
   throw new Error(`Unknown platform ${platform}: use win, mac or linux.`);
 }

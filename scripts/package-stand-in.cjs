@@ -24,7 +24,9 @@ const ELECTRON_DEFAULT_WIRE = '10110001';
 function standInExecutable({ extraFuses = 0 } = {}) {
   const wire = ELECTRON_DEFAULT_WIRE + '0'.repeat(extraFuses);
   return Buffer.concat([
-    Buffer.from('#!/bin/sh\necho "This is a stand-in for the Electron binary, used to check packaging; it cannot run." >&2\nexit 1\n# '),
+    Buffer.from(
+      '#!/bin/sh\necho "This is a stand-in for the Electron binary, used to check packaging; it cannot run." >&2\nexit 1\n# ',
+    ),
     Buffer.from(FUSE_SENTINEL, 'ascii'),
     Buffer.from([1, wire.length]),
     Buffer.from(wire, 'ascii'),
@@ -38,7 +40,10 @@ function writeStandInElectronDist(dir, version) {
   mkdirSync(path.join(dir, 'locales'), { recursive: true });
   writeFileSync(path.join(dir, 'electron'), standInExecutable(), { mode: 0o755 });
   writeFileSync(path.join(dir, 'version'), version);
-  writeFileSync(path.join(dir, 'LICENSE'), 'Stand-in for the Electron distribution (MIT-licensed Electron is not downloaded here).\n');
+  writeFileSync(
+    path.join(dir, 'LICENSE'),
+    'Stand-in for the Electron distribution (MIT-licensed Electron is not downloaded here).\n',
+  );
   writeFileSync(path.join(dir, 'locales', 'en-US.pak'), '');
   writeFileSync(path.join(dir, 'locales', 'es-419.pak'), '');
   return dir;

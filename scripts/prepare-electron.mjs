@@ -35,15 +35,21 @@ const { electronDir, electronVersion, electronPackage, sqliteVersion } = found;
 // tests only, ELECTRON_OVERRIDE_DIST_PATH (the electron package's, which Playwright's _electron reads). electron-vite
 // never reads the latter (it needs path.txt, which only the installer writes), so npm start and npm run dev install.
 const startedByNpm = ['prestart', 'predev'].includes(process.env['npm_lifecycle_event'] ?? '');
-const broughtAlong = (startedByNpm ? ['ELECTRON_EXEC_PATH'] : ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH']).some((name) => (process.env[name] ?? '') !== '');
+const broughtAlong = (
+  startedByNpm ? ['ELECTRON_EXEC_PATH'] : ['ELECTRON_EXEC_PATH', 'ELECTRON_OVERRIDE_DIST_PATH']
+).some((name) => (process.env[name] ?? '') !== '');
 const execPath = process.env['ELECTRON_EXEC_PATH'] ?? '';
 if (execPath !== '' && !statSync(execPath, { throwIfNoEntry: false })?.isFile()) {
-  fail(`ELECTRON_EXEC_PATH is ${execPath}, which is not a file; set it to the Electron executable you have, or unset it to let npm start install Electron.`);
+  fail(
+    `ELECTRON_EXEC_PATH is ${execPath}, which is not a file; set it to the Electron executable you have, or unset it to let npm start install Electron.`,
+  );
 }
 if (!broughtAlong) {
   const installer = electronPackage.bin?.['install-electron'];
   if (typeof installer !== 'string') {
-    fail(`The electron package ${electronVersion} has no install-electron command; reinstall it with npm install, then run npm start again.`);
+    fail(
+      `The electron package ${electronVersion} has no install-electron command; reinstall it with npm install, then run npm start again.`,
+    );
   }
   const { code, output } = await run(process.execPath, [path.join(electronDir, installer)], {
     cwd: electronDir,
@@ -70,8 +76,12 @@ try {
 } catch (error) {
   // A file that cannot be written (node_modules/.cache, the temporary folder): said in one sentence too, never as a stack.
   const why = error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
-  fail(`better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} could not be put in place (${why}): ${WRITE_ADVICE}`);
+  fail(
+    `better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} could not be put in place (${why}): ${WRITE_ADVICE}`,
+  );
 }
 if ('failed' in result) fail(result.failed);
 const how = { ready: 'is ready', prebuilt: 'was downloaded (prebuilt)', compiled: 'was compiled' }[result.how];
-console.log(`prepare-electron: Electron ${electronVersion} is ${broughtAlong ? 'brought along' : 'installed'}; better-sqlite3 ${sqliteVersion} for it ${how}.`);
+console.log(
+  `prepare-electron: Electron ${electronVersion} is ${broughtAlong ? 'brought along' : 'installed'}; better-sqlite3 ${sqliteVersion} for it ${how}.`,
+);

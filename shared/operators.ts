@@ -24,7 +24,10 @@ export const NewOperatorId = OperatorId.refine(
   'The ids "system" and "anonymous" are kept for the audit trail’s own entries: choose another id.',
 );
 
-export const DisplayName = freeText().trim().min(1, 'Enter a name.').max(80, 'The name can have at most 80 characters.');
+export const DisplayName = freeText()
+  .trim()
+  .min(1, 'Enter a name.')
+  .max(80, 'The name can have at most 80 characters.');
 
 /** PCI DSS 4.0 (8.3.6): at least 12 characters, letters and digits. */
 export const Password = z

@@ -1,22 +1,55 @@
 /** The main process without Electron: service, journal, operators, engine and the IPC door, over one data folder. */
 import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMITS, MAX_PAYMENT_RESULTS, type AuditQuery, type RefundLimits } from '../../shared/desk';
-import { CHANNELS, EVENTS, type AuditLookup, type EventName, type EventPayload, type UpdateStatus } from '../../shared/ipc';
+import {
+  CHANNELS,
+  EVENTS,
+  type AuditLookup,
+  type EventName,
+  type EventPayload,
+  type UpdateStatus,
+} from '../../shared/ipc';
 import type { Language } from '../../shared/language';
 import { isFinalPayment, isFinalRefund } from '../../shared/payments';
 import { deskIdentity, describeCenter, registerDesk, type CenterSettings } from '../center';
 import { auditCsv, AuditTrail, createCallRecorder, type AuditEntry, type AuditFilter, withActorNames } from '../audit';
-import { createDispatcher, createHandlers, type DeskPort, type Dispatch, type PreferencesPort, type SenderInfo, type SessionPort, type UpdatesPort } from '../ipc';
+import {
+  createDispatcher,
+  createHandlers,
+  type DeskPort,
+  type Dispatch,
+  type PreferencesPort,
+  type SenderInfo,
+  type SessionPort,
+  type UpdatesPort,
+} from '../ipc';
 import { RefundDesk, RefundRequests, refundOutcome, systemRequestId, type StoredRequest } from '../refunds';
 import { endOfDayReport, searchWindow } from '../reports';
 import { createMessenger, MessagingAudit, type MessagingSecrets } from '../messaging';
-import { BuiltinReservationStore, createReservationSource, ReservationError, searchWithShortReference, type SecretGetter } from '../reservations';
+import {
+  BuiltinReservationStore,
+  createReservationSource,
+  ReservationError,
+  searchWithShortReference,
+  type SecretGetter,
+} from '../reservations';
 import { LiveFeed } from '../live';
 import { embeddedStorage, holdDeskFolder, type Storage } from '../storage';
 import { OperatorDirectory, SessionGuard, signInError } from '../operators';
 import { centsFromWire, Currency, shortReferenceKey } from '../../shared/payments';
 import { MAX_SEARCH_RESULTS } from '../../shared/reservations';
-import { connectService, Journal, PaymentEngine, reservationKey, type ConnectedService, type EngineLogger, type RecoveryProgress, type RecoveryReport, type SecretStore, type ServiceSettings } from '../payments';
+import {
+  connectService,
+  Journal,
+  PaymentEngine,
+  reservationKey,
+  type ConnectedService,
+  type EngineLogger,
+  type RecoveryProgress,
+  type RecoveryReport,
+  type SecretStore,
+  type ServiceSettings,
+} from '../payments';
 
 export interface MainStackOptions {
   /** Electron's userData in the app; a temporary folder in tests. */
@@ -122,16 +155,25 @@ function localMidnight(date: string, plusDays = 0): string {
 }
 
 /** At start-up: a `settings.change` row by `system` when the settings differ from those this desk's last start recorded. */
-async function recordSettingsChange(audit: AuditTrail, current: Record<string, unknown>, record: (entry: AuditEntry) => void): Promise<void> {
+async function recordSettingsChange(
+  audit: AuditTrail,
+  current: Record<string, unknown>,
+  record: (entry: AuditEntry) => void,
+): Promise<void> {
   const values = JSON.parse(JSON.stringify(current)) as Record<string, unknown>;
   const previousRow = (await audit.query({ deskId: audit.deskId, action: 'settings.change', actor: 'system' }, 1))[0];
   const previous = (previousRow?.details['values'] ?? undefined) as Record<string, unknown> | undefined;
   const keys = [...new Set([...Object.keys(values), ...Object.keys(previous ?? {})])].sort();
   const changed = keys.filter((key) => JSON.stringify(values[key]) !== JSON.stringify(previous?.[key]));
   if (previous !== undefined && changed.length === 0) return;
-  record({ actor: 'system', action: 'settings.change', outcome: 'ok', resource: 'settings', details: { changed, values } });
+  record({
+    actor: 'system',
+    action: 'settings.change',
+    outcome: 'ok',
+    resource: 'settings',
+    details: { changed, values },
+  });
 }
-
 
 const noSecrets: SecretStore = { read: () => Promise.resolve(undefined) };
 
@@ -178,7 +220,10 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   const storage = options.storage ?? embeddedStorage(options.dataDir);
   // On the center, before any record is read or written: this computer is the only one using its desk id.
   if (storage.backend === 'postgres') await registerDesk(storage, identity, options.dataDir);
-  const service = await (options.connect ?? connectService)(options.service ?? { environment: 'training' }, options.secrets ?? noSecrets);
+  const service = await (options.connect ?? connectService)(
+    options.service ?? { environment: 'training' },
+    options.secrets ?? noSecrets,
+  );
   const journal = await Journal.open(storage, identity);
   const directory = await OperatorDirectory.open(storage, identity);
   // Sessions this desk left open when it stopped: nobody is signed in here now.
@@ -240,7 +285,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     directory,
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     onLock: ({ operator, reason, endedBy }) => {
-      const where = endedBy === undefined ? {} : { deskId: endedBy.deskId, sinceAt: new Date(endedBy.since).toISOString() };
+      const where =
+        endedBy === undefined ? {} : { deskId: endedBy.deskId, sinceAt: new Date(endedBy.since).toISOString() };
       record({ actor: operator.id, action: 'session.lock', outcome: 'ok', details: { reason, ...where } });
       emit('session:locked', reason === 'ended_elsewhere' ? { endedElsewhere: where } : {});
       // The screens that watched the others' work are gone with the session.
@@ -293,7 +339,12 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       recordResultOnce('payment.result', payment.id, {
         actor: 'system',
         outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
-        details: { status: payment.status, amountCents: payment.amountCents, currency: payment.currency, ...(payment.failure ? { failure: payment.failure.code } : {}) },
+        details: {
+          status: payment.status,
+          amountCents: payment.amountCents,
+          currency: payment.currency,
+          ...(payment.failure ? { failure: payment.failure.code } : {}),
+        },
       });
     }
     for (const refund of payment.refunds) {
@@ -301,7 +352,12 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       recordResultOnce('refund.result', refund.id, {
         actor: 'system',
         outcome: refund.status === 'succeeded' ? 'ok' : 'failed',
-        details: { paymentId: payment.id, status: refund.status, ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }), currency: refund.currency },
+        details: {
+          paymentId: payment.id,
+          status: refund.status,
+          ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }),
+          currency: refund.currency,
+        },
       });
     }
   });
@@ -309,7 +365,13 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   if (options.settingsInEffect) await recordSettingsChange(audit, options.settingsInEffect, record);
   if (options.settingsIgnored && options.settingsIgnored.length > 0) {
     const settings = options.settingsIgnored.map((issue) => issue.field);
-    record({ actor: 'system', action: 'settings.ignored', outcome: 'refused', resource: 'settings', details: { file: 'user', settings } });
+    record({
+      actor: 'system',
+      action: 'settings.ignored',
+      outcome: 'refused',
+      resource: 'settings',
+      details: { file: 'user', settings },
+    });
   }
 
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -320,12 +382,15 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     for (const refund of payment.refunds) {
       if (!isFinalRefund(refund.status) || endedRefunds.has(refund.id)) continue;
       endedRefunds.add(refund.id);
-      void requests.refundEnded(payment.id, refund.id).catch((error: unknown) => options.onUnexpectedError?.('refunds', error));
+      void requests
+        .refundEnded(payment.id, refund.id)
+        .catch((error: unknown) => options.onUnexpectedError?.('refunds', error));
     }
   });
   /** The alert this desk is to show for a request: a pending late success of a payment abandoned here; none otherwise. */
   const alertFor = async (request: StoredRequest): Promise<EventPayload<'payments:lateSuccess'> | undefined> => {
-    if (request.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId) return undefined;
+    if (request.origin !== 'late_success' || request.status !== 'pending' || request.alertDeskId !== identity.deskId)
+      return undefined;
     const payment = await engine.stored(request.paymentId);
     return payment && lateSuccessAlert(request, payment.reservationId);
   };
@@ -398,7 +463,8 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
     records: {
       payments: (ids) => journal.payments(ids),
       // A reservation source that cannot answer now leaves the guest unnamed; the queue is still shown.
-      guestName: async (reservationId) => (await reservationSource.get(reservationId).catch(() => undefined))?.guestName,
+      guestName: async (reservationId) =>
+        (await reservationSource.get(reservationId).catch(() => undefined))?.guestName,
       operatorName: async (operatorId) => (await directory.view(operatorId))?.displayName,
     },
     // Counted per approver for the whole center, never on the supervisor's own sign-in.
@@ -424,12 +490,18 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   const desk: DeskPort = {
     async searchPayments(query) {
       let reservationIds: string[] | undefined;
-      if (query.guestName) reservationIds = (await reservationSource.search({ text: query.guestName })).map((r) => r.confirmationNumber);
-      if (query.reservationId) reservationIds = reservationIds ? reservationIds.filter((id) => id.toLowerCase() === query.reservationId?.toLowerCase()) : [query.reservationId];
+      if (query.guestName)
+        reservationIds = (await reservationSource.search({ text: query.guestName })).map((r) => r.confirmationNumber);
+      if (query.reservationId)
+        reservationIds = reservationIds
+          ? reservationIds.filter((id) => id.toLowerCase() === query.reservationId?.toLowerCase())
+          : [query.reservationId];
       return engine.search({
         ...(reservationIds ? { reservationIds } : {}),
         ...(query.paymentId ? { paymentId: query.paymentId } : {}),
-        ...(query.shortReference ? { shortReference: shortReferenceKey(query.shortReference) ?? query.shortReference } : {}),
+        ...(query.shortReference
+          ? { shortReference: shortReferenceKey(query.shortReference) ?? query.shortReference }
+          : {}),
         ...(query.last4 ? { last4: query.last4 } : {}),
         ...(query.operatorId ? { operatorId: query.operatorId } : {}),
         ...(query.from ? { createdFrom: localMidnight(query.from) } : {}),
@@ -459,7 +531,10 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
       });
     },
   };
-  const updates: NonNullable<MainStackOptions['updates']> = options.updates ?? { status: () => ({ state: 'disabled' }), restart: () => undefined };
+  const updates: NonNullable<MainStackOptions['updates']> = options.updates ?? {
+    status: () => ({ state: 'disabled' }),
+    restart: () => undefined,
+  };
   const stopUpdates = updates.onChange?.((status) => emit('updates:changed', status));
 
   const door = createDispatcher({
@@ -484,16 +559,26 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
         update: async (actorId, { id, role, disabled }) => {
           let view = role === undefined ? undefined : await directory.setRole(actorId, id, role);
           if (disabled !== undefined) view = await directory.setDisabled(actorId, id, disabled);
-          return view ?? (await directory.list(actorId)).find((o) => o.id === id.trim().toLowerCase()) ?? directory.setDisabled(actorId, id, false);
+          return (
+            view ??
+            (await directory.list(actorId)).find((o) => o.id === id.trim().toLowerCase()) ??
+            directory.setDisabled(actorId, id, false)
+          );
         },
         resetPassword: (actorId, id, password) => directory.resetPassword(actorId, id, password),
       },
       reservations: {
-        search: (query) => searchWithShortReference(reservationSource, query, (key) => journal.searchPayments({ shortReference: key, limit: MAX_SEARCH_RESULTS })),
+        search: (query) =>
+          searchWithShortReference(reservationSource, query, (key) =>
+            journal.searchPayments({ shortReference: key, limit: MAX_SEARCH_RESULTS }),
+          ),
         get: (id) => reservationSource.get(id),
         importCsv: (csv) => {
           if (!(reservationSource instanceof BuiltinReservationStore)) {
-            throw new ReservationError('configuration', 'Reservations come from the partner system here: there is nothing to import. Tell IT if this is wrong.');
+            throw new ReservationError(
+              'configuration',
+              'Reservations come from the partner system here: there is nothing to import. Tell IT if this is wrong.',
+            );
           }
           return reservationSource.importCsv(csv);
         },

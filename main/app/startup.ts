@@ -38,7 +38,11 @@ export function createStartup(options: StartupOptions): Startup {
   let recovering: { total: number; done: number } | undefined;
   const listeners = new Set<(status: StartupStatus) => void>();
 
-  const status = (): StartupStatus => ({ phase, language: options.language(), ...(phase === 'recovering' && recovering !== undefined ? { recovering: { ...recovering } } : {}) });
+  const status = (): StartupStatus => ({
+    phase,
+    language: options.language(),
+    ...(phase === 'recovering' && recovering !== undefined ? { recovering: { ...recovering } } : {}),
+  });
 
   const changed = (): void => {
     const now = status();
@@ -60,14 +64,20 @@ export function createStartup(options: StartupOptions): Startup {
       return () => listeners.delete(listener);
     },
     door: (channel, sender, raw) => {
-      if (!options.isTrustedSender(sender)) return Promise.resolve(refuse('forbidden_sender', 'This window may not use the app.'));
+      if (!options.isTrustedSender(sender))
+        return Promise.resolve(refuse('forbidden_sender', 'This window may not use the app.'));
       if (!isChannel(channel)) return Promise.resolve(refuse('unknown_channel', 'The app does not offer this.'));
-      if (channel !== 'app:startup') return Promise.resolve(refuse('starting', 'The desk is still starting. Wait a moment.'));
+      if (channel !== 'app:startup')
+        return Promise.resolve(refuse('starting', 'The desk is still starting. Wait a moment.'));
       const spec = CHANNELS['app:startup'];
-      if (!(spec.input as z.ZodType).safeParse(raw).success) return Promise.resolve(refuse('invalid_input', 'The request is not valid.'));
+      if (!(spec.input as z.ZodType).safeParse(raw).success)
+        return Promise.resolve(refuse('invalid_input', 'The request is not valid.'));
       // Parsed as the stack's door parses every answer: only what the contract names crosses.
       const output = StartupStatus.safeParse(status());
-      if (!output.success) return Promise.resolve(refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'));
+      if (!output.success)
+        return Promise.resolve(
+          refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'),
+        );
       return Promise.resolve({ ok: true, value: output.data });
     },
   };

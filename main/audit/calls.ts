@@ -56,35 +56,58 @@ export function summarize(raw: unknown): string {
   let summary: string;
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     const keys = Object.keys(raw);
-    const shown = keys.slice(0, MAX_SUMMARY_KEYS).map((key) => [key.slice(0, MAX_KEY_LENGTH), kind((raw as Record<string, unknown>)[key])]);
-    summary = JSON.stringify(Object.fromEntries(shown)) + (keys.length > MAX_SUMMARY_KEYS ? ` +${keys.length - MAX_SUMMARY_KEYS} keys` : '');
+    const shown = keys
+      .slice(0, MAX_SUMMARY_KEYS)
+      .map((key) => [key.slice(0, MAX_KEY_LENGTH), kind((raw as Record<string, unknown>)[key])]);
+    summary =
+      JSON.stringify(Object.fromEntries(shown)) +
+      (keys.length > MAX_SUMMARY_KEYS ? ` +${keys.length - MAX_SUMMARY_KEYS} keys` : '');
   } else {
     summary = kind(raw);
   }
   return Buffer.byteLength(summary) <= MAX_SUMMARY_BYTES ? summary : `${summary.slice(0, MAX_SUMMARY_BYTES - 3)}...`;
 }
 
-const specOf = (channel: string): ChannelSpec | undefined => (Object.hasOwn(CHANNELS, channel) ? CHANNELS[channel as keyof typeof CHANNELS] : undefined);
+const specOf = (channel: string): ChannelSpec | undefined =>
+  Object.hasOwn(CHANNELS, channel) ? CHANNELS[channel as keyof typeof CHANNELS] : undefined;
 const bounded = (text: string, max: number): string => (text.length <= max ? text : text.slice(0, max));
 
 /**
  * The audit entry for one call, or undefined for none: a channel's own rule when its input was parsed (answered
  * or refused by role), `call.refused` with a bounded summary when the call never got that far.
  */
-export function auditEntryFor(call: RecordedCall, requestIds: readonly string[], lookup: AuditLookup): AuditEntry | undefined {
+export function auditEntryFor(
+  call: RecordedCall,
+  requestIds: readonly string[],
+  lookup: AuditLookup,
+): AuditEntry | undefined {
   const spec = specOf(call.channel);
-  const failure = call.error === undefined ? {} : { code: call.error.code, ...(call.error.field ? { field: bounded(call.error.field, MAX_FIELD_LENGTH) } : {}) };
-  const rule: AuditRule<unknown, unknown> | undefined = spec === undefined || spec.audit === 'none' ? undefined : spec.audit;
+  const failure =
+    call.error === undefined
+      ? {}
+      : { code: call.error.code, ...(call.error.field ? { field: bounded(call.error.field, MAX_FIELD_LENGTH) } : {}) };
+  const rule: AuditRule<unknown, unknown> | undefined =
+    spec === undefined || spec.audit === 'none' ? undefined : spec.audit;
   // Refused at the door before its input was read (who is signed in could not be known: the center down) is a refusal too.
   const unread = call.stage === 'access' && call.input === undefined;
-  if (call.stage === 'sender' || call.stage === 'channel' || call.stage === 'input' || (call.stage === 'access' && (rule === undefined || unread))) {
+  if (
+    call.stage === 'sender' ||
+    call.stage === 'channel' ||
+    call.stage === 'input' ||
+    (call.stage === 'access' && (rule === undefined || unread))
+  ) {
     // Nothing of the input is kept but its shape: a 4 MB note, or a card number typed in the wrong field, stays out.
     return {
       actor: call.operator?.id ?? 'anonymous',
       action: 'call.refused',
       outcome: 'refused',
       resource: bounded(call.channel, 64),
-      details: { channel: bounded(call.channel, 64), stage: call.stage, ...failure, ...(call.stage === 'access' ? {} : { summary: summarize(call.raw) }) },
+      details: {
+        channel: bounded(call.channel, 64),
+        stage: call.stage,
+        ...failure,
+        ...(call.stage === 'access' ? {} : { summary: summarize(call.raw) }),
+      },
     };
   }
   if (rule === undefined) return undefined;
@@ -111,7 +134,11 @@ export const REFUSAL_REPEAT_MS = 60_000;
  * write a row per call; a background channel's `signed_out` (a screen still polling behind the lock screen) is not a
  * security event.
  */
-export function createCallRecorder(deps: { record: (entry: AuditEntry) => void; lookup: AuditLookup; now?: () => number }): (call: RecordedCall, requestIds: readonly string[]) => void {
+export function createCallRecorder(deps: {
+  record: (entry: AuditEntry) => void;
+  lookup: AuditLookup;
+  now?: () => number;
+}): (call: RecordedCall, requestIds: readonly string[]) => void {
   const now = deps.now ?? Date.now;
   const lastSeen = new Map<string, number>();
   return (call, requestIds) => {

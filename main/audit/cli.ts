@@ -19,7 +19,9 @@ function report(result: Verification): void {
   if (result.ok) {
     console.log(`audit-verify ok rows=${result.rows} desks=${result.desks}`);
   } else {
-    console.log(`audit-verify broken desk=${result.deskId || '-'} seq=${result.seq} rows_checked=${result.rows} reason="${result.reason}"`);
+    console.log(
+      `audit-verify broken desk=${result.deskId || '-'} seq=${result.seq} rows_checked=${result.rows} reason="${result.reason}"`,
+    );
     process.exitCode = 1;
   }
 }
@@ -45,17 +47,23 @@ async function verifyFile(file: string): Promise<void> {
 
 async function verifyCenter(): Promise<void> {
   const flag = process.argv.find((arg) => arg.startsWith('--managed='));
-  const managedPath = flag === undefined ? managedSettingsPath(process.platform, process.env) : flag.slice('--managed='.length);
+  const managedPath =
+    flag === undefined ? managedSettingsPath(process.platform, process.env) : flag.slice('--managed='.length);
   const center = (await readManagedSettings(managedPath))?.settings.center;
   const user = process.env['PGUSER'];
   const password = process.env['PGPASSWORD'];
   if (center === undefined || user === undefined || user === '' || password === undefined || password === '') {
-    console.error(`Usage: PGUSER=<a person granted the auditor role> PGPASSWORD=… npm run audit:verify -- --center [--managed=<file>] (the center setting of ${managedPath})`);
+    console.error(
+      `Usage: PGUSER=<a person granted the auditor role> PGPASSWORD=… npm run audit:verify -- --center [--managed=<file>] (the center setting of ${managedPath})`,
+    );
     process.exitCode = 2;
     return;
   }
   try {
-    const connection = await centerConnection({ ...center, user }, { password: () => Promise.resolve(password), applicationName: 'card-payments-desk audit:verify' });
+    const connection = await centerConnection(
+      { ...center, user },
+      { password: () => Promise.resolve(password), applicationName: 'card-payments-desk audit:verify' },
+    );
     report(await verifyCenterAudit(connection));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
@@ -68,7 +76,9 @@ const file = process.argv[2];
 if (file === '--center') {
   await verifyCenter();
 } else if (file === undefined || !existsSync(file) || basename(file) !== AUDIT_STORE.sqlite.file) {
-  console.error(`Usage: npm run audit:verify -- <path to ${AUDIT_STORE.sqlite.file}> (in the app data folder), or -- --center`);
+  console.error(
+    `Usage: npm run audit:verify -- <path to ${AUDIT_STORE.sqlite.file}> (in the app data folder), or -- --center`,
+  );
   process.exitCode = 2;
 } else {
   await verifyFile(file);

@@ -5,7 +5,20 @@ import type { AuditRow } from './trail';
 export function auditCsv(rows: readonly AuditRow[]): string {
   const lines = [
     csvRow(['desk_id', 'seq', 'at', 'actor', 'action', 'outcome', 'resource', 'request_id', 'details', 'hash']),
-    ...rows.map((r) => csvRow([r.deskId, r.seq, r.at, r.actor, r.action, r.outcome, r.resource ?? '', r.requestId ?? '', JSON.stringify(r.details), r.hash])),
+    ...rows.map((r) =>
+      csvRow([
+        r.deskId,
+        r.seq,
+        r.at,
+        r.actor,
+        r.action,
+        r.outcome,
+        r.resource ?? '',
+        r.requestId ?? '',
+        JSON.stringify(r.details),
+        r.hash,
+      ]),
+    ),
   ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -1,6 +1,29 @@
 /** The audit trail: who did what, when, with what outcome — append-only and hash-chained; plain Node, no Electron imports. */
-export { AUDIT_STORE, AuditTrail, GENESIS, walkChain, type AuditDB, type ChainRow, type ChainWalk, type AuditEntry, type AuditFilter, type AuditOutcome, type AuditRow, type AuditTrailOptions, type Verification, withActorNames } from './trail';
+export {
+  AUDIT_STORE,
+  AuditTrail,
+  GENESIS,
+  walkChain,
+  type AuditDB,
+  type ChainRow,
+  type ChainWalk,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditOutcome,
+  type AuditRow,
+  type AuditTrailOptions,
+  type Verification,
+  withActorNames,
+} from './trail';
 export { AUDIT_SPOOL_FILE, AUDIT_SPOOL_STORE } from './spool';
-export { auditEntryFor, createCallRecorder, MAX_SUMMARY_BYTES, outcomeOf, REFUSAL_REPEAT_MS, summarize, type RecordedCall } from './calls';
+export {
+  auditEntryFor,
+  createCallRecorder,
+  MAX_SUMMARY_BYTES,
+  outcomeOf,
+  REFUSAL_REPEAT_MS,
+  summarize,
+  type RecordedCall,
+} from './calls';
 export { auditCsv } from './csv';
 export { verifyCenterAudit } from './verify-center';

@@ -78,13 +78,19 @@ export class AuditSpool {
   }
 
   async count(): Promise<number> {
-    const row = await this.store.db.selectFrom('spool').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.store.db
+      .selectFrom('spool')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** Keeps a row after every row kept before it; resolves once it is on disk. */
   async keep(content: SpooledContent, once: boolean): Promise<void> {
-    await this.store.db.insertInto('spool').values({ ...content, once: once ? 1 : 0 }).execute();
+    await this.store.db
+      .insertInto('spool')
+      .values({ ...content, once: once ? 1 : 0 })
+      .execute();
   }
 
   /** The oldest rows kept, in order. */

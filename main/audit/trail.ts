@@ -109,7 +109,9 @@ export const AUDIT_STORE: StoreDefinition = {
      hash TEXT NOT NULL
    );
    CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`.execute(db);
+   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`.execute(
+            db,
+          );
         },
       },
       '0002_indexes': {
@@ -189,8 +191,12 @@ export const AUDIT_STORE: StoreDefinition = {
             END
           $$`.execute(db);
           await sql`REVOKE ALL ON FUNCTION ${refuse}() FROM PUBLIC`.execute(db);
-          await sql`CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${refuse}()`.execute(db);
-          await sql`CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${refuse}()`.execute(db);
+          await sql`CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${refuse}()`.execute(
+            db,
+          );
+          await sql`CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${refuse}()`.execute(
+            db,
+          );
         },
       },
     },
@@ -226,7 +232,9 @@ const SPOOL_RETRY_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 
 /** A row of a chain as the walk reads it (its place in the whole trail does not matter). */
 export type ChainRow = Omit<DbRow, 'id'>;
 
-export type ChainWalk = { ok: true; rows: number; last: number } | { ok: false; rows: number; seq: number; reason: string };
+export type ChainWalk =
+  | { ok: true; rows: number; last: number }
+  | { ok: false; rows: number; seq: number; reason: string };
 
 /**
  * Walks one desk's chain from its first row, page by page (`readPage` answers the rows from a number on, in order):
@@ -234,7 +242,9 @@ export type ChainWalk = { ok: true; rows: number; last: number } | { ok: false; 
  * hashed without a desk: they keep that hash when they are moved into the center under the desk's id (main/center/move-in),
  * so a chain may open with such rows; once a row is hashed with its desk, every later one must be.
  */
-export async function walkChain(readPage: (fromSeq: number, limit: number) => Promise<readonly ChainRow[]>): Promise<ChainWalk> {
+export async function walkChain(
+  readPage: (fromSeq: number, limit: number) => Promise<readonly ChainRow[]>,
+): Promise<ChainWalk> {
   let expectedSeq = 1;
   let prevHash = GENESIS;
   let count = 0;
@@ -243,8 +253,15 @@ export async function walkChain(readPage: (fromSeq: number, limit: number) => Pr
     const page = await readPage(expectedSeq, VERIFY_PAGE);
     for (const row of page) {
       count++;
-      if (row.seq !== expectedSeq) return { ok: false, rows: count, seq: expectedSeq, reason: `row ${expectedSeq} is missing (the next one is ${row.seq})` };
-      if (row.prev_hash !== prevHash) return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
+      if (row.seq !== expectedSeq)
+        return {
+          ok: false,
+          rows: count,
+          seq: expectedSeq,
+          reason: `row ${expectedSeq} is missing (the next one is ${row.seq})`,
+        };
+      if (row.prev_hash !== prevHash)
+        return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
       if (rowHash(prevHash, row) === row.hash) {
         if (row.desk_id !== NO_DESK) legacyPrefix = false;
       } else if (!(legacyPrefix && rowHash(prevHash, { ...row, desk_id: NO_DESK }) === row.hash)) {
@@ -497,12 +514,15 @@ export class AuditTrail {
         const written = await this.store.transaction(async (trx) => {
           // On the center, the desk's appends take turns (a second copy of the app on this profile waits here); the
           // unique (desk_id, seq) is what guarantees it, this only spares the retries.
-          if (this.store.backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${this.deskId}`}, 0))`.execute(trx);
+          if (this.store.backend === 'postgres')
+            await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${this.deskId}`}, 0))`.execute(trx);
           if (once) {
             // Two desks following the same payment record its result at the same moment: the second waits for the
             // first to commit, then finds its row.
             if (this.store.backend === 'postgres') {
-              await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(trx);
+              await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(
+                trx,
+              );
             }
             if (await this.onceWritten(content.action, content.resource, trx)) return undefined;
           }
@@ -537,17 +557,35 @@ export class AuditTrail {
   }
 
   /** Writes `content` as the row after `last` of this desk's chain (the chain's first row when there is none). */
-  private async insertAfter(db: Kysely<AuditDB>, content: Content, last: { seq: number; hash: string } | undefined): Promise<AuditRow> {
+  private async insertAfter(
+    db: Kysely<AuditDB>,
+    content: Content,
+    last: { seq: number; hash: string } | undefined,
+  ): Promise<AuditRow> {
     const row = { ...content, seq: (last?.seq ?? 0) + 1 };
     const prevHash = last?.hash ?? GENESIS;
     const hash = rowHash(prevHash, row);
-    const { id } = await db.insertInto('audit').values({ ...row, prev_hash: prevHash, hash }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('audit')
+      .values({ ...row, prev_hash: prevHash, hash })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return toView({ ...row, id, prev_hash: prevHash, hash }, this.deskId);
   }
 
   /** Whether the trail (any desk's part of it) has a row of this action and resource. */
-  private async onceWritten(action: string, resource: string | null, db: Kysely<AuditDB> = this.store.db): Promise<boolean> {
-    const present = await db.selectFrom('audit').select('id').where('action', '=', action).where('resource', '=', resource).limit(1).executeTakeFirst();
+  private async onceWritten(
+    action: string,
+    resource: string | null,
+    db: Kysely<AuditDB> = this.store.db,
+  ): Promise<boolean> {
+    const present = await db
+      .selectFrom('audit')
+      .select('id')
+      .where('action', '=', action)
+      .where('resource', '=', resource)
+      .limit(1)
+      .executeTakeFirst();
     return present !== undefined;
   }
 
@@ -567,7 +605,13 @@ export class AuditTrail {
   /** The whole trail in the order it was written (every desk's rows), from `afterId` (exclusive), at most `limit`. */
   async rows(afterId = 0, limit = 1000): Promise<AuditRow[]> {
     await this.settle();
-    const rows = await this.store.db.selectFrom('audit').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    const rows = await this.store.db
+      .selectFrom('audit')
+      .selectAll()
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => toView(row, this.deskId));
   }
 
@@ -579,7 +623,8 @@ export class AuditTrail {
   async query(filter: AuditFilter, limit = 100): Promise<AuditRow[]> {
     await this.settle();
     let query = this.store.db.selectFrom('audit').selectAll();
-    if (filter.deskId !== undefined) query = query.where('desk_id', 'in', filter.deskId === this.deskId ? [this.deskId, NO_DESK] : [filter.deskId]);
+    if (filter.deskId !== undefined)
+      query = query.where('desk_id', 'in', filter.deskId === this.deskId ? [this.deskId, NO_DESK] : [filter.deskId]);
     if (filter.actor !== undefined) query = query.where(sql<SqlBool>`lower(actor) = lower(${filter.actor})`);
     if (filter.action !== undefined) {
       const prefix = `${filter.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -600,25 +645,39 @@ export class AuditTrail {
    */
   async verify(): Promise<Verification> {
     await this.settle();
-    const desks = (await this.store.db.selectFrom('audit').select('desk_id').distinct().orderBy('desk_id').execute()).map((row) => row.desk_id);
+    const desks = (
+      await this.store.db.selectFrom('audit').select('desk_id').distinct().orderBy('desk_id').execute()
+    ).map((row) => row.desk_id);
     // Rows from before desks had ids open this desk's own chain.
-    const chains = [...new Set(desks.map((desk) => (desk === NO_DESK && this.deskId !== NO_DESK ? this.deskId : desk)))];
+    const chains = [
+      ...new Set(desks.map((desk) => (desk === NO_DESK && this.deskId !== NO_DESK ? this.deskId : desk))),
+    ];
     let rows = 0;
     const lastOf = new Map<string, number>();
     for (const desk of chains) {
       const chain = await this.verifyChain(desk);
       rows += chain.rows;
-      if (!chain.ok) return { ok: false, rows, desks: chains.length, deskId: desk, seq: chain.seq, reason: chain.reason };
+      if (!chain.ok)
+        return { ok: false, rows, desks: chains.length, deskId: desk, seq: chain.seq, reason: chain.reason };
       lastOf.set(desk, chain.last);
     }
     const broken = await this.verifyHead(lastOf);
-    return broken === undefined ? { ok: true, rows, desks: chains.length } : { ok: false, rows, desks: chains.length, ...broken };
+    return broken === undefined
+      ? { ok: true, rows, desks: chains.length }
+      : { ok: false, rows, desks: chains.length, ...broken };
   }
 
   private async verifyChain(desk: string): Promise<ChainWalk> {
     const deskIds = desk === this.deskId ? [desk, NO_DESK] : [desk];
     return walkChain((fromSeq, limit) =>
-      this.store.db.selectFrom('audit').selectAll().where('desk_id', 'in', deskIds).where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute(),
+      this.store.db
+        .selectFrom('audit')
+        .selectAll()
+        .where('desk_id', 'in', deskIds)
+        .where('seq', '>=', fromSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute(),
     );
   }
 
@@ -626,24 +685,32 @@ export class AuditTrail {
    * The chain the head kept beside the embedded file names (this desk's when it names none: written before desks had
    * ids), intact up to its last row, against that head: rows cut off its end show.
    */
-  private async verifyHead(lastOf: ReadonlyMap<string, number>): Promise<{ deskId: string; seq: number; reason: string } | undefined> {
+  private async verifyHead(
+    lastOf: ReadonlyMap<string, number>,
+  ): Promise<{ deskId: string; seq: number; reason: string } | undefined> {
     if (this.headFile === undefined || !existsSync(this.headFile)) return undefined;
     let head: { deskId?: string; seq: number; hash: string };
     try {
       head = JSON.parse(readFileSync(this.headFile, 'utf8')) as { deskId?: string; seq: number; hash: string };
     } catch {
-      return { deskId: this.deskId, seq: lastOf.get(this.deskId) ?? 0, reason: `the record of the last row (${this.headFile}) cannot be read` };
+      return {
+        deskId: this.deskId,
+        seq: lastOf.get(this.deskId) ?? 0,
+        reason: `the record of the last row (${this.headFile}) cannot be read`,
+      };
     }
     const deskId = head.deskId ?? this.deskId;
     const last = lastOf.get(deskId) ?? 0;
-    if (head.seq > last) return { deskId, seq: last + 1, reason: `rows ${last + 1} to ${head.seq} were removed from the end` };
+    if (head.seq > last)
+      return { deskId, seq: last + 1, reason: `rows ${last + 1} to ${head.seq} were removed from the end` };
     const at = await this.store.db
       .selectFrom('audit')
       .select('hash')
       .where('desk_id', 'in', deskId === this.deskId ? [deskId, NO_DESK] : [deskId])
       .where('seq', '=', head.seq)
       .executeTakeFirst();
-    if (at?.hash !== head.hash) return { deskId, seq: head.seq, reason: `row ${head.seq} is not the one that was written last` };
+    if (at?.hash !== head.hash)
+      return { deskId, seq: head.seq, reason: `row ${head.seq} is not the one that was written last` };
     return undefined;
   }
 
@@ -681,9 +748,13 @@ function toView(row: DbRow, ownDesk: string): AuditRow {
  * Rows as a person reads them: each operator's display name beside their id, looked up once per actor. The trail's own
  * actors (system, anonymous) and ids no longer in the directory keep their id alone.
  */
-export async function withActorNames<R extends { actor: string }>(rows: readonly R[], nameOf: (id: string) => Promise<string | undefined>): Promise<(R & { actorName?: string })[]> {
+export async function withActorNames<R extends { actor: string }>(
+  rows: readonly R[],
+  nameOf: (id: string) => Promise<string | undefined>,
+): Promise<(R & { actorName?: string })[]> {
   const names = new Map<string, string | undefined>();
-  for (const actor of new Set(rows.map((row) => row.actor))) names.set(actor, RESERVED_OPERATOR_IDS.includes(actor) ? undefined : await nameOf(actor));
+  for (const actor of new Set(rows.map((row) => row.actor)))
+    names.set(actor, RESERVED_OPERATOR_IDS.includes(actor) ? undefined : await nameOf(actor));
   return rows.map((row) => {
     const actorName = names.get(row.actor);
     return actorName === undefined ? row : { ...row, actorName };

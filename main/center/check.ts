@@ -44,13 +44,21 @@ export interface CenterCheckReport {
 }
 
 /** Connects with `options` (the app role, as a desk) and checks everything; never throws for the center's state. */
-export async function checkCenter(options: CenterConnectionOptions, stores: readonly StoreDefinition[]): Promise<CenterCheckReport> {
+export async function checkCenter(
+  options: CenterConnectionOptions,
+  stores: readonly StoreDefinition[],
+): Promise<CenterCheckReport> {
   const target = `${options.host}:${options.port}/${options.database}`;
   const lines: CenterCheckLine[] = [];
   const ok = (check: string, detail: string): void => void lines.push({ status: 'ok', check, detail });
   const problem = (check: string, detail: string): void => void lines.push({ status: 'problem', check, detail });
   const pool = centerPool({ ...options, maxConnections: 1 });
-  const db = centerKysely(pool, { host: options.host, port: options.port, database: options.database, user: options.user });
+  const db = centerKysely(pool, {
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+  });
   try {
     const server = await sql<{ version: string; user: string; ssl: boolean | null; superuser: boolean }>`
       SELECT current_setting('server_version') AS version, current_user AS user,
@@ -60,7 +68,11 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
     if (row === undefined) throw new Error('the server answered no row');
     ok('connection', `signed in to PostgreSQL ${row.version} at ${target} as "${row.user}"`);
     if (row.ssl === true) ok('tls', `encrypted (sslmode ${options.tls.mode})`);
-    else if (options.tls.mode === 'disable') problem('tls', 'not encrypted (sslmode "disable"): passwords and card-payment records cross the network in clear; use "verify-full" outside a lab');
+    else if (options.tls.mode === 'disable')
+      problem(
+        'tls',
+        'not encrypted (sslmode "disable"): passwords and card-payment records cross the network in clear; use "verify-full" outside a lab',
+      );
     else problem('tls', 'not encrypted although the setting asks for TLS');
 
     const roles = await readCenterRoles(db, target);
@@ -71,20 +83,33 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
         `this desk signs in as "${row.user}", not as the app role "${roles.app}": the center setting's user must be the app role (the owner and superusers can change the audit trail)`,
       );
     }
-    if (row.superuser) problem('user', `"${row.user}" is a superuser: a desk must sign in as the app role, which can change nothing but rows`);
+    if (row.superuser)
+      problem(
+        'user',
+        `"${row.user}" is a superuser: a desk must sign in as the app role, which can change nothing but rows`,
+      );
 
     if (stores.length === 0) ok('stores', 'this version of the app keeps no store on the center yet');
     for (const store of stores) {
       const state = await centerSchemaState(db, store);
       if (state.missing.length > 0) {
-        problem(`store ${store.name}`, `the ${store.label} is at schema ${state.applied}, this app needs ${state.known}: IT must run --migrate-center`);
+        problem(
+          `store ${store.name}`,
+          `the ${store.label} is at schema ${state.applied}, this app needs ${state.known}: IT must run --migrate-center`,
+        );
         continue;
       }
-      ok(`store ${store.name}`, `the ${store.label} is at schema ${state.applied}${state.newer.length > 0 ? ' (migrated by a newer app)' : ''}`);
+      ok(
+        `store ${store.name}`,
+        `the ${store.label} is at schema ${state.applied}${state.newer.length > 0 ? ' (migrated by a newer app)' : ''}`,
+      );
       for (const [table, wanted] of Object.entries(store.postgres.grants)) {
         const granted = await sql<Record<string, boolean>>`
           SELECT ${sql.join(
-            TABLE_PRIVILEGES.map((privilege) => sql`has_table_privilege(${`${store.name}.${table}`}, ${privilege}) AS ${sql.id(privilege)}`),
+            TABLE_PRIVILEGES.map(
+              (privilege) =>
+                sql`has_table_privilege(${`${store.name}.${table}`}, ${privilege}) AS ${sql.id(privilege)}`,
+            ),
           )}`.execute(db);
         const has = TABLE_PRIVILEGES.filter((privilege) => granted.rows[0]?.[privilege] === true);
         const lacking = wanted.filter((privilege) => !has.includes(privilege));
@@ -101,11 +126,18 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
       }
       const auditor = await auditorFindings(db, store, roles.auditor);
       if (auditor.problems.length === 0) ok(`auditor ${store.name}`, auditor.reads);
-      else problem(`auditor ${store.name}`, `${auditor.problems.join('; ')}: IT must run --migrate-center, which sets the auditor's grants`);
+      else
+        problem(
+          `auditor ${store.name}`,
+          `${auditor.problems.join('; ')}: IT must run --migrate-center, which sets the auditor's grants`,
+        );
     }
     return { target, ok: lines.every((line) => line.status === 'ok'), lines };
   } catch (error) {
-    const said = error instanceof UserError ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    const said =
+      error instanceof UserError
+        ? error.message
+        : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     problem('connection', said);
     return { target, ok: false, lines, ...(error instanceof StorageError ? { errorCode: error.code } : {}) };
   } finally {
@@ -118,7 +150,11 @@ export async function checkCenter(options: CenterConnectionOptions, stores: read
  * What the auditor role may do on a store's tables, against what it must: read every table, write none, and never read a
  * secret column (StoreDefinition.postgres.secretColumns) — which a table-level SELECT would allow.
  */
-async function auditorFindings(db: Kysely<unknown>, store: StoreDefinition, auditor: string): Promise<{ reads: string; problems: string[] }> {
+async function auditorFindings(
+  db: Kysely<unknown>,
+  store: StoreDefinition,
+  auditor: string,
+): Promise<{ reads: string; problems: string[] }> {
   const rows = await sql<{ table: string; column: string; table_select: boolean; writes: boolean; readable: boolean }>`
     SELECT c.relname AS table, a.attname AS column,
            has_table_privilege(${auditor}, c.oid, 'SELECT') AS table_select,
@@ -140,21 +176,35 @@ async function auditorFindings(db: Kysely<unknown>, store: StoreDefinition, audi
     const secretRead = columns.filter((row) => hidden.includes(row.column) && row.readable).map((row) => row.column);
     if (secretRead.length > 0) {
       const how = columns[0]?.table_select === true ? ' (it has SELECT on the whole table)' : '';
-      problems.push(`reads ${secretRead.map((column) => `${store.name}.${table}.${column}`).join(', ')}, a secret${how}`);
+      problems.push(
+        `reads ${secretRead.map((column) => `${store.name}.${table}.${column}`).join(', ')}, a secret${how}`,
+      );
     }
     const unread = columns.filter((row) => !hidden.includes(row.column) && !row.readable).map((row) => row.column);
-    if (unread.length > 0) problems.push(`cannot read ${unread.map((column) => `${store.name}.${table}.${column}`).join(', ')}`);
+    if (unread.length > 0)
+      problems.push(`cannot read ${unread.map((column) => `${store.name}.${table}.${column}`).join(', ')}`);
   }
-  const withSecrets = Object.entries(secrets).flatMap(([table, columns]) => columns.map((column) => `${table}.${column}`));
-  const reads = tables.length === 0 ? 'no tables' : withSecrets.length === 0 ? 'reads every table, writes none' : `reads every table, writes none; not ${withSecrets.join(', ')}`;
+  const withSecrets = Object.entries(secrets).flatMap(([table, columns]) =>
+    columns.map((column) => `${table}.${column}`),
+  );
+  const reads =
+    tables.length === 0
+      ? 'no tables'
+      : withSecrets.length === 0
+        ? 'reads every table, writes none'
+        : `reads every table, writes none; not ${withSecrets.join(', ')}`;
   return { reads, problems };
 }
 
 /** The report as IT reads it: one line per check, then the verdict. */
 export function formatCenterCheck(report: CenterCheckReport): string {
   const width = Math.max(...report.lines.map((line) => line.check.length), 0);
-  const body = report.lines.map((line) => `${line.status === 'ok' ? 'ok     ' : 'PROBLEM'}  ${line.check.padEnd(width)}  ${line.detail}`);
-  const verdict = report.ok ? `The center at ${report.target} is ready for this desk.` : `The center at ${report.target} is NOT ready for this desk: see the PROBLEM lines.`;
+  const body = report.lines.map(
+    (line) => `${line.status === 'ok' ? 'ok     ' : 'PROBLEM'}  ${line.check.padEnd(width)}  ${line.detail}`,
+  );
+  const verdict = report.ok
+    ? `The center at ${report.target} is ready for this desk.`
+    : `The center at ${report.target} is NOT ready for this desk: see the PROBLEM lines.`;
   return `${[...body, verdict].join('\n')}\n`;
 }
 
@@ -188,10 +238,20 @@ export async function runCenterCheck(options: RunCenterCheckOptions): Promise<{ 
   }
   let connection: CenterConnectionOptions;
   try {
-    connection = await centerConnection(options.center, { password: options.password, applicationName: 'card-payments-desk --check-center' });
+    connection = await centerConnection(options.center, {
+      password: options.password,
+      applicationName: 'card-payments-desk --check-center',
+    });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    return { output: formatCenterCheck({ target: describeCenter(options.center), ok: false, lines: [{ status: 'problem', check: 'tls', detail: error.message }] }), exitCode: 1 };
+    return {
+      output: formatCenterCheck({
+        target: describeCenter(options.center),
+        ok: false,
+        lines: [{ status: 'problem', check: 'tls', detail: error.message }],
+      }),
+      exitCode: 1,
+    };
   }
   const report = await checkCenter(connection, options.stores ?? CENTER_STORES);
   return { output: formatCenterCheck(report), exitCode: report.ok ? 0 : 1 };

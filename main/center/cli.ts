@@ -11,7 +11,8 @@ import { MIGRATE_CENTER_FLAG, runCenterMigration } from './migrate';
 import { MOVE_IN_FLAG, runMoveIn } from './move-in';
 
 const flag = process.argv.find((arg) => arg.startsWith('--managed='));
-const managedPath = flag === undefined ? managedSettingsPath(process.platform, process.env) : flag.slice('--managed='.length);
+const managedPath =
+  flag === undefined ? managedSettingsPath(process.platform, process.env) : flag.slice('--managed='.length);
 try {
   const managed = await readManagedSettings(managedPath);
   const center = managed?.settings.center;
@@ -20,8 +21,17 @@ try {
   const { output, exitCode } = process.argv.includes(MIGRATE_CENTER_FLAG)
     ? await runCenterMigration({ center, managedPath, user: process.env['PGUSER'], password })
     : moveIn >= 0
-      ? await runMoveIn({ center, managedPath, dataDir: process.argv[moveIn + 1], password: () => Promise.resolve(password === '' ? undefined : password) })
-      : await runCenterCheck({ center, managedPath, password: () => Promise.resolve(password === '' ? undefined : password) });
+      ? await runMoveIn({
+          center,
+          managedPath,
+          dataDir: process.argv[moveIn + 1],
+          password: () => Promise.resolve(password === '' ? undefined : password),
+        })
+      : await runCenterCheck({
+          center,
+          managedPath,
+          password: () => Promise.resolve(password === '' ? undefined : password),
+        });
   process.stdout.write(output);
   process.exitCode = exitCode;
 } catch (error) {

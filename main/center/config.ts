@@ -5,21 +5,22 @@ import { z } from 'zod';
 import { StorageError, type CenterConnectionOptions, type CenterTlsMode } from '../storage';
 
 /** PostgreSQL's own limit on names (NAMEDATALEN - 1). */
-const NAME = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(63, 'must be at most 63 characters (PostgreSQL names)');
+const NAME = z.string().trim().min(1, 'must not be empty').max(63, 'must be at most 63 characters (PostgreSQL names)');
 
 /** A host name or an IP address, as IT writes it: no scheme, no port, no path (the port has its own field). */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])$/;
 
 export const CENTER_SSL_MODES = ['disable', 'require', 'verify-full'] as const satisfies readonly CenterTlsMode[];
 
 export const CenterSettings = z
   .strictObject({
     host: z.string().trim().regex(HOST, 'must be a host name or an IP address (no scheme, port or path)'),
-    port: z.int({ error: 'must be a port number from 1 to 65535' }).min(1, 'must be a port number from 1 to 65535').max(65535, 'must be a port number from 1 to 65535').default(5432),
+    port: z
+      .int({ error: 'must be a port number from 1 to 65535' })
+      .min(1, 'must be a port number from 1 to 65535')
+      .max(65535, 'must be a port number from 1 to 65535')
+      .default(5432),
     database: NAME,
     /** The app role (docs/center/setup.sql's app_role): what every desk signs in as. Its password is the centerPassword secret. */
     user: NAME,
@@ -27,13 +28,23 @@ export const CenterSettings = z
      * libpq's names: verify-full (the default) encrypts and checks the server's certificate and host name; require
      * encrypts without checking; disable sends everything in clear (a lab only).
      */
-    sslmode: z.enum(CENTER_SSL_MODES, { error: 'must be "verify-full", "require" or "disable"' }).default('verify-full'),
+    sslmode: z
+      .enum(CENTER_SSL_MODES, { error: 'must be "verify-full", "require" or "disable"' })
+      .default('verify-full'),
     /**
      * Where each desk's one LISTEN connection goes when `host`/`port` are a pooler in transaction mode (PgBouncer), which
      * cannot keep a LISTEN: the PostgreSQL server itself. Not set: the same as `host` and `port` (docs/IT.md, sizing).
      */
-    listenHost: z.string().trim().regex(HOST, 'must be a host name or an IP address (no scheme, port or path)').optional(),
-    listenPort: z.int({ error: 'must be a port number from 1 to 65535' }).min(1, 'must be a port number from 1 to 65535').max(65535, 'must be a port number from 1 to 65535').optional(),
+    listenHost: z
+      .string()
+      .trim()
+      .regex(HOST, 'must be a host name or an IP address (no scheme, port or path)')
+      .optional(),
+    listenPort: z
+      .int({ error: 'must be a port number from 1 to 65535' })
+      .min(1, 'must be a port number from 1 to 65535')
+      .max(65535, 'must be a port number from 1 to 65535')
+      .optional(),
     /** The CA that signed the server's certificate (a PEM file's absolute path), when it is not a public CA. verify-full only. */
     sslrootcert: z
       .string()
@@ -42,7 +53,11 @@ export const CenterSettings = z
   })
   .superRefine((center, ctx) => {
     if (center.sslrootcert !== undefined && center.sslmode !== 'verify-full') {
-      ctx.addIssue({ code: 'custom', path: ['sslrootcert'], message: 'is used only with sslmode "verify-full" (the other modes check no certificate)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sslrootcert'],
+        message: 'is used only with sslmode "verify-full" (the other modes check no certificate)',
+      });
     }
   });
 export type CenterSettings = z.output<typeof CenterSettings>;
@@ -56,7 +71,10 @@ export interface CenterConnectionDeps {
 }
 
 /** The setting as the storage layer connects with it; the CA file read now, its failure said in words. */
-export async function centerConnection(center: CenterSettings, deps: CenterConnectionDeps): Promise<CenterConnectionOptions> {
+export async function centerConnection(
+  center: CenterSettings,
+  deps: CenterConnectionDeps,
+): Promise<CenterConnectionOptions> {
   let caCertificatePem: string | undefined;
   if (center.sslrootcert !== undefined) {
     try {
@@ -82,7 +100,9 @@ export async function centerConnection(center: CenterSettings, deps: CenterConne
     user: center.user,
     password: deps.password,
     tls: { mode: center.sslmode, ...(caCertificatePem === undefined ? {} : { caCertificatePem }) },
-    ...(center.listenHost === undefined && center.listenPort === undefined ? {} : { listen: { host: center.listenHost ?? center.host, port: center.listenPort ?? center.port } }),
+    ...(center.listenHost === undefined && center.listenPort === undefined
+      ? {}
+      : { listen: { host: center.listenHost ?? center.host, port: center.listenPort ?? center.port } }),
     ...(deps.applicationName === undefined ? {} : { applicationName: deps.applicationName }),
   };
 }

@@ -1,7 +1,41 @@
 /** Call-center mode: the `center` setting, the desk's stable id and the center's desk registry, and IT's --check-center, --migrate-center and --move-in; the stores themselves live in main/storage. */
-export { CENTER_SSL_MODES, CenterSettings, centerConnection, describeCenter, type CenterConnectionDeps } from './config';
+export {
+  CENTER_SSL_MODES,
+  CenterSettings,
+  centerConnection,
+  describeCenter,
+  type CenterConnectionDeps,
+} from './config';
 export { DESK_FILE, DeskIdentityError, deskIdentity, type DeskIdentity } from './desk-id';
-export { DESK_NONCE_FILE, DESKS_STORE, DeskRegistryError, registerDesk, type DesksDB, type RegisterDeskOptions } from './registry';
-export { CENTER_STORES, CHECK_CENTER_FLAG, checkCenter, formatCenterCheck, runCenterCheck, type RunCenterCheckOptions, type CenterCheckLine, type CenterCheckReport, type CheckStatus } from './check';
+export {
+  DESK_NONCE_FILE,
+  DESKS_STORE,
+  DeskRegistryError,
+  registerDesk,
+  type DesksDB,
+  type RegisterDeskOptions,
+} from './registry';
+export {
+  CENTER_STORES,
+  CHECK_CENTER_FLAG,
+  checkCenter,
+  formatCenterCheck,
+  runCenterCheck,
+  type RunCenterCheckOptions,
+  type CenterCheckLine,
+  type CenterCheckReport,
+  type CheckStatus,
+} from './check';
 export { MIGRATE_CENTER_FLAG, runCenterMigration, type RunCenterMigrationOptions } from './migrate';
-export { MOVE_IN_CENTER_FLAG, MOVE_IN_FLAG, MoveInError, formatMoveIn, moveDeskIn, runMoveIn, type MoveInReport, type RunMoveInOptions, type StoreMove, type TableMove } from './move-in';
+export {
+  MOVE_IN_CENTER_FLAG,
+  MOVE_IN_FLAG,
+  MoveInError,
+  formatMoveIn,
+  moveDeskIn,
+  runMoveIn,
+  type MoveInReport,
+  type RunMoveInOptions,
+  type StoreMove,
+  type TableMove,
+} from './move-in';

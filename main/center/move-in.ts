@@ -10,7 +10,16 @@ import { JOURNAL_STORE, reservationKey, type JournalDB } from '../payments/journ
 import { REFUND_REQUESTS_STORE, type RefundRequestsDB } from '../refunds/requests';
 import { confirmationKey } from '../reservations/match';
 import { RESERVATIONS_STORE, type ReservationsDB } from '../reservations/store';
-import { centerStorage, DESK_LOCK_FILE, openEmbeddedStore, tryDeskLock, type CenterConnectionOptions, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import {
+  centerStorage,
+  DESK_LOCK_FILE,
+  openEmbeddedStore,
+  tryDeskLock,
+  type CenterConnectionOptions,
+  type Storage,
+  type StoreDatabase,
+  type StoreDefinition,
+} from '../storage';
 import { containsCardData } from '../../shared/text';
 import { CENTER_STORES } from './check';
 import { centerConnection, describeCenter, type CenterSettings } from './config';
@@ -80,7 +89,12 @@ async function* pages<R>(db: Kysely<LooseDB>, table: string, key: string): Async
 }
 
 /** Inserts `rows` into the center, a row whose key (`conflict`) is already there left as it is; answers how many were written. */
-async function insertNew(trx: Kysely<LooseDB>, table: string, rows: readonly Row[], conflict: readonly string[]): Promise<number> {
+async function insertNew(
+  trx: Kysely<LooseDB>,
+  table: string,
+  rows: readonly Row[],
+  conflict: readonly string[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await trx
     .insertInto(table)
@@ -93,7 +107,10 @@ async function insertNew(trx: Kysely<LooseDB>, table: string, rows: readonly Row
 /** Inserts rows of a log (no key of their own), the caller having left out those the center already has. */
 async function insertAbsent(trx: Kysely<LooseDB>, table: string, rows: readonly Row[]): Promise<number> {
   if (rows.length === 0) return 0;
-  await trx.insertInto(table).values([...rows]).execute();
+  await trx
+    .insertInto(table)
+    .values([...rows])
+    .execute();
   return rows.length;
 }
 
@@ -117,7 +134,11 @@ interface MoveContext {
   deskId: string;
 }
 
-type Mover<DB> = (desk: StoreDatabase<DB>, center: StoreDatabase<DB>, context: MoveContext) => Promise<{ tables: TableMove[]; conflicts: string[] }>;
+type Mover<DB> = (
+  desk: StoreDatabase<DB>,
+  center: StoreDatabase<DB>,
+  context: MoveContext,
+) => Promise<{ tables: TableMove[]; conflicts: string[] }>;
 
 /**
  * The payment journal. Every row of the desk's file is this desk's (as Journal.open names them); operations keep their
@@ -127,10 +148,21 @@ type Mover<DB> = (desk: StoreDatabase<DB>, center: StoreDatabase<DB>, context: M
  */
 const moveJournal: Mover<JournalDB> = async (desk, center, { deskId }) => {
   const from = loose(desk.db);
-  const tables = { operations: tally('operations'), attempts: tally('attempts'), methods: tally('methods'), payments: tally('payments'), refunds: tally('refunds') };
+  const tables = {
+    operations: tally('operations'),
+    attempts: tally('attempts'),
+    methods: tally('methods'),
+    payments: tally('payments'),
+    refunds: tally('refunds'),
+  };
   // An earlier app let a second unanswered payment of one reservation through (it keeps no reservation key); the center's
   // rule allows one. The desk answers both at its next start on its own files.
-  const unanswered = await desk.db.selectFrom('operations').select(['reservation_id', 'reservation_key']).where('kind', '=', 'create_payment').where('state', '=', 'pending').execute();
+  const unanswered = await desk.db
+    .selectFrom('operations')
+    .select(['reservation_id', 'reservation_key'])
+    .where('kind', '=', 'create_payment')
+    .where('state', '=', 'pending')
+    .execute();
   const keys = unanswered.map((row) => row.reservation_key ?? reservationKey(row.reservation_id));
   const twice = unanswered.find((_, index) => keys.indexOf(keys[index] ?? '') !== index);
   if (twice !== undefined) {
@@ -141,7 +173,11 @@ const moveJournal: Mover<JournalDB> = async (desk, center, { deskId }) => {
   await center.transaction(async (typed) => {
     const trx = loose(typed);
     for await (const page of pages<Selectable<JournalDB['operations']>>(from, 'operations', 'key')) {
-      const rows = page.map((row) => ({ ...row, desk_id: deskId, reservation_key: row.reservation_key ?? reservationKey(row.reservation_id) }));
+      const rows = page.map((row) => ({
+        ...row,
+        desk_id: deskId,
+        reservation_key: row.reservation_key ?? reservationKey(row.reservation_id),
+      }));
       // The center's money rules, said for IT before the database refuses them: another desk's unanswered payment of the
       // same reservation (or refund of the same payment) must be answered first.
       for (const row of rows.filter((r) => r.state === 'pending')) {
@@ -170,24 +206,52 @@ const moveJournal: Mover<JournalDB> = async (desk, center, { deskId }) => {
     }
     for await (const page of pages<Selectable<JournalDB['attempts']>>(from, 'attempts', 'id')) {
       const present = new Set(
-        (await typed.selectFrom('attempts').select('request_id').where('desk_id', '=', deskId).where('request_id', 'in', page.map((row) => row.request_id)).execute()).map(
-          (row) => row.request_id,
-        ),
+        (
+          await typed
+            .selectFrom('attempts')
+            .select('request_id')
+            .where('desk_id', '=', deskId)
+            .where(
+              'request_id',
+              'in',
+              page.map((row) => row.request_id),
+            )
+            .execute()
+        ).map((row) => row.request_id),
       );
       // The center numbers its own attempts (every desk's); the desk's numbers are not kept.
-      const rows = page.filter((row) => !present.has(row.request_id)).map((row) => ({ ...without(row, 'id'), desk_id: deskId }));
+      const rows = page
+        .filter((row) => !present.has(row.request_id))
+        .map((row) => ({ ...without(row, 'id'), desk_id: deskId }));
       count(tables.attempts, page.length, await insertAbsent(trx, 'attempts', rows));
     }
     for await (const page of pages<Selectable<JournalDB['methods']>>(from, 'methods', 'id')) {
-      const rows = page.map((row) => ({ ...row, desk_id: deskId, reservation_key: row.reservation_key ?? reservationKey(row.reservation_id) }));
+      const rows = page.map((row) => ({
+        ...row,
+        desk_id: deskId,
+        reservation_key: row.reservation_key ?? reservationKey(row.reservation_id),
+      }));
       count(tables.methods, rows.length, await insertNew(trx, 'methods', rows, ['id']));
     }
     for await (const page of pages<Selectable<JournalDB['payments']>>(from, 'payments', 'id')) {
-      const rows = page.map((row) => ({ ...row, desk_id: deskId, reservation_key: row.reservation_key ?? reservationKey(row.reservation_id) }));
+      const rows = page.map((row) => ({
+        ...row,
+        desk_id: deskId,
+        reservation_key: row.reservation_key ?? reservationKey(row.reservation_id),
+      }));
       count(tables.payments, rows.length, await insertNew(trx, 'payments', rows, ['id']));
     }
     for await (const page of pages<Selectable<JournalDB['refunds']>>(from, 'refunds', 'id')) {
-      count(tables.refunds, page.length, await insertNew(trx, 'refunds', page.map((row) => ({ ...row, desk_id: deskId })), ['id']));
+      count(
+        tables.refunds,
+        page.length,
+        await insertNew(
+          trx,
+          'refunds',
+          page.map((row) => ({ ...row, desk_id: deskId })),
+          ['id'],
+        ),
+      );
     }
   });
   return { tables: Object.values(tables), conflicts: [] };
@@ -205,16 +269,30 @@ const moveOperators: Mover<OperatorsDB> = async (desk, center, { deskId }) => {
     for await (const page of pages<Selectable<OperatorsDB['operators']>>(loose(desk.db), 'operators', 'id')) {
       for (const found of page) {
         const row = { ...found, id: found.id.trim().toLowerCase(), desk_id: found.desk_id ?? deskId };
-        let there = await trx.selectFrom('operators').select(['password_hash', 'created_at', 'desk_id']).where('id', '=', row.id).executeTakeFirst();
+        let there = await trx
+          .selectFrom('operators')
+          .select(['password_hash', 'created_at', 'desk_id'])
+          .where('id', '=', row.id)
+          .executeTakeFirst();
         let moved = 0;
         if (there === undefined) {
           moved = await insertNew(loose(trx), 'operators', [row], ['id']);
-          if (moved === 0) there = await trx.selectFrom('operators').select(['password_hash', 'created_at', 'desk_id']).where('id', '=', row.id).executeTakeFirst();
+          if (moved === 0)
+            there = await trx
+              .selectFrom('operators')
+              .select(['password_hash', 'created_at', 'desk_id'])
+              .where('id', '=', row.id)
+              .executeTakeFirst();
         }
         operators.found++;
         operators.moved += moved;
         if (moved === 1) continue;
-        if (there !== undefined && there.password_hash === row.password_hash && Number(there.created_at) === Number(row.created_at)) operators.alreadyThere++;
+        if (
+          there !== undefined &&
+          there.password_hash === row.password_hash &&
+          Number(there.created_at) === Number(row.created_at)
+        )
+          operators.alreadyThere++;
         else {
           conflicts.push(
             `"${row.id}": the center already has an operator of that name (created at ${there?.desk_id === null || there?.desk_id === undefined ? 'another desk' : `desk ${there.desk_id}`}); ` +
@@ -257,14 +335,26 @@ const moveAudit: Mover<AuditDB> = async (desk, center, { deskId }) => {
   const chains = [...new Set(inFile.map(chainOf))].sort();
   for (const chain of chains) {
     const stored = chain === deskId ? [deskId, NO_DESK] : [chain];
-    const walk = await walkChain((fromSeq, limit) => desk.db.selectFrom('audit').selectAll().where('desk_id', 'in', stored).where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute());
+    const walk = await walkChain((fromSeq, limit) =>
+      desk.db
+        .selectFrom('audit')
+        .selectAll()
+        .where('desk_id', 'in', stored)
+        .where('seq', '>=', fromSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute(),
+    );
     if (!walk.ok) {
-      throw new MoveRefused(`the desk's own audit trail does not verify (desk ${chain}, row ${walk.seq}: ${walk.reason}); keep the desk's audit.db as it is for an auditor, nothing of it was moved`);
+      throw new MoveRefused(
+        `the desk's own audit trail does not verify (desk ${chain}, row ${walk.seq}: ${walk.reason}); keep the desk's audit.db as it is for an auditor, nothing of it was moved`,
+      );
     }
   }
   await center.transaction(async (trx) => {
     // The desk's own appends on the center take the same turn (a desk started too early waits for the move).
-    for (const chain of chains) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${chain}`}, 0))`.execute(trx);
+    for (const chain of chains)
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${chain}`}, 0))`.execute(trx);
     for await (const page of pages<Selectable<AuditDB['audit']>>(loose(desk.db), 'audit', 'id')) {
       const rows: ChainRow[] = page.map((row) => ({ ...without(row, 'id'), desk_id: chainOf(row.desk_id) }));
       const absent = new Set<ChainRow>();
@@ -276,7 +366,11 @@ const moveAudit: Mover<AuditDB> = async (desk, center, { deskId }) => {
               .selectFrom('audit')
               .select(['seq', 'prev_hash', 'hash'])
               .where('desk_id', '=', chain)
-              .where('seq', 'in', mine.map((row) => row.seq))
+              .where(
+                'seq',
+                'in',
+                mine.map((row) => row.seq),
+              )
               .execute()
           ).map((row) => [Number(row.seq), row]),
         );
@@ -286,17 +380,33 @@ const moveAudit: Mover<AuditDB> = async (desk, center, { deskId }) => {
           else if (other.hash !== row.hash || other.prev_hash !== row.prev_hash) {
             throw new MoveRefused(
               `the center already has a different row ${row.seq} of desk ${chain}'s audit chain (that desk worked on the center after its files were last written?): ` +
-                'moving it would fork the chain, so nothing of the audit trail was moved; keep the desk\'s audit.db for an auditor',
+                "moving it would fork the chain, so nothing of the audit trail was moved; keep the desk's audit.db for an auditor",
             );
           }
         }
       }
       const ordered = rows.filter((row) => absent.has(row));
-      count(audit, rows.length, ordered.length === 0 ? 0 : await insertNew(loose(trx), 'audit', ordered, ['desk_id', 'seq']));
+      count(
+        audit,
+        rows.length,
+        ordered.length === 0 ? 0 : await insertNew(loose(trx), 'audit', ordered, ['desk_id', 'seq']),
+      );
     }
     for (const chain of chains) {
-      const walk = await walkChain((fromSeq, limit) => trx.selectFrom('audit').selectAll().where('desk_id', '=', chain).where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute());
-      if (!walk.ok) throw new MoveRefused(`desk ${chain}'s audit chain would not verify on the center (row ${walk.seq}: ${walk.reason}); nothing of the audit trail was moved`);
+      const walk = await walkChain((fromSeq, limit) =>
+        trx
+          .selectFrom('audit')
+          .selectAll()
+          .where('desk_id', '=', chain)
+          .where('seq', '>=', fromSeq)
+          .orderBy('seq')
+          .limit(limit)
+          .execute(),
+      );
+      if (!walk.ok)
+        throw new MoveRefused(
+          `desk ${chain}'s audit chain would not verify on the center (row ${walk.seq}: ${walk.reason}); nothing of the audit trail was moved`,
+        );
     }
   });
   return { tables: [audit], conflicts: [] };
@@ -304,18 +414,35 @@ const moveAudit: Mover<AuditDB> = async (desk, center, { deskId }) => {
 
 /** One delivery's history line, as compared between the file and the center. */
 const eventKey = (row: Omit<Selectable<DeliveriesDB['delivery_events']>, 'id'>): string =>
-  JSON.stringify([row.message_id, row.at, row.status, row.provider_status, row.provider_code, row.failure_code, row.more_info]);
+  JSON.stringify([
+    row.message_id,
+    row.at,
+    row.status,
+    row.provider_status,
+    row.provider_code,
+    row.failure_code,
+    row.more_info,
+  ]);
 
 /** The link and receipt deliveries with their histories; those sent before desk ids were this desk's. */
 const moveDeliveries: Mover<DeliveriesDB> = async (desk, center, { deskId }) => {
   const deliveries = tally('deliveries');
   const events = tally('delivery_events');
   await center.transaction(async (trx) => {
-    for await (const page of pages<Selectable<DeliveriesDB['deliveries']>>(loose(desk.db), 'deliveries', 'message_id')) {
+    for await (const page of pages<Selectable<DeliveriesDB['deliveries']>>(
+      loose(desk.db),
+      'deliveries',
+      'message_id',
+    )) {
       const rows = page.map((row) => ({ ...row, desk_id: row.desk_id === '' ? deskId : row.desk_id }));
       count(deliveries, rows.length, await insertNew(loose(trx), 'deliveries', rows, ['message_id']));
       const ids = rows.map((row) => row.message_id);
-      const mine = await desk.db.selectFrom('delivery_events').selectAll().where('message_id', 'in', ids).orderBy('id').execute();
+      const mine = await desk.db
+        .selectFrom('delivery_events')
+        .selectAll()
+        .where('message_id', 'in', ids)
+        .orderBy('id')
+        .execute();
       // The center numbers its own history lines: a line is already there when the center has an equal one (as many times).
       const there = new Map<string, number>();
       for (const row of await trx.selectFrom('delivery_events').selectAll().where('message_id', 'in', ids).execute()) {
@@ -327,7 +454,15 @@ const moveDeliveries: Mover<DeliveriesDB> = async (desk, center, { deskId }) => 
         there.set(eventKey(row), left - 1);
         return false;
       });
-      count(events, mine.length, await insertAbsent(loose(trx), 'delivery_events', absent.map((row) => without(row, 'id'))));
+      count(
+        events,
+        mine.length,
+        await insertAbsent(
+          loose(trx),
+          'delivery_events',
+          absent.map((row) => without(row, 'id')),
+        ),
+      );
     }
   });
   return { tables: [deliveries, events], conflicts: [] };
@@ -340,10 +475,18 @@ const moveDeliveries: Mover<DeliveriesDB> = async (desk, center, { deskId }) => 
 const moveReservations: Mover<ReservationsDB> = async (desk, center, { deskId }) => {
   const reservations = tally('reservations');
   await center.transaction(async (trx) => {
-    for await (const page of pages<Selectable<ReservationsDB['reservations']>>(loose(desk.db), 'reservations', 'id_key')) {
+    for await (const page of pages<Selectable<ReservationsDB['reservations']>>(
+      loose(desk.db),
+      'reservations',
+      'id_key',
+    )) {
       const rows = page
         .filter((row) => row.origin === 'import')
-        .map((row) => ({ ...row, desk_id: row.desk_id === '' ? deskId : row.desk_id, confirmation_key: row.confirmation_key ?? confirmationKey(row.confirmation_number) }));
+        .map((row) => ({
+          ...row,
+          desk_id: row.desk_id === '' ? deskId : row.desk_id,
+          confirmation_key: row.confirmation_key ?? confirmationKey(row.confirmation_number),
+        }));
       count(reservations, rows.length, await insertNew(loose(trx), 'reservations', rows, ['id_key']));
     }
   });
@@ -353,7 +496,11 @@ const moveReservations: Mover<ReservationsDB> = async (desk, center, { deskId })
 interface StoreMover {
   definition: StoreDefinition;
   /** Opens the desk's file and the center's schema of the store, and moves it. */
-  run: (dataDir: string, center: Storage, context: MoveContext) => Promise<{ tables: TableMove[]; conflicts: string[] }>;
+  run: (
+    dataDir: string,
+    center: Storage,
+    context: MoveContext,
+  ) => Promise<{ tables: TableMove[]; conflicts: string[] }>;
 }
 
 function mover<DB>(definition: StoreDefinition, move: Mover<DB>): StoreMover {
@@ -434,27 +581,54 @@ function holdsCardData(value: unknown, json: boolean): boolean {
  */
 const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
   [JOURNAL_STORE.name]: [
-    { table: 'operations', columns: ['payload', 'error_code', 'reservation_id'], json: ['payload'], name: byKey('operation', 'key') },
-    { table: 'payments', columns: ['failure_message', 'metadata', 'reservation_id'], json: ['metadata'], name: byKey('payment', 'id') },
+    {
+      table: 'operations',
+      columns: ['payload', 'error_code', 'reservation_id'],
+      json: ['payload'],
+      name: byKey('operation', 'key'),
+    },
+    {
+      table: 'payments',
+      columns: ['failure_message', 'metadata', 'reservation_id'],
+      json: ['metadata'],
+      name: byKey('payment', 'id'),
+    },
     { table: 'refunds', columns: ['reason'], name: byKey('refund', 'id') },
   ],
-  [OPERATORS_STORE.name]: [{ table: 'operators', columns: ['id', 'display_name'], name: byRow('operator', OPERATORS_STORE.sqlite.file) }],
-  [REFUND_REQUESTS_STORE.name]: [{ table: 'requests', columns: ['reason', 'note', 'decision_note', 'failure'], name: byKey('refund request', 'id') }],
+  [OPERATORS_STORE.name]: [
+    { table: 'operators', columns: ['id', 'display_name'], name: byRow('operator', OPERATORS_STORE.sqlite.file) },
+  ],
+  [REFUND_REQUESTS_STORE.name]: [
+    { table: 'requests', columns: ['reason', 'note', 'decision_note', 'failure'], name: byKey('refund request', 'id') },
+  ],
   [AUDIT_STORE.name]: [
     {
       table: 'audit',
       columns: ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'],
       json: ['details'],
-      name: (row, deskId) => `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
+      name: (row, deskId) =>
+        `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
     },
   ],
   [DELIVERIES_STORE.name]: [
-    { table: 'deliveries', columns: ['destination_masked', 'failure_message', 'more_info'], name: byKey('delivery', 'message_id') },
-    { table: 'delivery_events', columns: ['provider_status', 'more_info'], name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}` },
+    {
+      table: 'deliveries',
+      columns: ['destination_masked', 'failure_message', 'more_info'],
+      name: byKey('delivery', 'message_id'),
+    },
+    {
+      table: 'delivery_events',
+      columns: ['provider_status', 'more_info'],
+      name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}`,
+    },
   ],
   // The confirmation number too: an older import kept any text there (finding S2).
   [RESERVATIONS_STORE.name]: [
-    { table: 'reservations', columns: ['confirmation_number', 'guest_name', 'hotel_name', 'guest_email'], name: byRow('reservation', RESERVATIONS_STORE.sqlite.file) },
+    {
+      table: 'reservations',
+      columns: ['confirmation_number', 'guest_name', 'hotel_name', 'guest_email'],
+      name: byRow('reservation', RESERVATIONS_STORE.sqlite.file),
+    },
   ],
 };
 
@@ -462,7 +636,11 @@ const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
  * The first row of a store's file whose free text holds card data (a card number or a security code), named for IT with
  * its column, and how many such rows there are; undefined when there is none. The text itself never leaves this function.
  */
-async function findCardDataInStore(dataDir: string, definition: StoreDefinition, deskId: string): Promise<{ where: string; column: string; rows: number } | undefined> {
+async function findCardDataInStore(
+  dataDir: string,
+  definition: StoreDefinition,
+  deskId: string,
+): Promise<{ where: string; column: string; rows: number } | undefined> {
   const desk = await openEmbeddedStore<LooseDB>(dataDir, definition);
   let first: { where: string; column: string } | undefined;
   let rows = 0;
@@ -528,7 +706,8 @@ export class MoveInError extends Error {
  */
 export async function moveDeskIn(options: { dataDir: string; center: Storage; target: string }): Promise<MoveInReport> {
   const { dataDir, center } = options;
-  if (center.backend !== 'postgres') throw new Error('moveDeskIn moves a desk into the center, not into another folder.');
+  if (center.backend !== 'postgres')
+    throw new Error('moveDeskIn moves a desk into the center, not into another folder.');
   if (!existsSync(join(dataDir, DESK_FILE))) {
     throw new MoveInError(
       `${dataDir} has no ${DESK_FILE}: it is not the data folder of a desk of this version. Start the desk once with this version of the app on its own files (it names itself and brings its files up to date), stop it, then move it in.`,
@@ -572,12 +751,18 @@ async function moveLockedDesk(options: { dataDir: string; center: Storage; targe
     try {
       found = await findCardDataInStore(dataDir, definition, deskId);
     } catch (error) {
-      withCardData.set(definition.name, `its ${definition.sqlite.file} could not be read to look for card data (${said(error)})`);
+      withCardData.set(
+        definition.name,
+        `its ${definition.sqlite.file} could not be read to look for card data (${said(error)})`,
+      );
       continue;
     }
     if (found === undefined) continue;
     const more = found.rows > 1 ? ` (and ${found.rows - 1} more ${found.rows === 2 ? 'row' : 'rows'} of it)` : '';
-    const chained = definition.name === AUDIT_STORE.name ? ' An audit row is hash-chained: it cannot be cleaned without breaking the chain.' : '';
+    const chained =
+      definition.name === AUDIT_STORE.name
+        ? ' An audit row is hash-chained: it cannot be cleaned without breaking the chain.'
+        : '';
     withCardData.set(
       definition.name,
       `card data (a card number or a security code) in desk ${deskId}'s ${definition.sqlite.file}, ${found.where}, column ${found.column}${more}: nothing of this desk was moved.${chained} ` +
@@ -586,16 +771,33 @@ async function moveLockedDesk(options: { dataDir: string; center: Storage; targe
   }
   if (withCardData.size > 0) {
     for (const definition of movable) {
-      const entry: StoreMove = { store: definition.name, label: definition.label, file: definition.sqlite.file, status: 'refused', tables: [], conflicts: [] };
+      const entry: StoreMove = {
+        store: definition.name,
+        label: definition.label,
+        file: definition.sqlite.file,
+        status: 'refused',
+        tables: [],
+        conflicts: [],
+      };
       if (!existsSync(join(dataDir, definition.sqlite.file))) entry.status = 'absent';
-      else entry.problem = withCardData.get(definition.name) ?? 'card data was found in another file of this desk (see its PROBLEM line): nothing of this desk was moved';
+      else
+        entry.problem =
+          withCardData.get(definition.name) ??
+          'card data was found in another file of this desk (see its PROBLEM line): nothing of this desk was moved';
       stores.push(entry);
     }
     return { deskId, source: dataDir, target: options.target, stores, ok: false };
   }
   // A store with no embedded migrations keeps nothing on a desk's own files (the center's desk registry): nothing to move.
   for (const definition of movable) {
-    const entry: StoreMove = { store: definition.name, label: definition.label, file: definition.sqlite.file, status: 'moved', tables: [], conflicts: [] };
+    const entry: StoreMove = {
+      store: definition.name,
+      label: definition.label,
+      file: definition.sqlite.file,
+      status: 'moved',
+      tables: [],
+      conflicts: [],
+    };
     stores.push(entry);
     const run = MOVERS.find((mover) => mover.definition.name === definition.name)?.run;
     if (run === undefined) {
@@ -617,7 +819,13 @@ async function moveLockedDesk(options: { dataDir: string; center: Storage; targe
       entry.problem = said(error);
     }
   }
-  return { deskId, source: dataDir, target: options.target, stores, ok: stores.every((store) => store.status !== 'refused' && store.conflicts.length === 0) };
+  return {
+    deskId,
+    source: dataDir,
+    target: options.target,
+    stores,
+    ok: stores.every((store) => store.status !== 'refused' && store.conflicts.length === 0),
+  };
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -643,10 +851,16 @@ export function formatMoveIn(report: MoveInReport): string {
     const there = store.tables.reduce((sum, table) => sum + table.alreadyThere, 0);
     moved += written;
     already += there;
-    const conflicts = store.conflicts.length === 0 ? '' : `, ${plural(store.conflicts.length, 'conflict', 'conflicts')} (not moved)`;
-    lines.push(`${store.conflicts.length === 0 ? 'ok     ' : 'PROBLEM'}  ${label}  ${found} found, ${written} moved, ${there} already there${conflicts}`);
+    const conflicts =
+      store.conflicts.length === 0 ? '' : `, ${plural(store.conflicts.length, 'conflict', 'conflicts')} (not moved)`;
+    lines.push(
+      `${store.conflicts.length === 0 ? 'ok     ' : 'PROBLEM'}  ${label}  ${found} found, ${written} moved, ${there} already there${conflicts}`,
+    );
     if (store.tables.length > 1) {
-      for (const table of store.tables) lines.push(`           ${table.table}: ${table.found} found, ${table.moved} moved, ${table.alreadyThere} already there`);
+      for (const table of store.tables)
+        lines.push(
+          `           ${table.table}: ${table.found} found, ${table.moved} moved, ${table.alreadyThere} already there`,
+        );
     }
     for (const conflict of store.conflicts) lines.push(`           conflict ${conflict}`);
   }
@@ -671,15 +885,24 @@ export interface RunMoveInOptions {
 /** What --move-in prints and its exit code: 0 all moved (or already there), 1 a problem (see its lines), 2 not asked right. */
 export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: string; exitCode: number }> {
   if (options.dataDir === undefined || options.dataDir === '' || options.dataDir.startsWith('--')) {
-    return { output: `Usage: PGPASSWORD=… npm run center:move-in -- <the desk's data folder> [--managed=<file>] (docs/IT.md, section 8).\n`, exitCode: 2 };
+    return {
+      output: `Usage: PGPASSWORD=… npm run center:move-in -- <the desk's data folder> [--managed=<file>] (docs/IT.md, section 8).\n`,
+      exitCode: 2,
+    };
   }
   if (options.center === undefined) {
-    return { output: `There is no center setting in ${options.managedPath}: IT sets "center" there first (docs/IT.md).\n`, exitCode: 2 };
+    return {
+      output: `There is no center setting in ${options.managedPath}: IT sets "center" there first (docs/IT.md).\n`,
+      exitCode: 2,
+    };
   }
   const target = describeCenter(options.center);
   let connection: CenterConnectionOptions;
   try {
-    connection = await centerConnection(options.center, { password: options.password, applicationName: 'card-payments-desk --move-in' });
+    connection = await centerConnection(options.center, {
+      password: options.password,
+      applicationName: 'card-payments-desk --move-in',
+    });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return { output: `Nothing was moved: ${error.message}\n`, exitCode: 1 };
@@ -689,7 +912,8 @@ export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: st
     const report = await moveDeskIn({ dataDir: options.dataDir, center: storage, target });
     return { output: formatMoveIn(report), exitCode: report.ok ? 0 : 1 };
   } catch (error) {
-    if (error instanceof MoveInError) return { output: `Nothing was moved: ${error.message}\n`, exitCode: error.exitCode };
+    if (error instanceof MoveInError)
+      return { output: `Nothing was moved: ${error.message}\n`, exitCode: error.exitCode };
     if (!(error instanceof UserError)) throw error;
     return { output: `Nothing was moved: ${error.message}\n`, exitCode: 1 };
   } finally {

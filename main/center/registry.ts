@@ -70,7 +70,10 @@ const NonceFile = z.strictObject({
   deskId: z.uuid(),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
   /** Written before the center's row takes it; the center may hold either. */
-  next: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/).optional(),
+  next: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{22,64}$/)
+    .optional(),
 });
 type NonceFile = z.output<typeof NonceFile>;
 
@@ -101,7 +104,8 @@ async function readNonceFile(file: string, deskId: string): Promise<NonceFile | 
   }
 }
 
-const writeNonceFile = (file: string, content: NonceFile): Promise<void> => writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+const writeNonceFile = (file: string, content: NonceFile): Promise<void> =>
+  writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 
 export interface RegisterDeskOptions {
   /** This computer's name (os.hostname() when not given). */
@@ -113,17 +117,31 @@ export interface RegisterDeskOptions {
  * A desk id the center does not know is registered; a row without a nonce is adopted; another nonce refuses the start
  * (DeskRegistryError `desk_id_in_use`), nothing written.
  */
-export async function registerDesk(storage: Storage, identity: DeskIdentity, dataDir: string, options: RegisterDeskOptions = {}): Promise<void> {
+export async function registerDesk(
+  storage: Storage,
+  identity: DeskIdentity,
+  dataDir: string,
+  options: RegisterDeskOptions = {},
+): Promise<void> {
   const host = options.host ?? hostname();
   const file = join(dataDir, DESK_NONCE_FILE);
-  const kept = (await readNonceFile(file, identity.deskId)) ?? { version: 1 as const, deskId: identity.deskId, nonce: newNonce() };
+  const kept = (await readNonceFile(file, identity.deskId)) ?? {
+    version: 1 as const,
+    deskId: identity.deskId,
+    nonce: newNonce(),
+  };
   const store = await storage.open<DesksDB>(DESKS_STORE);
   const next = newNonce();
   // Two computers with one id starting at the same moment both find no row: the second's insert fails, it decides again.
   for (let attempt = 0; ; attempt++) {
     try {
       await store.transaction(async (trx) => {
-        const row = await trx.selectFrom('desks').select(['nonce', 'host', 'last_started_at']).where('desk_id', '=', identity.deskId).forUpdate().executeTakeFirst();
+        const row = await trx
+          .selectFrom('desks')
+          .select(['nonce', 'host', 'last_started_at'])
+          .where('desk_id', '=', identity.deskId)
+          .forUpdate()
+          .executeTakeFirst();
         const held = row?.nonce ?? null;
         if (row !== undefined && held !== null && held !== kept.nonce && held !== kept.next) {
           throw new DeskRegistryError(
@@ -139,7 +157,11 @@ export async function registerDesk(storage: Storage, identity: DeskIdentity, dat
         if (row === undefined) {
           await trx.insertInto('desks').values({ desk_id: identity.deskId, nonce: next, host }).execute();
         } else {
-          await trx.updateTable('desks').set({ nonce: next, host, last_started_at: sql<string>`now()` }).where('desk_id', '=', identity.deskId).execute();
+          await trx
+            .updateTable('desks')
+            .set({ nonce: next, host, last_started_at: sql<string>`now()` })
+            .where('desk_id', '=', identity.deskId)
+            .execute();
         }
       });
       break;

@@ -1,7 +1,16 @@
 /** The door every renderer call goes through: sender, input, role, handler, output — in that order, always. */
 import type { z } from 'zod';
 import type { OperatorView } from '../../shared/operators';
-import { CHANNELS, UNLISTED_ERROR_CODE, isErrorCode, type Channel, type IpcError, type Output, type ParsedInput, type Result } from '../../shared/ipc';
+import {
+  CHANNELS,
+  UNLISTED_ERROR_CODE,
+  isErrorCode,
+  type Channel,
+  type IpcError,
+  type Output,
+  type ParsedInput,
+  type Result,
+} from '../../shared/ipc';
 import { containsCardData, textIssueCode } from '../../shared/text';
 import { isUserError } from '../errors';
 
@@ -106,15 +115,36 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     } catch (error) {
       // The center cannot say who is signed in (down): its own words, never a raw error.
       if (!isUserError(error)) deps.onUnexpectedError?.(channel, error);
-      const refused = isUserError(error) ? listed(error.toIpcError()) : { code: 'internal', message: 'Something went wrong in the app. Try again; if it happens again, tell IT.' };
-      deps.onCall?.({ channel, input: undefined, raw, operator: undefined, stage: 'access', error: refused, output: undefined, trace });
+      const refused = isUserError(error)
+        ? listed(error.toIpcError())
+        : { code: 'internal', message: 'Something went wrong in the app. Try again; if it happens again, tell IT.' };
+      deps.onCall?.({
+        channel,
+        input: undefined,
+        raw,
+        operator: undefined,
+        stage: 'access',
+        error: refused,
+        output: undefined,
+        trace,
+      });
       return { ok: false, error: refused };
     }
     const finish = (stage: DoorCall['stage'], result: Result<unknown>, input?: unknown): Result<unknown> => {
-      deps.onCall?.({ channel, input, raw, operator, stage, error: result.ok ? undefined : result.error, output: result.ok ? result.value : undefined, trace });
+      deps.onCall?.({
+        channel,
+        input,
+        raw,
+        operator,
+        stage,
+        error: result.ok ? undefined : result.error,
+        output: result.ok ? result.value : undefined,
+        trace,
+      });
       return result;
     };
-    if (!deps.isTrustedSender(sender)) return finish('sender', refuse('forbidden_sender', 'This window may not use the app.'));
+    if (!deps.isTrustedSender(sender))
+      return finish('sender', refuse('forbidden_sender', 'This window may not use the app.'));
     if (!isChannel(channel)) return finish('channel', refuse('unknown_channel', 'The app does not offer this.'));
     const spec = CHANNELS[channel];
 
@@ -125,11 +155,13 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       // An unknown key is reported on its parent; name the key itself — when it could be a field's name at all: the
       // caller made it up, and it crosses back in the answer and into the audit trail.
       const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-      if (unknownKey !== undefined && unknownKey.length <= MAX_FIELD_NAME && !containsCardData(unknownKey)) segments.push(unknownKey);
+      if (unknownKey !== undefined && unknownKey.length <= MAX_FIELD_NAME && !containsCardData(unknownKey))
+        segments.push(unknownKey);
       const joined = segments.join('.');
       const path = joined.length <= MAX_FIELD_NAME * 2 ? joined : '';
       // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
-      const message = issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
+      const message =
+        issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
       // Card data or hidden characters in free text keep their own code, so that the renderer can word them.
       return finish('input', refuse(textIssueCode(issue) ?? 'invalid_input', message, path === '' ? undefined : path));
     }
@@ -137,9 +169,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     if (spec.access !== 'public') {
       if (!operator) {
         const reason = deps.signedOutReason?.();
-        return finish('access', reason === undefined ? refuse('signed_out', 'Sign in to continue.') : { ok: false, error: listed(reason) }, parsed.data);
+        return finish(
+          'access',
+          reason === undefined ? refuse('signed_out', 'Sign in to continue.') : { ok: false, error: listed(reason) },
+          parsed.data,
+        );
       }
-      if (!(spec.access as readonly string[]).includes(operator.role)) return finish('access', refuse('forbidden', 'Your role does not allow this.'), parsed.data);
+      if (!(spec.access as readonly string[]).includes(operator.role))
+        return finish('access', refuse('forbidden', 'Your role does not allow this.'), parsed.data);
     }
     // Only now, validated and allowed, does an operator's call count as activity for the idle lock.
     if (spec.activity === 'operator') deps.onActivity?.(channel);
@@ -150,15 +187,22 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const output = (spec.output as z.ZodType).safeParse(value);
       if (!output.success) {
         deps.onUnexpectedError?.(channel, new Error('handler output outside the contract'));
-        return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
+        return finish(
+          'handler',
+          refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'),
+          parsed.data,
+        );
       }
       return finish('handler', { ok: true, value: output.data }, parsed.data);
     } catch (error) {
       // Only a capability's own error, written for people, crosses; anything else is `internal`, with nothing of it sent.
       if (isUserError(error)) return finish('handler', { ok: false, error: listed(error.toIpcError()) }, parsed.data);
       deps.onUnexpectedError?.(channel, error);
-      return finish('handler', refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'), parsed.data);
+      return finish(
+        'handler',
+        refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'),
+        parsed.data,
+      );
     }
   };
 }
-

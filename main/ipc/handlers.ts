@@ -1,9 +1,26 @@
 /** The contract's channels, answered by the engine facade and the session: the operator always comes from main. */
 import type { Environment } from '../../shared/environment';
 import type { Language } from '../../shared/language';
-import type { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../../shared/messaging';
+import type {
+  ChannelAvailability,
+  DeliveryRecordView,
+  DeliveryResult,
+  OutboxMessageView,
+  PlayCardholderResult,
+  SendLinkOutcome,
+  SendLinkRequest,
+  SendReceiptRequest,
+} from '../../shared/messaging';
 import type { CsvImportResult, ReservationView } from '../../shared/reservations';
-import type { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundRequestView } from '../../shared/desk';
+import type {
+  AuditQuery,
+  AuditRowView,
+  AuditVerification,
+  EndOfDayReport,
+  PaymentQuery,
+  RefundLimitView,
+  RefundRequestView,
+} from '../../shared/desk';
 import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
 import type { LiveState, Output, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { RecoveredNoticeView, RefundQueueItem } from '../../shared/ipc/views';
@@ -43,13 +60,29 @@ export interface MessagingPort {
 /** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
 export interface RefundsPort {
   refund(
-    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds: readonly string[]; expectedAmountCents?: number },
+    input: {
+      operationId: string;
+      paymentId: string;
+      amountCents?: number;
+      reason: RefundReason;
+      acknowledgedRefundIds: readonly string[];
+      expectedAmountCents?: number;
+    },
     by: OperatorView,
     trace?: string[],
   ): Promise<PaymentView>;
-  request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView, trace?: string[]): Promise<RefundRequestView>;
+  request(
+    input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string },
+    by: OperatorView,
+    trace?: string[],
+  ): Promise<RefundRequestView>;
   override(
-    input: { requestId: string; approverId: string; approverPassword: string; acknowledgedRefundIds: readonly string[] },
+    input: {
+      requestId: string;
+      approverId: string;
+      approverPassword: string;
+      acknowledgedRefundIds: readonly string[];
+    },
     caller: OperatorView,
     trace?: string[],
   ): Promise<{ request: RefundRequestView; payment: PaymentView }>;
@@ -83,7 +116,10 @@ export interface DeskPort {
 /** Operator accounts, managed by admins (the directory checks the actor again). */
 export interface AccountsPort {
   list(actorId: string): Promise<OperatorView[]>;
-  create(actorId: string, input: { id: string; displayName: string; role: Role; password: string }): Promise<OperatorView>;
+  create(
+    actorId: string,
+    input: { id: string; displayName: string; role: Role; password: string },
+  ): Promise<OperatorView>;
   update(actorId: string, input: { id: string; role?: Role; disabled?: boolean }): Promise<OperatorView>;
   resetPassword(actorId: string, id: string, password: string): Promise<void>;
 }
@@ -113,7 +149,13 @@ export interface SessionPort {
 export interface HandlerDeps {
   engine: PaymentEngine;
   session: SessionPort;
-  app: { environment: Environment; version: string; deskId: string; storage: 'embedded' | 'center'; center?: string | undefined };
+  app: {
+    environment: Environment;
+    version: string;
+    deskId: string;
+    storage: 'embedded' | 'center';
+    center?: string | undefined;
+  };
   preferences: PreferencesPort;
   reservations: ReservationsPort;
   messaging: MessagingPort;
@@ -158,7 +200,23 @@ function signedIn(ctx: CallContext): OperatorView {
 const operatorOf = (ctx: CallContext): string => signedIn(ctx).id;
 const done = { ok: true as const };
 
-export function createHandlers({ engine, session, app, preferences, reservations, messaging, refunds, desk, accounts, updates, follow, live, protectCardData, clock, lateSuccesses }: HandlerDeps): Handlers {
+export function createHandlers({
+  engine,
+  session,
+  app,
+  preferences,
+  reservations,
+  messaging,
+  refunds,
+  desk,
+  accounts,
+  updates,
+  follow,
+  live,
+  protectCardData,
+  clock,
+  lateSuccesses,
+}: HandlerDeps): Handlers {
   const now = clock ? () => clock.now() : Date.now;
   const timeZone = clock?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   /**
@@ -191,7 +249,15 @@ export function createHandlers({ engine, session, app, preferences, reservations
     'app:info': () => {
       const { language, locked } = preferences.language();
       const where = app.center === undefined ? {} : { center: app.center };
-      return { environment: app.environment, version: app.version, language, languageLocked: locked, deskId: app.deskId, storage: app.storage, ...where };
+      return {
+        environment: app.environment,
+        version: app.version,
+        language,
+        languageLocked: locked,
+        deskId: app.deskId,
+        storage: app.storage,
+        ...where,
+      };
     },
     // The stack serves: the start is over (main/app/startup.ts answers while it is not).
     'app:startup': () => ({ phase: 'ready' as const, language: preferences.language().language }),
@@ -200,7 +266,8 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const { operator, locked, needsFirstAdmin } = await session.status();
       return operator === undefined ? { locked, needsFirstAdmin } : { operator, locked, needsFirstAdmin };
     },
-    'session:signIn': ({ id, password, endSessionElsewhere }) => session.signIn(id, password, endSessionElsewhere === true ? { endSessionElsewhere } : {}),
+    'session:signIn': ({ id, password, endSessionElsewhere }) =>
+      session.signIn(id, password, endSessionElsewhere === true ? { endSessionElsewhere } : {}),
     'session:createFirstAdmin': (input) => session.createFirstAdmin(input),
     'session:signOut': async () => {
       await session.signOut();
@@ -224,10 +291,18 @@ export function createHandlers({ engine, session, app, preferences, reservations
       const listed = await engine.listReservation(reservationId);
       const cards = new Map((await engine.cardsOf(reservationId)).map((card) => [card.id, card]));
       // Each payment's link deliveries, whichever desk sent them.
-      const histories = new Map(await Promise.all(listed.payments.map(async (payment) => [payment.id, await messaging.history(payment.id)] as const)));
+      const histories = new Map(
+        await Promise.all(
+          listed.payments.map(async (payment) => [payment.id, await messaging.history(payment.id)] as const),
+        ),
+      );
       const overview = {
         ...listed,
-        inProgress: livePayments(listed.payments, (methodId) => cards.get(methodId), (paymentId) => histories.get(paymentId) ?? []),
+        inProgress: livePayments(
+          listed.payments,
+          (methodId) => cards.get(methodId),
+          (paymentId) => histories.get(paymentId) ?? [],
+        ),
         recovered: (await engine.recovered({ reservationId })).map(noticeView),
       };
       // The balance needs the source's: without it (gone from the source, the partner's system down) none is offered.
@@ -242,16 +317,21 @@ export function createHandlers({ engine, session, app, preferences, reservations
       return engine.pay({ ...input, operatorId: operatorOf(ctx) }, ctx.trace);
     },
     'payments:checkAgain': ({ operationId }, ctx) => engine.checkAgain(operationId, ctx.trace),
-    'payments:resolveAttempt': (input, ctx) => engine.resolveAttempt({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
+    'payments:resolveAttempt': (input, ctx) =>
+      engine.resolveAttempt({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:updateAmount': async ({ overBalance, ...input }, ctx) => {
       await checkAmountUpdate(chargePolicy, { ...input, overBalance });
       return engine.updateAmount({ ...input, operatorId: operatorOf(ctx) }, ctx.trace);
     },
     'payments:confirm': (input, ctx) => engine.confirm({ ...input, operatorId: operatorOf(ctx) }, ctx.trace),
     'payments:abandon': ({ paymentId }, ctx) => engine.abandon({ paymentId, operatorId: operatorOf(ctx) }, ctx.trace),
-    'payments:recovered': async (_input, ctx) => ({ notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView) }),
+    'payments:recovered': async (_input, ctx) => ({
+      notices: (await engine.recovered({ operatorId: operatorOf(ctx) })).map(noticeView),
+    }),
     'payments:lateSuccesses': async () => ({ alerts: (await lateSuccesses?.()) ?? [] }),
-    'payments:acknowledgeRecovered': async ({ noticeIds }, ctx) => ({ acknowledged: await engine.acknowledgeRecovered(noticeIds, operatorOf(ctx)) }),
+    'payments:acknowledgeRecovered': async ({ noticeIds }, ctx) => ({
+      acknowledged: await engine.acknowledgeRecovered(noticeIds, operatorOf(ctx)),
+    }),
     'payments:get': ({ paymentId }, ctx) => engine.getPayment(paymentId, ctx.trace),
     // Nobody signed in (the desk locked, the session ended): the window watches nothing.
     'live:watch': (watch, ctx) => ({ state: live(ctx.senderId, ctx.operator === undefined ? undefined : watch) }),

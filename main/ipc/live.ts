@@ -26,7 +26,12 @@ export function livePayments(
     const waitingSince = payment.updatedAt ?? payment.createdAt;
     const linkExpiry = Date.parse(waitingSince) + LINK_LIFETIME_MS;
     const expiresAt =
-      state === 'processing' ? undefined : (payment.expiresAt ?? (state === 'waiting_for_cardholder' && !Number.isNaN(linkExpiry) ? new Date(linkExpiry).toISOString() : undefined));
+      state === 'processing'
+        ? undefined
+        : (payment.expiresAt ??
+          (state === 'waiting_for_cardholder' && !Number.isNaN(linkExpiry)
+            ? new Date(linkExpiry).toISOString()
+            : undefined));
     const last = [...history(payment.id)].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
     const method = card(payment.methodId);
     return [
@@ -40,7 +45,9 @@ export function livePayments(
         startedAt: payment.createdAt,
         waitingSince,
         ...(expiresAt === undefined ? {} : { expiresAt }),
-        ...(last ? { lastLink: { channel: last.channel, to: last.to, status: last.status, sentAt: last.createdAt } } : {}),
+        ...(last
+          ? { lastLink: { channel: last.channel, to: last.to, status: last.status, sentAt: last.createdAt } }
+          : {}),
       },
     ];
   });

@@ -23,7 +23,11 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
 }
 
 /** Sends an event to the given windows, its payload parsed by the contract first. */
-export function publish<E extends EventName>(targets: readonly Pick<WebContents, 'send' | 'isDestroyed'>[], event: E, payload: EventPayload<E>): void {
+export function publish<E extends EventName>(
+  targets: readonly Pick<WebContents, 'send' | 'isDestroyed'>[],
+  event: E,
+  payload: EventPayload<E>,
+): void {
   const checked: unknown = EVENTS[event].parse(payload);
   for (const target of targets) if (!target.isDestroyed()) target.send(event, checked);
 }

@@ -130,7 +130,8 @@ export class LiveFeed {
         // Read only what a window shows: the payload names the reservation (a refund saved on its own may not).
         if (change.reservationKey !== undefined && this.watched(change.reservationKey) === undefined) return;
         const payment = await this.deps.readPayment(change.paymentId);
-        if (payment === undefined || this.watched(this.deps.reservationKey(payment.reservationId)) === undefined) return;
+        if (payment === undefined || this.watched(this.deps.reservationKey(payment.reservationId)) === undefined)
+          return;
         this.deps.emit('payments:changed', payment);
         return;
       }

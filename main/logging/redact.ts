@@ -59,7 +59,10 @@ const isCardDigits = isCardNumberDigits;
  */
 export function redactText(text: string): string {
   const cardDataOut = redactCardData(text, { card: CARD_PLACEHOLDER, securityCode: REDACTED });
-  return cardDataOut.replace(AUTHORIZATION_TEXT, `$1${REDACTED}`).replace(BEARER_TEXT, `$1 ${REDACTED}`).replace(KEY_VALUE_TEXT, `$1${REDACTED}`);
+  return cardDataOut
+    .replace(AUTHORIZATION_TEXT, `$1${REDACTED}`)
+    .replace(BEARER_TEXT, `$1 ${REDACTED}`)
+    .replace(KEY_VALUE_TEXT, `$1${REDACTED}`);
 }
 
 // --- Values ---
@@ -111,10 +114,13 @@ function walkObject(value: object, depth: number, ancestors: Set<object>): unkno
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return `[binary, ${value.byteLength} bytes]`;
   if (Array.isArray(value)) return value.map((item) => walk(item, next, ancestors));
   if (value instanceof Date) return value;
-  if (value instanceof Map) return walkEntries(Object.fromEntries([...value].map(([key, item]) => [String(key), item])), next, ancestors);
+  if (value instanceof Map)
+    return walkEntries(Object.fromEntries([...value].map(([key, item]) => [String(key), item])), next, ancestors);
   if (value instanceof Set) return [...value].map((item) => walk(item, next, ancestors));
-  if (isHttpRequest(value)) return walkEntries(stdSerializers.req(value as Parameters<typeof stdSerializers.req>[0]), next, ancestors);
-  if (isHttpResponse(value)) return walkEntries(stdSerializers.res(value as Parameters<typeof stdSerializers.res>[0]), next, ancestors);
+  if (isHttpRequest(value))
+    return walkEntries(stdSerializers.req(value as Parameters<typeof stdSerializers.req>[0]), next, ancestors);
+  if (isHttpResponse(value))
+    return walkEntries(stdSerializers.res(value as Parameters<typeof stdSerializers.res>[0]), next, ancestors);
   if (hasToJson(value)) return walk(value.toJSON(), next, ancestors);
   return walkEntries(value, next, ancestors);
 }
@@ -183,4 +189,6 @@ export const REDACT_PATHS: readonly string[] = [
   'accessToken',
   'access_token',
   'authorization',
-].flatMap((key) => [key, `*.${key}`]).concat(['headers.authorization', 'headers.cookie', '*.headers.authorization', '*.headers.cookie']);
+]
+  .flatMap((key) => [key, `*.${key}`])
+  .concat(['headers.authorization', 'headers.cookie', '*.headers.authorization', '*.headers.cookie']);

@@ -6,10 +6,16 @@
  * stored: its host at most. A payment's deliveries are read whichever desk sent them (the guest may call back anyone).
  */
 import { sql, type Generated, type Kysely } from 'kysely';
-import type { DeliveryFailureCode, DeliveryRecordView, FailureActor, MessageChannel, MessageLanguage, MessagingProvider } from '../../shared/messaging';
+import type {
+  DeliveryFailureCode,
+  DeliveryRecordView,
+  FailureActor,
+  MessageChannel,
+  MessageLanguage,
+  MessagingProvider,
+} from '../../shared/messaging';
 import { DeliveryRecordView as DeliveryRecordSchema } from '../../shared/messaging';
 import type { Storage, StoreDatabase, StoreDefinition } from '../storage';
-
 
 const STATUSES = ['sending', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown'] as const;
 
@@ -95,8 +101,15 @@ export const DELIVERIES_STORE: StoreDefinition = {
       // Each delivery names its desk ('' for those sent before desks had ids: this file's own desk's).
       '0003_desk': {
         up: async (db: Kysely<unknown>) => {
-          await db.schema.alterTable('deliveries').addColumn('desk_id', 'text', (c) => c.notNull().defaultTo('')).execute();
-          await db.schema.createIndex('deliveries_by_desk').on('deliveries').columns(['desk_id', 'created_at']).execute();
+          await db.schema
+            .alterTable('deliveries')
+            .addColumn('desk_id', 'text', (c) => c.notNull().defaultTo(''))
+            .execute();
+          await db.schema
+            .createIndex('deliveries_by_desk')
+            .on('deliveries')
+            .columns(['desk_id', 'created_at'])
+            .execute();
         },
       },
     },
@@ -125,13 +138,26 @@ export const DELIVERIES_STORE: StoreDefinition = {
             .addColumn('more_info', 'text')
             .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
             .addColumn('provider_message_id', 'text')
-            .addColumn('final', 'integer', (c) => c.notNull().defaultTo(0).check(sql`final IN (0, 1)`))
+            .addColumn('final', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`final IN (0, 1)`),
+            )
             .addColumn('created_at', 'text', (c) => c.notNull())
             .addColumn('finished_at', 'text')
             .execute();
-          await db.schema.createIndex('deliveries_by_payment').on('deliveries').columns(['payment_id', 'created_at']).execute();
+          await db.schema
+            .createIndex('deliveries_by_payment')
+            .on('deliveries')
+            .columns(['payment_id', 'created_at'])
+            .execute();
           await db.schema.createIndex('deliveries_by_time').on('deliveries').column('created_at').execute();
-          await db.schema.createIndex('deliveries_by_desk').on('deliveries').columns(['desk_id', 'created_at']).execute();
+          await db.schema
+            .createIndex('deliveries_by_desk')
+            .on('deliveries')
+            .columns(['desk_id', 'created_at'])
+            .execute();
           await db.schema
             .createTable('delivery_events')
             .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
@@ -143,7 +169,11 @@ export const DELIVERIES_STORE: StoreDefinition = {
             .addColumn('failure_code', 'text')
             .addColumn('more_info', 'text')
             .execute();
-          await db.schema.createIndex('delivery_events_by_message').on('delivery_events').columns(['message_id', 'id']).execute();
+          await db.schema
+            .createIndex('delivery_events_by_message')
+            .on('delivery_events')
+            .columns(['message_id', 'id'])
+            .execute();
         },
       },
     },
@@ -261,7 +291,10 @@ export class MessagingAudit {
           created_at: entry.at,
         })
         .execute();
-      await trx.insertInto('delivery_events').values({ message_id: entry.messageId, at: entry.at, status: 'sending' }).execute();
+      await trx
+        .insertInto('delivery_events')
+        .values({ message_id: entry.messageId, at: entry.at, status: 'sending' })
+        .execute();
     });
   }
 
@@ -302,7 +335,13 @@ export class MessagingAudit {
 
   /** A payment's deliveries, oldest first, whichever desk sent them. */
   async forPayment(paymentId: string): Promise<DeliveryRecordView[]> {
-    const rows = await this.store.db.selectFrom('deliveries').selectAll().where('payment_id', '=', paymentId).orderBy('created_at').orderBy('message_id').execute();
+    const rows = await this.store.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .orderBy('created_at')
+      .orderBy('message_id')
+      .execute();
     return this.toViews(rows);
   }
 
@@ -321,7 +360,11 @@ export class MessagingAudit {
   async recent(limit = 100, options: { allDesks?: boolean } = {}): Promise<DeliveryRecordView[]> {
     let query = this.store.db.selectFrom('deliveries').selectAll();
     if (options.allDesks !== true) query = query.where('desk_id', 'in', [this.deskId, NO_DESK]);
-    const rows = await query.orderBy('created_at', 'desc').orderBy('message_id', 'desc').limit(Math.max(1, Math.min(limit, 1000))).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('message_id', 'desc')
+      .limit(Math.max(1, Math.min(limit, 1000)))
+      .execute();
     return this.toViews(rows);
   }
 

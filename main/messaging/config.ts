@@ -36,13 +36,19 @@ const hostname = z
   .trim()
   .min(1, 'must not be empty')
   .max(253)
-  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\d{1,3}(?:\.\d{1,3}){3}$|^::1$/i, 'must be a host name or an IP address');
+  .regex(
+    /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\d{1,3}(?:\.\d{1,3}){3}$|^::1$/i,
+    'must be a host name or an IP address',
+  );
 
 /** A Twilio sender: an E.164 number, or an alphanumeric sender ID (1–11 letters, digits, spaces, at least one letter). */
 const twilioSender = z
   .string()
   .trim()
-  .refine((value) => /^\+[1-9]\d{6,14}$/.test(value) || (/^[a-z0-9 ]{1,11}$/i.test(value) && /[a-z]/i.test(value)), 'must be an E.164 number (+15017122661) or an alphanumeric sender ID of at most 11 characters');
+  .refine(
+    (value) => /^\+[1-9]\d{6,14}$/.test(value) || (/^[a-z0-9 ]{1,11}$/i.test(value) && /[a-z]/i.test(value)),
+    'must be an E.164 number (+15017122661) or an alphanumeric sender ID of at most 11 characters',
+  );
 
 const SmtpSettings = z
   .strictObject({
@@ -57,17 +63,27 @@ const SmtpSettings = z
     /** The sender name shown to the guest; default: the hotel's name. */
     fromName: z.string().trim().min(1).max(80).optional(),
     /** PEM of an extra certificate authority to trust (a corporate relay with its own CA). */
-    caCertificatePem: z.string().includes('-----BEGIN CERTIFICATE-----', { error: 'must be a PEM certificate' }).optional(),
+    caCertificatePem: z
+      .string()
+      .includes('-----BEGIN CERTIFICATE-----', { error: 'must be a PEM certificate' })
+      .optional(),
   })
   .superRefine((smtp, ctx) => {
     if (smtp.security === 'none' && !isLoopbackHost(smtp.host)) {
-      ctx.addIssue({ code: 'custom', path: ['security'], message: 'none (no TLS) is allowed only for a relay on this computer (localhost)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['security'],
+        message: 'none (no TLS) is allowed only for a relay on this computer (localhost)',
+      });
     }
   });
 
 /** Twilio's SID shapes, exactly as its OpenAPI description has them: two upper-case letters, then 32 hex digits. */
 const sid = (prefix: 'AC' | 'MG' | 'HX', what: string) =>
-  z.string().trim().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be ${what} (${prefix} followed by 32 hex characters)`);
+  z
+    .string()
+    .trim()
+    .regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be ${what} (${prefix} followed by 32 hex characters)`);
 
 const TwilioSettings = z.strictObject({
   accountSid: sid('AC', 'a Twilio Account SID'),
@@ -78,7 +94,11 @@ const TwilioSettings = z.strictObject({
   /** Sends SMS through a Messaging Service instead of one From number. */
   messagingServiceSid: sid('MG', 'a Messaging Service SID').optional(),
   /** The WhatsApp sender's number in E.164; sent as whatsapp:+… */
-  whatsappFrom: z.string().trim().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number (+15017122661)').optional(),
+  whatsappFrom: z
+    .string()
+    .trim()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number (+15017122661)')
+    .optional(),
   /**
    * The approved WhatsApp template (Content SID) for each language. Required for WhatsApp through Twilio: the 3DS link
    * goes to a guest who has not written first, and WhatsApp delivers only an approved template then (a free-form body is
@@ -115,7 +135,10 @@ const WebhookSettings = z.strictObject({
     }
     // Two messages' status URLs differ only after the origin: the id in the host would send each to another server.
     if (new URL(url.data).origin !== new URL(value.replace(STATUS_URL_PLACEHOLDER, 'msg_1')).origin) {
-      ctx.addIssue({ code: 'custom', message: `must have ${STATUS_URL_PLACEHOLDER} in its path or query, not in its host` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must have ${STATUS_URL_PLACEHOLDER} in its path or query, not in its host`,
+      });
     }
   }),
   /** The header carrying the gateway's credential; its value is the secret webhookAuthHeaderValue. Omit for none. */
@@ -123,7 +146,10 @@ const WebhookSettings = z.strictObject({
     .string()
     .trim()
     .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'must be an HTTP header name')
-    .refine((name) => !['content-type', 'content-length', 'host', 'idempotency-key'].includes(name.toLowerCase()), 'is a header the app sets itself')
+    .refine(
+      (name) => !['content-type', 'content-length', 'host', 'idempotency-key'].includes(name.toLowerCase()),
+      'is a header the app sets itself',
+    )
     .optional(),
 });
 
@@ -160,7 +186,8 @@ export const MessagingConfigSchema = z
   })
   .superRefine((config, ctx) => {
     const { email, sms, whatsapp } = config.providers;
-    if (email === 'smtp' && !config.smtp) ctx.addIssue({ code: 'custom', path: ['smtp'], message: 'is required when e-mail is sent by smtp' });
+    if (email === 'smtp' && !config.smtp)
+      ctx.addIssue({ code: 'custom', path: ['smtp'], message: 'is required when e-mail is sent by smtp' });
     if ((sms === 'twilio' || whatsapp === 'twilio') && !config.twilio) {
       ctx.addIssue({ code: 'custom', path: ['twilio'], message: 'is required when SMS or WhatsApp is sent by twilio' });
     }
@@ -168,10 +195,18 @@ export const MessagingConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['webhook'], message: 'is required when a channel is sent by webhook' });
     }
     if (sms === 'twilio' && config.twilio && !config.twilio.smsFrom && !config.twilio.messagingServiceSid) {
-      ctx.addIssue({ code: 'custom', path: ['twilio', 'smsFrom'], message: 'is required (or messagingServiceSid) when SMS is sent by twilio' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['twilio', 'smsFrom'],
+        message: 'is required (or messagingServiceSid) when SMS is sent by twilio',
+      });
     }
     if (whatsapp === 'twilio' && config.twilio && !config.twilio.whatsappFrom) {
-      ctx.addIssue({ code: 'custom', path: ['twilio', 'whatsappFrom'], message: 'is required when WhatsApp is sent by twilio' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['twilio', 'whatsappFrom'],
+        message: 'is required when WhatsApp is sent by twilio',
+      });
     }
     if (whatsapp === 'twilio' && config.twilio && !config.twilio.whatsappContentSids) {
       ctx.addIssue({

@@ -49,7 +49,13 @@ export class DeliveryError extends Error {
   }
 }
 
-export type MessagingErrorCode = 'training_only' | 'unknown_message' | 'invalid_config' | 'invalid_request' | 'simulator_unreachable' | 'receipt_not_available';
+export type MessagingErrorCode =
+  | 'training_only'
+  | 'unknown_message'
+  | 'invalid_config'
+  | 'invalid_request'
+  | 'simulator_unreachable'
+  | 'receipt_not_available';
 
 /** A call the messenger refuses (misuse, not a delivery outcome): training-only actions, unknown ids, bad settings. */
 export class MessagingError extends UserError<MessagingErrorCode> {
@@ -84,7 +90,8 @@ function syscallOf(error: unknown, depth = 0): string | undefined {
   return stringProperty(error, 'syscall') ?? ('cause' in error ? syscallOf(error.cause, depth + 1) : undefined);
 }
 
-const TLS_CODES = /^(?:ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:GET|VERIFY)_|HOSTNAME_MISMATCH|ETLS|EPROTO)/;
+const TLS_CODES =
+  /^(?:ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:GET|VERIFY)_|HOSTNAME_MISMATCH|ETLS|EPROTO)/;
 
 /**
  * The Chromium net error in a failure of Electron's net.fetch (the app's fetch): it rejects with
@@ -109,13 +116,21 @@ function chromiumFailure(name: string, where: string): DeliveryError | undefined
   switch (name) {
     // Nothing reached the provider: the connection was never made.
     case 'ERR_CONNECTION_REFUSED':
-      return new DeliveryError('connection_refused', `${where} refused the connection (nothing is listening there).`, true);
+      return new DeliveryError(
+        'connection_refused',
+        `${where} refused the connection (nothing is listening there).`,
+        true,
+      );
     case 'ERR_NAME_NOT_RESOLVED':
       return new DeliveryError('host_not_found', `The address of ${where} could not be found (DNS).`, false);
     case 'ERR_NAME_RESOLUTION_FAILED':
     case 'ERR_DNS_TIMED_OUT':
     case 'ERR_DNS_SERVER_FAILED':
-      return new DeliveryError('host_not_found', `The address of ${where} could not be looked up right now (DNS).`, true);
+      return new DeliveryError(
+        'host_not_found',
+        `The address of ${where} could not be looked up right now (DNS).`,
+        true,
+      );
     case 'ERR_CONNECTION_TIMED_OUT':
       return new DeliveryError('timeout', `${where} could not be reached in time (connecting timed out).`, true);
     case 'ERR_ADDRESS_UNREACHABLE':
@@ -130,14 +145,22 @@ function chromiumFailure(name: string, where: string): DeliveryError | undefined
     case 'ERR_CONNECTION_ABORTED':
     case 'ERR_EMPTY_RESPONSE':
     case 'ERR_NETWORK_CHANGED':
-      return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, { mayHaveSent: true });
+      return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, {
+        mayHaveSent: true,
+      });
     case 'ERR_TIMED_OUT':
       return new DeliveryError('timeout', `${where} did not answer in time.`, true, { mayHaveSent: true });
     case 'ERR_SSL_PROTOCOL_ERROR':
-      return new DeliveryError('tls_error', `The secure (TLS) connection to ${where} failed.`, false, { mayHaveSent: true });
+      return new DeliveryError('tls_error', `The secure (TLS) connection to ${where} failed.`, false, {
+        mayHaveSent: true,
+      });
     default:
       if (CHROMIUM_HANDSHAKE.test(name)) {
-        return new DeliveryError('tls_error', `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`, false);
+        return new DeliveryError(
+          'tls_error',
+          `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`,
+          false,
+        );
       }
       return undefined;
   }
@@ -166,15 +189,29 @@ export function networkFailure(error: unknown, where: string): DeliveryError {
   if (name === 'TimeoutError' || has('ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT')) {
     return new DeliveryError('timeout', `${where} did not answer in time.`, true, { mayHaveSent: true });
   }
-  if (has('ECONNREFUSED')) return new DeliveryError('connection_refused', `${where} refused the connection (nothing is listening there).`, true);
-  if (has('ENOTFOUND')) return new DeliveryError('host_not_found', `The address of ${where} could not be found (DNS).`, false);
-  if (has('EAI_AGAIN', 'EDNS')) return new DeliveryError('host_not_found', `The address of ${where} could not be looked up right now (DNS).`, true);
+  if (has('ECONNREFUSED'))
+    return new DeliveryError(
+      'connection_refused',
+      `${where} refused the connection (nothing is listening there).`,
+      true,
+    );
+  if (has('ENOTFOUND'))
+    return new DeliveryError('host_not_found', `The address of ${where} could not be found (DNS).`, false);
+  if (has('EAI_AGAIN', 'EDNS'))
+    return new DeliveryError('host_not_found', `The address of ${where} could not be looked up right now (DNS).`, true);
   if (codes.some((code) => TLS_CODES.test(code))) {
-    return new DeliveryError('tls_error', `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`, false);
+    return new DeliveryError(
+      'tls_error',
+      `A secure (TLS) connection to ${where} could not be made: its certificate or TLS settings were not accepted.`,
+      false,
+    );
   }
-  if (has('EHOSTUNREACH', 'ENETUNREACH')) return new DeliveryError('network_error', `${where} cannot be reached from this desk's network.`, true);
+  if (has('EHOSTUNREACH', 'ENETUNREACH'))
+    return new DeliveryError('network_error', `${where} cannot be reached from this desk's network.`, true);
   if (has('ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ECONNECTION', 'ESOCKET')) {
-    return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, { mayHaveSent: true });
+    return new DeliveryError('network_error', `The connection to ${where} failed or was cut.`, true, {
+      mayHaveSent: true,
+    });
   }
   return new DeliveryError('unexpected', `Sending through ${where} failed unexpectedly.`, false, { mayHaveSent: true });
 }
@@ -193,18 +230,65 @@ export function retryAfterMs(header: string | null, now: number): number | undef
  * refused before anything was done (safe to send again); a 5xx or a 408 may have been half done — and a 502 or 504,
  * written by a gateway in front of the provider, may still be being done.
  */
-export function httpFailure(status: number, where: string, options: { retryAfter?: number | undefined; detail?: string; providerCode?: number; moreInfo?: string } = {}): DeliveryError {
+export function httpFailure(
+  status: number,
+  where: string,
+  options: { retryAfter?: number | undefined; detail?: string; providerCode?: number; moreInfo?: string } = {},
+): DeliveryError {
   const detail = options.detail ? `, ${options.detail}` : '';
   const extra = { providerCode: options.providerCode, moreInfo: options.moreInfo };
-  if (status === 401) return new DeliveryError('bad_credentials', `${where} refused this desk's credentials (HTTP 401${detail}). IT must check the account and the stored secret.`, false, extra);
-  if (status === 403) return new DeliveryError('bad_credentials', `${where} does not allow this desk's account to send this message (HTTP 403${detail}). IT must check the account.`, false, extra);
-  if (status === 429) return new DeliveryError('rate_limited', `${where} is limiting the messages sent (HTTP 429${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter });
+  if (status === 401)
+    return new DeliveryError(
+      'bad_credentials',
+      `${where} refused this desk's credentials (HTTP 401${detail}). IT must check the account and the stored secret.`,
+      false,
+      extra,
+    );
+  if (status === 403)
+    return new DeliveryError(
+      'bad_credentials',
+      `${where} does not allow this desk's account to send this message (HTTP 403${detail}). IT must check the account.`,
+      false,
+      extra,
+    );
+  if (status === 429)
+    return new DeliveryError('rate_limited', `${where} is limiting the messages sent (HTTP 429${detail}).`, true, {
+      ...extra,
+      retryAfterMs: options.retryAfter,
+    });
   // A gateway on the way answered for the provider: it got no valid answer (502) or gave up waiting (504), so the
   // provider may still be working on the request. Not an answer from the provider: a timeout or a cut, as far as the
   // message is concerned (looked for, never sent again on a guess).
-  if (status === 504) return new DeliveryError('timeout', `${where} did not answer in time: a gateway on the way gave up waiting (HTTP 504${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
-  if (status === 502) return new DeliveryError('network_error', `The connection to ${where} failed: a gateway on the way got no valid answer (HTTP 502${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
-  if (status >= 500) return new DeliveryError('provider_unavailable', `${where} had a problem on its side (HTTP ${status}${detail}).`, true, { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true });
-  if (status === 408) return new DeliveryError('timeout', `${where} gave up waiting for the request (HTTP 408${detail}).`, true, { ...extra, mayHaveSent: true });
-  return new DeliveryError('provider_rejected', `${where} refused the message (HTTP ${status}${detail}). IT must check the messaging settings.`, false, extra);
+  if (status === 504)
+    return new DeliveryError(
+      'timeout',
+      `${where} did not answer in time: a gateway on the way gave up waiting (HTTP 504${detail}).`,
+      true,
+      { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true },
+    );
+  if (status === 502)
+    return new DeliveryError(
+      'network_error',
+      `The connection to ${where} failed: a gateway on the way got no valid answer (HTTP 502${detail}).`,
+      true,
+      { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true },
+    );
+  if (status >= 500)
+    return new DeliveryError(
+      'provider_unavailable',
+      `${where} had a problem on its side (HTTP ${status}${detail}).`,
+      true,
+      { ...extra, retryAfterMs: options.retryAfter, mayHaveSent: true },
+    );
+  if (status === 408)
+    return new DeliveryError('timeout', `${where} gave up waiting for the request (HTTP 408${detail}).`, true, {
+      ...extra,
+      mayHaveSent: true,
+    });
+  return new DeliveryError(
+    'provider_rejected',
+    `${where} refused the message (HTTP ${status}${detail}). IT must check the messaging settings.`,
+    false,
+    extra,
+  );
 }

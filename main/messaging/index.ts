@@ -30,6 +30,16 @@ export { DeliveryError, MessagingError, type MessagingErrorCode } from './errors
 export { AUDIT_SCHEMA_VERSION, DELIVERIES_STORE, MessagingAudit, type AuditStart, type AuditStatus } from './audit';
 export { OUTBOX_LIMIT, answerChallenge } from './outbox';
 export { SECOND_LOOK_DELAY_MS, backoffDelay, submit, type RetryPolicy } from './retry';
-export { formatAmount, gsmFriendly, renderMessage, renderReceipt, smsSegments, smsText, type ReceiptData, type RenderedMessage, type TemplateData } from './templates';
+export {
+  formatAmount,
+  gsmFriendly,
+  renderMessage,
+  renderReceipt,
+  smsSegments,
+  smsText,
+  type ReceiptData,
+  type RenderedMessage,
+  type TemplateData,
+} from './templates';
 export { WEBHOOK_BODY_VERSION, WEBHOOK_FAILURES, webhookBody } from './transports/webhook';
 export { MESSAGE_SID, TWILIO_MESSAGE_STATUSES } from './transports/twilio';

@@ -79,7 +79,15 @@ export interface ReceiptContext {
   hotelName: string;
   /** The guest's language (the reservation's, or its phone's country): the receipt's when the request names none. */
   guestLanguage: MessageLanguage;
-  payment: { id: string; amount: number; currency: string; status: string; brand?: string | undefined; last4?: string | undefined; reference: string };
+  payment: {
+    id: string;
+    amount: number;
+    currency: string;
+    status: string;
+    brand?: string | undefined;
+    last4?: string | undefined;
+    reference: string;
+  };
 }
 
 /** How long a receipt's SMS may wait at the provider before it is no longer worth delivering. */
@@ -149,7 +157,8 @@ export interface Messenger {
 const silentLogger: MessengerLogger = { info() {}, warn() {} };
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const newMessageId = (): string => `msg_${randomBytes(16).toString('hex')}`;
-const channelName = (channel: MessageChannel): string => (channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'WhatsApp');
+const channelName = (channel: MessageChannel): string =>
+  channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'WhatsApp';
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -159,7 +168,8 @@ function firstIssue(error: z.ZodError): string {
 }
 
 /** A message that has no answer yet: nothing final from the provider, or it may not have been sent at all. */
-const unanswered = (result: DeliveryResult): boolean => result.status === 'unknown' || (!result.final && (result.status === 'queued' || result.status === 'sent'));
+const unanswered = (result: DeliveryResult): boolean =>
+  result.status === 'unknown' || (!result.final && (result.status === 'queued' || result.status === 'sent'));
 
 /** Builds the messenger from validated settings; a bad configuration is refused with the field named. */
 export function createMessenger(options: MessengerOptions): Messenger {
@@ -201,17 +211,24 @@ export function createMessenger(options: MessengerOptions): Messenger {
       if (provider === 'webhook' && config.webhook) return webhookTransport(config.webhook, deps);
       return undefined;
     };
-    for (const [channel, provider] of [['email', email], ['sms', sms], ['whatsapp', whatsapp]] as const) {
+    for (const [channel, provider] of [
+      ['email', email],
+      ['sms', sms],
+      ['whatsapp', whatsapp],
+    ] as const) {
       const transport = build(provider);
       if (transport) transports.set(channel, transport);
     }
   }
 
   // The deliveries the stack opened, or messaging.db in dataDir (opened here, closed with the messenger).
-  if (options.deliveries === undefined && options.dataDir === undefined) throw new Error('createMessenger needs deliveries or a dataDir.');
+  if (options.deliveries === undefined && options.dataDir === undefined)
+    throw new Error('createMessenger needs deliveries or a dataDir.');
   const ownStorage = options.deliveries === undefined ? embeddedStorage(options.dataDir ?? '') : undefined;
   const opening: Promise<MessagingAudit> =
-    options.deliveries !== undefined ? Promise.resolve(options.deliveries) : MessagingAudit.open(ownStorage as Storage, { deskId: options.deskId ?? 'local' });
+    options.deliveries !== undefined
+      ? Promise.resolve(options.deliveries)
+      : MessagingAudit.open(ownStorage as Storage, { deskId: options.deskId ?? 'local' });
   // Not waited for here: a failure to open is the first send's (or history's) error.
   opening.catch(() => undefined);
   /** Statuses are written in the order they were reached, after the row the send began with. */
@@ -227,7 +244,10 @@ export function createMessenger(options: MessengerOptions): Messenger {
     reached: (messageId: string, update: Parameters<MessagingAudit['reached']>[1]): void => {
       const written = writes.then(async () => (await opening).reached(messageId, update));
       writes = written.catch((error: unknown) => {
-        logger.warn({ messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: a delivery status could not be recorded');
+        logger.warn(
+          { messageId, error: error instanceof Error ? error.name : 'unknown' },
+          'messaging: a delivery status could not be recorded',
+        );
       });
     },
     /** What was recorded before is always in what is read. */
@@ -252,7 +272,8 @@ export function createMessenger(options: MessengerOptions): Messenger {
   const listeners = new Set<(result: DeliveryResult) => void>();
   const following = new Set<Promise<void>>();
 
-  const providerFor = (channel: MessageChannel): MessagingProvider => (outboxOnly ? 'training_outbox' : (transports.get(channel)?.provider ?? 'none'));
+  const providerFor = (channel: MessageChannel): MessagingProvider =>
+    outboxOnly ? 'training_outbox' : (transports.get(channel)?.provider ?? 'none');
 
   interface Attempt {
     messageId: string;
@@ -269,8 +290,19 @@ export function createMessenger(options: MessengerOptions): Messenger {
   }
 
   type Reached =
-    | { status: 'queued' | 'sent' | 'delivered' | 'read'; final: boolean; providerStatus?: string | undefined; providerMessageId?: string | undefined }
-    | { status: 'failed' | 'unknown'; final: true; error: DeliveryError; providerStatus?: string | undefined; providerMessageId?: string | undefined };
+    | {
+        status: 'queued' | 'sent' | 'delivered' | 'read';
+        final: boolean;
+        providerStatus?: string | undefined;
+        providerMessageId?: string | undefined;
+      }
+    | {
+        status: 'failed' | 'unknown';
+        final: true;
+        error: DeliveryError;
+        providerStatus?: string | undefined;
+        providerMessageId?: string | undefined;
+      };
 
   /** Records a status (audit, log), makes the agent's result and tells the listeners. */
   function publish(attempt: Attempt, reached: Reached): DeliveryResult {
@@ -298,7 +330,9 @@ export function createMessenger(options: MessengerOptions): Messenger {
       at,
       final: reached.final,
     };
-    const result: DeliveryResult = failure ? { status: reached.status as 'failed' | 'unknown', ...base, failure } : { status: reached.status as 'queued', ...base };
+    const result: DeliveryResult = failure
+      ? { status: reached.status as 'failed' | 'unknown', ...base, failure }
+      : { status: reached.status as 'queued', ...base };
     const fields = {
       messageId: attempt.messageId,
       paymentId: attempt.paymentId,
@@ -312,20 +346,32 @@ export function createMessenger(options: MessengerOptions): Messenger {
       final: reached.final,
     };
     if (failure) {
-      logger.warn({ ...fields, failureCode: failure.code, actor: failure.actor, providerCode: failure.providerCode }, reached.status === 'unknown' ? 'messaging: 3DS link may have been sent' : 'messaging: 3DS link not delivered');
+      logger.warn(
+        { ...fields, failureCode: failure.code, actor: failure.actor, providerCode: failure.providerCode },
+        reached.status === 'unknown' ? 'messaging: 3DS link may have been sent' : 'messaging: 3DS link not delivered',
+      );
     } else {
-      logger.info(fields, outboxOnly ? 'messaging: 3DS link captured in the training outbox' : `messaging: 3DS link ${reached.status}`);
+      logger.info(
+        fields,
+        outboxOnly ? 'messaging: 3DS link captured in the training outbox' : `messaging: 3DS link ${reached.status}`,
+      );
     }
     // The payment's latest message that left the desk (a refusal sent nothing, so it does not count).
     const previous = latest.get(attempt.paymentId);
-    if (attempt.attempts > 0 && (!previous || previous.result.messageId === attempt.messageId || previous.sentAt <= attempt.startedAt)) {
+    if (
+      attempt.attempts > 0 &&
+      (!previous || previous.result.messageId === attempt.messageId || previous.sentAt <= attempt.startedAt)
+    ) {
       latest.set(attempt.paymentId, { result, sentAt: attempt.startedAt });
     }
     for (const listener of listeners) {
       try {
         listener(result);
       } catch (error) {
-        logger.warn({ messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: a delivery listener failed');
+        logger.warn(
+          { messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' },
+          'messaging: a delivery listener failed',
+        );
       }
     }
     return result;
@@ -337,7 +383,13 @@ export function createMessenger(options: MessengerOptions): Messenger {
   }
 
   /** Reads the message's status on a short backoff until it is final or the link has expired; each change is published. */
-  async function follow(attempt: Attempt, transport: Transport, ref: string, deadline: number, first: ProviderStatus): Promise<void> {
+  async function follow(
+    attempt: Attempt,
+    transport: Transport,
+    ref: string,
+    deadline: number,
+    first: ProviderStatus,
+  ): Promise<void> {
     if (!transport.status) return;
     let current = first;
     for (let n = 0; !closed; n++) {
@@ -350,8 +402,12 @@ export function createMessenger(options: MessengerOptions): Messenger {
         next = await transport.status(ref);
       } catch (error) {
         // The provider could not be asked this time: asked again at the next step.
-        const failure = error instanceof DeliveryError ? error : networkFailure(error, `the ${transport.provider} provider`);
-        logger.warn({ messageId: attempt.messageId, provider: transport.provider, failureCode: failure.code }, 'messaging: delivery status not read');
+        const failure =
+          error instanceof DeliveryError ? error : networkFailure(error, `the ${transport.provider} provider`);
+        logger.warn(
+          { messageId: attempt.messageId, provider: transport.provider, failureCode: failure.code },
+          'messaging: delivery status not read',
+        );
         continue;
       }
       if (closed) return;
@@ -368,16 +424,26 @@ export function createMessenger(options: MessengerOptions): Messenger {
 
   function reachedOf(status: ProviderStatus, final: boolean, providerMessageId?: string): Reached {
     if (status.status === 'failed') {
-      const error = status.failure ?? new DeliveryError('undelivered', 'The provider could not deliver the message.', true);
+      const error =
+        status.failure ?? new DeliveryError('undelivered', 'The provider could not deliver the message.', true);
       return { status: 'failed', final: true, error, providerStatus: status.providerStatus, providerMessageId };
     }
     return { status: status.status, final, providerStatus: status.providerStatus, providerMessageId };
   }
 
-  function startFollowing(attempt: Attempt, transport: Transport, ref: string, deadline: number, first: ProviderStatus): void {
+  function startFollowing(
+    attempt: Attempt,
+    transport: Transport,
+    ref: string,
+    deadline: number,
+    first: ProviderStatus,
+  ): void {
     const run = follow(attempt, transport, ref, deadline, first)
       .catch((error: unknown) => {
-        logger.warn({ messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' }, 'messaging: following a delivery stopped');
+        logger.warn(
+          { messageId: attempt.messageId, error: error instanceof Error ? error.name : 'unknown' },
+          'messaging: following a delivery stopped',
+        );
       })
       .finally(() => following.delete(run));
     following.add(run);
@@ -404,7 +470,16 @@ export function createMessenger(options: MessengerOptions): Messenger {
       return publish(attempt, { status: 'sent', final: true, providerStatus: 'captured' });
     }
     const transport = transports.get(message.channel);
-    if (!transport) return publish(attempt, { status: 'failed', final: true, error: new DeliveryError('not_configured', `Sending by ${channelName(message.channel)} is not set up on this desk.`, false) });
+    if (!transport)
+      return publish(attempt, {
+        status: 'failed',
+        final: true,
+        error: new DeliveryError(
+          'not_configured',
+          `Sending by ${channelName(message.channel)} is not set up on this desk.`,
+          false,
+        ),
+      });
 
     const known = new Set(await audit.providerIds(attempt.paymentId));
     const find = transport.find?.bind(transport);
@@ -412,12 +487,20 @@ export function createMessenger(options: MessengerOptions): Messenger {
       {
         send: (n) => {
           // The app closed during a wait between tries: nothing more leaves (and nothing could be recorded).
-          if (closed) return Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be sent again.', false));
+          if (closed)
+            return Promise.reject(
+              new DeliveryError('unexpected', 'Messaging closed before the message could be sent again.', false),
+            );
           attempt.attempts = n;
           return transport.send(message);
         },
         find: find
-          ? () => (closed ? Promise.reject(new DeliveryError('unexpected', 'Messaging closed before the message could be looked for.', false)) : find(message, attempt.startedAt, known))
+          ? () =>
+              closed
+                ? Promise.reject(
+                    new DeliveryError('unexpected', 'Messaging closed before the message could be looked for.', false),
+                  )
+                : find(message, attempt.startedAt, known)
           : undefined,
         dropsRepeats: transport.dropsRepeats,
       },
@@ -428,16 +511,26 @@ export function createMessenger(options: MessengerOptions): Messenger {
     if (!outcome.ok) {
       if (!outcome.unsure) return publish(attempt, { status: 'failed', final: true, error: outcome.error });
       const { error } = outcome;
-      const unsure = new DeliveryError('unconfirmed', `${error.message} Whether the message went out could not be confirmed: it may have been sent.`, true, {
-        providerCode: error.providerCode,
-        moreInfo: error.moreInfo,
-      });
+      const unsure = new DeliveryError(
+        'unconfirmed',
+        `${error.message} Whether the message went out could not be confirmed: it may have been sent.`,
+        true,
+        {
+          providerCode: error.providerCode,
+          moreInfo: error.moreInfo,
+        },
+      );
       return publish(attempt, { status: 'unknown', final: true, error: unsure });
     }
     const accepted = outcome.value;
-    const followable = !accepted.status.final && accepted.ref !== undefined && transport.status !== undefined && !closed;
-    const result = publish(attempt, reachedOf(accepted.status, accepted.status.final || !followable, accepted.providerMessageId));
-    if (followable && accepted.ref !== undefined) startFollowing(attempt, transport, accepted.ref, deadline, accepted.status);
+    const followable =
+      !accepted.status.final && accepted.ref !== undefined && transport.status !== undefined && !closed;
+    const result = publish(
+      attempt,
+      reachedOf(accepted.status, accepted.status.final || !followable, accepted.providerMessageId),
+    );
+    if (followable && accepted.ref !== undefined)
+      startFollowing(attempt, transport, accepted.ref, deadline, accepted.status);
     return result;
   }
 
@@ -466,10 +559,15 @@ export function createMessenger(options: MessengerOptions): Messenger {
         at: row.events.at(-1)?.at ?? row.createdAt,
       };
       if (row.status === 'sending' || row.status === 'unknown') {
-        const failure = new DeliveryError('unconfirmed', 'The app stopped before the provider answered, or the provider could not tell: the message may have been sent.', true).toFailure();
+        const failure = new DeliveryError(
+          'unconfirmed',
+          'The app stopped before the provider answered, or the provider could not tell: the message may have been sent.',
+          true,
+        ).toFailure();
         return { result: { status: 'unknown', ...base, final: true, failure }, sentAt };
       }
-      if (row.status === 'queued' || row.status === 'sent') return { result: { status: row.status, ...base, final: row.finishedAt !== undefined }, sentAt };
+      if (row.status === 'queued' || row.status === 'sent')
+        return { result: { status: row.status, ...base, final: row.finishedAt !== undefined }, sentAt };
       return undefined;
     }
     return undefined;
@@ -494,12 +592,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const operatorId = typeof context.operatorId === 'string' ? context.operatorId.trim() : '';
     if (operatorId === '') throw new MessagingError('invalid_request', 'The operator who sends the link is missing.');
     const hotelName = oneLine(typeof context.hotelName === 'string' ? context.hotelName : '');
-    if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
+    if (hotelName === '' || hotelName.length > 100)
+      throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
     if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
 
     // The request's shape is valid here (only its destination may not be).
     const request: SendLinkRequestInput = parsed.success ? parsed.data : input;
-    if (context.payment.id !== request.paymentId) throw new MessagingError('invalid_request', 'The payment given does not match the request.');
+    if (context.payment.id !== request.paymentId)
+      throw new MessagingError('invalid_request', 'The payment given does not match the request.');
     const channel = request.channel;
     const attempt: Attempt = {
       messageId: newMessageId(),
@@ -520,20 +620,48 @@ export function createMessenger(options: MessengerOptions): Messenger {
 
     const { status, nextActionUrl } = context.payment;
     if ((status !== undefined && status !== 'requires_action') || nextActionUrl === undefined || nextActionUrl === '') {
-      return refuse(attempt, new DeliveryError('no_link', 'This payment is not waiting for the cardholder’s authentication, so there is no link to send.', false));
+      return refuse(
+        attempt,
+        new DeliveryError(
+          'no_link',
+          'This payment is not waiting for the cardholder’s authentication, so there is no link to send.',
+          false,
+        ),
+      );
     }
     let link: URL;
     try {
       link = new URL(nextActionUrl);
     } catch {
-      return refuse(attempt, new DeliveryError('invalid_link', 'The payment’s authentication link is not a valid address; it was not sent.', false));
+      return refuse(
+        attempt,
+        new DeliveryError(
+          'invalid_link',
+          'The payment’s authentication link is not a valid address; it was not sent.',
+          false,
+        ),
+      );
     }
     attempt.linkHost = link.host;
     if (link.protocol !== 'https:' && !(training && link.protocol === 'http:')) {
-      return refuse(attempt, new DeliveryError('invalid_link', 'The payment’s authentication link is not an https link, so it was not sent to the guest. IT must check the service settings.', false));
+      return refuse(
+        attempt,
+        new DeliveryError(
+          'invalid_link',
+          'The payment’s authentication link is not an https link, so it was not sent to the guest. IT must check the service settings.',
+          false,
+        ),
+      );
     }
     if (attempt.provider === 'none') {
-      return refuse(attempt, new DeliveryError('not_configured', `Sending by ${channelName(channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`, false));
+      return refuse(
+        attempt,
+        new DeliveryError(
+          'not_configured',
+          `Sending by ${channelName(channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`,
+          false,
+        ),
+      );
     }
 
     const key = `${request.paymentId}|${channel}|${request.destination}`;
@@ -551,8 +679,16 @@ export function createMessenger(options: MessengerOptions): Messenger {
     // Registered before anything is awaited: a second press of the same message joins this one.
     const go = async (): Promise<SendLinkOutcome> => {
       const previous = latest.get(request.paymentId) ?? (await fromEarlierRun(request.paymentId));
-      if (previous && request.confirmResend !== true && now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS && unanswered(previous.result)) {
-        logger.info({ paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status }, 'messaging: re-send within a minute of an unanswered link: asking the agent');
+      if (
+        previous &&
+        request.confirmResend !== true &&
+        now() - previous.sentAt < RESEND_CONFIRM_WINDOW_MS &&
+        unanswered(previous.result)
+      ) {
+        logger.info(
+          { paymentId: request.paymentId, previous: previous.result.messageId, status: previous.result.status },
+          'messaging: re-send within a minute of an unanswered link: asking the agent',
+        );
         return { status: 'confirm_resend', previous: previous.result, sentAt: new Date(previous.sentAt).toISOString() };
       }
 
@@ -591,11 +727,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
     const request = parsed.data;
     const language = request.language ?? context.guestLanguage;
     const operatorId = context.operatorId.trim();
-    if (operatorId === '') throw new MessagingError('invalid_request', 'The operator who sends the receipt is missing.');
+    if (operatorId === '')
+      throw new MessagingError('invalid_request', 'The operator who sends the receipt is missing.');
     const hotelName = oneLine(context.hotelName);
-    if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
+    if (hotelName === '' || hotelName.length > 100)
+      throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
     if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
-    if (context.payment.id !== request.paymentId) throw new MessagingError('invalid_request', 'The payment given does not match the request.');
+    if (context.payment.id !== request.paymentId)
+      throw new MessagingError('invalid_request', 'The payment given does not match the request.');
     if (context.payment.status !== 'succeeded') {
       throw new MessagingError('receipt_not_available', 'Only a payment that went through has a receipt.');
     }
@@ -611,7 +750,14 @@ export function createMessenger(options: MessengerOptions): Messenger {
       attempts: 0,
     };
     if (attempt.provider === 'none') {
-      return refuse(attempt, new DeliveryError('not_configured', `Sending by ${channelName(request.channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`, false));
+      return refuse(
+        attempt,
+        new DeliveryError(
+          'not_configured',
+          `Sending by ${channelName(request.channel)} is not set up on this desk. Choose another channel, and ask IT to set it up.`,
+          false,
+        ),
+      );
     }
     const message: OutgoingMessage = {
       id: attempt.messageId,
@@ -664,20 +810,32 @@ export function createMessenger(options: MessengerOptions): Messenger {
     },
     async playCardholder(messageId, answer) {
       requireTraining('Playing the cardholder');
-      if (!MessageId.safeParse(messageId).success) throw new MessagingError('invalid_request', 'This is not a message id.');
+      if (!MessageId.safeParse(messageId).success)
+        throw new MessagingError('invalid_request', 'This is not a message id.');
       const parsedAnswer = CardholderAnswer.safeParse(answer);
       if (!parsedAnswer.success) throw new MessagingError('invalid_request', 'Choose approve or decline.');
       const message = outbox.get(messageId);
-      if (!message) throw new MessagingError('unknown_message', 'This message is not in the training outbox (it is cleared when the app restarts).');
-      if (message.link === '') throw new MessagingError('invalid_request', 'This message is a receipt: it has no link to answer.');
+      if (!message)
+        throw new MessagingError(
+          'unknown_message',
+          'This message is not in the training outbox (it is cleared when the app restarts).',
+        );
+      if (message.link === '')
+        throw new MessagingError('invalid_request', 'This message is a receipt: it has no link to answer.');
       if (message.cardholder === 'approved' || message.cardholder === 'declined') {
         const view = outbox.view(messageId);
         if (view) return { message: view, note: `The cardholder already ${message.cardholder} this payment.` };
       }
-      const answered = await answerChallenge(message.link, parsedAnswer.data, { fetch: doFetch, timeoutMs: config.requestTimeoutMs });
+      const answered = await answerChallenge(message.link, parsedAnswer.data, {
+        fetch: doFetch,
+        timeoutMs: config.requestTimeoutMs,
+      });
       message.cardholder = answered.state;
       message.answeredAt = iso();
-      logger.info({ messageId, paymentId: message.paymentId, answer: parsedAnswer.data, cardholder: answered.state }, 'messaging: training cardholder answered');
+      logger.info(
+        { messageId, paymentId: message.paymentId, answer: parsedAnswer.data, cardholder: answered.state },
+        'messaging: training cardholder answered',
+      );
       const view = outbox.view(messageId);
       if (!view) throw new MessagingError('unknown_message', 'This message is no longer in the training outbox.');
       return { message: view, note: answered.note };

@@ -4,7 +4,13 @@
  * payments when the app stops, so a saved outbox would only hold dead links — and keeping it in memory keeps full
  * links off the disk. The oldest messages are dropped past the limit.
  */
-import type { CardholderAnswer, CardholderState, MessageChannel, MessageLanguage, OutboxMessageView } from '../../shared/messaging';
+import type {
+  CardholderAnswer,
+  CardholderState,
+  MessageChannel,
+  MessageLanguage,
+  OutboxMessageView,
+} from '../../shared/messaging';
 import { isLoopbackHost } from './config';
 import { MessagingError } from './errors';
 
@@ -98,7 +104,11 @@ export interface ChallengeAnswer {
  * (a 303 goes to the partner's returnUrl, somewhere the app never opens). Only links to this computer are played:
  * a real bank's page is never answered by the app.
  */
-export async function answerChallenge(link: string, answer: CardholderAnswer, deps: { fetch: typeof fetch; timeoutMs: number }): Promise<ChallengeAnswer> {
+export async function answerChallenge(
+  link: string,
+  answer: CardholderAnswer,
+  deps: { fetch: typeof fetch; timeoutMs: number },
+): Promise<ChallengeAnswer> {
   const url = new URL(link);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
     throw new MessagingError('training_only', "Only the training simulator's links can be answered by the app.");
@@ -111,11 +121,18 @@ export async function answerChallenge(link: string, answer: CardholderAnswer, de
   /** The page's HTTP status, its body read (and dropped). */
   const request = async (init: RequestInit): Promise<number> => {
     try {
-      const response = await deps.fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs) });
+      const response = await deps.fetch(url, {
+        ...init,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
       await response.text();
       return response.status;
     } catch {
-      throw new MessagingError('simulator_unreachable', 'The training simulator did not answer; restart the app if this goes on.');
+      throw new MessagingError(
+        'simulator_unreachable',
+        'The training simulator did not answer; restart the app if this goes on.',
+      );
     }
   };
 

@@ -41,10 +41,20 @@ export interface Submission<T> {
 
 export type SubmitOutcome<T> =
   | { ok: true; value: T; attempts: number; /** Found by a look-up after an unclear failure. */ found: boolean }
-  | { ok: false; error: DeliveryError; attempts: number; /** The message may have been sent (nobody could tell). */ unsure: boolean };
+  | {
+      ok: false;
+      error: DeliveryError;
+      attempts: number;
+      /** The message may have been sent (nobody could tell). */ unsure: boolean;
+    };
 
 /** Sends by the rules above. Anything thrown that is not a DeliveryError is passed to `classify` first. */
-export async function submit<T>(submission: Submission<T>, policy: RetryPolicy, deps: RetryDeps, classify: (error: unknown) => DeliveryError): Promise<SubmitOutcome<T>> {
+export async function submit<T>(
+  submission: Submission<T>,
+  policy: RetryPolicy,
+  deps: RetryDeps,
+  classify: (error: unknown) => DeliveryError,
+): Promise<SubmitOutcome<T>> {
   const { send, find, dropsRepeats = false } = submission;
   for (let n = 1; ; n++) {
     let error: DeliveryError;

@@ -47,8 +47,13 @@ export function lastFour(last4: string | undefined): string | undefined {
 
 /** A name on one line: control characters and runs of spaces become one space. */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -57,13 +62,20 @@ export function oneLine(text: string): string {
  */
 export function formatAmount(amount: number, currency: string, language: MessageLanguage): string {
   const code = currency.toUpperCase();
-  const formatted = new Intl.NumberFormat(language, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(amount);
+  const formatted = new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: code,
+    currencyDisplay: 'narrowSymbol',
+  }).format(amount);
   const plain = formatted.replace(/[\u00a0\u202f]/g, ' ');
   return plain.includes(code) ? plain : `${plain} ${code}`;
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 interface Words {
@@ -86,14 +98,29 @@ const WORDS: Record<MessageLanguage, Words> = {
   'es-MX': {
     subject: (hotel) => `${hotel}: confirme su pago con su banco`,
     card: (brand, last4) =>
-      brand && last4 ? ` con su tarjeta ${brand} terminación ${last4}` : last4 ? ` con su tarjeta terminación ${last4}` : brand ? ` con su tarjeta ${brand}` : '',
+      brand && last4
+        ? ` con su tarjeta ${brand} terminación ${last4}`
+        : last4
+          ? ` con su tarjeta terminación ${last4}`
+          : brand
+            ? ` con su tarjeta ${brand}`
+            : '',
     // Words GSM-7 can carry with every accent they need (no á, í, ó or ú): the text message stays Spanish and cheap.
     smsCard: (brand, last4) =>
-      brand && last4 ? ` con su tarjeta ${brand} que termina en ${last4}` : last4 ? ` con su tarjeta que termina en ${last4}` : brand ? ` con su tarjeta ${brand}` : '',
-    smsShort: (hotel, amount, card, link) => `${hotel}: para completar su pago de ${amount}${card}, confirme el cargo con su banco en este enlace: ${link}`,
-    short: (hotel, amount, card, link) => `${hotel}: para completar su pago de ${amount}${card}, confírmelo con su banco en este enlace: ${link}`,
+      brand && last4
+        ? ` con su tarjeta ${brand} que termina en ${last4}`
+        : last4
+          ? ` con su tarjeta que termina en ${last4}`
+          : brand
+            ? ` con su tarjeta ${brand}`
+            : '',
+    smsShort: (hotel, amount, card, link) =>
+      `${hotel}: para completar su pago de ${amount}${card}, confirme el cargo con su banco en este enlace: ${link}`,
+    short: (hotel, amount, card, link) =>
+      `${hotel}: para completar su pago de ${amount}${card}, confírmelo con su banco en este enlace: ${link}`,
     greeting: 'Hola:',
-    body: (hotel, amount, card) => `Para completar su pago de ${amount} a ${hotel}${card}, ábralo y confírmelo con su banco en el siguiente enlace.`,
+    body: (hotel, amount, card) =>
+      `Para completar su pago de ${amount} a ${hotel}${card}, ábralo y confírmelo con su banco en el siguiente enlace.`,
     button: 'Confirmar mi pago',
     fallback: 'Si el botón no funciona, copie este enlace en su navegador:',
     safety: 'Nunca le pediremos por mensaje el número completo de su tarjeta ni su código de seguridad.',
@@ -102,13 +129,28 @@ const WORDS: Record<MessageLanguage, Words> = {
   'en-US': {
     subject: (hotel) => `${hotel}: confirm your payment with your bank`,
     card: (brand, last4) =>
-      brand && last4 ? ` with your ${brand} card ending in ${last4}` : last4 ? ` with your card ending in ${last4}` : brand ? ` with your ${brand} card` : '',
-    short: (hotel, amount, card, link) => `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
+      brand && last4
+        ? ` with your ${brand} card ending in ${last4}`
+        : last4
+          ? ` with your card ending in ${last4}`
+          : brand
+            ? ` with your ${brand} card`
+            : '',
+    short: (hotel, amount, card, link) =>
+      `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
     smsCard: (brand, last4) =>
-      brand && last4 ? ` with your ${brand} card ending in ${last4}` : last4 ? ` with your card ending in ${last4}` : brand ? ` with your ${brand} card` : '',
-    smsShort: (hotel, amount, card, link) => `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
+      brand && last4
+        ? ` with your ${brand} card ending in ${last4}`
+        : last4
+          ? ` with your card ending in ${last4}`
+          : brand
+            ? ` with your ${brand} card`
+            : '',
+    smsShort: (hotel, amount, card, link) =>
+      `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
     greeting: 'Hello,',
-    body: (hotel, amount, card) => `To complete your payment of ${amount} to ${hotel}${card}, open the link below and confirm it with your bank.`,
+    body: (hotel, amount, card) =>
+      `To complete your payment of ${amount} to ${hotel}${card}, open the link below and confirm it with your bank.`,
     button: 'Confirm my payment',
     fallback: 'If the button does not work, copy this link into your browser:',
     safety: 'We will never ask you by message for your full card number or security code.',
@@ -180,11 +222,29 @@ export function renderMessage(channel: MessageChannel, language: MessageLanguage
   const amount = formatAmount(data.amount, data.currency, language);
   const card = words.card(brandName(data.brand), lastFour(data.last4));
   // The link goes in untouched: only the words around it may be made GSM-friendly.
-  if (channel === 'sms') return { text: smsText(words.smsShort(hotel, amount, words.smsCard(brandName(data.brand), lastFour(data.last4)), data.link), data.link) };
+  if (channel === 'sms')
+    return {
+      text: smsText(
+        words.smsShort(hotel, amount, words.smsCard(brandName(data.brand), lastFour(data.last4)), data.link),
+        data.link,
+      ),
+    };
   if (channel === 'whatsapp') return { text: words.short(hotel, amount, card, data.link) };
 
   const subject = words.subject(hotel);
-  const text = [words.greeting, '', words.body(hotel, amount, card), '', data.link, '', words.safety, words.notYou, '', `— ${hotel}`, ''].join('\n');
+  const text = [
+    words.greeting,
+    '',
+    words.body(hotel, amount, card),
+    '',
+    data.link,
+    '',
+    words.safety,
+    words.notYou,
+    '',
+    `— ${hotel}`,
+    '',
+  ].join('\n');
   const link = escapeHtml(data.link);
   const html = `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
@@ -219,15 +279,24 @@ export interface ReceiptData {
   reference: string;
 }
 
-const RECEIPT_WORDS: Record<MessageLanguage, { subject: (hotel: string) => string; text: (hotel: string, amount: string, card: string, reference: string) => string; thanks: string }> = {
+const RECEIPT_WORDS: Record<
+  MessageLanguage,
+  {
+    subject: (hotel: string) => string;
+    text: (hotel: string, amount: string, card: string, reference: string) => string;
+    thanks: string;
+  }
+> = {
   'es-MX': {
     subject: (hotel) => `${hotel}: comprobante de su pago`,
-    text: (hotel, amount, card, reference) => `${hotel}: recibimos su pago de ${amount}${card}. Referencia: ${reference}.`,
+    text: (hotel, amount, card, reference) =>
+      `${hotel}: recibimos su pago de ${amount}${card}. Referencia: ${reference}.`,
     thanks: 'Gracias. Conserve este mensaje como comprobante.',
   },
   'en-US': {
     subject: (hotel) => `${hotel}: your payment receipt`,
-    text: (hotel, amount, card, reference) => `${hotel}: we received your payment of ${amount}${card}. Reference: ${reference}.`,
+    text: (hotel, amount, card, reference) =>
+      `${hotel}: we received your payment of ${amount}${card}. Reference: ${reference}.`,
     thanks: 'Thank you. Keep this message as your receipt.',
   },
 };
@@ -239,7 +308,12 @@ export function renderReceipt(channel: 'sms' | 'email', language: MessageLanguag
   const amount = formatAmount(data.amount, data.currency, language);
   const card = WORDS[language].card(brandName(data.brand), lastFour(data.last4));
   const line = words.text(hotel, amount, card, data.reference);
-  if (channel === 'sms') return { text: smsText(`${words.text(hotel, amount, WORDS[language].smsCard(brandName(data.brand), lastFour(data.last4)), data.reference)} ${words.thanks}`) };
+  if (channel === 'sms')
+    return {
+      text: smsText(
+        `${words.text(hotel, amount, WORDS[language].smsCard(brandName(data.brand), lastFour(data.last4)), data.reference)} ${words.thanks}`,
+      ),
+    };
   const subject = words.subject(hotel);
   const text = [line, '', words.thanks, '', `— ${hotel}`, ''].join('\n');
   const html = `<!doctype html>

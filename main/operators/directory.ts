@@ -69,8 +69,7 @@ export interface SessionHolder {
 
 export type OpenSessionResult =
   /** `ended`: the session this one replaced at another desk (the operator chose to end it). */
-  | { ok: true; sessionId: string; ended?: SessionHolder }
-  | { ok: false; heldBy: SessionHolder };
+  { ok: true; sessionId: string; ended?: SessionHolder } | { ok: false; heldBy: SessionHolder };
 
 /** The operator as the center has them now, and whether the desk's session is still theirs. */
 export interface SessionState {
@@ -96,7 +95,9 @@ const normalizeId = (id: string): string => id.trim().toLowerCase();
 function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new OperatorError('invalid_input', result.error.issues[0]?.message ?? 'The value is not valid.', undefined, { field });
+  throw new OperatorError('invalid_input', result.error.issues[0]?.message ?? 'The value is not valid.', undefined, {
+    field,
+  });
 }
 
 const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
@@ -127,7 +128,11 @@ export class OperatorDirectory {
   }
 
   /** Opens the directory where the storage keeps it (operators.db, created or migrated; or the center's). */
-  static async open(storage: Storage, desk: { deskId: string }, options: OperatorDirectoryOptions = {}): Promise<OperatorDirectory> {
+  static async open(
+    storage: Storage,
+    desk: { deskId: string },
+    options: OperatorDirectoryOptions = {},
+  ): Promise<OperatorDirectory> {
     const cost = checkCost(options.cost ?? DEFAULT_COST);
     const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
     return new OperatorDirectory(store, desk.deskId, { ...options, cost });
@@ -246,13 +251,17 @@ export class OperatorDirectory {
           .updateTable('operators')
           .set({
             override_failures: sql<number>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN 0 ELSE ${count} END`,
-            override_paused_until: sql<number | null>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
+            override_paused_until: sql<
+              number | null
+            >`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
           })
           .where('id', '=', key)
           .where(notPaused)
           .returning('id')
           .executeTakeFirst();
-        return counted !== undefined ? INVALID : pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+        return counted !== undefined
+          ? INVALID
+          : pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
       const reset = await trx
@@ -280,7 +289,11 @@ export class OperatorDirectory {
    * unless `takeOver`: that session then ends (its desk finds out at its next call). A row of this desk is a session
    * this desk left behind (it stopped without signing out): replaced.
    */
-  async openSession(operatorId: string, now: number = this.clock(), options: { takeOver?: boolean } = {}): Promise<OpenSessionResult> {
+  async openSession(
+    operatorId: string,
+    now: number = this.clock(),
+    options: { takeOver?: boolean } = {},
+  ): Promise<OpenSessionResult> {
     const id = normalizeId(operatorId);
     const sessionId = randomUUID();
     const fresh = { session_id: sessionId, desk_id: this.deskId, started_at: now, last_seen_at: now, locked: 0 };
@@ -316,18 +329,26 @@ export class OperatorDirectory {
    */
   async sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
     const id = normalizeId(operatorId);
-    if (seenAt !== undefined) await this.db.updateTable('sessions').set({ last_seen_at: seenAt }).where('session_id', '=', sessionId).execute();
+    if (seenAt !== undefined)
+      await this.db.updateTable('sessions').set({ last_seen_at: seenAt }).where('session_id', '=', sessionId).execute();
     const row = await this.db
       .selectFrom('operators')
       .leftJoin('sessions', 'sessions.operator_id', 'operators.id')
       .selectAll('operators')
-      .select(['sessions.session_id as session_id', 'sessions.desk_id as session_desk_id', 'sessions.started_at as session_started_at'])
+      .select([
+        'sessions.session_id as session_id',
+        'sessions.desk_id as session_desk_id',
+        'sessions.started_at as session_started_at',
+      ])
       .where('operators.id', '=', id)
       .executeTakeFirst();
     if (row === undefined) return { operator: undefined, session: { endedBy: undefined } };
     const operator = toView(row);
     if (row.session_id === sessionId) return { operator, session: 'open' };
-    const endedBy = row.session_desk_id === null || row.session_started_at === null ? undefined : { deskId: row.session_desk_id, since: row.session_started_at };
+    const endedBy =
+      row.session_desk_id === null || row.session_started_at === null
+        ? undefined
+        : { deskId: row.session_desk_id, since: row.session_started_at };
     return { operator, session: { endedBy } };
   }
 
@@ -349,7 +370,11 @@ export class OperatorDirectory {
 
   /** At start-up: the sessions this desk left open when it stopped (none of them is on its screen any more). */
   async closeDeskSessions(): Promise<number> {
-    const rows = await this.db.deleteFrom('sessions').where('desk_id', '=', this.deskId).returning('operator_id').execute();
+    const rows = await this.db
+      .deleteFrom('sessions')
+      .where('desk_id', '=', this.deskId)
+      .returning('operator_id')
+      .execute();
     return rows.length;
   }
 
@@ -387,7 +412,11 @@ export class OperatorDirectory {
       const target = await this.target(trx, id);
       if (target.role === newRole) return toView(target);
       if (newRole !== 'admin') await this.keepAnAdmin(trx, target, 'change the role of');
-      await trx.updateTable('operators').set({ role: newRole, updated_at: this.clock() }).where('id', '=', target.id).execute();
+      await trx
+        .updateTable('operators')
+        .set({ role: newRole, updated_at: this.clock() })
+        .where('id', '=', target.id)
+        .execute();
       return this.viewOrThrow(trx, target.id);
     }, SERIAL);
   }
@@ -395,11 +424,18 @@ export class OperatorDirectory {
   setDisabled(actorId: string, id: string, disabled: boolean): Promise<OperatorView> {
     return this.store.transaction(async (trx) => {
       await this.requireAdmin(trx, actorId);
-      if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).', undefined, { field: 'disabled' });
+      if (typeof disabled !== 'boolean')
+        throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).', undefined, {
+          field: 'disabled',
+        });
       const target = await this.target(trx, id);
       if ((target.disabled === 1) === disabled) return toView(target);
       if (disabled) await this.keepAnAdmin(trx, target, 'disable');
-      await trx.updateTable('operators').set({ disabled: disabled ? 1 : 0, updated_at: this.clock() }).where('id', '=', target.id).execute();
+      await trx
+        .updateTable('operators')
+        .set({ disabled: disabled ? 1 : 0, updated_at: this.clock() })
+        .where('id', '=', target.id)
+        .execute();
       return this.viewOrThrow(trx, target.id);
     }, SERIAL);
   }
@@ -415,7 +451,14 @@ export class OperatorDirectory {
       await this.target(trx, target.id);
       await trx
         .updateTable('operators')
-        .set({ password_hash: hash, failed_attempts: 0, locked_until: null, override_failures: 0, override_paused_until: null, updated_at: this.clock() })
+        .set({
+          password_hash: hash,
+          failed_attempts: 0,
+          locked_until: null,
+          override_failures: 0,
+          override_paused_until: null,
+          updated_at: this.clock(),
+        })
         .where('id', '=', target.id)
         .execute();
     });
@@ -433,7 +476,9 @@ export class OperatorDirectory {
     await verifyPassword(password, dummy, dummy);
     const tracked = this.unknownFailures.get(key);
     if (tracked && isLocked(tracked.lockedUntil, now)) return lockedFor(tracked.lockedUntil - now);
-    return countUnknown(this.unknownFailures, key, tracked, now, MAX_FAILED_ATTEMPTS, LOCKOUT_MS) ? lockedFor(LOCKOUT_MS) : INVALID;
+    return countUnknown(this.unknownFailures, key, tracked, now, MAX_FAILED_ATTEMPTS, LOCKOUT_MS)
+      ? lockedFor(LOCKOUT_MS)
+      : INVALID;
   }
 
   /** An override signed with an id that does not exist: answered as an account's would be (paused before the hash, as there). */
@@ -460,7 +505,9 @@ export class OperatorDirectory {
   /** How long manager override stays paused for the row's id by the database's clock; null when it is not. */
   private pausedForSql(): RawBuilder<number | null> {
     const now = this.dbNow();
-    return sql<number | null>`CASE WHEN override_paused_until > ${now} THEN override_paused_until - ${now} ELSE NULL END`;
+    return sql<
+      number | null
+    >`CASE WHEN override_paused_until > ${now} THEN override_paused_until - ${now} ELSE NULL END`;
   }
 
   /** Override is not paused for the row's id (never paused, or the pause is over), by the database's clock. */
@@ -491,7 +538,9 @@ export class OperatorDirectory {
       .updateTable('operators')
       .set({
         failed_attempts: sql<number>`CASE WHEN ${locked} THEN failed_attempts ELSE ${count} END`,
-        locked_until: sql<number | null>`CASE WHEN ${locked} THEN locked_until WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN ${now} + ${LOCKOUT_MS} ELSE NULL END`,
+        locked_until: sql<
+          number | null
+        >`CASE WHEN ${locked} THEN locked_until WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN ${now} + ${LOCKOUT_MS} ELSE NULL END`,
       })
       .where('id', '=', id)
       .returning(this.lockedForSql().as('locked_for_ms'))
@@ -502,7 +551,12 @@ export class OperatorDirectory {
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */
   private async rehash(id: string, oldHash: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.cost);
-    await this.db.updateTable('operators').set({ password_hash: hash }).where('id', '=', id).where('password_hash', '=', oldHash).execute();
+    await this.db
+      .updateTable('operators')
+      .set({ password_hash: hash })
+      .where('id', '=', id)
+      .where('password_hash', '=', oldHash)
+      .execute();
   }
 
   private dummy(): Promise<string> {
@@ -520,14 +574,20 @@ export class OperatorDirectory {
 
   private async target(db: Db, id: string): Promise<OperatorRecord> {
     const row = await this.record(db, normalizeId(id));
-    if (!row) throw new OperatorError('not_found', `There is no operator with the id "${normalizeId(id).slice(0, 32)}".`);
+    if (!row)
+      throw new OperatorError('not_found', `There is no operator with the id "${normalizeId(id).slice(0, 32)}".`);
     return row;
   }
 
   /** Refuses a change that would take the last enabled admin away (serializable: two desks cannot each take one). */
   private async keepAnAdmin(db: Db, target: OperatorRecord, action: string): Promise<void> {
     if (target.role !== 'admin' || target.disabled === 1) return;
-    const admins = await db.selectFrom('operators').select('id').where('role', '=', 'admin').where('disabled', '=', 0).execute();
+    const admins = await db
+      .selectFrom('operators')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .execute();
     if (admins.length <= 1) {
       throw new OperatorError(
         'last_admin',
@@ -536,7 +596,10 @@ export class OperatorDirectory {
     }
   }
 
-  private async insert(db: Db, o: { id: string; displayName: string; role: Role; hash: string; createdBy: string | undefined }): Promise<void> {
+  private async insert(
+    db: Db,
+    o: { id: string; displayName: string; role: Role; hash: string; createdBy: string | undefined },
+  ): Promise<void> {
     const at = this.clock();
     await db
       .insertInto('operators')
@@ -573,7 +636,14 @@ export class OperatorDirectory {
  * One more failure for an id that does not exist, in a desk's memory (the oldest forgotten past MAX_UNKNOWN_TRACKED); true
  * when it reaches `max`, which holds the id for `holdMs`. A hold that has run out starts the count again.
  */
-function countUnknown(map: UnknownFailures, key: string, tracked: { count: number; lockedUntil: number | undefined } | undefined, now: number, max: number, holdMs: number): boolean {
+function countUnknown(
+  map: UnknownFailures,
+  key: string,
+  tracked: { count: number; lockedUntil: number | undefined } | undefined,
+  now: number,
+  max: number,
+  holdMs: number,
+): boolean {
   const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
   const lockedUntil = count >= max ? now + holdMs : undefined;
   map.delete(key);
@@ -589,4 +659,7 @@ const setupDone = (): OperatorError =>
   new OperatorError('setup_done', 'The first admin already exists: ask an admin to create your account.');
 
 const alreadyExists = (id: string): OperatorError =>
-  new OperatorError('already_exists', `An operator with the id "${id}" already exists (ids ignore upper and lower case).`);
+  new OperatorError(
+    'already_exists',
+    `An operator with the id "${id}" already exists (ids ignore upper and lower case).`,
+  );

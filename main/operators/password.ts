@@ -93,7 +93,13 @@ export function needsRehash(stored: string, cost: ScryptCost): boolean {
   const parsed = parse(stored);
   if (!parsed) return true;
   const c = parsed.cost;
-  return c.log2N < cost.log2N || c.r < cost.r || c.p < cost.p || parsed.key.length < KEY_BYTES || parsed.salt.length < SALT_BYTES;
+  return (
+    c.log2N < cost.log2N ||
+    c.r < cost.r ||
+    c.p < cost.p ||
+    parsed.key.length < KEY_BYTES ||
+    parsed.salt.length < SALT_BYTES
+  );
 }
 
 /**

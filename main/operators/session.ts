@@ -156,16 +156,23 @@ export class SessionGuard {
             : `${existing.operator.displayName} is signed in on this desk. Sign out first.`,
           undefined,
           // Who holds the desk, for the renderer to say it again in the desk's language.
-          { params: existing.locked ? { lockedFor: existing.operator.displayName } : { signedIn: existing.operator.displayName } },
+          {
+            params: existing.locked
+              ? { lockedFor: existing.operator.displayName }
+              : { signedIn: existing.operator.displayName },
+          },
         );
       }
       return this.unlock(password);
     }
     const result = await this.directory.signIn(id, password, this.timers.now());
-    if (this.session) throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
+    if (this.session)
+      throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
     if (!result.ok) throw signInError(result);
     // Only someone who knows the password learns where the operator's session is.
-    const opened = await this.directory.openSession(result.operator.id, this.timers.now(), { takeOver: options.endSessionElsewhere === true });
+    const opened = await this.directory.openSession(result.operator.id, this.timers.now(), {
+      takeOver: options.endSessionElsewhere === true,
+    });
     if (!opened.ok) throw sessionElsewhere(opened.heldBy);
     if (this.session) {
       await this.directory.closeSession(opened.sessionId);
@@ -173,7 +180,13 @@ export class SessionGuard {
     }
     const now = this.timers.now();
     this.endedElsewhere = undefined;
-    this.session = { operator: result.operator, sessionId: opened.sessionId, locked: false, lastActivity: now, seenWritten: now };
+    this.session = {
+      operator: result.operator,
+      sessionId: opened.sessionId,
+      locked: false,
+      lastActivity: now,
+      seenWritten: now,
+    };
     this.schedule(this.idleTimeoutMs - this.warningMs);
     if (opened.ended) this.onTakeOver({ operator: result.operator, ended: opened.ended });
     return result.operator;
@@ -184,7 +197,11 @@ export class SessionGuard {
     const session = this.session;
     if (!session) throw notSignedIn();
     const result = await this.directory.signIn(session.operator.id, password, this.timers.now());
-    if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
+    if (this.session !== session)
+      throw new OperatorError(
+        'not_signed_in',
+        'The session ended while the password was being checked. Sign in again.',
+      );
     if (!result.ok) {
       if (result.reason === 'disabled') await this.end('disabled');
       throw signInError(result);
@@ -196,7 +213,11 @@ export class SessionGuard {
       if (this.session === session) await this.end('ended_elsewhere', endedBy);
       throw sessionEnded(endedBy);
     }
-    if (this.session !== session) throw new OperatorError('not_signed_in', 'The session ended while the password was being checked. Sign in again.');
+    if (this.session !== session)
+      throw new OperatorError(
+        'not_signed_in',
+        'The session ended while the password was being checked. Sign in again.',
+      );
     session.operator = result.operator;
     session.locked = false;
     session.lastActivity = this.timers.now();
@@ -244,7 +265,10 @@ export class SessionGuard {
     const session = this.session;
     if (!session) return undefined;
     if (!session.locked) {
-      throw new OperatorError('not_locked', `${session.operator.displayName} is signed in and the desk is not locked: Sign out from the workspace instead.`);
+      throw new OperatorError(
+        'not_locked',
+        `${session.operator.displayName} is signed in and the desk is not locked: Sign out from the workspace instead.`,
+      );
     }
     await this.signOut();
     return session.operator;
@@ -297,11 +321,15 @@ export class SessionGuard {
   async requireRole(roles: readonly Role[]): Promise<OperatorView> {
     const operator = await this.current();
     if (!operator) {
-      if (this.session?.locked) throw new OperatorError('session_locked', 'The session is locked. Enter your password to continue.');
+      if (this.session?.locked)
+        throw new OperatorError('session_locked', 'The session is locked. Enter your password to continue.');
       throw this.endedElsewhereError() ?? notSignedIn();
     }
     if (!roles.includes(operator.role)) {
-      throw new OperatorError('forbidden', `This needs the role ${roles.join(' or ') || '(none)'}; you are signed in as ${operator.role}.`);
+      throw new OperatorError(
+        'forbidden',
+        `This needs the role ${roles.join(' or ') || '(none)'}; you are signed in as ${operator.role}.`,
+      );
     }
     return operator;
   }
@@ -361,7 +389,8 @@ export class SessionGuard {
   }
 }
 
-const notSignedIn = (): OperatorError => new OperatorError('not_signed_in', 'Nobody is signed in on this desk. Sign in first.');
+const notSignedIn = (): OperatorError =>
+  new OperatorError('not_signed_in', 'Nobody is signed in on this desk. Sign in first.');
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

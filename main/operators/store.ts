@@ -97,9 +97,19 @@ export const OPERATORS_STORE: StoreDefinition = {
             .addColumn('id', 'text', (c) => c.primaryKey().check(sql`id = lower(id)`))
             .addColumn('display_name', 'text', (c) => c.notNull())
             .addColumn('role', 'text', (c) => c.notNull().check(sql`role IN ('agent', 'supervisor', 'admin')`))
-            .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0).check(sql`disabled IN (0, 1)`))
+            .addColumn('disabled', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`disabled IN (0, 1)`),
+            )
             .addColumn('password_hash', 'text', (c) => c.notNull().check(sql`password_hash LIKE '$scrypt$%'`))
-            .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0).check(sql`failed_attempts >= 0`))
+            .addColumn('failed_attempts', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`failed_attempts >= 0`),
+            )
             .addColumn('locked_until', 'bigint')
             .addColumn('created_at', 'bigint', (c) => c.notNull())
             .addColumn('updated_at', 'bigint', (c) => c.notNull())
@@ -117,7 +127,12 @@ export const OPERATORS_STORE: StoreDefinition = {
             .addColumn('desk_id', 'text', (c) => c.notNull())
             .addColumn('started_at', 'bigint', (c) => c.notNull())
             .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
-            .addColumn('locked', 'integer', (c) => c.notNull().defaultTo(0).check(sql`locked IN (0, 1)`))
+            .addColumn('locked', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`locked IN (0, 1)`),
+            )
             .execute();
         },
       },
@@ -125,7 +140,12 @@ export const OPERATORS_STORE: StoreDefinition = {
         up: async (db: Kysely<unknown>) => {
           await db.schema
             .alterTable('operators')
-            .addColumn('override_failures', 'integer', (c) => c.notNull().defaultTo(0).check(sql`override_failures >= 0`))
+            .addColumn('override_failures', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`override_failures >= 0`),
+            )
             .addColumn('override_paused_until', 'bigint')
             .execute();
         },

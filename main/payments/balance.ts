@@ -23,7 +23,9 @@ const TOOK_NOTHING = new Set(['failed', 'expired', 'canceled']);
 
 /** YYYY-MM-DD of an instant in a time zone (the desk's calendar day). */
 export function dayIn(instant: number | string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(instant),
+  );
 }
 
 /** The desk's calendar day a charge counts as taken on: its last change (when it succeeded), else when it was made. */
@@ -42,7 +44,10 @@ export function chargeDay(payment: { createdAt: string; updatedAt: string | unde
  */
 export function reservationBalance(
   reservation: { balanceDueCents: number; currency: string },
-  journal: { payments: readonly BalancePayment[]; pendingPayments: readonly { amountCents: number; currency: string }[] },
+  journal: {
+    payments: readonly BalancePayment[];
+    pendingPayments: readonly { amountCents: number; currency: string }[];
+  },
   clock: { now: number; timeZone: string },
 ): ReservationBalance {
   const currency = reservation.currency.toLowerCase();
@@ -54,7 +59,8 @@ export function reservationBalance(
     if (payment.currency.toLowerCase() !== currency) continue;
     if (TOOK_NOTHING.has(payment.status)) continue;
     // Abandoned while it waited it holds nothing; approved by its cardholder after all (processing, succeeded) it counts.
-    if (payment.abandonedAt !== undefined && ['requires_action', 'pending_confirmation'].includes(payment.status)) continue;
+    if (payment.abandonedAt !== undefined && ['requires_action', 'pending_confirmation'].includes(payment.status))
+      continue;
     takenCents += payment.amountCents;
     if (payment.status === 'succeeded') succeededCents += payment.amountCents;
     for (const refund of payment.refunds) {
@@ -70,7 +76,12 @@ export function reservationBalance(
     .filter((p) => p.status === 'succeeded' && chargeDay(p, clock.timeZone) === today)
     .map((p) => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, at: p.updatedAt ?? p.createdAt }))
     .sort((a, b) => b.at.localeCompare(a.at));
-  const { owedCents, overpaidCents, reopenedCents, closed } = owedAfterRefunds({ sourceBalanceCents: reservation.balanceDueCents, takenCents, succeededCents, refunds });
+  const { owedCents, overpaidCents, reopenedCents, closed } = owedAfterRefunds({
+    sourceBalanceCents: reservation.balanceDueCents,
+    takenCents,
+    succeededCents,
+    refunds,
+  });
   return {
     sourceBalanceCents: reservation.balanceDueCents,
     takenCents,

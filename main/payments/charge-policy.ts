@@ -37,21 +37,34 @@ export interface ChargePolicyDeps {
 /** The refusal of a charge in another currency than the reservation's: both named, the field is the currency. */
 export function currencyRefusal(currency: string, reservationCurrency: string): ServiceError {
   const [charged, reserved] = [currency.toUpperCase(), reservationCurrency.toUpperCase()];
-  return new ServiceError('invalid_input', 'currency_not_reservation', `This reservation is in ${reserved}: charge it in ${reserved}, not ${charged}.`, {
-    param: 'currency',
-    params: { currency: charged, reservationCurrency: reserved },
-  });
+  return new ServiceError(
+    'invalid_input',
+    'currency_not_reservation',
+    `This reservation is in ${reserved}: charge it in ${reserved}, not ${charged}.`,
+    {
+      param: 'currency',
+      params: { currency: charged, reservationCurrency: reserved },
+    },
+  );
 }
 
 /** The refusal of a charge on a reservation its source does not know: the field is the reservation. */
 export function unknownReservation(): ServiceError {
-  return new ServiceError('invalid_input', 'reservation_unknown', 'The reservation system does not know this reservation number: look the reservation up and charge it from there.', {
-    param: 'reservationId',
-  });
+  return new ServiceError(
+    'invalid_input',
+    'reservation_unknown',
+    'The reservation system does not know this reservation number: look the reservation up and charge it from there.',
+    {
+      param: 'reservationId',
+    },
+  );
 }
 
 /** The refusal of a charge above what is owed that the agent did not confirm as it is now. */
-export function overBalanceRefusal(balance: Pick<ReservationBalance, 'owedCents' | 'currency'>, amountCents: number): ServiceError {
+export function overBalanceRefusal(
+  balance: Pick<ReservationBalance, 'owedCents' | 'currency'>,
+  amountCents: number,
+): ServiceError {
   const owed = formatMoney(balance.owedCents, balance.currency);
   return new ServiceError(
     'invalid_input',
@@ -72,14 +85,18 @@ export async function checkNewCharge(deps: ChargePolicyDeps, charge: NewCharge):
   if ((await deps.operationState(charge.operationId)) !== undefined) return;
   const reservation = await deps.reservation(charge.reservationId);
   if (reservation === undefined) throw unknownReservation();
-  if (charge.currency.toLowerCase() !== reservation.currency.toLowerCase()) throw currencyRefusal(charge.currency, reservation.currency);
+  if (charge.currency.toLowerCase() !== reservation.currency.toLowerCase())
+    throw currencyRefusal(charge.currency, reservation.currency);
   const journal = await deps.journal(charge.reservationId);
   // The engine begins no new payment while an earlier attempt is unanswered: it sends that one again and gives its
   // payment, or refuses the new one as payment_unanswered. The new one begins only once the earlier took nothing, so it
   // is checked against what is owed then (the form, which offers no charge while an attempt is unanswered, showed that).
   const pendingPayments = journal.pendingPayments.filter((attempt) => attempt.state !== 'unanswered');
   const balance = reservationBalance(reservation, { ...journal, pendingPayments }, deps.clock());
-  if (isOverBalance(charge.amountCents, balance.owedCents) && !confirmsOverBalance(charge.overBalance, balance.owedCents, charge.amountCents)) {
+  if (
+    isOverBalance(charge.amountCents, balance.owedCents) &&
+    !confirmsOverBalance(charge.overBalance, balance.owedCents, charge.amountCents)
+  ) {
     throw overBalanceRefusal(balance, charge.amountCents);
   }
 }
@@ -89,14 +106,20 @@ export async function checkNewCharge(deps: ChargePolicyDeps, charge: NewCharge):
  * amount and the new amount. A payment the journal does not hold, or of a reservation its source does not know, is not
  * checked here (the engine answers for it).
  */
-export async function checkAmountUpdate(deps: ChargePolicyDeps, update: { paymentId: string; amountCents: number; overBalance?: OverBalance | undefined }): Promise<void> {
+export async function checkAmountUpdate(
+  deps: ChargePolicyDeps,
+  update: { paymentId: string; amountCents: number; overBalance?: OverBalance | undefined },
+): Promise<void> {
   const payment = await deps.payment(update.paymentId);
   if (payment === undefined) return;
   const reservation = await deps.reservation(payment.reservationId);
   if (reservation === undefined || reservation.currency.toLowerCase() !== payment.currency.toLowerCase()) return;
   const balance = reservationBalance(reservation, await deps.journal(payment.reservationId), deps.clock());
   const owedCents = owedBesides(balance, payment.amountCents);
-  if (isOverBalance(update.amountCents, owedCents) && !confirmsOverBalance(update.overBalance, owedCents, update.amountCents)) {
+  if (
+    isOverBalance(update.amountCents, owedCents) &&
+    !confirmsOverBalance(update.overBalance, owedCents, update.amountCents)
+  ) {
     throw overBalanceRefusal({ owedCents, currency: balance.currency }, update.amountCents);
   }
 }

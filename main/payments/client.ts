@@ -92,17 +92,48 @@ export class ServiceClient {
   }
 
   /** POST {cdeUrl}/methods. The card stays in this call's arguments: it is never recorded. */
-  tokenize(card: CardInput, idempotencyKey: string, guestEmail?: string, trace?: RequestTrace): Promise<Answer<MethodResource>> {
+  tokenize(
+    card: CardInput,
+    idempotencyKey: string,
+    guestEmail?: string,
+    trace?: RequestTrace,
+  ): Promise<Answer<MethodResource>> {
     const body = { type: 'card', card, ...(guestEmail === undefined ? {} : { guestEmail }) };
-    return this.send({ operation: 'POST /methods', url: this.deps.config.cdeUrl + PATHS.methods, method: 'POST', body, idempotencyKey, schema: MethodResource, trace });
+    return this.send({
+      operation: 'POST /methods',
+      url: this.deps.config.cdeUrl + PATHS.methods,
+      method: 'POST',
+      body,
+      idempotencyKey,
+      schema: MethodResource,
+      trace,
+    });
   }
 
-  createPayment(input: CreatePaymentInput, idempotencyKey: string, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
-    return this.send({ operation: 'POST /payments', url: this.base(PATHS.payments), method: 'POST', body: input, idempotencyKey, schema: PaymentResource, trace });
+  createPayment(
+    input: CreatePaymentInput,
+    idempotencyKey: string,
+    trace?: RequestTrace,
+  ): Promise<Answer<PaymentResource>> {
+    return this.send({
+      operation: 'POST /payments',
+      url: this.base(PATHS.payments),
+      method: 'POST',
+      body: input,
+      idempotencyKey,
+      schema: PaymentResource,
+      trace,
+    });
   }
 
   getPayment(id: string, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
-    return this.send({ operation: 'GET /payments/{id}', url: this.base(PATHS.payment(id)), method: 'GET', schema: PaymentResource, trace });
+    return this.send({
+      operation: 'GET /payments/{id}',
+      url: this.base(PATHS.payment(id)),
+      method: 'GET',
+      schema: PaymentResource,
+      trace,
+    });
   }
 
   /**
@@ -111,8 +142,19 @@ export class ServiceClient {
    * another amount is sent the update again. The last failed round throws.
    */
   updateAmount(id: string, amount: number, trace?: RequestTrace): Promise<Answer<PaymentResource>> {
-    const call = { operation: 'PATCH /payments/{id}', url: this.base(PATHS.payment(id)), method: 'PATCH', body: { amount }, schema: PaymentResource, trace } as const;
-    return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation' || Math.round(read.amount * 100) === Math.round(amount * 100));
+    const call = {
+      operation: 'PATCH /payments/{id}',
+      url: this.base(PATHS.payment(id)),
+      method: 'PATCH',
+      body: { amount },
+      schema: PaymentResource,
+      trace,
+    } as const;
+    return this.readBeforeResending(
+      id,
+      call,
+      (read) => read.status !== 'pending_confirmation' || Math.round(read.amount * 100) === Math.round(amount * 100),
+    );
   }
 
   /**
@@ -123,15 +165,32 @@ export class ServiceClient {
    * `expectedAmount` (wire): a read holding another amount is not confirmed again (it would charge what the agent never
    * saw): that read is the answer, still pending_confirmation.
    */
-  confirm(id: string, installmentsCount?: number, trace?: RequestTrace, expectedAmount?: number): Promise<Answer<PaymentResource>> {
+  confirm(
+    id: string,
+    installmentsCount?: number,
+    trace?: RequestTrace,
+    expectedAmount?: number,
+  ): Promise<Answer<PaymentResource>> {
     const body = installmentsCount === undefined ? {} : { installments: { count: installmentsCount } };
-    const call = { operation: 'POST /payments/{id}/confirmation', url: this.base(PATHS.confirmation(id)), method: 'POST', body, schema: PaymentResource, trace } as const;
-    const changed = (read: PaymentResource): boolean => expectedAmount !== undefined && Math.round(read.amount * 100) !== Math.round(expectedAmount * 100);
+    const call = {
+      operation: 'POST /payments/{id}/confirmation',
+      url: this.base(PATHS.confirmation(id)),
+      method: 'POST',
+      body,
+      schema: PaymentResource,
+      trace,
+    } as const;
+    const changed = (read: PaymentResource): boolean =>
+      expectedAmount !== undefined && Math.round(read.amount * 100) !== Math.round(expectedAmount * 100);
     return this.readBeforeResending(id, call, (read) => read.status !== 'pending_confirmation' || changed(read));
   }
 
   /** Sends a call without a key; after a lost answer, reads the payment and re-sends only when `settled` says the read does not already answer it. */
-  private async readBeforeResending(id: string, call: Call<typeof PaymentResource>, settled: (read: PaymentResource) => boolean): Promise<Answer<PaymentResource>> {
+  private async readBeforeResending(
+    id: string,
+    call: Call<typeof PaymentResource>,
+    settled: (read: PaymentResource) => boolean,
+  ): Promise<Answer<PaymentResource>> {
     let lost = false;
     for (let round = 1; ; round++) {
       try {
@@ -150,8 +209,21 @@ export class ServiceClient {
     }
   }
 
-  createRefund(paymentId: string, input: { amount?: number; reason: string }, idempotencyKey: string, trace?: RequestTrace): Promise<Answer<RefundResource>> {
-    return this.send({ operation: 'POST /payments/{id}/refunds', url: this.base(PATHS.refunds(paymentId)), method: 'POST', body: input, idempotencyKey, schema: RefundResource, trace });
+  createRefund(
+    paymentId: string,
+    input: { amount?: number; reason: string },
+    idempotencyKey: string,
+    trace?: RequestTrace,
+  ): Promise<Answer<RefundResource>> {
+    return this.send({
+      operation: 'POST /payments/{id}/refunds',
+      url: this.base(PATHS.refunds(paymentId)),
+      method: 'POST',
+      body: input,
+      idempotencyKey,
+      schema: RefundResource,
+      trace,
+    });
   }
 
   private base(path: string): string {
@@ -163,7 +235,10 @@ export class ServiceClient {
    * (a call without an Idempotency-Key that changes something) retries only what surely was not processed: a 429,
    * or no token to send it with.
    */
-  private async send<S extends z.ZodType>(call: Call<S>, retry: 'any' | 'unsent-only' = 'any'): Promise<Answer<z.output<S>>> {
+  private async send<S extends z.ZodType>(
+    call: Call<S>,
+    retry: 'any' | 'unsent-only' = 'any',
+  ): Promise<Answer<z.output<S>>> {
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
       let retryAfterMs: number | undefined;
@@ -192,7 +267,14 @@ export class ServiceClient {
     const started = performance.now();
     const record = (status: Attempt['status']): void => {
       call.trace?.push(requestId);
-      this.deps.onAttempt?.({ operation: call.operation, attempt, idempotencyKey: call.idempotencyKey, requestId, status, elapsedMs: performance.now() - started });
+      this.deps.onAttempt?.({
+        operation: call.operation,
+        attempt,
+        idempotencyKey: call.idempotencyKey,
+        requestId,
+        status,
+        elapsedMs: performance.now() - started,
+      });
     };
 
     let token: string;
@@ -222,7 +304,9 @@ export class ServiceClient {
       record(timeout ? 'timeout' : 'network_error');
       const failure = timeout
         ? new ServiceError('timeout', 'timeout', 'The payment service did not answer in time.', { requestId })
-        : new ServiceError('network', 'network_error', 'Cannot reach the payment service. Check the network.', { requestId });
+        : new ServiceError('network', 'network_error', 'Cannot reach the payment service. Check the network.', {
+            requestId,
+          });
       throw new AttemptError(failure, true);
     }
     let json: unknown;
@@ -237,21 +321,31 @@ export class ServiceClient {
     if (response.ok) {
       const parsed = call.schema.safeParse(json);
       if (!parsed.success) {
-        throw new ServiceError('unexpected_response', 'unexpected_response', 'The payment service answered in a form this app does not understand.', {
-          status: response.status,
-          requestId,
-        });
+        throw new ServiceError(
+          'unexpected_response',
+          'unexpected_response',
+          'The payment service answered in a form this app does not understand.',
+          {
+            status: response.status,
+            requestId,
+          },
+        );
       }
       return { value: parsed.data, replayed: response.headers.get(HEADERS.replayed) === 'true', requestId };
     }
 
     const error = ErrorBody.safeParse(json);
     const code = error.success ? error.data.error.code : `http_${response.status}`;
-    const failure = new ServiceError('http', code, messageFor(code, response.status, error.success ? error.data.error.message : undefined), {
-      status: response.status,
-      requestId,
-      ...(error.success && error.data.error.param !== undefined ? { param: error.data.error.param } : {}),
-    });
+    const failure = new ServiceError(
+      'http',
+      code,
+      messageFor(code, response.status, error.success ? error.data.error.message : undefined),
+      {
+        status: response.status,
+        requestId,
+        ...(error.success && error.data.error.param !== undefined ? { param: error.data.error.param } : {}),
+      },
+    );
     if (response.status === 401 && code === 'invalid_token') throw new AttemptError(failure, false, undefined, token);
     const retryable = response.status >= 500 || response.status === 429 || code === 'idempotency_in_progress';
     throw new AttemptError(failure, retryable, retryAfterOf(response), undefined, response.status === 429);
@@ -266,7 +360,8 @@ export class ServiceClient {
 }
 
 /** Whether a confirmation may have been applied although no answer came back. */
-const answerMayBeLost = (e: ServiceError): boolean => e.kind === 'network' || e.kind === 'timeout' || (e.details.status ?? 0) >= 500;
+const answerMayBeLost = (e: ServiceError): boolean =>
+  e.kind === 'network' || e.kind === 'timeout' || (e.details.status ?? 0) >= 500;
 
 class AttemptError extends Error {
   constructor(

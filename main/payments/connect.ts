@@ -33,9 +33,19 @@ export interface ConnectedService {
  * credentials; sandbox and production use the configured hosts and the secret from the store.
  */
 /** The engine's configuration for a running simulator (training mode, and every test). */
-export function simulatorConfig(sim: Pick<SimulatorEndpoints, 'authUrl' | 'cdeUrl' | 'baseUrl' | 'clientId'>, requestTimeoutMs?: number): ServiceConfig {
+export function simulatorConfig(
+  sim: Pick<SimulatorEndpoints, 'authUrl' | 'cdeUrl' | 'baseUrl' | 'clientId'>,
+  requestTimeoutMs?: number,
+): ServiceConfig {
   const { authUrl, cdeUrl, baseUrl, clientId } = sim;
-  return ServiceConfigSchema.parse({ environment: 'training', authUrl, cdeUrl, baseUrl, clientId, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });
+  return ServiceConfigSchema.parse({
+    environment: 'training',
+    authUrl,
+    cdeUrl,
+    baseUrl,
+    clientId,
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+  });
 }
 
 export async function connectService(settings: ServiceSettings, secrets: SecretStore): Promise<ConnectedService> {

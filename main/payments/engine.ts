@@ -1,14 +1,43 @@
 /** The engine facade: the app's payment operations, journaled and idempotent; the only thing the IPC layer calls. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Amount, CardInput, Cents, Currency, MethodId, PaymentId, RefundReason, ReservationId, cardBrand, centsFromWire, centsToWire, countsAgainstRefundable, formatMoney, isFinalPayment, isFinalRefund, refundableCents } from '../../shared/payments';
+import {
+  Amount,
+  CardInput,
+  Cents,
+  Currency,
+  MethodId,
+  PaymentId,
+  RefundReason,
+  ReservationId,
+  cardBrand,
+  centsFromWire,
+  centsToWire,
+  countsAgainstRefundable,
+  formatMoney,
+  isFinalPayment,
+  isFinalRefund,
+  refundableCents,
+} from '../../shared/payments';
 import { PaymentNote } from '../../shared/payments';
 import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput, type RequestTrace } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
 import { chargeDay, dayIn } from './balance';
-import { fingerprint, journalConflict, reservationKey, type Journal, type Operation, type OperationKind, type OperationState, type PaymentFilter, type RecoveredNotice, type StoredMethod, type StoredPayment } from './journal';
+import {
+  fingerprint,
+  journalConflict,
+  reservationKey,
+  type Journal,
+  type Operation,
+  type OperationKind,
+  type OperationState,
+  type PaymentFilter,
+  type RecoveredNotice,
+  type StoredMethod,
+  type StoredPayment,
+} from './journal';
 import { Poller } from './poller';
 import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
@@ -152,7 +181,10 @@ const CreatePaymentBody = z.strictObject({
   currency: Currency,
   reservationId: ReservationId,
   installments: z.strictObject({ required: z.literal(true) }).optional(),
-  returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
+  returnUrl: z
+    .url()
+    .regex(/^https:\/\//, 'The return URL must start with https://.')
+    .optional(),
   metadata: z.record(z.string(), z.string()).optional(),
 });
 
@@ -164,7 +196,10 @@ const PayInput = z.strictObject({
   reservationId: ReservationId,
   operatorId: OperatorId,
   installments: z.boolean().optional(),
-  returnUrl: z.url().regex(/^https:\/\//, 'The return URL must start with https://.').optional(),
+  returnUrl: z
+    .url()
+    .regex(/^https:\/\//, 'The return URL must start with https://.')
+    .optional(),
   // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
   note: PaymentNote.optional(),
   /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
@@ -193,7 +228,12 @@ function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = issue?.path.map(String).join('.');
-  throw new ServiceError('invalid_input', 'invalid_input', issue?.message ?? 'The request is not valid.', param ? { param } : {});
+  throw new ServiceError(
+    'invalid_input',
+    'invalid_input',
+    issue?.message ?? 'The request is not valid.',
+    param ? { param } : {},
+  );
 }
 
 /**
@@ -257,7 +297,9 @@ export class PaymentEngine {
    */
   private clockAnchor: { databaseMs: number; at: number; deskAt: number } | undefined;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
-  private readonly keptListeners = new Set<(answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void>();
+  private readonly keptListeners = new Set<
+    (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void
+  >();
   /** Changes of a payment (amount update, confirmation) run one after the other on this desk. */
   private readonly changing = new Map<string, Promise<unknown>>();
   /** Where money a supervisor must decide on is written (main/refunds' queue); nothing when not given. */
@@ -316,7 +358,8 @@ export class PaymentEngine {
     this.poller = new Poller({
       read: async (id) => (await this.client.getPayment(id)).value,
       onUpdate: async (payment) => void (await this.store(payment)),
-      onError: (paymentId, error) => deps.logger?.warn({ paymentId, code: error instanceof ServiceError ? error.code : 'unknown' }, 'poll failed'),
+      onError: (paymentId, error) =>
+        deps.logger?.warn({ paymentId, code: error instanceof ServiceError ? error.code : 'unknown' }, 'poll failed'),
       ...(deps.pollSchedule ? { schedule: deps.pollSchedule } : {}),
     });
   }
@@ -335,7 +378,8 @@ export class PaymentEngine {
   private async syncClock(force = false): Promise<void> {
     const at = this.monotonic();
     const anchor = this.clockAnchor;
-    const drifted = anchor !== undefined && Math.abs(this.deskNow() - anchor.deskAt - (at - anchor.at)) > CLOCK_DRIFT_MS;
+    const drifted =
+      anchor !== undefined && Math.abs(this.deskNow() - anchor.deskAt - (at - anchor.at)) > CLOCK_DRIFT_MS;
     if (!force && !drifted && anchor !== undefined && at - anchor.at < CLOCK_REMEASURE_MS) return;
     try {
       const deskBefore = this.deskNow();
@@ -343,9 +387,16 @@ export class PaymentEngine {
       const after = this.monotonic();
       this.clockAnchor = { databaseMs: database, at: (at + after) / 2, deskAt: (deskBefore + this.deskNow()) / 2 };
       const offset = Math.round(database - this.deskNow());
-      if (Math.abs(offset) > CLOCK_WARN_MS) this.deps.logger?.warn({ offsetMs: offset }, "this desk's clock is off from the center's: operations are timed by the center's");
+      if (Math.abs(offset) > CLOCK_WARN_MS)
+        this.deps.logger?.warn(
+          { offsetMs: offset },
+          "this desk's clock is off from the center's: operations are timed by the center's",
+        );
     } catch (error) {
-      this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, "the center's clock could not be read");
+      this.deps.logger?.warn(
+        { code: error instanceof Error ? error.name : 'unknown' },
+        "the center's clock could not be read",
+      );
     }
   }
 
@@ -367,7 +418,10 @@ export class PaymentEngine {
   private async closeIfPastWindow(op: Operation): Promise<boolean> {
     if (!(await this.pastWindow(op))) return false;
     await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
-    this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind }, 'an unanswered operation reached the end of the service’s window: not sent again, for a supervisor to reconcile');
+    this.deps.logger?.warn(
+      { operationId: op.operationId, kind: op.kind },
+      'an unanswered operation reached the end of the service’s window: not sent again, for a supervisor to reconcile',
+    );
     return true;
   }
 
@@ -375,7 +429,9 @@ export class PaymentEngine {
    * Subscribes to the answers this desk kept while the center was down, once written (the refund desk settles the
    * request an approval's refund was for); answers the unsubscribe.
    */
-  onKeptAnswer(listener: (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void): () => void {
+  onKeptAnswer(
+    listener: (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void,
+  ): () => void {
     this.keptListeners.add(listener);
     return () => this.keptListeners.delete(listener);
   }
@@ -398,7 +454,9 @@ export class PaymentEngine {
   /** Follows one payment: the listener gets its changes until it is settled. */
   watch(paymentId: string, listener: (payment: PaymentView) => void): () => void {
     const id = checked(PaymentId, paymentId);
-    this.follow(id).catch((error: unknown) => this.deps.logger?.warn({ paymentId: id, code: error instanceof Error ? error.name : 'unknown' }, 'follow failed'));
+    this.follow(id).catch((error: unknown) =>
+      this.deps.logger?.warn({ paymentId: id, code: error instanceof Error ? error.name : 'unknown' }, 'follow failed'),
+    );
     return this.on((event) => {
       if (event.payment.id === id) listener(event.payment);
     });
@@ -427,7 +485,8 @@ export class PaymentEngine {
   async follow(paymentId: string): Promise<string> {
     const id = checked(PaymentId, paymentId);
     const stored = await this.journal.payment(id);
-    if (!stored || !isFinalPayment(stored.status) || stored.refunds.some((r) => !isFinalRefund(r.status))) this.poller.follow(id);
+    if (!stored || !isFinalPayment(stored.status) || stored.refunds.some((r) => !isFinalRefund(r.status)))
+      this.poller.follow(id);
     return id;
   }
 
@@ -436,25 +495,51 @@ export class PaymentEngine {
     return this.busyWith(() => this.tokenizeNow(input, trace));
   }
 
-  private async tokenizeNow(input: z.input<typeof TokenizeInput>, trace: RequestTrace | undefined): Promise<MethodView> {
+  private async tokenizeNow(
+    input: z.input<typeof TokenizeInput>,
+    trace: RequestTrace | undefined,
+  ): Promise<MethodView> {
     const { operationId, card, guestEmail, reservationId, operatorId } = checked(TokenizeInput, input);
     const redacted = {
       type: 'card',
       guestEmail,
-      card: { brand: cardBrand(card.number), last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear },
+      card: {
+        brand: cardBrand(card.number),
+        last4: card.number.slice(-4),
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      },
     };
-    const op = await this.beginOrResume(operationId, 'tokenize', redacted, { reservationId, operatorId, resendable: false });
+    const op = await this.beginOrResume(operationId, 'tokenize', redacted, {
+      reservationId,
+      operatorId,
+      resendable: false,
+    });
     if (op.state === 'done' && op.resultId) {
       const known = (await this.journal.methodsOf(reservationId)).find((m) => m.id === op.resultId);
       if (known) return methodView(known);
     }
-    const method = await this.run(op, (key) => this.client.tokenize(card, key, guestEmail, trace), async (m, journal) => {
-      await journal.saveMethod(m, reservationId);
-      return m.id;
-    });
+    const method = await this.run(
+      op,
+      (key) => this.client.tokenize(card, key, guestEmail, trace),
+      async (m, journal) => {
+        await journal.saveMethod(m, reservationId);
+        return m.id;
+      },
+    );
     const { brand, last4, expMonth, expYear } = method.card;
     // A new card is not kept: the guest's consent comes with its payment (`keepCard`).
-    return { id: method.id, brand, last4, expMonth, expYear, expiresAt: method.expiresAt, createdAt: method.createdAt, keptBy: undefined, keptAt: undefined };
+    return {
+      id: method.id,
+      brand,
+      last4,
+      expMonth,
+      expYear,
+      expiresAt: method.expiresAt,
+      createdAt: method.createdAt,
+      keptBy: undefined,
+      keptAt: undefined,
+    };
   }
 
   /**
@@ -471,11 +556,20 @@ export class PaymentEngine {
     const { keepCard, ...parsed } = checked(PayInput, input);
     const payment = await this.createPayment(parsed, trace);
     // Kept only with the guest's consent, once the service made the payment with this card (a refusal keeps nothing).
-    if (keepCard === true) await this.journal.keepMethod(payment.methodId, payment.reservationId, parsed.operatorId, new Date(this.now()).toISOString());
+    if (keepCard === true)
+      await this.journal.keepMethod(
+        payment.methodId,
+        payment.reservationId,
+        parsed.operatorId,
+        new Date(this.now()).toISOString(),
+      );
     return payment;
   }
 
-  private async createPayment(parsed: Omit<z.output<typeof PayInput>, 'keepCard'>, trace: RequestTrace | undefined): Promise<PaymentView> {
+  private async createPayment(
+    parsed: Omit<z.output<typeof PayInput>, 'keepCard'>,
+    trace: RequestTrace | undefined,
+  ): Promise<PaymentView> {
     const { operationId, operatorId, note, installments, amountCents, acknowledgedPaymentIds, ...rest } = parsed;
     const returnUrl = rest.returnUrl ?? this.deps.config.returnUrl;
     const body: CreatePaymentInput = {
@@ -516,7 +610,9 @@ export class PaymentEngine {
       // service now says of those still waiting; one being charged after all is in progress again (checked above).
       if (!existing && !abandonedRead) {
         abandonedRead = true;
-        const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
+        const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter(
+          (p) => p.abandonedAt !== undefined && !isFinalPayment(p.status),
+        );
         if (waiting.length > 0) {
           await Promise.all(waiting.map((p) => this.fetchAndStore(p.id, trace).catch(() => undefined)));
           continue;
@@ -536,7 +632,8 @@ export class PaymentEngine {
           (await this.beginUnlessTaken(id, 'create_payment', body, meta, async (journal) => {
             if ((await this.livePayment(rest.reservationId, journal)) !== undefined) return true;
             if ((await journal.paymentOperationsOf(rest.reservationId, ['reconcile'])).length > 0) return true;
-            if (acknowledgedPaymentIds !== undefined) await this.checkChargesAcknowledged(journal, rest.reservationId, acknowledgedPaymentIds);
+            if (acknowledgedPaymentIds !== undefined)
+              await this.checkChargesAcknowledged(journal, rest.reservationId, acknowledgedPaymentIds);
             return false;
           }));
         // Another call began this operation, or another payment of the reservation, first: decided again with it.
@@ -560,7 +657,12 @@ export class PaymentEngine {
     const id = checked(z.uuid({ error: 'This is not a payment attempt id.' }), operationId);
     const op = await this.journal.operation(id);
     if (op?.kind !== 'create_payment') {
-      throw new ServiceError('invalid_input', 'attempt_not_found', 'There is no payment attempt with this id on this desk.', { param: 'operationId' });
+      throw new ServiceError(
+        'invalid_input',
+        'attempt_not_found',
+        'There is no payment attempt with this id on this desk.',
+        { param: 'operationId' },
+      );
     }
     if (op.state === 'pending') {
       // Past the service's window it is not sent (run marks it for reconciliation): what the journal says is answered.
@@ -573,7 +675,8 @@ export class PaymentEngine {
       const payment = await this.getPayment(now.resultId, trace).catch(() => this.emit(now.resultId ?? ''));
       return { state: 'answered', payment };
     }
-    if (now.state === 'pending') return { state: 'unanswered', attempt: await this.pendingView(now), message: unansweredMessage(now) };
+    if (now.state === 'pending')
+      return { state: 'unanswered', attempt: await this.pendingView(now), message: unansweredMessage(now) };
     if (now.state === 'reconcile') {
       return {
         state: 'reconcile',
@@ -581,7 +684,11 @@ export class PaymentEngine {
         message: `The payment of ${this.amountOf(now)} was never answered in 24 hours. It is not sent again: a supervisor must find out with the service whether it was charged.`,
       };
     }
-    return { state: 'refused', code: now.errorCode ?? 'refused', message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.` };
+    return {
+      state: 'refused',
+      code: now.errorCode ?? 'refused',
+      message: `The service refused the payment of ${this.amountOf(now)}: nothing was charged.`,
+    };
   }
 
   /**
@@ -590,23 +697,41 @@ export class PaymentEngine {
    * is the payment this attempt would have made (its reservation, amount, currency and card).
    */
   async resolveAttempt(
-    input: { operationId: string; outcome: 'not_charged' | 'charged'; paymentId?: string | undefined; operatorId: string },
+    input: {
+      operationId: string;
+      outcome: 'not_charged' | 'charged';
+      paymentId?: string | undefined;
+      operatorId: string;
+    },
     trace?: RequestTrace,
   ): Promise<{ outcome: 'not_charged' | 'charged'; paymentId?: string }> {
     const op = await this.journal.operation(checked(z.uuid(), input.operationId));
     const notWaiting = (): ServiceError =>
-      new ServiceError('invalid_input', 'attempt_not_to_reconcile', 'This payment attempt is not waiting for a supervisor.', { param: 'operationId' });
+      new ServiceError(
+        'invalid_input',
+        'attempt_not_to_reconcile',
+        'This payment attempt is not waiting for a supervisor.',
+        { param: 'operationId' },
+      );
     if (op?.kind !== 'create_payment' || op.state !== 'reconcile') throw notWaiting();
     // One word stands: another supervisor's, written since this one read the attempt, refuses this one (nothing written).
     if (input.outcome === 'not_charged') {
-      if (!(await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now()))) throw notWaiting();
+      if (
+        !(await this.journal.resolve(op.key, { state: 'abandoned', errorCode: 'reconciled_not_charged' }, this.now()))
+      )
+        throw notWaiting();
       return { outcome: 'not_charged' };
     }
     const paymentId = checked(PaymentId, input.paymentId);
     const body = CreatePaymentBody.parse(op.payload);
     // A payment the journal holds is another attempt's answer: never this one's (its own would stay hidden behind it).
     if ((await this.journal.payment(paymentId)) !== undefined) {
-      throw new ServiceError('invalid_input', 'payment_does_not_match', 'That payment is not the one this attempt would have made.', { param: 'paymentId' });
+      throw new ServiceError(
+        'invalid_input',
+        'payment_does_not_match',
+        'That payment is not the one this attempt would have made.',
+        { param: 'paymentId' },
+      );
     }
     const payment = (await this.client.getPayment(paymentId, trace)).value;
     const same =
@@ -615,11 +740,17 @@ export class PaymentEngine {
       payment.currency === body.currency &&
       payment.methodId === body.methodId;
     if (!same) {
-      throw new ServiceError('invalid_input', 'payment_does_not_match', 'That payment is not the one this attempt would have made.', { param: 'paymentId' });
+      throw new ServiceError(
+        'invalid_input',
+        'payment_does_not_match',
+        'That payment is not the one this attempt would have made.',
+        { param: 'paymentId' },
+      );
     }
     await this.journal.transaction(async (journal) => {
       await journal.savePayment(payment, { operatorId: op.operatorId });
-      if (!(await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now()))) throw notWaiting();
+      if (!(await journal.resolve(op.key, { state: 'done', resultId: payment.id, httpStatus: 200 }, this.now())))
+        throw notWaiting();
     });
     this.poller.follow(payment.id, payment);
     await this.emit(payment.id);
@@ -642,13 +773,23 @@ export class PaymentEngine {
    * PATCH /payments/{id} (flow C): plans are recomputed by the service. Never re-sent blindly (the client reads the
    * payment after a lost answer); one change of a payment at a time across the center (its lease).
    */
-  async updateAmount(input: { paymentId: string; amountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
-    const { paymentId, amountCents, operatorId } = checked(z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }), input);
+  async updateAmount(
+    input: { paymentId: string; amountCents: number; operatorId: string },
+    trace?: RequestTrace,
+  ): Promise<PaymentView> {
+    const { paymentId, amountCents, operatorId } = checked(
+      z.strictObject({ paymentId: PaymentId, amountCents: Cents, operatorId: OperatorId }),
+      input,
+    );
     return this.exclusive(paymentId, operatorId, async () => {
       const payment = (await this.client.updateAmount(paymentId, centsToWire(amountCents), trace)).value;
       const view = await this.store(payment);
       if (payment.status !== 'pending_confirmation') {
-        throw new ServiceError('http', 'invalid_state', `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`);
+        throw new ServiceError(
+          'http',
+          'invalid_state',
+          `The payment is no longer waiting for confirmation (it is ${payment.status.replace('_', ' ')}): its amount cannot change now.`,
+        );
       }
       return view;
     });
@@ -660,9 +801,17 @@ export class PaymentEngine {
    * saw, or nothing is confirmed. A service that still charges another amount (changed by a client outside the center)
    * is an error in words, and the difference charged over what the agent saw goes to the supervisors' queue.
    */
-  async confirm(input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string }, trace?: RequestTrace): Promise<PaymentView> {
+  async confirm(
+    input: { paymentId: string; installmentsCount?: number; expectedAmountCents: number; operatorId: string },
+    trace?: RequestTrace,
+  ): Promise<PaymentView> {
     const { paymentId, installmentsCount, expectedAmountCents, operatorId } = checked(
-      z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents, operatorId: OperatorId }),
+      z.strictObject({
+        paymentId: PaymentId,
+        installmentsCount: z.number().int().min(1).max(48).optional(),
+        expectedAmountCents: Cents,
+        operatorId: OperatorId,
+      }),
       input,
     );
     return this.exclusive(paymentId, operatorId, async () => {
@@ -673,32 +822,52 @@ export class PaymentEngine {
           'invalid_input',
           'amount_changed',
           `The service now holds ${formatMoney(heldCents, current.currency)} for this payment, not the ${formatMoney(expectedAmountCents, current.currency)} on your screen. Check the amount with the guest before confirming.`,
-          { param: 'expectedAmountCents', params: { heldCents, expectedCents: expectedAmountCents, currency: current.currency } },
+          {
+            param: 'expectedAmountCents',
+            params: { heldCents, expectedCents: expectedAmountCents, currency: current.currency },
+          },
         );
       if (current.amountCents !== expectedAmountCents) {
         await this.emit(paymentId);
         throw amountChanged(current.amountCents);
       }
       // After a lost answer the confirmation is sent again only while the payment still holds the amount the agent saw.
-      const payment = (await this.client.confirm(paymentId, installmentsCount, trace, centsToWire(expectedAmountCents))).value;
+      const payment = (await this.client.confirm(paymentId, installmentsCount, trace, centsToWire(expectedAmountCents)))
+        .value;
       const view = await this.store(payment);
       if (payment.status === 'pending_confirmation') throw amountChanged(centsFromWire(payment.amount));
       this.poller.restartSoon(paymentId);
       const chargedCents = centsFromWire(payment.amount);
       if (chargedCents !== expectedAmountCents) {
-        this.deps.logger?.warn({ paymentId, status: payment.status }, 'confirmed amount differs from the amount the agent saw');
+        this.deps.logger?.warn(
+          { paymentId, status: payment.status },
+          'confirmed amount differs from the amount the agent saw',
+        );
         if (chargedCents > expectedAmountCents) {
-          const needed = { origin: 'confirmed_amount_differs', paymentId, reservationId: view.reservationId, amountCents: chargedCents - expectedAmountCents, currency: view.currency, operatorId } as const;
+          const needed = {
+            origin: 'confirmed_amount_differs',
+            paymentId,
+            reservationId: view.reservationId,
+            amountCents: chargedCents - expectedAmountCents,
+            currency: view.currency,
+            operatorId,
+          } as const;
           // The agent is told of the amount whatever became of the request (the log says it for IT).
           await this.refundNeeded?.(needed).catch((error: unknown) => {
-            this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'the difference confirmed could not be queued for a refund');
+            this.deps.logger?.warn(
+              { paymentId, code: error instanceof Error ? error.name : 'unknown' },
+              'the difference confirmed could not be queued for a refund',
+            );
           });
         }
         throw new ServiceError(
           'unexpected_response',
           'confirmed_amount_differs',
-          `The service confirmed this payment for ${formatMoney(chargedCents, view.currency)}, not the ${formatMoney(expectedAmountCents, view.currency)} on your screen. Tell the guest; ${chargedCents > expectedAmountCents ? 'a refund of the difference is in the supervisors\' queue' : 'nothing more was charged'}.`,
-          { param: 'expectedAmountCents', params: { expectedCents: expectedAmountCents, chargedCents, currency: view.currency } },
+          `The service confirmed this payment for ${formatMoney(chargedCents, view.currency)}, not the ${formatMoney(expectedAmountCents, view.currency)} on your screen. Tell the guest; ${chargedCents > expectedAmountCents ? "a refund of the difference is in the supervisors' queue" : 'nothing more was charged'}.`,
+          {
+            param: 'expectedAmountCents',
+            params: { expectedCents: expectedAmountCents, chargedCents, currency: view.currency },
+          },
         );
       }
       return view;
@@ -716,7 +885,12 @@ export class PaymentEngine {
     const { paymentId, operatorId } = checked(z.strictObject({ paymentId: PaymentId, operatorId: OperatorId }), input);
     return this.exclusive(paymentId, operatorId, async () => {
       if (!(await this.journal.payment(paymentId))) {
-        throw new ServiceError('invalid_input', 'payment_not_on_desk', 'This payment was not taken on this desk: it cannot be abandoned here.', { param: 'paymentId' });
+        throw new ServiceError(
+          'invalid_input',
+          'payment_not_on_desk',
+          'This payment was not taken on this desk: it cannot be abandoned here.',
+          { param: 'paymentId' },
+        );
       }
       let current: StoredPayment;
       try {
@@ -733,17 +907,28 @@ export class PaymentEngine {
       const amount = { amountCents: current.amountCents, currency: current.currency };
       if (current.status === 'succeeded') {
         await this.emit(paymentId);
-        throw new ServiceError('invalid_input', 'payment_already_succeeded', `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`, {
-          params: amount,
-        });
+        throw new ServiceError(
+          'invalid_input',
+          'payment_already_succeeded',
+          `This payment of ${formatMoney(current.amountCents, current.currency)} went through: it cannot be abandoned. Do not charge again.`,
+          {
+            params: amount,
+          },
+        );
       }
       if (!ABANDONABLE.has(current.status) && !isFinalPayment(current.status)) {
         await this.emit(paymentId);
-        throw new ServiceError('invalid_input', 'payment_being_charged', `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`, {
-          params: amount,
-        });
+        throw new ServiceError(
+          'invalid_input',
+          'payment_being_charged',
+          `The card is being charged ${formatMoney(current.amountCents, current.currency)} right now: wait for the result before using another card.`,
+          {
+            params: amount,
+          },
+        );
       }
-      if (!isFinalPayment(current.status)) await this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
+      if (!isFinalPayment(current.status))
+        await this.journal.abandonPayment(paymentId, operatorId, new Date(this.now()).toISOString());
       return this.emit(paymentId);
     });
   }
@@ -758,35 +943,68 @@ export class PaymentEngine {
     return this.busyWith(() => this.refundNow(input, whenBegun, trace));
   }
 
-  private async refundNow(input: z.input<typeof RefundInput>, whenBegun: BeginCheck | undefined, trace: RequestTrace | undefined): Promise<PaymentView> {
-    const { operationId, paymentId, amountCents, reason, operatorId, acknowledgedRefundIds } = checked(RefundInput, input);
+  private async refundNow(
+    input: z.input<typeof RefundInput>,
+    whenBegun: BeginCheck | undefined,
+    trace: RequestTrace | undefined,
+  ): Promise<PaymentView> {
+    const { operationId, paymentId, amountCents, reason, operatorId, acknowledgedRefundIds } = checked(
+      RefundInput,
+      input,
+    );
     // A retry of an operation already begun is not checked again: its own refund may be what is counted now.
     const begun = operationId === undefined ? undefined : await this.journal.operation(operationId);
     if (!begun) await this.finishEarlierRefunds(paymentId, operationId, trace);
     const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
     const left = refundableCents(known);
     if (known.status !== 'succeeded' && !begun) {
-      throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', { param: 'paymentId' });
+      throw new ServiceError('invalid_input', 'payment_not_refundable', 'Only a succeeded payment can be refunded.', {
+        param: 'paymentId',
+      });
     }
     if (!begun && left === undefined) throw refundAmountUnknown();
     if (!begun && left !== undefined && (amountCents !== undefined ? amountCents > left : left === 0)) {
-      throw new ServiceError('invalid_input', 'refund_exceeds_remaining', `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`, {
-        param: 'amountCents',
-        params: { leftCents: left, currency: known.currency },
-      });
+      throw new ServiceError(
+        'invalid_input',
+        'refund_exceeds_remaining',
+        `Only ${formatMoney(left, known.currency)} is left to refund on this payment.`,
+        {
+          param: 'amountCents',
+          params: { leftCents: left, currency: known.currency },
+        },
+      );
     }
-    const body = checked(RefundBody, { ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }), reason });
+    const body = checked(RefundBody, {
+      ...(amountCents === undefined ? {} : { amount: centsToWire(amountCents) }),
+      reason,
+    });
     // A new refund, in the transaction that writes it: every refund made of the payment was shown first, then the caller's rule.
     const check: BeginCheck = async (journal, id) => {
-      if (acknowledgedRefundIds !== undefined) await this.checkRefundsAcknowledged(journal, paymentId, acknowledgedRefundIds);
+      if (acknowledgedRefundIds !== undefined)
+        await this.checkRefundsAcknowledged(journal, paymentId, acknowledgedRefundIds);
       await whenBegun?.(journal, id);
     };
-    const op = await this.beginOrResume(operationId, 'refund', body, { reservationId: known.reservationId, operatorId, resendable: true, paymentId }, check, begun ?? 'none');
+    const op = await this.beginOrResume(
+      operationId,
+      'refund',
+      body,
+      { reservationId: known.reservationId, operatorId, resendable: true, paymentId },
+      check,
+      begun ?? 'none',
+    );
     if (op.state !== 'done') {
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
-        await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, operatorId);
-        return r.id;
-      });
+      await this.run(
+        op,
+        (key) => this.client.createRefund(paymentId, body, key, trace),
+        async (r, journal) => {
+          await journal.saveRefund(
+            r,
+            { id: paymentId, currency: known.currency, reservationId: known.reservationId },
+            operatorId,
+          );
+          return r.id;
+        },
+      );
     }
     this.poller.restartSoon(paymentId);
     return this.emit(paymentId);
@@ -799,8 +1017,23 @@ export class PaymentEngine {
   }
 
   /** The journal's payments for the supervisor's search, newest first, with the card's brand and last 4 and the agent. */
-  async search(filter: PaymentFilter): Promise<(PaymentView & { brand: string | undefined; last4: string | undefined; operatorId: string | undefined; deskId: string })[]> {
-    return (await this.journal.searchPayments(filter)).map((p) => ({ ...this.view(p), brand: p.brand, last4: p.last4, operatorId: p.operatorId, deskId: p.deskId }));
+  async search(
+    filter: PaymentFilter,
+  ): Promise<
+    (PaymentView & {
+      brand: string | undefined;
+      last4: string | undefined;
+      operatorId: string | undefined;
+      deskId: string;
+    })[]
+  > {
+    return (await this.journal.searchPayments(filter)).map((p) => ({
+      ...this.view(p),
+      brand: p.brand,
+      last4: p.last4,
+      operatorId: p.operatorId,
+      deskId: p.deskId,
+    }));
   }
 
   /** Where an operation stands in the journal; undefined when it was never begun. */
@@ -894,16 +1127,25 @@ export class PaymentEngine {
    */
   async listReservation(
     reservationId: string,
-  ): Promise<{ payments: PaymentView[]; methods: MethodView[]; pendingPayments: PendingPaymentView[]; chargedToday: ChargeToday[] }> {
+  ): Promise<{
+    payments: PaymentView[];
+    methods: MethodView[];
+    pendingPayments: PendingPaymentView[];
+    chargedToday: ChargeToday[];
+  }> {
     const id = checked(ReservationId, reservationId);
     const payments = await this.journal.paymentsOf(id);
     const declined = new Set(payments.filter((p) => p.status === 'failed').map((p) => p.methodId));
     const pending = await this.journal.paymentOperationsOf(id, ['pending', 'reconcile']);
     return {
       payments: payments.map((p) => this.view(p)),
-      methods: (await this.journal.methodsOf(id)).filter((m) => m.keptAt !== undefined && !declined.has(m.id)).map(methodView),
+      methods: (await this.journal.methodsOf(id))
+        .filter((m) => m.keptAt !== undefined && !declined.has(m.id))
+        .map(methodView),
       pendingPayments: await Promise.all(pending.map((op) => this.pendingView(op))),
-      chargedToday: this.chargesToAcknowledge(payments, await this.recoveredPaymentIds(this.journal, id)).map(chargeToday),
+      chargedToday: this.chargesToAcknowledge(payments, await this.recoveredPaymentIds(this.journal, id)).map(
+        chargeToday,
+      ),
     };
   }
 
@@ -927,20 +1169,33 @@ export class PaymentEngine {
     const timeZone = this.deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     const today = dayIn(this.now(), timeZone);
     return payments
-      .filter((p) => p.status === 'succeeded' || (!isFinalPayment(p.status) && !(p.abandonedAt !== undefined && ABANDONABLE.has(p.status))))
+      .filter(
+        (p) =>
+          p.status === 'succeeded' ||
+          (!isFinalPayment(p.status) && !(p.abandonedAt !== undefined && ABANDONABLE.has(p.status))),
+      )
       .filter((p) => chargeDay(p, timeZone) === today || recovered.has(p.id))
       .sort((a, b) => (b.updatedAt ?? b.createdAt).localeCompare(a.updatedAt ?? a.createdAt));
   }
 
   /** The reservation's payments recover() completed whose notice its operator has not acknowledged yet. */
   private async recoveredPaymentIds(journal: Journal, reservationId: string): Promise<Set<string>> {
-    return new Set((await journal.recoveredNotices({ reservationId })).filter((n) => n.kind === 'payment').map((n) => n.paymentId));
+    return new Set(
+      (await journal.recoveredNotices({ reservationId })).filter((n) => n.kind === 'payment').map((n) => n.paymentId),
+    );
   }
 
   /** Refuses a new charge while a charge of today on the reservation is not among those the agent was shown. */
-  private async checkChargesAcknowledged(journal: Journal, reservationId: string, acknowledged: readonly string[]): Promise<void> {
+  private async checkChargesAcknowledged(
+    journal: Journal,
+    reservationId: string,
+    acknowledged: readonly string[],
+  ): Promise<void> {
     const shown = new Set(acknowledged);
-    const charges = this.chargesToAcknowledge(await journal.paymentsOf(reservationId), await this.recoveredPaymentIds(journal, reservationId));
+    const charges = this.chargesToAcknowledge(
+      await journal.paymentsOf(reservationId),
+      await this.recoveredPaymentIds(journal, reservationId),
+    );
     const unseen = charges.filter((p) => !shown.has(p.id));
     const [newest] = unseen;
     if (newest === undefined) return;
@@ -949,7 +1204,10 @@ export class PaymentEngine {
       'invalid_input',
       'charges_not_acknowledged',
       `This reservation was already charged ${formatMoney(newest.amountCents, newest.currency)} today (at ${at})${unseen.length > 1 ? ` and ${unseen.length - 1} more time(s)` : ''}, and that charge was not on your screen. Open the reservation again, check its charges with the guest, then charge only if more is owed.`,
-      { param: 'acknowledgedPaymentIds', params: { count: unseen.length, amountCents: newest.amountCents, currency: newest.currency, at } },
+      {
+        param: 'acknowledgedPaymentIds',
+        params: { count: unseen.length, amountCents: newest.amountCents, currency: newest.currency, at },
+      },
     );
   }
 
@@ -959,19 +1217,29 @@ export class PaymentEngine {
   }
 
   /** Refuses a new refund while a refund made of the payment (pending or succeeded) is not among those the operator was shown. */
-  private async checkRefundsAcknowledged(journal: Journal, paymentId: string, acknowledged: readonly string[]): Promise<void> {
+  private async checkRefundsAcknowledged(
+    journal: Journal,
+    paymentId: string,
+    acknowledged: readonly string[],
+  ): Promise<void> {
     const shown = new Set(acknowledged);
     const payment = await journal.payment(paymentId);
-    const unseen = (payment?.refunds ?? []).filter((r) => countsAgainstRefundable(r.status) && !shown.has(r.id)).reverse();
+    const unseen = (payment?.refunds ?? [])
+      .filter((r) => countsAgainstRefundable(r.status) && !shown.has(r.id))
+      .reverse();
     const [newest] = unseen;
     if (newest === undefined) return;
     const at = newest.createdAt ?? '';
-    const amount = newest.amountCents === undefined ? 'an unknown amount' : formatMoney(newest.amountCents, newest.currency);
+    const amount =
+      newest.amountCents === undefined ? 'an unknown amount' : formatMoney(newest.amountCents, newest.currency);
     throw new ServiceError(
       'invalid_input',
       'refunds_not_acknowledged',
       `This payment was already refunded ${amount}${unseen.length > 1 ? ` and ${unseen.length - 1} more time(s)` : ''}, and that refund was not on your screen. Open the payment again and check what is left before refunding.`,
-      { param: 'acknowledgedRefundIds', params: { count: unseen.length, amountCents: newest.amountCents ?? 0, currency: newest.currency, at } },
+      {
+        param: 'acknowledgedRefundIds',
+        params: { count: unseen.length, amountCents: newest.amountCents ?? 0, currency: newest.currency, at },
+      },
     );
   }
 
@@ -1028,7 +1296,10 @@ export class PaymentEngine {
     }
     // What an update asks before restarting: known from the start, written or not.
     await this.readBusy();
-    this.deps.logger?.info({ ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) }, 'recovery');
+    this.deps.logger?.info(
+      { ...Object.fromEntries(Object.entries(report).map(([k, v]) => [k, (v as string[]).length])) },
+      'recovery',
+    );
     return report;
   }
 
@@ -1071,11 +1342,32 @@ export class PaymentEngine {
     if (payment === undefined) return;
     const refund = op.kind === 'refund' ? payment.refunds.find((r) => r.id === resultId) : undefined;
     if (op.kind === 'refund' && refund === undefined) return;
-    const base = { id: op.operationId, operatorId: op.operatorId, reservationId: payment.reservationId, paymentId, takenAt: op.createdAt, completedAt: this.now() };
+    const base = {
+      id: op.operationId,
+      operatorId: op.operatorId,
+      reservationId: payment.reservationId,
+      paymentId,
+      takenAt: op.createdAt,
+      completedAt: this.now(),
+    };
     await journal.addRecovered(
       refund === undefined
-        ? { ...base, kind: 'payment', refundId: undefined, amountCents: payment.amountCents, currency: payment.currency, status: payment.status }
-        : { ...base, kind: 'refund', refundId: refund.id, amountCents: refund.amountCents, currency: refund.currency, status: refund.status },
+        ? {
+            ...base,
+            kind: 'payment',
+            refundId: undefined,
+            amountCents: payment.amountCents,
+            currency: payment.currency,
+            status: payment.status,
+          }
+        : {
+            ...base,
+            kind: 'refund',
+            refundId: refund.id,
+            amountCents: refund.amountCents,
+            currency: refund.currency,
+            status: refund.status,
+          },
     );
   }
 
@@ -1097,7 +1389,11 @@ export class PaymentEngine {
   // ---- internals ----
 
   /** `also`: written in the transaction of the answer, with what the operation made (recover()'s notice for its operator). */
-  private async resend(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<void> {
+  private async resend(
+    op: Operation,
+    trace?: RequestTrace,
+    also?: (journal: Journal, resultId: string) => Promise<void>,
+  ): Promise<void> {
     if (op.kind === 'create_payment') {
       await this.sendPayment(op, trace, also);
     } else if (op.kind === 'refund' && op.paymentId) {
@@ -1109,11 +1405,19 @@ export class PaymentEngine {
         throw reconcileError();
       }
       const known = (await this.journal.payment(paymentId)) ?? (await this.fetchAndStore(paymentId, trace));
-      await this.run(op, (key) => this.client.createRefund(paymentId, body, key, trace), async (r, journal) => {
-        await journal.saveRefund(r, { id: paymentId, currency: known.currency, reservationId: known.reservationId }, op.operatorId);
-        await also?.(journal, r.id);
-        return r.id;
-      });
+      await this.run(
+        op,
+        (key) => this.client.createRefund(paymentId, body, key, trace),
+        async (r, journal) => {
+          await journal.saveRefund(
+            r,
+            { id: paymentId, currency: known.currency, reservationId: known.reservationId },
+            op.operatorId,
+          );
+          await also?.(journal, r.id);
+          return r.id;
+        },
+      );
       this.poller.restartSoon(paymentId);
     }
   }
@@ -1125,13 +1429,18 @@ export class PaymentEngine {
    * 24 hours is never sent again (the service may have forgotten its key): it is marked for reconciliation, the
    * payment is read (its refunds list shows whether it was made) and the new refund goes on against that.
    */
-  private async finishEarlierRefunds(paymentId: string, operationId: string | undefined, trace: RequestTrace | undefined): Promise<void> {
+  private async finishEarlierRefunds(
+    paymentId: string,
+    operationId: string | undefined,
+    trace: RequestTrace | undefined,
+  ): Promise<void> {
     // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
     const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
     const fresh = earlier.filter((op) => this.now() - op.createdAt < RESEND_WINDOW_MS);
     for (const op of earlier) {
-      if (!fresh.includes(op)) await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!fresh.includes(op))
+        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
     }
     if (fresh.length === 0) {
       await this.fetchAndStore(paymentId, trace);
@@ -1184,8 +1493,13 @@ export class PaymentEngine {
    * The reservation's payment still in progress on the service, as last read: not over, and not abandoned while it
    * waited (one abandoned but approved by its cardholder after all is being charged: in progress again).
    */
-  private async livePayment(reservationId: string, journal: Journal = this.journal): Promise<StoredPayment | undefined> {
-    return (await journal.paymentsOf(reservationId)).find((p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)));
+  private async livePayment(
+    reservationId: string,
+    journal: Journal = this.journal,
+  ): Promise<StoredPayment | undefined> {
+    return (await journal.paymentsOf(reservationId)).find(
+      (p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)),
+    );
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
@@ -1205,7 +1519,10 @@ export class PaymentEngine {
    * its next start; "check again" sends it from here on purpose): sent from here too, its own desk's answer could be
    * "in progress", so it is read, never sent, and while unanswered the new one is refused.
    */
-  private async finishEarlierPayments(earlier: readonly Operation[], trace: RequestTrace | undefined): Promise<PaymentView | undefined> {
+  private async finishEarlierPayments(
+    earlier: readonly Operation[],
+    trace: RequestTrace | undefined,
+  ): Promise<PaymentView | undefined> {
     for (const op of earlier) {
       if (op.deskId === this.journal.deskId) {
         await this.sendPayment(op, trace).catch((error: unknown) => {
@@ -1214,19 +1531,30 @@ export class PaymentEngine {
       }
       const now = (await this.journal.operation(op.operationId)) ?? op;
       if (now.state === 'done' && now.resultId) return this.emit(now.resultId);
-      if (now.state === 'pending') throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), { params: this.moneyOf(now) });
+      if (now.state === 'pending')
+        throw new ServiceError('invalid_input', 'payment_unanswered', unansweredMessage(now), {
+          params: this.moneyOf(now),
+        });
     }
     return undefined;
   }
 
   /** Sends a payment operation with its key and the payload as first written; the payment is then followed. */
-  private async sendPayment(op: Operation, trace?: RequestTrace, also?: (journal: Journal, resultId: string) => Promise<void>): Promise<PaymentView> {
+  private async sendPayment(
+    op: Operation,
+    trace?: RequestTrace,
+    also?: (journal: Journal, resultId: string) => Promise<void>,
+  ): Promise<PaymentView> {
     const body = CreatePaymentBody.parse(op.payload);
-    const payment = await this.run(op, (key) => this.client.createPayment(body, key, trace), async (p, journal) => {
-      await journal.savePayment(p, { operatorId: op.operatorId });
-      await also?.(journal, p.id);
-      return p.id;
-    });
+    const payment = await this.run(
+      op,
+      (key) => this.client.createPayment(body, key, trace),
+      async (p, journal) => {
+        await journal.savePayment(p, { operatorId: op.operatorId });
+        await also?.(journal, p.id);
+        return p.id;
+      },
+    );
     this.poller.follow(payment.id, payment);
     return this.emit(payment.id);
   }
@@ -1318,7 +1646,8 @@ export class PaymentEngine {
       if (error instanceof NotBegun || (blocked !== undefined && isTransactionConflict(error))) return undefined;
       const conflict = journalConflict(error);
       if (conflict === undefined) throw error;
-      if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined) throw refundInFlight();
+      if (conflict === 'refund_in_flight' && (await this.journal.operation(operationId)) === undefined)
+        throw refundInFlight();
       return undefined;
     }
   }
@@ -1334,7 +1663,16 @@ export class PaymentEngine {
     const key = randomUUID();
     this.unsent.add(key);
     try {
-      return await journal.begin({ key, operationId, kind, payload, createdAt: this.now(), serviceCreatedAt: this.serviceClock.earliest(), paymentId: meta.paymentId, ...meta });
+      return await journal.begin({
+        key,
+        operationId,
+        kind,
+        payload,
+        createdAt: this.now(),
+        serviceCreatedAt: this.serviceClock.earliest(),
+        paymentId: meta.paymentId,
+        ...meta,
+      });
     } catch (error) {
       this.unsent.delete(key);
       throw error;
@@ -1348,24 +1686,47 @@ export class PaymentEngine {
    * key). Never one recovery closed, nor one whose key the service may have forgotten.
    */
   private checkResumable(existing: Operation, kind: OperationKind, payload: unknown, paymentId?: string): void {
-    const same = kind === 'create_payment' ? moneyFields(existing.payload) === moneyFields(payload) : existing.fingerprint === fingerprint(payload);
+    const same =
+      kind === 'create_payment'
+        ? moneyFields(existing.payload) === moneyFields(payload)
+        : existing.fingerprint === fingerprint(payload);
     const samePayment = paymentId === undefined || existing.paymentId === undefined || existing.paymentId === paymentId;
     if (existing.kind !== kind || !same || !samePayment) {
-      throw new ServiceError('invalid_input', 'operation_changed', 'This operation was already started with different details. Start a new one.');
+      throw new ServiceError(
+        'invalid_input',
+        'operation_changed',
+        'This operation was already started with different details. Start a new one.',
+      );
     }
     if (existing.state === 'reconcile') {
-      throw new ServiceError('invalid_input', 'operation_needs_reconciliation', 'This operation was never answered and a supervisor must reconcile it. Do not start it again.');
+      throw new ServiceError(
+        'invalid_input',
+        'operation_needs_reconciliation',
+        'This operation was never answered and a supervisor must reconcile it. Do not start it again.',
+      );
     }
     if (existing.state === 'abandoned') {
-      throw new ServiceError('invalid_input', 'operation_closed', 'This operation was closed after a restart. Start a new one.');
+      throw new ServiceError(
+        'invalid_input',
+        'operation_closed',
+        'This operation was closed after a restart. Start a new one.',
+      );
     }
     if (existing.state !== 'done' && this.now() - existing.createdAt >= RESEND_WINDOW_MS) {
-      throw new ServiceError('invalid_input', 'operation_too_old', 'This operation is more than 24 hours old; a supervisor must reconcile it.');
+      throw new ServiceError(
+        'invalid_input',
+        'operation_too_old',
+        'This operation is more than 24 hours old; a supervisor must reconcile it.',
+      );
     }
   }
 
   /** Sends with the operation's key; the journal is completed only once the answer is in hand. */
-  private async run<T>(op: Operation, send: (key: string) => Promise<{ value: T }>, keep: (value: T, journal: Journal) => Promise<string>): Promise<T> {
+  private async run<T>(
+    op: Operation,
+    send: (key: string) => Promise<{ value: T }>,
+    keep: (value: T, journal: Journal) => Promise<string>,
+  ): Promise<T> {
     // A key the service may have seen goes again only inside its window, whichever path sends it (retry, check, recovery).
     if (!this.unsent.delete(op.key) && (await this.closeIfPastWindow(op))) throw reconcileError();
     let value: T;
@@ -1375,7 +1736,11 @@ export class PaymentEngine {
       // A definitive refusal closes the operation; otherwise the answer is unknown and it stays
       // pending, to be re-sent with the same key (by the same operation id, or at the next start).
       if (isDefinitive(error)) {
-        const failed = { state: 'failed' as const, errorCode: error.code, ...(error.details.status ? { httpStatus: error.details.status } : {}) };
+        const failed = {
+          state: 'failed' as const,
+          errorCode: error.code,
+          ...(error.details.status ? { httpStatus: error.details.status } : {}),
+        };
         const at = this.now();
         await this.writeAnswer(op, async () => {
           await this.journal.settle(op.key, failed, at);
@@ -1415,7 +1780,10 @@ export class PaymentEngine {
 
   private keepAnswer(op: Operation, write: () => Promise<string | undefined>): void {
     if (this.kept.has(op.key) || this.closed) return;
-    this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind }, 'the center cannot be written: the answer is kept on this desk until it is back');
+    this.deps.logger?.warn(
+      { operationId: op.operationId, kind: op.kind },
+      'the center cannot be written: the answer is kept on this desk until it is back',
+    );
     let attempt = 0;
     const again = (): void => {
       const delay = KEPT_ANSWER_SCHEDULE[Math.min(attempt, KEPT_ANSWER_SCHEDULE.length - 1)] ?? 30_000;
@@ -1432,7 +1800,10 @@ export class PaymentEngine {
         writeUnlessAnswered().then(
           (resultId) => {
             this.kept.delete(op.key);
-            this.deps.logger?.info({ operationId: op.operationId, kind: op.kind }, 'the kept answer is written in the center');
+            this.deps.logger?.info(
+              { operationId: op.operationId, kind: op.kind },
+              'the kept answer is written in the center',
+            );
             void this.afterKeptAnswer(op, resultId);
           },
           (error: unknown) => {
@@ -1442,7 +1813,10 @@ export class PaymentEngine {
             }
             // Not the center's absence: left unanswered in the journal, re-sent with its key at the next start.
             this.kept.delete(op.key);
-            this.deps.logger?.warn({ operationId: op.operationId, kind: op.kind, code: error instanceof Error ? error.name : 'unknown' }, 'the kept answer could not be written');
+            this.deps.logger?.warn(
+              { operationId: op.operationId, kind: op.kind, code: error instanceof Error ? error.name : 'unknown' },
+              'the kept answer could not be written',
+            );
           },
         );
       }, delay);
@@ -1459,10 +1833,14 @@ export class PaymentEngine {
     try {
       const payment = await this.journal.payment(paymentId);
       if (payment === undefined) return;
-      if (!isFinalPayment(payment.status) || payment.refunds.some((r) => !isFinalRefund(r.status))) this.poller.restartSoon(paymentId);
+      if (!isFinalPayment(payment.status) || payment.refunds.some((r) => !isFinalRefund(r.status)))
+        this.poller.restartSoon(paymentId);
       await this.emit(paymentId);
     } catch (error) {
-      this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'a kept answer was written but its payment could not be read');
+      this.deps.logger?.warn(
+        { paymentId, code: error instanceof Error ? error.name : 'unknown' },
+        'a kept answer was written but its payment could not be read',
+      );
     }
   }
 
@@ -1500,7 +1878,10 @@ export class PaymentEngine {
       } finally {
         await this.journal.releaseLease(paymentId, lease.token).catch((error: unknown) => {
           // Not released: it expires by itself.
-          this.deps.logger?.warn({ paymentId, code: error instanceof Error ? error.name : 'unknown' }, 'payment lease not released');
+          this.deps.logger?.warn(
+            { paymentId, code: error instanceof Error ? error.name : 'unknown' },
+            'payment lease not released',
+          );
         });
       }
     });
@@ -1513,7 +1894,8 @@ export class PaymentEngine {
    */
   private noticeLateSuccess(stored: StoredPayment): Promise<void> {
     const handler = this.refundNeeded;
-    if (stored.abandonedAt === undefined || stored.status !== 'succeeded' || handler === undefined) return Promise.resolve();
+    if (stored.abandonedAt === undefined || stored.status !== 'succeeded' || handler === undefined)
+      return Promise.resolve();
     const known = this.lateSuccesses.get(stored.id);
     if (known !== undefined) return known;
     const writing = this.queueLateSuccess(stored, handler);
@@ -1521,9 +1903,14 @@ export class PaymentEngine {
     return writing;
   }
 
-  private async queueLateSuccess(stored: StoredPayment, handler: (needed: RefundNeeded) => Promise<void>): Promise<void> {
+  private async queueLateSuccess(
+    stored: StoredPayment,
+    handler: (needed: RefundNeeded) => Promise<void>,
+  ): Promise<void> {
     try {
-      const later = (await this.journal.paymentsOf(stored.reservationId)).filter((p) => p.id !== stored.id && p.createdAt > stored.createdAt);
+      const later = (await this.journal.paymentsOf(stored.reservationId)).filter(
+        (p) => p.id !== stored.id && p.createdAt > stored.createdAt,
+      );
       const replacement = later.find((p) => p.status !== 'failed' && p.abandonedAt === undefined) ?? later[0];
       await handler({
         origin: 'late_success',
@@ -1538,7 +1925,10 @@ export class PaymentEngine {
     } catch (error) {
       // Written at the next read of it (here or at another desk).
       this.lateSuccesses.delete(stored.id);
-      this.deps.logger?.warn({ paymentId: stored.id, code: error instanceof Error ? error.name : 'unknown' }, 'the late success of an abandoned payment could not be queued');
+      this.deps.logger?.warn(
+        { paymentId: stored.id, code: error instanceof Error ? error.name : 'unknown' },
+        'the late success of an abandoned payment could not be queued',
+      );
     }
   }
 
@@ -1580,7 +1970,10 @@ export class PaymentEngine {
       currency: p.currency,
       methodId: p.methodId,
       availableInstallments: p.availableInstallments,
-      installments: p.installments && { count: p.installments.count, perInstallmentCents: p.installments.perInstallmentCents },
+      installments: p.installments && {
+        count: p.installments.count,
+        perInstallmentCents: p.installments.perInstallmentCents,
+      },
       hasChallengeLink: p.status === 'requires_action' && p.nextActionUrl !== undefined,
       failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
       refunds: p.refunds.map((r) => ({
@@ -1605,12 +1998,22 @@ export class PaymentEngine {
   private onAttempt(attempt: Attempt): void {
     // A log for IT, written beside the request (never holding it up); close() waits for what is under way.
     const write = this.journal.recordAttempt(attempt, this.now()).catch((error: unknown) => {
-      this.deps.logger?.warn({ requestId: attempt.requestId, code: error instanceof Error ? error.name : 'unknown' }, 'attempt not logged');
+      this.deps.logger?.warn(
+        { requestId: attempt.requestId, code: error instanceof Error ? error.name : 'unknown' },
+        'attempt not logged',
+      );
     });
     this.logging.add(write);
     void write.finally(() => this.logging.delete(write));
     this.deps.logger?.info(
-      { operation: attempt.operation, attempt: attempt.attempt, status: attempt.status, requestId: attempt.requestId, key: attempt.idempotencyKey, ms: Math.round(attempt.elapsedMs) },
+      {
+        operation: attempt.operation,
+        attempt: attempt.attempt,
+        status: attempt.status,
+        requestId: attempt.requestId,
+        key: attempt.idempotencyKey,
+        ms: Math.round(attempt.elapsedMs),
+      },
       'service request',
     );
   }
@@ -1621,7 +2024,13 @@ function moneyFields(payload: unknown): string {
   const body = CreatePaymentBody.safeParse(payload);
   if (!body.success) return fingerprint(payload);
   const { methodId, amount, currency, reservationId, installments } = body.data;
-  return fingerprint({ methodId, amountCents: centsFromWire(amount), currency, reservationId, installments: installments?.required === true });
+  return fingerprint({
+    methodId,
+    amountCents: centsFromWire(amount),
+    currency,
+    reservationId,
+    installments: installments?.required === true,
+  });
 }
 
 const unansweredMessage = (op: Operation): string => {
@@ -1637,7 +2046,8 @@ const reconcileError = (): ServiceError =>
     'operation_needs_reconciliation',
     'This operation was never answered and is not sent again (it may be past the 24 hours the service keeps its key, or over its operator’s limits now). A supervisor must find out with the service whether it went through.',
   );
-const isReconcile = (error: unknown): boolean => error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
+const isReconcile = (error: unknown): boolean =>
+  error instanceof ServiceError && error.code === 'operation_needs_reconciliation';
 
 /** A charge of today the screen shows before another (listReservation): the door refuses a new charge unless named. */
 export interface ChargeToday {
@@ -1649,7 +2059,13 @@ export interface ChargeToday {
   at: string;
 }
 
-const chargeToday = (p: StoredPayment): ChargeToday => ({ paymentId: p.id, amountCents: p.amountCents, currency: p.currency, status: p.status, at: p.updatedAt ?? p.createdAt });
+const chargeToday = (p: StoredPayment): ChargeToday => ({
+  paymentId: p.id,
+  amountCents: p.amountCents,
+  currency: p.currency,
+  status: p.status,
+  at: p.updatedAt ?? p.createdAt,
+});
 
 /** A guard of beginUnlessTaken found the operation must not begin: its transaction is rolled back. */
 class NotBegun extends Error {}
@@ -1658,7 +2074,12 @@ class NotBegun extends Error {}
 const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_confirmation']);
 
 const abandonedError = (): ServiceError =>
-  new ServiceError('invalid_input', 'payment_abandoned', 'This payment was abandoned: it is left to expire. Take a new payment instead.', { param: 'paymentId' });
+  new ServiceError(
+    'invalid_input',
+    'payment_abandoned',
+    'This payment was abandoned: it is left to expire. Take a new payment instead.',
+    { param: 'paymentId' },
+  );
 
 const refundInFlight = (): ServiceError =>
   new ServiceError(
@@ -1677,5 +2098,15 @@ const refundAmountUnknown = (): ServiceError =>
   );
 
 function methodView(m: StoredMethod): MethodView {
-  return { id: m.id, brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear, expiresAt: m.expiresAt, createdAt: m.createdAt, keptBy: m.keptBy, keptAt: m.keptAt };
+  return {
+    id: m.id,
+    brand: m.brand,
+    last4: m.last4,
+    expMonth: m.expMonth,
+    expYear: m.expYear,
+    expiresAt: m.expiresAt,
+    createdAt: m.createdAt,
+    keptBy: m.keptBy,
+    keptAt: m.keptAt,
+  };
 }

@@ -1,8 +1,32 @@
 /** Durable journal (the storage layer: this desk's journal.db, or the center): each keyed operation is written before it is sent; payments, methods and refunds as last known. */
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Generated, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
-import { FINAL_PAYMENT_STATUSES, FINAL_REFUND_STATUSES, IN_PROGRESS_PAYMENT_STATUSES, IN_PROGRESS_REFUND_STATUSES, SHORT_REFERENCE_LENGTH } from '../../shared/payments';
-import { databaseNowMs, isUniqueViolation, notificationIn, notifyChange, type Change, type Storage, type StoreDatabase, type StoreDefinition, type TransactionOptions } from '../storage';
+import {
+  sql,
+  type Kysely,
+  type Generated,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
+import {
+  FINAL_PAYMENT_STATUSES,
+  FINAL_REFUND_STATUSES,
+  IN_PROGRESS_PAYMENT_STATUSES,
+  IN_PROGRESS_REFUND_STATUSES,
+  SHORT_REFERENCE_LENGTH,
+} from '../../shared/payments';
+import {
+  databaseNowMs,
+  isUniqueViolation,
+  notificationIn,
+  notifyChange,
+  type Change,
+  type Storage,
+  type StoreDatabase,
+  type StoreDefinition,
+  type TransactionOptions,
+} from '../storage';
 import type { Attempt } from './client';
 import type { MethodResource, PaymentResource, RefundResource } from './resources';
 
@@ -15,7 +39,9 @@ export type OperationKind = 'tokenize' | 'create_payment' | 'refund';
 export type OperationState = 'pending' | 'done' | 'failed' | 'reconcile' | 'abandoned';
 
 /** How an operation ends: answered, refused for good, past the window, or closed without being sent. */
-export type Settlement = { state: 'done'; resultId: string; httpStatus: number } | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number };
+export type Settlement =
+  | { state: 'done'; resultId: string; httpStatus: number }
+  | { state: 'failed' | 'reconcile' | 'abandoned'; errorCode: string; httpStatus?: number };
 
 export interface Operation {
   key: string;
@@ -240,7 +266,10 @@ export const LEGACY_SQLITE_MIGRATIONS: readonly string[] = [
  * full-width letters and digits as ASCII ("cun 6b3d8f", "CUN6B3D8F" and "CUN–6B3D8F" are CUN-6B3D8F, as the lookup finds them).
  */
 export function reservationKey(reservationId: string): string {
-  return reservationId.normalize('NFKC').toUpperCase().replace(/[\s\p{Pd}.]+/gu, '');
+  return reservationId
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[\s\p{Pd}.]+/gu, '');
 }
 
 interface OperationsTable {
@@ -389,7 +418,11 @@ export const ONE_REFUND_IN_FLIGHT_INDEX = 'operations_one_refund_in_flight';
  */
 async function createCenterRules(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('operations_desk_state').on('operations').columns(['desk_id', 'state']).execute();
-  await db.schema.createIndex('operations_reservation_key').on('operations').columns(['reservation_key', 'kind']).execute();
+  await db.schema
+    .createIndex('operations_reservation_key')
+    .on('operations')
+    .columns(['reservation_key', 'kind'])
+    .execute();
   await db.schema
     .createIndex(ONE_UNANSWERED_PAYMENT_INDEX)
     .on('operations')
@@ -413,10 +446,24 @@ async function createCenterRules(db: Kysely<unknown>): Promise<void> {
 async function fillReservationKeys(untyped: Kysely<unknown>): Promise<void> {
   const db = untyped as Kysely<JournalDB>;
   for (const table of ['payments', 'methods'] as const) {
-    const rows = await db.selectFrom(table).select(['id', 'reservation_id']).where('reservation_key', 'is', null).execute();
-    for (const row of rows) await db.updateTable(table).set({ reservation_key: reservationKey(row.reservation_id) }).where('id', '=', row.id).execute();
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', 'reservation_id'])
+      .where('reservation_key', 'is', null)
+      .execute();
+    for (const row of rows)
+      await db
+        .updateTable(table)
+        .set({ reservation_key: reservationKey(row.reservation_id) })
+        .where('id', '=', row.id)
+        .execute();
   }
-  const ops = await db.selectFrom('operations').select(['key', 'kind', 'state', 'reservation_id']).where('reservation_key', 'is', null).orderBy('created_at').execute();
+  const ops = await db
+    .selectFrom('operations')
+    .select(['key', 'kind', 'state', 'reservation_id'])
+    .where('reservation_key', 'is', null)
+    .orderBy('created_at')
+    .execute();
   const held = new Set<string>();
   for (const op of ops) {
     const key = reservationKey(op.reservation_id);
@@ -468,7 +515,11 @@ async function createRecovered(db: Kysely<unknown>): Promise<void> {
     .addColumn('acknowledged_at', 'bigint')
     .addColumn('acknowledged_by', 'text')
     .execute();
-  await db.schema.createIndex('recovered_operator').on('recovered').columns(['operator_id', 'acknowledged_at']).execute();
+  await db.schema
+    .createIndex('recovered_operator')
+    .on('recovered')
+    .columns(['operator_id', 'acknowledged_at'])
+    .execute();
   await db.schema.createIndex('recovered_reservation_key').on('recovered').column('reservation_key').execute();
 }
 
@@ -483,14 +534,26 @@ const SHORT_REFERENCE_SQL = {
 
 /** The index a search by short reference reads (both backends). */
 const indexShortReference = (backend: keyof typeof SHORT_REFERENCE_SQL) => async (db: Kysely<unknown>) => {
-  await db.schema.createIndex('payments_short_reference').on('payments').expression(SHORT_REFERENCE_SQL[backend]('id')).execute();
+  await db.schema
+    .createIndex('payments_short_reference')
+    .on('payments')
+    .expression(SHORT_REFERENCE_SQL[backend]('id'))
+    .execute();
 };
 
-const LEGACY_NAMES = ['0001_operations', '0002_refund_amount_unknown', '0003_kept_cards', '0004_abandoned_payments'] as const;
+const LEGACY_NAMES = [
+  '0001_operations',
+  '0002_refund_amount_unknown',
+  '0003_kept_cards',
+  '0004_abandoned_payments',
+] as const;
 
 const sqliteMigrations = {
   ...Object.fromEntries(
-    LEGACY_NAMES.map((name, index) => [name, { up: async (db: Kysely<unknown>) => void (await sql.raw(LEGACY_SQLITE_MIGRATIONS[index] ?? '').execute(db)) }]),
+    LEGACY_NAMES.map((name, index) => [
+      name,
+      { up: async (db: Kysely<unknown>) => void (await sql.raw(LEGACY_SQLITE_MIGRATIONS[index] ?? '').execute(db)) },
+    ]),
   ),
   // 5: every record names its desk (filled with this desk's id by Journal.open for older rows), reservations by key,
   // and the center's money rules as unique indexes on the desk's own file too.
@@ -525,7 +588,9 @@ const postgresMigrations = {
         .addColumn('fingerprint', 'text', (c) => c.notNull())
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('resendable', 'integer', (c) => c.notNull().check(sql`resendable IN (0, 1)`))
-        .addColumn('state', 'text', (c) => c.notNull().check(sql`state IN ('pending', 'done', 'failed', 'reconcile', 'abandoned')`))
+        .addColumn('state', 'text', (c) =>
+          c.notNull().check(sql`state IN ('pending', 'done', 'failed', 'reconcile', 'abandoned')`),
+        )
         .addColumn('reservation_id', 'text', (c) => c.notNull())
         .addColumn('operator_id', 'text', (c) => c.notNull())
         .addColumn('payment_id', 'text')
@@ -697,8 +762,10 @@ export type JournalConflict = 'operation_exists' | 'payment_unanswered' | 'refun
 export function journalConflict(error: unknown): JournalConflict | undefined {
   if (!isUniqueViolation(error)) return undefined;
   const constraint = error.constraint ?? '';
-  if (constraint.includes(ONE_UNANSWERED_PAYMENT_INDEX) || /operations\.reservation_key/.test(constraint)) return 'payment_unanswered';
-  if (constraint.includes(ONE_REFUND_IN_FLIGHT_INDEX) || /operations\.payment_id/.test(constraint)) return 'refund_in_flight';
+  if (constraint.includes(ONE_UNANSWERED_PAYMENT_INDEX) || /operations\.reservation_key/.test(constraint))
+    return 'payment_unanswered';
+  if (constraint.includes(ONE_REFUND_IN_FLIGHT_INDEX) || /operations\.payment_id/.test(constraint))
+    return 'refund_in_flight';
   return 'operation_exists';
 }
 
@@ -732,7 +799,11 @@ export class Journal {
               .where((eb) => eb.or([eb('desk_id', 'is', null), eb('desk_id', '!=', desk.deskId)]))
               .execute();
           }
-          await trx.updateTable('payments').set({ abandoned_desk_id: desk.deskId }).where('abandoned_desk_id', '!=', desk.deskId).execute();
+          await trx
+            .updateTable('payments')
+            .set({ abandoned_desk_id: desk.deskId })
+            .where('abandoned_desk_id', '!=', desk.deskId)
+            .execute();
         });
       }
     } catch (error) {
@@ -748,7 +819,9 @@ export class Journal {
 
   /** The database's clock now (ms since the epoch): on the center, the one clock every desk's operations are timed by. */
   async databaseNow(): Promise<number> {
-    const { rows } = await sql<{ now: number | string }>`SELECT ${databaseNowMs(this.store.backend)} AS now`.execute(this.db);
+    const { rows } = await sql<{ now: number | string }>`SELECT ${databaseNowMs(this.store.backend)} AS now`.execute(
+      this.db,
+    );
     const now = Number(rows[0]?.now);
     if (!Number.isFinite(now)) throw new Error('journal: the database gave no time');
     return now;
@@ -786,7 +859,9 @@ export class Journal {
    * A write the other desks of the center are told of: its NOTIFY goes in the write's transaction (sent when it commits,
    * never for a write rolled back). On the embedded file there is nobody else to tell: the write runs as it is.
    */
-  private async announced<T>(write: (journal: Journal) => Promise<{ value: T; changes: readonly Change[] }>): Promise<T> {
+  private async announced<T>(
+    write: (journal: Journal) => Promise<{ value: T; changes: readonly Change[] }>,
+  ): Promise<T> {
     if (this.store.backend !== 'postgres') return (await write(this)).value;
     return this.transaction(async (journal) => {
       const { value, changes } = await write(journal);
@@ -829,7 +904,15 @@ export class Journal {
             .with('w', () => insert)
             .selectFrom('w')
             .selectAll('w')
-            .select(notificationIn({ kind: 'operation', deskId: this.deskId, operationId: op.operationId, reservationKey: reservationKey(op.reservationId), paymentId: op.paymentId }).as('notified'))
+            .select(
+              notificationIn({
+                kind: 'operation',
+                deskId: this.deskId,
+                operationId: op.operationId,
+                reservationKey: reservationKey(op.reservationId),
+                paymentId: op.paymentId,
+              }).as('notified'),
+            )
             .executeTakeFirst()
         : await insert.executeTakeFirst();
     this.changed();
@@ -838,7 +921,11 @@ export class Journal {
   }
 
   async operation(operationId: string): Promise<Operation | undefined> {
-    const row = await this.db.selectFrom('operations').selectAll().where('operation_id', '=', operationId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('operation_id', '=', operationId)
+      .executeTakeFirst();
     return row && toOperation(row, this.deskId);
   }
 
@@ -853,19 +940,33 @@ export class Journal {
    * before its answer was written here), and the resource it made over anything but an earlier answer.
    */
   async settle(key: string, outcome: Settlement, at: number): Promise<void> {
-    await this.transition(key, outcome, at, outcome.state === 'done' ? ['pending', 'failed', 'reconcile', 'abandoned'] : ['pending']);
+    await this.transition(
+      key,
+      outcome,
+      at,
+      outcome.state === 'done' ? ['pending', 'failed', 'reconcile', 'abandoned'] : ['pending'],
+    );
   }
 
   /**
    * A supervisor's word on an operation marked for reconciliation (only such an operation changes): false when it was no
    * longer waiting for one (another supervisor's word came first).
    */
-  async resolve(key: string, outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'abandoned'; errorCode: string }, at: number): Promise<boolean> {
+  async resolve(
+    key: string,
+    outcome: { state: 'done'; resultId: string; httpStatus: number } | { state: 'abandoned'; errorCode: string },
+    at: number,
+  ): Promise<boolean> {
     return (await this.transition(key, outcome, at, ['reconcile'])) > 0;
   }
 
   /** Writes the outcome over an operation in one of the `from` states: how many it changed (0 or 1). */
-  private async transition(key: string, outcome: Settlement, at: number, from: readonly OperationState[]): Promise<number> {
+  private async transition(
+    key: string,
+    outcome: Settlement,
+    at: number,
+    from: readonly OperationState[],
+  ): Promise<number> {
     const update = this.db
       .updateTable('operations')
       .set({
@@ -881,8 +982,20 @@ export class Journal {
     // On the center its NOTIFY is in the update's own statement: sent for the operation it answered, none when it answered nothing.
     let changed: number;
     if (this.store.backend === 'postgres') {
-      const change = { kind: 'operation', deskId: this.deskId, operationId: sql.ref('w.operation_id'), reservationKey: sql.ref('w.reservation_key'), paymentId: sql.ref('w.payment_id') } as const;
-      changed = (await this.db.with('w', () => update).selectFrom('w').select(notificationIn(change).as('notified')).execute()).length;
+      const change = {
+        kind: 'operation',
+        deskId: this.deskId,
+        operationId: sql.ref('w.operation_id'),
+        reservationKey: sql.ref('w.reservation_key'),
+        paymentId: sql.ref('w.payment_id'),
+      } as const;
+      changed = (
+        await this.db
+          .with('w', () => update)
+          .selectFrom('w')
+          .select(notificationIn(change).as('notified'))
+          .execute()
+      ).length;
     } else {
       changed = (await update.execute()).length;
     }
@@ -892,7 +1005,13 @@ export class Journal {
 
   /** This desk's unanswered operations, oldest first: each desk recovers only its own at start-up. */
   async pendingOperations(): Promise<Operation[]> {
-    const rows = await this.db.selectFrom('operations').selectAll().where('state', '=', 'pending').where('desk_id', '=', this.deskId).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('desk_id', '=', this.deskId)
+      .orderBy('created_at')
+      .execute();
     return rows.map((row) => toOperation(row, this.deskId));
   }
 
@@ -928,7 +1047,12 @@ export class Journal {
 
   /** Operations in a state, on every desk, oldest first. */
   async operationsInState(state: OperationState): Promise<Operation[]> {
-    const rows = await this.db.selectFrom('operations').selectAll().where('state', '=', state).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('state', '=', state)
+      .orderBy('created_at')
+      .execute();
     return rows.map((row) => toOperation(row, this.deskId));
   }
 
@@ -938,10 +1062,21 @@ export class Journal {
    * (compared without case): what one approval reads stays one operator's day, however many desks the center has.
    * `{ turn: true }` (in a transaction) first waits for that operator's turn at every desk (refundTurn).
    */
-  async refundOperationsBegunBetween(from: number, to: number, operatorId?: string, options: { turn?: boolean } = {}): Promise<Operation[]> {
+  async refundOperationsBegunBetween(
+    from: number,
+    to: number,
+    operatorId?: string,
+    options: { turn?: boolean } = {},
+  ): Promise<Operation[]> {
     if (options.turn === true && operatorId !== undefined) await this.refundTurn(operatorId);
-    let query = this.db.selectFrom('operations').selectAll().where('kind', '=', 'refund').where('created_at', '>=', from).where('created_at', '<', to);
-    if (operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['operator_id']), '=', operatorId.toLowerCase()));
+    let query = this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('kind', '=', 'refund')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to);
+    if (operatorId !== undefined)
+      query = query.where((eb) => eb(eb.fn('lower', ['operator_id']), '=', operatorId.toLowerCase()));
     const rows = await query.orderBy('created_at').execute();
     return rows.map((row) => toOperation(row, this.deskId));
   }
@@ -954,7 +1089,9 @@ export class Journal {
    */
   private async refundTurn(operatorId: string): Promise<void> {
     if (this.store.backend !== 'postgres') return;
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund-cap:${operatorId.toLowerCase()}`}, 0))`.execute(this.db);
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund-cap:${operatorId.toLowerCase()}`}, 0))`.execute(
+      this.db,
+    );
   }
 
   // ---- what recover() completed ----
@@ -986,7 +1123,10 @@ export class Journal {
   /** The notices not yet acknowledged, on every desk: an operator's (compared without case), or a reservation's; oldest first. */
   async recoveredNotices(of: { operatorId: string } | { reservationId: string }): Promise<RecoveredNotice[]> {
     let query = this.db.selectFrom('recovered').selectAll().where('acknowledged_at', 'is', null);
-    query = 'operatorId' in of ? query.where('operator_id', '=', of.operatorId.toLowerCase()) : query.where('reservation_key', '=', reservationKey(of.reservationId));
+    query =
+      'operatorId' in of
+        ? query.where('operator_id', '=', of.operatorId.toLowerCase())
+        : query.where('reservation_key', '=', reservationKey(of.reservationId));
     return (await query.orderBy('completed_at').orderBy('operation_id').execute()).map(toRecovered);
   }
 
@@ -1026,23 +1166,43 @@ export class Journal {
    * Takes the payment's lease for this desk and operator until `ttlMs` from now by the database's clock, in one
    * statement: written when nobody holds it or the holder's lease has expired. Answers its token, or who holds it.
    */
-  async takeLease(paymentId: string, operatorId: string, ttlMs: number): Promise<{ token: string } | { heldBy: LeaseHolder }> {
+  async takeLease(
+    paymentId: string,
+    operatorId: string,
+    ttlMs: number,
+  ): Promise<{ token: string } | { heldBy: LeaseHolder }> {
     const now = databaseNowMs(this.store.backend);
     for (;;) {
       const token = randomUUID();
       const taken = await this.db
         .insertInto('payment_leases')
-        .values({ payment_id: paymentId, desk_id: this.deskId, operator_id: operatorId, token, expires_at: sql<number>`${now} + ${ttlMs}` })
+        .values({
+          payment_id: paymentId,
+          desk_id: this.deskId,
+          operator_id: operatorId,
+          token,
+          expires_at: sql<number>`${now} + ${ttlMs}`,
+        })
         .onConflict((oc) =>
           oc
             .column('payment_id')
-            .doUpdateSet((eb) => ({ desk_id: eb.ref('excluded.desk_id'), operator_id: eb.ref('excluded.operator_id'), token: eb.ref('excluded.token'), expires_at: eb.ref('excluded.expires_at') }))
+            .doUpdateSet((eb) => ({
+              desk_id: eb.ref('excluded.desk_id'),
+              operator_id: eb.ref('excluded.operator_id'),
+              token: eb.ref('excluded.token'),
+              expires_at: eb.ref('excluded.expires_at'),
+            }))
             .where('payment_leases.expires_at', '<=', now),
         )
         .returning('token')
         .executeTakeFirst();
       if (taken !== undefined) return { token };
-      const holder = await this.db.selectFrom('payment_leases').select(['desk_id', 'operator_id']).where('payment_id', '=', paymentId).where('expires_at', '>', now).executeTakeFirst();
+      const holder = await this.db
+        .selectFrom('payment_leases')
+        .select(['desk_id', 'operator_id'])
+        .where('payment_id', '=', paymentId)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
       // Released or expired between the two statements: taken again.
       if (holder !== undefined) return { heldBy: { deskId: holder.desk_id, operatorId: holder.operator_id } };
     }
@@ -1050,7 +1210,12 @@ export class Journal {
 
   /** Releases the lease this token took (nothing when it expired and another desk took it since). */
   async releaseLease(paymentId: string, token: string): Promise<void> {
-    await this.db.updateTable('payment_leases').set({ expires_at: 0 }).where('payment_id', '=', paymentId).where('token', '=', token).execute();
+    await this.db
+      .updateTable('payment_leases')
+      .set({ expires_at: 0 })
+      .where('payment_id', '=', paymentId)
+      .where('token', '=', token)
+      .execute();
   }
 
   // ---- resources, as last known ----
@@ -1101,7 +1266,17 @@ export class Journal {
         .where('id', '=', paymentId)
         .returning('reservation_id')
         .execute();
-      return { value: undefined, changes: rows.map((row): Change => ({ kind: 'payment', deskId: this.deskId, paymentId, reservationKey: reservationKey(row.reservation_id) })) };
+      return {
+        value: undefined,
+        changes: rows.map(
+          (row): Change => ({
+            kind: 'payment',
+            deskId: this.deskId,
+            paymentId,
+            reservationKey: reservationKey(row.reservation_id),
+          }),
+        ),
+      };
     });
     this.changed();
   }
@@ -1111,22 +1286,43 @@ export class Journal {
    * row is written only where it says something new, and the other desks are told only then: a poll that finds the
    * payment as it was writes nothing and wakes no one.
    */
-  async savePayment(p: PaymentResource, by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } }): Promise<void> {
-    const change: Change = { kind: 'payment', deskId: this.deskId, paymentId: p.id, reservationKey: reservationKey(p.reservationId) };
+  async savePayment(
+    p: PaymentResource,
+    by?: { operatorId?: string; refundOperator?: { refundId: string; operatorId: string } },
+  ): Promise<void> {
+    const change: Change = {
+      kind: 'payment',
+      deskId: this.deskId,
+      paymentId: p.id,
+      reservationKey: reservationKey(p.reservationId),
+    };
     if (this.store.backend === 'postgres' && p.refunds.length === 0) {
       // The payment alone (most saves): one statement, its NOTIFY inside it, sent only when it wrote.
-      await this.db.with('w', () => this.paymentWrite(p, by?.operatorId)).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+      await this.db
+        .with('w', () => this.paymentWrite(p, by?.operatorId))
+        .selectFrom('w')
+        .select(notificationIn(change).as('notified'))
+        .execute();
       this.changed();
       return;
     }
-    await this.announced((journal) => journal.transaction(async (journal) => {
-      const written = await journal.paymentWrite(p, by?.operatorId).executeTakeFirst();
-      let refundWritten = false;
-      for (const r of p.refunds) {
-        if (await journal.writeRefund(r, p, by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined)) refundWritten = true;
-      }
-      return { value: undefined, changes: written !== undefined || refundWritten ? [change] : [] };
-    }));
+    await this.announced((journal) =>
+      journal.transaction(async (journal) => {
+        const written = await journal.paymentWrite(p, by?.operatorId).executeTakeFirst();
+        let refundWritten = false;
+        for (const r of p.refunds) {
+          if (
+            await journal.writeRefund(
+              r,
+              p,
+              by?.refundOperator?.refundId === r.id ? by.refundOperator.operatorId : undefined,
+            )
+          )
+            refundWritten = true;
+        }
+        return { value: undefined, changes: written !== undefined || refundWritten ? [change] : [] };
+      }),
+    );
     this.changed();
   }
 
@@ -1161,13 +1357,17 @@ export class Journal {
           .column('id')
           // The same list sets and compares: a column set again but not compared would not be written when it alone changed.
           .doUpdateSet((eb) => ({
-            ...(Object.fromEntries(PAYMENT_SERVICE_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)])) as Record<(typeof PAYMENT_SERVICE_COLUMNS)[number], RawBuilder<never>>),
+            ...(Object.fromEntries(
+              PAYMENT_SERVICE_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)]),
+            ) as Record<(typeof PAYMENT_SERVICE_COLUMNS)[number], RawBuilder<never>>),
             operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
           }))
           .where((eb) =>
             eb.and([
               eb.or([
-                ...PAYMENT_SERVICE_COLUMNS.map((column) => eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`))),
+                ...PAYMENT_SERVICE_COLUMNS.map((column) =>
+                  eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`)),
+                ),
                 eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
               ]),
               // A final status is never taken back: a word in progress that arrives after it (another desk's read, made
@@ -1180,7 +1380,11 @@ export class Journal {
   }
 
   /** A refund as the service described it; `payment.reservationId`, when known, tells the other desks whose it is (only when it said something new). */
-  async saveRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'> & { reservationId?: string }, operatorId?: string): Promise<void> {
+  async saveRefund(
+    r: RefundResource,
+    payment: Pick<PaymentResource, 'id' | 'currency'> & { reservationId?: string },
+    operatorId?: string,
+  ): Promise<void> {
     const write = this.refundWrite(r, payment, operatorId);
     if (this.store.backend === 'postgres') {
       // Its NOTIFY in the write's own statement: sent only for a row written.
@@ -1190,7 +1394,11 @@ export class Journal {
         paymentId: r.paymentId ?? payment.id,
         ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
       } as const;
-      await this.db.with('w', () => write).selectFrom('w').select(notificationIn(change).as('notified')).execute();
+      await this.db
+        .with('w', () => write)
+        .selectFrom('w')
+        .select(notificationIn(change).as('notified'))
+        .execute();
     } else {
       await write.execute();
     }
@@ -1198,7 +1406,11 @@ export class Journal {
   }
 
   /** Writes the refund where it says something new (its status, or who made it or its amount learnt later): answers whether it did. */
-  private async writeRefund(r: RefundResource, payment: Pick<PaymentResource, 'id' | 'currency'>, operatorId?: string): Promise<boolean> {
+  private async writeRefund(
+    r: RefundResource,
+    payment: Pick<PaymentResource, 'id' | 'currency'>,
+    operatorId?: string,
+  ): Promise<boolean> {
     return (await this.refundWrite(r, payment, operatorId).executeTakeFirst()) !== undefined;
   }
 
@@ -1221,13 +1433,24 @@ export class Journal {
         oc
           .column('id')
           .doUpdateSet((eb) => ({
-            status: eb.case().when(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES)).then(eb.ref('refunds.status')).else(eb.ref('excluded.status')).end(),
+            status: eb
+              .case()
+              .when(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES))
+              .then(eb.ref('refunds.status'))
+              .else(eb.ref('excluded.status'))
+              .end(),
             operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
-            amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
+            amount_cents: eb.fn.coalesce(
+              sql.ref<number | null>('refunds.amount_cents'),
+              eb.ref('excluded.amount_cents'),
+            ),
           }))
           .where((eb) =>
             eb.or([
-              eb.and([eb('refunds.status', 'is distinct from', eb.ref('excluded.status')), eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES))]),
+              eb.and([
+                eb('refunds.status', 'is distinct from', eb.ref('excluded.status')),
+                eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES)),
+              ]),
               eb.and([eb('refunds.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
               eb.and([eb('refunds.amount_cents', 'is', null), eb('excluded.amount_cents', 'is not', null)]),
             ]),
@@ -1244,18 +1467,34 @@ export class Journal {
   /** The payments of these ids the journal holds (any order), with their refunds: two statements however many. */
   async payments(ids: readonly string[]): Promise<StoredPayment[]> {
     if (ids.length === 0) return [];
-    return this.toPayments(await this.db.selectFrom('payments').selectAll().where('id', 'in', [...ids]).execute());
+    return this.toPayments(
+      await this.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute(),
+    );
   }
 
   /** A reservation's payments on every desk, its number compared by its key (as paymentOperationsOf and searchPayments). */
   async paymentsOf(reservationId: string): Promise<StoredPayment[]> {
-    const rows = await this.db.selectFrom('payments').selectAll().where('reservation_key', '=', reservationKey(reservationId)).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('reservation_key', '=', reservationKey(reservationId))
+      .orderBy('created_at')
+      .execute();
     return this.toPayments(rows);
   }
 
   /** The cards tokenized for a reservation, on every desk. */
   async methodsOf(reservationId: string): Promise<StoredMethod[]> {
-    const rows = await this.db.selectFrom('methods').selectAll().where('reservation_key', '=', reservationKey(reservationId)).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('methods')
+      .selectAll()
+      .where('reservation_key', '=', reservationKey(reservationId))
+      .orderBy('created_at')
+      .execute();
     return rows.map(toMethod);
   }
 
@@ -1267,7 +1506,12 @@ export class Journal {
 
   /** The payments made with a card, oldest first. */
   async paymentsOfMethod(methodId: string): Promise<StoredPayment[]> {
-    const rows = await this.db.selectFrom('payments').selectAll().where('method_id', '=', methodId).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('method_id', '=', methodId)
+      .orderBy('created_at')
+      .execute();
     return this.toPayments(rows);
   }
 
@@ -1275,37 +1519,58 @@ export class Journal {
    * The payments a supervisor looks for, on every desk, newest first: every given filter must hold. Payment ids match
    * by prefix, reservations by their key, created dates as ISO instants [from, to).
    */
-  async searchPayments(filter: PaymentFilter): Promise<(StoredPayment & { brand: string | undefined; last4: string | undefined })[]> {
+  async searchPayments(
+    filter: PaymentFilter,
+  ): Promise<(StoredPayment & { brand: string | undefined; last4: string | undefined })[]> {
     if (filter.reservationIds?.length === 0) return [];
     let query = this.db
       .selectFrom('payments as p')
       .leftJoin('methods as m', 'm.id', 'p.method_id')
       .selectAll('p')
       .select(['m.brand as card_brand', 'm.last4 as card_last4']);
-    if (filter.reservationIds) query = query.where('p.reservation_key', 'in', [...new Set(filter.reservationIds.map(reservationKey))]);
+    if (filter.reservationIds)
+      query = query.where('p.reservation_key', 'in', [...new Set(filter.reservationIds.map(reservationKey))]);
     if (filter.paymentId !== undefined) {
       const pattern = `${filter.paymentId.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(sql<boolean>`p.id LIKE ${pattern} ESCAPE ${'\\'}`);
     }
-    if (filter.shortReference !== undefined) query = query.where(SHORT_REFERENCE_SQL[this.store.backend]('p.id'), '=', filter.shortReference.toLowerCase());
+    if (filter.shortReference !== undefined)
+      query = query.where(SHORT_REFERENCE_SQL[this.store.backend]('p.id'), '=', filter.shortReference.toLowerCase());
     if (filter.last4 !== undefined) query = query.where('m.last4', '=', filter.last4);
-    if (filter.operatorId !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['p.operator_id']), '=', filter.operatorId?.toLowerCase() ?? ''));
+    if (filter.operatorId !== undefined)
+      query = query.where((eb) => eb(eb.fn('lower', ['p.operator_id']), '=', filter.operatorId?.toLowerCase() ?? ''));
     if (filter.createdFrom !== undefined) query = query.where('p.created_at', '>=', filter.createdFrom);
     if (filter.createdTo !== undefined) query = query.where('p.created_at', '<', filter.createdTo);
     const rows = await query.orderBy('p.created_at', 'desc').limit(filter.limit).execute();
     const payments = await this.toPayments(rows);
-    return payments.map((payment, index) => ({ ...payment, brand: opt(rows[index]?.card_brand ?? null), last4: opt(rows[index]?.card_last4 ?? null) }));
+    return payments.map((payment, index) => ({
+      ...payment,
+      brand: opt(rows[index]?.card_brand ?? null),
+      last4: opt(rows[index]?.card_last4 ?? null),
+    }));
   }
 
   /** Payments created in [from, to) (ISO instants) on every desk of the center, for the day's report. */
   async paymentsCreatedBetween(from: string, to: string): Promise<StoredPayment[]> {
-    const rows = await this.db.selectFrom('payments').selectAll().where('created_at', '>=', from).where('created_at', '<', to).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('created_at')
+      .execute();
     return this.toPayments(rows);
   }
 
   /** Refunds created in [from, to) (ISO instants) on every desk of the center, for the day's report. */
   async refundsCreatedBetween(from: string, to: string): Promise<StoredRefund[]> {
-    const rows = await this.db.selectFrom('refunds').selectAll().where('created_at', '>=', from).where('created_at', '<', to).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('created_at')
+      .execute();
     return rows.map(toRefund);
   }
 
@@ -1339,8 +1604,20 @@ export class Journal {
       .selectNoFrom((eb) =>
         eb
           .or([
-            eb.exists(eb.selectFrom('operations').select('key').where('state', '=', 'pending').where('desk_id', '=', this.deskId)),
-            eb.exists(eb.selectFrom('payments').select('id').where('desk_id', '=', this.deskId).where('status', 'not in', [...FINAL_PAYMENT_STATUSES])),
+            eb.exists(
+              eb
+                .selectFrom('operations')
+                .select('key')
+                .where('state', '=', 'pending')
+                .where('desk_id', '=', this.deskId),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('payments')
+                .select('id')
+                .where('desk_id', '=', this.deskId)
+                .where('status', 'not in', [...FINAL_PAYMENT_STATUSES]),
+            ),
             eb.exists(
               eb
                 .selectFrom('refunds')
@@ -1368,9 +1645,22 @@ export class Journal {
       .execute();
     // Brand and last 4 only: what a payment's view may show of its card.
     const cards = new Map(
-      (await this.db.selectFrom('methods').select(['id', 'brand', 'last4']).where('id', 'in', [...new Set(rows.map((row) => row.method_id))]).execute()).map((m) => [m.id, m]),
+      (
+        await this.db
+          .selectFrom('methods')
+          .select(['id', 'brand', 'last4'])
+          .where('id', 'in', [...new Set(rows.map((row) => row.method_id))])
+          .execute()
+      ).map((m) => [m.id, m]),
     );
-    return rows.map((row) => toPayment(row, refunds.filter((r) => r.payment_id === row.id).map(toRefund), this.deskId, cards.get(row.method_id)));
+    return rows.map((row) =>
+      toPayment(
+        row,
+        refunds.filter((r) => r.payment_id === row.id).map(toRefund),
+        this.deskId,
+        cards.get(row.method_id),
+      ),
+    );
   }
 
   private async toPayment(row: PaymentRecord): Promise<StoredPayment> {
@@ -1380,7 +1670,12 @@ export class Journal {
   }
 }
 
-function toPayment(row: PaymentRecord, refunds: StoredRefund[], deskId: string, card: { brand: string; last4: string } | undefined): StoredPayment {
+function toPayment(
+  row: PaymentRecord,
+  refunds: StoredRefund[],
+  deskId: string,
+  card: { brand: string; last4: string } | undefined,
+): StoredPayment {
   return {
     id: row.id,
     reservationId: row.reservation_id,

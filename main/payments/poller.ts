@@ -5,7 +5,6 @@ import type { PaymentResource } from './resources';
 /** The spec's backoff (§1 rule 4), in ms; the last value repeats. */
 export const DEFAULT_SCHEDULE: readonly number[] = [1000, 2000, 4000, 8000, 16000, 30000];
 
-
 export interface PollerDeps {
   read: (paymentId: string) => Promise<PaymentResource>;
   /** May be async (the journal): awaited before this read ends, its failure reported as a read's. */
@@ -23,7 +22,8 @@ export function isSettled(payment: PaymentResource): boolean {
 
 /** A status this app does not know, of the payment or of a refund still open: followed at the longest interval. */
 const hasUnknownStatus = (payment: PaymentResource): boolean =>
-  !isKnownPaymentStatus(payment.status) || payment.refunds.some((refund) => !isFinalRefund(refund.status) && refund.status !== 'pending');
+  !isKnownPaymentStatus(payment.status) ||
+  payment.refunds.some((refund) => !isFinalRefund(refund.status) && refund.status !== 'pending');
 
 /** What the agent sees of a payment; a read reports only when this changes. */
 function signatureOf(payment: PaymentResource): string {

@@ -37,10 +37,12 @@ export type RefundResource = z.infer<typeof RefundResource>;
 const RefundList = z
   .array(z.unknown())
   .default([])
-  .transform((entries) => entries.flatMap((entry) => {
-    const refund = RefundResource.safeParse(entry);
-    return refund.success ? [refund.data] : [];
-  }));
+  .transform((entries) =>
+    entries.flatMap((entry) => {
+      const refund = RefundResource.safeParse(entry);
+      return refund.success ? [refund.data] : [];
+    }),
+  );
 
 export const PaymentResource = z.looseObject({
   id: z.string().min(1),

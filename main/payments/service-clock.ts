@@ -51,7 +51,9 @@ export class ServiceClock {
    */
   drifted(): boolean {
     const last = this.last;
-    return last !== undefined && Math.abs(this.wall() - last.deskAt - (this.monotonic() - last.receivedAt)) > this.driftMs;
+    return (
+      last !== undefined && Math.abs(this.wall() - last.deskAt - (this.monotonic() - last.receivedAt)) > this.driftMs
+    );
   }
 
   /**

@@ -99,7 +99,8 @@ export class TokenManager {
         return await this.requestOnce();
       } catch (error) {
         const wait = error instanceof TokenRateLimited ? error.retryAfterMs : undefined;
-        if (wait === undefined || attempt >= TOKEN_TRIES || wait > MAX_RETRY_AFTER_MS) throw error instanceof TokenRateLimited ? error.failure : error;
+        if (wait === undefined || attempt >= TOKEN_TRIES || wait > MAX_RETRY_AFTER_MS)
+          throw error instanceof TokenRateLimited ? error.failure : error;
         await this.sleep(wait);
       }
     }
@@ -108,7 +109,11 @@ export class TokenManager {
   private async requestOnce(): Promise<string> {
     const secret = await this.deps.secrets.read('clientSecret');
     if (secret === undefined || secret === '') {
-      throw new ServiceError('configuration', 'missing_secret', 'No client secret is set up on this workstation. Ask IT to provision it.');
+      throw new ServiceError(
+        'configuration',
+        'missing_secret',
+        'No client secret is set up on this workstation. Ask IT to provision it.',
+      );
     }
     const started = this.now();
     const sentAt = performance.now();
@@ -118,7 +123,11 @@ export class TokenManager {
       response = await this.fetch(this.deps.authUrl + PATHS.token, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', [HEADERS.requestId]: requestId },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: this.deps.clientId, client_secret: secret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: this.deps.clientId,
+          client_secret: secret,
+        }),
         signal: AbortSignal.timeout(this.deps.timeoutMs),
       });
     } catch (error) {
@@ -126,7 +135,9 @@ export class TokenManager {
       throw new ServiceError(
         timeout ? 'timeout' : 'network',
         timeout ? 'timeout' : 'network_error',
-        timeout ? 'The payment service did not answer in time.' : 'Cannot reach the payment service. Check the network.',
+        timeout
+          ? 'The payment service did not answer in time.'
+          : 'Cannot reach the payment service. Check the network.',
         { requestId },
       );
     }
@@ -136,7 +147,11 @@ export class TokenManager {
       const oauth = OAuthErrorBody.safeParse(json);
       // A gateway in front of the auth host may answer in the §3 shape instead of OAuth2's.
       const general = ErrorBody.safeParse(json);
-      const code = oauth.success ? oauth.data.error : general.success ? general.data.error.code : `http_${response.status}`;
+      const code = oauth.success
+        ? oauth.data.error
+        : general.success
+          ? general.data.error.code
+          : `http_${response.status}`;
       const message =
         code === 'invalid_client'
           ? 'The payment service refused this workstation’s credentials. Ask IT to check the client id and secret.'
@@ -146,15 +161,21 @@ export class TokenManager {
               ? 'The payment service is busy issuing access. Try again in a moment.'
               : `The payment service refused to issue access (${code}).`;
       const failure = new ServiceError('http', code, message, { status: response.status, requestId });
-      if (response.status === 429) throw new TokenRateLimited(failure, retryAfterMs(response.headers.get(HEADERS.retryAfter)));
+      if (response.status === 429)
+        throw new TokenRateLimited(failure, retryAfterMs(response.headers.get(HEADERS.retryAfter)));
       throw failure;
     }
     const body = TokenBody.safeParse(json);
     if (!body.success) {
-      throw new ServiceError('unexpected_response', 'unexpected_response', 'The payment service answered in a form this app does not understand.', {
-        status: response.status,
-        requestId,
-      });
+      throw new ServiceError(
+        'unexpected_response',
+        'unexpected_response',
+        'The payment service answered in a form this app does not understand.',
+        {
+          status: response.status,
+          requestId,
+        },
+      );
     }
     const ratio = this.deps.refreshRatio ?? 0.8;
     const lifeMs = body.data.expires_in * 1000;

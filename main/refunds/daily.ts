@@ -24,7 +24,11 @@ export interface RefundHistory {
    * The refund operations begun in [from, to) (epoch ms) at every desk of the center, in every state; with
    * `operatorId`, at least that operator's (the count filters again).
    */
-  refundOperationsBegunBetween(from: number, to: number, operatorId?: string): Promise<readonly RefundOperationRecord[]>;
+  refundOperationsBegunBetween(
+    from: number,
+    to: number,
+    operatorId?: string,
+  ): Promise<readonly RefundOperationRecord[]>;
   /** The payments of these ids that the journal holds, in one read (however many refunds the operator made today). */
   payments(ids: readonly string[]): Promise<readonly RefundedPayment[]>;
 }
@@ -48,13 +52,16 @@ export function askedCents(op: RefundOperationRecord, payment: RefundedPayment |
   const sent = sentCents(op);
   if (sent !== undefined) return sent;
   if (!payment) return 0;
-  const others = payment.refunds.filter((r) => r.id !== op.resultId && r.operatorId !== undefined && countsAgainstRefundable(r.status));
+  const others = payment.refunds.filter(
+    (r) => r.id !== op.resultId && r.operatorId !== undefined && countsAgainstRefundable(r.status),
+  );
   return Math.max(0, payment.amountCents - others.reduce((sum, r) => sum + (r.amountCents ?? 0), 0));
 }
 
 /** The cents a begun refund operation's body names (`amount`, in major units); undefined when it asked all that was left. */
 export function sentCents(op: { payload: unknown }): number | undefined {
-  const amount = typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
+  const amount =
+    typeof op.payload === 'object' && op.payload !== null ? (op.payload as { amount?: unknown }).amount : undefined;
   return typeof amount === 'number' && Number.isFinite(amount) ? toCents(amount) : undefined;
 }
 
@@ -65,16 +72,27 @@ export function sentCents(op: { payload: unknown }): number | undefined {
  * failed or was canceled, or an operation refused for good, counts nothing. A refund in a status this app does not know
  * counts (it may have moved money).
  */
-export async function refundedTodayCents(history: RefundHistory, operatorId: string, currency: string, now: number, timeZone: string): Promise<number> {
+export async function refundedTodayCents(
+  history: RefundHistory,
+  operatorId: string,
+  currency: string,
+  now: number,
+  timeZone: string,
+): Promise<number> {
   const today = localDayAndHour(new Date(now).toISOString(), timeZone)?.day;
   if (today === undefined) return 0;
   const window = searchWindow(today);
   const isToday = (ms: number): boolean => localDayAndHour(new Date(ms).toISOString(), timeZone)?.day === today;
-  const ops = (await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to), operatorId)).filter(
-    (op) => same(op.operatorId, operatorId) && isToday(op.createdAt) && op.state !== 'failed' && op.state !== 'abandoned',
+  const ops = (
+    await history.refundOperationsBegunBetween(Date.parse(window.from), Date.parse(window.to), operatorId)
+  ).filter(
+    (op) =>
+      same(op.operatorId, operatorId) && isToday(op.createdAt) && op.state !== 'failed' && op.state !== 'abandoned',
   );
   const ids = [...new Set(ops.flatMap((op) => (op.paymentId === undefined ? [] : [op.paymentId])))];
-  const payments = new Map((ids.length === 0 ? [] : await history.payments(ids)).map((payment) => [payment.id, payment] as const));
+  const payments = new Map(
+    (ids.length === 0 ? [] : await history.payments(ids)).map((payment) => [payment.id, payment] as const),
+  );
   let cents = 0;
   for (const op of ops) {
     const payment = op.paymentId === undefined ? undefined : payments.get(op.paymentId);

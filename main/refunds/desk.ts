@@ -1,6 +1,18 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
-import { CURRENCIES, countsAgainstRefundable, formatMoney, refundableCents, type Currency } from '../../shared/payments';
-import { DEFAULT_REFUND_LIMITS, refundCapsFor, type RefundLimits, type RefundLimitView, type RefundRequestView } from '../../shared/desk';
+import {
+  CURRENCIES,
+  countsAgainstRefundable,
+  formatMoney,
+  refundableCents,
+  type Currency,
+} from '../../shared/payments';
+import {
+  DEFAULT_REFUND_LIMITS,
+  refundCapsFor,
+  type RefundLimits,
+  type RefundLimitView,
+  type RefundRequestView,
+} from '../../shared/desk';
 import type { OperatorView, Role } from '../../shared/operators';
 import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
 import type { RefundReason } from '../../shared/payments';
@@ -12,7 +24,10 @@ import { RefundError } from './errors';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
 
 export interface RefundDeskDeps {
-  engine: Pick<PaymentEngine, 'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'operation' | 'now' | 'onKeptAnswer' | 'checkRefundsShown'>;
+  engine: Pick<
+    PaymentEngine,
+    'refund' | 'getPayment' | 'resultOf' | 'operationState' | 'operation' | 'now' | 'onKeptAnswer' | 'checkRefundsShown'
+  >;
   requests: RefundRequests;
   /** The settings' limits (read at each refund: IT may change them). */
   limits?: () => RefundLimits;
@@ -43,7 +58,14 @@ export interface QueuePayment {
   /** Its card as the journal holds it: brand and last 4, never more. */
   brand: string | undefined;
   last4: string | undefined;
-  refunds: readonly { id: string; amountCents: number | undefined; currency: string; reason: string | undefined; status: string; createdAt: string | undefined }[];
+  refunds: readonly {
+    id: string;
+    amountCents: number | undefined;
+    currency: string;
+    reason: string | undefined;
+    status: string;
+    createdAt: string | undefined;
+  }[];
 }
 
 /** Main's records the queue reads, each once per queue whatever the number of requests naming it. */
@@ -65,7 +87,8 @@ const money = formatMoney;
 
 const asCurrency = (currency: string): Currency => {
   const found = CURRENCIES.find((c) => c === currency.toLowerCase());
-  if (!found) throw new RefundError('payment_not_refundable', `Refunds in ${currency.toUpperCase()} are not supported.`);
+  if (!found)
+    throw new RefundError('payment_not_refundable', `Refunds in ${currency.toUpperCase()} are not supported.`);
   return found;
 };
 
@@ -87,14 +110,16 @@ export class RefundDesk {
     // An approval's refund answered while the center was down is written later by the engine: its request learns it then,
     // not only at the approver's retry or the desk's next start.
     deps.engine.onKeptAnswer((answer) => {
-      if (answer.kind === 'refund' && answer.resultId !== undefined) void this.settleKept(answer.operationId, answer.resultId);
+      if (answer.kind === 'refund' && answer.resultId !== undefined)
+        void this.settleKept(answer.operationId, answer.resultId);
     });
   }
 
   private async settleKept(operationId: string, refundId: string): Promise<void> {
     try {
       const request = await this.deps.requests.get(operationId);
-      if (request?.status === 'approved' && request.refundId === undefined) await this.deps.requests.settle(request.id, { refundId });
+      if (request?.status === 'approved' && request.refundId === undefined)
+        await this.deps.requests.settle(request.id, { refundId });
     } catch {
       // The center again: the desk's next start settles it (reconcile), as before.
     }
@@ -105,12 +130,23 @@ export class RefundDesk {
    * the payment's refunds the screen showed (the engine refuses a new refund while one made is not among them).
    */
   refund(
-    input: { operationId: string; paymentId: string; amountCents?: number; reason: RefundReason; acknowledgedRefundIds?: readonly string[]; expectedAmountCents?: number },
+    input: {
+      operationId: string;
+      paymentId: string;
+      amountCents?: number;
+      reason: RefundReason;
+      acknowledgedRefundIds?: readonly string[];
+      expectedAmountCents?: number;
+    },
     by: OperatorView,
     trace?: RequestTrace,
   ): Promise<PaymentView> {
     const { expectedAmountCents, ...rest } = input;
-    const refund = { ...rest, acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds], operatorId: by.id };
+    const refund = {
+      ...rest,
+      acknowledgedRefundIds: input.acknowledgedRefundIds && [...input.acknowledgedRefundIds],
+      operatorId: by.id,
+    };
     return this.oneAtATime(async () => {
       const begun = await this.deps.engine.operation(input.operationId);
       if (begun) {
@@ -123,17 +159,33 @@ export class RefundDesk {
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
       const amountCents = this.confirmedAmount(payment, input.amountCents, expectedAmountCents);
       await this.checkLimit(by, payment, amountCents);
-      return this.deps.engine.refund({ ...refund, ...(amountCents === undefined ? {} : { amountCents }) }, this.checkedAsBegun(by, payment, amountCents), trace);
+      return this.deps.engine.refund(
+        { ...refund, ...(amountCents === undefined ? {} : { amountCents }) },
+        this.checkedAsBegun(by, payment, amountCents),
+        trace,
+      );
     });
   }
 
   /** An agent asks for a refund; checked against what is left now, decided later by a supervisor. */
-  async request(input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string }, by: OperatorView, trace?: RequestTrace): Promise<RefundRequestView> {
+  async request(
+    input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string },
+    by: OperatorView,
+    trace?: RequestTrace,
+  ): Promise<RefundRequestView> {
     const existing = await this.deps.requests.get(input.requestId);
     if (existing) {
       const sameAmount = existing.amountCents === input.amountCents;
-      if (existing.paymentId !== input.paymentId || existing.requestedBy !== by.id || !sameAmount || existing.reason !== input.reason) {
-        throw new RefundError('request_changed', 'This refund request was already made with other details. Start a new one.');
+      if (
+        existing.paymentId !== input.paymentId ||
+        existing.requestedBy !== by.id ||
+        !sameAmount ||
+        existing.reason !== input.reason
+      ) {
+        throw new RefundError(
+          'request_changed',
+          'This refund request was already made with other details. Start a new one.',
+        );
       }
       return requestView(existing);
     }
@@ -157,16 +209,24 @@ export class RefundDesk {
 
   /** Manager override: the supervisor signs on the agent's screen with their own credentials. */
   async override(
-    input: { requestId: string; approverId: string; approverPassword: string; acknowledgedRefundIds?: readonly string[] },
+    input: {
+      requestId: string;
+      approverId: string;
+      approverPassword: string;
+      acknowledgedRefundIds?: readonly string[];
+    },
     caller: OperatorView,
     trace?: RequestTrace,
   ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = await this.requireRequest(input.requestId);
-    if (request.requestedBy !== caller.id) throw new RefundError('request_not_found', 'This refund request was made on another desk.');
+    if (request.requestedBy !== caller.id)
+      throw new RefundError('request_not_found', 'This refund request was made on another desk.');
     const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
     if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
     const { approver } = checked;
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(request.id), approver, true, trace, input.acknowledgedRefundIds));
+    return this.oneAtATime(async () =>
+      this.approveAs(await this.requireRequest(request.id), approver, true, trace, input.acknowledgedRefundIds),
+    );
   }
 
   /**
@@ -180,13 +240,30 @@ export class RefundDesk {
     acknowledgedRefundIds?: readonly string[],
     expectedAmountCents?: number,
   ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    return this.oneAtATime(async () => this.approveAs(await this.requireRequest(requestId), by, false, trace, acknowledgedRefundIds, expectedAmountCents));
+    return this.oneAtATime(async () =>
+      this.approveAs(
+        await this.requireRequest(requestId),
+        by,
+        false,
+        trace,
+        acknowledgedRefundIds,
+        expectedAmountCents,
+      ),
+    );
   }
 
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
     const request = await this.requireRequest(requestId);
     this.checkApprover(request, by);
-    if (!(await this.deps.requests.decide(request.id, { status: 'rejected', by: by.id, at: new Date(this.now()).toISOString(), note, override: false }))) {
+    if (
+      !(await this.deps.requests.decide(request.id, {
+        status: 'rejected',
+        by: by.id,
+        at: new Date(this.now()).toISOString(),
+        note,
+        override: false,
+      }))
+    ) {
       throw closed(await this.requireRequest(requestId));
     }
     return requestView(await this.requireRequest(requestId));
@@ -200,7 +277,9 @@ export class RefundDesk {
     const requests = await this.deps.requests.list(status);
     const records = this.deps.records;
     if (records === undefined) return requests.map(requestView);
-    const payments = new Map((await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]));
+    const payments = new Map(
+      (await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]),
+    );
     const once = <T>(read: (key: string) => Promise<T>): ((key: string) => Promise<T>) => {
       const reads = new Map<string, Promise<T>>();
       return (key) => {
@@ -220,7 +299,10 @@ export class RefundDesk {
           request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
         ]);
         // All that is left: now while pending; once approved, what its refund took.
-        const allLeft = request.status === 'pending' ? payment && refundableCents(payment) : payment?.refunds.find((r) => r.id === request.refundId)?.amountCents;
+        const allLeft =
+          request.status === 'pending'
+            ? payment && refundableCents(payment)
+            : payment?.refunds.find((r) => r.id === request.refundId)?.amountCents;
         const refundCents = request.amountCents ?? allLeft;
         return {
           ...requestView(request),
@@ -234,7 +316,9 @@ export class RefundDesk {
                   currency: payment.currency,
                   status: payment.status,
                   createdAt: payment.createdAt,
-                  ...(payment.brand === undefined || payment.last4 === undefined ? {} : { brand: payment.brand, last4: payment.last4 }),
+                  ...(payment.brand === undefined || payment.last4 === undefined
+                    ? {}
+                    : { brand: payment.brand, last4: payment.last4 }),
                   refunds: payment.refunds.map((r) => ({
                     id: r.id,
                     ...(r.amountCents === undefined ? {} : { amountCents: r.amountCents }),
@@ -262,7 +346,12 @@ export class RefundDesk {
     return (['agent', 'supervisor', 'admin'] as const).flatMap((role) =>
       CURRENCIES.map((currency) => {
         const { perRefundCents, perDayCents } = refundCapsFor(limits, role, currency);
-        return { role, currency, ...(perRefundCents === undefined ? {} : { maxCents: perRefundCents }), ...(perDayCents === undefined ? {} : { maxPerDayCents: perDayCents }) };
+        return {
+          role,
+          currency,
+          ...(perRefundCents === undefined ? {} : { maxCents: perRefundCents }),
+          ...(perDayCents === undefined ? {} : { maxPerDayCents: perDayCents }),
+        };
       }),
     );
   }
@@ -277,7 +366,8 @@ export class RefundDesk {
       const refundId = await this.deps.engine.resultOf(request.id);
       const state = await this.deps.engine.operationState(request.id);
       if (refundId !== undefined) await this.deps.requests.settle(request.id, { refundId });
-      else if (state === undefined || state === 'failed') await this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
+      else if (state === undefined || state === 'failed')
+        await this.deps.requests.settle(request.id, { failure: 'The refund was not made. Ask for it again.' });
       else continue;
       settled++;
     }
@@ -309,9 +399,17 @@ export class RefundDesk {
       amountCents = this.confirmedAmount(payment, request.amountCents, expectedAmountCents);
       await this.checkLimit(approver, payment, amountCents);
       // A refund made of the payment that the approver was not shown refuses the approval before it is decided.
-      if (acknowledgedRefundIds !== undefined) await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
+      if (acknowledgedRefundIds !== undefined)
+        await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
-      if (!(await this.deps.requests.decide(request.id, { status: 'approved', by: approver.id, at: new Date(this.now()).toISOString(), override }))) {
+      if (
+        !(await this.deps.requests.decide(request.id, {
+          status: 'approved',
+          by: approver.id,
+          at: new Date(this.now()).toISOString(),
+          override,
+        }))
+      ) {
         throw closed(await this.requireRequest(request.id));
       }
     }
@@ -341,11 +439,18 @@ export class RefundDesk {
           operatorId: request.status === 'pending' ? approver.id : (request.decidedBy ?? approver.id),
           ...(acknowledgedRefundIds === undefined ? {} : { acknowledgedRefundIds: [...acknowledgedRefundIds] }),
         },
-        this.checkedAsBegun(approver, read ?? (await this.deps.engine.getPayment(request.paymentId, trace)), amountCents),
+        this.checkedAsBegun(
+          approver,
+          read ?? (await this.deps.engine.getPayment(request.paymentId, trace)),
+          amountCents,
+        ),
         trace,
       );
       const refundId = await this.deps.engine.resultOf(request.id);
-      const settled = refundId === undefined ? await this.requireRequest(request.id) : await this.deps.requests.settle(request.id, { refundId });
+      const settled =
+        refundId === undefined
+          ? await this.requireRequest(request.id)
+          : await this.deps.requests.settle(request.id, { refundId });
       return { request: requestView(settled), payment };
     } catch (error) {
       const state = await this.deps.engine.operationState(request.id);
@@ -353,7 +458,9 @@ export class RefundDesk {
       // so it does when a refund made meanwhile was not shown to the approver (approved again once it is).
       const unseen = error instanceof UserError && error.code === 'refunds_not_acknowledged';
       if (!unseen && (state === undefined || state === 'failed')) {
-        await this.deps.requests.settle(request.id, { failure: error instanceof Error ? error.message : 'The refund was refused.' });
+        await this.deps.requests.settle(request.id, {
+          failure: error instanceof Error ? error.message : 'The refund was refused.',
+        });
       }
       throw error;
     }
@@ -364,15 +471,24 @@ export class RefundDesk {
    * approved it (a retry, after a restart); anyone else is told who approved it (one approval, one refund).
    */
   private resumes(request: StoredRequest, approver: OperatorView): boolean {
-    return request.decidedBy === approver.id && (request.decidedDeskId === undefined || request.decidedDeskId === this.deps.requests.deskId);
+    return (
+      request.decidedBy === approver.id &&
+      (request.decidedDeskId === undefined || request.decidedDeskId === this.deps.requests.deskId)
+    );
   }
 
   private checkApprover(request: StoredRequest, approver: OperatorView): void {
     if (!APPROVERS.includes(approver.role)) {
-      throw new RefundError('approver_not_allowed', `${approver.displayName} cannot approve refunds: a supervisor or admin must.`);
+      throw new RefundError(
+        'approver_not_allowed',
+        `${approver.displayName} cannot approve refunds: a supervisor or admin must.`,
+      );
     }
     if (approver.id === request.requestedBy) {
-      throw new RefundError('same_person', 'A refund request must be approved by someone other than the person who asked for it.');
+      throw new RefundError(
+        'same_person',
+        'A refund request must be approved by someone other than the person who asked for it.',
+      );
     }
   }
 
@@ -394,7 +510,9 @@ export class RefundDesk {
       const history: RefundHistory = {
         payments: (ids) => journal.payments(ids),
         refundOperationsBegunBetween: async (from, to, operatorId) =>
-          (await journal.refundOperationsBegunBetween(from, to, operatorId ?? by.id, { turn: true })).filter((op) => op.operationId !== operationId),
+          (await journal.refundOperationsBegunBetween(from, to, operatorId ?? by.id, { turn: true })).filter(
+            (op) => op.operationId !== operationId,
+          ),
       };
       return this.checkLimit(by, payment, amountCents, history);
     };
@@ -405,7 +523,10 @@ export class RefundDesk {
    * new refund of the payment finishing the earlier ones first): its operator still makes refunds, within the caps a
    * new refund of theirs meets now.
    */
-  async mayResend(op: RefundOperationRecord & { operationId: string }, operator: OperatorView | undefined): Promise<boolean> {
+  async mayResend(
+    op: RefundOperationRecord & { operationId: string },
+    operator: OperatorView | undefined,
+  ): Promise<boolean> {
     if (operator === undefined || operator.disabled || !APPROVERS.includes(operator.role)) return false;
     try {
       await this.checkResumedCaps(operator, op);
@@ -427,13 +548,20 @@ export class RefundDesk {
     const history: RefundHistory = {
       payments: (ids) => this.deps.history.payments(ids),
       refundOperationsBegunBetween: async (from, to, operatorId) =>
-        (await this.deps.history.refundOperationsBegunBetween(from, to, operatorId)).filter((other) => other.operationId !== op.operationId),
+        (await this.deps.history.refundOperationsBegunBetween(from, to, operatorId)).filter(
+          (other) => other.operationId !== op.operationId,
+        ),
     };
     await this.checkCaps(by, asCurrency(payment.currency), askedCents(op, payment), history);
   }
 
   /** The role's cap on a single refund, then on what this operator refunds today (succeeded and pending refunds, plus this one). */
-  private async checkLimit(by: OperatorView, payment: PaymentView, amountCents: number | undefined, history: RefundHistory = this.deps.history): Promise<void> {
+  private async checkLimit(
+    by: OperatorView,
+    payment: PaymentView,
+    amountCents: number | undefined,
+    history: RefundHistory = this.deps.history,
+  ): Promise<void> {
     const cents = this.checkRefundable(payment, amountCents);
     await this.checkCaps(by, asCurrency(payment.currency), cents, history);
   }
@@ -458,7 +586,10 @@ export class RefundDesk {
         'refund_daily_limit',
         `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} a day and have refunded ` +
           `${money(refundedCents, currency)} today, so ${left}. An admin must make it.`,
-        { field: 'amountCents', params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role } },
+        {
+          field: 'amountCents',
+          params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role },
+        },
       );
     }
   }
@@ -469,7 +600,11 @@ export class RefundDesk {
    * that a refund made meanwhile at another desk makes the service refuse it rather than refund less than was confirmed.
    * Without a confirmed amount, the refund as asked.
    */
-  private confirmedAmount(payment: PaymentView, amountCents: number | undefined, expectedAmountCents: number | undefined): number | undefined {
+  private confirmedAmount(
+    payment: PaymentView,
+    amountCents: number | undefined,
+    expectedAmountCents: number | undefined,
+  ): number | undefined {
     if (expectedAmountCents === undefined) return amountCents;
     const cents = this.checkRefundable(payment, amountCents);
     if (cents !== expectedAmountCents) {
@@ -485,7 +620,8 @@ export class RefundDesk {
 
   /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */
   private checkRefundable(payment: PaymentView, amountCents: number | undefined): number {
-    if (payment.status !== 'succeeded') throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
+    if (payment.status !== 'succeeded')
+      throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
     const currency = asCurrency(payment.currency);
     if (payment.refunds.some((refund) => refund.amountCents === undefined && countsAgainstRefundable(refund.status))) {
       throw new RefundError(
@@ -495,9 +631,17 @@ export class RefundDesk {
     }
     const leftCents = payment.refundableCents;
     const cents = amountCents ?? leftCents;
-    if (leftCents === 0) throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', { field: 'amountCents', params: { leftCents, currency } });
+    if (leftCents === 0)
+      throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', {
+        field: 'amountCents',
+        params: { leftCents, currency },
+      });
     if (cents > leftCents) {
-      throw new RefundError('refund_exceeds_remaining', `Only ${money(leftCents, currency)} is left to refund on this payment.`, { field: 'amountCents', params: { leftCents, currency } });
+      throw new RefundError(
+        'refund_exceeds_remaining',
+        `Only ${money(leftCents, currency)} is left to refund on this payment.`,
+        { field: 'amountCents', params: { leftCents, currency } },
+      );
     }
     return cents;
   }
@@ -534,5 +678,9 @@ function closed(request: StoredRequest): RefundError {
       : decided === 'approved'
         ? { approvedBy: request.decidedBy, approvedAt: request.decidedAt }
         : { rejectedBy: request.decidedBy, rejectedAt: request.decidedAt };
-  return new RefundError('request_closed', `This refund request was already ${request.status}${who}${when}.`, params === undefined ? undefined : { params });
+  return new RefundError(
+    'request_closed',
+    `This refund request was already ${request.status}${who}${when}.`,
+    params === undefined ? undefined : { params },
+  );
 }

@@ -3,4 +3,11 @@ export { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS, RefundDesk, type RefundDeskDe
 export { refundedTodayCents, type RefundedPayment, type RefundHistory, type RefundOperationRecord } from './daily';
 export { RefundError, type RefundErrorCode } from './errors';
 export { refundOutcome, type RefundOutcome } from './outcome';
-export { REFUND_REQUESTS_STORE, RefundRequests, requestView, systemRequestId, type RefundRequestsDB, type StoredRequest } from './requests';
+export {
+  REFUND_REQUESTS_STORE,
+  RefundRequests,
+  requestView,
+  systemRequestId,
+  type RefundRequestsDB,
+  type StoredRequest,
+} from './requests';

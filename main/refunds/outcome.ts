@@ -15,14 +15,20 @@ export type RefundOutcome = EventPayload<'refunds:outcome'>;
  */
 export function refundOutcome(
   request: StoredRequest,
-  payment: { reservationId: string; refunds: readonly { id: string; status: string; amountCents: number | undefined }[] } | undefined,
+  payment:
+    | { reservationId: string; refunds: readonly { id: string; status: string; amountCents: number | undefined }[] }
+    | undefined,
   deskId: string,
 ): RefundOutcome | undefined {
   if (request.status === 'pending' || request.deskId !== deskId || payment === undefined) return undefined;
   const refund = request.refundId === undefined ? undefined : payment.refunds.find((r) => r.id === request.refundId);
   let outcome: RefundOutcome['outcome'];
   if (request.status === 'rejected') outcome = 'rejected';
-  else if (request.status === 'failed' || (refund !== undefined && (VOID_REFUND_STATUSES as readonly string[]).includes(refund.status))) outcome = 'failed';
+  else if (
+    request.status === 'failed' ||
+    (refund !== undefined && (VOID_REFUND_STATUSES as readonly string[]).includes(refund.status))
+  )
+    outcome = 'failed';
   else if (refund?.status === 'succeeded') outcome = 'made';
   else if (request.override) return undefined;
   else outcome = 'approved';

@@ -40,7 +40,8 @@ const SQLITE_DESKS = sql`ALTER TABLE requests ADD COLUMN desk_id TEXT;
  * the desk to alert.
  */
 async function addOrigins(db: Kysely<unknown>): Promise<void> {
-  for (const column of ['origin', 'linked_payment_id', 'alert_desk_id']) await db.schema.alterTable('requests').addColumn(column, 'text').execute();
+  for (const column of ['origin', 'linked_payment_id', 'alert_desk_id'])
+    await db.schema.alterTable('requests').addColumn(column, 'text').execute();
 }
 
 export const REFUND_REQUESTS_STORE: StoreDefinition = {
@@ -67,13 +68,20 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
             .addColumn('currency', 'text', (c) => c.notNull())
             .addColumn('reason', 'text', (c) => c.notNull())
             .addColumn('note', 'text')
-            .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'approved', 'rejected', 'failed')`))
+            .addColumn('status', 'text', (c) =>
+              c.notNull().check(sql`status IN ('pending', 'approved', 'rejected', 'failed')`),
+            )
             .addColumn('requested_by', 'text', (c) => c.notNull())
             .addColumn('requested_at', 'timestamptz', (c) => c.notNull())
             .addColumn('decided_by', 'text')
             .addColumn('decided_at', 'timestamptz')
             .addColumn('decision_note', 'text')
-            .addColumn('override', 'integer', (c) => c.notNull().defaultTo(0).check(sql`override IN (0, 1)`))
+            .addColumn('override', 'integer', (c) =>
+              c
+                .notNull()
+                .defaultTo(0)
+                .check(sql`override IN (0, 1)`),
+            )
             .addColumn('refund_id', 'text')
             .addColumn('failure', 'text')
             .addColumn('desk_id', 'text', (c) => c.notNull())
@@ -154,7 +162,9 @@ const opt = <T>(value: T | null): T | undefined => (value === null ? undefined :
 const KNOWN_PAYMENTS = 500;
 
 /** A write of one request that returns its payment (none when it wrote no row). */
-type RequestWrite = InsertQueryBuilder<RefundRequestsDB, 'requests', Row> | UpdateQueryBuilder<RefundRequestsDB, 'requests', 'requests', Row>;
+type RequestWrite =
+  | InsertQueryBuilder<RefundRequestsDB, 'requests', Row>
+  | UpdateQueryBuilder<RefundRequestsDB, 'requests', 'requests', Row>;
 
 /** A request this desk added, decided or settled (the windows are told; the center's other desks by NOTIFY). */
 export interface RequestChange {
@@ -196,14 +206,24 @@ export class RefundRequests {
    * sent only for a row written, and only if the statement commits); this desk's listeners hear of it once it is written.
    * `write` returns the row it wrote (answered as the request, no read again), nothing when it wrote none.
    */
-  private async announced(id: string, write: (db: Kysely<RefundRequestsDB>) => RequestWrite): Promise<StoredRequest | undefined> {
+  private async announced(
+    id: string,
+    write: (db: Kysely<RefundRequestsDB>) => RequestWrite,
+  ): Promise<StoredRequest | undefined> {
     const row =
       this.store.backend === 'postgres'
         ? await this.db
             .with('w', () => write(this.db))
             .selectFrom('w')
             .selectAll('w')
-            .select(notificationIn({ kind: 'refundRequest', deskId: this.deskId, requestId: id, paymentId: sql.ref('w.payment_id') }).as('notified'))
+            .select(
+              notificationIn({
+                kind: 'refundRequest',
+                deskId: this.deskId,
+                requestId: id,
+                paymentId: sql.ref('w.payment_id'),
+              }).as('notified'),
+            )
             .executeTakeFirst()
         : await write(this.db).executeTakeFirst();
     if (row === undefined) return undefined;
@@ -213,7 +233,9 @@ export class RefundRequests {
   }
 
   async add(request: NewRequest): Promise<StoredRequest> {
-    const added = await this.announced(request.id, (db) => db.insertInto('requests').values(this.rowOf(request)).returningAll());
+    const added = await this.announced(request.id, (db) =>
+      db.insertInto('requests').values(this.rowOf(request)).returningAll(),
+    );
     if (added === undefined) throw new Error('refund requests: request not stored');
     return added;
   }
@@ -285,7 +307,10 @@ export class RefundRequests {
    * mid-request. Only a pending request can be decided, in one conditional update: answers false when another decision
    * came first (at this desk or another).
    */
-  async decide(id: string, decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean }): Promise<boolean> {
+  async decide(
+    id: string,
+    decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean },
+  ): Promise<boolean> {
     const decided = await this.announced(id, (db) =>
       db
         .updateTable('requests')
@@ -306,8 +331,13 @@ export class RefundRequests {
 
   /** The refund the approval became, or why the service refused it for good. */
   async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
-    const set = 'refundId' in outcome ? { refund_id: outcome.refundId, failure: null } : { status: 'failed' as const, failure: outcome.failure };
-    const settled = await this.announced(id, (db) => db.updateTable('requests').set(set).where('id', '=', id).returningAll());
+    const set =
+      'refundId' in outcome
+        ? { refund_id: outcome.refundId, failure: null }
+        : { status: 'failed' as const, failure: outcome.failure };
+    const settled = await this.announced(id, (db) =>
+      db.updateTable('requests').set(set).where('id', '=', id).returningAll(),
+    );
     if (settled === undefined) throw new Error('refund requests: request not stored');
     return settled;
   }
@@ -316,13 +346,32 @@ export class RefundRequests {
   async list(status: 'pending' | 'all', limit = 200): Promise<StoredRequest[]> {
     const rows =
       status === 'pending'
-        ? await this.db.selectFrom('requests').selectAll().where('status', '=', 'pending').orderBy('requested_at').orderBy('id').limit(limit).execute()
-        : await this.db.selectFrom('requests').selectAll().orderBy('requested_at', 'desc').orderBy('id').limit(limit).execute();
+        ? await this.db
+            .selectFrom('requests')
+            .selectAll()
+            .where('status', '=', 'pending')
+            .orderBy('requested_at')
+            .orderBy('id')
+            .limit(limit)
+            .execute()
+        : await this.db
+            .selectFrom('requests')
+            .selectAll()
+            .orderBy('requested_at', 'desc')
+            .orderBy('id')
+            .limit(limit)
+            .execute();
     return rows.map((row) => this.remember(toRequest(row)));
   }
 
   async forPayment(paymentId: string): Promise<StoredRequest[]> {
-    const rows = await this.db.selectFrom('requests').selectAll().where('payment_id', '=', paymentId).orderBy('requested_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('requests')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .orderBy('requested_at')
+      .orderBy('id')
+      .execute();
     return rows.map((row) => this.remember(toRequest(row)));
   }
 

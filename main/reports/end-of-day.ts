@@ -7,7 +7,14 @@ import type { StoredPayment, StoredRefund } from '../payments/journal';
 export function localDayAndHour(iso: string, timeZone: string): { day: string; hour: number } | undefined {
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return undefined;
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
   const part = (type: string): string => parts.find((p) => p.type === type)?.value ?? '';
   return { day: `${part('year')}-${part('month')}-${part('day')}`, hour: Number(part('hour')) };
 }
@@ -21,7 +28,8 @@ export function searchWindow(date: string): { from: string; to: string } {
 const asCurrency = (currency: string): Currency | undefined => CURRENCIES.find((c) => c === currency.toLowerCase());
 
 /** Who a payment counts for: the agent who took it (journal), else the agent the service kept in its metadata. */
-const agentOf = (payment: StoredPayment): string => payment.operatorId ?? (typeof payment.metadata['agent'] === 'string' ? payment.metadata['agent'] : 'unknown');
+const agentOf = (payment: StoredPayment): string =>
+  payment.operatorId ?? (typeof payment.metadata['agent'] === 'string' ? payment.metadata['agent'] : 'unknown');
 
 interface Sums {
   payments: number;
@@ -106,7 +114,9 @@ export function endOfDayReport({ date, timeZone, payments, refunds }: EndOfDayIn
     desks: [...byDesk.values()]
       .sort((a, b) => a.deskId.localeCompare(b.deskId) || a.currency.localeCompare(b.currency))
       .map((d) => ({ deskId: d.deskId, currency: d.currency, ...totalsOf(d) })),
-    totals: [...byCurrency.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, s]) => ({ currency, ...totalsOf(s) })),
+    totals: [...byCurrency.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, s]) => ({ currency, ...totalsOf(s) })),
     plans: [...plans.values()]
       .sort((a, b) => a.currency.localeCompare(b.currency) || a.installments - b.installments)
       .map((plan) => ({ ...plan })),

@@ -40,11 +40,17 @@ const COLUMN_OF_FIELD: Record<keyof ReservationView, ReservationCsvColumn> = {
 };
 
 const KNOWN = new Set<string>(RESERVATION_CSV_COLUMNS.map((column) => column.name));
-const REQUIRED: readonly ReservationCsvColumn[] = RESERVATION_CSV_COLUMNS.filter((column) => column.required).map((column) => column.name);
+const REQUIRED: readonly ReservationCsvColumn[] = RESERVATION_CSV_COLUMNS.filter((column) => column.required).map(
+  (column) => column.name,
+);
 const COLUMN_LIST = RESERVATION_CSV_COLUMNS.map((column) => column.name).join(', ');
 
 /** "Confirmation Number", "confirmation-number" and "CONFIRMATION_NUMBER" all name confirmation_number. */
-const headerName = (cell: string): string => cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const headerName = (cell: string): string =>
+  cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** Spreadsheets set to a Spanish locale may save with semicolons (or tabs): taken from the header line. */
 function detectDelimiter(text: string): string {
@@ -80,7 +86,11 @@ class Problems {
 }
 
 /** A problem: its code and numbers (what the renderer words), where it is, and the same in English for logs. */
-const issue = (code: CsvIssueCode, message: string, where: { line?: number | undefined; column?: string | undefined; params?: Record<string, number> } = {}): CsvImportIssue => ({
+const issue = (
+  code: CsvIssueCode,
+  message: string,
+  where: { line?: number | undefined; column?: string | undefined; params?: Record<string, number> } = {},
+): CsvImportIssue => ({
   code,
   message,
   ...(where.line === undefined ? {} : { line: where.line }),
@@ -88,7 +98,11 @@ const issue = (code: CsvIssueCode, message: string, where: { line?: number | und
   ...(where.params === undefined ? {} : { params: where.params }),
 });
 
-const fail = (code: CsvIssueCode, message: string, where: { line?: number | undefined; params?: Record<string, number> } = {}): CsvReadResult => ({
+const fail = (
+  code: CsvIssueCode,
+  message: string,
+  where: { line?: number | undefined; params?: Record<string, number> } = {},
+): CsvReadResult => ({
   ok: false,
   errors: [issue(code, message, where)],
   moreErrors: 0,
@@ -113,10 +127,16 @@ function decode(data: string | Uint8Array): string | undefined {
 function syntaxProblem(error: CsvError): [CsvIssueCode, string] {
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return ['quote_not_closed', 'A quote (") opened on this line is never closed: check the quotes around the cells.'];
+      return [
+        'quote_not_closed',
+        'A quote (") opened on this line is never closed: check the quotes around the cells.',
+      ];
     case 'CSV_INVALID_CLOSING_QUOTE':
     case 'INVALID_OPENING_QUOTE':
-      return ['quote_misplaced', 'A quote (") is in the wrong place: a cell with quotes must start and end with them, and a quote inside it is written twice ("").'];
+      return [
+        'quote_misplaced',
+        'A quote (") is in the wrong place: a cell with quotes must start and end with them, and a quote inside it is written twice ("").',
+      ];
     default:
       return ['not_csv', 'This line is not valid CSV: check the quotes and separators.'];
   }
@@ -126,18 +146,30 @@ function syntaxProblem(error: CsvError): [CsvIssueCode, string] {
 export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   const size = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.byteLength;
   if (size > MAX_CSV_BYTES) {
-    return fail('file_too_large', `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB: split it into smaller files and import each one.`, { params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
+    return fail(
+      'file_too_large',
+      `The file is larger than ${MAX_CSV_BYTES / 1024 / 1024} MB: split it into smaller files and import each one.`,
+      { params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } },
+    );
   }
   const text = decode(data);
   if (text === undefined) {
-    return fail('not_utf8', 'The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and import it again.');
+    return fail(
+      'not_utf8',
+      'The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and import it again.',
+    );
   }
 
   const content = text.replace(/^\uFEFF/, '');
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // With `info`, each record comes with where it ended (csv-parse's types do not say so).
-    records = parse(content, { delimiter: detectDelimiter(content), info: true, relax_column_count: true, trim: true }) as unknown as typeof records;
+    records = parse(content, {
+      delimiter: detectDelimiter(content),
+      info: true,
+      relax_column_count: true,
+      trim: true,
+    }) as unknown as typeof records;
   } catch (error) {
     if (error instanceof CsvError) {
       const [code, message] = syntaxProblem(error);
@@ -157,7 +189,8 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   }
 
   const [header, ...body] = rows;
-  if (header === undefined) return fail('empty_file', `The file is empty. It needs a header row (${COLUMN_LIST}) and one row per reservation.`);
+  if (header === undefined)
+    return fail('empty_file', `The file is empty. It needs a header row (${COLUMN_LIST}) and one row per reservation.`);
 
   const problems = new Problems();
   // A header cell is quoted back when it is not a column: one holding card data (a file without its header row, its
@@ -174,15 +207,30 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
   for (const name of unknown) {
     problems.add(
       name === ''
-        ? issue('unnamed_column', `A column has no name in the header row. The columns are: ${COLUMN_LIST}.`, { line: header.line })
-        : issue('unknown_column', `"${name}" is not a column the app knows. The columns are: ${COLUMN_LIST}.`, { line: header.line, column: name }),
+        ? issue('unnamed_column', `A column has no name in the header row. The columns are: ${COLUMN_LIST}.`, {
+            line: header.line,
+          })
+        : issue('unknown_column', `"${name}" is not a column the app knows. The columns are: ${COLUMN_LIST}.`, {
+            line: header.line,
+            column: name,
+          }),
     );
   }
   for (const name of new Set(columns.filter((name, i) => name !== '' && columns.indexOf(name) !== i))) {
-    problems.add(issue('duplicate_column', `The column "${name}" appears twice in the header row.`, { line: header.line, column: name }));
+    problems.add(
+      issue('duplicate_column', `The column "${name}" appears twice in the header row.`, {
+        line: header.line,
+        column: name,
+      }),
+    );
   }
   for (const name of REQUIRED.filter((name) => !columns.includes(name))) {
-    problems.add(issue('missing_column', `The header row has no "${name}" column, which every reservation needs.`, { line: header.line, column: name }));
+    problems.add(
+      issue('missing_column', `The header row has no "${name}" column, which every reservation needs.`, {
+        line: header.line,
+        column: name,
+      }),
+    );
   }
   if (problems.any) return problems.result();
 
@@ -233,16 +281,28 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     const balanceCell = cell('balance_due');
     const balanceDue = balanceCell === '' ? undefined : parseAmount(balanceCell);
     if (balanceCell !== '' && balanceDue === undefined) {
-      rowProblem('balance_due', 'balance_format', 'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).');
+      rowProblem(
+        'balance_due',
+        'balance_format',
+        'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).',
+      );
     }
     const balance = balanceDue === undefined ? undefined : BalanceDue.safeParse(balanceDue);
     if (balance?.success === false && balanceDue !== undefined) {
-      rowProblem('balance_due', balanceCode(balanceDue), balance.error.issues[0]?.message ?? 'The balance due is not valid.');
+      rowProblem(
+        'balance_due',
+        balanceCode(balanceDue),
+        balance.error.issues[0]?.message ?? 'The balance due is not valid.',
+      );
     }
     const phoneCell = cell('guest_phone');
     const guestPhone = phoneCell === '' ? undefined : toE164(phoneCell);
     if (phoneCell !== '' && guestPhone === undefined) {
-      rowProblem('guest_phone', 'invalid_phone', 'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.');
+      rowProblem(
+        'guest_phone',
+        'invalid_phone',
+        'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.',
+      );
     }
     const emailCell = cell('guest_email');
 
@@ -263,10 +323,21 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     if (!parsed.success) {
       for (const schemaIssue of parsed.error.issues) {
         const field = schemaIssue.path[0];
-        const column = typeof field === 'string' && field in COLUMN_OF_FIELD ? COLUMN_OF_FIELD[field as keyof ReservationView] : undefined;
+        const column =
+          typeof field === 'string' && field in COLUMN_OF_FIELD
+            ? COLUMN_OF_FIELD[field as keyof ReservationView]
+            : undefined;
         if (column === undefined) continue;
-        if (cell(column) === '' && REQUIRED.includes(column)) rowProblem(column, 'empty_cell', `The ${column} cell is empty; every reservation needs it.`);
-        else rowProblem(column, column === 'check_out' && schemaIssue.message === CHECK_OUT_BEFORE_CHECK_IN ? 'check_out_before_check_in' : 'invalid_value', schemaIssue.message);
+        if (cell(column) === '' && REQUIRED.includes(column))
+          rowProblem(column, 'empty_cell', `The ${column} cell is empty; every reservation needs it.`);
+        else
+          rowProblem(
+            column,
+            column === 'check_out' && schemaIssue.message === CHECK_OUT_BEFORE_CHECK_IN
+              ? 'check_out_before_check_in'
+              : 'invalid_value',
+            schemaIssue.message,
+          );
       }
       continue;
     }
@@ -277,11 +348,15 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
     const firstLine = seen.get(key);
     if (firstLine !== undefined) {
       problems.add(
-        issue('duplicate_confirmation', `This confirmation number is already on line ${firstLine}: each reservation can appear only once in a file.`, {
-          line,
-          column: 'confirmation_number',
-          params: { firstLine },
-        }),
+        issue(
+          'duplicate_confirmation',
+          `This confirmation number is already on line ${firstLine}: each reservation can appear only once in a file.`,
+          {
+            line,
+            column: 'confirmation_number',
+            params: { firstLine },
+          },
+        ),
       );
       continue;
     }

@@ -37,7 +37,17 @@ const ROWS: readonly Row[] = [
   ['CUN-7T2V5W', 'Sofía Núñez Ortega', 'CUN', 40, 3, 15_300, 'mxn', '+529981234567', 'sofia.nunez@example.mx'],
   ['CUN-9M4P7Q', 'Joaquín Núñez Ortega', 'CUN', 1, 4, 2_400, 'mxn', '+529981234570', 'joaquin.nunez@example.mx'],
   ['MEX-2H8R5T', 'José Ángel Muñoz Pérez', 'MEX', 0, 2, 3_600, 'mxn', '+525512345678', 'jose.munoz@example.mx'],
-  ['MEX-4K6W9Z', 'María Fernanda Gutiérrez Ríos', 'MEX', 3, 3, 1_800, 'mxn', '+525587654321', 'mafer.gutierrez@example.mx'],
+  [
+    'MEX-4K6W9Z',
+    'María Fernanda Gutiérrez Ríos',
+    'MEX',
+    3,
+    3,
+    1_800,
+    'mxn',
+    '+525587654321',
+    'mafer.gutierrez@example.mx',
+  ],
   ['SJD-3B7N1C', "Emily O'Connor", 'SJD', 5, 7, 5_680, 'usd', '+14155550143', 'emily.oconnor@example.com'],
   ['SJD-8D2F6G', 'Michael Johnson', 'SJD', 12, 5, 3_125.4, 'usd', '+13125550187', 'michael.johnson@example.com'],
   ['PVR-5J1L3M', 'Héctor Ibáñez Salazar', 'PVR', 2, 3, 899.99, 'mxn', '+523222241987', 'hector.ibanez@example.mx'],
@@ -72,19 +82,21 @@ const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** The demo reservations, their stays placed around `now` (ms since the epoch) so that they look current. */
 export function demoReservations(now: number): ReservationView[] {
   const today = Math.floor(now / DAY_MS) * DAY_MS;
-  return ROWS.map(([confirmationNumber, guestName, hotel, inDays, nights, balanceDue, currency, guestPhone, guestEmail]) => {
-    const checkIn = today + inDays * DAY_MS;
-    return {
-      confirmationNumber,
-      guestName,
-      checkIn: isoDay(checkIn),
-      checkOut: isoDay(checkIn + nights * DAY_MS),
-      hotelName: HOTELS[hotel],
-      balanceDueCents: toCents(balanceDue),
-      currency,
-      ...(guestPhone === undefined ? {} : { guestPhone }),
-      ...(guestEmail === undefined ? {} : { guestEmail }),
-      ...guestLanguageOf({ guestPhone }),
-    };
-  });
+  return ROWS.map(
+    ([confirmationNumber, guestName, hotel, inDays, nights, balanceDue, currency, guestPhone, guestEmail]) => {
+      const checkIn = today + inDays * DAY_MS;
+      return {
+        confirmationNumber,
+        guestName,
+        checkIn: isoDay(checkIn),
+        checkOut: isoDay(checkIn + nights * DAY_MS),
+        hotelName: HOTELS[hotel],
+        balanceDueCents: toCents(balanceDue),
+        currency,
+        ...(guestPhone === undefined ? {} : { guestPhone }),
+        ...(guestEmail === undefined ? {} : { guestEmail }),
+        ...guestLanguageOf({ guestPhone }),
+      };
+    },
+  );
 }

@@ -30,18 +30,32 @@ export type AnyReservationSource = BuiltinReservationStore | RestReservationSour
  * The source for the `reservations` setting (undefined: the built-in store). Throws `configuration` with the field
  * named when the setting does not hold together, `storage` when the file cannot be opened.
  */
-export async function createReservationSource(config: unknown, deps: ReservationSourceDeps): Promise<AnyReservationSource> {
+export async function createReservationSource(
+  config: unknown,
+  deps: ReservationSourceDeps,
+): Promise<AnyReservationSource> {
   const parsed = ReservationSourceConfig.safeParse(config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = ['reservations', ...(issue?.path.map(String) ?? [])].join('.');
-    throw new ReservationError('configuration', `The reservation settings are not valid (${field} ${issue?.message ?? 'is not valid'}). Tell IT.`);
+    throw new ReservationError(
+      'configuration',
+      `The reservation settings are not valid (${field} ${issue?.message ?? 'is not valid'}). Tell IT.`,
+    );
   }
   const settings = parsed.data;
-  if (settings.kind === 'rest') return new RestReservationSource(settings, { fetch: deps.fetch, ...(deps.secret === undefined ? {} : { secret: deps.secret }) });
+  if (settings.kind === 'rest')
+    return new RestReservationSource(settings, {
+      fetch: deps.fetch,
+      ...(deps.secret === undefined ? {} : { secret: deps.secret }),
+    });
 
   const training = deps.training === true;
-  const options = { training, ...(deps.now === undefined ? {} : { now: deps.now }), ...(deps.deskId === undefined ? {} : { deskId: deps.deskId }) };
+  const options = {
+    training,
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+    ...(deps.deskId === undefined ? {} : { deskId: deps.deskId }),
+  };
   // Demo guests never go to the center: training keeps its own file in the desk's data folder.
   const store =
     training || deps.storage === undefined

@@ -4,7 +4,12 @@ import type { ReservationView } from '../../shared/reservations';
 
 /** Names compared without accents, case or repeated spaces: "Núñez" and "NUNEZ" fold to "nunez". */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A phone's digits as stored: the whole E.164 number without "+", and the number inside its country. */
@@ -27,7 +32,10 @@ export const MIN_PHONE_DIGITS = 4;
  * and digits as their ASCII forms — "cun6b3d8f", "CUN 6B3D8F" and "CUN–6B3D8F" all find CUN-6B3D8F.
  */
 export function confirmationKey(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{Pd}]+/gu, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\p{Pd}]+/gu, '');
 }
 
 /**
@@ -113,9 +121,11 @@ export function matchRank(view: ReservationView, keys: QueryKeys): number | unde
     const phone = phoneKeys(view.guestPhone);
     if (phone.digits === keys.phoneDigits || phone.national === keys.phoneDigits) return RANK.phone;
     if (phone.digits.endsWith(keys.phoneDigits)) return RANK.phoneEnd;
-    if (phone.digits.startsWith(keys.phoneDigits) || phone.national.startsWith(keys.phoneDigits)) return RANK.phoneStart;
+    if (phone.digits.startsWith(keys.phoneDigits) || phone.national.startsWith(keys.phoneDigits))
+      return RANK.phoneStart;
   }
-  if (keys.reference !== undefined && confirmationKey(view.confirmationNumber).includes(keys.reference)) return RANK.confirmationPart;
+  if (keys.reference !== undefined && confirmationKey(view.confirmationNumber).includes(keys.reference))
+    return RANK.confirmationPart;
   if (keys.words.length === 0) return undefined;
   const words = searchWords(view.guestName);
   const startsWord = (typed: string): boolean => words.some((word) => word.startsWith(typed));
@@ -123,6 +133,7 @@ export function matchRank(view: ReservationView, keys: QueryKeys): number | unde
   if (foldText(view.guestName) === keys.name) return RANK.nameExact;
   if (keys.words.every((typed) => words.includes(typed))) return RANK.nameWords;
   if (keys.words.every(startsWord)) return RANK.nameWordStart;
-  if (keys.words.every((typed) => (typed.length >= MIN_FRAGMENT_CHARS ? joined.includes(typed) : startsWord(typed)))) return RANK.nameContains;
+  if (keys.words.every((typed) => (typed.length >= MIN_FRAGMENT_CHARS ? joined.includes(typed) : startsWord(typed))))
+    return RANK.nameContains;
   return undefined;
 }

@@ -1,7 +1,15 @@
 /** The partner's reservation system over REST: configurable paths and field mapping, a secret auth header, a timeout, and errors an agent understands. */
 import type { z } from 'zod';
 import { toCents } from '../../shared/payments';
-import { BalanceDue, GuestEmail, MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, toE164, type ReservationQuery } from '../../shared/reservations';
+import {
+  BalanceDue,
+  GuestEmail,
+  MAX_SEARCH_RESULTS,
+  ReservationView,
+  guestLanguageOf,
+  toE164,
+  type ReservationQuery,
+} from '../../shared/reservations';
 import { findCardData } from '../../shared/text';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
 import { SecretError } from '../secrets/errors';
@@ -40,14 +48,23 @@ const FIELD_LABEL: Record<ReservationField, string> = {
 };
 
 /** The view's fields that come from one field of the partner's record under another name. */
-const SOURCE_FIELD: Partial<Record<string, ReservationField>> = { balanceDueCents: 'balanceDue', guestLanguage: 'guestLanguage', guestLanguageFrom: 'guestLanguage' };
+const SOURCE_FIELD: Partial<Record<string, ReservationField>> = {
+  balanceDueCents: 'balanceDue',
+  guestLanguage: 'guestLanguage',
+  guestLanguageFrom: 'guestLanguage',
+};
 
 /** Follows "a.b.0.c" through objects and lists; undefined when any step is missing. */
 export function readPath(value: unknown, path: string): unknown {
   let current = value;
   for (const step of path.split('.')) {
     if (Array.isArray(current) && /^\d+$/.test(step)) current = current[Number(step)];
-    else if (current !== null && typeof current === 'object' && !Array.isArray(current) && Object.hasOwn(current, step)) {
+    else if (
+      current !== null &&
+      typeof current === 'object' &&
+      !Array.isArray(current) &&
+      Object.hasOwn(current, step)
+    ) {
       current = (current as Record<string, unknown>)[step];
     } else return undefined;
   }
@@ -55,7 +72,11 @@ export function readPath(value: unknown, path: string): unknown {
 }
 
 const badResponse = (detail: string, status?: number): ReservationError =>
-  new ReservationError('bad_response', `The reservation system sent an answer the app cannot read: ${detail}. ${TELL_IT_MAPPING}`, status);
+  new ReservationError(
+    'bad_response',
+    `The reservation system sent an answer the app cannot read: ${detail}. ${TELL_IT_MAPPING}`,
+    status,
+  );
 
 /** RFC 9110 field-value characters: no CR, LF or NUL, so a secret can never split a header. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]+$/;
@@ -76,7 +97,10 @@ export class RestReservationSource implements ReservationSource {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.map(String).join('.') ?? '';
-      throw new ReservationError('configuration', `The reservation system settings are not valid (${field === '' ? 'reservations' : field} ${issue?.message ?? 'is not valid'}). Tell IT.`);
+      throw new ReservationError(
+        'configuration',
+        `The reservation system settings are not valid (${field === '' ? 'reservations' : field} ${issue?.message ?? 'is not valid'}). Tell IT.`,
+      );
     }
     this.config = parsed.data;
     this.mapping = { ...DEFAULT_FIELD_MAPPING, ...stripUndefined(parsed.data.mapping) };
@@ -136,7 +160,11 @@ export class RestReservationSource implements ReservationSource {
   }
 
   /** One GET; the parsed JSON body, or NOT_FOUND for a 404 when `notFoundIsEmpty`. */
-  private async request(path: string, params: Record<string, string> | undefined, notFoundIsEmpty: boolean): Promise<unknown> {
+  private async request(
+    path: string,
+    params: Record<string, string> | undefined,
+    notFoundIsEmpty: boolean,
+  ): Promise<unknown> {
     if (this.closing.signal.aborted) throw closedError();
     const url = new URL(this.config.baseUrl.replace(/\/+$/, '') + path);
     for (const [name, value] of Object.entries(params ?? {})) url.searchParams.set(name, value);
@@ -173,20 +201,39 @@ export class RestReservationSource implements ReservationSource {
       );
     }
     if (status === 429) {
-      throw new ReservationError('unavailable', 'The reservation system is busy right now (HTTP 429). Try again in a moment.', status);
+      throw new ReservationError(
+        'unavailable',
+        'The reservation system is busy right now (HTTP 429). Try again in a moment.',
+        status,
+      );
     }
     if (status >= 500) {
-      throw new ReservationError('unavailable', `The reservation system has a problem right now (HTTP ${status}). Try again in a moment; if it keeps happening, tell IT.`, status);
+      throw new ReservationError(
+        'unavailable',
+        `The reservation system has a problem right now (HTTP ${status}). Try again in a moment; if it keeps happening, tell IT.`,
+        status,
+      );
     }
     if (status >= 300 && status < 400) throw badResponse(`it answered with a redirect (HTTP ${status})`, status);
     if (status === 404) {
-      throw new ReservationError('rejected', 'The reservation system does not know the search address (HTTP 404). Tell IT to check the reservation system settings.', status);
+      throw new ReservationError(
+        'rejected',
+        'The reservation system does not know the search address (HTTP 404). Tell IT to check the reservation system settings.',
+        status,
+      );
     }
-    throw new ReservationError('rejected', `The reservation system refused the request (HTTP ${status}). Check what you typed; if it keeps happening, tell IT.`, status);
+    throw new ReservationError(
+      'rejected',
+      `The reservation system refused the request (HTTP ${status}). Check what you typed; if it keeps happening, tell IT.`,
+      status,
+    );
   }
 
   private async secretValue(): Promise<string> {
-    const missing = new ReservationError('configuration', 'The access key for the reservation system is not set up on this computer. Tell IT.');
+    const missing = new ReservationError(
+      'configuration',
+      'The access key for the reservation system is not set up on this computer. Tell IT.',
+    );
     if (this.secret === undefined) throw missing;
     let value: string | undefined;
     try {
@@ -198,7 +245,10 @@ export class RestReservationSource implements ReservationSource {
     }
     if (value === undefined || value.trim() === '') throw missing;
     if (!HEADER_VALUE.test(value)) {
-      throw new ReservationError('configuration', 'The access key for the reservation system has characters that cannot be sent (a line break?). Tell IT to set it again.');
+      throw new ReservationError(
+        'configuration',
+        'The access key for the reservation system has characters that cannot be sent (a line break?). Tell IT to set it again.',
+      );
     }
     return value;
   }
@@ -212,7 +262,10 @@ export class RestReservationSource implements ReservationSource {
         `The reservation system did not answer within ${seconds} ${seconds === 1 ? 'second' : 'seconds'}. Try again in a moment; if it keeps happening, tell IT.`,
       );
     }
-    return new ReservationError('unreachable', 'The reservation system cannot be reached. Check the network connection and try again; if it keeps happening, tell IT.');
+    return new ReservationError(
+      'unreachable',
+      'The reservation system cannot be reached. Check the network connection and try again; if it keeps happening, tell IT.',
+    );
   }
 
   /** The body as text, at most MAX_RESPONSE_BYTES, within the same timeout as the request. */
@@ -246,12 +299,16 @@ export class RestReservationSource implements ReservationSource {
 
   /** One partner record as our view: values converted where the partner's form differs, then the shared schema. */
   private toView(record: unknown): ReservationView {
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw badResponse('a reservation is not an object');
-    const raw = Object.fromEntries(RESERVATION_FIELDS.map((field) => [field, readPath(record, this.mapping[field])])) as Record<ReservationField, unknown>;
+    if (record === null || typeof record !== 'object' || Array.isArray(record))
+      throw badResponse('a reservation is not an object');
+    const raw = Object.fromEntries(
+      RESERVATION_FIELDS.map((field) => [field, readPath(record, this.mapping[field])]),
+    ) as Record<ReservationField, unknown>;
     this.refuseCardData(raw);
 
     const candidate: Record<string, unknown> = {
-      confirmationNumber: typeof raw.confirmationNumber === 'number' ? String(raw.confirmationNumber) : raw.confirmationNumber,
+      confirmationNumber:
+        typeof raw.confirmationNumber === 'number' ? String(raw.confirmationNumber) : raw.confirmationNumber,
       guestName: raw.guestName,
       checkIn: datePart(raw.checkIn),
       checkOut: datePart(raw.checkOut),
@@ -267,15 +324,24 @@ export class RestReservationSource implements ReservationSource {
     const email = typeof raw.guestEmail === 'string' ? GuestEmail.safeParse(raw.guestEmail.trim()) : undefined;
     if (email?.success === true) candidate.guestEmail = email.data;
     // A language the app does not speak (or none) leaves it to the phone's country.
-    Object.assign(candidate, guestLanguageOf({ language: typeof raw.guestLanguage === 'string' ? raw.guestLanguage : undefined, guestPhone: phone }));
+    Object.assign(
+      candidate,
+      guestLanguageOf({
+        language: typeof raw.guestLanguage === 'string' ? raw.guestLanguage : undefined,
+        guestPhone: phone,
+      }),
+    );
 
     const parsed = ReservationView.safeParse(candidate);
     if (parsed.success) return parsed.data;
     const path = parsed.error.issues[0]?.path[0];
     const field = typeof path === 'string' ? (SOURCE_FIELD[path] ?? (path as ReservationField)) : undefined;
-    if (field === undefined || !(field in FIELD_LABEL)) throw badResponse('a reservation does not fit the field mapping');
+    if (field === undefined || !(field in FIELD_LABEL))
+      throw badResponse('a reservation does not fit the field mapping');
     const missing = raw[field] === undefined || raw[field] === null;
-    throw badResponse(`${FIELD_LABEL[field]} (their field "${this.mapping[field]}") is ${missing ? 'missing' : 'not in a form the app understands'}`);
+    throw badResponse(
+      `${FIELD_LABEL[field]} (their field "${this.mapping[field]}") is ${missing ? 'missing' : 'not in a form the app understands'}`,
+    );
   }
 
   /** A reservation holding card data (the detector every free-text field uses) is never shown: its field is named, never its value. */
@@ -309,5 +375,7 @@ function datePart(value: unknown): unknown {
 }
 
 function stripUndefined<T extends object>(object: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -28,4 +28,7 @@ export function checkConfirmationNumber(id: unknown): string {
 }
 
 export const closedError = (): ReservationError =>
-  new ReservationError('closed', 'Reservations are not available right now: the app is closing or changing the reservation source. Try again.');
+  new ReservationError(
+    'closed',
+    'Reservations are not available right now: the app is closing or changing the reservation source. Try again.',
+  );

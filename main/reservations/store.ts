@@ -6,12 +6,27 @@
  */
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Currency } from '../../shared/payments';
-import { MAX_SEARCH_RESULTS, ReservationView, guestLanguageOf, type CsvImportResult, type ReservationQuery } from '../../shared/reservations';
+import {
+  MAX_SEARCH_RESULTS,
+  ReservationView,
+  guestLanguageOf,
+  type CsvImportResult,
+  type ReservationQuery,
+} from '../../shared/reservations';
 import { embeddedStorage, StorageError, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 import { readReservationCsv } from './csv';
 import { demoReservations } from './demo';
 import { ReservationError } from './errors';
-import { APOSTROPHES, MIN_FRAGMENT_CHARS, RANK, confirmationKey, foldText, phoneKeys, queryKeys, type QueryKeys } from './match';
+import {
+  APOSTROPHES,
+  MIN_FRAGMENT_CHARS,
+  RANK,
+  confirmationKey,
+  foldText,
+  phoneKeys,
+  queryKeys,
+  type QueryKeys,
+} from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';
 
 /** The file for real (imported) reservations, and training's own. */
@@ -20,7 +35,10 @@ export const TRAINING_RESERVATIONS_FILE = 'reservations-training.db';
 
 /** A SQL expression: the column's text without the apostrophes a name is written with (APOSTROPHES). */
 function sqliteWithoutApostrophes(column: string): string {
-  return [...APOSTROPHES].reduce((expression, mark) => `replace(${expression}, '${mark.replace(/'/g, "''")}', '')`, column);
+  return [...APOSTROPHES].reduce(
+    (expression, mark) => `replace(${expression}, '${mark.replace(/'/g, "''")}', '')`,
+    column,
+  );
 }
 
 /** The center's schema of this store. */
@@ -44,7 +62,8 @@ async function postgresSearchMigration(db: Kysely<unknown>): Promise<void> {
   const installed = await sql<{ extname: string; schema: string }>`
     SELECT e.extname, n.nspname AS schema FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
      WHERE e.extname IN ('unaccent', 'pg_trgm')`.execute(db);
-  const schemaOf = (extension: string): string => installed.rows.find((row) => row.extname === extension)?.schema ?? SCHEMA;
+  const schemaOf = (extension: string): string =>
+    installed.rows.find((row) => row.extname === extension)?.schema ?? SCHEMA;
   const unaccent = schemaOf('unaccent');
   const trgm = schemaOf('pg_trgm');
   const apostrophes = `[${APOSTROPHES}]`;
@@ -55,11 +74,21 @@ async function postgresSearchMigration(db: Kysely<unknown>): Promise<void> {
       ${sql.lit(apostrophes)}, '', 'g'), ${sql.lit(separators)}, ' ', 'g'))`.execute(db);
   await sql`GRANT EXECUTE ON FUNCTION ${sql.table(`${SCHEMA}.search_text`)}(text) TO PUBLIC`.execute(db);
   const table = sql.table(`${SCHEMA}.reservations`);
-  await sql`ALTER TABLE ${table} ADD COLUMN search_name text GENERATED ALWAYS AS (${sql.table(`${SCHEMA}.search_text`)}(guest_name)) STORED`.execute(db);
-  await sql`CREATE INDEX reservations_search_name ON ${table} USING gin (search_name ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
-  await sql`CREATE INDEX reservations_confirmation_part ON ${table} USING gin (confirmation_key ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
-  await sql`CREATE INDEX reservations_phone_national_part ON ${table} USING gin (phone_national ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
-  await sql`CREATE INDEX reservations_phone_digits_part ON ${table} USING gin (phone_digits ${sql.id(trgm)}.gin_trgm_ops)`.execute(db);
+  await sql`ALTER TABLE ${table} ADD COLUMN search_name text GENERATED ALWAYS AS (${sql.table(`${SCHEMA}.search_text`)}(guest_name)) STORED`.execute(
+    db,
+  );
+  await sql`CREATE INDEX reservations_search_name ON ${table} USING gin (search_name ${sql.id(trgm)}.gin_trgm_ops)`.execute(
+    db,
+  );
+  await sql`CREATE INDEX reservations_confirmation_part ON ${table} USING gin (confirmation_key ${sql.id(trgm)}.gin_trgm_ops)`.execute(
+    db,
+  );
+  await sql`CREATE INDEX reservations_phone_national_part ON ${table} USING gin (phone_national ${sql.id(trgm)}.gin_trgm_ops)`.execute(
+    db,
+  );
+  await sql`CREATE INDEX reservations_phone_digits_part ON ${table} USING gin (phone_digits ${sql.id(trgm)}.gin_trgm_ops)`.execute(
+    db,
+  );
 }
 
 const sqliteMigrations = {
@@ -101,7 +130,10 @@ const sqliteMigrations = {
   // The desk that last wrote each reservation ('' before desks had ids).
   '0003_desk': {
     up: async (db: Kysely<unknown>) => {
-      await db.schema.alterTable('reservations').addColumn('desk_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('reservations')
+        .addColumn('desk_id', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
     },
   },
   // SQLite's full-text search, kept by triggers, existing reservations indexed here. reservation_words: the name's
@@ -125,7 +157,9 @@ const sqliteMigrations = {
    INSERT INTO reservation_words (rowid, name, phone_national, phone_digits)
      SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, phone_national, phone_digits FROM reservations;
    INSERT INTO reservation_fragments (rowid, name, reference)
-     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, coalesce(confirmation_key, '') FROM reservations;`.execute(db);
+     SELECT rowid, ${sql.raw(sqliteWithoutApostrophes('guest_name'))}, coalesce(confirmation_key, '') FROM reservations;`.execute(
+        db,
+      );
     },
   },
 };
@@ -163,8 +197,16 @@ export const RESERVATIONS_STORE: StoreDefinition = {
             .execute();
           await db.schema.createIndex('reservations_email').on('reservations').column('email_key').execute();
           await db.schema.createIndex('reservations_phone_digits').on('reservations').column('phone_digits').execute();
-          await db.schema.createIndex('reservations_phone_national').on('reservations').column('phone_national').execute();
-          await db.schema.createIndex('reservations_confirmation_key').on('reservations').column('confirmation_key').execute();
+          await db.schema
+            .createIndex('reservations_phone_national')
+            .on('reservations')
+            .column('phone_national')
+            .execute();
+          await db.schema
+            .createIndex('reservations_confirmation_key')
+            .on('reservations')
+            .column('confirmation_key')
+            .execute();
         },
       },
       '0002_search': { up: (db: Kysely<unknown>) => postgresSearchMigration(db) },
@@ -213,10 +255,30 @@ export interface ReservationsDB {
 
 type ReservationRecord = Pick<
   ReservationsTable,
-  'confirmation_number' | 'guest_name' | 'check_in' | 'check_out' | 'hotel_name' | 'balance_cents' | 'currency' | 'guest_phone' | 'guest_email' | 'guest_language'
+  | 'confirmation_number'
+  | 'guest_name'
+  | 'check_in'
+  | 'check_out'
+  | 'hotel_name'
+  | 'balance_cents'
+  | 'currency'
+  | 'guest_phone'
+  | 'guest_email'
+  | 'guest_language'
 >;
 
-const COLUMNS = ['confirmation_number', 'guest_name', 'check_in', 'check_out', 'hotel_name', 'balance_cents', 'currency', 'guest_phone', 'guest_email', 'guest_language'] as const;
+const COLUMNS = [
+  'confirmation_number',
+  'guest_name',
+  'check_in',
+  'check_out',
+  'hotel_name',
+  'balance_cents',
+  'currency',
+  'guest_phone',
+  'guest_email',
+  'guest_language',
+] as const;
 
 const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -247,7 +309,8 @@ interface TextMatch {
   nameContains?: RawBuilder<SqlBool>;
 }
 
-const and = (conditions: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> => sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+const and = (conditions: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
 
 /** An FTS5 string: the text in double quotes, its own doubled (the words and keys hold letters and digits only, mostly). */
 const ftsString = (text: string): string => `"${text.replace(/"/g, '""')}"`;
@@ -257,18 +320,25 @@ function sqliteMatch(keys: QueryKeys): TextMatch {
   const inTable = (table: 'reservation_words' | 'reservation_fragments', query: string): RawBuilder<SqlBool> =>
     sql<SqlBool>`rowid IN (SELECT rowid FROM ${sql.table(table)} WHERE ${sql.table(table)} MATCH ${query})`;
   const match: TextMatch = {};
-  if (keys.phoneDigits !== undefined) match.phoneStart = inTable('reservation_words', `{phone_national phone_digits} : ${ftsString(keys.phoneDigits)}*`);
-  if (keys.reference !== undefined) match.reference = inTable('reservation_fragments', `reference : ${ftsString(keys.reference)}`);
+  if (keys.phoneDigits !== undefined)
+    match.phoneStart = inTable('reservation_words', `{phone_national phone_digits} : ${ftsString(keys.phoneDigits)}*`);
+  if (keys.reference !== undefined)
+    match.reference = inTable('reservation_fragments', `reference : ${ftsString(keys.reference)}`);
   if (keys.words.length === 0) return match;
   const all = (each: (word: string) => string): string => `name : (${keys.words.map(each).join(' AND ')})`;
   match.nameWords = inTable('reservation_words', all(ftsString));
-  match.nameWordStart = inTable('reservation_words', all((word) => `${ftsString(word)}*`));
+  match.nameWordStart = inTable(
+    'reservation_words',
+    all((word) => `${ftsString(word)}*`),
+  );
   // The trigram index finds a part of 3 characters or more; a shorter word must start a word of the name.
   const long = keys.words.filter((word) => word.length >= MIN_FRAGMENT_CHARS);
   const short = keys.words.filter((word) => word.length < MIN_FRAGMENT_CHARS);
   match.nameContains = and([
     ...(long.length === 0 ? [] : [inTable('reservation_fragments', `name : (${long.map(ftsString).join(' AND ')})`)]),
-    ...(short.length === 0 ? [] : [inTable('reservation_words', `name : (${short.map((word) => `${ftsString(word)}*`).join(' AND ')})`)]),
+    ...(short.length === 0
+      ? []
+      : [inTable('reservation_words', `name : (${short.map((word) => `${ftsString(word)}*`).join(' AND ')})`)]),
   ]);
   return match;
 }
@@ -281,14 +351,24 @@ function postgresMatch(keys: QueryKeys): TextMatch {
     const start = `${keys.phoneDigits}%`;
     match.phoneStart = sql<SqlBool>`(phone_national LIKE ${start} OR phone_digits LIKE ${start})`;
   }
-  if (keys.reference !== undefined) match.reference = sql<SqlBool>`confirmation_key LIKE ${`%${likeEscape(keys.reference)}%`} ESCAPE ${escape}`;
+  if (keys.reference !== undefined)
+    match.reference = sql<SqlBool>`confirmation_key LIKE ${`%${likeEscape(keys.reference)}%`} ESCAPE ${escape}`;
   if (keys.words.length === 0) return match;
   // Each word folded by the center's own search_text; what is left are letters and digits, never a LIKE wildcard.
   const folded = (word: string) => sql<string>`${sql.table(`${SCHEMA}.search_text`)}(${word})`;
-  const startsWord = (word: string) => sql<SqlBool>`(search_name LIKE ${folded(word)} || '%' OR search_name LIKE '% ' || ${folded(word)} || '%')`;
-  match.nameWords = and(keys.words.map((word) => sql<SqlBool>`(' ' || search_name || ' ') LIKE '% ' || ${folded(word)} || ' %'`));
+  const startsWord = (word: string) =>
+    sql<SqlBool>`(search_name LIKE ${folded(word)} || '%' OR search_name LIKE '% ' || ${folded(word)} || '%')`;
+  match.nameWords = and(
+    keys.words.map((word) => sql<SqlBool>`(' ' || search_name || ' ') LIKE '% ' || ${folded(word)} || ' %'`),
+  );
   match.nameWordStart = and(keys.words.map(startsWord));
-  match.nameContains = and(keys.words.map((word) => (word.length >= MIN_FRAGMENT_CHARS ? sql<SqlBool>`search_name LIKE '%' || ${folded(word)} || '%'` : startsWord(word))));
+  match.nameContains = and(
+    keys.words.map((word) =>
+      word.length >= MIN_FRAGMENT_CHARS
+        ? sql<SqlBool>`search_name LIKE '%' || ${folded(word)} || '%'`
+        : startsWord(word),
+    ),
+  );
   return match;
 }
 
@@ -325,11 +405,16 @@ export class BuiltinReservationStore implements ReservationSource {
   static async open(storage: Storage, options: ReservationStoreOptions = {}): Promise<BuiltinReservationStore> {
     let opened: StoreDatabase<ReservationsDB>;
     try {
-      opened = await storage.open<ReservationsDB>(options.training === true ? TRAINING_RESERVATIONS_STORE : RESERVATIONS_STORE);
+      opened = await storage.open<ReservationsDB>(
+        options.training === true ? TRAINING_RESERVATIONS_STORE : RESERVATIONS_STORE,
+      );
     } catch (error) {
       // The center's refusal travels as its own code (center_unavailable, center_not_ready…); the file's, as before.
       if (error instanceof StorageError && storage.backend === 'postgres') throw error;
-      throw new ReservationError('storage', error instanceof StorageError ? error.message : 'The reservations file could not be opened. Tell IT.');
+      throw new ReservationError(
+        'storage',
+        error instanceof StorageError ? error.message : 'The reservations file could not be opened. Tell IT.',
+      );
     }
     const store = new BuiltinReservationStore(opened, options, undefined);
     try {
@@ -359,7 +444,10 @@ export class BuiltinReservationStore implements ReservationSource {
   /** How many reservations the store holds. */
   count(): Promise<number> {
     return this.guard(async () => {
-      const row = await this.open().db.selectFrom('reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await this.open()
+        .db.selectFrom('reservations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     });
   }
@@ -410,7 +498,11 @@ export class BuiltinReservationStore implements ReservationSource {
   async get(confirmationNumber: string): Promise<ReservationView | undefined> {
     const id = checkConfirmationNumber(confirmationNumber).toLowerCase();
     return this.guard(async () => {
-      const row = await this.open().db.selectFrom('reservations').select(COLUMNS).where('id_key', '=', id).executeTakeFirst();
+      const row = await this.open()
+        .db.selectFrom('reservations')
+        .select(COLUMNS)
+        .where('id_key', '=', id)
+        .executeTakeFirst();
       return row === undefined ? undefined : toView(row);
     });
   }
@@ -434,7 +526,10 @@ export class BuiltinReservationStore implements ReservationSource {
   async importCsv(data: string | Uint8Array): Promise<CsvImportResult> {
     const read = readReservationCsv(data);
     if (!read.ok) return read;
-    return this.guard(async () => ({ ok: true as const, ...(await this.writing((trx) => this.write(trx, read.rows, 'import'))) }));
+    return this.guard(async () => ({
+      ok: true as const,
+      ...(await this.writing((trx) => this.write(trx, read.rows, 'import'))),
+    }));
   }
 
   async close(): Promise<void> {
@@ -452,18 +547,27 @@ export class BuiltinReservationStore implements ReservationSource {
   private writing<T>(fn: (trx: Kysely<ReservationsDB>) => Promise<T>): Promise<T> {
     const store = this.open();
     return store.transaction(async (trx) => {
-      if (store.backend === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtextextended(${'reservations:write'}, 0))`.execute(trx);
+      if (store.backend === 'postgres')
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${'reservations:write'}, 0))`.execute(trx);
       return fn(trx);
     });
   }
 
-  private async write(trx: Kysely<ReservationsDB>, views: readonly ReservationView[], origin: 'demo' | 'import'): Promise<{ created: number; updated: number }> {
+  private async write(
+    trx: Kysely<ReservationsDB>,
+    views: readonly ReservationView[],
+    origin: 'demo' | 'import',
+  ): Promise<{ created: number; updated: number }> {
     const updatedAt = this.now();
     let created = 0;
     let updated = 0;
     for (const view of views) {
       const idKey = view.confirmationNumber.toLowerCase();
-      const exists = await trx.selectFrom('reservations').select('id_key').where('id_key', '=', idKey).executeTakeFirst();
+      const exists = await trx
+        .selectFrom('reservations')
+        .select('id_key')
+        .where('id_key', '=', idKey)
+        .executeTakeFirst();
       if (exists === undefined) created++;
       else updated++;
       const phone = view.guestPhone === undefined ? undefined : phoneKeys(view.guestPhone);
@@ -522,10 +626,19 @@ export class BuiltinReservationStore implements ReservationSource {
   /** Rows written before schema 2 get their confirmation key (once: later writes set it). */
   private async fillConfirmationKeys(): Promise<void> {
     const store = this.open();
-    const missing = await store.db.selectFrom('reservations').select(['id_key', 'confirmation_number']).where('confirmation_key', 'is', null).execute();
+    const missing = await store.db
+      .selectFrom('reservations')
+      .select(['id_key', 'confirmation_number'])
+      .where('confirmation_key', 'is', null)
+      .execute();
     if (missing.length === 0) return;
     await store.transaction(async (trx) => {
-      for (const row of missing) await trx.updateTable('reservations').set({ confirmation_key: confirmationKey(row.confirmation_number) }).where('id_key', '=', row.id_key).execute();
+      for (const row of missing)
+        await trx
+          .updateTable('reservations')
+          .set({ confirmation_key: confirmationKey(row.confirmation_number) })
+          .where('id_key', '=', row.id_key)
+          .execute();
     });
   }
 
@@ -543,7 +656,10 @@ export class BuiltinReservationStore implements ReservationSource {
       return await fn();
     } catch (error) {
       if (error instanceof ReservationError || error instanceof StorageError) throw error;
-      throw new ReservationError('storage', 'The reservations file could not be read or written. Try again; if it keeps happening, tell IT.');
+      throw new ReservationError(
+        'storage',
+        'The reservations file could not be read or written. Try again; if it keeps happening, tell IT.',
+      );
     }
   }
 }

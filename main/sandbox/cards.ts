@@ -11,10 +11,7 @@ export type FailureCode =
   | 'processing_error';
 
 /** What happens when a payment on this card is processed. */
-export type CardScenario =
-  | { kind: 'succeed' }
-  | { kind: 'challenge' }
-  | { kind: 'fail'; code: FailureCode };
+export type CardScenario = { kind: 'succeed' } | { kind: 'challenge' } | { kind: 'fail'; code: FailureCode };
 
 /** interface-decisions.md §9. Only the scenario is kept, never the number. */
 const TEST_CARDS: ReadonlyMap<string, { scenario: CardScenario; msiEligible?: true }> = new Map([

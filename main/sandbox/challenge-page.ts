@@ -18,7 +18,9 @@ function page(title: string, body: string): string {
 }
 
 export function challengeForm(p: { amount: number; currency: string; brand: string; last4: string }): string {
-  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: p.currency.toUpperCase() }).format(p.amount);
+  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: p.currency.toUpperCase() }).format(
+    p.amount,
+  );
   return page(
     'Confirm your payment',
     `<h1>Confirm your payment</h1>
@@ -30,13 +32,19 @@ export function challengeForm(p: { amount: number; currency: string; brand: stri
 
 export const challengeDone = (outcome: 'approve' | 'decline'): string =>
   outcome === 'approve'
-    ? page('Payment confirmed', '<h1>Payment confirmed</h1><p>Thank you. You can close this page and return to your call.</p>')
+    ? page(
+        'Payment confirmed',
+        '<h1>Payment confirmed</h1><p>Thank you. You can close this page and return to your call.</p>',
+      )
     : page('Payment declined', '<h1>Payment declined</h1><p>You declined this payment. You can close this page.</p>');
 
 export const challengeClosed = (state: 'unknown' | 'used' | 'expired' | 'bad_request'): string =>
   ({
     unknown: page('Link not found', '<h1>Link not found</h1><p>This authentication link does not exist.</p>'),
-    used: page('Link already used', '<h1>This link has already been used</h1><p>Each authentication link works once.</p>'),
+    used: page(
+      'Link already used',
+      '<h1>This link has already been used</h1><p>Each authentication link works once.</p>',
+    ),
     expired: page('Link expired', '<h1>This link has expired</h1><p>Ask the agent for a new payment link.</p>'),
     bad_request: page('Choose an answer', '<h1>Choose Approve or Decline</h1>'),
   })[state];

@@ -1,7 +1,14 @@
 /** Injected faults (simulator.md control contract) and the per-client rate limit. */
 import { SECOND, type SimClock } from './clock';
 
-export const FAULT_KINDS = ['error_500', 'error_503', 'error_429', 'delay', 'drop_before_commit', 'drop_after_commit'] as const;
+export const FAULT_KINDS = [
+  'error_500',
+  'error_503',
+  'error_429',
+  'delay',
+  'drop_before_commit',
+  'drop_after_commit',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export interface Fault {
   kind: FaultKind;

@@ -31,7 +31,10 @@ export interface RunningSimulator extends SimulatorEndpoints {
 const silent: SimulatorLogger = { info() {}, error() {} };
 
 /** Starts the simulator on 127.0.0.1; it accepts connections when the promise resolves. */
-export async function startSimulator(options: SimulatorOptions = {}, logger: SimulatorLogger = silent): Promise<RunningSimulator> {
+export async function startSimulator(
+  options: SimulatorOptions = {},
+  logger: SimulatorLogger = silent,
+): Promise<RunningSimulator> {
   const config = SimulatorOptionsSchema.parse(options);
   const clock = createClock();
   const service = new SimulatedService(config, clock, makeSchemas(clock));

@@ -40,7 +40,9 @@ const metadata = z
       .string()
       .max(40, 'metadata keys can have at most 40 characters.')
       .refine((k) => k !== '__proto__', 'metadata keys cannot be __proto__.'),
-    z.string({ error: 'metadata values must be strings.' }).max(500, 'metadata values can have at most 500 characters.'),
+    z
+      .string({ error: 'metadata values must be strings.' })
+      .max(500, 'metadata values can have at most 500 characters.'),
   )
   .refine((m) => Object.keys(m).length <= 50, 'metadata can have at most 50 keys.');
 
@@ -48,11 +50,23 @@ export function makeSchemas(clock: SimClock) {
   const card = z
     .strictObject({
       number: z.string().regex(/^\d{12,19}$/, 'card.number must be 12 to 19 digits, with no spaces or dashes.'),
-      expMonth: z.number().int('card.expMonth must be a whole number.').min(1, 'card.expMonth must be 1 to 12.').max(12, 'card.expMonth must be 1 to 12.'),
-      expYear: z.number().int('card.expYear must be a whole number.').min(2000, 'card.expYear must have four digits.').max(9999, 'card.expYear must have four digits.'),
+      expMonth: z
+        .number()
+        .int('card.expMonth must be a whole number.')
+        .min(1, 'card.expMonth must be 1 to 12.')
+        .max(12, 'card.expMonth must be 1 to 12.'),
+      expYear: z
+        .number()
+        .int('card.expYear must be a whole number.')
+        .min(2000, 'card.expYear must have four digits.')
+        .max(9999, 'card.expYear must have four digits.'),
       cvv: z.string().regex(/^\d{3,4}$/, 'card.cvv must be 3 or 4 digits.'),
       currency: currency.optional(),
-      holderName: z.string().min(1, 'card.holderName cannot be empty.').max(100, 'card.holderName can have at most 100 characters.').optional(),
+      holderName: z
+        .string()
+        .min(1, 'card.holderName cannot be empty.')
+        .max(100, 'card.holderName can have at most 100 characters.')
+        .optional(),
     })
     .superRefine((c, ctx) => {
       if (!passesLuhn(c.number)) {
@@ -112,7 +126,12 @@ export type TokenizeBody = z.infer<Schemas['tokenize']>;
 export type CreatePaymentBody = z.infer<Schemas['createPayment']>;
 
 export const controlSchemas = {
-  clock: z.strictObject({ advanceSeconds: z.number().min(0, 'advanceSeconds must be 0 or more.').max(10 * 365 * 86400) }),
+  clock: z.strictObject({
+    advanceSeconds: z
+      .number()
+      .min(0, 'advanceSeconds must be 0 or more.')
+      .max(10 * 365 * 86400),
+  }),
   faults: z
     .strictObject({
       operation: z.string(),
@@ -129,7 +148,10 @@ export const controlSchemas = {
 export const isUuidV4 = (key: string): boolean => UUID_V4.test(key);
 
 /** Parses with a schema; on failure, the first issue as a message a person understands. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; invalid: Invalid } {
+export function parseBody<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+): { ok: true; value: T } | { ok: false; invalid: Invalid } {
   if (body === undefined) return { ok: false, invalid: { message: 'The request needs a JSON body.' } };
   const result = schema.safeParse(body);
   if (result.success) return { ok: true, value: result.data };

@@ -21,7 +21,13 @@ export const OPERATIONS = [
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-export const PREFIXES = { auth: '/auth', cde: '/cde', api: '/api', control: '/_sandbox', challenge: '/challenge' } as const;
+export const PREFIXES = {
+  auth: '/auth',
+  cde: '/cde',
+  api: '/api',
+  control: '/_sandbox',
+  challenge: '/challenge',
+} as const;
 const IDEMPOTENT: ReadonlySet<Operation> = new Set(['POST /methods', 'POST /payments', 'POST /payments/{id}/refunds']);
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_JSON_DEPTH = 32;
@@ -123,7 +129,14 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     }
   }
 
-  async function serveOperation(req: IncomingMessage, res: ServerResponse, path: string, route: Route, id: string, requestId: string): Promise<number | 'dropped'> {
+  async function serveOperation(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    route: Route,
+    id: string,
+    requestId: string,
+  ): Promise<number | 'dropped'> {
     const raw = await readBody(req);
     const fault = faults.take(route.operation);
     const faulted = faultAnswer(fault, requestId);
@@ -148,7 +161,10 @@ export function createSimulatorServer(deps: ServerDeps): Server {
 
     const clientId = service.tenantOfToken(bearerOf(req) ?? '');
     if (!clientId) {
-      const written = render(fail(401, 'invalid_token', 'The access token is missing, unknown or expired. Request a new one.'), requestId);
+      const written = render(
+        fail(401, 'invalid_token', 'The access token is missing, unknown or expired. Request a new one.'),
+        requestId,
+      );
       await respond(res, { ...written, headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
       return 401;
     }
@@ -164,7 +180,10 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     if (IDEMPOTENT.has(route.operation)) {
       const sent = req.headers['idempotency-key'];
       if (typeof sent !== 'string' || !isUuidV4(sent)) {
-        const message = sent === undefined ? 'The Idempotency-Key header is required.' : 'The Idempotency-Key header must be a UUID v4.';
+        const message =
+          sent === undefined
+            ? 'The Idempotency-Key header is required.'
+            : 'The Idempotency-Key header must be a UUID v4.';
         const written = render(fail(400, 'validation_error', message, 'Idempotency-Key'), requestId);
         await respond(res, written);
         return 400;
@@ -182,8 +201,18 @@ export function createSimulatorServer(deps: ServerDeps): Server {
       if (claim.kind !== 'new') {
         const written =
           claim.kind === 'conflict'
-            ? render(fail(409, 'idempotency_conflict', 'This Idempotency-Key was already used for a different request.'), requestId)
-            : render(fail(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.'), requestId);
+            ? render(
+                fail(409, 'idempotency_conflict', 'This Idempotency-Key was already used for a different request.'),
+                requestId,
+              )
+            : render(
+                fail(
+                  409,
+                  'idempotency_in_progress',
+                  'A request with this Idempotency-Key is still being processed. Retry shortly.',
+                ),
+                requestId,
+              );
         await respond(res, written);
         return 409;
       }
@@ -193,7 +222,10 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     let written: Written;
     try {
       if (fault?.kind === 'delay') await sleep(fault.delayMs);
-      const outcome = body.kind === 'invalid' ? invalid({ message: body.message }) : dispatch(route.operation, clientId, id, body.kind === 'json' ? body.value : undefined);
+      const outcome =
+        body.kind === 'invalid'
+          ? invalid({ message: body.message })
+          : dispatch(route.operation, clientId, id, body.kind === 'json' ? body.value : undefined);
       written = render(outcome, requestId);
     } catch (error) {
       if (key) idempotency.abandon(clientId, key);
@@ -236,28 +268,42 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     });
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     if (!type.startsWith('application/x-www-form-urlencoded') || raw.tooLarge) {
-      return oauthError(400, 'invalid_request', 'Send the token request form-encoded (application/x-www-form-urlencoded).');
+      return oauthError(
+        400,
+        'invalid_request',
+        'Send the token request form-encoded (application/x-www-form-urlencoded).',
+      );
     }
     const form = new URLSearchParams(raw.text);
     const grant = form.get('grant_type');
     if (!grant) return oauthError(400, 'invalid_request', 'grant_type is required.');
-    if (grant !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+    if (grant !== 'client_credentials')
+      return oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
     const basic = basicCredentials(req);
     const id = basic?.id ?? form.get('client_id') ?? '';
     const secret = basic?.secret ?? form.get('client_secret') ?? '';
     const limited = rateLimiter.hit(`token:${id}`);
     if (!limited.ok) {
-      return { ...oauthError(429, 'rate_limited', 'Too many token requests. Retry later.'), headers: { 'Retry-After': String(limited.retryAfterS) } };
+      return {
+        ...oauthError(429, 'rate_limited', 'Too many token requests. Retry later.'),
+        headers: { 'Retry-After': String(limited.retryAfterS) },
+      };
     }
     const clientId = service.authenticateClient(id, secret);
     if (!clientId) return oauthError(401, 'invalid_client', 'The client id or client secret is wrong.');
     return { status: 200, body: JSON.stringify(service.issueToken(clientId)), headers: { Pragma: 'no-cache' } };
   }
 
-  async function serveControl(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<number> {
+  async function serveControl(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    requestId: string,
+  ): Promise<number> {
     const raw = await readBody(req);
     const answer = (outcome: Outcome) => respond(res, render(outcome, requestId), false).then(() => outcome.status);
-    if (!isLoopback(req.socket.remoteAddress)) return answer(fail(403, 'forbidden', 'Control endpoints answer on loopback only.'));
+    if (!isLoopback(req.socket.remoteAddress))
+      return answer(fail(403, 'forbidden', 'Control endpoints answer on loopback only.'));
     if (req.method !== 'POST') return answer(fail(404, 'not_found', 'Control endpoints take POST.'));
     const body = parseJson(raw);
     const value = body.kind === 'json' ? body.value : body.kind === 'empty' ? {} : undefined;
@@ -274,7 +320,9 @@ export function createSimulatorServer(deps: ServerDeps): Server {
         if (!parsed.ok) return answer(invalid(parsed.invalid));
         const { operation, fault, count, delayMs } = parsed.value;
         if (!(OPERATIONS as readonly string[]).includes(operation)) {
-          return answer(invalid({ message: `operation must be one of: ${OPERATIONS.join(', ')}.`, param: 'operation' }));
+          return answer(
+            invalid({ message: `operation must be one of: ${OPERATIONS.join(', ')}.`, param: 'operation' }),
+          );
         }
         faults.add(operation, { kind: fault, delayMs: delayMs ?? 0 }, count);
         return answer({ status: 201, body: { queued: count } });
@@ -315,7 +363,9 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     if (outcome !== 'approve' && outcome !== 'decline') return html(400, challengeClosed('bad_request'));
     const answered = service.answerChallenge(token, outcome);
     if (!answered) return html(410, challengeClosed('used'));
-    return answered.returnUrl ? html(303, challengeDone(outcome), answered.returnUrl) : html(200, challengeDone(outcome));
+    return answered.returnUrl
+      ? html(303, challengeDone(outcome), answered.returnUrl)
+      : html(200, challengeDone(outcome));
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -348,7 +398,11 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     } catch (error) {
       logger.error({ operation, requestId, error: error instanceof Error ? error.name : 'unknown' }, 'simulator fault');
       if (!res.headersSent && !res.destroyed) {
-        await respond(res, render(fail(500, 'internal_error', 'The simulator had an internal error.'), requestId), false);
+        await respond(
+          res,
+          render(fail(500, 'internal_error', 'The simulator had an internal error.'), requestId),
+          false,
+        );
       }
     }
   }
@@ -358,7 +412,8 @@ export function createSimulatorServer(deps: ServerDeps): Server {
   });
 }
 
-const rateLimited = (): Outcome => fail(429, 'rate_limited', 'Too many requests. Wait for the time in Retry-After and try again.');
+const rateLimited = (): Outcome =>
+  fail(429, 'rate_limited', 'Too many requests. Wait for the time in Retry-After and try again.');
 
 interface RawBody {
   text: string;
@@ -374,14 +429,19 @@ function readBody(req: IncomingMessage): Promise<RawBody> {
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      resolve(size > MAX_BODY_BYTES ? { text: '', tooLarge: true } : { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false });
+      resolve(
+        size > MAX_BODY_BYTES
+          ? { text: '', tooLarge: true }
+          : { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false },
+      );
     });
     req.on('error', reject);
   });
 }
 
 function parseJson(raw: RawBody): Body {
-  if (raw.tooLarge) return { kind: 'invalid', message: `The request body is too large (${MAX_BODY_BYTES / 1024} KiB at most).` };
+  if (raw.tooLarge)
+    return { kind: 'invalid', message: `The request body is too large (${MAX_BODY_BYTES / 1024} KiB at most).` };
   if (raw.text.trim() === '') return { kind: 'empty' };
   let value: unknown;
   try {

@@ -107,7 +107,12 @@ export class SimulatedService {
   // ---- tenants and tokens ----
 
   registerClient(clientId = newId('cli_'), clientSecret = 'sec_' + randomBytes(24).toString('hex')) {
-    this.tenants.set(clientId, { clientId, secretDigest: digest(clientSecret), methods: new Map(), payments: new Map() });
+    this.tenants.set(clientId, {
+      clientId,
+      secretDigest: digest(clientSecret),
+      methods: new Map(),
+      payments: new Map(),
+    });
     return { clientId, clientSecret };
   }
 
@@ -158,7 +163,12 @@ export class SimulatedService {
     const { scenario, msiEligible } = scenarioOf(card.number);
     const method: Method = {
       id: newId('mth_'),
-      card: { last4: card.number.slice(-4), brand: cardFacts(card.number).brand, expMonth: card.expMonth, expYear: card.expYear },
+      card: {
+        last4: card.number.slice(-4),
+        brand: cardFacts(card.number).brand,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      },
       scenario,
       msiEligible,
       createdAt: now,
@@ -245,7 +255,12 @@ export class SimulatedService {
     if (count !== undefined) {
       if (!payment.availableInstallments.includes(count)) {
         const offered = payment.availableInstallments.join(', ') || 'none';
-        return fail(422, 'invalid_installments', `${count} installments are not offered for this payment (offered: ${offered}).`, 'installments.count');
+        return fail(
+          422,
+          'invalid_installments',
+          `${count} installments are not offered for this payment (offered: ${offered}).`,
+          'installments.count',
+        );
       }
       payment.installments = { count, perInstallmentCents: Math.round(payment.amountCents / count) };
     }
@@ -262,9 +277,7 @@ export class SimulatedService {
     const payment = this.payment(clientId, id);
     if ('error' in payment) return payment;
     if (payment.status !== 'succeeded') return notAllowed(payment, 'refund');
-    const refunded = payment.refunds
-      .filter((r) => r.status !== 'failed')
-      .reduce((sum, r) => sum + r.amountCents, 0);
+    const refunded = payment.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0);
     const left = payment.amountCents - refunded;
     const cents = parsed.value.amount === undefined ? left : toCents(parsed.value.amount);
     if (left === 0 || cents > left) {
@@ -287,7 +300,11 @@ export class SimulatedService {
   // ---- the cardholder's 3DS page ----
 
   /** The payment behind a challenge link, if the link can still be answered. */
-  challenge(token: string): { state: 'unknown' | 'used' | 'expired' } | { state: 'open'; amount: number; currency: string; brand: string; last4: string } {
+  challenge(
+    token: string,
+  ):
+    | { state: 'unknown' | 'used' | 'expired' }
+    | { state: 'open'; amount: number; currency: string; brand: string; last4: string } {
     const entry = this.challenges.get(token);
     if (!entry) return { state: 'unknown' };
     if (entry.used) return { state: 'used' };
@@ -332,9 +349,21 @@ export class SimulatedService {
 
   private payment(clientId: string, id: string): Payment | Extract<Outcome, { error: unknown }> {
     if (!PAYMENT_ID.test(id)) {
-      return { status: 400, error: { code: 'validation_error', message: 'The payment id must look like pay_ followed by 32 hex characters.', param: 'id' } };
+      return {
+        status: 400,
+        error: {
+          code: 'validation_error',
+          message: 'The payment id must look like pay_ followed by 32 hex characters.',
+          param: 'id',
+        },
+      };
     }
-    return this.settled(this.tenant(clientId), id) ?? { status: 404, error: { code: 'not_found', message: 'No payment with this id.', param: 'id' } };
+    return (
+      this.settled(this.tenant(clientId), id) ?? {
+        status: 404,
+        error: { code: 'not_found', message: 'No payment with this id.', param: 'id' },
+      }
+    );
   }
 
   /** Starts processing, or asks for 3DS when the card needs it. */
@@ -387,7 +416,11 @@ export const plansFor = (cents: number): number[] => MSI_PLANS.filter((n) => n *
 
 function notAllowed(p: Payment, what: 'update the amount of' | 'confirm' | 'refund'): Outcome {
   const needed = what === 'refund' ? 'succeeded' : 'pending confirmation';
-  return fail(422, 'invalid_state', `Cannot ${what} this payment: it is ${p.status.replace('_', ' ')}, and it must be ${needed}.`);
+  return fail(
+    422,
+    'invalid_state',
+    `Cannot ${what} this payment: it is ${p.status.replace('_', ' ')}, and it must be ${needed}.`,
+  );
 }
 
 function methodView(m: Method) {
@@ -427,8 +460,12 @@ function paymentView(p: Payment) {
     ...(p.installments
       ? { installments: { count: p.installments.count, perInstallment: amount(p.installments.perInstallmentCents) } }
       : {}),
-    ...(p.status === 'requires_action' && p.challengeUrl ? { nextAction: { type: 'three_d_secure', url: p.challengeUrl } } : {}),
-    ...(p.status === 'failed' && p.failure ? { failure: { code: p.failure, message: FAILURE_MESSAGES[p.failure] } } : {}),
+    ...(p.status === 'requires_action' && p.challengeUrl
+      ? { nextAction: { type: 'three_d_secure', url: p.challengeUrl } }
+      : {}),
+    ...(p.status === 'failed' && p.failure
+      ? { failure: { code: p.failure, message: FAILURE_MESSAGES[p.failure] } }
+      : {}),
     refunds: p.refunds.map((r) => refundView(r, p.currency)),
     metadata: { ...p.metadata },
     ...(p.returnUrl === undefined ? {} : { returnUrl: p.returnUrl }),

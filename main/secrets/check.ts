@@ -12,7 +12,10 @@ export interface StoredSecrets {
  * sentence; empty when every stored secret can be read. Secrets never provisioned are not errors here: the feature
  * that needs one says so when it is used. The values read are dropped at once.
  */
-export async function unreadableSecrets(store: StoredSecrets, names: readonly SecretName[] = SECRET_NAMES): Promise<SecretError[]> {
+export async function unreadableSecrets(
+  store: StoredSecrets,
+  names: readonly SecretName[] = SECRET_NAMES,
+): Promise<SecretError[]> {
   const problems = new Map<string, SecretError>();
   for (const name of names) {
     try {

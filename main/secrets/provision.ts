@@ -14,7 +14,10 @@ export const STDIN_MARKER = '-';
 
 export type ProvisionSource = { kind: 'stdin' } | { kind: 'file'; file: string };
 
-export type ProvisionArgs = { kind: 'none' } | { kind: 'provision'; name: SecretName; source: ProvisionSource } | { kind: 'invalid'; message: string };
+export type ProvisionArgs =
+  | { kind: 'none' }
+  | { kind: 'provision'; name: SecretName; source: ProvisionSource }
+  | { kind: 'invalid'; message: string };
 
 function valueOf(argv: readonly string[], flag: string): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -40,7 +43,10 @@ export const WINDOWS_STDIN_REFUSED =
  * Linux), `--provision-secret=<file>`; `--secret-name=<name>` picks the secret (the client secret by default).
  * On Windows standard input is refused (WINDOWS_STDIN_REFUSED) before anything is read.
  */
-export function parseProvisionArgs(argv: readonly string[], platform: NodeJS.Platform = process.platform): ProvisionArgs {
+export function parseProvisionArgs(
+  argv: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): ProvisionArgs {
   const value = valueOf(argv, PROVISION_FLAG);
   if (value === undefined) return { kind: 'none' };
   if (value === '') {
@@ -54,7 +60,11 @@ export function parseProvisionArgs(argv: readonly string[], platform: NodeJS.Pla
     return { kind: 'invalid', message: `${SECRET_NAME_FLAG} must be one of: ${SECRET_NAMES.join(', ')}.` };
   }
   if (value === STDIN_MARKER && platform === 'win32') return { kind: 'invalid', message: WINDOWS_STDIN_REFUSED };
-  return { kind: 'provision', name, source: value === STDIN_MARKER ? { kind: 'stdin' } : { kind: 'file', file: value } };
+  return {
+    kind: 'provision',
+    name,
+    source: value === STDIN_MARKER ? { kind: 'stdin' } : { kind: 'file', file: value },
+  };
 }
 
 export interface SecretWriter {
@@ -65,7 +75,8 @@ export interface SecretWriter {
 function oneLine(text: string, where: string): string {
   const value = text.replace(/^\uFEFF/, '').trim();
   if (value === '') throw new SecretError('invalid_value', `${where} held no secret; nothing was stored.`);
-  if (/[\r\n]/.test(value)) throw new SecretError('invalid_value', `${where} must hold the secret on one line; nothing was stored.`);
+  if (/[\r\n]/.test(value))
+    throw new SecretError('invalid_value', `${where} must hold the secret on one line; nothing was stored.`);
   return value;
 }
 
@@ -114,7 +125,12 @@ async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number):
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       input.destroy?.();
-      reject(new SecretError('invalid_value', `${STDIN} did not end within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Pipe the secret in, for example from your deployment tool's secret variable.`));
+      reject(
+        new SecretError(
+          'invalid_value',
+          `${STDIN} did not end within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Pipe the secret in, for example from your deployment tool's secret variable.`,
+        ),
+      );
     }, timeoutMs);
   });
   const read = async (): Promise<string> => {
@@ -122,7 +138,8 @@ async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number):
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       size += bytes.length;
       chunks.push(bytes);
-      if (size > maxBytes) throw new SecretError('invalid_value', `${STDIN} held more than ${maxBytes} bytes; nothing was stored.`);
+      if (size > maxBytes)
+        throw new SecretError('invalid_value', `${STDIN} held more than ${maxBytes} bytes; nothing was stored.`);
     }
     const all = Buffer.concat(chunks);
     const text = all.toString('utf8');
@@ -145,7 +162,12 @@ async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number):
  * Refused when standard input is a terminal: a typed secret would be echoed on screen. Nothing touches
  * the disk but the encrypted store. Answers a sentence for IT; the secret is never part of it.
  */
-export async function provisionSecretFromInput(store: SecretWriter, name: SecretName, input: SecretInput, options: StdinOptions = {}): Promise<string> {
+export async function provisionSecretFromInput(
+  store: SecretWriter,
+  name: SecretName,
+  input: SecretInput,
+  options: StdinOptions = {},
+): Promise<string> {
   if (input.isTTY === true) {
     throw new SecretError(
       'invalid_value',

@@ -6,7 +6,14 @@ import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 
 /** Every secret the app keeps: the service's client secret, the messaging providers' credentials, the center's database password. */
-export const SECRET_NAMES = ['clientSecret', 'reservationsApiKey', 'smtpPassword', 'twilioAuthToken', 'webhookAuthHeaderValue', 'centerPassword'] as const;
+export const SECRET_NAMES = [
+  'clientSecret',
+  'reservationsApiKey',
+  'smtpPassword',
+  'twilioAuthToken',
+  'webhookAuthHeaderValue',
+  'centerPassword',
+] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /**
@@ -129,7 +136,8 @@ export class EncryptedSecretStore implements SecretStore {
   /** Encrypts and stores the secret, replacing any earlier one (also one that no longer decrypts). */
   async write(name: SecretName, value: string): Promise<void> {
     checkName(name);
-    if (typeof value !== 'string' || value.length === 0) throw new SecretError('invalid_value', `The ${name} to store is empty.`);
+    if (typeof value !== 'string' || value.length === 0)
+      throw new SecretError('invalid_value', `The ${name} to store is empty.`);
     if (value.length > MAX_SECRET_LENGTH) {
       throw new SecretError('invalid_value', `The ${name} to store is longer than ${MAX_SECRET_LENGTH} characters.`);
     }
@@ -146,7 +154,8 @@ export class EncryptedSecretStore implements SecretStore {
     let encrypted: Buffer;
     try {
       encrypted = await this.safeStorage.encryptStringAsync(plainText);
-      if ((await this.safeStorage.decryptStringAsync(encrypted)).result !== plainText) throw new Error('round trip mismatch');
+      if ((await this.safeStorage.decryptStringAsync(encrypted)).result !== plainText)
+        throw new Error('round trip mismatch');
     } catch {
       throw new SecretError(
         'encryption_failed',
@@ -254,9 +263,9 @@ export class EncryptedSecretStore implements SecretStore {
         'encryption_unavailable',
         linux
           ? "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring " +
-              'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
+            'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
           : `The ${this.platform === 'darwin' ? 'macOS Keychain' : 'Windows data protection (DPAPI)'} is not available ` +
-              "for this account, so the app's secrets (the client secret…) cannot be stored or read. IT must check the user profile.",
+            "for this account, so the app's secrets (the client secret…) cannot be stored or read. IT must check the user profile.",
       );
     }
   }

@@ -35,7 +35,10 @@ export class SettingsError extends UserError<SettingsErrorCode> {
     const fields = [...new Set(issues.map((issue) => issue.field))];
     super(code, message, {
       field: fields.length === 1 ? fields[0] : undefined,
-      params: { ...(fields.length > 0 ? { settings: fields.join(', ') } : {}), ...(file === undefined ? {} : { file }) },
+      params: {
+        ...(fields.length > 0 ? { settings: fields.join(', ') } : {}),
+        ...(file === undefined ? {} : { file }),
+      },
     });
   }
 }

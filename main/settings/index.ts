@@ -14,7 +14,14 @@ export {
   type Settings,
 } from './schema';
 export { USER_SETTINGS_FILE, managedSettingsPath, userSettingsPath } from './paths';
-export { MAX_SETTINGS_FILE_BYTES, ManagedSettingsFile, loadSettings, type LoadSettingsOptions, type LoadedSettings, type SettingSource } from './load';
+export {
+  MAX_SETTINGS_FILE_BYTES,
+  ManagedSettingsFile,
+  loadSettings,
+  type LoadSettingsOptions,
+  type LoadedSettings,
+  type SettingSource,
+} from './load';
 export { saveUserSettings, type SettingsChanges } from './save';
 export { toServiceSettings } from './service';
 export { languagePreference, type LanguagePreference } from './preferences';

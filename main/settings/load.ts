@@ -3,7 +3,16 @@ import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { describeIssues, SettingsError, type SettingsIssue } from './errors';
 import { userSettingsPath } from './paths';
-import { isPolicyKey, POLICY_KEYS, SETTING_KEYS, SettingKey, SettingsFile, SettingsSchema, toIssues, type Settings } from './schema';
+import {
+  isPolicyKey,
+  POLICY_KEYS,
+  SETTING_KEYS,
+  SettingKey,
+  SettingsFile,
+  SettingsSchema,
+  toIssues,
+  type Settings,
+} from './schema';
 
 /** A settings file is a few KB; anything over 1 MB is refused before it is read (not a settings file, or an attack on the start-up). */
 export const MAX_SETTINGS_FILE_BYTES = 1_048_576;
@@ -116,7 +125,10 @@ export async function readManagedSettings(file: string): Promise<ManagedSettings
     const issues = toIssues(parsed.error);
     throw new SettingsError(
       'managed_file_invalid',
-      describeIssues(`The managed settings file ${file} is invalid; IT must fix it (the app does not run with it ignored)`, issues),
+      describeIssues(
+        `The managed settings file ${file} is invalid; IT must fix it (the app does not run with it ignored)`,
+        issues,
+      ),
       issues,
       file,
     );
@@ -158,12 +170,23 @@ export async function readUserSettings(file: string): Promise<SettingsFile> {
   // A policy setting in the user's file is never applied (resolveSettings reports it as ignored): its value is not
   // checked either, so that a stray or outdated one cannot stop the desk from starting.
   const document = json.value;
-  const policy = typeof document === 'object' && document !== null && !Array.isArray(document) ? POLICY_KEYS.filter((key) => Object.hasOwn(document, key)) : [];
-  const checked = policy.length === 0 ? document : Object.fromEntries(Object.entries(document as Record<string, unknown>).filter(([key]) => !(policy as string[]).includes(key)));
+  const policy =
+    typeof document === 'object' && document !== null && !Array.isArray(document)
+      ? POLICY_KEYS.filter((key) => Object.hasOwn(document, key))
+      : [];
+  const checked =
+    policy.length === 0
+      ? document
+      : Object.fromEntries(
+          Object.entries(document as Record<string, unknown>).filter(([key]) => !(policy as string[]).includes(key)),
+        );
   const parsed = SettingsFile.safeParse(checked);
   if (parsed.success && policy.length > 0) {
     // Kept only so that they can be named as ignored; never merged into the settings in effect.
-    return { ...parsed.data, ...Object.fromEntries(policy.map((key) => [key, (document as Record<string, unknown>)[key]])) };
+    return {
+      ...parsed.data,
+      ...Object.fromEntries(policy.map((key) => [key, (document as Record<string, unknown>)[key]])),
+    };
   }
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
@@ -203,7 +226,10 @@ function isSettingKey(field: string): field is SettingKey {
 
 /** Why a policy setting in the user's file is not applied, and where it belongs. */
 export function policyIgnored(key: SettingKey, files: { user: string; managed: string }): SettingsIssue {
-  return { field: key, message: `is set only by IT, in the managed file (${files.managed}); the value in ${files.user} is ignored` };
+  return {
+    field: key,
+    message: `is set only by IT, in the managed file (${files.managed}); the value in ${files.user} is ignored`,
+  };
 }
 
 /**
@@ -211,7 +237,11 @@ export function policyIgnored(key: SettingKey, files: { user: string; managed: s
  * IT's value or the default); so does a policy setting (POLICY_KEYS), always. The result must pass every rule, or
  * this throws naming each field and its source.
  */
-export function resolveSettings(user: SettingsFile, managed: ManagedSettings | null, files: { user: string; managed: string }): LoadedSettings {
+export function resolveSettings(
+  user: SettingsFile,
+  managed: ManagedSettings | null,
+  files: { user: string; managed: string },
+): LoadedSettings {
   const locked = managed?.locked ?? new Set<SettingKey>();
   const sources = perSetting<SettingSource>((key) => {
     if (managed?.settings[key] !== undefined) return 'managed';

@@ -14,7 +14,10 @@ export function userSettingsPath(userDir: string): string {
  * - macOS:   `/Library/Application Support/CardPaymentsDesk/managed-settings.json`
  * - Linux (and other Unix): `/etc/card-payments-desk/managed-settings.json`
  */
-export function managedSettingsPath(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): string {
+export function managedSettingsPath(
+  platform: NodeJS.Platform,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   switch (platform) {
     case 'win32': {
       // Windows variable names are case-insensitive; a plain object passed in is not.

@@ -12,7 +12,10 @@ export interface LanguagePreference {
 export function languagePreference(userDir: string, loaded: LoadedSettings): LanguagePreference {
   let current = loaded;
   return {
-    language: () => ({ language: current.settings.language, locked: current.locked.has('language') || current.sources.language === 'managed' }),
+    language: () => ({
+      language: current.settings.language,
+      locked: current.locked.has('language') || current.sources.language === 'managed',
+    }),
     async setLanguage(language) {
       if (current.settings.language === language) return language;
       current = await saveUserSettings(userDir, { language }, current);

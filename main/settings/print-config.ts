@@ -8,7 +8,10 @@ export const PRINT_CONFIG_FLAG = '--print-config';
 
 export type PrintConfigFormat = 'text' | 'json';
 
-export type PrintConfigArgs = { kind: 'none' } | { kind: 'print'; format: PrintConfigFormat } | { kind: 'invalid'; message: string };
+export type PrintConfigArgs =
+  | { kind: 'none' }
+  | { kind: 'print'; format: PrintConfigFormat }
+  | { kind: 'invalid'; message: string };
 
 /** `--print-config` prints text; `--print-config=json` prints one JSON document for scripts. */
 export function parsePrintConfigArgs(argv: readonly string[]): PrintConfigArgs {
@@ -71,7 +74,8 @@ export async function configReport(loaded: LoadedSettings, secrets?: SecretPrese
       locked: loaded.locked.has(setting),
     })),
   };
-  if (loaded.ignored.length > 0) report.ignored = loaded.ignored.map((issue) => ({ setting: issue.field, message: issue.message }));
+  if (loaded.ignored.length > 0)
+    report.ignored = loaded.ignored.map((issue) => ({ setting: issue.field, message: issue.message }));
   if (secrets !== undefined) {
     const states: Record<string, SecretState> = {};
     for (const name of secrets.names) {
@@ -90,7 +94,8 @@ const SOURCE_LABEL: Record<SettingSource, string> = { default: 'default', user: 
 
 /** The report as aligned lines: setting, value (JSON), source and "locked by IT". */
 export function formatConfigReport(report: ConfigReport): string {
-  const found = (file: { path: string; found: boolean }): string => `${file.path} (${file.found ? 'found' : 'not found'})`;
+  const found = (file: { path: string; found: boolean }): string =>
+    `${file.path} (${file.found ? 'found' : 'not found'})`;
   const rows = report.settings.map((entry) => [
     entry.setting,
     entry.value === undefined ? '(not set)' : JSON.stringify(entry.value),
@@ -104,7 +109,10 @@ export function formatConfigReport(report: ConfigReport): string {
     `managed file: ${found(report.files.managed)}`,
     '',
     `${'setting'.padEnd(settingWidth)}  ${'value'.padEnd(valueWidth)}  source`,
-    ...rows.map(([setting = '', value = '', source = '']) => `${setting.padEnd(settingWidth)}  ${value.padEnd(valueWidth)}  ${source}`),
+    ...rows.map(
+      ([setting = '', value = '', source = '']) =>
+        `${setting.padEnd(settingWidth)}  ${value.padEnd(valueWidth)}  ${source}`,
+    ),
   ];
   if (report.ignored !== undefined) {
     lines.push('', 'ignored in the user file (set only by IT):');
@@ -125,7 +133,9 @@ export interface PrintConfigResult {
 }
 
 /** Loads the settings the way the app does and describes them; a settings error becomes the output, with exit code 1. */
-export async function printConfig(options: LoadSettingsOptions & { format: PrintConfigFormat; secrets?: SecretPresence }): Promise<PrintConfigResult> {
+export async function printConfig(
+  options: LoadSettingsOptions & { format: PrintConfigFormat; secrets?: SecretPresence },
+): Promise<PrintConfigResult> {
   let loaded: LoadedSettings;
   try {
     loaded = await loadSettings(options);
@@ -138,5 +148,8 @@ export async function printConfig(options: LoadSettingsOptions & { format: Print
     return { exitCode: 1, output };
   }
   const report = await configReport(loaded, options.secrets);
-  return { exitCode: 0, output: options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatConfigReport(report) };
+  return {
+    exitCode: 0,
+    output: options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatConfigReport(report),
+  };
 }

@@ -4,7 +4,15 @@ import { writeFileAtomic } from '../storage/atomic-write';
 import { describeIssues, SettingsError, type SettingsIssue } from './errors';
 import { perSetting, readUserSettings, resolveSettings, type LoadedSettings, type ManagedSettings } from './load';
 import { userSettingsPath } from './paths';
-import { isPolicyKey, SETTING_FIELDS, SETTING_KEYS, SettingsFile, toIssues, type SettingKey, type Settings } from './schema';
+import {
+  isPolicyKey,
+  SETTING_FIELDS,
+  SETTING_KEYS,
+  SettingsFile,
+  toIssues,
+  type SettingKey,
+  type Settings,
+} from './schema';
 
 /** A value sets the setting; null removes the user's value (back to the default); undefined leaves it alone. */
 export type SettingsChanges = { [K in SettingKey]?: Settings[K] | null };
@@ -37,7 +45,8 @@ function parseChanges(changes: unknown): Map<SettingKey, unknown> {
     const result = SettingsFile.safeParse(Object.fromEntries(unknown.map((key) => [key, true])));
     if (!result.success) issues.push(...toIssues(result.error));
   }
-  if (issues.length > 0) throw new SettingsError('invalid_settings', describeIssues('The settings changes are not valid', issues), issues);
+  if (issues.length > 0)
+    throw new SettingsError('invalid_settings', describeIssues('The settings changes are not valid', issues), issues);
   return parsed;
 }
 
@@ -57,13 +66,20 @@ function managedPart(loaded: LoadedSettings): ManagedSettings {
  * ('locked'; sending the current value back is not a change), to a policy setting (only IT sets those), a bad value or a combination that breaks
  * a rule ('invalid_settings'). The file is replaced atomically; it only ever holds settings, never the client secret.
  */
-export async function saveUserSettings(userDir: string, changes: SettingsChanges, loaded: LoadedSettings): Promise<LoadedSettings> {
+export async function saveUserSettings(
+  userDir: string,
+  changes: SettingsChanges,
+  loaded: LoadedSettings,
+): Promise<LoadedSettings> {
   const parsed = parseChanges(changes);
 
   const refused: SettingsIssue[] = [];
   for (const [key, value] of parsed) {
     if (isPolicyKey(key)) {
-      refused.push({ field: key, message: `is set only by IT, in the managed file (${loaded.files.managed}); it cannot be changed here` });
+      refused.push({
+        field: key,
+        message: `is set only by IT, in the managed file (${loaded.files.managed}); it cannot be changed here`,
+      });
       continue;
     }
     const managedByIt = loaded.locked.has(key) || loaded.sources[key] === 'managed';
@@ -75,7 +91,8 @@ export async function saveUserSettings(userDir: string, changes: SettingsChanges
       refused.push({ field: key, message: `is managed by IT (${loaded.files.managed}) and cannot be changed here` });
     }
   }
-  if (refused.length > 0) throw new SettingsError('locked', describeIssues('These settings are managed by IT', refused), refused);
+  if (refused.length > 0)
+    throw new SettingsError('locked', describeIssues('These settings are managed by IT', refused), refused);
 
   const file = userSettingsPath(userDir);
   const current = await readUserSettings(file);

@@ -55,7 +55,6 @@ export type SettingKey = keyof typeof fields;
 /** Field-by-field schemas, for checking a single change. */
 export const SETTING_FIELDS: { readonly [K in SettingKey]: (typeof fields)[K] } = fields;
 
-
 /** Keys people (or IT) may try to put in a settings file but that never belong there. */
 const SECRET_LIKE_KEY = /secret|password|token/i;
 
@@ -69,14 +68,17 @@ function unknownKeysMessage(keys: readonly string[]): string {
         'the client secret is kept encrypted by the app, never in a settings file (IT provisions it with --provision-secret)',
     );
   }
-  if (other.length > 0) parts.push(`unknown setting${other.length > 1 ? 's' : ''} ${other.map((key) => `"${key}"`).join(', ')}`);
+  if (other.length > 0)
+    parts.push(`unknown setting${other.length > 1 ? 's' : ''} ${other.map((key) => `"${key}"`).join(', ')}`);
   return parts.join('; ');
 }
 
 /** A partial settings document: the user's settings.json, the "settings" of the managed file. */
-export const SettingsFile = z.strictObject(fields, {
-  error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeysMessage(issue.keys) : undefined),
-}).partial();
+export const SettingsFile = z
+  .strictObject(fields, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeysMessage(issue.keys) : undefined),
+  })
+  .partial();
 export type SettingsFile = z.output<typeof SettingsFile>;
 
 export const SettingKey = SettingsFile.keyof();
@@ -89,7 +91,16 @@ export const SETTING_KEYS: readonly SettingKey[] = SettingKey.options;
  * not refused (the desk still starts); the value is ignored and the app says so: in the log, in --print-config and in
  * the audit trail.
  */
-export const POLICY_KEYS = ['authUrl', 'cdeUrl', 'baseUrl', 'returnUrl', 'refundLimits', 'reservations', 'messaging', 'center'] as const satisfies readonly SettingKey[];
+export const POLICY_KEYS = [
+  'authUrl',
+  'cdeUrl',
+  'baseUrl',
+  'returnUrl',
+  'refundLimits',
+  'reservations',
+  'messaging',
+  'center',
+] as const satisfies readonly SettingKey[];
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 export function isPolicyKey(key: string): key is PolicyKey {
@@ -122,10 +133,16 @@ export function consistencyIssues(settings: SettingsFile): SettingsIssue[] {
   }
   const key = settings.publishableKey;
   if (environment === 'sandbox' && key?.startsWith('pk_live_') === true) {
-    issues.push({ field: 'publishableKey', message: 'is a live key (pk_live_…), which cannot be used in sandbox mode; use the pk_sandbox_ key' });
+    issues.push({
+      field: 'publishableKey',
+      message: 'is a live key (pk_live_…), which cannot be used in sandbox mode; use the pk_sandbox_ key',
+    });
   }
   if (environment === 'production' && key?.startsWith('pk_sandbox_') === true) {
-    issues.push({ field: 'publishableKey', message: 'is a sandbox key (pk_sandbox_…), which cannot be used in production mode; use the pk_live_ key' });
+    issues.push({
+      field: 'publishableKey',
+      message: 'is a sandbox key (pk_sandbox_…), which cannot be used in production mode; use the pk_live_ key',
+    });
   }
   return issues;
 }
@@ -136,10 +153,10 @@ export const SettingsSchema = SettingsFile.extend({
   idleTimeoutMinutes: fields.idleTimeoutMinutes.default(DEFAULT_SETTINGS.idleTimeoutMinutes),
   language: fields.language.default(DEFAULT_SETTINGS.language),
 }).superRefine((settings, ctx) => {
-    for (const issue of consistencyIssues(settings)) {
-      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    }
-  });
+  for (const issue of consistencyIssues(settings)) {
+    ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
+  }
+});
 
 export type Settings = z.output<typeof SettingsSchema>;
 

@@ -8,8 +8,18 @@ export function toServiceSettings(settings: Settings): ServiceSettings {
   const { environment, authUrl, cdeUrl, baseUrl, clientId, returnUrl } = settings;
   if (environment === 'training') return { environment };
   const issues = consistencyIssues(settings);
-  if (issues.length > 0 || authUrl === undefined || cdeUrl === undefined || baseUrl === undefined || clientId === undefined) {
-    throw new SettingsError('invalid_settings', describeIssues(`The settings are not complete for ${environment} mode`, issues), issues);
+  if (
+    issues.length > 0 ||
+    authUrl === undefined ||
+    cdeUrl === undefined ||
+    baseUrl === undefined ||
+    clientId === undefined
+  ) {
+    throw new SettingsError(
+      'invalid_settings',
+      describeIssues(`The settings are not complete for ${environment} mode`, issues),
+      issues,
+    );
   }
   return { environment, authUrl, cdeUrl, baseUrl, clientId, ...(returnUrl === undefined ? {} : { returnUrl }) };
 }

@@ -9,9 +9,32 @@ import path from 'node:path';
 
 import { app } from 'electron';
 
-import { CHECK_CENTER_FLAG, MIGRATE_CENTER_FLAG, MOVE_IN_CENTER_FLAG, runCenterCheck, runCenterMigration, runMoveIn } from '../center';
-import { parseProvisionArgs, PROVISION_FLAG, provisionSecret, provisionSecretFromInput, SECRET_NAMES, type EncryptedSecretStore, type ProvisionArgs, type SecretInput } from '../secrets';
-import { loadSettings, managedSettingsPath, parsePrintConfigArgs, printConfig, PRINT_CONFIG_FLAG, type PrintConfigFormat } from '../settings';
+import {
+  CHECK_CENTER_FLAG,
+  MIGRATE_CENTER_FLAG,
+  MOVE_IN_CENTER_FLAG,
+  runCenterCheck,
+  runCenterMigration,
+  runMoveIn,
+} from '../center';
+import {
+  parseProvisionArgs,
+  PROVISION_FLAG,
+  provisionSecret,
+  provisionSecretFromInput,
+  SECRET_NAMES,
+  type EncryptedSecretStore,
+  type ProvisionArgs,
+  type SecretInput,
+} from '../secrets';
+import {
+  loadSettings,
+  managedSettingsPath,
+  parsePrintConfigArgs,
+  printConfig,
+  PRINT_CONFIG_FLAG,
+  type PrintConfigFormat,
+} from '../settings';
 
 const DESK_RUNNING =
   "Nothing was moved: the desk is running on this folder: close it first (it holds the app's single-instance lock), then run the move again (docs/IT.md, section 8).";
@@ -28,7 +51,11 @@ export const COMMAND_LINE_LAUNCH: Readonly<Record<string, unknown>> = Object.fre
 
 /** True for the additionalData of a command-line mode's lock check: the running desk must then stay as it is (no focus, no restore). */
 export function isCommandLineLaunch(additionalData: unknown): boolean {
-  return typeof additionalData === 'object' && additionalData !== null && (additionalData as Record<string, unknown>)['commandLine'] === true;
+  return (
+    typeof additionalData === 'object' &&
+    additionalData !== null &&
+    (additionalData as Record<string, unknown>)['commandLine'] === true
+  );
 }
 
 export interface CommandLineOptions {
@@ -88,7 +115,11 @@ const OPENS_SECRETS = new Set<Mode['kind']>(['provision', 'check', 'move-in']);
  * CreateOSCryptAsync); libdbus finds that bus in DBUS_SESSION_BUS_ADDRESS, else at $XDG_RUNTIME_DIR/bus (systemd's user
  * bus). Without one no keyring answers and Chromium falls back to its built-in key, which the secret store refuses.
  */
-export function missingSession(kind: Mode['kind'], platform: NodeJS.Platform, env: NodeJS.ProcessEnv): { needs: 'display' | 'session-bus'; message: string } | undefined {
+export function missingSession(
+  kind: Mode['kind'],
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
+): { needs: 'display' | 'session-bus'; message: string } | undefined {
   if (platform === 'win32' || platform === 'darwin' || kind === 'invalid') return undefined;
   const flag = FLAGS[kind];
   if (!present(env['DISPLAY']) && !present(env['WAYLAND_DISPLAY'])) {
@@ -101,12 +132,13 @@ export function missingSession(kind: Mode['kind'], platform: NodeJS.Platform, en
   }
   if (!OPENS_SECRETS.has(kind)) return undefined;
   const runtimeDir = env['XDG_RUNTIME_DIR'];
-  if (present(env['DBUS_SESSION_BUS_ADDRESS']) || (present(runtimeDir) && existsSync(path.join(runtimeDir, 'bus')))) return undefined;
+  if (present(env['DBUS_SESSION_BUS_ADDRESS']) || (present(runtimeDir) && existsSync(path.join(runtimeDir, 'bus'))))
+    return undefined;
   return {
     needs: 'session-bus',
     message:
       `${flag} opens this user's keyring through the desktop session's D-Bus, and this shell has none (DBUS_SESSION_BUS_ADDRESS is not set). ` +
-    "Run it in the user's desktop session (a terminal there), or start a session bus and unlock the keyring in it: " +
+      "Run it in the user's desktop session (a terminal there), or start a session bus and unlock the keyring in it: " +
       `dbus-run-session -- sh -c '… gnome-keyring-daemon --unlock …; card-payments-desk ${flag}' (docs/IT.md, section 9). Nothing was done.`,
   };
 }
@@ -196,7 +228,9 @@ async function provision(
   try {
     const store = options.secretStore();
     const message =
-      source.kind === 'stdin' ? await provisionSecretFromInput(store, name, options.stdin ?? process.stdin) : await provisionSecret(store, name, source.file);
+      source.kind === 'stdin'
+        ? await provisionSecretFromInput(store, name, options.stdin ?? process.stdin)
+        : await provisionSecret(store, name, source.file);
     await finish(stdout, message, EXIT.done);
   } catch (error) {
     await finish(stderr, describe(error), EXIT.problem);
@@ -204,7 +238,12 @@ async function provision(
 }
 
 /** `--print-config`: the effective settings and their sources, without starting the app (the secrets are never decrypted). */
-async function printConfigAndExit(format: PrintConfigFormat, options: CommandLineOptions, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
+async function printConfigAndExit(
+  format: PrintConfigFormat,
+  options: CommandLineOptions,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
   try {
     const store = options.secretStore();
     const result = await printConfig({
@@ -220,13 +259,21 @@ async function printConfigAndExit(format: PrintConfigFormat, options: CommandLin
 }
 
 /** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
-async function checkCenterAndExit(options: CommandLineOptions, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
+async function checkCenterAndExit(
+  options: CommandLineOptions,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
   await app.whenReady();
   try {
     const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
     const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
     const secrets = options.secretStore();
-    const { output, exitCode } = await runCenterCheck({ center: loaded.settings.center, managedPath, password: () => secrets.read('centerPassword') });
+    const { output, exitCode } = await runCenterCheck({
+      center: loaded.settings.center,
+      managedPath,
+      password: () => secrets.read('centerPassword'),
+    });
     await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
   } catch (error) {
     await finish(stderr, describe(error), EXIT.problem);
@@ -234,12 +281,21 @@ async function checkCenterAndExit(options: CommandLineOptions, stdout: NodeJS.Wr
 }
 
 /** `--migrate-center`: IT, as the center's owner role (PGUSER, PGPASSWORD), brings the center up to this version of the app. */
-async function migrateCenterAndExit(options: CommandLineOptions, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
+async function migrateCenterAndExit(
+  options: CommandLineOptions,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
   try {
     const env = options.env ?? process.env;
     const managedPath = managedSettingsPath(options.platform, env);
     const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const { output, exitCode } = await runCenterMigration({ center: loaded.settings.center, managedPath, user: env['PGUSER'], password: env['PGPASSWORD'] });
+    const { output, exitCode } = await runCenterMigration({
+      center: loaded.settings.center,
+      managedPath,
+      user: env['PGUSER'],
+      password: env['PGPASSWORD'],
+    });
     await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
   } catch (error) {
     await finish(stderr, describe(error), EXIT.problem);
@@ -251,14 +307,23 @@ async function migrateCenterAndExit(options: CommandLineOptions, stdout: NodeJS.
  * connected as this desk connects (its center setting, its centerPassword secret). The desk must not be running: the move
  * holds the app's single-instance lock (runCommandLine takes it).
  */
-async function moveInAndExit(options: CommandLineOptions, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream): Promise<void> {
+async function moveInAndExit(
+  options: CommandLineOptions,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
   await app.whenReady();
   try {
     options.useElectronSqlite();
     const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
     const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
     const secrets = options.secretStore();
-    const { output, exitCode } = await runMoveIn({ center: loaded.settings.center, managedPath, dataDir: app.getPath('userData'), password: () => secrets.read('centerPassword') });
+    const { output, exitCode } = await runMoveIn({
+      center: loaded.settings.center,
+      managedPath,
+      dataDir: app.getPath('userData'),
+      password: () => secrets.read('centerPassword'),
+    });
     await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
   } catch (error) {
     await finish(stderr, describe(error), EXIT.problem);

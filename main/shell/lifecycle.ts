@@ -9,7 +9,11 @@ import type { Language } from '../../shared/language';
 export const SHUTDOWN_DEADLINE_MS = 5_000;
 
 /** Resolves when `work` settles or `ms` have passed, whichever is first; never rejects (the reason is given to `onLate`/`onError`). */
-export function withDeadline(work: Promise<unknown>, ms: number, handlers: { onLate?: () => void; onError?: (error: unknown) => void } = {}): Promise<void> {
+export function withDeadline(
+  work: Promise<unknown>,
+  ms: number,
+  handlers: { onLate?: () => void; onError?: (error: unknown) => void } = {},
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => {
       handlers.onLate?.();

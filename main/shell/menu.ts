@@ -19,6 +19,8 @@ export interface AppMenuInstall {
  */
 export function installAppMenu({ platform, packaged, language }: AppMenuInstall): void {
   // The template's items are Electron's own options: a role and a label, or a separator, or a submenu of those.
-  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ platform, packaged, language, appName: app.getName() })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(appMenuTemplate({ platform, packaged, language, appName: app.getName() })),
+  );
   if (platform !== 'darwin' && packaged) for (const window of BrowserWindow.getAllWindows()) window.removeMenu();
 }

@@ -32,7 +32,13 @@ function asNodeFetchError(error: unknown): unknown {
   const name = /^net::(ERR_[A-Z0-9_]+)$/.exec(error.message)?.[1];
   if (name === undefined) return error;
   // Certificates and TLS: OpenSSL-style codes (CERT_…, ERR_SSL_…), as Node reports a refused certificate.
-  const known = NODE_CODES[name] ?? (name.startsWith('ERR_CERT_') ? { code: name.slice('ERR_'.length) } : name.startsWith('ERR_SSL_') ? { code: name } : undefined);
+  const known =
+    NODE_CODES[name] ??
+    (name.startsWith('ERR_CERT_')
+      ? { code: name.slice('ERR_'.length) }
+      : name.startsWith('ERR_SSL_')
+        ? { code: name }
+        : undefined);
   return new TypeError('fetch failed', { cause: Object.assign(error, known === undefined ? { code: name } : known) });
 }
 
@@ -70,8 +76,12 @@ async function fetchWithoutFollowing(request: Request): Promise<Response> {
     });
     client.on('response', (response) => {
       const status = response.statusCode;
-      const stream = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(response as unknown as Readable) as ReadableStream<Uint8Array>);
-      resolve(new Response(stream, { status, statusText: response.statusMessage, headers: toHeaders(response.headers) }));
+      const stream = NULL_BODY_STATUSES.has(status)
+        ? null
+        : (Readable.toWeb(response as unknown as Readable) as ReadableStream<Uint8Array>);
+      resolve(
+        new Response(stream, { status, statusText: response.statusMessage, headers: toHeaders(response.headers) }),
+      );
     });
     // After a redirect, the cancelled request reports "Redirect was cancelled": the promise is settled already.
     client.on('error', reject);

@@ -4,7 +4,9 @@ import { APP_SCHEME, createAppProtocolHandler } from '../window';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 export function serveApp(session: Session, rootDir: string): void {

@@ -73,6 +73,7 @@ export function createElectronUpdater(options: ElectronUpdaterOptions): Updater 
     logger: options.logger,
     loadAutoUpdater: () => loadAutoUpdater(options.logger),
   });
-  if (options.settings !== undefined && unsupported !== undefined) options.logger.info({ reason: unsupported }, 'updates are off on this desk');
+  if (options.settings !== undefined && unsupported !== undefined)
+    options.logger.info({ reason: unsupported }, 'updates are off on this desk');
   return updater;
 }

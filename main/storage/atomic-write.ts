@@ -25,7 +25,13 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
       return;
     } catch (error) {
       const code = errorCode(error);
-      if (process.platform !== 'win32' || attempt >= RENAME_RETRIES || code === undefined || !TRANSIENT_RENAME_CODES.has(code)) throw error;
+      if (
+        process.platform !== 'win32' ||
+        attempt >= RENAME_RETRIES ||
+        code === undefined ||
+        !TRANSIENT_RENAME_CODES.has(code)
+      )
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, RENAME_RETRY_MS * attempt));
     }
   }
@@ -49,7 +55,11 @@ async function syncDirectory(dir: string): Promise<void> {
  * Replaces `file` with `data` so that a reader (or a crash) sees either the old content or the new one,
  * never a half-written file. The folder is created when missing; on failure the temp file is removed.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(file)}.${randomUUID()}.tmp`);

@@ -36,14 +36,26 @@ interface WireOf<V> {
 }
 type Wire = WireOf<string>;
 
-const KINDS = Object.fromEntries(Object.entries(CHANGE_CHANNELS).map(([kind, channel]) => [channel, kind])) as Record<string, ChangeKind>;
+const KINDS = Object.fromEntries(Object.entries(CHANGE_CHANNELS).map(([kind, channel]) => [channel, kind])) as Record<
+  string,
+  ChangeKind
+>;
 
 function toWire<V>(change: ChangeOf<V>): WireOf<V> {
   switch (change.kind) {
     case 'payment':
-      return { d: change.deskId, p: change.paymentId, ...(change.reservationKey === undefined ? {} : { r: change.reservationKey }) };
+      return {
+        d: change.deskId,
+        p: change.paymentId,
+        ...(change.reservationKey === undefined ? {} : { r: change.reservationKey }),
+      };
     case 'operation':
-      return { d: change.deskId, o: change.operationId, r: change.reservationKey, ...(change.paymentId === undefined ? {} : { p: change.paymentId }) };
+      return {
+        d: change.deskId,
+        o: change.operationId,
+        r: change.reservationKey,
+        ...(change.paymentId === undefined ? {} : { p: change.paymentId }),
+      };
     case 'refundRequest':
       return { d: change.deskId, q: change.requestId, p: change.paymentId };
   }
@@ -59,14 +71,17 @@ export function parseChange(channel: string, payload: string | undefined): Chang
   } catch {
     return undefined;
   }
-  const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined);
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
   const deskId = text(wire.d);
   if (deskId === undefined) return undefined;
   const paymentId = text(wire.p);
   const reservationKey = text(wire.r);
   switch (kind) {
     case 'payment':
-      return paymentId === undefined ? undefined : { kind, deskId, paymentId, ...(reservationKey === undefined ? {} : { reservationKey }) };
+      return paymentId === undefined
+        ? undefined
+        : { kind, deskId, paymentId, ...(reservationKey === undefined ? {} : { reservationKey }) };
     case 'operation': {
       const operationId = text(wire.o);
       if (operationId === undefined || reservationKey === undefined) return undefined;
@@ -99,10 +114,16 @@ export function notificationIn(change: ChangeOf<StatementValue>): RawBuilder<unk
  * Sends the change on the center, in the transaction of `db` (a Transaction: delivered when it commits, dropped when it
  * rolls back). The embedded files have no other desk to tell: nothing is sent.
  */
-export async function notifyChange(db: Pick<Kysely<unknown>, 'selectNoFrom'>, backend: Backend, change: Change): Promise<void> {
+export async function notifyChange(
+  db: Pick<Kysely<unknown>, 'selectNoFrom'>,
+  backend: Backend,
+  change: Change,
+): Promise<void> {
   if (backend !== 'postgres') return;
   const channel = CHANGE_CHANNELS[change.kind];
-  await db.selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(channel), eb.val(JSON.stringify(toWire(change)))]).as('notified')).execute();
+  await db
+    .selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(channel), eb.val(JSON.stringify(toWire(change)))]).as('notified'))
+    .execute();
 }
 
 /** Where a center's live feed stands, for the windows: receiving, or opening its connection again. */
@@ -230,7 +251,10 @@ export class ChangeListener {
       }
       this.client = connected;
       this.attempt = 0;
-      this.heartbeat = setInterval(() => void this.beat(generation, connected, db), this.options.heartbeatMs ?? LISTEN_HEARTBEAT_MS);
+      this.heartbeat = setInterval(
+        () => void this.beat(generation, connected, db),
+        this.options.heartbeatMs ?? LISTEN_HEARTBEAT_MS,
+      );
       this.setState('live');
       this.options.onResync?.();
     } catch (error) {

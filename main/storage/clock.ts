@@ -10,4 +10,6 @@ import type { Backend } from './store';
  * SQLite reads the desk's own system clock (one machine), the same value within a statement.
  */
 export const databaseNowMs = (backend: Backend): RawBuilder<number> =>
-  backend === 'postgres' ? sql<number>`CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)` : sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;
+  backend === 'postgres'
+    ? sql<number>`CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)`
+    : sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;

@@ -29,7 +29,10 @@ const isBusy = (error: unknown): boolean => {
 export function tryDeskLock(dataDir: string): DeskLock | undefined {
   mkdirSync(dataDir, { recursive: true });
   const binding = sqliteNativeBinding();
-  const db = new Database(join(dataDir, DESK_LOCK_FILE), { timeout: 0, ...(binding === undefined ? {} : { nativeBinding: binding }) });
+  const db = new Database(join(dataDir, DESK_LOCK_FILE), {
+    timeout: 0,
+    ...(binding === undefined ? {} : { nativeBinding: binding }),
+  });
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (error) {

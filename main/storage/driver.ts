@@ -38,11 +38,18 @@ class MappedConnection implements DatabaseConnection {
     private readonly map: MapError,
   ) {}
 
-  executeQuery<R>(compiledQuery: CompiledQuery, options?: Parameters<DatabaseConnection['executeQuery']>[1]): Promise<QueryResult<R>> {
+  executeQuery<R>(
+    compiledQuery: CompiledQuery,
+    options?: Parameters<DatabaseConnection['executeQuery']>[1],
+  ): Promise<QueryResult<R>> {
     return mapped(this.map, () => this.inner.executeQuery<R>(compiledQuery, options));
   }
 
-  async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection['streamQuery']>[2]): AsyncIterableIterator<QueryResult<R>> {
+  async *streamQuery<R>(
+    compiledQuery: CompiledQuery,
+    chunkSize: number,
+    options?: Parameters<DatabaseConnection['streamQuery']>[2],
+  ): AsyncIterableIterator<QueryResult<R>> {
     try {
       yield* this.inner.streamQuery<R>(compiledQuery, chunkSize, options);
     } catch (error) {
@@ -95,19 +102,43 @@ class MappingDriver implements Driver {
     return mapped(this.map, () => this.inner.rollbackTransaction(this.unwrap(connection)));
   }
 
-  savepoint(connection: DatabaseConnection, savepointName: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
-    return mapped(this.map, () => this.inner.savepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve());
+  savepoint(
+    connection: DatabaseConnection,
+    savepointName: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return mapped(
+      this.map,
+      () => this.inner.savepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
+    );
   }
 
-  rollbackToSavepoint(connection: DatabaseConnection, savepointName: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
-    return mapped(this.map, () => this.inner.rollbackToSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve());
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    savepointName: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return mapped(
+      this.map,
+      () => this.inner.rollbackToSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
+    );
   }
 
-  releaseSavepoint(connection: DatabaseConnection, savepointName: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
-    return mapped(this.map, () => this.inner.releaseSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve());
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    savepointName: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return mapped(
+      this.map,
+      () => this.inner.releaseSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
+    );
   }
 
-  releaseConnection(connection: DatabaseConnection, options?: Parameters<Driver['releaseConnection']>[1]): Promise<void> {
+  releaseConnection(
+    connection: DatabaseConnection,
+    options?: Parameters<Driver['releaseConnection']>[1],
+  ): Promise<void> {
     return this.inner.releaseConnection(this.unwrap(connection), options);
   }
 

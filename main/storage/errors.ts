@@ -36,7 +36,10 @@ export class UniqueViolationError extends Error {
   override readonly name = 'UniqueViolationError';
 
   /** Backend-specific: SQLite says "table.column", PostgreSQL the constraint's name ("desks_pkey"). */
-  constructor(readonly constraint: string | undefined, options?: { cause?: unknown }) {
+  constructor(
+    readonly constraint: string | undefined,
+    options?: { cause?: unknown },
+  ) {
     super(`A unique constraint was violated${constraint === undefined ? '' : ` (${constraint})`}.`, options);
   }
 }
@@ -62,7 +65,9 @@ export function isTransactionConflict(error: unknown): error is TransactionConfl
 }
 
 function property(error: unknown, key: string): unknown {
-  return typeof error === 'object' && error !== null && key in error ? (error as Record<string, unknown>)[key] : undefined;
+  return typeof error === 'object' && error !== null && key in error
+    ? (error as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function text(value: unknown): string | undefined {
@@ -101,7 +106,8 @@ const UNREACHABLE: Readonly<Record<string, string>> = {
   EPIPE: 'the connection was cut',
   ECONNABORTED: 'the connection was cut',
 };
-const LOST_CONNECTION = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|terminating connection/i;
+const LOST_CONNECTION =
+  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|terminating connection/i;
 const CONNECT_TIMEOUT = /timeout exceeded when trying to connect|connection timeout/i;
 
 /** Node's TLS verification errors (tls.connect), and pg's own when the server speaks no TLS. */
@@ -137,7 +143,12 @@ function unavailable(target: CenterTarget, reason: string, cause: unknown): Stor
  * else unchanged (a bug in a query is not the center's fault).
  */
 export function fromPostgresError(error: unknown, target: CenterTarget): unknown {
-  if (error instanceof StorageError || error instanceof UniqueViolationError || error instanceof TransactionConflictError) return error;
+  if (
+    error instanceof StorageError ||
+    error instanceof UniqueViolationError ||
+    error instanceof TransactionConflictError
+  )
+    return error;
   const sqlState = text(property(error, 'code'));
   const message = text(property(error, 'message')) ?? '';
   switch (sqlState) {
@@ -187,7 +198,8 @@ export function fromPostgresError(error: unknown, target: CenterTarget): unknown
       break;
   }
   if (sqlState !== undefined && sqlState.startsWith('08')) return unavailable(target, 'the connection failed', error);
-  if (sqlState !== undefined && UNREACHABLE[sqlState] !== undefined) return unavailable(target, UNREACHABLE[sqlState], error);
+  if (sqlState !== undefined && UNREACHABLE[sqlState] !== undefined)
+    return unavailable(target, UNREACHABLE[sqlState], error);
   if (sqlState !== undefined && TLS_CODES.has(sqlState)) {
     const tls = new StorageError(
       'center_tls_failed',

@@ -25,7 +25,11 @@ function provider(migrations: Migrations): MigrationProvider {
 }
 
 /** A failed run as the storage layer says it: which step, why; the step's transaction was rolled back. */
-function migrationFailed(label: string, where: string, result: { error?: unknown; results?: readonly { migrationName: string; status: string }[] }): StorageError {
+function migrationFailed(
+  label: string,
+  where: string,
+  result: { error?: unknown; results?: readonly { migrationName: string; status: string }[] },
+): StorageError {
   if (result.error instanceof StorageError) return result.error;
   const step = result.results?.find((r) => r.status === 'Error')?.migrationName;
   const reason = result.error instanceof Error ? result.error.message : 'unknown error';
@@ -49,16 +53,24 @@ function newerThanApp(label: string, where: string, unknown: readonly string[]):
  * Brings an embedded file up to date; answers its version (the number of migrations applied). `raw` is the same
  * better-sqlite3 handle `db` runs on (for PRAGMA user_version).
  */
-export async function migrateSqliteStore(db: Kysely<unknown>, raw: Database.Database, definition: StoreDefinition, file: string): Promise<number> {
+export async function migrateSqliteStore(
+  db: Kysely<unknown>,
+  raw: Database.Database,
+  definition: StoreDefinition,
+  file: string,
+): Promise<number> {
   const { label } = definition;
   const migrations = definition.sqlite.migrations;
   const names = migrationNames(migrations);
   const userVersion = raw.pragma('user_version', { simple: true }) as number;
-  const tracked = raw.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(MIGRATION_TABLE) !== undefined;
+  const tracked =
+    raw.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(MIGRATION_TABLE) !== undefined;
 
   let adopt = 0;
   if (tracked) {
-    const executed = (raw.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as { name: string }[]).map((row) => row.name);
+    const executed = (raw.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as { name: string }[]).map(
+      (row) => row.name,
+    );
     const unknown = executed.filter((name) => !names.includes(name));
     if (unknown.length > 0) throw newerThanApp(label, file, unknown);
   } else if (userVersion > 0) {
@@ -74,7 +86,9 @@ export async function migrateSqliteStore(db: Kysely<unknown>, raw: Database.Data
     adopt = userVersion;
   }
 
-  const run = Object.fromEntries(names.map((name, index) => [name, index < adopt ? NOTHING : (migrations[name] ?? NOTHING)]));
+  const run = Object.fromEntries(
+    names.map((name, index) => [name, index < adopt ? NOTHING : (migrations[name] ?? NOTHING)]),
+  );
   const result = await new Migrator({ db, provider: provider(run) }).migrateToLatest();
   if (result.error !== undefined) throw migrationFailed(label, file, result);
   const applied = (raw.prepare(`SELECT count(*) AS n FROM ${MIGRATION_TABLE}`).get() as { n: number }).n;
@@ -90,14 +104,20 @@ function inSchema(migrations: Migrations, schema: string): Migrations {
       name,
       {
         up: (db: Kysely<unknown>) => migration.up(db.withSchema(schema)),
-        ...(migration.down === undefined ? {} : { down: (db: Kysely<unknown>) => (migration.down as NonNullable<Migration['down']>)(db.withSchema(schema)) }),
+        ...(migration.down === undefined
+          ? {}
+          : {
+              down: (db: Kysely<unknown>) => (migration.down as NonNullable<Migration['down']>)(db.withSchema(schema)),
+            }),
       },
     ]),
   );
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 /**
@@ -106,7 +126,9 @@ function errorCode(error: unknown): string | undefined {
  */
 export async function centerMigrationsDone(db: Kysely<unknown>, definition: StoreDefinition): Promise<string[]> {
   try {
-    const rows = await sql<{ name: string }>`SELECT name FROM ${sql.table(`${definition.name}.${MIGRATION_TABLE}`)} ORDER BY name`.execute(db);
+    const rows = await sql<{
+      name: string;
+    }>`SELECT name FROM ${sql.table(`${definition.name}.${MIGRATION_TABLE}`)} ORDER BY name`.execute(db);
     return rows.rows.map((row) => row.name);
   } catch (error) {
     // 42P01 undefined_table, 3F000 invalid_schema_name: not migrated yet.
@@ -191,7 +213,12 @@ export interface CenterMigrationReport {
  * store declares (plus reading its migration records), all in one transaction. Runs as the schema owner; the tables and
  * the schema belong to whoever runs it.
  */
-export async function migrateCenterStore(db: Kysely<unknown>, definition: StoreDefinition, roles: CenterRoles, where: string): Promise<CenterMigrationReport> {
+export async function migrateCenterStore(
+  db: Kysely<unknown>,
+  definition: StoreDefinition,
+  roles: CenterRoles,
+  where: string,
+): Promise<CenterMigrationReport> {
   const before = await centerSchemaState(db, definition);
   if (before.newer.length > 0) throw newerThanApp(definition.label, where, before.newer);
   const schema = definition.name;
@@ -207,7 +234,9 @@ export async function migrateCenterStore(db: Kysely<unknown>, definition: StoreD
   await db.transaction().execute(async (trx) => {
     const app = sql.id(roles.app);
     await sql`GRANT USAGE ON SCHEMA ${sql.id(schema)} TO ${app}`.execute(trx);
-    await sql`REVOKE ALL ON ${sql.table(`${schema}.${MIGRATION_TABLE}`)}, ${sql.table(`${schema}.${MIGRATION_LOCK_TABLE}`)} FROM ${app}`.execute(trx);
+    await sql`REVOKE ALL ON ${sql.table(`${schema}.${MIGRATION_TABLE}`)}, ${sql.table(`${schema}.${MIGRATION_LOCK_TABLE}`)} FROM ${app}`.execute(
+      trx,
+    );
     await sql`GRANT SELECT ON ${sql.table(`${schema}.${MIGRATION_TABLE}`)} TO ${app}`.execute(trx);
     for (const [table, privileges] of Object.entries(definition.postgres.grants)) {
       const target = sql.table(`${schema}.${table}`);
@@ -251,7 +280,12 @@ export async function centerTables(db: Kysely<unknown>, schema: string): Promise
  * narrowed by a column REVOKE, so it is revoked first). A secret column the table does not have is refused: a misspelt
  * name would leave the real column readable.
  */
-async function grantAuditor(db: Kysely<unknown>, definition: StoreDefinition, auditorRole: string, where: string): Promise<Record<string, AuditorColumns>> {
+async function grantAuditor(
+  db: Kysely<unknown>,
+  definition: StoreDefinition,
+  auditorRole: string,
+  where: string,
+): Promise<Record<string, AuditorColumns>> {
   const schema = definition.name;
   const auditor = sql.id(auditorRole);
   const secrets = definition.postgres.secretColumns ?? {};
@@ -277,7 +311,10 @@ async function grantAuditor(db: Kysely<unknown>, definition: StoreDefinition, au
       reads[table] = 'all';
     } else {
       const readable = columns.filter((column) => !hidden.includes(column));
-      if (readable.length > 0) await sql`GRANT SELECT (${sql.join(readable.map((column) => sql.id(column)))}) ON ${target} TO ${auditor}`.execute(db);
+      if (readable.length > 0)
+        await sql`GRANT SELECT (${sql.join(readable.map((column) => sql.id(column)))}) ON ${target} TO ${auditor}`.execute(
+          db,
+        );
       reads[table] = { hidden: [...hidden] };
     }
   }

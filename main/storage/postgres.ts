@@ -55,7 +55,8 @@ const typeParsers: pg.CustomTypesConfig = {
       if (oid === INT8_OID) {
         return (value: string) => {
           const number = Number(value);
-          if (!Number.isSafeInteger(number)) throw new RangeError(`A bigint from the center (${value}) is larger than the app can count exactly.`);
+          if (!Number.isSafeInteger(number))
+            throw new RangeError(`A bigint from the center (${value}) is larger than the app can count exactly.`);
           return number;
         };
       }
@@ -106,7 +107,12 @@ class CenterClient extends pg.Client {
 
 /** How each connection to the center is made (the pool's, and the LISTEN connection's). */
 function clientConfig(options: CenterConnectionOptions): pg.ClientConfig {
-  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const target: CenterTarget = {
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+  };
   return {
     host: options.host,
     port: options.port,
@@ -135,7 +141,12 @@ function clientConfig(options: CenterConnectionOptions): pg.ClientConfig {
 
 /** A pg Pool for the center; its errors (also an idle connection's) never go unhandled. */
 export function centerPool(options: CenterConnectionOptions): pg.Pool {
-  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const target: CenterTarget = {
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+  };
   const pool = new pg.Pool({
     ...clientConfig(options),
     Client: CenterClient,
@@ -159,7 +170,10 @@ const LISTEN_QUERY_TIMEOUT_MS = 10_000;
  * The desk's one LISTEN connection (main/storage/changes.ts): made like the pool's, outside the pool (a pooled connection
  * would stop listening when given back), named "<application name> (listen)".
  */
-export function centerChangeListener(options: CenterConnectionOptions, listen: Omit<ChangeListenerOptions, 'connect'>): ChangeListener {
+export function centerChangeListener(
+  options: CenterConnectionOptions,
+  listen: Omit<ChangeListenerOptions, 'connect'>,
+): ChangeListener {
   const config = clientConfig(options);
   return new ChangeListener({
     ...listen,
@@ -219,7 +233,12 @@ export function centerKysely(pool: pg.Pool, target: CenterTarget): Kysely<unknow
 
 /** The center as the desk uses it (the app's role): stores opened at their schema, never migrated here. */
 export function centerStorage(options: CenterConnectionOptions): Storage & { pool: pg.Pool } {
-  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+  const target: CenterTarget = {
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+  };
   const pool = centerPool(options);
   let ended: Promise<void> | undefined;
   return {
@@ -258,15 +277,24 @@ export function centerStorage(options: CenterConnectionOptions): Storage & { poo
  * grants set (center.roles, written by docs/center/setup.sql, names the roles). One store after the other; a failed
  * store stops the run (what it did is rolled back; the stores before it stay migrated).
  */
-export async function migrateCenter(options: CenterConnectionOptions, definitions: readonly StoreDefinition[]): Promise<CenterMigrationReport[]> {
-  const target: CenterTarget = { host: options.host, port: options.port, database: options.database, user: options.user };
+export async function migrateCenter(
+  options: CenterConnectionOptions,
+  definitions: readonly StoreDefinition[],
+): Promise<CenterMigrationReport[]> {
+  const target: CenterTarget = {
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    user: options.user,
+  };
   for (const definition of definitions) checkDefinition(definition);
   const pool = centerPool({ ...options, maxConnections: 1 });
   const db = centerKysely(pool, target);
   try {
     const roles = await readCenterRoles(db, `${where(target)}/${target.database}`);
     const reports: CenterMigrationReport[] = [];
-    for (const definition of definitions) reports.push(await migrateCenterStore(db, definition, roles, `${where(target)}/${target.database}`));
+    for (const definition of definitions)
+      reports.push(await migrateCenterStore(db, definition, roles, `${where(target)}/${target.database}`));
     return reports;
   } finally {
     await pool.end();

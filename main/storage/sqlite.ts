@@ -52,7 +52,9 @@ export class SqliteFile {
     const current = this.schemaVersion;
     if (current > options.migrations.length) {
       this.db.close();
-      throw new Error(`The ${options.label} was written by a newer version of the app (schema ${current}); update the app.`);
+      throw new Error(
+        `The ${options.label} was written by a newer version of the app (schema ${current}); update the app.`,
+      );
     }
     for (let version = current; version < options.migrations.length; version++) {
       const sql = options.migrations[version] ?? '';

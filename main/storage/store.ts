@@ -109,7 +109,9 @@ export async function runTransaction<DB, T>(
     try {
       const builder = db.transaction();
       const isolation = options.isolation;
-      return await (backend === 'postgres' && isolation !== undefined ? builder.setIsolationLevel(isolation) : builder).execute(fn);
+      return await (
+        backend === 'postgres' && isolation !== undefined ? builder.setIsolationLevel(isolation) : builder
+      ).execute(fn);
     } catch (error) {
       if (!isTransactionConflict(error) || attempt >= retries) throw error;
     }
@@ -122,16 +124,21 @@ const RESERVED = new Set(['center', 'public', 'pg_catalog', 'information_schema'
 /** Refuses a definition that could not be stored safely on both backends. */
 export function checkDefinition(definition: StoreDefinition): void {
   if (!STORE_NAME.test(definition.name) || RESERVED.has(definition.name) || definition.name.startsWith('pg_')) {
-    throw new Error(`Store name "${definition.name}" must be lower case letters, digits and underscores, and not a reserved schema.`);
+    throw new Error(
+      `Store name "${definition.name}" must be lower case letters, digits and underscores, and not a reserved schema.`,
+    );
   }
   for (const [table, privileges] of Object.entries(definition.postgres.grants)) {
     const unknown = privileges.filter((privilege) => !(TABLE_PRIVILEGES as readonly string[]).includes(privilege));
-    if (!STORE_NAME.test(table) || unknown.length > 0) throw new Error(`The ${definition.label}'s grants on "${table}" are not valid: ${unknown.join(', ')}.`);
+    if (!STORE_NAME.test(table) || unknown.length > 0)
+      throw new Error(`The ${definition.label}'s grants on "${table}" are not valid: ${unknown.join(', ')}.`);
   }
   for (const [table, columns] of Object.entries(definition.postgres.secretColumns ?? {})) {
     const invalid = columns.filter((column) => !STORE_NAME.test(column));
     if (!STORE_NAME.test(table) || columns.length === 0 || invalid.length > 0) {
-      throw new Error(`The ${definition.label}'s secret columns of "${table}" are not valid: ${invalid.join(', ') || 'none listed'}.`);
+      throw new Error(
+        `The ${definition.label}'s secret columns of "${table}" are not valid: ${invalid.join(', ') || 'none listed'}.`,
+      );
     }
   }
   const adopted = definition.sqlite.adoptsUserVersion ?? 0;

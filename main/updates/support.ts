@@ -22,11 +22,14 @@ export function pinsPublisher(appUpdateConfig: string | undefined): boolean {
 /** Undefined when the desk can update itself; otherwise the reason, in a sentence for IT's logs and --print-config. */
 export function updateSupport(facts: DeskFacts): string | undefined {
   if (!facts.packaged) return 'This is not an installed build (development run): updates are off.';
-  if (facts.appUpdateConfig === undefined) return 'This build has no app-update.yml (it was packaged without a publish setting): updates are off.';
+  if (facts.appUpdateConfig === undefined)
+    return 'This build has no app-update.yml (it was packaged without a publish setting): updates are off.';
   switch (facts.platform) {
     case 'win32':
-      if (!facts.nsisInstall) return 'This desk was installed with the MSI: IT deploys new versions (Intune, Group Policy); updates are off.';
-      if (!pinsPublisher(facts.appUpdateConfig)) return 'This build is not signed, so an update\'s signature could not be checked: updates are off.';
+      if (!facts.nsisInstall)
+        return 'This desk was installed with the MSI: IT deploys new versions (Intune, Group Policy); updates are off.';
+      if (!pinsPublisher(facts.appUpdateConfig))
+        return "This build is not signed, so an update's signature could not be checked: updates are off.";
       return undefined;
     case 'darwin':
       // Squirrel.Mac installs an update only when it is signed by the same team as the running app.

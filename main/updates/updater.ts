@@ -29,7 +29,10 @@ export interface AutoUpdaterLike {
   checkForUpdates(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
   on(event: 'checking-for-update', listener: () => void): unknown;
-  on(event: 'update-available' | 'update-not-available' | 'update-downloaded', listener: (info: UpdateInfoLike) => void): unknown;
+  on(
+    event: 'update-available' | 'update-not-available' | 'update-downloaded',
+    listener: (info: UpdateInfoLike) => void,
+  ): unknown;
   on(event: 'error', listener: (error: Error, message?: string) => void): unknown;
 }
 
@@ -101,16 +104,22 @@ function quiet(logger: UpdateLogger | undefined): UpdateLogger {
       // The log file is closed (or failing): the line is lost, the update goes on.
     }
   };
-  return { info: (fields, message) => call('info', fields, message), warn: (fields, message) => call('warn', fields, message) };
+  return {
+    info: (fields, message) => call('info', fields, message),
+    warn: (fields, message) => call('warn', fields, message),
+  };
 }
 
 export function createUpdater(options: UpdaterOptions): Updater {
   const { settings, paymentInProgress } = options;
   const logger = quiet(options.logger);
   const listeners = new Set<(status: UpdateStatus) => void>();
-  const disabledReason = settings === undefined ? 'IT has set no update server (the "updates" setting).' : options.unsupported;
+  const disabledReason =
+    settings === undefined ? 'IT has set no update server (the "updates" setting).' : options.unsupported;
   let state: Omit<UpdateStatus, 'blockedBy'> =
-    disabledReason === undefined ? { state: 'idle', channel: settings?.channel ?? 'stable' } : { state: 'disabled', message: disabledReason };
+    disabledReason === undefined
+      ? { state: 'idle', channel: settings?.channel ?? 'stable' }
+      : { state: 'disabled', message: disabledReason };
   let firstTimer: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
   /** A restart to update is under way (shutdown, then the installer): there is only ever one. */
@@ -123,7 +132,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
     options.installFailed?.();
   };
 
-  const status = (): UpdateStatus => (state.state === 'ready' && paymentInProgress() ? { ...state, blockedBy: 'payment_in_progress' } : { ...state });
+  const status = (): UpdateStatus =>
+    state.state === 'ready' && paymentInProgress() ? { ...state, blockedBy: 'payment_in_progress' } : { ...state };
   const set = (next: Omit<UpdateStatus, 'blockedBy' | 'channel'>): void => {
     state = settings === undefined ? next : { ...next, channel: settings.channel };
     const current = status();
@@ -156,7 +166,10 @@ export function createUpdater(options: UpdaterOptions): Updater {
       if (state.state !== 'ready') set({ state: 'idle' });
     });
     autoUpdater.on('update-downloaded', (info) => {
-      logger.info({ version: info.version, channel: settings.channel }, 'update downloaded and verified, waiting for a restart');
+      logger.info(
+        { version: info.version, channel: settings.channel },
+        'update downloaded and verified, waiting for a restart',
+      );
       set({ state: 'ready', version: info.version });
     });
     autoUpdater.on('error', (error) => {
@@ -167,7 +180,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
         failInstall();
         return;
       }
-      if (state.state !== 'ready') set({ state: 'error', message: 'The update could not be checked or downloaded; the app tries again later.' });
+      if (state.state !== 'ready')
+        set({ state: 'error', message: 'The update could not be checked or downloaded; the app tries again later.' });
     });
   }
 
@@ -190,7 +204,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
     restart() {
       // Already under way: the app is shutting down to install; never a second shutdown nor a second installer.
       if (installing) return;
-      if (loaded === undefined || state.state !== 'ready') throw new UpdateError('not_ready', 'No update is ready to install yet.');
+      if (loaded === undefined || state.state !== 'ready')
+        throw new UpdateError('not_ready', 'No update is ready to install yet.');
       if (paymentInProgress()) {
         throw new UpdateError(
           'payment_in_progress',
@@ -210,7 +225,10 @@ export function createUpdater(options: UpdaterOptions): Updater {
       void shutdown
         .catch((error: unknown) => {
           // The shutdown has its own deadline: what it could not close is said, and the install goes on.
-          logger.warn({ error: error instanceof Error ? error.message.slice(0, 500) : 'unknown' }, 'the shutdown before the update did not end cleanly');
+          logger.warn(
+            { error: error instanceof Error ? error.message.slice(0, 500) : 'unknown' },
+            'the shutdown before the update did not end cleanly',
+          );
         })
         .then(() => {
           // Silent (no installer windows on Windows), and the app starts again afterwards. macOS: MacUpdater.quitAndInstall

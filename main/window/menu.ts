@@ -8,7 +8,20 @@
 import type { Language } from '../../shared/language';
 
 /** The roles the desk's menu uses (Electron's MenuItem roles, docs/api/menu-item.md). */
-export type AppMenuRole = 'about' | 'hide' | 'hideOthers' | 'unhide' | 'quit' | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'minimize' | 'toggleDevTools';
+export type AppMenuRole =
+  | 'about'
+  | 'hide'
+  | 'hideOthers'
+  | 'unhide'
+  | 'quit'
+  | 'undo'
+  | 'redo'
+  | 'cut'
+  | 'copy'
+  | 'paste'
+  | 'selectAll'
+  | 'minimize'
+  | 'toggleDevTools';
 
 /** An item of the template given to Menu.buildFromTemplate (a subset of Electron's MenuItemConstructorOptions). */
 export interface AppMenuItem {
@@ -109,7 +122,9 @@ export function appMenuTemplate({ platform, packaged, language, appName }: AppMe
       { role: 'selectAll', label: words.selectAll },
     ],
   };
-  const developer: AppMenuItem[] = packaged ? [] : [{ label: words.developer, submenu: [{ role: 'toggleDevTools', label: words.devTools }] }];
+  const developer: AppMenuItem[] = packaged
+    ? []
+    : [{ label: words.developer, submenu: [{ role: 'toggleDevTools', label: words.devTools }] }];
   if (platform !== 'darwin') return [edit, ...developer];
   return [
     {

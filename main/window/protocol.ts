@@ -34,7 +34,8 @@ export function resolveAppFile(rootDir: string, requestUrl: string): string | un
   } catch {
     return undefined;
   }
-  if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST || url.username !== '' || url.password !== '') return undefined;
+  if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST || url.username !== '' || url.password !== '')
+    return undefined;
   // The parser has removed plain dot segments already; the raw form still matters for encoded ones.
   let pathname: string;
   try {
@@ -57,7 +58,8 @@ export interface AppProtocolOptions {
   readFile?: (file: string) => Promise<Uint8Array>;
 }
 
-const notFound = (): Response => new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+const notFound = (): Response =>
+  new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
 /** The handler for Electron's protocol.handle('app', …): GET and HEAD of files under rootDir, nothing else. */
 export function createAppProtocolHandler(options: AppProtocolOptions): (request: Request) => Promise<Response> {

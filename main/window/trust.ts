@@ -11,4 +11,3 @@ export interface SenderCheckOptions {
 export function createSenderCheck({ appUrl, isAppWindow }: SenderCheckOptions): (sender: SenderInfo) => boolean {
   return (sender) => sender.isMainFrame && isAppWindow(sender.webContentsId) && isAppUrl(sender.url, appUrl);
 }
-

@@ -15,7 +15,10 @@ function readPackage(dir) {
 
 /** What a package needs at run time: its dependencies, and the optional ones it has (absent ones were left out on purpose). */
 function runtimeDependencies(pkg) {
-  return [...Object.keys(pkg.dependencies ?? {}).map((name) => ({ name, optional: false })), ...Object.keys(pkg.optionalDependencies ?? {}).map((name) => ({ name, optional: true }))];
+  return [
+    ...Object.keys(pkg.dependencies ?? {}).map((name) => ({ name, optional: false })),
+    ...Object.keys(pkg.optionalDependencies ?? {}).map((name) => ({ name, optional: true })),
+  ];
 }
 
 /** Node's lookup of `name` from a package folder: its own node_modules, then each enclosing one up to `top`. */
@@ -59,7 +62,9 @@ export function dependencyClosureProblems({ root, packagedVersion }) {
       }
       const packagedChildVersion = packagedVersion(packagedChild);
       if (packagedChildVersion !== version) {
-        problems.push(`in app.asar, ${label} would load ${name}@${packagedChildVersion} from ${packagedChild}, not ${name}@${version}`);
+        problems.push(
+          `in app.asar, ${label} would load ${name}@${packagedChildVersion} from ${packagedChild}, not ${name}@${version}`,
+        );
         continue;
       }
       if (seen.has(packagedChild)) continue;
@@ -69,4 +74,3 @@ export function dependencyClosureProblems({ root, packagedVersion }) {
   }
   return problems;
 }
-

@@ -17,13 +17,24 @@ export function versions(root) {
   const sqliteDir = path.dirname(require.resolve('better-sqlite3/package.json'));
   const electron = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8'));
   const sqlite = JSON.parse(readFileSync(path.join(sqliteDir, 'package.json'), 'utf8'));
-  return { electronDir, electronVersion: electron.version, electronPackage: electron, sqliteDir, sqliteVersion: sqlite.version };
+  return {
+    electronDir,
+    electronVersion: electron.version,
+    electronPackage: electron,
+    sqliteDir,
+    sqliteVersion: sqlite.version,
+  };
 }
 
 /** Whether this x64 process runs under Rosetta on an Apple-silicon Mac (install-electron asks sysctl the same way). */
 function underRosettaNow() {
   try {
-    return execFileSync('sysctl', ['-in', 'sysctl.proc_translated'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === '1';
+    return (
+      execFileSync('sysctl', ['-in', 'sysctl.proc_translated'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() === '1'
+    );
   } catch {
     return false;
   }
@@ -34,18 +45,33 @@ function underRosettaNow() {
  * ELECTRON_INSTALL_ARCH, else npm_config_arch, else Node's; and on a Mac, an x64 Node under Rosetta gets the arm64
  * Electron (unless npm_config_arch says otherwise). better-sqlite3 must be built for that arch, not for Node's.
  */
-export function electronArch({ env = process.env, platform = process.platform, arch = process.arch, underRosetta = underRosettaNow } = {}) {
+export function electronArch({
+  env = process.env,
+  platform = process.platform,
+  arch = process.arch,
+  underRosetta = underRosettaNow,
+} = {}) {
   const chosen = env['ELECTRON_INSTALL_ARCH'] || env['npm_config_arch'] || arch;
-  if (platform === 'darwin' && chosen === 'x64' && env['npm_config_arch'] === undefined && underRosetta()) return 'arm64';
+  if (platform === 'darwin' && chosen === 'x64' && env['npm_config_arch'] === undefined && underRosetta())
+    return 'arm64';
   return chosen;
 }
 
 /** Where npm start's copy lives (main/index.ts looks for it there when the app is not packaged). */
 export function developmentBinding(root, electronVersion, sqliteVersion) {
-  return path.join(root, 'node_modules/.cache/electron-native', electronVersion, `better-sqlite3-${sqliteVersion}.node`);
+  return path.join(
+    root,
+    'node_modules/.cache/electron-native',
+    electronVersion,
+    `better-sqlite3-${sqliteVersion}.node`,
+  );
 }
 
-export const exists = (file) => stat(file).then(() => true, () => false);
+export const exists = (file) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Runs a program to its end; resolves with its exit code and what it wrote (nothing of it is shown). `notice` is
@@ -76,8 +102,11 @@ export function reason(output, fallback) {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('at ') && !/^\^+$/.test(line));
-  const network = /getaddrinfo \w+ [\w.-]+|connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH) [\w.:[\]-]+/.exec(text)?.[0];
-  const headers = /related to network connectivity/.test(text) ? "Electron's headers could not be downloaded" : undefined;
+  const network =
+    /getaddrinfo \w+ [\w.-]+|connect (?:ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH) [\w.:[\]-]+/.exec(text)?.[0];
+  const headers = /related to network connectivity/.test(text)
+    ? "Electron's headers could not be downloaded"
+    : undefined;
   const warning = [...lines].reverse().find((line) => /^prebuild-install (?:warn|error) /.test(line));
   const error = lines.find((line) => /^(?:\w*Error)(?: \[\w+\])?: /.test(line));
   const picked =
@@ -95,7 +124,11 @@ export function reason(output, fallback) {
 async function copyOfSqlite(sqliteDir) {
   const work = await mkdtemp(path.join(tmpdir(), 'electron-native-'));
   const copy = path.join(work, 'node_modules/better-sqlite3');
-  await cp(sqliteDir, copy, { recursive: true, filter: (source) => !source.startsWith(path.join(sqliteDir, 'build')) && !source.startsWith(path.join(sqliteDir, 'prebuilds')) });
+  await cp(sqliteDir, copy, {
+    recursive: true,
+    filter: (source) =>
+      !source.startsWith(path.join(sqliteDir, 'build')) && !source.startsWith(path.join(sqliteDir, 'prebuilds')),
+  });
   return { work, copy };
 }
 
@@ -112,7 +145,14 @@ async function fetchPrebuilt({ sqliteDir, copy, electronVersion, platform, arch 
   // npm's notes about the project being run would make prebuild-install think better-sqlite3 came from git.
   delete env['npm_package_resolved'];
   delete env['npm_package_from'];
-  const args = [bin, '--runtime=electron', `--target=${electronVersion}`, `--platform=${platform}`, `--arch=${arch}`, '--verbose'];
+  const args = [
+    bin,
+    '--runtime=electron',
+    `--target=${electronVersion}`,
+    `--platform=${platform}`,
+    `--arch=${arch}`,
+    '--verbose',
+  ];
   const notice = `electron-native: downloading better-sqlite3's prebuilt binary for Electron ${electronVersion} (${platform}-${arch})…`;
   const { code, output } = await run(process.execPath, args, { cwd: copy, env, notice });
   if (code === 0 && (await exists(path.join(copy, 'build/Release/better_sqlite3.node')))) return undefined;
@@ -124,17 +164,35 @@ async function fetchPrebuilt({ sqliteDir, copy, electronVersion, platform, arch 
  * or ELECTRON_REBUILD_DIST_URL; a C++ toolchain and Python). Run as a child so that its output is read, not shown.
  */
 async function compile({ work, copy, sqliteVersion, electronVersion, arch }) {
-  await writeFile(path.join(work, 'package.json'), JSON.stringify({ name: 'electron-native', version: '1.0.0', dependencies: { 'better-sqlite3': sqliteVersion } }));
+  await writeFile(
+    path.join(work, 'package.json'),
+    JSON.stringify({ name: 'electron-native', version: '1.0.0', dependencies: { 'better-sqlite3': sqliteVersion } }),
+  );
   let cli;
   try {
     cli = path.join(path.dirname(fileURLToPath(import.meta.resolve('@electron/rebuild'))), 'cli.js');
   } catch {
     return '@electron/rebuild is not installed';
   }
-  const args = [cli, '--version', electronVersion, '--arch', arch, '--module-dir', work, '--only', 'better-sqlite3', '--force', '--build-from-source'];
+  const args = [
+    cli,
+    '--version',
+    electronVersion,
+    '--arch',
+    arch,
+    '--module-dir',
+    work,
+    '--only',
+    'better-sqlite3',
+    '--force',
+    '--build-from-source',
+  ];
   const notice = `electron-native: no prebuilt binary; compiling better-sqlite3 for Electron ${electronVersion} (${arch})…`;
   const { code, output } = await run(process.execPath, args, { cwd: work, notice });
-  if (code === 0) return (await exists(path.join(copy, 'build/Release/better_sqlite3.node'))) ? undefined : '@electron/rebuild wrote no better_sqlite3.node';
+  if (code === 0)
+    return (await exists(path.join(copy, 'build/Release/better_sqlite3.node')))
+      ? undefined
+      : '@electron/rebuild wrote no better_sqlite3.node';
   return reason(output, `@electron/rebuild exited with ${code}`);
 }
 
@@ -152,7 +210,9 @@ export async function electronSqlite({ root, target, platform = process.platform
     let how = 'prebuilt';
     if (prebuiltProblem !== undefined) {
       const compileProblem =
-        platform === process.platform ? await compile({ work, copy, sqliteVersion, electronVersion, arch }) : `it can only be compiled on ${platform} itself`;
+        platform === process.platform
+          ? await compile({ work, copy, sqliteVersion, electronVersion, arch })
+          : `it can only be compiled on ${platform} itself`;
       if (compileProblem !== undefined) {
         return {
           failed:

@@ -62,20 +62,32 @@ export type RefundCap = z.infer<typeof RefundCap>;
  */
 export const RefundLimits = z.partialRecord(
   Role.exclude(['agent']),
-  z.partialRecord(Currency, z.union([Amount, RefundCap], { error: 'must be an amount, or {"perRefund": amount, "perDay": amount}' })),
+  z.partialRecord(
+    Currency,
+    z.union([Amount, RefundCap], { error: 'must be an amount, or {"perRefund": amount, "perDay": amount}' }),
+  ),
 );
 export type RefundLimits = z.infer<typeof RefundLimits>;
 
 /** Supervisors up to 10,000 MXN or 500 USD a refund and a day; admins above. */
-export const DEFAULT_REFUND_LIMITS: RefundLimits = { supervisor: { mxn: { perRefund: 10_000, perDay: 10_000 }, usd: { perRefund: 500, perDay: 500 } } };
+export const DEFAULT_REFUND_LIMITS: RefundLimits = {
+  supervisor: { mxn: { perRefund: 10_000, perDay: 10_000 }, usd: { perRefund: 500, perDay: 500 } },
+};
 
 /** A role's caps in a currency, in cents: undefined for none of a kind; 0 for a role that may not refund (agents). */
-export function refundCapsFor(limits: RefundLimits, role: Role, currency: Currency): { perRefundCents?: number; perDayCents?: number } {
+export function refundCapsFor(
+  limits: RefundLimits,
+  role: Role,
+  currency: Currency,
+): { perRefundCents?: number; perDayCents?: number } {
   if (role === 'agent') return { perRefundCents: 0, perDayCents: 0 };
   const cap = limits[role]?.[currency];
   if (cap === undefined) return {};
   const { perRefund, perDay } = typeof cap === 'number' ? { perRefund: cap, perDay: cap } : cap;
-  return { ...(perRefund === undefined ? {} : { perRefundCents: toCents(perRefund) }), ...(perDay === undefined ? {} : { perDayCents: toCents(perDay) }) };
+  return {
+    ...(perRefund === undefined ? {} : { perRefundCents: toCents(perRefund) }),
+    ...(perDay === undefined ? {} : { perDayCents: toCents(perDay) }),
+  };
 }
 
 /** The largest single refund a role may make in a currency, in cents: undefined for none, or 0 (agents). */

@@ -26,7 +26,12 @@ export const PlanTotals = z.object({
 });
 export type PlanTotals = z.infer<typeof PlanTotals>;
 
-export const HourVolume = z.object({ hour: z.number().int().min(0).max(23), currency: Currency, payments: z.number().int(), totalCents: Money });
+export const HourVolume = z.object({
+  hour: z.number().int().min(0).max(23),
+  currency: Currency,
+  payments: z.number().int(),
+  totalCents: Money,
+});
 export type HourVolume = z.infer<typeof HourVolume>;
 
 /** Per desk of the center (its id, as About shows it) and currency: payments taken there, refunds made there. */
@@ -49,7 +54,8 @@ const cell = (value: string | number): string => {
   const text = String(value);
   // Quote what needs it, and defuse spreadsheet formulas (=, +, -, @ at the start of a text cell).
   // A plain number (a negative net, "-80.50") stays a number.
-  const safe = typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  const safe =
+    typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
   return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 };
 
@@ -62,17 +68,57 @@ const money = (cents: number): string => formatCents(cents, { grouping: false })
 export function reportToCsv(report: EndOfDayReport): string {
   const lines = [
     csvRow(['section', 'date', 'agent', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
-    ...report.agents.map((a) => csvRow(['agent', report.date, a.operatorId, a.currency.toUpperCase(), a.payments, money(a.paymentsTotalCents), a.refunds, money(a.refundsTotalCents), money(a.netCents)])),
-    ...report.totals.map((t) => csvRow(['total', report.date, '', t.currency.toUpperCase(), t.payments, money(t.paymentsTotalCents), t.refunds, money(t.refundsTotalCents), money(t.netCents)])),
+    ...report.agents.map((a) =>
+      csvRow([
+        'agent',
+        report.date,
+        a.operatorId,
+        a.currency.toUpperCase(),
+        a.payments,
+        money(a.paymentsTotalCents),
+        a.refunds,
+        money(a.refundsTotalCents),
+        money(a.netCents),
+      ]),
+    ),
+    ...report.totals.map((t) =>
+      csvRow([
+        'total',
+        report.date,
+        '',
+        t.currency.toUpperCase(),
+        t.payments,
+        money(t.paymentsTotalCents),
+        t.refunds,
+        money(t.refundsTotalCents),
+        money(t.netCents),
+      ]),
+    ),
     '',
     csvRow(['section', 'date', 'desk', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
-    ...report.desks.map((d) => csvRow(['desk', report.date, d.deskId, d.currency.toUpperCase(), d.payments, money(d.paymentsTotalCents), d.refunds, money(d.refundsTotalCents), money(d.netCents)])),
+    ...report.desks.map((d) =>
+      csvRow([
+        'desk',
+        report.date,
+        d.deskId,
+        d.currency.toUpperCase(),
+        d.payments,
+        money(d.paymentsTotalCents),
+        d.refunds,
+        money(d.refundsTotalCents),
+        money(d.netCents),
+      ]),
+    ),
     '',
     csvRow(['section', 'date', 'currency', 'installments', 'payments', 'total']),
-    ...report.plans.map((p) => csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.totalCents)])),
+    ...report.plans.map((p) =>
+      csvRow(['msi', report.date, p.currency.toUpperCase(), p.installments, p.payments, money(p.totalCents)]),
+    ),
     '',
     csvRow(['section', 'date', 'hour', 'currency', 'payments', 'total']),
-    ...report.hours.map((h) => csvRow(['hour', report.date, h.hour, h.currency.toUpperCase(), h.payments, money(h.totalCents)])),
+    ...report.hours.map((h) =>
+      csvRow(['hour', report.date, h.hour, h.currency.toUpperCase(), h.payments, money(h.totalCents)]),
+    ),
   ];
   return `${lines.join('\r\n')}\r\n`;
 }

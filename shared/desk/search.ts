@@ -13,15 +13,24 @@ export const PaymentQuery = z
     shortReference: z
       .string()
       .trim()
-      .refine((text) => shortReferenceKey(text) !== undefined, 'Write the 8 characters of the short reference, as the receipt shows it: 9D21-F5A0.')
+      .refine(
+        (text) => shortReferenceKey(text) !== undefined,
+        'Write the 8 characters of the short reference, as the receipt shows it: 9D21-F5A0.',
+      )
       .optional(),
     guestName: freeText().trim().max(200).optional(),
-    last4: z.string().regex(/^\d{4}$/, 'Write the last 4 digits of the card.').optional(),
+    last4: z
+      .string()
+      .regex(/^\d{4}$/, 'Write the last 4 digits of the card.')
+      .optional(),
     from: IsoDate.optional(),
     to: IsoDate.optional(),
     operatorId: OperatorId.optional(),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: 'The first day must come before the last one.', path: ['to'] });
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'The first day must come before the last one.',
+    path: ['to'],
+  });
 export type PaymentQuery = z.infer<typeof PaymentQuery>;
 
 /** At most this many payments come back, newest first. */

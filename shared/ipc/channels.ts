@@ -55,7 +55,19 @@ export const CHANNEL_NAMES = [
   'operators:resetPassword',
   'updates:status',
   'updates:restart',
-
 ] as const;
 
-export const EVENT_NAMES = ['payments:changed', 'session:locked', 'session:idleWarning', 'updates:changed', 'app:startup', 'messaging:delivery', 'payments:lateSuccess', 'refunds:changed', 'refunds:outcome', 'reservations:changed', 'live:status', 'live:resync'] as const;
+export const EVENT_NAMES = [
+  'payments:changed',
+  'session:locked',
+  'session:idleWarning',
+  'updates:changed',
+  'app:startup',
+  'messaging:delivery',
+  'payments:lateSuccess',
+  'refunds:changed',
+  'refunds:outcome',
+  'reservations:changed',
+  'live:status',
+  'live:resync',
+] as const;

@@ -5,10 +5,42 @@ import { Language } from '../language';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
 import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, RefundReason, ReservationId } from '../payments';
 import { OverBalance } from '../payments/charge';
-import { ChannelAvailability, DeliveryRecordView, DeliveryResult, OutboxMessageView, PlayCardholderRequest, PlayCardholderResult, SendLinkOutcome, SendLinkRequest, SendReceiptRequest } from '../messaging';
+import {
+  ChannelAvailability,
+  DeliveryRecordView,
+  DeliveryResult,
+  OutboxMessageView,
+  PlayCardholderRequest,
+  PlayCardholderResult,
+  SendLinkOutcome,
+  SendLinkRequest,
+  SendReceiptRequest,
+} from '../messaging';
 import { CsvImportResult, GuestEmail, IsoDate, ReservationQuery, ReservationView } from '../reservations';
-import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport, PaymentQuery, RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import { ChargeTodayView, LivePaymentView, MethodView, PaymentCheck, PaymentSummary, PaymentView, PendingPaymentView, RecoveredNoticeView, RefundQueueItem, ReservationBalance, StartupStatus } from './views';
+import {
+  AuditQuery,
+  AuditRowView,
+  AuditVerification,
+  EndOfDayReport,
+  PaymentQuery,
+  RefundLimitView,
+  RefundNote,
+  RefundRequestId,
+  RefundRequestView,
+} from '../desk';
+import {
+  ChargeTodayView,
+  LivePaymentView,
+  MethodView,
+  PaymentCheck,
+  PaymentSummary,
+  PaymentView,
+  PendingPaymentView,
+  RecoveredNoticeView,
+  RefundQueueItem,
+  ReservationBalance,
+  StartupStatus,
+} from './views';
 
 /** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
 export type Access = 'public' | readonly Role[];
@@ -57,11 +89,15 @@ export interface ChannelSpec<I extends z.ZodType = z.ZodType, O extends z.ZodTyp
 /** A channel of the contract, its audit rule typed by its own input and output. */
 const channel = <I extends z.ZodType, O extends z.ZodType>(spec: ChannelSpec<I, O>): ChannelSpec<I, O> => spec;
 
-const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+const defined = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 const lower = (id: string): string => id.trim().toLowerCase();
 /** A refund request's payment: from the answer, or (a refusal has none) from main's records. */
-const requestPayment = (input: { requestId: string }, output: { request: { paymentId: string } } | undefined, lookup: AuditLookup): string | undefined =>
-  output?.request.paymentId ?? lookup.paymentOfRequest(input.requestId);
+const requestPayment = (
+  input: { requestId: string },
+  output: { request: { paymentId: string } } | undefined,
+  lookup: AuditLookup,
+): string | undefined => output?.request.paymentId ?? lookup.paymentOfRequest(input.requestId);
 
 const STAFF = ['agent', 'supervisor', 'admin'] as const satisfies readonly Role[];
 const TAKES_PAYMENTS = ['agent', 'supervisor'] as const satisfies readonly Role[];
@@ -162,7 +198,13 @@ export const CHANNELS = {
    * Where the desk's start stands (the window is shown before the center connection and the recovery of unanswered
    * operations): until `ready`, every other channel is refused as `starting`. Public: nobody is signed in yet.
    */
-  'app:startup': channel({ input: none, output: StartupStatus, access: 'public', activity: 'background', audit: 'none' }),
+  'app:startup': channel({
+    input: none,
+    output: StartupStatus,
+    access: 'public',
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The desk's language, kept in the user's settings (refused when IT locked it). Public: it can be changed at sign-in. */
   'app:setLanguage': channel({
     input: z.strictObject({ language: Language }),
@@ -184,7 +226,11 @@ export const CHANNELS = {
    * (`session_elsewhere`) and chose to end it and sign in here; that desk finds it ended at its next call.
    */
   'session:signIn': channel({
-    input: z.strictObject({ id: OperatorId, password: z.string().min(1, 'Enter your password.').max(200), endSessionElsewhere: z.boolean().optional() }),
+    input: z.strictObject({
+      id: OperatorId,
+      password: z.string().min(1, 'Enter your password.').max(200),
+      endSessionElsewhere: z.boolean().optional(),
+    }),
     output: OperatorView,
     access: 'public',
     activity: 'background',
@@ -201,16 +247,33 @@ export const CHANNELS = {
     output: OperatorView,
     access: 'public',
     activity: 'background',
-    audit: { action: 'account.create', actor: (input) => lower(input.id), resource: (input) => lower(input.id), details: () => ({ role: 'admin', firstAdmin: true }) },
+    audit: {
+      action: 'account.create',
+      actor: (input) => lower(input.id),
+      resource: (input) => lower(input.id),
+      details: () => ({ role: 'admin', firstAdmin: true }),
+    },
   }),
-  'session:signOut': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: { action: 'session.signOut' } }),
+  'session:signOut': channel({
+    input: none,
+    output: done,
+    access: STAFF,
+    activity: 'operator',
+    audit: { action: 'session.signOut' },
+  }),
   /**
    * The card form tells main while card data is on screen: main turns the window's content protection on (what each
    * OS does with it, and what it does not stop, is in the README's Security section) and off again when the form is
    * gone. Public: the form is
    * also emptied by the idle lock, after which the operator is no longer signed in.
    */
-  'window:protectCardData': channel({ input: z.strictObject({ active: z.boolean() }), output: done, access: 'public', activity: 'background', audit: 'none' }),
+  'window:protectCardData': channel({
+    input: z.strictObject({ active: z.boolean() }),
+    output: done,
+    access: 'public',
+    activity: 'background',
+    audit: 'none',
+  }),
   /** By confirmation number, guest name, phone or e-mail: at most 20, best matches first. */
   'reservations:search': channel({
     input: ReservationQuery,
@@ -228,14 +291,20 @@ export const CHANNELS = {
   }),
   /** An admin loads the hotel's reservations from a CSV export into the built-in store: all rows or none. */
   'reservations:importCsv': channel({
-    input: z.strictObject({ csv: z.string().min(1, 'The file is empty.').max(5_242_880, 'The file is larger than 5 MB.') }),
+    input: z.strictObject({
+      csv: z.string().min(1, 'The file is empty.').max(5_242_880, 'The file is larger than 5 MB.'),
+    }),
     output: CsvImportResult,
     access: ['admin'],
     activity: 'operator',
     audit: {
       action: 'reservations.import',
       details: (_input, output) =>
-        output === undefined ? {} : output.ok ? { created: output.created, updated: output.updated } : { rejected: true, errors: output.errors.length + output.moreErrors },
+        output === undefined
+          ? {}
+          : output.ok
+            ? { created: output.created, updated: output.updated }
+            : { rejected: true, errors: output.errors.length + output.moreErrors },
     },
   }),
   /**
@@ -273,7 +342,13 @@ export const CHANNELS = {
     audit: {
       action: 'card.save',
       resource: (_input, output) => output?.id,
-      details: (input, output) => defined({ reservationId: input.reservationId, brand: output?.brand, last4: output?.last4, operationId: input.operationId }),
+      details: (input, output) =>
+        defined({
+          reservationId: input.reservationId,
+          brand: output?.brand,
+          last4: output?.last4,
+          operationId: input.operationId,
+        }),
     },
   }),
   'payments:pay': channel({
@@ -316,7 +391,8 @@ export const CHANNELS = {
           methodId: input.keepCard === true ? input.methodId : undefined,
           status: output?.status,
           operationId: input.operationId,
-          acknowledgedPaymentIds: input.acknowledgedPaymentIds.length > 0 ? input.acknowledgedPaymentIds.join(',') : undefined,
+          acknowledgedPaymentIds:
+            input.acknowledgedPaymentIds.length > 0 ? input.acknowledgedPaymentIds.join(',') : undefined,
           overBalanceOwedCents: input.overBalance?.owedCents,
           overBalanceAmountCents: input.overBalance?.amountCents,
         }),
@@ -333,8 +409,15 @@ export const CHANNELS = {
    */
   'payments:resolveAttempt': channel({
     input: z
-      .strictObject({ operationId: OperationId, outcome: z.enum(['not_charged', 'charged']), paymentId: PaymentId.optional() })
-      .refine((input) => (input.outcome === 'charged') === (input.paymentId !== undefined), { path: ['paymentId'], message: 'The payment id is needed when, and only when, it was charged.' }),
+      .strictObject({
+        operationId: OperationId,
+        outcome: z.enum(['not_charged', 'charged']),
+        paymentId: PaymentId.optional(),
+      })
+      .refine((input) => (input.outcome === 'charged') === (input.paymentId !== undefined), {
+        path: ['paymentId'],
+        message: 'The payment id is needed when, and only when, it was charged.',
+      }),
     output: z.object({ outcome: z.enum(['not_charged', 'charged']), paymentId: PaymentId.optional() }),
     access: REFUNDS,
     activity: 'operator',
@@ -352,7 +435,12 @@ export const CHANNELS = {
     audit: {
       action: 'payment.check',
       resource: (_input, output) => (output?.state === 'answered' ? output.payment.id : undefined),
-      details: (input, output) => defined({ operationId: input.operationId, state: output?.state, status: output?.state === 'answered' ? output.payment.status : undefined }),
+      details: (input, output) =>
+        defined({
+          operationId: input.operationId,
+          state: output?.state,
+          status: output?.state === 'answered' ? output.payment.status : undefined,
+        }),
     },
   }),
   /**
@@ -383,14 +471,23 @@ export const CHANNELS = {
    * amount is `confirmed_amount_differs`, the difference charged over what the agent saw put in the supervisors' queue.
    */
   'payments:confirm': channel({
-    input: z.strictObject({ paymentId: PaymentId, installmentsCount: z.number().int().min(1).max(48).optional(), expectedAmountCents: Cents }),
+    input: z.strictObject({
+      paymentId: PaymentId,
+      installmentsCount: z.number().int().min(1).max(48).optional(),
+      expectedAmountCents: Cents,
+    }),
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'payment.confirm',
       resource: (input) => input.paymentId,
-      details: (input, output) => defined({ installmentsCount: input.installmentsCount, expectedAmountCents: input.expectedAmountCents, status: output?.status }),
+      details: (input, output) =>
+        defined({
+          installmentsCount: input.installmentsCount,
+          expectedAmountCents: input.expectedAmountCents,
+          status: output?.status,
+        }),
     },
   }),
   /**
@@ -403,31 +500,63 @@ export const CHANNELS = {
     output: PaymentView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'payment.abandon', resource: (input) => input.paymentId, details: (_input, output) => defined({ status: output?.status, amountCents: output?.amountCents, currency: output?.currency }) },
+    audit: {
+      action: 'payment.abandon',
+      resource: (input) => input.paymentId,
+      details: (_input, output) =>
+        defined({ status: output?.status, amountCents: output?.amountCents, currency: output?.currency }),
+    },
   }),
   /**
    * What main completed after a restart (a payment or refund whose answer never reached the operator who began it), not yet
    * acknowledged by the signed-in operator, on any desk: the workspace shows them first after sign-in and unlock.
    */
-  'payments:recovered': channel({ input: none, output: z.object({ notices: z.array(RecoveredNoticeView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'payments:recovered': channel({
+    input: none,
+    output: z.object({ notices: z.array(RecoveredNoticeView) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /**
    * The late successes of payments abandoned at this desk whose refund request is still pending, whoever found them and
    * whenever (this desk closed, or its window not open yet): the workspace reads them at sign-in and unlock, as it hears
    * `payments:lateSuccess` while open.
    */
-  'payments:lateSuccesses': channel({ input: none, output: z.object({ alerts: z.array(LateSuccessView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'payments:lateSuccesses': channel({
+    input: none,
+    output: z.object({ alerts: z.array(LateSuccessView) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The operator has read these notices of theirs: they are not shown again (another operator's are left as they are). */
   'payments:acknowledgeRecovered': channel({
     input: z.strictObject({ noticeIds: z.array(z.uuid()).min(1).max(100) }),
     output: z.object({ acknowledged: z.number().int() }),
     access: STAFF,
     activity: 'operator',
-    audit: { action: 'payment.acknowledgeRecovered', details: (input, output) => defined({ noticeIds: input.noticeIds.join(','), acknowledged: output?.acknowledged }) },
+    audit: {
+      action: 'payment.acknowledgeRecovered',
+      details: (input, output) => defined({ noticeIds: input.noticeIds.join(','), acknowledged: output?.acknowledged }),
+    },
   }),
   /** Background: the screens read a payment again after each change and on their own timers. */
-  'payments:get': channel({ input: z.strictObject({ paymentId: PaymentId }), output: PaymentView, access: STAFF, activity: 'background', audit: 'none' }),
+  'payments:get': channel({
+    input: z.strictObject({ paymentId: PaymentId }),
+    output: PaymentView,
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /** Main follows the payment; its changes arrive as `payments:changed` events. */
-  'payments:watch': channel({ input: z.strictObject({ paymentId: PaymentId }), output: done, access: STAFF, activity: 'background', audit: 'none' }),
+  'payments:watch': channel({
+    input: z.strictObject({ paymentId: PaymentId }),
+    output: done,
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /**
    * Sends a payment's 3DS link to the cardholder's own device; the app never opens it. Answers the first status (its
    * later ones arrive as `messaging:delivery`), or `confirm_resend` when a link sent less than a minute ago is still
@@ -438,7 +567,11 @@ export const CHANNELS = {
     output: SendLinkOutcome,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'link.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, delivery: output?.status }) },
+    audit: {
+      action: 'link.send',
+      resource: (input) => input.paymentId,
+      details: (input, output) => defined({ channel: input.channel, delivery: output?.status }),
+    },
   }),
   /**
    * Sends a succeeded payment's receipt to the guest by SMS or e-mail, in the language chosen (the guest's): the amount,
@@ -450,9 +583,20 @@ export const CHANNELS = {
     output: DeliveryResult,
     access: TAKES_PAYMENTS,
     activity: 'operator',
-    audit: { action: 'receipt.send', resource: (input) => input.paymentId, details: (input, output) => defined({ channel: input.channel, language: input.language, delivery: output?.status }) },
+    audit: {
+      action: 'receipt.send',
+      resource: (input) => input.paymentId,
+      details: (input, output) =>
+        defined({ channel: input.channel, language: input.language, delivery: output?.status }),
+    },
   }),
-  'messaging:channels': channel({ input: none, output: z.object({ channels: z.array(ChannelAvailability) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'messaging:channels': channel({
+    input: none,
+    output: z.object({ channels: z.array(ChannelAvailability) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   'messaging:history': channel({
     input: z.strictObject({ paymentId: PaymentId }),
     output: z.object({ deliveries: z.array(DeliveryRecordView) }),
@@ -461,8 +605,20 @@ export const CHANNELS = {
     audit: 'none',
   }),
   /** Training mode only: the messages captured instead of sent, and the trainee playing the cardholder. */
-  'messaging:outbox': channel({ input: none, output: z.object({ messages: z.array(OutboxMessageView) }), access: STAFF, activity: 'background', audit: 'none' }),
-  'messaging:playCardholder': channel({ input: PlayCardholderRequest, output: PlayCardholderResult, access: STAFF, activity: 'operator', audit: 'none' }),
+  'messaging:outbox': channel({
+    input: none,
+    output: z.object({ messages: z.array(OutboxMessageView) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
+  'messaging:playCardholder': channel({
+    input: PlayCardholderRequest,
+    output: PlayCardholderResult,
+    access: STAFF,
+    activity: 'operator',
+    audit: 'none',
+  }),
   /**
    * A supervisor or admin refunds directly, within their role's limit; without an amount, all that is left. The amount the
    * confirmation named (`expectedAmountCents`) is required: main refunds that amount or nothing.
@@ -482,19 +638,32 @@ export const CHANNELS = {
     audit: {
       action: 'refund.create',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ amountCents: input.amountCents ?? 'all left', expectedAmountCents: input.expectedAmountCents, reason: input.reason, operationId: input.operationId }),
+      details: (input) =>
+        defined({
+          amountCents: input.amountCents ?? 'all left',
+          expectedAmountCents: input.expectedAmountCents,
+          reason: input.reason,
+          operationId: input.operationId,
+        }),
     },
   }),
   /** An agent asks for a refund: it waits for a supervisor (override on the same screen, or the queue). */
   'refunds:request': channel({
-    input: z.strictObject({ requestId: RefundRequestId, paymentId: PaymentId, amountCents: Cents.optional(), reason: RefundReason, note: RefundNote.optional() }),
+    input: z.strictObject({
+      requestId: RefundRequestId,
+      paymentId: PaymentId,
+      amountCents: Cents.optional(),
+      reason: RefundReason,
+      note: RefundNote.optional(),
+    }),
     output: RefundRequestView,
     access: TAKES_PAYMENTS,
     activity: 'operator',
     audit: {
       action: 'refund.request',
       resource: (input) => input.paymentId,
-      details: (input) => defined({ requestId: input.requestId, amountCents: input.amountCents ?? 'all left', reason: input.reason }),
+      details: (input) =>
+        defined({ requestId: input.requestId, amountCents: input.amountCents ?? 'all left', reason: input.reason }),
     },
   }),
   /** Manager override: a supervisor signs with their own credentials on the agent's screen; both ids are recorded. */
@@ -539,7 +708,11 @@ export const CHANNELS = {
     audit: 'none',
   }),
   'refunds:approve': channel({
-    input: z.strictObject({ requestId: RefundRequestId, acknowledgedRefundIds: AcknowledgedRefundIds, expectedAmountCents: ExpectedAmountCents }),
+    input: z.strictObject({
+      requestId: RefundRequestId,
+      acknowledgedRefundIds: AcknowledgedRefundIds,
+      expectedAmountCents: ExpectedAmountCents,
+    }),
     output: z.object({ request: RefundRequestView, payment: PaymentView }),
     access: REFUNDS,
     activity: 'operator',
@@ -565,7 +738,8 @@ export const CHANNELS = {
     audit: {
       action: 'refund.reject',
       resource: (input, output, lookup) => output?.paymentId ?? lookup.paymentOfRequest(input.requestId),
-      details: (input, output) => defined({ requestId: input.requestId, requestedBy: output?.requestedBy, note: input.note }),
+      details: (input, output) =>
+        defined({ requestId: input.requestId, requestedBy: output?.requestedBy, note: input.note }),
     },
   }),
   /**
@@ -577,16 +751,32 @@ export const CHANNELS = {
    * desk: the events are its own (`local`).
    */
   'live:watch': channel({
-    input: z.strictObject({ queue: z.boolean(), reservations: z.array(ReservationId).max(20), requests: z.boolean().optional() }),
+    input: z.strictObject({
+      queue: z.boolean(),
+      reservations: z.array(ReservationId).max(20),
+      requests: z.boolean().optional(),
+    }),
     output: z.object({ state: LiveState }),
     access: 'public',
     activity: 'background',
     audit: 'none',
   }),
   /** The refund limits of every role, from the settings. */
-  'refunds:limits': channel({ input: none, output: z.object({ limits: z.array(RefundLimitView) }), access: STAFF, activity: 'background', audit: 'none' }),
+  'refunds:limits': channel({
+    input: none,
+    output: z.object({ limits: z.array(RefundLimitView) }),
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The journal's payments, newest first, refreshed from the service when one is opened (payments:get). */
-  'payments:search': channel({ input: PaymentQuery, output: z.object({ payments: z.array(PaymentSummary) }), access: REFUNDS, activity: 'background', audit: 'none' }),
+  'payments:search': channel({
+    input: PaymentQuery,
+    output: z.object({ payments: z.array(PaymentSummary) }),
+    access: REFUNDS,
+    activity: 'background',
+    audit: 'none',
+  }),
   'audit:list': channel({
     input: AuditQuery,
     output: z.object({ rows: z.array(AuditRowView), nextBeforeId: z.number().int().optional() }),
@@ -602,8 +792,20 @@ export const CHANNELS = {
     activity: 'operator',
     audit: { action: 'audit.export', details: (input, output) => defined({ ...input, rows: output?.rows }) },
   }),
-  'audit:verify': channel({ input: none, output: AuditVerification, access: REFUNDS, activity: 'operator', audit: 'none' }),
-  'reports:endOfDay': channel({ input: z.strictObject({ date: IsoDate }), output: EndOfDayReport, access: REFUNDS, activity: 'background', audit: 'none' }),
+  'audit:verify': channel({
+    input: none,
+    output: AuditVerification,
+    access: REFUNDS,
+    activity: 'operator',
+    audit: 'none',
+  }),
+  'reports:endOfDay': channel({
+    input: z.strictObject({ date: IsoDate }),
+    output: EndOfDayReport,
+    access: REFUNDS,
+    activity: 'background',
+    audit: 'none',
+  }),
   /** The operator is typing or pointing in the window (the card form makes no other call): postpones the idle lock. */
   'session:activity': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: 'none' }),
   /** Lock the desk now (the agent steps away): the same operator's password opens it again. The lock itself is recorded by main. */
@@ -621,20 +823,34 @@ export const CHANNELS = {
     activity: 'background',
     audit: { action: 'session.handOver', resource: (_input, output) => output?.ended },
   }),
-  'operators:list': channel({ input: none, output: z.object({ operators: z.array(OperatorView) }), access: ADMIN, activity: 'background', audit: 'none' }),
+  'operators:list': channel({
+    input: none,
+    output: z.object({ operators: z.array(OperatorView) }),
+    access: ADMIN,
+    activity: 'background',
+    audit: 'none',
+  }),
   'operators:create': channel({
     input: z.strictObject({ id: NewOperatorId, displayName: DisplayName, role: Role, password: Password }),
     output: OperatorView,
     access: ADMIN,
     activity: 'operator',
-    audit: { action: 'account.create', resource: (input) => lower(input.id), details: (input) => ({ role: input.role }) },
+    audit: {
+      action: 'account.create',
+      resource: (input) => lower(input.id),
+      details: (input) => ({ role: input.role }),
+    },
   }),
   'operators:update': channel({
     input: z.strictObject({ id: OperatorId, role: Role.optional(), disabled: z.boolean().optional() }),
     output: OperatorView,
     access: ADMIN,
     activity: 'operator',
-    audit: { action: 'account.update', resource: (input) => lower(input.id), details: (input) => defined({ role: input.role, disabled: input.disabled }) },
+    audit: {
+      action: 'account.update',
+      resource: (input) => lower(input.id),
+      details: (input) => defined({ role: input.role, disabled: input.disabled }),
+    },
   }),
   'operators:resetPassword': channel({
     input: z.strictObject({ id: OperatorId, password: Password }),
@@ -644,8 +860,20 @@ export const CHANNELS = {
     audit: { action: 'account.resetPassword', resource: (input) => lower(input.id) },
   }),
   /** An update downloaded and waiting: the agent restarts when the call is over (never during a payment). */
-  'updates:status': channel({ input: none, output: UpdateStatus, access: STAFF, activity: 'background', audit: 'none' }),
-  'updates:restart': channel({ input: none, output: done, access: STAFF, activity: 'operator', audit: { action: 'update.restart' } }),
+  'updates:status': channel({
+    input: none,
+    output: UpdateStatus,
+    access: STAFF,
+    activity: 'background',
+    audit: 'none',
+  }),
+  'updates:restart': channel({
+    input: none,
+    output: done,
+    access: STAFF,
+    activity: 'operator',
+    audit: { action: 'update.restart' },
+  }),
 } as const satisfies Record<`${string}:${string}`, ChannelSpec>;
 
 /** Main → renderer: each event's payload, parsed in main before it is sent. */
@@ -656,7 +884,11 @@ export const EVENTS = {
    * instead, its operator having signed in at another desk of the center (which, and since when, when known): the
    * renderer shows the plain sign-in, saying why.
    */
-  'session:locked': z.object({ endedElsewhere: z.object({ deskId: z.string().max(64).optional(), sinceAt: z.string().max(40).optional() }).optional() }),
+  'session:locked': z.object({
+    endedElsewhere: z
+      .object({ deskId: z.string().max(64).optional(), sinceAt: z.string().max(40).optional() })
+      .optional(),
+  }),
   /**
    * The idle lock comes in a minute (half the timeout when that is shorter) unless the operator acts: `locksAt` (ISO).
    * Any activity postpones it; a later warning says the new time.

@@ -44,7 +44,10 @@ export const PaymentView = z.object({
   abandonedAt: z.string().optional(),
   /** Its card, as main's records hold it (brand and last 4 only); absent when no desk of the center tokenized it. */
   brand: z.string().optional(),
-  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  last4: z
+    .string()
+    .regex(/^\d{0,4}$/)
+    .optional(),
 });
 export type PaymentView = z.infer<typeof PaymentView>;
 
@@ -83,7 +86,10 @@ export const PendingPaymentView = z.object({
   installments: z.boolean(),
   methodId: z.string(),
   brand: z.string().optional(),
-  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  last4: z
+    .string()
+    .regex(/^\d{0,4}$/)
+    .optional(),
   startedAt: z.string(),
   /**
    * How long ago it was sent, in whole seconds, by main's clock when it was read: the screen tells the agent to call a
@@ -129,7 +135,9 @@ export const ReservationBalance = z.object({
   /** A cancellation refund closed the booking: nothing is owed, whatever the source's balance says. */
   closed: z.boolean(),
   currency: z.string(),
-  chargedToday: z.array(z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), at: z.string() })),
+  chargedToday: z.array(
+    z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), at: z.string() }),
+  ),
 });
 export type ReservationBalance = z.infer<typeof ReservationBalance>;
 
@@ -145,7 +153,10 @@ export const LivePaymentView = z.object({
   amountCents: CentsOrZero,
   currency: z.string(),
   brand: z.string().optional(),
-  last4: z.string().regex(/^\d{0,4}$/).optional(),
+  last4: z
+    .string()
+    .regex(/^\d{0,4}$/)
+    .optional(),
   availableInstallments: z.array(z.number().int()),
   /** When the payment was made (ISO). */
   startedAt: z.string(),
@@ -162,7 +173,13 @@ export type LivePaymentView = z.infer<typeof LivePaymentView>;
  * A charge of the reservation taken today (the desk's calendar day, by main's clock), succeeded or in progress: the
  * screen shows each before a new charge, and `payments:pay` names those it showed (`acknowledgedPaymentIds`).
  */
-export const ChargeTodayView = z.object({ paymentId: z.string(), amountCents: CentsOrZero, currency: z.string(), status: z.string(), at: z.string() });
+export const ChargeTodayView = z.object({
+  paymentId: z.string(),
+  amountCents: CentsOrZero,
+  currency: z.string(),
+  status: z.string(),
+  at: z.string(),
+});
 export type ChargeTodayView = z.infer<typeof ChargeTodayView>;
 
 /**
@@ -204,7 +221,10 @@ export const RefundQueueItem = RefundRequestView.extend({
       status: z.string(),
       createdAt: z.string(),
       brand: z.string().optional(),
-      last4: z.string().regex(/^\d{0,4}$/).optional(),
+      last4: z
+        .string()
+        .regex(/^\d{0,4}$/)
+        .optional(),
       /** The payment's refunds made: an approval names them as shown (`acknowledgedRefundIds`). */
       refunds: z.array(RefundView),
     })

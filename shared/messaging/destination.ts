@@ -16,7 +16,15 @@ export const MAX_EMAIL_LENGTH = 254;
 export const MAX_DESTINATION_LENGTH = 320;
 
 /** Why a destination was refused: a stable name for the renderer's catalogues (the message is English, for logs and main). */
-export type DestinationProblem = 'phone_missing' | 'phone_characters' | 'phone_no_country' | 'phone_invalid' | 'phone_landline' | 'email_missing' | 'email_too_long' | 'email_invalid';
+export type DestinationProblem =
+  | 'phone_missing'
+  | 'phone_characters'
+  | 'phone_no_country'
+  | 'phone_invalid'
+  | 'phone_landline'
+  | 'email_missing'
+  | 'email_too_long'
+  | 'email_invalid';
 
 export type DestinationCheck = { ok: true; value: string } | { ok: false; code: DestinationProblem; message: string };
 
@@ -25,7 +33,14 @@ export type DestinationCheck = { ok: true; value: string } | { ok: false; code: 
  * from a mobile where the country's plan does; where it cannot (Mexico, the US) the type is FIXED_LINE_OR_MOBILE
  * and the number is accepted.
  */
-const UNREACHABLE_TYPES = new Set<NumberType>(['FIXED_LINE', 'TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'VOICEMAIL', 'UAN']);
+const UNREACHABLE_TYPES = new Set<NumberType>([
+  'FIXED_LINE',
+  'TOLL_FREE',
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'VOICEMAIL',
+  'UAN',
+]);
 
 const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
 
@@ -38,18 +53,35 @@ export function checkPhone(typed: string): DestinationCheck {
   const text = typed.trim();
   if (text === '') return { ok: false, code: 'phone_missing', message: 'Enter the guest’s mobile number.' };
   if (text.length > 32 || !PHONE_CHARACTERS.test(text)) {
-    return { ok: false, code: 'phone_characters', message: 'A phone number can have only digits, spaces, dashes, dots and parentheses after the +.' };
+    return {
+      ok: false,
+      code: 'phone_characters',
+      message: 'A phone number can have only digits, spaces, dashes, dots and parentheses after the +.',
+    };
   }
   if (!text.startsWith('+')) {
-    return { ok: false, code: 'phone_no_country', message: 'Enter the number with its country code, starting with + (for example +52 55 1234 5678).' };
+    return {
+      ok: false,
+      code: 'phone_no_country',
+      message: 'Enter the number with its country code, starting with + (for example +52 55 1234 5678).',
+    };
   }
   const phone = parsePhoneNumberFromString(text);
   if (!phone?.isValid()) {
-    return { ok: false, code: 'phone_invalid', message: 'This is not a valid phone number: check the country code and the number of digits.' };
+    return {
+      ok: false,
+      code: 'phone_invalid',
+      message: 'This is not a valid phone number: check the country code and the number of digits.',
+    };
   }
   const type = phone.getType();
   if (type !== undefined && UNREACHABLE_TYPES.has(type)) {
-    return { ok: false, code: 'phone_landline', message: 'This is a landline or service number, which cannot receive messages: ask the guest for a mobile number.' };
+    return {
+      ok: false,
+      code: 'phone_landline',
+      message:
+        'This is a landline or service number, which cannot receive messages: ask the guest for a mobile number.',
+    };
   }
   return { ok: true, value: phone.number };
 }
@@ -60,9 +92,18 @@ const Email = z.email();
 export function checkEmail(typed: string): DestinationCheck {
   const text = typed.trim();
   if (text === '') return { ok: false, code: 'email_missing', message: 'Enter the guest’s e-mail address.' };
-  if (text.length > MAX_EMAIL_LENGTH) return { ok: false, code: 'email_too_long', message: `An e-mail address can have at most ${MAX_EMAIL_LENGTH} characters.` };
+  if (text.length > MAX_EMAIL_LENGTH)
+    return {
+      ok: false,
+      code: 'email_too_long',
+      message: `An e-mail address can have at most ${MAX_EMAIL_LENGTH} characters.`,
+    };
   if (!Email.safeParse(text).success) {
-    return { ok: false, code: 'email_invalid', message: 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).' };
+    return {
+      ok: false,
+      code: 'email_invalid',
+      message: 'This is not a valid e-mail address: check it with the guest (for example maria@example.com).',
+    };
   }
   const at = text.lastIndexOf('@');
   return { ok: true, value: `${text.slice(0, at)}@${text.slice(at + 1).toLowerCase()}` };

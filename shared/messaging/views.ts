@@ -4,7 +4,9 @@ import { PaymentId } from '../payments';
 import { freeText } from '../text';
 import { MessageChannel, MAX_DESTINATION_LENGTH, MessageLanguage, checkDestination } from './destination';
 
-export const MessageId = z.string().regex(/^msg_[a-f0-9]{32}$/, 'This is not a message id (msg_ followed by 32 characters).');
+export const MessageId = z
+  .string()
+  .regex(/^msg_[a-f0-9]{32}$/, 'This is not a message id (msg_ followed by 32 characters).');
 
 /**
  * The 3DS panel asks main to send a payment's link. The destination is checked for its channel and comes out
@@ -15,7 +17,10 @@ export const SendLinkRequest = z
   .strictObject({
     paymentId: PaymentId,
     channel: MessageChannel,
-    destination: freeText({ error: 'Enter where to send the link.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
+    destination: freeText({ error: 'Enter where to send the link.' }).max(
+      MAX_DESTINATION_LENGTH,
+      'This destination is too long.',
+    ),
     language: MessageLanguage,
     /**
      * The agent confirmed sending again although a link sent less than a minute ago has no answer yet (main asked, with
@@ -45,7 +50,10 @@ export const SendReceiptRequest = z
   .strictObject({
     paymentId: PaymentId,
     channel: ReceiptChannel,
-    destination: freeText({ error: 'Enter where to send the receipt.' }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.'),
+    destination: freeText({ error: 'Enter where to send the receipt.' }).max(
+      MAX_DESTINATION_LENGTH,
+      'This destination is too long.',
+    ),
     language: MessageLanguage.optional(),
   })
   .superRefine((request, ctx) => {
@@ -205,7 +213,11 @@ export const DeliveryRecordView = z.object({
 export type DeliveryRecordView = z.infer<typeof DeliveryRecordView>;
 
 /** Which channels can send on this desk, for the 3DS panel to offer. */
-export const ChannelAvailability = z.object({ channel: MessageChannel, provider: MessagingProvider, available: z.boolean() });
+export const ChannelAvailability = z.object({
+  channel: MessageChannel,
+  provider: MessagingProvider,
+  available: z.boolean(),
+});
 export type ChannelAvailability = z.infer<typeof ChannelAvailability>;
 
 export const CardholderAnswer = z.enum(['approve', 'decline'], { error: 'Choose approve or decline.' });

@@ -19,12 +19,21 @@ export const isOverBalance = (amountCents: number, owedCents: number): boolean =
  * Refunds count as the balance counts them (refund-effect.ts): only those that reopen the debt add back, and a booking a
  * cancellation closed owes nothing.
  */
-export const owedBesides = (balance: { sourceBalanceCents: number; takenCents: number; reopenedCents: number; closed: boolean }, paymentCents: number): number =>
-  balance.closed ? 0 : Math.max(0, balance.sourceBalanceCents - Math.max(0, balance.takenCents - paymentCents) + balance.reopenedCents);
+export const owedBesides = (
+  balance: { sourceBalanceCents: number; takenCents: number; reopenedCents: number; closed: boolean },
+  paymentCents: number,
+): number =>
+  balance.closed
+    ? 0
+    : Math.max(0, balance.sourceBalanceCents - Math.max(0, balance.takenCents - paymentCents) + balance.reopenedCents);
 
 /**
  * True when the confirmation names exactly what is owed now and the amount charged: a confirmation of another owed amount
  * (the balance changed since the screen showed it) or of another amount (the amount was edited) confirms nothing.
  */
-export const confirmsOverBalance = (confirmation: OverBalance | undefined, owedCents: number, amountCents: number): boolean =>
+export const confirmsOverBalance = (
+  confirmation: OverBalance | undefined,
+  owedCents: number,
+  amountCents: number,
+): boolean =>
   confirmation !== undefined && confirmation.owedCents === owedCents && confirmation.amountCents === amountCents;

@@ -33,11 +33,14 @@ export const ReservationId = freeText({ error: 'The reservation number is missin
 /** The agent's note on a payment: it goes to the service as metadata, so card data is refused in it like in every free text. */
 export const PaymentNote = freeText({ multiline: true }).trim().max(500, 'The note can have at most 500 characters.');
 
-export const PaymentId = z.string().regex(/^pay_[a-f0-9]{32}$/, 'This is not a payment id (pay_ followed by 32 characters).');
-export const MethodId = z.string().regex(/^mth_[a-f0-9]{32}$/, 'This is not a saved card id (mth_ followed by 32 characters).');
+export const PaymentId = z
+  .string()
+  .regex(/^pay_[a-f0-9]{32}$/, 'This is not a payment id (pay_ followed by 32 characters).');
+export const MethodId = z
+  .string()
+  .regex(/^mth_[a-f0-9]{32}$/, 'This is not a saved card id (mth_ followed by 32 characters).');
 export const RefundReason = z.enum(REFUND_REASONS, { error: 'Choose a refund reason.' });
 export type RefundReason = z.infer<typeof RefundReason>;
-
 
 export { CardInput, cardBrand, cardDigits, cvcLength, isCardExpired } from './card';
 export * from './status';
@@ -61,6 +64,9 @@ export const SHORT_REFERENCE_LENGTH = 8;
  * "9D21-F5A0", "9d21f5a0" and "9D21 F5A0" all give "9d21f5a0" (any case, with or without the dash or a space).
  */
 export function shortReferenceKey(text: string): string | undefined {
-  const key = text.normalize('NFKC').replace(/[\s\p{Pd}]+/gu, '').toLowerCase();
+  const key = text
+    .normalize('NFKC')
+    .replace(/[\s\p{Pd}]+/gu, '')
+    .toLowerCase();
   return new RegExp(`^[0-9a-f]{${SHORT_REFERENCE_LENGTH}}$`).test(key) ? key : undefined;
 }

@@ -57,7 +57,8 @@ export function formatCents(cents: number, options: { grouping?: boolean } = {})
 }
 
 /** "120.00 MXN": for messages in words (the renderer formats for its language with Intl). */
-export const formatMoney = (cents: number, currency: string): string => `${formatCents(cents)} ${currency.toUpperCase()}`;
+export const formatMoney = (cents: number, currency: string): string =>
+  `${formatCents(cents)} ${currency.toUpperCase()}`;
 
 /**
  * The amount as the service's JSON number: the double nearest the two-decimal value, which JSON writes with at most

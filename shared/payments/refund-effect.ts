@@ -29,7 +29,9 @@ export const REFUND_EFFECTS = {
 
 /** The effect of a refund given for `reason`; an unknown or missing reason `settles` (never reopens a debt). */
 export function refundEffect(reason: string | undefined): RefundEffect {
-  return reason !== undefined && Object.hasOwn(REFUND_EFFECTS, reason) ? REFUND_EFFECTS[reason as keyof typeof REFUND_EFFECTS] : 'settles';
+  return reason !== undefined && Object.hasOwn(REFUND_EFFECTS, reason)
+    ? REFUND_EFFECTS[reason as keyof typeof REFUND_EFFECTS]
+    : 'settles';
 }
 
 /** A refund as the rule reads it: its reason, status and amount (undefined when the service listed it without one). */
@@ -60,7 +62,12 @@ export interface OwedAfterRefunds {
  * amount brings it to zero: the overpayment too may read low, never high, so that it never invites a second
  * refund of the same money. A payment in progress is not an overpayment until it succeeds.
  */
-export function owedAfterRefunds(input: { sourceBalanceCents: number; takenCents: number; succeededCents: number; refunds: readonly RefundForBalance[] }): OwedAfterRefunds {
+export function owedAfterRefunds(input: {
+  sourceBalanceCents: number;
+  takenCents: number;
+  succeededCents: number;
+  refunds: readonly RefundForBalance[];
+}): OwedAfterRefunds {
   let reopenedCents = 0;
   let returnedCents = 0;
   let closed = false;

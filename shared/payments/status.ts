@@ -5,11 +5,24 @@
  */
 
 /** The spec's six payment statuses, and `canceled`, which the real service may send. */
-export const PAYMENT_STATUSES = ['pending_confirmation', 'processing', 'requires_action', 'succeeded', 'failed', 'expired', 'canceled'] as const;
+export const PAYMENT_STATUSES = [
+  'pending_confirmation',
+  'processing',
+  'requires_action',
+  'succeeded',
+  'failed',
+  'expired',
+  'canceled',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Nothing more happens to a payment in these (the spec's terminal statuses, and `canceled`). */
-export const FINAL_PAYMENT_STATUSES = ['succeeded', 'failed', 'expired', 'canceled'] as const satisfies readonly PaymentStatus[];
+export const FINAL_PAYMENT_STATUSES = [
+  'succeeded',
+  'failed',
+  'expired',
+  'canceled',
+] as const satisfies readonly PaymentStatus[];
 
 /** Refund statuses (interface-decisions §6), and `canceled`. */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
@@ -30,8 +43,12 @@ export const isFinalRefund = (status: string): boolean => has(FINAL_REFUND_STATU
  * The statuses this app knows a payment or refund passes through before it ends. Only these are stale after a final
  * status (a read made before the end, answered after it); a status this app does not know is not (it may have moved money).
  */
-export const IN_PROGRESS_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((status) => !isFinalPayment(status));
-export const IN_PROGRESS_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter((status) => !isFinalRefund(status));
+export const IN_PROGRESS_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter(
+  (status) => !isFinalPayment(status),
+);
+export const IN_PROGRESS_REFUND_STATUSES: readonly RefundStatus[] = REFUND_STATUSES.filter(
+  (status) => !isFinalRefund(status),
+);
 /** Pending, succeeded, and any status this app does not know (it may have moved money) count against what is left. */
 export const countsAgainstRefundable = (status: string): boolean => !has(VOID_REFUND_STATUSES, status);
 
@@ -39,7 +56,11 @@ export const countsAgainstRefundable = (status: string): boolean => !has(VOID_RE
  * What can still be refunded, in cents: the amount less every refund that counts. Undefined when a refund that counts
  * has no known amount (the service listed it without one): then nothing more may be refunded until it is known.
  */
-export function refundableCents(payment: { status: string; amountCents: number; refunds: readonly { status: string; amountCents: number | undefined }[] }): number | undefined {
+export function refundableCents(payment: {
+  status: string;
+  amountCents: number;
+  refunds: readonly { status: string; amountCents: number | undefined }[];
+}): number | undefined {
   if (payment.status !== 'succeeded') return 0;
   let left = payment.amountCents;
   for (const refund of payment.refunds) {
@@ -58,9 +79,16 @@ export type PaymentRefundState = 'refunded' | 'partly_refunded';
  * undefined when none succeeded yet (a pending refund may still fail) or the payment did not succeed. Every screen that
  * shows a payment's status says this instead of "paid".
  */
-export function paymentRefundState(payment: { status: string; amountCents: number; refunds: readonly { status: string; amountCents?: number | undefined }[] }): PaymentRefundState | undefined {
+export function paymentRefundState(payment: {
+  status: string;
+  amountCents: number;
+  refunds: readonly { status: string; amountCents?: number | undefined }[];
+}): PaymentRefundState | undefined {
   if (payment.status !== 'succeeded') return undefined;
-  const made = payment.refunds.reduce((sum, refund) => sum + (refund.status === 'succeeded' ? (refund.amountCents ?? 0) : 0), 0);
+  const made = payment.refunds.reduce(
+    (sum, refund) => sum + (refund.status === 'succeeded' ? (refund.amountCents ?? 0) : 0),
+    0,
+  );
   if (made <= 0) return undefined;
   return made >= payment.amountCents ? 'refunded' : 'partly_refunded';
 }

@@ -49,7 +49,9 @@ export function toE164(typed: string): string | undefined {
 }
 
 /** Card data is refused first (a card number can look like the part before the @), then the address is checked. */
-export const GuestEmail = freeText({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' })
+export const GuestEmail = freeText({
+  error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.',
+})
   .max(254, 'The e-mail address can have at most 254 characters.')
   .pipe(z.email({ error: 'This is not an e-mail address: check it, for example ana.lopez@example.com.' }));
 
@@ -93,10 +95,13 @@ export const ReservationView = z
     guestLanguageFrom: GuestLanguageSource,
   })
   // Compared only when both are dates: a wrong check-in is reported as such, not as a check-out problem too.
-  .refine((r) => !(IsoDate.safeParse(r.checkIn).success && IsoDate.safeParse(r.checkOut).success) || r.checkOut >= r.checkIn, {
-    path: ['checkOut'],
-    message: CHECK_OUT_BEFORE_CHECK_IN,
-  });
+  .refine(
+    (r) => !(IsoDate.safeParse(r.checkIn).success && IsoDate.safeParse(r.checkOut).success) || r.checkOut >= r.checkIn,
+    {
+      path: ['checkOut'],
+      message: CHECK_OUT_BEFORE_CHECK_IN,
+    },
+  );
 export type ReservationView = z.output<typeof ReservationView>;
 
 export const RESERVATION_QUERY_MIN = 2;
@@ -144,7 +149,29 @@ export const ReservationErrorCode = z.enum(RESERVATION_ERROR_CODES);
 export type ReservationErrorCode = z.infer<typeof ReservationErrorCode>;
 
 /** Countries where Spanish is the main language (ISO 3166 codes, as libphonenumber-js names a phone's country). */
-const SPANISH_SPEAKING = new Set(['MX', 'ES', 'AR', 'BO', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'SV', 'GQ', 'GT', 'HN', 'NI', 'PA', 'PY', 'PE', 'PR', 'UY', 'VE']);
+const SPANISH_SPEAKING = new Set([
+  'MX',
+  'ES',
+  'AR',
+  'BO',
+  'CL',
+  'CO',
+  'CR',
+  'CU',
+  'DO',
+  'EC',
+  'SV',
+  'GQ',
+  'GT',
+  'HN',
+  'NI',
+  'PA',
+  'PY',
+  'PE',
+  'PR',
+  'UY',
+  'VE',
+]);
 
 /**
  * A reservation's own language field as reservation systems write it ("es", "ES-mx", "es_419", "spa", "Spanish",
@@ -167,10 +194,15 @@ export function languageOfField(value: string | undefined): Language | undefined
  * The guest's language: the reservation's own language field when it names es or en; otherwise the phone's country
  * (+52 and the other Spanish-speaking countries: es-MX; any other country: en-US); without either, en-US.
  */
-export function guestLanguageOf(reservation: { language?: string | undefined; guestPhone?: string | undefined }): { guestLanguage: Language; guestLanguageFrom: GuestLanguageSource } {
+export function guestLanguageOf(reservation: { language?: string | undefined; guestPhone?: string | undefined }): {
+  guestLanguage: Language;
+  guestLanguageFrom: GuestLanguageSource;
+} {
   const own = languageOfField(reservation.language);
   if (own !== undefined) return { guestLanguage: own, guestLanguageFrom: 'reservation' };
-  const country = reservation.guestPhone === undefined ? undefined : parsePhoneNumberFromString(reservation.guestPhone)?.country;
-  if (country !== undefined) return { guestLanguage: SPANISH_SPEAKING.has(country) ? 'es-MX' : 'en-US', guestLanguageFrom: 'phone' };
+  const country =
+    reservation.guestPhone === undefined ? undefined : parsePhoneNumberFromString(reservation.guestPhone)?.country;
+  if (country !== undefined)
+    return { guestLanguage: SPANISH_SPEAKING.has(country) ? 'es-MX' : 'en-US', guestLanguageFrom: 'phone' };
   return { guestLanguage: 'en-US', guestLanguageFrom: 'default' };
 }

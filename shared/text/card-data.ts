@@ -56,7 +56,9 @@ function startsWith(digits: string, prefix: Prefix): boolean {
 
 /** Whether a brand issues cards of this many digits starting with these. */
 export function isPlausibleCardLength(digits: string): boolean {
-  return BRANDS.some((brand) => brand.lengths.includes(digits.length) && brand.patterns.some((prefix) => startsWith(digits, prefix)));
+  return BRANDS.some(
+    (brand) => brand.lengths.includes(digits.length) && brand.patterns.some((prefix) => startsWith(digits, prefix)),
+  );
 }
 
 /**
@@ -69,7 +71,8 @@ const MIN_DIGITS_NOT_A_PHONE = 14;
 
 /** 12 to 19 ASCII digits passing Luhn, of a length a brand issues; under 14, not a phone number with its country code. */
 export function isCardNumberDigits(digits: string): boolean {
-  if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS || !/^\d+$/.test(digits) || !luhn10(digits)) return false;
+  if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS || !/^\d+$/.test(digits) || !luhn10(digits))
+    return false;
   if (!isPlausibleCardLength(digits)) return false;
   return digits.length >= MIN_DIGITS_NOT_A_PHONE || !isValidPhoneNumber(`+${digits}`);
 }
@@ -154,7 +157,16 @@ function fold(text: string): Folded {
  * letter ("Oil", "lleva"): those are read as letters, and letters end a run of digits. Other look-alikes (S for 5, B for
  * 8, Z for 2) are left out: they are as often a reference's letters.
  */
-const LOOK_ALIKES: Readonly<Record<string, string>> = { O: '0', o: '0', '\u041E': '0', '\u043E': '0', '\u039F': '0', '\u03BF': '0', l: '1', I: '1' };
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  O: '0',
+  o: '0',
+  '\u041E': '0',
+  '\u043E': '0',
+  '\u039F': '0',
+  '\u03BF': '0',
+  l: '1',
+  I: '1',
+};
 const WORD = /[\p{L}\p{N}]+/gu;
 const DIGITS_AND_LOOK_ALIKES = /^[0-9Oo\u041E\u043E\u039F\u03BFlI]+$/;
 const HAS_DIGIT = /[0-9]/;
@@ -166,7 +178,13 @@ function readLookAlikes(text: string): string {
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
     const candidate = DIGITS_AND_LOOK_ALIKES.test(word);
-    words.push({ start: match.index, end: match.index + word.length, text: word, digits: candidate && HAS_DIGIT.test(word), maybe: candidate && word.length >= 2 });
+    words.push({
+      start: match.index,
+      end: match.index + word.length,
+      text: word,
+      digits: candidate && HAS_DIGIT.test(word),
+      maybe: candidate && word.length >= 2,
+    });
   }
   // A word of look-alikes only is digits next to digits, across separators only: both directions, so chains are read.
   for (let i = 1; i < words.length; i++) {
@@ -195,7 +213,8 @@ const HEX_ID = /(?<![0-9a-z])[0-9a-f]{20,}(?![0-9a-z])/gi;
 /** 12,450.00 — 1,234,567.89 — 12450.00: an amount ends with its two decimals; its whole part is no longer than a price. */
 const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:,\d{3}){1,3}|\d{1,10})\.\d{2}(?!\d|[.,]\d)/g;
 /** 2026-03-14, 2026/3/14, 14/03/2026, 27.11.2026, 03-14-2026: a day, with its four-digit year. */
-const DATE = /(?<![\d.,/-])(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}))(?![\d/-]|[.,]\d)/g;
+const DATE =
+  /(?<![\d.,/-])(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}))(?![\d/-]|[.,]\d)/g;
 /** 10:42, 10:42:15, 12:30:45.123: a time of day. */
 const TIME = /(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?![\d:]|[.,]\d)/g;
 
@@ -222,7 +241,11 @@ function hideNonCards(text: string): string {
   for (const match of text.matchAll(HEX_ID)) if (/[a-f]/i.test(match[0])) mark(match.index, match[0].length);
   for (const match of text.matchAll(DATE)) {
     const [, y1, m1, d1, a2, b2, y2] = match;
-    if ((y1 !== undefined && isYear(y1) && isMonthAndDay(m1, d1)) || (y2 !== undefined && isYear(y2) && isMonthAndDay(a2, b2))) mark(match.index, match[0].length);
+    if (
+      (y1 !== undefined && isYear(y1) && isMonthAndDay(m1, d1)) ||
+      (y2 !== undefined && isYear(y2) && isMonthAndDay(a2, b2))
+    )
+      mark(match.index, match[0].length);
   }
   for (const match of text.matchAll(TIME)) mark(match.index, match[0].length);
   for (const match of text.matchAll(AMOUNT)) {
@@ -257,7 +280,10 @@ const HAS_LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
  */
 const SPACED_SIGN = /\s\S+\s/;
 const isWide = (separator: string): boolean =>
-  separator.length > 8 || (separator.match(/\s/g)?.length ?? 0) >= 4 || SPACED_SIGN.test(separator) || HAS_LINE_BREAK.test(separator);
+  separator.length > 8 ||
+  (separator.match(/\s/g)?.length ?? 0) >= 4 ||
+  SPACED_SIGN.test(separator) ||
+  HAS_LINE_BREAK.test(separator);
 const isCardGroup = (group: Group): boolean => group.digits.length >= 4 && group.digits.length <= 6;
 
 interface Group {
@@ -283,7 +309,11 @@ const LIST_SEPARATOR = /[,;/|\\]/;
  */
 function isAList(window: readonly Group[]): boolean {
   const inside = window.slice(1).map((group) => group.separator);
-  return inside.some((separator) => LIST_SEPARATOR.test(separator)) && new Set(inside).size > 1 && window.some((group) => group.digits.length < 4);
+  return (
+    inside.some((separator) => LIST_SEPARATOR.test(separator)) &&
+    new Set(inside).size > 1 &&
+    window.some((group) => group.digits.length < 4)
+  );
 }
 
 /**
@@ -332,14 +362,20 @@ function cardsInRun(groups: readonly Group[]): { start: number; end: number }[] 
     whole += group.digits;
     if (whole.length > MAX_CARD_DIGITS) break;
   }
-  if (whole.length <= MAX_CARD_DIGITS && whole.length >= MIN_CARD_DIGITS && isCard(0, groups.length - 1, whole)) return [{ start: first.start, end: last.end }];
+  if (whole.length <= MAX_CARD_DIGITS && whole.length >= MIN_CARD_DIGITS && isCard(0, groups.length - 1, whole))
+    return [{ start: first.start, end: last.end }];
   const found: { start: number; end: number }[] = [];
   for (let i = 0; i < groups.length; i++) {
     let candidate = '';
     for (let j = i; j < groups.length; j++) {
       candidate += groups[j]?.digits ?? '';
       if (candidate.length > MAX_CARD_DIGITS) break;
-      if (candidate.length < MIN_DIGITS_INSIDE_A_RUN || (i === 0 && j === groups.length - 1) || !isCard(i, j, candidate)) continue;
+      if (
+        candidate.length < MIN_DIGITS_INSIDE_A_RUN ||
+        (i === 0 && j === groups.length - 1) ||
+        !isCard(i, j, candidate)
+      )
+        continue;
       const start = groups[i]?.start ?? 0;
       const end = groups[j]?.end ?? 0;
       const previous = found.at(-1);
@@ -406,7 +442,10 @@ const OF_THE_CARD = String.raw`(?:(?:de|del|of|for|on|en)\s+(?:(?:la|the|this|es
 const FILLER = String.raw`${SIGN}{0,8}${OF_THE_CARD}(?:(?:is|es|are|son|was|era|number|n[uú]mero|no\.?|el|la|the)[\s:=#.]{1,4}){0,3}`;
 /** 3 or 4 digits, maybe spaced ("1 2 3"), not part of a longer number ("123-456", "123.45"). */
 const VALUE = String.raw`(\d(?:[ .\p{Pd}]?\d){2,3})(?!\d|[.,/\p{Pd}]\d)`;
-const CVV_AFTER_NAME = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${NAME}|${BACK_OF_THE_CARD}|${CODE_ALONE})(?!\p{L})${FILLER}${VALUE}`, 'giu');
+const CVV_AFTER_NAME = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${NAME}|${BACK_OF_THE_CARD}|${CODE_ALONE})(?!\p{L})${FILLER}${VALUE}`,
+  'giu',
+);
 const CVV_BEFORE_NAME = new RegExp(
   String.raw`(?<![\p{L}\p{N}]|\d[.,/\p{Pd}])(\d{3,4})(?!\d)[\s:=#,;()\[\]'"\u2018\u2019\u201C\u201D\u00AB\u00BB<>*\p{Pd}]{0,6}(?:(?:es|is|was|era)\s+)?(?:(?:el|la|the|my|mi|su|its|your)\s+)?(?:${NAME})(?![\p{L}\p{N}])`,
   'giu',
@@ -475,7 +514,9 @@ export function redactCardData(text: string, placeholders: CardDataPlaceholders 
   let out = '';
   let at = 0;
   for (const match of matches) {
-    out += text.slice(at, match.start) + (match.kind === 'card_number' ? (placeholders.card ?? '[card]') : (placeholders.securityCode ?? '[cvv]'));
+    out +=
+      text.slice(at, match.start) +
+      (match.kind === 'card_number' ? (placeholders.card ?? '[card]') : (placeholders.securityCode ?? '[cvv]'));
     at = match.end;
   }
   return out + text.slice(at);

@@ -14,7 +14,8 @@ export const TEXT_ISSUES = {
 } as const;
 export type TextIssueCode = keyof typeof TEXT_ISSUES;
 
-const isTextIssueCode = (code: unknown): code is TextIssueCode => typeof code === 'string' && Object.hasOwn(TEXT_ISSUES, code);
+const isTextIssueCode = (code: unknown): code is TextIssueCode =>
+  typeof code === 'string' && Object.hasOwn(TEXT_ISSUES, code);
 
 /** The code of a free-text refusal (zod keeps it in the issue's params), or undefined for any other issue. */
 export function textIssueCode(issue: z.core.$ZodIssue | undefined): TextIssueCode | undefined {
@@ -72,9 +73,12 @@ export function freeText(options: FreeTextOptions = {}): z.ZodString {
     }
     const found = findCardData(value);
     if (found.length > 0) {
-      const code: TextIssueCode = found.some((match) => match.kind === 'card_number') ? 'card_number_in_text' : 'security_code_in_text';
+      const code: TextIssueCode = found.some((match) => match.kind === 'card_number')
+        ? 'card_number_in_text'
+        : 'security_code_in_text';
       ctx.addIssue({ code: 'custom', message: TEXT_ISSUES[code], params: { code } });
     }
-    if (controls.test(value.trim())) ctx.addIssue({ code: 'custom', message: TEXT_ISSUES.hidden_characters, params: { code: 'hidden_characters' } });
+    if (controls.test(value.trim()))
+      ctx.addIssue({ code: 'custom', message: TEXT_ISSUES.hidden_characters, params: { code: 'hidden_characters' } });
   });
 }

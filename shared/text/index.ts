@@ -11,4 +11,11 @@ export {
   type CardDataMatch,
   type CardDataPlaceholders,
 } from './card-data';
-export { MAX_FREE_TEXT_LENGTH, TEXT_ISSUES, freeText, textIssueCode, type FreeTextOptions, type TextIssueCode } from './free-text';
+export {
+  MAX_FREE_TEXT_LENGTH,
+  TEXT_ISSUES,
+  freeText,
+  textIssueCode,
+  type FreeTextOptions,
+  type TextIssueCode,
+} from './free-text';

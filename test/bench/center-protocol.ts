@@ -12,7 +12,14 @@ export interface WorkerJob {
   /** An agent's mean pause between two steps, in ms. */
   thinkMs: number;
   center: { host: string; port: number; database: string; user: string; password: string };
-  simulator: { authUrl: string; cdeUrl: string; baseUrl: string; controlUrl: string; clientId: string; clientSecret: string };
+  simulator: {
+    authUrl: string;
+    cdeUrl: string;
+    baseUrl: string;
+    controlUrl: string;
+    clientId: string;
+    clientSecret: string;
+  };
 }
 
 export type WorkerMessage =

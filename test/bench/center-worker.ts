@@ -18,7 +18,14 @@ import type { WorkerJob, WorkerMessage } from './center-protocol';
 
 const sender = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 /** Journal-backed calls whose door latency is measured (each reads or writes the center). */
-const TIMED = new Set(['payments:pay', 'payments:get', 'refunds:request', 'refunds:queue', 'refunds:approve', 'reservations:overview']);
+const TIMED = new Set([
+  'payments:pay',
+  'payments:get',
+  'refunds:request',
+  'refunds:queue',
+  'refunds:approve',
+  'reservations:overview',
+]);
 const YEAR = new Date().getUTCFullYear() + 2;
 /** What a supervisor's open queue does without an event: one read every 30 s (issue 17). */
 const IDLE_READ_MS = 30_000;
@@ -89,11 +96,17 @@ async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> 
     const start = now();
     const result = await stack.dispatch(channel, sender, input);
     if (TIMED.has(channel)) send({ type: 'door', channel, ms: now() - start });
-    if (!result.ok) throw Object.assign(new Error(`${channel}: ${result.error.code} ${result.error.message}`), { code: result.error.code });
+    if (!result.ok)
+      throw Object.assign(new Error(`${channel}: ${result.error.code} ${result.error.message}`), {
+        code: result.error.code,
+      });
     return result.value as T;
   };
   const role = job.supervisors.includes(index) ? 'supervisor' : 'agent';
-  const who = role === 'supervisor' ? { id: `sup${index}`, password: job.password } : { id: `agent${index}`, password: job.password };
+  const who =
+    role === 'supervisor'
+      ? { id: `sup${index}`, password: job.password }
+      : { id: `agent${index}`, password: job.password };
   await call('session:signIn', who);
   return { index, role, stack, dir, call };
 }
@@ -114,7 +127,14 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
       await pause();
       const operationId = randomUUID();
       send({ type: 'payment-begun', operationId });
-      let payment = await desk.call<{ id: string; status: string }>('payments:pay', { operationId, methodId: method.id, amountCents: 10_000 + n, currency: 'usd', reservationId, acknowledgedPaymentIds: [] });
+      let payment = await desk.call<{ id: string; status: string }>('payments:pay', {
+        operationId,
+        methodId: method.id,
+        amountCents: 10_000 + n,
+        currency: 'usd',
+        reservationId,
+        acknowledgedPaymentIds: [],
+      });
       send({ type: 'payment-made', paymentId: payment.id });
       for (let i = 0; i < 50 && payment.status !== 'succeeded' && payment.status !== 'failed'; i++) {
         await sleep(200);
@@ -126,7 +146,12 @@ async function agentShift(job: WorkerJob, desk: BenchDesk): Promise<void> {
         await pause();
         const requestId = randomUUID();
         const at = now();
-        await desk.call('refunds:request', { requestId, paymentId: payment.id, amountCents: 1_000, reason: 'requested_by_customer' });
+        await desk.call('refunds:request', {
+          requestId,
+          paymentId: payment.id,
+          amountCents: 1_000,
+          reason: 'requested_by_customer',
+        });
         send({ type: 'request-made', requestId, at });
       }
       await desk.call('live:watch', { queue: false, reservations: [] });
@@ -148,7 +173,10 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
   // A supervisor approves one request at a time, as a person clicks: the next waits for the last answer.
   let approving: Promise<unknown> = Promise.resolve();
   const read = async (): Promise<void> => {
-    const { requests } = await desk.call<{ requests: { id: string; status: string; refundCents?: number }[] }>('refunds:queue', { status: 'pending' });
+    const { requests } = await desk.call<{ requests: { id: string; status: string; refundCents?: number }[] }>(
+      'refunds:queue',
+      { status: 'pending' },
+    );
     const at = now();
     for (const request of requests) {
       if (seen.has(request.id)) continue;
@@ -158,9 +186,15 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       if (turn === desk.index) {
         approving = approving.then(() =>
           desk
-            .call('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [], expectedAmountCents: request.refundCents })
+            .call('refunds:approve', {
+              requestId: request.id,
+              acknowledgedRefundIds: [],
+              expectedAmountCents: request.refundCents,
+            })
             .then(() => send({ type: 'request-approved', requestId: request.id }))
-            .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) })),
+            .catch((error: unknown) =>
+              send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }),
+            ),
         );
       }
     }
@@ -172,7 +206,9 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
       return;
     }
     reading = read()
-      .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => {
         reading = undefined;
         if (again) {
@@ -194,7 +230,9 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
   void desk
     .call('live:watch', { queue: true, reservations: [] })
     .then(schedule)
-    .catch((error: unknown) => send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }));
+    .catch((error: unknown) =>
+      send({ type: 'failure', desk: desk.index, what: error instanceof Error ? error.message : String(error) }),
+    );
   return {
     async stop() {
       stopped = true;
@@ -208,7 +246,9 @@ function superviseQueue(job: WorkerJob, desk: BenchDesk): { stop(): Promise<void
 }
 
 async function main(): Promise<void> {
-  const job = await new Promise<WorkerJob>((resolve) => process.once('message', (message) => resolve(message as WorkerJob)));
+  const job = await new Promise<WorkerJob>((resolve) =>
+    process.once('message', (message) => resolve(message as WorkerJob)),
+  );
   const desks: BenchDesk[] = [];
   // Opened one at a time: a center's desks start over the morning, not all in one instant.
   for (const index of job.desks) desks.push(await openBenchDesk(job, index));

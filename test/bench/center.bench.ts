@@ -70,7 +70,10 @@ async function main(): Promise<void> {
   if (![desks, paymentsPerDesk, thinkMs, workerCount].every((n) => Number.isInteger(n) && n >= 0) || desks < 2) {
     throw new Error('--desks (at least 2), --payments, --think-ms and --workers are whole numbers');
   }
-  const supervisors = Array.from({ length: Math.max(1, Math.round(desks / 10)) }, (_, i) => i * Math.floor(desks / Math.max(1, Math.round(desks / 10))));
+  const supervisors = Array.from(
+    { length: Math.max(1, Math.round(desks / 10)) },
+    (_, i) => i * Math.floor(desks / Math.max(1, Math.round(desks / 10))),
+  );
 
   const server = await startPostgres({ maxConnections: Math.max(200, desks * 2 + 20) });
   const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
@@ -91,29 +94,56 @@ async function main(): Promise<void> {
       version: 'bench',
       fetch,
       isTrustedSender: () => true,
-      connect: () => Promise.resolve({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, close: () => Promise.resolve() }),
+      connect: () =>
+        Promise.resolve({
+          config: simulatorConfig(sim),
+          secrets: { read: () => Promise.resolve(sim.clientSecret) },
+          close: () => Promise.resolve(),
+        }),
       storage: centerStorage(center.app),
     });
     await seed.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password });
     for (let i = 0; i < desks; i++) {
       const supervisor = supervisors.includes(i);
-      await seed.directory.createOperator('ada', { id: supervisor ? `sup${i}` : `agent${i}`, displayName: `${supervisor ? 'Supervisor' : 'Agent'} ${i}`, role: supervisor ? 'supervisor' : 'agent', password });
+      await seed.directory.createOperator('ada', {
+        id: supervisor ? `sup${i}` : `agent${i}`,
+        displayName: `${supervisor ? 'Supervisor' : 'Agent'} ${i}`,
+        role: supervisor ? 'supervisor' : 'agent',
+        password,
+      });
     }
     // The reservations the desks charge (BN-<desk>-<n>), imported once as an admin would: a charge goes only on a
     // reservation the source knows.
     const seedSender = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
-    if (!(await seed.dispatch('session:signIn', seedSender, { id: 'ada', password })).ok) throw new Error('the bench admin could not sign in');
-    const rows = Array.from({ length: desks }, (_, d) => Array.from({ length: paymentsPerDesk }, (_, n) => `BN-${d}-${n},Bench Guest,2030-03-14,2030-03-18,Hotel Bench,1000.00,usd`));
-    const csv = ['confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency', ...rows.flat()].join('\n');
+    if (!(await seed.dispatch('session:signIn', seedSender, { id: 'ada', password })).ok)
+      throw new Error('the bench admin could not sign in');
+    const rows = Array.from({ length: desks }, (_, d) =>
+      Array.from(
+        { length: paymentsPerDesk },
+        (_, n) => `BN-${d}-${n},Bench Guest,2030-03-14,2030-03-18,Hotel Bench,1000.00,usd`,
+      ),
+    );
+    const csv = [
+      'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency',
+      ...rows.flat(),
+    ].join('\n');
     const imported = await seed.dispatch('reservations:importCsv', seedSender, { csv });
-    if (!imported.ok || !(imported.value as { ok: boolean }).ok) throw new Error(`the bench reservations were not imported: ${JSON.stringify(imported.ok ? imported.value : imported.error)}`);
+    if (!imported.ok || !(imported.value as { ok: boolean }).ok)
+      throw new Error(
+        `the bench reservations were not imported: ${JSON.stringify(imported.ok ? imported.value : imported.error)}`,
+      );
     await seed.close();
 
     await admin.connect();
     const connections = { max: 0, perDeskMax: 0 };
     const activity = new Map<string, number>();
     const sample = async (): Promise<void> => {
-      const rows = (await admin.query<{ application_name: string; n: string }>('SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY application_name', [center.roles.app.name])).rows;
+      const rows = (
+        await admin.query<{ application_name: string; n: string }>(
+          'SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY application_name',
+          [center.roles.app.name],
+        )
+      ).rows;
       const total = rows.reduce((sum, row) => sum + Number(row.n), 0);
       connections.max = Math.max(connections.max, total);
       // A desk's pooled connection and its LISTEN one ("… (listen)") counted together.
@@ -160,7 +190,14 @@ async function main(): Promise<void> {
 
     const started = Date.now();
     for (let w = 0; w < workerCount; w++) {
-      const child = fork(workerPath, [], { execArgv: ['--import', 'tsx', ...(process.env['BENCH_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROF']] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(workerPath, [], {
+        execArgv: [
+          '--import',
+          'tsx',
+          ...(process.env['BENCH_PROF'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROF']] : []),
+        ],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       children.push(child);
       waiters.set(child, new Map());
       child.on('message', (raw) => {
@@ -213,8 +250,21 @@ async function main(): Promise<void> {
         password,
         paymentsPerDesk,
         thinkMs,
-        center: { host: center.app.host, port: center.app.port, database: center.app.database, user: center.app.user, password: appPassword },
-        simulator: { authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, controlUrl: sim.controlUrl, clientId: sim.clientId, clientSecret: sim.clientSecret },
+        center: {
+          host: center.app.host,
+          port: center.app.port,
+          database: center.app.database,
+          user: center.app.user,
+          password: appPassword,
+        },
+        simulator: {
+          authUrl: sim.authUrl,
+          cdeUrl: sim.cdeUrl,
+          baseUrl: sim.baseUrl,
+          controlUrl: sim.controlUrl,
+          clientId: sim.clientId,
+          clientSecret: sim.clientSecret,
+        },
       };
       child.send(job);
     }
@@ -226,7 +276,8 @@ async function main(): Promise<void> {
     await agentsDone;
     debug(`agents done in ${Date.now() - run} ms; ${requests.size} requests`);
     const everywhere = (): boolean => [...requests.keys()].every((id) => approved.has(id));
-    for (const deadline = Date.now() + SETTLE_MS; !everywhere() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const deadline = Date.now() + SETTLE_MS; !everywhere() && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const closed = Promise.all(children.map((child) => until(child, 'closed')));
     for (const child of children) child.send('stop');
     await closed;
@@ -242,11 +293,15 @@ async function main(): Promise<void> {
       // no queue showed, or nobody approved.
       if ((by?.size ?? 0) === 0 || !approved.has(id)) {
         lost++;
-        debug(`lost request ${id}: seen by ${by?.size ?? 0} supervisors, ${approved.has(id) ? 'approved' : 'not approved'}`);
+        debug(
+          `lost request ${id}: seen by ${by?.size ?? 0} supervisors, ${approved.has(id) ? 'approved' : 'not approved'}`,
+        );
       }
       for (const seenAt of by?.values() ?? []) notify.push(seenAt - at);
     }
-    const inJournal = new Set((await center.query<{ id: string }>('SELECT id FROM journal.payments')).map((row) => row.id));
+    const inJournal = new Set(
+      (await center.query<{ id: string }>('SELECT id FROM journal.payments')).map((row) => row.id),
+    );
     for (const id of made) {
       if (inJournal.has(id)) continue;
       lost++;
@@ -257,19 +312,42 @@ async function main(): Promise<void> {
       const attempts = await center.query<{ operation: string; status: string; n: string; p50: string; max: string }>(
         'SELECT operation, status, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY elapsed_ms) AS p50, max(elapsed_ms) AS max FROM journal.attempts GROUP BY 1, 2 ORDER BY 1, 2',
       );
-      for (const row of attempts) debug(`  service ${row.operation} ${row.status}: ${row.n} requests, p50 ${Math.round(Number(row.p50))} ms, max ${Math.round(Number(row.max))} ms`);
+      for (const row of attempts)
+        debug(
+          `  service ${row.operation} ${row.status}: ${row.n} requests, p50 ${Math.round(Number(row.p50))} ms, max ${Math.round(Number(row.max))} ms`,
+        );
     }
     const double = Math.max(0, servicePayments.size - begun.size);
     const p99Door = Math.round(percentile(door, 99));
     const p99Notify = Math.round(percentile(notify, 99));
-    debug(`door calls ${door.length} p50 ${Math.round(percentile(door, 50))} ms; notify samples ${notify.length} p50 ${Math.round(percentile(notify, 50))} ms; per-desk connections max ${connections.perDeskMax}`);
-    for (const [channel, times] of doorBy) debug(`  ${channel}: ${times.length} calls, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms`);
+    debug(
+      `door calls ${door.length} p50 ${Math.round(percentile(door, 50))} ms; notify samples ${notify.length} p50 ${Math.round(percentile(notify, 50))} ms; per-desk connections max ${connections.perDeskMax}`,
+    );
+    for (const [channel, times] of doorBy)
+      debug(
+        `  ${channel}: ${times.length} calls, p50 ${Math.round(percentile(times, 50))} ms, p99 ${Math.round(percentile(times, 99))} ms`,
+      );
     for (const failure of failures.slice(0, 20)) debug(`failure: ${failure}`);
-    debug(`slowest calls (ms, answered at ms since the desks began opening): ${slowest.sort((x, y) => y.ms - x.ms).slice(0, 12).map((c) => `${c.channel} ${Math.round(c.ms)} @${c.at}`).join(', ')}`);
-    debug(`statements sent by the desks: ${statements} (${Math.round(statements / Math.max(1, made.size))} per payment taken)`);
-    debug(`connection states over the samples: ${[...activity].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what}=${n}`).join(', ')}`);
+    debug(
+      `slowest calls (ms, answered at ms since the desks began opening): ${slowest
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 12)
+        .map((c) => `${c.channel} ${Math.round(c.ms)} @${c.at}`)
+        .join(', ')}`,
+    );
+    debug(
+      `statements sent by the desks: ${statements} (${Math.round(statements / Math.max(1, made.size))} per payment taken)`,
+    );
+    debug(
+      `connection states over the samples: ${[...activity]
+        .sort((a, b) => b[1] - a[1])
+        .map(([what, n]) => `${what}=${n}`)
+        .join(', ')}`,
+    );
 
-    console.log(`center-bench desks=${desks} payments=${made.size} p99_door_ms=${p99Door} db_connections_max=${connections.max} notify_p99_ms=${p99Notify} lost=${lost} double=${double}`);
+    console.log(
+      `center-bench desks=${desks} payments=${made.size} p99_door_ms=${p99Door} db_connections_max=${connections.max} notify_p99_ms=${p99Notify} lost=${lost} double=${double}`,
+    );
     const missed =
       p99Door > BUDGET.doorP99Ms ||
       connections.perDeskMax > BUDGET.connectionsPerDesk ||

@@ -62,7 +62,11 @@ async function main(): Promise<void> {
     exchange.request = `${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : String(input)).pathname}`;
     const response = await fetch(input, init);
     // The body is read here so that its transfer is service time; the engine gets the same answer again.
-    const copy = new Response(await response.arrayBuffer(), { status: response.status, statusText: response.statusText, headers: response.headers });
+    const copy = new Response(await response.arrayBuffer(), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     exchange.end = performance.now();
     exchanges.push(exchange);
     setImmediate(() => {
@@ -91,11 +95,16 @@ async function main(): Promise<void> {
 
     const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
     const method = await timedOp('tokenize', () => engine.tokenize({ card, ...who }));
-    const paid = await timedOp('pay', () => engine.pay({ methodId: method.id, amountCents: 12550, currency: 'usd', ...who }));
+    const paid = await timedOp('pay', () =>
+      engine.pay({ methodId: method.id, amountCents: 12550, currency: 'usd', ...who }),
+    );
 
     const heard: number[] = [];
     const settled = await new Promise<PaymentView>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the payment was not succeeded after ${GIVE_UP_MS} ms`)), GIVE_UP_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the payment was not succeeded after ${GIVE_UP_MS} ms`)),
+        GIVE_UP_MS,
+      );
       const stop = engine.watch(paid.id, (payment) => {
         heard.push(performance.now());
         if (payment.status !== 'succeeded') return;
@@ -118,24 +127,33 @@ async function main(): Promise<void> {
     });
     if (process.env.BENCH_DEBUG) {
       // Per operation on stderr: total ms, of which service ms (the stdout line stays the only one).
-      for (const op of operations) console.error(`${op.name} total=${(op.end - op.start).toFixed(2)} service=${serviceIn(op).toFixed(2)}`);
+      for (const op of operations)
+        console.error(`${op.name} total=${(op.end - op.start).toFixed(2)} service=${serviceIn(op).toFixed(2)}`);
     }
 
     const engineMs = operations.reduce((sum, op) => sum + (op.end - op.start - serviceIn(op)), 0);
-    const counted = new Set(operations.flatMap((op) => exchanges.filter((e) => e.start >= op.start && e.end <= op.end)));
+    const counted = new Set(
+      operations.flatMap((op) => exchanges.filter((e) => e.start >= op.start && e.end <= op.end)),
+    );
 
     const requests = exchanges.length;
     const [token, tokenization, create] = [1, 1, 1];
     const minimum = token + tokenization + create + readsNeeded(DEFAULT_SCHEDULE, PROCESSING_DELAY_MS);
     const perRequest = engineMs / requests;
-    console.log(`engine-bench overhead_ms_per_request=${perRequest.toFixed(2)} requests=${requests} minimum_requests=${minimum}`);
+    console.log(
+      `engine-bench overhead_ms_per_request=${perRequest.toFixed(2)} requests=${requests} minimum_requests=${minimum}`,
+    );
 
     if (counted.size !== requests) {
-      console.error(`engine-bench: ${requests - counted.size} request(s) outside any engine operation: ${exchanges.map((e) => e.request).join(', ')}`);
+      console.error(
+        `engine-bench: ${requests - counted.size} request(s) outside any engine operation: ${exchanges.map((e) => e.request).join(', ')}`,
+      );
       process.exitCode = 1;
     }
     if (perRequest > BUDGET_MS_PER_REQUEST || requests !== minimum) {
-      console.error(`engine-bench: over budget (<= ${BUDGET_MS_PER_REQUEST} ms per request, exactly ${minimum} requests): ${exchanges.map((e) => e.request).join(', ')}`);
+      console.error(
+        `engine-bench: over budget (<= ${BUDGET_MS_PER_REQUEST} ms per request, exactly ${minimum} requests): ${exchanges.map((e) => e.request).join(', ')}`,
+      );
       process.exitCode = 1;
     }
   } finally {

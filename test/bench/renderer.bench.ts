@@ -22,8 +22,13 @@ const rendererDir = path.join(root, 'out/renderer');
 
 function initialJsGzipKb(): number {
   const html = readFileSync(path.join(rendererDir, 'index.html'), 'utf8');
-  const sources = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? '');
-  const bytes = sources.reduce((sum, src) => sum + gzipSync(readFileSync(path.join(rendererDir, src.replace(/^\.?\//, '')))).length, 0);
+  const sources = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map(
+    (m) => m[1] ?? m[2] ?? '',
+  );
+  const bytes = sources.reduce(
+    (sum, src) => sum + gzipSync(readFileSync(path.join(rendererDir, src.replace(/^\.?\//, '')))).length,
+    0,
+  );
   return Math.round((bytes / 1024) * 10) / 10;
 }
 
@@ -49,19 +54,36 @@ const STEPS_PROBE = `
   record();
 `;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage();
     const app = await startHarness(page, { language: 'en-US', processingDelayMs: 300, idleTimeoutMs: undefined });
     try {
-      await app.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-      await app.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+      await app.stack.directory.createFirstAdmin({
+        id: 'ada',
+        displayName: 'Ada Admin',
+        password: 'a long password 42',
+      });
+      await app.stack.directory.createOperator('ada', {
+        id: 'ana',
+        displayName: 'Ana Agent',
+        role: 'agent',
+        password: 'agent password 1234',
+      });
       await page.addInitScript({ content: READY_PROBE });
 
       const loads: number[] = [];
@@ -101,9 +123,18 @@ async function main(): Promise<void> {
         keystrokes_beyond_data: beyondData,
         steps: screens.length,
       };
-      console.log(`renderer-bench ${Object.entries(result).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-      if (process.env['BENCH_DEBUG']) console.error(`screens: ${screens.join(' → ')}; loads: ${loads.map(Math.round).join(', ')}`);
-      const within = result.initial_js_gzip_kb <= 250 && result.interactive_ms <= 500 && result.keystrokes_beyond_data <= 12 && result.steps <= 4;
+      console.log(
+        `renderer-bench ${Object.entries(result)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+      );
+      if (process.env['BENCH_DEBUG'])
+        console.error(`screens: ${screens.join(' → ')}; loads: ${loads.map(Math.round).join(', ')}`);
+      const within =
+        result.initial_js_gzip_kb <= 250 &&
+        result.interactive_ms <= 500 &&
+        result.keystrokes_beyond_data <= 12 &&
+        result.steps <= 4;
       if (!within) process.exitCode = 1;
     } finally {
       await app.stop();

@@ -34,13 +34,23 @@ async function main(): Promise<void> {
     const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
     const sim = JSON.parse(line) as StartLine;
 
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
-    const { access_token: token } = await json<{ access_token: string }>(await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form }));
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: sim.clientId,
+      client_secret: sim.clientSecret,
+    });
+    const { access_token: token } = await json<{ access_token: string }>(
+      await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form }),
+    );
     const post = async <T>(url: string, body: unknown): Promise<T> =>
       json<T>(
         await fetch(url, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': randomUUID(),
+          },
           body: JSON.stringify(body),
         }),
       );
@@ -62,7 +72,9 @@ async function main(): Promise<void> {
       headers: { Authorization: `Bearer ${token}` },
     });
     const errors = result.errors + result.timeouts + result.non2xx;
-    console.log(`sandbox-bench rps=${Math.round(result.requests.average)} p99_ms=${result.latency.p99} errors=${errors}`);
+    console.log(
+      `sandbox-bench rps=${Math.round(result.requests.average)} p99_ms=${result.latency.p99} errors=${errors}`,
+    );
   } finally {
     child.kill('SIGTERM');
   }

@@ -46,7 +46,8 @@ const WORDS = {
     allLeftOf: 'Todo lo que queda de $450.00 USD',
     paid: 'Pagado el ',
     key: (amount: string) => `Reembolsar ${amount}`,
-    changed: 'Usted confirmó un reembolso de $400.00 USD, pero lo que queda por reembolsar en este pago ahora es $350.00 USD',
+    changed:
+      'Usted confirmó un reembolso de $400.00 USD, pero lo que queda por reembolsar en este pago ahora es $350.00 USD',
     approved: 'Aprobada: se envió el reembolso de',
     reject: /^Rechazar /,
     rejectNote: '¿Por qué se rechaza?',
@@ -102,7 +103,8 @@ async function paid(app: AppHarness, reservationId: string, amountCents: number)
 }
 
 /** The refunds the service made of a payment, read through main's door. */
-const refundsOf = async (app: AppHarness, paymentId: string) => (await door<Output<'payments:get'>>(app, 'payments:get', { paymentId })).refunds;
+const refundsOf = async (app: AppHarness, paymentId: string) =>
+  (await door<Output<'payments:get'>>(app, 'payments:get', { paymentId })).refunds;
 
 for (const language of ['es-MX', 'en-US'] as const) {
   test.describe(`approving is seeing (${language})`, () => {
@@ -110,7 +112,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
     // Two sign-ins, three payments, two axe runs: more than the default on a busy machine.
     test.describe.configure({ timeout: 120_000 });
 
-    test(`the queue and the approval step show the money, guest, reservation, card and who asked; one confirmation names the amount (${language})`, async ({ page, app }) => {
+    test(`the queue and the approval step show the money, guest, reservation, card and who asked; one confirmation names the amount (${language})`, async ({
+      page,
+      app,
+    }) => {
       const words = WORDS[language];
       const dir = path.join('test-results', 'screenshots', language);
       mkdirSync(dir, { recursive: true });
@@ -118,12 +123,24 @@ for (const language of ['es-MX', 'en-US'] as const) {
       // The agent charges 450.00 USD of Chloé's stay and she asks for all of it back; and Zoë's 90.00, asked back too.
       await signIn(page, app, 'agent');
       const chloe = await paid(app, 'SJD-4X6Y9Z', 45_000);
-      await door(app, 'refunds:request', { requestId: randomUUID(), paymentId: chloe.id, reason: 'cancellation', note: 'Cancelled by phone' });
+      await door(app, 'refunds:request', {
+        requestId: randomUUID(),
+        paymentId: chloe.id,
+        reason: 'cancellation',
+        note: 'Cancelled by phone',
+      });
       const zoe = await paid(app, 'CUN-6B3D8F', 9_000);
       await door(app, 'refunds:request', { requestId: randomUUID(), paymentId: zoe.id, reason: 'duplicate' });
       // An admin refunds 50.00 USD of Chloé's directly: all that is left is now 400.00 USD.
       await signIn(page, app, 'admin');
-      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: [], expectedAmountCents: 5_000 });
+      await door(app, 'refunds:create', {
+        operationId: randomUUID(),
+        paymentId: chloe.id,
+        amountCents: 5_000,
+        reason: 'requested_by_customer',
+        acknowledgedRefundIds: [],
+        expectedAmountCents: 5_000,
+      });
 
       await signIn(page, app, 'supervisor');
       await page.getByRole('tab', { name: words.approvals }).click();
@@ -156,7 +173,14 @@ for (const language of ['es-MX', 'en-US'] as const) {
 
       // Meanwhile another refund of 50.00 USD goes through: the approval of 400.00 is refused, nothing is sent.
       const made = (await refundsOf(app, chloe.id)).map((r) => r.id);
-      await door(app, 'refunds:create', { operationId: randomUUID(), paymentId: chloe.id, amountCents: 5_000, reason: 'requested_by_customer', acknowledgedRefundIds: made, expectedAmountCents: 5_000 });
+      await door(app, 'refunds:create', {
+        operationId: randomUUID(),
+        paymentId: chloe.id,
+        amountCents: 5_000,
+        reason: 'requested_by_customer',
+        acknowledgedRefundIds: made,
+        expectedAmountCents: 5_000,
+      });
       await key.click();
       await expect(step.getByRole('alert')).toContainText(words.changed);
       expect(await refundsOf(app, chloe.id)).toHaveLength(2);

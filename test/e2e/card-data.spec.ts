@@ -5,13 +5,18 @@ import { ensureOperators, signIn } from './support/desk';
 
 test.use({ language: 'es-MX' });
 
-test('sign-in id and payment note: a card number is refused in Spanish, the field named, before anything is sent', async ({ page, app }) => {
+test('sign-in id and payment note: a card number is refused in Spanish, the field named, before anything is sent', async ({
+  page,
+  app,
+}) => {
   await ensureOperators(app);
   await page.goto(app.url);
   await page.locator('#sign-in-id').fill('4242.4242.4242.4242');
   await page.locator('#sign-in-password').fill('agent password 1234');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('ID de operador: esto parece un número de tarjeta. Los números de tarjeta se escriben solo en el formulario de la tarjeta.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'ID de operador: esto parece un número de tarjeta. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+  );
 
   await signIn(page, app, 'agent');
   await page.locator('#lookup-input').fill('CUN-6B3D8F');
@@ -20,7 +25,11 @@ test('sign-in id and payment note: a card number is refused in Spanish, the fiel
   const note = page.getByLabel('Nota del pago (opcional)');
   await note.fill('Pagó con 4242 4242 4242 4242');
   // The note is emptied with the refusal: the card number does not stay on screen.
-  await expect(page.getByText('Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+    ),
+  ).toBeVisible();
   await expect(note).toHaveValue('');
   await note.fill('Depósito, tel. +52 998 123 4567');
   await expect(page.getByLabel('Número de tarjeta')).toBeEnabled();

@@ -13,7 +13,8 @@ const SCREEN = { width: 1366, height: 768 } as const;
 const WORDS = {
   'es-MX': {
     note: 'Nota del pago (opcional)',
-    cleared: 'Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+    cleared:
+      'Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
     card: 'Número de tarjeta',
     verify: 'Verificar tarjeta',
     keep: 'Guardar esta tarjeta para cobros futuros (el huésped lo acepta)',
@@ -59,7 +60,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
   test.describe(`card data leaves the screen (${language})`, () => {
     test.use({ language, viewport: SCREEN, idleTimeoutMs: 4_000 });
 
-    test(`a card number in the payment note is erased with its refusal; the lock forgets the typed amount and note (${language})`, async ({ page, app }) => {
+    test(`a card number in the payment note is erased with its refusal; the lock forgets the typed amount and note (${language})`, async ({
+      page,
+      app,
+    }) => {
       const words = WORDS[language];
       await signIn(page, app, 'agent');
       await open(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
@@ -93,14 +97,19 @@ for (const language of ['es-MX', 'en-US'] as const) {
 test.describe('keyboard after every panel change (es-MX)', () => {
   test.use({ language: 'es-MX', viewport: SCREEN });
 
-  test('3-D Secure: no script before a send, Enter on a channel sends nothing, reopen focuses no send button, abandon and close land on a control', async ({ page, app }) => {
+  test('3-D Secure: no script before a send, Enter on a channel sends nothing, reopen focuses no send button, abandon and close land on a control', async ({
+    page,
+    app,
+  }) => {
     test.setTimeout(90_000);
     await signIn(page, app, 'agent');
     await open(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
     await keyCard(page, '4000000000003220');
     await page.keyboard.press('Enter');
     const panel = page.getByRole('region', { name: /Estado del pago/ });
-    await expect(page.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' })).toBeVisible({
+      timeout: 20_000,
+    });
     // Nothing was sent yet: the line for the guest does not say a link was sent.
     await expect(panel).not.toContainText('Le enviamos un enlace');
     await capture(page, 'es-MX', '77-3ds-before-send');

@@ -32,7 +32,10 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function deskWindow(browser: Browser, language: 'en-US' | 'es-MX' = 'en-US'): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
+async function deskWindow(
+  browser: Browser,
+  language: 'en-US' | 'es-MX' = 'en-US',
+): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   const app = await startHarness(page, {
@@ -45,7 +48,6 @@ async function deskWindow(browser: Browser, language: 'en-US' | 'es-MX' = 'en-US
   return { page, app };
 }
 
-
 /** The agent asks for a refund of the payment and leaves it in the approvals queue (as a cancellation). */
 async function leaveRequestInQueue(page: Page, paymentId: string): Promise<void> {
   await page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
@@ -56,11 +58,16 @@ async function leaveRequestInQueue(page: Page, paymentId: string): Promise<void>
   await expect(request.getByText('The request waits in the approvals queue')).toBeVisible();
 }
 
-test("two desks of one center: the agent's request at desk A is approved by the supervisor at desk B, and A's reservation shows it refunded", async ({ browser }) => {
+test("two desks of one center: the agent's request at desk A is approved by the supervisor at desk B, and A's reservation shows it refunded", async ({
+  browser,
+}) => {
   const a = await deskWindow(browser);
   const b = await deskWindow(browser);
   try {
-    const [infoA, infoB] = await Promise.all([a.app.stack.dispatch('app:info', { url: a.app.url, isMainFrame: true, webContentsId: 1 }, {}), b.app.stack.dispatch('app:info', { url: b.app.url, isMainFrame: true, webContentsId: 1 }, {})]);
+    const [infoA, infoB] = await Promise.all([
+      a.app.stack.dispatch('app:info', { url: a.app.url, isMainFrame: true, webContentsId: 1 }, {}),
+      b.app.stack.dispatch('app:info', { url: b.app.url, isMainFrame: true, webContentsId: 1 }, {}),
+    ]);
     expect(infoA.ok && infoB.ok).toBe(true);
     if (infoA.ok && infoB.ok) {
       expect((infoA.value as { deskId: string }).deskId).not.toBe((infoB.value as { deskId: string }).deskId);
@@ -78,7 +85,10 @@ test("two desks of one center: the agent's request at desk A is approved by the 
     const queued = b.page.getByRole('row').filter({ hasText: paymentId });
     await expect(queued).toContainText('Ana Agent');
     await queued.getByRole('button', { name: `Approve… ${paymentId}` }).click();
-    await b.page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
+    await b.page
+      .getByRole('region', { name: 'Approve this refund' })
+      .getByRole('button', { name: /^Refund \$/ })
+      .click();
     await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
     await expect(b.page.locator('.refund-list tbody tr').first()).toContainText('Refunded', { timeout: 15_000 });
     await b.page.screenshot({ path: test.info().outputPath('desk-b-approved.png') });
@@ -95,7 +105,9 @@ test("two desks of one center: the agent's request at desk A is approved by the 
   }
 });
 
-test("pushed, not polled: a request made at desk A appears in the supervisor's open queue at desk B within 2 s, and B's approval reaches A's open reservation", async ({ browser }) => {
+test("pushed, not polled: a request made at desk A appears in the supervisor's open queue at desk B within 2 s, and B's approval reaches A's open reservation", async ({
+  browser,
+}) => {
   const a = await deskWindow(browser);
   const b = await deskWindow(browser);
   try {
@@ -112,7 +124,10 @@ test("pushed, not polled: a request made at desk A appears in the supervisor's o
     const queued = b.page.getByRole('row').filter({ hasText: paymentId });
     await expect(queued).toContainText('Ana Agent', { timeout: 2_000 });
     await queued.getByRole('button', { name: `Approve… ${paymentId}` }).click();
-    await b.page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
+    await b.page
+      .getByRole('region', { name: 'Approve this refund' })
+      .getByRole('button', { name: /^Refund \$/ })
+      .click();
     await expect(b.page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
 
     // Desk A never closed the reservation: the refund made at desk B is pushed to it.
@@ -124,7 +139,9 @@ test("pushed, not polled: a request made at desk A appears in the supervisor's o
   }
 });
 
-test('the center restarting under an open queue, and a queue opened while it is down: a short "reconnecting" note in the desk\'s language, gone when the center is back, and the queue live again', async ({ browser }) => {
+test('the center restarting under an open queue, and a queue opened while it is down: a short "reconnecting" note in the desk\'s language, gone when the center is back, and the queue live again', async ({
+  browser,
+}) => {
   const a = await deskWindow(browser);
   const b = await deskWindow(browser, 'es-MX');
   try {
@@ -140,7 +157,9 @@ test('the center restarting under an open queue, and a queue opened while it is 
     await server.stopServer();
     try {
       await expect(note).toBeVisible({ timeout: 10_000 });
-      await b.page.screenshot({ path: path.join('test-results', 'screenshots', 'es-MX', '45-center-reconnecting.png') });
+      await b.page.screenshot({
+        path: path.join('test-results', 'screenshots', 'es-MX', '45-center-reconnecting.png'),
+      });
     } finally {
       await server.startServer();
     }

@@ -63,14 +63,22 @@ async function threeDsPanel(page: Parameters<typeof signInAgent>[0], app: AppHar
   await expect(page.getByLabel('Guest phone (with country code)')).toHaveValue(PHONE);
 }
 
-test('the panel follows the SMS until the guest’s phone confirms it: queued → sent → delivered', async ({ page, app, twilio }) => {
+test('the panel follows the SMS until the guest’s phone confirms it: queued → sent → delivered', async ({
+  page,
+  app,
+  twilio,
+}) => {
   await threeDsPanel(page, app);
   await page.getByRole('button', { name: 'Send link' }).click();
   const delivery = page.locator('.deliveries > li').first();
   // First what Twilio answered, then what main learns by following the message.
   await expect(delivery).toContainText(/Queued for \+1 \*+0143|Sent to \+1 \*+0143|Delivered to \+1 \*+0143/);
   await expect(delivery).toContainText(/^Delivered to \+1 \*+0143 on /, { timeout: 15_000 });
-  await expect(delivery.getByRole('list', { name: 'Delivery' }).getByRole('listitem')).toHaveText(['Queued', 'Sent', 'Delivered']);
+  await expect(delivery.getByRole('list', { name: 'Delivery' }).getByRole('listitem')).toHaveText([
+    'Queued',
+    'Sent',
+    'Delivered',
+  ]);
   await expect(delivery.locator('[aria-current="step"]')).toHaveText('Delivered');
   await expectAccessible(page, '3DS panel, link delivered');
   await capture(page, '3ds-link-delivered');
@@ -88,18 +96,26 @@ test('the panel follows the SMS until the guest’s phone confirms it: queued �
   const paymentId = overview.ok ? (overview.value as { payments: { id: string }[] }).payments[0]?.id : undefined;
   const history = await app.stack.dispatch('messaging:history', pageSender(app), { paymentId });
   expect(history.ok).toBe(true);
-  const [row] = history.ok ? (history.value as { deliveries: { status: string; events: { status: string }[] }[] }).deliveries : [];
+  const [row] = history.ok
+    ? (history.value as { deliveries: { status: string; events: { status: string }[] }[] }).deliveries
+    : [];
   expect(row?.status).toBe('delivered');
   expect(row?.events.map((event) => event.status)).toEqual(['sending', 'queued', 'sent', 'delivered']);
 });
 
-test('a failed delivery says why and suggests another channel; WhatsApp then goes as the approved template', async ({ page, app, twilio }) => {
+test('a failed delivery says why and suggests another channel; WhatsApp then goes as the approved template', async ({
+  page,
+  app,
+  twilio,
+}) => {
   twilio.script(PHONE, { kind: 'fail', errorCode: 30003 });
   await threeDsPanel(page, app);
   await page.getByRole('button', { name: 'Send link' }).click();
   const delivery = page.locator('.deliveries > li').first();
   await expect(delivery).toContainText('Not delivered to +1 ******0143.', { timeout: 15_000 });
-  await expect(delivery).toContainText('For the guest: The guest’s phone could not be reached (switched off or out of coverage). Use another channel, such as e-mail');
+  await expect(delivery).toContainText(
+    'For the guest: The guest’s phone could not be reached (switched off or out of coverage). Use another channel, such as e-mail',
+  );
   await expectAccessible(page, '3DS panel, link not delivered');
   await capture(page, '3ds-link-not-delivered');
 
@@ -108,19 +124,30 @@ test('a failed delivery says why and suggests another channel; WhatsApp then goe
   twilio.script(PHONE, { kind: 'deliver' });
   await page.getByRole('radio', { name: 'WhatsApp' }).check();
   await page.getByRole('button', { name: 'Send again' }).click();
-  await expect(page.locator('.deliveries > li').first()).toContainText(/^Delivered to \+1 \*+0143/, { timeout: 15_000 });
-  expect(twilio.messages.map((message) => [message.to, message.form.ContentSid ?? null, message.form.Body ?? null])).toEqual([
+  await expect(page.locator('.deliveries > li').first()).toContainText(/^Delivered to \+1 \*+0143/, {
+    timeout: 15_000,
+  });
+  expect(
+    twilio.messages.map((message) => [message.to, message.form.ContentSid ?? null, message.form.Body ?? null]),
+  ).toEqual([
     [PHONE, null, expect.stringContaining('confirm it with your bank at this link: http://127.0.0.1:')],
     [`whatsapp:${PHONE}`, `HX${'22'.repeat(16)}`, null],
   ]);
   expect(twilio.violations).toEqual([]);
 });
 
-test('a re-send within a minute of an unconfirmed link asks first; only "Send another" sends it', async ({ page, app, twilio }) => {
+test('a re-send within a minute of an unconfirmed link asks first; only "Send another" sends it', async ({
+  page,
+  app,
+  twilio,
+}) => {
   twilio.script(PHONE, { kind: 'deliver', receipt: false });
   await threeDsPanel(page, app);
   await page.getByRole('button', { name: 'Send link' }).click();
-  await expect(page.locator('.deliveries > li').first()).toContainText(/Sent to \+1 \*+0143 on .*: waiting for the phone to confirm it\./, { timeout: 15_000 });
+  await expect(page.locator('.deliveries > li').first()).toContainText(
+    /Sent to \+1 \*+0143 on .*: waiting for the phone to confirm it\./,
+    { timeout: 15_000 },
+  );
   await page.getByRole('button', { name: 'Send again' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'The last link has no answer yet' });
   await expect(confirm).toContainText(/A link went to \+1 \*+0143 \d+ seconds ago/);

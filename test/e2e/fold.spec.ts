@@ -41,7 +41,9 @@ async function expectInView(page: Page, locator: Locator, what: string): Promise
   expect(box, `${what}: on screen`).not.toBeNull();
   if (box === null) return;
   expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.y + box.height, `${what}: bottom edge in view (${Math.round(box.y + box.height)} px)`).toBeLessThanOrEqual(SCREEN.height);
+  expect(box.y + box.height, `${what}: bottom edge in view (${Math.round(box.y + box.height)} px)`).toBeLessThanOrEqual(
+    SCREEN.height,
+  );
   expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(SCREEN.width);
 }

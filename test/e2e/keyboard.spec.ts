@@ -3,7 +3,15 @@
 // and focus moves to each new panel (plans, 3DS panel, result, errors).
 import type { Page } from '@playwright/test';
 import { MAX_ATTEMPTS } from '../../main/payments/client';
-import { expectAccessible, futureExpiry, journalPaymentKeys, keyCard, openReservation, signInAgent, simulatorFault } from './support/desk';
+import {
+  expectAccessible,
+  futureExpiry,
+  journalPaymentKeys,
+  keyCard,
+  openReservation,
+  signInAgent,
+  simulatorFault,
+} from './support/desk';
 import { expect, test } from './support/harness';
 
 /** Opens a reservation with Enter and types the card at once, without waiting for anything on screen. */
@@ -18,19 +26,27 @@ async function openAndTypeAhead(page: Page, query: string, typed: string): Promi
 test.describe('on a busy desk (every answer of main 300 ms late)', () => {
   test.use({ doorDelayMs: 300 });
 
-test('type-ahead: digits typed right after Enter on a lookup result land in the card number, not the search box', async ({ page, app }) => {
-  await signInAgent(page, app);
-  await openAndTypeAhead(page, 'CUN-6B3D8F', `4242424242424242${futureExpiry()}123`);
-  await expect(page.locator('#lookup-input')).toHaveValue('CUN-6B3D8F');
-  await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
-  await expect(page.getByLabel('Expiry (MM/YY)')).toHaveValue(`${futureExpiry().slice(0, 2)}/${futureExpiry().slice(2)}`);
-  await expect(page.getByLabel('Security code (CVV)')).toHaveValue('123');
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
-});
+  test('type-ahead: digits typed right after Enter on a lookup result land in the card number, not the search box', async ({
+    page,
+    app,
+  }) => {
+    await signInAgent(page, app);
+    await openAndTypeAhead(page, 'CUN-6B3D8F', `4242424242424242${futureExpiry()}123`);
+    await expect(page.locator('#lookup-input')).toHaveValue('CUN-6B3D8F');
+    await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+    await expect(page.getByLabel('Expiry (MM/YY)')).toHaveValue(
+      `${futureExpiry().slice(0, 2)}/${futureExpiry().slice(2)}`,
+    );
+    await expect(page.getByLabel('Security code (CVV)')).toHaveValue('123');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
+  });
 });
 
-test('Enter after a service error: "Check again" takes the focus, and Enter checks again until the one payment is answered', async ({ page, app }) => {
+test('Enter after a service error: "Check again" takes the focus, and Enter checks again until the one payment is answered', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
   // Every try of the charge gets a 503 (main tries MAX_ATTEMPTS times) and the first Check again too; then the service is back.
@@ -42,7 +58,9 @@ test('Enter after a service error: "Check again" takes the focus, and Enter chec
   const checkAgain = pending.getByRole('button', { name: 'Check again' });
   await expect(checkAgain).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(pending.getByRole('status')).toContainText('Still no answer for the payment of $980.00 USD', { timeout: 20_000 });
+  await expect(pending.getByRole('status')).toContainText('Still no answer for the payment of $980.00 USD', {
+    timeout: 20_000,
+  });
   // Still there after the failed check: Enter again.
   await expect(checkAgain).toBeFocused();
   await page.keyboard.press('Enter');
@@ -51,7 +69,10 @@ test('Enter after a service error: "Check again" takes the focus, and Enter chec
   expect(journalPaymentKeys(app)).toHaveLength(1);
 });
 
-test('MSI from the keyboard: the plans take the focus, Enter in the amount updates it, Enter on a plan goes to Confirm', async ({ page, app }) => {
+test('MSI from the keyboard: the plans take the focus, Enter in the amount updates it, Enter on a plan goes to Confirm', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
   await page.getByLabel('Pay in monthly installments without interest (MSI)').check();
@@ -84,7 +105,9 @@ test('3-D Secure: the link panel takes the focus where the link is sent, and Ent
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
   await keyCard(page, '4000000000003220');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Send the verification link to the guest' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Send the verification link to the guest' })).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(page.getByLabel('Guest phone (with country code)')).toBeFocused();
   await expect(page.getByRole('button', { name: 'Send link' })).toBeInViewport();
   await page.keyboard.press('Enter');

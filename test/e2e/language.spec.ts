@@ -5,7 +5,14 @@
 import type { Page } from '@playwright/test';
 import { MAX_ATTEMPTS } from '../../main/payments/client';
 import { checkEmail, checkPhone } from '../../shared/messaging';
-import { AGENT, ensureOperators, expectAccessible, futureExpiry, signIn as signInAs, simulatorFault } from './support/desk';
+import {
+  AGENT,
+  ensureOperators,
+  expectAccessible,
+  futureExpiry,
+  signIn as signInAs,
+  simulatorFault,
+} from './support/desk';
 import { expect, test, type AppHarness } from './support/harness';
 
 test.use({ language: 'es-MX' });
@@ -45,7 +52,10 @@ async function keyCard(page: Page, number: string): Promise<void> {
   await page.keyboard.type('123');
 }
 
-test('the Spanish desk shows main’s refusals and failures in Spanish, never main’s English sentence', async ({ page, app }) => {
+test('the Spanish desk shows main’s refusals and failures in Spanish, never main’s English sentence', async ({
+  page,
+  app,
+}) => {
   await ensureOperators(app);
   await page.goto(app.url);
   await expect(page).toHaveTitle('Escritorio de pagos con tarjeta');
@@ -63,7 +73,10 @@ test('the Spanish desk shows main’s refusals and failures in Spanish, never ma
   await keyCard(page, '4242424242424242');
   await page.keyboard.press('Enter');
   const form = page.locator('form').filter({ has: page.getByLabel('Número de tarjeta') });
-  await expect(form.getByRole('alert')).toHaveText('El servicio no está disponible en este momento. Intente de nuevo en un momento.', { timeout: 20_000 });
+  await expect(form.getByRole('alert')).toHaveText(
+    'El servicio no está disponible en este momento. Intente de nuevo en un momento.',
+    { timeout: 20_000 },
+  );
   await expectNoEnglishFromMain(page, app, 'service unavailable');
   await expectAccessible(page, 'service unavailable, es-MX');
 
@@ -72,20 +85,29 @@ test('the Spanish desk shows main’s refusals and failures in Spanish, never ma
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
   await keyCard(page, '4000000000003220');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' })).toBeVisible({
+    timeout: 20_000,
+  });
   const phone = page.getByLabel('Teléfono del huésped (con código de país)');
   await phone.fill('5512345678');
   await page.getByRole('button', { name: 'Enviar enlace' }).click();
-  await expect(page.getByText('Escriba el número con su código de país, empezando con + (por ejemplo +52 55 1234 5678).')).toBeVisible();
+  await expect(
+    page.getByText('Escriba el número con su código de país, empezando con + (por ejemplo +52 55 1234 5678).'),
+  ).toBeVisible();
   await phone.fill('+52 1');
-  await expect(page.getByText('Este no es un teléfono válido: revise el código de país y la cantidad de dígitos.')).toBeVisible();
+  await expect(
+    page.getByText('Este no es un teléfono válido: revise el código de país y la cantidad de dígitos.'),
+  ).toBeVisible();
   await expectNoEnglishFromMain(page, app, 'phone check');
 
   // Main did speak English to the page: the check above had something to find.
   expect(app.mainMessages.size).toBeGreaterThan(1);
 });
 
-test('the Spanish desk words a reservation file’s problems itself, never main’s English sentence for each row', async ({ page, app }) => {
+test('the Spanish desk words a reservation file’s problems itself, never main’s English sentence for each row', async ({
+  page,
+  app,
+}) => {
   await signInAs(page, app, 'admin');
   await page.getByRole('tab', { name: 'Importar reservaciones' }).click();
   const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone';
@@ -97,7 +119,9 @@ test('the Spanish desk words a reservation file’s problems itself, never main�
     'TST-1A2B3C,Ana López,2026-03-14,2026-03-18,Hotel Uno,100.00,mxn,',
     'TST-3C4D5E,Eva Ruiz,2026-03-14,2026-03-18,Hotel Tres,100.00',
   ];
-  await page.getByLabel('Archivo CSV').setInputFiles({ name: 'malo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${rows.join('\n')}\n`) });
+  await page
+    .getByLabel('Archivo CSV')
+    .setInputFiles({ name: 'malo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\n${rows.join('\n')}\n`) });
   await page.getByRole('button', { name: 'Importar', exact: true }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('No se importó nada.');

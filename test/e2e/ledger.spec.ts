@@ -100,10 +100,24 @@ async function recordMoneyRows(app: AppHarness): Promise<string> {
     outcome: 'ok',
     resource: paymentId,
     // A charge retried after lost answers carries each request's id (main joins them with spaces).
-    requestId: ['req_5f1Qm2Zb8rJ0yT7kW4xV9cN3', 'req_8hL6dP1sA0b1c2d3e4f5a6b7', 'req_c8d7e9f0a1b2c3d4a5b6c7d8'].join(' '),
-    details: { reservationId: 'CUN-6B3D8F', amountCents: 90_000, currency: 'mxn', status: 'succeeded', operationId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e' },
+    requestId: ['req_5f1Qm2Zb8rJ0yT7kW4xV9cN3', 'req_8hL6dP1sA0b1c2d3e4f5a6b7', 'req_c8d7e9f0a1b2c3d4a5b6c7d8'].join(
+      ' ',
+    ),
+    details: {
+      reservationId: 'CUN-6B3D8F',
+      amountCents: 90_000,
+      currency: 'mxn',
+      status: 'succeeded',
+      operationId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
+    },
   });
-  app.stack.audit.record({ actor: 'ana', action: 'refund.request', outcome: 'ok', resource: paymentId, details: { amountCents: 'all left', reason: 'cancellation' } });
+  app.stack.audit.record({
+    actor: 'ana',
+    action: 'refund.request',
+    outcome: 'ok',
+    resource: paymentId,
+    details: { amountCents: 'all left', reason: 'cancellation' },
+  });
   await app.stack.audit.flush();
   return paymentId;
 }
@@ -126,18 +140,24 @@ for (const language of ['es-MX', 'en-US'] as const) {
       // The table fits the panel: nothing to scroll sideways at 1366 px.
       const panel = page.locator('section.panel').filter({ has: table });
       const scroller = page.locator('.table-scroll').filter({ has: table });
-      for (const [box, what] of [[panel, 'panel'], [scroller, 'table region']] as const) {
+      for (const [box, what] of [
+        [panel, 'panel'],
+        [scroller, 'table region'],
+      ] as const) {
         const { scrollWidth, clientWidth } = await box.evaluate((element) => {
           const { scrollWidth, clientWidth } = element as unknown as Box;
           return { scrollWidth, clientWidth };
         });
-        expect(scrollWidth, `the audit ${what} is ${scrollWidth} px wide in ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
+        expect(scrollWidth, `the audit ${what} is ${scrollWidth} px wide in ${clientWidth} px`).toBeLessThanOrEqual(
+          clientWidth,
+        );
       }
       // Each date and time on one line (the cells that hold a year).
       const dates = table.locator('tbody td').filter({ hasText: /\b20\d\d\b/ });
       const count = await dates.count();
       expect(count).toBeGreaterThan(2);
-      for (let index = 0; index < count; index++) expect(await linesOf(dates.nth(index)), `date cell ${index} lines`).toBe(1);
+      for (let index = 0; index < count; index++)
+        expect(await linesOf(dates.nth(index)), `date cell ${index} lines`).toBe(1);
       const charge = table.locator('tbody tr').filter({ hasText: words.charged });
       await expect(charge).toHaveCount(1);
       await expect(charge).toContainText(words.amount);
@@ -152,7 +172,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.screenshot({ path: path.join(dir, '96-audit-ledger.png') });
     });
 
-    test(`an account field's rule next to the field, and a role change confirmed (${language})`, async ({ page, app }) => {
+    test(`an account field's rule next to the field, and a role change confirmed (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(90_000);
       mkdirSync(dir, { recursive: true });
       await signIn(page, app, 'admin');
@@ -191,7 +214,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expect.poll(async () => (await app.stack.directory.view('ana'))?.role).toBe('supervisor');
     });
 
-    test(`the end-of-day chart has values, an axis and readable labels; the printed day is in words (${language})`, async ({ page, app }) => {
+    test(`the end-of-day chart has values, an axis and readable labels; the printed day is in words (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(90_000);
       mkdirSync(dir, { recursive: true });
       await signIn(page, app, 'agent');
@@ -210,9 +236,13 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expect(ticks).toHaveCount(3);
       await expect(ticks.first()).toHaveText('$0.00 MXN');
       for (const selector of ['.chart__hour', '.chart__value', '.chart__tick', 'figcaption']) {
-        const sizes = await chart.locator(selector).evaluateAll((elements) =>
-          elements.map((element) => parseFloat((globalThis as unknown as PageGlobals).getComputedStyle(element).fontSize)),
-        );
+        const sizes = await chart
+          .locator(selector)
+          .evaluateAll((elements) =>
+            elements.map((element) =>
+              parseFloat((globalThis as unknown as PageGlobals).getComputedStyle(element).fontSize),
+            ),
+          );
         expect(sizes.length, selector).toBeGreaterThan(0);
         expect(Math.min(...sizes), `${selector} font size`).toBeGreaterThanOrEqual(12);
       }
@@ -224,7 +254,9 @@ for (const language of ['es-MX', 'en-US'] as const) {
       const printed = page.locator('h2 .print-only');
       await expect(printed).toBeVisible();
       await expect(printed).not.toHaveText(/\d{4}-\d{2}-\d{2}/);
-      await expect(printed).toHaveText(language === 'es-MX' ? /^· \d{1,2} \p{L}+\.? \d{4}$/u : /^· \p{L}{3} \d{1,2}, \d{4}$/u);
+      await expect(printed).toHaveText(
+        language === 'es-MX' ? /^· \d{1,2} \p{L}+\.? \d{4}$/u : /^· \p{L}{3} \d{1,2}, \d{4}$/u,
+      );
       await page.screenshot({ path: path.join(dir, '100-report-printed.png'), fullPage: true });
       await page.emulateMedia({ media: 'screen' });
     });
@@ -239,7 +271,11 @@ for (const language of ['es-MX', 'en-US'] as const) {
       const bar = page.locator('.reservation-bar');
       // Both amounts shown: being charged now, and what will still be owed.
       await expect(bar.locator('.reservation-bar__progress')).toBeVisible();
-      const tops = await bar.locator(':scope > *').evaluateAll((elements) => elements.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().top)));
+      const tops = await bar
+        .locator(':scope > *')
+        .evaluateAll((elements) =>
+          elements.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().top)),
+        );
       const height = await bar.evaluate((element) => (element as unknown as Box).getBoundingClientRect().height);
       expect(tops.length).toBeGreaterThan(2);
       expect(Math.max(...tops) - Math.min(...tops), 'every part of the header on one line').toBeLessThanOrEqual(4);

@@ -18,12 +18,17 @@ const GUEST = 'José Ángel Muñoz Pérez';
 async function importGarcia(app: AppHarness): Promise<void> {
   await ensureOperators(app);
   await app.stack.dispatch('session:signOut', pageSender(app), {});
-  expect((await app.stack.dispatch('session:signIn', pageSender(app), { id: ADMIN.id, password: ADMIN.password })).ok).toBe(true);
+  expect(
+    (await app.stack.dispatch('session:signIn', pageSender(app), { id: ADMIN.id, password: ADMIN.password })).ok,
+  ).toBe(true);
   const csv = [
     'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email',
     `CUN-4P8Q2R,"García, Pedro",${new Date().getUTCFullYear() + 1}-03-02,${new Date().getUTCFullYear() + 1}-03-05,Hotel Costa Turquesa Cancún,1200.00,mxn,+529981110099,`,
   ].join('\n');
-  expect(await app.stack.dispatch('reservations:importCsv', pageSender(app), { csv })).toMatchObject({ ok: true, value: { ok: true } });
+  expect(await app.stack.dispatch('reservations:importCsv', pageSender(app), { csv })).toMatchObject({
+    ok: true,
+    value: { ok: true },
+  });
   await app.stack.dispatch('session:signOut', pageSender(app), {});
 }
 
@@ -32,12 +37,25 @@ async function paymentOn(app: AppHarness, reservationId: string): Promise<string
   await ensureOperators(app);
   const sender = pageSender(app);
   await app.stack.dispatch('session:signOut', sender, {});
-  expect((await app.stack.dispatch('session:signIn', sender, { id: AGENT.id, password: AGENT.password })).ok).toBe(true);
+  expect((await app.stack.dispatch('session:signIn', sender, { id: AGENT.id, password: AGENT.password })).ok).toBe(
+    true,
+  );
   const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' };
-  const method = await app.stack.dispatch('payments:tokenize', sender, { operationId: randomUUID(), card, reservationId });
+  const method = await app.stack.dispatch('payments:tokenize', sender, {
+    operationId: randomUUID(),
+    card,
+    reservationId,
+  });
   if (!method.ok) throw new Error(`tokenize: ${method.error.code}`);
   const methodId = (method.value as { id: string }).id;
-  const paid = await app.stack.dispatch('payments:pay', sender, { operationId: randomUUID(), methodId, amountCents: 10_000, currency: 'mxn', reservationId, acknowledgedPaymentIds: [] });
+  const paid = await app.stack.dispatch('payments:pay', sender, {
+    operationId: randomUUID(),
+    methodId,
+    amountCents: 10_000,
+    currency: 'mxn',
+    reservationId,
+    acknowledgedPaymentIds: [],
+  });
   if (!paid.ok) throw new Error(`pay: ${paid.error.code}`);
   await app.stack.dispatch('session:signOut', sender, {});
   return (paid.value as { id: string }).id;
@@ -48,7 +66,10 @@ async function findFirst(page: Page, text: string, guest: string): Promise<void>
   await page.keyboard.press('F2');
   await page.locator('#lookup-input').fill('');
   await page.keyboard.type(text);
-  const first = page.getByRole('list', { name: /Reservaciones encontradas|Reservations found/ }).getByRole('button').first();
+  const first = page
+    .getByRole('list', { name: /Reservaciones encontradas|Reservations found/ })
+    .getByRole('button')
+    .first();
   await expect(first, text).toContainText(guest);
 }
 
@@ -84,7 +105,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.screenshot({ path: shot(es ? '85-lookup-words.png' : '88-lookup-words.png') });
     });
 
-    test('the short reference finds the reservation in the lookup and the payment in the payments search', async ({ page, app }) => {
+    test('the short reference finds the reservation in the lookup and the payment in the payments search', async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(90_000);
       const paymentId = await paymentOn(app, RESERVATION);
       const reference = shortReference(paymentId);
@@ -102,7 +126,9 @@ for (const language of ['es-MX', 'en-US'] as const) {
       const searchKey = page.getByRole('button', { name: es ? 'Buscar' : 'Search', exact: true });
       await field.fill(reference.slice(0, 7));
       await searchKey.click();
-      await expect(page.getByRole('alert')).toContainText(es ? 'Referencia corta: escriba sus 8 caracteres' : 'Short reference: type its 8 characters');
+      await expect(page.getByRole('alert')).toContainText(
+        es ? 'Referencia corta: escriba sus 8 caracteres' : 'Short reference: type its 8 characters',
+      );
       await field.fill(reference.toLowerCase());
       await searchKey.click();
       const rows = page.getByRole('table').getByRole('row');

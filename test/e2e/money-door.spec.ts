@@ -47,7 +47,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
     const words = WORDS[language];
     const dir = path.join('test-results', 'screenshots', language);
 
-    test(`the currency is the reservation’s, and one extra digit is charged only once confirmed (${language})`, async ({ page, app }) => {
+    test(`the currency is the reservation’s, and one extra digit is charged only once confirmed (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(120_000);
       mkdirSync(dir, { recursive: true });
       await signIn(page, app, 'agent');
@@ -77,7 +80,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
         reservationId: SOFIA.query,
         acknowledgedPaymentIds: [],
       });
-      expect(usd).toMatchObject({ ok: false, error: { code: 'currency_not_reservation', params: { currency: 'USD', reservationCurrency: 'MXN' } } });
+      expect(usd).toMatchObject({
+        ok: false,
+        error: { code: 'currency_not_reservation', params: { currency: 'USD', reservationCurrency: 'MXN' } },
+      });
 
       // 1,199.99 MXN owed, 11,999.90 keyed: named with both amounts; Enter charges nothing until the agent confirms.
       await page.getByRole('button', { name: /Cerrar reservación|Close reservation/ }).click();
@@ -98,7 +104,9 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expect(confirm).toBeFocused();
       await expect(confirm).not.toBeChecked();
       await expect(page.getByRole('heading', { name: words.approved })).toHaveCount(0);
-      const untouched = await app.stack.dispatch('reservations:overview', pageSender(app), { reservationId: MONICA.query });
+      const untouched = await app.stack.dispatch('reservations:overview', pageSender(app), {
+        reservationId: MONICA.query,
+      });
       expect(untouched).toMatchObject({ ok: true, value: { payments: [], pendingPayments: [] } });
       await expect(key).toBeInViewport();
       await expectAccessible(page, `an amount above what is owed (${language})`);
@@ -121,7 +129,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
       ]);
     });
 
-    test(`an over-balance charge whose answer was lost is checked again and found charged, once (${language})`, async ({ page, app }) => {
+    test(`an over-balance charge whose answer was lost is checked again and found charged, once (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(120_000);
       mkdirSync(dir, { recursive: true });
       await signIn(page, app, 'agent');
@@ -142,7 +153,9 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await pending.getByRole('button', { name: words.checkAgain }).click();
       await expect(page.getByRole('heading', { name: words.approved })).toBeVisible({ timeout: 20_000 });
       const after = await app.stack.dispatch('reservations:overview', pageSender(app), { reservationId: MONICA.query });
-      expect(after.ok && (after.value as { payments: { amountCents: number }[] }).payments.map((p) => p.amountCents)).toEqual([1_199_990]);
+      expect(
+        after.ok && (after.value as { payments: { amountCents: number }[] }).payments.map((p) => p.amountCents),
+      ).toEqual([1_199_990]);
     });
   });
 }

@@ -10,7 +10,11 @@ import type { AppHarness } from './support/harness';
 const amountField = (page: Page) => page.getByLabel('Amount', { exact: true });
 
 /** Types an amount (and a note), then keys the card and sends it with Enter. */
-async function charge(page: Page, card: string, { amount, note, keep = false }: { amount?: string; note?: string; keep?: boolean } = {}): Promise<void> {
+async function charge(
+  page: Page,
+  card: string,
+  { amount, note, keep = false }: { amount?: string; note?: string; keep?: boolean } = {},
+): Promise<void> {
   if (amount !== undefined) await amountField(page).fill(amount);
   if (note !== undefined) await page.getByLabel('Note for the payment (optional)').fill(note);
   if (keep) await page.getByLabel('Keep this card for later charges (the guest agrees)').check();
@@ -22,10 +26,17 @@ async function charge(page: Page, card: string, { amount, note, keep = false }: 
 async function overview(app: AppHarness, reservationId: string) {
   const answer = await app.stack.dispatch('reservations:overview', pageSender(app), { reservationId });
   if (!answer.ok) throw new Error(answer.error.message);
-  return answer.value as { payments: { status: string }[]; methods: { last4: string }[]; inProgress?: { paymentId: string }[] };
+  return answer.value as {
+    payments: { status: string }[];
+    methods: { last4: string }[];
+    inProgress?: { paymentId: string }[];
+  };
 }
 
-test('the balance still owed goes down after a payment, and the form says what was already charged today', async ({ page, app }) => {
+test('the balance still owed goes down after a payment, and the form says what was already charged today', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
   await expect(amountField(page)).toHaveValue('980.00');
@@ -41,12 +52,17 @@ test('the balance still owed goes down after a payment, and the form says what w
   await page.getByRole('button', { name: 'Done — new payment' }).click();
 
   await expect(amountField(page)).toHaveValue('730.00');
-  await expect(page.getByRole('list', { name: 'Charged today' })).toContainText(/^Already charged \$250\.00 USD today at \d{1,2}:\d{2}\s?[AP]M\.$/);
+  await expect(page.getByRole('list', { name: 'Charged today' })).toContainText(
+    /^Already charged \$250\.00 USD today at \d{1,2}:\d{2}\s?[AP]M\.$/,
+  );
   await expect(page.getByRole('region', { name: /Zoë Anderson/ })).toContainText('$730.00 USD');
   await expectAccessible(page, 'payment form with today’s charge');
 });
 
-test('the result offers a receipt by SMS or e-mail, prefilled from the reservation; in training the outbox shows it with the short reference', async ({ page, app }) => {
+test('the result offers a receipt by SMS or e-mail, prefilled from the reservation; in training the outbox shows it with the short reference', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
   await charge(page, '4242424242424242', { amount: '125' });
@@ -80,7 +96,10 @@ test('the result offers a receipt by SMS or e-mail, prefilled from the reservati
   await expect(result.getByRole('button', { name: 'Done — new payment' })).toBeVisible();
 });
 
-test('the receipt is sent from the keyboard without losing the focus, and a double Enter sends it once', async ({ page, app }) => {
+test('the receipt is sent from the keyboard without losing the focus, and a double Enter sends it once', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
   await charge(page, '4242424242424242', { amount: '75' });
@@ -106,7 +125,10 @@ test('the receipt is sent from the keyboard without losing the focus, and a doub
   await expect(outbox.locator('li').filter({ hasText: `Reference: ${reference}.` })).toHaveCount(2);
 });
 
-test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({ page, app }) => {
+test('a card is kept only with the guest’s consent and a declined card never; a saved card is charged after Enter once more', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
   await expect(page.getByLabel('Keep this card for later charges (the guest agrees)')).not.toBeChecked();
@@ -119,7 +141,12 @@ test('a card is kept only with the guest’s consent and a declined card never; 
 
   // With consent, but declined: never offered.
   await charge(page, '4000000000000002', { amount: '100', keep: true });
-  await expect(page.locator('form').filter({ has: page.getByLabel('Card number') }).getByRole('alert')).toContainText('declined');
+  await expect(
+    page
+      .locator('form')
+      .filter({ has: page.getByLabel('Card number') })
+      .getByRole('alert'),
+  ).toContainText('declined');
   await expect(page.getByRole('heading', { name: 'Saved cards' })).toHaveCount(0);
 
   // With consent, paid: kept, the only saved card.
@@ -136,7 +163,9 @@ test('a card is kept only with the guest’s consent and a declined card never; 
   await amountField(page).fill('50');
   await page.getByRole('button', { name: 'Charge Mastercard •••• 4444' }).click();
   await expect(page.getByText('Charge $50.00 USD to Mastercard •••• 4444?')).toBeVisible();
-  await expect(page.getByRole('group', { name: /Mastercard •••• 4444\?$/ }).getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
+  await expect(
+    page.getByRole('group', { name: /Mastercard •••• 4444\?$/ }).getByRole('button', { name: 'Charge $50.00 USD' }),
+  ).toBeFocused();
   await expectAccessible(page, 'saved card confirmation');
   expect((await overview(app, 'SJD-4X6Y9Z')).payments).toHaveLength(3);
   await page.keyboard.press('Enter');
@@ -150,7 +179,12 @@ test('amount and note survive a decline; only the card is cleared', async ({ pag
   await signInAgent(page, app);
   await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
   await charge(page, '4000000000009995', { amount: '300', note: 'Deposit, room 12' });
-  await expect(page.locator('form').filter({ has: page.getByLabel('Card number') }).getByRole('alert')).toContainText('insufficient funds');
+  await expect(
+    page
+      .locator('form')
+      .filter({ has: page.getByLabel('Card number') })
+      .getByRole('alert'),
+  ).toContainText('insufficient funds');
   await expect(amountField(page)).toHaveValue('300');
   await expect(page.getByLabel('Note for the payment (optional)')).toHaveValue('Deposit, room 12');
   await expect(page.getByLabel('Card number')).toHaveValue('');
@@ -159,7 +193,10 @@ test('amount and note survive a decline; only the card is cleared', async ({ pag
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('$300.00 USD');
 });
 
-test('a 3-D Secure payment comes back after closing the reservation, after the lock and after a restart; re-sent by another channel, then abandoned', async ({ page, app }) => {
+test('a 3-D Secure payment comes back after closing the reservation, after the lock and after a restart; re-sent by another channel, then abandoned', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(90_000);
   const panel = page.getByRole('region', { name: /Payment status/ });
   /** The live panel, and no new charge. */
@@ -225,7 +262,10 @@ test('a 3-D Secure payment comes back after closing the reservation, after the l
   expect((await overview(app, 'SJD-3B7N1C')).inProgress ?? []).toEqual([]);
 });
 
-test('abandon while the service cannot be asked: refused, and the agent is told to try again and until when at the latest', async ({ page, app }) => {
+test('abandon while the service cannot be asked: refused, and the agent is told to try again and until when at the latest', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
   await charge(page, '4000000000003220');
@@ -238,8 +278,13 @@ test('abandon while the service cannot be asked: refused, and the agent is told 
   await simulatorFault(app, 'GET /payments/{id}', 'error_503', 40);
   await panel.getByRole('button', { name: 'Abandon and use another card' }).click();
   const refusal = panel.getByRole('alert');
-  await expect(refusal).toContainText('it is not abandoned and no other card can be charged yet. Try again in a minute.', { timeout: 20_000 });
-  await expect(refusal).toContainText(/At the latest at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M the link stops working and the payment expires unpaid/);
+  await expect(refusal).toContainText(
+    'it is not abandoned and no other card can be charged yet. Try again in a minute.',
+    { timeout: 20_000 },
+  );
+  await expect(refusal).toContainText(
+    /At the latest at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M the link stops working and the payment expires unpaid/,
+  );
   // Still blocked: the live panel, no card form.
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await expectAccessible(page, 'abandon refused during an outage');
@@ -247,7 +292,10 @@ test('abandon while the service cannot be asked: refused, and the agent is told 
   await expect(panel.getByRole('button', { name: 'Abandon and use another card' })).toBeFocused();
 });
 
-test('an abandoned payment the guest approves after all: the open reservation says so, with what to do', async ({ page, app }) => {
+test('an abandoned payment the guest approves after all: the open reservation says so, with what to do', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
   await charge(page, '4000000000003220');
@@ -260,10 +308,18 @@ test('an abandoned payment the guest approves after all: the open reservation sa
   await expect(notice).toHaveCount(0);
 
   // The guest opens the link already sent and approves it (the trainee plays the cardholder from the outbox).
-  await page.getByRole('region', { name: 'Training outbox' }).getByRole('button', { name: 'Cardholder approves' }).click();
+  await page
+    .getByRole('region', { name: 'Training outbox' })
+    .getByRole('button', { name: 'Cardholder approves' })
+    .click();
   await expect(notice).toBeVisible({ timeout: 20_000 });
-  await expect(notice.getByRole('alert')).toContainText(/The guest approved the payment of \$3,125\.40 USD abandoned at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M/);
-  await expect(notice.getByRole('alert')).toContainText('and it went through. If another card was charged for it too, one of the two charges must be refunded: ask a supervisor.', { timeout: 20_000 });
+  await expect(notice.getByRole('alert')).toContainText(
+    /The guest approved the payment of \$3,125\.40 USD abandoned at \d{1,2}:\d{2}(:\d{2})?\s?[AP]M/,
+  );
+  await expect(notice.getByRole('alert')).toContainText(
+    'and it went through. If another card was charged for it too, one of the two charges must be refunded: ask a supervisor.',
+    { timeout: 20_000 },
+  );
   await expectAccessible(page, 'abandoned payment approved after all');
 });
 

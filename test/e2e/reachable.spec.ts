@@ -95,7 +95,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.screenshot({ path: path.join(dir, `${name}.png`) });
     };
 
-    test(`a 3-D Secure payment approved after the reservation was closed and opened again names its card (${language})`, async ({ page, app }) => {
+    test(`a 3-D Secure payment approved after the reservation was closed and opened again names its card (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(90_000);
       await signIn(page, app, 'agent');
       await openReservation(page, 'SJD-3B7N1C', "Emily O'Connor");

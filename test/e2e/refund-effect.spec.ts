@@ -13,7 +13,15 @@ import { centerStorage } from '../../main/storage';
 import { createCenter, type TestCenter } from '../support/center';
 import { startPostgres, type PostgresServer } from '../support/postgres';
 import { startHarness, type AppHarness } from './support/harness';
-import { expectAccessible, futureExpiry, openReservation, openSection, pageSender, signIn, SUPERVISOR } from './support/desk';
+import {
+  expectAccessible,
+  futureExpiry,
+  openReservation,
+  openSection,
+  pageSender,
+  signIn,
+  SUPERVISOR,
+} from './support/desk';
 
 type Language = 'es-MX' | 'en-US';
 
@@ -103,15 +111,26 @@ test.describe('a cancellation refunded at another desk of the center', () => {
     await server?.stop();
   });
 
-  async function deskWindow(browser: Browser, language: Language): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
+  async function deskWindow(
+    browser: Browser,
+    language: Language,
+  ): Promise<{ page: Page; app: AppHarness & { stop(): Promise<void> } }> {
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     const page = await context.newPage();
-    const app = await startHarness(page, { language, processingDelayMs: 300, idleTimeoutMs: undefined, simulator: sim, storage: () => centerStorage(center.app) });
+    const app = await startHarness(page, {
+      language,
+      processingDelayMs: 300,
+      idleTimeoutMs: undefined,
+      simulator: sim,
+      storage: () => centerStorage(center.app),
+    });
     return { page, app };
   }
 
   for (const language of ['es-MX', 'en-US'] as const) {
-    test(`${language}: the agent's booking stays closed (not owed again under "payment approved") and the agent is told the refund was made`, async ({ browser }) => {
+    test(`${language}: the agent's booking stays closed (not owed again under "payment approved") and the agent is told the refund was made`, async ({
+      browser,
+    }) => {
       const words = WORDS[language];
       const a = await deskWindow(browser, language);
       const b = await deskWindow(browser, language);
@@ -123,15 +142,30 @@ test.describe('a cancellation refunded at another desk of the center', () => {
         const { paymentId } = await payWithCard(a.page, language);
         // The agent asks for the cancellation refund (the request's own form is another screen's; main's door is the same).
         const requestId = randomUUID();
-        const asked = await a.app.stack.dispatch('refunds:request', pageSender(a.app), { requestId, paymentId, reason: 'cancellation' });
+        const asked = await a.app.stack.dispatch('refunds:request', pageSender(a.app), {
+          requestId,
+          paymentId,
+          reason: 'cancellation',
+        });
         expect(asked.ok).toBe(true);
 
         // Desk B: a supervisor approves it from the center's queue.
-        expect((await b.app.stack.dispatch('session:signIn', pageSender(b.app), { id: SUPERVISOR.id, password: SUPERVISOR.password })).ok).toBe(true);
+        expect(
+          (
+            await b.app.stack.dispatch('session:signIn', pageSender(b.app), {
+              id: SUPERVISOR.id,
+              password: SUPERVISOR.password,
+            })
+          ).ok,
+        ).toBe(true);
         // As the approval step shows it: all that is left of the payment, now.
         const read = await b.app.stack.dispatch('payments:get', pageSender(b.app), { paymentId });
         const expectedAmountCents = read.ok ? (read.value as { refundableCents: number }).refundableCents : 0;
-        const approved = await b.app.stack.dispatch('refunds:approve', pageSender(b.app), { requestId, acknowledgedRefundIds: [], expectedAmountCents });
+        const approved = await b.app.stack.dispatch('refunds:approve', pageSender(b.app), {
+          requestId,
+          acknowledgedRefundIds: [],
+          expectedAmountCents,
+        });
         expect(approved.ok).toBe(true);
 
         // Desk A, untouched: the header, the result and the reservation agree: closed, nothing owed; the payment reads refunded.
@@ -163,7 +197,10 @@ test.describe('a cancellation refunded at another desk of the center', () => {
         const reservationField = b.page.getByRole('tabpanel').getByRole('textbox').first();
         await reservationField.fill(words.booking.id);
         await reservationField.press('Enter');
-        const found = b.page.getByRole('table', { name: words.paymentsFound }).getByRole('row').filter({ hasText: words.booking.id });
+        const found = b.page
+          .getByRole('table', { name: words.paymentsFound })
+          .getByRole('row')
+          .filter({ hasText: words.booking.id });
         await expect(found.getByRole('cell').nth(5)).toHaveText(words.refunded, { timeout: 15_000 });
         await b.page.screenshot({ path: path.join(shots(language), '69-refunded-payments-list.png') });
       } finally {
@@ -178,7 +215,9 @@ test.describe('a charge beyond the balance', () => {
   test.use({ viewport: { width: 1366, height: 768 } });
 
   for (const language of ['es-MX', 'en-US'] as const) {
-    test(`${language}: 11,999.90 charged on a 1,199.99 balance reads "paid over 10,799.91" on the header and the result, not a balance of 0.00`, async ({ browser }) => {
+    test(`${language}: 11,999.90 charged on a 1,199.99 balance reads "paid over 10,799.91" on the header and the result, not a balance of 0.00`, async ({
+      browser,
+    }) => {
       test.setTimeout(90_000);
       const words = WORDS[language];
       const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -191,7 +230,9 @@ test.describe('a charge beyond the balance', () => {
         // One extra digit: 11,999.90 for 1,199.99.
         await page.getByLabel(words.amount, { exact: true }).fill('11999.90');
         // Above what is owed, the charge goes only once the agent confirms both amounts (money-door.spec.ts tests that).
-        await page.getByRole('checkbox', { name: /Confirmo cobrar \$11,999\.90 MXN|I confirm charging \$11,999\.90 MXN/ }).check();
+        await page
+          .getByRole('checkbox', { name: /Confirmo cobrar \$11,999\.90 MXN|I confirm charging \$11,999\.90 MXN/ })
+          .check();
         await payWithCard(page, language);
 
         const header = page.getByRole('group', { name: words.call });

@@ -47,7 +47,8 @@ const WORDS = {
 } as const;
 
 /** Everything the page keeps in sessionStorage, as one text (a string snippet: the test project has no DOM typings). */
-const sessionText = async (page: Page): Promise<string> => String(await page.evaluate('JSON.stringify({ ...sessionStorage })'));
+const sessionText = async (page: Page): Promise<string> =>
+  String(await page.evaluate('JSON.stringify({ ...sessionStorage })'));
 
 async function inProgress(app: AppHarness): Promise<string[]> {
   const answer = await app.stack.dispatch('reservations:overview', pageSender(app), { reservationId: RESERVATION });
@@ -61,7 +62,10 @@ for (const language of ['es-MX', 'en-US'] as const) {
     const words = WORDS[language];
     const dir = path.join('test-results', 'screenshots', language);
 
-    test(`the reservation and its payment in progress come back; the card form comes back empty (${language})`, async ({ page, app }) => {
+    test(`the reservation and its payment in progress come back; the card form comes back empty (${language})`, async ({
+      page,
+      app,
+    }) => {
       test.setTimeout(90_000);
       mkdirSync(dir, { recursive: true });
       await signIn(page, app, 'agent');

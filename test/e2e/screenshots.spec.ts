@@ -9,8 +9,38 @@ import { expect, test } from './support/harness';
 import { expectAccessible, futureExpiry, signIn } from './support/desk';
 
 const WORDS = {
-  'en-US': { card: 'Card number', msi: 'Pay in monthly installments without interest (MSI)', approved: 'Payment approved', plans: 'Monthly installments (MSI)', send: 'Send link', locked: 'The desk was locked', lock: 'Lock', confirm: 'Confirm payment', next: 'Done — new payment', keep: 'Keep this card for later charges (the guest agrees)', amount: 'Amount', receipt: 'Send receipt', close: 'Close reservation', abandon: 'Abandon and use another card' },
-  'es-MX': { card: 'Número de tarjeta', msi: 'Pagar a meses sin intereses (MSI)', approved: 'Pago aprobado', plans: 'Meses sin intereses (MSI)', send: 'Enviar enlace', locked: 'El equipo se bloqueó', lock: 'Bloquear', confirm: 'Confirmar pago', next: 'Listo — nuevo cobro', keep: 'Guardar esta tarjeta para cobros futuros (el huésped lo acepta)', amount: 'Monto', receipt: 'Enviar recibo', close: 'Cerrar reservación', abandon: 'Abandonar y usar otra tarjeta' },
+  'en-US': {
+    card: 'Card number',
+    msi: 'Pay in monthly installments without interest (MSI)',
+    approved: 'Payment approved',
+    plans: 'Monthly installments (MSI)',
+    send: 'Send link',
+    locked: 'The desk was locked',
+    lock: 'Lock',
+    confirm: 'Confirm payment',
+    next: 'Done — new payment',
+    keep: 'Keep this card for later charges (the guest agrees)',
+    amount: 'Amount',
+    receipt: 'Send receipt',
+    close: 'Close reservation',
+    abandon: 'Abandon and use another card',
+  },
+  'es-MX': {
+    card: 'Número de tarjeta',
+    msi: 'Pagar a meses sin intereses (MSI)',
+    approved: 'Pago aprobado',
+    plans: 'Meses sin intereses (MSI)',
+    send: 'Enviar enlace',
+    locked: 'El equipo se bloqueó',
+    lock: 'Bloquear',
+    confirm: 'Confirmar pago',
+    next: 'Listo — nuevo cobro',
+    keep: 'Guardar esta tarjeta para cobros futuros (el huésped lo acepta)',
+    amount: 'Monto',
+    receipt: 'Enviar recibo',
+    close: 'Cerrar reservación',
+    abandon: 'Abandonar y usar otra tarjeta',
+  },
 } as const;
 
 /** An agent's laptop: what must stay in view is checked in this window. */
@@ -72,8 +102,17 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.goto(app.url);
       await expect(page.locator('#first-admin-id')).toBeFocused();
       await shot('first-admin');
-      await app.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-      await app.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+      await app.stack.directory.createFirstAdmin({
+        id: 'ada',
+        displayName: 'Ada Admin',
+        password: 'a long password 42',
+      });
+      await app.stack.directory.createOperator('ada', {
+        id: 'ana',
+        displayName: 'Ana Agent',
+        role: 'agent',
+        password: 'agent password 1234',
+      });
       await page.reload();
       await expect(page.locator('#sign-in-id')).toBeFocused();
       await shot('sign-in');
@@ -139,8 +178,19 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await openFirst('MEX-2H8R5T');
       await keyCard(page, '4000000000000002');
       await page.keyboard.press('Enter');
-      await expect(page.locator('form').filter({ has: page.getByLabel(words.card) }).getByRole('alert')).toBeVisible();
-      await expectCallInView(page.locator('form').filter({ has: page.getByLabel(words.card) }).getByRole('alert'), 'the decline');
+      await expect(
+        page
+          .locator('form')
+          .filter({ has: page.getByLabel(words.card) })
+          .getByRole('alert'),
+      ).toBeVisible();
+      await expectCallInView(
+        page
+          .locator('form')
+          .filter({ has: page.getByLabel(words.card) })
+          .getByRole('alert'),
+        'the decline',
+      );
       await shot('decline-in-form');
 
       // The Lock button (the idle lock has its own test in workspace.spec.ts; a short one here could fire mid-run on a busy machine).
@@ -152,8 +202,18 @@ for (const language of ['es-MX', 'en-US'] as const) {
 }
 
 const DESK_WORDS = {
-  'en-US': { approved: 'Payment approved', request: 'Request refund', requestTitle: 'Request a refund', now: 'A supervisor approves now' },
-  'es-MX': { approved: 'Pago aprobado', request: 'Solicitar reembolso', requestTitle: 'Solicitar un reembolso', now: 'Un supervisor la aprueba ahora' },
+  'en-US': {
+    approved: 'Payment approved',
+    request: 'Request refund',
+    requestTitle: 'Request a refund',
+    now: 'A supervisor approves now',
+  },
+  'es-MX': {
+    approved: 'Pago aprobado',
+    request: 'Solicitar reembolso',
+    requestTitle: 'Solicitar un reembolso',
+    now: 'Un supervisor la aprueba ahora',
+  },
 } as const;
 
 // The supervisor's and admin's sections, after an agent's payment and refund request (the default idle lock: no lock here).
@@ -222,7 +282,9 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await page.locator('input[type=file]').setInputFiles({
         name: 'bad.csv',
         mimeType: 'text/csv',
-        buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\nTST-2B3C4D,Test Guest,2026-03-14,2026-03-10,Hotel Test,10.00,mxn\n`),
+        buffer: Buffer.from(
+          `${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\nTST-2B3C4D,Test Guest,2026-03-14,2026-03-10,Hotel Test,10.00,mxn\n`,
+        ),
       });
       await page.locator('form button[type=submit]').click();
       await expect(page.locator('ul.errors li')).toHaveCount(2);

@@ -18,7 +18,6 @@ const expectedPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'";
 
-
 // Plain script text: the test project has no DOM typings, and this runs in the page before any app code.
 const reportCspViolations = `
   document.addEventListener('securitypolicyviolation', (event) => {
@@ -71,10 +70,7 @@ test('the app shell renders under its CSP with no console errors or violations',
   await expect(page).toHaveTitle('Escritorio de pagos con tarjeta');
   // Without the bridge (a page outside the app) the desk's default language, Spanish (es-MX), is used.
   await expect(page.locator('html')).toHaveAttribute('lang', 'es-MX');
-  await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
-    'content',
-    expectedPolicy,
-  );
+  await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute('content', expectedPolicy);
   expect(problems).toEqual([]);
 });
 

@@ -24,7 +24,9 @@ test('first run: the first administrator is created and signed in', async ({ pag
   // the browser's own minLength check stops it; with a long password without digits main refuses it in words
   await page.getByLabel(/^Password/).fill('only letters here');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The password needs at least 12 characters, with both letters and digits.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'The password needs at least 12 characters, with both letters and digits.',
+  );
   await page.getByLabel(/^Password/).fill('a long password 42');
   await page.getByRole('button', { name: 'Create and sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Find a reservation' })).toBeVisible();
@@ -36,7 +38,12 @@ test('first run: the first administrator is created and signed in', async ({ pag
 test('an agent signs in with the keyboard, reaches the workspace, and signs out', async ({ page, app }) => {
   const problems = watchProblems(page);
   await app.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-  await app.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+  await app.stack.directory.createOperator('ada', {
+    id: 'ana',
+    displayName: 'Ana Agent',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
   await page.goto(app.url);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 
@@ -71,7 +78,10 @@ test('main, not the page, decides: a direct call before sign-in is refused', asy
   expect(forged).toMatchObject({ ok: false, error: { code: 'signed_out' } });
 });
 
-test('a locked desk is handed to another operator: "Sign in as someone else" ends the locked session, recorded, without a restart', async ({ page, app }) => {
+test('a locked desk is handed to another operator: "Sign in as someone else" ends the locked session, recorded, without a restart', async ({
+  page,
+  app,
+}) => {
   const problems = watchProblems(page);
   await signInAgent(page, app);
   await page.getByRole('button', { name: 'Lock', exact: true }).click();
@@ -114,6 +124,8 @@ test.describe('in Spanish', () => {
     await page.getByRole('button', { name: 'Bloquear', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'El equipo se bloqueó' })).toBeVisible();
     await page.getByRole('button', { name: 'Iniciar sesión con otro usuario' }).click();
-    await expect(page.getByRole('status')).toHaveText('Se cerró la sesión bloqueada. El siguiente operador puede iniciar sesión.');
+    await expect(page.getByRole('status')).toHaveText(
+      'Se cerró la sesión bloqueada. El siguiente operador puede iniciar sesión.',
+    );
   });
 });

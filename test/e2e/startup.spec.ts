@@ -25,11 +25,23 @@ async function chargesWithLostAnswers(app: AppHarness): Promise<void> {
   expect((await call('session:signIn', { id: AGENT.id, password: AGENT.password })).ok).toBe(true);
   const expiry = futureExpiry();
   for (const { reservationId, amountCents, currency } of CHARGES) {
-    const card = { number: '4242424242424242', expMonth: Number(expiry.slice(0, 2)), expYear: 2000 + Number(expiry.slice(2)), cvv: '123' };
+    const card = {
+      number: '4242424242424242',
+      expMonth: Number(expiry.slice(0, 2)),
+      expYear: 2000 + Number(expiry.slice(2)),
+      cvv: '123',
+    };
     const method = await call('payments:tokenize', { operationId: randomUUID(), card, reservationId });
     if (!method.ok) throw new Error(`tokenize: ${method.error.code}`);
     await simulatorFault(app, 'POST /payments', 'drop_after_commit', MAX_ATTEMPTS);
-    const paid = await call('payments:pay', { operationId: randomUUID(), methodId: (method.value as { id: string }).id, amountCents, currency, reservationId, acknowledgedPaymentIds: [] });
+    const paid = await call('payments:pay', {
+      operationId: randomUUID(),
+      methodId: (method.value as { id: string }).id,
+      amountCents,
+      currency,
+      reservationId,
+      acknowledgedPaymentIds: [],
+    });
     expect(paid.ok).toBe(false);
   }
 }
@@ -82,7 +94,9 @@ async function startUpAfterLostAnswers(page: Page, app: AppHarness, language: ke
   await expect(shell.getByRole('progressbar', { name: words.progress })).toHaveAttribute('value', '1');
   await expect(shell.getByRole('alert')).toContainText(words.doNotClose);
   // Any other call now is refused as `starting` by main's door (through the preload's own bridge), and never shown.
-  const refused = await page.evaluate(() => (globalThis as unknown as { api: { session: { status(input: object): Promise<unknown> } } }).api.session.status({}));
+  const refused = await page.evaluate(() =>
+    (globalThis as unknown as { api: { session: { status(input: object): Promise<unknown> } } }).api.session.status({}),
+  );
   expect(refused).toMatchObject({ ok: false, error: { code: 'starting' } });
   await expect(page.getByText(words.stillStarting)).toHaveCount(0);
   await expectAccessible(page, `start-up screen, recovering (${language})`);
@@ -101,7 +115,8 @@ async function startUpAfterLostAnswers(page: Page, app: AppHarness, language: ke
   const notices = page.getByRole('region', { name: words.recovered });
   await expect(notices).toBeVisible({ timeout: 20_000 });
   await expect(notices.getByRole('listitem')).toHaveCount(3);
-  for (const { reservationId } of CHARGES) await expect(notices.getByRole('listitem').filter({ hasText: reservationId })).toHaveCount(1);
+  for (const { reservationId } of CHARGES)
+    await expect(notices.getByRole('listitem').filter({ hasText: reservationId })).toHaveCount(1);
   await page.screenshot({ path: path.join(dir, '105-startup-recovered.png') });
 }
 

@@ -6,7 +6,15 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/harness';
 import type { AppHarness } from './support/harness';
 import type { Api } from '../../shared/ipc';
-import { SUPERVISOR, expectAccessible, openReservation, openSection, pageSender, payInFull, signIn } from './support/desk';
+import {
+  SUPERVISOR,
+  expectAccessible,
+  openReservation,
+  openSection,
+  pageSender,
+  payInFull,
+  signIn,
+} from './support/desk';
 import { shortReference } from '../../shared/payments';
 
 /** The supervisor finds a payment by its reservation and opens it; returns the detail's region. */
@@ -35,7 +43,10 @@ const today = (): string => {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 };
 
-test('a supervisor refunds part of a payment, then the rest; both followed to succeeded, then nothing is left', async ({ page, app }) => {
+test('a supervisor refunds part of a payment, then the rest; both followed to succeeded, then nothing is left', async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'agent');
   await expect(page.getByRole('tablist')).toHaveCount(0);
   const paymentId = await payInFull(page, 'MEX-2H8R5T', 'José Ángel Muñoz Pérez');
@@ -78,14 +89,23 @@ test('a supervisor refunds part of a payment, then the rest; both followed to su
   expect(await refundsOf(app, paymentId)).toHaveLength(2);
 });
 
-test("an agent's refund is refused by main even through the channel; the agent asks, a supervisor approves on the same screen", async ({ page, app }) => {
+test("an agent's refund is refused by main even through the channel; the agent asks, a supervisor approves on the same screen", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'agent');
   const paymentId = await payInFull(page, 'MEX-4K6W9Z', 'María Fernanda Gutiérrez Ríos');
 
   // The renderer calling the channel itself: main refuses by role.
   const direct = await page.evaluate((id) => {
     const bridge = (globalThis as unknown as { api: Api }).api;
-    return bridge.refunds.create({ operationId: crypto.randomUUID(), paymentId: id, reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 180_000 });
+    return bridge.refunds.create({
+      operationId: crypto.randomUUID(),
+      paymentId: id,
+      reason: 'duplicate',
+      acknowledgedRefundIds: [],
+      expectedAmountCents: 180_000,
+    });
   }, paymentId);
   expect(direct).toMatchObject({ ok: false, error: { code: 'forbidden' } });
 
@@ -140,7 +160,10 @@ test("an agent's refund is refused by main even through the channel; the agent a
   expect(csv).toContain('refund.approve');
 });
 
-test('over-refund is blocked before any request; a refund above the supervisor limit is refused by main', async ({ page, app }) => {
+test('over-refund is blocked before any request; a refund above the supervisor limit is refused by main', async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'agent');
   const paymentId = await payInFull(page, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
 
@@ -168,7 +191,10 @@ test('over-refund is blocked before any request; a refund above the supervisor l
   expect(await refundsOf(app, paymentId)).toHaveLength(0);
 });
 
-test('the queue: an agent leaves a request, the supervisor approves it from Approvals and sees the refund succeed', async ({ page, app }) => {
+test('the queue: an agent leaves a request, the supervisor approves it from Approvals and sees the refund succeed', async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'agent');
   const paymentId = await payInFull(page, 'PVR-5J1L3M', 'Héctor Ibáñez Salazar');
   await page.getByRole('button', { name: `Request refund ${paymentId}` }).click();
@@ -187,7 +213,10 @@ test('the queue: an agent leaves a request, the supervisor approves it from Appr
   await expect(row).toContainText('Ana Agent');
   await expectAccessible(page, 'approvals queue');
   await row.getByRole('button', { name: `Approve… ${paymentId}` }).click();
-  await page.getByRole('region', { name: 'Approve this refund' }).getByRole('button', { name: /^Refund \$/ }).click();
+  await page
+    .getByRole('region', { name: 'Approve this refund' })
+    .getByRole('button', { name: /^Refund \$/ })
+    .click();
   await expect(page.getByText(`Approved: the refund for ${paymentId} was sent.`).first()).toBeVisible();
   await expect(page.locator('.refund-list tbody tr').first()).toContainText('Refunded', { timeout: 15_000 });
   await expect(page.getByText('No request is waiting.')).toBeVisible();
@@ -195,7 +224,10 @@ test('the queue: an agent leaves a request, the supervisor approves it from Appr
   await expect(page.getByRole('row').filter({ hasText: 'Héctor Ibáñez Salazar' })).toContainText('Approved');
 });
 
-test("the end-of-day report: the day's totals match the payments made; CSV download; printable", async ({ page, app }) => {
+test("the end-of-day report: the day's totals match the payments made; CSV download; printable", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'agent');
   await payInFull(page, 'OAX-1S4T8V', 'Raúl Domínguez Aguilar');
   await payInFull(page, 'MID-6P9Q2R', 'Ximena Peña Córdova');
@@ -210,7 +242,9 @@ test("the end-of-day report: the day's totals match the payments made; CSV downl
   await expect(byAgent.getByRole('row').filter({ hasText: 'ana' }).getByRole('cell').nth(1)).toHaveText('2');
   await expect(page.getByRole('table', { name: 'Totals by currency' })).toContainText('$1,500.00 MXN');
   await expect(page.getByRole('table', { name: 'MSI by plan' })).toContainText('Single payment');
-  await expect(page.getByRole('figure', { name: /Payments by hour in MXN \(in all: 2, for \$1,500\.00 MXN\)/ })).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: /Payments by hour in MXN \(in all: 2, for \$1,500\.00 MXN\)/ }),
+  ).toBeVisible();
   await expectAccessible(page, 'end-of-day report');
 
   const download = page.waitForEvent('download');
@@ -236,9 +270,20 @@ test("the end-of-day report: the day's totals match the payments made; CSV downl
   await expect.poll(() => printed).toBe(true);
 });
 
-test('the admin: accounts (create, role, disable, reset password), reservations imported from CSV, and the Lock button', async ({ page, app }) => {
+test('the admin: accounts (create, role, disable, reset password), reservations imported from CSV, and the Lock button', async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'admin');
-  await expect(page.getByRole('tab')).toHaveText(['Workspace', 'Payments', 'Approvals', 'Audit', 'Report', 'Accounts', 'Import reservations']);
+  await expect(page.getByRole('tab')).toHaveText([
+    'Workspace',
+    'Payments',
+    'Approvals',
+    'Audit',
+    'Report',
+    'Accounts',
+    'Import reservations',
+  ]);
   // Keyboard: arrows move between the tabs.
   await page.getByRole('tab', { name: 'Workspace' }).focus();
   await page.keyboard.press('ArrowLeft');
@@ -268,12 +313,24 @@ test('the admin: accounts (create, role, disable, reset password), reservations 
 
   await openSection(page, 'Import reservations');
   const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency';
-  await page.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\n`) });
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\n`),
+    });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Nothing was imported');
   await expect(page.getByRole('alert')).toContainText('Line 2');
   await expectAccessible(page, 'import with errors');
-  await page.getByLabel('CSV file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,100.00,mxn\n`) });
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({
+      name: 'good.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,100.00,mxn\n`),
+    });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText('Imported: 1 new, 0 updated.');
 

@@ -6,14 +6,24 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_ATTEMPTS } from '../../main/payments/client';
-import { advanceSimulatorClock, expectAccessible, futureExpiry, openReservation, signIn, simulatorFault } from './support/desk';
+import {
+  advanceSimulatorClock,
+  expectAccessible,
+  futureExpiry,
+  openReservation,
+  signIn,
+  simulatorFault,
+} from './support/desk';
 import { expect, test } from './support/harness';
 
 test.use({ language: 'es-MX', viewport: { width: 1366, height: 768 } });
 
 const DAY_S = 24 * 60 * 60;
 
-test('an attempt past the window holds the reservation until a supervisor resolves it as not charged', async ({ page, app }) => {
+test('an attempt past the window holds the reservation until a supervisor resolves it as not charged', async ({
+  page,
+  app,
+}) => {
   // Two sign-ins, a lost answer and two axe runs: more than the default on a busy machine.
   test.setTimeout(90_000);
   const dir = path.join('test-results', 'screenshots', 'es-MX');
@@ -36,7 +46,9 @@ test('an attempt past the window holds the reservation until a supervisor resolv
   await pending.getByRole('button', { name: 'Verificar de nuevo' }).click();
   const held = page.getByRole('region', { name: 'Un pago que nunca tuvo respuesta' });
   await expect(held).toBeVisible({ timeout: 20_000 });
-  await expect(held.getByRole('alert')).toContainText('No se puede cobrar de nuevo en esta reservación hasta que un supervisor lo resuelva');
+  await expect(held.getByRole('alert')).toContainText(
+    'No se puede cobrar de nuevo en esta reservación hasta que un supervisor lo resuelva',
+  );
   await expect(held).toContainText('Llame a un supervisor');
   await expect(page.getByLabel('Número de tarjeta')).toHaveCount(0);
   await expect(held.getByRole('button')).toHaveCount(0);
@@ -59,7 +71,10 @@ test('an attempt past the window holds the reservation until a supervisor resolv
   await expect(page.getByLabel('Número de tarjeta')).toBeVisible();
 });
 
-test('after a restart the agent is told first what the restart completed, and acknowledges it', async ({ page, app }) => {
+test('after a restart the agent is told first what the restart completed, and acknowledges it', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(90_000);
   const dir = path.join('test-results', 'screenshots', 'es-MX');
   mkdirSync(dir, { recursive: true });
@@ -78,7 +93,9 @@ test('after a restart the agent is told first what the restart completed, and ac
   await app.stack.recover();
   await signIn(page, app, 'agent');
   const notices = page.getByRole('region', { name: 'Completado después del reinicio' });
-  await expect(notices.first()).toContainText(/El pago de \$980\.00 USD tomado a las .+ se realizó después del reinicio\./);
+  await expect(notices.first()).toContainText(
+    /El pago de \$980\.00 USD tomado a las .+ se realizó después del reinicio\./,
+  );
   await expectAccessible(page, 'what the restart completed (es-MX)');
   await page.screenshot({ path: path.join(dir, '52-recovered-notice.png') });
   await notices.first().getByRole('button', { name: 'Enterado' }).click();

@@ -3,7 +3,16 @@
 import { expect, test } from './support/harness';
 import type { Page } from '@playwright/test';
 import type { AppHarness } from './support/harness';
-import { advanceSimulatorClock, expectAccessible, journalChallengeLink, journalPaymentKeys, keyCard, openReservation, signInAgent, simulatorFault } from './support/desk';
+import {
+  advanceSimulatorClock,
+  expectAccessible,
+  journalChallengeLink,
+  journalPaymentKeys,
+  keyCard,
+  openReservation,
+  signInAgent,
+  simulatorFault,
+} from './support/desk';
 
 /** An agent asks for MSI and charges the simulator's Mexican credit card: the payment waits for a plan. */
 async function startMsiPayment(page: Page, app: AppHarness, query: string, guest: string): Promise<void> {
@@ -15,7 +24,10 @@ async function startMsiPayment(page: Page, app: AppHarness, query: string, guest
   await page.keyboard.press('Enter');
 }
 
-test('flow A from the keyboard: lookup, card, result — content protection on while the card is on screen', async ({ page, app }) => {
+test('flow A from the keyboard: lookup, card, result — content protection on while the card is on screen', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await expectAccessible(page, 'workspace, empty');
   await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
@@ -46,7 +58,10 @@ for (const [code, number, message] of [
   ['expired_card', '4000000000000069', 'reports the card as expired'],
   ['incorrect_cvc', '4000000000000127', 'security code (CVV) is incorrect'],
 ] as const) {
-  test(`a decline (${code}) is shown inside a fresh card form, and another card can be charged`, async ({ page, app }) => {
+  test(`a decline (${code}) is shown inside a fresh card form, and another card can be charged`, async ({
+    page,
+    app,
+  }) => {
     await signInAgent(page, app);
     await openReservation(page, 'SJD-4X6Y9Z', 'Chloé Dubois-Smith');
     await keyCard(page, number);
@@ -61,7 +76,10 @@ for (const [code, number, message] of [
   });
 }
 
-test('flow B, MSI: the plans for the amount with their monthly amounts, then 6 months confirmed', async ({ page, app }) => {
+test('flow B, MSI: the plans for the amount with their monthly amounts, then 6 months confirmed', async ({
+  page,
+  app,
+}) => {
   await startMsiPayment(page, app, 'CUN-7F3K2A', 'Sofía Núñez Ortega');
 
   await expect(page.getByRole('heading', { name: 'Monthly installments (MSI)' })).toBeVisible();
@@ -98,7 +116,10 @@ test('flow C, amount update: the plans are recomputed and the original amount sh
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('3 months of $333.33');
 });
 
-test('MSI expiry: a payment not confirmed within 15 minutes (simulator clock) cannot be confirmed and says so', async ({ page, app }) => {
+test('MSI expiry: a payment not confirmed within 15 minutes (simulator clock) cannot be confirmed and says so', async ({
+  page,
+  app,
+}) => {
   await startMsiPayment(page, app, 'MEX-2H8R5T', 'José Ángel Muñoz Pérez');
   await expect(page.getByRole('heading', { name: 'Monthly installments (MSI)' })).toBeVisible();
   await advanceSimulatorClock(app, 16 * 60);
@@ -115,7 +136,11 @@ test.describe('3DS approve', () => {
   // (MainStackOptions.pollScheduleMs, tests only); the schedule itself is tested in test/main/payments/poller.test.ts.
   test.use({ pollScheduleMs: [500] });
 
-  test('the link goes to the guest by SMS (training outbox); the cardholder approves on their own device', async ({ page, app, context }) => {
+  test('the link goes to the guest by SMS (training outbox); the cardholder approves on their own device', async ({
+    page,
+    app,
+    context,
+  }) => {
     await signInAgent(page, app);
     await openReservation(page, 'SJD-3B7N1C', "Emily O'Connor");
     await keyCard(page, '4000000000003220');
@@ -135,7 +160,11 @@ test.describe('3DS approve', () => {
     await expect(page.getByRole('region', { name: 'Training outbox' })).toContainText('your Visa card ending in 3220');
 
     // The link never crosses to the renderer: the payment says only that one waits to be sent.
-    const overview = await app.stack.dispatch('reservations:overview', { url: app.url, isMainFrame: true, webContentsId: 1 }, { reservationId: 'SJD-3B7N1C' });
+    const overview = await app.stack.dispatch(
+      'reservations:overview',
+      { url: app.url, isMainFrame: true, webContentsId: 1 },
+      { reservationId: 'SJD-3B7N1C' },
+    );
     const crossed = overview.ok ? (overview.value as { payments: Record<string, unknown>[] }).payments[0] : undefined;
     expect(crossed).toMatchObject({ hasChallengeLink: true });
     expect(JSON.stringify(overview)).not.toContain('/challenge/');
@@ -156,7 +185,10 @@ test.describe('3DS approve', () => {
   });
 });
 
-test('3DS decline: the trainee plays the cardholder from the outbox and declines; the form shows why', async ({ page, app }) => {
+test('3DS decline: the trainee plays the cardholder from the outbox and declines; the form shows why', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'SJD-8D2F6G', 'Michael Johnson');
   await keyCard(page, '4000000000003220');
@@ -170,7 +202,10 @@ test('3DS decline: the trainee plays the cardholder from the outbox and declines
   await expect(form.getByRole('alert')).toContainText('did not complete the bank’s verification', { timeout: 15_000 });
 });
 
-test('a payment whose answer is lost: the reservation shows it with Check again, no second charge is offered, and Check again finds the one payment', async ({ page, app }) => {
+test('a payment whose answer is lost: the reservation shows it with Check again, no second charge is offered, and Check again finds the one payment', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
   // Every try of the charge reaches the service, which makes the payment, but no answer comes back (3 tries), and
@@ -181,7 +216,9 @@ test('a payment whose answer is lost: the reservation shows it with Check again,
 
   const pending = page.getByRole('region', { name: 'A payment without an answer' });
   await expect(pending).toBeVisible({ timeout: 15_000 });
-  await expect(pending).toContainText('The earlier payment of $980.00 USD has no answer yet; it is being checked — do not charge again.');
+  await expect(pending).toContainText(
+    'The earlier payment of $980.00 USD has no answer yet; it is being checked — do not charge again.',
+  );
   await expect(pending).toContainText('Visa •••• 4242');
   // No second charge is offered: no card form, no saved card to charge, no "Take a payment".
   await expect(page.getByLabel('Card number')).toHaveCount(0);
@@ -196,17 +233,26 @@ test('a payment whose answer is lost: the reservation shows it with Check again,
   await expect(page.getByLabel('Card number')).toHaveCount(0);
 
   await pending.getByRole('button', { name: 'Check again' }).click();
-  await expect(pending.getByRole('status')).toContainText('Still no answer for the payment of $980.00 USD', { timeout: 15_000 });
+  await expect(pending.getByRole('status')).toContainText('Still no answer for the payment of $980.00 USD', {
+    timeout: 15_000,
+  });
   await pending.getByRole('button', { name: 'Check again' }).click();
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible({ timeout: 15_000 });
 
-  const overview = await app.stack.dispatch('reservations:overview', { url: app.url, isMainFrame: true, webContentsId: 1 }, { reservationId: 'CUN-6B3D8F' });
+  const overview = await app.stack.dispatch(
+    'reservations:overview',
+    { url: app.url, isMainFrame: true, webContentsId: 1 },
+    { reservationId: 'CUN-6B3D8F' },
+  );
   expect(overview).toMatchObject({ ok: true, value: { pendingPayments: [] } });
   expect((overview.ok ? (overview.value as { payments: unknown[] }).payments : []).length).toBe(1);
   expect(journalPaymentKeys(app)).toHaveLength(1);
 });
 
-test('flow D: a saved card (kept with the guest’s consent) is charged without card details, after its amount and card are confirmed with Enter', async ({ page, app }) => {
+test('flow D: a saved card (kept with the guest’s consent) is charged without card details, after its amount and card are confirmed with Enter', async ({
+  page,
+  app,
+}) => {
   await signInAgent(page, app);
   await openReservation(page, 'CUN-5Z2A8B', 'Sarah Nguyen');
   await page.getByLabel('Amount', { exact: true }).fill('100');
@@ -221,7 +267,9 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
   // Issue 14: no one-click charge — the amount and card are shown, and Enter once more charges.
   await page.getByRole('button', { name: 'Charge Amex •••• 0005' }).click();
   await expect(page.getByText('Charge $50.00 USD to Amex •••• 0005?')).toBeVisible();
-  await expect(page.getByRole('group', { name: /Amex •••• 0005\?$/ }).getByRole('button', { name: 'Charge $50.00 USD' })).toBeFocused();
+  await expect(
+    page.getByRole('group', { name: /Amex •••• 0005\?$/ }).getByRole('button', { name: 'Charge $50.00 USD' }),
+  ).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Payment approved' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Payment approved' })).toContainText('$50.00');
@@ -231,7 +279,10 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
 test.describe('the idle lock', () => {
   test.use({ idleTimeoutMs: 2_500 });
 
-  test('wipes the card form and every text typed for the payment: after signing in again only the call is kept', async ({ page, app }) => {
+  test('wipes the card form and every text typed for the payment: after signing in again only the call is kept', async ({
+    page,
+    app,
+  }) => {
     await signInAgent(page, app);
     await openReservation(page, 'CUN-6B3D8F', 'Zoë Anderson');
     await page.getByLabel('Amount', { exact: true }).fill('250');

@@ -82,7 +82,9 @@ test('arguments not used right: the sentence arrives on standard error and it ex
   }
 });
 
-test('--move-in-center while the desk runs: exits with 1 with its sentence, and the desk window stays as it was', async ({ desk }) => {
+test('--move-in-center while the desk runs: exits with 1 with its sentence, and the desk window stays as it was', async ({
+  desk,
+}) => {
   // The desk, minimized, records what its second-instance event receives and whether its window is focused or restored.
   await desk.app.evaluate(({ app, BrowserWindow }) => {
     const [window] = BrowserWindow.getAllWindows();
@@ -103,11 +105,17 @@ test('--move-in-center while the desk runs: exits with 1 with its sentence, and 
   expect(code).toBe(1);
   expect(stderr).toMatch(/^Nothing was moved: the desk is running on this folder: close it first/);
 
-  const additionalData = await desk.app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<unknown> }).__cpdSecondInstance);
+  const additionalData = await desk.app.evaluate(
+    () => (globalThis as { __cpdSecondInstance?: Promise<unknown> }).__cpdSecondInstance,
+  );
   expect(additionalData).toEqual({ commandLine: true });
   const after = await desk.app.evaluate(({ BrowserWindow }) => {
     const [window] = BrowserWindow.getAllWindows();
-    return { windows: BrowserWindow.getAllWindows().length, minimized: window?.isMinimized(), seen: (globalThis as { __cpdSeen?: unknown }).__cpdSeen };
+    return {
+      windows: BrowserWindow.getAllWindows().length,
+      minimized: window?.isMinimized(),
+      seen: (globalThis as { __cpdSeen?: unknown }).__cpdSeen,
+    };
   });
   expect(after).toEqual({ windows: 1, minimized: true, seen: { focused: 0, restored: 0 } });
 });

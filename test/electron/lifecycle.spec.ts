@@ -14,7 +14,9 @@ function exited(desk: { app: { process(): import('node:child_process').ChildProc
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-test('macOS/Linux shutting down: main delays it (prevents the event), closes the stack and quits, asking nothing', async ({ desk }) => {
+test('macOS/Linux shutting down: main delays it (prevents the event), closes the stack and quits, asking nothing', async ({
+  desk,
+}) => {
   await expect(desk.window.getByRole('heading', { name: /first administrator/i })).toBeVisible();
   const ending = exited(desk);
   const prevented = await desk.app.evaluate(({ powerMonitor }) => {
@@ -38,7 +40,9 @@ test("Windows' session-end: the bounded shutdown runs and the process ends with 
   expect(await ending).toBe(0);
 });
 
-test('an exception nothing caught in main: the error box says so in the desk’s language, no stack, and the process ends with 1', async ({ desk }) => {
+test('an exception nothing caught in main: the error box says so in the desk’s language, no stack, and the process ends with 1', async ({
+  desk,
+}) => {
   await expect(desk.window.getByRole('heading', { name: /first administrator/i })).toBeVisible();
   const ending = exited(desk);
   const shown = await desk.app.evaluate(({ dialog }) => {
@@ -53,7 +57,12 @@ test('an exception nothing caught in main: the error box says so in the desk’s
     }, 0);
     return new Promise<{ title: string; content: string }[]>((resolve) => setTimeout(() => resolve(boxes), 200));
   });
-  expect(shown).toEqual([{ title: 'Card Payments Desk met an error and will close', content: expect.stringMatching(/tell IT\.$/) as unknown }]);
+  expect(shown).toEqual([
+    {
+      title: 'Card Payments Desk met an error and will close',
+      content: expect.stringMatching(/tell IT\.$/) as unknown,
+    },
+  ]);
   expect(JSON.stringify(shown)).not.toContain('nothing caught this');
   expect(await ending).toBe(1);
 });

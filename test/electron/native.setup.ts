@@ -13,9 +13,15 @@ setup.skip(skipReason !== undefined, `Electron tests skipped: ${skipReason ?? ''
 
 setup('Electron and better-sqlite3 for it are ready, as npm start prepares them', async () => {
   // Idempotent: returns at once when both are already there.
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(projectRoot, 'scripts/prepare-electron.mjs')], {
-    cwd: projectRoot,
-    timeout: 10 * 60_000,
-  });
-  expect(stdout).toMatch(/^prepare-electron: Electron \S+ is (installed|brought along); better-sqlite3 \S+ for it (is ready|was downloaded \(prebuilt\)|was compiled)\.$/m);
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(projectRoot, 'scripts/prepare-electron.mjs')],
+    {
+      cwd: projectRoot,
+      timeout: 10 * 60_000,
+    },
+  );
+  expect(stdout).toMatch(
+    /^prepare-electron: Electron \S+ is (installed|brought along); better-sqlite3 \S+ for it (is ready|was downloaded \(prebuilt\)|was compiled)\.$/m,
+  );
 });

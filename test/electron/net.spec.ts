@@ -41,28 +41,45 @@ async function cookieServer(): Promise<CookieServer> {
   };
 }
 
-test("the partner's reservation system through main's fetch: the cookie it sets is not kept, and the next search sends none", async ({ playwright }) => {
+test("the partner's reservation system through main's fetch: the cookie it sets is not kept, and the next search sends none", async ({
+  playwright,
+}) => {
   // The reservation system is set only in IT's managed file. Outside Windows its place is system-wide and root's
   // (/etc/card-payments-desk/, /Library/Application Support/CardPaymentsDesk/); on Windows %ProgramData% says where it is.
-  test.skip(process.platform !== 'win32', "the managed settings file's place can be given to the app only on Windows (%ProgramData%)");
+  test.skip(
+    process.platform !== 'win32',
+    "the managed settings file's place can be given to the app only on Windows (%ProgramData%)",
+  );
   const server = await cookieServer();
   const root = await mkdtemp(path.join(tmpdir(), 'cpd-electron-net-'));
   const userDataDir = path.join(root, 'user-data');
   await mkdir(path.join(root, 'CardPaymentsDesk'), { recursive: true });
   await mkdir(userDataDir, { recursive: true });
   // The partner's REST system on this machine (http is allowed for localhost), no key; the desk in English, in training.
-  await writeFile(path.join(root, 'CardPaymentsDesk', 'managed-settings.json'), JSON.stringify({ settings: { reservations: { kind: 'rest', baseUrl: server.url } } }));
+  await writeFile(
+    path.join(root, 'CardPaymentsDesk', 'managed-settings.json'),
+    JSON.stringify({ settings: { reservations: { kind: 'rest', baseUrl: server.url } } }),
+  );
   await writeFile(userSettingsPath(userDataDir), `${JSON.stringify({ language: 'en-US' })}\n`);
   const env = Object.fromEntries(Object.entries(launchEnv()).filter(([name]) => name.toLowerCase() !== 'programdata'));
-  const app = await playwright._electron.launch({ args: appArgs(userDataDir), env: { ...env, ProgramData: root }, cwd: projectRoot });
+  const app = await playwright._electron.launch({
+    args: appArgs(userDataDir),
+    env: { ...env, ProgramData: root },
+    cwd: projectRoot,
+  });
   try {
     const window = await app.firstWindow();
     await window.waitForLoadState('domcontentloaded');
-    const created = await window.evaluate("window.api.session.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' })");
+    const created = await window.evaluate(
+      "window.api.session.createFirstAdmin({ id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' })",
+    );
     expect(created).toMatchObject({ ok: true });
 
     for (let search = 0; search < 2; search++) {
-      expect(await window.evaluate("window.api.reservations.search({ text: 'ana' })")).toEqual({ ok: true, value: { reservations: [] } });
+      expect(await window.evaluate("window.api.reservations.search({ text: 'ana' })")).toEqual({
+        ok: true,
+        value: { reservations: [] },
+      });
     }
     expect(server.received).toEqual([
       { path: '/reservations', cookie: undefined },
@@ -84,7 +101,8 @@ test("Electron's net as the fake has it: net.fetch sends and keeps the session's
   try {
     const kept = await desk.app.evaluate(async ({ net, session }, url) => {
       const cookies = session.defaultSession.cookies;
-      const names = async (): Promise<string[]> => (await cookies.get({})).map((cookie) => `${cookie.name}=${cookie.value}`);
+      const names = async (): Promise<string[]> =>
+        (await cookies.get({})).map((cookie) => `${cookie.name}=${cookie.value}`);
       const request = (route: string, options: { credentials?: 'omit' }): Promise<void> =>
         new Promise((resolve, reject) => {
           const client = net.request({ url: `${url}${route}`, ...options });

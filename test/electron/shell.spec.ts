@@ -41,9 +41,21 @@ test('the window runs with context isolation, the sandbox, no Node integration a
   });
 });
 
-test('started as npm start starts it: the project folder is the app, named and versioned by its package.json', async ({ desk }) => {
-  const facts = await desk.app.evaluate(({ app }) => ({ appPath: app.getAppPath(), name: app.getName(), version: app.getVersion(), userData: app.getPath('userData') }));
-  expect(facts).toEqual({ appPath: path.resolve(projectRoot), name: 'Card Payments Desk', version: packageJson.version, userData: desk.userDataDir });
+test('started as npm start starts it: the project folder is the app, named and versioned by its package.json', async ({
+  desk,
+}) => {
+  const facts = await desk.app.evaluate(({ app }) => ({
+    appPath: app.getAppPath(),
+    name: app.getName(),
+    version: app.getVersion(),
+    userData: app.getPath('userData'),
+  }));
+  expect(facts).toEqual({
+    appPath: path.resolve(projectRoot),
+    name: 'Card Payments Desk',
+    version: packageJson.version,
+    userData: desk.userDataDir,
+  });
 });
 
 test('the page comes from app://, not file://, with the CSP as a response header', async ({ desk }) => {
@@ -62,7 +74,10 @@ test('the page comes from app://, not file://, with the CSP as a response header
   expect(response.status()).toBe(200);
   expect(response.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
   // The header and renderer/index.html's meta tag are one policy, not two that drift apart.
-  await expect(window.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute('content', CONTENT_SECURITY_POLICY);
+  await expect(window.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+    'content',
+    CONTENT_SECURITY_POLICY,
+  );
   await expect(window.getByRole('heading', { name: /first administrator/i })).toBeVisible();
   expect(desk.problems).toEqual([]);
 });
@@ -77,17 +92,20 @@ test('app:// serves only the built renderer: paths that climb out of it are refu
     `${APP_ORIGIN}/..%2fpreload%2findex.cjs`,
     `${APP_SCHEME}://elsewhere/index.html`,
   ];
-  const answers = await desk.app.evaluate(async ({ BrowserWindow }, urls) => {
-    const [window] = BrowserWindow.getAllWindows();
-    if (window === undefined) throw new Error('no window');
-    const results: { url: string; status: number; csp: string | null }[] = [];
-    for (const url of urls) {
-      // The window's own session: the same protocol handler the page is served by.
-      const answer = await window.webContents.session.fetch(url);
-      results.push({ url, status: answer.status, csp: answer.headers.get('content-security-policy') });
-    }
-    return results;
-  }, [APP_ENTRY_URL, ...climbing]);
+  const answers = await desk.app.evaluate(
+    async ({ BrowserWindow }, urls) => {
+      const [window] = BrowserWindow.getAllWindows();
+      if (window === undefined) throw new Error('no window');
+      const results: { url: string; status: number; csp: string | null }[] = [];
+      for (const url of urls) {
+        // The window's own session: the same protocol handler the page is served by.
+        const answer = await window.webContents.session.fetch(url);
+        results.push({ url, status: answer.status, csp: answer.headers.get('content-security-policy') });
+      }
+      return results;
+    },
+    [APP_ENTRY_URL, ...climbing],
+  );
 
   const [entry, ...refused] = answers;
   // Positive control: the same request path does serve the app, with its policy.
@@ -113,7 +131,9 @@ test('navigation away from the app is refused and the page stays where it is', a
     (globalThis as { __cpdNavigationAttempt?: Promise<unknown> }).__cpdNavigationAttempt = seen;
   });
   await window.evaluate("location.href = 'https://example.com/'");
-  const attempt = await app.evaluate(() => (globalThis as { __cpdNavigationAttempt?: Promise<unknown> }).__cpdNavigationAttempt);
+  const attempt = await app.evaluate(
+    () => (globalThis as { __cpdNavigationAttempt?: Promise<unknown> }).__cpdNavigationAttempt,
+  );
   expect(attempt).toEqual({ url: 'https://example.com/', prevented: true });
 
   // A link the page might show (a guest's e-mail, a payment link) is refused the same way, left- or middle-clicked.
@@ -143,12 +163,19 @@ test('window.open opens nothing, outside or inside the app', async ({ desk }) =>
   ]`);
   expect(results).toEqual([true, true, true]);
   // Each window.open above returns only after main's window-open handler has answered.
-  expect(await app.evaluate(({ BrowserWindow, webContents }) => [BrowserWindow.getAllWindows().length, webContents.getAllWebContents().length])).toEqual([1, 1]);
+  expect(
+    await app.evaluate(({ BrowserWindow, webContents }) => [
+      BrowserWindow.getAllWindows().length,
+      webContents.getAllWebContents().length,
+    ]),
+  ).toEqual([1, 1]);
   expect(app.windows()).toHaveLength(1);
   expect(opened).toEqual([]);
 });
 
-test('the page has no require, process or Node globals; window.api is the contract and nothing more', async ({ desk }) => {
+test('the page has no require, process or Node globals; window.api is the contract and nothing more', async ({
+  desk,
+}) => {
   const globals = await desk.window.evaluate(`({
     require: typeof require,
     process: typeof process,
@@ -170,14 +197,19 @@ test('the page has no require, process or Node globals; window.api is the contra
     api: 'object',
   });
 
-  const surface = await desk.window.evaluate('({ frozen: Object.isFrozen(window.api), keys: Object.keys(window.api).sort() })');
+  const surface = await desk.window.evaluate(
+    '({ frozen: Object.isFrozen(window.api), keys: Object.keys(window.api).sort() })',
+  );
   const domains = [...new Set(CHANNEL_NAMES.map((channel) => channel.split(':')[0]))];
   expect(surface).toEqual({ frozen: true, keys: [...domains, 'events'].sort() });
 });
 
-test('first run: the first administrator is created, signed in, and kept in the data folder', async ({ desk, launchDesk }) => {
+test('first run: the first administrator is created, signed in, and kept in the data folder', async ({
+  desk,
+  launchDesk,
+}) => {
   const { window } = desk;
-  const sessionStatus = "window.api.session.status({})";
+  const sessionStatus = 'window.api.session.status({})';
   await expect(window.getByRole('heading', { name: /first administrator/i })).toBeVisible();
   await window.getByLabel(/operator id/i).fill('ada');
   await window.getByLabel(/^name/i).fill('Ada Admin');
@@ -188,7 +220,11 @@ test('first run: the first administrator is created, signed in, and kept in the 
   // Main, not the page, says who is signed in.
   expect(await window.evaluate(sessionStatus)).toEqual({
     ok: true,
-    value: { operator: { id: 'ada', displayName: 'Ada Admin', role: 'admin', disabled: false }, locked: false, needsFirstAdmin: false },
+    value: {
+      operator: { id: 'ada', displayName: 'Ada Admin', role: 'admin', disabled: false },
+      locked: false,
+      needsFirstAdmin: false,
+    },
   });
   expect(desk.problems).toEqual([]);
 
@@ -203,7 +239,10 @@ test('first run: the first administrator is created, signed in, and kept in the 
   await again.window.getByLabel(/^password/i).fill('a long password 42');
   await again.window.getByRole('button', { name: /sign in/i }).click();
   await expect(again.window.getByText(/Ada Admin/).first()).toBeVisible();
-  expect(await again.window.evaluate(sessionStatus)).toMatchObject({ ok: true, value: { operator: { id: 'ada', role: 'admin' }, locked: false } });
+  expect(await again.window.evaluate(sessionStatus)).toMatchObject({
+    ok: true,
+    value: { operator: { id: 'ada', role: 'admin' }, locked: false },
+  });
   expect(again.problems).toEqual([]);
 });
 
@@ -215,6 +254,8 @@ test('a second start on the same data folder hands over to the running app and e
   });
   const exitCode = await startSecondInstance(desk.userDataDir);
   expect(exitCode).toBe(0);
-  expect(await desk.app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance)).toBe(true);
+  expect(
+    await desk.app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance),
+  ).toBe(true);
   expect(await desk.app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
 });

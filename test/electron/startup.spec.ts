@@ -55,26 +55,36 @@ const startupStatus = 'window.api.app.startup({})';
 
 test('with a center that never answers, the window shows the start-up screen at once; a second start brings it to the front', async () => {
   test.setTimeout(120_000);
-  if (!existsSync(mainEntry)) throw new Error('out/main/index.js is missing: run `electron-vite build` first (npm run test:e2e does).');
+  if (!existsSync(mainEntry))
+    throw new Error('out/main/index.js is missing: run `electron-vite build` first (npm run test:e2e does).');
   const env = launchEnv();
   const programData = process.platform === 'win32' ? await mkdtemp(path.join(tmpdir(), 'cpd-programdata-')) : undefined;
   if (programData !== undefined) env['PROGRAMDATA'] = programData;
   const managed = managedPathFor(env);
-  test.skip(!canWrite(managed), `the center is IT's managed setting: this user cannot write ${managed} (run as root to prove this here)`);
+  test.skip(
+    !canWrite(managed),
+    `the center is IT's managed setting: this user cannot write ${managed} (run as root to prove this here)`,
+  );
 
   const center = await silentPort();
   const userDataDir = await mkdtemp(path.join(tmpdir(), 'cpd-electron-'));
   await writeFile(userSettingsPath(userDataDir), `${JSON.stringify({ language: 'en-US' })}\n`);
   const before = existsSync(managed) ? readFileSync(managed, 'utf8') : undefined;
   mkdirSync(path.dirname(managed), { recursive: true });
-  writeFileSync(managed, `${JSON.stringify({ center: { host: '127.0.0.1', port: center.port, database: 'card_desk', user: 'card_desk_app', sslmode: 'disable' } })}\n`);
+  writeFileSync(
+    managed,
+    `${JSON.stringify({ center: { host: '127.0.0.1', port: center.port, database: 'card_desk', user: 'card_desk_app', sslmode: 'disable' } })}\n`,
+  );
   const app = await _electron.launch({ args: appArgs(userDataDir), env, cwd: projectRoot });
   try {
     const window = await app.firstWindow();
     // The window is there while main waits on the center: the start-up screen, in the desk's language.
     await expect(window.getByRole('status')).toHaveText('Connecting to the center…');
     expect(center.sockets.size).toBeGreaterThan(0);
-    expect(await window.evaluate(startupStatus)).toEqual({ ok: true, value: { phase: 'connecting_center', language: 'en-US' } });
+    expect(await window.evaluate(startupStatus)).toEqual({
+      ok: true,
+      value: { phase: 'connecting_center', language: 'en-US' },
+    });
     expect(await window.evaluate(sessionStatus)).toMatchObject({ ok: false, error: { code: 'starting' } });
 
     // A second start, the window minimized: the first instance answers, its window restored and in front; the second exits.
@@ -86,10 +96,16 @@ test('with a center that never answers, the window shows the start-up screen at 
     });
     const exitCode = await startSecondInstance(userDataDir, env);
     expect(exitCode).toBe(0);
-    expect(await app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance)).toBe(true);
-    await expect.poll(() => app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => ({ minimized: w.isMinimized(), visible: w.isVisible() })))).toEqual([
-      { minimized: false, visible: true },
-    ]);
+    expect(
+      await app.evaluate(() => (globalThis as { __cpdSecondInstance?: Promise<boolean> }).__cpdSecondInstance),
+    ).toBe(true);
+    await expect
+      .poll(() =>
+        app.evaluate(({ BrowserWindow }) =>
+          BrowserWindow.getAllWindows().map((w) => ({ minimized: w.isMinimized(), visible: w.isVisible() })),
+        ),
+      )
+      .toEqual([{ minimized: false, visible: true }]);
     // Still starting: nothing of the desk was opened under the start-up screen.
     await expect(window.getByRole('status')).toHaveText('Connecting to the center…');
   } finally {

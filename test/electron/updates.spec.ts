@@ -18,7 +18,9 @@ import { appArgs, expect, launchEnv, mainEntry, projectRoot, test } from './supp
 import { announceSkip, electronSkipReason, findElectronBinary } from './support/electron-binary';
 
 function platformSkipReason(): string | undefined {
-  return process.platform === 'darwin' || process.platform === 'win32' ? undefined : 'Linux desks never update themselves (IT deploys the deb package)';
+  return process.platform === 'darwin' || process.platform === 'win32'
+    ? undefined
+    : 'Linux desks never update themselves (IT deploys the deb package)';
 }
 
 const skipReason = electronSkipReason() ?? platformSkipReason();
@@ -57,18 +59,30 @@ async function installedCopy(): Promise<Installed> {
   const sqliteVersion = await packageVersion('better-sqlite3');
   await mkdir(path.join(resources, 'native'), { recursive: true });
   await cp(
-    path.join(projectRoot, 'node_modules/.cache/electron-native', electronVersion, `better-sqlite3-${sqliteVersion}.node`),
+    path.join(
+      projectRoot,
+      'node_modules/.cache/electron-native',
+      electronVersion,
+      `better-sqlite3-${sqliteVersion}.node`,
+    ),
     path.join(resources, 'native', 'better_sqlite3.node'),
   );
   // electron-builder's app-update.yml; a Windows build that can check an update's signature names its publisher.
   const publisher = mac ? '' : 'publisherName:\n  - Card Payments Desk\n';
-  await writeFile(path.join(resources, 'app-update.yml'), `provider: generic\nurl: https://updates.invalid/card-payments-desk\n${publisher}`);
+  await writeFile(
+    path.join(resources, 'app-update.yml'),
+    `provider: generic\nurl: https://updates.invalid/card-payments-desk\n${publisher}`,
+  );
   if (!mac) await writeFile(path.join(path.dirname(executablePath), 'Uninstall Card Payments Desk.exe'), '');
   return { executablePath, root };
 }
 
 /** A call from the page, through the preload's bridge (a string: the test project has no DOM typings). */
-function call(window: Page, channel: string, input: unknown = {}): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
+function call(
+  window: Page,
+  channel: string,
+  input: unknown = {},
+): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
   return window.evaluate(`window.api.invoke(${JSON.stringify(channel)}, ${JSON.stringify(input)})`);
 }
 
@@ -83,7 +97,9 @@ async function ok<T>(window: Page, channel: string, input: unknown = {}): Promis
  * to the same module of node_modules/electron-updater, whose `autoUpdater` is made once). Asked only once main has the window
  * up, so after createElectronUpdater.
  */
-function autoUpdaterFacts(app: ElectronApplication): Promise<{ kind: string; autoInstallOnAppQuit: boolean; listening: number }> {
+function autoUpdaterFacts(
+  app: ElectronApplication,
+): Promise<{ kind: string; autoInstallOnAppQuit: boolean; listening: number }> {
   return app.evaluate((_electron, root) => {
     const requireFromApp = process.getBuiltinModule('node:module').createRequire(`${root}/package.json`);
     const { autoUpdater } = requireFromApp('electron-updater') as typeof import('electron-updater');
@@ -112,7 +128,8 @@ test.describe('updates in an installed build', () => {
 
   test.beforeEach(async ({ playwright }) => {
     if (installed === undefined) throw new Error('no installed copy of Electron');
-    if (!existsSync(mainEntry)) throw new Error('out/main/index.js is missing: run `electron-vite build` first (npm run test:e2e does).');
+    if (!existsSync(mainEntry))
+      throw new Error('out/main/index.js is missing: run `electron-vite build` first (npm run test:e2e does).');
     userDataDir = await mkdtemp(path.join(tmpdir(), 'cpd-updates-'));
     await writeFile(userSettingsPath(userDataDir), `${JSON.stringify({ language: 'en-US', updates: UPDATES })}\n`);
     // Given an executablePath, Playwright starts it as it is (as it drives a packaged app).
@@ -140,15 +157,27 @@ test.describe('updates in an installed build', () => {
       // main's updater is listening: updates are on in this build.
       listening: 1,
     });
-    expect(await ok(window, 'updates:status')).toMatchObject({ state: expect.stringMatching(/^(idle|checking|error)$/), channel: 'stable' });
+    expect(await ok(window, 'updates:status')).toMatchObject({
+      state: expect.stringMatching(/^(idle|checking|error)$/),
+      channel: 'stable',
+    });
   });
 
   test('a restart to update is refused while a payment is in progress, and the app goes on', async () => {
     if (app === undefined) throw new Error('not started');
     const window = await app.firstWindow();
     await window.waitForLoadState('domcontentloaded');
-    await ok(window, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-    await ok(window, 'operators:create', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+    await ok(window, 'session:createFirstAdmin', {
+      id: 'ada',
+      displayName: 'Ada Admin',
+      password: 'a long password 42',
+    });
+    await ok(window, 'operators:create', {
+      id: 'ana',
+      displayName: 'Ana Agent',
+      role: 'agent',
+      password: 'agent password 1234',
+    });
     await ok(window, 'session:signOut');
     await ok(window, 'session:signIn', { id: 'ana', password: 'agent password 1234' });
     // A 3-D Secure payment that waits for the cardholder, at the training simulator.
@@ -157,7 +186,9 @@ test.describe('updates in an installed build', () => {
       card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'MEX-2H8R5T',
     });
-    const { reservation } = await ok<{ reservation: { currency: string } }>(window, 'reservations:get', { reservationId: 'MEX-2H8R5T' });
+    const { reservation } = await ok<{ reservation: { currency: string } }>(window, 'reservations:get', {
+      reservationId: 'MEX-2H8R5T',
+    });
     await ok(window, 'payments:pay', {
       operationId: crypto.randomUUID(),
       methodId: method.id,
@@ -171,9 +202,20 @@ test.describe('updates in an installed build', () => {
     await app.evaluate((_electron, root) => {
       const requireFromApp = process.getBuiltinModule('node:module').createRequire(`${root}/package.json`);
       const { autoUpdater } = requireFromApp('electron-updater') as typeof import('electron-updater');
-      autoUpdater.emit('update-downloaded', { version: '99.0.0', files: [], path: '', sha512: '', releaseDate: new Date().toISOString(), downloadedFile: '' });
+      autoUpdater.emit('update-downloaded', {
+        version: '99.0.0',
+        files: [],
+        path: '',
+        sha512: '',
+        releaseDate: new Date().toISOString(),
+        downloadedFile: '',
+      });
     }, projectRoot);
-    expect(await ok(window, 'updates:status')).toMatchObject({ state: 'ready', version: '99.0.0', blockedBy: 'payment_in_progress' });
+    expect(await ok(window, 'updates:status')).toMatchObject({
+      state: 'ready',
+      version: '99.0.0',
+      blockedBy: 'payment_in_progress',
+    });
 
     expect(await call(window, 'updates:restart')).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
     // Not shutting down: the window is there, the stack answers, and nothing was handed to an installer.

@@ -37,9 +37,13 @@ async function countLoads(app: ElectronApplication): Promise<void> {
 }
 
 const windowState = (app: ElectronApplication) =>
-  app.evaluate(() => (globalThis as { __cpdWindow?: { loads: number; keys: { key: string; prevented: boolean }[] } }).__cpdWindow);
+  app.evaluate(
+    () => (globalThis as { __cpdWindow?: { loads: number; keys: { key: string; prevented: boolean }[] } }).__cpdWindow,
+  );
 
-test('Ctrl/Cmd+R, Shift+Ctrl/Cmd+R and F5 do not reload the page: main refuses them before the page and the menu', async ({ desk }) => {
+test('Ctrl/Cmd+R, Shift+Ctrl/Cmd+R and F5 do not reload the page: main refuses them before the page and the menu', async ({
+  desk,
+}) => {
   const { app, window } = desk;
   await expect(window.getByRole('heading', { name: /first administrator/i })).toBeVisible();
   await window.evaluate('window.__cpdMarker = "still the same page"');
@@ -60,7 +64,8 @@ test('Ctrl/Cmd+R, Shift+Ctrl/Cmd+R and F5 do not reload the page: main refuses t
     press('F2', []);
   }, modifier);
   // The key's case follows Shift (KeyboardEvent.key): compared without it.
-  const keys = async () => (await windowState(app))?.keys.map(({ key, prevented }) => ({ key: key.toLowerCase(), prevented }));
+  const keys = async () =>
+    (await windowState(app))?.keys.map(({ key, prevented }) => ({ key: key.toLowerCase(), prevented }));
   await expect.poll(async () => (await keys())?.length).toBe(4);
   expect(await keys()).toEqual([
     { key: 'r', prevented: true },
@@ -74,7 +79,9 @@ test('Ctrl/Cmd+R, Shift+Ctrl/Cmd+R and F5 do not reload the page: main refuses t
   expect(await window.evaluate("performance.getEntriesByType('navigation')[0].type")).toBe('navigate');
 });
 
-test('the application menu is the desk’s: no Reload, Force Reload or View menu; DevTools only unpackaged; no menu bar off macOS', async ({ desk }) => {
+test('the application menu is the desk’s: no Reload, Force Reload or View menu; DevTools only unpackaged; no menu bar off macOS', async ({
+  desk,
+}) => {
   const menu = await desk.app.evaluate(({ app, BrowserWindow, Menu }) => {
     const items: { role: string | undefined; label: string }[] = [];
     const walk = (menu: Electron.Menu | null) => {
@@ -85,7 +92,11 @@ test('the application menu is the desk’s: no Reload, Force Reload or View menu
     };
     walk(Menu.getApplicationMenu());
     const [window] = BrowserWindow.getAllWindows();
-    return { items, packaged: app.isPackaged, menuBarVisible: process.platform === 'darwin' ? false : (window?.isMenuBarVisible() ?? true) };
+    return {
+      items,
+      packaged: app.isPackaged,
+      menuBarVisible: process.platform === 'darwin' ? false : (window?.isMenuBarVisible() ?? true),
+    };
   });
   const roles = menu.items.map((item) => item.role);
   expect(roles).not.toContain('reload');
@@ -97,7 +108,9 @@ test('the application menu is the desk’s: no Reload, Force Reload or View menu
   expect(menu.menuBarVisible).toBe(false);
 });
 
-test('a renderer ended by force comes back with the reservation on the call, and the recovery is audited', async ({ desk }) => {
+test('a renderer ended by force comes back with the reservation on the call, and the recovery is audited', async ({
+  desk,
+}) => {
   const { app, window } = desk;
   await firstAdmin(window);
   await window.keyboard.press('F2');
@@ -114,7 +127,9 @@ test('a renderer ended by force comes back with the reservation on the call, and
     app.evaluate(async ({ BrowserWindow }) => {
       const contents = BrowserWindow.getAllWindows()[0]?.webContents;
       if (contents === undefined || contents.isCrashed() || contents.isLoading()) return null;
-      return (await contents.executeJavaScript("[...document.querySelectorAll('h2')].map((h) => h.textContent).join(' | ')")) as string;
+      return (await contents.executeJavaScript(
+        "[...document.querySelectorAll('h2')].map((h) => h.textContent).join(' | ')",
+      )) as string;
     });
   await expect.poll(heading, { timeout: 20_000 }).toMatch(/Zoë Anderson/);
 

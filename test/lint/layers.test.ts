@@ -62,10 +62,16 @@ describe('layer boundaries (import-x/no-restricted-paths)', () => {
 
 describe("the renderer's bridge client: api.ts files only", () => {
   it.each([
-    ['renderer/src/features/payment/ui/probe.tsx', "import { bridge } from '../../../bridge/client';\nexport const b = bridge;"],
+    [
+      'renderer/src/features/payment/ui/probe.tsx',
+      "import { bridge } from '../../../bridge/client';\nexport const b = bridge;",
+    ],
     ['renderer/src/features/refunds/ui/probe.tsx', "export { unwrap } from '../../../bridge/client';"],
     ['renderer/src/app/probe.tsx', "import '../bridge/client';"],
-    ['renderer/src/features/session/activity-probe.ts', "import { hasBridge } from '../../bridge/client';\nexport const h = hasBridge;"],
+    [
+      'renderer/src/features/session/activity-probe.ts',
+      "import { hasBridge } from '../../bridge/client';\nexport const h = hasBridge;",
+    ],
     ['renderer/src/ui/probe.tsx', "export const load = () => import('../bridge/client');"],
   ])('%s: %s is rejected', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toContain('import-x/no-restricted-paths');
@@ -74,7 +80,10 @@ describe("the renderer's bridge client: api.ts files only", () => {
   it.each([
     ['renderer/src/features/payment/api.ts', "import { bridge } from '../../bridge/client';\nexport const b = bridge;"],
     ['renderer/src/app/api.ts', "import { bridge } from '../bridge/client';\nexport const b = bridge;"],
-    ['renderer/src/features/payment/ui/probe.tsx', "import { ApiError } from '../../../bridge/errors';\nexport const e = ApiError;"],
+    [
+      'renderer/src/features/payment/ui/probe.tsx',
+      "import { ApiError } from '../../../bridge/errors';\nexport const e = ApiError;",
+    ],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryViolations(filePath, code)).toEqual([]);
   });
@@ -116,11 +125,23 @@ describe('Electron API boundaries', () => {
 // One fetch for main: the stack's caller passes it (Electron's net.fetch in the app); no module of main calls Node's global one.
 describe('one fetch for main (no-restricted-globals, no-restricted-properties)', () => {
   it.each([
-    ['main/payments/probe.ts', "export const get = () => fetch('https://service.example/v1');", 'no-restricted-globals'],
+    [
+      'main/payments/probe.ts',
+      "export const get = () => fetch('https://service.example/v1');",
+      'no-restricted-globals',
+    ],
     ['main/reservations/probe.ts', 'export const f = { fetch };', 'no-restricted-globals'],
-    ['main/messaging/probe.ts', "export const get = () => globalThis.fetch('https://api.example/');", 'no-restricted-properties'],
+    [
+      'main/messaging/probe.ts',
+      "export const get = () => globalThis.fetch('https://api.example/');",
+      'no-restricted-properties',
+    ],
     ['main/app/probe.ts', 'export const { fetch: f } = globalThis;', 'no-restricted-properties'],
-    ['main/sandbox/probe.ts', "export const get = () => global.fetch('http://127.0.0.1/');", 'no-restricted-properties'],
+    [
+      'main/sandbox/probe.ts',
+      "export const get = () => global.fetch('http://127.0.0.1/');",
+      'no-restricted-properties',
+    ],
     ['main/index.ts', "export const get = () => fetch('https://example.com/');", 'no-restricted-globals'],
   ])('%s: %s is rejected by %s', async (filePath, code, rule) => {
     expect(await boundaryViolations(filePath, code)).toContain(rule);
@@ -128,10 +149,22 @@ describe('one fetch for main (no-restricted-globals, no-restricted-properties)',
 
   // Nor an HTTP client of its own, which would bypass net.fetch (the OS proxy, PAC files and certificate store) just the same.
   it.each([
-    ['main/payments/probe.ts', "import { request } from 'node:https';\nexport const get = () => request('https://service.example/v1');"],
-    ['main/messaging/probe.ts', "import { fetch as f } from 'undici';\nexport const get = () => f('https://api.example/');"],
-    ['main/reservations/probe.ts', "import http from 'http';\nexport const get = () => http.get('http://pms.example/');"],
-    ['main/shell/probe.ts', "import https from 'node:https';\nexport const get = () => https.get('https://example.com/');"],
+    [
+      'main/payments/probe.ts',
+      "import { request } from 'node:https';\nexport const get = () => request('https://service.example/v1');",
+    ],
+    [
+      'main/messaging/probe.ts',
+      "import { fetch as f } from 'undici';\nexport const get = () => f('https://api.example/');",
+    ],
+    [
+      'main/reservations/probe.ts',
+      "import http from 'http';\nexport const get = () => http.get('http://pms.example/');",
+    ],
+    [
+      'main/shell/probe.ts',
+      "import https from 'node:https';\nexport const get = () => https.get('https://example.com/');",
+    ],
     ['main/ipc/probe.ts', "import axios from 'axios';\nexport const get = () => axios.get('https://example.com/');"],
     ['main/index.ts', "import { request } from 'node:http';\nexport const get = () => request('http://example.com/');"],
   ])('%s: %s is rejected by no-restricted-imports', async (filePath, code) => {
@@ -139,13 +172,25 @@ describe('one fetch for main (no-restricted-globals, no-restricted-properties)',
   });
 
   it('the training simulator may still serve on node:http, and main/ still may not import electron', async () => {
-    expect(await boundaryViolations('main/sandbox/probe.ts', "import { createServer } from 'node:http';\nexport const s = createServer();")).toEqual([]);
-    expect(await boundaryViolations('main/payments/probe.ts', "import { app } from 'electron';\nexport const a = app;")).toContain('no-restricted-imports');
-    expect(await boundaryViolations('main/sandbox/probe.ts', "import { app } from 'electron';\nexport const a = app;")).toContain('no-restricted-imports');
+    expect(
+      await boundaryViolations(
+        'main/sandbox/probe.ts',
+        "import { createServer } from 'node:http';\nexport const s = createServer();",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryViolations('main/payments/probe.ts', "import { app } from 'electron';\nexport const a = app;"),
+    ).toContain('no-restricted-imports');
+    expect(
+      await boundaryViolations('main/sandbox/probe.ts', "import { app } from 'electron';\nexport const a = app;"),
+    ).toContain('no-restricted-imports');
   });
 
   it.each([
-    ['main/payments/probe.ts', "export function get(deps: { fetch: typeof fetch }) {\n  return deps.fetch('https://service.example/v1');\n}"],
+    [
+      'main/payments/probe.ts',
+      "export function get(deps: { fetch: typeof fetch }) {\n  return deps.fetch('https://service.example/v1');\n}",
+    ],
     ['main/app/probe.ts', 'export type Fetch = typeof globalThis.fetch;'],
     ['test/probe.ts', "export const get = () => fetch('http://127.0.0.1/');"],
     ['scripts/probe.mjs', "export const get = () => fetch('http://127.0.0.1/');"],

@@ -24,7 +24,11 @@ let runtimeDir: string;
 
 beforeEach(() => {
   runtimeDir = mkdtempSync(path.join(tmpdir(), 'runtime-'));
-  Object.assign(process.env, { DISPLAY: ':0', DBUS_SESSION_BUS_ADDRESS: `unix:path=${runtimeDir}/bus`, XDG_RUNTIME_DIR: runtimeDir });
+  Object.assign(process.env, {
+    DISPLAY: ':0',
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${runtimeDir}/bus`,
+    XDG_RUNTIME_DIR: runtimeDir,
+  });
   Reflect.deleteProperty(process.env, 'WAYLAND_DISPLAY');
   pipes = new FakePipes(() => ctx.fake);
 });
@@ -56,9 +60,15 @@ describe('the command-line modes: exit codes and messages as docs/IT.md says, ne
     const electron = await launch({ argv: [`--provision-secret=${file}`, '--secret-name=clientSecret'] });
     electron.ready();
     expect(await ended(electron)).toBe(0);
-    expect(pipes.stdout).toEqual([`The clientSecret was stored encrypted for this user on this computer, and ${file} was deleted.\n`]);
+    expect(pipes.stdout).toEqual([
+      `The clientSecret was stored encrypted for this user on this computer, and ${file} was deleted.\n`,
+    ]);
     expect(existsSync(file)).toBe(false);
-    const stored = new EncryptedSecretStore({ safeStorage: electron.module['safeStorage'] as SafeStorageLike, file: path.join(ctx.userData, 'secrets.json'), platform: 'linux' });
+    const stored = new EncryptedSecretStore({
+      safeStorage: electron.module['safeStorage'] as SafeStorageLike,
+      file: path.join(ctx.userData, 'secrets.json'),
+      platform: 'linux',
+    });
     expect(await stored.read('clientSecret')).toBe('cs_live_from_it_0123456789');
     expect(electron.windows).toEqual([]);
   });
@@ -66,7 +76,10 @@ describe('the command-line modes: exit codes and messages as docs/IT.md says, ne
   it('arguments not used right (--print-config=xml): the sentence reaches the pipe before the process ends with 2', async () => {
     const electron = await launch({ argv: ['--print-config=xml'] });
     expect(await ended(electron)).toBe(2);
-    expect({ stderr: pipes.stderr, lost: pipes.lost }).toEqual({ stderr: ['--print-config takes no value, or =json: --print-config=json\n'], lost: [] });
+    expect({ stderr: pipes.stderr, lost: pipes.lost }).toEqual({
+      stderr: ['--print-config takes no value, or =json: --print-config=json\n'],
+      lost: [],
+    });
     expect(electron.windows).toEqual([]);
   });
 
@@ -141,14 +154,20 @@ describe('--move-in-center while the desk runs', () => {
 });
 
 describe('Linux keyrings on desktops Chromium does not recognise', () => {
-  it('sway or i3 (the backend reads basic_text) with a keyring on the session bus: the secret is stored under the keyring\'s key', async () => {
+  it("sway or i3 (the backend reads basic_text) with a keyring on the session bus: the secret is stored under the keyring's key", async () => {
     const file = secretFile();
     const electron = await launch({ platform: 'linux', argv: [`--provision-secret=${file}`] });
     electron.linuxDesktop = { storageBackend: 'basic_text', secretService: true };
     electron.ready();
     expect({ code: await ended(electron), stderr: pipes.stderr }).toEqual({ code: 0, stderr: [] });
-    const stored = JSON.parse(readFileSync(path.join(ctx.userData, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> };
-    expect(Buffer.from(stored.secrets['clientSecret'] ?? '', 'base64').subarray(0, 3).toString()).toBe('v11');
+    const stored = JSON.parse(readFileSync(path.join(ctx.userData, 'secrets.json'), 'utf8')) as {
+      secrets: Record<string, string>;
+    };
+    expect(
+      Buffer.from(stored.secrets['clientSecret'] ?? '', 'base64')
+        .subarray(0, 3)
+        .toString(),
+    ).toBe('v11');
   });
 
   it('no keyring answers (Chromium falls back to its built-in key): refused with 1, naming what IT must install; nothing stored, the file kept', async () => {

@@ -7,7 +7,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { EncryptedSecretStore, type SafeStorageLike } from '../../main/secrets';
 
 import { FakeEvent, type FakeWebContents } from './support/fake-electron';
-import { invoke, launch, mainProcessHandler, paymentInProgress, signInAgent, startUp, useMainLaunch } from './support/launch-main';
+import {
+  invoke,
+  launch,
+  mainProcessHandler,
+  paymentInProgress,
+  signInAgent,
+  startUp,
+  useMainLaunch,
+} from './support/launch-main';
 
 vi.mock('electron', async () => (await import('./support/launch-main')).electronModuleMock());
 
@@ -126,7 +134,9 @@ describe('main/index.ts: what nothing caught', () => {
     // box that blocks main until it is dismissed, Electron docs, dialog.showErrorBox): the shutdown's deadline cannot
     // run meanwhile, and a Windows logoff or the installer waits on it.
     mainProcessHandler('uncaughtException')(new Error('Object has been destroyed'));
-    await vi.waitFor(() => expect(electron.app.quitted || electron.app.exitCode !== undefined).toBe(true), { timeout: 15_000 });
+    await vi.waitFor(() => expect(electron.app.quitted || electron.app.exitCode !== undefined).toBe(true), {
+      timeout: 15_000,
+    });
     expect(electron.errorBoxes).toEqual([]);
     expect(electron.app.exitCode).toBeUndefined();
   });
@@ -146,7 +156,11 @@ describe('main/index.ts: what nothing caught', () => {
     // A secret stored under another OS key: the desk opens and says so in a box the agent has not dismissed yet.
     const before = (await launch()).module['safeStorage'] as SafeStorageLike;
     ctx.fake.ready();
-    await new EncryptedSecretStore({ safeStorage: before, file: path.join(ctx.userData, 'secrets.json'), platform: 'linux' }).write('reservationsApiKey', 'rk_stored_before');
+    await new EncryptedSecretStore({
+      safeStorage: before,
+      file: path.join(ctx.userData, 'secrets.json'),
+      platform: 'linux',
+    }).write('reservationsApiKey', 'rk_stored_before');
     await vi.waitFor(() => expect(ctx.fake.windows[0]?.shown).toBe(true), { timeout: 15_000 });
     ctx.fake.app.quit();
     await vi.waitFor(() => expect(ctx.fake.app.quitted).toBe(true), { timeout: 15_000 });
@@ -221,11 +235,15 @@ describe('main/index.ts: a command-line mode beside the running desk', () => {
     const before = electron.log.length;
     // Electron docs, app.requestSingleInstanceLock([additionalData]): the data arrives as the 'second-instance' event's
     // fourth argument in the first instance.
-    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, { commandLine: true });
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, {
+      commandLine: true,
+    });
     expect(electron.log.slice(before)).toEqual([]);
     expect(window.minimized).toBe(true);
     expect(electron.windows[0]?.userCloses()).toBe(true);
-    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, { commandLine: true });
+    electron.app.emit('second-instance', new FakeEvent(), ['card-payments-desk', '--move-in-center'], ctx.root, {
+      commandLine: true,
+    });
     expect(electron.app.relaunched).toBe(0);
   });
 });

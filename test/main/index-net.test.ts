@@ -17,7 +17,10 @@ vi.mock('electron', async () => (await import('./support/launch-main')).electron
 // The reservation system is a policy setting, read only from IT's managed file; its system path (/etc/…) needs root,
 // so this test's managed file is in a folder of its own.
 const managed = vi.hoisted(() => ({ file: '' }));
-vi.mock('../../main/settings/paths', async (importOriginal) => ({ ...(await importOriginal<object>()), managedSettingsPath: () => managed.file }));
+vi.mock('../../main/settings/paths', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  managedSettingsPath: () => managed.file,
+}));
 
 useMainLaunch();
 
@@ -57,9 +60,18 @@ describe("main/index.ts: the stack's requests carry no cookie and leave none in 
     // A cookie for that host already in the profile (kept by an earlier version of the app).
     await cookies.set({ url: partnerUrl, name: 'earlier', value: 'e-1' });
 
-    expect(await invoke(electron, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' })).toMatchObject({ ok: true });
+    expect(
+      await invoke(electron, 'session:createFirstAdmin', {
+        id: 'ada',
+        displayName: 'Ada Admin',
+        password: 'a long password 42',
+      }),
+    ).toMatchObject({ ok: true });
     for (let search = 0; search < 2; search++) {
-      expect(await invoke(electron, 'reservations:search', { text: 'ana' })).toEqual({ ok: true, value: { reservations: [] } });
+      expect(await invoke(electron, 'reservations:search', { text: 'ana' })).toEqual({
+        ok: true,
+        value: { reservations: [] },
+      });
     }
     expect(received).toEqual([
       { path: '/reservations', cookie: undefined },
@@ -82,7 +94,9 @@ describe("main/index.ts: the stack's requests carry no cookie and leave none in 
     // The token, the card's tokenization and the payment went through main's fetch.
     const ends = ['/oauth2/token', '/methods', '/payments'];
     expect(ends.filter((end) => electron.fetched.some((url) => new URL(url).pathname.endsWith(end)))).toEqual(ends);
-    expect(added.mock.results.map((result) => result.value as unknown).filter((header) => header !== undefined)).toEqual([]);
+    expect(
+      added.mock.results.map((result) => result.value as unknown).filter((header) => header !== undefined),
+    ).toEqual([]);
     expect((await cookies.get({})).map((cookie) => `${cookie.name}=${cookie.value}`)).toEqual(['earlier=e-1']);
   });
 });

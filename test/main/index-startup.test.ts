@@ -16,7 +16,10 @@ vi.mock('electron', async () => (await import('./support/launch-main')).electron
 // The center is a policy setting, read only from IT's managed file; its system path (/etc/…) needs root, so this test's
 // managed file is in a folder of its own.
 const managed = vi.hoisted(() => ({ file: '' }));
-vi.mock('../../main/settings/paths', async (importOriginal) => ({ ...(await importOriginal<object>()), managedSettingsPath: () => managed.file }));
+vi.mock('../../main/settings/paths', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  managedSettingsPath: () => managed.file,
+}));
 
 const ctx = useMainLaunch();
 
@@ -44,16 +47,27 @@ afterEach(async () => {
 describe('main/index.ts: a window at once', () => {
   it('with a center that does not answer, the window is up and says "connecting to the center"; every other call waits as `starting`; a second launch brings it forward', async () => {
     const port = (silent.address() as { port: number }).port;
-    writeFileSync(managed.file, JSON.stringify({ settings: { center: { host: '127.0.0.1', port, database: 'cards', user: 'card_desk_app', sslmode: 'disable' } } }));
+    writeFileSync(
+      managed.file,
+      JSON.stringify({
+        settings: { center: { host: '127.0.0.1', port, database: 'cards', user: 'card_desk_app', sslmode: 'disable' } },
+      }),
+    );
     const electron = await launch({ settings: { language: 'en-US' } });
     electron.ready();
     await vi.waitFor(() => expect(electron.windows[0]?.shown).toBe(true), { timeout: 15_000 });
     await vi.waitFor(() => expect(sockets.length).toBeGreaterThan(0), { timeout: 15_000 });
 
-    expect(await invoke(electron, 'app:startup', {})).toEqual({ ok: true, value: { phase: 'connecting_center', language: 'en-US' } });
+    expect(await invoke(electron, 'app:startup', {})).toEqual({
+      ok: true,
+      value: { phase: 'connecting_center', language: 'en-US' },
+    });
     expect(await invoke(electron, 'session:status', {})).toMatchObject({ ok: false, error: { code: 'starting' } });
     // The window was told as the phase changed.
-    expect(electron.windows[0]?.webContents.sent).toContainEqual({ event: 'app:startup', payload: { phase: 'connecting_center', language: 'en-US' } });
+    expect(electron.windows[0]?.webContents.sent).toContainEqual({
+      event: 'app:startup',
+      payload: { phase: 'connecting_center', language: 'en-US' },
+    });
 
     const [window] = electron.windows;
     if (window === undefined) throw new Error('no window');

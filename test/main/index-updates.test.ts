@@ -34,7 +34,10 @@ function autoUpdaterFor(options: FakeAutoUpdaterOptions): FakeAutoUpdater {
  */
 function updatableInstall(platform: 'darwin' | 'win32'): void {
   const publisher = platform === 'win32' ? 'publisherName:\n  - Example Hotels S.A. de C.V.\n' : '';
-  writeFileSync(path.join(ctx.resources, 'app-update.yml'), `provider: generic\nurl: https://updates.invalid/card-payments-desk\n${publisher}`);
+  writeFileSync(
+    path.join(ctx.resources, 'app-update.yml'),
+    `provider: generic\nurl: https://updates.invalid/card-payments-desk\n${publisher}`,
+  );
   if (platform === 'win32') {
     const installDir = path.join(ctx.root, 'Programs', 'card-payments-desk');
     mkdirSync(installDir, { recursive: true });
@@ -45,7 +48,9 @@ function updatableInstall(platform: 'darwin' | 'win32'): void {
 
 /** The desk's SQLite write-ahead logs: present while a store is open, checkpointed and removed when the last connection closes. */
 function openWriteAheadLogs(): string[] {
-  return readdirSync(ctx.userData, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('-wal')).sort();
+  return readdirSync(ctx.userData, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('-wal'))
+    .sort();
 }
 
 function logText(): string {
@@ -59,7 +64,9 @@ function logText(): string {
 /** The status once the stack has read the journal back after its last write (it says busy until then). */
 async function idle(electron: Awaited<ReturnType<typeof launch>>): Promise<void> {
   const ready = { ok: true, value: { state: 'ready', version: '1.3.0', channel: 'stable' } };
-  await vi.waitFor(async () => expect(await invoke(electron, 'updates:status', {})).toEqual(ready), { timeout: 10_000 });
+  await vi.waitFor(async () => expect(await invoke(electron, 'updates:status', {})).toEqual(ready), {
+    timeout: 10_000,
+  });
 }
 
 describe('main/index.ts: updates are installed only on a restart to update, the desk idle, after the full shutdown', () => {
@@ -74,7 +81,10 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     // MacUpdater.updateDownloaded: Squirrel.Mac would be handed the update now if autoInstallOnAppQuit were on.
     autoUpdater.downloadEnds('1.3.0');
     const status = await invoke(electron, 'updates:status', {});
-    expect(status).toMatchObject({ ok: true, value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' } });
+    expect(status).toMatchObject({
+      ok: true,
+      value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' },
+    });
     expect(autoUpdater.squirrelStaged).toBeUndefined();
 
     // The agent quits during the payment, choosing "Quit anyway".
@@ -98,7 +108,12 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
       expect(electron.windows[0]?.userCloses()).toBe(true);
       await vi.waitFor(() => expect(electron.app.quitted).toBe(true), { timeout: 15_000 });
       expect(electron.messageBoxes).toEqual([]);
-      const installed = { platform, installs: autoUpdater.installs, next: autoUpdater.nextStart(), applied: autoUpdater.applied };
+      const installed = {
+        platform,
+        installs: autoUpdater.installs,
+        next: autoUpdater.nextStart(),
+        applied: autoUpdater.applied,
+      };
       expect(installed).toEqual({ platform, installs: [], next: undefined, applied: [] });
       expect(electron.log).not.toContain('installer started');
     }
@@ -137,13 +152,23 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     expect(autoUpdater.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
     expect(autoUpdater.applied).toEqual([{ version: '1.3.0', by: 'nsis-installer' }]);
     // The app did not end before the installer was started (a quit that went through then would leave no update).
-    expect(electron.log.filter((entry) => entry === 'quit' || entry === 'installer started')).toEqual(['installer started', 'quit']);
-    expect(electron.log.slice(electron.log.indexOf('installer started'))).toEqual(['installer started', 'app.quit', 'quit', 'installer killed the app']);
+    expect(electron.log.filter((entry) => entry === 'quit' || entry === 'installer started')).toEqual([
+      'installer started',
+      'quit',
+    ]);
+    expect(electron.log.slice(electron.log.indexOf('installer started'))).toEqual([
+      'installer started',
+      'app.quit',
+      'quit',
+      'installer killed the app',
+    ]);
     expect(autoUpdater.autoInstallOnAppQuit).toBe(false);
     // The agent's restart is in the audit trail, written before the stack closed.
     const audit = new Database(path.join(ctx.userData, 'audit.db'), { readonly: true });
     try {
-      expect(audit.prepare("SELECT actor, outcome FROM audit WHERE action = 'update.restart'").all()).toEqual([{ actor: 'ana', outcome: 'ok' }]);
+      expect(audit.prepare("SELECT actor, outcome FROM audit WHERE action = 'update.restart'").all()).toEqual([
+        { actor: 'ana', outcome: 'ok' },
+      ]);
     } finally {
       audit.close();
     }
@@ -176,7 +201,10 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
   });
 
   it('macOS: Squirrel.Mac refuses the update after the shutdown: the app still ends (nothing left running windowless), nothing installed', async () => {
-    const autoUpdater = autoUpdaterFor({ platform: 'darwin', squirrelFails: 'Code signature at URL did not pass validation' });
+    const autoUpdater = autoUpdaterFor({
+      platform: 'darwin',
+      squirrelFails: 'Code signature at URL did not pass validation',
+    });
     updatableInstall('darwin');
     const electron = await launch({ platform: 'darwin', settings: { language: 'en-US', updates: UPDATES } });
     await startUp(electron);
@@ -200,12 +228,18 @@ describe('main/index.ts: updates are installed only on a restart to update, the 
     await paymentInProgress(electron);
     autoUpdater.downloadEnds('1.3.0');
 
-    expect(await invoke(electron, 'updates:restart', {})).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
+    expect(await invoke(electron, 'updates:restart', {})).toMatchObject({
+      ok: false,
+      error: { code: 'payment_in_progress' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(autoUpdater.installs).toEqual([]);
     expect(electron.log).not.toContain('installer started');
     // Not shutting down: the stack still answers, and closing is still asked about during the payment.
-    expect(await invoke(electron, 'updates:status', {})).toMatchObject({ ok: true, value: { state: 'ready', blockedBy: 'payment_in_progress' } });
+    expect(await invoke(electron, 'updates:status', {})).toMatchObject({
+      ok: true,
+      value: { state: 'ready', blockedBy: 'payment_in_progress' },
+    });
     expect(openWriteAheadLogs()).not.toEqual([]);
     expect(electron.windows[0]?.userCloses()).toBe(false);
     await vi.waitFor(() => expect(electron.messageBoxes).toHaveLength(1));
@@ -225,12 +259,21 @@ describe('main/index.ts: a restart to update never cuts a payment the agent has 
       card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'MEX-2H8R5T',
     });
-    const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', { reservationId: 'MEX-2H8R5T' });
+    const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', {
+      reservationId: 'MEX-2H8R5T',
+    });
     autoUpdater.downloadEnds('1.3.0');
     await idle(electron);
 
     // The agent pays, and clicks "restart to update" before main has begun the payment (it is checking the amount owed).
-    const paying = invoke(electron, 'payments:pay', { operationId: crypto.randomUUID(), methodId: method.id, amountCents: 8000, currency: reservation.currency, reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] });
+    const paying = invoke(electron, 'payments:pay', {
+      operationId: crypto.randomUUID(),
+      methodId: method.id,
+      amountCents: 8000,
+      currency: reservation.currency,
+      reservationId: 'MEX-2H8R5T',
+      acknowledgedPaymentIds: [],
+    });
     const restart = await invoke(electron, 'updates:restart', {});
 
     expect(restart).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });

@@ -12,8 +12,10 @@ vi.mock('electron', async () => (await import('./support/launch-main')).electron
 useMainLaunch();
 
 /** Every role of the application menu, lower-cased as Electron compares them (role names are case-insensitive). */
-const roles = (electron: FakeElectron) => menuItems(electron.applicationMenu).flatMap((item) => (item.role === undefined ? [] : [item.role.toLowerCase()]));
-const labels = (electron: FakeElectron) => menuItems(electron.applicationMenu).flatMap((item) => (item.label === undefined ? [] : [item.label]));
+const roles = (electron: FakeElectron) =>
+  menuItems(electron.applicationMenu).flatMap((item) => (item.role === undefined ? [] : [item.role.toLowerCase()]));
+const labels = (electron: FakeElectron) =>
+  menuItems(electron.applicationMenu).flatMap((item) => (item.label === undefined ? [] : [item.label]));
 
 async function windowRecoveredRows(electron: FakeElectron): Promise<AuditRowView[]> {
   const { rows } = await ok<{ rows: AuditRowView[] }>(electron, 'audit:list', { action: 'window.recovered' });
@@ -26,7 +28,9 @@ describe('the application menu', () => {
     await startUp(electron);
     expect(electron.applicationMenuWasSet).toBe(true);
     expect(roles(electron)).not.toEqual(expect.arrayContaining(['reload']));
-    expect(roles(electron).filter((role) => ['reload', 'forcereload', 'toggledevtools', 'viewmenu'].includes(role))).toEqual([]);
+    expect(
+      roles(electron).filter((role) => ['reload', 'forcereload', 'toggledevtools', 'viewmenu'].includes(role)),
+    ).toEqual([]);
     // The editing roles are there, worded in the desk's language (Spanish unless chosen otherwise).
     expect(roles(electron)).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectall']));
     expect(labels(electron)).toEqual(expect.arrayContaining(['Edición', 'Copiar', 'Pegar']));
@@ -39,11 +43,26 @@ describe('the application menu', () => {
     await startUp(electron);
     const menu = electron.applicationMenu;
     expect(menu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edit', 'Window']);
-    expect(menu?.items[0]?.submenu?.flatMap((item) => (item.role === undefined ? [] : [item.role]))).toEqual(['about', 'hide', 'hideOthers', 'unhide', 'quit']);
-    expect(menu?.items[1]?.submenu?.flatMap((item) => (item.role === undefined ? [] : [item.role]))).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']);
+    expect(menu?.items[0]?.submenu?.flatMap((item) => (item.role === undefined ? [] : [item.role]))).toEqual([
+      'about',
+      'hide',
+      'hideOthers',
+      'unhide',
+      'quit',
+    ]);
+    expect(menu?.items[1]?.submenu?.flatMap((item) => (item.role === undefined ? [] : [item.role]))).toEqual([
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'selectAll',
+    ]);
     expect(menu?.items[2]?.submenu).toEqual([{ role: 'minimize', label: 'Minimize' }]);
     expect(labels(electron)).toEqual(expect.arrayContaining(['Quit Card Payments Desk', 'Copy', 'Paste']));
-    expect(roles(electron).filter((role) => ['reload', 'forcereload', 'toggledevtools', 'viewmenu'].includes(role))).toEqual([]);
+    expect(
+      roles(electron).filter((role) => ['reload', 'forcereload', 'toggledevtools', 'viewmenu'].includes(role)),
+    ).toEqual([]);
   });
 });
 
@@ -64,7 +83,11 @@ describe('the application menu follows the desk’s language', () => {
     expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edit', 'Window']);
     // app:setLanguage is public (the sign-in screen offers it).
     await ok(electron, 'app:setLanguage', { language: 'es-MX' });
-    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual(['Card Payments Desk', 'Edición', 'Ventana']);
+    expect(electron.applicationMenu?.items.map((item) => item.label)).toEqual([
+      'Card Payments Desk',
+      'Edición',
+      'Ventana',
+    ]);
     expect(labels(electron)).toEqual(expect.arrayContaining(['Salir de Card Payments Desk', 'Copiar', 'Pegar']));
   });
 });
@@ -75,7 +98,12 @@ describe('no reload from the keyboard', () => {
     await startUp(electron);
     const [window] = electron.windows;
     if (window === undefined) throw new Error('no window');
-    for (const key of [{ key: 'r', control: true }, { key: 'R', control: true, shift: true }, { key: 'F5' }, { key: 'F5', control: true }]) {
+    for (const key of [
+      { key: 'r', control: true },
+      { key: 'R', control: true, shift: true },
+      { key: 'F5' },
+      { key: 'F5', control: true },
+    ]) {
       expect(pressKey(electron, window, key), JSON.stringify(key)).toEqual({ prevented: true, role: undefined });
     }
     expect(pressKey(electron, window, { key: 'c', control: true }).prevented).toBe(false);
@@ -97,7 +125,11 @@ describe('a lost page', () => {
   it('a renderer that crashes is reloaded and the recovery audited with its reason (nothing else); a clean exit is not', async () => {
     const electron = await launch({ platform: 'linux' });
     await startUp(electron);
-    await ok(electron, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
+    await ok(electron, 'session:createFirstAdmin', {
+      id: 'ada',
+      displayName: 'Ada Admin',
+      password: 'a long password 42',
+    });
     const [window] = electron.windows;
     if (window === undefined) throw new Error('no window');
 
@@ -123,7 +155,11 @@ describe('a lost page', () => {
   it('a crash loop (3 within a minute) is not reloaded again: the agent is told, in the desk’s language, to restart and tell IT', async () => {
     const electron = await launch({ platform: 'linux' });
     await startUp(electron);
-    await ok(electron, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
+    await ok(electron, 'session:createFirstAdmin', {
+      id: 'ada',
+      displayName: 'Ada Admin',
+      password: 'a long password 42',
+    });
     const [window] = electron.windows;
     if (window === undefined) throw new Error('no window');
     for (let crash = 0; crash < 3; crash++) crashRenderer(window.webContents, 'crashed', 139);
@@ -131,7 +167,11 @@ describe('a lost page', () => {
     await vi.waitFor(() => expect(electron.messageBoxes).toHaveLength(1));
     expect(electron.messageBoxes[0]).toMatchObject({
       window,
-      options: { type: 'error', message: 'La ventana de la aplicación dejó de funcionar varias veces.', buttons: ['Cerrar la aplicación'] },
+      options: {
+        type: 'error',
+        message: 'La ventana de la aplicación dejó de funcionar varias veces.',
+        buttons: ['Cerrar la aplicación'],
+      },
     });
     expect(electron.messageBoxes[0]?.options.detail).toContain('avise a TI');
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
@@ -140,7 +180,11 @@ describe('a lost page', () => {
   it('each recovery is in the trail: two reloads and the loop that stopped them', async () => {
     const electron = await launch({ platform: 'linux' });
     await startUp(electron);
-    await ok(electron, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
+    await ok(electron, 'session:createFirstAdmin', {
+      id: 'ada',
+      displayName: 'Ada Admin',
+      password: 'a long password 42',
+    });
     const [window] = electron.windows;
     if (window === undefined) throw new Error('no window');
     // The agent stays (no quit yet): the rows are read while the app runs.

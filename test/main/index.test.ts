@@ -8,7 +8,15 @@ import { EncryptedSecretStore, type SafeStorageLike } from '../../main/secrets';
 import { APP_ENTRY_URL, CONTENT_SECURITY_POLICY } from '../../main/window';
 import { CHANNEL_NAMES } from '../../shared/ipc';
 import { FakeEvent } from './support/fake-electron';
-import { invoke, launch, paymentInProgress, projectRoot, signInAgent, startUp, useMainLaunch } from './support/launch-main';
+import {
+  invoke,
+  launch,
+  paymentInProgress,
+  projectRoot,
+  signInAgent,
+  startUp,
+  useMainLaunch,
+} from './support/launch-main';
 
 vi.mock('electron', async () => (await import('./support/launch-main')).electronModuleMock());
 
@@ -18,8 +26,14 @@ describe('main/index.ts, the composition root', () => {
   it('starts in order: the app:// scheme before ready, the data folder before the single-instance lock, then the stack, the door and the hardened window', async () => {
     const electron = await launch();
     // Before ready: only what Electron allows (and requires) then.
-    expect(electron.log).toEqual(['protocol.registerSchemesAsPrivileged', 'app.setPath userData', 'app.requestSingleInstanceLock']);
-    expect(electron.privilegedSchemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(electron.log).toEqual([
+      'protocol.registerSchemesAsPrivileged',
+      'app.setPath userData',
+      'app.requestSingleInstanceLock',
+    ]);
+    expect(electron.privilegedSchemes).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
     expect(electron.app.getPath('userData')).toBe(ctx.userData);
 
     await startUp(electron);
@@ -74,17 +88,33 @@ describe('main/index.ts, the composition root', () => {
     // The door answers the app's own window, in training; another web contents at the same URL is refused.
     expect(await invoke(electron, 'app:info', {})).toEqual({
       ok: true,
-      value: { environment: 'training', version: '1.2.3', language: 'es-MX', languageLocked: false, deskId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, storage: 'embedded' },
+      value: {
+        environment: 'training',
+        version: '1.2.3',
+        language: 'es-MX',
+        languageLocked: false,
+        deskId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+        storage: 'embedded',
+      },
     });
     later.mainFrame.url = APP_ENTRY_URL;
-    expect(await invoke(electron, 'app:info', {}, later)).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
+    expect(await invoke(electron, 'app:info', {}, later)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
     expect(electron.errorBoxes).toEqual([]);
     expect(electron.messageBoxes).toEqual([]);
   });
 
   it('a second instance hands over: it quits before ready without opening anything; the first one shows its window', async () => {
     const second = await launch({ lock: false });
-    expect(second.log).toEqual(['protocol.registerSchemesAsPrivileged', 'app.setPath userData', 'app.requestSingleInstanceLock', 'app.quit', 'quit']);
+    expect(second.log).toEqual([
+      'protocol.registerSchemesAsPrivileged',
+      'app.setPath userData',
+      'app.requestSingleInstanceLock',
+      'app.quit',
+      'quit',
+    ]);
     second.ready();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(second.windows).toEqual([]);
@@ -119,7 +149,11 @@ describe('main/index.ts, the composition root', () => {
     // Stored under another key (another OS profile, or before the keyring was reset).
     const before: SafeStorageLike = (await launch()).module['safeStorage'] as SafeStorageLike;
     ctx.fake.ready();
-    await new EncryptedSecretStore({ safeStorage: before, file: path.join(ctx.userData, 'secrets.json'), platform: 'linux' }).write('clientSecret', 'cs_test_stored_before');
+    await new EncryptedSecretStore({
+      safeStorage: before,
+      file: path.join(ctx.userData, 'secrets.json'),
+      platform: 'linux',
+    }).write('clientSecret', 'cs_test_stored_before');
     await vi.waitFor(() => expect(ctx.fake.windows[0]?.shown).toBe(true), { timeout: 15_000 });
     ctx.fake.answers.splice(0);
     ctx.fake.app.quit();
@@ -132,7 +166,9 @@ describe('main/index.ts, the composition root', () => {
     const [box] = electron.messageBoxes;
     expect(box?.window).toBe(electron.windows[0]);
     expect(box?.options.message).toBe('A secret stored on this computer cannot be used.');
-    expect(box?.options.detail).toMatch(/^The stored clientSecret cannot be decrypted .*IT must provision the secret again on this computer \(--provision-secret\)\./);
+    expect(box?.options.detail).toMatch(
+      /^The stored clientSecret cannot be decrypted .*IT must provision the secret again on this computer \(--provision-secret\)\./,
+    );
     expect(box?.options.detail).toMatch(/tell IT\.$/);
     expect(box?.options.detail).not.toContain('cs_test_stored_before');
     expect(electron.app.exitCode).toBeUndefined();
@@ -141,10 +177,18 @@ describe('main/index.ts, the composition root', () => {
 
   it('during a payment: closing is refused unless the agent chooses to quit anyway, and the ready update is never installed then', async () => {
     // macOS, where an installed build updates itself; IT's update server in the settings.
-    writeFileSync(path.join(ctx.resources, 'app-update.yml'), 'provider: generic\nurl: https://updates.invalid/card-payments-desk\n');
-    const electron = await launch({ platform: 'darwin', settings: { language: 'en-US', updates: { url: 'https://updates.example.com/desk', channel: 'stable' } } });
+    writeFileSync(
+      path.join(ctx.resources, 'app-update.yml'),
+      'provider: generic\nurl: https://updates.invalid/card-payments-desk\n',
+    );
+    const electron = await launch({
+      platform: 'darwin',
+      settings: { language: 'en-US', updates: { url: 'https://updates.example.com/desk', channel: 'stable' } },
+    });
     await startUp(electron);
-    expect(ctx.autoUpdater.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.com/desk/stable', channel: 'latest' }]);
+    expect(ctx.autoUpdater.feeds).toEqual([
+      { provider: 'generic', url: 'https://updates.example.com/desk/stable', channel: 'latest' },
+    ]);
 
     await signInAgent(electron);
     await paymentInProgress(electron);
@@ -154,14 +198,25 @@ describe('main/index.ts, the composition root', () => {
     expect(electron.fetched.some((url) => url.endsWith('/payments'))).toBe(true);
 
     ctx.autoUpdater.emit('update-downloaded', { version: '1.3.0' });
-    expect(await invoke(electron, 'updates:status', {})).toMatchObject({ ok: true, value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' } });
-    expect(await invoke(electron, 'updates:restart', {})).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
+    expect(await invoke(electron, 'updates:status', {})).toMatchObject({
+      ok: true,
+      value: { state: 'ready', version: '1.3.0', blockedBy: 'payment_in_progress' },
+    });
+    expect(await invoke(electron, 'updates:restart', {})).toMatchObject({
+      ok: false,
+      error: { code: 'payment_in_progress' },
+    });
 
     // The close button: refused, and the agent is asked (in the desk's language); "Keep working" is the default.
     const [window] = electron.windows;
     expect(window?.userCloses()).toBe(false);
     await vi.waitFor(() => expect(electron.messageBoxes).toHaveLength(1));
-    expect(electron.messageBoxes[0]?.options).toMatchObject({ message: 'A payment is in progress.', buttons: ['Keep working', 'Quit anyway'], defaultId: 0, cancelId: 0 });
+    expect(electron.messageBoxes[0]?.options).toMatchObject({
+      message: 'A payment is in progress.',
+      buttons: ['Keep working', 'Quit anyway'],
+      defaultId: 0,
+      cancelId: 0,
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(electron.windows).toHaveLength(1);
     expect(electron.app.quitted).toBe(false);

@@ -82,7 +82,10 @@ describe('the fuse settings', () => {
   });
 
   it('are flipped in the executable of each platform', () => {
-    const base = { appOutDir: '/out', packager: { executableName: 'card-payments-desk', appInfo: { productFilename: 'Card Payments Desk' } } };
+    const base = {
+      appOutDir: '/out',
+      packager: { executableName: 'card-payments-desk', appInfo: { productFilename: 'Card Payments Desk' } },
+    };
     expect(hook.fusedBinaryPath({ ...base, electronPlatformName: 'linux' })).toBe('/out/card-payments-desk');
     expect(hook.fusedBinaryPath({ ...base, electronPlatformName: 'win32' })).toBe('/out/Card Payments Desk.exe');
     expect(hook.fusedBinaryPath({ ...base, electronPlatformName: 'darwin' })).toBe('/out/Card Payments Desk.app');

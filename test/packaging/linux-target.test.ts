@@ -18,7 +18,9 @@ interface Config {
 }
 const config = yaml.load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as Config;
 const targetNames = (targets: unknown): unknown[] =>
-  (Array.isArray(targets) ? targets : [targets]).map((target: unknown) => (typeof target === 'object' && target !== null ? (target as { target?: unknown }).target : target));
+  (Array.isArray(targets) ? targets : [targets]).map((target: unknown) =>
+    typeof target === 'object' && target !== null ? (target as { target?: unknown }).target : target,
+  );
 
 /** electron-builder's own deb scripts (app-builder-lib/templates/linux), which the deb runs when it is installed. */
 const templates = path.join(path.dirname(require.resolve('app-builder-lib/package.json')), 'templates/linux');
@@ -55,7 +57,10 @@ describe('the Linux package', () => {
     for (const file of ['docs/IT.md', 'README.md']) {
       const text = readFileSync(path.join(root, file), 'utf8');
       expect(text, file).toMatch(/card-payments-desk_<version>_amd64\.deb/);
-      expect(text.split('\n').filter((line) => /\.AppImage\b/.test(line) && !/not|no AppImage|cannot/i.test(line)), file).toEqual([]);
+      expect(
+        text.split('\n').filter((line) => /\.AppImage\b/.test(line) && !/not|no AppImage|cannot/i.test(line)),
+        file,
+      ).toEqual([]);
     }
   });
 });

@@ -15,7 +15,9 @@ interface Signing {
   AZURE_VARIABLES: string[];
 }
 
-const { signingPlan, labelled, AZURE_VARIABLES } = createRequire(import.meta.url)('../../scripts/package-signing.cjs') as Signing;
+const { signingPlan, labelled, AZURE_VARIABLES } = createRequire(import.meta.url)(
+  '../../scripts/package-signing.cjs',
+) as Signing;
 
 /** The artifact names of electron-builder.yml. */
 const CONFIG = {
@@ -38,7 +40,13 @@ describe('Windows', () => {
   });
 
   it('a certificate (CSC_LINK or WIN_CSC_LINK): signed by electron-builder itself, names unchanged', () => {
-    expect(signingPlan('win', { CSC_LINK: 'C:\\certs\\desk.pfx', CSC_KEY_PASSWORD: 'x' }, CONFIG)).toEqual({ signed: true, label: '', how: expect.stringMatching(/certificate/) as unknown, config: {}, env: {} });
+    expect(signingPlan('win', { CSC_LINK: 'C:\\certs\\desk.pfx', CSC_KEY_PASSWORD: 'x' }, CONFIG)).toEqual({
+      signed: true,
+      label: '',
+      how: expect.stringMatching(/certificate/) as unknown,
+      config: {},
+      env: {},
+    });
     expect(signingPlan('win', { WIN_CSC_LINK: 'base64…' }, CONFIG).signed).toBe(true);
   });
 
@@ -59,7 +67,9 @@ describe('Windows', () => {
   });
 
   it('refuses half-set Azure variables (naming what is missing) and two signings at once', () => {
-    expect(() => signingPlan('win', { ...AZURE, AZURE_TRUSTED_SIGNING_PROFILE: ' ' }, CONFIG)).toThrow(/half configured: set AZURE_TRUSTED_SIGNING_PROFILE too/);
+    expect(() => signingPlan('win', { ...AZURE, AZURE_TRUSTED_SIGNING_PROFILE: ' ' }, CONFIG)).toThrow(
+      /half configured: set AZURE_TRUSTED_SIGNING_PROFILE too/,
+    );
     expect(() => signingPlan('win', { ...AZURE, CSC_LINK: 'x' }, CONFIG)).toThrow(/choose one/);
   });
 });
@@ -77,16 +87,37 @@ describe('macOS', () => {
   it('signed without Apple credentials: labelled not notarized', () => {
     const plan = signingPlan('mac', { CSC_LINK: 'developer-id.p12' }, CONFIG);
     expect(plan).toMatchObject({ signed: true, label: '-UNNOTARIZED' });
-    expect(plan.config).toMatchObject({ mac: { notarize: false, artifactName: '${productName}-${version}-${arch}-mac-UNNOTARIZED.${ext}' } });
+    expect(plan.config).toMatchObject({
+      mac: { notarize: false, artifactName: '${productName}-${version}-${arch}-mac-UNNOTARIZED.${ext}' },
+    });
   });
 
   it('signed and notarized with an API key, or an Apple ID: nothing to change', () => {
-    expect(signingPlan('mac', { CSC_LINK: 'x', APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' }, CONFIG)).toMatchObject({ signed: true, label: '', config: {} });
-    expect(signingPlan('mac', { CSC_NAME: 'Developer ID Application: Hotel', APPLE_ID: 'a', APPLE_APP_SPECIFIC_PASSWORD: 'b', APPLE_TEAM_ID: 'c' }, CONFIG).label).toBe('');
+    expect(
+      signingPlan(
+        'mac',
+        { CSC_LINK: 'x', APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' },
+        CONFIG,
+      ),
+    ).toMatchObject({ signed: true, label: '', config: {} });
+    expect(
+      signingPlan(
+        'mac',
+        {
+          CSC_NAME: 'Developer ID Application: Hotel',
+          APPLE_ID: 'a',
+          APPLE_APP_SPECIFIC_PASSWORD: 'b',
+          APPLE_TEAM_ID: 'c',
+        },
+        CONFIG,
+      ).label,
+    ).toBe('');
   });
 
   it('refuses half-set notarization credentials', () => {
-    expect(() => signingPlan('mac', { CSC_LINK: 'x', APPLE_API_KEY: 'k.p8' }, CONFIG)).toThrow(/set APPLE_API_KEY_ID, APPLE_API_ISSUER too/);
+    expect(() => signingPlan('mac', { CSC_LINK: 'x', APPLE_API_KEY: 'k.p8' }, CONFIG)).toThrow(
+      /set APPLE_API_KEY_ID, APPLE_API_ISSUER too/,
+    );
   });
 });
 

@@ -25,7 +25,9 @@ function recordingTransport() {
 describe('createBridge', () => {
   it('exposes exactly one function per contract channel, grouped by domain, plus events.on — nothing generic', () => {
     const api = createBridge(recordingTransport().transport);
-    const surface = Object.entries(api).flatMap(([domain, group]) => Object.keys(group as object).map((verb) => `${domain}:${verb}`)).sort();
+    const surface = Object.entries(api)
+      .flatMap(([domain, group]) => Object.keys(group as object).map((verb) => `${domain}:${verb}`))
+      .sort();
     expect(surface).toEqual([...CHANNEL_NAMES, 'events:on'].sort());
     expect(surface).toMatchInlineSnapshot(`
       [
@@ -94,10 +96,25 @@ describe('createBridge', () => {
     const { transport, invoked } = recordingTransport();
     const api = createBridge(transport);
     await api.payments.get({ paymentId: 'pay_x' });
-    await api.refunds.create({ operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 100 });
+    await api.refunds.create({
+      operationId: 'x',
+      paymentId: 'pay_x',
+      reason: 'duplicate',
+      acknowledgedRefundIds: [],
+      expectedAmountCents: 100,
+    });
     expect(invoked).toEqual([
       ['payments:get', { paymentId: 'pay_x' }],
-      ['refunds:create', { operationId: 'x', paymentId: 'pay_x', reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 100 }],
+      [
+        'refunds:create',
+        {
+          operationId: 'x',
+          paymentId: 'pay_x',
+          reason: 'duplicate',
+          acknowledgedRefundIds: [],
+          expectedAmountCents: 100,
+        },
+      ],
     ]);
   });
 

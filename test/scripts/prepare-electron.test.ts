@@ -41,19 +41,35 @@ function linkPackage(name: string): void {
 /** A project with the real scripts, a stand-in electron package and better-sqlite3's package.json and build recipe. */
 function makeProject(installer: string): void {
   mkdirSync(path.join(root, 'scripts/lib'), { recursive: true });
-  for (const file of ['scripts/prepare-electron.mjs', 'scripts/lib/electron-native.mjs']) cpSync(path.join(projectRoot, file), path.join(root, file));
+  for (const file of ['scripts/prepare-electron.mjs', 'scripts/lib/electron-native.mjs'])
+    cpSync(path.join(projectRoot, file), path.join(root, file));
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'throw-away', private: true, type: 'module' }));
   const electron = path.join(root, 'node_modules/electron');
   mkdirSync(electron, { recursive: true });
-  writeFileSync(path.join(electron, 'package.json'), JSON.stringify({ name: 'electron', version: ELECTRON, bin: { electron: 'cli.js', 'install-electron': 'install.js' } }));
+  writeFileSync(
+    path.join(electron, 'package.json'),
+    JSON.stringify({
+      name: 'electron',
+      version: ELECTRON,
+      bin: { electron: 'cli.js', 'install-electron': 'install.js' },
+    }),
+  );
   writeFileSync(path.join(electron, 'install.js'), installer);
   const sqlite = path.join(root, 'node_modules/better-sqlite3');
   mkdirSync(sqlite, { recursive: true });
   writeFileSync(
     path.join(sqlite, 'package.json'),
-    JSON.stringify({ name: 'better-sqlite3', version: SQLITE, repository: 'github:WiseLibs/better-sqlite3', dependencies: { 'prebuild-install': '^7.1.1' } }),
+    JSON.stringify({
+      name: 'better-sqlite3',
+      version: SQLITE,
+      repository: 'github:WiseLibs/better-sqlite3',
+      dependencies: { 'prebuild-install': '^7.1.1' },
+    }),
   );
-  writeFileSync(path.join(sqlite, 'binding.gyp'), JSON.stringify({ targets: [{ target_name: 'better_sqlite3', sources: ['src/better_sqlite3.cpp'] }] }));
+  writeFileSync(
+    path.join(sqlite, 'binding.gyp'),
+    JSON.stringify({ targets: [{ target_name: 'better_sqlite3', sources: ['src/better_sqlite3.cpp'] }] }),
+  );
   linkPackage('prebuild-install');
   linkPackage('@electron/rebuild');
 }
@@ -112,7 +128,8 @@ function prepare(env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-const binding = (): string => path.join(root, 'node_modules/.cache/electron-native', ELECTRON, `better-sqlite3-${SQLITE}.node`);
+const binding = (): string =>
+  path.join(root, 'node_modules/.cache/electron-native', ELECTRON, `better-sqlite3-${SQLITE}.node`);
 
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'prepare-electron-'));
@@ -144,13 +161,17 @@ describe('scripts/prepare-electron.mjs', () => {
   });
 
   it("when Electron's installer cannot write its files (a node_modules installed with sudo): one sentence saying so, not a network advice", async () => {
-    makeProject(`const error = new Error("EACCES: permission denied, mkdir '" + require('node:path').join(__dirname, 'dist') + "'"); console.error(error.stack); process.exit(1);`);
+    makeProject(
+      `const error = new Error("EACCES: permission denied, mkdir '" + require('node:path').join(__dirname, 'dist') + "'"); console.error(error.stack); process.exit(1);`,
+    );
     const run = await prepare();
 
     expect(run.code).toBe(1);
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Electron 45\.4\.1 could not be installed by its installer \(install-electron: EACCES: permission denied, mkdir '.+dist'\): /);
+    expect(lines[0]).toMatch(
+      /^Electron 45\.4\.1 could not be installed by its installer \(install-electron: EACCES: permission denied, mkdir '.+dist'\): /,
+    );
     expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
     expect(lines[0]).not.toMatch(/github\.com/);
   });
@@ -166,7 +187,11 @@ describe('scripts/prepare-electron.mjs', () => {
     expect(run.stdout).toBe('');
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^better-sqlite3 ${SQLITE} for Electron ${ELECTRON} could not be put in place \\((?:ENOTDIR|EEXIST)[^)]*\\): `));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^better-sqlite3 ${SQLITE} for Electron ${ELECTRON} could not be put in place \\((?:ENOTDIR|EEXIST)[^)]*\\): `,
+      ),
+    );
     expect(lines[0]).toMatch(/this user cannot write to .*node_modules/);
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
@@ -177,16 +202,24 @@ describe('scripts/prepare-electron.mjs', () => {
     const first = await prepare({ npm_config_better_sqlite3_binary_host: url });
 
     expect(first.stderr).toBe('');
-    expect(first.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`);
+    expect(first.stdout.trim()).toBe(
+      `prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`,
+    );
     expect(first.code).toBe(0);
-    expect(asked).toEqual([`/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${process.arch}.tar.gz`]);
+    expect(asked).toEqual([
+      `/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${process.arch}.tar.gz`,
+    ]);
     expect(readFileSync(binding(), 'utf8')).toBe('prebuilt for electron');
     // better-sqlite3 itself is untouched: its build stays the one for Node.
-    expect(() => readFileSync(path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toThrow();
+    expect(() =>
+      readFileSync(path.join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')),
+    ).toThrow();
 
     const second = await prepare({ npm_config_better_sqlite3_binary_host: url });
     expect(second.code).toBe(0);
-    expect(second.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it is ready.`);
+    expect(second.stdout.trim()).toBe(
+      `prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it is ready.`,
+    );
     expect(asked).toHaveLength(1);
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('xx');
   });
@@ -194,15 +227,22 @@ describe('scripts/prepare-electron.mjs', () => {
   it("npm start with only ELECTRON_OVERRIDE_DIST_PATH (which electron-vite does not read): Electron's installer still runs", async () => {
     makeProject(INSTALLED);
     const url = await startMirror(prebuiltArchive('prebuilt for electron'));
-    const override = { ELECTRON_OVERRIDE_DIST_PATH: path.join(work, 'electron-dist'), npm_config_better_sqlite3_binary_host: url };
+    const override = {
+      ELECTRON_OVERRIDE_DIST_PATH: path.join(work, 'electron-dist'),
+      npm_config_better_sqlite3_binary_host: url,
+    };
     const started = await prepare({ ...override, npm_lifecycle_event: 'prestart' });
 
     expect(started.stderr).toBe('');
-    expect(started.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`);
+    expect(started.stdout.trim()).toBe(
+      `prepare-electron: Electron ${ELECTRON} is installed; better-sqlite3 ${SQLITE} for it was downloaded (prebuilt).`,
+    );
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
     // The Electron tests (Playwright's _electron reads it): the binary is brought along, nothing is installed.
     const tests = await prepare({ ...override, npm_lifecycle_event: 'test:e2e' });
-    expect(tests.stdout.trim()).toBe(`prepare-electron: Electron ${ELECTRON} is brought along; better-sqlite3 ${SQLITE} for it is ready.`);
+    expect(tests.stdout.trim()).toBe(
+      `prepare-electron: Electron ${ELECTRON} is brought along; better-sqlite3 ${SQLITE} for it is ready.`,
+    );
     expect(readFileSync(path.join(root, 'node_modules/electron/runs'), 'utf8')).toBe('x');
   });
 
@@ -225,22 +265,42 @@ describe('scripts/prepare-electron.mjs', () => {
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(asked).toEqual([`/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${other}.tar.gz`]);
+    expect(asked).toEqual([
+      `/v${SQLITE}/better-sqlite3-v${SQLITE}-electron-v${ABI}-${process.platform}-${other}.tar.gz`,
+    ]);
   });
 
   it("electronArch follows install-electron's rule: ELECTRON_INSTALL_ARCH, then npm_config_arch, then Node's; arm64 for an x64 Node under Rosetta", async () => {
-    const { electronArch } = (await import(pathToFileURL(path.join(projectRoot, 'scripts/lib/electron-native.mjs')).href)) as {
-      electronArch: (place: { env?: Record<string, string | undefined>; platform?: string; arch?: string; underRosetta?: () => boolean }) => string;
+    const { electronArch } = (await import(
+      pathToFileURL(path.join(projectRoot, 'scripts/lib/electron-native.mjs')).href
+    )) as {
+      electronArch: (place: {
+        env?: Record<string, string | undefined>;
+        platform?: string;
+        arch?: string;
+        underRosetta?: () => boolean;
+      }) => string;
     };
     const never = (): boolean => false;
     expect(electronArch({ env: {}, platform: 'linux', arch: 'x64', underRosetta: never })).toBe('x64');
-    expect(electronArch({ env: { ELECTRON_INSTALL_ARCH: 'arm64', npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('arm64');
-    expect(electronArch({ env: { npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never })).toBe('ia32');
+    expect(
+      electronArch({
+        env: { ELECTRON_INSTALL_ARCH: 'arm64', npm_config_arch: 'ia32' },
+        platform: 'win32',
+        arch: 'x64',
+        underRosetta: never,
+      }),
+    ).toBe('arm64');
+    expect(
+      electronArch({ env: { npm_config_arch: 'ia32' }, platform: 'win32', arch: 'x64', underRosetta: never }),
+    ).toBe('ia32');
     // An Apple-silicon Mac running an x64 Node (Rosetta): install-electron downloads the arm64 Electron.
     expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('arm64');
     expect(electronArch({ env: {}, platform: 'darwin', arch: 'x64', underRosetta: never })).toBe('x64');
     // Unless npm was told the arch: then install-electron takes it as it is.
-    expect(electronArch({ env: { npm_config_arch: 'x64' }, platform: 'darwin', arch: 'x64', underRosetta: () => true })).toBe('x64');
+    expect(
+      electronArch({ env: { npm_config_arch: 'x64' }, platform: 'darwin', arch: 'x64', underRosetta: () => true }),
+    ).toBe('x64');
   });
 
   it('compiles only when no prebuilt binary can be had; when that fails too: one sentence naming both, exit code 1', async () => {
@@ -252,7 +312,10 @@ describe('scripts/prepare-electron.mjs', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const run = await prepare({ npm_config_better_sqlite3_binary_host: url, ELECTRON_REBUILD_DIST_URL: `http://127.0.0.1:${port}` });
+    const run = await prepare({
+      npm_config_better_sqlite3_binary_host: url,
+      ELECTRON_REBUILD_DIST_URL: `http://127.0.0.1:${port}`,
+    });
 
     expect(run.code).toBe(1);
     expect(asked).toHaveLength(1);

@@ -8,7 +8,10 @@ const note = { desk: 'desk-a', body: 'hello', cents: 1250, created_at: '2026-11-
 describe.each(useStoreBackends([notesStore]))('the $name backend fixture', (backend) => {
   it('gives a second desk the rows the first wrote', async () => {
     const a = await (await backend.storage()).open<NotesDB>(notesStore);
-    await a.db.insertInto('notes').values({ id: 'n1', ...note }).execute();
+    await a.db
+      .insertInto('notes')
+      .values({ id: 'n1', ...note })
+      .execute();
     const b = await (await backend.anotherDesk()).open<NotesDB>(notesStore);
     expect(await b.db.selectFrom('notes').select(['id', 'cents']).execute()).toEqual([{ id: 'n1', cents: 1250 }]);
   });

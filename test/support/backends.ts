@@ -7,7 +7,14 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { centerStorage, embeddedStorage, type Backend, type Change, type Storage, type StoreDefinition } from '../../main/storage';
+import {
+  centerStorage,
+  embeddedStorage,
+  type Backend,
+  type Change,
+  type Storage,
+  type StoreDefinition,
+} from '../../main/storage';
 import { createCenter, type TestCenter } from './center';
 import { testPostgres } from './pg';
 
@@ -66,8 +73,12 @@ export function useStoreBackends(stores: readonly StoreDefinition[]): StoreBacke
       [schemas],
     );
     if (tables.length === 0) return;
-    const list = tables.map((t) => `${pg.escapeIdentifier(t.schemaname)}.${pg.escapeIdentifier(t.tablename)}`).join(', ');
-    await theCenter().query(`SET session_replication_role = replica; TRUNCATE ${list} RESTART IDENTITY CASCADE; SET session_replication_role = origin`);
+    const list = tables
+      .map((t) => `${pg.escapeIdentifier(t.schemaname)}.${pg.escapeIdentifier(t.tablename)}`)
+      .join(', ');
+    await theCenter().query(
+      `SET session_replication_role = replica; TRUNCATE ${list} RESTART IDENTITY CASCADE; SET session_replication_role = origin`,
+    );
   }
 
   return [

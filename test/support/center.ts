@@ -46,23 +46,44 @@ function psqlPath(server: PostgresInfo): string {
 }
 
 /** Runs docs/center/setup.sql with psql, as IT does, naming the roles. */
-export async function runSetupSql(server: PostgresInfo, database: string, roles: { owner: string; app: string; auditor: string }): Promise<string> {
+export async function runSetupSql(
+  server: PostgresInfo,
+  database: string,
+  roles: { owner: string; app: string; auditor: string },
+): Promise<string> {
   const url = server.url.replace(/\/postgres$/, `/${database}`);
   try {
     const { stdout } = await run(psqlPath(server), [
-      '-X', '-q', '-v', 'ON_ERROR_STOP=1',
-      '-v', `owner_role=${roles.owner}`, '-v', `app_role=${roles.app}`, '-v', `auditor_role=${roles.auditor}`,
-      '-d', url, '-f', SETUP_SQL,
+      '-X',
+      '-q',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-v',
+      `owner_role=${roles.owner}`,
+      '-v',
+      `app_role=${roles.app}`,
+      '-v',
+      `auditor_role=${roles.auditor}`,
+      '-d',
+      url,
+      '-f',
+      SETUP_SQL,
     ]);
     return stdout;
   } catch (error) {
-    throw new Error(`docs/center/setup.sql failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`, { cause: error });
+    throw new Error(
+      `docs/center/setup.sql failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
 export async function createCenter(server: PostgresInfo, options: CenterOptions = {}): Promise<TestCenter> {
   const database = await createDatabase(server, 'c');
-  const role = (kind: string): CenterRole => ({ name: `${database.name}_${kind}`, password: randomBytes(12).toString('base64url') });
+  const role = (kind: string): CenterRole => ({
+    name: `${database.name}_${kind}`,
+    password: randomBytes(12).toString('base64url'),
+  });
   const roles = { owner: role('owner'), app: role('app'), auditor: role('auditor') };
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => {
     const client = new pg.Client({ connectionString: database.url });
@@ -82,12 +103,17 @@ export async function createCenter(server: PostgresInfo, options: CenterOptions 
     tls: { mode: 'disable' },
   });
   if (options.setUp ?? true) {
-    await runSetupSql(server, database.name, { owner: roles.owner.name, app: roles.app.name, auditor: roles.auditor.name });
+    await runSetupSql(server, database.name, {
+      owner: roles.owner.name,
+      app: roles.app.name,
+      auditor: roles.auditor.name,
+    });
     for (const { name, password } of [roles.owner, roles.app]) {
       await query(`ALTER ROLE ${pg.escapeIdentifier(name)} PASSWORD ${pg.escapeLiteral(password)}`);
     }
   }
-  if (options.stores !== undefined && options.stores.length > 0) await migrateCenter(connection(roles.owner), options.stores);
+  if (options.stores !== undefined && options.stores.length > 0)
+    await migrateCenter(connection(roles.owner), options.stores);
   return {
     server,
     database,
@@ -100,7 +126,8 @@ export async function createCenter(server: PostgresInfo, options: CenterOptions 
       const admin = new pg.Client({ connectionString: server.url });
       await admin.connect();
       try {
-        for (const { name } of [roles.owner, roles.app, roles.auditor]) await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(name)}`);
+        for (const { name } of [roles.owner, roles.app, roles.auditor])
+          await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(name)}`);
       } finally {
         await admin.end();
       }

@@ -28,7 +28,11 @@ export interface EngineDesks {
   sim: () => RunningSimulator;
   made: Made;
   /** A desk on `storage`: closed, and `made` emptied, after each test. */
-  openDesk: (storage: Promise<Storage>, desk: { deskId: string }, options?: { now?: () => number }) => Promise<EngineDesk>;
+  openDesk: (
+    storage: Promise<Storage>,
+    desk: { deskId: string },
+    options?: { now?: () => number },
+  ) => Promise<EngineDesk>;
 }
 
 /** Registers the hooks (one simulator per file, desks closed after each test). */
@@ -49,7 +53,8 @@ export function useEngineDesks(): EngineDesks {
   const observing: typeof fetch = async (input, init) => {
     const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
     const post = (init?.method ?? 'GET') === 'POST';
-    if (post && path.endsWith('/payments')) made.paymentKeys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+    if (post && path.endsWith('/payments'))
+      made.paymentKeys.push(new Headers(init?.headers).get('idempotency-key') ?? '');
     const response = await fetch(input, init);
     if (post && response.status === 201) {
       const body = (await response.clone().json()) as { id?: string };
@@ -76,7 +81,14 @@ export function useEngineDesks(): EngineDesks {
     openDesk: async (storage, desk, options = {}) => {
       const journal = await Journal.open(await storage, desk);
       const sim_ = current();
-      const engine = new PaymentEngine({ config: simulatorConfig(sim_), secrets: { read: () => Promise.resolve(sim_.clientSecret) }, journal, fetch: observing, backoffBaseMs: 1, ...(options.now ? { now: options.now } : {}) });
+      const engine = new PaymentEngine({
+        config: simulatorConfig(sim_),
+        secrets: { read: () => Promise.resolve(sim_.clientSecret) },
+        journal,
+        fetch: observing,
+        backoffBaseMs: 1,
+        ...(options.now ? { now: options.now } : {}),
+      });
       const desk_ = { journal, engine };
       opened.push(desk_);
       return desk_;

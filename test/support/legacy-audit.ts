@@ -8,7 +8,11 @@ import { GENESIS } from '../../main/audit';
 import { SqliteFile } from '../../main/storage';
 
 /** `detailsOf`: a row's details as that version wrote them (default `{}`). */
-export function writeLegacyAuditFile(dir: string, rows: number, detailsOf: (seq: number) => string = () => '{}'): string {
+export function writeLegacyAuditFile(
+  dir: string,
+  rows: number,
+  detailsOf: (seq: number) => string = () => '{}',
+): string {
   const old = new SqliteFile(join(dir, 'audit.db'), {
     label: 'audit trail',
     migrations: [

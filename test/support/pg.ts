@@ -31,7 +31,8 @@ function answer(written: Written): PostgresInfo {
 
 async function startOrJoin(): Promise<PostgresInfo> {
   const rendezvous = inject('postgresRendezvous');
-  if (rendezvous === undefined) throw new Error('No test PostgreSQL: vitest.config.ts must list test/support/postgres.global.ts in globalSetup.');
+  if (rendezvous === undefined)
+    throw new Error('No test PostgreSQL: vitest.config.ts must list test/support/postgres.global.ts in globalSetup.');
   const file = path.join(rendezvous, SERVER_FILE);
   let starter = true;
   try {
@@ -57,7 +58,8 @@ async function startOrJoin(): Promise<PostgresInfo> {
   for (;;) {
     const written = await read(file);
     if (written !== undefined) return answer(written);
-    if (Date.now() > deadline) throw new Error(`The test PostgreSQL another test file is starting was not up after ${START_WAIT_MS / 1000} s.`);
+    if (Date.now() > deadline)
+      throw new Error(`The test PostgreSQL another test file is starting was not up after ${START_WAIT_MS / 1000} s.`);
     await sleep(100);
   }
 }

@@ -45,19 +45,32 @@ describe('the test PostgreSQL', () => {
   });
 
   it('checks passwords over TCP', async () => {
-    await expect(query({ host: server.host, port: server.port, user: server.user, password: 'wrong', database: 'postgres' }, 'SELECT 1')).rejects.toMatchObject({
+    await expect(
+      query(
+        { host: server.host, port: server.port, user: server.user, password: 'wrong', database: 'postgres' },
+        'SELECT 1',
+      ),
+    ).rejects.toMatchObject({
       code: '28P01',
     });
   });
 
-  it("speaks TLS that verifies with the test CA for 127.0.0.1, and is refused without that CA", async () => {
-    const config = { host: server.host, port: server.port, user: server.user, password: server.password, database: 'postgres' };
+  it('speaks TLS that verifies with the test CA for 127.0.0.1, and is refused without that CA', async () => {
+    const config = {
+      host: server.host,
+      port: server.port,
+      user: server.user,
+      password: server.password,
+      database: 'postgres',
+    };
     const [row] = await query<{ ssl: boolean }>(
       { ...config, ssl: { rejectUnauthorized: true, ca: server.caCertificatePem } },
       'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
     );
     expect(row?.ssl).toBe(true);
-    await expect(query({ ...config, ssl: { rejectUnauthorized: true } }, 'SELECT 1')).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    await expect(query({ ...config, ssl: { rejectUnauthorized: true } }, 'SELECT 1')).rejects.toMatchObject({
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
   });
 });
 

@@ -75,7 +75,9 @@ export function findPostgresBin(): string {
   }
   const candidates: string[] = [];
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     // no pg_config (or the libpq one of a client-only install): the versioned folders are next
   }
@@ -155,13 +157,59 @@ async function makeCertificates(dir: string): Promise<void> {
     try {
       await run('openssl', args);
     } catch (error) {
-      throw new Error(`openssl could not make the test server's certificate: ${(error as Error).message}`, { cause: error });
+      throw new Error(`openssl could not make the test server's certificate: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   };
-  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Card Payments Desk test CA', '-keyout', file('ca.key'), '-out', file('ca.crt'));
-  await writeFile(file('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-  await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key'), '-out', file('server.csr'));
-  await openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', file('server.ext'), '-out', file('server.crt'));
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Card Payments Desk test CA',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.crt'),
+  );
+  await writeFile(
+    file('server.ext'),
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+  );
+  await openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+  );
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.crt'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('server.crt'),
+  );
   await chmod(file('server.key'), 0o600);
 }
 
@@ -177,13 +225,17 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const log = path.join(dir, 'server.log');
   const password = randomBytes(18).toString('base64url');
   const exec = async (program: string, args: readonly string[]): Promise<string> => {
-    const [command, argv] = as === undefined ? [path.join(bin, program), [...args]] : as.wrap(path.join(bin, program), args);
+    const [command, argv] =
+      as === undefined ? [path.join(bin, program), [...args]] : as.wrap(path.join(bin, program), args);
     try {
       return (await run(command, argv, { cwd: dir })).stdout;
     } catch (error) {
       const e = error as { stderr?: string; message: string };
       const serverLog = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : '';
-      throw new Error(`${program} failed: ${(e.stderr ?? '').trim() || e.message}${serverLog === '' ? '' : `\nserver log:\n${serverLog}`}`, { cause: error });
+      throw new Error(
+        `${program} failed: ${(e.stderr ?? '').trim() || e.message}${serverLog === '' ? '' : `\nserver log:\n${serverLog}`}`,
+        { cause: error },
+      );
     }
   };
 
@@ -193,11 +245,22 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     await writeFile(path.join(dir, 'pwfile'), `${password}\n`, { mode: 0o600 });
     if (as !== undefined) {
       await chmod(dir, 0o700);
-      for (const name of ['', 'pwfile', 'server.key', 'server.crt', 'ca.crt']) await chown(path.join(dir, name), as.uid, as.gid);
+      for (const name of ['', 'pwfile', 'server.key', 'server.crt', 'ca.crt'])
+        await chown(path.join(dir, name), as.uid, as.gid);
     }
     await exec('initdb', [
-      '-D', data, '-U', SUPERUSER, `--pwfile=${path.join(dir, 'pwfile')}`,
-      '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions',
+      '-D',
+      data,
+      '-U',
+      SUPERUSER,
+      `--pwfile=${path.join(dir, 'pwfile')}`,
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
     ]);
     await rm(path.join(dir, 'pwfile'));
 
@@ -239,7 +302,10 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     // A test process that dies without stop() must not leave a server behind.
     cleanupOnExit = (): void => {
       try {
-        const [command, argv] = as === undefined ? [path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']] : as.wrap(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+        const [command, argv] =
+          as === undefined
+            ? [path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']]
+            : as.wrap(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
         execFileSync(command, argv, { stdio: 'ignore' });
       } catch {
         // already stopped
@@ -255,7 +321,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? 'unknown';
+    const version =
+      (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? 'unknown';
     await client.end();
     const caCertificatePem = await readFile(path.join(dir, 'ca.crt'), 'utf8');
 
@@ -316,14 +383,27 @@ export async function stopPostgresAt(dir: string): Promise<void> {
 /** The server's details for a child process (Playwright's workers, a bench's desks): JSON in POSTGRES_ENV. */
 export function postgresEnv(info: PostgresInfo): Record<string, string> {
   const { host, port, user, password, url, version, bin, caCertificatePem } = info;
-  return { [POSTGRES_ENV]: JSON.stringify({ host, port, user, password, url, version, bin, caCertificatePem } satisfies PostgresInfo) };
+  return {
+    [POSTGRES_ENV]: JSON.stringify({
+      host,
+      port,
+      user,
+      password,
+      url,
+      version,
+      bin,
+      caCertificatePem,
+    } satisfies PostgresInfo),
+  };
 }
 
 /** The server a parent process started (postgresEnv); fails with its reason when it could not start one. */
 export function postgresFromEnv(): PostgresInfo {
   const value = process.env[POSTGRES_ENV];
   if (value === undefined || value === '') {
-    throw new Error(`No test PostgreSQL: ${POSTGRES_ENV} is not set (start one with startPostgres() in the parent process).`);
+    throw new Error(
+      `No test PostgreSQL: ${POSTGRES_ENV} is not set (start one with startPostgres() in the parent process).`,
+    );
   }
   const parsed = JSON.parse(value) as PostgresInfo | { error: string };
   if ('error' in parsed) throw new Error(`The test PostgreSQL could not be started: ${parsed.error}`);

@@ -22,22 +22,45 @@ export function smtpFailure(error: unknown, where: string): DeliveryError {
   const e = asNodemailerError(error);
   const reply = e?.responseCode;
   if (e?.code === 'EAUTH' || reply === 535 || reply === 534 || reply === 530) {
-    if (reply === 454) return new DeliveryError('provider_unavailable', `${where} could not check the sign-in right now (SMTP 454).`, true);
+    if (reply === 454)
+      return new DeliveryError(
+        'provider_unavailable',
+        `${where} could not check the sign-in right now (SMTP 454).`,
+        true,
+      );
     return new DeliveryError(
       'bad_credentials',
       `${where} refused this desk's sign-in${reply ? ` (SMTP ${reply})` : ''}. IT must check the SMTP user name and the stored password.`,
       false,
     );
   }
-  if (e?.code === 'ENOAUTH') return new DeliveryError('not_configured', `${where} needs a user name and password, and they are not complete.`, false);
+  if (e?.code === 'ENOAUTH')
+    return new DeliveryError(
+      'not_configured',
+      `${where} needs a user name and password, and they are not complete.`,
+      false,
+    );
   if (e?.command === 'STARTTLS' && reply !== undefined) {
-    return new DeliveryError('tls_error', `${where} does not accept STARTTLS (SMTP ${reply}), which these settings require; nothing was sent unencrypted.`, false);
+    return new DeliveryError(
+      'tls_error',
+      `${where} does not accept STARTTLS (SMTP ${reply}), which these settings require; nothing was sent unencrypted.`,
+      false,
+    );
   }
   if (reply !== undefined && reply >= 400) {
     const transient = e?.permanent === false || (reply >= 400 && reply < 500);
     const recipient = e?.command === 'RCPT TO' || e?.code === 'EENVELOPE';
-    if (transient) return new DeliveryError('provider_unavailable', `${where} could not take the message right now (SMTP ${reply}).`, true);
-    return new DeliveryError('provider_rejected', `${where} refused the ${recipient ? 'recipient address' : 'message'} (SMTP ${reply}).`, false);
+    if (transient)
+      return new DeliveryError(
+        'provider_unavailable',
+        `${where} could not take the message right now (SMTP ${reply}).`,
+        true,
+      );
+    return new DeliveryError(
+      'provider_rejected',
+      `${where} refused the ${recipient ? 'recipient address' : 'message'} (SMTP ${reply}).`,
+      false,
+    );
   }
   const failure = networkFailure(error, where);
   // Before DATA the message itself has not left the desk: whatever the connection did, nothing can have been delivered.
@@ -47,7 +70,6 @@ export function smtpFailure(error: unknown, where: string): DeliveryError {
   return failure;
 }
 
-
 export function smtpTransport(settings: SmtpSettings, deps: TransportDeps): Transport {
   const port = settings.port ?? DEFAULT_PORTS[settings.security];
   const where = `the SMTP server ${settings.host}:${port}`;
@@ -55,7 +77,8 @@ export function smtpTransport(settings: SmtpSettings, deps: TransportDeps): Tran
   return {
     provider: 'smtp',
     async send(message) {
-      const pass = settings.username === undefined ? undefined : await readSecret(deps.secrets, 'smtpPassword', 'SMTP password');
+      const pass =
+        settings.username === undefined ? undefined : await readSecret(deps.secrets, 'smtpPassword', 'SMTP password');
       const transporter = nodemailer.createTransport({
         host: settings.host,
         port,
@@ -88,9 +111,13 @@ export function smtpTransport(settings: SmtpSettings, deps: TransportDeps): Tran
           messageId: `<${message.id}@${domain}>`,
           headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': message.language },
         });
-        if (info.rejected.length > 0) throw new DeliveryError('provider_rejected', `${where} refused the recipient address.`, false);
+        if (info.rejected.length > 0)
+          throw new DeliveryError('provider_rejected', `${where} refused the recipient address.`, false);
         // The mail server has it: nothing more will be known (a bounce goes to the sender's mailbox, not to the desk).
-        return { providerMessageId: info.messageId, status: { status: 'sent', providerStatus: 'accepted', final: true } };
+        return {
+          providerMessageId: info.messageId,
+          status: { status: 'sent', providerStatus: 'accepted', final: true },
+        };
       } catch (error) {
         throw error instanceof DeliveryError ? error : smtpFailure(error, where);
       } finally {

@@ -17,7 +17,15 @@ import { z } from 'zod';
 import type { DeliveryFailureCode } from '../../../shared/messaging';
 import type { TwilioSettings } from '../config';
 import { DeliveryError, httpFailure, networkFailure, retryAfterMs } from '../errors';
-import { jsonBody, readSecret, type Accepted, type OutgoingMessage, type ProviderStatus, type Transport, type TransportDeps } from './types';
+import {
+  jsonBody,
+  readSecret,
+  type Accepted,
+  type OutgoingMessage,
+  type ProviderStatus,
+  type Transport,
+  type TransportDeps,
+} from './types';
 
 /** A Message SID as Twilio's OpenAPI description has it (SM for SMS and WhatsApp, MM for MMS). */
 export const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
@@ -76,40 +84,125 @@ interface Meaning {
  */
 const ERRORS: ReadonlyMap<number, Meaning> = new Map<number, Meaning>([
   // The guest: another number or another channel.
-  [21610, { code: 'opted_out', retryable: false, text: 'the guest has opted out of messages from this sender (they replied STOP)' }],
+  [
+    21610,
+    {
+      code: 'opted_out',
+      retryable: false,
+      text: 'the guest has opted out of messages from this sender (they replied STOP)',
+    },
+  ],
   [21211, { code: 'invalid_destination', retryable: false, text: "the guest's number is not a valid phone number" }],
   [21214, { code: 'invalid_destination', retryable: false, text: "the guest's number cannot be reached" }],
   [21217, { code: 'invalid_destination', retryable: false, text: "the guest's number is not a valid phone number" }],
   [21407, { code: 'invalid_destination', retryable: false, text: "the guest's number does not take text messages" }],
   [21612, { code: 'invalid_destination', retryable: false, text: "the sender cannot reach the guest's number" }],
   [21614, { code: 'invalid_destination', retryable: false, text: "the guest's number is not a mobile number" }],
-  [30005, { code: 'invalid_destination', retryable: false, text: "the guest's number is unknown to the phone company or no longer in service" }],
-  [30006, { code: 'invalid_destination', retryable: false, text: "the guest's number is a landline, or its phone company cannot be reached" }],
-  [30003, { code: 'unreachable', retryable: true, text: "the guest's phone could not be reached (switched off or out of coverage)" }],
+  [
+    30005,
+    {
+      code: 'invalid_destination',
+      retryable: false,
+      text: "the guest's number is unknown to the phone company or no longer in service",
+    },
+  ],
+  [
+    30006,
+    {
+      code: 'invalid_destination',
+      retryable: false,
+      text: "the guest's number is a landline, or its phone company cannot be reached",
+    },
+  ],
+  [
+    30003,
+    {
+      code: 'unreachable',
+      retryable: true,
+      text: "the guest's phone could not be reached (switched off or out of coverage)",
+    },
+  ],
   [63024, { code: 'not_on_whatsapp', retryable: false, text: "the guest's number cannot receive WhatsApp messages" }],
   // IT: country permissions, the sender, the account, the template, content filtering.
-  [21408, { code: 'country_not_permitted', retryable: false, text: "this account may not send to the guest's country (Messaging Geo Permissions in Twilio's console)" }],
-  [21212, { code: 'sender_not_set_up', retryable: false, text: 'the sender (From) is not a valid number or sender ID' }],
-  [21606, { code: 'sender_not_set_up', retryable: false, text: "the sender (From) is not a number of this account that can send to the guest's country" }],
-  [21659, { code: 'sender_not_set_up', retryable: false, text: 'the sender (From) is not a Twilio number of this account' }],
-  [30034, { code: 'sender_not_set_up', retryable: false, text: 'the sender number is not registered for US A2P 10DLC messaging' }],
+  [
+    21408,
+    {
+      code: 'country_not_permitted',
+      retryable: false,
+      text: "this account may not send to the guest's country (Messaging Geo Permissions in Twilio's console)",
+    },
+  ],
+  [
+    21212,
+    { code: 'sender_not_set_up', retryable: false, text: 'the sender (From) is not a valid number or sender ID' },
+  ],
+  [
+    21606,
+    {
+      code: 'sender_not_set_up',
+      retryable: false,
+      text: "the sender (From) is not a number of this account that can send to the guest's country",
+    },
+  ],
+  [
+    21659,
+    { code: 'sender_not_set_up', retryable: false, text: 'the sender (From) is not a Twilio number of this account' },
+  ],
+  [
+    30034,
+    {
+      code: 'sender_not_set_up',
+      retryable: false,
+      text: 'the sender number is not registered for US A2P 10DLC messaging',
+    },
+  ],
   [63007, { code: 'sender_not_set_up', retryable: false, text: 'the WhatsApp sender is not set up on this account' }],
-  [21608, { code: 'account_restricted', retryable: false, text: 'the account is a trial account, which may send only to verified numbers' }],
-  [63016, { code: 'template_rejected', retryable: false, text: 'WhatsApp refused the message: outside a conversation the guest started, only an approved template is delivered' }],
+  [
+    21608,
+    {
+      code: 'account_restricted',
+      retryable: false,
+      text: 'the account is a trial account, which may send only to verified numbers',
+    },
+  ],
+  [
+    63016,
+    {
+      code: 'template_rejected',
+      retryable: false,
+      text: 'WhatsApp refused the message: outside a conversation the guest started, only an approved template is delivered',
+    },
+  ],
   [30007, { code: 'filtered', retryable: false, text: 'the phone company or Twilio filtered the message as unwanted' }],
   // The desk: wait and try again.
   [20429, { code: 'rate_limited', retryable: true, text: 'too many messages are being sent' }],
 ]);
 
 /** A Twilio error number as a DeliveryError; `stage` tells a refusal when creating from a failure afterwards. */
-export function twilioError(errorCode: number | undefined, where: string, stage: 'refused' | 'failed', moreInfo?: string): DeliveryError {
+export function twilioError(
+  errorCode: number | undefined,
+  where: string,
+  stage: 'refused' | 'failed',
+  moreInfo?: string,
+): DeliveryError {
   const number = errorCode === undefined ? '' : ` (Twilio error ${errorCode})`;
-  const info = moreInfo !== undefined && MORE_INFO.test(moreInfo) ? moreInfo : errorCode === undefined ? undefined : moreInfoFor(errorCode);
+  const info =
+    moreInfo !== undefined && MORE_INFO.test(moreInfo)
+      ? moreInfo
+      : errorCode === undefined
+        ? undefined
+        : moreInfoFor(errorCode);
   const options = { providerCode: errorCode, moreInfo: info };
   const meaning = errorCode === undefined ? undefined : ERRORS.get(errorCode);
-  if (meaning) return new DeliveryError(meaning.code, `${where}: ${meaning.text}${number}.`, meaning.retryable, options);
+  if (meaning)
+    return new DeliveryError(meaning.code, `${where}: ${meaning.text}${number}.`, meaning.retryable, options);
   return stage === 'refused'
-    ? new DeliveryError('provider_rejected', `${where} refused the message${number}. IT must check the messaging settings.`, false, options)
+    ? new DeliveryError(
+        'provider_rejected',
+        `${where} refused the message${number}. IT must check the messaging settings.`,
+        false,
+        options,
+      )
     : new DeliveryError('undelivered', `${where} could not deliver the message${number}.`, true, options);
 }
 
@@ -127,7 +220,12 @@ export function deskStatus(message: MessageResource, where: string): ProviderSta
     case 'failed':
     case 'undelivered':
     case 'canceled':
-      return { status: 'failed', providerStatus, final: true, failure: twilioError(message.error_code ?? undefined, where, 'failed') };
+      return {
+        status: 'failed',
+        providerStatus,
+        final: true,
+        failure: twilioError(message.error_code ?? undefined, where, 'failed'),
+      };
     default:
       return { status: 'queued', providerStatus, final: false };
   }
@@ -172,15 +270,22 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
   function failure(answer: { status: number; body: unknown; headers: Headers }): DeliveryError {
     const parsed = ErrorBody.safeParse(answer.body);
     const code = parsed.success ? parsed.data.code : undefined;
-    const moreInfo = parsed.success && parsed.data.more_info !== undefined && MORE_INFO.test(parsed.data.more_info) ? parsed.data.more_info : undefined;
-    if (answer.status === 400 && code !== undefined && ERRORS.has(code)) return twilioError(code, where, 'refused', moreInfo);
+    const moreInfo =
+      parsed.success && parsed.data.more_info !== undefined && MORE_INFO.test(parsed.data.more_info)
+        ? parsed.data.more_info
+        : undefined;
+    if (answer.status === 400 && code !== undefined && ERRORS.has(code))
+      return twilioError(code, where, 'refused', moreInfo);
     return httpFailure(answer.status, where, {
       retryAfter: retryAfterMs(answer.headers.get('retry-after'), deps.now()),
-      ...(code === undefined ? {} : { detail: `Twilio error ${code}`, providerCode: code, moreInfo: moreInfo ?? moreInfoFor(code) }),
+      ...(code === undefined
+        ? {}
+        : { detail: `Twilio error ${code}`, providerCode: code, moreInfo: moreInfo ?? moreInfoFor(code) }),
     });
   }
 
-  const address = (message: OutgoingMessage): string => (message.channel === 'whatsapp' ? `whatsapp:${message.to}` : message.to);
+  const address = (message: OutgoingMessage): string =>
+    message.channel === 'whatsapp' ? `whatsapp:${message.to}` : message.to;
 
   function form(message: OutgoingMessage): URLSearchParams {
     const params = new URLSearchParams();
@@ -189,7 +294,11 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
       const contentSid = settings.whatsappContentSids?.[message.language];
       // The settings refuse Twilio WhatsApp without templates; this is the last guard: never a free-form body.
       if (contentSid === undefined || settings.whatsappFrom === undefined) {
-        throw new DeliveryError('not_configured', 'WhatsApp through Twilio needs an approved template for each language (twilio.whatsappContentSids) and a sender; IT must set them up.', false);
+        throw new DeliveryError(
+          'not_configured',
+          'WhatsApp through Twilio needs an approved template for each language (twilio.whatsappContentSids) and a sender; IT must set them up.',
+          false,
+        );
       }
       params.set('From', `whatsapp:${settings.whatsappFrom}`);
       params.set('ContentSid', contentSid);
@@ -205,7 +314,11 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
     return params;
   }
 
-  const accepted = (message: MessageResource): Accepted => ({ providerMessageId: message.sid, ref: message.sid, status: deskStatus(message, where) });
+  const accepted = (message: MessageResource): Accepted => ({
+    providerMessageId: message.sid,
+    ref: message.sid,
+    status: deskStatus(message, where),
+  });
 
   return {
     provider: 'twilio',
@@ -223,7 +336,8 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
       const answer = await call(new URL(`${account}/Messages/${ref}.json`, base));
       if (answer.status < 200 || answer.status >= 300) throw failure(answer);
       const message = MessageResource.safeParse(answer.body);
-      if (!message.success) throw new DeliveryError('unexpected', `${where} answered with something that is not a Message.`, true);
+      if (!message.success)
+        throw new DeliveryError('unexpected', `${where} answered with something that is not a Message.`, true);
       return deskStatus(message.data, where);
     },
 
@@ -238,17 +352,33 @@ export function twilioTransport(settings: TwilioSettings, deps: TransportDeps): 
       const answer = await call(url);
       if (answer.status < 200 || answer.status >= 300) throw failure(answer);
       const page = MessagePage.safeParse(answer.body);
-      if (!page.success) throw new DeliveryError('unexpected', `${where} answered the look-up with something that is not a list of messages.`, true);
+      if (!page.success)
+        throw new DeliveryError(
+          'unexpected',
+          `${where} answered the look-up with something that is not a list of messages.`,
+          true,
+        );
       for (const item of page.data.messages) {
         const found = MessageResource.safeParse(item);
         if (!found.success || known.has(found.data.sid) || found.data.to !== to) continue;
-        if (found.data.direction !== undefined && found.data.direction !== null && !found.data.direction.startsWith('outbound')) continue;
+        if (
+          found.data.direction !== undefined &&
+          found.data.direction !== null &&
+          !found.data.direction.startsWith('outbound')
+        )
+          continue;
         const created = Date.parse(found.data.date_created ?? '');
         if (!Number.isNaN(created) && created < since - CLOCK_SKEW_MS) continue;
         // The link is this payment's own: a message to this number carrying it is the one sent. A body Twilio no longer
         // shows (redacted) cannot tell: unsure rather than wrong.
-        if (!found.data.body) throw new DeliveryError('unexpected', `${where} does not show the messages' text, so the message cannot be recognized.`, true);
-        if (found.data.body.includes(message.link === '' ? message.rendered.text : message.link)) return accepted(found.data);
+        if (!found.data.body)
+          throw new DeliveryError(
+            'unexpected',
+            `${where} does not show the messages' text, so the message cannot be recognized.`,
+            true,
+          );
+        if (found.data.body.includes(message.link === '' ? message.rendered.text : message.link))
+          return accepted(found.data);
       }
       return undefined;
     },

@@ -73,10 +73,18 @@ export async function readSecret(secrets: MessagingSecrets, name: MessagingSecre
   try {
     value = await secrets.read(name);
   } catch {
-    throw new DeliveryError('not_configured', `The ${label} cannot be read from this desk's secure storage; IT must provision it again (${name}).`, false);
+    throw new DeliveryError(
+      'not_configured',
+      `The ${label} cannot be read from this desk's secure storage; IT must provision it again (${name}).`,
+      false,
+    );
   }
   if (value === undefined || value === '') {
-    throw new DeliveryError('not_configured', `The ${label} is not stored on this desk; IT must provision it (${name}).`, false);
+    throw new DeliveryError(
+      'not_configured',
+      `The ${label} is not stored on this desk; IT must provision it (${name}).`,
+      false,
+    );
   }
   return value;
 }

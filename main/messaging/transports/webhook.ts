@@ -24,7 +24,15 @@
 import { z } from 'zod';
 import { STATUS_URL_PLACEHOLDER, type WebhookSettings } from '../config';
 import { DeliveryError, httpFailure, networkFailure, retryAfterMs } from '../errors';
-import { jsonBody, readSecret, type Accepted, type OutgoingMessage, type ProviderStatus, type Transport, type TransportDeps } from './types';
+import {
+  jsonBody,
+  readSecret,
+  type Accepted,
+  type OutgoingMessage,
+  type ProviderStatus,
+  type Transport,
+  type TransportDeps,
+} from './types';
 
 export const WEBHOOK_BODY_VERSION = 2;
 
@@ -85,13 +93,25 @@ export function webhookTransport(settings: WebhookSettings, deps: TransportDeps)
 
   async function headers(): Promise<Record<string, string>> {
     const result: Record<string, string> = { Accept: 'application/json' };
-    if (settings.authHeaderName !== undefined) result[settings.authHeaderName] = await readSecret(deps.secrets, 'webhookAuthHeaderValue', 'messaging gateway credential');
+    if (settings.authHeaderName !== undefined)
+      result[settings.authHeaderName] = await readSecret(
+        deps.secrets,
+        'webhookAuthHeaderValue',
+        'messaging gateway credential',
+      );
     return result;
   }
 
-  async function call(target: URL, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async function call(
+    target: URL,
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  ): Promise<{ status: number; body: unknown; headers: Headers }> {
     try {
-      const response = await deps.fetch(target, { ...init, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs) });
+      const response = await deps.fetch(target, {
+        ...init,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
       return { status: response.status, body: await jsonBody(response), headers: response.headers };
     } catch (error) {
       throw networkFailure(error, where);
@@ -104,16 +124,24 @@ export function webhookTransport(settings: WebhookSettings, deps: TransportDeps)
     const status = parsed.success ? parsed.data.status : undefined;
     const id = parsed.success ? parsed.data.id : undefined;
     const extra = id === undefined ? {} : { id };
-    if (status === undefined || status === 'queued') return { status: 'queued', providerStatus: status ?? 'queued', final: false, ...extra };
+    if (status === undefined || status === 'queued')
+      return { status: 'queued', providerStatus: status ?? 'queued', final: false, ...extra };
     if (status === 'sent') return { status: 'sent', providerStatus: status, final: false, ...extra };
     if (status === 'delivered' || status === 'read') return { status, providerStatus: status, final: true, ...extra };
     const given = parsed.success ? parsed.data.failure : undefined;
     const reason = WEBHOOK_FAILURES.find((code) => code === given) ?? 'undelivered';
     const { text, retryable } = REASONS[reason];
-    return { status: 'failed', providerStatus: status, final: true, failure: new DeliveryError(reason, `${where}: ${text}.`, retryable), ...extra };
+    return {
+      status: 'failed',
+      providerStatus: status,
+      final: true,
+      failure: new DeliveryError(reason, `${where}: ${text}.`, retryable),
+      ...extra,
+    };
   }
 
-  const statusUrl = (messageId: string): URL => new URL(settings.statusUrl.replace(STATUS_URL_PLACEHOLDER, encodeURIComponent(messageId)));
+  const statusUrl = (messageId: string): URL =>
+    new URL(settings.statusUrl.replace(STATUS_URL_PLACEHOLDER, encodeURIComponent(messageId)));
 
   return {
     provider: 'webhook',
@@ -125,14 +153,20 @@ export function webhookTransport(settings: WebhookSettings, deps: TransportDeps)
         headers: { ...(await headers()), 'Content-Type': 'application/json', 'Idempotency-Key': message.id },
         body: JSON.stringify(webhookBody(message)),
       });
-      if (answer.status < 200 || answer.status >= 300) throw httpFailure(answer.status, where, { retryAfter: retryAfterMs(answer.headers.get('retry-after'), deps.now()) });
+      if (answer.status < 200 || answer.status >= 300)
+        throw httpFailure(answer.status, where, {
+          retryAfter: retryAfterMs(answer.headers.get('retry-after'), deps.now()),
+        });
       const { id, ...status } = deskStatus(answer.body);
       return { providerMessageId: id, ref: message.id, status };
     },
 
     async status(ref) {
       const answer = await call(statusUrl(ref), { method: 'GET', headers: await headers() });
-      if (answer.status < 200 || answer.status >= 300) throw httpFailure(answer.status, where, { retryAfter: retryAfterMs(answer.headers.get('retry-after'), deps.now()) });
+      if (answer.status < 200 || answer.status >= 300)
+        throw httpFailure(answer.status, where, {
+          retryAfter: retryAfterMs(answer.headers.get('retry-after'), deps.now()),
+        });
       const { status, providerStatus, final, failure } = deskStatus(answer.body);
       return { status, providerStatus, final, failure };
     },

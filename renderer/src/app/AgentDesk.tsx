@@ -12,7 +12,13 @@ import { useAppInfo } from './api';
 import { requestsRefunds, resolvesAttempts, takesPayments } from './sections';
 
 /** The agent's workspace: the lookup on the left, the reservation and its payment on the right. */
-export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; lookupRef: RefObject<HTMLInputElement | null> }): JSX.Element {
+export function AgentDesk({
+  operator,
+  lookupRef,
+}: {
+  operator: OperatorView;
+  lookupRef: RefObject<HTMLInputElement | null>;
+}): JSX.Element {
   const { t } = useI18n();
   const info = useAppInfo();
   const reservationId = useCall((state) => state.reservationId);
@@ -44,7 +50,11 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
               <ReservationBar
                 reservation={reservation.data}
                 balance={overview.data?.balance}
-                inProgressCents={inProgressCents(overview.data?.balance, overview.data?.inProgress, overview.data?.pendingPayments)}
+                inProgressCents={inProgressCents(
+                  overview.data?.balance,
+                  overview.data?.inProgress,
+                  overview.data?.pendingPayments,
+                )}
               />
               <ReservationSummary
                 reservation={reservation.data}
@@ -56,8 +66,14 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
                   closeReservation();
                   lookupRef.current?.focus();
                 }}
-                requestRefund={requestsRefunds(operator.role) ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} /> : undefined}
-                sendReceipt={canTakePayments ? (payment, guest) => <Receipt payment={payment} reservation={guest} /> : undefined}
+                requestRefund={
+                  requestsRefunds(operator.role)
+                    ? (payment, onClose) => <RequestRefund payment={payment} onClose={onClose} />
+                    : undefined
+                }
+                sendReceipt={
+                  canTakePayments ? (payment, guest) => <Receipt payment={payment} reservation={guest} /> : undefined
+                }
               />
               <ReservationRecovered notices={overview.data?.recovered} />
               <AbandonedNotice payments={overview.data?.payments ?? []} />
@@ -78,7 +94,9 @@ export function AgentDesk({ operator, lookupRef }: { operator: OperatorView; loo
               )}
             </>
           )}
-          {reservationId !== undefined && reservation.isSuccess && reservation.data === undefined && <p role="status">{t('ws.notFound')}</p>}
+          {reservationId !== undefined && reservation.isSuccess && reservation.data === undefined && (
+            <p role="status">{t('ws.notFound')}</p>
+          )}
         </div>
       </main>
     </>

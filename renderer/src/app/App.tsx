@@ -20,7 +20,12 @@ type Screen =
   /** No bridge (error undefined), or main refused the first call: worded at render, in the language shown. */
   | { name: 'unavailable'; error?: unknown }
   | { name: 'first-admin' }
-  | { name: 'sign-in'; locked: boolean; handedOver?: boolean; endedElsewhere?: { deskId?: string | undefined; sinceAt?: string | undefined } }
+  | {
+      name: 'sign-in';
+      locked: boolean;
+      handedOver?: boolean;
+      endedElsewhere?: { deskId?: string | undefined; sinceAt?: string | undefined };
+    }
   | { name: 'workspace'; operator: OperatorView };
 
 /**

@@ -14,12 +14,16 @@ import { requestsRefunds, SECTION_LABELS, sectionsFor, type Section } from './se
 import './workspace.css';
 
 // The supervisor's and admin's screens are loaded when first opened: agents never download them.
-const PaymentsDesk = lazy(() => import('../features/payments/ui/PaymentsDesk').then((m) => ({ default: m.PaymentsDesk })));
+const PaymentsDesk = lazy(() =>
+  import('../features/payments/ui/PaymentsDesk').then((m) => ({ default: m.PaymentsDesk })),
+);
 const Approvals = lazy(() => import('../features/refunds/ui/Approvals').then((m) => ({ default: m.Approvals })));
 const AuditTrail = lazy(() => import('../features/audit/ui/AuditTrail').then((m) => ({ default: m.AuditTrail })));
 const EndOfDay = lazy(() => import('../features/reports/ui/EndOfDay').then((m) => ({ default: m.EndOfDay })));
 const Accounts = lazy(() => import('../features/admin/ui/Accounts').then((m) => ({ default: m.Accounts })));
-const ImportReservations = lazy(() => import('../features/admin/ui/ImportReservations').then((m) => ({ default: m.ImportReservations })));
+const ImportReservations = lazy(() =>
+  import('../features/admin/ui/ImportReservations').then((m) => ({ default: m.ImportReservations })),
+);
 
 interface Props {
   operator: OperatorView;
@@ -61,11 +65,15 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
   function onTabKey(event: ReactKeyboardEvent<HTMLButtonElement>): void {
     const index = sections.indexOf(section);
     const next =
-      event.key === 'ArrowRight' ? (index + 1) % sections.length
-      : event.key === 'ArrowLeft' ? (index - 1 + sections.length) % sections.length
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? sections.length - 1
-      : undefined;
+      event.key === 'ArrowRight'
+        ? (index + 1) % sections.length
+        : event.key === 'ArrowLeft'
+          ? (index - 1 + sections.length) % sections.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? sections.length - 1
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     const target = sections[next] ?? 'workspace';
@@ -123,7 +131,10 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
       {/* What main completed after a restart, told first to the operator who began it, whatever the section. */}
       <RecoveredNotices />
       {section === 'workspace' ? (
-        <div id="panel-workspace" {...(sections.length > 1 ? { role: 'tabpanel', 'aria-labelledby': 'tab-workspace' } : {})}>
+        <div
+          id="panel-workspace"
+          {...(sections.length > 1 ? { role: 'tabpanel', 'aria-labelledby': 'tab-workspace' } : {})}
+        >
           <AgentDesk operator={operator} lookupRef={lookupRef} />
         </div>
       ) : (
@@ -141,4 +152,3 @@ export function Workspace({ operator, onSignOut }: Props): JSX.Element {
     </div>
   );
 }
-

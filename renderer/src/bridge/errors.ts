@@ -7,7 +7,14 @@ import type { z } from 'zod';
 import { UNLISTED_ERROR_CODE, type ErrorParams, type IpcError } from '../../../shared/ipc';
 import { centsForDisplay } from '../../../shared/payments/money';
 import { textIssueCode, type TextIssueCode } from '../../../shared/text';
-import { CATALOGUES, placeholdersOf, type MessageKey, type PlainKey, type TemplateKey, type Translate } from '../i18n/catalogue';
+import {
+  CATALOGUES,
+  placeholdersOf,
+  type MessageKey,
+  type PlainKey,
+  type TemplateKey,
+  type Translate,
+} from '../i18n/catalogue';
 import { formatDateTime, formatMoney, moneyCurrency } from '../i18n/format';
 
 /** An answer main refused: a code to branch on and a message a person can read. */
@@ -27,7 +34,16 @@ export class ApiError extends Error {
 }
 
 /** Codes that say "the answer is unknown or late", never "no". */
-const RETRYABLE = new Set(['network_error', 'timeout', 'unexpected_response', 'rate_limited', 'idempotency_in_progress', 'internal', 'internal_error', 'unavailable']);
+const RETRYABLE = new Set([
+  'network_error',
+  'timeout',
+  'unexpected_response',
+  'rate_limited',
+  'idempotency_in_progress',
+  'internal',
+  'internal_error',
+  'unavailable',
+]);
 
 /**
  * True when the same operation (same id) should be sent again rather than a new one started: the answer may not have
@@ -87,7 +103,8 @@ function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, s
   const currency = typeof params.currency === 'string' ? moneyCurrency(params.currency) : undefined;
   for (const [name, value] of Object.entries(params)) {
     if (typeof value === 'boolean') continue;
-    if (name.endsWith('Cents') && typeof value === 'number' && currency !== undefined) vars[name.slice(0, -'Cents'.length)] = formatMoney(centsForDisplay(value), currency, languageOf(t));
+    if (name.endsWith('Cents') && typeof value === 'number' && currency !== undefined)
+      vars[name.slice(0, -'Cents'.length)] = formatMoney(centsForDisplay(value), currency, languageOf(t));
     else if (name === 'role' && isKey(`role.${value}`)) vars[name] = t(`role.${value}` as PlainKey);
     // A moment (`sinceAt`, `approvedAt`): in the desk's date format; a text that is not a date as it came.
     else if (name.endsWith('At') && typeof value === 'string') vars[name] = formatDateTime(value, languageOf(t));
@@ -98,7 +115,9 @@ function varsOf(params: ErrorParams | undefined, t: Translate): Record<string, s
 
 /** The first of `keys` in the catalogue whose placeholders `vars` all fill. */
 function firstWorded(keys: readonly string[], vars: Readonly<Record<string, string | number>>): MessageKey | undefined {
-  return keys.filter(isKey).find((key) => placeholdersOf(CATALOGUES['en-US'][key]).every((name) => Object.hasOwn(vars, name)));
+  return keys
+    .filter(isKey)
+    .find((key) => placeholdersOf(CATALOGUES['en-US'][key]).every((name) => Object.hasOwn(vars, name)));
 }
 
 /** True when the catalogues word this code themselves (a code main can emit, or the card form's). */
@@ -117,7 +136,15 @@ export function describeError(error: unknown, t: Translate): string {
   const serviceCode = error.code === UNLISTED_ERROR_CODE ? error.params?.serviceCode : undefined;
   if (typeof serviceCode === 'string' && serviceCode !== UNLISTED_ERROR_CODE && knowsCode(serviceCode)) {
     const params = Object.fromEntries(Object.entries(error.params ?? {}).filter(([name]) => name !== 'serviceCode'));
-    return describeError(new ApiError({ code: serviceCode, message: '', ...(error.field === undefined ? {} : { field: error.field }), params }), t);
+    return describeError(
+      new ApiError({
+        code: serviceCode,
+        message: '',
+        ...(error.field === undefined ? {} : { field: error.field }),
+        params,
+      }),
+      t,
+    );
   }
   const say = t as (key: MessageKey, vars?: Readonly<Record<string, string | number>>) => string;
   const label = labelOf(error.field, t);
@@ -128,8 +155,19 @@ export function describeError(error: unknown, t: Translate): string {
   }
   const vars = { ...varsOf(error.params, t), ...(label === '' ? {} : { field: label }) };
   // The most specific sentence first: for this field, for a param main sent, for any named field, then the code's own.
-  const specific = [...(error.field === undefined ? [] : [error.field]), ...Object.keys(error.params ?? {})].map((part) => `error.${error.code}.${part}`);
-  const key = firstWorded([...specific, ...(label === '' ? [] : [`error.${error.code}.field`]), `error.${error.code}`, `error.${error.code}.plain`, `card.error.${error.code}`], vars);
+  const specific = [...(error.field === undefined ? [] : [error.field]), ...Object.keys(error.params ?? {})].map(
+    (part) => `error.${error.code}.${part}`,
+  );
+  const key = firstWorded(
+    [
+      ...specific,
+      ...(label === '' ? [] : [`error.${error.code}.field`]),
+      `error.${error.code}`,
+      `error.${error.code}.plain`,
+      `card.error.${error.code}`,
+    ],
+    vars,
+  );
   return key === undefined ? t('error.unknown', { code: error.code }) : say(key, vars);
 }
 
@@ -156,5 +194,7 @@ export function cardDataIn(schema: z.ZodType, value: string): CardDataIssue | un
 
 /** Why a field was emptied, in words: the field named, what was in it, and that card data goes only in the card form. */
 export function clearedText(code: CardDataIssue, field: string, t: Translate): string {
-  return t(code === 'card_number_in_text' ? 'refusal.cardNumber.cleared' : 'refusal.securityCode.cleared', { field: labelOf(field, t) || field });
+  return t(code === 'card_number_in_text' ? 'refusal.cardNumber.cleared' : 'refusal.securityCode.cleared', {
+    field: labelOf(field, t) || field,
+  });
 }

@@ -8,7 +8,9 @@ type Source = typeof enUS;
 /** Every message the UI can show; en-US is the source of the keys. */
 export type MessageKey = keyof Source;
 
-type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | PlaceholdersIn<Rest> : never;
+type PlaceholdersIn<S extends string> = S extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PlaceholdersIn<Rest>
+  : never;
 
 /** The `{name}` placeholders of a message, read from its en-US text. */
 export type Placeholders<K extends MessageKey> = PlaceholdersIn<Source[K]>;
@@ -43,7 +45,10 @@ export const CATALOGUES: { readonly [L in Language]: Catalogue } = { 'en-US': en
 
 /** The languages the desk speaks, Spanish first (the default), each named in its own language for a switcher. */
 export const LANGUAGES: readonly Language[] = ['es-MX', 'en-US'];
-export const LANGUAGE_NAMES: { readonly [L in Language]: string } = { 'es-MX': 'Español (México)', 'en-US': 'English (US)' };
+export const LANGUAGE_NAMES: { readonly [L in Language]: string } = {
+  'es-MX': 'Español (México)',
+  'en-US': 'English (US)',
+};
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -56,24 +61,39 @@ export function placeholdersOf(text: string): string[] {
  * Fills `{name}` with `vars.name`; numbers are written the language's way. A placeholder without a value
  * stays visible as `{name}` so that the gap is noticed rather than silently dropped.
  */
-export function interpolate(text: string, vars: Readonly<Record<string, string | number>> | undefined, language: Language): string {
+export function interpolate(
+  text: string,
+  vars: Readonly<Record<string, string | number>> | undefined,
+  language: Language,
+): string {
   if (!vars) return text;
   return text.replace(PLACEHOLDER, (whole, name: string, offset: number) => {
     const value = Object.hasOwn(vars, name) ? vars[name] : undefined;
     if (value === undefined) return whole;
     const shown = typeof value === 'number' ? new Intl.NumberFormat(language).format(value) : value;
     // A value that ends a sentence itself ("5:10 a.m.") is not followed by the sentence's own full stop again.
-    return shown.endsWith('.') && text.charAt(offset + whole.length) === '.' && text.charAt(offset + whole.length + 1) !== '.' ? shown.slice(0, -1) : shown;
+    return shown.endsWith('.') &&
+      text.charAt(offset + whole.length) === '.' &&
+      text.charAt(offset + whole.length + 1) !== '.'
+      ? shown.slice(0, -1)
+      : shown;
   });
 }
 
 /** The message for a key in a language, with its placeholders filled (unchecked: use `translate` or `t`). */
-export const messageFor = (language: Language, key: MessageKey, vars?: Readonly<Record<string, string | number>>): string =>
-  interpolate(CATALOGUES[language][key], vars, language);
+export const messageFor = (
+  language: Language,
+  key: MessageKey,
+  vars?: Readonly<Record<string, string | number>>,
+): string => interpolate(CATALOGUES[language][key], vars, language);
 
 /** The message for a key in a language, with its placeholders filled. */
 export function translate(language: Language, key: PlainKey): string;
 export function translate<K extends TemplateKey>(language: Language, key: K, vars: Vars<K>): string;
-export function translate(language: Language, key: MessageKey, vars?: Readonly<Record<string, string | number>>): string {
+export function translate(
+  language: Language,
+  key: MessageKey,
+  vars?: Readonly<Record<string, string | number>>,
+): string {
   return messageFor(language, key, vars);
 }

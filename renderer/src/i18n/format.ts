@@ -34,7 +34,9 @@ function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): In
  */
 export function formatMoney(amount: number, currency: MoneyCurrency, language: Language): string {
   const code = currency.toUpperCase();
-  const figure = numberFormat(language, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(amount);
+  const figure = numberFormat(language, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).format(
+    amount,
+  );
   return `${figure} ${code}`;
 }
 
@@ -56,7 +58,9 @@ function parseInstant(iso: string): { at: number; calendarDay: boolean } | undef
 export function formatDate(iso: string, language: Language, timeZone?: string): string {
   const instant = parseInstant(iso);
   if (!instant) return iso;
-  return dateFormat(language, { dateStyle: 'medium', timeZone: instant.calendarDay ? 'UTC' : timeZone }).format(instant.at);
+  return dateFormat(language, { dateStyle: 'medium', timeZone: instant.calendarDay ? 'UTC' : timeZone }).format(
+    instant.at,
+  );
 }
 
 /** "Mar 14, 2025, 3:05 PM" / "14 mar 2025, 15:05"; a calendar date alone is shown as a date. */

@@ -12,7 +12,11 @@ export function DataTable({ columns, className, label, labelledBy, children }: P
   return (
     // Focusable, so that a table wider than its panel (ids are never broken) can be scrolled from the keyboard.
     <div className="table-scroll" tabIndex={0} role="region" aria-label={label} aria-labelledby={labelledBy}>
-      <table className={className === undefined ? 'table' : `table ${className}`} aria-label={label} aria-labelledby={labelledBy}>
+      <table
+        className={className === undefined ? 'table' : `table ${className}`}
+        aria-label={label}
+        aria-labelledby={labelledBy}
+      >
         <thead>
           <tr>
             {columns.map((column, index) => (

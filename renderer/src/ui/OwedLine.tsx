@@ -14,7 +14,11 @@ export function owedState(balance: Pick<ReservationBalance, 'owedCents' | 'overp
   return { kind: 'owed', cents: balance.owedCents };
 }
 
-const LABEL: Record<OwedState['kind'], PlainKey> = { owed: 'reservation.owed', overpaid: 'owed.overpaid', closed: 'owed.closed' };
+const LABEL: Record<OwedState['kind'], PlainKey> = {
+  owed: 'reservation.owed',
+  overpaid: 'owed.overpaid',
+  closed: 'owed.closed',
+};
 
 interface Props {
   balance: ReservationBalance;
@@ -33,8 +37,16 @@ export function OwedLine({ balance, owedLabel = 'reservation.owed', withHelp = f
   const label = state.kind === 'owed' ? owedLabel : LABEL[state.kind];
   return (
     <span className={className} data-owed={state.kind}>
-      {t(label)}: <strong className={state.kind === 'overpaid' ? 'owed--overpaid' : undefined}>{state.kind === 'closed' ? t('owed.nothing') : money(state.cents, currency)}</strong>
-      {withHelp && state.kind !== 'owed' && <span className="hint owed__help"> {t(state.kind === 'overpaid' ? 'owed.overpaidHelp' : 'owed.closedHelp')}</span>}
+      {t(label)}:{' '}
+      <strong className={state.kind === 'overpaid' ? 'owed--overpaid' : undefined}>
+        {state.kind === 'closed' ? t('owed.nothing') : money(state.cents, currency)}
+      </strong>
+      {withHelp && state.kind !== 'owed' && (
+        <span className="hint owed__help">
+          {' '}
+          {t(state.kind === 'overpaid' ? 'owed.overpaidHelp' : 'owed.closedHelp')}
+        </span>
+      )}
     </span>
   );
 }

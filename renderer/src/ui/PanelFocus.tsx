@@ -3,7 +3,15 @@
 import type { JSX, ReactNode } from 'react';
 import { RESTING, usePanelFocus } from './usePanelFocus';
 
-export function FocusHeading({ id, className, children }: { id: string; className?: string; children?: ReactNode }): JSX.Element {
+export function FocusHeading({
+  id,
+  className,
+  children,
+}: {
+  id: string;
+  className?: string;
+  children?: ReactNode;
+}): JSX.Element {
   const { focusRef } = usePanelFocus<HTMLHeadingElement>();
   return (
     <h2 ref={focusRef} id={id} className={className} tabIndex={-1} {...{ [RESTING]: '' }}>

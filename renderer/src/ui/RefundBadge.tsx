@@ -11,7 +11,13 @@ const REFUND: Record<RefundStatus, PlainKey> = {
   canceled: 'refund.status.canceled',
 };
 
-const TONE: Record<string, string> = { succeeded: 'succeeded', approved: 'succeeded', failed: 'failed', canceled: 'failed', rejected: 'failed' };
+const TONE: Record<string, string> = {
+  succeeded: 'succeeded',
+  approved: 'succeeded',
+  failed: 'failed',
+  canceled: 'failed',
+  rejected: 'failed',
+};
 
 export function RefundBadge({ status }: { status: string }): JSX.Element {
   const { t } = useI18n();

@@ -25,7 +25,12 @@ function onKey(event: KeyboardEvent): void {
   if (!holding) return;
   const target = event.target;
   // A field already has the focus (the agent clicked one): it takes the keys itself.
-  if (!releasing && target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return stop();
+  if (
+    (!releasing && target instanceof HTMLInputElement) ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  )
+    return stop();
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key.length === 1) held += event.key;
   else if (event.key === 'Backspace') held = held.slice(0, -1);

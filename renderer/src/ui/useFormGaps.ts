@@ -32,9 +32,11 @@ export function useFormGaps(): FormGaps {
       const value = field.value.trim();
       const min = field instanceof HTMLSelectElement ? -1 : field.minLength;
       const problem =
-        field.required && value === '' ? t('form.required', { field: labelOf(field) })
-        : min > 0 && value !== '' && field.value.length < min ? t('form.tooShort', { field: labelOf(field), min })
-        : undefined;
+        field.required && value === ''
+          ? t('form.required', { field: labelOf(field) })
+          : min > 0 && value !== '' && field.value.length < min
+            ? t('form.tooShort', { field: labelOf(field), min })
+            : undefined;
       if (problem !== undefined) {
         field.setAttribute('aria-invalid', 'true');
         field.focus();

@@ -21,7 +21,10 @@ const focusDropped = (): boolean => {
  * Refs for a panel's element to focus when it appears and the element to scroll into view (the same by default). The
  * focus is taken only when it was dropped, never from where the agent is typing (the search box, another field).
  */
-export function usePanelFocus<F extends HTMLElement, S extends HTMLElement = F>(): { focusRef: RefObject<F | null>; scrollRef: RefObject<S | null> } {
+export function usePanelFocus<F extends HTMLElement, S extends HTMLElement = F>(): {
+  focusRef: RefObject<F | null>;
+  scrollRef: RefObject<S | null>;
+} {
   const focusRef = useRef<F>(null);
   const scrollRef = useRef<S>(null);
   useEffect(() => {

@@ -72,7 +72,9 @@ export async function keyCard(page: Page, number: string, cvc = '123'): Promise<
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(
-    results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+    results.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    ),
     `axe on ${screen}`,
   ).toEqual([]);
 }
@@ -104,7 +106,9 @@ export async function payInFull(page: Page, query: string, guest: string): Promi
 export function journalChallengeLink(app: AppHarness, reservationId: string): string | undefined {
   const db = new Database(join(app.dataDir, 'journal.db'), { readonly: true });
   try {
-    const row = db.prepare('SELECT next_action_url AS link FROM payments WHERE reservation_id = ? AND next_action_url IS NOT NULL').get(reservationId) as { link: string } | undefined;
+    const row = db
+      .prepare('SELECT next_action_url AS link FROM payments WHERE reservation_id = ? AND next_action_url IS NOT NULL')
+      .get(reservationId) as { link: string } | undefined;
     return row?.link;
   } finally {
     db.close();
@@ -115,7 +119,11 @@ export function journalChallengeLink(app: AppHarness, reservationId: string): st
 export function journalPaymentKeys(app: AppHarness): string[] {
   const db = new Database(join(app.dataDir, 'journal.db'), { readonly: true });
   try {
-    return (db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as { key: string }[]).map((r) => r.key);
+    return (
+      db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as {
+        key: string;
+      }[]
+    ).map((r) => r.key);
   } finally {
     db.close();
   }

@@ -164,20 +164,27 @@ export interface HarnessOptions {
 }
 
 /** The app in a page: main's stack over a temp folder, the built renderer served locally, window.api wired to the door. */
-export async function startHarness(page: Page, options: HarnessOptions): Promise<AppHarness & { stop(): Promise<void> }> {
+export async function startHarness(
+  page: Page,
+  options: HarnessOptions,
+): Promise<AppHarness & { stop(): Promise<void> }> {
   const server = await startStaticServer(path.join(root, 'out/renderer'));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cpd-e2e-'));
   const protection: boolean[] = [];
   let current = options.language;
-  const sim = options.simulator ?? (await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
+  const sim =
+    options.simulator ?? (await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
   const gate = createGate();
   const start = () =>
     createMainStack({
       dataDir,
       version: 'e2e',
       fetch: heldFetch(gate),
-      service: { environment: 'training', simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 } },
+      service: {
+        environment: 'training',
+        simulator: { processingDelayMs: options.processingDelayMs, refundDelayMs: 300 },
+      },
       connect: () =>
         Promise.resolve({
           config: simulatorConfig(sim),
@@ -195,8 +202,14 @@ export async function startHarness(page: Page, options: HarnessOptions): Promise
       ...(options.storage === undefined ? {} : { storage: options.storage() }),
       ...(options.refundLimits === undefined ? {} : { refundLimits: options.refundLimits }),
       ...(options.pollScheduleMs === undefined ? {} : { pollScheduleMs: options.pollScheduleMs }),
-      ...(options.updateStatus === undefined ? {} : { updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined } }),
-      ...(options.messaging === undefined ? {} : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
+      ...(options.updateStatus === undefined
+        ? {}
+        : {
+            updates: { status: () => options.updateStatus ?? { state: 'disabled' as const }, restart: () => undefined },
+          }),
+      ...(options.messaging === undefined
+        ? {}
+        : { messaging: options.messaging.config, messagingSecrets: options.messaging.secrets, trainingOutbox: false }),
     });
   const isTrustedSender = (sender: SenderInfo): boolean => sender.isMainFrame && isAppUrl(sender.url, url);
   const startup = createStartup({ language: () => current, isTrustedSender });
@@ -293,8 +306,19 @@ export const test = base.extend<{ app: AppHarness } & HarnessOptions>({
   doorDelayMs: [undefined, { option: true }],
   pollScheduleMs: [undefined, { option: true }],
   updateStatus: [undefined, { option: true }],
-  app: async ({ page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, pollScheduleMs, updateStatus }, use) => {
-    const harness = await startHarness(page, { language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, pollScheduleMs, updateStatus });
+  app: async (
+    { page, language, processingDelayMs, idleTimeoutMs, refundLimits, doorDelayMs, pollScheduleMs, updateStatus },
+    use,
+  ) => {
+    const harness = await startHarness(page, {
+      language,
+      processingDelayMs,
+      idleTimeoutMs,
+      refundLimits,
+      doorDelayMs,
+      pollScheduleMs,
+      updateStatus,
+    });
     try {
       await use(harness);
     } finally {

@@ -31,13 +31,10 @@ export function startStaticServer(root: string): Promise<Server> {
       notFound();
       return;
     }
-    readFile(file).then(
-      (body) => {
-        const type = contentTypes[path.extname(file)] ?? 'application/octet-stream';
-        response.writeHead(200, { 'content-type': type }).end(body);
-      },
-      notFound,
-    );
+    readFile(file).then((body) => {
+      const type = contentTypes[path.extname(file)] ?? 'application/octet-stream';
+      response.writeHead(200, { 'content-type': type }).end(body);
+    }, notFound);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -106,7 +106,10 @@ export const test = base.extend<{ launchDesk: LaunchDesk; desk: Desk }>({
     }
     if (testInfo.status !== testInfo.expectedStatus) {
       for (const [index, entry] of launched.entries()) {
-        await testInfo.attach(`main process output, launch ${index + 1}`, { body: entry.output.join(''), contentType: 'text/plain' });
+        await testInfo.attach(`main process output, launch ${index + 1}`, {
+          body: entry.output.join(''),
+          contentType: 'text/plain',
+        });
       }
     }
     for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
@@ -121,7 +124,10 @@ export const test = base.extend<{ launchDesk: LaunchDesk; desk: Desk }>({
  * Starts the app a second time on a data folder, as a double-click on its icon does, and resolves with its exit code.
  * Playwright starts Electron with --no-sandbox on Linux (the SUID helper is rarely set up); the second start does too.
  */
-export async function startSecondInstance(userDataDir: string, env: Record<string, string> = launchEnv()): Promise<number | null> {
+export async function startSecondInstance(
+  userDataDir: string,
+  env: Record<string, string> = launchEnv(),
+): Promise<number | null> {
   const binary = findElectronBinary();
   if (!binary.available) throw new Error(binary.reason);
   const args = [...(process.platform === 'linux' ? ['--no-sandbox'] : []), ...appArgs(userDataDir)];

@@ -40,7 +40,9 @@ describe('findElectronBinary', () => {
   it('reports a package installed with ELECTRON_SKIP_BINARY_DOWNLOAD (no path.txt) as having no binary', () => {
     const found = findElectronBinary({ env: {}, platform: 'linux', packageDir });
     expect(found).toMatchObject({ available: false });
-    expect(found.available ? '' : found.reason).toMatch(/^no Electron binary \(node_modules\/electron\/dist\/electron was never downloaded\); install electron normally/);
+    expect(found.available ? '' : found.reason).toMatch(
+      /^no Electron binary \(node_modules\/electron\/dist\/electron was never downloaded\); install electron normally/,
+    );
   });
 
   it('reports a path.txt whose binary is gone as having no binary', async () => {
@@ -59,7 +61,9 @@ describe('findElectronBinary', () => {
     await fakeBinary(path.join(packageDir, 'dist/Electron.app/Contents/MacOS/Electron'));
     const override = path.join(root, 'electron-dist');
     await fakeBinary(path.join(override, 'Electron.app/Contents/MacOS/Electron'));
-    expect(findElectronBinary({ env: { ELECTRON_OVERRIDE_DIST_PATH: override }, platform: 'darwin', packageDir })).toEqual({
+    expect(
+      findElectronBinary({ env: { ELECTRON_OVERRIDE_DIST_PATH: override }, platform: 'darwin', packageDir }),
+    ).toEqual({
       available: true,
       executablePath: path.join(override, 'Electron.app/Contents/MacOS/Electron'),
     });
@@ -68,7 +72,9 @@ describe('findElectronBinary', () => {
   it('uses ELECTRON_OVERRIDE_DIST_PATH/electron when the package never wrote path.txt', async () => {
     const override = path.join(root, 'electron-dist');
     await fakeBinary(path.join(override, 'electron'));
-    expect(findElectronBinary({ env: { ELECTRON_OVERRIDE_DIST_PATH: override }, platform: 'linux', packageDir })).toEqual({
+    expect(
+      findElectronBinary({ env: { ELECTRON_OVERRIDE_DIST_PATH: override }, platform: 'linux', packageDir }),
+    ).toEqual({
       available: true,
       executablePath: path.join(override, 'electron'),
     });
@@ -94,7 +100,9 @@ describe('electronSkipReason', () => {
 
   it('is undefined only when there is a binary and a display', async () => {
     await writeFile(path.join(packageDir, 'path.txt'), 'electron');
-    expect(electronSkipReason({ env: { DISPLAY: ':0' }, platform: 'linux', packageDir })).toMatch(/^no Electron binary/);
+    expect(electronSkipReason({ env: { DISPLAY: ':0' }, platform: 'linux', packageDir })).toMatch(
+      /^no Electron binary/,
+    );
     await fakeBinary(path.join(packageDir, 'dist/electron'));
     expect(electronSkipReason({ env: {}, platform: 'linux', packageDir })).toMatch(/^no display/);
     expect(electronSkipReason({ env: { DISPLAY: ':0' }, platform: 'linux', packageDir })).toBeUndefined();

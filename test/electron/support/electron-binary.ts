@@ -34,7 +34,8 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-const HOW_TO_GET_ONE = 'install electron normally (with its binary) or set ELECTRON_OVERRIDE_DIST_PATH to a folder holding it';
+const HOW_TO_GET_ONE =
+  'install electron normally (with its binary) or set ELECTRON_OVERRIDE_DIST_PATH to a folder holding it';
 
 export interface Place {
   env?: NodeJS.ProcessEnv;
@@ -56,8 +57,13 @@ function electronPackageDir(): string | undefined {
  * executablePath is given): ELECTRON_OVERRIDE_DIST_PATH first, else node_modules/electron/dist/<path.txt>;
  * only the download it would start is left out.
  */
-export function findElectronBinary({ env = process.env, platform = process.platform, packageDir = electronPackageDir() }: Place = {}): ElectronBinary {
-  if (packageDir === undefined) return { available: false, reason: `the electron package is not installed; ${HOW_TO_GET_ONE}` };
+export function findElectronBinary({
+  env = process.env,
+  platform = process.platform,
+  packageDir = electronPackageDir(),
+}: Place = {}): ElectronBinary {
+  if (packageDir === undefined)
+    return { available: false, reason: `the electron package is not installed; ${HOW_TO_GET_ONE}` };
   let recorded: string | undefined;
   try {
     recorded = readFileSync(path.join(packageDir, 'path.txt'), 'utf8');
@@ -70,11 +76,17 @@ export function findElectronBinary({ env = process.env, platform = process.platf
     const candidate = path.join(overrideDir, recorded ?? 'electron');
     return isExecutableFile(candidate)
       ? { available: true, executablePath: candidate }
-      : { available: false, reason: `ELECTRON_OVERRIDE_DIST_PATH is set, but ${candidate} is not an executable file; ${HOW_TO_GET_ONE}` };
+      : {
+          available: false,
+          reason: `ELECTRON_OVERRIDE_DIST_PATH is set, but ${candidate} is not an executable file; ${HOW_TO_GET_ONE}`,
+        };
   }
   if (recorded === undefined) {
     const expected = platformPath(platform) ?? 'electron';
-    return { available: false, reason: `no Electron binary (node_modules/electron/dist/${expected} was never downloaded); ${HOW_TO_GET_ONE}` };
+    return {
+      available: false,
+      reason: `no Electron binary (node_modules/electron/dist/${expected} was never downloaded); ${HOW_TO_GET_ONE}`,
+    };
   }
   const candidate = path.join(packageDir, 'dist', recorded);
   return isExecutableFile(candidate)
@@ -87,7 +99,9 @@ export function missingDisplay({ env = process.env, platform = process.platform 
   if (platform !== 'linux') return undefined;
   const display = env['DISPLAY'] ?? '';
   const wayland = env['WAYLAND_DISPLAY'] ?? '';
-  return display === '' && wayland === '' ? 'no display (DISPLAY and WAYLAND_DISPLAY are unset; run the tests under xvfb-run)' : undefined;
+  return display === '' && wayland === ''
+    ? 'no display (DISPLAY and WAYLAND_DISPLAY are unset; run the tests under xvfb-run)'
+    : undefined;
 }
 
 /** Why the Electron tests cannot run here, or undefined when they can. */

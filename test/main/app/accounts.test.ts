@@ -23,16 +23,34 @@ afterEach(async () => {
 
 describe('reserved operator ids', () => {
   it('the first admin cannot be called "anonymous"', async () => {
-    const answer = await stack.dispatch('session:createFirstAdmin', sender, { id: 'Anonymous', displayName: 'Who', password: PASSWORD });
-    expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'id', message: expect.stringMatching(RESERVED) as string } });
+    const answer = await stack.dispatch('session:createFirstAdmin', sender, {
+      id: 'Anonymous',
+      displayName: 'Who',
+      password: PASSWORD,
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', field: 'id', message: expect.stringMatching(RESERVED) as string },
+    });
     expect(await stack.directory.needsFirstAdmin()).toBe(true);
   });
 
   it('an admin cannot create "system" or "anonymous", in any case; the refusal names the field', async () => {
-    expect((await stack.dispatch('session:createFirstAdmin', sender, { id: 'ada', displayName: 'Ada', password: PASSWORD })).ok).toBe(true);
+    expect(
+      (await stack.dispatch('session:createFirstAdmin', sender, { id: 'ada', displayName: 'Ada', password: PASSWORD }))
+        .ok,
+    ).toBe(true);
     for (const id of ['system', 'SYSTEM', ' anonymous']) {
-      const answer = await stack.dispatch('operators:create', sender, { id, displayName: 'Impostor', role: 'supervisor', password: PASSWORD });
-      expect(answer, id).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'id', message: expect.stringMatching(RESERVED) as string } });
+      const answer = await stack.dispatch('operators:create', sender, {
+        id,
+        displayName: 'Impostor',
+        role: 'supervisor',
+        password: PASSWORD,
+      });
+      expect(answer, id).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', field: 'id', message: expect.stringMatching(RESERVED) as string },
+      });
     }
     expect((await stack.directory.list('ada')).map((o) => o.id)).toEqual(['ada']);
   });

@@ -53,7 +53,12 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
       acknowledgedPaymentIds: [],
     });
     await a.until(payment.id, (status) => status === 'succeeded');
-    const request = await a.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, reason: 'cancellation', note: 'Guest cancelled by phone' });
+    const request = await a.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      reason: 'cancellation',
+      note: 'Guest cancelled by phone',
+    });
     return { paymentId: payment.id, requestId: request.id };
   }
 
@@ -61,7 +66,13 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
   async function refundAtA(a: Desk, paymentId: string, amountCents: number): Promise<string[]> {
     await a.signIn(ADMIN);
     const shown = (await a.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds.map((r) => r.id);
-    const refunded = await a.ok<Output<'refunds:create'>>('refunds:create', { operationId: randomUUID(), paymentId, amountCents, reason: 'requested_by_customer', acknowledgedRefundIds: shown });
+    const refunded = await a.ok<Output<'refunds:create'>>('refunds:create', {
+      operationId: randomUUID(),
+      paymentId,
+      amountCents,
+      reason: 'requested_by_customer',
+      acknowledgedRefundIds: shown,
+    });
     return refunded.refunds.map((r) => r.id);
   }
 
@@ -82,7 +93,14 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
       requestedBy: AGENT.id,
       requestedByName: 'Ana',
       note: 'Guest cancelled by phone',
-      payment: { reservationId: RESERVATION, amountCents: 12_000, currency: 'usd', status: 'succeeded', brand: 'visa', last4: '4242' },
+      payment: {
+        reservationId: RESERVATION,
+        amountCents: 12_000,
+        currency: 'usd',
+        status: 'succeeded',
+        brand: 'visa',
+        last4: '4242',
+      },
     });
     expect(item?.amountCents).toBeUndefined();
     expect(item?.payment?.refunds.map((r) => r.id)).toEqual(made);
@@ -101,18 +119,33 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
 
     // Meanwhile another refund goes through at desk A: all that is left is now 90.00, not the 120.00 the supervisor saw.
     const made = await refundAtA(a, paymentId, 3_000);
-    const refused = await b.refused('refunds:approve', { requestId, acknowledgedRefundIds: made, expectedAmountCents: 12_000 });
-    expect(refused).toMatchObject({ code: 'refund_amount_changed', params: { expectedCents: 12_000, amountCents: 9_000, currency: 'usd' } });
+    const refused = await b.refused('refunds:approve', {
+      requestId,
+      acknowledgedRefundIds: made,
+      expectedAmountCents: 12_000,
+    });
+    expect(refused).toMatchObject({
+      code: 'refund_amount_changed',
+      params: { expectedCents: 12_000, amountCents: 9_000, currency: 'usd' },
+    });
     expect((await b.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds).toHaveLength(1);
-    const after = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find((r) => r.id === requestId);
+    const after = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find(
+      (r) => r.id === requestId,
+    );
     expect(after).toMatchObject({ status: 'pending', refundCents: 9_000 });
 
-    const approved = await b.ok<Output<'refunds:approve'>>('refunds:approve', { requestId, acknowledgedRefundIds: made, expectedAmountCents: 9_000 });
+    const approved = await b.ok<Output<'refunds:approve'>>('refunds:approve', {
+      requestId,
+      acknowledgedRefundIds: made,
+      expectedAmountCents: 9_000,
+    });
     expect(approved.request.status).toBe('approved');
     expect(approved.payment.refunds.map((r) => r.amountCents).sort()).toEqual([3_000, 9_000]);
     expect(approved.payment.refundableCents).toBe(0);
     // Decided, it shows what its refund took, not what is left now (nothing).
-    const decided = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find((r) => r.id === requestId);
+    const decided = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find(
+      (r) => r.id === requestId,
+    );
     expect(decided).toMatchObject({ status: 'approved', refundCents: 9_000, decidedByName: 'Sam' });
   });
 
@@ -122,8 +155,15 @@ describe.each(useStoreBackends(CENTER_STORES))('the approvals queue on $name', (
     await b.signIn(SUPERVISOR);
     await b.ok('refunds:reject', { requestId, note: 'No cancellation on file; call the hotel first' });
 
-    const item = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find((r) => r.id === requestId);
-    expect(item).toMatchObject({ status: 'rejected', decidedBy: SUPERVISOR.id, decidedByName: 'Sam', decisionNote: 'No cancellation on file; call the hotel first' });
+    const item = (await b.ok<Output<'refunds:queue'>>('refunds:queue', { status: 'all' })).requests.find(
+      (r) => r.id === requestId,
+    );
+    expect(item).toMatchObject({
+      status: 'rejected',
+      decidedBy: SUPERVISOR.id,
+      decidedByName: 'Sam',
+      decisionNote: 'No cancellation on file; call the hotel first',
+    });
     expect(Date.parse(item?.decidedAt ?? '')).not.toBeNaN();
   });
 });

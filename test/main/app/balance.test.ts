@@ -8,9 +8,16 @@ import { AGENT, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 let desk: Desk;
-const overview = () => desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+const overview = () =>
+  desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
 const pay = (methodId: string, amountCents: number) =>
-  desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'usd', reservationId: RESERVATION });
+  desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents,
+    currency: 'usd',
+    reservationId: RESERVATION,
+  });
 
 beforeAll(async () => {
   desk = await openDesk();
@@ -22,7 +29,17 @@ afterAll(async () => {
 
 describe('reservations:overview balance', () => {
   it('starts at the source balance, with nothing charged today', async () => {
-    expect((await overview()).balance).toEqual({ sourceBalanceCents: 98_000, takenCents: 0, refundedCents: 0, reopenedCents: 0, owedCents: 98_000, overpaidCents: 0, closed: false, currency: 'usd', chargedToday: [] });
+    expect((await overview()).balance).toEqual({
+      sourceBalanceCents: 98_000,
+      takenCents: 0,
+      refundedCents: 0,
+      reopenedCents: 0,
+      owedCents: 98_000,
+      overpaidCents: 0,
+      closed: false,
+      currency: 'usd',
+      chargedToday: [],
+    });
   });
 
   it('goes down by a succeeded payment, says it was charged today, and a declined one changes nothing', async () => {
@@ -40,17 +57,29 @@ describe('reservations:overview balance', () => {
   it('goes back up by the refund of a fraudulent charge once it succeeded (shared/payments/refund-effect.ts)', async () => {
     const paymentId = (await overview()).balance?.chargedToday[0]?.paymentId ?? '';
     await desk.signIn(SUPERVISOR);
-    await desk.ok('refunds:create', { operationId: randomUUID(), paymentId, amountCents: 10_000, reason: 'fraudulent' });
+    await desk.ok('refunds:create', {
+      operationId: randomUUID(),
+      paymentId,
+      amountCents: 10_000,
+      reason: 'fraudulent',
+    });
     for (let i = 0; i < 50 && (await overview()).balance?.refundedCents !== 10_000; i += 1) {
       await desk.ok('payments:get', { paymentId });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect((await overview()).balance).toMatchObject({ takenCents: 30_000, refundedCents: 10_000, reopenedCents: 10_000, owedCents: 78_000 });
+    expect((await overview()).balance).toMatchObject({
+      takenCents: 30_000,
+      refundedCents: 10_000,
+      reopenedCents: 10_000,
+      owedCents: 78_000,
+    });
     await desk.signIn(AGENT);
   });
 
   it('has no balance for a reservation its source does not know', async () => {
-    const result = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: 'NOPE-000000' });
+    const result = await desk.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: 'NOPE-000000',
+    });
     expect(result.balance).toBeUndefined();
   });
 });

@@ -47,7 +47,9 @@ describe('a row the center cannot take as it is', () => {
     await desk.stack.audit.flush();
 
     const rows = await rowsOf(deskId);
-    const refusedRow = rows.find((row) => row.action === 'call.refused' && row.resource?.startsWith('payments:pay') === true);
+    const refusedRow = rows.find(
+      (row) => row.action === 'call.refused' && row.resource?.startsWith('payments:pay') === true,
+    );
     expect(refusedRow).toBeDefined();
     expect(refusedRow?.resource).not.toContain('\u0000');
     // The agent's sign-in, after it.

@@ -55,31 +55,53 @@ afterEach(async () => {
 });
 
 async function onCenter(seed: boolean, dataDir?: string): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim) }, { storage: () => centerStorage(center.app), seed, ...(dataDir === undefined ? {} : { dataDir }) });
+  const desk = await openDesk(
+    { connect: attachedTo(sim) },
+    { storage: () => centerStorage(center.app), seed, ...(dataDir === undefined ? {} : { dataDir }) },
+  );
   desks.push(desk);
   return desk;
 }
 
 /** A desk's rows in the center's table, in its chain's order (read as the superuser). */
 const rowsOf = (deskId: string, afterSeq = 0): Promise<CenterRow[]> =>
-  center.query<CenterRow>('SELECT id, seq, actor, action, outcome, resource, details FROM audit.audit WHERE desk_id = $1 AND seq > $2 ORDER BY seq', [deskId, afterSeq]);
+  center.query<CenterRow>(
+    'SELECT id, seq, actor, action, outcome, resource, details FROM audit.audit WHERE desk_id = $1 AND seq > $2 ORDER BY seq',
+    [deskId, afterSeq],
+  );
 
-const lastSeq = async (deskId: string): Promise<number> => Number((await center.query<{ n: string | null }>('SELECT max(seq) AS n FROM audit.audit WHERE desk_id = $1', [deskId]))[0]?.n ?? 0);
+const lastSeq = async (deskId: string): Promise<number> =>
+  Number(
+    (await center.query<{ n: string | null }>('SELECT max(seq) AS n FROM audit.audit WHERE desk_id = $1', [deskId]))[0]
+      ?.n ?? 0,
+  );
 
 /** What each row says, in short: who, what, how, the refusal's code, and the channel of a call refused at the door. */
 const said = (rows: readonly CenterRow[]): string[][] =>
   rows.map((row) => {
     const { code } = JSON.parse(row.details) as { code?: string };
-    return [row.actor, row.action, row.outcome, code ?? '', ...(row.action === 'call.refused' ? [row.resource ?? ''] : [])];
+    return [
+      row.actor,
+      row.action,
+      row.outcome,
+      code ?? '',
+      ...(row.action === 'call.refused' ? [row.resource ?? ''] : []),
+    ];
   });
 
 /** The center's own check, signed in as a person granted the auditor role (npm run audit:verify -- --center). */
 async function auditorVerifies(): Promise<Awaited<ReturnType<typeof verifyCenterAudit>>> {
   const person = { name: `${center.database.name}_alice`, password: 'alice audits 42' };
-  await center.query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
+  await center.query(
+    `CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`,
+  );
   await center.query(`GRANT ${pg.escapeIdentifier(center.roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
   try {
-    return await verifyCenterAudit({ ...center.app, user: person.name, password: () => Promise.resolve(person.password) });
+    return await verifyCenterAudit({
+      ...center.app,
+      user: person.name,
+      password: () => Promise.resolve(person.password),
+    });
   } finally {
     await center.query(`DROP ROLE ${pg.escapeIdentifier(person.name)}`);
   }
@@ -90,17 +112,30 @@ async function auditorVerifies(): Promise<Awaited<ReturnType<typeof verifyCenter
  * then (the center keeps the sessions). Each a channel of its own: the same refusal within a minute is written once.
  */
 async function refusalsAt(desk: Desk): Promise<void> {
-  const pay = await desk.refused('payments:pay', { operationId: randomUUID(), methodId: 'pm_x', amountCents: -5, currency: 'usd', reservationId: RESERVATION, acknowledgedPaymentIds: [] });
+  const pay = await desk.refused('payments:pay', {
+    operationId: randomUUID(),
+    methodId: 'pm_x',
+    amountCents: -5,
+    currency: 'usd',
+    reservationId: RESERVATION,
+    acknowledgedPaymentIds: [],
+  });
   const accounts = await desk.refused('operators:list', {});
   const signIn = await desk.refused('session:signIn', { id: 'Sam', password: 'not the password' });
   for (const error of [pay, accounts, signIn]) expect(error.code).toBe('center_unavailable');
 }
 
 /** The rows refusalsAt writes, as `said` puts them. */
-const REFUSED = ['payments:pay', 'operators:list', 'session:signIn'].map((channel) => ['anonymous', 'call.refused', 'refused', 'center_unavailable', channel]);
+const REFUSED = ['payments:pay', 'operators:list', 'session:signIn'].map((channel) => [
+  'anonymous',
+  'call.refused',
+  'refused',
+  'center_unavailable',
+  channel,
+]);
 
 describe('the audit trail while the center is down', () => {
-  it('keeps every row on the desk while PostgreSQL is stopped and writes them in order when it is back: the payment has its operator\'s row, the chain verifies', async () => {
+  it("keeps every row on the desk while PostgreSQL is stopped and writes them in order when it is back: the payment has its operator's row, the chain verifies", async () => {
     const a = await onCenter(true);
     const deskId = a.stack.audit.deskId;
     await a.signIn(AGENT);
@@ -110,12 +145,27 @@ describe('the audit trail while the center is down', () => {
     expect(before).toBeGreaterThan(0);
 
     // The service holds its answer while the center stops under the desk: the desk keeps the answer (main/payments engine).
-    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${sim.controlUrl}/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
+        })
+      ).ok,
+    ).toBe(true);
     const operationId = randomUUID();
-    const paying = a.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, acknowledgedPaymentIds: [] });
+    const paying = a.call('payments:pay', {
+      operationId,
+      methodId,
+      amountCents: 12_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+      acknowledgedPaymentIds: [],
+    });
     // Stopped once the payment is begun in the center's journal (its request then goes out, held by the service).
     for (let i = 0; i < 100; i++) {
-      if ((await center.query('SELECT 1 FROM journal.operations WHERE operation_id = $1', [operationId])).length > 0) break;
+      if ((await center.query('SELECT 1 FROM journal.operations WHERE operation_id = $1', [operationId])).length > 0)
+        break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -140,17 +190,34 @@ describe('the audit trail while the center is down', () => {
     const paymentId = payments[0]?.id ?? '';
     await a.until(paymentId, (status) => status === 'succeeded');
     // A read of the trail at the desk shows what it kept (and writes it first when it has not yet).
-    expect((await a.stack.audit.query({ action: 'payment.result', resource: paymentId })).map((row) => row.actor)).toEqual(['system']);
+    expect(
+      (await a.stack.audit.query({ action: 'payment.result', resource: paymentId })).map((row) => row.actor),
+    ).toEqual(['system']);
 
     const rows = await rowsOf(deskId, before);
-    expect(said(rows)).toEqual([['ana', 'payment.create', 'refused', 'center_unavailable'], ...REFUSED, ['system', 'payment.result', 'ok', '']]);
+    expect(said(rows)).toEqual([
+      ['ana', 'payment.create', 'refused', 'center_unavailable'],
+      ...REFUSED,
+      ['system', 'payment.result', 'ok', ''],
+    ]);
     // In the chain's order, with nothing missing, and in the order they were written to the whole trail.
     expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, i) => before + i + 1));
     expect(rows.map((row) => Number(row.id))).toEqual(rows.map((row) => Number(row.id)).sort((x, y) => x - y));
     // Who took the payment: the operator's own row names its operation, which the journal answers with the payment.
-    const [taken] = await center.query<{ result_id: string }>("SELECT result_id FROM journal.operations WHERE kind = 'create_payment' AND operation_id = $1", [operationId]);
+    const [taken] = await center.query<{ result_id: string }>(
+      "SELECT result_id FROM journal.operations WHERE kind = 'create_payment' AND operation_id = $1",
+      [operationId],
+    );
     expect(taken?.result_id).toBe(paymentId);
-    expect(rows.filter((row) => row.action === 'payment.create' && (JSON.parse(row.details) as { operationId?: string }).operationId === operationId).map((row) => row.actor)).toEqual(['ana']);
+    expect(
+      rows
+        .filter(
+          (row) =>
+            row.action === 'payment.create' &&
+            (JSON.parse(row.details) as { operationId?: string }).operationId === operationId,
+        )
+        .map((row) => row.actor),
+    ).toEqual(['ana']);
     expect(rows.find((row) => row.action === 'payment.result')?.resource).toBe(paymentId);
 
     expect(await auditorVerifies()).toMatchObject({ ok: true });
@@ -180,7 +247,11 @@ describe('the audit trail while the center is down', () => {
     expect(await lastSeq(deskId)).toBe(before);
     const spool = new Database(join(dataDir, AUDIT_SPOOL_FILE), { readonly: true });
     try {
-      expect((spool.prepare('SELECT resource FROM spool ORDER BY id').all() as { resource: string }[]).map((row) => row.resource)).toEqual(REFUSED.map((row) => row[4]));
+      expect(
+        (spool.prepare('SELECT resource FROM spool ORDER BY id').all() as { resource: string }[]).map(
+          (row) => row.resource,
+        ),
+      ).toEqual(REFUSED.map((row) => row[4]));
     } finally {
       spool.close();
     }
@@ -191,7 +262,11 @@ describe('the audit trail while the center is down', () => {
     await again.stack.audit.flush();
     const rows = await rowsOf(deskId, before);
     // The kit signs out before it signs in: nobody was signed in at the new start.
-    expect(said(rows)).toEqual([...REFUSED, ['anonymous', 'session.signOut', 'refused', 'signed_out'], ['ana', 'session.signIn', 'ok', '']]);
+    expect(said(rows)).toEqual([
+      ...REFUSED,
+      ['anonymous', 'session.signOut', 'refused', 'signed_out'],
+      ['ana', 'session.signIn', 'ok', ''],
+    ]);
     expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, i) => before + i + 1));
     expect(await auditorVerifies()).toMatchObject({ ok: true });
   }, 90_000);

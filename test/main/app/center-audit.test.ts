@@ -65,8 +65,12 @@ describe('the audit trail of a center of two desks', () => {
     await a.close();
     stacks.splice(stacks.indexOf(a), 1);
     const again = await desk('a', settings);
-    expect((await again.audit.query({ action: 'settings.change', deskId: again.audit.deskId })).map((row) => row.seq)).toEqual([1]);
+    expect(
+      (await again.audit.query({ action: 'settings.change', deskId: again.audit.deskId })).map((row) => row.seq),
+    ).toEqual([1]);
     expect(again.audit.deskId).toBe(a.audit.deskId);
-    expect((await again.audit.query({ action: 'session.' })).map((row) => row.deskId).sort()).toEqual([a.audit.deskId, b.audit.deskId].sort());
+    expect((await again.audit.query({ action: 'session.' })).map((row) => row.deskId).sort()).toEqual(
+      [a.audit.deskId, b.audit.deskId].sort(),
+    );
   }, 60_000);
 });

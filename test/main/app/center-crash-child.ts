@@ -14,8 +14,21 @@ import { haltAfterSend, say } from '../support/crash-kit';
 const Job = z.strictObject({
   point: z.literal('after-send'),
   dataDir: z.string().min(1),
-  center: z.strictObject({ host: z.string(), port: z.number().int(), database: z.string(), user: z.string(), password: z.string() }),
-  sim: z.strictObject({ authUrl: z.url(), cdeUrl: z.url(), baseUrl: z.url(), controlUrl: z.url(), clientId: z.string(), clientSecret: z.string() }),
+  center: z.strictObject({
+    host: z.string(),
+    port: z.number().int(),
+    database: z.string(),
+    user: z.string(),
+    password: z.string(),
+  }),
+  sim: z.strictObject({
+    authUrl: z.url(),
+    cdeUrl: z.url(),
+    baseUrl: z.url(),
+    controlUrl: z.url(),
+    clientId: z.string(),
+    clientSecret: z.string(),
+  }),
   operator: z.strictObject({ id: z.string(), password: z.string() }),
   reservationId: z.string(),
   operationId: z.uuid(),
@@ -53,7 +66,14 @@ async function main(): Promise<void> {
     card: { number: '4242424242424242', expMonth: 12, expYear: job.expYear, cvv: '123' },
     reservationId: job.reservationId,
   })) as { id: string };
-  await ok('payments:pay', { operationId: job.operationId, methodId: method.id, amountCents: job.amountCents, currency: 'usd', reservationId: job.reservationId, acknowledgedPaymentIds: [] });
+  await ok('payments:pay', {
+    operationId: job.operationId,
+    methodId: method.id,
+    amountCents: job.amountCents,
+    currency: 'usd',
+    reservationId: job.reservationId,
+    acknowledgedPaymentIds: [],
+  });
   say('UNEXPECTED payments:pay answered without reaching after-send');
   process.exit(2);
 }

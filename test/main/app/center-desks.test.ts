@@ -41,12 +41,21 @@ const observed =
   (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    if (url.pathname.includes('/payments')) sent.push({ desk, method: request.method, path: url.pathname, key: request.headers.get('idempotency-key') ?? undefined });
+    if (url.pathname.includes('/payments'))
+      sent.push({
+        desk,
+        method: request.method,
+        path: url.pathname,
+        key: request.headers.get('idempotency-key') ?? undefined,
+      });
     return fetch(input, init);
   };
 
 async function openCenterDesk(name: string, seed: boolean): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim), fetch: observed(name) }, { storage: () => centerStorage(center.app), seed });
+  const desk = await openDesk(
+    { connect: attachedTo(sim), fetch: observed(name) },
+    { storage: () => centerStorage(center.app), seed },
+  );
   desks.push(desk);
   return desk;
 }
@@ -76,13 +85,19 @@ const refundInput = (paymentId: string, amountCents?: number) => ({
 
 async function payAt(desk: Desk, amountCents = 20_000): Promise<Output<'payments:pay'>> {
   const methodId = await desk.card(RESERVATION);
-  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'usd', reservationId: RESERVATION });
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents,
+    currency: 'usd',
+    reservationId: RESERVATION,
+  });
   await desk.until(payment.id, (status) => status === 'succeeded');
   return payment;
 }
 
 describe('three desks on one center', () => {
-  it("a payment taken at desk A is on the reservation at desk B, refunded there by a supervisor, and A sees the refund", async () => {
+  it('a payment taken at desk A is on the reservation at desk B, refunded there by a supervisor, and A sees the refund', async () => {
     const a = await openCenterDesk('A', true);
     const b = await openCenterDesk('B', false);
     await a.signIn(AGENT);
@@ -94,7 +109,9 @@ describe('three desks on one center', () => {
     await b.ok('refunds:create', refundInput(payment.id, 5_000));
 
     // The reservation at desk A (its journal, no call to the service) shows the refund made at B.
-    const overviewAtA = await a.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overviewAtA = await a.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overviewAtA.payments[0]?.refunds.map((r) => [r.amountCents, r.status])).toEqual([[5_000, 'succeeded']]);
     const atA = await a.ok<Output<'payments:get'>>('payments:get', { paymentId: payment.id });
     expect(atA.refunds.map((r) => r.amountCents)).toEqual([5_000]);
@@ -106,12 +123,23 @@ describe('three desks on one center', () => {
   it('a request made at A, approved at B and at C at the same moment: one refund, and the second is told who approved it', async () => {
     const a = await openCenterDesk('A', true);
     await a.signIn({ id: 'ada', password: 'a long password 42' });
-    await a.ok('operators:create', { id: SECOND_SUPERVISOR.id, displayName: 'Sue', role: 'supervisor', password: SECOND_SUPERVISOR.password });
+    await a.ok('operators:create', {
+      id: SECOND_SUPERVISOR.id,
+      displayName: 'Sue',
+      role: 'supervisor',
+      password: SECOND_SUPERVISOR.password,
+    });
     const b = await openCenterDesk('B', false);
     const c = await openCenterDesk('C', false);
     await a.signIn(AGENT);
     const payment = await payAt(a);
-    const request = await a.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, amountCents: 4_000, reason: 'cancellation', note: 'Cancelled by phone.' });
+    const request = await a.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 4_000,
+      reason: 'cancellation',
+      note: 'Cancelled by phone.',
+    });
 
     await b.signIn(SUPERVISOR);
     await c.signIn(SECOND_SUPERVISOR);
@@ -120,7 +148,10 @@ describe('three desks on one center', () => {
       const queue = await desk.ok<{ requests: { id: string }[] }>('refunds:queue', {});
       expect(queue.requests.map((r) => r.id)).toContain(request.id);
     }
-    const [atB, atC] = await Promise.all([b.call('refunds:approve', { requestId: request.id }), c.call('refunds:approve', { requestId: request.id })]);
+    const [atB, atC] = await Promise.all([
+      b.call('refunds:approve', { requestId: request.id }),
+      c.call('refunds:approve', { requestId: request.id }),
+    ]);
     const outcomes = [atB, atC];
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     const refused = outcomes.find((o) => !o.ok);
@@ -142,19 +173,41 @@ describe('three desks on one center', () => {
     const first = await payAt(a, 10_000);
     await b.signIn(SUPERVISOR);
     const methodId = await b.card(RESERVATION);
-    const second = await b.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 7_000, currency: 'usd', reservationId: RESERVATION });
+    const second = await b.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 7_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await b.until(second.id, (status) => status === 'succeeded');
     await b.ok('refunds:create', refundInput(first.id, 2_500));
 
-    const today = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const today = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
     const report = await b.ok<Output<'reports:endOfDay'>>('reports:endOfDay', { date: today });
-    expect(report.totals).toEqual([expect.objectContaining({ currency: 'usd', payments: 2, paymentsTotalCents: 17_000, refunds: 1, refundsTotalCents: 2_500, netCents: 14_500 })]);
+    expect(report.totals).toEqual([
+      expect.objectContaining({
+        currency: 'usd',
+        payments: 2,
+        paymentsTotalCents: 17_000,
+        refunds: 1,
+        refundsTotalCents: 2_500,
+        netCents: 14_500,
+      }),
+    ]);
     expect(report.agents.map((r) => [r.operatorId, r.payments, r.paymentsTotalCents]).sort()).toEqual([
       ['ana', 1, 10_000],
       ['sam', 1, 7_000],
     ]);
-    const [infoA, infoB] = [await a.ok<{ deskId: string }>('app:info', {}), await b.ok<{ deskId: string }>('app:info', {})];
-    expect(report.desks.map((d) => [d.deskId, d.payments, d.paymentsTotalCents, d.refunds, d.refundsTotalCents]).sort()).toEqual(
+    const [infoA, infoB] = [
+      await a.ok<{ deskId: string }>('app:info', {}),
+      await b.ok<{ deskId: string }>('app:info', {}),
+    ];
+    expect(
+      report.desks.map((d) => [d.deskId, d.payments, d.paymentsTotalCents, d.refunds, d.refundsTotalCents]).sort(),
+    ).toEqual(
       [
         [infoA.deskId, 1, 10_000, 0, 0],
         [infoB.deskId, 1, 7_000, 1, 2_500],
@@ -183,8 +236,12 @@ describe('three desks on one center', () => {
     const deskA = await a.ok<{ deskId: string }>('app:info', {});
     expect(error.params).toMatchObject({ deskId: deskA.deskId });
     // The agent chooses to end it and sign in here; desk A is told at its next call.
-    expect(await b.ok<{ id: string }>('session:signIn', { ...AGENT, endSessionElsewhere: true })).toMatchObject({ id: AGENT.id });
-    expect(await a.refused('reservations:overview', { reservationId: RESERVATION })).toMatchObject({ code: 'session_ended_elsewhere' });
+    expect(await b.ok<{ id: string }>('session:signIn', { ...AGENT, endSessionElsewhere: true })).toMatchObject({
+      id: AGENT.id,
+    });
+    expect(await a.refused('reservations:overview', { reservationId: RESERVATION })).toMatchObject({
+      code: 'session_ended_elsewhere',
+    });
   });
 
   it('each desk has its own desk id, and both say the records are in the center', async () => {
@@ -192,7 +249,10 @@ describe('three desks on one center', () => {
     const b = await openCenterDesk('B', false);
     await a.signIn(AGENT);
     await b.signIn(SUPERVISOR);
-    const [infoA, infoB] = await Promise.all([a.ok<{ deskId: string; storage: string }>('app:info', {}), b.ok<{ deskId: string; storage: string }>('app:info', {})]);
+    const [infoA, infoB] = await Promise.all([
+      a.ok<{ deskId: string; storage: string }>('app:info', {}),
+      b.ok<{ deskId: string; storage: string }>('app:info', {}),
+    ]);
     expect(infoA.deskId).not.toBe(infoB.deskId);
     expect([infoA.storage, infoB.storage]).toEqual(['center', 'center']);
   });
@@ -218,11 +278,16 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
   });
 
   const onOwn = async (name: string, seed: boolean, dataDir?: string): Promise<Desk> => {
-    const desk = await openDesk({ connect: attachedTo(sim), fetch: observed(name) }, { storage: () => centerStorage(ownCenter.app), seed, ...(dataDir === undefined ? {} : { dataDir }) });
+    const desk = await openDesk(
+      { connect: attachedTo(sim), fetch: observed(name) },
+      { storage: () => centerStorage(ownCenter.app), seed, ...(dataDir === undefined ? {} : { dataDir }) },
+    );
     desks.push(desk);
     return desk;
   };
-  const paymentKeys = () => [...new Set(sent.filter((s) => s.method === 'POST' && s.path.endsWith('/payments')).map((s) => s.key))];
+  const paymentKeys = () => [
+    ...new Set(sent.filter((s) => s.method === 'POST' && s.path.endsWith('/payments')).map((s) => s.key)),
+  ];
 
   it('desk A SIGKILLed between its journal commit and the answer: restarted, it sends the same key again, and there is exactly one payment', async () => {
     const seeded = await onOwn('seed', true);
@@ -232,32 +297,57 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     const job = {
       point: 'after-send',
       dataDir,
-      center: { host: ownCenter.app.host, port: ownCenter.app.port, database: ownCenter.app.database, user: ownCenter.app.user, password: ownCenter.roles.app.password },
-      sim: { authUrl: sim.authUrl, cdeUrl: sim.cdeUrl, baseUrl: sim.baseUrl, controlUrl: sim.controlUrl, clientId: sim.clientId, clientSecret: sim.clientSecret },
+      center: {
+        host: ownCenter.app.host,
+        port: ownCenter.app.port,
+        database: ownCenter.app.database,
+        user: ownCenter.app.user,
+        password: ownCenter.roles.app.password,
+      },
+      sim: {
+        authUrl: sim.authUrl,
+        cdeUrl: sim.cdeUrl,
+        baseUrl: sim.baseUrl,
+        controlUrl: sim.controlUrl,
+        clientId: sim.clientId,
+        clientSecret: sim.clientSecret,
+      },
       operator: AGENT,
       reservationId: RESERVATION,
       operationId: randomUUID(),
       amountCents: 12_300,
       expYear: YEAR,
     };
-    const { child } = await runToCrashPoint(fileURLToPath(new URL('./center-crash-child.ts', import.meta.url)), job, children);
+    const { child } = await runToCrashPoint(
+      fileURLToPath(new URL('./center-crash-child.ts', import.meta.url)),
+      job,
+      children,
+    );
     await sigkill(child);
     // The killed desk's operation row is in the center, committed before its request went out, still unanswered.
-    const written = await ownCenter.query<{ key: string; state: string }>("SELECT key, state FROM journal.operations WHERE kind = 'create_payment' AND operation_id = $1", [job.operationId]);
+    const written = await ownCenter.query<{ key: string; state: string }>(
+      "SELECT key, state FROM journal.operations WHERE kind = 'create_payment' AND operation_id = $1",
+      [job.operationId],
+    );
     expect(written).toEqual([{ key: expect.stringMatching(/^[0-9a-f-]{36}$/) as string, state: 'pending' }]);
 
     // The same desk (its data folder, its desk id) starts again on the center and recovers its own unanswered payment.
     const again = await onOwn('A again', false, dataDir);
     await again.stack.recover();
     await again.signIn(AGENT);
-    const overview = await again.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await again.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.payments.map((p) => p.amountCents)).toEqual([12_300]);
     await again.until(overview.payments[0]?.id ?? '', (status) => status === 'succeeded');
     // The recovery's request carried the key the killed desk had written before sending (one key, one payment).
     expect(paymentKeys()).toEqual([written[0]?.key]);
     const other = await onOwn('B', false);
     await other.signIn(SUPERVISOR);
-    expect((await other.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION })).payments).toHaveLength(1);
+    expect(
+      (await other.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION }))
+        .payments,
+    ).toHaveLength(1);
   });
 
   it('PostgreSQL restarted in the middle of a payment: exactly one payment, and nothing lost', async () => {
@@ -265,7 +355,14 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     await a.signIn(AGENT);
     const methodId = await a.card(RESERVATION);
     // The service holds its answer while the center restarts under the desk.
-    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${sim.controlUrl}/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
+        })
+      ).ok,
+    ).toBe(true);
     const operationId = randomUUID();
     const input = { operationId, methodId, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION };
     const paying = a.call('payments:pay', input);
@@ -275,7 +372,9 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     // Whatever the first answer (the payment, or "the center could not be reached"), the agent tries the same attempt again.
     const retried = first.ok ? first : await a.call('payments:pay', input);
     expect(retried.ok).toBe(true);
-    const overview = await a.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await a.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.payments).toHaveLength(1);
     expect(paymentKeys()).toHaveLength(1);
   });
@@ -284,8 +383,21 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     const a = await onOwn('A', true);
     await a.signIn(AGENT);
     const methodId = await a.card(RESERVATION);
-    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }) })).ok).toBe(true);
-    const paying = a.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+    expect(
+      (
+        await fetch(`${sim.controlUrl}/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
+        })
+      ).ok,
+    ).toBe(true);
+    const paying = a.call('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await own.stopServer();
     try {
@@ -311,14 +423,28 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     const methodId = await a.card(RESERVATION);
     await own.stopServer();
     try {
-      const refused = await a.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 10_000, currency: 'usd', reservationId: RESERVATION });
+      const refused = await a.refused('payments:pay', {
+        operationId: randomUUID(),
+        methodId,
+        amountCents: 10_000,
+        currency: 'usd',
+        reservationId: RESERVATION,
+      });
       expect(refused.code).toBe('center_unavailable');
-      expect(await a.refused('reservations:overview', { reservationId: RESERVATION })).toMatchObject({ code: 'center_unavailable' });
+      expect(await a.refused('reservations:overview', { reservationId: RESERVATION })).toMatchObject({
+        code: 'center_unavailable',
+      });
       expect(sent.filter((s) => s.method === 'POST' && s.path.endsWith('/payments'))).toEqual([]);
     } finally {
       await own.startServer();
     }
-    const payment = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 10_000, currency: 'usd', reservationId: RESERVATION });
+    const payment = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 10_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await a.until(payment.id, (status) => status === 'succeeded');
     expect(paymentKeys()).toHaveLength(1);
   });

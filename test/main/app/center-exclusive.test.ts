@@ -42,7 +42,10 @@ const observed =
   };
 
 async function openCenterDesk(name: string, seed: boolean): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim), fetch: observed(name), pollScheduleMs: [200] }, { storage: () => centerStorage(center.app), seed });
+  const desk = await openDesk(
+    { connect: attachedTo(sim), fetch: observed(name), pollScheduleMs: [200] },
+    { storage: () => centerStorage(center.app), seed },
+  );
   desks.push(desk);
   return desk;
 }
@@ -71,13 +74,26 @@ async function fault(operation: string, kind: string, delayMs?: number): Promise
 /** Another client of the same tenant, talking to the service directly (an older desk, a script): the desks cannot stop it. */
 function tenantClient(): ServiceClient {
   const config = simulatorConfig(sim);
-  const tokens = new TokenManager({ authUrl: config.authUrl, clientId: config.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5_000, fetch });
+  const tokens = new TokenManager({
+    authUrl: config.authUrl,
+    clientId: config.clientId,
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    timeoutMs: 5_000,
+    fetch,
+  });
   return new ServiceClient({ config, tokens, fetch });
 }
 
 async function msiPayment(desk: Desk, amountCents: number): Promise<Output<'payments:pay'>> {
   const methodId = await desk.card(MSI_RESERVATION, MSI_CARD);
-  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'mxn', reservationId: MSI_RESERVATION, installments: true });
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents,
+    currency: 'mxn',
+    reservationId: MSI_RESERVATION,
+    installments: true,
+  });
   expect(payment.status).toBe('pending_confirmation');
   return payment;
 }
@@ -110,15 +126,29 @@ describe('one desk at a time on a payment', () => {
     await fault('PATCH /payments/{id}', 'delay', 1_500);
     const update = a.call('payments:updateAmount', { paymentId: payment.id, amountCents: 2_490_000 });
     await eventually(() => sent.some((s) => s.desk === 'A' && s.method === 'PATCH'));
-    const atB = await b.refused('payments:confirm', { paymentId: payment.id, installmentsCount: 3, expectedAmountCents: 1_245_000 });
+    const atB = await b.refused('payments:confirm', {
+      paymentId: payment.id,
+      installmentsCount: 3,
+      expectedAmountCents: 1_245_000,
+    });
     expect(atB).toMatchObject({ code: 'payment_change_in_progress', params: { operatorId: AGENT.id } });
     expect(sent.filter((s) => s.method === 'POST' && s.path.endsWith('/confirmation'))).toEqual([]);
 
     const updated = await update;
     expect(updated.ok && updated.value).toMatchObject({ amountCents: 2_490_000, status: 'pending_confirmation' });
     // B, confirming what its screen still shows, is told the new amount; once seen, it confirms.
-    expect(await b.refused('payments:confirm', { paymentId: payment.id, installmentsCount: 3, expectedAmountCents: 1_245_000 })).toMatchObject({ code: 'amount_changed' });
-    const confirmed = await b.ok<Output<'payments:confirm'>>('payments:confirm', { paymentId: payment.id, installmentsCount: 3, expectedAmountCents: 2_490_000 });
+    expect(
+      await b.refused('payments:confirm', {
+        paymentId: payment.id,
+        installmentsCount: 3,
+        expectedAmountCents: 1_245_000,
+      }),
+    ).toMatchObject({ code: 'amount_changed' });
+    const confirmed = await b.ok<Output<'payments:confirm'>>('payments:confirm', {
+      paymentId: payment.id,
+      installmentsCount: 3,
+      expectedAmountCents: 2_490_000,
+    });
     expect(confirmed.amountCents).toBe(2_490_000);
   });
 
@@ -130,7 +160,11 @@ describe('one desk at a time on a payment', () => {
     const payment = await msiPayment(a, 1_245_000);
     await a.ok('payments:updateAmount', { paymentId: payment.id, amountCents: 1_300_000 });
     await b.ok('payments:updateAmount', { paymentId: payment.id, amountCents: 1_400_000 });
-    const confirmed = await a.ok<Output<'payments:confirm'>>('payments:confirm', { paymentId: payment.id, installmentsCount: 3, expectedAmountCents: 1_400_000 });
+    const confirmed = await a.ok<Output<'payments:confirm'>>('payments:confirm', {
+      paymentId: payment.id,
+      installmentsCount: 3,
+      expectedAmountCents: 1_400_000,
+    });
     expect(confirmed.amountCents).toBe(1_400_000);
   });
 
@@ -143,13 +177,20 @@ describe('one desk at a time on a payment', () => {
 
     // Between A's read and its confirmation, another client of the tenant changes the amount at the service.
     await fault('POST /payments/{id}/confirmation', 'delay', 1_500);
-    const confirm = a.call('payments:confirm', { paymentId: payment.id, installmentsCount: 3, expectedAmountCents: 1_245_000 });
+    const confirm = a.call('payments:confirm', {
+      paymentId: payment.id,
+      installmentsCount: 3,
+      expectedAmountCents: 1_245_000,
+    });
     await eventually(() => sent.some((s) => s.desk === 'A' && s.method === 'POST' && s.path.endsWith('/confirmation')));
     await tenantClient().updateAmount(payment.id, 24_900);
     const answer = await confirm;
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
-    expect(answer.error).toMatchObject({ code: 'confirmed_amount_differs', params: { expectedCents: 1_245_000, chargedCents: 2_490_000, currency: 'mxn' } });
+    expect(answer.error).toMatchObject({
+      code: 'confirmed_amount_differs',
+      params: { expectedCents: 1_245_000, chargedCents: 2_490_000, currency: 'mxn' },
+    });
 
     // B reads the payment too: still one request.
     await b.ok('payments:get', { paymentId: payment.id });
@@ -157,7 +198,13 @@ describe('one desk at a time on a payment', () => {
     const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
     const requests = queue.requests.filter((r) => r.paymentId === payment.id);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ amountCents: 1_245_000, currency: 'mxn', reason: 'requested_by_customer', status: 'pending', origin: 'confirmed_amount_differs' });
+    expect(requests[0]).toMatchObject({
+      amountCents: 1_245_000,
+      currency: 'mxn',
+      reason: 'requested_by_customer',
+      status: 'pending',
+      origin: 'confirmed_amount_differs',
+    });
   });
 });
 
@@ -173,12 +220,29 @@ describe('a late success is never silent', () => {
     await b.ok('live:watch', { queue: true, reservations: [] });
 
     const challengeMethod = await a.card(RESERVATION, CHALLENGE_CARD);
-    const old = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: challengeMethod, amountCents: 20_000, currency: 'usd', reservationId: RESERVATION });
+    const old = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: challengeMethod,
+      amountCents: 20_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     expect(old.status).toBe('requires_action');
-    const link = await a.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    const link = await a.ok<{ messageId: string }>('messaging:sendLink', {
+      paymentId: old.id,
+      channel: 'email',
+      destination: 'zoe.anderson@example.com',
+      language: 'en-US',
+    });
     await a.ok('payments:abandon', { paymentId: old.id });
     const methodId = await a.card(RESERVATION, '4242424242424242');
-    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: RESERVATION });
+    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 20_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await a.until(replacement.id, (s) => s === 'succeeded');
 
     // The guest approves the old link: the service charges it (it has no cancel). Both desks read it at once.
@@ -187,12 +251,25 @@ describe('a late success is never silent', () => {
 
     await eventually(() => eventsAtA.some((e) => e.event === 'payments:lateSuccess'));
     const alerts = eventsAtA.filter((e) => e.event === 'payments:lateSuccess');
-    expect(alerts[0]?.payload).toMatchObject({ paymentId: old.id, replacementPaymentId: replacement.id, amountCents: 20_000, currency: 'usd', abandonedBy: AGENT.id });
+    expect(alerts[0]?.payload).toMatchObject({
+      paymentId: old.id,
+      replacementPaymentId: replacement.id,
+      amountCents: 20_000,
+      currency: 'usd',
+      abandonedBy: AGENT.id,
+    });
 
     const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
     const requests = queue.requests.filter((r) => r.paymentId === old.id);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ reason: 'duplicate', amountCents: 20_000, currency: 'usd', status: 'pending', origin: 'late_success', linkedPaymentId: replacement.id });
+    expect(requests[0]).toMatchObject({
+      reason: 'duplicate',
+      amountCents: 20_000,
+      currency: 'usd',
+      status: 'pending',
+      origin: 'late_success',
+      linkedPaymentId: replacement.id,
+    });
   });
 
   it('abandoned at one desk, found succeeded by another: the desk that abandoned it is alerted through the center, and only it', async () => {
@@ -206,11 +283,28 @@ describe('a late success is never silent', () => {
     await b.ok('live:watch', { queue: true, reservations: [] });
 
     const challengeMethod = await a.card(RESERVATION, CHALLENGE_CARD);
-    const old = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: challengeMethod, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
-    const link = await a.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    const old = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: challengeMethod,
+      amountCents: 15_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
+    const link = await a.ok<{ messageId: string }>('messaging:sendLink', {
+      paymentId: old.id,
+      channel: 'email',
+      destination: 'zoe.anderson@example.com',
+      language: 'en-US',
+    });
     await b.ok('payments:abandon', { paymentId: old.id });
     const methodId = await a.card(RESERVATION, '4242424242424242');
-    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
+    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 15_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await a.until(replacement.id, (s) => s === 'succeeded');
 
     await a.ok('messaging:playCardholder', { messageId: link.messageId, answer: 'approve' });
@@ -222,6 +316,8 @@ describe('a late success is never silent', () => {
     const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
     // Written by A, which found it succeeded: B learnt of it only through the center.
     const deskA = (await a.ok<{ deskId: string }>('app:info', {})).deskId;
-    expect(queue.requests.filter((r) => r.paymentId === old.id).map((r) => [r.reason, r.linkedPaymentId, r.deskId])).toEqual([['duplicate', replacement.id, deskA]]);
+    expect(
+      queue.requests.filter((r) => r.paymentId === old.id).map((r) => [r.reason, r.linkedPaymentId, r.deskId]),
+    ).toEqual([['duplicate', replacement.id, deskA]]);
   });
 });

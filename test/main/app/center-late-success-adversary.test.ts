@@ -40,7 +40,13 @@ function eventsOf(desk: Desk): { event: EventName; payload: unknown }[] {
 /** The service as its own client reads it (the cardholder's link is in the payment's next action). */
 function tenantClient(): ServiceClient {
   const config = simulatorConfig(sim);
-  const tokens = new TokenManager({ authUrl: config.authUrl, clientId: config.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5_000, fetch });
+  const tokens = new TokenManager({
+    authUrl: config.authUrl,
+    clientId: config.clientId,
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    timeoutMs: 5_000,
+    fetch,
+  });
   return new ServiceClient({ config, tokens, fetch });
 }
 
@@ -68,20 +74,36 @@ describe('an abandoned payment approved while the desk that abandoned it is clos
     const b = await openCenterDesk(false);
     await a.signIn(AGENT);
     await b.signIn(SUPERVISOR);
-    const old = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await a.card(RESERVATION, CHALLENGE_CARD), amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
+    const old = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: await a.card(RESERVATION, CHALLENGE_CARD),
+      amountCents: 15_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     expect(old.status).toBe('requires_action');
     await a.ok('payments:abandon', { paymentId: old.id });
-    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await a.card(RESERVATION, '4242424242424242'), amountCents: 15_000, currency: 'usd', reservationId: RESERVATION });
+    const replacement = await a.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: await a.card(RESERVATION, '4242424242424242'),
+      amountCents: 15_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await a.until(replacement.id, (s) => s === 'succeeded');
 
     // Desk A is closed for the night; the guest approves the old link; desk B reads the payment.
     const dataDir = a.dir;
     await a.stack.close();
     const link = (await tenantClient().getPayment(old.id)).value.nextAction?.url;
-    expect(await answerChallenge(link ?? '', 'approve', { fetch, timeoutMs: 5_000 })).toMatchObject({ state: 'approved' });
+    expect(await answerChallenge(link ?? '', 'approve', { fetch, timeoutMs: 5_000 })).toMatchObject({
+      state: 'approved',
+    });
     await b.until(old.id, (s) => s === 'succeeded');
     const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
-    expect(queue.requests.filter((r) => r.paymentId === old.id).map((r) => [r.origin, r.linkedPaymentId])).toEqual([['late_success', replacement.id]]);
+    expect(queue.requests.filter((r) => r.paymentId === old.id).map((r) => [r.origin, r.linkedPaymentId])).toEqual([
+      ['late_success', replacement.id],
+    ]);
 
     // Desk A starts again (its window opens after recover(), as the app's does); the agent signs in: the workspace reads it.
     const again = await openCenterDesk(false, dataDir);
@@ -89,8 +111,20 @@ describe('an abandoned payment approved while the desk that abandoned it is clos
     const events = eventsOf(again);
     await again.signIn(AGENT);
     const { alerts } = await again.ok<Output<'payments:lateSuccesses'>>('payments:lateSuccesses', {});
-    const [queued] = (await b.ok<Output<'refunds:queue'>>('refunds:queue', {})).requests.filter((r) => r.paymentId === old.id);
-    expect(alerts).toEqual([{ paymentId: old.id, reservationId: RESERVATION, amountCents: 15_000, currency: 'usd', abandonedBy: AGENT.id, replacementPaymentId: replacement.id, requestId: queued?.id }]);
+    const [queued] = (await b.ok<Output<'refunds:queue'>>('refunds:queue', {})).requests.filter(
+      (r) => r.paymentId === old.id,
+    );
+    expect(alerts).toEqual([
+      {
+        paymentId: old.id,
+        reservationId: RESERVATION,
+        amountCents: 15_000,
+        currency: 'usd',
+        abandonedBy: AGENT.id,
+        replacementPaymentId: replacement.id,
+        requestId: queued?.id,
+      },
+    ]);
     expect(events.filter((e) => e.event === 'payments:lateSuccess')).toEqual([]);
     expect((await b.ok<Output<'payments:lateSuccesses'>>('payments:lateSuccesses', {})).alerts).toEqual([]);
     // Decided by a supervisor, it is no longer an alert.

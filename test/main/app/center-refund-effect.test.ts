@@ -20,7 +20,10 @@ let center: TestCenter;
 const desks: Desk[] = [];
 
 async function openCenterDesk(seed: boolean): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim), pollScheduleMs: [200] }, { storage: () => centerStorage(center.app), seed });
+  const desk = await openDesk(
+    { connect: attachedTo(sim), pollScheduleMs: [200] },
+    { storage: () => centerStorage(center.app), seed },
+  );
   desks.push(desk);
   return desk;
 }
@@ -47,7 +50,13 @@ const outcomes = (events: { event: EventName; payload: unknown }[]) =>
 /** Desk A's agent pays the booking in full and asks for a refund of all of it, for `reason`: the payment and the request id. */
 async function paidAndAsked(a: Desk, reason: string): Promise<{ paymentId: string; requestId: string }> {
   const methodId = await a.card(RESERVATION);
-  const payment = await a.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: BALANCE_CENTS, currency: 'mxn', reservationId: RESERVATION });
+  const payment = await a.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents: BALANCE_CENTS,
+    currency: 'mxn',
+    reservationId: RESERVATION,
+  });
   await a.until(payment.id, (s) => s === 'succeeded');
   const requestId = randomUUID();
   await a.ok('refunds:request', { requestId, paymentId: payment.id, reason });
@@ -72,7 +81,10 @@ afterEach(async () => {
 
 describe('a full cancellation refund approved at another desk', () => {
   it('leaves the booking closed (nothing owed, not reopened), and the requesting agent is told it was approved, then made', async () => {
-    const a = await openDesk({ connect: attachedTo(sim), pollScheduleMs: [200] }, { storage: () => centerStorage(center.app), seed: true });
+    const a = await openDesk(
+      { connect: attachedTo(sim), pollScheduleMs: [200] },
+      { storage: () => centerStorage(center.app), seed: true },
+    );
     desks.push(a);
     const b = await openCenterDesk(false);
     await a.signIn(AGENT);
@@ -89,10 +101,18 @@ describe('a full cancellation refund approved at another desk', () => {
 
     await b.ok('refunds:approve', { requestId, acknowledgedRefundIds: [] });
     await b.until(paymentId, () => true);
-    await eventually(async () => (await a.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds.some((r) => r.status === 'succeeded'));
+    await eventually(async () =>
+      (await a.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds.some((r) => r.status === 'succeeded'),
+    );
 
     const after = await a.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
-    expect(after.balance).toMatchObject({ owedCents: 0, overpaidCents: 0, refundedCents: BALANCE_CENTS, reopenedCents: 0, closed: true });
+    expect(after.balance).toMatchObject({
+      owedCents: 0,
+      overpaidCents: 0,
+      refundedCents: BALANCE_CENTS,
+      reopenedCents: 0,
+      closed: true,
+    });
 
     await eventually(() => outcomes(eventsAtA).some((o) => o.outcome === 'made'));
     const told = outcomes(eventsAtA);
@@ -123,15 +143,28 @@ describe('a full cancellation refund approved at another desk', () => {
     // The agent's screen now only waits for word of the requests its agent made.
     const eventsAtA = eventsOf(a);
     // Its feed is listening before the supervisor decides (a change made while it connects is a resync, not a notice).
-    await eventually(async () => (await a.ok<Output<'live:watch'>>('live:watch', { queue: false, reservations: [], requests: true })).state === 'live');
+    await eventually(
+      async () =>
+        (await a.ok<Output<'live:watch'>>('live:watch', { queue: false, reservations: [], requests: true })).state ===
+        'live',
+    );
 
     await b.ok('refunds:reject', { requestId, note: 'La tarifa no es reembolsable.' });
     await eventually(() => outcomes(eventsAtA).length > 0);
     expect(outcomes(eventsAtA)).toEqual([
-      expect.objectContaining({ requestId, outcome: 'rejected', decisionNote: 'La tarifa no es reembolsable.', requestedBy: AGENT.id, decidedBy: SUPERVISOR.id, reason: 'requested_by_customer' }),
+      expect.objectContaining({
+        requestId,
+        outcome: 'rejected',
+        decisionNote: 'La tarifa no es reembolsable.',
+        requestedBy: AGENT.id,
+        decidedBy: SUPERVISOR.id,
+        reason: 'requested_by_customer',
+      }),
     ]);
     // A goodwill refund rejected changes nothing: the booking stays paid.
-    const overview = await a.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await a.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.balance).toMatchObject({ owedCents: 0, closed: false });
   });
 });

@@ -25,8 +25,15 @@ afterEach(async () => {
   await desk.close();
 });
 
-const overview = (reservationId: string) => desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
-const charge = (reservationId: string, methodId: string, amountCents: number, currency: string, more: Record<string, unknown> = {}) => ({
+const overview = (reservationId: string) =>
+  desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
+const charge = (
+  reservationId: string,
+  methodId: string,
+  amountCents: number,
+  currency: string,
+  more: Record<string, unknown> = {},
+) => ({
   operationId: randomUUID(),
   methodId,
   amountCents,
@@ -39,7 +46,11 @@ describe('payments:pay in another currency than the reservation', () => {
   it('is refused, naming both currencies, and nothing is charged', async () => {
     const methodId = await desk.card(SOFIA);
     const refused = await desk.refused('payments:pay', charge(SOFIA, methodId, 1_245_000, 'usd'));
-    expect(refused).toMatchObject({ code: 'currency_not_reservation', field: 'currency', params: { currency: 'USD', reservationCurrency: 'MXN' } });
+    expect(refused).toMatchObject({
+      code: 'currency_not_reservation',
+      field: 'currency',
+      params: { currency: 'USD', reservationCurrency: 'MXN' },
+    });
     const after = await overview(SOFIA);
     expect(after.payments).toEqual([]);
     expect(after.pendingPayments).toEqual([]);
@@ -47,7 +58,10 @@ describe('payments:pay in another currency than the reservation', () => {
   });
 
   it('in the reservation’s own currency is charged', async () => {
-    const paid = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(SOFIA, await desk.card(SOFIA), 1_245_000, 'mxn'));
+    const paid = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(SOFIA, await desk.card(SOFIA), 1_245_000, 'mxn'),
+    );
     expect(paid).toMatchObject({ amountCents: 1_245_000, currency: 'mxn' });
   });
 });
@@ -55,18 +69,24 @@ describe('payments:pay in another currency than the reservation', () => {
 describe('payments:pay on a reservation its source does not know', () => {
   // The journal keys a reservation as the lookup does (case, dashes, spaces ignored): a number the source does not list
   // would otherwise go unchecked and still count on the reservation it resembles.
-  it.each(['CUN7F3K2A', 'CUN 7F3K2A', 'NOPE-000000'])('%s is refused, naming the reservation field, and nothing is charged', async (reservationId) => {
-    const methodId = await desk.card(reservationId);
-    const refused = await desk.refused('payments:pay', charge(reservationId, methodId, 9_999_999, 'usd'));
-    expect(refused).toMatchObject({ code: 'reservation_unknown', field: 'reservationId' });
-    const after = await overview(SOFIA);
-    expect(after.payments).toEqual([]);
-    expect(after.balance?.chargedToday).toEqual([]);
-    expect((await overview(reservationId)).payments).toEqual([]);
-  });
+  it.each(['CUN7F3K2A', 'CUN 7F3K2A', 'NOPE-000000'])(
+    '%s is refused, naming the reservation field, and nothing is charged',
+    async (reservationId) => {
+      const methodId = await desk.card(reservationId);
+      const refused = await desk.refused('payments:pay', charge(reservationId, methodId, 9_999_999, 'usd'));
+      expect(refused).toMatchObject({ code: 'reservation_unknown', field: 'reservationId' });
+      const after = await overview(SOFIA);
+      expect(after.payments).toEqual([]);
+      expect(after.balance?.chargedToday).toEqual([]);
+      expect((await overview(reservationId)).payments).toEqual([]);
+    },
+  );
 
   it('in another case than the source’s is the same reservation, checked as such', async () => {
-    const refused = await desk.refused('payments:pay', charge('cun-7f3k2a', await desk.card('cun-7f3k2a'), 1_245_000, 'usd'));
+    const refused = await desk.refused(
+      'payments:pay',
+      charge('cun-7f3k2a', await desk.card('cun-7f3k2a'), 1_245_000, 'usd'),
+    );
     expect(refused).toMatchObject({ code: 'currency_not_reservation' });
   });
 });
@@ -75,7 +95,11 @@ describe('payments:pay above what the reservation still owes', () => {
   it('without a confirmation is refused with both amounts, and nothing is charged', async () => {
     const methodId = await desk.card(MONICA);
     const refused = await desk.refused('payments:pay', charge(MONICA, methodId, TYPO, 'mxn'));
-    expect(refused).toMatchObject({ code: 'over_balance_not_confirmed', field: 'amountCents', params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' } });
+    expect(refused).toMatchObject({
+      code: 'over_balance_not_confirmed',
+      field: 'amountCents',
+      params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' },
+    });
     const after = await overview(MONICA);
     expect(after.payments).toEqual([]);
     expect(after.pendingPayments).toEqual([]);
@@ -83,34 +107,64 @@ describe('payments:pay above what the reservation still owes', () => {
 
   it('with a confirmation of another owed amount or another amount (stale) is refused', async () => {
     const methodId = await desk.card(MONICA);
-    const staleOwed = await desk.refused('payments:pay', charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 120_000, amountCents: TYPO } }));
-    expect(staleOwed).toMatchObject({ code: 'over_balance_not_confirmed', params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' } });
-    const otherAmount = await desk.refused('payments:pay', charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: 1_199_900 } }));
-    expect(otherAmount).toMatchObject({ code: 'over_balance_not_confirmed', params: { owedCents: 119_999, amountCents: TYPO } });
+    const staleOwed = await desk.refused(
+      'payments:pay',
+      charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 120_000, amountCents: TYPO } }),
+    );
+    expect(staleOwed).toMatchObject({
+      code: 'over_balance_not_confirmed',
+      params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' },
+    });
+    const otherAmount = await desk.refused(
+      'payments:pay',
+      charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: 1_199_900 } }),
+    );
+    expect(otherAmount).toMatchObject({
+      code: 'over_balance_not_confirmed',
+      params: { owedCents: 119_999, amountCents: TYPO },
+    });
     expect((await overview(MONICA)).payments).toEqual([]);
   });
 
   it('once the owed amount changed since the screen showed it, the old confirmation is refused', async () => {
-    const first = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, await desk.card(MONICA), 20_000, 'mxn'));
+    const first = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, await desk.card(MONICA), 20_000, 'mxn'),
+    );
     await desk.until(first.id, (s) => s === 'succeeded');
     const refused = await desk.refused(
       'payments:pay',
-      charge(MONICA, await desk.card(MONICA), 150_000, 'mxn', { overBalance: { owedCents: 119_999, amountCents: 150_000 } }),
+      charge(MONICA, await desk.card(MONICA), 150_000, 'mxn', {
+        overBalance: { owedCents: 119_999, amountCents: 150_000 },
+      }),
     );
-    expect(refused).toMatchObject({ code: 'over_balance_not_confirmed', params: { owedCents: 99_999, amountCents: 150_000 } });
+    expect(refused).toMatchObject({
+      code: 'over_balance_not_confirmed',
+      params: { owedCents: 99_999, amountCents: 150_000 },
+    });
   });
 
   it('with the confirmation naming what is owed now and the amount is charged, and the trail records the confirmation', async () => {
-    const paid = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, await desk.card(MONICA), TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: TYPO } }));
+    const paid = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, await desk.card(MONICA), TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: TYPO } }),
+    );
     expect(paid).toMatchObject({ amountCents: TYPO, currency: 'mxn' });
     await desk.signIn(SUPERVISOR);
     const { rows } = await desk.ok<Output<'audit:list'>>('audit:list', { action: 'payment.create' });
     const row = rows.find((r) => r.action === 'payment.create' && r.resource === paid.id);
-    expect(row?.details).toMatchObject({ amountCents: TYPO, overBalanceOwedCents: 119_999, overBalanceAmountCents: TYPO });
+    expect(row?.details).toMatchObject({
+      amountCents: TYPO,
+      overBalanceOwedCents: 119_999,
+      overBalanceAmountCents: TYPO,
+    });
   });
 
   it('at or below what is owed needs no confirmation', async () => {
-    const paid = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, await desk.card(MONICA), 119_999, 'mxn'));
+    const paid = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, await desk.card(MONICA), 119_999, 'mxn'),
+    );
     expect(paid).toMatchObject({ amountCents: 119_999 });
   });
 
@@ -118,7 +172,10 @@ describe('payments:pay above what the reservation still owes', () => {
     const methodId = await desk.card(MONICA);
     const input = charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: TYPO } });
     const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }) });
+    const fault = await fetch(`${control}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
+    });
     expect(fault.ok).toBe(true);
     expect(await desk.refused('payments:pay', input)).toMatchObject({ code: 'network_error' });
     // The unanswered attempt now holds the balance: nothing is owed by main's count.
@@ -132,7 +189,10 @@ describe('payments:pay above what the reservation still owes', () => {
     expect(after.payments.map((p) => p.id)).toEqual([again.id]);
     expect(after.pendingPayments).toEqual([]);
     // A new charge is a new operation: it is checked against what is owed now.
-    const next = await desk.refused('payments:pay', charge(MONICA, await desk.card(MONICA), 100, 'mxn', { acknowledgedPaymentIds: [again.id] }));
+    const next = await desk.refused(
+      'payments:pay',
+      charge(MONICA, await desk.card(MONICA), 100, 'mxn', { acknowledgedPaymentIds: [again.id] }),
+    );
     expect(next).toMatchObject({ code: 'over_balance_not_confirmed', params: { owedCents: 0, amountCents: 100 } });
   });
 });
@@ -140,15 +200,31 @@ describe('payments:pay above what the reservation still owes', () => {
 describe('payments:updateAmount of an MSI payment above what the reservation owes besides it', () => {
   it('is refused without a confirmation of both amounts, and goes with one; a lower amount needs none', async () => {
     const methodId = await desk.card(MONICA, '4000004840000008');
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, 119_999, 'mxn', { installments: true }));
+    const payment = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, methodId, 119_999, 'mxn', { installments: true }),
+    );
     expect(payment.status).toBe('pending_confirmation');
     const refused = await desk.refused('payments:updateAmount', { paymentId: payment.id, amountCents: TYPO });
-    expect(refused).toMatchObject({ code: 'over_balance_not_confirmed', field: 'amountCents', params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' } });
-    const stale = await desk.refused('payments:updateAmount', { paymentId: payment.id, amountCents: TYPO, overBalance: { owedCents: 0, amountCents: TYPO } });
+    expect(refused).toMatchObject({
+      code: 'over_balance_not_confirmed',
+      field: 'amountCents',
+      params: { owedCents: 119_999, amountCents: TYPO, currency: 'mxn' },
+    });
+    const stale = await desk.refused('payments:updateAmount', {
+      paymentId: payment.id,
+      amountCents: TYPO,
+      overBalance: { owedCents: 0, amountCents: TYPO },
+    });
     expect(stale).toMatchObject({ code: 'over_balance_not_confirmed' });
-    expect(await desk.ok<Output<'payments:get'>>('payments:get', { paymentId: payment.id })).toMatchObject({ amountCents: 119_999 });
+    expect(await desk.ok<Output<'payments:get'>>('payments:get', { paymentId: payment.id })).toMatchObject({
+      amountCents: 119_999,
+    });
 
-    const lower = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', { paymentId: payment.id, amountCents: 100_000 });
+    const lower = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', {
+      paymentId: payment.id,
+      amountCents: 100_000,
+    });
     expect(lower.amountCents).toBe(100_000);
     const confirmed = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', {
       paymentId: payment.id,
@@ -164,7 +240,10 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
   // the new one is refused as payment_unanswered. The door's check of what is owed must not refuse it before that.
   const lost = async (input: ReturnType<typeof charge>): Promise<void> => {
     const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }) });
+    const fault = await fetch(`${control}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
+    });
     expect(fault.ok).toBe(true);
     expect(await desk.refused('payments:pay', input)).toMatchObject({ code: 'network_error' });
   };
@@ -183,7 +262,10 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
     const methodId = await desk.card(MONICA);
     const confirmed = { overBalance: { owedCents: 119_999, amountCents: TYPO } };
     await lost(charge(MONICA, methodId, TYPO, 'mxn', confirmed));
-    const next = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, TYPO, 'mxn', confirmed));
+    const next = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, methodId, TYPO, 'mxn', confirmed),
+    );
     expect(next).toMatchObject({ amountCents: TYPO, currency: 'mxn' });
     expect((await overview(MONICA)).payments.map((p) => p.id)).toEqual([next.id]);
   });
@@ -192,7 +274,10 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
     const methodId = await desk.card(MONICA);
     const control = desk.stack.training?.controlUrl ?? '';
     await lost(charge(MONICA, methodId, 119_999, 'mxn'));
-    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'error_503', count: 10 * MAX_ATTEMPTS }) });
+    const fault = await fetch(`${control}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'POST /payments', fault: 'error_503', count: 10 * MAX_ATTEMPTS }),
+    });
     expect(fault.ok).toBe(true);
     const refused = await desk.refused('payments:pay', charge(MONICA, methodId, 119_999, 'mxn'));
     expect(refused).toMatchObject({ code: 'payment_unanswered', params: { amountCents: 119_999, currency: 'mxn' } });
@@ -202,10 +287,16 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
 describe('payments:updateAmount above what is owed, confirmed, its answer lost', () => {
   it('tried again with the same confirmation is accepted: the payment’s own new amount is not counted against it', async () => {
     const methodId = await desk.card(MONICA, '4000004840000008');
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(MONICA, methodId, 119_999, 'mxn', { installments: true }));
+    const payment = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(MONICA, methodId, 119_999, 'mxn', { installments: true }),
+    );
     const update = { paymentId: payment.id, amountCents: TYPO, overBalance: { owedCents: 119_999, amountCents: TYPO } };
     const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 }) });
+    const fault = await fetch(`${control}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 }),
+    });
     expect(fault.ok).toBe(true);
     await desk.call('payments:updateAmount', update);
     const again = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', update);

@@ -27,7 +27,13 @@ afterEach(async () => {
 });
 
 const start = (center?: { setting: CenterSettings; storage: Storage }): Promise<MainStack> =>
-  createMainStack({ fetch, dataDir: dir, version: 'test', isTrustedSender: () => true, ...(center === undefined ? {} : { center: center.setting, storage: center.storage }) });
+  createMainStack({
+    fetch,
+    dataDir: dir,
+    version: 'test',
+    isTrustedSender: () => true,
+    ...(center === undefined ? {} : { center: center.setting, storage: center.storage }),
+  });
 
 describe('app:info', () => {
   it('without a center setting: the embedded files, and a desk id kept in desk.json across restarts', async () => {
@@ -48,10 +54,19 @@ describe('app:info', () => {
   it('with a center setting: the center (a real PostgreSQL, as the app makes it from the setting), named by host, port and database only', async () => {
     const center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
     try {
-      const setting = CenterSettings.parse({ host: center.app.host, port: center.app.port, database: center.app.database, user: center.app.user, sslmode: 'disable' });
+      const setting = CenterSettings.parse({
+        host: center.app.host,
+        port: center.app.port,
+        database: center.app.database,
+        user: center.app.user,
+        sslmode: 'disable',
+      });
       stack = await start({ setting, storage: centerStorage(center.app) });
       const info = await stack.dispatch('app:info', sender, {});
-      expect(info).toMatchObject({ ok: true, value: { storage: 'center', center: `${center.app.host}:${center.app.port}/${center.app.database}` } });
+      expect(info).toMatchObject({
+        ok: true,
+        value: { storage: 'center', center: `${center.app.host}:${center.app.port}/${center.app.database}` },
+      });
       expect(JSON.stringify(info)).not.toContain(center.roles.app.password);
       await stack.close();
       stack = undefined;
@@ -60,7 +75,7 @@ describe('app:info', () => {
     }
   }, 60_000);
 
-  it("two data folders with one desk.json (copied) on one center: the first starts, the second is refused in words before touching any record; without the copied desk.json it starts with an id of its own", async () => {
+  it('two data folders with one desk.json (copied) on one center: the first starts, the second is refused in words before touching any record; without the copied desk.json it starts with an id of its own', async () => {
     const center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
     const copy = await mkdtemp(path.join(tmpdir(), 'cpd-desk-copy-'));
     const storages: Storage[] = [];
@@ -69,22 +84,41 @@ describe('app:info', () => {
       storages.push(made);
       return made;
     };
-    const setting = CenterSettings.parse({ host: center.app.host, port: center.app.port, database: center.app.database, user: center.app.user, sslmode: 'disable' });
+    const setting = CenterSettings.parse({
+      host: center.app.host,
+      port: center.app.port,
+      database: center.app.database,
+      user: center.app.user,
+      sslmode: 'disable',
+    });
     const startAt = (dataDir: string): Promise<MainStack> =>
-      createMainStack({ fetch, dataDir, version: 'test', isTrustedSender: () => true, center: setting, storage: storage() });
+      createMainStack({
+        fetch,
+        dataDir,
+        version: 'test',
+        isTrustedSender: () => true,
+        center: setting,
+        storage: storage(),
+      });
     try {
       stack = await startAt(dir);
       const info = await stack.dispatch('app:info', sender, {});
       const deskId = (info as { value: { deskId: string } }).value.deskId;
       await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-      expect((await stack.dispatch('session:signIn', sender, { id: 'ada', password: 'a long password 42' })).ok).toBe(true);
+      expect((await stack.dispatch('session:signIn', sender, { id: 'ada', password: 'a long password 42' })).ok).toBe(
+        true,
+      );
       await cp(path.join(dir, 'desk.json'), path.join(copy, 'desk.json'));
 
       const refused: unknown = await startAt(copy).catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: 'desk_id_in_use', params: { deskId } });
-      expect((refused as Error).message).toMatch(/is used on the center by another computer .*delete desk\.json from its data folder/);
+      expect((refused as Error).message).toMatch(
+        /is used on the center by another computer .*delete desk\.json from its data folder/,
+      );
       // Desk A's session was not ended by the copy's start (closeDeskSessions never ran there).
-      expect(await center.query('SELECT operator_id, desk_id FROM operators.sessions')).toEqual([{ operator_id: 'ada', desk_id: deskId }]);
+      expect(await center.query('SELECT operator_id, desk_id FROM operators.sessions')).toEqual([
+        { operator_id: 'ada', desk_id: deskId },
+      ]);
       expect((await stack.dispatch('messaging:channels', sender, {})).ok).toBe(true);
 
       await rm(path.join(copy, 'desk.json'));

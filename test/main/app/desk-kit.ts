@@ -60,10 +60,21 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
   let stack = await start();
   if (kit.seed ?? true) {
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-    await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
-    await stack.directory.createOperator('ada', { id: SUPERVISOR.id, displayName: 'Sam', role: 'supervisor', password: SUPERVISOR.password });
+    await stack.directory.createOperator('ada', {
+      id: AGENT.id,
+      displayName: 'Ana',
+      role: 'agent',
+      password: AGENT.password,
+    });
+    await stack.directory.createOperator('ada', {
+      id: SUPERVISOR.id,
+      displayName: 'Sam',
+      role: 'supervisor',
+      password: SUPERVISOR.password,
+    });
   }
-  const call: Desk['call'] = (channel, input) => asTheScreen((c, i) => desk.stack.dispatch(c, sender, i), channel, input);
+  const call: Desk['call'] = (channel, input) =>
+    asTheScreen((c, i) => desk.stack.dispatch(c, sender, i), channel, input);
   const ok = async <T>(channel: string, input: unknown): Promise<T> => {
     const result = await call(channel, input);
     if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
@@ -114,12 +125,10 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
 }
 
 /** The `connect` option for a desk on a simulator running in this process: it outlives the desk's restarts, as the service would. */
-export const attachedTo =
-  (sim: RunningSimulator) =>
-  (): Promise<ConnectedService> =>
-    Promise.resolve({
-      config: simulatorConfig(sim),
-      secrets: { read: () => Promise.resolve(sim.clientSecret) },
-      training: { controlUrl: sim.controlUrl },
-      close: () => Promise.resolve(),
-    });
+export const attachedTo = (sim: RunningSimulator) => (): Promise<ConnectedService> =>
+  Promise.resolve({
+    config: simulatorConfig(sim),
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    training: { controlUrl: sim.controlUrl },
+    close: () => Promise.resolve(),
+  });

@@ -29,25 +29,57 @@ const today = (offsetDays = 0): string => {
   d.setDate(d.getDate() + offsetDays);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
-const search = async (query: object) => (await ok<{ payments: PaymentSummary[] }>('payments:search', query)).payments.map((p) => p.id);
+const search = async (query: object) =>
+  (await ok<{ payments: PaymentSummary[] }>('payments:search', query)).payments.map((p) => p.id);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-search-'));
-  stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, service: { environment: 'training', simulator: { processingDelayMs: 0 } } });
+  stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+    service: { environment: 'training', simulator: { processingDelayMs: 0 } },
+  });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-  await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: 'agent password 1234' });
-  await stack.directory.createOperator('ada', { id: 'sam', displayName: 'Sam', role: 'supervisor', password: 'supervisor pass 1234' });
+  await stack.directory.createOperator('ada', {
+    id: 'ana',
+    displayName: 'Ana',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
+  await stack.directory.createOperator('ada', {
+    id: 'sam',
+    displayName: 'Sam',
+    role: 'supervisor',
+    password: 'supervisor pass 1234',
+  });
   await ok('session:signIn', { id: 'ana', password: 'agent password 1234' });
-  const { reservation: first } = await ok<{ reservation?: ReservationView }>('reservations:get', { reservationId: 'MEX-2H8R5T' });
-  const { reservation: second } = await ok<{ reservation?: ReservationView }>('reservations:get', { reservationId: 'SJD-3B7N1C' });
+  const { reservation: first } = await ok<{ reservation?: ReservationView }>('reservations:get', {
+    reservationId: 'MEX-2H8R5T',
+  });
+  const { reservation: second } = await ok<{ reservation?: ReservationView }>('reservations:get', {
+    reservationId: 'SJD-3B7N1C',
+  });
   if (!first || !second) throw new Error('the training store has no demo reservations');
   const pay = async (reservation: ReservationView, number: string, by: string) => {
     const method = await ok<{ id: string }>('payments:tokenize', {
       operationId: randomUUID(),
-      card: { number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: number.startsWith('37') ? '1234' : '123' },
+      card: {
+        number,
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 2,
+        cvv: number.startsWith('37') ? '1234' : '123',
+      },
       reservationId: reservation.confirmationNumber,
     });
-    const payment = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 5000, currency: reservation.currency, reservationId: reservation.confirmationNumber });
+    const payment = await ok<{ id: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents: 5000,
+      currency: reservation.currency,
+      reservationId: reservation.confirmationNumber,
+    });
     made.push({ id: payment.id, reservation, last4: number.slice(-4), by });
   };
   await pay(first, '4242424242424242', 'ana');
@@ -88,7 +120,10 @@ describe('payments:search', () => {
 
   it('is for supervisors and admins: an agent is refused', async () => {
     await signInAs('ana', 'agent password 1234');
-    expect(await stack.dispatch('payments:search', sender, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await stack.dispatch('payments:search', sender, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     await signInAs('sam', 'supervisor pass 1234');
   });
 });

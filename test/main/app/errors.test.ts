@@ -9,7 +9,12 @@ import { EncryptedSecretStore, type SafeStorageLike } from '../../../main/secret
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
-const hosts = { authUrl: 'https://auth.example.test', cdeUrl: 'https://cde.example.test', baseUrl: 'https://api.example.test', clientId: 'cli_desk' };
+const hosts = {
+  authUrl: 'https://auth.example.test',
+  cdeUrl: 'https://cde.example.test',
+  baseUrl: 'https://api.example.test',
+  clientId: 'cli_desk',
+};
 
 /** Electron's safeStorage cannot run here; the damaged store file is refused before the OS is ever asked, so this is never called. */
 const unreachedSafeStorage = new Proxy({} as SafeStorageLike, {

@@ -39,7 +39,9 @@ async function ok<T>(channel: string, input: unknown): Promise<T> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stack-fetch-'));
   partner = await startPartner();
-  partner.handle((req, res) => json(res, 200, req.url?.startsWith('/reservations?') === true ? [RESERVATION] : RESERVATION));
+  partner.handle((req, res) =>
+    json(res, 200, req.url?.startsWith('/reservations?') === true ? [RESERVATION] : RESERVATION),
+  );
   stack = await createMainStack({
     dataDir: dir,
     version: 'test',
@@ -49,7 +51,12 @@ beforeAll(async () => {
     reservations: { kind: 'rest', baseUrl: partner.baseUrl },
   });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-  await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: 'agent password 1234' });
+  await stack.directory.createOperator('ada', {
+    id: 'ana',
+    displayName: 'Ana',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
   await ok('session:signIn', { id: 'ana', password: 'agent password 1234' });
 });
 
@@ -61,7 +68,9 @@ afterAll(async () => {
 
 describe('the stack’s one fetch', () => {
   it('carries the reservation lookup, the token, the card, the payment and the training challenge answer', async () => {
-    const { reservations } = await ok<{ reservations: { confirmationNumber: string }[] }>('reservations:search', { text: 'Núñez' });
+    const { reservations } = await ok<{ reservations: { confirmationNumber: string }[] }>('reservations:search', {
+      text: 'Núñez',
+    });
     expect(reservations.map((r) => r.confirmationNumber)).toEqual(['CUN-FETCH1']);
 
     const method = await ok<{ id: string }>('payments:tokenize', {
@@ -70,10 +79,22 @@ describe('the stack’s one fetch', () => {
       card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'CUN-FETCH1',
     });
-    const payment = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12000, currency: 'mxn', reservationId: 'CUN-FETCH1', acknowledgedPaymentIds: [] });
+    const payment = await ok<{ id: string; status: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents: 12000,
+      currency: 'mxn',
+      reservationId: 'CUN-FETCH1',
+      acknowledgedPaymentIds: [],
+    });
     expect(payment.status).toBe('requires_action');
 
-    const sent = await ok<{ status: string; messageId: string }>('messaging:sendLink', { paymentId: payment.id, channel: 'email', destination: 'ana@example.com', language: 'es-MX' });
+    const sent = await ok<{ status: string; messageId: string }>('messaging:sendLink', {
+      paymentId: payment.id,
+      channel: 'email',
+      destination: 'ana@example.com',
+      language: 'es-MX',
+    });
     expect(sent.status).toBe('sent');
     await ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
 

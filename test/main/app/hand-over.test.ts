@@ -18,7 +18,12 @@ beforeEach(async () => {
   stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORD });
   await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORD });
-  await stack.directory.createOperator('ada', { id: 'sam', displayName: 'Sam', role: 'supervisor', password: PASSWORD });
+  await stack.directory.createOperator('ada', {
+    id: 'sam',
+    displayName: 'Sam',
+    role: 'supervisor',
+    password: PASSWORD,
+  });
 });
 afterEach(async () => {
   await stack.close();
@@ -38,7 +43,10 @@ describe('session:endLocked ("Sign in as someone else" on the lock screen)', () 
 
     expect(await call('session:endLocked')).toEqual({ ok: true, value: { ok: true, ended: 'ana' } });
     expect(await call('session:status')).toEqual({ ok: true, value: { locked: false, needsFirstAdmin: false } });
-    expect(await call('session:signIn', { id: 'sam', password: PASSWORD })).toMatchObject({ ok: true, value: { id: 'sam' } });
+    expect(await call('session:signIn', { id: 'sam', password: PASSWORD })).toMatchObject({
+      ok: true,
+      value: { id: 'sam' },
+    });
 
     const [row] = await stack.audit.query({ action: 'session.handOver' }, 10);
     // Nobody is signed in on a locked desk: whoever pressed the button is anonymous; the session that ended is the resource.
@@ -47,9 +55,14 @@ describe('session:endLocked ("Sign in as someone else" on the lock screen)', () 
 
   it('is refused while the session is open (that is what Sign out is for), and the operator stays signed in', async () => {
     expect((await call('session:signIn', { id: 'sam', password: PASSWORD })).ok).toBe(true);
-    expect(await call('session:endLocked')).toMatchObject({ ok: false, error: { code: 'not_locked', message: expect.stringMatching(/Sign out/) as string } });
+    expect(await call('session:endLocked')).toMatchObject({
+      ok: false,
+      error: { code: 'not_locked', message: expect.stringMatching(/Sign out/) as string },
+    });
     expect(await call('session:status')).toMatchObject({ ok: true, value: { operator: { id: 'sam' }, locked: false } });
-    expect(await stack.audit.query({ action: 'session.handOver' }, 10)).toMatchObject([{ actor: 'sam', outcome: 'refused', details: { code: 'not_locked' } }]);
+    expect(await stack.audit.query({ action: 'session.handOver' }, 10)).toMatchObject([
+      { actor: 'sam', outcome: 'refused', details: { code: 'not_locked' } },
+    ]);
   });
 
   it('with nobody signed in there is nothing to end', async () => {

@@ -70,7 +70,9 @@ async function loop(once: () => Promise<unknown>): Promise<void> {
 function roleFor(channel: Channel): Role {
   const access = CHANNELS[channel].access;
   if (access === 'public') return 'agent';
-  return (['agent', 'supervisor', 'admin'] as const).find((role) => (access as readonly string[]).includes(role)) ?? 'admin';
+  return (
+    (['agent', 'supervisor', 'admin'] as const).find((role) => (access as readonly string[]).includes(role)) ?? 'admin'
+  );
 }
 
 /** Where the renderer calls the bridge by itself: the options of a query (`queryFn`, `refetchInterval`), with the bridge calls (`x.domain.verb(`) made inside. */
@@ -85,16 +87,23 @@ const rendererRoot = fileURLToPath(new URL('../../../renderer/src', import.meta.
 
 /** Every object literal of renderer/src with a `queryFn` or a `refetchInterval` (useQuery, useInfiniteQuery, …). */
 function rendererReruns(): Rerun[] {
-  const files = (readdirSync(rendererRoot, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(rendererRoot, f));
+  const files = (readdirSync(rendererRoot, { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => join(rendererRoot, f));
   const found: Rerun[] = [];
-  const named = (node: ts.ObjectLiteralExpression, name: string): boolean => node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === name);
+  const named = (node: ts.ObjectLiteralExpression, name: string): boolean =>
+    node.properties.some((p) => p.name !== undefined && ts.isIdentifier(p.name) && p.name.text === name);
   for (const file of files) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isObjectLiteralExpression(node) && (named(node, 'queryFn') || named(node, 'refetchInterval'))) {
         const channels: Channel[] = [];
         const collect = (inner: ts.Node): void => {
-          if (ts.isCallExpression(inner) && ts.isPropertyAccessExpression(inner.expression) && ts.isPropertyAccessExpression(inner.expression.expression)) {
+          if (
+            ts.isCallExpression(inner) &&
+            ts.isPropertyAccessExpression(inner.expression) &&
+            ts.isPropertyAccessExpression(inner.expression.expression)
+          ) {
             const name = `${inner.expression.expression.name.text}:${inner.expression.name.text}`;
             if (Object.hasOwn(CHANNELS, name)) channels.push(name as Channel);
           }
@@ -118,12 +127,20 @@ const background = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity 
 const operatorChannels = CHANNEL_NAMES.filter((channel) => CHANNELS[channel].activity === 'operator');
 
 /** Inputs for the real stack where the fixtures' would act (sign-in: another operator, refused while a session is open). */
-const inputFor = (channel: Channel): unknown => (channel === 'session:signIn' ? { id: 'sam', password: PASSWORD } : VALID_INPUTS[channel]);
+const inputFor = (channel: Channel): unknown =>
+  channel === 'session:signIn' ? { id: 'sam', password: PASSWORD } : VALID_INPUTS[channel];
 
 describe('the contract marks every channel', () => {
   it('as the operator at work or as background, and the screens’ own reads as background', () => {
     expect(background.length + operatorChannels.length).toBe(CHANNEL_NAMES.length);
-    for (const channel of ['payments:get', 'reservations:overview', 'messaging:outbox', 'refunds:queue', 'updates:status', 'session:status'] as const) {
+    for (const channel of [
+      'payments:get',
+      'reservations:overview',
+      'messaging:outbox',
+      'refunds:queue',
+      'updates:status',
+      'session:status',
+    ] as const) {
       expect(CHANNELS[channel].activity, channel).toBe('background');
     }
   });
@@ -134,7 +151,8 @@ describe('the contract marks every channel', () => {
     expect(rerun).toContain('payments:search');
     for (const { file, channels } of reruns) {
       expect(channels.length, `${file}: a query whose bridge call was not found`).toBeGreaterThan(0);
-      for (const channel of channels) expect(CHANNELS[channel].activity, `${file} re-runs ${channel}`).toBe('background');
+      for (const channel of channels)
+        expect(CHANNELS[channel].activity, `${file} re-runs ${channel}`).toBe('background');
     }
     expect(reruns.some((r) => r.polls)).toBe(true);
   });
@@ -144,7 +162,9 @@ describe('the contract marks every channel', () => {
 async function idleLocked(stack: MainStack): Promise<boolean> {
   const status = await stack.dispatch('session:status', sender, {});
   if (!status.ok) throw new Error(status.error.message);
-  const locks = (await stack.audit.query({ action: 'session.lock' }, 10)).filter((row) => row.details['reason'] === 'idle');
+  const locks = (await stack.audit.query({ action: 'session.lock' }, 10)).filter(
+    (row) => row.details['reason'] === 'idle',
+  );
   return locks.length === 1 && (status.value as { operator?: unknown }).operator === undefined;
 }
 
@@ -164,10 +184,22 @@ describe('a background channel, or one a screen re-runs, called in a loop does n
 
 describe('refused calls in a loop do not postpone the lock', () => {
   it.concurrent.each([
-    ['invalid input on an operator channel', 'agent', (s: MainStack) => s.dispatch('payments:pay', sender, { amount: 'lots' })],
-    ['an operator channel the role may not call', 'agent', (s: MainStack) => s.dispatch('refunds:create', sender, VALID_INPUTS['refunds:create'])],
+    [
+      'invalid input on an operator channel',
+      'agent',
+      (s: MainStack) => s.dispatch('payments:pay', sender, { amount: 'lots' }),
+    ],
+    [
+      'an operator channel the role may not call',
+      'agent',
+      (s: MainStack) => s.dispatch('refunds:create', sender, VALID_INPUTS['refunds:create']),
+    ],
     ['a channel outside the contract', 'agent', (s: MainStack) => s.dispatch('shell:openExternal', sender, {})],
-    ['a call from another frame', 'agent', (s: MainStack) => s.dispatch('session:activity', { ...sender, isMainFrame: false }, {})],
+    [
+      'a call from another frame',
+      'agent',
+      (s: MainStack) => s.dispatch('session:activity', { ...sender, isMainFrame: false }, {}),
+    ],
   ] as const)('%s', async (_, role, call) => {
     await withDesk(role, async (stack) => {
       await loop(() => call(stack));
@@ -207,7 +239,13 @@ describe('the supervisor’s Payments screen, open while payments change', () =>
       await desk.signIn(SUPERVISOR);
       // The supervisor's last act: a payment taken at the desk. From here on only the screen calls.
       const methodId = await desk.card('CUN-6B3D8F');
-      await desk.ok('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: 'CUN-6B3D8F' });
+      await desk.ok('payments:pay', {
+        operationId: randomUUID(),
+        methodId,
+        amountCents: 20_000,
+        currency: 'usd',
+        reservationId: 'CUN-6B3D8F',
+      });
       const quietFrom = heard.length;
       await loop(search);
       const quiet = heard.slice(quietFrom);

@@ -30,15 +30,31 @@ afterEach(async () => {
   await desk.close();
 });
 
-const overview = () => desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+const overview = () =>
+  desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
 async function pay(number: string, amountCents = 20_000): Promise<Output<'payments:pay'>> {
   const methodId = await desk.card(RESERVATION, number);
-  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'usd', reservationId: RESERVATION });
+  return desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents,
+    currency: 'usd',
+    reservationId: RESERVATION,
+  });
 }
 const sendLink = (paymentId: string, channel: 'sms' | 'email', destination: string, confirmResend?: boolean) =>
-  desk.ok<Output<'messaging:sendLink'>>('messaging:sendLink', { paymentId, channel, destination, language: 'en-US', ...(confirmResend ? { confirmResend } : {}) });
+  desk.ok<Output<'messaging:sendLink'>>('messaging:sendLink', {
+    paymentId,
+    channel,
+    destination,
+    language: 'en-US',
+    ...(confirmResend ? { confirmResend } : {}),
+  });
 async function fault(operation: string, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation, fault: kind, count }) });
+  const response = await fetch(`${sim.controlUrl}/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ operation, fault: kind, count }),
+  });
   expect(response.ok).toBe(true);
 }
 
@@ -48,7 +64,14 @@ describe('the payment in progress comes back', () => {
     const payment = await pay('4000000000003220');
     expect(payment.status).toBe('requires_action');
     const [live] = (await overview()).inProgress ?? [];
-    expect(live).toMatchObject({ paymentId: payment.id, state: 'waiting_for_cardholder', amountCents: 20_000, currency: 'usd', brand: 'visa', last4: '3220' });
+    expect(live).toMatchObject({
+      paymentId: payment.id,
+      state: 'waiting_for_cardholder',
+      amountCents: 20_000,
+      currency: 'usd',
+      brand: 'visa',
+      last4: '3220',
+    });
     expect(live?.lastLink).toBeUndefined();
     const expires = Date.parse(live?.expiresAt ?? '');
     expect(expires).toBeGreaterThanOrEqual(before + 15 * 60_000 - 5_000);
@@ -65,7 +88,12 @@ describe('the payment in progress comes back', () => {
     await desk.signIn(AGENT);
     const again = await overview();
     expect(again.inProgress).toHaveLength(1);
-    expect(again.inProgress?.[0]).toMatchObject({ paymentId: payment.id, state: 'waiting_for_cardholder', expiresAt: live?.expiresAt, lastLink: { channel: 'email' } });
+    expect(again.inProgress?.[0]).toMatchObject({
+      paymentId: payment.id,
+      state: 'waiting_for_cardholder',
+      expiresAt: live?.expiresAt,
+      lastLink: { channel: 'email' },
+    });
     expect(JSON.stringify(again)).not.toMatch(/https?:\/\//);
   });
 
@@ -79,8 +107,12 @@ describe('the payment in progress comes back', () => {
       reservationId: 'MEX-2H8R5T',
       installments: true,
     });
-    const { inProgress } = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: 'MEX-2H8R5T' });
-    expect(inProgress).toEqual([expect.objectContaining({ paymentId: payment.id, state: 'waiting_for_plan', expiresAt: payment.expiresAt })]);
+    const { inProgress } = await desk.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: 'MEX-2H8R5T',
+    });
+    expect(inProgress).toEqual([
+      expect.objectContaining({ paymentId: payment.id, state: 'waiting_for_plan', expiresAt: payment.expiresAt }),
+    ]);
     expect(inProgress?.[0]?.availableInstallments.length).toBeGreaterThan(0);
   });
 });
@@ -96,8 +128,17 @@ describe('payments:abandon', () => {
     expect(after.inProgress).toEqual([]);
     expect(after.balance?.owedCents).toBe(98_000);
     const [row] = await desk.stack.audit.query({ action: 'payment.abandon', resource: payment.id }, 1);
-    expect(row).toMatchObject({ actor: AGENT.id, outcome: 'ok', details: { status: 'requires_action', amountCents: 20_000, currency: 'usd' } });
-    const refused = await desk.refused('messaging:sendLink', { paymentId: payment.id, channel: 'sms', destination: '+1 305 555 0164', language: 'en-US' });
+    expect(row).toMatchObject({
+      actor: AGENT.id,
+      outcome: 'ok',
+      details: { status: 'requires_action', amountCents: 20_000, currency: 'usd' },
+    });
+    const refused = await desk.refused('messaging:sendLink', {
+      paymentId: payment.id,
+      channel: 'sms',
+      destination: '+1 305 555 0164',
+      language: 'en-US',
+    });
     expect(refused.code).toBe('payment_abandoned');
   });
 
@@ -105,7 +146,10 @@ describe('payments:abandon', () => {
     const payment = await pay('4242424242424242');
     await desk.until(payment.id, (s) => s === 'succeeded');
     const error = await desk.refused('payments:abandon', { paymentId: payment.id });
-    expect(error).toMatchObject({ code: 'payment_already_succeeded', params: { amountCents: 20_000, currency: 'usd' } });
+    expect(error).toMatchObject({
+      code: 'payment_already_succeeded',
+      params: { amountCents: 20_000, currency: 'usd' },
+    });
     expect((await overview()).balance?.owedCents).toBe(78_000);
   });
 
@@ -125,26 +169,41 @@ describe('no new charge while a payment is in progress (main refuses it, whateve
   it.each([
     ['waiting for 3-D Secure', '4000000000003220', false],
     ['waiting for an MSI plan', '4000004840000008', true],
-  ] as const)('%s: a new attempt is refused with the payment named; once abandoned, the new charge goes', async (_, number, msi) => {
-    const first = msi ? await payMsi(number) : await pay(number);
-    expect(['requires_action', 'pending_confirmation']).toContain(first.status);
-    const reservationId = msi ? MSI_RESERVATION : RESERVATION;
-    const methodId = await desk.card(reservationId, '4242424242424242');
-    const next = { methodId, amountCents: 20_000, currency: msi ? 'mxn' : 'usd', reservationId };
-    const error = await desk.refused('payments:pay', { operationId: randomUUID(), ...next });
-    expect(error).toMatchObject({ code: 'reservation_payment_in_progress', params: { amountCents: first.amountCents, currency: first.currency } });
-    expect(paymentsOnService()).toBe(1);
-    await desk.ok('payments:abandon', { paymentId: first.id });
-    const second = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), ...next });
-    expect(second.id).not.toBe(first.id);
-    expect(paymentsOnService()).toBe(2);
-  });
+  ] as const)(
+    '%s: a new attempt is refused with the payment named; once abandoned, the new charge goes',
+    async (_, number, msi) => {
+      const first = msi ? await payMsi(number) : await pay(number);
+      expect(['requires_action', 'pending_confirmation']).toContain(first.status);
+      const reservationId = msi ? MSI_RESERVATION : RESERVATION;
+      const methodId = await desk.card(reservationId, '4242424242424242');
+      const next = { methodId, amountCents: 20_000, currency: msi ? 'mxn' : 'usd', reservationId };
+      const error = await desk.refused('payments:pay', { operationId: randomUUID(), ...next });
+      expect(error).toMatchObject({
+        code: 'reservation_payment_in_progress',
+        params: { amountCents: first.amountCents, currency: first.currency },
+      });
+      expect(paymentsOnService()).toBe(1);
+      await desk.ok('payments:abandon', { paymentId: first.id });
+      const second = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), ...next });
+      expect(second.id).not.toBe(first.id);
+      expect(paymentsOnService()).toBe(2);
+    },
+  );
 
   it('a retry of the same attempt (its own operation id) is still answered with its payment', async () => {
     const methodId = await desk.card(RESERVATION, '4000000000003220');
-    const input = { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: RESERVATION };
+    const input = {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 20_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    };
     const first = await desk.ok<Output<'payments:pay'>>('payments:pay', input);
-    expect(await desk.ok<Output<'payments:pay'>>('payments:pay', input)).toMatchObject({ id: first.id, status: 'requires_action' });
+    expect(await desk.ok<Output<'payments:pay'>>('payments:pay', input)).toMatchObject({
+      id: first.id,
+      status: 'requires_action',
+    });
     expect(paymentsOnService()).toBe(1);
   });
 });
@@ -154,14 +213,25 @@ const MSI_RESERVATION = 'CUN-4J7K9L';
 
 async function payMsi(number: string): Promise<Output<'payments:pay'>> {
   const methodId = await desk.card(MSI_RESERVATION, number);
-  return desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 60_000, currency: 'mxn', reservationId: MSI_RESERVATION, installments: true });
+  return desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents: 60_000,
+    currency: 'mxn',
+    reservationId: MSI_RESERVATION,
+    installments: true,
+  });
 }
 
 /** How many payments were asked of the service: the distinct Idempotency-Keys the desk's journal sent to POST /payments. */
 function paymentsOnService(): number {
   const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
   try {
-    return (db.prepare(`SELECT COUNT(DISTINCT idempotency_key) AS n FROM attempts WHERE operation = 'POST /payments'`).get() as { n: number }).n;
+    return (
+      db
+        .prepare(`SELECT COUNT(DISTINCT idempotency_key) AS n FROM attempts WHERE operation = 'POST /payments'`)
+        .get() as { n: number }
+    ).n;
   } finally {
     db.close();
   }

@@ -45,7 +45,10 @@ async function control(path: string, body: unknown): Promise<void> {
 }
 /** Faults go to the service the stack talks to (its control endpoint, as training exposes it). */
 async function fault(stack: MainStack, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${stack.training?.controlUrl ?? sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: kind, count }) });
+  const response = await fetch(`${stack.training?.controlUrl ?? sim.controlUrl}/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ operation: 'POST /payments', fault: kind, count }),
+  });
   expect(response.ok).toBe(true);
 }
 
@@ -60,12 +63,28 @@ const attached = (): Promise<ConnectedService> =>
 
 /** Starts the app's main stack over the data folder (a start of the app), with the agents in place. */
 async function start(): Promise<MainStack> {
-  const stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, connect: attached });
+  const stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+    connect: attached,
+  });
   stacks.push(stack);
   if (await stack.directory.needsFirstAdmin()) {
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-    await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
-    await stack.directory.createOperator('ada', { id: OTHER_AGENT.id, displayName: 'Beto', role: 'agent', password: OTHER_AGENT.password });
+    await stack.directory.createOperator('ada', {
+      id: AGENT.id,
+      displayName: 'Ana',
+      role: 'agent',
+      password: AGENT.password,
+    });
+    await stack.directory.createOperator('ada', {
+      id: OTHER_AGENT.id,
+      displayName: 'Beto',
+      role: 'agent',
+      password: OTHER_AGENT.password,
+    });
   }
   return stack;
 }
@@ -102,16 +121,42 @@ function journal<T>(read: (db: Database.Database) => T): T {
 }
 /** Every Idempotency-Key the app ever sent on POST /payments. */
 const paymentKeys = (): string[] =>
-  journal((db) => (db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as { key: string }[]).map((r) => r.key));
+  journal((db) =>
+    (
+      db.prepare(`SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = 'POST /payments'`).all() as {
+        key: string;
+      }[]
+    ).map((r) => r.key),
+  );
 const keyOf = (operationId: string): string | undefined =>
-  journal((db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string } | undefined)?.key);
-const paymentsOf = (stack: MainStack) => ok<{ payments: { id: string; status: string }[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+  journal(
+    (db) =>
+      (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string } | undefined)
+        ?.key,
+  );
+const paymentsOf = (stack: MainStack) =>
+  ok<{ payments: { id: string; status: string }[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
 
 /** POST /payments straight to the service with a key and body: a replay tells which payment the key made. */
-async function replay(key: string, operationId: string): Promise<{ status: number; replayed: string | null; id: unknown }> {
-  const payload = journal((db) => JSON.parse((db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string }).payload) as unknown);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
-  const { access_token: token } = (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string };
+async function replay(
+  key: string,
+  operationId: string,
+): Promise<{ status: number; replayed: string | null; id: unknown }> {
+  const payload = journal(
+    (db) =>
+      JSON.parse(
+        (db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string })
+          .payload,
+      ) as unknown,
+  );
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sim.clientId,
+    client_secret: sim.clientSecret,
+  });
+  const { access_token: token } = (await (
+    await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })
+  ).json()) as { access_token: string };
   const response = await fetch(`${sim.baseUrl}/payments`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
@@ -128,12 +173,24 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     const stack = await start();
     await signIn(stack);
     const methodId = await savedCard(stack);
-    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
+    const charge = {
+      methodId,
+      amountCents: 12000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+      acknowledgedPaymentIds: [],
+    };
     await fault(stack, drop, 3);
     const first = randomUUID();
-    expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({
+      ok: false,
+      error: { code: 'network_error' },
+    });
 
-    const second = await ok<{ id: string; status: string }>(stack, 'payments:pay', { operationId: randomUUID(), ...charge });
+    const second = await ok<{ id: string; status: string }>(stack, 'payments:pay', {
+      operationId: randomUUID(),
+      ...charge,
+    });
     const key = keyOf(first) ?? '';
     expect(paymentKeys()).toEqual([key]);
     expect((await paymentsOf(stack)).payments.map((p) => p.id)).toEqual([second.id]);
@@ -144,12 +201,21 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     let stack = await start();
     await signIn(stack);
     const methodId = await savedCard(stack);
-    const charge = { methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
+    const charge = {
+      methodId,
+      amountCents: 12000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+      acknowledgedPaymentIds: [],
+    };
     await fault(stack, drop, 6);
     const first = randomUUID();
     expect(await call(stack, 'payments:pay', { operationId: first, ...charge })).toMatchObject({ ok: false });
     const refused = await call(stack, 'payments:pay', { operationId: randomUUID(), ...charge });
-    expect(refused).toEqual({ ok: false, error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } } });
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } },
+    });
     expect((await paymentsOf(stack)).payments).toEqual([]);
     const key = keyOf(first) ?? '';
     expect(paymentKeys()).toEqual([key]);
@@ -167,7 +233,9 @@ describe.each(['drop_after_commit', 'drop_before_commit'] as const)('%s on every
     expect(paymentKeys()).toEqual([key]);
     expect(await replay(key, first)).toEqual({ status: 201, replayed: 'true', id: paymentId });
     const recovered = await stack.audit.query({ action: 'payment.recovered' }, 10);
-    expect(recovered.map((row) => [row.actor, row.resource, row.details['operationId'], row.details['reservationId']])).toEqual([['system', paymentId, first, RESERVATION]]);
+    expect(
+      recovered.map((row) => [row.actor, row.resource, row.details['operationId'], row.details['reservationId']]),
+    ).toEqual([['system', paymentId, first, RESERVATION]]);
   });
 });
 
@@ -178,19 +246,47 @@ describe('the reservation shows the unanswered payment, and Check again', () => 
     const methodId = await savedCard(stack);
     await fault(stack, 'drop_after_commit', 6);
     const first = randomUUID();
-    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] })).toMatchObject({ ok: false });
-    const overview = await ok<{ pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    expect(
+      await call(stack, 'payments:pay', {
+        operationId: first,
+        methodId,
+        amountCents: 12000,
+        currency: 'mxn',
+        reservationId: RESERVATION,
+        acknowledgedPaymentIds: [],
+      }),
+    ).toMatchObject({ ok: false });
+    const overview = await ok<{ pendingPayments: unknown[] }>(stack, 'reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.pendingPayments).toEqual([
-      expect.objectContaining({ operationId: first, amountCents: 12000, currency: 'mxn', brand: 'visa', last4: '4242', state: 'unanswered', installments: false }),
+      expect.objectContaining({
+        operationId: first,
+        amountCents: 12000,
+        currency: 'mxn',
+        brand: 'visa',
+        last4: '4242',
+        state: 'unanswered',
+        installments: false,
+      }),
     ]);
-    expect(await ok(stack, 'payments:checkAgain', { operationId: first })).toMatchObject({ state: 'unanswered', message: UNANSWERED });
-    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', { operationId: first });
+    expect(await ok(stack, 'payments:checkAgain', { operationId: first })).toMatchObject({
+      state: 'unanswered',
+      message: UNANSWERED,
+    });
+    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', {
+      operationId: first,
+    });
     expect(answered).toMatchObject({ state: 'answered', payment: { reservationId: RESERVATION } });
     expect(paymentKeys()).toEqual([keyOf(first)]);
-    const after = await ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    const after = await ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>(stack, 'reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(after.payments.map((p) => p.id)).toEqual([answered.payment.id]);
     expect(after.pendingPayments).toEqual([]);
-    expect((await stack.audit.query({ action: 'payment.check' }, 10)).map((row) => [row.outcome, row.details['state']])).toEqual([
+    expect(
+      (await stack.audit.query({ action: 'payment.check' }, 10)).map((row) => [row.outcome, row.details['state']]),
+    ).toEqual([
       ['ok', 'answered'],
       ['ok', 'unanswered'],
     ]);
@@ -203,15 +299,35 @@ describe('what identifies a payment operation is its money fields', () => {
     await signIn(stack);
     const methodId = await savedCard(stack);
     const operationId = randomUUID();
-    const charge = { operationId, methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] };
+    const charge = {
+      operationId,
+      methodId,
+      amountCents: 12000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+      acknowledgedPaymentIds: [],
+    };
     await fault(stack, 'drop_before_commit', 3);
-    expect(await call(stack, 'payments:pay', { ...charge, note: 'deposit' })).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    expect(await call(stack, 'payments:pay', { ...charge, note: 'deposit' })).toMatchObject({
+      ok: false,
+      error: { code: 'network_error' },
+    });
     await signIn(stack, OTHER_AGENT);
     const paid = await ok<{ id: string }>(stack, 'payments:pay', { ...charge, note: 'another note' });
     expect(paymentKeys()).toEqual([keyOf(operationId)]);
-    expect(await replay(keyOf(operationId) ?? '', operationId)).toMatchObject({ status: 201, replayed: 'true', id: paid.id });
+    expect(await replay(keyOf(operationId) ?? '', operationId)).toMatchObject({
+      status: 201,
+      replayed: 'true',
+      id: paid.id,
+    });
     // The payload sent is the one first written: its note and agent.
-    const payload = journal((db) => JSON.parse((db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string }).payload) as { metadata: unknown });
+    const payload = journal(
+      (db) =>
+        JSON.parse(
+          (db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string })
+            .payload,
+        ) as { metadata: unknown },
+    );
     expect(payload.metadata).toEqual({ agent: AGENT.id, note: 'deposit' });
   });
 });
@@ -224,17 +340,39 @@ describe('a reservation is one reservation whatever the case of its number', () 
     const lower = RESERVATION.toLowerCase();
     await fault(stack, 'drop_after_commit', 6);
     const first = randomUUID();
-    expect(await call(stack, 'payments:pay', { operationId: first, methodId, amountCents: 12000, currency: 'mxn', reservationId: lower, acknowledgedPaymentIds: [] })).toMatchObject({ ok: false });
+    expect(
+      await call(stack, 'payments:pay', {
+        operationId: first,
+        methodId,
+        amountCents: 12000,
+        currency: 'mxn',
+        reservationId: lower,
+        acknowledgedPaymentIds: [],
+      }),
+    ).toMatchObject({ ok: false });
     // Confirmation numbers are compared without case across the desk (the reservations store, search, look-ups).
-    const overview = await ok<{ pendingPayments: { operationId: string }[] }>(stack, 'reservations:overview', { reservationId: RESERVATION });
+    const overview = await ok<{ pendingPayments: { operationId: string }[] }>(stack, 'reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.pendingPayments.map((p) => p.operationId)).toEqual([first]);
-    expect(await call(stack, 'payments:pay', { operationId: randomUUID(), methodId, amountCents: 12000, currency: 'mxn', reservationId: RESERVATION, acknowledgedPaymentIds: [] })).toEqual({
+    expect(
+      await call(stack, 'payments:pay', {
+        operationId: randomUUID(),
+        methodId,
+        amountCents: 12000,
+        currency: 'mxn',
+        reservationId: RESERVATION,
+        acknowledgedPaymentIds: [],
+      }),
+    ).toEqual({
       ok: false,
       error: { code: 'payment_unanswered', message: UNANSWERED, params: { amountCents: 12_000, currency: 'mxn' } },
     });
     expect(paymentKeys()).toEqual([keyOf(first)]);
     // Answered at last: the payment shows on the reservation under either spelling, and a new charge gets that payment.
-    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', { operationId: first });
+    const answered = await ok<{ state: string; payment: { id: string } }>(stack, 'payments:checkAgain', {
+      operationId: first,
+    });
     expect(answered.state).toBe('answered');
     expect((await paymentsOf(stack)).payments.map((p) => p.id)).toEqual([answered.payment.id]);
     expect(paymentKeys()).toEqual([keyOf(first)]);

@@ -36,7 +36,12 @@ describe('a payment’s card in main’s view', () => {
       acknowledgedPaymentIds: [],
     });
     expect(payment.status).toBe('requires_action');
-    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', { paymentId: payment.id, channel: 'email', destination: 'emily@example.com', language: 'en-US' });
+    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', {
+      paymentId: payment.id,
+      channel: 'email',
+      destination: 'emily@example.com',
+      language: 'en-US',
+    });
     await desk.ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
     await desk.until(payment.id, (s) => s === 'succeeded');
 
@@ -60,7 +65,14 @@ describe('a payment’s card in main’s view', () => {
       body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
     });
     expect(response.ok).toBe(true);
-    const refused = await desk.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 10_000, currency: 'usd', reservationId, acknowledgedPaymentIds: [] });
+    const refused = await desk.refused('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 10_000,
+      currency: 'usd',
+      reservationId,
+      acknowledgedPaymentIds: [],
+    });
     expect(refused.code).toBe('network_error');
     const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
     const [attempt] = overview.pendingPayments;

@@ -34,7 +34,9 @@ function decidedNeverBegun(requestId: string): void {
   const db = new Database(join(desk.dir, 'refund-requests.db'));
   try {
     const changed = db
-      .prepare("UPDATE requests SET status = 'approved', decided_by = ?, decided_at = ?, override = 0 WHERE id = ? AND status = 'pending'")
+      .prepare(
+        "UPDATE requests SET status = 'approved', decided_by = ?, decided_at = ?, override = 0 WHERE id = ? AND status = 'pending'",
+      )
       .run(SUPERVISOR.id, new Date().toISOString(), requestId);
     expect(changed.changes).toBe(1);
   } finally {
@@ -57,7 +59,11 @@ describe('an approval decided and never begun, taken up again by its approver', 
     });
     await desk.until(paid.id, (status) => status === 'succeeded');
     // All that is left: the request names no amount.
-    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: paid.id, reason: 'cancellation' });
+    const request = await desk.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: paid.id,
+      reason: 'cancellation',
+    });
     await desk.signIn(SUPERVISOR);
     decidedNeverBegun(request.id);
     // Meanwhile a part is refunded directly.
@@ -70,11 +76,22 @@ describe('an approval decided and never begun, taken up again by its approver', 
       expectedAmountCents: 2_000,
     });
     const shown = part.refunds.map((r) => r.id);
-    const stale = await desk.refused('refunds:approve', { requestId: request.id, acknowledgedRefundIds: shown, expectedAmountCents: 12_000 });
-    expect(stale).toMatchObject({ code: 'refund_amount_changed', params: { expectedCents: 12_000, amountCents: 10_000 } });
+    const stale = await desk.refused('refunds:approve', {
+      requestId: request.id,
+      acknowledgedRefundIds: shown,
+      expectedAmountCents: 12_000,
+    });
+    expect(stale).toMatchObject({
+      code: 'refund_amount_changed',
+      params: { expectedCents: 12_000, amountCents: 10_000 },
+    });
     expect(await refundsOf(paid.id)).toEqual([2_000]);
 
-    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', { requestId: request.id, acknowledgedRefundIds: shown, expectedAmountCents: 10_000 });
+    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', {
+      requestId: request.id,
+      acknowledgedRefundIds: shown,
+      expectedAmountCents: 10_000,
+    });
     expect(approved.payment.refunds.map((r) => r.amountCents)).toEqual([2_000, 10_000]);
   });
 });

@@ -50,7 +50,11 @@ const refundsOf = async (paymentId: string): Promise<(number | undefined)[]> =>
 describe('a confirmed refund whose answer was lost', () => {
   it('approved again, the request of all that is left refunds once, at the amount confirmed', async () => {
     const paymentId = await paid();
-    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId, reason: 'cancellation' });
+    const request = await desk.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId,
+      reason: 'cancellation',
+    });
     await desk.signIn(SUPERVISOR);
     await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_after_commit', count: 3 });
     const approve = { requestId: request.id, acknowledgedRefundIds: [], expectedAmountCents: 12_000 };
@@ -64,7 +68,13 @@ describe('a confirmed refund whose answer was lost', () => {
     const paymentId = await paid();
     await desk.signIn(SUPERVISOR);
     await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_after_commit', count: 3 });
-    const refund = { operationId: randomUUID(), paymentId, reason: 'duplicate', acknowledgedRefundIds: [], expectedAmountCents: 12_000 };
+    const refund = {
+      operationId: randomUUID(),
+      paymentId,
+      reason: 'duplicate',
+      acknowledgedRefundIds: [],
+      expectedAmountCents: 12_000,
+    };
     expect(await desk.call('refunds:create', refund)).toMatchObject({ ok: false, error: { code: 'network_error' } });
     const again = await desk.ok<Output<'refunds:create'>>('refunds:create', refund);
     expect(again.refunds.map((r) => r.amountCents)).toEqual([12_000]);

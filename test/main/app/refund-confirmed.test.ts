@@ -28,7 +28,11 @@ async function paidAndAsked(): Promise<{ paymentId: string; requestId: string }>
     reservationId: RESERVATION,
   });
   await desk.until(payment.id, (status) => status === 'succeeded');
-  const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, reason: 'cancellation' });
+  const request = await desk.ok<{ id: string }>('refunds:request', {
+    requestId: randomUUID(),
+    paymentId: payment.id,
+    reason: 'cancellation',
+  });
   await desk.signIn(SUPERVISOR);
   return { paymentId: payment.id, requestId: request.id };
 }
@@ -36,19 +40,34 @@ async function paidAndAsked(): Promise<{ paymentId: string; requestId: string }>
 describe('a refund without the amount its confirmation named', () => {
   it('approving is refused at the door, naming the field; the request stays pending and nothing is refunded', async () => {
     const { paymentId, requestId } = await paidAndAsked();
-    const refused = await desk.refused('refunds:approve', { requestId, acknowledgedRefundIds: [], expectedAmountCents: undefined });
+    const refused = await desk.refused('refunds:approve', {
+      requestId,
+      acknowledgedRefundIds: [],
+      expectedAmountCents: undefined,
+    });
     expect(refused).toMatchObject({ code: 'invalid_input', field: 'expectedAmountCents' });
     expect((await desk.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds).toEqual([]);
-    expect((await desk.ok<Output<'refunds:requestsFor'>>('refunds:requestsFor', { paymentId })).requests.map((r) => r.status)).toEqual(['pending']);
+    expect(
+      (await desk.ok<Output<'refunds:requestsFor'>>('refunds:requestsFor', { paymentId })).requests.map(
+        (r) => r.status,
+      ),
+    ).toEqual(['pending']);
 
-    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', { requestId, acknowledgedRefundIds: [], expectedAmountCents: 12_000 });
+    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', {
+      requestId,
+      acknowledgedRefundIds: [],
+      expectedAmountCents: 12_000,
+    });
     expect(approved.payment.refunds.map((r) => r.amountCents)).toEqual([12_000]);
   });
 
   it('a direct refund is refused at the door, naming the field, and nothing is refunded', async () => {
     const { paymentId } = await paidAndAsked();
     const input = { operationId: randomUUID(), paymentId, reason: 'duplicate', acknowledgedRefundIds: [] };
-    expect(await desk.refused('refunds:create', { ...input, expectedAmountCents: undefined })).toMatchObject({ code: 'invalid_input', field: 'expectedAmountCents' });
+    expect(await desk.refused('refunds:create', { ...input, expectedAmountCents: undefined })).toMatchObject({
+      code: 'invalid_input',
+      field: 'expectedAmountCents',
+    });
     expect((await desk.ok<Output<'payments:get'>>('payments:get', { paymentId })).refunds).toEqual([]);
   });
 });

@@ -42,9 +42,15 @@ function journal<T>(at: Desk, read: (db: Database.Database) => T): T {
   }
 }
 const keyOf = (at: Desk, operationId: string): string =>
-  journal(at, (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key);
+  journal(
+    at,
+    (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key,
+  );
 const sentWith = (at: Desk, key: string): number =>
-  journal(at, (db) => (db.prepare('SELECT count(*) AS n FROM attempts WHERE idempotency_key = ?').get(key) as { n: number }).n);
+  journal(
+    at,
+    (db) => (db.prepare('SELECT count(*) AS n FROM attempts WHERE idempotency_key = ?').get(key) as { n: number }).n,
+  );
 
 /**
  * A 15,000.00 MXN payment; the admin's refund of 12,000.00 MXN of it never reached the service (every try lost before
@@ -53,21 +59,35 @@ const sentWith = (at: Desk, key: string): number =>
 async function refundAboveTheNewCap(at: Desk): Promise<{ paymentId: string; key: string; sent: number }> {
   await at.signIn(AGENT);
   const methodId = await at.card(RESERVATION);
-  const payment = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 1_500_000, currency: 'mxn', reservationId: RESERVATION });
+  const payment = await at.ok<{ id: string }>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents: 1_500_000,
+    currency: 'mxn',
+    reservationId: RESERVATION,
+  });
   await at.until(payment.id, (status) => status === 'succeeded');
   await at.signIn(ADMIN);
   await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_before_commit', count: 3 });
   const operationId = randomUUID();
   const refund = { operationId, paymentId: payment.id, amountCents: 1_200_000, reason: 'requested_by_customer' };
   expect(await at.call('refunds:create', refund)).toMatchObject({ ok: false, error: { code: 'network_error' } });
-  await at.stack.directory.createOperator('ada', { id: 'root', displayName: 'Root', role: 'admin', password: 'another admin pass 77' });
+  await at.stack.directory.createOperator('ada', {
+    id: 'root',
+    displayName: 'Root',
+    role: 'admin',
+    password: 'another admin pass 77',
+  });
   await at.stack.directory.setRole('root', 'ada', 'supervisor');
   const key = keyOf(at, operationId);
   return { paymentId: payment.id, key, sent: sentWith(at, key) };
 }
 
 const refunded = async (at: Desk, paymentId: string): Promise<number> =>
-  (await at.ok<{ refunds: { amountCents?: number }[] }>('payments:get', { paymentId })).refunds.reduce((sum, r) => sum + (r.amountCents ?? 0), 0);
+  (await at.ok<{ refunds: { amountCents?: number }[] }>('payments:get', { paymentId })).refunds.reduce(
+    (sum, r) => sum + (r.amountCents ?? 0),
+    0,
+  );
 
 describe('a refund above the cap of the role its operator has now is not made by another path', () => {
   // Recovery finds it over its operator's cap now: marked for reconciliation, not sent (the payment is read instead).
@@ -88,7 +108,12 @@ describe('a refund above the cap of the role its operator has now is not made by
     desks.push(at);
     const { paymentId, key, sent } = await refundAboveTheNewCap(at);
     await at.signIn(SUPERVISOR);
-    await at.call('refunds:create', { operationId: randomUUID(), paymentId, amountCents: 10_000, reason: 'requested_by_customer' });
+    await at.call('refunds:create', {
+      operationId: randomUUID(),
+      paymentId,
+      amountCents: 10_000,
+      reason: 'requested_by_customer',
+    });
     expect(sentWith(at, key)).toBe(sent);
     expect(await refunded(at, paymentId)).toBeLessThanOrEqual(10_000);
   });

@@ -34,7 +34,8 @@ afterEach(async () => {
 async function control(path: string, body: unknown): Promise<void> {
   expect((await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
 }
-const fault = (operation: string, kind: string, count: number): Promise<void> => control('faults', { operation, fault: kind, count });
+const fault = (operation: string, kind: string, count: number): Promise<void> =>
+  control('faults', { operation, fault: kind, count });
 
 async function open(): Promise<Desk> {
   const desk = await openDesk({ connect: attachedTo(sim), timeZone: 'UTC' });
@@ -46,7 +47,11 @@ async function open(): Promise<Desk> {
 function keysSent(desk: Desk, operation: string): string[] {
   const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = ?').all(operation) as { key: string }[]).map((r) => r.key);
+    return (
+      db.prepare('SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = ?').all(operation) as {
+        key: string;
+      }[]
+    ).map((r) => r.key);
   } finally {
     db.close();
   }
@@ -56,7 +61,11 @@ function keysSent(desk: Desk, operation: string): string[] {
 function operationRow(desk: Desk, operationId: string): { key: string; state: string; payload: string } {
   const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
   try {
-    return db.prepare('SELECT key, state, payload FROM operations WHERE operation_id = ?').get(operationId) as { key: string; state: string; payload: string };
+    return db.prepare('SELECT key, state, payload FROM operations WHERE operation_id = ?').get(operationId) as {
+      key: string;
+      state: string;
+      payload: string;
+    };
   } finally {
     db.close();
   }
@@ -65,8 +74,14 @@ function operationRow(desk: Desk, operationId: string): { key: string; state: st
 /** POST /payments straight to the service with the attempt's key and body, as the service's operator would look it up: the payment id. */
 async function replay(desk: Desk, operationId: string): Promise<string> {
   const { key, payload } = operationRow(desk, operationId);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
-  const { access_token: token } = (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string };
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sim.clientId,
+    client_secret: sim.clientSecret,
+  });
+  const { access_token: token } = (await (
+    await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })
+  ).json()) as { access_token: string };
   const response = await fetch(`${sim.baseUrl}/payments`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
@@ -76,7 +91,14 @@ async function replay(desk: Desk, operationId: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-const charge = (methodId: string, more: Record<string, unknown> = {}) => ({ operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION, ...more });
+const charge = (methodId: string, more: Record<string, unknown> = {}) => ({
+  operationId: randomUUID(),
+  methodId,
+  amountCents: 12_000,
+  currency: 'usd',
+  reservationId: RESERVATION,
+  ...more,
+});
 
 describe('a payment recover() completed, stamped on another calendar day than the desk’s', () => {
   // A desk that stops with a payment unanswered in the evening and starts the morning after (or after midnight) completes
@@ -97,7 +119,9 @@ describe('a payment recover() completed, stamped on another calendar day than th
     await desk.stack.recover();
     await desk.signIn(AGENT);
     const { notices } = await desk.ok<Output<'payments:recovered'>>('payments:recovered', {});
-    expect(notices).toEqual([expect.objectContaining({ kind: 'payment', reservationId: RESERVATION, amountCents: 12_000, currency: 'usd' })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ kind: 'payment', reservationId: RESERVATION, amountCents: 12_000, currency: 'usd' }),
+    ]);
 
     const recovered = notices[0]?.paymentId ?? '';
     await desk.until(recovered, (status) => status === 'succeeded');
@@ -106,9 +130,14 @@ describe('a payment recover() completed, stamped on another calendar day than th
     // lists the charge recover() completed among those it shows (the overview's chargedToday), so it can be named.
     const secondCard = await desk.card(RESERVATION);
     const refused = await desk.refused('payments:pay', charge(secondCard, { acknowledgedPaymentIds: [] }));
-    expect(refused).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1, amountCents: 12_000, currency: 'usd' } });
+    expect(refused).toMatchObject({
+      code: 'charges_not_acknowledged',
+      params: { count: 1, amountCents: 12_000, currency: 'usd' },
+    });
     expect(keysSent(desk, 'POST /payments')).toHaveLength(1);
-    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([recovered]);
   });
 });
@@ -132,7 +161,11 @@ describe('a supervisor resolving an attempt past the service’s window as charg
     expect(keysSent(desk, 'POST /payments')).toHaveLength(2);
 
     await desk.signIn(SUPERVISOR);
-    const resolved = await desk.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: first.id });
+    const resolved = await desk.refused('payments:resolveAttempt', {
+      operationId,
+      outcome: 'charged',
+      paymentId: first.id,
+    });
     expect(resolved).toMatchObject({ code: 'payment_does_not_match' });
   });
 });
@@ -161,17 +194,26 @@ describe('two supervisors resolving one attempt at once', () => {
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     const accepted = answers.find((a) => a.ok);
     const state = operationRow(desk, operationId).state;
-    expect(state).toBe(accepted?.ok === true && (accepted.value as { outcome: string }).outcome === 'charged' ? 'done' : 'abandoned');
+    expect(state).toBe(
+      accepted?.ok === true && (accepted.value as { outcome: string }).outcome === 'charged' ? 'done' : 'abandoned',
+    );
   });
 });
 
 describe('attacks on the acknowledgement that hold', () => {
   it('another operator cannot acknowledge an agent’s notice; while it stands the charge is listed and must be named by anyone', async () => {
     const desk = await open();
-    await desk.stack.directory.createOperator('ada', { id: 'otto', displayName: 'Otto', role: 'agent', password: 'other agent pass 1234' });
+    await desk.stack.directory.createOperator('ada', {
+      id: 'otto',
+      displayName: 'Otto',
+      role: 'agent',
+      password: 'other agent pass 1234',
+    });
     await desk.signIn(AGENT);
     await fault('POST /payments', 'drop_after_commit', 3);
-    expect((await desk.call('payments:pay', charge(await desk.card(RESERVATION), { acknowledgedPaymentIds: [] }))).ok).toBe(false);
+    expect(
+      (await desk.call('payments:pay', charge(await desk.card(RESERVATION), { acknowledgedPaymentIds: [] }))).ok,
+    ).toBe(false);
     await desk.restart();
     await desk.stack.recover();
     await desk.signIn(AGENT);
@@ -182,25 +224,51 @@ describe('attacks on the acknowledgement that hold', () => {
     await desk.signIn({ id: 'otto', password: 'other agent pass 1234' });
     expect(await desk.ok('payments:acknowledgeRecovered', { noticeIds: [notice.id] })).toEqual({ acknowledged: 0 });
     // Ids of another reservation's charges, or made up, name nothing of this one.
-    const other = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId: await desk.card('SJD-9W4X1Y'), amountCents: 1_000, currency: 'usd', reservationId: 'SJD-9W4X1Y' });
+    const other = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: await desk.card('SJD-9W4X1Y'),
+      amountCents: 1_000,
+      currency: 'usd',
+      reservationId: 'SJD-9W4X1Y',
+    });
     const card = await desk.card(RESERVATION);
-    expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [other.id, 'pay_00000000000000000000000000000000'] }))).toMatchObject({ code: 'charges_not_acknowledged' });
+    expect(
+      await desk.refused(
+        'payments:pay',
+        charge(card, { acknowledgedPaymentIds: [other.id, 'pay_00000000000000000000000000000000'] }),
+      ),
+    ).toMatchObject({ code: 'charges_not_acknowledged' });
     await desk.signIn(AGENT);
-    expect((await desk.ok<Output<'payments:recovered'>>('payments:recovered', {})).notices.map((n) => n.id)).toEqual([notice.id]);
+    expect((await desk.ok<Output<'payments:recovered'>>('payments:recovered', {})).notices.map((n) => n.id)).toEqual([
+      notice.id,
+    ]);
     expect(keysSent(desk, 'POST /payments')).toHaveLength(2);
   });
 
   it('an abandoned payment its cardholder approved is a charge the agent’s next one must name', async () => {
     const desk = await open();
     await desk.signIn(AGENT);
-    const old = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(await desk.card(RESERVATION, '4000000000003220')));
-    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', { paymentId: old.id, channel: 'email', destination: 'zoe.anderson@example.com', language: 'en-US' });
+    const old = await desk.ok<Output<'payments:pay'>>(
+      'payments:pay',
+      charge(await desk.card(RESERVATION, '4000000000003220')),
+    );
+    const sent = await desk.ok<{ messageId: string }>('messaging:sendLink', {
+      paymentId: old.id,
+      channel: 'email',
+      destination: 'zoe.anderson@example.com',
+      language: 'en-US',
+    });
     await desk.ok('payments:abandon', { paymentId: old.id });
     await desk.ok('messaging:playCardholder', { messageId: sent.messageId, answer: 'approve' });
     await desk.until(old.id, (status) => status === 'succeeded');
     const card = await desk.card(RESERVATION);
-    expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [] }))).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1 } });
-    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    expect(await desk.refused('payments:pay', charge(card, { acknowledgedPaymentIds: [] }))).toMatchObject({
+      code: 'charges_not_acknowledged',
+      params: { count: 1 },
+    });
+    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([old.id]);
   });
 });
@@ -214,10 +282,23 @@ describe('a confirmation whose answer is lost while the amount changes', () => {
     await desk.signIn(AGENT);
     // MSI is for a reservation in MXN: José Ángel Muñoz Pérez, 3,600.00 MXN due (main/reservations/demo.ts).
     const methodId = await desk.card('MEX-2H8R5T', '4000004840000008');
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: 'MEX-2H8R5T', installments: true });
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: 'MEX-2H8R5T',
+      installments: true,
+    });
     expect(payment.status).toBe('pending_confirmation');
     const config = simulatorConfig(sim);
-    const tokens = new TokenManager({ authUrl: config.authUrl, clientId: config.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5_000, fetch });
+    const tokens = new TokenManager({
+      authUrl: config.authUrl,
+      clientId: config.clientId,
+      secrets: { read: () => Promise.resolve(sim.clientSecret) },
+      timeoutMs: 5_000,
+      fetch,
+    });
     const tenant = new ServiceClient({ config, tokens, fetch });
     await tokens.get();
 
@@ -230,7 +311,10 @@ describe('a confirmation whose answer is lost while the amount changes', () => {
     await sleep(4_500);
     await tenant.updateAmount(payment.id, 240);
     const answer = await confirming;
-    expect(answer).toMatchObject({ ok: false, error: { code: 'amount_changed', params: { heldCents: 24_000, expectedCents: 12_000 } } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { code: 'amount_changed', params: { heldCents: 24_000, expectedCents: 12_000 } },
+    });
     expect((await tenant.getPayment(payment.id)).value.status).toBe('pending_confirmation');
     await desk.signIn(SUPERVISOR);
     expect((await desk.ok<Output<'refunds:queue'>>('refunds:queue', {})).requests).toEqual([]);

@@ -24,12 +24,16 @@ const paymentKeys = new Set<string>();
 const observed: typeof fetch = (input, init) => {
   const request = new Request(input, init);
   const key = request.headers.get('idempotency-key');
-  if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments') && key !== null) paymentKeys.add(key);
+  if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments') && key !== null)
+    paymentKeys.add(key);
   return fetch(input, init);
 };
 
 async function openCenterDesk(seed: boolean): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), seed });
+  const desk = await openDesk(
+    { connect: attachedTo(sim), fetch: observed },
+    { storage: () => centerStorage(center.app), seed },
+  );
   desks.push(desk);
   return desk;
 }
@@ -65,12 +69,21 @@ describe('a payment desk A recovered after a restart', () => {
     const b = await openCenterDesk(false);
     await a.signIn(AGENT);
     const card = await a.card(RESERVATION);
-    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${sim.controlUrl}/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
+        })
+      ).ok,
+    ).toBe(true);
     expect((await a.call('payments:pay', charge(card, []))).ok).toBe(false);
 
     await a.restart();
     await a.stack.recover();
-    const overview = await b.signIn(SUPERVISOR).then(() => b.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION }));
+    const overview = await b
+      .signIn(SUPERVISOR)
+      .then(() => b.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION }));
     expect(overview.payments).toHaveLength(1);
     const recovered = overview.payments[0]?.id ?? '';
     expect(overview.chargedToday?.map((c) => c.paymentId)).toEqual([recovered]);
@@ -78,7 +91,10 @@ describe('a payment desk A recovered after a restart', () => {
 
     // Desk B's operator, whose screen did not show it: refused, nothing sent.
     const otherCard = await b.card(RESERVATION);
-    expect(await b.refused('payments:pay', charge(otherCard, []))).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1, amountCents: 12_000, currency: 'usd' } });
+    expect(await b.refused('payments:pay', charge(otherCard, []))).toMatchObject({
+      code: 'charges_not_acknowledged',
+      params: { count: 1, amountCents: 12_000, currency: 'usd' },
+    });
     expect(paymentKeys.size).toBe(1);
 
     // The agent who began it signs in at desk B: the notice is there, from the center.
@@ -88,7 +104,9 @@ describe('a payment desk A recovered after a restart', () => {
     await b.ok('payments:acknowledgeRecovered', { noticeIds: notices.map((n) => n.id) });
     // Acknowledged at desk B, it is not told again at desk A.
     await b.signIn(SUPERVISOR);
-    expect((await a.signIn(AGENT).then(() => a.ok<Output<'payments:recovered'>>('payments:recovered', {}))).notices).toEqual([]);
+    expect(
+      (await a.signIn(AGENT).then(() => a.ok<Output<'payments:recovered'>>('payments:recovered', {}))).notices,
+    ).toEqual([]);
 
     // Shown, a charge at desk B goes: a second payment because the agent chose it.
     const second = await b.ok<Output<'payments:pay'>>('payments:pay', charge(otherCard, [recovered]));

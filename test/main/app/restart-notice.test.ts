@@ -56,7 +56,11 @@ async function fault(operation: string, kind: string, count: number, delayMs?: n
 function keysSent(desk: Desk, operation: string): string[] {
   const db = new Database(join(desk.dir, 'journal.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = ?').all(operation) as { key: string }[]).map((r) => r.key);
+    return (
+      db.prepare('SELECT DISTINCT idempotency_key AS key FROM attempts WHERE operation = ?').all(operation) as {
+        key: string;
+      }[]
+    ).map((r) => r.key);
   } finally {
     db.close();
   }
@@ -82,7 +86,10 @@ const PAYMENT_FAULTS: { kind: string; fault: () => Promise<void>; settled?: () =
   // The service answered 503 on every try: nothing was made until recover() sends it again.
   { kind: '5xx (error_503)', fault: () => fault('POST /payments', 'error_503', 3) },
   // The desk went down before the service saw anything (the journal holds the operation, the service nothing).
-  { kind: 'crash before the service saw it (drop_before_commit)', fault: () => fault('POST /payments', 'drop_before_commit', 3) },
+  {
+    kind: 'crash before the service saw it (drop_before_commit)',
+    fault: () => fault('POST /payments', 'drop_before_commit', 3),
+  },
 ];
 /** How long the slow service holds the first try (the desk waits 300 ms for each). */
 const SLOW_MS = 4_000;
@@ -101,7 +108,9 @@ describe.each(PAYMENT_FAULTS)('a payment left unanswered by $kind, then a restar
     await desk.restart();
     await desk.stack.recover();
     await desk.signIn(AGENT);
-    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.payments).toHaveLength(1);
     const recovered = overview.payments[0];
     if (recovered === undefined) throw new Error('no payment recovered');
@@ -109,16 +118,29 @@ describe.each(PAYMENT_FAULTS)('a payment left unanswered by $kind, then a restar
     // The agent keys the card again and charges: refused, in words, naming the charge recover() completed.
     const secondCard = await desk.card(RESERVATION);
     const refused = await desk.refused('payments:pay', charge(secondCard, []));
-    expect(refused).toMatchObject({ code: 'charges_not_acknowledged', params: { count: 1, amountCents: 12_000, currency: 'usd' } });
+    expect(refused).toMatchObject({
+      code: 'charges_not_acknowledged',
+      params: { count: 1, amountCents: 12_000, currency: 'usd' },
+    });
     expect(keysSent(desk, 'POST /payments')).toHaveLength(1);
-    expect((await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION })).payments).toHaveLength(1);
+    expect(
+      (await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION }))
+        .payments,
+    ).toHaveLength(1);
 
     // The notice is there for that agent, durable across another restart.
     await desk.restart();
     await desk.signIn(AGENT);
     const { notices } = await desk.ok<Output<'payments:recovered'>>('payments:recovered', {});
     expect(notices).toEqual([
-      expect.objectContaining({ kind: 'payment', paymentId: recovered.id, reservationId: RESERVATION, amountCents: 12_000, currency: 'usd', status: recovered.status }),
+      expect.objectContaining({
+        kind: 'payment',
+        paymentId: recovered.id,
+        reservationId: RESERVATION,
+        amountCents: 12_000,
+        currency: 'usd',
+        status: recovered.status,
+      }),
     ]);
     expect(overview.recovered?.map((n: Notice) => n.paymentId)).toEqual([recovered.id]);
 
@@ -142,7 +164,13 @@ describe('a refund whose answer was lost, then a restart', () => {
     await desk.until(payment.id, (status) => status === 'succeeded');
     await desk.signIn(SUPERVISOR);
     await fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
-    const lost = await desk.call('refunds:create', { operationId: randomUUID(), paymentId: payment.id, amountCents: 2_000, reason: 'requested_by_customer', acknowledgedRefundIds: [] });
+    const lost = await desk.call('refunds:create', {
+      operationId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 2_000,
+      reason: 'requested_by_customer',
+      acknowledgedRefundIds: [],
+    });
     expect(lost.ok).toBe(false);
 
     await desk.restart();
@@ -152,12 +180,23 @@ describe('a refund whose answer was lost, then a restart', () => {
     expect(after.refunds).toHaveLength(1);
     const refundId = after.refunds[0]?.id ?? '';
 
-    const refused = await desk.refused('refunds:create', { operationId: randomUUID(), paymentId: payment.id, amountCents: 2_000, reason: 'requested_by_customer', acknowledgedRefundIds: [] });
-    expect(refused).toMatchObject({ code: 'refunds_not_acknowledged', params: { count: 1, amountCents: 2_000, currency: 'usd' } });
+    const refused = await desk.refused('refunds:create', {
+      operationId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 2_000,
+      reason: 'requested_by_customer',
+      acknowledgedRefundIds: [],
+    });
+    expect(refused).toMatchObject({
+      code: 'refunds_not_acknowledged',
+      params: { count: 1, amountCents: 2_000, currency: 'usd' },
+    });
     expect(keysSent(desk, 'POST /payments/{id}/refunds')).toHaveLength(1);
 
     const { notices } = await desk.ok<Output<'payments:recovered'>>('payments:recovered', {});
-    expect(notices).toEqual([expect.objectContaining({ kind: 'refund', paymentId: payment.id, refundId, amountCents: 2_000, currency: 'usd' })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ kind: 'refund', paymentId: payment.id, refundId, amountCents: 2_000, currency: 'usd' }),
+    ]);
     await desk.ok('payments:acknowledgeRecovered', { noticeIds: notices.map((n) => n.id) });
     const refunded = await desk.ok<Output<'refunds:create'>>('refunds:create', {
       operationId: randomUUID(),
@@ -177,7 +216,12 @@ describe('an approval of a refund request', () => {
     const card = await desk.card(RESERVATION);
     const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(card, []));
     await desk.until(payment.id, (status) => status === 'succeeded');
-    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, amountCents: 3_000, reason: 'cancellation' });
+    const request = await desk.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 3_000,
+      reason: 'cancellation',
+    });
     // Meanwhile a supervisor refunds part of it directly.
     await desk.signIn(SUPERVISOR);
     const refunded = await desk.ok<Output<'refunds:create'>>('refunds:create', {
@@ -190,12 +234,18 @@ describe('an approval of a refund request', () => {
     const made = refunded.refunds.map((r) => r.id);
     expect(made).toHaveLength(1);
 
-    expect(await desk.refused('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [] })).toMatchObject({ code: 'refunds_not_acknowledged', params: { count: 1, amountCents: 2_000 } });
+    expect(await desk.refused('refunds:approve', { requestId: request.id, acknowledgedRefundIds: [] })).toMatchObject({
+      code: 'refunds_not_acknowledged',
+      params: { count: 1, amountCents: 2_000 },
+    });
     const queue = await desk.ok<{ requests: { id: string; status: string }[] }>('refunds:queue', { status: 'all' });
     expect(queue.requests.find((r) => r.id === request.id)?.status).toBe('pending');
     expect(keysSent(desk, 'POST /payments/{id}/refunds')).toHaveLength(1);
 
-    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', { requestId: request.id, acknowledgedRefundIds: made });
+    const approved = await desk.ok<Output<'refunds:approve'>>('refunds:approve', {
+      requestId: request.id,
+      acknowledgedRefundIds: made,
+    });
     expect(approved.request.status).toBe('approved');
     expect(approved.payment.refunds).toHaveLength(2);
   });
@@ -208,8 +258,14 @@ describe('two charges at once', () => {
     const first = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(await desk.card(RESERVATION), []));
     await desk.until(first.id, (status) => status === 'succeeded');
     const [one, two] = [await desk.card(RESERVATION), await desk.card(RESERVATION)];
-    const answers = await Promise.all([desk.call('payments:pay', charge(one, [])), desk.call('payments:pay', charge(two, []))]);
-    expect(answers.map((a) => (a.ok ? 'charged' : a.error.code))).toEqual(['charges_not_acknowledged', 'charges_not_acknowledged']);
+    const answers = await Promise.all([
+      desk.call('payments:pay', charge(one, [])),
+      desk.call('payments:pay', charge(two, [])),
+    ]);
+    expect(answers.map((a) => (a.ok ? 'charged' : a.error.code))).toEqual([
+      'charges_not_acknowledged',
+      'charges_not_acknowledged',
+    ]);
     expect(keysSent(desk, 'POST /payments')).toHaveLength(1);
   });
 });

@@ -8,7 +8,8 @@ import { AGENT, openDesk, type Desk } from './desk-kit';
 // Sarah Nguyen, a USD reservation (main/reservations/demo.ts).
 const RESERVATION = 'CUN-5Z2A8B';
 let desk: Desk;
-const methods = async () => (await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION })).methods;
+const methods = async () =>
+  (await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: RESERVATION })).methods;
 const pay = (methodId: string, keepCard?: boolean) =>
   desk.ok<Output<'payments:pay'>>('payments:pay', {
     operationId: randomUUID(),

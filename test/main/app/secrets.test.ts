@@ -12,7 +12,13 @@ import { SecretError, type SecretErrorCode } from '../../../main/secrets';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 // The service is never reached: the secret is read before any request.
-const SANDBOX = { environment: 'sandbox', authUrl: 'https://auth.service.invalid', cdeUrl: 'https://cde.service.invalid', baseUrl: 'https://api.service.invalid', clientId: 'desk' } as const;
+const SANDBOX = {
+  environment: 'sandbox',
+  authUrl: 'https://auth.service.invalid',
+  cdeUrl: 'https://cde.service.invalid',
+  baseUrl: 'https://api.service.invalid',
+  clientId: 'desk',
+} as const;
 
 let dir: string;
 let stack: MainStack | undefined;
@@ -42,7 +48,12 @@ async function signedInStack(error: SecretError): Promise<MainStack> {
   });
   stack = opened;
   await opened.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-  await opened.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: 'agent password 1234' });
+  await opened.directory.createOperator('ada', {
+    id: 'ana',
+    displayName: 'Ana',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
   const signedIn = await opened.dispatch('session:signIn', sender, { id: 'ana', password: 'agent password 1234' });
   expect(signedIn.ok).toBe(true);
   return opened;
@@ -50,8 +61,14 @@ async function signedInStack(error: SecretError): Promise<MainStack> {
 
 describe('a secret-store failure, as the agent sees it', () => {
   it.each<[SecretErrorCode, string]>([
-    ['needs_reprovisioning', 'The stored clientSecret cannot be decrypted (the OS profile or keyring has changed since it was stored). IT must provision the secret again on this computer (--provision-secret).'],
-    ['encryption_unavailable', "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session."],
+    [
+      'needs_reprovisioning',
+      'The stored clientSecret cannot be decrypted (the OS profile or keyring has changed since it was stored). IT must provision the secret again on this computer (--provision-secret).',
+    ],
+    [
+      'encryption_unavailable',
+      "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.",
+    ],
   ])('%s: taking a card and looking up a reservation both answer with what IT must do', async (code, message) => {
     const opened = await signedInStack(new SecretError(code, message));
 

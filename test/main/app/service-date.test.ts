@@ -34,7 +34,8 @@ async function control(path: string, body: unknown): Promise<void> {
   const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
   expect(response.ok).toBe(true);
 }
-const fault = (operation: string, kind: string, count: number): Promise<void> => control('faults', { operation, fault: kind, count });
+const fault = (operation: string, kind: string, count: number): Promise<void> =>
+  control('faults', { operation, fault: kind, count });
 
 /** The desk's one fetch through a proxy that rewrites the Date of the service's answers. */
 const proxied: typeof fetch = async (input, init) => {
@@ -64,13 +65,18 @@ function journal<T>(at: Desk, read: (db: Database.Database) => T): T {
   }
 }
 const keyOf = (at: Desk, operationId: string): string =>
-  journal(at, (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key);
+  journal(
+    at,
+    (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key,
+  );
 /** Keys of the reservation's payment operations this desk sent at least once (each made a payment when the service got it). */
 const keysSent = (at: Desk): string[] =>
   journal(at, (db) =>
     (
       db
-        .prepare("SELECT DISTINCT a.idempotency_key AS k FROM attempts a JOIN operations o ON o.key = a.idempotency_key WHERE o.kind = 'create_payment'")
+        .prepare(
+          "SELECT DISTINCT a.idempotency_key AS k FROM attempts a JOIN operations o ON o.key = a.idempotency_key WHERE o.kind = 'create_payment'",
+        )
         .all() as { k: string }[]
     ).map((row) => row.k),
   );
@@ -81,7 +87,13 @@ async function unansweredPayment(at: Desk): Promise<{ operationId: string; metho
   const methodId = await at.card(RESERVATION);
   await fault('POST /payments', 'drop_after_commit', 3);
   const operationId = randomUUID();
-  const refused = await at.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+  const refused = await at.call('payments:pay', {
+    operationId,
+    methodId,
+    amountCents: 12_000,
+    currency: 'usd',
+    reservationId: RESERVATION,
+  });
   expect(refused).toMatchObject({ ok: false, error: { code: 'network_error' } });
   return { operationId, methodId };
 }
@@ -97,7 +109,13 @@ describe("a broken Date in the service's answers never lets a reservation be cha
     dateSaid = twoDaysAhead;
 
     await at.call('payments:checkAgain', { operationId });
-    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+    const next = await at.call('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
 
     // Either Check again found the payment with its key, or the reservation is held until a supervisor reconciles it.
     expect(keysSent(at)).toEqual([keyOf(at, operationId)]);
@@ -113,7 +131,13 @@ describe("a broken Date in the service's answers never lets a reservation be cha
     dateSaid = undefined;
 
     await at.call('payments:checkAgain', { operationId });
-    const next = await at.call('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'usd', reservationId: RESERVATION });
+    const next = await at.call('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
 
     expect(keysSent(at)).toEqual([keyOf(at, operationId)]);
     expect(next.ok).toBe(false);

@@ -36,7 +36,8 @@ async function control(path: string, body: unknown): Promise<void> {
   expect(response.ok).toBe(true);
 }
 const advance = (seconds: number): Promise<void> => control('clock', { advanceSeconds: seconds });
-const fault = (operation: string, kind: string, count: number): Promise<void> => control('faults', { operation, fault: kind, count });
+const fault = (operation: string, kind: string, count: number): Promise<void> =>
+  control('faults', { operation, fault: kind, count });
 
 async function desk(): Promise<Desk> {
   const opened = await openDesk({ connect: attachedTo(sim) });
@@ -53,18 +54,41 @@ function journal<T>(at: Desk, read: (db: Database.Database) => T): T {
   }
 }
 const keyOf = (at: Desk, operationId: string): string =>
-  journal(at, (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key);
+  journal(
+    at,
+    (db) => (db.prepare('SELECT key FROM operations WHERE operation_id = ?').get(operationId) as { key: string }).key,
+  );
 /** How many requests this desk sent with the key (every try, answered or not). */
 const sentWith = (at: Desk, key: string): number =>
-  journal(at, (db) => (db.prepare('SELECT count(*) AS n FROM attempts WHERE idempotency_key = ?').get(key) as { n: number }).n);
+  journal(
+    at,
+    (db) => (db.prepare('SELECT count(*) AS n FROM attempts WHERE idempotency_key = ?').get(key) as { n: number }).n,
+  );
 const stateOf = (at: Desk, operationId: string): string =>
-  journal(at, (db) => (db.prepare('SELECT state FROM operations WHERE operation_id = ?').get(operationId) as { state: string }).state);
+  journal(
+    at,
+    (db) =>
+      (db.prepare('SELECT state FROM operations WHERE operation_id = ?').get(operationId) as { state: string }).state,
+  );
 
 /** POST /payments straight to the service with the attempt's key and body, as the service's operator would look it up: the payment id. */
 async function replay(at: Desk, key: string, operationId: string): Promise<string> {
-  const payload = journal(at, (db) => JSON.parse((db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string }).payload) as unknown);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
-  const { access_token: token } = (await (await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })).json()) as { access_token: string };
+  const payload = journal(
+    at,
+    (db) =>
+      JSON.parse(
+        (db.prepare('SELECT payload FROM operations WHERE operation_id = ?').get(operationId) as { payload: string })
+          .payload,
+      ) as unknown,
+  );
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sim.clientId,
+    client_secret: sim.clientSecret,
+  });
+  const { access_token: token } = (await (
+    await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form })
+  ).json()) as { access_token: string };
   const response = await fetch(`${sim.baseUrl}/payments`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
@@ -80,7 +104,13 @@ async function unansweredPayment(at: Desk): Promise<{ operationId: string; key: 
   const methodId = await at.card(RESERVATION);
   await fault('POST /payments', 'drop_after_commit', 3);
   const operationId = randomUUID();
-  const refused = await at.call('payments:pay', { operationId, methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+  const refused = await at.call('payments:pay', {
+    operationId,
+    methodId,
+    amountCents: 12_000,
+    currency: 'mxn',
+    reservationId: RESERVATION,
+  });
   expect(refused).toMatchObject({ ok: false, error: { code: 'network_error' } });
   const key = keyOf(at, operationId);
   return { operationId, key, sent: sentWith(at, key) };
@@ -97,12 +127,24 @@ describe("a payment's key past the service's window is never sent again", () => 
     expect(check).toMatchObject({ state: 'reconcile' });
     expect(sentWith(at, key)).toBe(sent);
     expect(stateOf(at, operationId)).toBe('reconcile');
-    const overview = await at.ok<{ pendingPayments: { operationId: string; state: string }[] }>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await at.ok<{ pendingPayments: { operationId: string; state: string }[] }>(
+      'reservations:overview',
+      { reservationId: RESERVATION },
+    );
     expect(overview.pendingPayments).toEqual([expect.objectContaining({ operationId, state: 'reconcile' })]);
     // It may have charged: the reservation takes no new charge, at any desk, until a supervisor resolves it.
     const methodId = await at.card(RESERVATION, '5555555555554444');
-    const next = await at.refused('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
-    expect(next).toMatchObject({ code: 'payment_needs_reconciliation', params: { amountCents: 12_000, currency: 'mxn' } });
+    const next = await at.refused('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+    });
+    expect(next).toMatchObject({
+      code: 'payment_needs_reconciliation',
+      params: { amountCents: 12_000, currency: 'mxn' },
+    });
     expect(sentWith(at, key)).toBe(sent);
   });
 
@@ -111,18 +153,34 @@ describe("a payment's key past the service's window is never sent again", () => 
     const { operationId } = await unansweredPayment(at);
     await advance(DAY_S + 60);
     expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
-    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({ code: 'forbidden' });
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({
+      code: 'forbidden',
+    });
 
     await at.signIn(SUPERVISOR);
-    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toEqual({ outcome: 'not_charged' });
+    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toEqual({
+      outcome: 'not_charged',
+    });
     expect(stateOf(at, operationId)).toBe('abandoned');
-    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({ code: 'attempt_not_to_reconcile' });
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({
+      code: 'attempt_not_to_reconcile',
+    });
     const audit = await at.stack.audit.query({ action: 'payment.reconcile' }, 5);
-    expect(audit.filter((row) => row.outcome === 'ok').map((row) => [row.actor, row.details['operationId'], row.details['outcome']])).toEqual([[SUPERVISOR.id, operationId, 'not_charged']]);
+    expect(
+      audit
+        .filter((row) => row.outcome === 'ok')
+        .map((row) => [row.actor, row.details['operationId'], row.details['outcome']]),
+    ).toEqual([[SUPERVISOR.id, operationId, 'not_charged']]);
 
     await at.signIn(AGENT);
     const methodId = await at.card(RESERVATION, '5555555555554444');
-    const next = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: RESERVATION });
+    const next = await at.ok<{ id: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+    });
     expect(next.id).toMatch(/^pay_/);
   });
 
@@ -136,14 +194,29 @@ describe("a payment's key past the service's window is never sent again", () => 
     // Another reservation's payment is not this attempt's.
     await at.signIn(AGENT);
     const other = await at.card('CUN-8T1V4W');
-    const foreign = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: other, amountCents: 12_000, currency: 'mxn', reservationId: 'CUN-8T1V4W' });
+    const foreign = await at.ok<{ id: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: other,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: 'CUN-8T1V4W',
+    });
 
     await at.signIn(SUPERVISOR);
-    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: foreign.id })).toMatchObject({ code: 'payment_does_not_match' });
-    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged' })).toMatchObject({ code: 'invalid_input' });
-    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: made })).toEqual({ outcome: 'charged', paymentId: made });
+    expect(
+      await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: foreign.id }),
+    ).toMatchObject({ code: 'payment_does_not_match' });
+    expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'charged' })).toMatchObject({
+      code: 'invalid_input',
+    });
+    expect(await at.ok('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: made })).toEqual({
+      outcome: 'charged',
+      paymentId: made,
+    });
     expect(stateOf(at, operationId)).toBe('done');
-    const overview = await at.ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>('reservations:overview', { reservationId: RESERVATION });
+    const overview = await at.ok<{ payments: { id: string }[]; pendingPayments: unknown[] }>('reservations:overview', {
+      reservationId: RESERVATION,
+    });
     expect(overview.payments.map((p) => p.id)).toEqual([made]);
     expect(overview.pendingPayments).toEqual([]);
   });
@@ -187,7 +260,13 @@ describe("a refund's key past the service's window", () => {
   async function succeededPayment(at: Desk, amountCents: number): Promise<string> {
     await at.signIn(AGENT);
     const methodId = await at.card(RESERVATION);
-    const payment = await at.ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'mxn', reservationId: RESERVATION });
+    const payment = await at.ok<{ id: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+    });
     await at.until(payment.id, (status) => status === 'succeeded');
     return payment.id;
   }
@@ -221,12 +300,20 @@ describe("a refund's key past the service's window", () => {
     expect(await at.call('refunds:create', refund)).toMatchObject({ ok: false, error: { code: 'network_error' } });
     const key = keyOf(at, operationId);
     const sent = sentWith(at, key);
-    await at.stack.directory.createOperator('ada', { id: 'root', displayName: 'Root', role: 'admin', password: 'another admin pass 77' });
+    await at.stack.directory.createOperator('ada', {
+      id: 'root',
+      displayName: 'Root',
+      role: 'admin',
+      password: 'another admin pass 77',
+    });
     await at.stack.directory.setRole('root', 'ada', 'supervisor');
     await at.signIn({ id: 'ada', password: 'a long password 42' });
 
     const resumed = await at.refused('refunds:create', refund);
-    expect(resumed).toMatchObject({ code: 'refund_limit', params: { amountCents: 1_200_000, limitCents: 1_000_000, currency: 'mxn', role: 'supervisor' } });
+    expect(resumed).toMatchObject({
+      code: 'refund_limit',
+      params: { amountCents: 1_200_000, limitCents: 1_000_000, currency: 'mxn', role: 'supervisor' },
+    });
     expect(sentWith(at, key)).toBe(sent);
   });
 });

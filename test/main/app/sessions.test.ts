@@ -22,7 +22,14 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function deskOn(storage: Storage): Promise<{ stack: MainStack; events: { event: string; payload: unknown }[]; call: (channel: string, input?: unknown) => ReturnType<MainStack['dispatch']>; deskId: string }> {
+async function deskOn(
+  storage: Storage,
+): Promise<{
+  stack: MainStack;
+  events: { event: string; payload: unknown }[];
+  call: (channel: string, input?: unknown) => ReturnType<MainStack['dispatch']>;
+  deskId: string;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'two-desks-'));
   folders.push(dataDir);
   const stack = await createMainStack({ dataDir, version: 'test', fetch, isTrustedSender: () => true, storage });
@@ -45,24 +52,47 @@ describe.each(useStoreBackends(CENTER_STORES))('two desks on $name', (backend) =
 
     expect((await a.call('session:signIn', { id: 'ana', password: PASSWORD })).ok).toBe(true);
     const refused = await b.call('session:signIn', { id: 'ana', password: PASSWORD });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'session_elsewhere', params: { deskId: a.deskId, sinceAt: expect.any(String) as unknown } } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'session_elsewhere', params: { deskId: a.deskId, sinceAt: expect.any(String) as unknown } },
+    });
     // Desk A works on.
     expect((await a.call('messaging:channels')).ok).toBe(true);
 
-    expect(await b.call('session:signIn', { id: 'ana', password: PASSWORD, endSessionElsewhere: true })).toMatchObject({ ok: true, value: { id: 'ana' } });
-    expect(await b.stack.audit.query({ action: 'session.takeOver' }, 10)).toMatchObject([{ actor: 'ana', resource: 'ana', details: { endedDeskId: a.deskId } }]);
-    expect((await b.stack.audit.query({ action: 'session.signIn' }, 10)).map((row) => row.details['endSessionElsewhere'])).toContain(true);
+    expect(await b.call('session:signIn', { id: 'ana', password: PASSWORD, endSessionElsewhere: true })).toMatchObject({
+      ok: true,
+      value: { id: 'ana' },
+    });
+    expect(await b.stack.audit.query({ action: 'session.takeOver' }, 10)).toMatchObject([
+      { actor: 'ana', resource: 'ana', details: { endedDeskId: a.deskId } },
+    ]);
+    expect(
+      (await b.stack.audit.query({ action: 'session.signIn' }, 10)).map((row) => row.details['endSessionElsewhere']),
+    ).toContain(true);
 
     // Desk A's next call: refused, saying where the session went; its window is sent to the sign-in.
-    expect(await a.call('messaging:channels')).toMatchObject({ ok: false, error: { code: 'session_ended_elsewhere', params: { deskId: b.deskId } } });
-    expect(a.events.filter((e) => e.event === 'session:locked')).toEqual([{ event: 'session:locked', payload: { endedElsewhere: { deskId: b.deskId, sinceAt: expect.any(String) as unknown } } }]);
+    expect(await a.call('messaging:channels')).toMatchObject({
+      ok: false,
+      error: { code: 'session_ended_elsewhere', params: { deskId: b.deskId } },
+    });
+    expect(a.events.filter((e) => e.event === 'session:locked')).toEqual([
+      {
+        event: 'session:locked',
+        payload: { endedElsewhere: { deskId: b.deskId, sinceAt: expect.any(String) as unknown } },
+      },
+    ]);
     expect(await a.call('session:status')).toEqual({ ok: true, value: { locked: false, needsFirstAdmin: false } });
-    expect(await a.stack.audit.query({ action: 'session.lock' }, 10)).toMatchObject([{ actor: 'ana', details: { reason: 'ended_elsewhere', deskId: b.deskId } }]);
+    expect(await a.stack.audit.query({ action: 'session.lock' }, 10)).toMatchObject([
+      { actor: 'ana', details: { reason: 'ended_elsewhere', deskId: b.deskId } },
+    ]);
     // Desk B is signed in.
     expect((await b.call('messaging:channels')).ok).toBe(true);
 
     // Signed out at B, the operator signs in at A again without ending anything.
     expect((await b.call('session:signOut')).ok).toBe(true);
-    expect(await a.call('session:signIn', { id: 'ana', password: PASSWORD })).toMatchObject({ ok: true, value: { id: 'ana' } });
+    expect(await a.call('session:signIn', { id: 'ana', password: PASSWORD })).toMatchObject({
+      ok: true,
+      value: { id: 'ana' },
+    });
   });
 });

@@ -14,7 +14,13 @@ afterEach(() => {
 });
 
 async function start(settingsInEffect: Record<string, unknown>) {
-  const stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true, settingsInEffect });
+  const stack = await createMainStack({
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+    settingsInEffect,
+  });
   const rows = await stack.audit.query({ action: 'settings.change' }, 100);
   await stack.close();
   return rows;
@@ -22,10 +28,20 @@ async function start(settingsInEffect: Record<string, unknown>) {
 
 describe('settings in effect at start-up', () => {
   it('the first start records them; the same settings again add nothing; a change names the keys that changed', async () => {
-    const first = { environment: 'training', language: 'es-MX', idleTimeoutMinutes: 15, refundLimits: { supervisor: { mxn: 10000 } } };
+    const first = {
+      environment: 'training',
+      language: 'es-MX',
+      idleTimeoutMinutes: 15,
+      refundLimits: { supervisor: { mxn: 10000 } },
+    };
     const rows1 = await start(first);
     expect(rows1).toHaveLength(1);
-    expect(rows1[0]).toMatchObject({ actor: 'system', outcome: 'ok', resource: 'settings', details: { values: first } });
+    expect(rows1[0]).toMatchObject({
+      actor: 'system',
+      outcome: 'ok',
+      resource: 'settings',
+      details: { values: first },
+    });
 
     expect(await start({ ...first })).toHaveLength(1);
 
@@ -34,7 +50,11 @@ describe('settings in effect at start-up', () => {
     expect(rows3[0]?.details['changed']).toEqual(['idleTimeoutMinutes', 'refundLimits']);
 
     // A setting removed (back to its default) counts as a change too.
-    const rows4 = await start({ environment: 'training', idleTimeoutMinutes: 10, refundLimits: { supervisor: { mxn: 5000 } } });
+    const rows4 = await start({
+      environment: 'training',
+      idleTimeoutMinutes: 10,
+      refundLimits: { supervisor: { mxn: 5000 } },
+    });
     expect(rows4[0]?.details['changed']).toEqual(['language']);
   });
 });
@@ -51,6 +71,11 @@ describe('policy settings in the user file', () => {
     const rows = await stack.audit.query({ action: 'settings.ignored' }, 10);
     await stack.close();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor: 'system', outcome: 'refused', resource: 'settings', details: { file: 'user', settings: ['refundLimits', 'baseUrl'] } });
+    expect(rows[0]).toMatchObject({
+      actor: 'system',
+      outcome: 'refused',
+      resource: 'settings',
+      details: { file: 'user', settings: ['refundLimits', 'baseUrl'] },
+    });
   });
 });

@@ -62,7 +62,12 @@ describe.each(places)('the short reference on $name', (place) => {
     await desk.until(paid.id, (status) => status === 'succeeded');
     const reference = shortReference(paid.id);
     expect(reference).toMatch(/^[0-9A-F]{4}-[0-9A-F]{4}$/);
-    const spellings = [reference, reference.toLowerCase(), reference.replace('-', ''), reference.replace('-', ' ').toLowerCase()];
+    const spellings = [
+      reference,
+      reference.toLowerCase(),
+      reference.replace('-', ''),
+      reference.replace('-', ' ').toLowerCase(),
+    ];
 
     for (const text of spellings) {
       const { reservations } = await desk.ok<Output<'reservations:search'>>('reservations:search', { text });
@@ -71,11 +76,18 @@ describe.each(places)('the short reference on $name', (place) => {
 
     await desk.signIn(SUPERVISOR);
     for (const shortReferenceText of spellings) {
-      const { payments } = await desk.ok<Output<'payments:search'>>('payments:search', { shortReference: shortReferenceText });
-      expect(payments.map((payment) => payment.id), shortReferenceText).toEqual([paid.id]);
+      const { payments } = await desk.ok<Output<'payments:search'>>('payments:search', {
+        shortReference: shortReferenceText,
+      });
+      expect(
+        payments.map((payment) => payment.id),
+        shortReferenceText,
+      ).toEqual([paid.id]);
     }
     const other = reference.startsWith('0') ? '1111-1111' : '0000-0000';
-    expect((await desk.ok<Output<'payments:search'>>('payments:search', { shortReference: other })).payments).toEqual([]);
+    expect((await desk.ok<Output<'payments:search'>>('payments:search', { shortReference: other })).payments).toEqual(
+      [],
+    );
     const refused = await desk.refused('payments:search', { shortReference: '9D21-F5' });
     expect(refused).toMatchObject({ code: 'invalid_input', field: 'shortReference' });
   });

@@ -75,8 +75,13 @@ describe('the main stack', () => {
     const stack = await createMainStack(options(dir));
     stacks.push(stack);
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-    await stack.directory.createOperator('ada', { id: AGENT.id, displayName: 'Ana', role: 'agent', password: AGENT.password });
-    const ok = async <T,>(channel: string, input: unknown): Promise<T> => {
+    await stack.directory.createOperator('ada', {
+      id: AGENT.id,
+      displayName: 'Ana',
+      role: 'agent',
+      password: AGENT.password,
+    });
+    const ok = async <T>(channel: string, input: unknown): Promise<T> => {
       const result = await stack.dispatch(channel, sender, input);
       if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
       return result.value as T;
@@ -91,8 +96,17 @@ describe('the main stack', () => {
 
     // The audit file refuses the result rows for a while (what a full disk or a lost center does to the append).
     const fault = new Database(join(dir, 'audit.db'));
-    fault.exec("CREATE TRIGGER s4_fault BEFORE INSERT ON audit WHEN NEW.action = 'payment.result' BEGIN SELECT RAISE(ABORT, 'disk I/O error (S4)'); END;");
-    const paid = await ok<{ id: string; status: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId, acknowledgedPaymentIds: [] });
+    fault.exec(
+      "CREATE TRIGGER s4_fault BEFORE INSERT ON audit WHEN NEW.action = 'payment.result' BEGIN SELECT RAISE(ABORT, 'disk I/O error (S4)'); END;",
+    );
+    const paid = await ok<{ id: string; status: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents: 12050,
+      currency: 'mxn',
+      reservationId,
+      acknowledgedPaymentIds: [],
+    });
     let status = paid.status;
     for (let i = 0; i < 100 && status !== 'succeeded'; i++) {
       status = (await ok<{ status: string }>('payments:get', { paymentId: paid.id })).status;

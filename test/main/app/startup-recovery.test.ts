@@ -42,7 +42,14 @@ describe('recover() at start, with unanswered payments', () => {
     for (const { reservationId, amountCents, currency } of RESERVATIONS) {
       const methodId = await desk.card(reservationId);
       await loseAnswer();
-      const paid = await desk.call('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId, acknowledgedPaymentIds: [] });
+      const paid = await desk.call('payments:pay', {
+        operationId: randomUUID(),
+        methodId,
+        amountCents,
+        currency,
+        reservationId,
+        acknowledgedPaymentIds: [],
+      });
       expect(paid.ok).toBe(false);
     }
 
@@ -77,7 +84,10 @@ describe('recover() at start, with unanswered payments', () => {
       const overview = await desk.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId });
       expect(overview.payments).toHaveLength(1);
     }
-    expect(await desk.stack.dispatch('app:startup', sender, {})).toEqual({ ok: true, value: { phase: 'ready', language: 'es-MX' } });
+    expect(await desk.stack.dispatch('app:startup', sender, {})).toEqual({
+      ok: true,
+      value: { phase: 'ready', language: 'es-MX' },
+    });
   });
 
   it('with nothing unanswered says none, once', async () => {
@@ -92,7 +102,8 @@ describe('recover() at start, with unanswered payments', () => {
     const posts: { at: number; key: string | null }[] = [];
     const watching: typeof fetch = (input, init) => {
       const request = new Request(input, init);
-      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments')) posts.push({ at: performance.now(), key: request.headers.get('idempotency-key') });
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments'))
+        posts.push({ at: performance.now(), key: request.headers.get('idempotency-key') });
       return fetch(input, init);
     };
     const desk = await openDesk({ connect: attachedTo(sim), fetch: watching });
@@ -101,7 +112,14 @@ describe('recover() at start, with unanswered payments', () => {
     for (const { reservationId, amountCents, currency } of RESERVATIONS) {
       const methodId = await desk.card(reservationId);
       await loseAnswer();
-      const paid = await desk.call('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency, reservationId, acknowledgedPaymentIds: [] });
+      const paid = await desk.call('payments:pay', {
+        operationId: randomUUID(),
+        methodId,
+        amountCents,
+        currency,
+        reservationId,
+        acknowledgedPaymentIds: [],
+      });
       expect(paid.ok).toBe(false);
     }
 

@@ -12,7 +12,10 @@ const stranger: SenderInfo = { url: 'https://evil.example/', isMainFrame: true, 
 
 function open(language: Language = 'es-MX') {
   let current = language;
-  const startup = createStartup({ language: () => current, isTrustedSender: (sender) => sender.url.startsWith('app://app/') && sender.isMainFrame });
+  const startup = createStartup({
+    language: () => current,
+    isTrustedSender: (sender) => sender.url.startsWith('app://app/') && sender.isMainFrame,
+  });
   const told: StartupStatus[] = [];
   const off = startup.onChange((status) => told.push(status));
   return { startup, told, off, speak: (next: Language) => (current = next) };
@@ -21,7 +24,10 @@ function open(language: Language = 'es-MX') {
 describe('the start-up door', () => {
   it('answers app:startup with the phase and the desk’s language, starting first', async () => {
     const { startup } = open('en-US');
-    expect(await startup.door('app:startup', own, {})).toEqual({ ok: true, value: { phase: 'starting', language: 'en-US' } });
+    expect(await startup.door('app:startup', own, {})).toEqual({
+      ok: true,
+      value: { phase: 'starting', language: 'en-US' },
+    });
   });
 
   it('refuses every other channel of the contract as starting, and a made-up one as unknown', async () => {
@@ -32,13 +38,21 @@ describe('the start-up door', () => {
       const answer = await startup.door(channel, own, {});
       expect(answer, channel).toMatchObject({ ok: false, error: { code: 'starting' } });
     }
-    expect(await startup.door('app:anything', own, {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    expect(await startup.door('app:anything', own, {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_channel' },
+    });
   });
 
   it('refuses a sender that is not the app’s own window, whatever the channel', async () => {
     const { startup } = open();
-    expect(await startup.door('app:startup', stranger, {})).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
-    expect(await startup.door('session:signIn', { ...own, isMainFrame: false }, { id: 'ana', password: 'x' })).toMatchObject({
+    expect(await startup.door('app:startup', stranger, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(
+      await startup.door('session:signIn', { ...own, isMainFrame: false }, { id: 'ana', password: 'x' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'forbidden_sender' },
     });
@@ -46,8 +60,14 @@ describe('the start-up door', () => {
 
   it('checks the input as the contract says (none)', async () => {
     const { startup } = open();
-    expect(await startup.door('app:startup', own, { phase: 'ready' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await startup.door('app:startup', own, undefined)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await startup.door('app:startup', own, { phase: 'ready' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await startup.door('app:startup', own, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
   });
 
   it('tells each change to its listeners and answers it; recovery says done of total, and nothing once past it', async () => {
@@ -55,7 +75,10 @@ describe('the start-up door', () => {
     startup.set('connecting_center');
     startup.progress(0, 3);
     startup.progress(1, 3);
-    expect(await startup.door('app:startup', own, {})).toEqual({ ok: true, value: { phase: 'recovering', language: 'es-MX', recovering: { total: 3, done: 1 } } });
+    expect(await startup.door('app:startup', own, {})).toEqual({
+      ok: true,
+      value: { phase: 'recovering', language: 'es-MX', recovering: { total: 3, done: 1 } },
+    });
     startup.progress(3, 3);
     startup.set('ready');
     expect(told).toEqual([

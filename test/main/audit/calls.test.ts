@@ -28,7 +28,8 @@ async function ok<T>(channel: string, input: unknown): Promise<T> {
   return result.value as T;
 }
 const rows = (): Promise<AuditRow[]> => stack.audit.rows();
-const last = async (action: string): Promise<AuditRow | undefined> => (await rows()).filter((r) => r.action === action).at(-1);
+const last = async (action: string): Promise<AuditRow | undefined> =>
+  (await rows()).filter((r) => r.action === action).at(-1);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audit-calls-'));
@@ -50,14 +51,28 @@ afterAll(async () => {
 describe('what the app writes to the audit trail', () => {
   it('sign-ins, refused and accepted; account changes; a settings change; sign-out', async () => {
     expect(await call('session:signIn', { id: 'ADA', password: 'wrong password 1' })).toMatchObject({ ok: false });
-    expect(await last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'refused', details: { code: 'invalid_credentials' } });
+    expect(await last('session.signIn')).toMatchObject({
+      actor: 'ada',
+      outcome: 'refused',
+      details: { code: 'invalid_credentials' },
+    });
     expect(JSON.stringify(await last('session.signIn'))).not.toContain('wrong password');
 
     await ok('session:signIn', { id: 'ada', password: 'a long password 42' });
     expect(await last('session.signIn')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ada' });
 
-    await ok('operators:create', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
-    expect(await last('account.create')).toMatchObject({ actor: 'ada', outcome: 'ok', resource: 'ana', details: { role: 'agent' } });
+    await ok('operators:create', {
+      id: 'ana',
+      displayName: 'Ana Agent',
+      role: 'agent',
+      password: 'agent password 1234',
+    });
+    expect(await last('account.create')).toMatchObject({
+      actor: 'ada',
+      outcome: 'ok',
+      resource: 'ana',
+      details: { role: 'agent' },
+    });
     await ok('operators:update', { id: 'ana', role: 'supervisor' });
     await ok('operators:update', { id: 'ana', role: 'agent' });
     expect(await last('account.update')).toMatchObject({ actor: 'ada', resource: 'ana', details: { role: 'agent' } });
@@ -66,28 +81,43 @@ describe('what the app writes to the audit trail', () => {
     expect(JSON.stringify(await rows())).not.toContain('agent password');
 
     await ok('app:setLanguage', { language: 'en-US' });
-    expect(await last('settings.change')).toMatchObject({ actor: 'ada', resource: 'language', details: { value: 'en-US' } });
+    expect(await last('settings.change')).toMatchObject({
+      actor: 'ada',
+      resource: 'language',
+      details: { value: 'en-US' },
+    });
     await ok('session:signOut', {});
     expect(await last('session.signOut')).toMatchObject({ actor: 'ada', outcome: 'ok' });
   });
 
-  it("a refusal by role is recorded with the caller and the reason", async () => {
+  it('a refusal by role is recorded with the caller and the reason', async () => {
     await ok('session:signIn', { id: 'ana', password: 'agent password 5678' });
-    expect(await call('operators:create', { id: 'eve', displayName: 'Eve', role: 'admin', password: 'a long password 99' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await last('account.create')).toMatchObject({ actor: 'ana', outcome: 'refused', resource: 'eve', details: { code: 'forbidden' } });
+    expect(
+      await call('operators:create', { id: 'eve', displayName: 'Eve', role: 'admin', password: 'a long password 99' }),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await last('account.create')).toMatchObject({
+      actor: 'ana',
+      outcome: 'refused',
+      resource: 'eve',
+      details: { code: 'forbidden' },
+    });
   });
 
   it("calls at the same moment: each audit row names exactly the service requests its own call made (the journal's attempts of its operation)", async () => {
     const reservationId = 'CUN-8T1V4W';
     const card = { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) };
     const operations = [randomUUID(), randomUUID(), randomUUID()];
-    const methods = await Promise.all(operations.map((operationId) => ok<{ id: string }>('payments:tokenize', { operationId, card, reservationId })));
+    const methods = await Promise.all(
+      operations.map((operationId) => ok<{ id: string }>('payments:tokenize', { operationId, card, reservationId })),
+    );
     await stack.audit.flush();
     const journal = new Database(join(dir, 'journal.db'), { readonly: true });
     try {
       for (const [i, operationId] of operations.entries()) {
         const sent = journal
-          .prepare('SELECT a.request_id AS id FROM attempts a JOIN operations o ON o.key = a.idempotency_key WHERE o.operation_id = ? ORDER BY a.attempt')
+          .prepare(
+            'SELECT a.request_id AS id FROM attempts a JOIN operations o ON o.key = a.idempotency_key WHERE o.operation_id = ? ORDER BY a.attempt',
+          )
           .all(operationId) as { id: string }[];
         expect(sent).toHaveLength(1);
         const row = (await rows()).find((r) => r.action === 'card.save' && r.resource === methods[i]?.id);
@@ -105,19 +135,43 @@ describe('what the app writes to the audit trail', () => {
       card: { number: CARD, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: CVV.slice(0, 3) },
       reservationId,
     });
-    expect(await last('card.save')).toMatchObject({ actor: 'ana', outcome: 'ok', resource: method.id, details: { brand: 'visa', last4: '1111', reservationId } });
-    const paid = await ok<{ id: string }>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 12050, currency: 'mxn', reservationId, acknowledgedPaymentIds: [] });
+    expect(await last('card.save')).toMatchObject({
+      actor: 'ana',
+      outcome: 'ok',
+      resource: method.id,
+      details: { brand: 'visa', last4: '1111', reservationId },
+    });
+    const paid = await ok<{ id: string }>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents: 12050,
+      currency: 'mxn',
+      reservationId,
+      acknowledgedPaymentIds: [],
+    });
     const row = await last('payment.create');
-    expect(row).toMatchObject({ actor: 'ana', outcome: 'ok', resource: paid.id, details: { amountCents: 12050, currency: 'mxn', reservationId } });
+    expect(row).toMatchObject({
+      actor: 'ana',
+      outcome: 'ok',
+      resource: paid.id,
+      details: { amountCents: 12050, currency: 'mxn', reservationId },
+    });
     expect(row?.requestId).toMatch(/\S/);
 
     for (let i = 0; i < 100 && !(await last('payment.result')); i++) {
       await ok('payments:get', { paymentId: paid.id });
       await sleep(50);
     }
-    expect(await last('payment.result')).toMatchObject({ actor: 'system', outcome: 'ok', resource: paid.id, details: { status: 'succeeded' } });
+    expect(await last('payment.result')).toMatchObject({
+      actor: 'system',
+      outcome: 'ok',
+      resource: paid.id,
+      details: { status: 'succeeded' },
+    });
 
-    const file = readFileSync(join(dir, 'audit.db')).toString('latin1') + readFileSync(join(dir, 'audit.db-wal'), { flag: 'a+' }).toString('latin1');
+    const file =
+      readFileSync(join(dir, 'audit.db')).toString('latin1') +
+      readFileSync(join(dir, 'audit.db-wal'), { flag: 'a+' }).toString('latin1');
     expect(file).not.toContain(CARD);
     expect(file).not.toContain('"cvv"');
     expect(file).not.toMatch(/Bearer|access_token|client_secret/i);
@@ -141,15 +195,23 @@ describe('what the app writes to the audit trail', () => {
     expect(page.rows.every((r) => r.action.startsWith('session.'))).toBe(true);
     expect(page.rows[0]!.id).toBeGreaterThan(page.rows[1]!.id);
     expect(page.rows.every((r) => r.deskId === page.rows[0]!.deskId && /^[0-9a-f-]{36}$/.test(r.deskId))).toBe(true);
-    const older = await ok<{ rows: AuditRow[] }>('audit:list', { action: 'session.', limit: 2, beforeId: page.nextBeforeId });
+    const older = await ok<{ rows: AuditRow[] }>('audit:list', {
+      action: 'session.',
+      limit: 2,
+      beforeId: page.nextBeforeId,
+    });
     expect(older.rows[0]!.id).toBeLessThan(page.rows[1]!.id);
-    expect((await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort()).toEqual(['account.create', 'call.refused', 'session.signIn']);
+    expect(
+      (await ok<{ rows: AuditRow[] }>('audit:list', { outcome: 'refused' })).rows.map((r) => r.action).sort(),
+    ).toEqual(['account.create', 'call.refused', 'session.signIn']);
 
     const csv = await ok<{ csv: string; rows: number }>('audit:exportCsv', { actor: 'ana' });
     const lines = csv.csv.trim().split('\r\n');
     expect(lines[0]).toBe('desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash');
     expect(lines).toHaveLength(csv.rows + 1);
-    expect(lines.slice(1).every((l) => l.split(',')[3] === 'ana' && l.split(',')[0] === page.rows[0]!.deskId)).toBe(true);
+    expect(lines.slice(1).every((l) => l.split(',')[3] === 'ana' && l.split(',')[0] === page.rows[0]!.deskId)).toBe(
+      true,
+    );
     expect(await last('audit.export')).toMatchObject({ actor: 'ada', details: { actor: 'ana', rows: csv.rows } });
     expect(await ok('audit:verify', {})).toMatchObject({ ok: true });
   });
@@ -161,7 +223,11 @@ describe('a call refused before its input was read', () => {
     const before = (await rows()).length;
     const note = `charge 4242 4242 4242 4242 ${'x'.repeat(4 * 1024 * 1024)}`;
     // Signed out, a 4 MB note: refused by the contract before anything else looks at it.
-    for (let i = 0; i < 3; i++) expect(await call('refunds:request', { requestId: 'not-a-uuid', note })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    for (let i = 0; i < 3; i++)
+      expect(await call('refunds:request', { requestId: 'not-a-uuid', note })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
     // Another shape, the same refusal (the request id, first): not written again. Another reason is.
     expect(await call('refunds:request', { requestId: 'not-a-uuid', note, extra: 1 })).toMatchObject({ ok: false });
     expect(await call('refunds:request', { requestId: randomUUID(), note, extra: 1 })).toMatchObject({ ok: false });
@@ -170,7 +236,12 @@ describe('a call refused before its input was read', () => {
       ['anonymous', 'call.refused', 'refused', 'refunds:request', 'requestId'],
       ['anonymous', 'call.refused', 'refused', 'refunds:request', 'paymentId'],
     ]);
-    expect(written[0]?.details).toMatchObject({ channel: 'refunds:request', stage: 'input', code: 'invalid_input', summary: `{"requestId":"string(10)","note":"string(${note.length})"}` });
+    expect(written[0]?.details).toMatchObject({
+      channel: 'refunds:request',
+      stage: 'input',
+      code: 'invalid_input',
+      summary: `{"requestId":"string(10)","note":"string(${note.length})"}`,
+    });
     for (const row of written) {
       const text = JSON.stringify(row);
       expect(Buffer.byteLength(text)).toBeLessThan(2048);
@@ -185,9 +256,14 @@ describe('a call refused before its input was read', () => {
   it('a loop of the same refusal is written once a minute, whatever the size of what is sent each time', async () => {
     const before = (await rows()).length;
     for (let i = 0; i < 50; i++) {
-      expect(await call('refunds:reject', { requestId: 'not-a-uuid', note: 'y'.repeat(i + 1) })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      expect(await call('refunds:reject', { requestId: 'not-a-uuid', note: 'y'.repeat(i + 1) })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input' },
+      });
     }
-    expect((await rows()).slice(before).map((r) => [r.action, r.resource, r.details['code']])).toEqual([['call.refused', 'refunds:reject', 'invalid_input']]);
+    expect((await rows()).slice(before).map((r) => [r.action, r.resource, r.details['code']])).toEqual([
+      ['call.refused', 'refunds:reject', 'invalid_input'],
+    ]);
   });
 
   it('a key the contract does not know, 1 MB long: named neither in the answer nor in the row, which stays under 1 KB of details', async () => {
@@ -210,7 +286,13 @@ describe('verification of the app audit.db', () => {
     await stack.close();
     const verify = () => {
       try {
-        return { code: 0, out: execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { cwd: REPO, encoding: 'utf8' }) };
+        return {
+          code: 0,
+          out: execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], {
+            cwd: REPO,
+            encoding: 'utf8',
+          }),
+        };
       } catch (error) {
         const e = error as { status: number; stdout: string };
         return { code: e.status, out: e.stdout };
@@ -222,24 +304,45 @@ describe('verification of the app audit.db', () => {
 
     const db = new Database(file);
     db.exec('DROP TRIGGER audit_no_update');
-    db.prepare('UPDATE audit SET details = ? WHERE id = ?').run(JSON.stringify({ ...target.details, amountCents: 150 }), target.id);
+    db.prepare('UPDATE audit SET details = ? WHERE id = ?').run(
+      JSON.stringify({ ...target.details, amountCents: 150 }),
+      target.id,
+    );
     db.close();
     const broken = verify();
     expect(broken.code).toBe(1);
     expect(broken.out).toContain(`audit-verify broken desk=${target.deskId} seq=${target.seq}`);
     expect(broken.out).toContain('was changed after it was written');
     // The stack is closed here: reopen one so that afterAll can close it again.
-    stack = await createMainStack({ dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')), version: 'test', fetch, isTrustedSender: () => true });
+    stack = await createMainStack({
+      dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')),
+      version: 'test',
+      fetch,
+      isTrustedSender: () => true,
+    });
   });
 });
 
 describe('a call refused before its input was read', () => {
   it('(who is signed in unknown: the center down) is recorded as a refusal, never through the channel rule that reads the input', () => {
     const entry = auditEntryFor(
-      { channel: 'payments:pay', input: undefined, raw: { reservationId: 'CUN-6B3D8F' }, operator: undefined, stage: 'access', error: { code: 'center_unavailable', message: 'down' }, output: undefined },
+      {
+        channel: 'payments:pay',
+        input: undefined,
+        raw: { reservationId: 'CUN-6B3D8F' },
+        operator: undefined,
+        stage: 'access',
+        error: { code: 'center_unavailable', message: 'down' },
+        output: undefined,
+      },
       [],
       { paymentOfRequest: () => undefined },
     );
-    expect(entry).toMatchObject({ actor: 'anonymous', action: 'call.refused', outcome: 'refused', details: { channel: 'payments:pay', stage: 'access', code: 'center_unavailable' } });
+    expect(entry).toMatchObject({
+      actor: 'anonymous',
+      action: 'call.refused',
+      outcome: 'refused',
+      details: { channel: 'payments:pay', stage: 'access', code: 'center_unavailable' },
+    });
   });
 });

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AUDIT_SPOOL_FILE, AUDIT_STORE, AuditTrail, GENESIS, verifyCenterAudit, walkChain, type AuditTrailOptions, type ChainRow } from '../../../main/audit';
+import {
+  AUDIT_SPOOL_FILE,
+  AUDIT_STORE,
+  AuditTrail,
+  GENESIS,
+  verifyCenterAudit,
+  walkChain,
+  type AuditTrailOptions,
+  type ChainRow,
+} from '../../../main/audit';
 import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import { useStoreBackends, type StoreBackend } from '../../support/backends';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
@@ -21,13 +30,24 @@ const DESK_A = '11111111-1111-4111-8111-111111111111';
 const DESK_B = '22222222-2222-4222-8222-222222222222';
 const AT = Date.parse('2026-11-23T10:00:00.000Z');
 
-const entry = (i: number) => ({ actor: 'ana', action: 'payment.create', outcome: 'ok' as const, resource: `pay_${String(i).padStart(32, '0')}`, requestId: `req_${i}`, details: { amount: i * 10 } });
+const entry = (i: number) => ({
+  actor: 'ana',
+  action: 'payment.create',
+  outcome: 'ok' as const,
+  resource: `pay_${String(i).padStart(32, '0')}`,
+  requestId: `req_${i}`,
+  details: { amount: i * 10 },
+});
 
 /** The folder of an embedded storage (its description names it). */
 const folderOf = (storage: Storage): string => storage.description.replace(/^the embedded files in /, '');
 
 /** What someone with the database and no regard for its rules could do: the file's triggers dropped, or the center's turned off by a superuser. */
-async function tamper(backend: StoreBackend, storage: Storage, statement: { sqlite: string; postgres: string }): Promise<void> {
+async function tamper(
+  backend: StoreBackend,
+  storage: Storage,
+  statement: { sqlite: string; postgres: string },
+): Promise<void> {
   if (backend.name === 'sqlite') {
     const db = new Database(join(folderOf(storage), 'audit.db'));
     db.exec('DROP TRIGGER IF EXISTS audit_no_update; DROP TRIGGER IF EXISTS audit_no_delete;');
@@ -35,11 +55,17 @@ async function tamper(backend: StoreBackend, storage: Storage, statement: { sqli
     db.close();
     return;
   }
-  await backend.center().query(`SET session_replication_role = replica; ${statement.postgres}; SET session_replication_role = origin`);
+  await backend
+    .center()
+    .query(`SET session_replication_role = replica; ${statement.postgres}; SET session_replication_role = origin`);
 }
 
 describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (backend) => {
-  async function open(deskId = DESK_A, options: AuditTrailOptions = {}, storage?: Storage): Promise<{ trail: AuditTrail; storage: Storage }> {
+  async function open(
+    deskId = DESK_A,
+    options: AuditTrailOptions = {},
+    storage?: Storage,
+  ): Promise<{ trail: AuditTrail; storage: Storage }> {
     const place = storage ?? (await backend.storage());
     return { trail: await AuditTrail.open(place, { deskId }, { now: () => AT, ...options }), storage: place };
   }
@@ -52,7 +78,14 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
     expect(rows.every((r) => r.deskId === DESK_A)).toBe(true);
     expect(rows[0]?.prevHash).toBe(GENESIS);
     for (let i = 1; i < rows.length; i++) expect(rows[i]?.prevHash).toBe(rows[i - 1]?.hash);
-    expect(rows[2]).toMatchObject({ actor: 'ana', action: 'payment.create', outcome: 'ok', requestId: 'req_3', details: { amount: 30 }, at: '2026-11-23T10:00:00.000Z' });
+    expect(rows[2]).toMatchObject({
+      actor: 'ana',
+      action: 'payment.create',
+      outcome: 'ok',
+      requestId: 'req_3',
+      details: { amount: 30 },
+      at: '2026-11-23T10:00:00.000Z',
+    });
     expect(await trail.verify()).toEqual({ ok: true, rows: 5, desks: 1 });
   });
 
@@ -60,7 +93,9 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
     const { trail } = await open();
     for (let i = 1; i <= 30; i++) trail.record(entry(i));
     const rows = await trail.rows();
-    expect(rows.map((r) => [r.seq, r.details['amount']])).toEqual(Array.from({ length: 30 }, (_, i) => [i + 1, (i + 1) * 10]));
+    expect(rows.map((r) => [r.seq, r.details['amount']])).toEqual(
+      Array.from({ length: 30 }, (_, i) => [i + 1, (i + 1) * 10]),
+    );
     expect(await trail.verify()).toMatchObject({ ok: true, rows: 30 });
   });
 
@@ -85,9 +120,24 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
   it('writes a result once, whichever desk wrote it first (once)', async () => {
     const { trail } = await open();
     const other = (await open(DESK_B, {}, await backend.anotherDesk())).trail;
-    expect(await trail.append({ actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_1' }, { once: true })).toMatchObject({ seq: 1 });
-    expect(await other.append({ actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_1' }, { once: true })).toBeUndefined();
-    expect(await other.append({ actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_2' }, { once: true })).toMatchObject({ deskId: DESK_B, seq: 1 });
+    expect(
+      await trail.append(
+        { actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_1' },
+        { once: true },
+      ),
+    ).toMatchObject({ seq: 1 });
+    expect(
+      await other.append(
+        { actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_1' },
+        { once: true },
+      ),
+    ).toBeUndefined();
+    expect(
+      await other.append(
+        { actor: 'system', action: 'payment.result', outcome: 'ok', resource: 'pay_2' },
+        { once: true },
+      ),
+    ).toMatchObject({ deskId: DESK_B, seq: 1 });
   });
 
   it("queries every desk's rows newest first, filters (desk, actor and resource ignoring case, action prefix, time) and pages back", async () => {
@@ -104,13 +154,25 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
       [DESK_B, 1, 'refund.approve'],
       [DESK_A, 1, 'refund.request'],
     ]);
-    expect((await trail.query({ action: 'REFUND.' })).map((r) => r.action)).toEqual(['refund.approve', 'refund.request']);
+    expect((await trail.query({ action: 'REFUND.' })).map((r) => r.action)).toEqual([
+      'refund.approve',
+      'refund.request',
+    ]);
     expect((await trail.query({ actor: 'ANA', resource: 'pay_1' })).map((r) => r.action)).toEqual(['refund.request']);
     expect((await trail.query({ deskId: DESK_B })).map((r) => r.seq)).toEqual([2, 1]);
-    expect((await trail.query({ from: new Date(AT + 30_000).toISOString() })).map((r) => r.deskId)).toEqual([DESK_B, DESK_B]);
-    expect((await trail.query({ to: new Date(AT + 30_000).toISOString() })).map((r) => r.deskId)).toEqual([DESK_A, DESK_A]);
+    expect((await trail.query({ from: new Date(AT + 30_000).toISOString() })).map((r) => r.deskId)).toEqual([
+      DESK_B,
+      DESK_B,
+    ]);
+    expect((await trail.query({ to: new Date(AT + 30_000).toISOString() })).map((r) => r.deskId)).toEqual([
+      DESK_A,
+      DESK_A,
+    ]);
     const page = await trail.query({}, 2);
-    expect((await trail.query({ beforeId: page.at(-1)?.id ?? 0 }, 2)).map((r) => r.action)).toEqual(['refund.approve', 'refund.request']);
+    expect((await trail.query({ beforeId: page.at(-1)?.id ?? 0 }, 2)).map((r) => r.action)).toEqual([
+      'refund.approve',
+      'refund.request',
+    ]);
   });
 
   it('verification names the desk and the row: an altered row, a deleted row, a re-hashed row', async () => {
@@ -124,13 +186,25 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
       sqlite: `UPDATE audit SET details = '{"amount":1}' WHERE desk_id = '${DESK_B}' AND seq = 3`,
       postgres: `UPDATE audit.audit SET details = '{"amount":1}' WHERE desk_id = ${pg.escapeLiteral(DESK_B)} AND seq = 3`,
     });
-    expect(await trail.verify()).toEqual({ ok: false, rows: 7, desks: 2, deskId: DESK_B, seq: 3, reason: 'row 3 was changed after it was written' });
+    expect(await trail.verify()).toEqual({
+      ok: false,
+      rows: 7,
+      desks: 2,
+      deskId: DESK_B,
+      seq: 3,
+      reason: 'row 3 was changed after it was written',
+    });
 
     await tamper(backend, storage, {
       sqlite: `DELETE FROM audit WHERE desk_id = '${DESK_A}' AND seq = 2`,
       postgres: `DELETE FROM audit.audit WHERE desk_id = ${pg.escapeLiteral(DESK_A)} AND seq = 2`,
     });
-    expect(await b.verify()).toMatchObject({ ok: false, deskId: DESK_A, seq: 2, reason: 'row 2 is missing (the next one is 3)' });
+    expect(await b.verify()).toMatchObject({
+      ok: false,
+      deskId: DESK_A,
+      seq: 2,
+      reason: 'row 2 is missing (the next one is 3)',
+    });
 
     await tamper(backend, storage, {
       sqlite: `DELETE FROM audit; `,
@@ -147,10 +221,21 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
 
   it('never writes a card number, CVV, secret or token given in the details', async () => {
     const { trail } = await open();
-    const row = await trail.append({ actor: 'ana', action: 'link.send', outcome: 'failed', details: { note: 'card 4242 4242 4242 4242', cvv: '123', accessToken: 'tok_abc', clientSecret: 'cs_live_x' } });
+    const row = await trail.append({
+      actor: 'ana',
+      action: 'link.send',
+      outcome: 'failed',
+      details: { note: 'card 4242 4242 4242 4242', cvv: '123', accessToken: 'tok_abc', clientSecret: 'cs_live_x' },
+    });
     const text = JSON.stringify(row.details) + JSON.stringify(await trail.rows());
-    for (const forbidden of ['4242 4242 4242 4242', 'tok_abc', 'cs_live_x', '"123"']) expect(text).not.toContain(forbidden);
-    expect(row.details).toEqual({ note: 'card [card]', cvv: '[redacted]', accessToken: '[redacted]', clientSecret: '[redacted]' });
+    for (const forbidden of ['4242 4242 4242 4242', 'tok_abc', 'cs_live_x', '"123"'])
+      expect(text).not.toContain(forbidden);
+    expect(row.details).toEqual({
+      note: 'card [card]',
+      cvv: '[redacted]',
+      accessToken: '[redacted]',
+      clientSecret: '[redacted]',
+    });
   });
 });
 
@@ -173,7 +258,10 @@ describe('the audit trail on the center: append-only by the database', () => {
     const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
     await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).append(entry(i))));
     const rows = await a.rows();
-    for (const desk of [DESK_A, DESK_B]) expect(rows.filter((r) => r.deskId === desk).map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    for (const desk of [DESK_A, DESK_B])
+      expect(rows.filter((r) => r.deskId === desk).map((r) => r.seq)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
     expect(await b.verify()).toEqual({ ok: true, rows: 40, desks: 2 });
   });
 
@@ -182,10 +270,18 @@ describe('the audit trail on the center: append-only by the database', () => {
     const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
     const result = { actor: 'system', action: 'payment.result', outcome: 'ok' as const };
     const written = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).append({ ...result, resource: `pay_${Math.floor(i / 2)}` }, { once: true })),
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? a : b).append({ ...result, resource: `pay_${Math.floor(i / 2)}` }, { once: true }),
+      ),
     );
     expect(written.filter((row) => row !== undefined)).toHaveLength(5);
-    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual(['pay_0', 'pay_1', 'pay_2', 'pay_3', 'pay_4']);
+    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual([
+      'pay_0',
+      'pay_1',
+      'pay_2',
+      'pay_3',
+      'pay_4',
+    ]);
   });
 
   it('two copies of one desk appending at once never fork its chain: the unique (desk, number) makes one wait for the other', async () => {
@@ -212,7 +308,12 @@ describe('the audit trail on the center: append-only by the database', () => {
   it('a once-only row this desk wrote or found is not asked for again (no statement), and the next row still follows the remembered last one in one statement', async () => {
     const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A });
     const b = await AuditTrail.open(await center.anotherDesk(), { deskId: DESK_B });
-    const result = (resource: string) => ({ actor: 'system', action: 'payment.result', outcome: 'ok' as const, resource });
+    const result = (resource: string) => ({
+      actor: 'system',
+      action: 'payment.result',
+      outcome: 'ok' as const,
+      resource,
+    });
     await a.append(entry(1));
     expect(await a.append(result('pay_1'), { once: true })).toMatchObject({ seq: 2 });
     expect(await b.append(result('pay_2'), { once: true })).toMatchObject({ deskId: DESK_B, seq: 1 });
@@ -237,7 +338,11 @@ describe('the audit trail on the center: append-only by the database', () => {
     } finally {
       Reflect.set(pg.Client.prototype, 'query', query);
     }
-    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual(['pay_1', 'pay_2', 'pay_3']);
+    expect((await a.query({ action: 'payment.result' })).map((row) => row.resource).sort()).toEqual([
+      'pay_1',
+      'pay_2',
+      'pay_3',
+    ]);
     expect(await a.verify()).toEqual({ ok: true, rows: 5, desks: 2 });
   });
 
@@ -252,7 +357,11 @@ describe('the audit trail on the center: append-only by the database', () => {
     const kept = (): { action: string; details: string; once: number }[] => {
       const db = new Database(join(dir, AUDIT_SPOOL_FILE), { readonly: true });
       try {
-        return db.prepare('SELECT action, details, once FROM spool ORDER BY id').all() as { action: string; details: string; once: number }[];
+        return db.prepare('SELECT action, details, once FROM spool ORDER BY id').all() as {
+          action: string;
+          details: string;
+          once: number;
+        }[];
       } finally {
         db.close();
       }
@@ -262,7 +371,11 @@ describe('the audit trail on the center: append-only by the database', () => {
     it('keeps every row recorded while the center is down, in order, says the outage once; the next start writes them before its own, the chain intact', async () => {
       const errors: unknown[] = [];
       const storage = await center.storage();
-      const a = await AuditTrail.open(storage, { deskId: DESK_A }, { spoolDir: dir, onError: (error) => errors.push(error) });
+      const a = await AuditTrail.open(
+        storage,
+        { deskId: DESK_A },
+        { spoolDir: dir, onError: (error) => errors.push(error) },
+      );
       a.record(entry(1));
       await a.flush();
       // The center is gone for this desk (its connections closed).
@@ -273,7 +386,9 @@ describe('the audit trail on the center: append-only by the database', () => {
       await a.flush();
       expect(errors).toHaveLength(1);
       await a.close();
-      expect(kept().map((row) => [row.action, row.once, (JSON.parse(row.details) as { amount?: number }).amount])).toEqual([
+      expect(
+        kept().map((row) => [row.action, row.once, (JSON.parse(row.details) as { amount?: number }).amount]),
+      ).toEqual([
         ['payment.create', 0, 20],
         ['payment.create', 0, 30],
         ['payment.create', 0, 40],
@@ -299,14 +414,22 @@ describe('the audit trail on the center: append-only by the database', () => {
 
     it('the same desk writes what it kept once the center takes rows again (a kept result too), in order, before any later row', async () => {
       const errors: unknown[] = [];
-      const a = await AuditTrail.open(await center.storage(), { deskId: DESK_A }, { spoolDir: dir, onError: (error) => errors.push(error) });
+      const a = await AuditTrail.open(
+        await center.storage(),
+        { deskId: DESK_A },
+        { spoolDir: dir, onError: (error) => errors.push(error) },
+      );
       a.record(entry(1));
       await a.flush();
       // The center refuses this desk: its role may not sign in, its connections are ended.
       const app = pg.escapeIdentifier(center.center().roles.app.name);
       await center.center().query(`ALTER ROLE ${app} NOLOGIN`);
       try {
-        await center.center().query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [center.center().roles.app.name]);
+        await center
+          .center()
+          .query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [
+            center.center().roles.app.name,
+          ]);
         a.record(entry(2));
         a.record(result, { once: true });
         a.record(entry(3));
@@ -337,8 +460,20 @@ describe('the audit trail on the center: append-only by the database', () => {
       await b.append(result, { once: true });
       // The spool as such a stop leaves it: the row written last, then rows not written yet.
       const spool = new Database(join(dir, AUDIT_SPOOL_FILE));
-      const insert = spool.prepare('INSERT INTO spool (desk_id, at, actor, action, outcome, resource, request_id, details, once) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      insert.run(DESK_A, written.at, written.actor, written.action, written.outcome, written.resource ?? null, written.requestId ?? null, JSON.stringify(written.details), 0);
+      const insert = spool.prepare(
+        'INSERT INTO spool (desk_id, at, actor, action, outcome, resource, request_id, details, once) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insert.run(
+        DESK_A,
+        written.at,
+        written.actor,
+        written.action,
+        written.outcome,
+        written.resource ?? null,
+        written.requestId ?? null,
+        JSON.stringify(written.details),
+        0,
+      );
       insert.run(DESK_A, written.at, result.actor, result.action, result.outcome, result.resource, null, '{}', 1);
       insert.run(DESK_A, written.at, 'ana', 'payment.create', 'ok', null, null, '{"amount":20}', 0);
       spool.close();
@@ -359,14 +494,31 @@ describe('the audit trail on the center: append-only by the database', () => {
       await storage.close();
       for (const [i, { text }] of CARD_SPELLINGS.entries()) {
         const cvv = CVV_PHRASES[i % CVV_PHRASES.length]?.text ?? '';
-        a.record({ actor: text, action: `session.${text}`, outcome: 'refused', resource: `id ${text}`, requestId: `req ${text} ${cvv}`, details: { note: `${text} ${cvv}`, [text]: 1 } });
+        a.record({
+          actor: text,
+          action: `session.${text}`,
+          outcome: 'refused',
+          resource: `id ${text}`,
+          requestId: `req ${text} ${cvv}`,
+          details: { note: `${text} ${cvv}`, [text]: 1 },
+        });
       }
       await a.flush();
       // Read while the spool is open too: its WAL holds what was kept.
-      expect(pansInFolder(dir, CARD_SPELLINGS.map((spelling) => spelling.digits))).toEqual([]);
+      expect(
+        pansInFolder(
+          dir,
+          CARD_SPELLINGS.map((spelling) => spelling.digits),
+        ),
+      ).toEqual([]);
       await a.close();
       expect(kept()).toHaveLength(CARD_SPELLINGS.length);
-      expect(pansInFolder(dir, CARD_SPELLINGS.map((spelling) => spelling.digits))).toEqual([]);
+      expect(
+        pansInFolder(
+          dir,
+          CARD_SPELLINGS.map((spelling) => spelling.digits),
+        ),
+      ).toEqual([]);
       expect(kept().every((row) => !CVV_PHRASES.some((phrase) => row.details.includes(phrase.text)))).toBe(true);
     });
 
@@ -405,7 +557,10 @@ describe('the audit trail on the center: append-only by the database', () => {
     await filled();
     const storage = await center.anotherDesk();
     const { db } = await storage.open<{ audit: { outcome: string; seq: number } }>(AUDIT_STORE);
-    for (const change of [db.updateTable('audit').set({ outcome: 'failed' }).where('seq', '=', 1).execute(), db.deleteFrom('audit').where('seq', '=', 2).execute()]) {
+    for (const change of [
+      db.updateTable('audit').set({ outcome: 'failed' }).where('seq', '=', 1).execute(),
+      db.deleteFrom('audit').where('seq', '=', 2).execute(),
+    ]) {
       const error: unknown = await change.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageError);
       expect(error).toMatchObject({ code: 'center_permission_denied' });
@@ -422,21 +577,29 @@ describe('the audit trail on the center: append-only by the database', () => {
   it('the trigger still refuses a role granted UPDATE, DELETE and TRUNCATE by mistake, and the owner itself', async () => {
     const trail = await filled();
     const { roles } = center.center();
-    await center.center().query(`GRANT UPDATE, DELETE, TRUNCATE ON audit.audit TO ${pg.escapeIdentifier(roles.app.name)}`);
+    await center
+      .center()
+      .query(`GRANT UPDATE, DELETE, TRUNCATE ON audit.audit TO ${pg.escapeIdentifier(roles.app.name)}`);
     try {
       for (const who of [roles.app, roles.owner]) {
         const client = new pg.Client({ ...center.center().app, user: who.name, password: who.password, ssl: false });
         await client.connect();
         try {
-          await expect(client.query(`UPDATE audit.audit SET outcome = 'failed' WHERE seq = 1`)).rejects.toThrow(/append-only: UPDATE refused/);
-          await expect(client.query('DELETE FROM audit.audit WHERE seq = 3')).rejects.toThrow(/append-only: DELETE refused/);
+          await expect(client.query(`UPDATE audit.audit SET outcome = 'failed' WHERE seq = 1`)).rejects.toThrow(
+            /append-only: UPDATE refused/,
+          );
+          await expect(client.query('DELETE FROM audit.audit WHERE seq = 3')).rejects.toThrow(
+            /append-only: DELETE refused/,
+          );
           await expect(client.query('TRUNCATE audit.audit')).rejects.toThrow(/append-only: TRUNCATE refused/);
         } finally {
           await client.end();
         }
       }
     } finally {
-      await center.center().query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit.audit FROM ${pg.escapeIdentifier(roles.app.name)}`);
+      await center
+        .center()
+        .query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit.audit FROM ${pg.escapeIdentifier(roles.app.name)}`);
     }
     expect(await trail.verify()).toEqual({ ok: true, rows: 3, desks: 1 });
   });
@@ -447,7 +610,12 @@ describe('the audit trail on the center: append-only by the database', () => {
   it('the owner role, owning the table, can switch the trigger off and remove a row: the chain check shows where', async () => {
     const trail = await filled();
     const { roles } = center.center();
-    const client = new pg.Client({ ...center.center().app, user: roles.owner.name, password: roles.owner.password, ssl: false });
+    const client = new pg.Client({
+      ...center.center().app,
+      user: roles.owner.name,
+      password: roles.owner.password,
+      ssl: false,
+    });
     await client.connect();
     try {
       await client.query('ALTER TABLE audit.audit DISABLE TRIGGER audit_no_change');
@@ -466,29 +634,66 @@ describe('the audit trail on the center: append-only by the database', () => {
     for (let i = 1; i <= 2; i++) await other.append(entry(i));
     const { roles, database, server } = center.center();
     const person = { name: `${database.name}_alice`, password: 'alice audits 42' };
-    await center.center().query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
-    await center.center().query(`GRANT ${pg.escapeIdentifier(roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
+    await center
+      .center()
+      .query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
+    await center
+      .center()
+      .query(`GRANT ${pg.escapeIdentifier(roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
     const dir = mkdtempSync(join(tmpdir(), 'audit-center-'));
     const managed = join(dir, 'managed.json');
-    writeFileSync(managed, JSON.stringify({ settings: { center: { host: server.host, port: server.port, database: database.name, user: roles.app.name, sslmode: 'require' } } }));
+    writeFileSync(
+      managed,
+      JSON.stringify({
+        settings: {
+          center: {
+            host: server.host,
+            port: server.port,
+            database: database.name,
+            user: roles.app.name,
+            sslmode: 'require',
+          },
+        },
+      }),
+    );
     const run = (): { status: number; stdout: string } => {
       try {
-        const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`], {
-          encoding: 'utf8',
-          env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
-        });
+        const stdout = execFileSync(
+          process.execPath,
+          ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`],
+          {
+            encoding: 'utf8',
+            env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
+          },
+        );
         return { status: 0, stdout };
       } catch (error) {
         return error as { status: number; stdout: string };
       }
     };
     try {
-      const connection = { ...center.center().app, user: person.name, password: () => Promise.resolve(person.password) };
+      const connection = {
+        ...center.center().app,
+        user: person.name,
+        password: () => Promise.resolve(person.password),
+      };
       expect(await verifyCenterAudit(connection)).toEqual({ ok: true, rows: 5, desks: 2 });
       expect(run()).toEqual({ status: 0, stdout: 'audit-verify ok rows=5 desks=2\n' });
-      await center.center().query(`SET session_replication_role = replica; UPDATE audit.audit SET actor = 'eve' WHERE desk_id = ${pg.escapeLiteral(DESK_B)} AND seq = 2`);
-      expect(await verifyCenterAudit(connection)).toMatchObject({ ok: false, deskId: DESK_B, seq: 2, reason: 'row 2 was changed after it was written' });
-      expect(run()).toMatchObject({ status: 1, stdout: `audit-verify broken desk=${DESK_B} seq=2 rows_checked=5 reason="row 2 was changed after it was written"\n` });
+      await center
+        .center()
+        .query(
+          `SET session_replication_role = replica; UPDATE audit.audit SET actor = 'eve' WHERE desk_id = ${pg.escapeLiteral(DESK_B)} AND seq = 2`,
+        );
+      expect(await verifyCenterAudit(connection)).toMatchObject({
+        ok: false,
+        deskId: DESK_B,
+        seq: 2,
+        reason: 'row 2 was changed after it was written',
+      });
+      expect(run()).toMatchObject({
+        status: 1,
+        stdout: `audit-verify broken desk=${DESK_B} seq=2 rows_checked=5 reason="row 2 was changed after it was written"\n`,
+      });
       expect(await trail.verify()).toMatchObject({ ok: false, deskId: DESK_B });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -496,7 +701,7 @@ describe('the audit trail on the center: append-only by the database', () => {
     }
   });
 
-  it('the auditor (a person granted the auditor role) reads every desk\'s rows and can write nothing', async () => {
+  it("the auditor (a person granted the auditor role) reads every desk's rows and can write nothing", async () => {
     await filled();
     const { roles, database } = center.center();
     // The auditor role cannot sign in: a superuser's session takes it on, as a person granted it would.
@@ -506,7 +711,9 @@ describe('the audit trail on the center: append-only by the database', () => {
       await client.query(`SET ROLE ${pg.escapeIdentifier(roles.auditor.name)}`);
       expect((await client.query<{ n: string }>('SELECT count(*) AS n FROM audit.audit')).rows).toEqual([{ n: '3' }]);
       await expect(
-        client.query(`INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES ('x', 1, now(), 'a', 'b', 'ok', '{}', '', '')`),
+        client.query(
+          `INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES ('x', 1, now(), 'a', 'b', 'ok', '{}', '', '')`,
+        ),
       ).rejects.toMatchObject({ code: '42501' });
       await expect(client.query(`UPDATE audit.audit SET outcome = 'failed'`)).rejects.toMatchObject({ code: '42501' });
     } finally {
@@ -562,7 +769,7 @@ describe('the audit trail in an embedded file', () => {
     db.close();
   });
 
-  it('adopts a file written before desks had ids: its rows kept and verified as this desk\'s, new rows continuing its chain', async () => {
+  it("adopts a file written before desks had ids: its rows kept and verified as this desk's, new rows continuing its chain", async () => {
     // Rows hashed as the app wrote them before this version (test/support/legacy-audit.ts).
     const prev = writeLegacyAuditFile(dir, 3);
 
@@ -583,15 +790,31 @@ describe('the audit trail in an embedded file', () => {
     const trail = await openFile();
     for (const [i, { text }] of CARD_SPELLINGS.entries()) {
       const cvv = CVV_PHRASES[i % CVV_PHRASES.length]?.text ?? '';
-      await trail.append({ actor: text, action: `session.${text}`, outcome: 'refused', resource: `id ${text}`, requestId: `req ${text} ${cvv}`, details: { note: `${text} ${cvv}`, [text]: 1 } });
+      await trail.append({
+        actor: text,
+        action: `session.${text}`,
+        outcome: 'refused',
+        resource: `id ${text}`,
+        requestId: `req ${text} ${cvv}`,
+        details: { note: `${text} ${cvv}`, [text]: 1 },
+      });
     }
     expect(await trail.verify()).toMatchObject({ ok: true, rows: 20 });
     const rows = await trail.rows();
     await trail.close();
     // Every byte of the database and its journal files, read as Latin-1, UTF-8 and UTF-16.
-    expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+    expect(
+      pansInFolder(
+        dir,
+        CARD_SPELLINGS.map((s) => s.digits),
+      ),
+    ).toEqual([]);
     expect(rows.map((r) => r.actor)).toEqual(Array.from({ length: 20 }, () => '[card]'));
-    expect(rows.every((r) => r.resource === 'id [card]' && r.action === 'session.[card]' && r.requestId?.startsWith('req [card] '))).toBe(true);
+    expect(
+      rows.every(
+        (r) => r.resource === 'id [card]' && r.action === 'session.[card]' && r.requestId?.startsWith('req [card] '),
+      ),
+    ).toBe(true);
     for (const [i, row] of rows.entries()) {
       const cvv = CVV_PHRASES[i % CVV_PHRASES.length];
       expect(row.details).toEqual({ note: `[card] ${cvv?.text.replace(cvv.value, '[redacted]')}`, '[card]': 1 });
@@ -600,7 +823,8 @@ describe('the audit trail in an embedded file', () => {
 
   it('audit:verify prints one line and exits 1 at a broken link', async () => {
     await fill(3);
-    const run = (): string => execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
+    const run = (): string =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
     expect(run()).toBe('audit-verify ok rows=3 desks=1\n');
     tamperFile("UPDATE audit SET outcome = 'refused' WHERE seq = 2");
     let failure: { status?: number; stdout?: string } = {};
@@ -610,13 +834,16 @@ describe('the audit trail in an embedded file', () => {
       failure = error as { status: number; stdout: string };
     }
     expect(failure.status).toBe(1);
-    expect(failure.stdout).toBe(`audit-verify broken desk=${DESK_A} seq=2 rows_checked=2 reason="row 2 was changed after it was written"\n`);
+    expect(failure.stdout).toBe(
+      `audit-verify broken desk=${DESK_A} seq=2 rows_checked=2 reason="row 2 was changed after it was written"\n`,
+    );
   });
 
   it('rows cut off the end leave an intact chain: the head kept beside the database shows them', async () => {
     const headFile = join(dir, 'audit-head.json');
     const trail = await openFile({ headFile });
-    for (let i = 1; i <= 4; i++) await trail.append({ actor: 'sam', action: 'refund.create', outcome: 'ok', resource: `pay_${i}` });
+    for (let i = 1; i <= 4; i++)
+      await trail.append({ actor: 'sam', action: 'refund.create', outcome: 'ok', resource: `pay_${i}` });
     expect(await trail.verify()).toEqual({ ok: true, rows: 4, desks: 1 });
     await trail.close();
 
@@ -624,7 +851,14 @@ describe('the audit trail in an embedded file', () => {
     // Without the head the shorter chain is still a valid chain…
     expect(await (await openFile()).verify()).toEqual({ ok: true, rows: 2, desks: 1 });
     // …with it, the cut is reported, and by the command too (it reads audit-head.json beside the file).
-    expect(await (await openFile({ headFile })).verify()).toEqual({ ok: false, rows: 2, desks: 1, deskId: DESK_A, seq: 3, reason: 'rows 3 to 4 were removed from the end' });
+    expect(await (await openFile({ headFile })).verify()).toEqual({
+      ok: false,
+      rows: 2,
+      desks: 1,
+      deskId: DESK_A,
+      seq: 3,
+      reason: 'rows 3 to 4 were removed from the end',
+    });
     let failure: { status?: number; stdout?: string } = {};
     try {
       execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
@@ -643,7 +877,11 @@ describe('the audit trail in an embedded file', () => {
     writeFileSync(headFile, JSON.stringify({ deskId: DESK_A, seq: first.seq, hash: first.hash }));
     expect(await trail.verify()).toEqual({ ok: true, rows: 2, desks: 1 });
     writeFileSync(headFile, JSON.stringify({ deskId: DESK_A, seq: 2, hash: first.hash }));
-    expect(await trail.verify()).toMatchObject({ ok: false, seq: 2, reason: 'row 2 is not the one that was written last' });
+    expect(await trail.verify()).toMatchObject({
+      ok: false,
+      seq: 2,
+      reason: 'row 2 is not the one that was written last',
+    });
   });
 });
 
@@ -652,21 +890,40 @@ describe("a chain's rows of before desk ids, moved into the center under the des
   function chain(kinds: readonly ('legacy' | 'desk')[]): ChainRow[] {
     let prev = GENESIS;
     return kinds.map((kind, index) => {
-      const row = { desk_id: DESK_A, seq: index + 1, at: '2026-01-01T00:00:00.000Z', actor: 'ana', action: 'session.signIn', outcome: 'ok', resource: null, request_id: null, details: '{}' };
+      const row = {
+        desk_id: DESK_A,
+        seq: index + 1,
+        at: '2026-01-01T00:00:00.000Z',
+        actor: 'ana',
+        action: 'session.signIn',
+        outcome: 'ok',
+        resource: null,
+        request_id: null,
+        details: '{}',
+      };
       const fields = [row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details];
-      const hash = createHash('sha256').update(prev).update(JSON.stringify(kind === 'legacy' ? fields : [DESK_A, ...fields])).digest('hex');
+      const hash = createHash('sha256')
+        .update(prev)
+        .update(JSON.stringify(kind === 'legacy' ? fields : [DESK_A, ...fields]))
+        .digest('hex');
       const written = { ...row, prev_hash: prev, hash };
       prev = hash;
       return written;
     });
   }
-  const walk = (rows: readonly ChainRow[]) => walkChain((fromSeq, limit) => Promise.resolve(rows.filter((row) => row.seq >= fromSeq).slice(0, limit)));
+  const walk = (rows: readonly ChainRow[]) =>
+    walkChain((fromSeq, limit) => Promise.resolve(rows.filter((row) => row.seq >= fromSeq).slice(0, limit)));
 
   it('verifies a chain that opens with rows hashed without their desk', async () => {
     expect(await walk(chain(['legacy', 'legacy', 'desk', 'desk']))).toEqual({ ok: true, rows: 4, last: 4 });
   });
 
   it('refuses a row hashed without its desk after one hashed with it (only the opening rows can be of before)', async () => {
-    expect(await walk(chain(['legacy', 'desk', 'legacy']))).toEqual({ ok: false, rows: 3, seq: 3, reason: 'row 3 was changed after it was written' });
+    expect(await walk(chain(['legacy', 'desk', 'legacy']))).toEqual({
+      ok: false,
+      rows: 3,
+      seq: 3,
+      reason: 'row 3 was changed after it was written',
+    });
   });
 });

@@ -35,7 +35,10 @@ describe('--check-center', () => {
   it('TLS off is a problem, said as such', async () => {
     const report = await checkCenter(center.app, [notesStore]);
     expect(report.ok).toBe(false);
-    expect(report.lines.find((line) => line.check === 'tls')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/in clear/) as unknown });
+    expect(report.lines.find((line) => line.check === 'tls')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/in clear/) as unknown,
+    });
   });
 
   it('a missing grant and an extra one are each named', async () => {
@@ -46,7 +49,9 @@ describe('--check-center', () => {
       expect(report.ok).toBe(false);
       expect(report.lines.find((line) => line.check === 'grants notes_test.notes')).toMatchObject({
         status: 'problem',
-        detail: expect.stringMatching(/lacks UPDATE; may also DELETE, which it must not: IT must run --migrate-center/) as unknown,
+        detail: expect.stringMatching(
+          /lacks UPDATE; may also DELETE, which it must not: IT must run --migrate-center/,
+        ) as unknown,
       });
     } finally {
       await center.query(`GRANT UPDATE ON notes_test.notes TO ${center.roles.app.name}`);
@@ -58,7 +63,11 @@ describe('--check-center', () => {
     const tls = { mode: 'require' } as const;
     const ready = await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE]);
     expect(ready.lines.filter((line) => line.status !== 'ok')).toEqual([]);
-    expect(ready.lines.find((line) => line.check === 'auditor notes_test')).toEqual({ status: 'ok', check: 'auditor notes_test', detail: 'reads every table, writes none' });
+    expect(ready.lines.find((line) => line.check === 'auditor notes_test')).toEqual({
+      status: 'ok',
+      check: 'auditor notes_test',
+      detail: 'reads every table, writes none',
+    });
     expect(ready.lines.find((line) => line.check === 'auditor operators')).toEqual({
       status: 'ok',
       check: 'auditor operators',
@@ -71,38 +80,56 @@ describe('--check-center', () => {
     expect(wrong.ok).toBe(false);
     expect(wrong.lines.find((line) => line.check === 'auditor operators')).toMatchObject({
       status: 'problem',
-      detail: expect.stringMatching(/reads operators\.operators\.password_hash, a secret \(it has SELECT on the whole table\): IT must run --migrate-center/) as unknown,
+      detail: expect.stringMatching(
+        /reads operators\.operators\.password_hash, a secret \(it has SELECT on the whole table\): IT must run --migrate-center/,
+      ) as unknown,
     });
-    expect(wrong.lines.find((line) => line.check === 'auditor notes_test')).toMatchObject({ status: 'problem', detail: expect.stringMatching(/may write to notes_test\.notes/) as unknown });
+    expect(wrong.lines.find((line) => line.check === 'auditor notes_test')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/may write to notes_test\.notes/) as unknown,
+    });
     expect(formatCenterCheck(wrong)).toMatch(/PROBLEM {2}auditor operators /);
 
     // A column-level grant on the secret alone is caught too; an unreadable column is named.
     await center.query(`REVOKE ALL ON operators.operators FROM ${center.roles.auditor.name}`);
     await center.query(`GRANT SELECT (id, password_hash) ON operators.operators TO ${center.roles.auditor.name}`);
     const columns = await checkCenter({ ...center.app, tls }, [OPERATORS_STORE]);
-    expect(columns.lines.find((line) => line.check === 'auditor operators')?.detail).toMatch(/reads operators\.operators\.password_hash, a secret; cannot read operators\.operators\.display_name, /);
+    expect(columns.lines.find((line) => line.check === 'auditor operators')?.detail).toMatch(
+      /reads operators\.operators\.password_hash, a secret; cannot read operators\.operators\.display_name, /,
+    );
 
     await migrateCenter(center.owner, [notesStore, OPERATORS_STORE]);
     expect((await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE])).ok).toBe(true);
   });
 
   it('a store the center was not migrated for, and signing in as the owner, are problems', async () => {
-    const report = await checkCenter({ ...center.owner, tls: { mode: 'require' } }, [notesStore, { ...notesStore, name: 'notes_missing' }]);
+    const report = await checkCenter({ ...center.owner, tls: { mode: 'require' } }, [
+      notesStore,
+      { ...notesStore, name: 'notes_missing' },
+    ]);
     expect(report.ok).toBe(false);
     expect(report.lines.find((line) => line.check === 'user')?.detail).toMatch(/not as the app role/);
-    expect(report.lines.find((line) => line.check === 'store notes_missing')?.detail).toMatch(/at schema 0, this app needs 2: IT must run --migrate-center/);
+    expect(report.lines.find((line) => line.check === 'store notes_missing')?.detail).toMatch(
+      /at schema 0, this app needs 2: IT must run --migrate-center/,
+    );
   });
 
   it('the center unreachable: one problem line saying so, the StorageError code kept', async () => {
     const report = await checkCenter({ ...center.app, port: 1, connectTimeoutMs: 2000 }, [notesStore]);
     expect(report).toMatchObject({ ok: false, errorCode: 'center_unavailable' });
-    expect(formatCenterCheck(report)).toMatch(/PROBLEM {2}connection {2}The center's database \(127\.0\.0\.1:1\) cannot be reached/);
+    expect(formatCenterCheck(report)).toMatch(
+      /PROBLEM {2}connection {2}The center's database \(127\.0\.0\.1:1\) cannot be reached/,
+    );
   });
 });
 
 describe('runCenterCheck (what --check-center prints and exits with)', () => {
   it('no center setting: says the desk keeps its own files and where IT sets it; exit 2', async () => {
-    const result = await runCenterCheck({ center: undefined, managedPath: '/etc/card-payments-desk/managed-settings.json', password: () => Promise.resolve(undefined) });
+    const result = await runCenterCheck({
+      center: undefined,
+      managedPath: '/etc/card-payments-desk/managed-settings.json',
+      password: () => Promise.resolve(undefined),
+    });
     expect(result.exitCode).toBe(2);
     expect(result.output).toMatch(/no center setting.*\/etc\/card-payments-desk\/managed-settings\.json/);
   });
@@ -115,9 +142,19 @@ describe('runCenterCheck (what --check-center prints and exits with)', () => {
       user: center.roles.app.name,
       sslmode: 'require',
     });
-    const ready = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(center.roles.app.password), stores: [notesStore] });
+    const ready = await runCenterCheck({
+      center: setting,
+      managedPath: 'm.json',
+      password: () => Promise.resolve(center.roles.app.password),
+      stores: [notesStore],
+    });
     expect(ready).toEqual({ exitCode: 0, output: expect.stringMatching(/is ready for this desk/) as unknown });
-    const none = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(undefined), stores: [notesStore] });
+    const none = await runCenterCheck({
+      center: setting,
+      managedPath: 'm.json',
+      password: () => Promise.resolve(undefined),
+      stores: [notesStore],
+    });
     expect(none.exitCode).toBe(1);
     expect(none.output).toMatch(/--provision-secret --secret-name=centerPassword/);
   });

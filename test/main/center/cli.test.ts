@@ -27,12 +27,19 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function check(managed: unknown, password: string | undefined): Promise<{ code: number; stdout: string; stderr: string }> {
+async function check(
+  managed: unknown,
+  password: string | undefined,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const file = path.join(folder, `managed-${Math.random().toString(36).slice(2)}.json`);
   await writeFile(file, JSON.stringify(managed));
   const env = { ...process.env, PGPASSWORD: password ?? '' };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main/center/cli.ts', `--managed=${file}`], { cwd: ROOT, env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'main/center/cli.ts', `--managed=${file}`],
+      { cwd: ROOT, env },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -42,7 +49,14 @@ async function check(managed: unknown, password: string | undefined): Promise<{ 
 
 describe('npm run center:check', () => {
   it('ready: prints each check and exits 0', async () => {
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'verify-full', sslrootcert: path.join(folder, 'ca.pem') };
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'verify-full',
+      sslrootcert: path.join(folder, 'ca.pem'),
+    };
     await writeFile(setting.sslrootcert, center.server.caCertificatePem);
     const result = await check({ settings: { center: setting } }, center.roles.app.password);
     expect(result.stdout).toMatch(/ok {5} {2}connection/);
@@ -53,7 +67,13 @@ describe('npm run center:check', () => {
   }, 60_000);
 
   it('a wrong password: exits 1, the sign-in refused in words', async () => {
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'require' };
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'require',
+    };
     const result = await check({ settings: { center: setting } }, 'wrong-password');
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/PROBLEM {2}connection {2}The center's database .* refused this desk's sign-in/);

@@ -33,15 +33,25 @@ describe('the center setting', () => {
   });
 
   it('refuses a host with a scheme or a port, a bad port, an unknown sslmode, and a password', () => {
-    expect(issues({ host: 'postgres://db', database: 'd', user: 'u' })).toEqual(['host: must be a host name or an IP address (no scheme, port or path)']);
+    expect(issues({ host: 'postgres://db', database: 'd', user: 'u' })).toEqual([
+      'host: must be a host name or an IP address (no scheme, port or path)',
+    ]);
     expect(issues({ host: 'db:5432', database: 'd', user: 'u' })).toHaveLength(1);
-    expect(issues({ host: 'db', port: 70000, database: 'd', user: 'u' })).toEqual(['port: must be a port number from 1 to 65535']);
-    expect(issues({ host: 'db', database: 'd', user: 'u', sslmode: 'prefer' })).toEqual(['sslmode: must be "verify-full", "require" or "disable"']);
-    expect(issues({ host: 'db', database: 'd', user: 'u', password: 'x' })).toEqual([expect.stringMatching(/password/)]);
+    expect(issues({ host: 'db', port: 70000, database: 'd', user: 'u' })).toEqual([
+      'port: must be a port number from 1 to 65535',
+    ]);
+    expect(issues({ host: 'db', database: 'd', user: 'u', sslmode: 'prefer' })).toEqual([
+      'sslmode: must be "verify-full", "require" or "disable"',
+    ]);
+    expect(issues({ host: 'db', database: 'd', user: 'u', password: 'x' })).toEqual([
+      expect.stringMatching(/password/),
+    ]);
   });
 
   it('takes a CA file (absolute path) only with verify-full', () => {
-    expect(issues({ host: 'db', database: 'd', user: 'u', sslrootcert: 'ca.pem' })).toEqual(['sslrootcert: must be the absolute path of the CA certificate (PEM)']);
+    expect(issues({ host: 'db', database: 'd', user: 'u', sslrootcert: 'ca.pem' })).toEqual([
+      'sslrootcert: must be the absolute path of the CA certificate (PEM)',
+    ]);
     expect(issues({ host: 'db', database: 'd', user: 'u', sslmode: 'require', sslrootcert: '/etc/ca.pem' })).toEqual([
       'sslrootcert: is used only with sslmode "verify-full" (the other modes check no certificate)',
     ]);
@@ -52,16 +62,33 @@ describe('the center setting', () => {
     const ca = path.join(folder, 'ca.pem');
     await writeFile(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     const center = CenterSettings.parse({ host: 'db', database: 'card_desk', user: 'app', sslrootcert: ca });
-    const options = await centerConnection(center, { password: () => Promise.resolve('pw'), applicationName: 'card-payments-desk d1' });
-    expect(options).toMatchObject({ host: 'db', port: 5432, database: 'card_desk', user: 'app', applicationName: 'card-payments-desk d1' });
-    expect(options.tls).toEqual({ mode: 'verify-full', caCertificatePem: expect.stringContaining('BEGIN CERTIFICATE') as unknown });
+    const options = await centerConnection(center, {
+      password: () => Promise.resolve('pw'),
+      applicationName: 'card-payments-desk d1',
+    });
+    expect(options).toMatchObject({
+      host: 'db',
+      port: 5432,
+      database: 'card_desk',
+      user: 'app',
+      applicationName: 'card-payments-desk d1',
+    });
+    expect(options.tls).toEqual({
+      mode: 'verify-full',
+      caCertificatePem: expect.stringContaining('BEGIN CERTIFICATE') as unknown,
+    });
     expect(JSON.stringify(options)).not.toContain('pw');
     expect(await options.password()).toBe('pw');
     expect(describeCenter(center)).toBe('db:5432/card_desk');
   });
 
   it('a CA file that is missing or not PEM: center_tls_failed naming the file', async () => {
-    const missing = CenterSettings.parse({ host: 'db', database: 'd', user: 'u', sslrootcert: path.join(folder, 'nope.pem') });
+    const missing = CenterSettings.parse({
+      host: 'db',
+      database: 'd',
+      user: 'u',
+      sslrootcert: path.join(folder, 'nope.pem'),
+    });
     await expect(centerConnection(missing, { password: () => Promise.resolve(undefined) })).rejects.toMatchObject({
       code: 'center_tls_failed',
       message: expect.stringContaining('nope.pem') as unknown,
@@ -69,7 +96,12 @@ describe('the center setting', () => {
     const notPem = path.join(folder, 'not.pem');
     await writeFile(notPem, 'hello');
     await expect(
-      centerConnection(CenterSettings.parse({ host: 'db', database: 'd', user: 'u', sslrootcert: notPem }), { password: () => Promise.resolve(undefined) }),
-    ).rejects.toMatchObject({ code: 'center_tls_failed', message: expect.stringMatching(/not a PEM certificate/) as unknown });
+      centerConnection(CenterSettings.parse({ host: 'db', database: 'd', user: 'u', sslrootcert: notPem }), {
+        password: () => Promise.resolve(undefined),
+      }),
+    ).rejects.toMatchObject({
+      code: 'center_tls_failed',
+      message: expect.stringMatching(/not a PEM certificate/) as unknown,
+    });
   });
 });

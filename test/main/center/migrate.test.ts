@@ -11,7 +11,13 @@ let setting: CenterSettings;
 
 beforeAll(async () => {
   center = await createCenter(await testPostgres());
-  setting = CenterSettings.parse({ host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'require' });
+  setting = CenterSettings.parse({
+    host: center.server.host,
+    port: center.server.port,
+    database: center.database.name,
+    user: center.roles.app.name,
+    sslmode: 'require',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -20,13 +26,31 @@ afterAll(async () => {
 
 describe('--migrate-center', () => {
   it('as the owner: each store migrated and granted, said store by store; then the desk check is ready; again: nothing to do', async () => {
-    const before = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(center.roles.app.password), stores: [notesStore] });
+    const before = await runCenterCheck({
+      center: setting,
+      managedPath: 'm.json',
+      password: () => Promise.resolve(center.roles.app.password),
+      stores: [notesStore],
+    });
     expect(before.exitCode).toBe(1);
-    const owner = { center: setting, managedPath: 'm.json', user: center.roles.owner.name, password: center.roles.owner.password, stores: [notesStore] };
+    const owner = {
+      center: setting,
+      managedPath: 'm.json',
+      user: center.roles.owner.name,
+      password: center.roles.owner.password,
+      stores: [notesStore],
+    };
     const result = await runCenterMigration(owner);
     expect(result.exitCode).toBe(0);
-    expect(result.output).toMatch(/notes_test: schema 0 → 2 \(0001_notes, 0002_pinned\); app role: notes SELECT, INSERT, UPDATE/);
-    const after = await runCenterCheck({ center: setting, managedPath: 'm.json', password: () => Promise.resolve(center.roles.app.password), stores: [notesStore] });
+    expect(result.output).toMatch(
+      /notes_test: schema 0 → 2 \(0001_notes, 0002_pinned\); app role: notes SELECT, INSERT, UPDATE/,
+    );
+    const after = await runCenterCheck({
+      center: setting,
+      managedPath: 'm.json',
+      password: () => Promise.resolve(center.roles.app.password),
+      stores: [notesStore],
+    });
     expect(after.exitCode).toBe(0);
     expect((await runCenterMigration(owner)).output).toMatch(/notes_test: already at schema 2/);
   });
@@ -45,11 +69,15 @@ describe('--migrate-center', () => {
   });
 
   it('without PGUSER and PGPASSWORD, or without a center setting: exit 2, saying what is needed', async () => {
-    expect(await runCenterMigration({ center: setting, managedPath: 'm.json', user: undefined, password: undefined })).toMatchObject({
+    expect(
+      await runCenterMigration({ center: setting, managedPath: 'm.json', user: undefined, password: undefined }),
+    ).toMatchObject({
       exitCode: 2,
       output: expect.stringMatching(/set PGUSER to the owner role and PGPASSWORD/) as unknown,
     });
-    expect(await runCenterMigration({ center: undefined, managedPath: 'm.json', user: 'o', password: 'p' })).toMatchObject({
+    expect(
+      await runCenterMigration({ center: undefined, managedPath: 'm.json', user: 'o', password: 'p' }),
+    ).toMatchObject({
       exitCode: 2,
       output: expect.stringMatching(/no center setting in m\.json/) as unknown,
     });

@@ -14,7 +14,14 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS, verifyCenterAudit } from '../../../main/audit';
-import { CENTER_STORES, deskIdentity, formatMoveIn, moveDeskIn, runMoveIn, type MoveInReport } from '../../../main/center';
+import {
+  CENTER_STORES,
+  deskIdentity,
+  formatMoveIn,
+  moveDeskIn,
+  runMoveIn,
+  type MoveInReport,
+} from '../../../main/center';
 import { MessagingAudit } from '../../../main/messaging';
 import { BuiltinReservationStore } from '../../../main/reservations';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
@@ -81,7 +88,12 @@ function folder(): string {
 async function ownFilesDesk(dir: string): Promise<Desk> {
   const desk = await openDesk({ connect: attachedTo(sim), fetch: observed }, { dataDir: dir });
   desks.push(desk);
-  await desk.stack.directory.createOperator('ada', { id: BETO.id, displayName: 'Beto', role: 'agent', password: BETO.password });
+  await desk.stack.directory.createOperator('ada', {
+    id: BETO.id,
+    displayName: 'Beto',
+    role: 'agent',
+    password: BETO.password,
+  });
   return desk;
 }
 
@@ -98,24 +110,36 @@ const fileCount = (dir: string, file: string, table: string, where = ''): number
   fileRows<{ n: number }>(dir, file, `SELECT count(*) AS n FROM ${table} ${where}`)[0]?.n ?? -1;
 
 async function centerCount(table: string, deskId?: string): Promise<number> {
-  const rows = await center.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}${deskId === undefined ? '' : ' WHERE desk_id = $1'}`, deskId === undefined ? [] : [deskId]);
+  const rows = await center.query<{ n: string }>(
+    `SELECT count(*) AS n FROM ${table}${deskId === undefined ? '' : ' WHERE desk_id = $1'}`,
+    deskId === undefined ? [] : [deskId],
+  );
   return Number(rows[0]?.n ?? -1);
 }
 
-const tableOf = (report: MoveInReport, store: string, table: string) => report.stores.find((s) => s.store === store)?.tables.find((t) => t.table === table);
+const tableOf = (report: MoveInReport, store: string, table: string) =>
+  report.stores.find((s) => s.store === store)?.tables.find((t) => t.table === table);
 
 /** `npm run audit:verify -- --center` as an auditor runs it (a person granted the auditor role). */
 async function auditVerifyCli(managed: string): Promise<{ code: number; stdout: string }> {
   const { roles, database } = center;
   const person = { name: `${database.name}_alice`, password: 'alice audits 42' };
-  await center.query(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${pg.escapeLiteral(person.name)}) THEN CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}; END IF; END $$`);
+  await center.query(
+    `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${pg.escapeLiteral(person.name)}) THEN CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}; END IF; END $$`,
+  );
   await center.query(`GRANT ${pg.escapeIdentifier(roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
   try {
-    expect(await verifyCenterAudit({ ...center.app, user: person.name, password: () => Promise.resolve(person.password) })).toMatchObject({ ok: true });
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`], {
-      cwd: ROOT,
-      env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
-    });
+    expect(
+      await verifyCenterAudit({ ...center.app, user: person.name, password: () => Promise.resolve(person.password) }),
+    ).toMatchObject({ ok: true });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
+      },
+    );
     return { code: 0, stdout };
   } catch (error) {
     const e = error as { code: number; stdout: string };
@@ -128,10 +152,14 @@ async function auditVerifyCli(managed: string): Promise<{ code: number; stdout: 
 /** `npm run center:move-in -- <dir>` as IT runs it: the managed file's center setting, the app role's PGPASSWORD. */
 async function moveInCli(dir: string, managed: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'main/center/cli.ts', '--move-in', dir, `--managed=${managed}`], {
-      cwd: ROOT,
-      env: { ...process.env, PGPASSWORD: center.roles.app.password },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'main/center/cli.ts', '--move-in', dir, `--managed=${managed}`],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PGPASSWORD: center.roles.app.password },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -141,7 +169,20 @@ async function moveInCli(dir: string, managed: string): Promise<{ code: number; 
 
 function managedFile(dir: string): string {
   const file = join(dir, 'managed.json');
-  writeFileSync(file, JSON.stringify({ settings: { center: { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      settings: {
+        center: {
+          host: center.server.host,
+          port: center.server.port,
+          database: center.database.name,
+          user: center.roles.app.name,
+          sslmode: 'disable',
+        },
+      },
+    }),
+  );
   return file;
 }
 
@@ -155,17 +196,47 @@ describe('moving a desk in', () => {
     // A payment, refunded in part by a supervisor; a refund request waiting in the queue.
     await desk.signIn(AGENT);
     const methodId = await desk.card(PAID);
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 20_000, currency: 'usd', reservationId: PAID });
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 20_000,
+      currency: 'usd',
+      reservationId: PAID,
+    });
     await desk.until(payment.id, (status) => status === 'succeeded');
-    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, amountCents: 4_000, reason: 'cancellation', note: 'Cancelled by phone.' });
+    const request = await desk.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 4_000,
+      reason: 'cancellation',
+      note: 'Cancelled by phone.',
+    });
     await desk.signIn(SUPERVISOR);
-    await desk.ok('refunds:create', { operationId: randomUUID(), paymentId: payment.id, amountCents: 5_000, reason: 'requested_by_customer' });
+    await desk.ok('refunds:create', {
+      operationId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 5_000,
+      reason: 'requested_by_customer',
+    });
 
     // A payment the service made but whose every answer was lost: unanswered when the desk stops.
     await desk.signIn(AGENT);
     const unansweredMethod = await desk.card(UNANSWERED);
-    expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }) })).ok).toBe(true);
-    const lost = await desk.call('payments:pay', { operationId: randomUUID(), methodId: unansweredMethod, amountCents: 12_000, currency: 'mxn', reservationId: UNANSWERED });
+    expect(
+      (
+        await fetch(`${sim.controlUrl}/faults`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
+        })
+      ).ok,
+    ).toBe(true);
+    const lost = await desk.call('payments:pay', {
+      operationId: randomUUID(),
+      methodId: unansweredMethod,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: UNANSWERED,
+    });
     expect(lost).toMatchObject({ ok: false, error: { code: 'network_error' } });
     await desk.stack.close();
 
@@ -173,18 +244,48 @@ describe('moving a desk in', () => {
     const storage = embeddedStorage(dir);
     const deliveries = await MessagingAudit.open(storage, { deskId });
     const messageId = randomUUID();
-    await deliveries.started({ messageId, paymentId: payment.id, operatorId: AGENT.id, channel: 'sms', provider: 'twilio', destinationMasked: '+52 ••• ••• 2233', language: 'es-MX', at: '2026-11-24T10:00:00.000Z' });
-    await deliveries.reached(messageId, { status: 'sent', final: false, at: '2026-11-24T10:00:01.000Z', attempts: 1, providerMessageId: 'SM1' });
+    await deliveries.started({
+      messageId,
+      paymentId: payment.id,
+      operatorId: AGENT.id,
+      channel: 'sms',
+      provider: 'twilio',
+      destinationMasked: '+52 ••• ••• 2233',
+      language: 'es-MX',
+      at: '2026-11-24T10:00:00.000Z',
+    });
+    await deliveries.reached(messageId, {
+      status: 'sent',
+      final: false,
+      at: '2026-11-24T10:00:01.000Z',
+      attempts: 1,
+      providerMessageId: 'SM1',
+    });
     await deliveries.reached(messageId, { status: 'delivered', final: true, at: '2026-11-24T10:00:05.000Z' });
     await storage.close();
     const imported = await BuiltinReservationStore.openFolder(dir, { deskId });
-    expect(await imported.importCsv(csvOf([reservation({ confirmationNumber: 'IMP-000001' }), reservation({ confirmationNumber: 'IMP-000002', guestName: 'Luis Pérez' })]))).toMatchObject({ ok: true, created: 2 });
+    expect(
+      await imported.importCsv(
+        csvOf([
+          reservation({ confirmationNumber: 'IMP-000001' }),
+          reservation({ confirmationNumber: 'IMP-000002', guestName: 'Luis Pérez' }),
+        ]),
+      ),
+    ).toMatchObject({ ok: true, created: 2 });
     await imported.close();
 
-    const pending = fileRows<{ key: string; operation_id: string }>(dir, 'journal.db', "SELECT key, operation_id FROM operations WHERE state = 'pending'");
+    const pending = fileRows<{ key: string; operation_id: string }>(
+      dir,
+      'journal.db',
+      "SELECT key, operation_id FROM operations WHERE state = 'pending'",
+    );
     expect(pending).toHaveLength(1);
     const pendingKey = pending[0]?.key ?? '';
-    expect(sent.filter((s) => s.reservationId === UNANSWERED).map((s) => s.key)).toEqual([pendingKey, pendingKey, pendingKey]);
+    expect(sent.filter((s) => s.reservationId === UNANSWERED).map((s) => s.key)).toEqual([
+      pendingKey,
+      pendingKey,
+      pendingKey,
+    ]);
 
     // The move, as IT runs it: the desk stopped, signed in as the app role.
     const centerStore = centerStorage(center.app);
@@ -217,7 +318,12 @@ describe('moving a desk in', () => {
     for (const [store, file, table, centerTable, where] of expected) {
       const inFile = fileCount(dir, file, table, where);
       expect(inFile, `${store}.${table}`).toBeGreaterThan(0);
-      expect(tableOf(report, store, table), `${store}.${table}`).toEqual({ table, found: inFile, moved: inFile, alreadyThere: 0 });
+      expect(tableOf(report, store, table), `${store}.${table}`).toEqual({
+        table,
+        found: inFile,
+        moved: inFile,
+        alreadyThere: 0,
+      });
       expect(await centerCount(centerTable), `${store}.${table}`).toBe(inFile);
     }
     expect(tableOf(report, 'journal', 'operations')?.found).toBe(5); // 2 cards, 2 payments, 1 refund
@@ -225,44 +331,84 @@ describe('moving a desk in', () => {
     expect(tableOf(report, 'messaging', 'delivery_events')?.found).toBe(3);
     expect(tableOf(report, 'reservations', 'reservations')?.found).toBe(2);
     // Every row names this desk (the audit rows of before desk ids included); the unanswered payment is still pending.
-    for (const table of ['journal.operations', 'journal.attempts', 'journal.payments', 'journal.refunds', 'audit.audit', 'messaging.deliveries', 'reservations.reservations']) {
+    for (const table of [
+      'journal.operations',
+      'journal.attempts',
+      'journal.payments',
+      'journal.refunds',
+      'audit.audit',
+      'messaging.deliveries',
+      'reservations.reservations',
+    ]) {
       expect(await centerCount(table, deskId), table).toBe(await centerCount(table));
     }
-    expect(await center.query("SELECT key, state FROM journal.operations WHERE state = 'pending'")).toEqual([{ key: pendingKey, state: 'pending' }]);
-    expect(await center.query('SELECT id, status, desk_id FROM refund_requests.requests')).toEqual([{ id: request.id, status: 'pending', desk_id: deskId }]);
+    expect(await center.query("SELECT key, state FROM journal.operations WHERE state = 'pending'")).toEqual([
+      { key: pendingKey, state: 'pending' },
+    ]);
+    expect(await center.query('SELECT id, status, desk_id FROM refund_requests.requests')).toEqual([
+      { id: request.id, status: 'pending', desk_id: deskId },
+    ]);
     // The chain keeps its numbers and hashes, in the order written; the auditor's check passes.
-    const chainInFile = fileRows<{ seq: number; hash: string }>(dir, 'audit.db', 'SELECT seq, hash FROM audit ORDER BY id');
+    const chainInFile = fileRows<{ seq: number; hash: string }>(
+      dir,
+      'audit.db',
+      'SELECT seq, hash FROM audit ORDER BY id',
+    );
     expect(chainInFile.length).toBeGreaterThan(2);
-    expect((await center.query<{ seq: string; hash: string }>('SELECT seq, hash FROM audit.audit ORDER BY id')).map((r) => ({ seq: Number(r.seq), hash: r.hash }))).toEqual(chainInFile);
+    expect(
+      (await center.query<{ seq: string; hash: string }>('SELECT seq, hash FROM audit.audit ORDER BY id')).map((r) => ({
+        seq: Number(r.seq),
+        hash: r.hash,
+      })),
+    ).toEqual(chainInFile);
     const managed = managedFile(dir);
-    expect(await auditVerifyCli(managed)).toEqual({ code: 0, stdout: `audit-verify ok rows=${chainInFile.length} desks=1\n` });
+    expect(await auditVerifyCli(managed)).toEqual({
+      code: 0,
+      stdout: `audit-verify ok rows=${chainInFile.length} desks=1\n`,
+    });
 
     // Again, from a shell: nothing moves twice, every row is reported as already there, exit 0.
     const again = await moveInCli(dir, managed);
     expect(again.stderr).toBe('');
     expect(again.code, again.stdout).toBe(0);
-    for (const label of ['payment journal', 'operator directory', 'refund requests', 'audit trail', 'messaging deliveries', 'reservations']) {
+    for (const label of [
+      'payment journal',
+      'operator directory',
+      'refund requests',
+      'audit trail',
+      'messaging deliveries',
+      'reservations',
+    ]) {
       expect(again.stdout).toMatch(new RegExp(`ok {7}${label} +(\\d+) found, 0 moved, \\1 already there\\n`));
     }
     expect(again.stdout).toMatch(/Done: 0 rows moved, \d+ already there/);
     for (const [store, , , centerTable] of expected) {
-      expect(await centerCount(centerTable), `${store} after the second run`).toBe(tableOf(report, store, centerTable.split('.')[1] ?? '')?.found);
+      expect(await centerCount(centerTable), `${store} after the second run`).toBe(
+        tableOf(report, store, centerTable.split('.')[1] ?? '')?.found,
+      );
     }
 
     // The desk switched to the center: it recovers its unanswered payment with the key it wrote on its own files.
-    const onCenter = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), seed: false, dataDir: dir });
+    const onCenter = await openDesk(
+      { connect: attachedTo(sim), fetch: observed },
+      { storage: () => centerStorage(center.app), seed: false, dataDir: dir },
+    );
     desks.push(onCenter);
     const recovery = await onCenter.stack.recover();
     expect(recovery).toBeDefined();
     await onCenter.signIn(AGENT);
-    const overview = await onCenter.ok<Output<'reservations:overview'>>('reservations:overview', { reservationId: UNANSWERED });
+    const overview = await onCenter.ok<Output<'reservations:overview'>>('reservations:overview', {
+      reservationId: UNANSWERED,
+    });
     expect(overview.payments.map((p) => p.amountCents)).toEqual([12_000]);
     await onCenter.until(overview.payments[0]?.id ?? '', (status) => status === 'succeeded');
     // One key for that payment from first try to recovery, so one payment at the service.
     const keys = sent.filter((s) => s.reservationId === UNANSWERED).map((s) => s.key);
     expect(keys.length).toBeGreaterThan(3);
     expect(new Set(keys)).toEqual(new Set([pendingKey]));
-    expect(await center.query("SELECT state FROM journal.operations WHERE key = $1", [pendingKey])).toEqual([{ state: 'done' }]);
+    expect(await center.query('SELECT state FROM journal.operations WHERE key = $1', [pendingKey])).toEqual([
+      { state: 'done' },
+    ]);
     // The desk's later audit rows continue its chain on the center, and it still verifies.
     await onCenter.stack.close();
     expect((await auditVerifyCli(managed)).code).toBe(0);
@@ -270,31 +416,57 @@ describe('moving a desk in', () => {
 
   it('an operator whose name the center already has is not moved over it: reported as a conflict for IT, exit 1; the others are moved', async () => {
     // The center already has ada, ana and sam (made at a desk of the center, with passwords of their own).
-    const centerDesk = await openDesk({ connect: attachedTo(sim) }, { storage: () => centerStorage(center.app), dataDir: folder() });
+    const centerDesk = await openDesk(
+      { connect: attachedTo(sim) },
+      { storage: () => centerStorage(center.app), dataDir: folder() },
+    );
     desks.push(centerDesk);
     await centerDesk.stack.close();
-    const before = await center.query<{ id: string; password_hash: string }>('SELECT id, password_hash FROM operators.operators ORDER BY id');
+    const before = await center.query<{ id: string; password_hash: string }>(
+      'SELECT id, password_hash FROM operators.operators ORDER BY id',
+    );
     expect(before.map((r) => r.id)).toEqual(['ada', 'ana', 'sam']);
 
     const dir = folder();
     const desk = await ownFilesDesk(dir);
     await desk.stack.close();
 
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
-    const first = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password: () => Promise.resolve(center.roles.app.password) });
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'disable' as const,
+    };
+    const first = await runMoveIn({
+      center: setting,
+      managedPath: 'managed.json',
+      dataDir: dir,
+      password: () => Promise.resolve(center.roles.app.password),
+    });
     expect(first.exitCode).toBe(1);
-    expect(first.output).toMatch(/PROBLEM {2}operator directory +4 found, 1 moved, 0 already there, 3 conflicts \(not moved\)/);
-    for (const id of ['ada', 'ana', 'sam']) expect(first.output).toContain(`conflict "${id}": the center already has an operator of that name`);
+    expect(first.output).toMatch(
+      /PROBLEM {2}operator directory +4 found, 1 moved, 0 already there, 3 conflicts \(not moved\)/,
+    );
+    for (const id of ['ada', 'ana', 'sam'])
+      expect(first.output).toContain(`conflict "${id}": the center already has an operator of that name`);
     expect(first.output).toMatch(/NOT everything was moved/);
     // The center's accounts stand as they were; beto, new to the center, was moved.
-    const after = await center.query<{ id: string; password_hash: string }>('SELECT id, password_hash FROM operators.operators ORDER BY id');
+    const after = await center.query<{ id: string; password_hash: string }>(
+      'SELECT id, password_hash FROM operators.operators ORDER BY id',
+    );
     expect(after.filter((r) => r.id !== BETO.id)).toEqual(before);
     expect(after.map((r) => r.id)).toEqual(['ada', 'ana', 'beto', 'sam']);
     // The other stores were moved all the same.
     expect(first.output).toMatch(/ok {7}audit trail +(\d+) found, \1 moved, 0 already there/);
 
     // Run again: beto is already there, the three conflicts are still reported.
-    const second = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password: () => Promise.resolve(center.roles.app.password) });
+    const second = await runMoveIn({
+      center: setting,
+      managedPath: 'managed.json',
+      dataDir: dir,
+      password: () => Promise.resolve(center.roles.app.password),
+    });
     expect(second.exitCode).toBe(1);
     expect(second.output).toMatch(/operator directory +4 found, 0 moved, 1 already there, 3 conflicts/);
   }, 120_000);
@@ -307,7 +479,10 @@ describe('moving a desk in', () => {
     const { deskId } = await deskIdentity(dir);
     expect(fileCount(dir, 'audit.db', 'audit')).toBeGreaterThan(0);
     // The same desk already worked on the center (its own rows from 1 there, different from its files').
-    const early = await openDesk({ connect: attachedTo(sim) }, { storage: () => centerStorage(center.app), dataDir: dir });
+    const early = await openDesk(
+      { connect: attachedTo(sim) },
+      { storage: () => centerStorage(center.app), dataDir: dir },
+    );
     desks.push(early);
     await early.signIn(SUPERVISOR);
     await early.stack.close();
@@ -320,7 +495,9 @@ describe('moving a desk in', () => {
       expect(report.ok).toBe(false);
       const audit = report.stores.find((s) => s.store === 'audit');
       expect(audit).toMatchObject({ status: 'refused' });
-      expect(audit?.problem).toMatch(/the center already has a different row 1 of desk .*'s audit chain.*would fork the chain/);
+      expect(audit?.problem).toMatch(
+        /the center already has a different row 1 of desk .*'s audit chain.*would fork the chain/,
+      );
       expect(formatMoveIn(report)).toMatch(/PROBLEM {2}audit trail +not moved, nothing of it was written/);
       expect(await centerCount('audit.audit', deskId)).toBe(centerRows);
       expect(report.stores.find((s) => s.store === 'journal')).toMatchObject({ status: 'moved' });
@@ -331,31 +508,65 @@ describe('moving a desk in', () => {
 
   it("waits for another desk's unanswered payment of the same reservation: the journal is not moved (nothing of it), then moves once that desk has recovered its own", async () => {
     const drop = async (): Promise<void> => {
-      expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }) })).ok).toBe(true);
+      expect(
+        (
+          await fetch(`${sim.controlUrl}/faults`, {
+            method: 'POST',
+            body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
+          })
+        ).ok,
+      ).toBe(true);
     };
-    const charge = (methodId: string) => ({ operationId: randomUUID(), methodId, amountCents: 12_000, currency: 'mxn', reservationId: UNANSWERED });
+    const charge = (methodId: string) => ({
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 12_000,
+      currency: 'mxn',
+      reservationId: UNANSWERED,
+    });
     const dir = folder();
     const desk = await ownFilesDesk(dir);
     await desk.signIn(AGENT);
     const mine = await desk.card(UNANSWERED);
     await drop();
-    expect(await desk.call('payments:pay', charge(mine))).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    expect(await desk.call('payments:pay', charge(mine))).toMatchObject({
+      ok: false,
+      error: { code: 'network_error' },
+    });
     await desk.stack.close();
     const { deskId } = await deskIdentity(dir);
 
     // A desk of the center has its own unanswered payment of that reservation.
     const otherDir = folder();
-    const other = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), dataDir: otherDir });
+    const other = await openDesk(
+      { connect: attachedTo(sim), fetch: observed },
+      { storage: () => centerStorage(center.app), dataDir: otherDir },
+    );
     desks.push(other);
     await other.signIn(SUPERVISOR);
     const theirs = await other.card(UNANSWERED);
     await drop();
-    expect(await other.call('payments:pay', charge(theirs))).toMatchObject({ ok: false, error: { code: 'network_error' } });
+    expect(await other.call('payments:pay', charge(theirs))).toMatchObject({
+      ok: false,
+      error: { code: 'network_error' },
+    });
     await other.stack.close();
     const otherId = (await deskIdentity(otherDir)).deskId;
 
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
-    const move = () => runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password: () => Promise.resolve(center.roles.app.password) });
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'disable' as const,
+    };
+    const move = () =>
+      runMoveIn({
+        center: setting,
+        managedPath: 'managed.json',
+        dataDir: dir,
+        password: () => Promise.resolve(center.roles.app.password),
+      });
     const refused = await move();
     expect(refused.exitCode).toBe(1);
     expect(refused.output).toContain(
@@ -366,7 +577,10 @@ describe('moving a desk in', () => {
     expect(refused.output).toMatch(/ok {7}audit trail +(\d+) found, \1 moved/);
 
     // That desk starts and recovers its own; the move then goes through, the desk's payment still unanswered for it.
-    const otherAgain = await openDesk({ connect: attachedTo(sim), fetch: observed }, { storage: () => centerStorage(center.app), seed: false, dataDir: otherDir });
+    const otherAgain = await openDesk(
+      { connect: attachedTo(sim), fetch: observed },
+      { storage: () => centerStorage(center.app), seed: false, dataDir: otherDir },
+    );
     desks.push(otherAgain);
     await otherAgain.stack.recover();
     await otherAgain.stack.close();
@@ -374,7 +588,12 @@ describe('moving a desk in', () => {
     // The operators of both desks clash (conflicts, exit 1); the journal is in.
     expect(moved.exitCode, moved.output).toBe(1);
     expect(moved.output).toMatch(/ok {7}payment journal +(\d+) found, \1 moved, 0 already there/);
-    expect(await center.query("SELECT desk_id, state FROM journal.operations WHERE kind = 'create_payment' ORDER BY desk_id = $1", [deskId])).toEqual([
+    expect(
+      await center.query(
+        "SELECT desk_id, state FROM journal.operations WHERE kind = 'create_payment' ORDER BY desk_id = $1",
+        [deskId],
+      ),
+    ).toEqual([
       { desk_id: otherId, state: 'done' },
       { desk_id: deskId, state: 'pending' },
     ]);
@@ -424,7 +643,11 @@ describe('moving a desk in', () => {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
       expect(report.stores.find((s) => s.store === 'audit')).toMatchObject({
         status: 'refused',
-        problem: expect.stringMatching(new RegExp(`audit chain would not verify on the center \\(row ${inFile + 1}: row ${inFile + 1} does not link to row ${inFile}\\)`)) as string,
+        problem: expect.stringMatching(
+          new RegExp(
+            `audit chain would not verify on the center \\(row ${inFile + 1}: row ${inFile + 1} does not link to row ${inFile}\\)`,
+          ),
+        ) as string,
       });
       expect(await centerCount('audit.audit', deskId)).toBe(1);
     } finally {
@@ -438,14 +661,18 @@ describe('moving a desk in', () => {
   // move should refuse it (or report it for IT), never write it to the center.
   it('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
     const dir = folder();
-    writeLegacyAuditFile(dir, 2, (seq) => (seq === 2 ? JSON.stringify({ note: 'guest card 4242.4242.4242.4242' }) : '{}'));
+    writeLegacyAuditFile(dir, 2, (seq) =>
+      seq === 2 ? JSON.stringify({ note: 'guest card 4242.4242.4242.4242' }) : '{}',
+    );
     const desk = await ownFilesDesk(dir);
     await desk.stack.close();
     expect(fileCount(dir, 'audit.db', 'audit', "WHERE details LIKE '%4242.4242.4242.4242%'")).toBe(1);
     const centerStore = centerStorage(center.app);
     try {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
-      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242.4242.4242.4242%'");
+      const carried = await center.query<{ n: string }>(
+        "SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242.4242.4242.4242%'",
+      );
       expect(Number(carried[0]?.n)).toBe(0);
       const problem = report.stores.find((s) => s.store === 'audit')?.problem;
       expect(problem).toMatch(/card/i);
@@ -460,13 +687,14 @@ describe('moving a desk in', () => {
       // The whole move is refused before anything is written: no store of this desk is on the center.
       expect(report.ok).toBe(false);
       expect(report.stores.every((s) => s.status !== 'moved')).toBe(true);
-      for (const table of ['audit.audit', 'journal.operations', 'journal.payments', 'operators.operators']) expect(await centerCount(table)).toBe(0);
+      for (const table of ['audit.audit', 'journal.operations', 'journal.payments', 'operators.operators'])
+        expect(await centerCount(table)).toBe(0);
     } finally {
       await centerStore.close();
     }
   }, 120_000);
 
-  it('R3: card data in a store that is not chained (an operator\'s name typed with a card number) refuses the whole move too, said without the digits; once IT settles it the move goes', async () => {
+  it("R3: card data in a store that is not chained (an operator's name typed with a card number) refuses the whole move too, said without the digits; once IT settles it the move goes", async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
     await desk.signIn(AGENT);
@@ -474,14 +702,21 @@ describe('moving a desk in', () => {
     const file = new Database(join(dir, 'operators.db'));
     file.prepare("UPDATE operators SET display_name = 'Beto 4111 1111 1111 1111' WHERE id = ?").run(BETO.id);
     file.close();
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'disable' as const,
+    };
     const password = () => Promise.resolve(center.roles.app.password);
     const refused = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
     expect(refused.exitCode).toBe(1);
     expect(refused.output).toMatch(/card data .* operators: operator in row \d+ of operators\.db, column display_name/);
     expect(refused.output).toMatch(/PCI incident procedure/);
     expect(refused.output).not.toMatch(/4111/);
-    for (const table of ['audit.audit', 'journal.operations', 'operators.operators', 'refund_requests.requests']) expect(await centerCount(table)).toBe(0);
+    for (const table of ['audit.audit', 'journal.operations', 'operators.operators', 'refund_requests.requests'])
+      expect(await centerCount(table)).toBe(0);
     // IT (following the procedure) has the name corrected at the desk: the move then goes, all of it.
     const fixed = new Database(join(dir, 'operators.db'));
     fixed.prepare("UPDATE operators SET display_name = 'Beto' WHERE id = ?").run(BETO.id);
@@ -509,10 +744,21 @@ describe('moving a desk in', () => {
       expect(outcome).toBe('refused');
       expect(await centerCount('audit.audit')).toBe(0);
       // IT's command says why, and writes nothing; once the desk is closed, the move goes.
-      const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+      const setting = {
+        host: center.server.host,
+        port: center.server.port,
+        database: center.database.name,
+        user: center.roles.app.name,
+        sslmode: 'disable' as const,
+      };
       const password = () => Promise.resolve(center.roles.app.password);
       const running = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
-      expect(running).toMatchObject({ exitCode: 1, output: expect.stringMatching(/^Nothing was moved: the desk is running on this folder: close it first/) as string });
+      expect(running).toMatchObject({
+        exitCode: 1,
+        output: expect.stringMatching(
+          /^Nothing was moved: the desk is running on this folder: close it first/,
+        ) as string,
+      });
       expect(await centerCount('audit.audit')).toBe(0);
       await desk.stack.close();
       const closed = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
@@ -534,16 +780,25 @@ describe('moving a desk in', () => {
     await desk.stack.close();
     const { deskId } = await deskIdentity(dir);
     const imported = await BuiltinReservationStore.openFolder(dir, { deskId });
-    expect(await imported.importCsv(csvOf([reservation({ confirmationNumber: 'IMP-000009' })]))).toMatchObject({ ok: true, created: 1 });
+    expect(await imported.importCsv(csvOf([reservation({ confirmationNumber: 'IMP-000009' })]))).toMatchObject({
+      ok: true,
+      created: 1,
+    });
     await imported.close();
     // What the older import wrote for a row whose confirmation number cell held the guest's card.
     const file = new Database(join(dir, 'reservations.db'));
-    file.prepare("UPDATE reservations SET confirmation_number = '4242 4242 4242 4242' WHERE confirmation_number = 'IMP-000009'").run();
+    file
+      .prepare(
+        "UPDATE reservations SET confirmation_number = '4242 4242 4242 4242' WHERE confirmation_number = 'IMP-000009'",
+      )
+      .run();
     file.close();
     const centerStore = centerStorage(center.app);
     try {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
-      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM reservations.reservations WHERE confirmation_number = '4242 4242 4242 4242'");
+      const carried = await center.query<{ n: string }>(
+        "SELECT count(*) AS n FROM reservations.reservations WHERE confirmation_number = '4242 4242 4242 4242'",
+      );
       expect(Number(carried[0]?.n)).toBe(0);
       expect(report.ok).toBe(false);
       expect(JSON.stringify(report)).not.toMatch(/4242/);
@@ -568,21 +823,38 @@ describe('moving a desk in', () => {
     const centerStore = centerStorage(center.app);
     try {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
-      const carried = await center.query<{ n: string }>("SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242\\n4242%' ESCAPE ''");
+      const carried = await center.query<{ n: string }>(
+        "SELECT count(*) AS n FROM audit.audit WHERE details LIKE '%4242\\n4242%' ESCAPE ''",
+      );
       expect(Number(carried[0]?.n)).toBe(0);
       expect(report.ok).toBe(false);
-      expect(report.stores.find((s) => s.store === 'audit')?.problem).toMatch(/row 2 of desk .*audit chain, column details/);
+      expect(report.stores.find((s) => s.store === 'audit')?.problem).toMatch(
+        /row 2 of desk .*audit chain, column details/,
+      );
     } finally {
       await centerStore.close();
     }
   }, 120_000);
 
-  it('refuses a folder that is not a desk\'s data folder (no desk.json), and says how to use the command', async () => {
-    const setting = { host: center.server.host, port: center.server.port, database: center.database.name, user: center.roles.app.name, sslmode: 'disable' as const };
+  it("refuses a folder that is not a desk's data folder (no desk.json), and says how to use the command", async () => {
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'disable' as const,
+    };
     const password = () => Promise.resolve(center.roles.app.password);
     const empty = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: folder(), password });
-    expect(empty).toMatchObject({ exitCode: 2, output: expect.stringMatching(/has no desk\.json: it is not the data folder of a desk/) as string });
-    expect(await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: undefined, password })).toMatchObject({ exitCode: 2, output: expect.stringMatching(/^Usage: /) as string });
-    expect(await runMoveIn({ center: undefined, managedPath: 'managed.json', dataDir: folder(), password })).toMatchObject({ exitCode: 2 });
+    expect(empty).toMatchObject({
+      exitCode: 2,
+      output: expect.stringMatching(/has no desk\.json: it is not the data folder of a desk/) as string,
+    });
+    expect(
+      await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: undefined, password }),
+    ).toMatchObject({ exitCode: 2, output: expect.stringMatching(/^Usage: /) as string });
+    expect(
+      await runMoveIn({ center: undefined, managedPath: 'managed.json', dataDir: folder(), password }),
+    ).toMatchObject({ exitCode: 2 });
   }, 60_000);
 });

@@ -5,7 +5,14 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DESK_FILE, DESK_NONCE_FILE, DESKS_STORE, DeskRegistryError, deskIdentity, registerDesk } from '../../../main/center';
+import {
+  DESK_FILE,
+  DESK_NONCE_FILE,
+  DESKS_STORE,
+  DeskRegistryError,
+  deskIdentity,
+  registerDesk,
+} from '../../../main/center';
 import { centerStorage, type Storage } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -40,13 +47,26 @@ async function start(dataDir: string, host: string): Promise<string> {
   return identity.deskId;
 }
 
-const refusal = async (dataDir: string, host: string): Promise<unknown> => start(dataDir, host).then(() => 'started', (error: unknown) => error);
+const refusal = async (dataDir: string, host: string): Promise<unknown> =>
+  start(dataDir, host).then(
+    () => 'started',
+    (error: unknown) => error,
+  );
 
 const row = async (deskId: string): Promise<{ nonce: string | null; host: string } | undefined> =>
-  (await center.query<{ nonce: string | null; host: string }>('SELECT nonce, host FROM desks.desks WHERE desk_id = $1', [deskId]))[0];
+  (
+    await center.query<{ nonce: string | null; host: string }>(
+      'SELECT nonce, host FROM desks.desks WHERE desk_id = $1',
+      [deskId],
+    )
+  )[0];
 
 const nonceFile = async (dataDir: string): Promise<{ deskId: string; nonce: string; next?: string }> =>
-  JSON.parse(await readFile(path.join(dataDir, DESK_NONCE_FILE), 'utf8')) as { deskId: string; nonce: string; next?: string };
+  JSON.parse(await readFile(path.join(dataDir, DESK_NONCE_FILE), 'utf8')) as {
+    deskId: string;
+    nonce: string;
+    next?: string;
+  };
 
 describe('the desk registry', () => {
   it('registers a new desk; each start takes a new nonce, the file and the center agreeing', async () => {
@@ -72,7 +92,9 @@ describe('the desk registry', () => {
     expect(error).toBeInstanceOf(DeskRegistryError);
     expect(error).toMatchObject({ code: 'desk_id_in_use', params: { deskId, host: 'PC-01' } });
     expect((error as Error).message).toContain(`This desk's id ${deskId}`);
-    expect((error as Error).message).toMatch(/used on the center by another computer \("PC-01", last started .*\): its desk\.json was copied/);
+    expect((error as Error).message).toMatch(
+      /used on the center by another computer \("PC-01", last started .*\): its desk\.json was copied/,
+    );
     expect((error as Error).message).toContain(`delete desk.json from its data folder (${copy})`);
     expect(await row(deskId)).toEqual(before);
     // The original goes on starting.
@@ -92,7 +114,10 @@ describe('the desk registry', () => {
     await cp(original, image, { recursive: true });
     // The copy happens to start first: it moves the center on; the original, holding the nonce of the image, is refused.
     await start(image, 'PC-07');
-    expect(await refusal(original, 'PC-01')).toMatchObject({ code: 'desk_id_in_use', params: { deskId, host: 'PC-07' } });
+    expect(await refusal(original, 'PC-01')).toMatchObject({
+      code: 'desk_id_in_use',
+      params: { deskId, host: 'PC-07' },
+    });
     await start(image, 'PC-07');
   });
 
@@ -112,11 +137,17 @@ describe('the desk registry', () => {
     const held = (await nonceFile(dir)).nonce;
     const pending = 'p'.repeat(32);
     // Stopped before the center's commit: the center still holds the file's nonce.
-    await writeFile(path.join(dir, DESK_NONCE_FILE), JSON.stringify({ version: 1, deskId, nonce: held, next: pending }));
+    await writeFile(
+      path.join(dir, DESK_NONCE_FILE),
+      JSON.stringify({ version: 1, deskId, nonce: held, next: pending }),
+    );
     await start(dir, 'PC-01');
     // Stopped after it: the center holds the file's next one.
     const now = (await nonceFile(dir)).nonce;
-    await writeFile(path.join(dir, DESK_NONCE_FILE), JSON.stringify({ version: 1, deskId, nonce: 'o'.repeat(32), next: now }));
+    await writeFile(
+      path.join(dir, DESK_NONCE_FILE),
+      JSON.stringify({ version: 1, deskId, nonce: 'o'.repeat(32), next: now }),
+    );
     await start(dir, 'PC-01');
     expect((await nonceFile(dir)).nonce).toBe((await row(deskId))?.nonce);
   });
@@ -136,11 +167,20 @@ describe('the desk registry', () => {
     const lines = await center.query<{ grantee: string; privilege_type: string }>(
       `SELECT grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'desks' AND table_name = 'desks' ORDER BY grantee, privilege_type`,
     );
-    expect(lines.filter((line) => line.grantee === center.roles.app.name).map((line) => line.privilege_type)).toEqual(['INSERT', 'SELECT', 'UPDATE']);
+    expect(lines.filter((line) => line.grantee === center.roles.app.name).map((line) => line.privilege_type)).toEqual([
+      'INSERT',
+      'SELECT',
+      'UPDATE',
+    ]);
     const columns = await center.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.column_privileges WHERE table_schema = 'desks' AND table_name = 'desks' AND grantee = $1 AND privilege_type = 'SELECT' ORDER BY column_name`,
       [center.roles.auditor.name],
     );
-    expect(columns.map((column) => column.column_name)).toEqual(['desk_id', 'first_started_at', 'host', 'last_started_at']);
+    expect(columns.map((column) => column.column_name)).toEqual([
+      'desk_id',
+      'first_started_at',
+      'host',
+      'last_started_at',
+    ]);
   });
 });

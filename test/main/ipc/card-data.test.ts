@@ -14,7 +14,9 @@ const EXEMPT: Partial<Record<Channel, Record<string, string>>> = {
   'operators:resetPassword': { password: 'hashed with scrypt, never stored or logged as typed' },
   'refunds:override': { approverPassword: 'checked against the hash, never stored or logged as typed' },
   'payments:tokenize': { 'card.number': 'the card form itself', 'card.cvv': 'the card form itself' },
-  'reservations:importCsv': { csv: 'a whole file: checked cell by cell, each card number refused by line and column (test/main/reservations/csv.test.ts)' },
+  'reservations:importCsv': {
+    csv: 'a whole file: checked cell by cell, each card number refused by line and column (test/main/reservations/csv.test.ts)',
+  },
 };
 
 /** The free-text fields the detector guards: a new one must be added here (and is, by this test failing). */
@@ -59,7 +61,8 @@ interface JsonSchema {
 
 /** Every string leaf of a channel's input (closed choices left out), as paths. */
 function stringFields(schema: JsonSchema, prefix: string[] = []): string[][] {
-  if (schema.type === 'object') return Object.entries(schema.properties ?? {}).flatMap(([key, child]) => stringFields(child, [...prefix, key]));
+  if (schema.type === 'object')
+    return Object.entries(schema.properties ?? {}).flatMap(([key, child]) => stringFields(child, [...prefix, key]));
   return schema.type === 'string' && schema.enum === undefined ? [prefix] : [];
 }
 
@@ -79,40 +82,59 @@ const fields = CHANNEL_NAMES.flatMap((channel) =>
 describe('card data in the contract’s string fields', () => {
   it('finds the string fields (a sanity check on the walk)', () => {
     expect(fields.length).toBeGreaterThanOrEqual(GUARDED.length);
-    expect(fields.map((f) => `${f.channel} ${f.name}`)).toEqual(expect.arrayContaining(['payments:pay note', 'session:signIn id']));
+    expect(fields.map((f) => `${f.channel} ${f.name}`)).toEqual(
+      expect.arrayContaining(['payments:pay note', 'session:signIn id']),
+    );
   });
 
-  it.each(fields)('$channel $name: a card number in any of 20 spellings, or a CVV, is refused, the field named', async ({ channel, path, name }) => {
-    const { dispatch, calls } = door(allowedCaller(channel));
-    const base = VALID_INPUTS[channel];
-    const probes = [
-      ...CARD_SPELLINGS.map((s) => ({ text: s.text, code: 'card_number_in_text' })),
-      ...CVV_PHRASES.slice(0, 3).map((p) => ({ text: p.text, code: 'security_code_in_text' })),
-    ];
-    const answers = await Promise.all(probes.map(async (probe) => ({ probe, result: await dispatch(channel, trusted, withField(base, path, probe.text)) })));
-    const accepted = answers.filter(({ result }) => result.ok).map(({ probe }) => probe.text);
-    expect(accepted).toEqual([]);
-    expect(calls).toEqual([]);
-    expect(answers.every(({ result }) => !result.ok && result.error.field === name)).toBe(true);
-    // Free text (it takes an ordinary word) says why: the card message. A format (an id, a date) refuses its own way.
-    const takesWords = (await dispatch(channel, trusted, withField(base, path, 'Nota'))).ok;
-    const codes = new Set(answers.map(({ result }) => (result.ok ? 'ok' : result.error.code)));
-    if (takesWords || GUARDED.includes(`${channel} ${name}`)) {
-      expect(GUARDED).toContain(`${channel} ${name}`);
-      for (const { probe, result } of answers) {
-        expect(result, probe.text).toMatchObject({ ok: false, error: { code: probe.code, field: name } });
-        if (!result.ok) expect(result.error.message).toMatch(probe.code === 'card_number_in_text' ? /^This looks like a card number\. Card numbers go only in the card form\.$/ : /security code/);
+  it.each(fields)(
+    '$channel $name: a card number in any of 20 spellings, or a CVV, is refused, the field named',
+    async ({ channel, path, name }) => {
+      const { dispatch, calls } = door(allowedCaller(channel));
+      const base = VALID_INPUTS[channel];
+      const probes = [
+        ...CARD_SPELLINGS.map((s) => ({ text: s.text, code: 'card_number_in_text' })),
+        ...CVV_PHRASES.slice(0, 3).map((p) => ({ text: p.text, code: 'security_code_in_text' })),
+      ];
+      const answers = await Promise.all(
+        probes.map(async (probe) => ({
+          probe,
+          result: await dispatch(channel, trusted, withField(base, path, probe.text)),
+        })),
+      );
+      const accepted = answers.filter(({ result }) => result.ok).map(({ probe }) => probe.text);
+      expect(accepted).toEqual([]);
+      expect(calls).toEqual([]);
+      expect(answers.every(({ result }) => !result.ok && result.error.field === name)).toBe(true);
+      // Free text (it takes an ordinary word) says why: the card message. A format (an id, a date) refuses its own way.
+      const takesWords = (await dispatch(channel, trusted, withField(base, path, 'Nota'))).ok;
+      const codes = new Set(answers.map(({ result }) => (result.ok ? 'ok' : result.error.code)));
+      if (takesWords || GUARDED.includes(`${channel} ${name}`)) {
+        expect(GUARDED).toContain(`${channel} ${name}`);
+        for (const { probe, result } of answers) {
+          expect(result, probe.text).toMatchObject({ ok: false, error: { code: probe.code, field: name } });
+          if (!result.ok)
+            expect(result.error.message).toMatch(
+              probe.code === 'card_number_in_text'
+                ? /^This looks like a card number\. Card numbers go only in the card form\.$/
+                : /security code/,
+            );
+        }
+      } else {
+        expect(codes.has('card_number_in_text')).toBe(false);
       }
-    } else {
-      expect(codes.has('card_number_in_text')).toBe(false);
-    }
-  });
+    },
+  );
 
   it('the guarded fields are exactly those listed', async () => {
     const guarded: string[] = [];
     for (const { channel, path, name } of fields) {
       const { dispatch } = door(allowedCaller(channel));
-      const result = await dispatch(channel, trusted, withField(VALID_INPUTS[channel], path, CARD_SPELLINGS[1]?.text ?? ''));
+      const result = await dispatch(
+        channel,
+        trusted,
+        withField(VALID_INPUTS[channel], path, CARD_SPELLINGS[1]?.text ?? ''),
+      );
       if (!result.ok && result.error.code === 'card_number_in_text') guarded.push(`${channel} ${name}`);
     }
     expect(guarded.sort()).toEqual(GUARDED);
@@ -121,7 +143,9 @@ describe('card data in the contract’s string fields', () => {
   it('ordinary text with numbers in it still passes: a phone, an amount, a date, a reservation number', async () => {
     const { dispatch } = door(allowedCaller('payments:pay'));
     const note = 'Tel. +52 998 123 4567; cobrar 12,450.00 MXN del 2026-03-14 al 2026-03-18 (CUN-6B3D8F)';
-    expect(await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), note })).toMatchObject({ ok: true });
+    expect(
+      await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), note }),
+    ).toMatchObject({ ok: true });
   });
 });
 
@@ -137,7 +161,11 @@ describe('control and text-direction characters in names and ids', () => {
     const { dispatch, calls } = door(allowedCaller(channel));
     expect(await dispatch(channel, trusted, { ...(VALID_INPUTS[channel] as object), [field]: text })).toEqual({
       ok: false,
-      error: { code: 'hidden_characters', message: 'This has invisible control or text-direction characters: type it again without them.', field },
+      error: {
+        code: 'hidden_characters',
+        message: 'This has invisible control or text-direction characters: type it again without them.',
+        field,
+      },
     });
     expect(calls).toEqual([]);
   });

@@ -12,21 +12,34 @@ import { SecretError } from '../../../main/secrets';
 import { SettingsError } from '../../../main/settings';
 import { UpdateError } from '../../../main/updates';
 import { StorageError } from '../../../main/storage';
-import { ADMIN as admin, AGENT as agent, APP_URL, LEAK, SUPERVISOR as supervisor, VALID_INPUTS, allowedCaller, door, recordingHandlers, trusted } from './fixtures';
-
+import {
+  ADMIN as admin,
+  AGENT as agent,
+  APP_URL,
+  LEAK,
+  SUPERVISOR as supervisor,
+  VALID_INPUTS,
+  allowedCaller,
+  door,
+  recordingHandlers,
+  trusted,
+} from './fixtures';
 
 describe('every channel, called as the contract allows', () => {
-  it.each(CHANNEL_NAMES)('%s: reaches its handler with the operator from main, and nothing outside the contract comes back', async (channel) => {
-    const who = allowedCaller(channel);
-    const { dispatch, calls } = door(who);
-    const result = await dispatch(channel, trusted, VALID_INPUTS[channel]);
-    expect(result.ok).toBe(true);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.ctx.operator).toEqual(who);
-    const text = JSON.stringify(result);
-    expect(text).not.toContain(LEAK.clientSecret);
-    expect(text).not.toContain(LEAK.accessToken);
-  });
+  it.each(CHANNEL_NAMES)(
+    '%s: reaches its handler with the operator from main, and nothing outside the contract comes back',
+    async (channel) => {
+      const who = allowedCaller(channel);
+      const { dispatch, calls } = door(who);
+      const result = await dispatch(channel, trusted, VALID_INPUTS[channel]);
+      expect(result.ok).toBe(true);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.ctx.operator).toEqual(who);
+      const text = JSON.stringify(result);
+      expect(text).not.toContain(LEAK.clientSecret);
+      expect(text).not.toContain(LEAK.accessToken);
+    },
+  );
 });
 
 describe('refused before the handler runs', () => {
@@ -44,35 +57,53 @@ describe('refused before the handler runs', () => {
 
   it('a channel that is not in the contract', async () => {
     const { dispatch, calls } = door(agent);
-    expect(await dispatch('shell:openExternal', trusted, {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
+    expect(await dispatch('shell:openExternal', trusted, {})).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_channel' },
+    });
     expect(await dispatch('__proto__', trusted, {})).toMatchObject({ ok: false, error: { code: 'unknown_channel' } });
     expect(calls).toEqual([]);
   });
 
   it('bad input, with the field at fault and a message a person understands', async () => {
     const { dispatch, calls } = door(agent);
-    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), amountCents: 1000.5 });
-    expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'The amount must be a whole number of cents.', field: 'amountCents' } });
+    const result = await dispatch('payments:pay', trusted, {
+      ...(VALID_INPUTS['payments:pay'] as object),
+      amountCents: 1000.5,
+    });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'The amount must be a whole number of cents.', field: 'amountCents' },
+    });
     expect(calls).toEqual([]);
   });
 
   it('an operator id sent by the renderer: refused (main knows who is signed in)', async () => {
     const { dispatch, calls } = door(agent);
-    const result = await dispatch('payments:pay', trusted, { ...(VALID_INPUTS['payments:pay'] as object), operatorId: 'someone-else' });
+    const result = await dispatch('payments:pay', trusted, {
+      ...(VALID_INPUTS['payments:pay'] as object),
+      operatorId: 'someone-else',
+    });
     expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input', field: 'operatorId' } });
     expect(calls).toEqual([]);
   });
 
   it('signed out: only public channels answer', async () => {
     const { dispatch, calls } = door(undefined);
-    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toMatchObject({ ok: false, error: { code: 'signed_out' } });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toMatchObject({
+      ok: false,
+      error: { code: 'signed_out' },
+    });
     expect(await dispatch('session:status', trusted, {})).toMatchObject({ ok: true });
     expect(calls.map((c) => c.channel)).toEqual(['session:status']);
   });
 
   it('an agent cannot refund, even calling the channel directly; a supervisor can', async () => {
     const { dispatch, calls, signIn } = door(agent);
-    expect(await dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create'])).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create'])).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(calls).toEqual([]);
     signIn(supervisor);
     expect(await dispatch('refunds:create', trusted, VALID_INPUTS['refunds:create'])).toMatchObject({ ok: true });
@@ -80,7 +111,10 @@ describe('refused before the handler runs', () => {
 
   it('an admin manages, but does not take card payments', async () => {
     const { dispatch, calls } = door(admin);
-    expect(await dispatch('payments:tokenize', trusted, VALID_INPUTS['payments:tokenize'])).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await dispatch('payments:tokenize', trusted, VALID_INPUTS['payments:tokenize'])).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(calls).toEqual([]);
   });
 });
@@ -97,10 +131,19 @@ describe('isAppUrl', () => {
 });
 
 describe('who is signed in, asked at each call', () => {
-  it('a session ended from another desk: an operator\'s call is refused saying so, a public one still answers', async () => {
+  it("a session ended from another desk: an operator's call is refused saying so, a public one still answers", async () => {
     const { handlers, calls } = recordingHandlers();
-    const ended = { code: 'session_ended_elsewhere', message: 'Your session on this desk was ended.', params: { deskId: 'desk-b', sinceAt: '2026-11-24T10:00:00.000Z' } };
-    const dispatch = createDispatcher({ handlers, currentOperator: () => Promise.resolve(undefined), signedOutReason: () => ended, isTrustedSender: () => true });
+    const ended = {
+      code: 'session_ended_elsewhere',
+      message: 'Your session on this desk was ended.',
+      params: { deskId: 'desk-b', sinceAt: '2026-11-24T10:00:00.000Z' },
+    };
+    const dispatch = createDispatcher({
+      handlers,
+      currentOperator: () => Promise.resolve(undefined),
+      signedOutReason: () => ended,
+      isTrustedSender: () => true,
+    });
     expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({ ok: false, error: ended });
     expect((await dispatch('session:status', trusted, {})).ok).toBe(true);
     expect(calls.map((c) => c.channel)).toEqual(['session:status']);
@@ -109,7 +152,11 @@ describe('who is signed in, asked at each call', () => {
   it('the center unreachable while asking: refused in its own words, nothing handled', async () => {
     const { handlers, calls } = recordingHandlers();
     const down = new StorageError('center_unavailable', 'The center cannot be reached.', { center: 'db:5432' });
-    const dispatch = createDispatcher({ handlers, currentOperator: () => Promise.reject(down), isTrustedSender: () => true });
+    const dispatch = createDispatcher({
+      handlers,
+      currentOperator: () => Promise.reject(down),
+      isTrustedSender: () => true,
+    });
     expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({
       ok: false,
       error: { code: 'center_unavailable', message: 'The center cannot be reached.', params: { center: 'db:5432' } },
@@ -122,7 +169,16 @@ describe('errors cross as {code, message}, never a stack', () => {
   it('an engine error keeps its code, message and field', async () => {
     const { handlers } = recordingHandlers();
     const dispatch = createDispatcher({
-      handlers: { ...handlers, 'payments:get': () => Promise.reject(new ServiceError('http', 'not_found', 'The payment service does not know this payment.', { status: 404, requestId: 'req-1' })) },
+      handlers: {
+        ...handlers,
+        'payments:get': () =>
+          Promise.reject(
+            new ServiceError('http', 'not_found', 'The payment service does not know this payment.', {
+              status: 404,
+              requestId: 'req-1',
+            }),
+          ),
+      },
       currentOperator: () => agent,
       isTrustedSender: () => true,
     });
@@ -135,7 +191,11 @@ describe('errors cross as {code, message}, never a stack', () => {
   it('an operator error (a failed sign-in) keeps its code and message', async () => {
     const { handlers } = recordingHandlers();
     const dispatch = createDispatcher({
-      handlers: { ...handlers, 'session:signIn': () => Promise.reject(new OperatorError('invalid_credentials', 'The operator id or password is wrong.')) },
+      handlers: {
+        ...handlers,
+        'session:signIn': () =>
+          Promise.reject(new OperatorError('invalid_credentials', 'The operator id or password is wrong.')),
+      },
       currentOperator: () => undefined,
       isTrustedSender: () => true,
     });
@@ -147,16 +207,62 @@ describe('errors cross as {code, message}, never a stack', () => {
 
   // Each capability's own error, thrown behind the door with no other mapping given: one type crosses, with what it says.
   it.each([
-    ['OperatorError', new OperatorError('locked', 'This account is locked.', 1, { params: { minutes: 30 } }), { code: 'locked', message: 'This account is locked.', params: { minutes: 30 } }],
-    ['RefundError', new RefundError('refund_limit', 'Too much.', { field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }), { code: 'refund_limit', message: 'Too much.', field: 'amount', params: { limitCents: 50_000, currency: 'usd' } }],
-    ['ServiceError', new ServiceError('http', 'validation_error', 'Too small.', { status: 400, param: 'amount' }), { code: 'validation_error', message: 'Too small.', field: 'amount' }],
+    [
+      'OperatorError',
+      new OperatorError('locked', 'This account is locked.', 1, { params: { minutes: 30 } }),
+      { code: 'locked', message: 'This account is locked.', params: { minutes: 30 } },
+    ],
+    [
+      'RefundError',
+      new RefundError('refund_limit', 'Too much.', {
+        field: 'amount',
+        params: { limitCents: 50_000, currency: 'usd' },
+      }),
+      { code: 'refund_limit', message: 'Too much.', field: 'amount', params: { limitCents: 50_000, currency: 'usd' } },
+    ],
+    [
+      'ServiceError',
+      new ServiceError('http', 'validation_error', 'Too small.', { status: 400, param: 'amount' }),
+      { code: 'validation_error', message: 'Too small.', field: 'amount' },
+    ],
     // A code the contract does not list (the service's own word) crosses as service_refused, its word in params.
-    ['ServiceError (unlisted)', new ServiceError('http', 'brand_new_code', 'Something new.', { status: 422 }), { code: 'service_refused', message: 'Something new.', params: { serviceCode: 'brand_new_code' } }],
-    ['SettingsError', new SettingsError('locked', 'The language is managed by IT.', [{ field: 'language', message: 'is managed by IT' }]), { code: 'locked', message: 'The language is managed by IT.', field: 'language', params: { settings: 'language' } }],
-    ['ReservationError', new ReservationError('unavailable', 'The reservation system is down.', 503), { code: 'unavailable', message: 'The reservation system is down.', params: { status: 503 } }],
-    ['MessagingError', new MessagingError('training_only', 'Training only.'), { code: 'training_only', message: 'Training only.' }],
-    ['UpdateError', new UpdateError('not_ready', 'No update is ready.'), { code: 'not_ready', message: 'No update is ready.' }],
-    ['SecretError', new SecretError('needs_reprovisioning', 'IT must provision the secret again.'), { code: 'needs_reprovisioning', message: 'IT must provision the secret again.' }],
+    [
+      'ServiceError (unlisted)',
+      new ServiceError('http', 'brand_new_code', 'Something new.', { status: 422 }),
+      { code: 'service_refused', message: 'Something new.', params: { serviceCode: 'brand_new_code' } },
+    ],
+    [
+      'SettingsError',
+      new SettingsError('locked', 'The language is managed by IT.', [
+        { field: 'language', message: 'is managed by IT' },
+      ]),
+      {
+        code: 'locked',
+        message: 'The language is managed by IT.',
+        field: 'language',
+        params: { settings: 'language' },
+      },
+    ],
+    [
+      'ReservationError',
+      new ReservationError('unavailable', 'The reservation system is down.', 503),
+      { code: 'unavailable', message: 'The reservation system is down.', params: { status: 503 } },
+    ],
+    [
+      'MessagingError',
+      new MessagingError('training_only', 'Training only.'),
+      { code: 'training_only', message: 'Training only.' },
+    ],
+    [
+      'UpdateError',
+      new UpdateError('not_ready', 'No update is ready.'),
+      { code: 'not_ready', message: 'No update is ready.' },
+    ],
+    [
+      'SecretError',
+      new SecretError('needs_reprovisioning', 'IT must provision the secret again.'),
+      { code: 'needs_reprovisioning', message: 'IT must provision the secret again.' },
+    ],
   ])('%s crosses as the one user-facing error: code, message, field and params', async (_, error, expected) => {
     const { handlers } = recordingHandlers();
     const unexpected: unknown[] = [];
@@ -166,13 +272,19 @@ describe('errors cross as {code, message}, never a stack', () => {
       isTrustedSender: () => true,
       onUnexpectedError: (_c, e) => unexpected.push(e),
     });
-    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({ ok: false, error: expected });
+    expect(await dispatch('payments:get', trusted, VALID_INPUTS['payments:get'])).toEqual({
+      ok: false,
+      error: expected,
+    });
     expect(unexpected).toEqual([]);
   });
 
   it('an error that merely looks like one (a code and a message) is still internal', async () => {
     const { handlers } = recordingHandlers();
-    const lookalike = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:443'), { code: 'ECONNREFUSED', field: 'amount' });
+    const lookalike = Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:443'), {
+      code: 'ECONNREFUSED',
+      field: 'amount',
+    });
     const dispatch = createDispatcher({
       handlers: { ...handlers, 'payments:get': () => Promise.reject(lookalike) },
       currentOperator: () => agent,
@@ -187,7 +299,10 @@ describe('errors cross as {code, message}, never a stack', () => {
     const { handlers } = recordingHandlers();
     const seen: unknown[] = [];
     const dispatch = createDispatcher({
-      handlers: { ...handlers, 'payments:get': () => Promise.reject(new Error(`ENOENT /home/agent/${APP_URL} secret=abc`)) },
+      handlers: {
+        ...handlers,
+        'payments:get': () => Promise.reject(new Error(`ENOENT /home/agent/${APP_URL} secret=abc`)),
+      },
       currentOperator: () => agent,
       isTrustedSender: () => true,
       onUnexpectedError: (_c, e) => seen.push(e),
@@ -226,13 +341,16 @@ describe('the contract decides activity, and every call is reported once with wh
     return { dispatch, calls, activity, seen };
   }
 
-  it.each(CHANNEL_NAMES)('%s: activity only when the contract says operator, and only once allowed', async (channel) => {
-    const { dispatch, activity, seen } = watched(allowedCaller(channel));
-    await dispatch(channel, trusted, VALID_INPUTS[channel]);
-    expect(activity).toEqual(CHANNELS[channel].activity === 'operator' ? [channel] : []);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ channel, stage: 'handler', error: undefined });
-  });
+  it.each(CHANNEL_NAMES)(
+    '%s: activity only when the contract says operator, and only once allowed',
+    async (channel) => {
+      const { dispatch, activity, seen } = watched(allowedCaller(channel));
+      await dispatch(channel, trusted, VALID_INPUTS[channel]);
+      expect(activity).toEqual(CHANNELS[channel].activity === 'operator' ? [channel] : []);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ channel, stage: 'handler', error: undefined });
+    },
+  );
 
   it('refused calls are never activity: another frame, an unknown channel, bad input, the wrong role, signed out', async () => {
     const asAgent = watched(agent);

@@ -30,7 +30,11 @@ const CODE_ARGUMENT: Readonly<Record<string, number>> = {
 const SERVICE_WORDS = ['main/payments/client.ts', 'main/payments/tokens.ts'];
 
 function codesMainWrites(): { codes: Set<string>; open: string[] } {
-  const config = ts.getParsedCommandLineOfConfigFile(`${root}main/tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}main/tsconfig.json`,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('main/tsconfig.json not read');
   const program = ts.createProgram(config.fileNames, config.options);
   const checker = program.getTypeChecker();
@@ -46,12 +50,17 @@ function codesMainWrites(): { codes: Set<string>; open: string[] } {
             if (!ts.isIdentifier(base.expression) || base.expression.text !== 'UserError') continue;
             for (const argument of base.typeArguments ?? []) {
               const type = checker.getTypeAtLocation(argument);
-              for (const part of type.isUnion() ? type.types : [type]) if (part.isStringLiteral()) codes.add(part.value);
+              for (const part of type.isUnion() ? type.types : [type])
+                if (part.isStringLiteral()) codes.add(part.value);
             }
           }
         }
       }
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && Object.hasOwn(CODE_ARGUMENT, node.expression.text)) {
+      if (
+        ts.isNewExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        Object.hasOwn(CODE_ARGUMENT, node.expression.text)
+      ) {
         const argument = node.arguments?.[CODE_ARGUMENT[node.expression.text] ?? 0];
         if (argument) {
           const type = checker.getTypeAtLocation(argument);
@@ -82,7 +91,8 @@ const es = CATALOGUES['es-MX'] as Readonly<Record<string, string>>;
  */
 function fillable(params: readonly string[]): Set<string> {
   const names = new Set([...params, 'field']);
-  if (params.includes('currency')) for (const name of params) if (name.endsWith('Cents')) names.add(name.slice(0, -'Cents'.length));
+  if (params.includes('currency'))
+    for (const name of params) if (name.endsWith('Cents')) names.add(name.slice(0, -'Cents'.length));
   return names;
 }
 
@@ -100,7 +110,6 @@ function sample(params: readonly string[]): Record<string, string | number> {
   return values;
 }
 
-
 describe('error codes across the door', () => {
   it('every code main writes is in the contract’s list; only the service’s own words are not literal', () => {
     const { codes, open } = codesMainWrites();
@@ -113,39 +122,50 @@ describe('error codes across the door', () => {
     expect(readFileSync(`${root}main/ipc/dispatch.ts`, 'utf8')).toMatch(/isErrorCode\(error\.code\)/);
   });
 
-  it.each(Object.entries(ERROR_CODES))('%s has its sentence in es-MX and en-US, made of what its params fill', (code, params: readonly string[]) => {
-    expect(knowsCode(code), `no sentence for ${code}`).toBe(true);
-    // The code's sentences: its own, the plain one, one per param or field, the card form's.
-    const keys = Object.keys(en).filter((key) => key === `error.${code}` || key.startsWith(`error.${code}.`) || key === `card.error.${code}`);
-    const allowed = fillable(params);
-    for (const key of keys) {
-      for (const catalogue of [en, es]) {
-        const text = catalogue[key] ?? '';
-        expect(text.trim(), key).not.toBe('');
-        for (const name of placeholdersOf(text)) expect([...allowed], `${key}: {${name}}`).toContain(name);
+  it.each(Object.entries(ERROR_CODES))(
+    '%s has its sentence in es-MX and en-US, made of what its params fill',
+    (code, params: readonly string[]) => {
+      expect(knowsCode(code), `no sentence for ${code}`).toBe(true);
+      // The code's sentences: its own, the plain one, one per param or field, the card form's.
+      const keys = Object.keys(en).filter(
+        (key) => key === `error.${code}` || key.startsWith(`error.${code}.`) || key === `card.error.${code}`,
+      );
+      const allowed = fillable(params);
+      for (const key of keys) {
+        for (const catalogue of [en, es]) {
+          const text = catalogue[key] ?? '';
+          expect(text.trim(), key).not.toBe('');
+          for (const name of placeholdersOf(text)) expect([...allowed], `${key}: {${name}}`).toContain(name);
+        }
+        // The Spanish sentence is not the English one left untranslated.
+        expect(es[key], key).not.toBe(en[key]);
       }
-      // The Spanish sentence is not the English one left untranslated.
-      expect(es[key], key).not.toBe(en[key]);
-    }
-    // Said with the params main sends, in both languages: no placeholder left, never main's English, never "unknown".
-    const english = 'MAIN SAID THIS IN ENGLISH';
-    for (const language of ['es-MX', 'en-US'] as const) {
-      const t = bindI18n(language, () => undefined).t;
-      const unknown = t('error.unknown', { code });
-      for (const values of [sample(params), {}]) {
-        const text = describeError(new ApiError({ code, message: english, params: values }), t);
-        expect(text, code).not.toMatch(/\{\w+\}/);
-        expect(text, code).not.toContain(english);
-        expect(text, code).not.toBe(unknown);
+      // Said with the params main sends, in both languages: no placeholder left, never main's English, never "unknown".
+      const english = 'MAIN SAID THIS IN ENGLISH';
+      for (const language of ['es-MX', 'en-US'] as const) {
+        const t = bindI18n(language, () => undefined).t;
+        const unknown = t('error.unknown', { code });
+        for (const values of [sample(params), {}]) {
+          const text = describeError(new ApiError({ code, message: english, params: values }), t);
+          expect(text, code).not.toMatch(/\{\w+\}/);
+          expect(text, code).not.toContain(english);
+          expect(text, code).not.toBe(unknown);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a service code the contract does not list is said as service_refused, or as itself when the catalogues know it', () => {
     const t = bindI18n('en-US', () => undefined).t;
-    const unlisted = describeError(new ApiError({ code: 'service_refused', message: 'x', params: { serviceCode: 'brand_new_code' } }), t);
+    const unlisted = describeError(
+      new ApiError({ code: 'service_refused', message: 'x', params: { serviceCode: 'brand_new_code' } }),
+      t,
+    );
     expect(unlisted).toBe(t('error.service_refused', { serviceCode: 'brand_new_code' }));
-    const known = describeError(new ApiError({ code: 'service_refused', message: 'x', params: { serviceCode: 'rate_limited' } }), t);
+    const known = describeError(
+      new ApiError({ code: 'service_refused', message: 'x', params: { serviceCode: 'rate_limited' } }),
+      t,
+    );
     expect(known).toBe(t('error.rate_limited'));
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, type Channel } from '../../../shared/ipc';
 import { VALID_INPUTS, allowedCaller, door, trusted } from './fixtures';
 
-
 function wrongTypes(value: unknown): unknown[] {
   if (typeof value === 'string') return [12345, {}, [], true, null];
   if (typeof value === 'number') return ['10', true, {}, null, [1]];
@@ -30,15 +29,19 @@ function mutations(channel: Channel): [string, unknown][] {
   const HUGE_FILE = 'x'.repeat(5_242_881);
   for (const [key, value] of Object.entries(valid)) {
     for (const wrong of wrongTypes(value)) out.push([`${key} = ${JSON.stringify(wrong)}`, { ...valid, [key]: wrong }]);
-    if (typeof value === 'string') out.push([`${key} huge`, { ...valid, [key]: key === 'csv' ? HUGE_FILE : 'x'.repeat(100_000) }]);
+    if (typeof value === 'string')
+      out.push([`${key} huge`, { ...valid, [key]: key === 'csv' ? HUGE_FILE : 'x'.repeat(100_000) }]);
     if (key === 'amount' || key === 'installmentsCount') {
-      for (const bad of [-1, 0, 0.001, 10.005, 1e12, Number.NaN, Number.POSITIVE_INFINITY, -0.01]) out.push([`${key} = ${bad}`, { ...valid, [key]: bad }]);
+      for (const bad of [-1, 0, 0.001, 10.005, 1e12, Number.NaN, Number.POSITIVE_INFINITY, -0.01])
+        out.push([`${key} = ${bad}`, { ...valid, [key]: bad }]);
     }
     if (key === 'card' && typeof value === 'object' && value !== null) {
       const card = value as Record<string, unknown>;
       for (const [field, fieldValue] of Object.entries(card)) {
-        for (const wrong of wrongTypes(fieldValue)) out.push([`card.${field} = ${JSON.stringify(wrong)}`, { ...valid, card: { ...card, [field]: wrong } }]);
-        if (typeof fieldValue === 'string') out.push([`card.${field} huge`, { ...valid, card: { ...card, [field]: '4'.repeat(100_000) } }]);
+        for (const wrong of wrongTypes(fieldValue))
+          out.push([`card.${field} = ${JSON.stringify(wrong)}`, { ...valid, card: { ...card, [field]: wrong } }]);
+        if (typeof fieldValue === 'string')
+          out.push([`card.${field} huge`, { ...valid, card: { ...card, [field]: '4'.repeat(100_000) } }]);
       }
       out.push(['card with an extra key', { ...valid, card: { ...card, pin: '1234' } }]);
     }
@@ -56,7 +59,8 @@ describe.each(CHANNEL_NAMES)('%s', (channel) => {
     const accepted: string[] = [];
     for (const [name, input] of cases) {
       const result = await dispatch(channel, trusted, input);
-      if (result.ok || result.error.code !== 'invalid_input') accepted.push(`${name}: ${JSON.stringify(result).slice(0, 120)}`);
+      if (result.ok || result.error.code !== 'invalid_input')
+        accepted.push(`${name}: ${JSON.stringify(result).slice(0, 120)}`);
     }
     expect(accepted).toEqual([]);
     expect(calls).toEqual([]);

@@ -48,10 +48,25 @@ describe('publish', () => {
   it('parses the payload by the contract (dropping what it does not name) and skips destroyed windows', () => {
     const sent: [string, unknown][] = [];
     const live = { isDestroyed: () => false, send: (e: string, p: unknown) => sent.push([e, p]) };
-    const gone = { isDestroyed: () => true, send: () => { throw new Error('sent to a destroyed window'); } };
+    const gone = {
+      isDestroyed: () => true,
+      send: () => {
+        throw new Error('sent to a destroyed window');
+      },
+    };
     const payment = {
-      id: `pay_${'a'.repeat(32)}`, reservationId: 'R', status: 'succeeded', amountCents: 100, currency: 'usd', methodId: 'm',
-      availableInstallments: [], refunds: [], refundableCents: 100, hasChallengeLink: false, createdAt: 'now', accessToken: 'tok_secret',
+      id: `pay_${'a'.repeat(32)}`,
+      reservationId: 'R',
+      status: 'succeeded',
+      amountCents: 100,
+      currency: 'usd',
+      methodId: 'm',
+      availableInstallments: [],
+      refunds: [],
+      refundableCents: 100,
+      hasChallengeLink: false,
+      createdAt: 'now',
+      accessToken: 'tok_secret',
     };
     publish([live, gone] as never, 'payments:changed', payment);
     expect(sent).toHaveLength(1);

@@ -50,7 +50,12 @@ afterEach(async () => {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A desk on `center`, named in pg_stat_activity by its own application_name; its LISTEN connection through `listen` if given. */
-async function openLiveDesk(center: TestCenter, name: string, seed: boolean, listen?: { host: string; port: number }): Promise<LiveDesk> {
+async function openLiveDesk(
+  center: TestCenter,
+  name: string,
+  seed: boolean,
+  listen?: { host: string; port: number },
+): Promise<LiveDesk> {
   const applicationName = `cpd-test-${name}-${randomUUID().slice(0, 8)}`;
   const storage = () => centerStorage({ ...center.app, applicationName, ...(listen === undefined ? {} : { listen }) });
   const desk = await openDesk({ connect: attachedTo(sim) }, { storage, seed });
@@ -130,19 +135,36 @@ async function relayTo(target: { host: string; port: number }): Promise<Relay> {
 
 /** The connections a desk holds on the server now, by kind. */
 async function connectionsOf(center: TestCenter, desk: LiveDesk): Promise<{ total: number; listen: number }> {
-  const rows = await center.query<{ application_name: string }>('SELECT application_name FROM pg_stat_activity WHERE application_name LIKE $1', [`${desk.name}%`]);
-  return { total: rows.length, listen: rows.filter((row) => row.application_name.endsWith(LISTEN_APPLICATION_SUFFIX)).length };
+  const rows = await center.query<{ application_name: string }>(
+    'SELECT application_name FROM pg_stat_activity WHERE application_name LIKE $1',
+    [`${desk.name}%`],
+  );
+  return {
+    total: rows.length,
+    listen: rows.filter((row) => row.application_name.endsWith(LISTEN_APPLICATION_SUFFIX)).length,
+  };
 }
 
 async function payAt(desk: Desk, amountCents = 20_000): Promise<Output<'payments:pay'>> {
   const methodId = await desk.card(RESERVATION);
-  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents, currency: 'usd', reservationId: RESERVATION });
+  const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+    operationId: randomUUID(),
+    methodId,
+    amountCents,
+    currency: 'usd',
+    reservationId: RESERVATION,
+  });
   await desk.until(payment.id, (status) => status === 'succeeded');
   return payment;
 }
 
 async function requestAt(desk: Desk, paymentId: string): Promise<{ id: string }> {
-  return desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId, amountCents: 1_000, reason: 'cancellation' });
+  return desk.ok<{ id: string }>('refunds:request', {
+    requestId: randomUUID(),
+    paymentId,
+    amountCents: 1_000,
+    reason: 'cancellation',
+  });
 }
 
 /** A window of the desk watches; answers once the feed listens (the first `live:status` after it). */
@@ -202,7 +224,13 @@ describe('desks on the shared center', () => {
     expect(here.payload).toMatchObject({ id: payment.id, reservationId: RESERVATION, status: 'succeeded' });
     expect(here.at - there.at).toBeLessThan(2_000);
     // The attempt itself (its operation begun, then answered) was announced for the reservation as B's window named it.
-    expect(b.heard.some((h) => h.event === 'reservations:changed' && (h.payload as { reservationId: string }).reservationId === RESERVATION.toLowerCase())).toBe(true);
+    expect(
+      b.heard.some(
+        (h) =>
+          h.event === 'reservations:changed' &&
+          (h.payload as { reservationId: string }).reservationId === RESERVATION.toLowerCase(),
+      ),
+    ).toBe(true);
   });
 
   it('another reservation, or nobody watching: nothing is pushed and no LISTEN connection is held', async () => {
@@ -261,7 +289,12 @@ describe('desks on the shared center', () => {
     // The screens close: the LISTEN connection goes (the pooled one stays until it is idle for 30 s).
     await b.ok('live:watch', { queue: false, reservations: [] });
     await a.ok('live:watch', { queue: false, reservations: [] });
-    for (let i = 0; i < 50 && ((await connectionsOf(center, a)).listen > 0 || (await connectionsOf(center, b)).listen > 0); i += 1) await sleep(50);
+    for (
+      let i = 0;
+      i < 50 && ((await connectionsOf(center, a)).listen > 0 || (await connectionsOf(center, b)).listen > 0);
+      i += 1
+    )
+      await sleep(50);
     expect((await connectionsOf(center, a)).listen).toBe(0);
     expect((await connectionsOf(center, b)).listen).toBe(0);
     expect((await connectionsOf(center, b)).total).toBeLessThanOrEqual(1);
@@ -328,7 +361,11 @@ describe('a PostgreSQL restart (a center of its own, stopped and started by this
     const back = b.next('live:resync', () => true, 30_000);
     relay.open();
     const resync = await back;
-    expect(b.heard.some((h) => h.event === 'live:status' && (h.payload as { state: string }).state === 'live' && h.at <= resync.at)).toBe(true);
+    expect(
+      b.heard.some(
+        (h) => h.event === 'live:status' && (h.payload as { state: string }).state === 'live' && h.at <= resync.at,
+      ),
+    ).toBe(true);
     // The one read a screen makes on `live:resync` has it: nothing was missed.
     const queue = await b.ok<Output<'refunds:queue'>>('refunds:queue', {});
     expect(queue.requests.map((r) => r.id)).toContain(request.id);

@@ -49,16 +49,37 @@ describe('createLogger', () => {
     const { logger } = app;
     const requestId = 'req_7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
-    logger.info({ amount: 123456, phone: '5512345678', requestId, cardNumber: '4242424242424242', cvv: '987' }, 'payment started');
+    logger.info(
+      { amount: 123456, phone: '5512345678', requestId, cardNumber: '4242424242424242', cvv: '987' },
+      'payment started',
+    );
     logger.info('agent typed 4242 4242 4242 4242 then 3782 822463 10005 for 123456.00 MXN, call back on 5512345678');
-    logger.debug({ pan: 4242424242424242, nested: { deeper: [{ note: 'card 4242-4242-4242-4242 exp 12/30', client_secret: 'cs_live_topsecret' }] } }, 'nested');
-    logger.warn({ headers: { Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig' }, token: 'tok_access_123', accessToken: 'tok_access_123' }, 'auth');
-    logger.info({ detail: 'sent header Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig to host' }, 'text with a bearer');
+    logger.debug(
+      {
+        pan: 4242424242424242,
+        nested: { deeper: [{ note: 'card 4242-4242-4242-4242 exp 12/30', client_secret: 'cs_live_topsecret' }] },
+      },
+      'nested',
+    );
+    logger.warn(
+      {
+        headers: { Authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig' },
+        token: 'tok_access_123',
+        accessToken: 'tok_access_123',
+      },
+      'auth',
+    );
+    logger.info(
+      { detail: 'sent header Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig to host' },
+      'text with a bearer',
+    );
     logger.info({ body: 'grant_type=client_credentials&client_id=desk&client_secret=cs_live_topsecret' }, 'form body');
     logger.error(new Error('declined 378282246310005', { cause: new Error('password=hunter2-password') }));
     logger.error({ err: new Error('charge 4242424242424242 failed'), requestId }, 'with err');
     logger.info('format %s and %j', '4242424242424242', { cvv: '987', amount: 123456 });
-    logger.child({ operator: 'ana', token: 'tok_access_123', lastCard: '4242424242424242' }).info({ requestId }, 'child');
+    logger
+      .child({ operator: 'ana', token: 'tok_access_123', lastCard: '4242424242424242' })
+      .info({ requestId }, 'child');
     await app.flush();
 
     // time, pid and hostname are pino's own and vary by run: a timestamp ending in .987Z is not a leaked CVV.
@@ -70,17 +91,46 @@ describe('createLogger', () => {
 
     const written = lines();
     expect(written).toHaveLength(10);
-    expect(written[0]).toMatchObject({ level: 30, msg: 'payment started', amount: 123456, phone: '5512345678', requestId, cardNumber: '[redacted]', cvv: '[redacted]' });
+    expect(written[0]).toMatchObject({
+      level: 30,
+      msg: 'payment started',
+      amount: 123456,
+      phone: '5512345678',
+      requestId,
+      cardNumber: '[redacted]',
+      cvv: '[redacted]',
+    });
     expect(written[1]?.['msg']).toBe('agent typed [card] then [card] for 123456.00 MXN, call back on 5512345678');
-    expect(written[2]).toMatchObject({ pan: '[redacted]', nested: { deeper: [{ note: 'card [card] exp 12/30', client_secret: '[redacted]' }] } });
-    expect(written[3]).toMatchObject({ headers: { Authorization: '[redacted]' }, token: '[redacted]', accessToken: '[redacted]' });
+    expect(written[2]).toMatchObject({
+      pan: '[redacted]',
+      nested: { deeper: [{ note: 'card [card] exp 12/30', client_secret: '[redacted]' }] },
+    });
+    expect(written[3]).toMatchObject({
+      headers: { Authorization: '[redacted]' },
+      token: '[redacted]',
+      accessToken: '[redacted]',
+    });
     expect(written[4]?.['detail']).toBe('sent header Authorization: [redacted]');
     expect(written[5]?.['body']).toBe('grant_type=client_credentials&client_id=desk&client_secret=[redacted]');
-    expect(written[6]).toMatchObject({ level: 50, msg: 'declined [card]: password=[redacted]', err: { type: 'Error', message: 'declined [card]: password=[redacted]' } });
+    expect(written[6]).toMatchObject({
+      level: 50,
+      msg: 'declined [card]: password=[redacted]',
+      err: { type: 'Error', message: 'declined [card]: password=[redacted]' },
+    });
     expect(String((written[6]?.['err'] as { stack: string }).stack)).toMatch(/^Error: declined \[card\]\n\s+at /);
-    expect(written[7]).toMatchObject({ msg: 'with err', requestId, err: { type: 'Error', message: 'charge [card] failed' } });
+    expect(written[7]).toMatchObject({
+      msg: 'with err',
+      requestId,
+      err: { type: 'Error', message: 'charge [card] failed' },
+    });
     expect(written[8]?.['msg']).toBe('format [card] and {"cvv":"[redacted]","amount":123456}');
-    expect(written[9]).toMatchObject({ operator: 'ana', token: '[redacted]', lastCard: '[card]', requestId, msg: 'child' });
+    expect(written[9]).toMatchObject({
+      operator: 'ana',
+      token: '[redacted]',
+      lastCard: '[card]',
+      requestId,
+      msg: 'child',
+    });
     expect(typeof written[9]?.['time']).toBe('string');
   });
 
@@ -101,7 +151,8 @@ describe('createLogger', () => {
     }
     // Old files are deleted in the background after a rotation.
     const deadline = Date.now() + 5_000;
-    while (readdirSync(dir).length > 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (readdirSync(dir).length > 3 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const files = readdirSync(dir).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
     expect(files.length).toBeLessThanOrEqual(3);
     expect(files.length).toBeGreaterThanOrEqual(2);
@@ -118,7 +169,8 @@ describe('createLogger', () => {
       app.logger.info({ i, filler }, 'line');
       await app.flush();
     }
-    while (readdirSync(dir).length > 3 && Date.now() < deadline + 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (readdirSync(dir).length > 3 && Date.now() < deadline + 5_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readdirSync(dir).length).toBeLessThanOrEqual(3);
     expect(lines().map((line) => line['i'])).toContain(59);
   });

@@ -1,10 +1,30 @@
 // The scrubbing rules on their own: which digit runs are cards (Luhn, 12–19 digits), which keys and phrases are credentials.
 import { describe, expect, it } from 'vitest';
-import { CARD_PLACEHOLDER, isSensitiveKey, REDACTED, redact, redactLine, redactLogArguments, redactText } from '../../../main/logging';
-import { ALL_CARD_SPELLINGS, ALL_CVV_PHRASES, CARD_SPELLINGS, CVV_PHRASES, DAILY_LOOK_ALIKES, holdsCard, NEAR_MISSES } from '../../shared/text/spellings';
+import {
+  CARD_PLACEHOLDER,
+  isSensitiveKey,
+  REDACTED,
+  redact,
+  redactLine,
+  redactLogArguments,
+  redactText,
+} from '../../../main/logging';
+import {
+  ALL_CARD_SPELLINGS,
+  ALL_CVV_PHRASES,
+  CARD_SPELLINGS,
+  CVV_PHRASES,
+  DAILY_LOOK_ALIKES,
+  holdsCard,
+  NEAR_MISSES,
+} from '../../shared/text/spellings';
 
 /** The card's digits, or a CVV's, in the text however spelled: the shared detector's own folding is not used to check it. */
-const stillHolds = (text: string, digits: string): boolean => text.normalize('NFKC').replace(/[^0-9]/g, '').includes(digits);
+const stillHolds = (text: string, digits: string): boolean =>
+  text
+    .normalize('NFKC')
+    .replace(/[^0-9]/g, '')
+    .includes(digits);
 
 describe('redactText: card numbers', () => {
   it.each([
@@ -57,7 +77,9 @@ describe('the table of spellings, everywhere a log line is scrubbed', () => {
   const scrubbed = (text: string): string[] => [
     redactText(`note: ${text} (guest)`),
     JSON.stringify(redact({ input: { note: text, list: [text], [text]: 1 } })),
-    JSON.stringify(redactLogArguments([{ channel: 'payments:pay', input: { note: `Pagó con ${text}` } }, `call ${text}`])),
+    JSON.stringify(
+      redactLogArguments([{ channel: 'payments:pay', input: { note: `Pagó con ${text}` } }, `call ${text}`]),
+    ),
     redactLine(`${JSON.stringify({ level: 30, msg: `call ${text}`, input: { note: text } })}\n`),
   ];
 
@@ -85,8 +107,14 @@ describe('redactText: credentials in text', () => {
   it.each([
     ['Authorization: Bearer abc.def-ghi', 'Authorization: [redacted]'],
     ['sent Bearer abc.def_ghi~x+y/z== to host', 'sent Bearer [redacted] to host'],
-    ['{"access_token":"at_123","token_type":"Bearer","expires_in":3600}', '{"access_token":"[redacted]","token_type":"Bearer","expires_in":3600}'],
-    ['client_id=desk&client_secret=s3cr3t&grant_type=client_credentials', 'client_id=desk&client_secret=[redacted]&grant_type=client_credentials'],
+    [
+      '{"access_token":"at_123","token_type":"Bearer","expires_in":3600}',
+      '{"access_token":"[redacted]","token_type":"Bearer","expires_in":3600}',
+    ],
+    [
+      'client_id=desk&client_secret=s3cr3t&grant_type=client_credentials',
+      'client_id=desk&client_secret=[redacted]&grant_type=client_credentials',
+    ],
     ['{\\"clientSecret\\":\\"s3cr3t\\"}', '{\\"clientSecret\\":\\"[redacted]\\"}'],
     ['cvv: 123, password = hunter2', 'cvv: [redacted], password = [redacted]'],
   ])('%s → %s', (input, expected) => {
@@ -95,13 +123,38 @@ describe('redactText: credentials in text', () => {
 });
 
 describe('isSensitiveKey', () => {
-  it.each(['cvv', 'CVC', 'cvv2', 'securityCode', 'security_code', 'password', 'secret', 'clientSecret', 'client_secret', 'token', 'accessToken', 'access_token', 'authorization', 'Authorization', 'cardCvv', 'webhookSecret', 'refresh_token'])(
-    '%s is sensitive',
-    (key) => {
-      expect(isSensitiveKey(key)).toBe(true);
-    },
-  );
-  it.each(['amount', 'requestId', 'tokenType', 'token_type', 'status', 'last4', 'brand', 'idempotencyKey', 'publishableKey'])('%s is not', (key) => {
+  it.each([
+    'cvv',
+    'CVC',
+    'cvv2',
+    'securityCode',
+    'security_code',
+    'password',
+    'secret',
+    'clientSecret',
+    'client_secret',
+    'token',
+    'accessToken',
+    'access_token',
+    'authorization',
+    'Authorization',
+    'cardCvv',
+    'webhookSecret',
+    'refresh_token',
+  ])('%s is sensitive', (key) => {
+    expect(isSensitiveKey(key)).toBe(true);
+  });
+  it.each([
+    'amount',
+    'requestId',
+    'tokenType',
+    'token_type',
+    'status',
+    'last4',
+    'brand',
+    'idempotencyKey',
+    'publishableKey',
+  ])('%s is not', (key) => {
     expect(isSensitiveKey(key)).toBe(false);
   });
 });
@@ -110,7 +163,12 @@ describe('redact: deep values', () => {
   it('walks objects and arrays at any depth, leaves the input untouched', () => {
     const input = { a: [{ b: { c: ['x 4242424242424242', { cvv: 123 }] } }], amount: 123456, ok: true, none: null };
     const copy = structuredClone(input);
-    expect(redact(input)).toEqual({ a: [{ b: { c: ['x [card]', { cvv: '[redacted]' }] } }], amount: 123456, ok: true, none: null });
+    expect(redact(input)).toEqual({
+      a: [{ b: { c: ['x [card]', { cvv: '[redacted]' }] } }],
+      amount: 123456,
+      ok: true,
+      none: null,
+    });
     expect(input).toEqual(copy);
   });
 
@@ -125,9 +183,17 @@ describe('redact: deep values', () => {
   });
 
   it('errors anywhere: serialized, message and stack scrubbed, causes included', () => {
-    const error = Object.assign(new Error('card 4242424242424242', { cause: new Error('token=abc123') }), { code: 'E_PAY', secret: 'x' });
+    const error = Object.assign(new Error('card 4242424242424242', { cause: new Error('token=abc123') }), {
+      code: 'E_PAY',
+      secret: 'x',
+    });
     const out = redact({ context: { error } }) as { context: { error: Record<string, unknown> } };
-    expect(out.context.error).toMatchObject({ type: 'Error', message: 'card [card]: token=[redacted]', code: 'E_PAY', secret: '[redacted]' });
+    expect(out.context.error).toMatchObject({
+      type: 'Error',
+      message: 'card [card]: token=[redacted]',
+      code: 'E_PAY',
+      secret: '[redacted]',
+    });
     expect(String(out.context.error['stack'])).toMatch(/^Error: card \[card\]\n/);
     expect(String(out.context.error['stack'])).toMatch(/caused by: Error: token=\[redacted\]/);
   });
@@ -139,7 +205,10 @@ describe('redact: deep values', () => {
     for (let i = 0; i < 20; i++) deep = { deep };
     const out = redact({
       bytes: Buffer.from('4242424242424242'),
-      map: new Map<string, unknown>([['pan', '4242424242424242'], ['x', 1]]),
+      map: new Map<string, unknown>([
+        ['pan', '4242424242424242'],
+        ['x', 1],
+      ]),
       set: new Set(['4242424242424242']),
       cyclic,
       deep,
@@ -173,7 +242,13 @@ describe('redactLogArguments and redactLine', () => {
     const line = `${JSON.stringify({ level: 30, time: '2026-01-01T00:00:00.000Z', card: '4242424242424242', token: 'x', n: 4242424242424242 })}\n`;
     const out = redactLine(line);
     expect(out.endsWith('\n')).toBe(true);
-    expect(JSON.parse(out)).toEqual({ level: 30, time: '2026-01-01T00:00:00.000Z', card: '[card]', token: '[redacted]', n: '[card]' });
+    expect(JSON.parse(out)).toEqual({
+      level: 30,
+      time: '2026-01-01T00:00:00.000Z',
+      card: '[card]',
+      token: '[redacted]',
+      n: '[card]',
+    });
     expect(redactLine('not json 4242424242424242\n')).toBe('not json [card]\n');
   });
 });

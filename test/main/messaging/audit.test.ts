@@ -30,13 +30,26 @@ describe.each(useStoreBackends([DELIVERIES_STORE]))('the messaging deliveries on
   it('records a delivery from its first row to its final status, naming its desk and operator', async () => {
     const deliveries = await MessagingAudit.open(await backend.storage(), { deskId: DESK_A });
     await deliveries.started(start(`msg_${'a'.repeat(32)}`, 'ana', '2026-11-24T10:00:00.000Z'));
-    await deliveries.reached(`msg_${'a'.repeat(32)}`, { status: 'queued', final: false, at: '2026-11-24T10:00:01.000Z', attempts: 1, providerStatus: 'queued', providerMessageId: 'SM1' });
+    await deliveries.reached(`msg_${'a'.repeat(32)}`, {
+      status: 'queued',
+      final: false,
+      at: '2026-11-24T10:00:01.000Z',
+      attempts: 1,
+      providerStatus: 'queued',
+      providerMessageId: 'SM1',
+    });
     await deliveries.reached(`msg_${'a'.repeat(32)}`, {
       status: 'failed',
       final: true,
       at: '2026-11-24T10:00:09.000Z',
       providerStatus: 'undelivered',
-      failure: { code: 'undelivered', actor: 'guest', message: 'The phone did not take it.', providerCode: 30003, moreInfo: 'https://www.twilio.com/docs/errors/30003' },
+      failure: {
+        code: 'undelivered',
+        actor: 'guest',
+        message: 'The phone did not take it.',
+        providerCode: 30003,
+        moreInfo: 'https://www.twilio.com/docs/errors/30003',
+      },
     });
     const [row] = await deliveries.forPayment(PAYMENT);
     expect(row).toMatchObject({
@@ -81,9 +94,14 @@ describe('the messaging deliveries on the center', () => {
   it('the app role may add and update deliveries, add to their history, and delete nothing', async () => {
     const deliveries = await MessagingAudit.open(await center.storage(), { deskId: DESK_A });
     await deliveries.started(start(`msg_${'a'.repeat(32)}`, 'ana', '2026-11-24T10:00:00.000Z'));
-    const { db } = await (await center.anotherDesk()).open<{ deliveries: { message_id: string }; delivery_events: { message_id: string } }>(DELIVERIES_STORE);
+    const { db } = await (
+      await center.anotherDesk()
+    ).open<{ deliveries: { message_id: string }; delivery_events: { message_id: string } }>(DELIVERIES_STORE);
     for (const table of ['deliveries', 'delivery_events'] as const) {
-      const error: unknown = await db.deleteFrom(table).execute().catch((e: unknown) => e);
+      const error: unknown = await db
+        .deleteFrom(table)
+        .execute()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageError);
       expect(error).toMatchObject({ code: 'center_permission_denied' });
     }
@@ -164,11 +182,17 @@ describe('messaging.db of the previous version', () => {
      SELECT message_id, COALESCE(finished_at, created_at), status, failure_code FROM deliveries;`,
         ],
       });
-      old.stmt(
-        `INSERT INTO deliveries (message_id, payment_id, operator_id, channel, provider, destination_masked, language, status, attempts, final, created_at, finished_at)
+      old
+        .stmt(
+          `INSERT INTO deliveries (message_id, payment_id, operator_id, channel, provider, destination_masked, language, status, attempts, final, created_at, finished_at)
          VALUES (?, ?, 'ana', 'email', 'smtp', 'a***@example.com', 'en-US', 'sent', 1, 1, '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:01.000Z')`,
-      ).run(`msg_${'c'.repeat(32)}`, PAYMENT);
-      old.stmt(`INSERT INTO delivery_events (message_id, at, status) VALUES (?, '2026-11-01T10:00:00.000Z', 'sending'), (?, '2026-11-01T10:00:01.000Z', 'sent')`).run(`msg_${'c'.repeat(32)}`, `msg_${'c'.repeat(32)}`);
+        )
+        .run(`msg_${'c'.repeat(32)}`, PAYMENT);
+      old
+        .stmt(
+          `INSERT INTO delivery_events (message_id, at, status) VALUES (?, '2026-11-01T10:00:00.000Z', 'sending'), (?, '2026-11-01T10:00:01.000Z', 'sent')`,
+        )
+        .run(`msg_${'c'.repeat(32)}`, `msg_${'c'.repeat(32)}`);
       old.close();
       const storage = embeddedStorage(dir);
       try {

@@ -26,7 +26,11 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
     ['ERR_SSL_VERSION_OR_CIPHER_MISMATCH', 'tls_error', false],
   ] as const)('%s: nothing reached the provider (%s, retryable %s)', (name, code, retryable) => {
     const failure = networkFailure(chromium(name), WHERE);
-    expect({ code: failure.code, retryable: failure.retryable, mayHaveSent: failure.mayHaveSent }).toEqual({ code, retryable, mayHaveSent: false });
+    expect({ code: failure.code, retryable: failure.retryable, mayHaveSent: failure.mayHaveSent }).toEqual({
+      code,
+      retryable,
+      mayHaveSent: false,
+    });
     expect(failure.message).toContain(WHERE);
   });
 
@@ -56,19 +60,33 @@ describe("Electron's net.fetch failures (Chromium net errors)", () => {
     const rigWith = (name: string) =>
       makeRig({
         environment: 'production',
-        config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: '+15017122661' } },
+        config: {
+          providers: { sms: 'twilio' },
+          twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: '+15017122661' },
+        },
         secrets: { twilioAuthToken: AUTH_TOKEN },
         fetch: (input, init) => {
-          calls.push(`${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input).pathname.endsWith('Messages.json') ? 'Messages' : 'other'}`);
+          calls.push(
+            `${init?.method ?? 'GET'} ${new URL(input instanceof Request ? input.url : input).pathname.endsWith('Messages.json') ? 'Messages' : 'other'}`,
+          );
           return Promise.reject(chromium(name));
         },
       });
-    const request = { paymentId: context().payment.id, channel: 'sms' as const, destination: '+52 55 1234 5678', language: 'es-MX' as const };
+    const request = {
+      paymentId: context().payment.id,
+      channel: 'sms' as const,
+      destination: '+52 55 1234 5678',
+      language: 'es-MX' as const,
+    };
     try {
       const refused = rigWith('ERR_CONNECTION_REFUSED');
       const result = await refused.messenger.send(request, context());
       await refused.close();
-      expect(result).toMatchObject({ status: 'failed', attempts: 3, failure: { code: 'connection_refused', actor: 'desk' } });
+      expect(result).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        failure: { code: 'connection_refused', actor: 'desk' },
+      });
       // Three POSTs, no look-up: nothing can have been created.
       expect(calls).toEqual(['POST Messages', 'POST Messages', 'POST Messages']);
 

@@ -3,7 +3,17 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessagingError, createMessenger, MessagingConfigSchema } from '../../../main/messaging';
-import { LINK, LINK_TOKEN, PAYMENT_ID, context, makeRig, startHttp, startSmtp, type HttpHarness, type Rig } from './support';
+import {
+  LINK,
+  LINK_TOKEN,
+  PAYMENT_ID,
+  context,
+  makeRig,
+  startHttp,
+  startSmtp,
+  type HttpHarness,
+  type Rig,
+} from './support';
 import { ACCOUNT_SID, AUTH_TOKEN, startTwilio, type TwilioServer } from './twilio-server';
 
 const SID = ACCOUNT_SID;
@@ -15,7 +25,14 @@ afterEach(async () => {
 /** Every channel configured against live local servers (Twilio-shaped, a gateway, SMTP), which count what reaches them. */
 async function allChannels(
   environment: 'sandbox' | 'production' | 'training' = 'production',
-): Promise<{ r: Rig; http: HttpHarness; twilio: TwilioServer; reached: () => number; smtpMails: () => number; smtpConnections: () => number }> {
+): Promise<{
+  r: Rig;
+  http: HttpHarness;
+  twilio: TwilioServer;
+  reached: () => number;
+  smtpMails: () => number;
+  smtpConnections: () => number;
+}> {
   const http = await startHttp([{ status: 201, body: {} }], [{ status: 200, body: { status: 'delivered' } }]);
   const twilio = await startTwilio();
   const smtp = await startSmtp();
@@ -31,7 +48,14 @@ async function allChannels(
     secrets: { twilioAuthToken: AUTH_TOKEN },
   });
   open.push(r);
-  return { r, http, twilio, reached: () => http.requests.length + twilio.requests.length, smtpMails: () => smtp.mails.length, smtpConnections: () => smtp.connections };
+  return {
+    r,
+    http,
+    twilio,
+    reached: () => http.requests.length + twilio.requests.length,
+    smtpMails: () => smtp.mails.length,
+    smtpConnections: () => smtp.connections,
+  };
 }
 
 describe('invalid destinations are refused before anything is sent', () => {
@@ -49,8 +73,16 @@ describe('invalid destinations are refused before anything is sent', () => {
     ['email', `${'a'.repeat(250)}@example.com`, /at most 254 characters/],
   ] as const)('%s to %j', async (channel, destination, reason) => {
     const { r, reached, smtpConnections } = await allChannels();
-    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel, destination, language: 'es-MX' }, context());
-    expect(result).toMatchObject({ status: 'failed', final: true, attempts: 0, failure: { code: 'invalid_destination', retryable: false, actor: 'guest' } });
+    const result = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel, destination, language: 'es-MX' },
+      context(),
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      final: true,
+      attempts: 0,
+      failure: { code: 'invalid_destination', retryable: false, actor: 'guest' },
+    });
     if (result.status !== 'failed') throw new Error('expected a failure');
     expect(result.failure.message).toMatch(reason);
     expect(result.failure.message).toMatch(/Nothing was sent\.$/);
@@ -59,13 +91,22 @@ describe('invalid destinations are refused before anything is sent', () => {
     expect(r.secretReads).toEqual([]);
     // …and the refusal is audited, masked.
     const [row] = await r.messenger.history(PAYMENT_ID);
-    expect(row).toMatchObject({ status: 'failed', failureCode: 'invalid_destination', attempts: 0, channel, operatorId: 'agent.maria' });
+    expect(row).toMatchObject({
+      status: 'failed',
+      failureCode: 'invalid_destination',
+      attempts: 0,
+      channel,
+      operatorId: 'agent.maria',
+    });
     if (destination.length > 6) expect(r.auditBytes()).not.toContain(destination);
   });
 
   it('in training too: nothing reaches the outbox', async () => {
     const { r } = await allChannels('training');
-    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '55 1234 5678', language: 'es-MX' }, context());
+    const result = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'sms', destination: '55 1234 5678', language: 'es-MX' },
+      context(),
+    );
     expect(result).toMatchObject({ status: 'failed', training: true, failure: { code: 'invalid_destination' } });
     expect(r.messenger.outbox()).toEqual([]);
   });
@@ -80,7 +121,10 @@ describe('what cannot be sent', () => {
     ['a javascript: link', { nextActionUrl: 'javascript:alert(1)' }, 'invalid_link'],
   ] as const)('%s', async (_name, payment, code) => {
     const { r, reached, smtpConnections } = await allChannels();
-    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'en-US' }, context(payment));
+    const result = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'en-US' },
+      context(payment),
+    );
     expect(result).toMatchObject({ status: 'failed', attempts: 0, failure: { code, retryable: false } });
     expect(reached()).toBe(0);
     expect(smtpConnections()).toBe(0);
@@ -94,8 +138,15 @@ describe('what cannot be sent', () => {
       { channel: 'whatsapp', provider: 'none', available: false },
       { channel: 'email', provider: 'none', available: false },
     ]);
-    const result = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context());
-    expect(result).toMatchObject({ status: 'failed', provider: 'none', failure: { code: 'not_configured', message: expect.stringMatching(/e-mail is not set up/) as unknown } });
+    const result = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' },
+      context(),
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      provider: 'none',
+      failure: { code: 'not_configured', message: expect.stringMatching(/e-mail is not set up/) as unknown },
+    });
   });
 
   it('channels() names the provider of each channel', async () => {
@@ -110,7 +161,9 @@ describe('what cannot be sent', () => {
   it('misuse is refused with a MessagingError, not reported as a delivery', async () => {
     const { r } = await allChannels();
     const good = { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' } as const;
-    await expect(r.messenger.send({ ...good, paymentId: 'pay_nope' }, context())).rejects.toBeInstanceOf(MessagingError);
+    await expect(r.messenger.send({ ...good, paymentId: 'pay_nope' }, context())).rejects.toBeInstanceOf(
+      MessagingError,
+    );
     await expect(r.messenger.send({ ...good, channel: 'fax' as 'sms' }, context())).rejects.toThrow(/channel/);
     await expect(r.messenger.send({ ...good, language: 'fr-FR' as 'es-MX' }, context())).rejects.toThrow(/language/);
     await expect(r.messenger.send({ ...good, extra: 1 } as typeof good, context())).rejects.toThrow(/extra/);
@@ -124,9 +177,15 @@ describe('what cannot be sent', () => {
 describe('the audit', () => {
   it('who sent which payment’s link, by which channel and provider, to which masked destination, when, and every status', async () => {
     const { r, smtpMails } = await allChannels();
-    const sms = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    const sms = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
     await r.settled();
-    const email = await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'maria.lopez@example.com', language: 'en-US' }, { ...context(), operatorId: 'agent.juan' });
+    const email = await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'email', destination: 'maria.lopez@example.com', language: 'en-US' },
+      { ...context(), operatorId: 'agent.juan' },
+    );
     expect(smtpMails()).toBe(1);
     const rows = await r.messenger.history(PAYMENT_ID);
     expect(rows).toHaveLength(2);
@@ -149,7 +208,14 @@ describe('the audit', () => {
       ['sent', 'sent'],
       ['delivered', 'delivered'],
     ]);
-    expect(rows[1]).toMatchObject({ messageId: email.messageId, operatorId: 'agent.juan', channel: 'email', provider: 'smtp', to: 'm***@example.com', status: 'sent' });
+    expect(rows[1]).toMatchObject({
+      messageId: email.messageId,
+      operatorId: 'agent.juan',
+      channel: 'email',
+      provider: 'smtp',
+      to: 'm***@example.com',
+      status: 'sent',
+    });
     for (const row of rows) {
       expect(Date.parse(row.createdAt)).not.toBeNaN();
       expect(Date.parse(row.finishedAt ?? '')).not.toBeNaN();
@@ -169,19 +235,44 @@ describe('the audit', () => {
   it('a failure keeps its code and readable reason in the audit', async () => {
     const http = await startHttp([{ status: 401, body: { code: 20003 } }]);
     open.push(http);
-    const r = makeRig({ environment: 'production', config: { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' } }, secrets: { twilioAuthToken: 'tok' } });
+    const r = makeRig({
+      environment: 'production',
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: SID, baseUrl: http.origin, smsFrom: '+15017122661' },
+      },
+      secrets: { twilioAuthToken: 'tok' },
+    });
     open.push(r);
-    await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
     expect(await r.messenger.history(PAYMENT_ID)).toEqual([
-      expect.objectContaining({ status: 'failed', failureCode: 'bad_credentials', failureActor: 'it', providerCode: 20003, moreInfo: 'https://www.twilio.com/docs/errors/20003', attempts: 1 }),
+      expect.objectContaining({
+        status: 'failed',
+        failureCode: 'bad_credentials',
+        failureActor: 'it',
+        providerCode: 20003,
+        moreInfo: 'https://www.twilio.com/docs/errors/20003',
+        attempts: 1,
+      }),
     ]);
     expect(r.auditBytes()).toContain('refused this desk');
   });
 
   it('two presses of Send while the first is on its way send one message', async () => {
     const { r, twilio } = await allChannels();
-    const request = { paymentId: PAYMENT_ID, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' } as const;
-    const [a, b] = await Promise.all([r.messenger.send(request, context()), r.messenger.send({ ...request, destination: '+525512345678' }, context())]);
+    const request = {
+      paymentId: PAYMENT_ID,
+      channel: 'sms',
+      destination: '+52 55 1234 5678',
+      language: 'es-MX',
+    } as const;
+    const [a, b] = await Promise.all([
+      r.messenger.send(request, context()),
+      r.messenger.send({ ...request, destination: '+525512345678' }, context()),
+    ]);
     expect(a.messageId).toBe(b.messageId);
     expect(twilio.messages).toHaveLength(1);
     // Once it has been delivered, Send sends again without asking (the agent asked for it).
@@ -192,11 +283,21 @@ describe('the audit', () => {
 
   it('the audit survives a restart of the app', async () => {
     const r = makeRig({ environment: 'training' });
-    await r.messenger.send({ paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context({ nextActionUrl: 'http://127.0.0.1:9/challenge/x' }));
+    await r.messenger.send(
+      { paymentId: PAYMENT_ID, channel: 'email', destination: 'guest@example.com', language: 'es-MX' },
+      context({ nextActionUrl: 'http://127.0.0.1:9/challenge/x' }),
+    );
     await r.messenger.close();
-    const again = createMessenger({ environment: 'training', dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(undefined) } });
+    const again = createMessenger({
+      environment: 'training',
+      dataDir: r.dir,
+      fetch,
+      secrets: { read: () => Promise.resolve(undefined) },
+    });
     try {
-      expect(await again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' })]);
+      expect(await again.history(PAYMENT_ID)).toEqual([
+        expect.objectContaining({ status: 'sent', provider: 'training_outbox', to: 'g***@example.com' }),
+      ]);
       expect((await again.history(PAYMENT_ID))[0]?.events.map((event) => event.status)).toEqual(['sending', 'sent']);
       expect(again.outbox()).toEqual([]);
     } finally {
@@ -209,7 +310,9 @@ describe('the audit', () => {
 describe('settings', () => {
   const parse = (config: unknown): string => {
     const result = MessagingConfigSchema.safeParse(config);
-    return result.success ? 'ok' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    return result.success
+      ? 'ok'
+      : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
   };
 
   it('the default is nothing configured, with retry and timeout defaults', () => {
@@ -224,16 +327,42 @@ describe('settings', () => {
     [{ providers: { email: 'smtp' } }, /smtp: is required/],
     [{ providers: { sms: 'twilio' } }, /twilio: is required/],
     [{ providers: { whatsapp: 'webhook' } }, /webhook: is required/],
-    [{ providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'none', from: 'a@hotel.example' } }, /security: none \(no TLS\) is allowed only for a relay on this computer/],
-    [{ providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'ssl', from: 'a@hotel.example' } }, /security: must be starttls, tls or none/],
-    [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'not-an-address' } }, /smtp.from: must be an e-mail address/],
+    [
+      { providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'none', from: 'a@hotel.example' } },
+      /security: none \(no TLS\) is allowed only for a relay on this computer/,
+    ],
+    [
+      { providers: { email: 'smtp' }, smtp: { host: 'smtp.hotel.example', security: 'ssl', from: 'a@hotel.example' } },
+      /security: must be starttls, tls or none/,
+    ],
+    [
+      { smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'not-an-address' } },
+      /smtp.from: must be an e-mail address/,
+    ],
     [{ twilio: { accountSid: SID, baseUrl: 'http://api.twilio.com' } }, /twilio.baseUrl: must use https/],
     [{ twilio: { accountSid: 'AC123' } }, /twilio.accountSid: must be a Twilio Account SID/],
     // Twilio's SID patterns exactly: the two letters upper-case, 32 hex digits.
-    [{ twilio: { accountSid: `ac${SID.slice(2)}` } }, /twilio.accountSid: must be a Twilio Account SID \(AC followed by 32 hex characters\)/],
-    [{ twilio: { accountSid: SID, messagingServiceSid: `mg${'fe'.repeat(16)}` } }, /twilio.messagingServiceSid: must be a Messaging Service SID/],
-    [{ twilio: { accountSid: SID, whatsappContentSids: { 'es-MX': `hx${'11'.repeat(16)}`, 'en-US': `HX${'22'.repeat(16)}` } } }, /twilio.whatsappContentSids.es-MX: must be a Content SID/],
-    [{ twilio: { accountSid: SID, whatsappContentSids: { 'es-MX': `HX${'11'.repeat(16)}` } } }, /twilio.whatsappContentSids.en-US/],
+    [
+      { twilio: { accountSid: `ac${SID.slice(2)}` } },
+      /twilio.accountSid: must be a Twilio Account SID \(AC followed by 32 hex characters\)/,
+    ],
+    [
+      { twilio: { accountSid: SID, messagingServiceSid: `mg${'fe'.repeat(16)}` } },
+      /twilio.messagingServiceSid: must be a Messaging Service SID/,
+    ],
+    [
+      {
+        twilio: {
+          accountSid: SID,
+          whatsappContentSids: { 'es-MX': `hx${'11'.repeat(16)}`, 'en-US': `HX${'22'.repeat(16)}` },
+        },
+      },
+      /twilio.whatsappContentSids.es-MX: must be a Content SID/,
+    ],
+    [
+      { twilio: { accountSid: SID, whatsappContentSids: { 'es-MX': `HX${'11'.repeat(16)}` } } },
+      /twilio.whatsappContentSids.en-US/,
+    ],
     // WhatsApp through Twilio only as approved templates.
     [
       { providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, whatsappFrom: '+14155238886' } },
@@ -241,16 +370,46 @@ describe('settings', () => {
     ],
     // The webhook must report delivery.
     [{ webhook: { url: 'https://gw.example/hook' } }, /webhook.statusUrl/],
-    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/status' } }, /webhook.statusUrl: must contain \{messageId\}/],
-    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'http://gw.example/status/{messageId}' } }, /webhook.statusUrl: must use https/],
+    [
+      { webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/status' } },
+      /webhook.statusUrl: must contain \{messageId\}/,
+    ],
+    [
+      { webhook: { url: 'https://gw.example/hook', statusUrl: 'http://gw.example/status/{messageId}' } },
+      /webhook.statusUrl: must use https/,
+    ],
     // The message's id goes in the path or the query: in the host, every message would be asked of another server.
-    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://{messageId}.gw.example/status' } }, /webhook.statusUrl: must have \{messageId\} in its path or query/],
+    [
+      { webhook: { url: 'https://gw.example/hook', statusUrl: 'https://{messageId}.gw.example/status' } },
+      /webhook.statusUrl: must have \{messageId\} in its path or query/,
+    ],
     [{ providers: { sms: 'twilio' }, twilio: { accountSid: SID } }, /twilio.smsFrom: is required/],
-    [{ providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } }, /twilio.whatsappFrom: is required/],
-    [{ webhook: { url: 'https://user:pass@gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must not contain a user name or password/],
-    [{ webhook: { url: 'http://gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } }, /webhook.url: must use https/],
-    [{ webhook: { url: 'https://gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}', authHeaderName: 'Content-Type' } }, /authHeaderName: is a header the app sets itself/],
-    [{ smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'a@hotel.example', password: 'x' } }, /Unrecognized key.*password/],
+    [
+      { providers: { whatsapp: 'twilio' }, twilio: { accountSid: SID, smsFrom: '+15017122661' } },
+      /twilio.whatsappFrom: is required/,
+    ],
+    [
+      { webhook: { url: 'https://user:pass@gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } },
+      /webhook.url: must not contain a user name or password/,
+    ],
+    [
+      { webhook: { url: 'http://gw.example/hook', statusUrl: 'https://gw.example/s/{messageId}' } },
+      /webhook.url: must use https/,
+    ],
+    [
+      {
+        webhook: {
+          url: 'https://gw.example/hook',
+          statusUrl: 'https://gw.example/s/{messageId}',
+          authHeaderName: 'Content-Type',
+        },
+      },
+      /authHeaderName: is a header the app sets itself/,
+    ],
+    [
+      { smtp: { host: 'smtp.hotel.example', security: 'tls', from: 'a@hotel.example', password: 'x' } },
+      /Unrecognized key.*password/,
+    ],
     [{ requestTimeoutMs: 10 }, /requestTimeoutMs/],
   ])('refuses %j', (config, message) => {
     expect(parse(config)).toMatch(message);
@@ -260,7 +419,13 @@ describe('settings', () => {
     expect(
       parse({
         providers: { email: 'smtp', sms: 'twilio', whatsapp: 'twilio' },
-        smtp: { host: 'smtp.office365.com', port: 587, security: 'starttls', username: 'pagos@hotel.example', from: 'pagos@hotel.example' },
+        smtp: {
+          host: 'smtp.office365.com',
+          port: 587,
+          security: 'starttls',
+          username: 'pagos@hotel.example',
+          from: 'pagos@hotel.example',
+        },
         twilio: {
           accountSid: SID,
           smsFrom: 'HotelAzul',
@@ -272,9 +437,15 @@ describe('settings', () => {
   });
 
   it('createMessenger refuses bad settings with the field named', () => {
-    expect(() => createMessenger({ environment: 'production', dataDir: '/nonexistent', fetch, secrets: { read: () => Promise.resolve(undefined) }, config: { providers: { sms: 'twilio' } } })).toThrow(
-      'Messaging settings: twilio: is required when SMS or WhatsApp is sent by twilio.',
-    );
+    expect(() =>
+      createMessenger({
+        environment: 'production',
+        dataDir: '/nonexistent',
+        fetch,
+        secrets: { read: () => Promise.resolve(undefined) },
+        config: { providers: { sms: 'twilio' } },
+      }),
+    ).toThrow('Messaging settings: twilio: is required when SMS or WhatsApp is sent by twilio.');
   });
 
   it('the link in a test is the one the assertions look for', () => {
@@ -284,7 +455,8 @@ describe('settings', () => {
 });
 
 describe('the re-send confirmation cannot be slipped past', () => {
-  const sms = (destination: string) => ({ paymentId: PAYMENT_ID, channel: 'sms', destination, language: 'es-MX' }) as const;
+  const sms = (destination: string) =>
+    ({ paymentId: PAYMENT_ID, channel: 'sms', destination, language: 'es-MX' }) as const;
 
   it('two sends of the same payment at once to different numbers or channels: the second waits for the first, then asks', async () => {
     const twilio = await startTwilio();
@@ -319,17 +491,30 @@ describe('the re-send confirmation cannot be slipped past', () => {
     open.push(twilio);
     // Twilio creates the message and its answer never comes back: the app is closed (or crashes) meanwhile.
     twilio.script('+525512345678', { kind: 'lostAnswer', created: true, how: 'hang' });
-    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' }, requestTimeoutMs: 5_000 };
+    const config = {
+      providers: { sms: 'twilio' },
+      twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' },
+      requestTimeoutMs: 5_000,
+    };
     const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
     void r.messenger.sendOutcome(sms('+52 55 1234 5678'), context()).catch(() => undefined);
     await expect.poll(() => twilio.messages.length).toBe(1);
     await r.messenger.close();
 
-    const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    const again = createMessenger({
+      environment: 'production',
+      config,
+      dataDir: r.dir,
+      fetch,
+      secrets: { read: () => Promise.resolve(AUTH_TOKEN) },
+    });
     try {
       expect(await again.history(PAYMENT_ID)).toEqual([expect.objectContaining({ status: 'sending' })]);
       const asked = await again.send(sms('+52 55 1234 5678'), context());
-      expect(asked).toMatchObject({ status: 'confirm_resend', previous: { status: 'unknown', to: '+52 ******5678', failure: { code: 'unconfirmed', actor: 'desk' } } });
+      expect(asked).toMatchObject({
+        status: 'confirm_resend',
+        previous: { status: 'unknown', to: '+52 ******5678', failure: { code: 'unconfirmed', actor: 'desk' } },
+      });
       expect(twilio.messages).toHaveLength(1);
       expect(await again.history(PAYMENT_ID)).toHaveLength(1);
     } finally {
@@ -340,12 +525,21 @@ describe('the re-send confirmation cannot be slipped past', () => {
   it('after a restart, a link sent more than a minute ago, or delivered, does not ask', async () => {
     const twilio = await startTwilio();
     open.push(twilio);
-    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' } };
+    const config = {
+      providers: { sms: 'twilio' },
+      twilio: { accountSid: SID, baseUrl: twilio.origin, smsFrom: '+15017122661' },
+    };
     const r = makeRig({ environment: 'production', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
     await r.messenger.send(sms('+52 55 1234 5678'), context());
     await r.settled();
     await r.messenger.close();
-    const again = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    const again = createMessenger({
+      environment: 'production',
+      config,
+      dataDir: r.dir,
+      fetch,
+      secrets: { read: () => Promise.resolve(AUTH_TOKEN) },
+    });
     try {
       // Delivered before the restart: sent without asking.
       expect((await again.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');
@@ -353,7 +547,14 @@ describe('the re-send confirmation cannot be slipped past', () => {
       // Closed while this one is still queued.
       await again.close();
     }
-    const later = createMessenger({ environment: 'production', config, dataDir: r.dir, fetch, now: () => Date.now() + 61_000, secrets: { read: () => Promise.resolve(AUTH_TOKEN) } });
+    const later = createMessenger({
+      environment: 'production',
+      config,
+      dataDir: r.dir,
+      fetch,
+      now: () => Date.now() + 61_000,
+      secrets: { read: () => Promise.resolve(AUTH_TOKEN) },
+    });
     try {
       // The second one was left queued (closed while followed): a minute on, it is no reason to ask.
       expect((await later.send(sms('+52 55 1234 5678'), context())).status).toBe('queued');

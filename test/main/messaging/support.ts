@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { createMessenger, type Messenger, type MessengerOptions, type MessagingSecretName, type SendContext } from '../../../main/messaging';
+import {
+  createMessenger,
+  type Messenger,
+  type MessengerOptions,
+  type MessagingSecretName,
+  type SendContext,
+} from '../../../main/messaging';
 import type { DeliveryResult, SendLinkRequestInput } from '../../../shared/messaging';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -28,7 +34,16 @@ export function context(overrides: Partial<SendContext['payment']> = {}, hotelNa
   return {
     operatorId: 'agent.maria',
     hotelName,
-    payment: { id: PAYMENT_ID, amount: 1234.5, currency: 'mxn', status: 'requires_action', brand: 'visa', last4: '3220', nextActionUrl: LINK, ...overrides },
+    payment: {
+      id: PAYMENT_ID,
+      amount: 1234.5,
+      currency: 'mxn',
+      status: 'requires_action',
+      brand: 'visa',
+      last4: '3220',
+      nextActionUrl: LINK,
+      ...overrides,
+    },
   };
 }
 
@@ -130,7 +145,10 @@ export interface HttpHarness {
   close(): Promise<void>;
 }
 
-export async function startHttp(replies: Reply[] = [{ status: 201, body: {} }], getReplies: Reply[] = [{ status: 404 }]): Promise<HttpHarness> {
+export async function startHttp(
+  replies: Reply[] = [{ status: 201, body: {} }],
+  getReplies: Reply[] = [{ status: 404 }],
+): Promise<HttpHarness> {
   const requests: CapturedRequest[] = [];
   const harness: HttpHarness = { origin: '', requests, replies, getReplies, close: async () => {} };
   const counts = { GET: 0, POST: 0 };
@@ -138,7 +156,12 @@ export async function startHttp(replies: Reply[] = [{ status: 201, body: {} }], 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const get = req.method === 'GET';
       const list = get ? harness.getReplies : harness.replies;
       const n = get ? counts.GET++ : counts.POST++;
@@ -220,7 +243,12 @@ export interface Rig {
   close: () => Promise<void>;
 }
 
-export function makeRig(options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 'fetch'> & { fetch?: typeof fetch; secrets?: Partial<Record<MessagingSecretName, string>> }): Rig {
+export function makeRig(
+  options: Omit<MessengerOptions, 'secrets' | 'dataDir' | 'fetch'> & {
+    fetch?: typeof fetch;
+    secrets?: Partial<Record<MessagingSecretName, string>>;
+  },
+): Rig {
   const dir = mkdtempSync(join(tmpdir(), 'messaging-test-'));
   const logs: string[] = [];
   const sleeps: number[] = [];

@@ -34,7 +34,15 @@ function contextOf(payment: Payment, link: string): SendContext {
   return {
     operatorId: 'trainee.ana',
     hotelName: 'Hotel Escuela',
-    payment: { id: payment.id, amount: payment.amount, currency: payment.currency, status: payment.status, brand: 'visa', last4: '3220', nextActionUrl: link },
+    payment: {
+      id: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: payment.status,
+      brand: 'visa',
+      last4: '3220',
+      nextActionUrl: link,
+    },
   };
 }
 
@@ -60,7 +68,10 @@ async function trainingRig(): Promise<{ r: Rig; http: HttpHarness; smtpConnectio
 async function capture(messenger: TestMessenger, channel: 'sms' | 'whatsapp' | 'email' = 'sms') {
   const { payment, link } = await threeDsPayment();
   const destination = channel === 'email' ? 'ana.garcia@example.com' : '+52 55 1234 5678';
-  const result = await messenger.send({ paymentId: payment.id, channel, destination, language: 'es-MX' }, contextOf(payment, link));
+  const result = await messenger.send(
+    { paymentId: payment.id, channel, destination, language: 'es-MX' },
+    contextOf(payment, link),
+  );
   return { payment, link, result };
 }
 
@@ -74,8 +85,20 @@ describe('the training outbox', () => {
     ]);
     const sms = await capture(r.messenger, 'sms');
     const email = await capture(r.messenger, 'email');
-    expect(sms.result).toMatchObject({ status: 'sent', final: true, training: true, provider: 'training_outbox', attempts: 1, to: '+52 ******5678' });
-    expect(email.result).toMatchObject({ status: 'sent', training: true, provider: 'training_outbox', to: 'a***@example.com' });
+    expect(sms.result).toMatchObject({
+      status: 'sent',
+      final: true,
+      training: true,
+      provider: 'training_outbox',
+      attempts: 1,
+      to: '+52 ******5678',
+    });
+    expect(email.result).toMatchObject({
+      status: 'sent',
+      training: true,
+      provider: 'training_outbox',
+      to: 'a***@example.com',
+    });
     expect(http.requests).toEqual([]);
     expect(smtpConnections()).toBe(0);
     expect(r.secretReads).toEqual([]);
@@ -83,9 +106,18 @@ describe('the training outbox', () => {
     const outbox = r.messenger.outbox();
     expect(outbox.map((m) => m.id)).toEqual([email.result.messageId, sms.result.messageId]);
     const [mail, text] = outbox;
-    expect(text).toMatchObject({ paymentId: sms.payment.id, operatorId: 'trainee.ana', channel: 'sms', to: '+52 ******5678', language: 'es-MX', cardholder: 'waiting' });
+    expect(text).toMatchObject({
+      paymentId: sms.payment.id,
+      operatorId: 'trainee.ana',
+      channel: 'sms',
+      to: '+52 ******5678',
+      language: 'es-MX',
+      cardholder: 'waiting',
+    });
     // The text exactly as it would go: GSM-7 for SMS (words that need no accent GSM-7 lacks).
-    expect(text?.text).toBe(`Hotel Escuela: para completar su pago de $2,450.00 USD con su tarjeta Visa que termina en 3220, confirme el cargo con su banco en este enlace: ${new URL(sms.link).origin}/…`);
+    expect(text?.text).toBe(
+      `Hotel Escuela: para completar su pago de $2,450.00 USD con su tarjeta Visa que termina en 3220, confirme el cargo con su banco en este enlace: ${new URL(sms.link).origin}/…`,
+    );
     expect(mail?.subject).toBe('Hotel Escuela: confirme su pago con su banco');
     // The trainee sees the message, never the link's token.
     const token = new URL(sms.link).pathname.split('/').pop() ?? '';
@@ -95,7 +127,10 @@ describe('the training outbox', () => {
     expect(r.auditBytes()).not.toContain(token);
     // Nothing to follow in training, and a quick second link for the same payment is never questioned.
     expect(r.polls).toEqual([]);
-    const again = await r.messenger.sendOutcome({ paymentId: sms.payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, contextOf(sms.payment, sms.link));
+    const again = await r.messenger.sendOutcome(
+      { paymentId: sms.payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      contextOf(sms.payment, sms.link),
+    );
     expect(again).toMatchObject({ status: 'sent', training: true });
   });
 
@@ -104,7 +139,9 @@ describe('the training outbox', () => {
     open.push(r);
     expect(() => r.messenger.outbox()).toThrow(MessagingError);
     expect(() => r.messenger.outbox()).toThrow('The training outbox is available only in training mode.');
-    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow('Playing the cardholder is available only in training mode.');
+    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow(
+      'Playing the cardholder is available only in training mode.',
+    );
   });
 });
 
@@ -146,7 +183,11 @@ describe('play the cardholder', () => {
     const { r } = await trainingRig();
     const { payment, link, result } = await capture(r.messenger);
     // The cardholder answered on another device first.
-    const answered = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=decline' });
+    const answered = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=decline',
+    });
     expect(answered.status).toBe(200);
     const played = await r.messenger.playCardholder(result.messageId, 'approve');
     expect(played.message.cardholder).toBe('link_closed');
@@ -167,9 +208,13 @@ describe('play the cardholder', () => {
   it('an unknown message, a bad id or a bad answer is refused', async () => {
     const { r } = await trainingRig();
     const { result } = await capture(r.messenger);
-    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow(/not in the training outbox/);
+    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow(
+      /not in the training outbox/,
+    );
     await expect(r.messenger.playCardholder('msg_x', 'approve')).rejects.toThrow(/not a message id/);
-    await expect(r.messenger.playCardholder(result.messageId, 'maybe' as 'approve')).rejects.toThrow(/approve or decline/);
+    await expect(r.messenger.playCardholder(result.messageId, 'maybe' as 'approve')).rejects.toThrow(
+      /approve or decline/,
+    );
     expect(r.messenger.outbox()[0]?.cardholder).toBe('waiting');
   });
 
@@ -180,9 +225,14 @@ describe('play the cardholder', () => {
     open.push(r);
     const { payment } = await threeDsPayment();
     const remote = 'https://acs.bank.example/challenge/tok_remote';
-    const result = await r.messenger.send({ paymentId: payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'en-US' }, contextOf(payment, remote));
+    const result = await r.messenger.send(
+      { paymentId: payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'en-US' },
+      contextOf(payment, remote),
+    );
     expect(result.status).toBe('sent');
-    await expect(r.messenger.playCardholder(result.messageId, 'approve')).rejects.toThrow("Only the training simulator's links can be answered by the app.");
+    await expect(r.messenger.playCardholder(result.messageId, 'approve')).rejects.toThrow(
+      "Only the training simulator's links can be answered by the app.",
+    );
     expect(bank.requests).toEqual([]);
   });
 });

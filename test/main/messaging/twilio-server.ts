@@ -26,18 +26,28 @@ export const AUTH_TOKEN = 'twilio-auth-token-9f8e7d6c5b4a';
 // Request shapes, from Twilio's OpenAPI description (api_v2010).
 
 /** "pattern": "^AC[0-9a-fA-F]{32}$" and the like: two upper-case letters, 32 hex digits. */
-const sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must match ^${prefix}[0-9a-fA-F]{32}$`);
+const sid = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must match ^${prefix}[0-9a-fA-F]{32}$`);
 const AccountSid = sid('AC');
 const MessageSid = z.string().regex(/^(SM|MM)[0-9a-fA-F]{32}$/, 'must match ^(SM|MM)[0-9a-fA-F]{32}$');
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 /** `To`, "format": "phone-number": E.164 for SMS, or a channel address such as whatsapp:+15552229999. */
-const ToAddress = z.string().refine((value) => E164.test(value) || /^whatsapp:\+[1-9]\d{1,14}$/.test(value), 'must be an E.164 number or a whatsapp:+E.164 channel address');
+const ToAddress = z
+  .string()
+  .refine(
+    (value) => E164.test(value) || /^whatsapp:\+[1-9]\d{1,14}$/.test(value),
+    'must be an E.164 number or a whatsapp:+E.164 channel address',
+  );
 /** `From`: an E.164 number, an alphanumeric sender ID, a short code, or a channel address. */
 const FromAddress = z
   .string()
   .refine(
-    (value) => E164.test(value) || /^whatsapp:\+[1-9]\d{1,14}$/.test(value) || /^\d{5,6}$/.test(value) || (/^[A-Za-z0-9 ]{1,11}$/.test(value) && /[A-Za-z]/.test(value)),
+    (value) =>
+      E164.test(value) ||
+      /^whatsapp:\+[1-9]\d{1,14}$/.test(value) ||
+      /^\d{5,6}$/.test(value) ||
+      (/^[A-Za-z0-9 ]{1,11}$/.test(value) && /[A-Za-z]/.test(value)),
     'must be an E.164 number, an alphanumeric sender ID, a short code or a channel address',
   );
 /** Form-encoded booleans and integers, as Twilio's helper libraries send them. */
@@ -47,7 +57,12 @@ const FormInteger = (min: number, max: number) =>
     .string()
     .regex(/^-?\d+$/, 'must be an integer')
     .refine((value) => Number(value) >= min && Number(value) <= max, `must be from ${min} to ${max}`);
-const DateTime = z.string().refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) || !Number.isNaN(Date.parse(value)), 'must be a date or a date-time');
+const DateTime = z
+  .string()
+  .refine(
+    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) || !Number.isNaN(Date.parse(value)),
+    'must be a date or a date-time',
+  );
 
 /** CreateMessageRequest (application/x-www-form-urlencoded); "required": ["To"]. */
 export const CreateMessageRequest = z
@@ -55,7 +70,10 @@ export const CreateMessageRequest = z
     To: ToAddress,
     StatusCallback: z.url().optional(),
     ApplicationSid: sid('AP').optional(),
-    MaxPrice: z.string().regex(/^\d+(?:\.\d+)?$/).optional(),
+    MaxPrice: z
+      .string()
+      .regex(/^\d+(?:\.\d+)?$/)
+      .optional(),
     ProvideFeedback: FormBoolean.optional(),
     Attempt: FormInteger(1, Number.MAX_SAFE_INTEGER).optional(),
     // "Accepted values are integers from 1 to 36000."
@@ -76,7 +94,12 @@ export const CreateMessageRequest = z
       .refine((value) => {
         try {
           const parsed: unknown = JSON.parse(value);
-          return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string');
+          return (
+            typeof parsed === 'object' &&
+            parsed !== null &&
+            !Array.isArray(parsed) &&
+            Object.values(parsed).every((v) => typeof v === 'string')
+          );
         } catch {
           return false;
         }
@@ -93,10 +116,14 @@ export const CreateMessageRequest = z
   })
   .superRefine((form, ctx) => {
     // The descriptions' rules between fields.
-    if (form.From === undefined && form.MessagingServiceSid === undefined) ctx.addIssue({ code: 'custom', message: 'From or MessagingServiceSid is required' });
-    if (form.Body === undefined && form.MediaUrl === undefined && form.ContentSid === undefined) ctx.addIssue({ code: 'custom', message: 'Body, MediaUrl or ContentSid is required' });
-    if (form.ContentVariables !== undefined && form.ContentSid === undefined) ctx.addIssue({ code: 'custom', message: 'ContentVariables needs ContentSid' });
-    if (form.ShortenUrls === 'true' && form.MessagingServiceSid === undefined) ctx.addIssue({ code: 'custom', message: 'ShortenUrls needs MessagingServiceSid' });
+    if (form.From === undefined && form.MessagingServiceSid === undefined)
+      ctx.addIssue({ code: 'custom', message: 'From or MessagingServiceSid is required' });
+    if (form.Body === undefined && form.MediaUrl === undefined && form.ContentSid === undefined)
+      ctx.addIssue({ code: 'custom', message: 'Body, MediaUrl or ContentSid is required' });
+    if (form.ContentVariables !== undefined && form.ContentSid === undefined)
+      ctx.addIssue({ code: 'custom', message: 'ContentVariables needs ContentSid' });
+    if (form.ShortenUrls === 'true' && form.MessagingServiceSid === undefined)
+      ctx.addIssue({ code: 'custom', message: 'ShortenUrls needs MessagingServiceSid' });
     if (form.From !== undefined && form.To.startsWith('whatsapp:') !== form.From.startsWith('whatsapp:')) {
       ctx.addIssue({ code: 'custom', message: 'To and From must be on the same channel' });
     }
@@ -195,7 +222,8 @@ function parseForm(text: string, violations: string[], what: string): Record<str
   return form;
 }
 
-const issues = (error: z.ZodError): string => error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`).join('; ');
+const issues = (error: z.ZodError): string =>
+  error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`).join('; ');
 
 export async function startTwilio(): Promise<TwilioServer> {
   const requests: RecordedRequest[] = [];
@@ -210,7 +238,13 @@ export async function startTwilio(): Promise<TwilioServer> {
     res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
-  const error = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void =>
+  const error = (
+    res: ServerResponse,
+    status: number,
+    code: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void =>
     json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, headers);
 
   function resource(message: TwilioMessage): Record<string, unknown> {
@@ -254,11 +288,20 @@ export async function startTwilio(): Promise<TwilioServer> {
       // A business-initiated WhatsApp message that is not an approved template: accepted, then failed.
       steps = [{ status: 'queued' }, { status: 'failed', errorCode: 63016 }];
     } else if (script.kind === 'fail') {
-      steps = [{ status: 'queued' }, ...(script.viaSent === false ? [] : [{ status: 'sent' as const }]), { status: script.status ?? 'undelivered', errorCode: script.errorCode }];
+      steps = [
+        { status: 'queued' },
+        ...(script.viaSent === false ? [] : [{ status: 'sent' as const }]),
+        { status: script.status ?? 'undelivered', errorCode: script.errorCode },
+      ];
     } else if (script.kind === 'deliver' && script.receipt === false) {
       steps = [{ status: 'queued' }, { status: 'sent' }];
     } else {
-      steps = [{ status: 'queued' }, { status: 'sent' }, { status: 'delivered' }, ...(script.kind === 'deliver' && script.read === true ? [{ status: 'read' as const }] : [])];
+      steps = [
+        { status: 'queued' },
+        { status: 'sent' },
+        { status: 'delivered' },
+        ...(script.kind === 'deliver' && script.read === true ? [{ status: 'read' as const }] : []),
+      ];
     }
     const message: TwilioMessage = {
       sid: `SM${randomBytes(16).toString('hex')}`,
@@ -281,8 +324,16 @@ export async function startTwilio(): Promise<TwilioServer> {
   function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
     const url = new URL(req.url ?? '/', 'http://twilio.test');
     const query = Object.fromEntries(url.searchParams);
-    const authorized = req.headers.authorization === `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`;
-    const record: RecordedRequest = { kind: 'other', method: req.method ?? '', path: url.pathname, query, form: {}, authorized };
+    const authorized =
+      req.headers.authorization === `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`;
+    const record: RecordedRequest = {
+      kind: 'other',
+      method: req.method ?? '',
+      path: url.pathname,
+      query,
+      form: {},
+      authorized,
+    };
     requests.push(record);
 
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(url.pathname);
@@ -291,12 +342,14 @@ export async function startTwilio(): Promise<TwilioServer> {
       return error(res, 404, 20404, 'The requested resource was not found');
     }
     const [, account = '', messageSid] = match;
-    if (!AccountSid.safeParse(account).success) violations.push(`AccountSid ${account}: must match ^AC[0-9a-fA-F]{32}$`);
+    if (!AccountSid.safeParse(account).success)
+      violations.push(`AccountSid ${account}: must match ^AC[0-9a-fA-F]{32}$`);
     if (!authorized || account !== ACCOUNT_SID) return error(res, 401, 20003, 'Authenticate');
 
     if (messageSid === undefined && req.method === 'POST') {
       record.kind = 'create';
-      if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') violations.push(`CreateMessage: Content-Type ${req.headers['content-type'] ?? '(none)'}`);
+      if (req.headers['content-type'] !== 'application/x-www-form-urlencoded')
+        violations.push(`CreateMessage: Content-Type ${req.headers['content-type'] ?? '(none)'}`);
       if (url.search !== '') violations.push('CreateMessage: parameters in the query string');
       record.form = parseForm(text, violations, 'CreateMessage');
       const parsed = CreateMessageRequest.safeParse(record.form);
@@ -308,8 +361,10 @@ export async function startTwilio(): Promise<TwilioServer> {
       const script = scripts.get(to) ?? { kind: 'deliver' };
       const n = (used.get(to) ?? 0) + 1;
       used.set(to, n);
-      if (script.kind === 'refuse') return error(res, script.httpStatus ?? 400, script.errorCode, `Refused (error ${script.errorCode})`);
-      if (script.kind === 'rateLimit' && n <= script.times) return error(res, 429, 20429, 'Too Many Requests', { 'Retry-After': String(script.retryAfterSeconds) });
+      if (script.kind === 'refuse')
+        return error(res, script.httpStatus ?? 400, script.errorCode, `Refused (error ${script.errorCode})`);
+      if (script.kind === 'rateLimit' && n <= script.times)
+        return error(res, 429, 20429, 'Too Many Requests', { 'Retry-After': String(script.retryAfterSeconds) });
       if (script.kind === 'error500' && n <= script.times) {
         if (script.creates) create(parsed.data, { kind: 'deliver' });
         return error(res, 500, 20500, 'Internal Server Error');
@@ -345,7 +400,11 @@ export async function startTwilio(): Promise<TwilioServer> {
       const message = messages.find((m) => m.sid === messageSid);
       if (!message) return error(res, 404, 20404, 'The requested resource was not found');
       message.step = Math.min(message.step + 1, message.steps.length - 1);
-      if (message.sentAt === null && message.steps.slice(0, message.step + 1).some((step) => step.status !== 'queued' && step.status !== 'failed')) message.sentAt = Date.now();
+      if (
+        message.sentAt === null &&
+        message.steps.slice(0, message.step + 1).some((step) => step.status !== 'queued' && step.status !== 'failed')
+      )
+        message.sentAt = Date.now();
       return json(res, 200, resource(message));
     }
 
@@ -356,11 +415,20 @@ export async function startTwilio(): Promise<TwilioServer> {
       return error(res, 400, 21000, `The request does not match ListMessage: ${issues(parsed.error)}`);
     }
     const after = parsed.data['DateSent>'];
-    const from = after === undefined ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(after) ? Date.parse(`${after}T00:00:00Z`) : Date.parse(after);
+    const from =
+      after === undefined
+        ? undefined
+        : /^\d{4}-\d{2}-\d{2}$/.test(after)
+          ? Date.parse(`${after}T00:00:00Z`)
+          : Date.parse(after);
     const pageSize = Number(parsed.data.PageSize ?? '50');
     // DateSent filters on date_sent: a message still in Twilio's queue has none, so it is not in a DateSent> list.
     const found = messages
-      .filter((m) => (parsed.data.To === undefined || m.to === parsed.data.To) && (from === undefined || (m.sentAt !== null && m.sentAt >= from)))
+      .filter(
+        (m) =>
+          (parsed.data.To === undefined || m.to === parsed.data.To) &&
+          (from === undefined || (m.sentAt !== null && m.sentAt >= from)),
+      )
       .reverse()
       .slice(0, pageSize);
     const uri = `${url.pathname}${url.search}`;

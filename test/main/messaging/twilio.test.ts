@@ -23,12 +23,23 @@ async function twilio(scripts: Record<string, Script> = {}): Promise<TwilioServe
   return server;
 }
 
-function rig(server: { origin: string }, twilioExtra: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Rig {
+function rig(
+  server: { origin: string },
+  twilioExtra: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Rig {
   const r = makeRig({
     environment: 'production',
     config: {
       providers: { sms: 'twilio', whatsapp: 'twilio' },
-      twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM, whatsappFrom: WA_FROM, whatsappContentSids: TEMPLATES, ...twilioExtra },
+      twilio: {
+        accountSid: ACCOUNT_SID,
+        baseUrl: server.origin,
+        smsFrom: SMS_FROM,
+        whatsappFrom: WA_FROM,
+        whatsappContentSids: TEMPLATES,
+        ...twilioExtra,
+      },
       requestTimeoutMs: 1000,
       ...extra,
     },
@@ -38,8 +49,13 @@ function rig(server: { origin: string }, twilioExtra: Record<string, unknown> = 
   return r;
 }
 
-const request = (channel: 'sms' | 'whatsapp', destination = '+52 55 1234 5678', language: 'es-MX' | 'en-US' = 'es-MX') => ({ paymentId: context().payment.id, channel, destination, language });
-const send = (r: Rig, channel: 'sms' | 'whatsapp', destination?: string, language?: 'es-MX' | 'en-US') => r.messenger.send(request(channel, destination, language), context());
+const request = (
+  channel: 'sms' | 'whatsapp',
+  destination = '+52 55 1234 5678',
+  language: 'es-MX' | 'en-US' = 'es-MX',
+) => ({ paymentId: context().payment.id, channel, destination, language });
+const send = (r: Rig, channel: 'sms' | 'whatsapp', destination?: string, language?: 'es-MX' | 'en-US') =>
+  r.messenger.send(request(channel, destination, language), context());
 const statuses = (r: Rig): string[] => r.deliveries.map((d) => `${d.status}${d.final ? '!' : ''}`);
 
 describe('the requests, exactly as Twilio publishes them', () => {
@@ -48,9 +64,21 @@ describe('the requests, exactly as Twilio publishes them', () => {
     const r = rig(server);
     const result = await send(r, 'sms');
 
-    expect(result).toMatchObject({ status: 'queued', final: false, channel: 'sms', provider: 'twilio', attempts: 1, to: '+52 ******5678' });
+    expect(result).toMatchObject({
+      status: 'queued',
+      final: false,
+      channel: 'sms',
+      provider: 'twilio',
+      attempts: 1,
+      to: '+52 ******5678',
+    });
     const create = server.requests[0];
-    expect(create).toMatchObject({ kind: 'create', method: 'POST', path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`, authorized: true });
+    expect(create).toMatchObject({
+      kind: 'create',
+      method: 'POST',
+      path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`,
+      authorized: true,
+    });
     expect(create?.form).toEqual({
       To: GUEST,
       From: SMS_FROM,
@@ -61,7 +89,11 @@ describe('the requests, exactly as Twilio publishes them', () => {
     });
     // As Twilio counts it: GSM-7, 2 segments (the old words with the accents GSM-7 lacks: UCS-2, 4).
     expect(server.messages[0]).toMatchObject({ encoding: 'GSM-7', segments: 2 });
-    expect(smsSegments(`Hotel Casa Azul: para completar su pago de $1,234.50 MXN con su tarjeta Visa terminación 3220, confírmelo con su banco en este enlace: ${LINK}`).segments).toBe(4);
+    expect(
+      smsSegments(
+        `Hotel Casa Azul: para completar su pago de $1,234.50 MXN con su tarjeta Visa terminación 3220, confírmelo con su banco en este enlace: ${LINK}`,
+      ).segments,
+    ).toBe(4);
     await r.settled();
     expect(server.violations).toEqual([]);
     // The link went whole to the provider, and is nowhere in what the app keeps.
@@ -85,25 +117,28 @@ describe('the requests, exactly as Twilio publishes them', () => {
     expect(server.violations).toEqual([]);
   });
 
-  it.each(['es-MX', 'en-US'] as const)('WhatsApp (%s): the approved template of the language, ContentSid + ContentVariables, never a Body', async (language) => {
-    const server = await twilio();
-    const r = rig(server);
-    const result = await send(r, 'whatsapp', '+34 612 345 678', language);
-    expect(result).toMatchObject({ status: 'queued', channel: 'whatsapp', provider: 'twilio' });
-    const form = server.requests[0]?.form ?? {};
-    expect(form).toEqual({
-      To: 'whatsapp:+34612345678',
-      From: `whatsapp:${WA_FROM}`,
-      ContentSid: TEMPLATES[language],
-      ContentVariables: JSON.stringify({ '1': 'Hotel Casa Azul', '2': '$1,234.50 MXN', '3': LINK }),
-      ValidityPeriod: '900',
-    });
-    expect(form).not.toHaveProperty('Body');
-    await r.settled();
-    // A template is delivered (a free-form body would have failed with 63016, as the server does like Twilio).
-    expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
-    expect(server.violations).toEqual([]);
-  });
+  it.each(['es-MX', 'en-US'] as const)(
+    'WhatsApp (%s): the approved template of the language, ContentSid + ContentVariables, never a Body',
+    async (language) => {
+      const server = await twilio();
+      const r = rig(server);
+      const result = await send(r, 'whatsapp', '+34 612 345 678', language);
+      expect(result).toMatchObject({ status: 'queued', channel: 'whatsapp', provider: 'twilio' });
+      const form = server.requests[0]?.form ?? {};
+      expect(form).toEqual({
+        To: 'whatsapp:+34612345678',
+        From: `whatsapp:${WA_FROM}`,
+        ContentSid: TEMPLATES[language],
+        ContentVariables: JSON.stringify({ '1': 'Hotel Casa Azul', '2': '$1,234.50 MXN', '3': LINK }),
+        ValidityPeriod: '900',
+      });
+      expect(form).not.toHaveProperty('Body');
+      await r.settled();
+      // A template is delivered (a free-form body would have failed with 63016, as the server does like Twilio).
+      expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
+      expect(server.violations).toEqual([]);
+    },
+  );
 
   it('ValidityPeriod is the link’s remaining lifetime, never less than 60 s; the service’s expiry wins', async () => {
     const server = await twilio();
@@ -112,11 +147,25 @@ describe('the requests, exactly as Twilio publishes them', () => {
     const waiting = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
     await r.messenger.send(request('sms'), context({ waitingSince: waiting(5) }));
     // The same payment again at once: the agent confirms each re-send.
-    await r.messenger.send({ ...request('sms', '+52 55 1234 0001'), confirmResend: true }, context({ waitingSince: waiting(14.5) }));
-    await r.messenger.send({ ...request('sms', '+52 55 1234 0002'), confirmResend: true }, context({ waitingSince: waiting(1), linkExpiresAt: new Date(r.clock() + 120_000).toISOString() }));
+    await r.messenger.send(
+      { ...request('sms', '+52 55 1234 0001'), confirmResend: true },
+      context({ waitingSince: waiting(14.5) }),
+    );
+    await r.messenger.send(
+      { ...request('sms', '+52 55 1234 0002'), confirmResend: true },
+      context({ waitingSince: waiting(1), linkExpiresAt: new Date(r.clock() + 120_000).toISOString() }),
+    );
     // A service clock ahead of the desk's cannot stretch it past a whole lifetime from now.
-    await r.messenger.send({ ...request('sms', '+52 55 1234 0003'), confirmResend: true }, context({ waitingSince: new Date(r.clock() + 10 * 60_000).toISOString() }));
-    expect(server.requests.filter((q) => q.kind === 'create').map((q) => q.form.ValidityPeriod)).toEqual(['600', '60', '120', '900']);
+    await r.messenger.send(
+      { ...request('sms', '+52 55 1234 0003'), confirmResend: true },
+      context({ waitingSince: new Date(r.clock() + 10 * 60_000).toISOString() }),
+    );
+    expect(server.requests.filter((q) => q.kind === 'create').map((q) => q.form.ValidityPeriod)).toEqual([
+      '600',
+      '60',
+      '120',
+      '900',
+    ]);
   });
 });
 
@@ -125,7 +174,12 @@ describe('never a free-form WhatsApp body', () => {
     const calls: string[] = [];
     const transport = twilioTransport(
       // As if the settings had let it through: a sender, no template for en-US.
-      { accountSid: ACCOUNT_SID, baseUrl: 'https://api.twilio.com', whatsappFrom: WA_FROM, whatsappContentSids: { 'es-MX': TEMPLATES['es-MX'] } as never },
+      {
+        accountSid: ACCOUNT_SID,
+        baseUrl: 'https://api.twilio.com',
+        whatsappFrom: WA_FROM,
+        whatsappContentSids: { 'es-MX': TEMPLATES['es-MX'] } as never,
+      },
       {
         secrets: { read: () => Promise.resolve(AUTH_TOKEN) },
         timeoutMs: 1000,
@@ -148,7 +202,11 @@ describe('never a free-form WhatsApp body', () => {
       variables: { '1': 'Hotel Casa Azul', '2': '$1,234.50 MXN', '3': LINK },
       validitySeconds: 900,
     };
-    await expect(transport.send(message)).rejects.toMatchObject({ name: 'DeliveryError', code: 'not_configured', retryable: false });
+    await expect(transport.send(message)).rejects.toMatchObject({
+      name: 'DeliveryError',
+      code: 'not_configured',
+      retryable: false,
+    });
     expect(calls).toEqual([]);
   });
 });
@@ -157,7 +215,10 @@ describe('the validity never outlives the link', () => {
   it('an expiry from the service further off than a whole lifetime (its clock ahead, or a mistake) is held to 15 minutes', async () => {
     const server = await twilio();
     const r = rig(server);
-    await r.messenger.send(request('sms'), context({ linkExpiresAt: new Date(r.clock() + 2 * 3_600_000).toISOString() }));
+    await r.messenger.send(
+      request('sms'),
+      context({ linkExpiresAt: new Date(r.clock() + 2 * 3_600_000).toISOString() }),
+    );
     expect(server.requests.filter((q) => q.kind === 'create').map((q) => q.form.ValidityPeriod)).toEqual(['900']);
     // Followed no longer than that either.
     await r.settled();
@@ -168,16 +229,34 @@ describe('the validity never outlives the link', () => {
 describe('training', () => {
   it('captures in the outbox; only with trainingOutbox: false (the end-to-end tests) does a training link go to Twilio', async () => {
     const server = await twilio();
-    const config = { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } };
+    const config = {
+      providers: { sms: 'twilio' },
+      twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+    };
     const training = makeRig({ environment: 'training', config, secrets: { twilioAuthToken: AUTH_TOKEN } });
     open.push(training);
     const local = context({ nextActionUrl: 'http://127.0.0.1:9/challenge/tok_training' });
-    expect(await training.messenger.send(request('sms'), local)).toMatchObject({ status: 'sent', training: true, provider: 'training_outbox', final: true });
+    expect(await training.messenger.send(request('sms'), local)).toMatchObject({
+      status: 'sent',
+      training: true,
+      provider: 'training_outbox',
+      final: true,
+    });
     expect(server.requests).toEqual([]);
 
-    const through = makeRig({ environment: 'training', trainingOutbox: false, config, secrets: { twilioAuthToken: AUTH_TOKEN } });
+    const through = makeRig({
+      environment: 'training',
+      trainingOutbox: false,
+      config,
+      secrets: { twilioAuthToken: AUTH_TOKEN },
+    });
     open.push(through);
-    expect(await through.messenger.send(request('sms'), local)).toMatchObject({ status: 'queued', training: false, provider: 'twilio', final: false });
+    expect(await through.messenger.send(request('sms'), local)).toMatchObject({
+      status: 'queued',
+      training: false,
+      provider: 'twilio',
+      final: false,
+    });
     await through.settled();
     expect(server.messages).toHaveLength(1);
     expect(server.violations).toEqual([]);
@@ -193,7 +272,11 @@ describe('delivery is followed after Twilio accepts the message', () => {
     expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
     expect(server.sequence()).toEqual(['create', 'fetch', 'fetch']);
     const sid = server.messages[0]?.sid ?? '';
-    expect(server.requests[1]).toMatchObject({ method: 'GET', path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/${sid}.json`, query: {} });
+    expect(server.requests[1]).toMatchObject({
+      method: 'GET',
+      path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/${sid}.json`,
+      query: {},
+    });
     expect(r.polls).toEqual([1000, 2000]);
     const [row] = await r.messenger.history(context().payment.id);
     expect(row).toMatchObject({ messageId: result.messageId, status: 'delivered' });
@@ -202,16 +285,31 @@ describe('delivery is followed after Twilio accepts the message', () => {
   });
 
   it('queued, then failed 63016: WhatsApp refused it, for IT, with Twilio’s more_info kept in the audit', async () => {
-    const server = await twilio({ '+34612345678': { kind: 'fail', errorCode: 63016, status: 'failed', viaSent: false } });
+    const server = await twilio({
+      '+34612345678': { kind: 'fail', errorCode: 63016, status: 'failed', viaSent: false },
+    });
     const r = rig(server);
     const result = await send(r, 'whatsapp', '+34 612 345 678');
     expect(result.status).toBe('queued');
     await r.settled();
     expect(statuses(r)).toEqual(['queued', 'failed!']);
-    expect(r.deliveries.at(-1)).toMatchObject({ failure: { code: 'template_rejected', actor: 'it', providerCode: 63016, retryable: false } });
+    expect(r.deliveries.at(-1)).toMatchObject({
+      failure: { code: 'template_rejected', actor: 'it', providerCode: 63016, retryable: false },
+    });
     const [row] = await r.messenger.history(context().payment.id);
-    expect(row).toMatchObject({ status: 'failed', failureCode: 'template_rejected', failureActor: 'it', providerCode: 63016, moreInfo: 'https://www.twilio.com/docs/errors/63016' });
-    expect(row?.events.at(-1)).toMatchObject({ status: 'failed', providerStatus: 'failed', providerCode: 63016, moreInfo: 'https://www.twilio.com/docs/errors/63016' });
+    expect(row).toMatchObject({
+      status: 'failed',
+      failureCode: 'template_rejected',
+      failureActor: 'it',
+      providerCode: 63016,
+      moreInfo: 'https://www.twilio.com/docs/errors/63016',
+    });
+    expect(row?.events.at(-1)).toMatchObject({
+      status: 'failed',
+      providerStatus: 'failed',
+      providerCode: 63016,
+      moreInfo: 'https://www.twilio.com/docs/errors/63016',
+    });
     expect(server.violations).toEqual([]);
   });
 
@@ -221,8 +319,13 @@ describe('delivery is followed after Twilio accepts the message', () => {
     await send(r, 'sms');
     await r.settled();
     expect(statuses(r)).toEqual(['queued', 'sent', 'failed!']);
-    expect(r.deliveries.at(-1)).toMatchObject({ failure: { code: 'unreachable', actor: 'guest', providerCode: 30003 } });
-    expect((await r.messenger.history(context().payment.id))[0]?.events.at(-1)).toMatchObject({ providerStatus: 'undelivered', providerCode: 30003 });
+    expect(r.deliveries.at(-1)).toMatchObject({
+      failure: { code: 'unreachable', actor: 'guest', providerCode: 30003 },
+    });
+    expect((await r.messenger.history(context().payment.id))[0]?.events.at(-1)).toMatchObject({
+      providerStatus: 'undelivered',
+      providerCode: 30003,
+    });
   });
 
   it('no handset report: followed only while the link lives, then "sent" is final', async () => {
@@ -237,20 +340,29 @@ describe('delivery is followed after Twilio accepts the message', () => {
   });
 
   it('closing the app during a wait between tries: nothing more is sent or asked', async () => {
-    const server = await twilio({ [GUEST]: { kind: 'rateLimit', times: 1, retryAfterSeconds: 2 }, '+525512340001': { kind: 'error500', times: 1, creates: false } });
+    const server = await twilio({
+      [GUEST]: { kind: 'rateLimit', times: 1, retryAfterSeconds: 2 },
+      '+525512340001': { kind: 'error500', times: 1, creates: false },
+    });
     let release: () => void = () => undefined;
     const waiting = new Promise<void>((resolve) => {
       release = resolve;
     });
     const r = makeRig({
       environment: 'production',
-      config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } },
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+      },
       secrets: { twilioAuthToken: AUTH_TOKEN },
       // The wait before the next try lasts until the app has closed.
       sleep: () => waiting,
     });
     const first = r.messenger.send(request('sms'), context());
-    const second = r.messenger.send({ ...request('sms', '+52 55 1234 0001'), paymentId: `pay_${'cd34'.repeat(8)}` }, { ...context(), payment: { ...context().payment, id: `pay_${'cd34'.repeat(8)}` } });
+    const second = r.messenger.send(
+      { ...request('sms', '+52 55 1234 0001'), paymentId: `pay_${'cd34'.repeat(8)}` },
+      { ...context(), payment: { ...context().payment, id: `pay_${'cd34'.repeat(8)}` } },
+    );
     // The 429's wait, and the 500's wait after its look-up found nothing.
     await expect.poll(() => [...server.sequence()].sort()).toEqual(['create', 'create', 'list']);
     await r.close();
@@ -265,7 +377,10 @@ describe('delivery is followed after Twilio accepts the message', () => {
     const server = await twilio();
     const r = makeRig({
       environment: 'production',
-      config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } },
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+      },
       secrets: { twilioAuthToken: AUTH_TOKEN },
       // The real timers: the first read would come a second later.
       followSleep: undefined,
@@ -293,27 +408,34 @@ describe('never a duplicate text', () => {
     const server = await twilio({ [GUEST]: { kind: 'rateLimit', times: 5, retryAfterSeconds: 120 } });
     const r = rig(server);
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', attempts: 1, failure: { code: 'rate_limited', actor: 'desk', retryable: true, providerCode: 20429 } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      failure: { code: 'rate_limited', actor: 'desk', retryable: true, providerCode: 20429 },
+    });
     expect(r.sleeps).toEqual([]);
     expect(server.messages).toHaveLength(0);
   });
 
-  it.each(['hang', 'reset'] as const)('the message accepted, the answer lost (%s): found by a look-up, exactly one message, followed', async (how) => {
-    const server = await twilio({ [GUEST]: { kind: 'lostAnswer', created: true, how } });
-    const r = rig(server, {}, { requestTimeoutMs: 300 });
-    const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'queued', attempts: 1, final: false });
-    await r.settled();
-    expect(server.messages).toHaveLength(1);
-    expect(server.sequence()).toEqual(['create', 'list', 'fetch', 'fetch']);
-    const list = server.requests[1];
-    expect(list).toMatchObject({ method: 'GET', path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json` });
-    // By number only: a DateSent filter would leave out the message still in Twilio's queue (no date_sent yet).
-    expect(list?.query).toEqual({ To: GUEST, PageSize: '50' });
-    expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
-    expect((await r.messenger.history(context().payment.id))[0]?.status).toBe('delivered');
-    expect(server.violations).toEqual([]);
-  });
+  it.each(['hang', 'reset'] as const)(
+    'the message accepted, the answer lost (%s): found by a look-up, exactly one message, followed',
+    async (how) => {
+      const server = await twilio({ [GUEST]: { kind: 'lostAnswer', created: true, how } });
+      const r = rig(server, {}, { requestTimeoutMs: 300 });
+      const result = await send(r, 'sms');
+      expect(result).toMatchObject({ status: 'queued', attempts: 1, final: false });
+      await r.settled();
+      expect(server.messages).toHaveLength(1);
+      expect(server.sequence()).toEqual(['create', 'list', 'fetch', 'fetch']);
+      const list = server.requests[1];
+      expect(list).toMatchObject({ method: 'GET', path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json` });
+      // By number only: a DateSent filter would leave out the message still in Twilio's queue (no date_sent yet).
+      expect(list?.query).toEqual({ To: GUEST, PageSize: '50' });
+      expect(statuses(r)).toEqual(['queued', 'sent', 'delivered!']);
+      expect((await r.messenger.history(context().payment.id))[0]?.status).toBe('delivered');
+      expect(server.violations).toEqual([]);
+    },
+  );
 
   it('the answer lost and the message not found twice: "may have been sent", never sent again', async () => {
     const server = await twilio({ [GUEST]: { kind: 'lostAnswer', created: false, how: 'hang' } });
@@ -326,15 +448,27 @@ describe('never a duplicate text', () => {
     expect(server.sequence()).toEqual(['create', 'list', 'list']);
     expect(r.sleeps).toEqual([2000]);
     expect(server.messages).toHaveLength(0);
-    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({ status: 'unknown', failureCode: 'unconfirmed' });
+    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({
+      status: 'unknown',
+      failureCode: 'unconfirmed',
+    });
   });
 
   it('the stand-in filters DateSent as Twilio publishes it: on date_sent, which a message still in the queue lacks', async () => {
     const server = await twilio({ [GUEST]: { kind: 'error500', times: 1, creates: true } });
     const auth = { Authorization: `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}` };
     const messages = `${server.origin}/2010-04-01/Accounts/${ACCOUNT_SID}/Messages.json`;
-    await fetch(messages, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ To: GUEST, From: SMS_FROM, Body: 'x' }).toString() });
-    const list = async (query: Record<string, string>) => ((await (await fetch(`${messages}?${new URLSearchParams(query).toString()}`, { headers: auth })).json()) as { messages: { date_sent: string | null }[] }).messages;
+    await fetch(messages, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ To: GUEST, From: SMS_FROM, Body: 'x' }).toString(),
+    });
+    const list = async (query: Record<string, string>) =>
+      (
+        (await (await fetch(`${messages}?${new URLSearchParams(query).toString()}`, { headers: auth })).json()) as {
+          messages: { date_sent: string | null }[];
+        }
+      ).messages;
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     expect((await list({ To: GUEST })).map((m) => m.date_sent)).toEqual([null]);
     expect(await list({ To: GUEST, 'DateSent>': yesterday })).toEqual([]);
@@ -364,14 +498,22 @@ describe('never a duplicate text', () => {
     expect(statuses(r).at(-1)).toBe('delivered!');
   });
 
-  it.each([502, 504] as const)('a %i from a gateway before Twilio (it may have passed the request on): looked for twice, then "may have been sent", never a second POST', async (status) => {
-    const server = await twilio({ [GUEST]: { kind: 'gateway', status, times: 1, creates: false } });
-    const r = rig(server);
-    const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'unknown', attempts: 1, final: true, failure: { code: 'unconfirmed', actor: 'desk' } });
-    expect(server.sequence()).toEqual(['create', 'list', 'list']);
-    expect(r.sleeps).toEqual([2000]);
-  });
+  it.each([502, 504] as const)(
+    'a %i from a gateway before Twilio (it may have passed the request on): looked for twice, then "may have been sent", never a second POST',
+    async (status) => {
+      const server = await twilio({ [GUEST]: { kind: 'gateway', status, times: 1, creates: false } });
+      const r = rig(server);
+      const result = await send(r, 'sms');
+      expect(result).toMatchObject({
+        status: 'unknown',
+        attempts: 1,
+        final: true,
+        failure: { code: 'unconfirmed', actor: 'desk' },
+      });
+      expect(server.sequence()).toEqual(['create', 'list', 'list']);
+      expect(r.sleeps).toEqual([2000]);
+    },
+  );
 
   it('a 504 although Twilio created the message behind the gateway: found, followed, exactly one message', async () => {
     const server = await twilio({ [GUEST]: { kind: 'gateway', status: 504, times: 1, creates: true } });
@@ -386,7 +528,11 @@ describe('never a duplicate text', () => {
     const server = await twilio({ [GUEST]: { kind: 'error500', times: 9, creates: false } });
     const r = rig(server);
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', attempts: 3, failure: { code: 'provider_unavailable', actor: 'desk', providerCode: 20500 } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      failure: { code: 'provider_unavailable', actor: 'desk', providerCode: 20500 },
+    });
     expect(server.sequence()).toEqual(['create', 'list', 'create', 'list', 'create', 'list']);
     expect(server.messages).toHaveLength(0);
   });
@@ -394,8 +540,23 @@ describe('never a duplicate text', () => {
   it('a status word Twilio adds later (not in today’s enum) neither hides the message from a look-up nor stops it being followed', async () => {
     // A stand-in answering outside today's published enum (Twilio has added statuses before: canceled, read…).
     const sid = `SM${'ab'.repeat(16)}`;
-    const message = (status: string) => ({ sid, status, to: GUEST, body: `Hotel Casa Azul: … ${LINK}`, direction: 'outbound-api', date_created: new Date().toUTCString(), error_code: null });
-    const http = await startHttp([{ status: 500, body: { code: 20500, status: 500 } }], [{ status: 200, body: { messages: [message('pending_carrier')] } }, { status: 200, body: message('pending_carrier') }, { status: 200, body: message('delivered') }]);
+    const message = (status: string) => ({
+      sid,
+      status,
+      to: GUEST,
+      body: `Hotel Casa Azul: … ${LINK}`,
+      direction: 'outbound-api',
+      date_created: new Date().toUTCString(),
+      error_code: null,
+    });
+    const http = await startHttp(
+      [{ status: 500, body: { code: 20500, status: 500 } }],
+      [
+        { status: 200, body: { messages: [message('pending_carrier')] } },
+        { status: 200, body: message('pending_carrier') },
+        { status: 200, body: message('delivered') },
+      ],
+    );
     open.push(http);
     const r = rig(http);
     const result = await send(r, 'sms');
@@ -422,7 +583,11 @@ describe('never a duplicate text', () => {
     const port = await closedPort();
     const r = rig({ origin: `http://127.0.0.1:${port}` });
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', attempts: 3, failure: { code: 'connection_refused', retryable: true, actor: 'desk' } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      failure: { code: 'connection_refused', retryable: true, actor: 'desk' },
+    });
     expect(r.sleeps).toEqual([375, 750]);
   });
 });
@@ -442,20 +607,35 @@ describe('errors told to who can act on them', () => {
     const server = await twilio({ [GUEST]: { kind: 'refuse', errorCode } });
     const r = rig(server);
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', final: true, attempts: 1, failure: { code, actor, providerCode: errorCode, retryable: false } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      final: true,
+      attempts: 1,
+      failure: { code, actor, providerCode: errorCode, retryable: false },
+    });
     expect(server.sequence()).toEqual(['create']);
-    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({ failureCode: code, failureActor: actor, providerCode: errorCode, moreInfo: `https://www.twilio.com/docs/errors/${errorCode}` });
+    expect((await r.messenger.history(context().payment.id))[0]).toMatchObject({
+      failureCode: code,
+      failureActor: actor,
+      providerCode: errorCode,
+      moreInfo: `https://www.twilio.com/docs/errors/${errorCode}`,
+    });
     // Twilio's own text (it can repeat the guest's number) is not kept.
     expect(r.auditBytes()).not.toContain('Refused (error');
   });
 
   it('21610 says the guest opted out; 21408 says the account may not send to that country (not "check the number")', async () => {
-    const server = await twilio({ [GUEST]: { kind: 'refuse', errorCode: 21610 }, '+447911123456': { kind: 'refuse', errorCode: 21408 } });
+    const server = await twilio({
+      [GUEST]: { kind: 'refuse', errorCode: 21610 },
+      '+447911123456': { kind: 'refuse', errorCode: 21408 },
+    });
     const r = rig(server);
     const stop = await send(r, 'sms');
     const country = await send(r, 'sms', '+44 7911 123456');
     if (stop.status !== 'failed' || country.status !== 'failed') throw new Error('expected failures');
-    expect(stop.failure.message).toMatch(/opted out of messages from this sender \(they replied STOP\) \(Twilio error 21610\)/);
+    expect(stop.failure.message).toMatch(
+      /opted out of messages from this sender \(they replied STOP\) \(Twilio error 21610\)/,
+    );
     expect(country.failure.message).toMatch(/may not send to the guest's country \(Messaging Geo Permissions/);
   });
 
@@ -463,14 +643,23 @@ describe('errors told to who can act on them', () => {
     const server = await twilio();
     const r = makeRig({
       environment: 'production',
-      config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } },
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+      },
       secrets: { twilioAuthToken: 'a-wrong-token-1234' },
     });
     open.push(r);
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', attempts: 1, failure: { code: 'bad_credentials', actor: 'it', providerCode: 20003, retryable: false } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      failure: { code: 'bad_credentials', actor: 'it', providerCode: 20003, retryable: false },
+    });
     if (result.status !== 'failed') throw new Error('expected a failure');
-    expect(result.failure.message).toBe(`Twilio (${new URL(server.origin).host}) refused this desk's credentials (HTTP 401, Twilio error 20003). IT must check the account and the stored secret.`);
+    expect(result.failure.message).toBe(
+      `Twilio (${new URL(server.origin).host}) refused this desk's credentials (HTTP 401, Twilio error 20003). IT must check the account and the stored secret.`,
+    );
     for (const text of [JSON.stringify(result), r.logs.join('\n'), r.auditBytes()]) {
       expect(text).not.toContain('a-wrong-token-1234');
       expect(text).not.toContain(Buffer.from(`${ACCOUNT_SID}:a-wrong-token-1234`).toString('base64'));
@@ -479,12 +668,23 @@ describe('errors told to who can act on them', () => {
 
   it('no auth token provisioned: not configured, nothing sent', async () => {
     const server = await twilio();
-    const r = makeRig({ environment: 'sandbox', config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM } } });
+    const r = makeRig({
+      environment: 'sandbox',
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+      },
+    });
     open.push(r);
     const result = await send(r, 'sms');
-    expect(result).toMatchObject({ status: 'failed', failure: { code: 'not_configured', actor: 'it', retryable: false } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      failure: { code: 'not_configured', actor: 'it', retryable: false },
+    });
     if (result.status !== 'failed') throw new Error('expected a failure');
-    expect(result.failure.message).toBe('The Twilio auth token is not stored on this desk; IT must provision it (twilioAuthToken).');
+    expect(result.failure.message).toBe(
+      'The Twilio auth token is not stored on this desk; IT must provision it (twilioAuthToken).',
+    );
     expect(server.requests).toEqual([]);
   });
 });
@@ -494,7 +694,11 @@ describe('a manual re-send within a minute of an unanswered link asks the agent 
   function stalledRig(server: TwilioServer): Rig {
     const r = makeRig({
       environment: 'production',
-      config: { providers: { sms: 'twilio' }, twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM }, requestTimeoutMs: 300 },
+      config: {
+        providers: { sms: 'twilio' },
+        twilio: { accountSid: ACCOUNT_SID, baseUrl: server.origin, smsFrom: SMS_FROM },
+        requestTimeoutMs: 300,
+      },
       secrets: { twilioAuthToken: AUTH_TOKEN },
       followSleep: () => new Promise<void>(() => undefined),
     });
@@ -510,7 +714,9 @@ describe('a manual re-send within a minute of an unanswered link asks the agent 
     const asked = await r.messenger.sendOutcome(request('sms'), context());
     expect(asked).toEqual({ status: 'confirm_resend', previous: first, sentAt: new Date(r.clock()).toISOString() });
     // Another channel or number for the same payment is asked about too (the guest would get two links).
-    expect((await r.messenger.sendOutcome(request('sms', '+52 55 9999 0000'), context())).status).toBe('confirm_resend');
+    expect((await r.messenger.sendOutcome(request('sms', '+52 55 9999 0000'), context())).status).toBe(
+      'confirm_resend',
+    );
     expect(server.messages).toHaveLength(1);
     expect(await r.messenger.history(context().payment.id)).toHaveLength(1);
     // A refusal sends nothing, so it does not hide the unanswered message.
@@ -540,7 +746,9 @@ describe('a manual re-send within a minute of an unanswered link asks the agent 
     const first = await r.messenger.sendOutcome(request('sms'), context());
     expect(first.status).toBe('unknown');
     expect((await r.messenger.sendOutcome(request('sms'), context())).status).toBe('confirm_resend');
-    expect((await r.messenger.sendOutcome({ ...request('sms'), confirmResend: true }, context())).status).toBe('queued');
+    expect((await r.messenger.sendOutcome({ ...request('sms'), confirmResend: true }, context())).status).toBe(
+      'queued',
+    );
     expect(server.messages).toHaveLength(1);
   });
 });

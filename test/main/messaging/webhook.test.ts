@@ -11,7 +11,10 @@ afterEach(async () => {
 });
 
 async function gateway(replies?: Reply[], statuses?: Reply[]): Promise<HttpHarness> {
-  const server = await startHttp(replies ?? [{ status: 202, body: { id: 'gw-123' } }], statuses ?? [{ status: 200, body: { status: 'delivered' } }]);
+  const server = await startHttp(
+    replies ?? [{ status: 202, body: { id: 'gw-123' } }],
+    statuses ?? [{ status: 200, body: { status: 'delivered' } }],
+  );
   open.push(server);
   return server;
 }
@@ -22,7 +25,11 @@ function rig(url: string, options: { authHeaderName?: string; secrets?: Record<s
     environment: 'production',
     config: {
       providers: { email: 'webhook', sms: 'webhook', whatsapp: 'webhook' },
-      webhook: { url, statusUrl: `${origin}/status/{messageId}?tenant=casa-azul`, ...(options.authHeaderName === undefined ? {} : { authHeaderName: options.authHeaderName }) },
+      webhook: {
+        url,
+        statusUrl: `${origin}/status/{messageId}?tenant=casa-azul`,
+        ...(options.authHeaderName === undefined ? {} : { authHeaderName: options.authHeaderName }),
+      },
       requestTimeoutMs: 1000,
     },
     secrets: options.secrets ?? { webhookAuthHeaderValue: SECRET },
@@ -35,10 +42,19 @@ describe('the webhook request', () => {
   it('SMS: POST to the URL, JSON body as documented, the auth header from the secret store, an Idempotency-Key', async () => {
     const server = await gateway();
     const r = rig(`${server.origin}/hooks/3ds-link?tenant=casa-azul`, { authHeaderName: 'Authorization' });
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 (55) 1234-5678', language: 'en-US' }, context());
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 (55) 1234-5678', language: 'en-US' },
+      context(),
+    );
 
     // Accepted by the gateway: queued, and followed.
-    expect(result).toMatchObject({ status: 'queued', final: false, provider: 'webhook', attempts: 1, to: '+52 ******5678' });
+    expect(result).toMatchObject({
+      status: 'queued',
+      final: false,
+      provider: 'webhook',
+      attempts: 1,
+      to: '+52 ******5678',
+    });
     await r.settled();
     expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
     const request = server.requests[0];
@@ -69,13 +85,29 @@ describe('the webhook request', () => {
   it('e-mail: subject, text and HTML in the body; a custom auth header name', async () => {
     const server = await gateway();
     const r = rig(server.origin, { authHeaderName: 'X-Gateway-Key' });
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'email', destination: 'guest@example.com', language: 'es-MX' }, context());
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'email', destination: 'guest@example.com', language: 'es-MX' },
+      context(),
+    );
     expect(result.status).toBe('queued');
     const request = server.requests[0];
     expect(request?.headers['x-gateway-key']).toBe(SECRET);
     expect(request?.headers.authorization).toBeUndefined();
     const body = JSON.parse(request?.body ?? '{}') as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['channel', 'html', 'language', 'link', 'messageId', 'paymentId', 'subject', 'text', 'to', 'validitySeconds', 'variables', 'version']);
+    expect(Object.keys(body).sort()).toEqual([
+      'channel',
+      'html',
+      'language',
+      'link',
+      'messageId',
+      'paymentId',
+      'subject',
+      'text',
+      'to',
+      'validitySeconds',
+      'variables',
+      'version',
+    ]);
     expect(body.subject).toBe('Hotel Casa Azul: confirme su pago con su banco');
     expect(body.to).toBe('guest@example.com');
     expect(body.text).toContain(LINK);
@@ -85,7 +117,10 @@ describe('the webhook request', () => {
   it('without an auth header name, no credential is read or sent', async () => {
     const server = await gateway();
     const r = rig(server.origin);
-    await r.messenger.send({ paymentId: context().payment.id, channel: 'whatsapp', destination: '+525512345678', language: 'es-MX' }, context());
+    await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'whatsapp', destination: '+525512345678', language: 'es-MX' },
+      context(),
+    );
     await r.settled();
     expect(r.secretReads).toEqual([]);
     expect(server.requests.map((request) => request.headers.authorization)).toEqual([undefined, undefined]);
@@ -94,17 +129,28 @@ describe('the webhook request', () => {
   it('every retry carries the same Idempotency-Key and body', async () => {
     const server = await gateway([{ status: 502 }, { status: 504 }, { status: 200 }]);
     const r = rig(server.origin, { authHeaderName: 'Authorization' });
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
     expect(result).toMatchObject({ status: 'queued', attempts: 3 });
     const posts = server.requests.filter((request) => request.method === 'POST');
-    expect(posts.map((request) => request.headers['idempotency-key'])).toEqual([result.messageId, result.messageId, result.messageId]);
+    expect(posts.map((request) => request.headers['idempotency-key'])).toEqual([
+      result.messageId,
+      result.messageId,
+      result.messageId,
+    ]);
     expect(new Set(posts.map((request) => request.body)).size).toBe(1);
     expect(r.sleeps).toEqual([375, 750]);
   });
 });
 
 describe('delivery reported by the gateway', () => {
-  const send = (r: Rig) => r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+  const send = (r: Rig) =>
+    r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
 
   it('followed through the status URL until final: queued → sent → delivered, each in the audit', async () => {
     const server = await gateway(undefined, [
@@ -161,8 +207,15 @@ describe('webhook failures', () => {
   it.each([401, 403])('%s: bad credentials, tried once, the secret nowhere in the result', async (status) => {
     const server = await gateway([{ status, body: { error: 'nope' } }]);
     const r = rig(server.origin, { authHeaderName: 'Authorization' });
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
-    expect(result).toMatchObject({ status: 'failed', attempts: 1, failure: { code: 'bad_credentials', retryable: false } });
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      failure: { code: 'bad_credentials', retryable: false },
+    });
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(r.auditBytes()).not.toContain(SECRET);
     expect(server.requests).toHaveLength(1);
@@ -171,17 +224,29 @@ describe('webhook failures', () => {
   it('422: refused, not retried', async () => {
     const server = await gateway([{ status: 422 }]);
     const r = rig(server.origin);
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
-    expect(result).toMatchObject({ status: 'failed', attempts: 1, failure: { code: 'provider_rejected', retryable: false } });
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      failure: { code: 'provider_rejected', retryable: false },
+    });
     if (result.status !== 'failed') throw new Error('expected a failure');
-    expect(result.failure.message).toBe(`the messaging gateway (${new URL(server.origin).host}) refused the message (HTTP 422). IT must check the messaging settings.`);
+    expect(result.failure.message).toBe(
+      `the messaging gateway (${new URL(server.origin).host}) refused the message (HTTP 422). IT must check the messaging settings.`,
+    );
     expect(result.failure.actor).toBe('it');
   });
 
   it('auth header configured but its secret missing: not configured, nothing sent', async () => {
     const server = await gateway();
     const r = rig(server.origin, { authHeaderName: 'Authorization', secrets: {} });
-    const result = await r.messenger.send({ paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' }, context());
+    const result = await r.messenger.send(
+      { paymentId: context().payment.id, channel: 'sms', destination: '+52 55 1234 5678', language: 'es-MX' },
+      context(),
+    );
     expect(result).toMatchObject({ status: 'failed', failure: { code: 'not_configured', retryable: false } });
     expect(server.requests).toEqual([]);
   });

@@ -32,17 +32,20 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
   // an account "paused" (sign-in: "locked") and an unknown id "wrong password". Whoever has two desks (or restarts one)
   // learns which operator ids exist. Closing it means counting unknown ids in the center too (a table keyed by the
   // normalised id, bounded like the desk's memory), left to the lead: the password guesses themselves stay bounded.
-  it.fails('an unknown id and an account answer the same at a second desk after 5 wrong override passwords at the first', async () => {
-    const { a, b } = await twoDesks();
-    for (let i = 0; i < 5; i++) {
-      await a.verifyOverride(SUPERVISOR.id, 'wrong password 9');
-      await a.verifyOverride('nobody', 'wrong password 9');
-    }
-    const account = await b.verifyOverride(SUPERVISOR.id, 'wrong password 9');
-    const unknown = await b.verifyOverride('nobody', 'wrong password 9');
-    expect(account).toMatchObject({ ok: false, reason: 'override_paused' });
-    expect(unknown).toMatchObject({ ok: false, reason: 'override_paused' });
-  });
+  it.fails(
+    'an unknown id and an account answer the same at a second desk after 5 wrong override passwords at the first',
+    async () => {
+      const { a, b } = await twoDesks();
+      for (let i = 0; i < 5; i++) {
+        await a.verifyOverride(SUPERVISOR.id, 'wrong password 9');
+        await a.verifyOverride('nobody', 'wrong password 9');
+      }
+      const account = await b.verifyOverride(SUPERVISOR.id, 'wrong password 9');
+      const unknown = await b.verifyOverride('nobody', 'wrong password 9');
+      expect(account).toMatchObject({ ok: false, reason: 'override_paused' });
+      expect(unknown).toMatchObject({ ok: false, reason: 'override_paused' });
+    },
+  );
 
   it('an operator locked out at desk A is refused at desk B, even with the right password, until the lock ends', async () => {
     const { a, b, storage } = await twoDesks();
@@ -78,8 +81,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
 
       // Locked at desk B (by its failures): it holds at desk A for 30 minutes, and at desk B itself.
       for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await b.signIn(SUPERVISOR.id, 'wrong password 9');
-      expect((await expectCode(() => atA.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({ minutes: 30 });
-      expect((await expectCode(() => atB.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({ minutes: 30 });
+      expect((await expectCode(() => atA.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({
+        minutes: 30,
+      });
+      expect((await expectCode(() => atB.signIn(SUPERVISOR.id, SUPERVISOR.password), 'locked')).params).toEqual({
+        minutes: 30,
+      });
       // Others sign in at either desk.
       expect((await a.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
       expect((await b.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
@@ -89,14 +96,22 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
   it('counts every failure when two desks fail at once (one atomic update each, never read-modify-write)', async () => {
     const { a, b } = await twoDesks();
     // Half at each desk, all at once: a lost increment would leave the account one short of its lockout.
-    await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS }, (_, i) => (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0)));
+    await Promise.all(
+      Array.from({ length: MAX_FAILED_ATTEMPTS }, (_, i) =>
+        (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0),
+      ),
+    );
     expect(await a.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
     expect(await b.signIn(AGENT.id, AGENT.password, T0 + 1)).toMatchObject({ ok: false, reason: 'locked' });
   });
 
   it('one short of the lockout, failures at both desks at once leave the account open', async () => {
     const { a, b } = await twoDesks();
-    await Promise.all(Array.from({ length: MAX_FAILED_ATTEMPTS - 1 }, (_, i) => (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0)));
+    await Promise.all(
+      Array.from({ length: MAX_FAILED_ATTEMPTS - 1 }, (_, i) =>
+        (i % 2 === 0 ? a : b).signIn(AGENT.id, 'wrong password 9', T0),
+      ),
+    );
     expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
   });
 
@@ -107,7 +122,9 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
       const storage = await backend.storage();
       const directory = await seeded(storage);
       const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
-      await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+      await expect(store.db.deleteFrom('operators').execute()).rejects.toMatchObject({
+        code: 'center_permission_denied',
+      });
       expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
     });
   }
@@ -119,7 +136,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
   });
 
   describe('one open session per operator', () => {
-    function guards(a: OperatorDirectory, b: OperatorDirectory): { atA: SessionGuard; atB: SessionGuard; locksA: LockEvent[]; takeOvers: unknown[] } {
+    function guards(
+      a: OperatorDirectory,
+      b: OperatorDirectory,
+    ): { atA: SessionGuard; atB: SessionGuard; locksA: LockEvent[]; takeOvers: unknown[] } {
       const locksA: LockEvent[] = [];
       const takeOvers: unknown[] = [];
       return {
@@ -153,10 +173,20 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
       const { atA, atB, locksA, takeOvers } = guards(a, b);
       await atA.signIn(AGENT.id, AGENT.password);
       expect(await atB.signIn(AGENT.id, AGENT.password, { endSessionElsewhere: true })).toMatchObject({ id: AGENT.id });
-      expect(takeOvers).toEqual([{ operator: expect.objectContaining({ id: AGENT.id }) as unknown, ended: { deskId: DESK_A.deskId, since: expect.any(Number) as unknown } }]);
+      expect(takeOvers).toEqual([
+        {
+          operator: expect.objectContaining({ id: AGENT.id }) as unknown,
+          ended: { deskId: DESK_A.deskId, since: expect.any(Number) as unknown },
+        },
+      ]);
 
       expect(await atA.current()).toBeUndefined();
-      expect(locksA).toEqual([expect.objectContaining({ reason: 'ended_elsewhere', endedBy: { deskId: DESK_B.deskId, since: expect.any(Number) as unknown } })]);
+      expect(locksA).toEqual([
+        expect.objectContaining({
+          reason: 'ended_elsewhere',
+          endedBy: { deskId: DESK_B.deskId, since: expect.any(Number) as unknown },
+        }),
+      ]);
       const told = atA.endedElsewhereError();
       expect(told).toBeInstanceOf(OperatorError);
       expect(told).toMatchObject({ code: 'session_ended_elsewhere', params: { deskId: DESK_B.deskId } });
@@ -183,7 +213,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     it('of two desks signing the same operator in at the same moment, exactly one gets the session', async () => {
       const { a, b } = await twoDesks();
       const { atA, atB } = guards(a, b);
-      const results = await Promise.allSettled([atA.signIn(AGENT.id, AGENT.password), atB.signIn(AGENT.id, AGENT.password)]);
+      const results = await Promise.allSettled([
+        atA.signIn(AGENT.id, AGENT.password),
+        atB.signIn(AGENT.id, AGENT.password),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const refused = results.find((r) => r.status === 'rejected');
       expect((refused?.reason as OperatorError | undefined)?.code).toBe('session_elsewhere');

@@ -99,7 +99,6 @@ describe('the operators file', () => {
 });
 
 describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $name', (backend) => {
-
   describe('first run', () => {
     it('needs a first admin only while there is no operator, and creates it once', async () => {
       const d = track(await openDirectory(await backend.storage()));
@@ -107,7 +106,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const admin = await d.createFirstAdmin({ ...ADMIN, id: 'Root' });
       expect(admin).toEqual({ id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false });
       expect(await d.needsFirstAdmin()).toBe(false);
-      const error = await expectCode(() => d.createFirstAdmin({ id: 'mallory', displayName: 'M', password: 'another password 2' }), 'setup_done');
+      const error = await expectCode(
+        () => d.createFirstAdmin({ id: 'mallory', displayName: 'M', password: 'another password 2' }),
+        'setup_done',
+      );
       expect(error.message).toMatch(/already exists/);
       expect((await d.list(ADMIN.id)).map((o) => o.id)).toEqual(['root']);
     });
@@ -120,7 +122,9 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       ]);
       const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       expect(won).toHaveLength(1);
-      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).toEqual(['setup_done']);
+      expect(results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { code?: string }).code] : []))).toEqual([
+        'setup_done',
+      ]);
       expect(await d.list(won[0]?.id ?? '')).toEqual(won);
     });
 
@@ -129,7 +133,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const short = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'short1' }), 'invalid_input');
       expect(short.message).toBe('The password needs at least 12 characters.');
       expect(short.message).not.toContain('short1');
-      const letters = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'onlylettershere' }), 'invalid_input');
+      const letters = await expectCode(
+        () => d.createFirstAdmin({ ...ADMIN, password: 'onlylettershere' }),
+        'invalid_input',
+      );
       expect(letters.message).toBe('The password needs both letters and digits.');
       const badId = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'no spaces' }), 'invalid_input');
       expect(badId.message).toMatch(/letters, digits, dot, dash and underscore/);
@@ -141,7 +148,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     it('answers the public view only, whatever the case of the id', async () => {
       const d = track(await seeded(await backend.storage()));
       const result = await d.signIn('ANA', AGENT.password, T0);
-      expect(result).toEqual({ ok: true, operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false } });
+      expect(result).toEqual({
+        ok: true,
+        operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false },
+      });
       expect(JSON.stringify(result)).not.toMatch(/scrypt|password/i);
     });
 
@@ -164,7 +174,9 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const storage = await backend.storage();
       const d = track(await seeded(storage));
       const results = await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-      expect(results.slice(0, MAX_FAILED_ATTEMPTS - 1).every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(true);
+      expect(results.slice(0, MAX_FAILED_ATTEMPTS - 1).every((r) => !r.ok && r.reason === 'invalid_credentials')).toBe(
+        true,
+      );
       expect(results[MAX_FAILED_ATTEMPTS - 1]).toEqual({ ok: false, reason: 'locked', lockedForMs: LOCKOUT_MS });
       // Even the right password is refused while locked, whatever this desk's clock says.
       const refused = await d.signIn(AGENT.id, AGENT.password, T0 + LOCKOUT_MS);
@@ -221,44 +233,69 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const storage = await backend.storage();
       const d = track(await seeded(storage));
       // The pausing failure is still told as a wrong password; from then on, paused even with the right one.
-      for (let i = 0; i < OVERRIDE_MAX_FAILURES; i++) expect(await wrongOverride(d, SUPERVISOR.id)).toEqual({ ok: false, reason: 'invalid_credentials' });
-      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toEqual({ ok: false, reason: 'override_paused', pausedForMs: expect.any(Number) as number });
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES; i++)
+        expect(await wrongOverride(d, SUPERVISOR.id)).toEqual({ ok: false, reason: 'invalid_credentials' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toEqual({
+        ok: false,
+        reason: 'override_paused',
+        pausedForMs: expect.any(Number) as number,
+      });
       const paused = await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password);
-      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeGreaterThan(OVERRIDE_PAUSE_MS - MIN);
-      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeLessThanOrEqual(OVERRIDE_PAUSE_MS);
+      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeGreaterThan(
+        OVERRIDE_PAUSE_MS - MIN,
+      );
+      expect(!paused.ok && paused.reason === 'override_paused' && paused.pausedForMs).toBeLessThanOrEqual(
+        OVERRIDE_PAUSE_MS,
+      );
       // Nothing on the sign-in: the supervisor signs in, and that lifts nothing on override either.
       expect(await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0)).toMatchObject({ ok: true });
-      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: false, reason: 'override_paused' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({
+        ok: false,
+        reason: 'override_paused',
+      });
       // Another approver is not paused.
       expect(await d.verifyOverride(ADMIN.id, ADMIN.password)).toMatchObject({ ok: true, operator: { id: ADMIN.id } });
 
       await endsIn(storage, SUPERVISOR.id, 0, 'override_paused_until');
-      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true, operator: { id: SUPERVISOR.id } });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({
+        ok: true,
+        operator: { id: SUPERVISOR.id },
+      });
       // Started over: one short of the pause, and a success resets again.
       for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++) await wrongOverride(d, SUPERVISOR.id);
       expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true });
-      for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++) expect(await wrongOverride(d, SUPERVISOR.id)).toMatchObject({ reason: 'invalid_credentials' });
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++)
+        expect(await wrongOverride(d, SUPERVISOR.id)).toMatchObject({ reason: 'invalid_credentials' });
       expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: true });
     });
 
     it('counts simultaneous failures without losing any (one atomic update each)', async () => {
       const d = track(await seeded(await backend.storage()));
       await Promise.all(Array.from({ length: OVERRIDE_MAX_FAILURES }, () => wrongOverride(d, SUPERVISOR.id)));
-      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({ ok: false, reason: 'override_paused' });
+      expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({
+        ok: false,
+        reason: 'override_paused',
+      });
     });
 
     it('answers an unknown id as it answers an account, and respects the sign-in lockout and a disabled account', async () => {
       const d = track(await seeded(await backend.storage()));
       const known: string[] = [];
       const ghost: string[] = [];
-      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++) known.push(((await wrongOverride(d, SUPERVISOR.id)) as { reason: string }).reason);
-      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++) ghost.push(((await wrongOverride(d, 'ghost')) as { reason: string }).reason);
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++)
+        known.push(((await wrongOverride(d, SUPERVISOR.id)) as { reason: string }).reason);
+      for (let i = 0; i < OVERRIDE_MAX_FAILURES + 1; i++)
+        ghost.push(((await wrongOverride(d, 'ghost')) as { reason: string }).reason);
       expect(ghost).toEqual(known);
       expect(known.at(-1)).toBe('override_paused');
 
       // An account locked by its own failed sign-ins stays locked for override, and a right password lifts nothing.
       await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-      expect(await d.verifyOverride(AGENT.id, AGENT.password)).toEqual({ ok: false, reason: 'locked', lockedForMs: expect.any(Number) as number });
+      expect(await d.verifyOverride(AGENT.id, AGENT.password)).toEqual({
+        ok: false,
+        reason: 'locked',
+        lockedForMs: expect.any(Number) as number,
+      });
       expect(await d.signIn(AGENT.id, AGENT.password, T0)).toMatchObject({ ok: false, reason: 'locked' });
       await d.setDisabled(ADMIN.id, AGENT.id, true);
       await d.resetPassword(ADMIN.id, AGENT.id, AGENT.password);
@@ -269,7 +306,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
   describe('admin operations', () => {
     it('let an admin create, change, disable and list operators', async () => {
       const d = track(await seeded(await backend.storage(), { now: () => T0 }));
-      const bob = await d.createOperator(ADMIN.id, { id: 'Bob.Smith', displayName: '  Bob  ', role: 'agent', password: 'bob password 44' });
+      const bob = await d.createOperator(ADMIN.id, {
+        id: 'Bob.Smith',
+        displayName: '  Bob  ',
+        role: 'agent',
+        password: 'bob password 44',
+      });
       expect(bob).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'agent', disabled: false });
       expect(await d.setRole(ADMIN.id, 'BOB.SMITH', 'supervisor')).toMatchObject({ role: 'supervisor' });
       expect(await d.setDisabled(ADMIN.id, 'bob.smith', true)).toMatchObject({ disabled: true });
@@ -279,19 +321,30 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
         { id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false },
         { id: 'sam', displayName: SUPERVISOR.displayName, role: 'supervisor', disabled: false },
       ]);
-      expect(await d.view('BOB.smith')).toEqual({ id: 'bob.smith', displayName: 'Bob', role: 'supervisor', disabled: true });
+      expect(await d.view('BOB.smith')).toEqual({
+        id: 'bob.smith',
+        displayName: 'Bob',
+        role: 'supervisor',
+        disabled: true,
+      });
     });
 
     it('refuse a second operator with the same id in another case', async () => {
       const d = track(await seeded(await backend.storage()));
-      const error = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'ANA', password: 'different pass 5' }), 'already_exists');
+      const error = await expectCode(
+        () => d.createOperator(ADMIN.id, { ...AGENT, id: 'ANA', password: 'different pass 5' }),
+        'already_exists',
+      );
       expect(error.message).toMatch(/already exists/);
     });
 
     it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
       const d = track(await openDirectory(await backend.storage()));
       const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
-      expect(first).toMatchObject({ field: 'id', message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string });
+      expect(first).toMatchObject({
+        field: 'id',
+        message: expect.stringMatching(/"system" and "anonymous" are kept for the audit trail/) as string,
+      });
       expect(await d.needsFirstAdmin()).toBe(true);
       await d.createFirstAdmin(ADMIN);
       await d.createOperator(ADMIN.id, SUPERVISOR);
@@ -310,7 +363,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const before = await d.list(ADMIN.id);
       const actors = [AGENT.id, SUPERVISOR.id, 'nobody'];
       for (const actor of actors) {
-        const error = await expectCode(() => d.createOperator(actor, { id: 'eve', displayName: 'Eve', role: 'admin', password: 'eve password 77' }), 'forbidden');
+        const error = await expectCode(
+          () => d.createOperator(actor, { id: 'eve', displayName: 'Eve', role: 'admin', password: 'eve password 77' }),
+          'forbidden',
+        );
         expect(error.message).toBe('Only an enabled admin can manage operator accounts.');
         await expectCode(() => d.setRole(actor, actor === 'nobody' ? AGENT.id : actor, 'admin'), 'forbidden');
         await expectCode(() => d.setDisabled(actor, ADMIN.id, true), 'forbidden');
@@ -318,7 +374,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
         await expectCode(() => d.list(actor), 'forbidden');
       }
       // A disabled admin is no admin.
-      await d.createOperator(ADMIN.id, { id: 'old', displayName: 'Old Admin', role: 'admin', password: 'old admin 1234' });
+      await d.createOperator(ADMIN.id, {
+        id: 'old',
+        displayName: 'Old Admin',
+        role: 'admin',
+        password: 'old admin 1234',
+      });
       await d.setDisabled(ADMIN.id, 'old', true);
       await expectCode(() => d.setRole('old', 'old', 'admin'), 'forbidden');
       await expectCode(() => d.list('old'), 'forbidden');
@@ -339,7 +400,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
       await expectCode(() => d.setRole(SUPERVISOR.id, SUPERVISOR.id, 'agent'), 'last_admin');
       // A disabled admin does not count as one.
-      await d.createOperator(SUPERVISOR.id, { id: 'kim', displayName: 'Kim', role: 'admin', password: 'kim password 12' });
+      await d.createOperator(SUPERVISOR.id, {
+        id: 'kim',
+        displayName: 'Kim',
+        role: 'admin',
+        password: 'kim password 12',
+      });
       await d.setDisabled(SUPERVISOR.id, 'kim', true);
       await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
       await d.setDisabled(SUPERVISOR.id, 'kim', false);
@@ -365,7 +431,10 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       // A role that bypassed the type checker (it came from outside) is still refused.
       const role = await expectCode(() => d.setRole(ADMIN.id, AGENT.id, 'owner' as never), 'invalid_input');
       expect(role.message).toMatch(/agent|supervisor|admin/);
-      const name = await expectCode(() => d.createOperator(ADMIN.id, { ...AGENT, id: 'new', displayName: '   ' }), 'invalid_input');
+      const name = await expectCode(
+        () => d.createOperator(ADMIN.id, { ...AGENT, id: 'new', displayName: '   ' }),
+        'invalid_input',
+      );
       expect(name.message).toBe('Enter a name.');
     });
   });

@@ -67,11 +67,16 @@ describe('password hashes', () => {
     await d.createOperator(ADMIN.id, { id: 'ana', displayName: 'Ana', role: 'agent', password: passwords[1] ?? '' });
     await d.signIn('ana', 'a wrong guess 44');
     await d.resetPassword(ADMIN.id, 'ana', passwords[2] ?? '');
-    const answers = JSON.stringify([await d.list(ADMIN.id), await d.signIn('ana', passwords[2] ?? ''), await d.view('root')]);
+    const answers = JSON.stringify([
+      await d.list(ADMIN.id),
+      await d.signIn('ana', passwords[2] ?? ''),
+      await d.view('root'),
+    ]);
 
     const whileOpen = fileBytes(path);
     expect(whileOpen.length).toBeGreaterThan(0);
-    for (const secret of [...passwords, 'a wrong guess 44']) expect(whileOpen.includes(Buffer.from(secret, 'utf8'))).toBe(false);
+    for (const secret of [...passwords, 'a wrong guess 44'])
+      expect(whileOpen.includes(Buffer.from(secret, 'utf8'))).toBe(false);
     await d.close();
     const closed = fileBytes(path);
     for (const secret of passwords) {

@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { OPERATORS_STORE, OperatorDirectory, OperatorError, type OperatorDirectoryOptions, type OperatorErrorCode, type OperatorsDB } from '../../../main/operators';
+import {
+  OPERATORS_STORE,
+  OperatorDirectory,
+  OperatorError,
+  type OperatorDirectoryOptions,
+  type OperatorErrorCode,
+  type OperatorsDB,
+} from '../../../main/operators';
 import { databaseNowMs } from '../../../main/operators/store';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 
@@ -21,7 +28,11 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 }
 
 /** The directory in `place`: a folder's operators.db (embedded), or a storage (either backend). */
-export function openDirectory(place: string | Storage, options?: OperatorDirectoryOptions, desk = DESK_A): Promise<OperatorDirectory> {
+export function openDirectory(
+  place: string | Storage,
+  options?: OperatorDirectoryOptions,
+  desk = DESK_A,
+): Promise<OperatorDirectory> {
   return OperatorDirectory.open(typeof place === 'string' ? embeddedStorage(place) : place, desk, options);
 }
 
@@ -58,7 +69,12 @@ export async function expectCode(fn: () => unknown, code: OperatorErrorCode): Pr
  * locked_until) or its override pause (override_paused_until) is made to end `remainingMs` from the database's now (0: it
  * ends now). Written as the app role may (UPDATE on operators), on either backend.
  */
-export async function endsIn(storage: Storage, id: string, remainingMs: number, column: 'locked_until' | 'override_paused_until' = 'locked_until'): Promise<void> {
+export async function endsIn(
+  storage: Storage,
+  id: string,
+  remainingMs: number,
+  column: 'locked_until' | 'override_paused_until' = 'locked_until',
+): Promise<void> {
   const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
   const until = sql<number>`${databaseNowMs(store.backend)} + ${remainingMs}`;
   const updated = await store.db

@@ -37,7 +37,11 @@ function guard(options: Partial<SessionGuardOptions> = {}): SessionGuard {
   return new SessionGuard({ directory, onLock: (e) => locks.push(e), ...options });
 }
 
-async function signedIn(id = AGENT.id, password = AGENT.password, options: Partial<SessionGuardOptions> = {}): Promise<SessionGuard> {
+async function signedIn(
+  id = AGENT.id,
+  password = AGENT.password,
+  options: Partial<SessionGuardOptions> = {},
+): Promise<SessionGuard> {
   const g = guard(options);
   await g.signIn(id, password);
   return g;
@@ -60,7 +64,9 @@ describe('idle timeout', () => {
     expect(await g.current()).toMatchObject({ id: AGENT.id });
     expect(locks).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(locks).toEqual([{ operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false }, reason: 'idle' }]);
+    expect(locks).toEqual([
+      { operator: { id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false }, reason: 'idle' },
+    ]);
     expect(await g.current()).toBeUndefined();
     expect(await g.status()).toEqual({ operator: undefined, locked: true, needsFirstAdmin: false });
     await vi.advanceTimersByTimeAsync(60 * MIN);
@@ -151,7 +157,10 @@ describe('idle timeout', () => {
 
   it('warns half the timeout before a lock shorter than two minutes', async () => {
     const warnings: number[] = [];
-    await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: 10_000, onIdleWarning: ({ locksAt }) => warnings.push(locksAt - T0) });
+    await signedIn(AGENT.id, AGENT.password, {
+      idleTimeoutMs: 10_000,
+      onIdleWarning: ({ locksAt }) => warnings.push(locksAt - T0),
+    });
     await vi.advanceTimersByTimeAsync(4_999);
     expect(warnings).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -159,7 +168,7 @@ describe('idle timeout', () => {
   });
 });
 
-describe('endLocked (the lock screen\'s hand-over)', () => {
+describe("endLocked (the lock screen's hand-over)", () => {
   it('ends a locked session and answers whose it was; the desk is then free for anyone', async () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
     await vi.advanceTimersByTimeAsync(MIN);
@@ -207,7 +216,8 @@ describe('unlock', () => {
     const g = await signedIn(AGENT.id, AGENT.password, { idleTimeoutMs: MIN });
     g.lock();
     expect(locks.map((e) => e.reason)).toEqual(['manual']);
-    for (let i = 1; i < MAX_FAILED_ATTEMPTS; i++) await expectCode(() => g.unlock('wrong password 9'), 'invalid_credentials');
+    for (let i = 1; i < MAX_FAILED_ATTEMPTS; i++)
+      await expectCode(() => g.unlock('wrong password 9'), 'invalid_credentials');
     const locked = await expectCode(() => g.unlock('wrong password 9'), 'locked');
     // How long, by the database's clock (this test's faked Date moves no database).
     expect(locked.lockedForMs).toBe(30 * MIN);
@@ -234,7 +244,12 @@ describe('sign-in and sign-out', () => {
     await directory.setDisabled(ADMIN.id, SUPERVISOR.id, true);
     await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'disabled');
     expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: false });
-    expect(await g.signIn(AGENT.id, AGENT.password)).toEqual({ id: 'ana', displayName: AGENT.displayName, role: 'agent', disabled: false });
+    expect(await g.signIn(AGENT.id, AGENT.password)).toEqual({
+      id: 'ana',
+      displayName: AGENT.displayName,
+      role: 'agent',
+      disabled: false,
+    });
   });
 
   it('signOut ends the session and its timer', async () => {

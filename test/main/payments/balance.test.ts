@@ -4,7 +4,15 @@ import { dayIn, reservationBalance } from '../../../main/payments';
 
 const NOON_UTC = Date.parse('2026-03-14T18:00:00Z');
 const clock = { now: NOON_UTC, timeZone: 'America/Mexico_City' };
-const payment = (status: string, amountCents: number, extra: Partial<{ currency: string; updatedAt: string; refunds: { reason?: string; status: string; amountCents: number | undefined; currency: string }[] }> = {}) => ({
+const payment = (
+  status: string,
+  amountCents: number,
+  extra: Partial<{
+    currency: string;
+    updatedAt: string;
+    refunds: { reason?: string; status: string; amountCents: number | undefined; currency: string }[];
+  }> = {},
+) => ({
   id: `pay_${status}_${amountCents}`,
   status,
   amountCents,
@@ -33,7 +41,13 @@ describe('reservationBalance', () => {
       },
       clock,
     );
-    expect(balance).toMatchObject({ sourceBalanceCents: 98_000, takenCents: 25_000, refundedCents: 0, owedCents: 73_000, currency: 'usd' });
+    expect(balance).toMatchObject({
+      sourceBalanceCents: 98_000,
+      takenCents: 25_000,
+      refundedCents: 0,
+      owedCents: 73_000,
+      currency: 'usd',
+    });
   });
 
   it('counts succeeded fraudulent refunds back, not pending, failed or amount-unknown ones; other currencies are left out; never below zero', () => {
@@ -45,25 +59,56 @@ describe('reservationBalance', () => {
     ];
     const balance = reservationBalance(
       { balanceDueCents: 20_000, currency: 'usd' },
-      { payments: [payment('succeeded', 10_000, { refunds }), payment('succeeded', 99_000, { currency: 'mxn' })], pendingPayments: [{ amountCents: 7_000, currency: 'mxn' }] },
+      {
+        payments: [payment('succeeded', 10_000, { refunds }), payment('succeeded', 99_000, { currency: 'mxn' })],
+        pendingPayments: [{ amountCents: 7_000, currency: 'mxn' }],
+      },
       clock,
     );
-    expect(balance).toMatchObject({ takenCents: 10_000, refundedCents: 2_500, reopenedCents: 2_500, owedCents: 12_500 });
-    const over = reservationBalance({ balanceDueCents: 5_000, currency: 'usd' }, { payments: [payment('succeeded', 9_000)], pendingPayments: [] }, clock);
+    expect(balance).toMatchObject({
+      takenCents: 10_000,
+      refundedCents: 2_500,
+      reopenedCents: 2_500,
+      owedCents: 12_500,
+    });
+    const over = reservationBalance(
+      { balanceDueCents: 5_000, currency: 'usd' },
+      { payments: [payment('succeeded', 9_000)], pendingPayments: [] },
+      clock,
+    );
     expect(over.owedCents).toBe(0);
   });
 
   it('a booking paid, then refunded in full for its cancellation, owes nothing and is closed', () => {
     const refunds = [{ reason: 'cancellation', status: 'succeeded', amountCents: 89_999, currency: 'mxn' }];
-    const balance = reservationBalance({ balanceDueCents: 89_999, currency: 'mxn' }, { payments: [payment('succeeded', 89_999, { currency: 'mxn', refunds })], pendingPayments: [] }, clock);
-    expect(balance).toMatchObject({ takenCents: 89_999, refundedCents: 89_999, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: true });
+    const balance = reservationBalance(
+      { balanceDueCents: 89_999, currency: 'mxn' },
+      { payments: [payment('succeeded', 89_999, { currency: 'mxn', refunds })], pendingPayments: [] },
+      clock,
+    );
+    expect(balance).toMatchObject({
+      takenCents: 89_999,
+      refundedCents: 89_999,
+      reopenedCents: 0,
+      owedCents: 0,
+      overpaidCents: 0,
+      closed: true,
+    });
   });
 
   it('a duplicate or a refund the guest asked for is not owed again; a fraudulent charge refunded is', () => {
     const refunded = (reason: string) =>
       reservationBalance(
         { balanceDueCents: 89_999, currency: 'mxn' },
-        { payments: [payment('succeeded', 89_999, { currency: 'mxn', refunds: [{ reason, status: 'succeeded', amountCents: 89_999, currency: 'mxn' }] })], pendingPayments: [] },
+        {
+          payments: [
+            payment('succeeded', 89_999, {
+              currency: 'mxn',
+              refunds: [{ reason, status: 'succeeded', amountCents: 89_999, currency: 'mxn' }],
+            }),
+          ],
+          pendingPayments: [],
+        },
         clock,
       ).owedCents;
     expect([refunded('duplicate'), refunded('requested_by_customer'), refunded('fraudulent')]).toEqual([0, 0, 89_999]);
@@ -72,7 +117,13 @@ describe('reservationBalance', () => {
   it('shows what succeeded beyond the balance as paid over, not as a balance of 0', () => {
     const balance = reservationBalance(
       { balanceDueCents: 119_999, currency: 'mxn' },
-      { payments: [payment('succeeded', 1_199_990, { currency: 'mxn' }), payment('processing', 5_000, { currency: 'mxn' })], pendingPayments: [] },
+      {
+        payments: [
+          payment('succeeded', 1_199_990, { currency: 'mxn' }),
+          payment('processing', 5_000, { currency: 'mxn' }),
+        ],
+        pendingPayments: [],
+      },
       clock,
     );
     expect(balance).toMatchObject({ owedCents: 0, overpaidCents: 1_079_991, closed: false });

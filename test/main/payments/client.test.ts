@@ -66,7 +66,10 @@ const MSI = { ...VISA, number: '4000004840000008' };
 
 async function paymentOn(client: ServiceClient, card = VISA, extra: object = {}) {
   const method = await client.tokenize(card, randomUUID());
-  return client.createPayment({ methodId: method.value.id, amount: 1500, currency: 'mxn', reservationId: 'R-100', ...extra }, randomUUID());
+  return client.createPayment(
+    { methodId: method.value.id, amount: 1500, currency: 'mxn', reservationId: 'R-100', ...extra },
+    randomUUID(),
+  );
 }
 
 describe('operations', () => {
@@ -74,7 +77,10 @@ describe('operations', () => {
     const { client } = engine();
     const method = await client.tokenize(VISA, randomUUID(), 'guest@example.com');
     expect(method.value.card).toMatchObject({ last4: '4242', brand: 'visa' });
-    const created = await client.createPayment({ methodId: method.value.id, amount: 99.9, currency: 'usd', reservationId: 'R-1' }, randomUUID());
+    const created = await client.createPayment(
+      { methodId: method.value.id, amount: 99.9, currency: 'usd', reservationId: 'R-1' },
+      randomUUID(),
+    );
     expect(created.value.status).toBe('processing');
     await control('clock', { advanceSeconds: 2 });
     expect((await client.getPayment(created.value.id)).value.status).toBe('succeeded');
@@ -85,11 +91,19 @@ describe('operations', () => {
     const created = await paymentOn(client, MSI, { installments: { required: true } });
     expect(created.value.availableInstallments).toEqual([3, 6, 9, 12]);
     const updated = await client.updateAmount(created.value.id, 2400);
-    expect(updated.value).toMatchObject({ amount: 2400, originalAmount: 1500, availableInstallments: [3, 6, 9, 12, 18, 24] });
+    expect(updated.value).toMatchObject({
+      amount: 2400,
+      originalAmount: 1500,
+      availableInstallments: [3, 6, 9, 12, 18, 24],
+    });
     const confirmed = await client.confirm(created.value.id, 24);
     expect(confirmed.value.installments).toEqual({ count: 24, perInstallment: 100 });
     await control('clock', { advanceSeconds: 2 });
-    const refund = await client.createRefund(created.value.id, { amount: 400, reason: 'requested_by_customer' }, randomUUID());
+    const refund = await client.createRefund(
+      created.value.id,
+      { amount: 400, reason: 'requested_by_customer' },
+      randomUUID(),
+    );
     expect(refund.value).toMatchObject({ amount: 400, status: 'pending' });
   });
 
@@ -97,7 +111,11 @@ describe('operations', () => {
     const { client, attempts } = engine();
     const error = await client.tokenize({ ...VISA, number: '4242424242424241' }, randomUUID()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ kind: 'http', code: 'validation_error', details: { status: 400, param: 'card.number' } });
+    expect(error).toMatchObject({
+      kind: 'http',
+      code: 'validation_error',
+      details: { status: 400, param: 'card.number' },
+    });
     expect((error as ServiceError).message).toMatch(/card number/i);
     expect(attempts).toHaveLength(1);
     expect((error as ServiceError).details.requestId).toBe(attempts[0]?.requestId);
@@ -130,7 +148,13 @@ describe('tokens', () => {
     const wrong = new ServiceClient({
       config: simulatorConfig(sim),
       fetch,
-      tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve('not-the-secret-0123456789') }, timeoutMs: 5000, fetch }),
+      tokens: new TokenManager({
+        authUrl: sim.authUrl,
+        clientId: sim.clientId,
+        secrets: { read: () => Promise.resolve('not-the-secret-0123456789') },
+        timeoutMs: 5000,
+        fetch,
+      }),
     });
     const error = await wrong.getPayment('pay_' + '0'.repeat(32)).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid_client', details: { status: 401 } });
@@ -145,7 +169,10 @@ describe('retries', () => {
     await fault('POST /payments', 'error_503');
     await fault('POST /payments', 'error_500');
     const key = randomUUID();
-    const created = await client.createPayment({ methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-2' }, key);
+    const created = await client.createPayment(
+      { methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-2' },
+      key,
+    );
     const tries = attempts.filter((a) => a.operation === 'POST /payments');
     expect(tries.map((a) => a.status)).toEqual([503, 500, 201]);
     expect(new Set(tries.map((a) => a.idempotencyKey))).toEqual(new Set([key]));
@@ -175,9 +202,15 @@ describe('retries', () => {
     const { client, attempts } = engine();
     const method = await client.tokenize(VISA, randomUUID());
     await fault('POST /payments', 'drop_after_commit');
-    const created = await client.createPayment({ methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-3' }, randomUUID());
+    const created = await client.createPayment(
+      { methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-3' },
+      randomUUID(),
+    );
     expect(created.replayed).toBe(true);
-    expect(attempts.filter((a) => a.operation === 'POST /payments').map((a) => a.status)).toEqual(['network_error', 201]);
+    expect(attempts.filter((a) => a.operation === 'POST /payments').map((a) => a.status)).toEqual([
+      'network_error',
+      201,
+    ]);
     expect((await client.getPayment(created.value.id)).value.id).toBe(created.value.id);
   });
 
@@ -215,7 +248,9 @@ describe('confirmation whose answer is lost', () => {
     await fault('POST /payments/{id}/confirmation', 'drop_after_commit');
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value).toMatchObject({ status: 'processing', installments: { count: 3, perInstallment: 500 } });
-    expect(attempts.filter((a) => a.operation.startsWith('POST /payments/{id}/confirmation')).map((a) => a.status)).toEqual(['network_error']);
+    expect(
+      attempts.filter((a) => a.operation.startsWith('POST /payments/{id}/confirmation')).map((a) => a.status),
+    ).toEqual(['network_error']);
     expect(attempts.at(-1)).toMatchObject({ operation: 'GET /payments/{id}', status: 200 });
   });
 
@@ -225,7 +260,11 @@ describe('confirmation whose answer is lost', () => {
     await fault('POST /payments/{id}/confirmation', 'error_503');
     const confirmed = await client.confirm(created.value.id);
     expect(confirmed.value.status).toBe('processing');
-    expect(attempts.filter((a) => a.operation !== 'POST /methods' && a.operation !== 'POST /payments').map((a) => `${a.operation} ${a.status}`)).toEqual([
+    expect(
+      attempts
+        .filter((a) => a.operation !== 'POST /methods' && a.operation !== 'POST /payments')
+        .map((a) => `${a.operation} ${a.status}`),
+    ).toEqual([
       'POST /payments/{id}/confirmation 503',
       'GET /payments/{id} 200',
       'POST /payments/{id}/confirmation 200',
@@ -234,7 +273,10 @@ describe('confirmation whose answer is lost', () => {
 });
 
 describe('confirmation (interface-decisions §7)', () => {
-  const confirmations = (attempts: Attempt[]) => attempts.filter((a) => a.operation !== 'POST /methods' && a.operation !== 'POST /payments').map((a) => `${a.operation} ${a.status}`);
+  const confirmations = (attempts: Attempt[]) =>
+    attempts
+      .filter((a) => a.operation !== 'POST /methods' && a.operation !== 'POST /payments')
+      .map((a) => `${a.operation} ${a.status}`);
 
   it('three 503s: the last failed round throws; it never resolves as a success still pending confirmation', async () => {
     const { client, attempts } = engine();
@@ -246,7 +288,9 @@ describe('confirmation (interface-decisions §7)', () => {
     );
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ code: 'unavailable', details: { status: 503 } });
-    expect(confirmations(attempts).filter((a) => a.startsWith('POST'))).toEqual(Array.from({ length: 3 }, () => 'POST /payments/{id}/confirmation 503'));
+    expect(confirmations(attempts).filter((a) => a.startsWith('POST'))).toEqual(
+      Array.from({ length: 3 }, () => 'POST /payments/{id}/confirmation 503'),
+    );
     // Every re-send was decided by a read first.
     expect(confirmations(attempts).filter((a) => a.startsWith('GET'))).toHaveLength(3);
     expect((await client.getPayment(created.value.id)).value.status).toBe('pending_confirmation');
@@ -274,7 +318,10 @@ describe('confirmation (interface-decisions §7)', () => {
     await fault('POST /payments/{id}/confirmation', 'error_429');
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value.status).toBe('processing');
-    expect(confirmations(attempts)).toEqual(['POST /payments/{id}/confirmation 429', 'POST /payments/{id}/confirmation 200']);
+    expect(confirmations(attempts)).toEqual([
+      'POST /payments/{id}/confirmation 429',
+      'POST /payments/{id}/confirmation 200',
+    ]);
     expect(sleeps).toEqual([1000]);
   });
 });

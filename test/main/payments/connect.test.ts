@@ -30,7 +30,12 @@ describe('connectService', () => {
     }
   });
 
-  const hosts = { authUrl: 'https://auth.example.test', cdeUrl: 'https://cde.example.test', baseUrl: 'https://api.example.test', clientId: 'client-1' };
+  const hosts = {
+    authUrl: 'https://auth.example.test',
+    cdeUrl: 'https://cde.example.test',
+    baseUrl: 'https://api.example.test',
+    clientId: 'client-1',
+  };
 
   it('sandbox and production: the same code, only the settings differ', async () => {
     const store = { read: () => Promise.resolve('stored-secret') };

@@ -29,11 +29,19 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     let atA: Promise<unknown> | undefined;
     const read = b.journal.paymentOperationsOf.bind(b.journal);
     b.journal.paymentOperationsOf = async (...args) => {
-      atA ??= a.engine.pay({ methodId: cardA.id, amountCents: 5_000, currency: 'usd', reservationId, operatorId: 'ana' });
+      atA ??= a.engine.pay({
+        methodId: cardA.id,
+        amountCents: 5_000,
+        currency: 'usd',
+        reservationId,
+        operatorId: 'ana',
+      });
       await atA;
       return read(...args);
     };
-    const atB = await b.engine.pay({ methodId: cardB.id, amountCents: 5_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch((error: unknown) => error);
+    const atB = await b.engine
+      .pay({ methodId: cardB.id, amountCents: 5_000, currency: 'usd', reservationId, operatorId: 'luis' })
+      .catch((error: unknown) => error);
 
     expect(await atA).toMatchObject({ status: 'requires_action' });
     // One payment on the reservation while the first is in progress: B is told in words, nothing sent.
@@ -63,7 +71,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
       }
       return transaction(fn);
     };
-    const paid: unknown = await a.engine.pay({ operationId, methodId: card.id, amountCents: 7_000, currency: 'usd', reservationId, operatorId: 'ana' }).catch((e: unknown) => e);
+    const paid: unknown = await a.engine
+      .pay({ operationId, methodId: card.id, amountCents: 7_000, currency: 'usd', reservationId, operatorId: 'ana' })
+      .catch((e: unknown) => e);
     // The agent is told the center is down, at once.
     expect(paid).toMatchObject({ code: 'center_unavailable' });
     expect(made.payments.size).toBe(1);
@@ -77,7 +87,14 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(written.map((p) => p.id)).toEqual([...made.payments]);
     expect((await a.journal.paymentOperationsOf(reservationId, ['pending'])).length).toBe(0);
     // The agent, told the center was down, tries the same payment again: the one payment, nothing more sent to the service.
-    const again = await a.engine.pay({ operationId, methodId: card.id, amountCents: 7_000, currency: 'usd', reservationId, operatorId: 'ana' });
+    const again = await a.engine.pay({
+      operationId,
+      methodId: card.id,
+      amountCents: 7_000,
+      currency: 'usd',
+      reservationId,
+      operatorId: 'ana',
+    });
     expect(again.id).toBe(written[0]?.id);
     expect(made.payments.size).toBe(1);
   });
@@ -93,7 +110,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
       if (made.payments.size > before) throw new StorageError('center_unavailable', 'The center cannot be reached.');
       return transaction(fn);
     };
-    await expect(a.engine.pay({ methodId: card.id, amountCents: 4_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toMatchObject({ code: 'center_unavailable' });
+    await expect(
+      a.engine.pay({ methodId: card.id, amountCents: 4_000, currency: 'usd', reservationId, operatorId: 'ana' }),
+    ).rejects.toMatchObject({ code: 'center_unavailable' });
     expect(made.payments.size).toBe(before + 1);
     await a.engine.close();
     const restarted = await openDesk(backend.anotherDesk(), DESK_A);
@@ -127,7 +146,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     await b.journal.settle(key, { state: 'reconcile', errorCode: 'unanswered_24h' }, Date.now());
     await b.journal.settle(key, { state: 'failed', errorCode: 'card_declined', httpStatus: 402 }, Date.now());
 
-    expect(await a.journal.operationByKey(key)).toMatchObject({ state: 'done', resultId: 'pay_answered', errorCode: undefined });
+    expect(await a.journal.operationByKey(key)).toMatchObject({
+      state: 'done',
+      resultId: 'pay_answered',
+      errorCode: undefined,
+    });
   });
 
   // Second adversarial review of issue 16. Desk A's network to the center fails as the service answers its payment (the
@@ -144,10 +167,13 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     const transaction = a.journal.transaction.bind(a.journal);
     let down = true;
     a.journal.transaction = async (fn) => {
-      if (down && made.payments.size > before) throw new StorageError('center_unavailable', 'The center cannot be reached.');
+      if (down && made.payments.size > before)
+        throw new StorageError('center_unavailable', 'The center cannot be reached.');
       return transaction(fn);
     };
-    await expect(a.engine.pay({ methodId: card.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toMatchObject({ code: 'center_unavailable' });
+    await expect(
+      a.engine.pay({ methodId: card.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' }),
+    ).rejects.toMatchObject({ code: 'center_unavailable' });
     const [op] = await b.journal.paymentOperationsOf(reservationId, ['pending']);
     expect(op).toBeDefined();
     // Desk B's call finds it (its clock says: unanswered for a day) and marks it; what B does next is the test below.
@@ -178,9 +204,13 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
       if (made.payments.size > before) throw new StorageError('center_unavailable', 'The center cannot be reached.');
       return transaction(fn);
     };
-    await expect(a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toMatchObject({ code: 'center_unavailable' });
+    await expect(
+      a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' }),
+    ).rejects.toMatchObject({ code: 'center_unavailable' });
     expect(made.payments.size).toBe(before + 1);
-    await b.engine.pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch(() => undefined);
+    await b.engine
+      .pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' })
+      .catch(() => undefined);
     expect(made.payments.size).toBe(before + 1);
   });
 
@@ -196,7 +226,13 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     const pay = async (): Promise<string> => {
       const reservationId = `HTL-P-${randomUUID().slice(0, 6)}`;
       const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
-      let payment = await a.engine.pay({ methodId: card.id, amountCents: 20_000, currency: 'usd', reservationId, operatorId: 'ana' });
+      let payment = await a.engine.pay({
+        methodId: card.id,
+        amountCents: 20_000,
+        currency: 'usd',
+        reservationId,
+        operatorId: 'ana',
+      });
       for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         payment = await a.engine.getPayment(payment.id);
@@ -220,7 +256,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
       resendable: true,
     });
     const refundsBefore = made.refunds.size;
-    await expect(b.engine.refund({ operationId, paymentId: second, amountCents: 10_000, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'operation_changed' });
+    await expect(
+      b.engine.refund({ operationId, paymentId: second, amountCents: 10_000, reason: 'duplicate', operatorId: 'sam' }),
+    ).rejects.toMatchObject({ code: 'operation_changed' });
     expect(made.refunds.size).toBe(refundsBefore);
     expect(await b.journal.operation(operationId)).toMatchObject({ state: 'pending', paymentId: first });
   });

@@ -41,14 +41,34 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     // The service holds each charge a moment: both desks decide while neither has an answer.
     await control('faults', { operation: 'POST /payments', fault: 'delay', count: 3, delayMs: 300 });
     const inputs = [
-      { operationId: randomUUID(), methodId: cardA.id, amountCents: 5_000, currency: 'usd' as const, reservationId, operatorId: 'ana' },
-      { operationId: randomUUID(), methodId: cardB.id, amountCents: 5_000, currency: 'usd' as const, reservationId: typedAtB, operatorId: 'luis' },
+      {
+        operationId: randomUUID(),
+        methodId: cardA.id,
+        amountCents: 5_000,
+        currency: 'usd' as const,
+        reservationId,
+        operatorId: 'ana',
+      },
+      {
+        operationId: randomUUID(),
+        methodId: cardB.id,
+        amountCents: 5_000,
+        currency: 'usd' as const,
+        reservationId: typedAtB,
+        operatorId: 'luis',
+      },
     ] as const;
     const results = await Promise.allSettled([a.engine.pay(inputs[0]), b.engine.pay(inputs[1])]);
 
     expect(made.payments.size).toBe(1);
     const [paymentId] = [...made.payments];
-    const operations = await a.journal.paymentOperationsOf(reservationId, ['pending', 'done', 'failed', 'reconcile', 'abandoned']);
+    const operations = await a.journal.paymentOperationsOf(reservationId, [
+      'pending',
+      'done',
+      'failed',
+      'reconcile',
+      'abandoned',
+    ]);
     expect(operations).toHaveLength(1);
     const winner = inputs.findIndex((input) => input.operationId === operations[0]?.operationId);
     expect(winner).toBeGreaterThanOrEqual(0);
@@ -56,7 +76,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     const loser = results[1 - winner];
     // Refused (the earlier payment unanswered, or in progress), or answered with the one payment the reservation has.
     if (loser?.status === 'fulfilled') expect(loser.value.id).toBe(paymentId);
-    else expect(['payment_unanswered', 'reservation_payment_in_progress']).toContain(codeOf(loser as PromiseSettledResult<unknown>));
+    else
+      expect(['payment_unanswered', 'reservation_payment_in_progress']).toContain(
+        codeOf(loser as PromiseSettledResult<unknown>),
+      );
 
     // The winning operation asked again (its screen retried, at either desk): the same payment, nothing new sent.
     const retried = await [a, b][winner]?.engine.pay(inputs[winner] as (typeof inputs)[number]);
@@ -117,11 +140,26 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     const b = await openDesk(backend.anotherDesk(), DESK_B);
     const reservationId = `HTL-R-${randomUUID().slice(0, 6)}`;
     const card = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
-    const payment = await succeeded(a.engine, await a.engine.pay({ methodId: card.id, amountCents: 10_000, currency: 'usd', reservationId, operatorId: 'ana' }));
+    const payment = await succeeded(
+      a.engine,
+      await a.engine.pay({ methodId: card.id, amountCents: 10_000, currency: 'usd', reservationId, operatorId: 'ana' }),
+    );
     await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'delay', count: 2, delayMs: 300 });
     const results = await Promise.allSettled([
-      a.engine.refund({ operationId: randomUUID(), paymentId: payment.id, amountCents: 2_000, reason: 'duplicate', operatorId: 'sam' }),
-      b.engine.refund({ operationId: randomUUID(), paymentId: payment.id, amountCents: 2_000, reason: 'duplicate', operatorId: 'eva' }),
+      a.engine.refund({
+        operationId: randomUUID(),
+        paymentId: payment.id,
+        amountCents: 2_000,
+        reason: 'duplicate',
+        operatorId: 'sam',
+      }),
+      b.engine.refund({
+        operationId: randomUUID(),
+        paymentId: payment.id,
+        amountCents: 2_000,
+        reason: 'duplicate',
+        operatorId: 'eva',
+      }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.map(codeOf).filter((code) => code !== undefined)).toEqual(['refund_in_flight']);

@@ -17,7 +17,10 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: year, cvv: '12
 const { made, openDesk, sim } = useEngineDesks();
 
 async function fault(operation: string, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${sim().controlUrl}/faults`, { method: 'POST', body: JSON.stringify({ operation, fault: kind, count }) });
+  const response = await fetch(`${sim().controlUrl}/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ operation, fault: kind, count }),
+  });
   expect(response.ok).toBe(true);
 }
 
@@ -41,12 +44,16 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('a desk that slept 30 hours ($n
     sleep(30);
 
     await fault('POST /payments', 'drop_after_commit', 3);
-    await expect(a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' })).rejects.toBeInstanceOf(ServiceError);
+    await expect(
+      a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' }),
+    ).rejects.toBeInstanceOf(ServiceError);
     const keysOfA = new Set(made.paymentKeys);
     expect(keysOfA.size).toBe(1);
 
     const cardB = await b.engine.tokenize({ card: VISA, reservationId, operatorId: 'luis' });
-    const atB = await b.engine.pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' }).catch((error: unknown) => error);
+    const atB = await b.engine
+      .pay({ methodId: cardB.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'luis' })
+      .catch((error: unknown) => error);
     expect((atB as ServiceError).code).toBe('payment_unanswered');
     expect(new Set(made.paymentKeys)).toEqual(keysOfA);
 

@@ -5,7 +5,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PaymentEngine, ServiceClient, simulatorConfig, ServiceError, TokenManager, type EngineEvent, type PaymentView } from '../../../main/payments';
+import {
+  PaymentEngine,
+  ServiceClient,
+  simulatorConfig,
+  ServiceError,
+  TokenManager,
+  type EngineEvent,
+  type PaymentView,
+} from '../../../main/payments';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import { openJournal } from '../../support/journal';
 
@@ -38,7 +46,9 @@ const advance = (seconds: number) => control('clock', { advanceSeconds: seconds 
 /** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
 type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
 
-async function makeEngine(options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number; returnUrl?: string } = {}) {
+async function makeEngine(
+  options: { rewrite?: { current: Rewrite | undefined }; timeoutMs?: number; returnUrl?: string } = {},
+) {
   const requests: string[] = [];
   const answers: string[] = [];
   const tokens: string[] = [];
@@ -56,7 +66,9 @@ async function makeEngine(options: { rewrite?: { current: Rewrite | undefined };
       const rewritten = rewrite(url, init, await response.json());
       response = new Response(JSON.stringify(rewritten), { status: response.status, headers: response.headers });
     }
-    answers.push(`${init?.method ?? 'GET'} ${new URL(url).pathname} ${response.status}${response.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`);
+    answers.push(
+      `${init?.method ?? 'GET'} ${new URL(url).pathname} ${response.status}${response.headers.get('idempotent-replayed') === 'true' ? ' replayed' : ''}`,
+    );
     if (url.endsWith('/oauth2/token') && response.ok) {
       const body = (await response.clone().json()) as { access_token: string };
       tokens.push(body.access_token);
@@ -64,9 +76,15 @@ async function makeEngine(options: { rewrite?: { current: Rewrite | undefined };
     return response;
   };
   const journal = await openJournal(dir);
-  const logger = { info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')), warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')) };
+  const logger = {
+    info: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')),
+    warn: (f: object, m?: string) => logs.push(JSON.stringify(f) + (m ?? '')),
+  };
   const engine = new PaymentEngine({
-    config: { ...simulatorConfig(sim, options.timeoutMs), ...(options.returnUrl === undefined ? {} : { returnUrl: options.returnUrl }) },
+    config: {
+      ...simulatorConfig(sim, options.timeoutMs),
+      ...(options.returnUrl === undefined ? {} : { returnUrl: options.returnUrl }),
+    },
     secrets: { read: () => Promise.resolve(sim.clientSecret) },
     journal,
     fetch: observing,
@@ -211,7 +229,14 @@ describe('flows through the facade', () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, guestEmail: 'guest@example.com', ...who });
     expect(method).toMatchObject({ brand: 'visa', last4: '4242' });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 125050, currency: 'mxn', ...who, note: 'deposit', keepCard: true });
+    const paid = await engine.pay({
+      methodId: method.id,
+      amountCents: 125050,
+      currency: 'mxn',
+      ...who,
+      note: 'deposit',
+      keepCard: true,
+    });
     expect(paid.status).toBe('processing');
     const done = until(engine, paid.id, 'succeeded');
     await advance(2);
@@ -225,11 +250,30 @@ describe('flows through the facade', () => {
   it('B and C: MSI, amount update with plans recomputed, confirmation with a plan', async () => {
     const { engine } = await makeEngine();
     const method = await engine.tokenize({ card: MSI, ...who });
-    const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
+    const pending = await engine.pay({
+      methodId: method.id,
+      amountCents: 100000,
+      currency: 'mxn',
+      installments: true,
+      ...who,
+    });
     expect(pending).toMatchObject({ status: 'pending_confirmation', availableInstallments: [3, 6, 9] });
-    const updated = await engine.updateAmount({ paymentId: pending.id, amountCents: 180000, operatorId: who.operatorId });
-    expect(updated).toMatchObject({ amountCents: 180000, originalAmountCents: 100000, availableInstallments: [3, 6, 9, 12, 18] });
-    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 18, expectedAmountCents: 180000, operatorId: who.operatorId });
+    const updated = await engine.updateAmount({
+      paymentId: pending.id,
+      amountCents: 180000,
+      operatorId: who.operatorId,
+    });
+    expect(updated).toMatchObject({
+      amountCents: 180000,
+      originalAmountCents: 100000,
+      availableInstallments: [3, 6, 9, 12, 18],
+    });
+    const confirmed = await engine.confirm({
+      paymentId: pending.id,
+      installmentsCount: 18,
+      expectedAmountCents: 180000,
+      operatorId: who.operatorId,
+    });
     expect(confirmed).toMatchObject({ status: 'processing', installments: { count: 18, perInstallmentCents: 10000 } });
     const done = until(engine, pending.id, 'succeeded');
     await advance(2);
@@ -240,7 +284,13 @@ describe('flows through the facade', () => {
     const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     // Saved with the guest's consent (only such a card is charged again).
-    const first = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: true, ...who });
+    const first = await engine.pay({
+      methodId: method.id,
+      amountCents: 10000,
+      currency: 'usd',
+      keepCard: true,
+      ...who,
+    });
     // Charged again once the first is over: a payment still being charged holds the reservation (one at a time).
     await advance(2);
     await engine.getPayment(first.id);
@@ -256,10 +306,17 @@ describe('flows through the facade', () => {
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
     await advance(2);
     await engine.getPayment(paid.id);
-    const partial = await engine.refund({ paymentId: paid.id, amountCents: 3000, reason: 'requested_by_customer', operatorId: 'sup-1' });
+    const partial = await engine.refund({
+      paymentId: paid.id,
+      amountCents: 3000,
+      reason: 'requested_by_customer',
+      operatorId: 'sup-1',
+    });
     expect(partial.refundableCents).toBe(7000);
     const sent = requests.length;
-    await expect(engine.refund({ paymentId: paid.id, amountCents: 7001, reason: 'duplicate', operatorId: 'sup-1' })).rejects.toMatchObject({
+    await expect(
+      engine.refund({ paymentId: paid.id, amountCents: 7001, reason: 'duplicate', operatorId: 'sup-1' }),
+    ).rejects.toMatchObject({
       code: 'refund_exceeds_remaining',
     });
     expect(requests.length).toBe(sent);
@@ -277,32 +334,44 @@ describe('faults through the facade', () => {
     ['POST /methods', 'tokenize'],
     ['POST /payments', 'create_payment'],
     ['POST /payments/{id}/refunds', 'refund'],
-  ] as const)('drop_after_commit on %s: the retry is a replay, so the service holds one resource', async (operation, kind) => {
-    const { engine, journal, requests, answers } = await makeEngine();
-    const method = await engine.tokenize({ card: VISA, ...who });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', keepCard: kind === 'create_payment', ...who });
-    await advance(2);
-    await engine.getPayment(paid.id);
-    await fault(operation, 'drop_after_commit');
-    const sentBefore = requests.length;
-    const answeredBefore = answers.length;
-    if (kind === 'tokenize') await engine.tokenize({ card: VISA, ...who });
-    if (kind === 'create_payment') await engine.pay({ methodId: method.id, amountCents: 5500, currency: 'usd', ...who });
-    if (kind === 'refund') await engine.refund({ paymentId: paid.id, amountCents: 1000, reason: 'duplicate', operatorId: 'sup-1' });
-    const path = operation.split(' ')[1] ?? '';
-    const matches = (line: string) => new RegExp(`^POST /\\w+${path.replace('{id}', 'pay_[0-9a-f]{32}')}( |$)`).test(line);
-    // two sends of the operation: the first lost its answer, the second was answered from the stored response
-    expect(requests.slice(sentBefore).filter(matches)).toHaveLength(2);
-    expect(answers.slice(answeredBefore).filter(matches)).toEqual([expect.stringMatching(/ 201 replayed$/)]);
-    const ops = (await journal.operationsInState('done')).filter((o) => o.kind === kind);
-    expect(ops.at(-1)?.resultId).toMatch(/^(mth|pay|ref)_/);
-    expect(await journal.pendingOperations()).toEqual([]);
-    const listed = await engine.listReservation(who.reservationId);
-    // Tokenized, not kept (no consent): the journal holds it, the saved cards do not list it.
-    if (kind === 'tokenize') expect(await journal.methodsOf(who.reservationId)).toHaveLength(2);
-    if (kind === 'create_payment') expect(listed.payments).toHaveLength(2);
-    if (kind === 'refund') expect(listed.payments[0]?.refunds).toHaveLength(1);
-  });
+  ] as const)(
+    'drop_after_commit on %s: the retry is a replay, so the service holds one resource',
+    async (operation, kind) => {
+      const { engine, journal, requests, answers } = await makeEngine();
+      const method = await engine.tokenize({ card: VISA, ...who });
+      const paid = await engine.pay({
+        methodId: method.id,
+        amountCents: 10000,
+        currency: 'usd',
+        keepCard: kind === 'create_payment',
+        ...who,
+      });
+      await advance(2);
+      await engine.getPayment(paid.id);
+      await fault(operation, 'drop_after_commit');
+      const sentBefore = requests.length;
+      const answeredBefore = answers.length;
+      if (kind === 'tokenize') await engine.tokenize({ card: VISA, ...who });
+      if (kind === 'create_payment')
+        await engine.pay({ methodId: method.id, amountCents: 5500, currency: 'usd', ...who });
+      if (kind === 'refund')
+        await engine.refund({ paymentId: paid.id, amountCents: 1000, reason: 'duplicate', operatorId: 'sup-1' });
+      const path = operation.split(' ')[1] ?? '';
+      const matches = (line: string) =>
+        new RegExp(`^POST /\\w+${path.replace('{id}', 'pay_[0-9a-f]{32}')}( |$)`).test(line);
+      // two sends of the operation: the first lost its answer, the second was answered from the stored response
+      expect(requests.slice(sentBefore).filter(matches)).toHaveLength(2);
+      expect(answers.slice(answeredBefore).filter(matches)).toEqual([expect.stringMatching(/ 201 replayed$/)]);
+      const ops = (await journal.operationsInState('done')).filter((o) => o.kind === kind);
+      expect(ops.at(-1)?.resultId).toMatch(/^(mth|pay|ref)_/);
+      expect(await journal.pendingOperations()).toEqual([]);
+      const listed = await engine.listReservation(who.reservationId);
+      // Tokenized, not kept (no consent): the journal holds it, the saved cards do not list it.
+      if (kind === 'tokenize') expect(await journal.methodsOf(who.reservationId)).toHaveLength(2);
+      if (kind === 'create_payment') expect(listed.payments).toHaveLength(2);
+      if (kind === 'refund') expect(listed.payments[0]?.refunds).toHaveLength(1);
+    },
+  );
 
   it('a transient failure leaves the operation pending; the same operation id re-sends with the same key', async () => {
     const { engine, journal } = await makeEngine();
@@ -323,10 +392,15 @@ describe('faults through the facade', () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const operationId = randomUUID();
-    await expect(engine.pay({ operationId, methodId: method.id, amountCents: 1000, currency: 'usd', installments: true, ...who })).rejects.toMatchObject({
+    await expect(
+      engine.pay({ operationId, methodId: method.id, amountCents: 1000, currency: 'usd', installments: true, ...who }),
+    ).rejects.toMatchObject({
       code: 'installments_unavailable',
     });
-    expect(await journal.operation(operationId)).toMatchObject({ state: 'failed', errorCode: 'installments_unavailable' });
+    expect(await journal.operation(operationId)).toMatchObject({
+      state: 'failed',
+      errorCode: 'installments_unavailable',
+    });
   });
 });
 
@@ -335,7 +409,10 @@ describe('one payment at a time per reservation', () => {
     const { engine, paymentKeys } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const charge = { methodId: method.id, amountCents: 12000, currency: 'mxn' as const, ...who };
-    const [a, b] = await Promise.allSettled([engine.pay({ operationId: randomUUID(), ...charge }), engine.pay({ operationId: randomUUID(), ...charge })]);
+    const [a, b] = await Promise.allSettled([
+      engine.pay({ operationId: randomUUID(), ...charge }),
+      engine.pay({ operationId: randomUUID(), ...charge }),
+    ]);
     expect(new Set(paymentKeys).size).toBe(1);
     expect(a).toMatchObject({ status: 'fulfilled' });
     // The second gets the same payment, or is told the first has no answer yet: never a second payment.
@@ -349,34 +426,67 @@ describe('amount update and confirmation (MSI)', () => {
   it('a late PATCH never leaves the guest charged an older amount: confirmation checks the amount the agent saw', async () => {
     const { engine, requests } = await makeEngine({ timeoutMs: 300 });
     const method = await engine.tokenize({ card: MSI, ...who });
-    const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
+    const pending = await engine.pay({
+      methodId: method.id,
+      amountCents: 100000,
+      currency: 'mxn',
+      installments: true,
+      ...who,
+    });
     // The first update is held by the service past the engine's timeout: it lands later, after the next one.
     await control('faults', { operation: 'PATCH /payments/{id}', fault: 'delay', count: 1, delayMs: 1200 });
     const first = await engine.updateAmount({ paymentId: pending.id, amountCents: 150000, operatorId: who.operatorId });
     expect(first.amountCents).toBe(150000);
-    const second = await engine.updateAmount({ paymentId: pending.id, amountCents: 180000, operatorId: who.operatorId });
+    const second = await engine.updateAmount({
+      paymentId: pending.id,
+      amountCents: 180000,
+      operatorId: who.operatorId,
+    });
     expect(second.amountCents).toBe(180000);
     await new Promise((resolve) => setTimeout(resolve, 1300));
     // The agent confirms the 1,800.00 on the screen; the service now holds the late 1,500.00.
     const sent = requests.length;
-    const refused = await engine.confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId }).catch((e: unknown) => e);
+    const refused = await engine
+      .confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId })
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'amount_changed', details: { param: 'expectedAmountCents' } });
-    expect((refused as Error).message).toBe('The service now holds 1,500.00 MXN for this payment, not the 1,800.00 MXN on your screen. Check the amount with the guest before confirming.');
+    expect((refused as Error).message).toBe(
+      'The service now holds 1,500.00 MXN for this payment, not the 1,800.00 MXN on your screen. Check the amount with the guest before confirming.',
+    );
     expect(requests.slice(sent).filter((r) => r.endsWith('/confirmation'))).toEqual([]);
     expect((await engine.getPayment(pending.id)).status).toBe('pending_confirmation');
     // Set again and confirmed, the guest is charged what the agent saw.
     await engine.updateAmount({ paymentId: pending.id, amountCents: 180000, operatorId: who.operatorId });
-    const confirmed = await engine.confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId });
-    expect(confirmed).toMatchObject({ status: 'processing', amountCents: 180000, installments: { count: 3, perInstallmentCents: 60000 } });
+    const confirmed = await engine.confirm({
+      paymentId: pending.id,
+      installmentsCount: 3,
+      expectedAmountCents: 180000,
+      operatorId: who.operatorId,
+    });
+    expect(confirmed).toMatchObject({
+      status: 'processing',
+      amountCents: 180000,
+      installments: { count: 3, perInstallmentCents: 60000 },
+    });
   });
 
   it('a PATCH whose answer is lost is not re-sent blindly: the payment is read first, and an update already applied is not sent again', async () => {
     const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: MSI, ...who });
-    const pending = await engine.pay({ methodId: method.id, amountCents: 100000, currency: 'mxn', installments: true, ...who });
+    const pending = await engine.pay({
+      methodId: method.id,
+      amountCents: 100000,
+      currency: 'mxn',
+      installments: true,
+      ...who,
+    });
     await control('faults', { operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 });
     const sent = requests.length;
-    const updated = await engine.updateAmount({ paymentId: pending.id, amountCents: 150000, operatorId: who.operatorId });
+    const updated = await engine.updateAmount({
+      paymentId: pending.id,
+      amountCents: 150000,
+      operatorId: who.operatorId,
+    });
     expect(updated.amountCents).toBe(150000);
     // One PATCH, then the read that found it applied (the poller may read the payment too).
     const after = requests.slice(sent).map((r) => r.replace(/pay_[0-9a-f]{32}/, '{id}'));
@@ -404,13 +514,28 @@ describe('a refund operation left pending over 24 hours', () => {
       createdAt: Date.now() - 25 * 60 * 60 * 1000,
     });
     const sent = requests.length;
-    const refunded = await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amountCents: 3000, reason: 'requested_by_customer', operatorId: 'sup-1' });
+    const refunded = await engine.refund({
+      operationId: randomUUID(),
+      paymentId: paid.id,
+      amountCents: 3000,
+      reason: 'requested_by_customer',
+      operatorId: 'sup-1',
+    });
     expect(refunded.refunds.map((r) => r.amountCents)).toEqual([3000]);
     expect(refunded.refundableCents).toBe(7000);
     expect(requests.slice(sent).filter((r) => r.endsWith('/refunds'))).toHaveLength(1);
-    expect(await journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h' });
+    expect(await journal.operation(stale.operationId)).toMatchObject({
+      state: 'reconcile',
+      errorCode: 'unanswered_24h',
+    });
     // And the next refund is not blocked either.
-    await engine.refund({ operationId: randomUUID(), paymentId: paid.id, amountCents: 1000, reason: 'requested_by_customer', operatorId: 'sup-1' });
+    await engine.refund({
+      operationId: randomUUID(),
+      paymentId: paid.id,
+      amountCents: 1000,
+      reason: 'requested_by_customer',
+      operatorId: 'sup-1',
+    });
   });
 });
 
@@ -419,7 +544,8 @@ describe('money on the wire', () => {
     const bodies: string[] = [];
     const rewrite: { current: Rewrite | undefined } = {
       current: (url, init, body) => {
-        if (typeof init?.body === 'string' && /\/(payments|refunds)/.test(url) && init.method !== 'GET') bodies.push(init.body);
+        if (typeof init?.body === 'string' && /\/(payments|refunds)/.test(url) && init.method !== 'GET')
+          bodies.push(init.body);
         return body;
       },
     };
@@ -430,13 +556,31 @@ describe('money on the wire', () => {
     const single = await engine.pay({ methodId: method.id, amountCents: 10 + 20, currency: 'mxn', ...who });
     // A card is charged for its own reservation only: the MSI card keyed again for the other one.
     const other = await engine.tokenize({ card: MSI, ...who, reservationId: 'MEX-MSI001' });
-    const msi = await engine.pay({ methodId: other.id, amountCents: 100010 + 20, currency: 'mxn', installments: true, ...who, reservationId: 'MEX-MSI001' });
+    const msi = await engine.pay({
+      methodId: other.id,
+      amountCents: 100010 + 20,
+      currency: 'mxn',
+      installments: true,
+      ...who,
+      reservationId: 'MEX-MSI001',
+    });
     await engine.updateAmount({ paymentId: msi.id, amountCents: 120010 + 20, operatorId: who.operatorId });
     await advance(2);
     await engine.getPayment(single.id);
-    await engine.refund({ paymentId: single.id, amountCents: 10 + 10 + 10 - 20, reason: 'duplicate', operatorId: 'sup-1' });
+    await engine.refund({
+      paymentId: single.id,
+      amountCents: 10 + 10 + 10 - 20,
+      reason: 'duplicate',
+      operatorId: 'sup-1',
+    });
     const card = await engine.tokenize({ card: VISA, ...who, reservationId: 'MEX-BIG001' });
-    const big = await engine.pay({ methodId: card.id, amountCents: 99_999_999, currency: 'usd', ...who, reservationId: 'MEX-BIG001' });
+    const big = await engine.pay({
+      methodId: card.id,
+      amountCents: 99_999_999,
+      currency: 'usd',
+      ...who,
+      reservationId: 'MEX-BIG001',
+    });
     expect(big.amountCents).toBe(99_999_999);
     const amounts = bodies.map((body) => /"amount":([^,}]+)/.exec(body)?.[1]);
     expect(amounts).toEqual(['0.3', '1000.3', '1200.3', '0.1', '999999.99']);
@@ -448,7 +592,8 @@ describe('the returnUrl setting', () => {
     const bodies: unknown[] = [];
     const rewrite: { current: Rewrite | undefined } = {
       current: (url, init, body) => {
-        if (typeof init?.body === 'string' && init.method === 'POST' && new URL(url).pathname.endsWith('/payments')) bodies.push(JSON.parse(init.body));
+        if (typeof init?.body === 'string' && init.method === 'POST' && new URL(url).pathname.endsWith('/payments'))
+          bodies.push(JSON.parse(init.body));
         return body;
       },
     };
@@ -472,19 +617,32 @@ describe('odd answers of the service are tolerated', () => {
     const other = new ServiceClient({
       config: simulatorConfig(sim),
       fetch,
-      tokens: new TokenManager({ authUrl: sim.authUrl, clientId: sim.clientId, secrets: { read: () => Promise.resolve(sim.clientSecret) }, timeoutMs: 5000, fetch }),
+      tokens: new TokenManager({
+        authUrl: sim.authUrl,
+        clientId: sim.clientId,
+        secrets: { read: () => Promise.resolve(sim.clientSecret) },
+        timeoutMs: 5000,
+        fetch,
+      }),
     });
     const elsewhere = (await other.createRefund(paid.id, { amount: 25, reason: 'duplicate' }, randomUUID())).value;
     rewrite.current = (url, init, body) =>
       (init?.method ?? 'GET') === 'GET' && url.includes('/payments/')
-        ? { ...(body as object), refunds: (body as { refunds: object[] }).refunds.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'amount'))) }
+        ? {
+            ...(body as object),
+            refunds: (body as { refunds: object[] }).refunds.map((r) =>
+              Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'amount')),
+            ),
+          }
         : body;
     const read = await engine.getPayment(paid.id);
     expect(read.status).toBe('succeeded');
     expect(read.refunds.map((r) => [r.id, r.status])).toEqual([[elsewhere.id, 'pending']]);
     expect(read.refundableCents).toBe(0);
     const sent = requests.length;
-    await expect(engine.refund({ paymentId: paid.id, amountCents: 1000, reason: 'duplicate', operatorId: 'sup-1' })).rejects.toMatchObject({ code: 'refund_amount_unknown' });
+    await expect(
+      engine.refund({ paymentId: paid.id, amountCents: 1000, reason: 'duplicate', operatorId: 'sup-1' }),
+    ).rejects.toMatchObject({ code: 'refund_amount_unknown' });
     expect(requests.slice(sent).filter((r) => r.endsWith('/refunds'))).toEqual([]);
     // Once the service lists the amount again, the payment reads as before.
     rewrite.current = undefined;
@@ -522,16 +680,25 @@ describe('bad input is refused before any request, and nothing is journaled', ()
 
   it('tokenize: a Luhn failure, a past expiry, a short amex CVC', async () => {
     const { engine, requests } = await makeEngine();
-    await expect(engine.tokenize({ card: card('4242424242424241'), ...who })).rejects.toMatchObject({ code: 'invalid_input', details: { param: 'card.number' } });
-    await expect(engine.tokenize({ card: { ...VISA, expYear: 2020 }, ...who })).rejects.toMatchObject({ details: { param: 'card.expYear' } });
-    await expect(engine.tokenize({ card: card('378282246310005', '123'), ...who })).rejects.toMatchObject({ details: { param: 'card.cvv' } });
+    await expect(engine.tokenize({ card: card('4242424242424241'), ...who })).rejects.toMatchObject({
+      code: 'invalid_input',
+      details: { param: 'card.number' },
+    });
+    await expect(engine.tokenize({ card: { ...VISA, expYear: 2020 }, ...who })).rejects.toMatchObject({
+      details: { param: 'card.expYear' },
+    });
+    await expect(engine.tokenize({ card: card('378282246310005', '123'), ...who })).rejects.toMatchObject({
+      details: { param: 'card.cvv' },
+    });
     expect(requests).toEqual([]);
   });
 
   it('refund and read: ids of the wrong shape', async () => {
     const { engine, requests } = await makeEngine();
     await expect(engine.getPayment('pay_nope')).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(engine.refund({ paymentId: 'pay_x', reason: 'duplicate', operatorId: 'sup' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(engine.refund({ paymentId: 'pay_x', reason: 'duplicate', operatorId: 'sup' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect(requests).toEqual([]);
   });
 });
@@ -545,10 +712,18 @@ describe('no card number, CVV, secret or token at rest', () => {
       const reservationId = reservations[i] ?? who.reservationId;
       const method = await engine.tokenize({ card: c, guestEmail: 'guest@example.com', ...who, reservationId });
       const msi = c === MSI;
-      await engine.pay({ methodId: method.id, amountCents: 50000, currency: 'mxn', ...(msi ? { installments: true } : {}), ...who, reservationId });
+      await engine.pay({
+        methodId: method.id,
+        amountCents: 50000,
+        currency: 'mxn',
+        ...(msi ? { installments: true } : {}),
+        ...who,
+        reservationId,
+      });
     }
     await advance(2);
-    for (const reservationId of reservations) for (const p of (await engine.listReservation(reservationId)).payments) await engine.getPayment(p.id);
+    for (const reservationId of reservations)
+      for (const p of (await engine.listReservation(reservationId)).payments) await engine.getPayment(p.id);
     await journal.close();
     const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1'));
     const haystacks = [...files, logs.join('\n'), JSON.stringify(events)];

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JOURNAL_STORE, Journal, LEGACY_SQLITE_MIGRATIONS, SCHEMA_VERSION, reservationKey, type Operation } from '../../../main/payments/journal';
+import {
+  JOURNAL_STORE,
+  Journal,
+  LEGACY_SQLITE_MIGRATIONS,
+  SCHEMA_VERSION,
+  reservationKey,
+  type Operation,
+} from '../../../main/payments/journal';
 import { embeddedStorage, SqliteFile, UniqueViolationError } from '../../../main/storage';
 import { hearAt, useStoreBackends } from '../../support/backends';
 
@@ -52,8 +59,17 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
 
   it('writes an operation before it is sent and reads it back, naming its desk', async () => {
     const journal = await open();
-    const begun = await journal.begin(op({ kind: 'refund', payload: { reason: 'duplicate' }, reservationId: 'cun-6b3d8f', paymentId: 'pay_1' }));
-    expect(begun).toMatchObject({ state: 'pending', kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_1', deskId: DESK_A.deskId, resendable: true });
+    const begun = await journal.begin(
+      op({ kind: 'refund', payload: { reason: 'duplicate' }, reservationId: 'cun-6b3d8f', paymentId: 'pay_1' }),
+    );
+    expect(begun).toMatchObject({
+      state: 'pending',
+      kind: 'refund',
+      reservationId: 'cun-6b3d8f',
+      paymentId: 'pay_1',
+      deskId: DESK_A.deskId,
+      resendable: true,
+    });
     expect(typeof begun.createdAt).toBe('number');
     expect((await journal.pendingOperations()).map((o) => o.operationId)).toEqual([begun.operationId]);
     await journal.settle(begun.key, { state: 'done', resultId: 're_1', httpStatus: 201 }, 5_000);
@@ -65,31 +81,68 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     const journal = await open();
     const first = op();
     await journal.begin(first);
-    await expect(journal.begin({ ...first, key: 'another-key', reservationId: 'OTHER-1' })).rejects.toBeInstanceOf(UniqueViolationError);
-    await expect(journal.begin({ ...first, operationId: 'another-id', reservationId: 'OTHER-2' })).rejects.toBeInstanceOf(UniqueViolationError);
+    await expect(journal.begin({ ...first, key: 'another-key', reservationId: 'OTHER-1' })).rejects.toBeInstanceOf(
+      UniqueViolationError,
+    );
+    await expect(
+      journal.begin({ ...first, operationId: 'another-id', reservationId: 'OTHER-2' }),
+    ).rejects.toBeInstanceOf(UniqueViolationError);
   });
 
   it('canceled is final for the journal too: neither a canceled payment nor a canceled refund is unsettled; an unknown status is', async () => {
     const journal = await open();
     await journal.savePayment(payment('pay_canceled', 'R', { status: 'canceled' }));
-    await journal.savePayment(payment('pay_refund_canceled', 'R', { refunds: [{ id: 'ref_1', status: 'canceled', amount: 5, currency: 'usd' }] }));
+    await journal.savePayment(
+      payment('pay_refund_canceled', 'R', {
+        refunds: [{ id: 'ref_1', status: 'canceled', amount: 5, currency: 'usd' }],
+      }),
+    );
     await journal.savePayment(payment('pay_review', 'R', { status: 'under_review' }));
-    await journal.savePayment(payment('pay_refund_review', 'R', { refunds: [{ id: 'ref_2', status: 'under_review', amount: 5, currency: 'usd' }] }));
+    await journal.savePayment(
+      payment('pay_refund_review', 'R', {
+        refunds: [{ id: 'ref_2', status: 'under_review', amount: 5, currency: 'usd' }],
+      }),
+    );
     expect((await journal.unsettledPaymentIds()).sort()).toEqual(['pay_refund_review', 'pay_review']);
   });
 
   it('stores at most the last four digits of a card', async () => {
     const journal = await open();
-    await journal.saveMethod({ id: 'mth_1', type: 'card', card: { last4: '4242424242424242', brand: 'visa', expMonth: 1, expYear: 2030 }, createdAt: '2026-01-01T00:00:00Z' }, 'R');
+    await journal.saveMethod(
+      {
+        id: 'mth_1',
+        type: 'card',
+        card: { last4: '4242424242424242', brand: 'visa', expMonth: 1, expYear: 2030 },
+        createdAt: '2026-01-01T00:00:00Z',
+      },
+      'R',
+    );
     expect((await journal.methodsOf('R'))[0]?.last4).toBe('4242');
   });
 
   it('keeps cents exact as numbers, the first agent, and a refund amount first seen', async () => {
     const journal = await open();
-    await journal.savePayment(payment('pay_1', 'CUN-6B3D8F', { amount: 20_000_000.07, refunds: [{ id: 're_1', status: 'pending', currency: 'usd' }] }), { operatorId: 'ana' });
-    await journal.savePayment(payment('pay_1', 'CUN-6B3D8F', { amount: 20_000_000.07, refunds: [{ id: 're_1', status: 'succeeded', amount: 3, currency: 'usd' }] }), { operatorId: 'luis' });
+    await journal.savePayment(
+      payment('pay_1', 'CUN-6B3D8F', {
+        amount: 20_000_000.07,
+        refunds: [{ id: 're_1', status: 'pending', currency: 'usd' }],
+      }),
+      { operatorId: 'ana' },
+    );
+    await journal.savePayment(
+      payment('pay_1', 'CUN-6B3D8F', {
+        amount: 20_000_000.07,
+        refunds: [{ id: 're_1', status: 'succeeded', amount: 3, currency: 'usd' }],
+      }),
+      { operatorId: 'luis' },
+    );
     const stored = await journal.payment('pay_1');
-    expect(stored).toMatchObject({ amountCents: 2_000_000_007, operatorId: 'ana', deskId: DESK_A.deskId, refunds: [{ id: 're_1', amountCents: 300, status: 'succeeded' }] });
+    expect(stored).toMatchObject({
+      amountCents: 2_000_000_007,
+      operatorId: 'ana',
+      deskId: DESK_A.deskId,
+      refunds: [{ id: 're_1', amountCents: 300, status: 'succeeded' }],
+    });
     expect(typeof stored?.amountCents).toBe('number');
   });
 
@@ -102,19 +155,38 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       expect((await journal.paymentOperationsOf(typed, ['pending'])).map((o) => o.operationId)).toEqual(['ox']);
     }
     expect(reservationKey('cun-6b3d.8f')).toBe('CUN6B3D8F');
-    expect((await journal.searchPayments({ reservationIds: ['CUN6B3D8F'], limit: 10 })).map((p) => p.id)).toEqual(['pay_1']);
+    expect((await journal.searchPayments({ reservationIds: ['CUN6B3D8F'], limit: 10 })).map((p) => p.id)).toEqual([
+      'pay_1',
+    ]);
   });
 
   it('searches by payment id prefix (its wildcards literal), card, agent and dates', async () => {
     const journal = await open();
-    await journal.saveMethod({ id: 'mth_1', type: 'card', card: { last4: '4242', brand: 'visa', expMonth: 1, expYear: 2030 }, createdAt: '2026-01-01T00:00:00Z' }, 'R');
+    await journal.saveMethod(
+      {
+        id: 'mth_1',
+        type: 'card',
+        card: { last4: '4242', brand: 'visa', expMonth: 1, expYear: 2030 },
+        createdAt: '2026-01-01T00:00:00Z',
+      },
+      'R',
+    );
     await journal.savePayment(payment('pay_ab1', 'R', { createdAt: '2030-01-02T00:00:00Z' }), { operatorId: 'Ana' });
-    await journal.savePayment(payment('pay_ab2', 'R', { createdAt: '2030-01-03T00:00:00Z', methodId: 'mth_2' }), { operatorId: 'luis' });
-    expect((await journal.searchPayments({ paymentId: 'pay_ab', limit: 10 })).map((p) => p.id)).toEqual(['pay_ab2', 'pay_ab1']);
+    await journal.savePayment(payment('pay_ab2', 'R', { createdAt: '2030-01-03T00:00:00Z', methodId: 'mth_2' }), {
+      operatorId: 'luis',
+    });
+    expect((await journal.searchPayments({ paymentId: 'pay_ab', limit: 10 })).map((p) => p.id)).toEqual([
+      'pay_ab2',
+      'pay_ab1',
+    ]);
     expect(await journal.searchPayments({ paymentId: 'pay_%', limit: 10 })).toEqual([]);
-    expect((await journal.searchPayments({ last4: '4242', limit: 10 })).map((p) => [p.id, p.brand])).toEqual([['pay_ab1', 'visa']]);
+    expect((await journal.searchPayments({ last4: '4242', limit: 10 })).map((p) => [p.id, p.brand])).toEqual([
+      ['pay_ab1', 'visa'],
+    ]);
     expect((await journal.searchPayments({ operatorId: 'ana', limit: 10 })).map((p) => p.id)).toEqual(['pay_ab1']);
-    expect((await journal.searchPayments({ createdFrom: '2030-01-03T00:00:00Z', limit: 10 })).map((p) => p.id)).toEqual(['pay_ab2']);
+    expect((await journal.searchPayments({ createdFrom: '2030-01-03T00:00:00Z', limit: 10 })).map((p) => p.id)).toEqual(
+      ['pay_ab2'],
+    );
     expect(await journal.searchPayments({ reservationIds: [], limit: 10 })).toEqual([]);
   });
 
@@ -146,10 +218,14 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     expect(await a.hasUnfinished()).toBe(true);
     await a.savePayment(payment('pay_u', 'R-U'));
     expect(await a.hasUnfinished()).toBe(false);
-    await a.savePayment(payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'pending', amount: 5, currency: 'usd' }] }));
+    await a.savePayment(
+      payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'pending', amount: 5, currency: 'usd' }] }),
+    );
     expect(await a.hasUnfinished()).toBe(true);
     expect(await b.hasUnfinished()).toBe(false);
-    await a.savePayment(payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'canceled', amount: 5, currency: 'usd' }] }));
+    await a.savePayment(
+      payment('pay_u', 'R-U', { refunds: [{ id: 'ref_u', status: 'canceled', amount: 5, currency: 'usd' }] }),
+    );
     expect(await a.hasUnfinished()).toBe(false);
   });
 
@@ -162,7 +238,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     try {
       const told = async (count: number): Promise<void> => {
         await hearing.settle(count);
-        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(Array.from({ length: count }, () => 'pay_n'));
+        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(
+          Array.from({ length: count }, () => 'pay_n'),
+        );
       };
       await journal.savePayment(payment('pay_n', 'R-N', { status: 'processing' }));
       await told(1);
@@ -170,38 +248,74 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await told(1);
       await journal.savePayment(payment('pay_n', 'R-N'));
       await told(2);
-      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }));
+      await journal.savePayment(
+        payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }),
+      );
       await told(3);
-      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }));
-      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' });
+      await journal.savePayment(
+        payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'pending', amount: 5, currency: 'usd' }] }),
+      );
+      await journal.saveRefund(
+        { id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' },
+        { id: 'pay_n', currency: 'usd', reservationId: 'R-N' },
+      );
       await told(3);
       // Who made the refund, learnt later, is news; the same again is not.
-      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' }, 'sara');
+      await journal.saveRefund(
+        { id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' },
+        { id: 'pay_n', currency: 'usd', reservationId: 'R-N' },
+        'sara',
+      );
       await told(4);
-      await journal.saveRefund({ id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_n', currency: 'usd', reservationId: 'R-N' }, 'sara');
+      await journal.saveRefund(
+        { id: 'ref_n', paymentId: 'pay_n', status: 'pending', amount: 5, currency: 'usd' },
+        { id: 'pay_n', currency: 'usd', reservationId: 'R-N' },
+        'sara',
+      );
       await told(4);
-      await journal.savePayment(payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'succeeded', amount: 5, currency: 'usd' }] }));
+      await journal.savePayment(
+        payment('pay_n', 'R-N', { refunds: [{ id: 'ref_n', status: 'succeeded', amount: 5, currency: 'usd' }] }),
+      );
       await told(5);
-      expect((await journal.payment('pay_n'))?.refunds).toMatchObject([{ id: 'ref_n', status: 'succeeded', operatorId: 'sara' }]);
+      expect((await journal.payment('pay_n'))?.refunds).toMatchObject([
+        { id: 'ref_n', status: 'succeeded', operatorId: 'sara' },
+      ]);
     } finally {
       await hearing.close();
     }
   });
 
-  it('writes each part of the service\'s word that changed alone (a save that finds nothing new writes nothing, never less)', async () => {
+  it("writes each part of the service's word that changed alone (a save that finds nothing new writes nothing, never less)", async () => {
     const journal = await open();
-    await journal.savePayment(payment('pay_c', 'R-C', { status: 'requires_action', nextAction: { type: 'redirect', url: 'https://a.example/1' } }));
+    await journal.savePayment(
+      payment('pay_c', 'R-C', {
+        status: 'requires_action',
+        nextAction: { type: 'redirect', url: 'https://a.example/1' },
+      }),
+    );
     const alone: [Record<string, unknown>, Partial<Record<string, unknown>>][] = [
       [{ nextAction: { type: 'redirect', url: 'https://a.example/2' } }, { nextActionUrl: 'https://a.example/2' }],
       [{ expiresAt: '2030-01-01T00:15:00Z' }, { expiresAt: '2030-01-01T00:15:00Z' }],
       [{ updatedAt: '2030-01-01T00:01:00Z' }, { updatedAt: '2030-01-01T00:01:00Z' }],
-      [{ amount: 12, originalAmount: 10 }, { amountCents: 1200, originalAmountCents: 1000 }],
+      [
+        { amount: 12, originalAmount: 10 },
+        { amountCents: 1200, originalAmountCents: 1000 },
+      ],
       [{ availableInstallments: [3, 6] }, { availableInstallments: [3, 6] }],
       [{ installments: { count: 3, perInstallment: 4 } }, { installments: { count: 3, perInstallmentCents: 400 } }],
-      [{ failure: { code: 'card_declined', message: 'Declined' } }, { failureCode: 'card_declined', failureMessage: 'Declined' }],
-      [{ failure: { code: 'card_declined', message: 'Declined again' } }, { failureCode: 'card_declined', failureMessage: 'Declined again' }],
+      [
+        { failure: { code: 'card_declined', message: 'Declined' } },
+        { failureCode: 'card_declined', failureMessage: 'Declined' },
+      ],
+      [
+        { failure: { code: 'card_declined', message: 'Declined again' } },
+        { failureCode: 'card_declined', failureMessage: 'Declined again' },
+      ],
     ];
-    let said: Record<string, unknown> = { status: 'requires_action', nextAction: { type: 'redirect', url: 'https://a.example/1' } };
+    let said: Record<string, unknown> = {
+      status: 'requires_action',
+      nextAction: { type: 'redirect', url: 'https://a.example/1' },
+    };
     for (const [change, stored] of alone) {
       said = { ...said, ...change };
       await journal.savePayment(payment('pay_c', 'R-C', said));
@@ -228,16 +342,27 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await journal.savePayment(payment('pay_s', 'R-S', { updatedAt: '2030-01-01T00:00:05Z', refunds: [succeeded] }));
       await late.savePayment(payment('pay_s', 'R-S', { status: 'processing', refunds: [pending] }));
       await late.saveRefund({ ...pending, paymentId: 'pay_s' }, { id: 'pay_s', currency: 'usd', reservationId: 'R-S' });
-      expect(await journal.payment('pay_s')).toMatchObject({ status: 'succeeded', refunds: [{ id: 'ref_s', status: 'succeeded' }] });
+      expect(await journal.payment('pay_s')).toMatchObject({
+        status: 'succeeded',
+        refunds: [{ id: 'ref_s', status: 'succeeded' }],
+      });
       // The refund's POST answered late (pending) still says who made it: that is taken, its status is not.
-      await late.saveRefund({ ...pending, paymentId: 'pay_s' }, { id: 'pay_s', currency: 'usd', reservationId: 'R-S' }, 'sara');
-      expect((await journal.payment('pay_s'))?.refunds).toMatchObject([{ id: 'ref_s', status: 'succeeded', operatorId: 'sara' }]);
+      await late.saveRefund(
+        { ...pending, paymentId: 'pay_s' },
+        { id: 'pay_s', currency: 'usd', reservationId: 'R-S' },
+        'sara',
+      );
+      expect((await journal.payment('pay_s'))?.refunds).toMatchObject([
+        { id: 'ref_s', status: 'succeeded', operatorId: 'sara' },
+      ]);
       // A final word after a final word is still the service's: written.
       await late.savePayment(payment('pay_s', 'R-S', { status: 'failed', refunds: [succeeded] }));
       expect(await journal.payment('pay_s')).toMatchObject({ status: 'failed' });
       if (hearing !== undefined) {
         await hearing.settle(6);
-        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(Array.from({ length: 6 }, () => 'pay_s'));
+        expect(hearing.heard.map((change) => change.kind === 'payment' && change.paymentId)).toEqual(
+          Array.from({ length: 6 }, () => 'pay_s'),
+        );
       }
     } finally {
       await hearing?.close();
@@ -254,15 +379,33 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
         await journal.savePayment(payment(id, 'R-K', { status: final, updatedAt: '2030-01-01T00:00:05Z' }));
         // The stale word says more than its status (an MSI amount changed before it expired): none of it is taken.
         await late.savePayment(payment(id, 'R-K', { status: stale, amount: 12, availableInstallments: [3] }));
-        expect(await journal.payment(id), `${final} then ${stale}`).toMatchObject({ status: final, amountCents: 1000, availableInstallments: [], updatedAt: '2030-01-01T00:00:05Z' });
+        expect(await journal.payment(id), `${final} then ${stale}`).toMatchObject({
+          status: final,
+          amountCents: 1000,
+          availableInstallments: [],
+          updatedAt: '2030-01-01T00:00:05Z',
+        });
       }
     }
     for (const final of ['succeeded', 'failed', 'canceled']) {
       const id = `ref_${final}`;
-      await journal.saveRefund({ id, paymentId: 'pay_succeeded_processing', status: final, amount: 5, currency: 'usd' }, { id: 'pay_succeeded_processing', ...reservation });
-      await late.saveRefund({ id, paymentId: 'pay_succeeded_processing', status: 'pending', amount: 5, currency: 'usd' }, { id: 'pay_succeeded_processing', ...reservation });
-      await late.savePayment(payment('pay_succeeded_processing', 'R-K', { refunds: [{ id, status: 'pending', amount: 5, currency: 'usd' }] }));
-      expect((await journal.payment('pay_succeeded_processing'))?.refunds.find((r) => r.id === id), `refund ${final} then pending`).toMatchObject({ status: final });
+      await journal.saveRefund(
+        { id, paymentId: 'pay_succeeded_processing', status: final, amount: 5, currency: 'usd' },
+        { id: 'pay_succeeded_processing', ...reservation },
+      );
+      await late.saveRefund(
+        { id, paymentId: 'pay_succeeded_processing', status: 'pending', amount: 5, currency: 'usd' },
+        { id: 'pay_succeeded_processing', ...reservation },
+      );
+      await late.savePayment(
+        payment('pay_succeeded_processing', 'R-K', {
+          refunds: [{ id, status: 'pending', amount: 5, currency: 'usd' }],
+        }),
+      );
+      expect(
+        (await journal.payment('pay_succeeded_processing'))?.refunds.find((r) => r.id === id),
+        `refund ${final} then pending`,
+      ).toMatchObject({ status: final });
     }
   });
 
@@ -271,12 +414,20 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     const late = await other();
     // A failed payment took nothing; the service now says something this app does not know. Kept as failed, the
     // reservation's balance would offer its amount to charge again (main/payments/balance.ts counts an unknown status).
-    await journal.savePayment(payment('pay_u', 'R-U', { status: 'failed', failure: { code: 'card_declined', message: 'Declined' } }));
+    await journal.savePayment(
+      payment('pay_u', 'R-U', { status: 'failed', failure: { code: 'card_declined', message: 'Declined' } }),
+    );
     await late.savePayment(payment('pay_u', 'R-U', { status: 'under_review' }));
     expect(await journal.payment('pay_u')).toMatchObject({ status: 'under_review' });
     // The same for a refund that moved no money (it would not count against what is left to refund).
-    await journal.saveRefund({ id: 'ref_u', paymentId: 'pay_u', status: 'failed', amount: 5, currency: 'usd' }, { id: 'pay_u', currency: 'usd', reservationId: 'R-U' });
-    await late.saveRefund({ id: 'ref_u', paymentId: 'pay_u', status: 'under_review', amount: 5, currency: 'usd' }, { id: 'pay_u', currency: 'usd', reservationId: 'R-U' });
+    await journal.saveRefund(
+      { id: 'ref_u', paymentId: 'pay_u', status: 'failed', amount: 5, currency: 'usd' },
+      { id: 'pay_u', currency: 'usd', reservationId: 'R-U' },
+    );
+    await late.saveRefund(
+      { id: 'ref_u', paymentId: 'pay_u', status: 'under_review', amount: 5, currency: 'usd' },
+      { id: 'pay_u', currency: 'usd', reservationId: 'R-U' },
+    );
     expect((await journal.payment('pay_u'))?.refunds).toMatchObject([{ id: 'ref_u', status: 'under_review' }]);
     expect(await journal.unsettledPaymentIds()).toEqual(['pay_u']);
   });
@@ -288,7 +439,13 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     expect(hearing === undefined).toBe(backend.name === 'sqlite');
     try {
       const refund = await journal.begin(op({ kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1' }));
-      expect(refund).toMatchObject({ state: 'pending', kind: 'refund', reservationId: 'cun-6b3d8f', paymentId: 'pay_t1', deskId: DESK_A.deskId });
+      expect(refund).toMatchObject({
+        state: 'pending',
+        kind: 'refund',
+        reservationId: 'cun-6b3d8f',
+        paymentId: 'pay_t1',
+        deskId: DESK_A.deskId,
+      });
       const charge = await journal.begin(op({ reservationId: 'SJD-1' }));
       await journal.settle(refund.key, { state: 'done', resultId: 're_t1', httpStatus: 201 }, 2_000);
       await journal.settle(refund.key, { state: 'failed', errorCode: 'late', httpStatus: 500 }, 3_000);
@@ -296,8 +453,19 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       expect(await journal.operation(refund.operationId)).toMatchObject({ state: 'done', resultId: 're_t1' });
       if (hearing !== undefined) {
         await hearing.settle(4);
-        const ofRefund = { kind: 'operation', deskId: DESK_A.deskId, operationId: refund.operationId, reservationKey: 'CUN6B3D8F', paymentId: 'pay_t1' };
-        const ofCharge = { kind: 'operation', deskId: DESK_A.deskId, operationId: charge.operationId, reservationKey: 'SJD1' };
+        const ofRefund = {
+          kind: 'operation',
+          deskId: DESK_A.deskId,
+          operationId: refund.operationId,
+          reservationKey: 'CUN6B3D8F',
+          paymentId: 'pay_t1',
+        };
+        const ofCharge = {
+          kind: 'operation',
+          deskId: DESK_A.deskId,
+          operationId: charge.operationId,
+          reservationKey: 'SJD1',
+        };
         expect(hearing.heard).toEqual([ofRefund, ofCharge, ofRefund, ofCharge]);
       }
     } finally {
@@ -307,7 +475,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
 
   it('reads the payments of many ids at once, with their refunds; an id it does not hold is left out', async () => {
     const journal = await open();
-    await journal.savePayment(payment('pay_m1', 'R-M', { refunds: [{ id: 'ref_m1', status: 'succeeded', amount: 5, currency: 'usd' }] }));
+    await journal.savePayment(
+      payment('pay_m1', 'R-M', { refunds: [{ id: 'ref_m1', status: 'succeeded', amount: 5, currency: 'usd' }] }),
+    );
     await journal.savePayment(payment('pay_m2', 'R-M'));
     const read = await journal.payments(['pay_m2', 'pay_m1', 'pay_missing']);
     expect(read.map((p) => [p.id, p.refunds.map((r) => r.id)]).sort()).toEqual([
@@ -340,7 +510,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
     it('one unanswered payment per reservation, typed any way: two desks beginning at once, one begins', async () => {
       const a = await open(DESK_A);
       const b = await other(DESK_B);
-      const results = await Promise.allSettled([a.begin(op({ reservationId: 'CUN-6B3D8F' })), b.begin(op({ reservationId: 'cun6b3d8f' }))]);
+      const results = await Promise.allSettled([
+        a.begin(op({ reservationId: 'CUN-6B3D8F' })),
+        b.begin(op({ reservationId: 'cun6b3d8f' })),
+      ]);
       const begun = results.filter((r): r is PromiseFulfilledResult<Operation> => r.status === 'fulfilled');
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(begun).toHaveLength(1);
@@ -349,20 +522,26 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       // Once answered, the reservation is free for the next one.
       const first = begun[0]?.value as Operation;
       await a.settle(first.key, { state: 'failed', errorCode: 'card_declined', httpStatus: 402 }, 1);
-      await expect(b.begin(op({ reservationId: 'CUN-6B3D8F' }))).resolves.toMatchObject({ state: 'pending', deskId: DESK_B.deskId });
+      await expect(b.begin(op({ reservationId: 'CUN-6B3D8F' }))).resolves.toMatchObject({
+        state: 'pending',
+        deskId: DESK_B.deskId,
+      });
     });
 
     it('no two refunds in flight for one payment: two desks at once, one begins', async () => {
       const a = await open(DESK_A);
       const b = await other(DESK_B);
-      const refund = (): Begin => op({ kind: 'refund', payload: { reason: 'duplicate' }, reservationId: 'R-REF', paymentId: 'pay_r' });
+      const refund = (): Begin =>
+        op({ kind: 'refund', payload: { reason: 'duplicate' }, reservationId: 'R-REF', paymentId: 'pay_r' });
       const results = await Promise.allSettled([a.begin(refund()), b.begin(refund())]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused.map((r) => r.reason as unknown)).toEqual([expect.any(UniqueViolationError)]);
       expect(await b.pendingRefundsOf('pay_r')).toHaveLength(1);
       // A refund of another payment, or of this one once answered, goes.
-      await expect(b.begin(op({ kind: 'refund', payload: { reason: 'duplicate' }, paymentId: 'pay_other' }))).resolves.toMatchObject({ state: 'pending' });
+      await expect(
+        b.begin(op({ kind: 'refund', payload: { reason: 'duplicate' }, paymentId: 'pay_other' })),
+      ).resolves.toMatchObject({ state: 'pending' });
     });
 
     it('one change of a payment at a time: two desks taking its lease at once, one holds it; the other is told who, until it is released or expires', async () => {
@@ -371,9 +550,14 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       const [atA, atB] = await Promise.all([a.takeLease('pay_l', 'ana', 60_000), b.takeLease('pay_l', 'sam', 60_000)]);
       const taken = [atA, atB].filter((lease) => 'token' in lease);
       expect(taken).toHaveLength(1);
-      const holder = 'token' in atA ? { desk: a, deskId: DESK_A.deskId, operatorId: 'ana', lease: atA } : { desk: b, deskId: DESK_B.deskId, operatorId: 'sam', lease: atB };
+      const holder =
+        'token' in atA
+          ? { desk: a, deskId: DESK_A.deskId, operatorId: 'ana', lease: atA }
+          : { desk: b, deskId: DESK_B.deskId, operatorId: 'sam', lease: atB };
       const waiting = holder.desk === a ? b : a;
-      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({ heldBy: { deskId: holder.deskId, operatorId: holder.operatorId } });
+      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({
+        heldBy: { deskId: holder.deskId, operatorId: holder.operatorId },
+      });
       // Another payment is free.
       expect(await waiting.takeLease('pay_other', 'sue', 60_000)).toHaveProperty('token');
       if (!('token' in holder.lease)) throw new Error('not taken');
@@ -384,7 +568,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the journal on $name', (backen
       await holder.desk.releaseLease('pay_l', holder.lease.token);
       // A holder that stopped (its lease expired: here at once) does not hold the payment for ever.
       expect(await holder.desk.takeLease('pay_l', 'ana', 60_000)).toHaveProperty('token');
-      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({ heldBy: { deskId: holder.desk === a ? DESK_A.deskId : DESK_B.deskId, operatorId: 'ana' } });
+      expect(await waiting.takeLease('pay_l', 'sue', 60_000)).toEqual({
+        heldBy: { deskId: holder.desk === a ? DESK_A.deskId : DESK_B.deskId, operatorId: 'ana' },
+      });
     });
 
     it('counts refund operations of every desk for the daily cap', async () => {
@@ -415,7 +601,11 @@ describe('a journal.db of the SqliteFile era', () => {
 
   /** A journal.db as today's app wrote it (SqliteFile with its migrations), with rows. */
   function writtenByTodaysApp(): void {
-    const old = new SqliteFile(join(dir, 'journal.db'), { label: 'journal', migrations: LEGACY_SQLITE_MIGRATIONS, pragmas: ['foreign_keys = ON'] });
+    const old = new SqliteFile(join(dir, 'journal.db'), {
+      label: 'journal',
+      migrations: LEGACY_SQLITE_MIGRATIONS,
+      pragmas: ['foreign_keys = ON'],
+    });
     const insert = old.db.prepare(
       `INSERT INTO operations (key, operation_id, kind, fingerprint, payload, resendable, state, reservation_id, operator_id, payment_id, created_at)
        VALUES (?, ?, 'create_payment', 'f', '{"amount":10}', 1, ?, ?, 'ana', NULL, ?)`,
@@ -430,8 +620,16 @@ describe('a journal.db of the SqliteFile era', () => {
          VALUES ('pay_1', 'htl-1', 'ana', 'mth_1', 'succeeded', 1050, 'usd', '{}', '2026-01-01T00:00:00Z', NULL)`,
       )
       .run();
-    old.db.prepare(`INSERT INTO refunds (id, payment_id, amount_cents, currency, status, operator_id, created_at) VALUES ('re_1', 'pay_1', NULL, 'usd', 'pending', NULL, NULL)`).run();
-    old.db.prepare(`INSERT INTO methods (id, reservation_id, brand, last4, exp_month, exp_year, created_at, kept_by, kept_at) VALUES ('mth_1', 'htl-1', 'visa', '4242', 1, 2030, 'x', 'ana', 'y')`).run();
+    old.db
+      .prepare(
+        `INSERT INTO refunds (id, payment_id, amount_cents, currency, status, operator_id, created_at) VALUES ('re_1', 'pay_1', NULL, 'usd', 'pending', NULL, NULL)`,
+      )
+      .run();
+    old.db
+      .prepare(
+        `INSERT INTO methods (id, reservation_id, brand, last4, exp_month, exp_year, created_at, kept_by, kept_at) VALUES ('mth_1', 'htl-1', 'visa', '4242', 1, 2030, 'x', 'ana', 'y')`,
+      )
+      .run();
     expect(old.schemaVersion).toBe(4);
     old.close();
   }
@@ -445,7 +643,11 @@ describe('a journal.db of the SqliteFile era', () => {
         ['o-1', DESK_A.deskId],
         ['o-2', DESK_A.deskId],
       ]);
-      expect(await journal.payment('pay_1')).toMatchObject({ amountCents: 1050, deskId: DESK_A.deskId, refunds: [{ id: 're_1', amountCents: undefined }] });
+      expect(await journal.payment('pay_1')).toMatchObject({
+        amountCents: 1050,
+        deskId: DESK_A.deskId,
+        refunds: [{ id: 're_1', amountCents: undefined }],
+      });
       expect((await journal.paymentsOf('HTL1')).map((p) => p.id)).toEqual(['pay_1']);
       expect(await journal.methodsOf('HTL-1')).toMatchObject([{ id: 'mth_1', keptBy: 'ana' }]);
       // The reservation is held by the older unanswered payment; the second (the old defect) is still this desk's to recover.

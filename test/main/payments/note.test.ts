@@ -30,13 +30,18 @@ describe('a payment note', () => {
       secrets: { read: () => Promise.resolve(sim.clientSecret) },
       journal,
       fetch: async (input, init) => {
-        sent.push(`${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).pathname} ${typeof init?.body === 'string' ? init.body : ''}`);
+        sent.push(
+          `${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).pathname} ${typeof init?.body === 'string' ? init.body : ''}`,
+        );
         return fetch(input, init);
       },
       sleep: () => Promise.resolve(),
     });
     const who = { reservationId: 'HTL-2041', operatorId: 'agent-7' };
-    const method = await engine.tokenize({ card: { number: '4000004840000008', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' }, ...who });
+    const method = await engine.tokenize({
+      card: { number: '4000004840000008', expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvv: '123' },
+      ...who,
+    });
     const before = sent.length;
     for (const note of [...CARD_SPELLINGS.map((s) => `Pagó con ${s.text}`), ...CVV_PHRASES.map((p) => p.text)]) {
       const refusal = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'mxn', ...who, note }).then(
@@ -48,11 +53,22 @@ describe('a payment note', () => {
     }
     expect(sent.slice(before)).toEqual([]);
     // An ordinary note goes as metadata.
-    const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'mxn', ...who, note: 'Depósito, tel. +52 998 123 4567' });
+    const paid = await engine.pay({
+      methodId: method.id,
+      amountCents: 10000,
+      currency: 'mxn',
+      ...who,
+      note: 'Depósito, tel. +52 998 123 4567',
+    });
     expect(paid.id).toMatch(/^pay_/);
     expect(sent.at(-1)).toContain('Depósito');
     await engine.close();
     await journal.close();
-    expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+    expect(
+      pansInFolder(
+        dir,
+        CARD_SPELLINGS.map((s) => s.digits),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,7 +1,13 @@
 // The poller's schedule under fake timers with a scripted read, then once against the simulator over real HTTP.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServiceClient, simulatorConfig, ServiceError, TokenManager, type PaymentResource } from '../../../main/payments';
+import {
+  ServiceClient,
+  simulatorConfig,
+  ServiceError,
+  TokenManager,
+  type PaymentResource,
+} from '../../../main/payments';
 import { Poller, isSettled, type PollerDeps } from '../../../main/payments/poller';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 
@@ -72,7 +78,17 @@ function harness(script: Step[], options: Partial<PollerDeps> = {}) {
     onError: (paymentId, error) => errors.push({ paymentId, error }),
     ...options,
   });
-  return { poller, t0, starts, ends, reads, updates, errors, maxRunning: () => maxRunning, elapsed: () => Date.now() - t0 };
+  return {
+    poller,
+    t0,
+    starts,
+    ends,
+    reads,
+    updates,
+    errors,
+    maxRunning: () => maxRunning,
+    elapsed: () => Date.now() - t0,
+  };
 }
 
 const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
@@ -112,7 +128,11 @@ describe('Poller (fake timers)', () => {
   });
 
   it.each(['succeeded', 'failed', 'expired'])('stops by itself at %s', async (status) => {
-    const h = harness([payment(), payment({ status: 'requires_action', nextAction: { url: 'https://x/1' } }), payment({ status })]);
+    const h = harness([
+      payment(),
+      payment({ status: 'requires_action', nextAction: { url: 'https://x/1' } }),
+      payment({ status }),
+    ]);
     h.poller.follow(ID);
     await advance(7000);
     expect(h.starts).toEqual([1000, 3000, 7000]);
@@ -239,7 +259,10 @@ describe('Poller (fake timers)', () => {
   });
 
   it('does not overlap a read left running by stop() with the next follow', async () => {
-    const h = harness([new Slow(payment({ status: 'requires_action', nextAction: { url: 'https://x/old' } }), 5000), payment()]);
+    const h = harness([
+      new Slow(payment({ status: 'requires_action', nextAction: { url: 'https://x/old' } }), 5000),
+      payment(),
+    ]);
     h.poller.follow(ID);
     await advance(2000); // read 1 runs from 1000 to 6000
     h.poller.stop(ID);
@@ -311,19 +334,35 @@ describe('Poller (fake timers)', () => {
       base,
       payment({ updatedAt: '2030-01-01T00:00:05.000Z', metadata: { note: 'x' } }), // invisible
       payment({ status: 'requires_action', nextAction: { type: 'three_d_secure', url: 'https://x/a' } }),
-      payment({ status: 'requires_action', nextAction: { type: 'three_d_secure', url: 'https://x/a' }, availableInstallments: [3] }), // invisible
+      payment({
+        status: 'requires_action',
+        nextAction: { type: 'three_d_secure', url: 'https://x/a' },
+        availableInstallments: [3],
+      }), // invisible
       payment({ status: 'requires_action', nextAction: { type: 'three_d_secure', url: 'https://x/b' } }),
       payment({ status: 'processing' }),
       payment({ status: 'processing', amount: 2400 }),
       payment({ status: 'processing', amount: 2400, installments: { count: 3, perInstallment: 800 } }),
       payment({ status: 'processing', amount: 2400, installments: { count: 6, perInstallment: 400 } }),
-      payment({ status: 'processing', amount: 2400, installments: { count: 6, perInstallment: 400 }, failure: { code: 'processing_error' } }),
-      payment({ status: 'processing', amount: 2400, installments: { count: 6, perInstallment: 400 }, failure: { code: 'processing_error' } }),
+      payment({
+        status: 'processing',
+        amount: 2400,
+        installments: { count: 6, perInstallment: 400 },
+        failure: { code: 'processing_error' },
+      }),
+      payment({
+        status: 'processing',
+        amount: 2400,
+        installments: { count: 6, perInstallment: 400 },
+        failure: { code: 'processing_error' },
+      }),
     ]);
     h.poller.follow(ID);
     await advance(1000 + 2000 + 4000 + 8000 + 16000 + 30_000 * 6);
     expect(h.reads).toHaveLength(11);
-    expect(h.updates.map((p) => [p.status, p.amount, p.nextAction?.url, p.installments?.count, p.failure?.code])).toEqual([
+    expect(
+      h.updates.map((p) => [p.status, p.amount, p.nextAction?.url, p.installments?.count, p.failure?.code]),
+    ).toEqual([
       ['processing', 1500, undefined, undefined, undefined],
       ['requires_action', 1500, 'https://x/a', undefined, undefined],
       ['requires_action', 1500, 'https://x/b', undefined, undefined],

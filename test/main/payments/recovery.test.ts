@@ -80,8 +80,21 @@ async function openEngine() {
     const url = input instanceof Request ? input.url : String(input);
     const base = [sim.baseUrl, sim.cdeUrl, sim.authUrl].find((b) => url.startsWith(b + '/')) ?? '';
     const response = await fetch(input, init);
-    const error: unknown = response.ok ? undefined : await response.clone().json().catch(() => undefined);
-    const code = typeof error === 'object' && error !== null && 'error' in error && typeof error.error === 'object' && error.error !== null && 'code' in error.error ? String(error.error.code) : undefined;
+    const error: unknown = response.ok
+      ? undefined
+      : await response
+          .clone()
+          .json()
+          .catch(() => undefined);
+    const code =
+      typeof error === 'object' &&
+      error !== null &&
+      'error' in error &&
+      typeof error.error === 'object' &&
+      error.error !== null &&
+      'code' in error.error
+        ? String(error.error.code)
+        : undefined;
     sent.push({
       request: `${init?.method ?? 'GET'} ${url.slice(base.length).replace(/pay_[0-9a-f]{32}/, '{id}')}`,
       key: new Headers(init?.headers).get('idempotency-key'),
@@ -107,7 +120,10 @@ async function tokenizedMethod(): Promise<string> {
   const { engine, journal } = await openEngine();
   await engine.recover();
   const method = await engine.tokenize({ card: VISA, ...who });
-  engines.splice(engines.findIndex((e) => e.engine === engine), 1);
+  engines.splice(
+    engines.findIndex((e) => e.engine === engine),
+    1,
+  );
   await engine.close();
   await journal.close();
   return method.id;
@@ -136,8 +152,15 @@ function crashChild(job: CrashJob): Promise<{ child: ChildProcess; line: string;
 }
 
 /** POST {baseUrl}/payments straight to the service, outside the engine. */
-async function rawCreatePayment(key: string, body: unknown): Promise<{ status: number; replayed: string | null; id: unknown }> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
+async function rawCreatePayment(
+  key: string,
+  body: unknown,
+): Promise<{ status: number; replayed: string | null; id: unknown }> {
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sim.clientId,
+    client_secret: sim.clientSecret,
+  });
   const tokenResponse = await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form });
   expect(tokenResponse.status).toBe(200);
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
@@ -162,7 +185,8 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
     '%s: one payment in the journal and at the service, under the original key',
     async (point, replayExpected) => {
       const methodId = await tokenizedMethod();
-      if (point === 'after-send') await control('faults', { operation: 'POST /payments', fault: 'delay', count: 1, delayMs: HOLD_MS });
+      if (point === 'after-send')
+        await control('faults', { operation: 'POST /payments', fault: 'delay', count: 1, delayMs: HOLD_MS });
       const operationId = randomUUID();
       const { child, line, at } = await crashChild({
         point,
@@ -185,7 +209,12 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
       // What the crash left: the operation journaled and unanswered, no payment (the after-answer
       // transaction was never committed).
       const crashed = await journal.operation(operationId);
-      expect(crashed).toMatchObject({ kind: 'create_payment', state: 'pending', resendable: true, resultId: undefined });
+      expect(crashed).toMatchObject({
+        kind: 'create_payment',
+        state: 'pending',
+        resendable: true,
+        resultId: undefined,
+      });
       const key = crashed?.key ?? '';
       expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
 
@@ -220,12 +249,16 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
       expect(creates.map((s) => [s.key, s.status, s.replayed])).toEqual([[key, 201, replayExpected]]);
 
       const journaled = await journal.paymentsOf(who.reservationId);
-      expect(journaled.map((p) => [p.id, p.status, p.amountCents, p.operatorId])).toEqual([[paymentId, 'processing', 24550, who.operatorId]]);
+      expect(journaled.map((p) => [p.id, p.status, p.amountCents, p.operatorId])).toEqual([
+        [paymentId, 'processing', 24550, who.operatorId],
+      ]);
 
       // The true status, once the service has processed it.
       await advance(PROCESSING_DELAY_MS / 1000 + 1);
       expect((await engine.getPayment(paymentId)).status).toBe('succeeded');
-      expect((await journal.paymentsOf(who.reservationId)).map((p) => [p.id, p.status])).toEqual([[paymentId, 'succeeded']]);
+      expect((await journal.paymentsOf(who.reservationId)).map((p) => [p.id, p.status])).toEqual([
+        [paymentId, 'succeeded'],
+      ]);
       expect((await engine.listReservation(who.reservationId)).payments).toHaveLength(1);
 
       // The service holds one payment for the key: the same key and body again is a replay of it.
@@ -240,7 +273,13 @@ describe('recovery of operations that must not be re-sent', () => {
   it('a payment unanswered for over 24 h is marked for reconciliation, a pending tokenization abandoned; neither is sent', async () => {
     const methodId = await tokenizedMethod();
     const { engine, journal, sent } = await openEngine();
-    const body = { methodId, amount: 80, currency: 'usd', reservationId: who.reservationId, metadata: { agent: who.operatorId } };
+    const body = {
+      methodId,
+      amount: 80,
+      currency: 'usd',
+      reservationId: who.reservationId,
+      metadata: { agent: who.operatorId },
+    };
     const stale = await journal.begin({
       key: randomUUID(),
       operationId: randomUUID(),
@@ -263,9 +302,24 @@ describe('recovery of operations that must not be re-sent', () => {
     });
 
     const report = await engine.recover();
-    expect(report).toEqual({ resent: [], failed: [], abandoned: [tokenize.operationId], reconcile: [stale.operationId], following: [] });
-    expect(await journal.operation(stale.operationId)).toMatchObject({ state: 'reconcile', errorCode: 'unanswered_24h', resultId: undefined, key: stale.key });
-    expect(await journal.operation(tokenize.operationId)).toMatchObject({ state: 'abandoned', errorCode: 'card_not_kept', resultId: undefined });
+    expect(report).toEqual({
+      resent: [],
+      failed: [],
+      abandoned: [tokenize.operationId],
+      reconcile: [stale.operationId],
+      following: [],
+    });
+    expect(await journal.operation(stale.operationId)).toMatchObject({
+      state: 'reconcile',
+      errorCode: 'unanswered_24h',
+      resultId: undefined,
+      key: stale.key,
+    });
+    expect(await journal.operation(tokenize.operationId)).toMatchObject({
+      state: 'abandoned',
+      errorCode: 'card_not_kept',
+      resultId: undefined,
+    });
     expect((await journal.operationsInState('reconcile')).map((o) => o.operationId)).toEqual([stale.operationId]);
     expect((await journal.operationsInState('abandoned')).map((o) => o.operationId)).toEqual([tokenize.operationId]);
     expect(await journal.pendingOperations()).toEqual([]);
@@ -294,7 +348,13 @@ describe('recovery of operations that must not be re-sent', () => {
       key: randomUUID(),
       operationId,
       kind: 'create_payment',
-      payload: { methodId, amount: 80, currency: 'usd', reservationId: who.reservationId, metadata: { agent: who.operatorId } },
+      payload: {
+        methodId,
+        amount: 80,
+        currency: 'usd',
+        reservationId: who.reservationId,
+        metadata: { agent: who.operatorId },
+      },
       resendable: true,
       paymentId: undefined,
       createdAt: Date.now() - DAY_MS - 60 * 60 * 1000,
@@ -308,7 +368,11 @@ describe('recovery of operations that must not be re-sent', () => {
     );
     expect(sent.filter((s) => s.request === 'POST /payments')).toEqual([]);
     expect(retried).toMatchObject({ refused: { kind: 'invalid_input', code: 'operation_needs_reconciliation' } });
-    expect(await journal.operation(operationId)).toMatchObject({ state: 'reconcile', key: stale.key, resultId: undefined });
+    expect(await journal.operation(operationId)).toMatchObject({
+      state: 'reconcile',
+      key: stale.key,
+      resultId: undefined,
+    });
     expect(await journal.paymentsOf(who.reservationId)).toEqual([]);
   });
 });

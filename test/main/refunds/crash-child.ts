@@ -41,7 +41,12 @@ const Job = z.strictObject({
   clientSecret: z.string().min(1),
   requestId: z.uuid(),
   paymentId: z.string().regex(/^pay_[0-9a-f]{32}$/),
-  approver: z.strictObject({ id: z.string().min(1), displayName: z.string().min(1), role: z.enum(['supervisor', 'admin']), disabled: z.literal(false) }),
+  approver: z.strictObject({
+    id: z.string().min(1),
+    displayName: z.string().min(1),
+    role: z.enum(['supervisor', 'admin']),
+    disabled: z.literal(false),
+  }),
 });
 
 /** Stops right after the approval is durably written, before the desk hands the refund to the engine. */
@@ -75,7 +80,11 @@ function haltAfterBegin(): void {
     }
     return stored;
   };
-  Journal.prototype.transaction = async function <T>(this: Journal, fn: (journal: Journal) => Promise<T>, options?: Parameters<Journal['transaction']>[1]): Promise<T> {
+  Journal.prototype.transaction = async function <T>(
+    this: Journal,
+    fn: (journal: Journal) => Promise<T>,
+    options?: Parameters<Journal['transaction']>[1],
+  ): Promise<T> {
     depth++;
     let committed = false;
     try {
@@ -104,10 +113,17 @@ async function main(): Promise<void> {
     secrets: { read: () => Promise.resolve(job.clientSecret) },
     journal,
     fetch,
-    ...(job.point === 'after-send' ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments/${job.paymentId}/refunds`)) } : {}),
+    ...(job.point === 'after-send'
+      ? { fetch: haltAfterSend(new URL(`${job.baseUrl}/payments/${job.paymentId}/refunds`)) }
+      : {}),
   });
   await engine.recover();
-  const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('no override in the crash harness')) });
+  const desk = new RefundDesk({
+    engine,
+    requests,
+    history: journal,
+    verifyApprover: () => Promise.reject(new Error('no override in the crash harness')),
+  });
   await desk.reconcile();
   const approved = await desk.approve(job.requestId, job.approver);
   say(`UNEXPECTED approve() returned ${approved.request.status} without reaching ${job.point}`);

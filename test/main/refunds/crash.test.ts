@@ -99,8 +99,18 @@ async function openDesk() {
   };
   const journal = await openJournal(dirname(journalPath));
   const requests = await RefundRequests.open(embeddedStorage(dirname(requestsPath)), { deskId: CRASH_DESK_ID });
-  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: observing });
-  const desk = new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const engine = new PaymentEngine({
+    config: simulatorConfig(sim),
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    journal,
+    fetch: observing,
+  });
+  const desk = new RefundDesk({
+    engine,
+    requests,
+    history: journal,
+    verifyApprover: () => Promise.reject(new Error('not used here')),
+  });
   const handle = { engine, journal, requests };
   opened.push(handle);
   return {
@@ -121,13 +131,28 @@ async function paymentAndRequest(): Promise<{ paymentId: string; requestId: stri
   const { engine, desk, close } = await openDesk();
   await engine.recover();
   const method = await engine.tokenize({ card: CARD, reservationId: RESERVATION, operatorId: ANA.id });
-  let payment = await engine.pay({ methodId: method.id, amountCents: 15000, currency: 'usd', reservationId: RESERVATION, operatorId: ANA.id });
+  let payment = await engine.pay({
+    methodId: method.id,
+    amountCents: 15000,
+    currency: 'usd',
+    reservationId: RESERVATION,
+    operatorId: ANA.id,
+  });
   for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
     await sleep(20);
     payment = await engine.getPayment(payment.id);
   }
   expect(payment).toMatchObject({ status: 'succeeded', refundableCents: 15000, refunds: [] });
-  const request = await desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 6000, reason: 'requested_by_customer', note: 'Late checkout charged twice.' }, ANA);
+  const request = await desk.request(
+    {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 6000,
+      reason: 'requested_by_customer',
+      note: 'Late checkout charged twice.',
+    },
+    ANA,
+  );
   expect(request).toMatchObject({ status: 'pending', requestedBy: 'ana', amountCents: 6000 });
   await close();
   return { paymentId: payment.id, requestId: request.id };
@@ -136,7 +161,11 @@ async function paymentAndRequest(): Promise<{ paymentId: string; requestId: stri
 type CrashPoint = 'after-decision' | 'after-journal' | 'after-send';
 
 /** Starts the child and resolves with its first `AT …` line; rejects on anything else. */
-function crashChild(point: CrashPoint, paymentId: string, requestId: string): Promise<{ child: ChildProcess; line: string }> {
+function crashChild(
+  point: CrashPoint,
+  paymentId: string,
+  requestId: string,
+): Promise<{ child: ChildProcess; line: string }> {
   const job = {
     point,
     journalPath,
@@ -155,11 +184,17 @@ function crashChild(point: CrashPoint, paymentId: string, requestId: string): Pr
 
 /** GET {baseUrl}/payments/{id} straight from the service, outside any engine (and so outside the journal). */
 async function serviceRefunds(paymentId: string): Promise<{ id: string; amount: number; status: string }[]> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sim.clientId,
+    client_secret: sim.clientSecret,
+  });
   const tokenResponse = await fetch(`${sim.authUrl}/oauth2/token`, { method: 'POST', body: form });
   expect(tokenResponse.status).toBe(200);
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  const response = await fetch(`${sim.baseUrl}/payments/${paymentId}`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await fetch(`${sim.baseUrl}/payments/${paymentId}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   const payment = (await response.json()) as { refunds: { id: string; amount: number; status: string }[] };
   return payment.refunds.map(({ id, amount, status }) => ({ id, amount, status }));
@@ -176,7 +211,13 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     '%s: one refund at the service and in the journal, under the original key; the request learns it',
     async (point, replayExpected) => {
       const { paymentId, requestId } = await paymentAndRequest();
-      if (point === 'after-send') await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'delay', count: 1, delayMs: HOLD_MS });
+      if (point === 'after-send')
+        await control('faults', {
+          operation: 'POST /payments/{id}/refunds',
+          fault: 'delay',
+          count: 1,
+          delayMs: HOLD_MS,
+        });
       const { child, line } = await crashChild(point, paymentId, requestId);
       expect(line).toBe(`AT ${point}`);
       await sigkill(child);
@@ -196,9 +237,22 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
 
       const { engine, journal, requests, desk, sent } = await openDesk();
       // What the crash left: the approval written with both ids, its refund journaled and unanswered.
-      expect(await requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', override: false, refundId: undefined });
+      expect(await requests.get(requestId)).toMatchObject({
+        status: 'approved',
+        requestedBy: 'ana',
+        decidedBy: 'sam',
+        override: false,
+        refundId: undefined,
+      });
       const crashed = await journal.operation(requestId);
-      expect(crashed).toMatchObject({ kind: 'refund', state: 'pending', resendable: true, paymentId, operatorId: 'sam', resultId: undefined });
+      expect(crashed).toMatchObject({
+        kind: 'refund',
+        state: 'pending',
+        resendable: true,
+        paymentId,
+        operatorId: 'sam',
+        resultId: undefined,
+      });
       const key = crashed?.key ?? '';
       expect(key).toMatch(/^[0-9a-f-]{36}$/);
       expect((await journal.payment(paymentId))?.refunds).toEqual([]);
@@ -220,9 +274,19 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
 
       // The service holds one refund, the journal the same one (the approver's), the request knows it.
       expect(await serviceRefunds(paymentId)).toEqual([{ id: refundId, amount: 60, status: 'succeeded' }]);
-      expect((await journal.payment(paymentId))?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([[refundId, 6000, 'sam']]);
-      expect(await requests.get(requestId)).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId, failure: undefined });
-      expect(await desk.requestsFor(paymentId)).toMatchObject([{ id: requestId, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId }]);
+      expect((await journal.payment(paymentId))?.refunds.map((r) => [r.id, r.amountCents, r.operatorId])).toEqual([
+        [refundId, 6000, 'sam'],
+      ]);
+      expect(await requests.get(requestId)).toMatchObject({
+        status: 'approved',
+        requestedBy: 'ana',
+        decidedBy: 'sam',
+        refundId,
+        failure: undefined,
+      });
+      expect(await desk.requestsFor(paymentId)).toMatchObject([
+        { id: requestId, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', refundId },
+      ]);
 
       // A second start finds nothing to do; approving again from the queue answers the same refund.
       sent.splice(0);
@@ -264,7 +328,10 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     // The closed request is not approved again by accident; the agent asks again and that one is refunded once.
     await expect(desk.approve(requestId, SAM)).rejects.toMatchObject({ code: 'request_closed' });
     expect(await journal.operation(requestId)).toBeUndefined();
-    const retry = await desk.request({ requestId: randomUUID(), paymentId, amountCents: 6000, reason: 'requested_by_customer' }, ANA);
+    const retry = await desk.request(
+      { requestId: randomUUID(), paymentId, amountCents: 6000, reason: 'requested_by_customer' },
+      ANA,
+    );
     const approved = await desk.approve(retry.id, SAM);
     expect(approved.request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
     expect(approved.payment).toMatchObject({ refundableCents: 9000 });

@@ -45,13 +45,30 @@ afterEach(async () => {
   }
 });
 
-async function openDesk(storage: Promise<Storage>, identity: { deskId: string }, history?: (journal: Journal) => RefundHistory, now?: () => number): Promise<Desk> {
+async function openDesk(
+  storage: Promise<Storage>,
+  identity: { deskId: string },
+  history?: (journal: Journal) => RefundHistory,
+  now?: () => number,
+): Promise<Desk> {
   const journal = await Journal.open(await storage, identity);
-  const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch, ...(now ? { now } : {}) });
+  const engine = new PaymentEngine({
+    config: simulatorConfig(sim),
+    secrets: { read: () => Promise.resolve(sim.clientSecret) },
+    journal,
+    fetch,
+    ...(now ? { now } : {}),
+  });
   // The refund requests stay in each desk's own file here (their store moves to the center separately).
   const dir = mkdtempSync(join(tmpdir(), 'refund-center-'));
   const requests = await RefundRequests.open(embeddedStorage(dir), identity);
-  const refunds = new RefundDesk({ engine, requests, history: history?.(journal) ?? journal, timeZone: 'UTC', verifyApprover: () => Promise.reject(new Error('not used here')) });
+  const refunds = new RefundDesk({
+    engine,
+    requests,
+    history: history?.(journal) ?? journal,
+    timeZone: 'UTC',
+    verifyApprover: () => Promise.reject(new Error('not used here')),
+  });
   const desk = { journal, engine, requests, refunds, dir };
   opened.push(desk);
   return desk;
@@ -60,7 +77,13 @@ async function openDesk(storage: Promise<Storage>, identity: { deskId: string },
 async function succeededPayment(desk: Desk, amountCents: number): Promise<PaymentView> {
   const reservationId = `HTL-CAP-${randomUUID().slice(0, 6)}`;
   const card = await desk.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
-  let payment = await desk.engine.pay({ methodId: card.id, amountCents, currency: 'usd', reservationId, operatorId: 'ana' });
+  let payment = await desk.engine.pay({
+    methodId: card.id,
+    amountCents,
+    currency: 'usd',
+    reservationId,
+    operatorId: 'ana',
+  });
   for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     payment = await desk.engine.getPayment(payment.id);
@@ -75,13 +98,24 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     const b = await openDesk(backend.anotherDesk(), DESK_B);
     const first = await succeededPayment(a, 100_000);
     const second = await succeededPayment(b, 100_000);
-    await a.refunds.refund({ operationId: randomUUID(), paymentId: first.id, amountCents: 45_000, reason: 'duplicate' }, SAM);
+    await a.refunds.refund(
+      { operationId: randomUUID(), paymentId: first.id, amountCents: 45_000, reason: 'duplicate' },
+      SAM,
+    );
 
-    const refused: unknown = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 10_000, reason: 'duplicate' }, SAM).catch((e: unknown) => e);
+    const refused: unknown = await b.refunds
+      .refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 10_000, reason: 'duplicate' }, SAM)
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RefundError);
-    expect(refused).toMatchObject({ code: 'refund_daily_limit', params: { refundedCents: 45_000, leftCents: 5_000, limitCents: 50_000 } });
+    expect(refused).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { refundedCents: 45_000, leftCents: 5_000, limitCents: 50_000 },
+    });
     // What is left today still goes, at either desk.
-    const after = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 5_000, reason: 'duplicate' }, SAM);
+    const after = await b.refunds.refund(
+      { operationId: randomUUID(), paymentId: second.id, amountCents: 5_000, reason: 'duplicate' },
+      SAM,
+    );
     expect(after.refunds.map((r) => r.amountCents)).toEqual([5_000]);
   });
 
@@ -96,7 +130,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
       payments: (ids) => journal.payments(ids),
       refundOperationsBegunBetween: async (from, to, operatorId) => {
         const read = await journal.refundOperationsBegunBetween(from, to, operatorId);
-        atA ??= arranged.a?.refunds.refund({ operationId: randomUUID(), paymentId: arranged.first?.id ?? '', amountCents: 40_000, reason: 'duplicate' }, SAM);
+        atA ??= arranged.a?.refunds.refund(
+          { operationId: randomUUID(), paymentId: arranged.first?.id ?? '', amountCents: 40_000, reason: 'duplicate' },
+          SAM,
+        );
         await atA;
         return read;
       },
@@ -106,7 +143,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     const b = await openDesk(backend.anotherDesk(), DESK_B, late);
     arranged.first = await succeededPayment(a, 100_000);
     const second = await succeededPayment(b, 100_000);
-    const atB: unknown = await b.refunds.refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 40_000, reason: 'duplicate' }, SAM).catch((e: unknown) => e);
+    const atB: unknown = await b.refunds
+      .refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 40_000, reason: 'duplicate' }, SAM)
+      .catch((e: unknown) => e);
     await atA;
     expect(atB).toBeInstanceOf(RefundError);
     expect(atB).toMatchObject({ code: 'refund_daily_limit' });
@@ -131,19 +170,34 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     }
     const payments = await Promise.all([succeededPayment(a, 100_000), succeededPayment(b, 100_000)]);
     // Each payment has a refund already, as in every round below (a payment with refunds is saved in a transaction).
-    await b.refunds.refund({ operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SUE);
-    await a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM);
+    await b.refunds.refund(
+      { operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' },
+      SUE,
+    );
+    await a.refunds.refund(
+      { operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' },
+      SAM,
+    );
     // How many transactions one refund takes, alone.
     transactions.count = 0;
-    await a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM);
+    await a.refunds.refund(
+      { operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' },
+      SAM,
+    );
     const alone = transactions.count;
     expect(alone).toBeGreaterThan(0);
     transactions.count = 0;
     const rounds = 4;
     for (let round = 0; round < rounds; round++) {
       await Promise.all([
-        a.refunds.refund({ operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SAM),
-        b.refunds.refund({ operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' }, SUE),
+        a.refunds.refund(
+          { operationId: randomUUID(), paymentId: payments[0]?.id ?? '', amountCents: 1_000, reason: 'duplicate' },
+          SAM,
+        ),
+        b.refunds.refund(
+          { operationId: randomUUID(), paymentId: payments[1]?.id ?? '', amountCents: 1_000, reason: 'duplicate' },
+          SUE,
+        ),
       ]);
     }
     // As many as each refund takes alone, and none rolled back: none was run again.
@@ -160,7 +214,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     const b = await openDesk(backend.anotherDesk(), DESK_B, undefined, () => Date.now() - 24 * 60 * 60 * 1000);
     const first = await succeededPayment(a, 100_000);
     const second = await succeededPayment(a, 100_000);
-    await a.refunds.refund({ operationId: randomUUID(), paymentId: first.id, amountCents: 50_000, reason: 'duplicate' }, SAM);
+    await a.refunds.refund(
+      { operationId: randomUUID(), paymentId: first.id, amountCents: 50_000, reason: 'duplicate' },
+      SAM,
+    );
 
     const refused: unknown = await b.refunds
       .refund({ operationId: randomUUID(), paymentId: second.id, amountCents: 40_000, reason: 'duplicate' }, SAM)
@@ -183,7 +240,8 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     let downUntil: number | undefined;
     a.journal.transaction = async (fn, options) => {
       if ((await a.journal.operation(requestId)) !== undefined) downUntil ??= Date.now() + 1_000;
-      if (downUntil !== undefined && Date.now() < downUntil) throw new StorageError('center_unavailable', 'The center cannot be reached.');
+      if (downUntil !== undefined && Date.now() < downUntil)
+        throw new StorageError('center_unavailable', 'The center cannot be reached.');
       return transaction(fn, options);
     };
     await expect(a.refunds.approve(requestId, SAM)).rejects.toMatchObject({ code: 'center_unavailable' });

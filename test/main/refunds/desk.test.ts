@@ -56,9 +56,24 @@ class Desk {
       ...extra,
     });
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORDS.ada });
-    await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORDS.ana });
-    await stack.directory.createOperator('ada', { id: 'sam', displayName: 'Sam', role: 'supervisor', password: PASSWORDS.sam });
-    await stack.directory.createOperator('ada', { id: 'sue', displayName: 'Sue', role: 'supervisor', password: PASSWORDS.sue });
+    await stack.directory.createOperator('ada', {
+      id: 'ana',
+      displayName: 'Ana',
+      role: 'agent',
+      password: PASSWORDS.ana,
+    });
+    await stack.directory.createOperator('ada', {
+      id: 'sam',
+      displayName: 'Sam',
+      role: 'supervisor',
+      password: PASSWORDS.sam,
+    });
+    await stack.directory.createOperator('ada', {
+      id: 'sue',
+      displayName: 'Sue',
+      role: 'supervisor',
+      password: PASSWORDS.sue,
+    });
     return new Desk(stack, dir);
   }
 
@@ -80,12 +95,14 @@ class Desk {
   /** The refusal the door answered; fails the test when the call went through. */
   async refused(channel: string, input: unknown): Promise<Refusal> {
     const result = await this.call(channel, input);
-    if (result.ok) throw new Error(`${channel} was expected to be refused, and answered ${JSON.stringify(result.value)}`);
+    if (result.ok)
+      throw new Error(`${channel} was expected to be refused, and answered ${JSON.stringify(result.value)}`);
     return result.error;
   }
 
   async signInAs(who: Who): Promise<void> {
-    if ((await this.ok<{ operator?: OperatorView }>('session:status', {})).operator) await this.ok('session:signOut', {});
+    if ((await this.ok<{ operator?: OperatorView }>('session:status', {})).operator)
+      await this.ok('session:signOut', {});
     const operator = await this.ok<OperatorView>('session:signIn', { id: who, password: PASSWORDS[who] });
     expect(operator.id).toBe(who);
   }
@@ -98,12 +115,26 @@ class Desk {
   }
 
   /** A 4242 card payment taken by `who`, read until the service says it succeeded. */
-  async succeededPayment(who: 'ana' | 'sam', amountCents: number, currency: 'usd' | 'mxn' = 'usd'): Promise<PaymentView> {
+  async succeededPayment(
+    who: 'ana' | 'sam',
+    amountCents: number,
+    currency: 'usd' | 'mxn' = 'usd',
+  ): Promise<PaymentView> {
     const reservationId = `HTL-REFUND-${randomUUID().slice(0, 8)}`;
     await this.reservation(reservationId, amountCents, currency);
     await this.signInAs(who);
-    const method = await this.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: CARD, reservationId });
-    let payment = await this.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents, currency, reservationId });
+    const method = await this.ok<{ id: string }>('payments:tokenize', {
+      operationId: randomUUID(),
+      card: CARD,
+      reservationId,
+    });
+    let payment = await this.ok<PaymentView>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents,
+      currency,
+      reservationId,
+    });
     for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
       await sleep(20);
       payment = await this.ok<PaymentView>('payments:get', { paymentId: payment.id });
@@ -121,7 +152,10 @@ class Desk {
   async advance(seconds: number): Promise<void> {
     const controlUrl = this.stack.training?.controlUrl;
     if (!controlUrl) throw new Error('not in training mode');
-    const response = await fetch(`${controlUrl}/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: seconds }) });
+    const response = await fetch(`${controlUrl}/clock`, {
+      method: 'POST',
+      body: JSON.stringify({ advanceSeconds: seconds }),
+    });
     expect(response.status).toBe(200);
   }
 
@@ -144,10 +178,16 @@ class Desk {
   }
 
   /** The journal file as the next start would read it (a second connection: SQLite in WAL mode allows it). */
-  async journalRefunds(paymentId: string): Promise<{ id: string; amountCents: number | undefined; operatorId: string | undefined }[]> {
+  async journalRefunds(
+    paymentId: string,
+  ): Promise<{ id: string; amountCents: number | undefined; operatorId: string | undefined }[]> {
     const journal = await openJournal(this.dir);
     try {
-      return ((await journal.payment(paymentId))?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({ id, amountCents, operatorId }));
+      return ((await journal.payment(paymentId))?.refunds ?? []).map(({ id, amountCents, operatorId }) => ({
+        id,
+        amountCents,
+        operatorId,
+      }));
     } finally {
       await journal.close();
     }
@@ -183,7 +223,9 @@ describe('the refund desk through the door (default limits)', () => {
 
     const partial = await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 3000));
     expect(partial.refundableCents).toBe(7000);
-    expect(partial.refunds).toMatchObject([{ amountCents: 3000, currency: 'usd', reason: 'requested_by_customer', status: 'pending' }]);
+    expect(partial.refunds).toMatchObject([
+      { amountCents: 3000, currency: 'usd', reason: 'requested_by_customer', status: 'pending' },
+    ]);
     const firstRefund = partial.refunds[0]?.id ?? '';
 
     // The engine follows the payment until the refund is final: its next read after the service settles it.
@@ -198,7 +240,10 @@ describe('the refund desk through the door (default limits)', () => {
       [3000, 'succeeded'],
       [7000, 'pending'],
     ]);
-    const secondDone = desk.changed(payment.id, (p) => p.refunds.length === 2 && p.refunds.every((r) => r.status === 'succeeded'));
+    const secondDone = desk.changed(
+      payment.id,
+      (p) => p.refunds.length === 2 && p.refunds.every((r) => r.status === 'succeeded'),
+    );
     await desk.advance(REFUND_DELAY_S + 1);
     await secondDone;
 
@@ -214,9 +259,14 @@ describe('the refund desk through the door (default limits)', () => {
     ]);
 
     // Nothing left: refused (with or without an amount), and the service still holds two refunds.
-    expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({
+      code: 'refund_exceeds_remaining',
+      field: 'amountCents',
+    });
     // Without an amount, confirming what a screen read before the last refund (7,000): nothing is left now.
-    expect(await desk.refused('refunds:create', { ...refundInput(payment.id), expectedAmountCents: 7000 })).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    expect(
+      await desk.refused('refunds:create', { ...refundInput(payment.id), expectedAmountCents: 7000 }),
+    ).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
     expect((await desk.get(payment.id)).refunds).toHaveLength(2);
 
     // The audit trail: who made each refund, and each result once.
@@ -230,7 +280,11 @@ describe('the refund desk through the door (default limits)', () => {
       ]),
     );
     expect(creates).toHaveLength(4);
-    const results = (await Promise.all(settled.refunds.map((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10)))).flat();
+    const results = (
+      await Promise.all(
+        settled.refunds.map((r) => desk.stack.audit.query({ action: 'refund.result', resource: r.id }, 10)),
+      )
+    ).flat();
     expect(results.map((r) => [r.actor, r.outcome, r.details['amountCents']])).toEqual([
       ['system', 'ok', 3000],
       ['system', 'ok', 7000],
@@ -242,7 +296,9 @@ describe('the refund desk through the door (default limits)', () => {
     // Signed in as the agent, the renderer calls the channel directly.
     expect(await desk.refused('refunds:create', refundInput(payment.id, 1000))).toMatchObject({ code: 'forbidden' });
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'forbidden' });
-    expect(await desk.refused('refunds:approve', { requestId: randomUUID(), expectedAmountCents: 1000 })).toMatchObject({ code: 'forbidden' });
+    expect(await desk.refused('refunds:approve', { requestId: randomUUID(), expectedAmountCents: 1000 })).toMatchObject(
+      { code: 'forbidden' },
+    );
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 4000, refunds: [] });
     expect(await desk.journalRefunds(payment.id)).toEqual([]);
     const rows = await desk.stack.audit.query({ action: 'refund.create', resource: payment.id }, 10);
@@ -256,18 +312,37 @@ describe('the refund desk through the door (default limits)', () => {
     const payment = await desk.succeededPayment('ana', 9000);
     const asked = requestInput(payment.id, 2500);
     const request = await desk.ok<RefundRequestView>('refunds:request', asked);
-    expect(request).toMatchObject({ id: asked.requestId, paymentId: payment.id, amountCents: 2500, currency: 'usd', status: 'pending', requestedBy: 'ana', override: false });
+    expect(request).toMatchObject({
+      id: asked.requestId,
+      paymentId: payment.id,
+      amountCents: 2500,
+      currency: 'usd',
+      status: 'pending',
+      requestedBy: 'ana',
+      override: false,
+    });
     // The same request sent again is the same request; the same id with another amount is refused.
     expect(await desk.ok<RefundRequestView>('refunds:request', asked)).toEqual(request);
-    expect(await desk.refused('refunds:request', { ...asked, amountCents: 2600 })).toMatchObject({ code: 'request_changed' });
+    expect(await desk.refused('refunds:request', { ...asked, amountCents: 2600 })).toMatchObject({
+      code: 'request_changed',
+    });
     expect(request.decidedBy).toBeUndefined();
-    const pendingOnly = async () => (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    const pendingOnly = async () =>
+      (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
 
-    const wrong = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' });
+    const wrong = await desk.refused('refunds:override', {
+      requestId: request.id,
+      approverId: 'sam',
+      approverPassword: 'not the password 0000',
+    });
     expect(wrong.code).toBe('invalid_credentials');
     expect(await pendingOnly()).toMatchObject([{ id: request.id, status: 'pending' }]);
 
-    const self = await desk.refused('refunds:override', { requestId: request.id, approverId: 'ana', approverPassword: PASSWORDS.ana });
+    const self = await desk.refused('refunds:override', {
+      requestId: request.id,
+      approverId: 'ana',
+      approverPassword: PASSWORDS.ana,
+    });
     expect(self.code).toBe('approver_not_allowed');
     expect(await pendingOnly()).toMatchObject([{ id: request.id, status: 'pending' }]);
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 9000, refunds: [] });
@@ -279,16 +354,27 @@ describe('the refund desk through the door (default limits)', () => {
       approverPassword: PASSWORDS.sam,
     });
     expect((await desk.ok<{ operator?: OperatorView }>('session:status', {})).operator?.id).toBe('ana');
-    expect(approved.request).toMatchObject({ id: request.id, status: 'approved', requestedBy: 'ana', decidedBy: 'sam', override: true });
+    expect(approved.request).toMatchObject({
+      id: request.id,
+      status: 'approved',
+      requestedBy: 'ana',
+      decidedBy: 'sam',
+      override: true,
+    });
     expect(approved.payment.refunds).toHaveLength(1);
     const refundId = approved.payment.refunds[0]?.id;
     expect(approved.request.refundId).toBe(refundId);
-    expect(approved.payment).toMatchObject({ refundableCents: 6500, refunds: [{ amountCents: 2500, reason: 'cancellation' }] });
+    expect(approved.payment).toMatchObject({
+      refundableCents: 6500,
+      refunds: [{ amountCents: 2500, reason: 'cancellation' }],
+    });
 
     // The refund is the supervisor's in the journal (the end-of-day report counts it for them)…
     expect(await desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 2500, operatorId: 'sam' }]);
     // …and the audit trail has the approval with both ids, made from the agent's session.
-    const rows = (await desk.stack.audit.query({ action: 'refund.approve' }, 100)).filter((r) => r.details['requestId'] === request.id);
+    const rows = (await desk.stack.audit.query({ action: 'refund.approve' }, 100)).filter(
+      (r) => r.details['requestId'] === request.id,
+    );
     // Refused approvals have no answer to name the payment: main takes it from the request.
     expect(rows.every((r) => r.resource === payment.id)).toBe(true);
     expect(rows.map((r) => [r.actor, r.outcome, r.details['approverId']]).reverse()).toEqual([
@@ -298,13 +384,26 @@ describe('the refund desk through the door (default limits)', () => {
     ]);
     expect(rows[0]).toMatchObject({
       resource: payment.id,
-      details: { requestId: request.id, override: true, requestedBy: 'ana', approverId: 'sam', approvedBy: 'sam', refundId },
+      details: {
+        requestId: request.id,
+        override: true,
+        requestedBy: 'ana',
+        approverId: 'sam',
+        approvedBy: 'sam',
+        refundId,
+      },
     });
     expect(JSON.stringify(rows)).not.toContain(PASSWORDS.sam);
-    expect((await desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10)).reverse()).toMatchObject([
+    expect(
+      (await desk.stack.audit.query({ action: 'refund.request', resource: payment.id }, 10)).reverse(),
+    ).toMatchObject([
       { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500, reason: 'cancellation' } },
       { actor: 'ana', outcome: 'ok', details: { requestId: request.id, amountCents: 2500 } },
-      { actor: 'ana', outcome: 'refused', details: { requestId: request.id, amountCents: 2600, code: 'request_changed' } },
+      {
+        actor: 'ana',
+        outcome: 'refused',
+        details: { requestId: request.id, amountCents: 2600, code: 'request_changed' },
+      },
     ]);
 
     // Overriding again is the same refund, not a second one.
@@ -319,23 +418,48 @@ describe('the refund desk through the door (default limits)', () => {
 
   it('an agent cannot ask for more than is left, nor for a payment with nothing left or not succeeded (refused when asked, not when approved)', async () => {
     const payment = await desk.succeededPayment('ana', 2000);
-    expect(await desk.refused('refunds:request', requestInput(payment.id, 2001))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 2001))).toMatchObject({
+      code: 'refund_exceeds_remaining',
+      field: 'amountCents',
+    });
     await desk.signInAs('sam');
     await desk.ok('refunds:create', refundInput(payment.id));
     await desk.signInAs('ana');
-    expect(await desk.refused('refunds:request', requestInput(payment.id))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
-    expect(await desk.refused('refunds:request', requestInput(payment.id, 100))).toMatchObject({ code: 'refund_exceeds_remaining', field: 'amountCents' });
-    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests).toEqual([]);
+    expect(await desk.refused('refunds:request', requestInput(payment.id))).toMatchObject({
+      code: 'refund_exceeds_remaining',
+      field: 'amountCents',
+    });
+    expect(await desk.refused('refunds:request', requestInput(payment.id, 100))).toMatchObject({
+      code: 'refund_exceeds_remaining',
+      field: 'amountCents',
+    });
+    expect(
+      (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests,
+    ).toEqual([]);
 
     // A payment that has not succeeded (waiting for the cardholder's 3DS) cannot be asked for either.
     const reservationId = 'HTL-REFUND-3DS';
     await desk.reservation(reservationId, 2000, 'usd');
     await desk.signInAs('ana');
-    const method = await desk.ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { ...CARD, number: '4000000000003220' }, reservationId });
-    const waiting = await desk.ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 2000, currency: 'usd', reservationId });
+    const method = await desk.ok<{ id: string }>('payments:tokenize', {
+      operationId: randomUUID(),
+      card: { ...CARD, number: '4000000000003220' },
+      reservationId,
+    });
+    const waiting = await desk.ok<PaymentView>('payments:pay', {
+      operationId: randomUUID(),
+      methodId: method.id,
+      amountCents: 2000,
+      currency: 'usd',
+      reservationId,
+    });
     expect(waiting.status).toBe('requires_action');
-    expect(await desk.refused('refunds:request', requestInput(waiting.id))).toMatchObject({ code: 'payment_not_refundable' });
-    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: waiting.id })).requests).toEqual([]);
+    expect(await desk.refused('refunds:request', requestInput(waiting.id))).toMatchObject({
+      code: 'payment_not_refundable',
+    });
+    expect(
+      (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: waiting.id })).requests,
+    ).toEqual([]);
   });
 
   it('the queue: listed, approved once by another supervisor, a rejection needs a note, and nobody approves their own request', async () => {
@@ -346,21 +470,32 @@ describe('the refund desk through the door (default limits)', () => {
     expect(await desk.refused('refunds:queue', {})).toMatchObject({ code: 'forbidden' });
 
     await desk.signInAs('sue');
-    const queued = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests.filter((r) => r.paymentId === payment.id);
+    const queued = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests.filter(
+      (r) => r.paymentId === payment.id,
+    );
     expect(queued.map((r) => [r.id, r.status, r.requestedBy, r.amountCents])).toEqual([
       [first.id, 'pending', 'ana', 4000],
       [second.id, 'pending', 'ana', 1000],
     ]);
 
-    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
-    expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'sue', override: false });
+    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', {
+      requestId: first.id,
+    });
+    expect(approved.request).toMatchObject({
+      status: 'approved',
+      requestedBy: 'ana',
+      decidedBy: 'sue',
+      override: false,
+    });
     const refundId = approved.request.refundId;
     expect(refundId).toBeDefined();
     expect(approved.payment.refunds.map((r) => [r.id, r.amountCents])).toEqual([[refundId, 4000]]);
 
     // Approving again, the same supervisor at the same desk, answers the same refund; another supervisor is told who
     // approved it and when (one approval, one refund, whichever desk they sit at): the service holds one.
-    const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: first.id });
+    const again = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', {
+      requestId: first.id,
+    });
     expect(again.request).toMatchObject({ status: 'approved', decidedBy: 'sue', refundId });
     await desk.signInAs('sam');
     expect(await desk.refused('refunds:approve', { requestId: first.id })).toMatchObject({
@@ -371,18 +506,38 @@ describe('the refund desk through the door (default limits)', () => {
     expect(await desk.journalRefunds(payment.id)).toEqual([{ id: refundId, amountCents: 4000, operatorId: 'sue' }]);
 
     // A rejection says why.
-    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '' })).toMatchObject({ code: 'invalid_input', field: 'note' });
-    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '   ' })).toMatchObject({ code: 'invalid_input', field: 'note' });
-    const rejected = await desk.ok<RefundRequestView>('refunds:reject', { requestId: second.id, note: 'Charged correctly: the stay was used.' });
-    expect(rejected).toMatchObject({ id: second.id, status: 'rejected', decidedBy: 'sam', decisionNote: 'Charged correctly: the stay was used.' });
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '' })).toMatchObject({
+      code: 'invalid_input',
+      field: 'note',
+    });
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: '   ' })).toMatchObject({
+      code: 'invalid_input',
+      field: 'note',
+    });
+    const rejected = await desk.ok<RefundRequestView>('refunds:reject', {
+      requestId: second.id,
+      note: 'Charged correctly: the stay was used.',
+    });
+    expect(rejected).toMatchObject({
+      id: second.id,
+      status: 'rejected',
+      decidedBy: 'sam',
+      decisionNote: 'Charged correctly: the stay was used.',
+    });
     expect(rejected.refundId).toBeUndefined();
     // Closed: neither approved nor rejected again; it left the queue.
     expect(await desk.refused('refunds:approve', { requestId: second.id })).toMatchObject({ code: 'request_closed' });
-    expect(await desk.refused('refunds:reject', { requestId: second.id, note: 'again' })).toMatchObject({ code: 'request_closed' });
-    expect(await desk.refused('refunds:reject', { requestId: first.id, note: 'too late' })).toMatchObject({ code: 'request_closed' });
+    expect(await desk.refused('refunds:reject', { requestId: second.id, note: 'again' })).toMatchObject({
+      code: 'request_closed',
+    });
+    expect(await desk.refused('refunds:reject', { requestId: first.id, note: 'too late' })).toMatchObject({
+      code: 'request_closed',
+    });
     const pending = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', {})).requests;
     expect(pending.filter((r) => r.paymentId === payment.id)).toEqual([]);
-    const all = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', { status: 'all' })).requests.filter((r) => r.paymentId === payment.id);
+    const all = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:queue', { status: 'all' })).requests.filter(
+      (r) => r.paymentId === payment.id,
+    );
     expect(all.map((r) => [r.id, r.status]).sort()).toEqual(
       [
         [first.id, 'approved'],
@@ -395,8 +550,14 @@ describe('the refund desk through the door (default limits)', () => {
     const own = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 500));
     expect(own.requestedBy).toBe('sam');
     expect(await desk.refused('refunds:approve', { requestId: own.id })).toMatchObject({ code: 'same_person' });
-    expect(await desk.refused('refunds:reject', { requestId: own.id, note: 'mine' })).toMatchObject({ code: 'same_person' });
-    expect((await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests.find((r) => r.id === own.id)).toMatchObject({
+    expect(await desk.refused('refunds:reject', { requestId: own.id, note: 'mine' })).toMatchObject({
+      code: 'same_person',
+    });
+    expect(
+      (
+        await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })
+      ).requests.find((r) => r.id === own.id),
+    ).toMatchObject({
       status: 'pending',
     });
     expect((await desk.get(payment.id)).refunds).toHaveLength(1);
@@ -419,7 +580,10 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
 
   it('the limits are listed for every role', async () => {
     await desk.signInAs('ana');
-    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>('refunds:limits', {});
+    const { limits } = await desk.ok<{ limits: { role: string; currency: string; max?: number }[] }>(
+      'refunds:limits',
+      {},
+    );
     expect(limits).toEqual(
       expect.arrayContaining([
         { role: 'agent', currency: 'usd', maxCents: 0, maxPerDayCents: 0 },
@@ -441,7 +605,9 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_limit' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 10000, refunds: [] });
     // At the limit: allowed.
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({ refundableCents: 5000 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({
+      refundableCents: 5000,
+    });
 
     const other = await desk.succeededPayment('ana', 10000);
     await desk.signInAs('ada');
@@ -453,17 +619,29 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
   it('a request above the approving supervisor’s limit is refused and stays pending; an admin approves it', async () => {
     const payment = await desk.succeededPayment('ana', 10000);
     const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 7500));
-    expect(await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam })).toMatchObject({ code: 'refund_limit' });
+    expect(
+      await desk.refused('refunds:override', {
+        requestId: request.id,
+        approverId: 'sam',
+        approverPassword: PASSWORDS.sam,
+      }),
+    ).toMatchObject({ code: 'refund_limit' });
 
     await desk.signInAs('sam');
-    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_limit', field: 'amountCents' });
-    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({
+      code: 'refund_limit',
+      field: 'amountCents',
+    });
+    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id }))
+      .requests;
     expect(still).toMatchObject({ id: request.id, status: 'pending' });
     expect(still?.decidedBy).toBeUndefined();
     expect(await desk.get(payment.id)).toMatchObject({ refunds: [] });
 
     await desk.signInAs('ada');
-    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', { requestId: request.id });
+    const approved = await desk.ok<{ request: RefundRequestView; payment: PaymentView }>('refunds:approve', {
+      requestId: request.id,
+    });
     expect(approved.request).toMatchObject({ status: 'approved', requestedBy: 'ana', decidedBy: 'ada' });
     expect(approved.payment).toMatchObject({ refundableCents: 2500, refunds: [{ amountCents: 7500 }] });
   });
@@ -480,18 +658,35 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
 
   it('890 USD cannot be refunded as 450 + 440: the second part is refused, saying how much is left today', async () => {
     await desk.signInAs('ana');
-    const { limits } = await desk.ok<{ limits: { role: string; currency: string; maxCents?: number; maxPerDayCents?: number }[] }>('refunds:limits', {});
-    expect(limits).toEqual(expect.arrayContaining([{ role: 'supervisor', currency: 'usd', maxCents: 50_000, maxPerDayCents: 50_000 }, { role: 'admin', currency: 'usd' }]));
+    const { limits } = await desk.ok<{
+      limits: { role: string; currency: string; maxCents?: number; maxPerDayCents?: number }[];
+    }>('refunds:limits', {});
+    expect(limits).toEqual(
+      expect.arrayContaining([
+        { role: 'supervisor', currency: 'usd', maxCents: 50_000, maxPerDayCents: 50_000 },
+        { role: 'admin', currency: 'usd' },
+      ]),
+    );
 
     const payment = await desk.succeededPayment('ana', 89000);
     await desk.signInAs('sam');
     // Still pending at the service when the next one is asked: it counts.
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 45000))).toMatchObject({ refundableCents: 44000, refunds: [{ amountCents: 45000, status: 'pending' }] });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 45000))).toMatchObject({
+      refundableCents: 44000,
+      refunds: [{ amountCents: 45000, status: 'pending' }],
+    });
     const refusal = await desk.refused('refunds:create', refundInput(payment.id, 44000));
     expect(refusal).toMatchObject({
       code: 'refund_daily_limit',
       field: 'amountCents',
-      params: { amountCents: 44_000, limitCents: 50_000, refundedCents: 45_000, leftCents: 5_000, currency: 'usd', role: 'supervisor' },
+      params: {
+        amountCents: 44_000,
+        limitCents: 50_000,
+        refundedCents: 45_000,
+        leftCents: 5_000,
+        currency: 'usd',
+        role: 'supervisor',
+      },
     });
     expect(refusal.message).toBe(
       'This refund is 440.00 USD; as supervisor you may refund up to 500.00 USD a day and have refunded 450.00 USD today, so 50.00 USD is left today. An admin must make it.',
@@ -500,35 +695,59 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
 
     // Succeeded refunds count too; what is left today can still be refunded, then nothing more.
     await desk.advance(REFUND_DELAY_S + 1);
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({ refundableCents: 39000 });
-    expect((await desk.refused('refunds:create', refundInput(payment.id, 100))).message).toMatch(/so nothing is left today\./);
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({
+      refundableCents: 39000,
+    });
+    expect((await desk.refused('refunds:create', refundInput(payment.id, 100))).message).toMatch(
+      /so nothing is left today\./,
+    );
     // The whole amount left (no amount given) is checked the same way.
-    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_daily_limit', params: { amountCents: 39_000, leftCents: 0 } });
+    expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { amountCents: 39_000, leftCents: 0 },
+    });
 
     // Another currency has its own cap; another supervisor has their own day; admins have none.
     const inPesos = await desk.succeededPayment('ana', 90000, 'mxn');
     await desk.signInAs('sam');
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 90000))).toMatchObject({ refundableCents: 0 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(inPesos.id, 90000))).toMatchObject({
+      refundableCents: 0,
+    });
     await desk.signInAs('sue');
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 39000))).toMatchObject({ refundableCents: 0 });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 39000))).toMatchObject({
+      refundableCents: 0,
+    });
   });
 
   it('approvals count for the approver, from the queue and by manager override; a refused one stays pending', async () => {
     const payment = await desk.succeededPayment('ana', 30000);
     const request = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 30000));
     // Sam has refunded 500 USD today (the test above): nothing is left for him, on the agent's screen or in the queue.
-    const override = await desk.refused('refunds:override', { requestId: request.id, approverId: 'sam', approverPassword: PASSWORDS.sam });
+    const override = await desk.refused('refunds:override', {
+      requestId: request.id,
+      approverId: 'sam',
+      approverPassword: PASSWORDS.sam,
+    });
     expect(override).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 0 } });
     await desk.signInAs('sam');
-    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', field: 'amountCents' });
-    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id })).requests;
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({
+      code: 'refund_daily_limit',
+      field: 'amountCents',
+    });
+    const [still] = (await desk.ok<{ requests: RefundRequestView[] }>('refunds:requestsFor', { paymentId: payment.id }))
+      .requests;
     expect(still).toMatchObject({ status: 'pending' });
 
     // Sue refunded 390 USD today: 110 left, not enough for 300.
     await desk.signInAs('sue');
-    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({ code: 'refund_daily_limit', params: { leftCents: 11_000 } });
+    expect(await desk.refused('refunds:approve', { requestId: request.id })).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { leftCents: 11_000 },
+    });
     await desk.signInAs('ada');
-    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'ada' });
+    expect(
+      (await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request,
+    ).toMatchObject({ status: 'approved', decidedBy: 'ada' });
   });
 });
 
@@ -547,7 +766,10 @@ describe('manager override: failed attempts are limited per approver, and never 
     const wrong = { requestId: request.id, approverId: 'sam', approverPassword: 'not the password 0000' };
     const codes: string[] = [];
     for (let i = 0; i < 10; i++) codes.push((await desk.refused('refunds:override', wrong)).code);
-    expect(codes).toEqual([...Array<string>(5).fill('invalid_credentials'), ...Array<string>(5).fill('override_paused')]);
+    expect(codes).toEqual([
+      ...Array<string>(5).fill('invalid_credentials'),
+      ...Array<string>(5).fill('override_paused'),
+    ]);
     const paused = await desk.refused('refunds:override', { ...wrong, approverPassword: PASSWORDS.sam });
     expect(paused).toMatchObject({ code: 'override_paused', params: { minutes: 5, failures: 5 } });
     expect(paused.message).toBe(
@@ -564,7 +786,9 @@ describe('manager override: failed attempts are limited per approver, and never 
 
     // The supervisor's own account is not locked: they sign in at once, and can approve from the queue.
     await desk.signInAs('sam');
-    expect((await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request).toMatchObject({ status: 'approved', decidedBy: 'sam' });
+    expect(
+      (await desk.ok<{ request: RefundRequestView }>('refunds:approve', { requestId: request.id })).request,
+    ).toMatchObject({ status: 'approved', decidedBy: 'sam' });
   });
 
   it('after 5 minutes override is open again, and a success starts the count over', async () => {
@@ -575,17 +799,35 @@ describe('manager override: failed attempts are limited per approver, and never 
     // The pause is the directory's, by the database's clock (which no test can move): its end is moved to now.
     const storage = embeddedStorage(desk.dir);
     const operators = await storage.open<OperatorsDB>(OPERATORS_STORE);
-    await operators.db.updateTable('operators').set({ override_paused_until: sql<number>`${databaseNowMs('sqlite')}` }).where('id', '=', 'sam').execute();
+    await operators.db
+      .updateTable('operators')
+      .set({ override_paused_until: sql<number>`${databaseNowMs('sqlite')}` })
+      .where('id', '=', 'sam')
+      .execute();
     await storage.close();
     await desk.signInAs('ana');
-    expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({ code: 'invalid_credentials' });
-    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({ status: 'approved', decidedBy: 'sam', override: true });
+    expect(await desk.refused('refunds:override', { ...right, approverPassword: 'still not it 1234' })).toMatchObject({
+      code: 'invalid_credentials',
+    });
+    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', right)).request).toMatchObject({
+      status: 'approved',
+      decidedBy: 'sam',
+      override: true,
+    });
     // Four more failures after the success do not pause it: the count started over.
     const other = await desk.ok<RefundRequestView>('refunds:request', requestInput(payment.id, 1000));
     for (let i = 0; i < 4; i++) {
-      expect(await desk.refused('refunds:override', { requestId: other.id, approverId: 'sam', approverPassword: 'wrong again 12345' })).toMatchObject({ code: 'invalid_credentials' });
+      expect(
+        await desk.refused('refunds:override', {
+          requestId: other.id,
+          approverId: 'sam',
+          approverPassword: 'wrong again 12345',
+        }),
+      ).toMatchObject({ code: 'invalid_credentials' });
     }
-    expect((await desk.ok<{ request: RefundRequestView }>('refunds:override', { ...right, requestId: other.id })).request).toMatchObject({ status: 'approved' });
+    expect(
+      (await desk.ok<{ request: RefundRequestView }>('refunds:override', { ...right, requestId: other.id })).request,
+    ).toMatchObject({ status: 'approved' });
   });
 });
 
@@ -594,13 +836,21 @@ describe('the cap comes from IT: a user settings.json of {"refundLimits": {}} do
     const root = mkdtempSync(join(tmpdir(), 'refund-policy-'));
     mkdirSync(join(root, 'user'));
     writeFileSync(join(root, 'user', 'settings.json'), JSON.stringify({ refundLimits: {} }));
-    const loaded = await loadSettings({ userDir: join(root, 'user'), managedPath: join(root, 'managed-settings.json') });
+    const loaded = await loadSettings({
+      userDir: join(root, 'user'),
+      managedPath: join(root, 'managed-settings.json'),
+    });
     // Wired as main/index.ts wires it.
-    const desk = await Desk.open(loaded.settings.refundLimits === undefined ? {} : { refundLimits: loaded.settings.refundLimits });
+    const desk = await Desk.open(
+      loaded.settings.refundLimits === undefined ? {} : { refundLimits: loaded.settings.refundLimits },
+    );
     try {
       const payment = await desk.succeededPayment('ana', 60000);
       await desk.signInAs('sam');
-      expect(await desk.refused('refunds:create', refundInput(payment.id, 60000))).toMatchObject({ code: 'refund_limit', params: { limitCents: 50_000 } });
+      expect(await desk.refused('refunds:create', refundInput(payment.id, 60000))).toMatchObject({
+        code: 'refund_limit',
+        params: { limitCents: 50_000 },
+      });
     } finally {
       await desk.close();
       rmSync(root, { recursive: true, force: true });
@@ -631,7 +881,12 @@ describe('over-refund is blocked before any request reaches the service', () => 
       sent.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
       return fetch(input, init);
     };
-    engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: recording });
+    engine = new PaymentEngine({
+      config: simulatorConfig(sim),
+      secrets: { read: () => Promise.resolve(sim.clientSecret) },
+      journal,
+      fetch: recording,
+    });
     desk = new RefundDesk({
       engine,
       requests,
@@ -650,7 +905,13 @@ describe('over-refund is blocked before any request reaches the service', () => 
   async function succeeded(amountCents: number): Promise<string> {
     const reservationId = 'HTL-OVER-1';
     const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
-    let payment = await engine.pay({ methodId: method.id, amountCents, currency: 'usd', reservationId, operatorId: 'ana' });
+    let payment = await engine.pay({
+      methodId: method.id,
+      amountCents,
+      currency: 'usd',
+      reservationId,
+      operatorId: 'ana',
+    });
     for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
       await sleep(20);
       payment = await engine.getPayment(payment.id);
@@ -670,14 +931,29 @@ describe('over-refund is blocked before any request reaches the service', () => 
     expect(refundPosts()).toHaveLength(1);
     sent.splice(0);
 
-    const over = await refusal(desk.refund({ operationId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, SAM));
+    const over = await refusal(
+      desk.refund({ operationId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, SAM),
+    );
     expect(over).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
     expect((over as { error: unknown }).error).toBeInstanceOf(RefundError);
     // The engine itself refuses too, for a caller that goes around the desk.
-    const direct = await refusal(engine.refund({ operationId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate', operatorId: 'sam' }));
-    expect(direct).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', details: { param: 'amountCents' } } });
+    const direct = await refusal(
+      engine.refund({
+        operationId: randomUUID(),
+        paymentId,
+        amountCents: 1001,
+        reason: 'duplicate',
+        operatorId: 'sam',
+      }),
+    );
+    expect(direct).toMatchObject({
+      refused: true,
+      error: { code: 'refund_exceeds_remaining', details: { param: 'amountCents' } },
+    });
     // An agent's request for too much is refused when asked, not when approved.
-    const asked = await refusal(desk.request({ requestId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, ANA));
+    const asked = await refusal(
+      desk.request({ requestId: randomUUID(), paymentId, amountCents: 1001, reason: 'duplicate' }, ANA),
+    );
     expect(asked).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
     expect(await desk.requestsFor(paymentId)).toEqual([]);
     expect(refundPosts()).toEqual([]);
@@ -689,9 +965,30 @@ describe('over-refund is blocked before any request reaches the service', () => 
     expect(refundPosts()).toHaveLength(1);
     sent.splice(0);
     for (const amountCents of [1, undefined]) {
-      const nothingLeft = await refusal(desk.refund({ operationId: randomUUID(), paymentId, ...(amountCents === undefined ? {} : { amountCents }), reason: 'duplicate' }, SAM));
-      expect(nothingLeft).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining', field: 'amountCents' } });
-      const engineAlone = await refusal(engine.refund({ operationId: randomUUID(), paymentId, ...(amountCents === undefined ? {} : { amountCents }), reason: 'duplicate', operatorId: 'sam' }));
+      const nothingLeft = await refusal(
+        desk.refund(
+          {
+            operationId: randomUUID(),
+            paymentId,
+            ...(amountCents === undefined ? {} : { amountCents }),
+            reason: 'duplicate',
+          },
+          SAM,
+        ),
+      );
+      expect(nothingLeft).toMatchObject({
+        refused: true,
+        error: { code: 'refund_exceeds_remaining', field: 'amountCents' },
+      });
+      const engineAlone = await refusal(
+        engine.refund({
+          operationId: randomUUID(),
+          paymentId,
+          ...(amountCents === undefined ? {} : { amountCents }),
+          reason: 'duplicate',
+          operatorId: 'sam',
+        }),
+      );
       expect(engineAlone).toMatchObject({ refused: true, error: { code: 'refund_exceeds_remaining' } });
     }
     expect(refundPosts()).toEqual([]);
@@ -715,23 +1012,51 @@ describe('a new refund while an earlier one of the same payment is unanswered', 
       if (isRefund && loseAnswers) throw new TypeError('fetch failed');
       return response;
     };
-    const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: lossy, backoffBaseMs: 1 });
+    const engine = new PaymentEngine({
+      config: simulatorConfig(sim),
+      secrets: { read: () => Promise.resolve(sim.clientSecret) },
+      journal,
+      fetch: lossy,
+      backoffBaseMs: 1,
+    });
     try {
       const reservationId = 'HTL-EARLIER-1';
       const method = await engine.tokenize({ card: CARD, reservationId, operatorId: 'ana' });
-      let payment = await engine.pay({ methodId: method.id, amountCents: 4000, currency: 'usd', reservationId, operatorId: 'ana' });
+      let payment = await engine.pay({
+        methodId: method.id,
+        amountCents: 4000,
+        currency: 'usd',
+        reservationId,
+        operatorId: 'ana',
+      });
       for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
         await sleep(20);
         payment = await engine.getPayment(payment.id);
       }
       loseAnswers = true;
       const first = randomUUID();
-      await expect(engine.refund({ operationId: first, paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({ code: 'network_error' });
+      await expect(
+        engine.refund({
+          operationId: first,
+          paymentId: payment.id,
+          amountCents: 1500,
+          reason: 'duplicate',
+          operatorId: 'sam',
+        }),
+      ).rejects.toMatchObject({ code: 'network_error' });
       expect(await engine.operationState(first)).toBe('pending');
       loseAnswers = false;
 
       // The screen was closed and the supervisor starts over: a new operation id.
-      await expect(engine.refund({ operationId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate', operatorId: 'sam' })).rejects.toMatchObject({
+      await expect(
+        engine.refund({
+          operationId: randomUUID(),
+          paymentId: payment.id,
+          amountCents: 1500,
+          reason: 'duplicate',
+          operatorId: 'sam',
+        }),
+      ).rejects.toMatchObject({
         code: 'earlier_refund_completed',
       });
       expect(await engine.operationState(first)).toBe('done');
@@ -758,7 +1083,10 @@ describe('the daily cap counts what the desk itself sent today, by its own clock
   });
 
   async function fault(operation: string, kind: string, count: number): Promise<void> {
-    const response = await fetch(`${desk.stack.training?.controlUrl ?? ''}/faults`, { method: 'POST', body: JSON.stringify({ operation, fault: kind, count }) });
+    const response = await fetch(`${desk.stack.training?.controlUrl ?? ''}/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ operation, fault: kind, count }),
+    });
     expect(response.ok).toBe(true);
   }
 
@@ -785,7 +1113,12 @@ describe('the daily cap counts what the desk itself sent today, by its own clock
     await desk.signInAs('sue');
     // The service stamps the refund a day ahead of the desk; it is still the desk's today that it was made in.
     await desk.advance(24 * 3600);
-    expect(await desk.ok<PaymentView>('refunds:create', refundInput(first.id, 45000))).toMatchObject({ refundableCents: 0 });
-    expect(await desk.refused('refunds:create', refundInput(second.id, 30000))).toMatchObject({ code: 'refund_daily_limit', params: { refundedCents: 45_000 } });
+    expect(await desk.ok<PaymentView>('refunds:create', refundInput(first.id, 45000))).toMatchObject({
+      refundableCents: 0,
+    });
+    expect(await desk.refused('refunds:create', refundInput(second.id, 30000))).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { refundedCents: 45_000 },
+    });
   });
 });

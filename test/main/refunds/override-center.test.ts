@@ -62,9 +62,20 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
   /** A refund request of 10.00 USD made by whoever is signed in at `desk`, on a payment taken there. */
   async function requestAt(desk: Desk): Promise<string> {
     const methodId = await desk.card(RESERVATION);
-    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', { operationId: randomUUID(), methodId, amountCents: 5_000, currency: 'usd', reservationId: RESERVATION });
+    const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 5_000,
+      currency: 'usd',
+      reservationId: RESERVATION,
+    });
     await desk.until(payment.id, (status) => status === 'succeeded');
-    const request = await desk.ok<{ id: string }>('refunds:request', { requestId: randomUUID(), paymentId: payment.id, amountCents: 1_000, reason: 'cancellation' });
+    const request = await desk.ok<{ id: string }>('refunds:request', {
+      requestId: randomUUID(),
+      paymentId: payment.id,
+      amountCents: 1_000,
+      reason: 'cancellation',
+    });
     return request.id;
   }
 
@@ -97,8 +108,18 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
     const storage = await place();
     const a = await deskOn(storage, true);
     await a.signIn(ADMIN);
-    await a.ok('operators:create', { id: SECOND_AGENT.id, displayName: 'Bea', role: 'agent', password: SECOND_AGENT.password });
-    await a.ok('operators:create', { id: SECOND_SUPERVISOR.id, displayName: 'Sue', role: 'supervisor', password: SECOND_SUPERVISOR.password });
+    await a.ok('operators:create', {
+      id: SECOND_AGENT.id,
+      displayName: 'Bea',
+      role: 'agent',
+      password: SECOND_AGENT.password,
+    });
+    await a.ok('operators:create', {
+      id: SECOND_SUPERVISOR.id,
+      displayName: 'Sue',
+      role: 'supervisor',
+      password: SECOND_SUPERVISOR.password,
+    });
     const b = await deskOn(storage, false);
     await a.signIn(AGENT);
     await b.signIn(SECOND_AGENT);
@@ -113,7 +134,10 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
 
     // Paused for sam at both desks, even with the right password, and told for how long.
     const paused = await override(a, atA, SUPERVISOR, SUPERVISOR.password);
-    expect(paused).toMatchObject({ ok: false, error: { code: 'override_paused', params: { minutes: 5, failures: OVERRIDE_MAX_FAILURES } } });
+    expect(paused).toMatchObject({
+      ok: false,
+      error: { code: 'override_paused', params: { minutes: 5, failures: OVERRIDE_MAX_FAILURES } },
+    });
     expect(await codeOf(b, atB, SUPERVISOR, SUPERVISOR.password)).toBe('override_paused');
 
     // Desk B restarts (a new stack on the same records): still paused there.
@@ -126,7 +150,9 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
 
     // Sam's own account is not locked: he signs in at desk B and approves desk A's request from the queue.
     await b.signIn(SUPERVISOR);
-    const approved = await b.ok<{ request: { status: string; decidedBy: string } }>('refunds:approve', { requestId: atA });
+    const approved = await b.ok<{ request: { status: string; decidedBy: string } }>('refunds:approve', {
+      requestId: atA,
+    });
     expect(approved.request).toMatchObject({ status: 'approved', decidedBy: SUPERVISOR.id });
   });
 
@@ -134,21 +160,32 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
     const storage = await place();
     const a = await deskOn(storage, true);
     await a.signIn(ADMIN);
-    await a.ok('operators:create', { id: SECOND_AGENT.id, displayName: 'Bea', role: 'agent', password: SECOND_AGENT.password });
+    await a.ok('operators:create', {
+      id: SECOND_AGENT.id,
+      displayName: 'Bea',
+      role: 'agent',
+      password: SECOND_AGENT.password,
+    });
     const b = await deskOn(storage, false);
     await a.signIn(AGENT);
     await b.signIn(SECOND_AGENT);
     const atA = await requestAt(a);
     const atB = await requestAt(b);
     // Wrong passwords at both desks, each on its own agent's request.
-    for (let i = 0; i < OVERRIDE_MAX_FAILURES; i++) expect(await (i % 2 === 0 ? codeOf(a, atA, SUPERVISOR, WRONG) : codeOf(b, atB, SUPERVISOR, WRONG))).toBe('invalid_credentials');
+    for (let i = 0; i < OVERRIDE_MAX_FAILURES; i++)
+      expect(await (i % 2 === 0 ? codeOf(a, atA, SUPERVISOR, WRONG) : codeOf(b, atB, SUPERVISOR, WRONG))).toBe(
+        'invalid_credentials',
+      );
     expect(await codeOf(a, atA, SUPERVISOR, SUPERVISOR.password)).toBe('override_paused');
 
     await pauseEndsNow(storage, SUPERVISOR.id);
     expect(await codeOf(a, atA, SUPERVISOR, SUPERVISOR.password)).toBe('approved');
 
     // The count started over: four more wrong (at both desks) do not pause, the right one still works.
-    for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++) expect(await (i % 2 === 0 ? codeOf(b, atB, SUPERVISOR, WRONG) : codeOf(a, atA, SUPERVISOR, WRONG))).toBe('invalid_credentials');
+    for (let i = 0; i < OVERRIDE_MAX_FAILURES - 1; i++)
+      expect(await (i % 2 === 0 ? codeOf(b, atB, SUPERVISOR, WRONG) : codeOf(a, atA, SUPERVISOR, WRONG))).toBe(
+        'invalid_credentials',
+      );
     expect(await codeOf(b, atB, SUPERVISOR, SUPERVISOR.password)).toBe('approved');
   });
 });

@@ -11,7 +11,16 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE } from '../../../main/payments/journal';
-import { REFUND_REQUESTS_STORE, RefundDesk, RefundError, RefundRequests, requestView, systemRequestId, type RefundRequestsDB, type StoredRequest } from '../../../main/refunds';
+import {
+  REFUND_REQUESTS_STORE,
+  RefundDesk,
+  RefundError,
+  RefundRequests,
+  requestView,
+  systemRequestId,
+  type RefundRequestsDB,
+  type StoredRequest,
+} from '../../../main/refunds';
 import { embeddedStorage, type Storage } from '../../../main/storage';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
 import type { OperatorView } from '../../../shared/operators';
@@ -59,8 +68,12 @@ describe('the refund requests file of before the storage layer', () => {
    );
    CREATE INDEX requests_status ON requests (status, requested_at);
    CREATE INDEX requests_payment ON requests (payment_id);`);
-      raw.prepare(`INSERT INTO requests (id, payment_id, amount_cents, currency, reason, status, requested_by, requested_at, decided_by, decided_at)
-        VALUES ('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', 'pay_old', 700, 'mxn', 'duplicate', 'approved', 'ana', '2026-11-01T10:00:00.000Z', 'sam', '2026-11-01T10:05:00.000Z')`).run();
+      raw
+        .prepare(
+          `INSERT INTO requests (id, payment_id, amount_cents, currency, reason, status, requested_by, requested_at, decided_by, decided_at)
+        VALUES ('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', 'pay_old', 700, 'mxn', 'duplicate', 'approved', 'ana', '2026-11-01T10:00:00.000Z', 'sam', '2026-11-01T10:05:00.000Z')`,
+        )
+        .run();
       raw.pragma('user_version = 1');
       raw.close();
 
@@ -101,7 +114,9 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
       expect(here).toEqual(expected);
       if (hearing !== undefined) {
         await hearing.settle(3);
-        expect(hearing.heard).toEqual(expected.map((change) => ({ kind: 'refundRequest', deskId: DESK_A.deskId, ...change })));
+        expect(hearing.heard).toEqual(
+          expected.map((change) => ({ kind: 'refundRequest', deskId: DESK_A.deskId, ...change })),
+        );
       }
     } finally {
       await hearing?.close();
@@ -143,17 +158,36 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     const requests = await RefundRequests.open(await backend.storage(), DESK_A);
     const at = '2026-11-24T10:00:00.000Z';
     const added = await requests.add(newRequest('pay_1', at));
-    expect(added).toMatchObject({ status: 'pending', amountCents: 1500, requestedAt: at, deskId: DESK_A.deskId, decidedBy: undefined, override: false });
+    expect(added).toMatchObject({
+      status: 'pending',
+      amountCents: 1500,
+      requestedAt: at,
+      deskId: DESK_A.deskId,
+      decidedBy: undefined,
+      override: false,
+    });
     expect(typeof added.amountCents).toBe('number');
     const decided = { status: 'approved' as const, by: 'sam', at: '2026-11-24T10:01:00.000Z', override: true };
     expect(await requests.decide(added.id, decided)).toBe(true);
     expect(await requests.decide(added.id, { ...decided, by: 'sue' })).toBe(false);
-    expect(await requests.get(added.id)).toMatchObject({ status: 'approved', decidedBy: 'sam', decidedAt: decided.at, decidedDeskId: DESK_A.deskId, override: true });
+    expect(await requests.get(added.id)).toMatchObject({
+      status: 'approved',
+      decidedBy: 'sam',
+      decidedAt: decided.at,
+      decidedDeskId: DESK_A.deskId,
+      override: true,
+    });
     expect((await requests.unsettledApprovals()).map((r) => r.id)).toEqual([added.id]);
-    expect(await requests.settle(added.id, { refundId: 're_1' })).toMatchObject({ refundId: 're_1', status: 'approved' });
+    expect(await requests.settle(added.id, { refundId: 're_1' })).toMatchObject({
+      refundId: 're_1',
+      status: 'approved',
+    });
     expect(await requests.unsettledApprovals()).toEqual([]);
     const other = await requests.add(newRequest('pay_1', '2026-11-24T09:00:00.000Z'));
-    expect(await requests.settle(other.id, { failure: 'refused' })).toMatchObject({ status: 'failed', failure: 'refused' });
+    expect(await requests.settle(other.id, { failure: 'refused' })).toMatchObject({
+      status: 'failed',
+      failure: 'refused',
+    });
     expect((await requests.forPayment('pay_1')).map((r) => r.id)).toEqual([other.id, added.id]);
     expect(await requests.list('pending')).toEqual([]);
     expect((await requests.list('all')).map((r) => r.id)).toEqual([added.id, other.id]);
@@ -165,16 +199,34 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     const id = systemRequestId('late_success', 'pay_late');
     expect(id).toBe(systemRequestId('late_success', 'pay_late'));
     expect(id).not.toBe(systemRequestId('confirmed_amount_differs', 'pay_late'));
-    const request = { ...newRequest('pay_late', '2026-11-24T10:00:00.000Z'), id, note: undefined, origin: 'late_success' as const, linkedPaymentId: 'pay_next', alertDeskId: DESK_A.deskId };
+    const request = {
+      ...newRequest('pay_late', '2026-11-24T10:00:00.000Z'),
+      id,
+      note: undefined,
+      origin: 'late_success' as const,
+      linkedPaymentId: 'pay_next',
+      alertDeskId: DESK_A.deskId,
+    };
     const written = await Promise.all([a.addOnce(request), b.addOnce(request)]);
     expect(written.filter((r) => r !== undefined)).toHaveLength(1);
     expect(await a.addOnce(request)).toBeUndefined();
     const queued = (await b.list('pending')).filter((r) => r.paymentId === 'pay_late');
-    expect(queued).toEqual([expect.objectContaining({ id, origin: 'late_success', linkedPaymentId: 'pay_next', alertDeskId: DESK_A.deskId, reason: 'duplicate' })]);
-    expect(requestView(queued[0] as StoredRequest)).toMatchObject({ origin: 'late_success', linkedPaymentId: 'pay_next' });
+    expect(queued).toEqual([
+      expect.objectContaining({
+        id,
+        origin: 'late_success',
+        linkedPaymentId: 'pay_next',
+        alertDeskId: DESK_A.deskId,
+        reason: 'duplicate',
+      }),
+    ]);
+    expect(requestView(queued[0] as StoredRequest)).toMatchObject({
+      origin: 'late_success',
+      linkedPaymentId: 'pay_next',
+    });
   });
 
-  it('gives one queue for the center: every desk\'s pending requests, oldest first, each naming its desk', async () => {
+  it("gives one queue for the center: every desk's pending requests, oldest first, each naming its desk", async () => {
     const a = await RefundRequests.open(await backend.storage(), DESK_A);
     const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
     const first = await a.add(newRequest('pay_a', '2026-11-24T10:00:00.000Z'));
@@ -199,7 +251,9 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
       const requests = await RefundRequests.open(storage, DESK_A);
       await requests.add(newRequest('pay_keep', new Date().toISOString()));
       const store = await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE);
-      await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
+      await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({
+        code: 'center_permission_denied',
+      });
       expect(await requests.forPayment('pay_keep')).toHaveLength(1);
     });
   }
@@ -221,102 +275,150 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 });
 
-describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))('two supervisors at two desks on $name', (backend) => {
-  let sim: RunningSimulator;
-  let dir: string;
-  const engines: { engine: PaymentEngine; journal: Journal }[] = [];
-  const refundPosts: string[] = [];
-  const serviceCalls: string[] = [];
+describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
+  'two supervisors at two desks on $name',
+  (backend) => {
+    let sim: RunningSimulator;
+    let dir: string;
+    const engines: { engine: PaymentEngine; journal: Journal }[] = [];
+    const refundPosts: string[] = [];
+    const serviceCalls: string[] = [];
 
-  beforeAll(async () => {
-    sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'refund-two-desks-'));
-  });
-  afterAll(async () => {
-    for (const { engine, journal } of engines.splice(0)) {
-      await engine.close();
-      await journal.close();
+    beforeAll(async () => {
+      sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+      dir = mkdtempSync(join(tmpdir(), 'refund-two-desks-'));
+    });
+    afterAll(async () => {
+      for (const { engine, journal } of engines.splice(0)) {
+        await engine.close();
+        await journal.close();
+      }
+      rmSync(dir, { recursive: true, force: true });
+      await sim.close();
+    });
+
+    /** A desk: its own engine, the journal and the requests of the place `storage` is (the center, or one shared folder). */
+    async function desk(
+      storage: Storage,
+      identity: { deskId: string },
+    ): Promise<{ desk: RefundDesk; engine: PaymentEngine; requests: RefundRequests }> {
+      const journal = await Journal.open(storage, identity);
+      const recording: typeof fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.pathname.endsWith('/refunds'))
+          refundPosts.push(url.pathname);
+        serviceCalls.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
+        return fetch(input, init);
+      };
+      const engine = new PaymentEngine({
+        config: simulatorConfig(sim),
+        secrets: { read: () => Promise.resolve(sim.clientSecret) },
+        journal,
+        fetch: recording,
+      });
+      engines.push({ engine, journal });
+      const requests = await RefundRequests.open(storage, identity);
+      return {
+        desk: new RefundDesk({
+          engine,
+          requests,
+          history: journal,
+          verifyApprover: () => Promise.reject(new Error('not used here')),
+        }),
+        engine,
+        requests,
+      };
     }
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
-  });
 
-  /** A desk: its own engine, the journal and the requests of the place `storage` is (the center, or one shared folder). */
-  async function desk(storage: Storage, identity: { deskId: string }): Promise<{ desk: RefundDesk; engine: PaymentEngine; requests: RefundRequests }> {
-    const journal = await Journal.open(storage, identity);
-    const recording: typeof fetch = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if ((init?.method ?? 'GET').toUpperCase() === 'POST' && url.pathname.endsWith('/refunds')) refundPosts.push(url.pathname);
-      serviceCalls.push(`${(init?.method ?? 'GET').toUpperCase()} ${url.pathname}`);
-      return fetch(input, init);
-    };
-    const engine = new PaymentEngine({ config: simulatorConfig(sim), secrets: { read: () => Promise.resolve(sim.clientSecret) }, journal, fetch: recording });
-    engines.push({ engine, journal });
-    const requests = await RefundRequests.open(storage, identity);
-    return { desk: new RefundDesk({ engine, requests, history: journal, verifyApprover: () => Promise.reject(new Error('not used here')) }), engine, requests };
-  }
-
-  async function succeededPayment(engine: PaymentEngine): Promise<PaymentView> {
-    const reservationId = `HTL-TWO-${randomUUID().slice(0, 8)}`;
-    const method = await engine.tokenize({ card: CARD, reservationId, operatorId: ANA.id });
-    let payment = await engine.pay({ methodId: method.id, amountCents: 9000, currency: 'usd', reservationId, operatorId: ANA.id });
-    for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
-      await sleep(20);
-      payment = await engine.getPayment(payment.id);
+    async function succeededPayment(engine: PaymentEngine): Promise<PaymentView> {
+      const reservationId = `HTL-TWO-${randomUUID().slice(0, 8)}`;
+      const method = await engine.tokenize({ card: CARD, reservationId, operatorId: ANA.id });
+      let payment = await engine.pay({
+        methodId: method.id,
+        amountCents: 9000,
+        currency: 'usd',
+        reservationId,
+        operatorId: ANA.id,
+      });
+      for (let i = 0; i < 100 && payment.status !== 'succeeded'; i++) {
+        await sleep(20);
+        payment = await engine.getPayment(payment.id);
+      }
+      expect(payment.status).toBe('succeeded');
+      return payment;
     }
-    expect(payment.status).toBe('succeeded');
-    return payment;
-  }
 
-  it('one approval, one refund: the other supervisor is refused with request_closed naming who approved it and when', async () => {
-    const atA = await desk(await backend.storage(), DESK_A);
-    const atB = await desk(await backend.anotherDesk(), DESK_B);
-    const payment = await succeededPayment(atA.engine);
-    const asked = await atA.desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 2500, reason: 'duplicate' }, ANA);
-    // The request made at desk A is in desk B's queue, naming desk A.
-    expect((await atB.desk.queue('pending')).find((r) => r.id === asked.id)).toMatchObject({ deskId: DESK_A.deskId, status: 'pending' });
-    refundPosts.splice(0);
+    it('one approval, one refund: the other supervisor is refused with request_closed naming who approved it and when', async () => {
+      const atA = await desk(await backend.storage(), DESK_A);
+      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const payment = await succeededPayment(atA.engine);
+      const asked = await atA.desk.request(
+        { requestId: randomUUID(), paymentId: payment.id, amountCents: 2500, reason: 'duplicate' },
+        ANA,
+      );
+      // The request made at desk A is in desk B's queue, naming desk A.
+      expect((await atB.desk.queue('pending')).find((r) => r.id === asked.id)).toMatchObject({
+        deskId: DESK_A.deskId,
+        status: 'pending',
+      });
+      refundPosts.splice(0);
 
-    const results = await Promise.allSettled([atA.desk.approve(asked.id, SAM), atB.desk.approve(asked.id, SUE)]);
-    const won = results.filter((r) => r.status === 'fulfilled');
-    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(1);
-    const stored = await atB.requests.get(asked.id);
-    const winner = stored?.decidedBy;
-    expect(winner === SAM.id || winner === SUE.id).toBe(true);
-    const refusal = lost[0]?.reason as RefundError;
-    expect(refusal).toBeInstanceOf(RefundError);
-    expect(refusal.code).toBe('request_closed');
-    expect(refusal.params).toEqual({ approvedBy: winner, approvedAt: stored?.decidedAt });
-    // One refund at the service, of the amount asked.
-    expect(refundPosts).toHaveLength(1);
-    const after = await atA.engine.getPayment(payment.id);
-    expect(after.refunds.map((r) => r.amountCents)).toEqual([2500]);
-    // Approving again, at either desk, by the one who lost: still refused, nothing sent.
-    const again = await (winner === SAM.id ? atB.desk.approve(asked.id, SUE) : atA.desk.approve(asked.id, SAM)).catch((error: unknown) => error);
-    expect(again).toMatchObject({ code: 'request_closed' });
-    expect(refundPosts).toHaveLength(1);
-  });
+      const results = await Promise.allSettled([atA.desk.approve(asked.id, SAM), atB.desk.approve(asked.id, SUE)]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      const stored = await atB.requests.get(asked.id);
+      const winner = stored?.decidedBy;
+      expect(winner === SAM.id || winner === SUE.id).toBe(true);
+      const refusal = lost[0]?.reason as RefundError;
+      expect(refusal).toBeInstanceOf(RefundError);
+      expect(refusal.code).toBe('request_closed');
+      expect(refusal.params).toEqual({ approvedBy: winner, approvedAt: stored?.decidedAt });
+      // One refund at the service, of the amount asked.
+      expect(refundPosts).toHaveLength(1);
+      const after = await atA.engine.getPayment(payment.id);
+      expect(after.refunds.map((r) => r.amountCents)).toEqual([2500]);
+      // Approving again, at either desk, by the one who lost: still refused, nothing sent.
+      const again = await (winner === SAM.id ? atB.desk.approve(asked.id, SUE) : atA.desk.approve(asked.id, SAM)).catch(
+        (error: unknown) => error,
+      );
+      expect(again).toMatchObject({ code: 'request_closed' });
+      expect(refundPosts).toHaveLength(1);
+    });
 
-  it('an approval reads the payment from the service once, then sends one refund', async () => {
-    const atA = await desk(await backend.storage(), DESK_A);
-    const atB = await desk(await backend.anotherDesk(), DESK_B);
-    const payment = await succeededPayment(atA.engine);
-    const asked = await atA.desk.request({ requestId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate' }, ANA);
-    serviceCalls.splice(0);
-    await atB.desk.approve(asked.id, SUE);
-    expect(serviceCalls.filter((call) => call.startsWith('GET ') && call.endsWith(`/payments/${payment.id}`))).toHaveLength(1);
-    expect(serviceCalls.filter((call) => call.startsWith('POST ') && call.endsWith(`/payments/${payment.id}/refunds`))).toHaveLength(1);
-  });
+    it('an approval reads the payment from the service once, then sends one refund', async () => {
+      const atA = await desk(await backend.storage(), DESK_A);
+      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const payment = await succeededPayment(atA.engine);
+      const asked = await atA.desk.request(
+        { requestId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate' },
+        ANA,
+      );
+      serviceCalls.splice(0);
+      await atB.desk.approve(asked.id, SUE);
+      expect(
+        serviceCalls.filter((call) => call.startsWith('GET ') && call.endsWith(`/payments/${payment.id}`)),
+      ).toHaveLength(1);
+      expect(
+        serviceCalls.filter((call) => call.startsWith('POST ') && call.endsWith(`/payments/${payment.id}/refunds`)),
+      ).toHaveLength(1);
+    });
 
-  it('a rejection at desk A closes the request for desk B, which is told who rejected it', async () => {
-    const atA = await desk(await backend.storage(), DESK_A);
-    const atB = await desk(await backend.anotherDesk(), DESK_B);
-    const payment = await succeededPayment(atA.engine);
-    const asked = await atA.desk.request({ requestId: randomUUID(), paymentId: payment.id, reason: 'duplicate' }, ANA);
-    const rejected = await atA.desk.reject(asked.id, 'not a duplicate', SAM);
-    const refusal = await atB.desk.approve(asked.id, SUE).catch((error: unknown) => error);
-    expect(refusal).toMatchObject({ code: 'request_closed', params: { rejectedBy: 'sam', rejectedAt: rejected.decidedAt } });
-  });
-});
+    it('a rejection at desk A closes the request for desk B, which is told who rejected it', async () => {
+      const atA = await desk(await backend.storage(), DESK_A);
+      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const payment = await succeededPayment(atA.engine);
+      const asked = await atA.desk.request(
+        { requestId: randomUUID(), paymentId: payment.id, reason: 'duplicate' },
+        ANA,
+      );
+      const rejected = await atA.desk.reject(asked.id, 'not a duplicate', SAM);
+      const refusal = await atB.desk.approve(asked.id, SUE).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({
+        code: 'request_closed',
+        params: { rejectedBy: 'sam', rejectedAt: rejected.decidedAt },
+      });
+    });
+  },
+);

@@ -28,7 +28,18 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the end-of-day report of two d
     try {
       await a.savePayment(payment('pay_a', 1000, '2026-11-22T16:00:00.000Z'), { operatorId: 'ana' });
       await b.savePayment(payment('pay_b', 250.5, '2026-11-22T17:00:00.000Z'), { operatorId: 'luis' });
-      await b.saveRefund({ id: 're_b', paymentId: 'pay_a', status: 'succeeded', amount: 100, currency: 'mxn', createdAt: '2026-11-22T18:00:00.000Z' }, { id: 'pay_a', currency: 'mxn' }, 'sam');
+      await b.saveRefund(
+        {
+          id: 're_b',
+          paymentId: 'pay_a',
+          status: 'succeeded',
+          amount: 100,
+          currency: 'mxn',
+          createdAt: '2026-11-22T18:00:00.000Z',
+        },
+        { id: 'pay_a', currency: 'mxn' },
+        'sam',
+      );
       const window = searchWindow(DAY);
       for (const journal of [a, b]) {
         const payments = await journal.paymentsCreatedBetween(window.from, window.to);
@@ -36,12 +47,42 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the end-of-day report of two d
           ['pay_a', DESK_A.deskId],
           ['pay_b', DESK_B.deskId],
         ]);
-        const report = endOfDayReport({ date: DAY, timeZone: 'America/Mexico_City', payments, refunds: await journal.refundsCreatedBetween(window.from, window.to) });
-        expect(report.totals).toEqual([{ currency: 'mxn', payments: 2, paymentsTotalCents: 125_050, refunds: 1, refundsTotalCents: 10_000, netCents: 115_050 }]);
+        const report = endOfDayReport({
+          date: DAY,
+          timeZone: 'America/Mexico_City',
+          payments,
+          refunds: await journal.refundsCreatedBetween(window.from, window.to),
+        });
+        expect(report.totals).toEqual([
+          {
+            currency: 'mxn',
+            payments: 2,
+            paymentsTotalCents: 125_050,
+            refunds: 1,
+            refundsTotalCents: 10_000,
+            netCents: 115_050,
+          },
+        ]);
         // By desk: the payment taken at each, and the refund where the supervisor made it (desk B), whichever desk reads.
         expect(report.desks).toEqual([
-          { deskId: DESK_A.deskId, currency: 'mxn', payments: 1, paymentsTotalCents: 100_000, refunds: 0, refundsTotalCents: 0, netCents: 100_000 },
-          { deskId: DESK_B.deskId, currency: 'mxn', payments: 1, paymentsTotalCents: 25_050, refunds: 1, refundsTotalCents: 10_000, netCents: 15_050 },
+          {
+            deskId: DESK_A.deskId,
+            currency: 'mxn',
+            payments: 1,
+            paymentsTotalCents: 100_000,
+            refunds: 0,
+            refundsTotalCents: 0,
+            netCents: 100_000,
+          },
+          {
+            deskId: DESK_B.deskId,
+            currency: 'mxn',
+            payments: 1,
+            paymentsTotalCents: 25_050,
+            refunds: 1,
+            refundsTotalCents: 10_000,
+            netCents: 15_050,
+          },
         ]);
       }
     } finally {

@@ -14,7 +14,13 @@ let dir: string;
 let journal: Journal;
 
 let n = 0;
-async function payment(operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, extra: Partial<PaymentResource> = {}): Promise<void> {
+async function payment(
+  operatorId: string,
+  amount: number,
+  currency: 'mxn' | 'usd',
+  createdAt: string,
+  extra: Partial<PaymentResource> = {},
+): Promise<void> {
   n++;
   const resource: PaymentResource = {
     id: `pay_${n.toString(16).padStart(32, '0')}`,
@@ -31,10 +37,21 @@ async function payment(operatorId: string, amount: number, currency: 'mxn' | 'us
   await journal.savePayment(resource, { operatorId });
 }
 
-async function refund(paymentNo: number, operatorId: string, amount: number, currency: 'mxn' | 'usd', createdAt: string, status = 'succeeded'): Promise<void> {
+async function refund(
+  paymentNo: number,
+  operatorId: string,
+  amount: number,
+  currency: 'mxn' | 'usd',
+  createdAt: string,
+  status = 'succeeded',
+): Promise<void> {
   n++;
   const paymentId = `pay_${paymentNo.toString(16).padStart(32, '0')}`;
-  await journal.saveRefund({ id: `re_${n}`, paymentId, status, amount, currency, reason: 'duplicate', createdAt }, { id: paymentId, currency }, operatorId);
+  await journal.saveRefund(
+    { id: `re_${n}`, paymentId, status, amount, currency, reason: 'duplicate', createdAt },
+    { id: paymentId, currency },
+    operatorId,
+  );
 }
 
 beforeEach(async () => {
@@ -63,25 +80,77 @@ afterEach(async () => {
 
 async function report() {
   const window = searchWindow(DAY);
-  return endOfDayReport({ date: DAY, timeZone: ZONE, payments: await journal.paymentsCreatedBetween(window.from, window.to), refunds: await journal.refundsCreatedBetween(window.from, window.to) });
+  return endOfDayReport({
+    date: DAY,
+    timeZone: ZONE,
+    payments: await journal.paymentsCreatedBetween(window.from, window.to),
+    refunds: await journal.refundsCreatedBetween(window.from, window.to),
+  });
 }
 
 describe('end-of-day report', () => {
   it('per agent and currency: succeeded payments by who took them, succeeded refunds by who made them, on the local day', async () => {
     expect((await report()).agents).toEqual([
       // ana MXN: 1000 + 2400 + 0.10 + 0.20
-      { operatorId: 'ana', currency: 'mxn', payments: 4, paymentsTotalCents: 340030, refunds: 0, refundsTotalCents: 0, netCents: 340030 },
-      { operatorId: 'ana', currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 0, refundsTotalCents: 0, netCents: 8050 },
+      {
+        operatorId: 'ana',
+        currency: 'mxn',
+        payments: 4,
+        paymentsTotalCents: 340030,
+        refunds: 0,
+        refundsTotalCents: 0,
+        netCents: 340030,
+      },
+      {
+        operatorId: 'ana',
+        currency: 'usd',
+        payments: 1,
+        paymentsTotalCents: 8050,
+        refunds: 0,
+        refundsTotalCents: 0,
+        netCents: 8050,
+      },
       // luis: only #4 (23:59 local on the 22nd); #5 failed, #6 was the 21st
-      { operatorId: 'luis', currency: 'mxn', payments: 1, paymentsTotalCents: 150000, refunds: 0, refundsTotalCents: 0, netCents: 150000 },
-      { operatorId: 'sam', currency: 'mxn', payments: 0, paymentsTotalCents: 0, refunds: 1, refundsTotalCents: 25000, netCents: -25000 },
-      { operatorId: 'sam', currency: 'usd', payments: 0, paymentsTotalCents: 0, refunds: 1, refundsTotalCents: 8050, netCents: -8050 },
+      {
+        operatorId: 'luis',
+        currency: 'mxn',
+        payments: 1,
+        paymentsTotalCents: 150000,
+        refunds: 0,
+        refundsTotalCents: 0,
+        netCents: 150000,
+      },
+      {
+        operatorId: 'sam',
+        currency: 'mxn',
+        payments: 0,
+        paymentsTotalCents: 0,
+        refunds: 1,
+        refundsTotalCents: 25000,
+        netCents: -25000,
+      },
+      {
+        operatorId: 'sam',
+        currency: 'usd',
+        payments: 0,
+        paymentsTotalCents: 0,
+        refunds: 1,
+        refundsTotalCents: 8050,
+        netCents: -8050,
+      },
     ]);
   });
 
   it('totals per currency', async () => {
     expect((await report()).totals).toEqual([
-      { currency: 'mxn', payments: 5, paymentsTotalCents: 490030, refunds: 1, refundsTotalCents: 25000, netCents: 465030 },
+      {
+        currency: 'mxn',
+        payments: 5,
+        paymentsTotalCents: 490030,
+        refunds: 1,
+        refundsTotalCents: 25000,
+        netCents: 465030,
+      },
       { currency: 'usd', payments: 1, paymentsTotalCents: 8050, refunds: 1, refundsTotalCents: 8050, netCents: 0 },
     ]);
   });
@@ -116,7 +185,12 @@ describe('end-of-day report', () => {
   it('the same instants fall on other days and hours in another time zone', async () => {
     expect(localDayAndHour('2026-11-23T05:59:00.000Z', ZONE)).toEqual({ day: '2026-11-22', hour: 23 });
     expect(localDayAndHour('2026-11-23T05:59:00.000Z', 'UTC')).toEqual({ day: '2026-11-23', hour: 5 });
-    const utc = endOfDayReport({ date: DAY, timeZone: 'UTC', payments: await journal.paymentsCreatedBetween(searchWindow(DAY).from, searchWindow(DAY).to), refunds: [] });
+    const utc = endOfDayReport({
+      date: DAY,
+      timeZone: 'UTC',
+      payments: await journal.paymentsCreatedBetween(searchWindow(DAY).from, searchWindow(DAY).to),
+      refunds: [],
+    });
     // In UTC, #4 is on the 23rd and #6 (05:59Z) on the 22nd.
     expect(utc.agents.find((a) => a.operatorId === 'luis')).toMatchObject({ payments: 1, paymentsTotalCents: 70000 });
   });
@@ -125,6 +199,8 @@ describe('end-of-day report', () => {
 describe('csv cells', () => {
   it('defuses spreadsheet formulas and quotes separators', async () => {
     const { csvRow } = await import('../../../shared/desk');
-    expect(csvRow(['=HYPERLINK("x")', 'a,b', 3, '-2', '-2+3', '@SUM(A1)'])).toBe(`"'=HYPERLINK(""x"")","a,b",3,-2,'-2+3,'@SUM(A1)`);
+    expect(csvRow(['=HYPERLINK("x")', 'a,b', 3, '-2', '-2+3', '@SUM(A1)'])).toBe(
+      `"'=HYPERLINK(""x"")","a,b",3,-2,'-2+3,'@SUM(A1)`,
+    );
   });
 });

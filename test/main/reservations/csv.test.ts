@@ -31,7 +31,8 @@ function failure(result: CsvImportResult): Failure {
   if (result.ok) throw new Error(`expected the import to fail, but it wrote ${result.created} + ${result.updated}`);
   return result;
 }
-const where = (result: Failure): [number | undefined, string | undefined][] => result.errors.map((e) => [e.line, e.column]);
+const where = (result: Failure): [number | undefined, string | undefined][] =>
+  result.errors.map((e) => [e.line, e.column]);
 
 describe('a good file', () => {
   it('imports a spreadsheet export: BOM, CRLF, header in words, quotes, thousands, $ and USD, a cell on two lines, a blank line', async () => {
@@ -54,15 +55,28 @@ describe('a good file', () => {
     });
     expect(await store.get('MEX-D4E5F6')).toMatchObject({ balanceDueCents: 240_000, guestPhone: '+525512345678' });
     expect(await store.get('MEX-D4E5F6')).not.toHaveProperty('guestEmail');
-    expect(await store.get('SJD-G7H8J9')).toMatchObject({ guestName: "O'Connor, Emily", balanceDueCents: 568_050, currency: 'usd' });
+    expect(await store.get('SJD-G7H8J9')).toMatchObject({
+      guestName: "O'Connor, Emily",
+      balanceDueCents: 568_050,
+      currency: 'usd',
+    });
     expect(await store.get('SJD-G7H8J9')).not.toHaveProperty('guestPhone');
-    expect(await store.get('PVR-K1L2M3')).toMatchObject({ hotelName: 'Hotel "Malecón" Puerto Vallarta', balanceDueCents: 0, guestEmail: 'Lupita.Yanez@Example.MX' });
-    expect((await store.search({ text: 'lupita.yanez@example.mx' })).map((r) => r.confirmationNumber)).toEqual(['PVR-K1L2M3']);
+    expect(await store.get('PVR-K1L2M3')).toMatchObject({
+      hotelName: 'Hotel "Malecón" Puerto Vallarta',
+      balanceDueCents: 0,
+      guestEmail: 'Lupita.Yanez@Example.MX',
+    });
+    expect((await store.search({ text: 'lupita.yanez@example.mx' })).map((r) => r.confirmationNumber)).toEqual([
+      'PVR-K1L2M3',
+    ]);
     expect((await store.search({ text: 'renee' })).map((r) => r.confirmationNumber)).toEqual(['MID-N4P5Q6']);
   });
 
   it('reads semicolon-separated files, columns in any order, without the optional columns', async () => {
-    const text = ['currency;balance_due;hotel_name;check_out;check_in;guest_name;confirmation_number', 'mxn;350.00;Casa de la Cantera Oaxaca;2027-05-03;2027-05-01;Efraín Téllez;OAX-777'].join('\n');
+    const text = [
+      'currency;balance_due;hotel_name;check_out;check_in;guest_name;confirmation_number',
+      'mxn;350.00;Casa de la Cantera Oaxaca;2027-05-03;2027-05-01;Efraín Téllez;OAX-777',
+    ].join('\n');
     expect(await store.importCsv(text)).toEqual({ ok: true, created: 1, updated: 0 });
     expect(await store.get('oax-777')).toEqual({
       confirmationNumber: 'OAX-777',
@@ -86,7 +100,11 @@ describe('a good file', () => {
       'LANG-4,Ana Cuatro,2027-05-01,2027-05-03,Hotel,10,usd,+34612345678,,',
     ].join('\n');
     expect(await store.importCsv(text)).toEqual({ ok: true, created: 4, updated: 0 });
-    expect(await store.get('LANG-1')).toMatchObject({ balanceDueCents: 30, guestLanguage: 'en-US', guestLanguageFrom: 'reservation' });
+    expect(await store.get('LANG-1')).toMatchObject({
+      balanceDueCents: 30,
+      guestLanguage: 'en-US',
+      guestLanguageFrom: 'reservation',
+    });
     expect(await store.get('LANG-2')).toMatchObject({ guestLanguage: 'es-MX', guestLanguageFrom: 'reservation' });
     expect(await store.get('LANG-3')).toMatchObject({ guestLanguage: 'en-US', guestLanguageFrom: 'phone' });
     expect(await store.get('LANG-4')).toMatchObject({ guestLanguage: 'es-MX', guestLanguageFrom: 'phone' });
@@ -110,7 +128,11 @@ describe('a good file', () => {
   it('updates a demo reservation too', async () => {
     await store.seedDemo();
     const demo = (await store.get('CUN-7F3K2A'))!;
-    expect(await store.importCsv(csvOf([{ ...demo, balanceDueCents: 100 }]))).toEqual({ ok: true, created: 0, updated: 1 });
+    expect(await store.importCsv(csvOf([{ ...demo, balanceDueCents: 100 }]))).toEqual({
+      ok: true,
+      created: 0,
+      updated: 1,
+    });
     expect((await store.get('CUN-7F3K2A'))?.balanceDueCents).toBe(100);
     expect(await store.count()).toBe(30);
   });
@@ -133,7 +155,8 @@ describe('a file with wrong rows', () => {
       [7, 'confirmation_number'],
       [8, 'balance_due'],
     ]);
-    const message = (line: number, column?: string): string => result.errors.find((e) => e.line === line && e.column === column)?.message ?? '';
+    const message = (line: number, column?: string): string =>
+      result.errors.find((e) => e.line === line && e.column === column)?.message ?? '';
     expect(message(3, 'check_out')).toMatch(/check-out date cannot be before the check-in/);
     expect(message(4, 'balance_due')).toMatch(/dot before the cents, for example 12450.00/);
     expect(message(4, 'guest_phone')).toMatch(/country code, for example \+52/);
@@ -175,11 +198,18 @@ describe('a file with wrong rows', () => {
       return cells.join(',');
     });
     const result = failure(await store.importCsv(`${CSV_HEADER}\n${lines.join('\n')}\n`));
-    expect(result.errors.filter((e) => e.message === 'This looks like a card number. Card numbers go only in the card form.').map((e) => [e.line, e.column])).toEqual(
-      CARD_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length]]),
-    );
+    expect(
+      result.errors
+        .filter((e) => e.message === 'This looks like a card number. Card numbers go only in the card form.')
+        .map((e) => [e.line, e.column]),
+    ).toEqual(CARD_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length]]));
     expect(await store.count()).toBe(0);
-    expect(pansInFolder(dir, CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+    expect(
+      pansInFolder(
+        dir,
+        CARD_SPELLINGS.map((s) => s.digits),
+      ),
+    ).toEqual([]);
     expect(CARD_SPELLINGS.filter(({ digits }) => JSON.stringify(result).includes(digits.slice(-8)))).toEqual([]);
   });
 
@@ -188,26 +218,51 @@ describe('a file with wrong rows', () => {
     const row = csvLine(reservation({ confirmationNumber: 'TST-1' })).split(',');
     row.splice(3, 0, '4242 4242 4242 4242', 'cvv 123');
     const header = row.join(',');
-    const result = failure(await store.importCsv(`${header}\n${csvLine(reservation({ confirmationNumber: 'TST-2' }))}\n`));
+    const result = failure(
+      await store.importCsv(`${header}\n${csvLine(reservation({ confirmationNumber: 'TST-2' }))}\n`),
+    );
     const all = JSON.stringify(result);
     expect(all).not.toContain('4242');
     expect(all).not.toContain('cvv 123');
-    expect(result.errors).toContainEqual({ line: 1, code: 'card_number_in_text', message: 'This looks like a card number. Card numbers go only in the card form.' });
-    expect(result.errors).toContainEqual({ line: 1, code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' });
+    expect(result.errors).toContainEqual({
+      line: 1,
+      code: 'card_number_in_text',
+      message: 'This looks like a card number. Card numbers go only in the card form.',
+    });
+    expect(result.errors).toContainEqual({
+      line: 1,
+      code: 'security_code_in_text',
+      message: 'This looks like a card’s security code. The security code goes only in the card form.',
+    });
   });
 
   it('a CVV after its name in a cell is refused too', async () => {
     const result = failure(await store.importCsv(csvOf([reservation({ guestName: 'Ana López cvv 123' })])));
-    expect(result.errors).toEqual([{ line: 2, column: 'guest_name', code: 'security_code_in_text', message: 'This looks like a card’s security code. The security code goes only in the card form.' }]);
+    expect(result.errors).toEqual([
+      {
+        line: 2,
+        column: 'guest_name',
+        code: 'security_code_in_text',
+        message: 'This looks like a card’s security code. The security code goes only in the card form.',
+      },
+    ]);
   });
 
   it('counts the lines of a cell that spans lines, and of blank lines, in the line numbers', async () => {
-    const text = [CSV_HEADER, '', csvLine(reservation({ hotelName: 'Hotel\nDos Líneas' })), '', csvLine(reservation({ confirmationNumber: 'TST-9', checkIn: 'mañana' }))].join('\n');
+    const text = [
+      CSV_HEADER,
+      '',
+      csvLine(reservation({ hotelName: 'Hotel\nDos Líneas' })),
+      '',
+      csvLine(reservation({ confirmationNumber: 'TST-9', checkIn: 'mañana' })),
+    ].join('\n');
     expect(where(failure(await store.importCsv(text)))).toEqual([[6, 'check_in']]);
   });
 
   it(`lists at most ${MAX_REPORTED_IMPORT_ERRORS} problems and counts the rest`, async () => {
-    const rows = Array.from({ length: 130 }, (_, i) => csvLine(reservation({ confirmationNumber: `E-${i}`, currency: 'eur' as 'mxn' })));
+    const rows = Array.from({ length: 130 }, (_, i) =>
+      csvLine(reservation({ confirmationNumber: `E-${i}`, currency: 'eur' as 'mxn' })),
+    );
     const result = failure(await store.importCsv([CSV_HEADER, ...rows].join('\n')));
     expect(result.errors).toHaveLength(MAX_REPORTED_IMPORT_ERRORS);
     expect(result.moreErrors).toBe(30);
@@ -219,7 +274,9 @@ describe('a file with wrong rows', () => {
     await store.importCsv(csvOf([reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 1000 })]));
     // A trigger makes the third row fail in SQLite, after two rows (one an update) were written in the transaction.
     const raw = new Database(join(dir, 'reservations.db'));
-    raw.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.id_key = 'boom-3' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;`);
+    raw.exec(
+      `CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.id_key = 'boom-3' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;`,
+    );
     raw.close();
     const text = csvOf([
       reservation({ confirmationNumber: 'KEEP-1', balanceDueCents: 9900 }),
@@ -237,28 +294,72 @@ describe('a file with wrong rows', () => {
 describe('each problem as a code with its numbers (the renderer words it from its catalogues, never main’s English)', () => {
   const line = (cells: string): string => `${CSV_HEADER}\n${cells}\n`;
   const good = csvLine(reservation({ confirmationNumber: 'TST-1' }));
-  const withCell = (index: number, value: string): string => good.split(',').map((cell, i) => (i === index ? value : cell)).join(',');
+  const withCell = (index: number, value: string): string =>
+    good
+      .split(',')
+      .map((cell, i) => (i === index ? value : cell))
+      .join(',');
   it.each([
-    ['a balance with a comma for cents', line(withCell(5, '"12450,00"')), { code: 'balance_format', line: 2, column: 'balance_due' }],
+    [
+      'a balance with a comma for cents',
+      line(withCell(5, '"12450,00"')),
+      { code: 'balance_format', line: 2, column: 'balance_due' },
+    ],
     ['a negative balance', line(withCell(5, '-5.00')), { code: 'balance_negative', line: 2, column: 'balance_due' }],
-    ['a balance too large', line(withCell(5, '1000000.00')), { code: 'balance_too_large', line: 2, column: 'balance_due' }],
-    ['a balance with thousandths', line(withCell(5, '10.005')), { code: 'balance_cents', line: 2, column: 'balance_due' }],
-    ['a phone without its country', line(withCell(7, '55 1234 5678')), { code: 'invalid_phone', line: 2, column: 'guest_phone' }],
+    [
+      'a balance too large',
+      line(withCell(5, '1000000.00')),
+      { code: 'balance_too_large', line: 2, column: 'balance_due' },
+    ],
+    [
+      'a balance with thousandths',
+      line(withCell(5, '10.005')),
+      { code: 'balance_cents', line: 2, column: 'balance_due' },
+    ],
+    [
+      'a phone without its country',
+      line(withCell(7, '55 1234 5678')),
+      { code: 'invalid_phone', line: 2, column: 'guest_phone' },
+    ],
     ['an empty guest name', line(withCell(1, '')), { code: 'empty_cell', line: 2, column: 'guest_name' }],
     ['an unknown currency', line(withCell(6, 'eur')), { code: 'invalid_value', line: 2, column: 'currency' }],
-    ['a check-out before the check-in', line(withCell(3, '2000-01-01')), { code: 'check_out_before_check_in', line: 2, column: 'check_out' }],
-    ['a missing cell', line(good.split(',').slice(0, -1).join(',')), { code: 'cell_count', line: 2, params: { cells: 8, columns: 9 } }],
-    ['a reservation twice', `${CSV_HEADER}\n${good}\n${good}\n`, { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } }],
+    [
+      'a check-out before the check-in',
+      line(withCell(3, '2000-01-01')),
+      { code: 'check_out_before_check_in', line: 2, column: 'check_out' },
+    ],
+    [
+      'a missing cell',
+      line(good.split(',').slice(0, -1).join(',')),
+      { code: 'cell_count', line: 2, params: { cells: 8, columns: 9 } },
+    ],
+    [
+      'a reservation twice',
+      `${CSV_HEADER}\n${good}\n${good}\n`,
+      { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } },
+    ],
     // The lookup finds "TST1" and "tst 1" as TST-1 (match.ts confirmationKey): written once more, it is the same reservation (adv14b).
     [
       'a reservation twice, once without its dash',
       `${CSV_HEADER}\n${good}\n${csvLine(reservation({ confirmationNumber: 'tst1' }))}\n`,
       { code: 'duplicate_confirmation', line: 3, column: 'confirmation_number', params: { firstLine: 2 } },
     ],
-    ['an unknown column', `${CSV_HEADER},guest_emial\n${good},x\n`, { code: 'unknown_column', line: 1, column: 'guest_emial' }],
-    ['a column twice', `${CSV_HEADER},Currency\n${good},mxn\n`, { code: 'duplicate_column', line: 1, column: 'currency' }],
+    [
+      'an unknown column',
+      `${CSV_HEADER},guest_emial\n${good},x\n`,
+      { code: 'unknown_column', line: 1, column: 'guest_emial' },
+    ],
+    [
+      'a column twice',
+      `${CSV_HEADER},Currency\n${good},mxn\n`,
+      { code: 'duplicate_column', line: 1, column: 'currency' },
+    ],
     ['a column without a name', `${CSV_HEADER},\n${good},\n`, { code: 'unnamed_column', line: 1 }],
-    ['a missing required column', 'confirmation_number,guest_name\nTST-1,Ana\n', { code: 'missing_column', line: 1, column: 'check_in' }],
+    [
+      'a missing required column',
+      'confirmation_number,guest_name\nTST-1,Ana\n',
+      { code: 'missing_column', line: 1, column: 'check_in' },
+    ],
     ['an empty file', '', { code: 'empty_file' }],
     ['a header and no rows', `${CSV_HEADER}\n`, { code: 'no_reservations' }],
     ['a quote never closed', `${CSV_HEADER}\n"TST-2,Ana\n`, { code: 'quote_not_closed' }],
@@ -267,15 +368,30 @@ describe('each problem as a code with its numbers (the renderer words it from it
   });
 
   it('a file too large and one not in UTF-8', async () => {
-    expect(failure(await store.importCsv(Buffer.from([0xff, 0xfe, 0x41]))).errors[0]).toMatchObject({ code: 'not_utf8' });
-    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]).toMatchObject({ code: 'file_too_large', params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 } });
+    expect(failure(await store.importCsv(Buffer.from([0xff, 0xfe, 0x41]))).errors[0]).toMatchObject({
+      code: 'not_utf8',
+    });
+    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]).toMatchObject({
+      code: 'file_too_large',
+      params: { maxMb: MAX_CSV_BYTES / 1024 / 1024 },
+    });
   });
 });
 
 describe('a wrong file', () => {
   it.each([
-    ['an unknown column', `${CSV_HEADER},guest_emial\n`, [1, 'guest_emial'], /"guest_emial" is not a column the app knows. The columns are: confirmation_number/],
-    ['a missing required column', 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due\n', [1, 'currency'], /no "currency" column/],
+    [
+      'an unknown column',
+      `${CSV_HEADER},guest_emial\n`,
+      [1, 'guest_emial'],
+      /"guest_emial" is not a column the app knows. The columns are: confirmation_number/,
+    ],
+    [
+      'a missing required column',
+      'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due\n',
+      [1, 'currency'],
+      /no "currency" column/,
+    ],
     ['a column twice', `${CSV_HEADER},Currency\n`, [1, 'currency'], /appears twice/],
     ['a column without a name', `${CSV_HEADER},\n`, [1, undefined], /has no name/],
   ])('%s in the header', async (_, text, [line, column], message) => {
@@ -317,12 +433,18 @@ describe('a wrong file', () => {
   it(`exactly ${MAX_CSV_ROWS.toLocaleString('en-US')} rows are imported`, async () => {
     const line = csvLine(reservation());
     const rows = Array.from({ length: MAX_CSV_ROWS }, (_, i) => line.replace('TST-000001', `ROW-${i}`));
-    expect(await store.importCsv([CSV_HEADER, ...rows].join('\n'))).toEqual({ ok: true, created: MAX_CSV_ROWS, updated: 0 });
+    expect(await store.importCsv([CSV_HEADER, ...rows].join('\n'))).toEqual({
+      ok: true,
+      created: MAX_CSV_ROWS,
+      updated: 0,
+    });
   });
 
   it('a file over the size limit is refused without being read', async () => {
     const big = new Uint8Array(MAX_CSV_BYTES + 1).fill(0x41);
     expect(failure(await store.importCsv(big)).errors[0]?.message).toMatch(/larger than 5 MB/);
-    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]?.message).toMatch(/larger than 5 MB/);
+    expect(failure(await store.importCsv('x'.repeat(MAX_CSV_BYTES + 1))).errors[0]?.message).toMatch(
+      /larger than 5 MB/,
+    );
   });
 });

@@ -28,7 +28,8 @@ describe('demo reservations', () => {
 
   it('are in hotels of Cancún, Mexico City and Los Cabos, among others', () => {
     const hotels = new Set(demo.map((r) => r.hotelName));
-    for (const city of ['Cancún', 'Ciudad de México', 'Los Cabos']) expect([...hotels].some((h) => h.includes(city))).toBe(true);
+    for (const city of ['Cancún', 'Ciudad de México', 'Los Cabos'])
+      expect([...hotels].some((h) => h.includes(city))).toBe(true);
     expect(hotels.size).toBeGreaterThanOrEqual(5);
   });
 

@@ -60,21 +60,38 @@ describe('createReservationSource', () => {
   });
 
   it('in training, keeps its own file with the demo guests, seeded once; real reservations stay apart', async () => {
-    const real = track((await createReservationSource({ kind: 'builtin' }, { dataDir: dir, fetch })) as BuiltinReservationStore);
-    expect(await real.importCsv(csvOf([reservation({ confirmationNumber: 'REAL-1' })]))).toMatchObject({ ok: true, created: 1 });
+    const real = track(
+      (await createReservationSource({ kind: 'builtin' }, { dataDir: dir, fetch })) as BuiltinReservationStore,
+    );
+    expect(await real.importCsv(csvOf([reservation({ confirmationNumber: 'REAL-1' })]))).toMatchObject({
+      ok: true,
+      created: 1,
+    });
     await real.close();
 
-    const training = track((await createReservationSource({ kind: 'builtin' }, { dataDir: dir, training: true, now: () => T0, fetch })) as BuiltinReservationStore);
+    const training = track(
+      (await createReservationSource(
+        { kind: 'builtin' },
+        { dataDir: dir, training: true, now: () => T0, fetch },
+      )) as BuiltinReservationStore,
+    );
     expect(await training.count()).toBe(30);
     expect(await training.get('REAL-1')).toBeUndefined();
     expect((await training.search({ text: 'nunez' })).length).toBe(3);
-    expect(await training.importCsv(csvOf([reservation({ confirmationNumber: 'PRACTICE-1' })]))).toMatchObject({ ok: true, created: 1 });
+    expect(await training.importCsv(csvOf([reservation({ confirmationNumber: 'PRACTICE-1' })]))).toMatchObject({
+      ok: true,
+      created: 1,
+    });
     await training.close();
 
     // Opened again: not seeded again, the practice import kept.
-    const again = track((await createReservationSource(undefined, { dataDir: dir, training: true, fetch })) as BuiltinReservationStore);
+    const again = track(
+      (await createReservationSource(undefined, { dataDir: dir, training: true, fetch })) as BuiltinReservationStore,
+    );
     expect(await again.count()).toBe(31);
-    const production = track((await createReservationSource(undefined, { dataDir: dir, fetch })) as BuiltinReservationStore);
+    const production = track(
+      (await createReservationSource(undefined, { dataDir: dir, fetch })) as BuiltinReservationStore,
+    );
     expect(await production.count()).toBe(1);
     expect(await production.get('CUN-7F3K2A')).toBeUndefined();
   });
@@ -89,7 +106,10 @@ describe('createReservationSource', () => {
         return fetch(input, init);
       };
       const source = track(
-        await createReservationSource({ kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' }, { dataDir: dir, secret: () => 'Bearer abc123', fetch: given }),
+        await createReservationSource(
+          { kind: 'rest', baseUrl: partner.baseUrl, authHeader: 'Authorization' },
+          { dataDir: dir, secret: () => 'Bearer abc123', fetch: given },
+        ),
       );
       expect(source).toBeInstanceOf(RestReservationSource);
       expect(source.kind).toBe('rest');
@@ -103,14 +123,25 @@ describe('createReservationSource', () => {
   });
 
   it('refuses a setting that does not hold together, naming it, before opening anything', async () => {
-    const error = await expectCode(() => createReservationSource({ kind: 'rest', baseUrl: 'http://pms.example.com' }, { dataDir: dir, fetch }), 'configuration');
-    expect(error.message).toBe('The reservation settings are not valid (reservations.baseUrl must use https (http is allowed only for localhost)). Tell IT.');
-    const kind = await expectCode(() => createReservationSource({ kind: 'excel' }, { dataDir: dir, fetch }), 'configuration');
+    const error = await expectCode(
+      () => createReservationSource({ kind: 'rest', baseUrl: 'http://pms.example.com' }, { dataDir: dir, fetch }),
+      'configuration',
+    );
+    expect(error.message).toBe(
+      'The reservation settings are not valid (reservations.baseUrl must use https (http is allowed only for localhost)). Tell IT.',
+    );
+    const kind = await expectCode(
+      () => createReservationSource({ kind: 'excel' }, { dataDir: dir, fetch }),
+      'configuration',
+    );
     expect(kind.message).toMatch(/reservations.kind must be "builtin" or "rest"/);
     expect(existsSync(join(dir, RESERVATIONS_FILE))).toBe(false);
   });
 
   it('reports a data folder it cannot use as storage', async () => {
-    await expectCode(() => createReservationSource(undefined, { dataDir: join(dir, 'missing', 'folder'), fetch }), 'storage');
+    await expectCode(
+      () => createReservationSource(undefined, { dataDir: join(dir, 'missing', 'folder'), fetch }),
+      'storage',
+    );
   });
 });

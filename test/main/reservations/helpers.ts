@@ -41,11 +41,32 @@ export const reservation = (overrides: Partial<ReservationView> = {}): Reservati
 
 /** A reservation in our own field names, as a partner without a mapping sends it: its balance in major units, no language. */
 export function plain(view: ReservationView): Record<string, unknown> {
-  const { confirmationNumber, guestName, checkIn, checkOut, hotelName, balanceDueCents, currency, guestPhone, guestEmail } = view;
-  return { confirmationNumber, guestName, checkIn, checkOut, hotelName, balanceDue: balanceDueCents / 100, currency, guestPhone, guestEmail };
+  const {
+    confirmationNumber,
+    guestName,
+    checkIn,
+    checkOut,
+    hotelName,
+    balanceDueCents,
+    currency,
+    guestPhone,
+    guestEmail,
+  } = view;
+  return {
+    confirmationNumber,
+    guestName,
+    checkIn,
+    checkOut,
+    hotelName,
+    balanceDue: balanceDueCents / 100,
+    currency,
+    guestPhone,
+    guestEmail,
+  };
 }
 
-export const CSV_HEADER = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
+export const CSV_HEADER =
+  'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
 
 /** One CSV line for a reservation (cells with commas or quotes quoted). */
 export function csvLine(view: ReservationView): string {
@@ -63,7 +84,8 @@ export function csvLine(view: ReservationView): string {
   return cells.map((cell) => (/[",\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(',');
 }
 
-export const csvOf = (views: readonly ReservationView[]): string => [CSV_HEADER, ...views.map(csvLine)].join('\n') + '\n';
+export const csvOf = (views: readonly ReservationView[]): string =>
+  [CSV_HEADER, ...views.map(csvLine)].join('\n') + '\n';
 
 /** The ReservationError a call throws or rejects with; fails the test when it does anything else. */
 export async function reservationError(fn: () => unknown): Promise<ReservationError> {

@@ -1,6 +1,14 @@
 // The match rules on their own (the REST adapter ranks partner answers with them; the store's SQL uses the same ranks).
 import { describe, expect, it } from 'vitest';
-import { RANK, confirmationKey, foldText, matchRank, phoneKeys, queryKeys, searchWords } from '../../../main/reservations';
+import {
+  RANK,
+  confirmationKey,
+  foldText,
+  matchRank,
+  phoneKeys,
+  queryKeys,
+  searchWords,
+} from '../../../main/reservations';
 import { reservation } from './helpers';
 
 const rank = (text: string, overrides = {}): number | undefined => matchRank(reservation(overrides), queryKeys(text));

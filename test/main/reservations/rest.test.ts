@@ -1,7 +1,12 @@
 // The REST adapter against a real local HTTP server: paths, query, field mapping, the auth header, timeouts, and each error kind.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_SEARCH_RESULTS, ReservationView } from '../../../shared/reservations';
-import { MAX_RESPONSE_BYTES, MIN_TIMEOUT_MS, RestReservationSource, type RestSourceConfig } from '../../../main/reservations';
+import {
+  MAX_RESPONSE_BYTES,
+  MIN_TIMEOUT_MS,
+  RestReservationSource,
+  type RestSourceConfig,
+} from '../../../main/reservations';
 import type { z } from 'zod';
 import { expectCode, plain, reservation } from './helpers';
 import { closedPort, json, startPartner, type PartnerServer } from './partner-server';
@@ -24,8 +29,15 @@ afterEach(async () => {
 });
 
 /** `secret` null: no getter at all. */
-function source(config: Config = {}, secret: (() => string | undefined | Promise<string | undefined>) | null = () => SECRET, baseUrl = partner.baseUrl): RestReservationSource {
-  const made = new RestReservationSource({ kind: 'rest', baseUrl, ...config }, secret === null ? { fetch } : { secret, fetch });
+function source(
+  config: Config = {},
+  secret: (() => string | undefined | Promise<string | undefined>) | null = () => SECRET,
+  baseUrl = partner.baseUrl,
+): RestReservationSource {
+  const made = new RestReservationSource(
+    { kind: 'rest', baseUrl, ...config },
+    secret === null ? { fetch } : { secret, fetch },
+  );
   sources.push(made);
   return made;
 }
@@ -100,14 +112,23 @@ describe('search', () => {
   });
 
   it('keeps the balance in cents, converted once from the major units the partner writes', async () => {
-    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 0.3, currency: 'usd' } })] } }));
-    expect((await source(PARTNER_MAPPING).search({ text: 'sofia' }))[0]).toMatchObject({ balanceDueCents: 30, currency: 'usd' });
+    partner.handle((_req, res) =>
+      json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 0.3, currency: 'usd' } })] } }),
+    );
+    expect((await source(PARTNER_MAPPING).search({ text: 'sofia' }))[0]).toMatchObject({
+      balanceDueCents: 30,
+      currency: 'usd',
+    });
   });
 
   it('skips a record whose balance has more than two decimals, naming the field', async () => {
-    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 10.005, currency: 'mxn' } })] } }));
+    partner.handle((_req, res) =>
+      json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 10.005, currency: 'mxn' } })] } }),
+    );
     const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'sofia' }), 'bad_response');
-    expect(error.message).toMatch(/the balance due \(their field "folio.balance"\) is not in a form the app understands/);
+    expect(error.message).toMatch(
+      /the balance due \(their field "folio.balance"\) is not in a form the app understands/,
+    );
   });
 
   it.each([
@@ -116,14 +137,26 @@ describe('search', () => {
     ['English', 'en-US', 'reservation'],
     ['fr', 'es-MX', 'phone'],
     [undefined, 'es-MX', 'phone'],
-  ])("reads the guest's language %s from the mapped field, else from the phone's country", async (language, guestLanguage, from) => {
-    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(language === undefined ? {} : { prefs: { lang: language } })] } }));
-    const found = await source({ ...PARTNER_MAPPING, mapping: { ...PARTNER_MAPPING.mapping, guestLanguage: 'prefs.lang' } }).search({ text: 'sofia' });
-    expect(found[0]).toMatchObject({ guestLanguage, guestLanguageFrom: from });
-  });
+  ])(
+    "reads the guest's language %s from the mapped field, else from the phone's country",
+    async (language, guestLanguage, from) => {
+      partner.handle((_req, res) =>
+        json(res, 200, {
+          data: { items: [partnerRecord(language === undefined ? {} : { prefs: { lang: language } })] },
+        }),
+      );
+      const found = await source({
+        ...PARTNER_MAPPING,
+        mapping: { ...PARTNER_MAPPING.mapping, guestLanguage: 'prefs.lang' },
+      }).search({ text: 'sofia' });
+      expect(found[0]).toMatchObject({ guestLanguage, guestLanguageFrom: from });
+    },
+  );
 
   it('ranks the partner answer by our rules, drops duplicates, and keeps at most 20', async () => {
-    const others = Array.from({ length: 30 }, (_, i) => plain(reservation({ confirmationNumber: `OTHER-${i}`, guestName: `Carlos Villalópez ${i}` })));
+    const others = Array.from({ length: 30 }, (_, i) =>
+      plain(reservation({ confirmationNumber: `OTHER-${i}`, guestName: `Carlos Villalópez ${i}` })),
+    );
     partner.handle((_req, res) =>
       json(res, 200, [
         ...others,
@@ -139,7 +172,16 @@ describe('search', () => {
 
   it('leaves out a phone or e-mail it cannot use, and skips one unreadable record among good ones', async () => {
     partner.handle((_req, res) =>
-      json(res, 200, { data: { items: [partnerRecord({ guest: { fullName: 'Ana Díaz', contact: { phone: '998 123 4567', mail: 'not-an-email' } } }), partnerRecord({ ref: 'X-2', property: {} })] } }),
+      json(res, 200, {
+        data: {
+          items: [
+            partnerRecord({
+              guest: { fullName: 'Ana Díaz', contact: { phone: '998 123 4567', mail: 'not-an-email' } },
+            }),
+            partnerRecord({ ref: 'X-2', property: {} }),
+          ],
+        },
+      }),
     );
     const found = await source(PARTNER_MAPPING).search({ text: 'ana' });
     expect(found).toHaveLength(1);
@@ -207,20 +249,31 @@ describe('the auth header', () => {
     ['no secret stored', () => undefined],
     ['a secret store that fails', () => Promise.reject(new Error(`cannot decrypt ${SECRET}`))],
   ])('with %s, nothing is sent and IT is asked to set it up', async (_, getter) => {
-    const error = await expectCode(() => source({ authHeader: 'Authorization' }, getter).search({ text: 'ana' }), 'configuration');
+    const error = await expectCode(
+      () => source({ authHeader: 'Authorization' }, getter).search({ text: 'ana' }),
+      'configuration',
+    );
     expect(error.message).toMatch(/access key for the reservation system is not set up.*Tell IT/);
     expect(error.message).not.toContain('sk_partner');
     expect(partner.requests).toHaveLength(0);
   });
 
   it("passes on the secret store's own error (it says what IT must do, never the key); nothing is sent", async () => {
-    const undecryptable = new SecretError('needs_reprovisioning', 'The stored reservationsApiKey cannot be decrypted. IT must provision the secret again on this computer (--provision-secret).');
-    await expect(source({ authHeader: 'Authorization' }, () => Promise.reject(undecryptable)).search({ text: 'ana' })).rejects.toBe(undecryptable);
+    const undecryptable = new SecretError(
+      'needs_reprovisioning',
+      'The stored reservationsApiKey cannot be decrypted. IT must provision the secret again on this computer (--provision-secret).',
+    );
+    await expect(
+      source({ authHeader: 'Authorization' }, () => Promise.reject(undecryptable)).search({ text: 'ana' }),
+    ).rejects.toBe(undecryptable);
     expect(partner.requests).toHaveLength(0);
   });
 
   it('refuses a secret that would split the header, without quoting it', async () => {
-    const error = await expectCode(() => source({ authHeader: 'Authorization' }, () => `${SECRET}\r\nX-Evil: 1`).search({ text: 'ana' }), 'configuration');
+    const error = await expectCode(
+      () => source({ authHeader: 'Authorization' }, () => `${SECRET}\r\nX-Evil: 1`).search({ text: 'ana' }),
+      'configuration',
+    );
     expect(error.message).toMatch(/cannot be sent/);
     expect(error.message).not.toContain('sk_partner');
     expect(partner.requests).toHaveLength(0);
@@ -240,8 +293,13 @@ describe('errors an agent understands, without URL or secret', () => {
 
   it.each(errorCases)('HTTP %s', async (_, status, code, message) => {
     // The partner echoes what it got, secret included: none of it may reach the message.
-    partner.handle((req, res) => json(res, status, { error: `bad key ${String(req.headers.authorization)}`, url: req.url }));
-    const error = await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), code as 'unauthorized');
+    partner.handle((req, res) =>
+      json(res, status, { error: `bad key ${String(req.headers.authorization)}`, url: req.url }),
+    );
+    const error = await expectCode(
+      () => source({ authHeader: 'Authorization' }).search({ text: 'ana' }),
+      code as 'unauthorized',
+    );
     expect(error.message).toMatch(message);
     expect(error.status).toBe(status);
     expectClean(error.message);
@@ -268,23 +326,38 @@ describe('errors an agent understands, without URL or secret', () => {
   });
 
   it('records that do not fit the mapping name our field and theirs, never the value', async () => {
-    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ guest: { name: 'Zyxwvuts Qponm' } })] } }));
+    partner.handle((_req, res) =>
+      json(res, 200, { data: { items: [partnerRecord({ guest: { name: 'Zyxwvuts Qponm' } })] } }),
+    );
     const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'ana' }), 'bad_response');
     expect(error.message).toBe(
       `The reservation system sent an answer the app cannot read: the guest's name (their field "guest.fullName") is missing. Tell IT to check the reservation system settings (field mapping).`,
     );
-    partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 'Zyxwvuts', currency: 'MXN' } })] } }));
+    partner.handle((_req, res) =>
+      json(res, 200, { data: { items: [partnerRecord({ folio: { balance: 'Zyxwvuts', currency: 'MXN' } })] } }),
+    );
     const wrongForm = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'ana' }), 'bad_response');
-    expect(wrongForm.message).toMatch(/the balance due \(their field "folio.balance"\) is not in a form the app understands/);
+    expect(wrongForm.message).toMatch(
+      /the balance due \(their field "folio.balance"\) is not in a form the app understands/,
+    );
     expect(wrongForm.message).not.toContain('Zyxwvuts');
   });
 
   it('a record holding a card number or CVV, in any field and any spelling, is never shown: its field is named, never its value', async () => {
     const { CARD_SPELLINGS } = await import('../../shared/text/spellings');
     const places: [string, (text: string) => Record<string, unknown>][] = [
-      ['the guest\'s name (their field "guest.fullName")', (text) => ({ guest: { fullName: `Sofía ${text}`, contact: { phone: '+52 998 123 4567' } } })],
-      ['the guest\'s phone (their field "guest.contact.phone")', (text) => ({ guest: { fullName: 'Sofía', contact: { phone: text } } })],
-      ['the guest\'s e-mail (their field "guest.contact.mail")', (text) => ({ guest: { fullName: 'Sofía', contact: { mail: `${text}@example.mx` } } })],
+      [
+        'the guest\'s name (their field "guest.fullName")',
+        (text) => ({ guest: { fullName: `Sofía ${text}`, contact: { phone: '+52 998 123 4567' } } }),
+      ],
+      [
+        'the guest\'s phone (their field "guest.contact.phone")',
+        (text) => ({ guest: { fullName: 'Sofía', contact: { phone: text } } }),
+      ],
+      [
+        'the guest\'s e-mail (their field "guest.contact.mail")',
+        (text) => ({ guest: { fullName: 'Sofía', contact: { mail: `${text}@example.mx` } } }),
+      ],
       ['the hotel name (their field "property.name")', (text) => ({ property: { name: `Hotel ${text}` } })],
       ['the confirmation number (their field "ref")', (text) => ({ ref: text })],
       ['the balance due (their field "folio.balance")', (text) => ({ folio: { balance: text, currency: 'MXN' } })],
@@ -293,14 +366,22 @@ describe('errors an agent understands, without URL or secret', () => {
       const [label, make] = places[i % places.length] ?? places[0]!;
       partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(make(spelling.text))] } }));
       const error = await expectCode(() => source(PARTNER_MAPPING).search({ text: 'sofia' }), 'bad_response');
-      expect(error.message, spelling.name).toBe(`The reservation system sent a reservation in which ${label} looks like a card number: it is not shown. Tell IT: card numbers must never be kept in reservations.`);
+      expect(error.message, spelling.name).toBe(
+        `The reservation system sent a reservation in which ${label} looks like a card number: it is not shown. Tell IT: card numbers must never be kept in reservations.`,
+      );
       // Beside a good record, it is left out and the good one is shown.
-      partner.handle((_req, res) => json(res, 200, { data: { items: [partnerRecord(make(spelling.text)), partnerRecord({ ref: 'CUN-OK0001' })] } }));
-      expect((await source(PARTNER_MAPPING).search({ text: 'sofia' })).map((r) => r.confirmationNumber)).toEqual(['CUN-OK0001']);
+      partner.handle((_req, res) =>
+        json(res, 200, { data: { items: [partnerRecord(make(spelling.text)), partnerRecord({ ref: 'CUN-OK0001' })] } }),
+      );
+      expect((await source(PARTNER_MAPPING).search({ text: 'sofia' })).map((r) => r.confirmationNumber)).toEqual([
+        'CUN-OK0001',
+      ]);
     }
     partner.handle((_req, res) => json(res, 200, { data: partnerRecord({ guest: { fullName: 'Sofía cvv: 123' } }) }));
     const cvv = await expectCode(() => source(PARTNER_MAPPING).get('CUN-7F3K2A'), 'bad_response');
-    expect(cvv.message).toBe(`The reservation system sent a reservation in which the guest's name (their field "guest.fullName") looks like a card’s security code: it is not shown. Tell IT: card data must never be kept in reservations.`);
+    expect(cvv.message).toBe(
+      `The reservation system sent a reservation in which the guest's name (their field "guest.fullName") looks like a card’s security code: it is not shown. Tell IT: card data must never be kept in reservations.`,
+    );
   });
 
   it('a redirect, which is not followed (it would carry the key elsewhere)', async () => {
@@ -310,7 +391,10 @@ describe('errors an agent understands, without URL or secret', () => {
         res.writeHead(302, { location: `${elsewhere.baseUrl}/steal` });
         res.end();
       });
-      const error = await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), 'bad_response');
+      const error = await expectCode(
+        () => source({ authHeader: 'Authorization' }).search({ text: 'ana' }),
+        'bad_response',
+      );
       expect(error.message).toMatch(/redirect \(HTTP 302\)/);
       expect(elsewhere.requests).toHaveLength(0);
     } finally {
@@ -335,7 +419,11 @@ describe('errors an agent understands, without URL or secret', () => {
 
   it('a system that cannot be reached', async () => {
     const port = await closedPort();
-    const error = await expectCode(() => source({ authHeader: 'Authorization' }, () => SECRET, `http://localhost:${port}/pms`).search({ text: 'ana' }), 'unreachable');
+    const error = await expectCode(
+      () =>
+        source({ authHeader: 'Authorization' }, () => SECRET, `http://localhost:${port}/pms`).search({ text: 'ana' }),
+      'unreachable',
+    );
     expect(error.message).toMatch(/cannot be reached. Check the network connection/);
     expectClean(error.message, port);
   });
@@ -345,7 +433,10 @@ describe('errors an agent understands, without URL or secret', () => {
       // never answers
     });
     const started = Date.now();
-    const error = await expectCode(() => source({ timeoutMs: MIN_TIMEOUT_MS, authHeader: 'Authorization' }).search({ text: 'ana' }), 'timeout');
+    const error = await expectCode(
+      () => source({ timeoutMs: MIN_TIMEOUT_MS, authHeader: 'Authorization' }).search({ text: 'ana' }),
+      'timeout',
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(MIN_TIMEOUT_MS - 50);
     expect(Date.now() - started).toBeLessThan(MIN_TIMEOUT_MS + 2_000);
     expect(error.message).toMatch(/did not answer within 1 second\./);
@@ -361,7 +452,9 @@ describe('errors an agent understands, without URL or secret', () => {
   });
 
   it('writes nothing to the console on any failure', async () => {
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) => vi.spyOn(console, method).mockImplementation(() => undefined));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => undefined),
+    );
     partner.handle((_req, res) => json(res, 401, {}));
     await expectCode(() => source({ authHeader: 'Authorization' }).search({ text: 'ana' }), 'unauthorized');
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
@@ -397,19 +490,33 @@ describe('configuration', () => {
     [{ baseUrl: 'https://pms.example.com?key=1' }, /baseUrl must not contain a \?query/],
     [{ baseUrl: 'ftp://pms.example.com' }, /baseUrl must be an https URL/],
     [{ baseUrl: 'https://pms.example.com', getPath: '/reservations' }, /getPath must contain \{id\} once/],
-    [{ baseUrl: 'https://pms.example.com', searchPath: 'reservations' }, /searchPath must be a path that starts with \//],
+    [
+      { baseUrl: 'https://pms.example.com', searchPath: 'reservations' },
+      /searchPath must be a path that starts with \//,
+    ],
     [{ baseUrl: 'https://pms.example.com', authHeader: 'X Api Key' }, /authHeader must be an HTTP header name/],
     [{ baseUrl: 'https://pms.example.com', timeoutMs: 50 }, /timeoutMs must be at least 1000 ms/],
-    [{ baseUrl: 'https://pms.example.com', mapping: { guestName: 'guest..name' } }, /mapping.guestName must be names separated by dots/],
-    [{ baseUrl: 'https://pms.example.com', mapping: { guest: 'x' } }, /mapping cannot map "guest": the fields are confirmationNumber/],
+    [
+      { baseUrl: 'https://pms.example.com', mapping: { guestName: 'guest..name' } },
+      /mapping.guestName must be names separated by dots/,
+    ],
+    [
+      { baseUrl: 'https://pms.example.com', mapping: { guest: 'x' } },
+      /mapping cannot map "guest": the fields are confirmationNumber/,
+    ],
   ])('%j is refused, the field named, the password never repeated', async (config, message) => {
-    const error = await expectCode(() => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>, { fetch }), 'configuration');
+    const error = await expectCode(
+      () => new RestReservationSource({ kind: 'rest', ...config } as z.input<typeof RestSourceConfig>, { fetch }),
+      'configuration',
+    );
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain('pa55');
   });
 
   it('accepts https anywhere and http on localhost, with the defaults filled in', () => {
-    expect(new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }, { fetch }).config).toMatchObject({
+    expect(
+      new RestReservationSource({ kind: 'rest', baseUrl: 'https://pms.example.com/api' }, { fetch }).config,
+    ).toMatchObject({
       searchPath: '/reservations',
       queryParam: 'q',
       getPath: '/reservations/{id}',

@@ -14,8 +14,10 @@ import {
 } from '../../../shared/reservations';
 import { reservation } from './helpers';
 
-const messageOf = (result: { success: boolean; error?: { issues: { message: string; path: PropertyKey[] }[] } }): string | undefined =>
-  result.success ? undefined : result.error?.issues[0]?.message;
+const messageOf = (result: {
+  success: boolean;
+  error?: { issues: { message: string; path: PropertyKey[] }[] };
+}): string | undefined => (result.success ? undefined : result.error?.issues[0]?.message);
 
 describe('ReservationView', () => {
   it('accepts a complete reservation and drops fields the contract does not name', () => {
@@ -74,7 +76,9 @@ describe('ReservationView', () => {
     const result = ReservationView.safeParse(reservation({ checkIn: '2026-12-04', checkOut: '2026-12-01' }));
     expect(result.error?.issues[0]?.path).toEqual(['checkOut']);
     expect(messageOf(result)).toMatch(/cannot be before the check-in/);
-    expect(ReservationView.safeParse(reservation({ checkIn: '2026-12-04', checkOut: '2026-12-04' })).success).toBe(true);
+    expect(ReservationView.safeParse(reservation({ checkIn: '2026-12-04', checkOut: '2026-12-04' })).success).toBe(
+      true,
+    );
   });
 
   it('reports a wrong check-in date once, not also as a check-out before it', () => {
@@ -83,12 +87,18 @@ describe('ReservationView', () => {
   });
 
   it('uses the payment ReservationId rules for the confirmation number', () => {
-    expect(messageOf(ReservationView.safeParse(reservation({ confirmationNumber: '  ' })))).toMatch(/reservation number is missing/);
-    expect(messageOf(ReservationView.safeParse(reservation({ confirmationNumber: 'X'.repeat(65) })))).toMatch(/at most 64/);
+    expect(messageOf(ReservationView.safeParse(reservation({ confirmationNumber: '  ' })))).toMatch(
+      /reservation number is missing/,
+    );
+    expect(messageOf(ReservationView.safeParse(reservation({ confirmationNumber: 'X'.repeat(65) })))).toMatch(
+      /at most 64/,
+    );
   });
 
   it('refuses a malformed e-mail', () => {
-    expect(messageOf(ReservationView.safeParse(reservation({ guestEmail: 'ana.lopez@' })))).toMatch(/not an e-mail address/);
+    expect(messageOf(ReservationView.safeParse(reservation({ guestEmail: 'ana.lopez@' })))).toMatch(
+      /not an e-mail address/,
+    );
   });
 });
 
@@ -115,9 +125,12 @@ describe('phones', () => {
     expect(toE164(typed)).toBe(e164);
   });
 
-  it.each(['998 123 4567', '+52 998', 'call me', ''])('toE164(%s) guesses no country and refuses what cannot be a number', (typed) => {
-    expect(toE164(typed)).toBeUndefined();
-  });
+  it.each(['998 123 4567', '+52 998', 'call me', ''])(
+    'toE164(%s) guesses no country and refuses what cannot be a number',
+    (typed) => {
+      expect(toE164(typed)).toBeUndefined();
+    },
+  );
 });
 
 describe('ReservationQuery', () => {
@@ -172,8 +185,14 @@ describe("the guest's language", () => {
   });
 
   it("prefers the reservation's own language, and is en-US by default", () => {
-    expect(guestLanguageOf({ language: 'en', guestPhone: '+529981234567' })).toEqual({ guestLanguage: 'en-US', guestLanguageFrom: 'reservation' });
-    expect(guestLanguageOf({ language: 'de', guestPhone: '+529981234567' })).toEqual({ guestLanguage: 'es-MX', guestLanguageFrom: 'phone' });
+    expect(guestLanguageOf({ language: 'en', guestPhone: '+529981234567' })).toEqual({
+      guestLanguage: 'en-US',
+      guestLanguageFrom: 'reservation',
+    });
+    expect(guestLanguageOf({ language: 'de', guestPhone: '+529981234567' })).toEqual({
+      guestLanguage: 'es-MX',
+      guestLanguageFrom: 'phone',
+    });
     expect(guestLanguageOf({})).toEqual({ guestLanguage: 'en-US', guestLanguageFrom: 'default' });
   });
 });
@@ -209,8 +228,17 @@ describe('CSV import contract', () => {
 
   it('an import result is either counts or at least one issue', () => {
     expect(CsvImportResult.safeParse({ ok: true, created: 2, updated: 1 }).success).toBe(true);
-    expect(CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', code: 'invalid_value', message: 'x' }], moreErrors: 0 }).success).toBe(true);
-    expect(CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', message: 'x' }], moreErrors: 0 }).success).toBe(false);
+    expect(
+      CsvImportResult.safeParse({
+        ok: false,
+        errors: [{ line: 3, column: 'currency', code: 'invalid_value', message: 'x' }],
+        moreErrors: 0,
+      }).success,
+    ).toBe(true);
+    expect(
+      CsvImportResult.safeParse({ ok: false, errors: [{ line: 3, column: 'currency', message: 'x' }], moreErrors: 0 })
+        .success,
+    ).toBe(false);
     expect(CsvImportResult.safeParse({ ok: false, errors: [], moreErrors: 0 }).success).toBe(false);
   });
 });

@@ -104,7 +104,11 @@ describe('POST {authUrl}/oauth2/token', () => {
       method: 'POST',
       url: `${sim.authUrl}/oauth2/token`,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: sim.clientId,
+        client_secret: sim.clientSecret,
+      }),
     });
     expect(res.status).toBe(400);
     expect(tokenErrorSchema.parse(res.body).error).toBe('invalid_request');
@@ -147,7 +151,10 @@ describe('Bearer token on cde and base endpoints', () => {
   it('answers 401 invalid_token for a non-Bearer scheme', async () => {
     const client = new ApiClient(sim);
     const token = await client.token();
-    const res = await client.getPaymentRaw(unknownPaymentId(), { token: null, headers: { authorization: `Basic ${token}` } });
+    const res = await client.getPaymentRaw(unknownPaymentId(), {
+      token: null,
+      headers: { authorization: `Basic ${token}` },
+    });
     assertError(res, 401, 'invalid_token');
   });
 
@@ -162,10 +169,18 @@ describe('Bearer token on cde and base endpoints', () => {
     const method = await client.tokenize(CARDS.visa);
     await advanceClock(sim, 3500);
     // still valid before the lifetime ends
-    parseOk(await client.createPaymentRaw({ methodId: method.id, amount: 5, currency: 'usd', reservationId: 'r' }), paymentSchema, 201);
+    parseOk(
+      await client.createPaymentRaw({ methodId: method.id, amount: 5, currency: 'usd', reservationId: 'r' }),
+      paymentSchema,
+      201,
+    );
     await advanceClock(sim, 101);
     assertError(await client.tokenizeRaw(CARDS.visa), 401, 'invalid_token');
-    assertError(await client.createPaymentRaw({ methodId: method.id, amount: 5, currency: 'usd', reservationId: 'r' }), 401, 'invalid_token');
+    assertError(
+      await client.createPaymentRaw({ methodId: method.id, amount: 5, currency: 'usd', reservationId: 'r' }),
+      401,
+      'invalid_token',
+    );
     // a new token works again
     await client.refreshToken();
     parseOk(await client.tokenizeRaw(CARDS.visa), methodSchema, 201);

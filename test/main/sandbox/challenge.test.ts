@@ -1,16 +1,7 @@
 // The 3DS challenge page over HTTP (spec §1 rule 2; interface-decisions §6, §7, §10; README 3DS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
-import {
-  ApiClient,
-  CARDS,
-  advanceClock,
-  assertError,
-  http,
-  newTenant,
-  type HttpResult,
-  type Payment,
-} from './support';
+import { ApiClient, CARDS, advanceClock, assertError, http, newTenant, type HttpResult, type Payment } from './support';
 
 const PROCESSING_DELAY_MS = 2000;
 let sim: RunningSimulator;

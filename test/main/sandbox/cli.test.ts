@@ -26,7 +26,10 @@ afterAll(() => {
 
 function firstLine(proc: ChildProcessWithoutNullStreams, stdout: { text: string }, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line within ${timeoutMs} ms; stdout: ${stdout.text}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no start line within ${timeoutMs} ms; stdout: ${stdout.text}`)),
+      timeoutMs,
+    );
     const check = (): void => {
       const nl = stdout.text.indexOf('\n');
       if (nl >= 0) {
@@ -44,7 +47,10 @@ function firstLine(proc: ChildProcessWithoutNullStreams, stdout: { text: string 
   });
 }
 
-function exitOf(proc: ChildProcessWithoutNullStreams, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+function exitOf(
+  proc: ChildProcessWithoutNullStreams,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     if (proc.exitCode !== null || proc.signalCode !== null) {
       resolve({ code: proc.exitCode, signal: proc.signalCode });
@@ -63,71 +69,75 @@ function exitOf(proc: ChildProcessWithoutNullStreams, timeoutMs: number): Promis
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 describe('npm run sandbox -- --port 0 --processing-delay-ms 10', () => {
-  it('prints one JSON start line, serves, and exits 0 on SIGTERM without leaking card data', { timeout: 90_000 }, async () => {
-    const proc = spawn(npm, ['run', '--silent', 'sandbox', '--', '--port', '0', '--processing-delay-ms', '10'], {
-      cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    child = proc;
-    const stdout = { text: '' };
-    let stderr = '';
-    proc.stdout.setEncoding('utf8');
-    proc.stderr.setEncoding('utf8');
-    proc.stdout.on('data', (chunk: string) => {
-      stdout.text += chunk;
-    });
-    proc.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+  it(
+    'prints one JSON start line, serves, and exits 0 on SIGTERM without leaking card data',
+    { timeout: 90_000 },
+    async () => {
+      const proc = spawn(npm, ['run', '--silent', 'sandbox', '--', '--port', '0', '--processing-delay-ms', '10'], {
+        cwd: repoRoot,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child = proc;
+      const stdout = { text: '' };
+      let stderr = '';
+      proc.stdout.setEncoding('utf8');
+      proc.stderr.setEncoding('utf8');
+      proc.stdout.on('data', (chunk: string) => {
+        stdout.text += chunk;
+      });
+      proc.stderr.on('data', (chunk: string) => {
+        stderr += chunk;
+      });
 
-    const line = await firstLine(proc, stdout, 60_000);
-    const info: SimInfo = startLineSchema.parse(JSON.parse(line));
-    expect(Object.keys(JSON.parse(line) as Record<string, unknown>).sort()).toEqual(
-      ['authUrl', 'baseUrl', 'cdeUrl', 'clientId', 'clientSecret', 'controlUrl', 'publishableKey'].sort(),
-    );
+      const line = await firstLine(proc, stdout, 60_000);
+      const info: SimInfo = startLineSchema.parse(JSON.parse(line));
+      expect(Object.keys(JSON.parse(line) as Record<string, unknown>).sort()).toEqual(
+        ['authUrl', 'baseUrl', 'cdeUrl', 'clientId', 'clientSecret', 'controlUrl', 'publishableKey'].sort(),
+      );
 
-    // tokenize every test card against it, and run one payment through the 10 ms processing delay
-    const client = new ApiClient(info);
-    const sent: { number: string; cvv: string }[] = [];
-    for (const card of ALL_CARDS) {
-      const res = await client.tokenizeRaw(card);
-      const method = parseOk(res, methodSchema, 201);
-      expect(method.card.last4).toBe(card.number.slice(-4));
-      expect(res.text).not.toContain(card.number);
-      sent.push({ number: card.number, cvv: card.cvv });
-    }
-    // a refused card (Luhn failure) must not be logged either
-    const luhnBad = '4242424242424241';
-    expect((await client.tokenizeRaw(luhnBad, { cvv: '909' })).status).toBe(400);
-    sent.push({ number: luhnBad, cvv: '909' });
-
-    const payment = await client.payWith(CARDS.visa, { amount: 10 });
-    await advanceClock(info, 1);
-    expect((await client.getPayment(payment.id)).status).toBe('succeeded');
-
-    // requests are logged to stderr
-    expect(stderr.length).toBeGreaterThan(0);
-
-    expect(proc.kill('SIGTERM')).toBe(true);
-    const { code, signal } = await exitOf(proc, 20_000);
-    expect(signal).toBeNull();
-    expect(code).toBe(0);
-    // and the simulator itself stopped with npm: nothing answers on its port any more
-    await expect(fetch(`${info.controlUrl}/reset`, { method: 'POST' })).rejects.toThrow();
-
-    // exactly one line on stdout
-    expect(stdout.text).toBe(`${line}\n`);
-    for (const { number, cvv } of sent) {
-      for (const [name, text] of [
-        ['stdout', stdout.text],
-        ['stderr', stderr],
-      ] as const) {
-        expect(text, `${name} contains ${number}`).not.toContain(number);
-        // a CVV may collide with digits of a timestamp; look for it as a value of its own
-        expect(text, `${name} contains the CVV`).not.toMatch(new RegExp(`(["'=:]\\s*)${cvv}(?!\\d)`));
+      // tokenize every test card against it, and run one payment through the 10 ms processing delay
+      const client = new ApiClient(info);
+      const sent: { number: string; cvv: string }[] = [];
+      for (const card of ALL_CARDS) {
+        const res = await client.tokenizeRaw(card);
+        const method = parseOk(res, methodSchema, 201);
+        expect(method.card.last4).toBe(card.number.slice(-4));
+        expect(res.text).not.toContain(card.number);
+        sent.push({ number: card.number, cvv: card.cvv });
       }
-    }
-    expect(stderr.toLowerCase()).not.toMatch(/"cvv"|cvv=|"number"\s*:/);
-  });
+      // a refused card (Luhn failure) must not be logged either
+      const luhnBad = '4242424242424241';
+      expect((await client.tokenizeRaw(luhnBad, { cvv: '909' })).status).toBe(400);
+      sent.push({ number: luhnBad, cvv: '909' });
+
+      const payment = await client.payWith(CARDS.visa, { amount: 10 });
+      await advanceClock(info, 1);
+      expect((await client.getPayment(payment.id)).status).toBe('succeeded');
+
+      // requests are logged to stderr
+      expect(stderr.length).toBeGreaterThan(0);
+
+      expect(proc.kill('SIGTERM')).toBe(true);
+      const { code, signal } = await exitOf(proc, 20_000);
+      expect(signal).toBeNull();
+      expect(code).toBe(0);
+      // and the simulator itself stopped with npm: nothing answers on its port any more
+      await expect(fetch(`${info.controlUrl}/reset`, { method: 'POST' })).rejects.toThrow();
+
+      // exactly one line on stdout
+      expect(stdout.text).toBe(`${line}\n`);
+      for (const { number, cvv } of sent) {
+        for (const [name, text] of [
+          ['stdout', stdout.text],
+          ['stderr', stderr],
+        ] as const) {
+          expect(text, `${name} contains ${number}`).not.toContain(number);
+          // a CVV may collide with digits of a timestamp; look for it as a value of its own
+          expect(text, `${name} contains the CVV`).not.toMatch(new RegExp(`(["'=:]\\s*)${cvv}(?!\\d)`));
+        }
+      }
+      expect(stderr.toLowerCase()).not.toMatch(/"cvv"|cvv=|"number"\s*:/);
+    },
+  );
 });

@@ -96,7 +96,11 @@ describe('error faults', () => {
     const paid = await client.succeededPayment({ amount: 10 });
     await injectFault(sim, { operation: 'POST /payments/{id}/refunds', fault: 'error_500' });
     const key = newIdempotencyKey();
-    assertError(await client.refundRaw(paid.id, { reason: 'duplicate' }, { idempotencyKey: key }), 500, 'internal_error');
+    assertError(
+      await client.refundRaw(paid.id, { reason: 'duplicate' }, { idempotencyKey: key }),
+      500,
+      'internal_error',
+    );
     const retry = await client.refundRaw(paid.id, { reason: 'duplicate' }, { idempotencyKey: key });
     expect(parseOk(retry, refundSchema, 201).amount).toBe(10);
     expect(replayed(retry)).toBe(false);
@@ -202,9 +206,7 @@ describe('rate limit (rateLimit option)', () => {
     const token = await c.token();
     // wait for a fresh one-second window so the burst is not split needlessly
     await sleep(1000);
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => c.getPaymentRaw(unknownPaymentId(), { token })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => c.getPaymentRaw(unknownPaymentId(), { token })));
     const limitedAnswers = results.filter((r) => r.status === 429);
     const served = results.filter((r) => r.status === 404);
     expect(served.length + limitedAnswers.length).toBe(10);

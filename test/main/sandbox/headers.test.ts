@@ -40,7 +40,13 @@ describe('X-Request-Id echoed', () => {
         'payments',
         () =>
           client.createPaymentRaw(
-            { methodId: method.id, amount: 1200, currency: 'mxn', reservationId: 'R', installments: { required: true } },
+            {
+              methodId: method.id,
+              amount: 1200,
+              currency: 'mxn',
+              reservationId: 'R',
+              installments: { required: true },
+            },
             { requestId: 'rid-payments-1' },
           ),
       ],
@@ -50,7 +56,11 @@ describe('X-Request-Id echoed', () => {
       expect(res.status, name).toBeLessThan(300);
       expect(echoed(res), name).toBe(res.sentRequestId);
     }
-    const p = await client.createPayment(method.id, { amount: 1200, currency: 'mxn', installments: { required: true } });
+    const p = await client.createPayment(method.id, {
+      amount: 1200,
+      currency: 'mxn',
+      installments: { required: true },
+    });
     const get = await client.getPaymentRaw(p.id, { requestId: 'rid-get-1' });
     expect(echoed(get)).toBe('rid-get-1');
     const patch = await client.patchPaymentRaw(p.id, { amount: 1300 }, { requestId: 'rid-patch-1' });
@@ -107,7 +117,11 @@ describe('X-Request-Id generated', () => {
       method: 'POST',
       url: `${sim.authUrl}/oauth2/token`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: sim.clientId, client_secret: sim.clientSecret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: sim.clientId,
+        client_secret: sim.clientSecret,
+      }).toString(),
     });
     expect(tok.status).toBe(200);
     expect(echoed(tok)).toMatch(GENERATED);

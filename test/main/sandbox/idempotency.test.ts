@@ -111,7 +111,11 @@ describe('conflicts', () => {
   it('same key, different payload → 409 idempotency_conflict, nothing created', async () => {
     const key = newIdempotencyKey();
     const first = parseOk(await client.createPaymentRaw(paymentBody(), { idempotencyKey: key }), paymentSchema, 201);
-    for (const changed of [paymentBody({ amount: 26 }), paymentBody({ metadata: { x: 'y' } }), paymentBody({ currency: 'mxn' })]) {
+    for (const changed of [
+      paymentBody({ amount: 26 }),
+      paymentBody({ metadata: { x: 'y' } }),
+      paymentBody({ currency: 'mxn' }),
+    ]) {
       assertError(await client.createPaymentRaw(changed, { idempotencyKey: key }), 409, 'idempotency_conflict');
     }
     // the original is still replayed afterwards
@@ -128,7 +132,11 @@ describe('conflicts', () => {
     const key2 = newIdempotencyKey();
     const p = await client.succeededPayment({ amount: 10 });
     parseOk(await client.createPaymentRaw(paymentBody(), { idempotencyKey: key2 }), paymentSchema, 201);
-    assertError(await client.refundRaw(p.id, { reason: 'duplicate' }, { idempotencyKey: key2 }), 409, 'idempotency_conflict');
+    assertError(
+      await client.refundRaw(p.id, { reason: 'duplicate' }, { idempotencyKey: key2 }),
+      409,
+      'idempotency_conflict',
+    );
   });
 
   it('same key on a refund of another payment → 409 idempotency_conflict', async () => {
@@ -136,7 +144,11 @@ describe('conflicts', () => {
     const p2 = await client.succeededPayment({ amount: 10 });
     const key = newIdempotencyKey();
     parseOk(await client.refundRaw(p1.id, { reason: 'duplicate' }, { idempotencyKey: key }), refundSchema, 201);
-    assertError(await client.refundRaw(p2.id, { reason: 'duplicate' }, { idempotencyKey: key }), 409, 'idempotency_conflict');
+    assertError(
+      await client.refundRaw(p2.id, { reason: 'duplicate' }, { idempotencyKey: key }),
+      409,
+      'idempotency_conflict',
+    );
     expect((await client.getPayment(p2.id)).refunds ?? []).toEqual([]);
   });
 
@@ -177,7 +189,11 @@ describe('in progress', () => {
 describe('24-hour window', () => {
   it('replayed just before 24 h; after 24 h the same key creates a new resource', async () => {
     const key = newIdempotencyKey();
-    const first = parseOk(await client.createPaymentRaw(paymentBody({ amount: 55 }), { idempotencyKey: key }), paymentSchema, 201);
+    const first = parseOk(
+      await client.createPaymentRaw(paymentBody({ amount: 55 }), { idempotencyKey: key }),
+      paymentSchema,
+      201,
+    );
 
     await advanceClock(sim, 24 * 3600 - 60);
     await client.refreshToken(); // access tokens last 3600 s of clock time
@@ -185,7 +201,11 @@ describe('24-hour window', () => {
     expect(replayed(within)).toBe(true);
     expect(parseOk(within, paymentSchema, 201).id).toBe(first.id);
     // a different payload still conflicts within the window
-    assertError(await client.createPaymentRaw(paymentBody({ amount: 56 }), { idempotencyKey: key }), 409, 'idempotency_conflict');
+    assertError(
+      await client.createPaymentRaw(paymentBody({ amount: 56 }), { idempotencyKey: key }),
+      409,
+      'idempotency_conflict',
+    );
 
     await advanceClock(sim, 120);
     await client.refreshToken();
@@ -214,7 +234,11 @@ describe('what is stored', () => {
     await client.refreshToken();
     const key = newIdempotencyKey();
     await injectFault(sim, { operation: 'POST /payments', fault: 'error_500', count: 1 });
-    assertError(await client.createPaymentRaw(paymentBody({ amount: 61 }), { idempotencyKey: key }), 500, 'internal_error');
+    assertError(
+      await client.createPaymentRaw(paymentBody({ amount: 61 }), { idempotencyKey: key }),
+      500,
+      'internal_error',
+    );
     const retry = await client.createPaymentRaw(paymentBody({ amount: 61 }), { idempotencyKey: key });
     parseOk(retry, paymentSchema, 201);
     expect(replayed(retry)).toBe(false);
@@ -259,7 +283,11 @@ describe('what is stored', () => {
 
   it('a 401 answer is not stored (the request was not processed)', async () => {
     const key = newIdempotencyKey();
-    assertError(await client.createPaymentRaw(paymentBody({ amount: 62 }), { idempotencyKey: key, token: 'bogus' }), 401, 'invalid_token');
+    assertError(
+      await client.createPaymentRaw(paymentBody({ amount: 62 }), { idempotencyKey: key, token: 'bogus' }),
+      401,
+      'invalid_token',
+    );
     const retry = await client.createPaymentRaw(paymentBody({ amount: 62 }), { idempotencyKey: key });
     parseOk(retry, paymentSchema, 201);
     expect(replayed(retry)).toBe(false);
@@ -268,7 +296,11 @@ describe('what is stored', () => {
   it('a 429 answer is not stored', async () => {
     const key = newIdempotencyKey();
     await injectFault(sim, { operation: 'POST /payments', fault: 'error_429', count: 1 });
-    assertError(await client.createPaymentRaw(paymentBody({ amount: 63 }), { idempotencyKey: key }), 429, 'rate_limited');
+    assertError(
+      await client.createPaymentRaw(paymentBody({ amount: 63 }), { idempotencyKey: key }),
+      429,
+      'rate_limited',
+    );
     const retry = await client.createPaymentRaw(paymentBody({ amount: 63 }), { idempotencyKey: key });
     parseOk(retry, paymentSchema, 201);
     expect(replayed(retry)).toBe(false);

@@ -37,18 +37,21 @@ function assertNoCardData(text: string, body: unknown, card: { number: string; c
 }
 
 describe('tokenization of every test card (interface-decisions §9)', () => {
-  it.each(ALL_CARDS.map((c): [string, TestCard] => [c.scenario, c]))('%s: 201, brand and last4 only', async (_name, card) => {
-    const input = await client.cardInput(card);
-    const res = await client.post(client.methodsUrl(), { type: 'card', card: input });
-    const method = parseOk(res, methodSchema, 201);
-    expect(method.type).toBe('card');
-    expect(method.card.brand).toBe(card.brand);
-    expect(method.card.last4).toBe(card.number.slice(-4));
-    expect(method.card.expMonth).toBe(input['expMonth']);
-    expect(method.card.expYear).toBe(input['expYear']);
-    expect(method.expiresAt).toBeUndefined(); // no method TTL configured
-    assertNoCardData(res.text, res.body, card);
-  });
+  it.each(ALL_CARDS.map((c): [string, TestCard] => [c.scenario, c]))(
+    '%s: 201, brand and last4 only',
+    async (_name, card) => {
+      const input = await client.cardInput(card);
+      const res = await client.post(client.methodsUrl(), { type: 'card', card: input });
+      const method = parseOk(res, methodSchema, 201);
+      expect(method.type).toBe('card');
+      expect(method.card.brand).toBe(card.brand);
+      expect(method.card.last4).toBe(card.number.slice(-4));
+      expect(method.card.expMonth).toBe(input['expMonth']);
+      expect(method.card.expYear).toBe(input['expYear']);
+      expect(method.expiresAt).toBeUndefined(); // no method TTL configured
+      assertNoCardData(res.text, res.body, card);
+    },
+  );
 
   it('createdAt is an ISO 8601 UTC timestamp on the simulator clock', async () => {
     const before = await simNow(sim);
@@ -92,7 +95,10 @@ describe('tokenization of every test card (interface-decisions §9)', () => {
 
   it('a card is valid to the end of its expiry month (current month accepted)', async () => {
     const now = await simNow(sim);
-    const method = await client.tokenize(CARDS.visa, { expMonth: now.getUTCMonth() + 1, expYear: now.getUTCFullYear() });
+    const method = await client.tokenize(CARDS.visa, {
+      expMonth: now.getUTCMonth() + 1,
+      expYear: now.getUTCFullYear(),
+    });
     expect(method.card.expMonth).toBe(now.getUTCMonth() + 1);
   });
 
@@ -116,7 +122,14 @@ describe('card validation (interface-decisions §3, README CardInput)', () => {
   });
 
   it('non-digit, too short and too long numbers → param card.number', async () => {
-    for (const number of ['4242 4242 4242 4242', '4242-4242-4242-4242', '42424242424', '42424242424242424242', 'abcd', '']) {
+    for (const number of [
+      '4242 4242 4242 4242',
+      '4242-4242-4242-4242',
+      '42424242424',
+      '42424242424242424242',
+      'abcd',
+      '',
+    ]) {
       const res = await tokenizeWith(await client.cardInput(number, { cvv: '123' }));
       assertError(res, 400, 'validation_error', { param: 'card.number' });
       if (number.length >= 12) expect(res.text).not.toContain(number);
@@ -142,7 +155,9 @@ describe('card validation (interface-decisions §3, README CardInput)', () => {
     parseOk(await tenant.tokenizeRaw(CARDS.visa, input), methodSchema, 201);
     await advanceClock(sim, 40 * 24 * 3600);
     await tenant.refreshToken();
-    assertError(await tenant.tokenizeRaw(CARDS.visa, input), 400, 'validation_error', { param: /^card\.exp(Month|Year)$/ });
+    assertError(await tenant.tokenizeRaw(CARDS.visa, input), 400, 'validation_error', {
+      param: /^card\.exp(Month|Year)$/,
+    });
     await client.refreshToken();
   });
 
@@ -204,7 +219,9 @@ describe('card validation (interface-decisions §3, README CardInput)', () => {
 
   it('type other than card, missing card, bad guestEmail, unknown field → 400 with param', async () => {
     const card = await client.cardInput(CARDS.visa);
-    assertError(await client.post(client.methodsUrl(), { type: 'bank', card }), 400, 'validation_error', { param: 'type' });
+    assertError(await client.post(client.methodsUrl(), { type: 'bank', card }), 400, 'validation_error', {
+      param: 'type',
+    });
     assertError(await client.post(client.methodsUrl(), { card }), 400, 'validation_error', { param: 'type' });
     assertError(await client.post(client.methodsUrl(), { type: 'card' }), 400, 'validation_error', { param: 'card' });
     assertError(
@@ -235,7 +252,12 @@ describe('card validation (interface-decisions §3, README CardInput)', () => {
   });
 
   it('non-UUID-v4 Idempotency-Key → 400 param Idempotency-Key; uppercase v4 accepted', async () => {
-    for (const key of ['not-a-uuid', '6fa459ea-ee8a-11ca-b3ef-00112233445a', '00000000-0000-0000-0000-000000000000', '']) {
+    for (const key of [
+      'not-a-uuid',
+      '6fa459ea-ee8a-11ca-b3ef-00112233445a',
+      '00000000-0000-0000-0000-000000000000',
+      '',
+    ]) {
       const res = await client.tokenizeRaw(CARDS.visa, {}, { idempotencyKey: key });
       assertError(res, 400, 'validation_error', { param: 'Idempotency-Key' });
     }

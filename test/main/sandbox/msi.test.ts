@@ -69,7 +69,9 @@ describe('flow B: MSI payment with a plan', () => {
 
   it('confirmation with no body at all (body is optional) → processing', async () => {
     const created = await createMsi(900);
-    const res = await client.call('POST', `${client.paymentsUrl(created.id)}/confirmation`, undefined, { idempotencyKey: null });
+    const res = await client.call('POST', `${client.paymentsUrl(created.id)}/confirmation`, undefined, {
+      idempotencyKey: null,
+    });
     const confirmed = parseOk(res, paymentSchema, 200);
     expect(confirmed.status).toBe('processing');
   });
@@ -120,7 +122,11 @@ describe('flow B: MSI payment with a plan', () => {
     ] as const) {
       assertError(await client.confirmRaw(created.id, body), 400, 'validation_error', { param });
     }
-    assertError(await client.confirmRaw(created.id, undefined, { rawBody: '{"installments":' }), 400, 'validation_error');
+    assertError(
+      await client.confirmRaw(created.id, undefined, { rawBody: '{"installments":' }),
+      400,
+      'validation_error',
+    );
     expect((await client.getPayment(created.id)).status).toBe('pending_confirmation');
   });
 });
@@ -152,7 +158,11 @@ describe('MSI plans (interface-decisions §8)', () => {
   });
 
   it('installments.required false is a normal payment (processing)', async () => {
-    const p = await client.createPayment(msiMethodId, { amount: 1200, currency: 'mxn', installments: { required: false } });
+    const p = await client.createPayment(msiMethodId, {
+      amount: 1200,
+      currency: 'mxn',
+      installments: { required: false },
+    });
     expect(p.status).toBe('processing');
   });
 });
@@ -252,7 +262,11 @@ describe('flow C: MSI with amount update', () => {
     assertError(await client.patchPaymentRaw(created.id, { amount: 700, currency: 'usd' }), 400, 'validation_error', {
       param: 'currency',
     });
-    assertError(await client.patchPaymentRaw(created.id, undefined, { rawBody: 'amount=700' }), 400, 'validation_error');
+    assertError(
+      await client.patchPaymentRaw(created.id, undefined, { rawBody: 'amount=700' }),
+      400,
+      'validation_error',
+    );
     const read = await client.getPayment(created.id);
     expect(read.amount).toBe(600);
     expect(read.originalAmount).toBeUndefined();
@@ -273,7 +287,9 @@ describe('15-minute expiry of pending_confirmation (interface-decisions §7)', (
     await advanceClock(sim, 10);
     const expired = await client.getPayment(created.id);
     expect(expired.status).toBe('expired');
-    expect(Date.parse(expired.updatedAt)).toBeLessThanOrEqual(Date.parse(created.createdAt) + FIFTEEN_MIN * 1000 + 1000);
+    expect(Date.parse(expired.updatedAt)).toBeLessThanOrEqual(
+      Date.parse(created.createdAt) + FIFTEEN_MIN * 1000 + 1000,
+    );
     assertError(await client.confirmRaw(created.id, { installments: { count: 3 } }), 422, 'invalid_state');
     assertError(await client.confirmRaw(created.id, {}), 422, 'invalid_state');
     assertError(await client.patchPaymentRaw(created.id, { amount: 700 }), 422, 'invalid_state');

@@ -152,7 +152,24 @@ describe('payment validation (interface-decisions §3, §6)', () => {
   });
 
   it('amount < 0.01, > 999999.99, more than 2 decimals (also a double just off the cent), negative, ill-typed → 400 param amount', async () => {
-    for (const amount of [0, 0.001, 0.009, -1, 1000000, 999999.991, 10.123, 1.005, 0.1 + 0.2, 1.1 * 1.1, 10.0000000001, '10.00', null, true, [10], { v: 1 }]) {
+    for (const amount of [
+      0,
+      0.001,
+      0.009,
+      -1,
+      1000000,
+      999999.991,
+      10.123,
+      1.005,
+      0.1 + 0.2,
+      1.1 * 1.1,
+      10.0000000001,
+      '10.00',
+      null,
+      true,
+      [10],
+      { v: 1 },
+    ]) {
       const res = await client.createPaymentRaw(validBody({ amount }));
       assertError(res, 400, 'validation_error', { param: 'amount' });
     }
@@ -168,16 +185,24 @@ describe('payment validation (interface-decisions §3, §6)', () => {
 
   it('currency: uppercase or unknown → 400 param currency', async () => {
     for (const currency of ['USD', 'Mxn', 'eur', '', 1]) {
-      assertError(await client.createPaymentRaw(validBody({ currency })), 400, 'validation_error', { param: 'currency' });
+      assertError(await client.createPaymentRaw(validBody({ currency })), 400, 'validation_error', {
+        param: 'currency',
+      });
     }
     parseOk(await client.createPaymentRaw(validBody({ currency: 'mxn' })), paymentSchema, 201);
   });
 
   it('returnUrl must be https → 400 param returnUrl otherwise', async () => {
     for (const returnUrl of ['http://partner.example/return', 'ftp://x.example', 'partner.example', '', 42]) {
-      assertError(await client.createPaymentRaw(validBody({ returnUrl })), 400, 'validation_error', { param: 'returnUrl' });
+      assertError(await client.createPaymentRaw(validBody({ returnUrl })), 400, 'validation_error', {
+        param: 'returnUrl',
+      });
     }
-    parseOk(await client.createPaymentRaw(validBody({ returnUrl: 'https://partner.example/r?x=1' })), paymentSchema, 201);
+    parseOk(
+      await client.createPaymentRaw(validBody({ returnUrl: 'https://partner.example/r?x=1' })),
+      paymentSchema,
+      201,
+    );
   });
 
   it('reservationId: 1 to 64 characters', async () => {
@@ -225,7 +250,9 @@ describe('payment validation (interface-decisions §3, §6)', () => {
   });
 
   it('unknown top-level field → 400 with its name as param', async () => {
-    assertError(await client.createPaymentRaw(validBody({ customer: 'x' })), 400, 'validation_error', { param: 'customer' });
+    assertError(await client.createPaymentRaw(validBody({ customer: 'x' })), 400, 'validation_error', {
+      param: 'customer',
+    });
   });
 
   it('malformed JSON → 400 validation_error', async () => {

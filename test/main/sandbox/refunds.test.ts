@@ -64,9 +64,14 @@ describe('partial then full refund', () => {
     assertError(await client.refundRaw(payment.id, { reason: 'duplicate' }), 422, 'refund_exceeds_remaining', {
       param: 'amount',
     });
-    assertError(await client.refundRaw(payment.id, { amount: 0.01, reason: 'duplicate' }), 422, 'refund_exceeds_remaining', {
-      param: 'amount',
-    });
+    assertError(
+      await client.refundRaw(payment.id, { amount: 0.01, reason: 'duplicate' }),
+      422,
+      'refund_exceeds_remaining',
+      {
+        param: 'amount',
+      },
+    );
 
     await advanceClock(sim, Math.ceil(REFUND_DELAY_MS / 1000) + 1);
     read = await client.getPayment(payment.id);
@@ -88,9 +93,14 @@ describe('partial then full refund', () => {
     const a = await client.refund(payment.id, { amount: 33.33, reason: 'duplicate' });
     const b = await client.refund(payment.id, { amount: 33.33, reason: 'duplicate' });
     expect([a.status, b.status]).toEqual(['pending', 'pending']);
-    assertError(await client.refundRaw(payment.id, { amount: 33.35, reason: 'duplicate' }), 422, 'refund_exceeds_remaining', {
-      param: 'amount',
-    });
+    assertError(
+      await client.refundRaw(payment.id, { amount: 33.35, reason: 'duplicate' }),
+      422,
+      'refund_exceeds_remaining',
+      {
+        param: 'amount',
+      },
+    );
     const rest = await client.refund(payment.id, { reason: 'duplicate' });
     expect(rest.amount).toBe(33.34);
   });
@@ -99,7 +109,11 @@ describe('partial then full refund', () => {
     const payment = await client.succeededPayment({ amount: 0.3 });
     await client.refund(payment.id, { amount: 0.1, reason: 'requested_by_customer' });
     await client.refund(payment.id, { amount: 0.2, reason: 'requested_by_customer' });
-    assertError(await client.refundRaw(payment.id, { amount: 0.01, reason: 'requested_by_customer' }), 422, 'refund_exceeds_remaining');
+    assertError(
+      await client.refundRaw(payment.id, { amount: 0.01, reason: 'requested_by_customer' }),
+      422,
+      'refund_exceeds_remaining',
+    );
   });
 
   it('an mxn payment is refunded in mxn', async () => {
@@ -113,17 +127,22 @@ describe('partial then full refund', () => {
 });
 
 describe('refund reasons and validation', () => {
-  it.each(['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const)('reason %s is accepted', async (reason) => {
-    const payment = await client.succeededPayment({ amount: 20 });
-    const r = await client.refund(payment.id, { amount: 5, reason });
-    expect(r.reason).toBe(reason);
-  });
+  it.each(['duplicate', 'fraudulent', 'requested_by_customer', 'cancellation'] as const)(
+    'reason %s is accepted',
+    async (reason) => {
+      const payment = await client.succeededPayment({ amount: 20 });
+      const r = await client.refund(payment.id, { amount: 5, reason });
+      expect(r.reason).toBe(reason);
+    },
+  );
 
   it('reason missing or unknown → 400 param reason', async () => {
     const payment = await client.succeededPayment({ amount: 20 });
     assertError(await client.refundRaw(payment.id, { amount: 5 }), 400, 'validation_error', { param: 'reason' });
     for (const reason of ['other', 'DUPLICATE', '', 3, null]) {
-      assertError(await client.refundRaw(payment.id, { amount: 5, reason }), 400, 'validation_error', { param: 'reason' });
+      assertError(await client.refundRaw(payment.id, { amount: 5, reason }), 400, 'validation_error', {
+        param: 'reason',
+      });
     }
   });
 
@@ -134,9 +153,14 @@ describe('refund reasons and validation', () => {
         param: 'amount',
       });
     }
-    assertError(await client.refundRaw(payment.id, { amount: 5, reason: 'duplicate', note: 'x' }), 400, 'validation_error', {
-      param: 'note',
-    });
+    assertError(
+      await client.refundRaw(payment.id, { amount: 5, reason: 'duplicate', note: 'x' }),
+      400,
+      'validation_error',
+      {
+        param: 'note',
+      },
+    );
     assertError(await client.refundRaw(payment.id, undefined, { rawBody: '{"reason":' }), 400, 'validation_error');
     // nothing was refunded by the rejected requests
     expect((await client.getPayment(payment.id)).refunds ?? []).toEqual([]);
@@ -144,11 +168,20 @@ describe('refund reasons and validation', () => {
 
   it('missing or non-v4 Idempotency-Key → 400 param Idempotency-Key', async () => {
     const payment = await client.succeededPayment({ amount: 20 });
-    assertError(await client.refundRaw(payment.id, { reason: 'duplicate' }, { idempotencyKey: null }), 400, 'validation_error', {
-      param: 'Idempotency-Key',
-    });
     assertError(
-      await client.refundRaw(payment.id, { reason: 'duplicate' }, { idempotencyKey: '6fa459ea-ee8a-11ca-b3ef-00112233445a' }),
+      await client.refundRaw(payment.id, { reason: 'duplicate' }, { idempotencyKey: null }),
+      400,
+      'validation_error',
+      {
+        param: 'Idempotency-Key',
+      },
+    );
+    assertError(
+      await client.refundRaw(
+        payment.id,
+        { reason: 'duplicate' },
+        { idempotencyKey: '6fa459ea-ee8a-11ca-b3ef-00112233445a' },
+      ),
       400,
       'validation_error',
       { param: 'Idempotency-Key' },
@@ -159,9 +192,14 @@ describe('refund reasons and validation', () => {
 describe('refund errors', () => {
   it('over-refund → 422 refund_exceeds_remaining (param amount), nothing created', async () => {
     const payment = await client.succeededPayment({ amount: 100 });
-    assertError(await client.refundRaw(payment.id, { amount: 100.01, reason: 'duplicate' }), 422, 'refund_exceeds_remaining', {
-      param: 'amount',
-    });
+    assertError(
+      await client.refundRaw(payment.id, { amount: 100.01, reason: 'duplicate' }),
+      422,
+      'refund_exceeds_remaining',
+      {
+        param: 'amount',
+      },
+    );
     expect((await client.getPayment(payment.id)).refunds ?? []).toEqual([]);
     // the full amount is still refundable
     expect((await client.refund(payment.id, { amount: 100, reason: 'duplicate' })).amount).toBe(100);

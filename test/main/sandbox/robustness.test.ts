@@ -63,7 +63,11 @@ function deepArray(levels: number): string {
  * Bodies every JSON endpoint must refuse. `optional` lists the fields that may be left out
  * (so leaving them out is not malformed); `nullBodyOk` marks an endpoint whose body is optional.
  */
-function malformedBodies(valid: Record<string, unknown>, optional: readonly string[], nullBodyOk: boolean): [string, string][] {
+function malformedBodies(
+  valid: Record<string, unknown>,
+  optional: readonly string[],
+  nullBodyOk: boolean,
+): [string, string][] {
   const bodies: [string, string][] = [
     ...(nullBodyOk ? [] : [['null', 'null'] as [string, string]]),
     ['array', '[]'],
@@ -214,9 +218,12 @@ describe('malformed JSON bodies to every endpoint', () => {
   });
 
   it('a metadata key named __proto__ is never a 5xx and pollutes nothing', async () => {
-    const res = await client.createPaymentRaw({}, {
-      rawBody: `{"methodId":"${methodId}","amount":1,"currency":"usd","reservationId":"R","metadata":{"__proto__":"x","constructor":"y"}}`,
-    });
+    const res = await client.createPaymentRaw(
+      {},
+      {
+        rawBody: `{"methodId":"${methodId}","amount":1,"currency":"usd","reservationId":"R","metadata":{"__proto__":"x","constructor":"y"}}`,
+      },
+    );
     expect(res.status).toBeLessThan(500);
     if (res.status === 201) {
       const p = parseOk(res, paymentSchema, 201);
@@ -297,7 +304,11 @@ describe('malformed token requests', () => {
       ['json', 'application/json', '{"grant_type":"client_credentials"}'],
       ['null json', 'application/json', 'null'],
       ['text', 'text/plain', 'hello'],
-      ['__proto__ form', 'application/x-www-form-urlencoded', '__proto__=x&grant_type=client_credentials&client_id=a&client_secret=b'],
+      [
+        '__proto__ form',
+        'application/x-www-form-urlencoded',
+        '__proto__=x&grant_type=client_credentials&client_id=a&client_secret=b',
+      ],
     ];
     for (const [label, type, body] of bodies) {
       const res = await http({

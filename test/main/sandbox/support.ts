@@ -214,7 +214,14 @@ export async function http(req: RawRequest): Promise<HttpResult> {
     body = undefined;
   }
   const sentRequestId = Object.entries(req.headers ?? {}).find(([k]) => k.toLowerCase() === 'x-request-id')?.[1];
-  return { status: res.status, headers: res.headers, text, body, sentRequestId, durationMs: performance.now() - started };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body,
+    sentRequestId,
+    durationMs: performance.now() - started,
+  };
 }
 
 export function describeResult(res: HttpResult): string {
@@ -261,7 +268,8 @@ export function assertError(res: HttpResult, status: number, code: string, exp: 
   if (err.code !== code) throw new Error(`expected error.code ${code}, got ${err.code}: ${res.text}`);
   if (err.message.trim().length === 0) throw new Error(`empty error.message: ${res.text}`);
   if (exp.param !== undefined) {
-    const ok = typeof exp.param === 'string' ? err.param === exp.param : err.param !== undefined && exp.param.test(err.param);
+    const ok =
+      typeof exp.param === 'string' ? err.param === exp.param : err.param !== undefined && exp.param.test(err.param);
     if (!ok) throw new Error(`expected error.param ${String(exp.param)}, got ${String(err.param)}: ${res.text}`);
   }
   if ((exp.checkRequestId ?? true) && res.sentRequestId !== undefined && err.requestId !== res.sentRequestId) {
@@ -367,7 +375,10 @@ export class ApiClient {
   ) {}
 
   /** Raw call of the token endpoint with these form fields. */
-  async requestToken(form?: Record<string, string>, opts: { requestId?: string; headers?: Record<string, string> } = {}): Promise<HttpResult> {
+  async requestToken(
+    form?: Record<string, string>,
+    opts: { requestId?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult> {
     const fields = form ?? {
       grant_type: 'client_credentials',
       client_id: this.creds.clientId,
@@ -404,7 +415,8 @@ export class ApiClient {
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const requestId = opts.requestId === undefined ? newRequestId() : opts.requestId;
     if (requestId !== null) headers['x-request-id'] = requestId;
-    const key = opts.idempotencyKey === undefined ? (method === 'POST' ? newIdempotencyKey() : null) : opts.idempotencyKey;
+    const key =
+      opts.idempotencyKey === undefined ? (method === 'POST' ? newIdempotencyKey() : null) : opts.idempotencyKey;
     if (key !== null) headers['idempotency-key'] = key;
     let payload: string | Uint8Array | undefined;
     if (opts.rawBody !== undefined) payload = opts.rawBody;
@@ -442,7 +454,8 @@ export class ApiClient {
   async cardInput(card: TestCard | string, overrides: CardOverrides = {}): Promise<Record<string, unknown>> {
     const now = await simNow(this.sim);
     const number = typeof card === 'string' ? card : card.number;
-    const cvv = typeof card === 'string' ? (number.startsWith('34') || number.startsWith('37') ? '1234' : '123') : card.cvv;
+    const cvv =
+      typeof card === 'string' ? (number.startsWith('34') || number.startsWith('37') ? '1234' : '123') : card.cvv;
     return { number, expMonth: 12, expYear: now.getUTCFullYear() + 3, cvv, ...overrides };
   }
 

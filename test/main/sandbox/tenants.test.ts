@@ -54,19 +54,24 @@ describe('isolation', () => {
     await advanceClock(sim, 2);
   });
 
-  it("another tenant cannot read a payment: 404 not_found, same as an unknown id", async () => {
+  it('another tenant cannot read a payment: 404 not_found, same as an unknown id', async () => {
     expect((await alice.getPayment(alicePayment.id)).status).toBe('succeeded');
     const res = await bob.getPaymentRaw(alicePayment.id);
     assertError(res, 404, 'not_found');
     expect(res.text).not.toContain(aliceMethodId);
   });
 
-  it("another tenant cannot charge a method: 404 not_found, param methodId", async () => {
-    const res = await bob.createPaymentRaw({ methodId: aliceMethodId, amount: 10, currency: 'usd', reservationId: 'R' });
+  it('another tenant cannot charge a method: 404 not_found, param methodId', async () => {
+    const res = await bob.createPaymentRaw({
+      methodId: aliceMethodId,
+      amount: 10,
+      currency: 'usd',
+      reservationId: 'R',
+    });
     assertError(res, 404, 'not_found', { param: 'methodId' });
   });
 
-  it("another tenant cannot refund, PATCH or confirm a payment: 404 not_found", async () => {
+  it('another tenant cannot refund, PATCH or confirm a payment: 404 not_found', async () => {
     assertError(await bob.refundRaw(alicePayment.id, { reason: 'fraudulent' }), 404, 'not_found');
     assertError(await bob.patchPaymentRaw(alicePayment.id, { amount: 1 }), 404, 'not_found');
     assertError(await bob.confirmRaw(alicePayment.id, {}), 404, 'not_found');
@@ -76,7 +81,7 @@ describe('isolation', () => {
     expect(read.amount).toBe(80);
   });
 
-  it("another tenant cannot PATCH/confirm a pending MSI payment", async () => {
+  it('another tenant cannot PATCH/confirm a pending MSI payment', async () => {
     const msi = await alice.tokenize(CARDS.msi);
     const p = await alice.createPayment(msi.id, { amount: 1200, currency: 'mxn', installments: { required: true } });
     assertError(await bob.patchPaymentRaw(p.id, { amount: 300 }), 404, 'not_found');

@@ -20,7 +20,10 @@ function keychain(key = randomBytes(32)): SafeStorageLike {
     decryptStringAsync: (data) => {
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
       decipher.setAuthTag(data.subarray(12, 28));
-      return Promise.resolve({ result: Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8'), shouldReEncrypt: false });
+      return Promise.resolve({
+        result: Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8'),
+        shouldReEncrypt: false,
+      });
     },
   };
 }
@@ -31,7 +34,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const store = (safeStorage: SafeStorageLike): EncryptedSecretStore => new EncryptedSecretStore({ safeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
+const store = (safeStorage: SafeStorageLike): EncryptedSecretStore =>
+  new EncryptedSecretStore({ safeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
 
 describe('unreadableSecrets', () => {
   it('is empty when every stored secret decrypts, and when none is stored', async () => {
@@ -48,7 +52,9 @@ describe('unreadableSecrets', () => {
     const problems = await unreadableSecrets(store(keychain()));
     expect(problems.map((p) => p.code)).toEqual(['needs_reprovisioning', 'needs_reprovisioning']);
     expect(problems.map((p) => p.message)).toEqual([
-      expect.stringMatching(/^The stored clientSecret cannot be decrypted .* IT must provision the secret again on this computer \(--provision-secret\)\.$/),
+      expect.stringMatching(
+        /^The stored clientSecret cannot be decrypted .* IT must provision the secret again on this computer \(--provision-secret\)\.$/,
+      ),
       expect.stringMatching(/^The stored twilioAuthToken cannot be decrypted/),
     ]);
     expect(JSON.stringify(problems.map((p) => p.message))).not.toMatch(/cs_test_1|twilio-token/);

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedSecretStore, type SafeStorageLike } from '../../../main/secrets';
-import { parseProvisionArgs, provisionSecret, provisionSecretFromInput, WINDOWS_STDIN_REFUSED } from '../../../main/secrets/provision';
+import {
+  parseProvisionArgs,
+  provisionSecret,
+  provisionSecretFromInput,
+  WINDOWS_STDIN_REFUSED,
+} from '../../../main/secrets/provision';
 
 const SECRET = 'cs_live_provisioned_0123456789';
 
@@ -14,7 +19,8 @@ const fakeSafeStorage: SafeStorageLike = {
   isAsyncEncryptionAvailable: () => Promise.resolve(true),
   getSelectedStorageBackend: () => 'gnome_libsecret',
   encryptStringAsync: (text) => Promise.resolve(Buffer.from(text, 'utf8').reverse()),
-  decryptStringAsync: (data) => Promise.resolve({ result: Buffer.from(data).reverse().toString('utf8'), shouldReEncrypt: false }),
+  decryptStringAsync: (data) =>
+    Promise.resolve({ result: Buffer.from(data).reverse().toString('utf8'), shouldReEncrypt: false }),
 };
 
 /**
@@ -24,8 +30,10 @@ const fakeSafeStorage: SafeStorageLike = {
 const builtInKeyFallback: SafeStorageLike = {
   ...fakeSafeStorage,
   getSelectedStorageBackend: () => 'basic_text',
-  encryptStringAsync: (text) => Promise.resolve(Buffer.concat([Buffer.from('v10'), Buffer.from(text, 'utf8').reverse()])),
-  decryptStringAsync: (data) => Promise.resolve({ result: Buffer.from(data.subarray(3)).reverse().toString('utf8'), shouldReEncrypt: false }),
+  encryptStringAsync: (text) =>
+    Promise.resolve(Buffer.concat([Buffer.from('v10'), Buffer.from(text, 'utf8').reverse()])),
+  decryptStringAsync: (data) =>
+    Promise.resolve({ result: Buffer.from(data.subarray(3)).reverse().toString('utf8'), shouldReEncrypt: false }),
 };
 
 let dir: string;
@@ -56,14 +64,25 @@ describe('parseProvisionArgs', () => {
     expect(parseProvisionArgs(['app', '--provision-secret'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret=-'])).toEqual(stdin);
     expect(parseProvisionArgs(['app', '--provision-secret', '-'])).toEqual(stdin);
-    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name', 'smtpPassword'])).toEqual({ ...stdin, name: 'smtpPassword' });
+    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name', 'smtpPassword'])).toEqual({
+      ...stdin,
+      name: 'smtpPassword',
+    });
     // The center's database password (issue 16): a secret like the others, never a setting.
-    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name=centerPassword'])).toEqual({ ...stdin, name: 'centerPassword' });
-    for (const platform of ['darwin', 'linux'] as const) expect(parseProvisionArgs(['app', '--provision-secret'], platform)).toEqual(stdin);
+    expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name=centerPassword'])).toEqual({
+      ...stdin,
+      name: 'centerPassword',
+    });
+    for (const platform of ['darwin', 'linux'] as const)
+      expect(parseProvisionArgs(['app', '--provision-secret'], platform)).toEqual(stdin);
   });
 
   it('on Windows, refuses standard input (always empty for Electron there) before reading anything, pointing to the file form', () => {
-    for (const argv of [['app', '--provision-secret'], ['app', '--provision-secret=-'], ['app', '--provision-secret', '-', '--secret-name=smtpPassword']]) {
+    for (const argv of [
+      ['app', '--provision-secret'],
+      ['app', '--provision-secret=-'],
+      ['app', '--provision-secret', '-', '--secret-name=smtpPassword'],
+    ]) {
       const refused = parseProvisionArgs(argv, 'win32');
       expect(refused).toEqual({ kind: 'invalid', message: WINDOWS_STDIN_REFUSED });
     }
@@ -88,7 +107,11 @@ describe('parseProvisionArgs', () => {
 
 describe('provisionSecret', () => {
   it('stores the trimmed secret encrypted, then deletes the plain-text file', async () => {
-    const store = new EncryptedSecretStore({ safeStorage: fakeSafeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
+    const store = new EncryptedSecretStore({
+      safeStorage: fakeSafeStorage,
+      file: join(dir, 'secrets.json'),
+      platform: 'linux',
+    });
     const file = join(dir, 'secret.txt');
     writeFileSync(file, `  ${SECRET}\r\n`);
     const message = await provisionSecret(store, 'clientSecret', file);
@@ -113,8 +136,14 @@ describe('provisionSecret', () => {
   });
 
   it('refuses an unreadable file or a file of several lines, naming the file but never the content', async () => {
-    const store = new EncryptedSecretStore({ safeStorage: fakeSafeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
-    await expect(provisionSecret(store, 'clientSecret', join(dir, 'missing.txt'))).rejects.toThrow(/missing\.txt cannot be read \(ENOENT\)/);
+    const store = new EncryptedSecretStore({
+      safeStorage: fakeSafeStorage,
+      file: join(dir, 'secrets.json'),
+      platform: 'linux',
+    });
+    await expect(provisionSecret(store, 'clientSecret', join(dir, 'missing.txt'))).rejects.toThrow(
+      /missing\.txt cannot be read \(ENOENT\)/,
+    );
     const file = join(dir, 'two.txt');
     writeFileSync(file, `${SECRET}\nsecond-line`);
     const error = await provisionSecret(store, 'clientSecret', file).catch((e: unknown) => e);
@@ -126,12 +155,17 @@ describe('provisionSecret', () => {
 });
 
 describe('provisionSecretFromInput (standard input)', () => {
-  const store = (): EncryptedSecretStore => new EncryptedSecretStore({ safeStorage: fakeSafeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
+  const store = (): EncryptedSecretStore =>
+    new EncryptedSecretStore({ safeStorage: fakeSafeStorage, file: join(dir, 'secrets.json'), platform: 'linux' });
 
   it('stores the piped secret encrypted; nothing else is written to the folder', async () => {
     const secrets = store();
     // A real stream, in several chunks, with the newline `echo` adds.
-    const message = await provisionSecretFromInput(secrets, 'clientSecret', Readable.from([Buffer.from('cs_live_provi'), Buffer.from(`sioned_0123456789\n`)]));
+    const message = await provisionSecretFromInput(
+      secrets,
+      'clientSecret',
+      Readable.from([Buffer.from('cs_live_provi'), Buffer.from(`sioned_0123456789\n`)]),
+    );
     expect(message).toBe('The clientSecret was stored encrypted for this user on this computer.');
     expect(await secrets.read('clientSecret')).toBe(SECRET);
     expect(readdirSync(dir)).toEqual(['secrets.json']);
@@ -148,12 +182,22 @@ describe('provisionSecretFromInput (standard input)', () => {
   it('refuses a terminal (the secret would be echoed), an empty input, several lines and an oversized input, storing nothing', async () => {
     const secrets = store();
     const terminal = Object.assign(Readable.from([SECRET]), { isTTY: true });
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', terminal)).rejects.toThrow(/is a terminal.*Pipe it in/);
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([' \n']))).rejects.toThrow(/held no secret/);
-    const twoLines = await provisionSecretFromInput(secrets, 'clientSecret', Readable.from([`${SECRET}\nsecond-line`])).catch((e: unknown) => e);
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', terminal)).rejects.toThrow(
+      /is a terminal.*Pipe it in/,
+    );
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([' \n']))).rejects.toThrow(
+      /held no secret/,
+    );
+    const twoLines = await provisionSecretFromInput(
+      secrets,
+      'clientSecret',
+      Readable.from([`${SECRET}\nsecond-line`]),
+    ).catch((e: unknown) => e);
     expect(String(twoLines)).toMatch(/on one line/);
     expect(String(twoLines)).not.toContain(SECRET);
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from(['x'.repeat(40)]), { maxBytes: 32 })).rejects.toThrow(/more than 32 bytes/);
+    await expect(
+      provisionSecretFromInput(secrets, 'clientSecret', Readable.from(['x'.repeat(40)]), { maxBytes: 32 }),
+    ).rejects.toThrow(/more than 32 bytes/);
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 
@@ -161,7 +205,9 @@ describe('provisionSecretFromInput (standard input)', () => {
     const secrets = store();
     const open = new PassThrough();
     open.write('cs_live_partial');
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', open, { timeoutMs: 50 })).rejects.toThrow(/did not end within 0 s/);
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', open, { timeoutMs: 50 })).rejects.toThrow(
+      /did not end within 0 s/,
+    );
     expect(open.destroyed).toBe(true);
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
@@ -172,7 +218,9 @@ describe('provisionSecretFromInput (standard input)', () => {
       file: join(dir, 'secrets.json'),
       platform: 'linux',
     });
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([SECRET]))).rejects.toMatchObject({ code: 'insecure_backend' });
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([SECRET]))).rejects.toMatchObject({
+      code: 'insecure_backend',
+    });
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 });

@@ -80,7 +80,10 @@ class XorSafeStorage implements SafeStorageLike {
     return Promise.resolve(Buffer.from(Buffer.from(plainText, 'utf8').map((byte) => byte ^ this.key)));
   }
   decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
-    return Promise.resolve({ result: Buffer.from(encrypted.map((byte) => byte ^ this.key)).toString('utf8'), shouldReEncrypt: false });
+    return Promise.resolve({
+      result: Buffer.from(encrypted.map((byte) => byte ^ this.key)).toString('utf8'),
+      shouldReEncrypt: false,
+    });
   }
 }
 
@@ -197,7 +200,11 @@ describe('EncryptedSecretStore', () => {
     await store('linux', sway).write('clientSecret', SECRET);
     expect(await store('linux', sway).read('clientSecret')).toBe(SECRET);
     const { secrets } = JSON.parse(readFileSync(file, 'utf8')) as { secrets: Record<string, string> };
-    expect(Buffer.from(secrets['clientSecret'] ?? '', 'base64').subarray(0, 3).toString()).toBe('v11');
+    expect(
+      Buffer.from(secrets['clientSecret'] ?? '', 'base64')
+        .subarray(0, 3)
+        .toString(),
+    ).toBe('v11');
   });
 
   it('Linux where the backend cannot be asked: the asynchronous result decides', async () => {
@@ -210,20 +217,23 @@ describe('EncryptedSecretStore', () => {
     expect(await store('linux', withoutBackend).read('clientSecret')).toBe(SECRET);
   });
 
-  it.each(['gnome_libsecret', 'basic_text'])("Linux where no keyring answers and Chromium falls back to its built-in key (\"v10\"), the backend reading %s: refused, as plain text would be", async (backend) => {
-    const fallback = new HardcodedKeyFallback(backend);
-    const error = await secretError(() => store('linux', fallback).write('clientSecret', SECRET), 'insecure_backend');
-    expect(error.message).toMatch(/gnome-keyring/);
-    expect(error.message).toMatch(/KWallet/);
-    expect(readdirSync(dir)).toEqual([]);
-    // A secret stored that way earlier is refused too (anyone with the file can open it): IT installs a keyring and provisions again.
-    const stored = await fallback.encryptStringAsync(JSON.stringify({ name: 'clientSecret', value: SECRET }));
-    writeFileSync(file, JSON.stringify({ version: 1, secrets: { clientSecret: stored.toString('base64') } }));
-    await secretError(() => store('linux', fallback).read('clientSecret'), 'insecure_backend');
-    // On macOS and Windows "v10" is the Keychain's and DPAPI's own tag: nothing to refuse there.
-    await store('darwin', fallback).write('clientSecret', SECRET);
-    expect(await store('darwin', fallback).read('clientSecret')).toBe(SECRET);
-  });
+  it.each(['gnome_libsecret', 'basic_text'])(
+    'Linux where no keyring answers and Chromium falls back to its built-in key ("v10"), the backend reading %s: refused, as plain text would be',
+    async (backend) => {
+      const fallback = new HardcodedKeyFallback(backend);
+      const error = await secretError(() => store('linux', fallback).write('clientSecret', SECRET), 'insecure_backend');
+      expect(error.message).toMatch(/gnome-keyring/);
+      expect(error.message).toMatch(/KWallet/);
+      expect(readdirSync(dir)).toEqual([]);
+      // A secret stored that way earlier is refused too (anyone with the file can open it): IT installs a keyring and provisions again.
+      const stored = await fallback.encryptStringAsync(JSON.stringify({ name: 'clientSecret', value: SECRET }));
+      writeFileSync(file, JSON.stringify({ version: 1, secrets: { clientSecret: stored.toString('base64') } }));
+      await secretError(() => store('linux', fallback).read('clientSecret'), 'insecure_backend');
+      // On macOS and Windows "v10" is the Keychain's and DPAPI's own tag: nothing to refuse there.
+      await store('darwin', fallback).write('clientSecret', SECRET);
+      expect(await store('darwin', fallback).read('clientSecret')).toBe(SECRET);
+    },
+  );
 
   it('encryption unavailable: refused on every platform, with what IT must do', async () => {
     safeStorage.available = false;
@@ -270,7 +280,8 @@ describe('EncryptedSecretStore', () => {
       isAsyncEncryptionAvailable: () => Promise.resolve(true),
       getSelectedStorageBackend: () => 'gnome_libsecret',
       encryptStringAsync: (text) => safeStorage.encryptStringAsync(text),
-      decryptStringAsync: () => Promise.reject(new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.')),
+      decryptStringAsync: () =>
+        Promise.reject(new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.')),
     };
     const error = await secretError(() => store('linux', locked).read('clientSecret'), 'encryption_unavailable');
     expect(error.message).not.toMatch(/provision/);
@@ -308,12 +319,17 @@ describe('EncryptedSecretStore', () => {
 
   it('concurrent writes and removes are applied one after another', async () => {
     const secrets = store();
-    await Promise.all([secrets.write('clientSecret', 'one'), secrets.write('clientSecret', 'two'), secrets.remove('clientSecret'), secrets.write('clientSecret', SECRET)]);
+    await Promise.all([
+      secrets.write('clientSecret', 'one'),
+      secrets.write('clientSecret', 'two'),
+      secrets.remove('clientSecret'),
+      secrets.write('clientSecret', SECRET),
+    ]);
     expect(await secrets.read('clientSecret')).toBe(SECRET);
     expect(readdirSync(dir)).toEqual(['secrets.json']);
   });
 
-  it('satisfies the engine\'s SecretStore', async () => {
+  it("satisfies the engine's SecretStore", async () => {
     const engineView: { read(name: 'clientSecret'): Promise<string | undefined> } = store();
     await store().write('clientSecret', SECRET);
     expect(await engineView.read('clientSecret')).toBe(SECRET);

@@ -17,7 +17,10 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
   it('writes no card number or CVV of the table in any column', async () => {
     const storage = await backend.storage();
     const trail = await AuditTrail.open(storage, { deskId: DESK });
-    const rows = ALL_CARD_SPELLINGS.map(({ text }, i) => ({ card: text, cvv: ALL_CVV_PHRASES[i % ALL_CVV_PHRASES.length] ?? { text: '', value: '' } }));
+    const rows = ALL_CARD_SPELLINGS.map(({ text }, i) => ({
+      card: text,
+      cvv: ALL_CVV_PHRASES[i % ALL_CVV_PHRASES.length] ?? { text: '', value: '' },
+    }));
     for (const { card, cvv } of rows) {
       await trail.append({
         actor: card,
@@ -35,12 +38,19 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
     if (backend.name === 'sqlite') {
       const dir = storage.description.replace(/^the embedded files in /, '');
       // Every byte of the file and its journal, read in every encoding, without the detector.
-      expect(pansInFolder(dir, ALL_CARD_SPELLINGS.map((s) => s.digits))).toEqual([]);
+      expect(
+        pansInFolder(
+          dir,
+          ALL_CARD_SPELLINGS.map((s) => s.digits),
+        ),
+      ).toEqual([]);
       const db = new Database(`${dir}/audit.db`, { readonly: true });
       raw = db.prepare('SELECT actor, action, resource, request_id, details FROM audit ORDER BY seq').all() as Columns;
       db.close();
     } else {
-      raw = await backend.center().query('SELECT actor, action, resource, request_id, details::text AS details FROM audit.audit ORDER BY seq');
+      raw = await backend
+        .center()
+        .query('SELECT actor, action, resource, request_id, details::text AS details FROM audit.audit ORDER BY seq');
     }
     expect(read).toHaveLength(rows.length);
     expect(raw).toHaveLength(rows.length);
@@ -49,7 +59,14 @@ describe.each(useStoreBackends([AUDIT_STORE]))('the audit trail on $name', (back
       const digits = ALL_CARD_SPELLINGS[i]?.digits ?? '';
       const row = read[i];
       const stored = raw[i];
-      const texts = [row?.actor, row?.action, row?.resource, row?.requestId, JSON.stringify(row?.details), ...Object.values(stored ?? {}).map(String)];
+      const texts = [
+        row?.actor,
+        row?.action,
+        row?.resource,
+        row?.requestId,
+        JSON.stringify(row?.details),
+        ...Object.values(stored ?? {}).map(String),
+      ];
       for (const text of texts) {
         if (text === undefined || holdsCard(text, digits)) leaks.push(`${JSON.stringify(card)}: ${text}`);
         // The phrase's code is gone: the phrase with its placeholder is what is kept.

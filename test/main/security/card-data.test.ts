@@ -61,7 +61,10 @@ const SPOKEN_CVVS_PER_FIELD = 4;
 /** `base` with `path` (a.b) set to `value`. */
 function withField(base: Record<string, unknown>, path: string, value: string): Record<string, unknown> {
   const [head = '', ...rest] = path.split('.');
-  return { ...base, [head]: rest.length === 0 ? value : withField((base[head] ?? {}) as Record<string, unknown>, rest.join('.'), value) };
+  return {
+    ...base,
+    [head]: rest.length === 0 ? value : withField((base[head] ?? {}) as Record<string, unknown>, rest.join('.'), value),
+  };
 }
 
 /** A JSON object or array kept in a string (a journaled request body, the audit's details), or undefined. */
@@ -84,7 +87,8 @@ function textLeaves(value: unknown): string[] {
     return inner === undefined ? [value] : textLeaves(inner);
   }
   if (Array.isArray(value)) return value.flatMap(textLeaves);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...textLeaves(item)]);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, item]) => [key, ...textLeaves(item)]);
   return [];
 }
 
@@ -125,7 +129,10 @@ interface Day {
 /** The day itself: what an admin, an agent and a supervisor type, card numbers everywhere they can type. */
 async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<void> {
   const { dir } = result;
-  async function call<T = unknown>(channel: string, input: unknown): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } }> {
+  async function call<T = unknown>(
+    channel: string,
+    input: unknown,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string; field?: string } }> {
     // As the screen calls: a charge names the charges of today shown, a refund the refunds shown (each answer read crossed too).
     const answer = await asTheScreen(
       async (c, i) => {
@@ -155,22 +162,50 @@ async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<v
    * typed into the field the way it would be typed there: refused, the field named, with the card message. `shape`
    * puts the text where that field takes it (an e-mail's local part).
    */
-  async function refusesCardData(channel: string, base: Record<string, unknown>, field: string, shape: (text: string) => string = (text) => text): Promise<void> {
+  async function refusesCardData(
+    channel: string,
+    base: Record<string, unknown>,
+    field: string,
+    shape: (text: string) => string = (text) => text,
+  ): Promise<void> {
     const turn = result.fieldsProbed++;
-    const spoken = Array.from({ length: SPOKEN_PER_FIELD }, (_v, i) => SPOKEN_CARD_SPELLINGS[(turn * SPOKEN_PER_FIELD + i) % SPOKEN_CARD_SPELLINGS.length]);
-    const spokenCvvs = Array.from({ length: SPOKEN_CVVS_PER_FIELD }, (_v, i) => SPOKEN_CVV_PHRASES[(turn * SPOKEN_CVVS_PER_FIELD + i) % SPOKEN_CVV_PHRASES.length]);
+    const spoken = Array.from(
+      { length: SPOKEN_PER_FIELD },
+      (_v, i) => SPOKEN_CARD_SPELLINGS[(turn * SPOKEN_PER_FIELD + i) % SPOKEN_CARD_SPELLINGS.length],
+    );
+    const spokenCvvs = Array.from(
+      { length: SPOKEN_CVVS_PER_FIELD },
+      (_v, i) => SPOKEN_CVV_PHRASES[(turn * SPOKEN_CVVS_PER_FIELD + i) % SPOKEN_CVV_PHRASES.length],
+    );
     const probes = [
-      ...[...CARD_SPELLINGS, ...spoken].flatMap((s) => (s === undefined ? [] : [{ text: s.text, code: 'card_number_in_text' as const }])),
-      ...[...DAY_CVVS, ...spokenCvvs].flatMap((p) => (p === undefined ? [] : [{ text: p.text, code: 'security_code_in_text' as const }])),
+      ...[...CARD_SPELLINGS, ...spoken].flatMap((s) =>
+        s === undefined ? [] : [{ text: s.text, code: 'card_number_in_text' as const }],
+      ),
+      ...[...DAY_CVVS, ...spokenCvvs].flatMap((p) =>
+        p === undefined ? [] : [{ text: p.text, code: 'security_code_in_text' as const }],
+      ),
     ];
     for (const probe of probes) {
       result.typed.add(probe.text);
       // A fresh operation or request id each time: were one accepted, the next would not be refused for reuse instead.
-      const fresh = { ...base, ...('operationId' in base ? { operationId: randomUUID() } : {}), ...('requestId' in base && channel === 'refunds:request' ? { requestId: randomUUID() } : {}) };
+      const fresh = {
+        ...base,
+        ...('operationId' in base ? { operationId: randomUUID() } : {}),
+        ...('requestId' in base && channel === 'refunds:request' ? { requestId: randomUUID() } : {}),
+      };
       const answer = await call(channel, withField(fresh, field, shape(probe.text)));
       const expected = { code: probe.code, message: TEXT_ISSUES[probe.code], field };
-      if (!answer.ok && answer.error.code === expected.code && answer.error.message === expected.message && answer.error.field === expected.field) result.refused++;
-      else result.wrong.push(`${channel} ${field} ${JSON.stringify(probe.text)} → ${JSON.stringify(answer).slice(0, 160)}`);
+      if (
+        !answer.ok &&
+        answer.error.code === expected.code &&
+        answer.error.message === expected.message &&
+        answer.error.field === expected.field
+      )
+        result.refused++;
+      else
+        result.wrong.push(
+          `${channel} ${field} ${JSON.stringify(probe.text)} → ${JSON.stringify(answer).slice(0, 160)}`,
+        );
     }
   }
 
@@ -184,23 +219,46 @@ async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<v
   await refusesCardData('operators:create', agent, 'id');
   await refusesCardData('operators:create', agent, 'displayName', (text) => `Ana ${text}`);
   await ok('operators:create', agent);
-  await ok('operators:create', { id: 'sam', displayName: 'Sam Supervisor', role: 'supervisor', password: PASSWORDS.sam });
+  await ok('operators:create', {
+    id: 'sam',
+    displayName: 'Sam Supervisor',
+    role: 'supervisor',
+    password: PASSWORDS.sam,
+  });
   await refusesCardData('operators:update', { id: 'ana', disabled: false }, 'id');
   await refusesCardData('operators:resetPassword', { id: 'ana', password: PASSWORDS.ana }, 'id');
 
   // A reservations file with a card number in a cell of each row: refused by line and column, nothing written.
-  const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
+  const header =
+    'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency,guest_phone,guest_email';
   const columns = header.split(',');
   const rows = CSV_SPELLINGS.map(({ text }, i) => {
-    const cells = [`DAY-${String(i).padStart(4, '0')}`, 'Lucía Pérez', '2026-12-01', '2026-12-04', 'Hotel Costa Turquesa', '1200.00', 'mxn', '+52 998 123 4567', 'lucia@example.mx'];
+    const cells = [
+      `DAY-${String(i).padStart(4, '0')}`,
+      'Lucía Pérez',
+      '2026-12-01',
+      '2026-12-04',
+      'Hotel Costa Turquesa',
+      '1200.00',
+      'mxn',
+      '+52 998 123 4567',
+      'lucia@example.mx',
+    ];
     cells[i % columns.length] = text;
     return cells.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(',');
   });
-  const rejected = await ok<{ ok: boolean; errors: { line?: number; column?: string; message: string }[] }>('reservations:importCsv', { csv: `${header}\n${rows.join('\n')}\n` });
+  const rejected = await ok<{ ok: boolean; errors: { line?: number; column?: string; message: string }[] }>(
+    'reservations:importCsv',
+    { csv: `${header}\n${rows.join('\n')}\n` },
+  );
   expect(rejected.ok).toBe(false);
-  expect(rejected.errors.map((e) => [e.line, e.column, e.message])).toEqual(CSV_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length], TEXT_ISSUES.card_number_in_text]));
+  expect(rejected.errors.map((e) => [e.line, e.column, e.message])).toEqual(
+    CSV_SPELLINGS.map((_s, i) => [i + 2, columns[i % columns.length], TEXT_ISSUES.card_number_in_text]),
+  );
   result.refused += rejected.errors.length;
-  await ok('reservations:importCsv', { csv: `${header}\n"DAY-0001","Lucía Pérez","2026-12-01","2026-12-04","Hotel Costa Turquesa","1200.00","mxn","+52 998 123 4567","lucia@example.mx"\n` });
+  await ok('reservations:importCsv', {
+    csv: `${header}\n"DAY-0001","Lucía Pérez","2026-12-01","2026-12-04","Hotel Costa Turquesa","1200.00","mxn","+52 998 123 4567","lucia@example.mx"\n`,
+  });
 
   // --- The agent's day: sign-in, lookup, card, payments with notes, the 3DS link, a refund request. ---
   await call('session:signOut', {});
@@ -209,14 +267,32 @@ async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<v
   await refusesCardData('reservations:search', { text: 'Pérez' }, 'text');
   await refusesCardData('reservations:get', { reservationId: 'DAY-0001' }, 'reservationId');
   await refusesCardData('reservations:overview', { reservationId: 'DAY-0001' }, 'reservationId');
-  expect((await ok<{ reservations: { confirmationNumber: string }[] }>('reservations:search', { text: 'Pérez' })).reservations.map((r) => r.confirmationNumber)).toContain('DAY-0001');
+  expect(
+    (
+      await ok<{ reservations: { confirmationNumber: string }[] }>('reservations:search', { text: 'Pérez' })
+    ).reservations.map((r) => r.confirmationNumber),
+  ).toContain('DAY-0001');
 
-  const tokenize = { operationId: randomUUID(), card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: YEAR, cvv: '123' }, reservationId: 'DAY-0001' };
+  const tokenize = {
+    operationId: randomUUID(),
+    card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: YEAR, cvv: '123' },
+    reservationId: 'DAY-0001',
+  };
   await refusesCardData('payments:tokenize', tokenize, 'card.holderName', (text) => `Lucía ${text}`);
   await refusesCardData('payments:tokenize', tokenize, 'guestEmail', (text) => `${text}@example.mx`);
   await refusesCardData('payments:tokenize', tokenize, 'reservationId');
-  const visa = await ok<{ id: string }>('payments:tokenize', { ...tokenize, card: { ...tokenize.card, holderName: 'Lucía Pérez' }, guestEmail: 'lucia@example.mx' });
-  const pay = { operationId: randomUUID(), methodId: visa.id, amountCents: 45000, currency: 'mxn', reservationId: 'DAY-0001' };
+  const visa = await ok<{ id: string }>('payments:tokenize', {
+    ...tokenize,
+    card: { ...tokenize.card, holderName: 'Lucía Pérez' },
+    guestEmail: 'lucia@example.mx',
+  });
+  const pay = {
+    operationId: randomUUID(),
+    methodId: visa.id,
+    amountCents: 45000,
+    currency: 'mxn',
+    reservationId: 'DAY-0001',
+  };
   await refusesCardData('payments:pay', pay, 'note', (text) => `Pagó con ${text}, llamar después`);
   await refusesCardData('payments:pay', pay, 'reservationId');
   let paid = await ok<PaymentView>('payments:pay', { ...pay, note: 'Depósito de la estancia; tel. +52 998 123 4567' });
@@ -227,30 +303,63 @@ async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<v
   expect(paid.status).toBe('succeeded');
 
   // A card that asks the cardholder (3DS): the link goes by SMS or e-mail, never to a card number.
-  const challenge = await ok<{ id: string }>('payments:tokenize', { operationId: randomUUID(), card: { number: '4000000000003220', expMonth: 12, expYear: YEAR, cvv: '321' }, reservationId: 'DAY-0001' });
-  const pending = await ok<PaymentView>('payments:pay', { operationId: randomUUID(), methodId: challenge.id, amountCents: 30000, currency: 'mxn', reservationId: 'DAY-0001' });
+  const challenge = await ok<{ id: string }>('payments:tokenize', {
+    operationId: randomUUID(),
+    card: { number: '4000000000003220', expMonth: 12, expYear: YEAR, cvv: '321' },
+    reservationId: 'DAY-0001',
+  });
+  const pending = await ok<PaymentView>('payments:pay', {
+    operationId: randomUUID(),
+    methodId: challenge.id,
+    amountCents: 30000,
+    currency: 'mxn',
+    reservationId: 'DAY-0001',
+  });
   expect(pending.status).toBe('requires_action');
   const link = { paymentId: pending.id, channel: 'sms', destination: '+52 998 123 4567', language: 'es-MX' };
   await refusesCardData('messaging:sendLink', link, 'destination');
-  await refusesCardData('messaging:sendLink', { ...link, channel: 'email' }, 'destination', (text) => `${text}@example.mx`);
+  await refusesCardData(
+    'messaging:sendLink',
+    { ...link, channel: 'email' },
+    'destination',
+    (text) => `${text}@example.mx`,
+  );
   expect(await ok<{ status: string }>('messaging:sendLink', link)).toMatchObject({ status: 'sent' });
   await ok('messaging:outbox', {});
 
   const request = { requestId: randomUUID(), paymentId: paid.id, amountCents: 10000, reason: 'duplicate' };
   await refusesCardData('refunds:request', request, 'note', (text) => `Cargo duplicado, tarjeta ${text}`);
   await ok('refunds:request', { ...request, note: 'Cargo duplicado según la huésped' });
-  const overrideRequest = { requestId: randomUUID(), paymentId: paid.id, amountCents: 5000, reason: 'requested_by_customer', note: 'Ajuste de tarifa' };
+  const overrideRequest = {
+    requestId: randomUUID(),
+    paymentId: paid.id,
+    amountCents: 5000,
+    reason: 'requested_by_customer',
+    note: 'Ajuste de tarifa',
+  };
   await ok('refunds:request', overrideRequest);
-  await refusesCardData('refunds:override', { requestId: overrideRequest.requestId, approverId: 'sam', approverPassword: PASSWORDS.sam }, 'approverId');
+  await refusesCardData(
+    'refunds:override',
+    { requestId: overrideRequest.requestId, approverId: 'sam', approverPassword: PASSWORDS.sam },
+    'approverId',
+  );
 
   // --- The supervisor: the queue, a rejection, the payments search, the audit trail and its export, the report. ---
   await signInAs('sam');
-  await refusesCardData('refunds:reject', { requestId: request.requestId, note: 'x' }, 'note', (text) => `No procede; la huésped dictó ${text}`);
+  await refusesCardData(
+    'refunds:reject',
+    { requestId: request.requestId, note: 'x' },
+    'note',
+    (text) => `No procede; la huésped dictó ${text}`,
+  );
   await ok('refunds:reject', { requestId: request.requestId, note: 'No procede: el cargo es correcto' });
   await ok('refunds:approve', { requestId: overrideRequest.requestId });
   await ok('refunds:queue', { status: 'all' });
-  for (const field of ['reservationId', 'paymentId', 'guestName', 'operatorId']) await refusesCardData('payments:search', {}, field);
-  expect((await ok<{ payments: unknown[] }>('payments:search', { guestName: 'Pérez' })).payments.length).toBeGreaterThan(0);
+  for (const field of ['reservationId', 'paymentId', 'guestName', 'operatorId'])
+    await refusesCardData('payments:search', {}, field);
+  expect(
+    (await ok<{ payments: unknown[] }>('payments:search', { guestName: 'Pérez' })).payments.length,
+  ).toBeGreaterThan(0);
   for (const field of ['actor', 'action', 'resource']) {
     await refusesCardData('audit:list', {}, field);
     await refusesCardData('audit:exportCsv', {}, field);
@@ -271,11 +380,19 @@ async function runDay(stack: MainStack, logs: AppLogger, result: Day): Promise<v
  * The spellings typed into the reservations file, one a row: the spoken ones first, those without a line break in them
  * (a line break inside a quoted cell moves every later row's line number), then the 20 of the day (only the last has one).
  */
-const CSV_SPELLINGS = [...SPOKEN_CARD_SPELLINGS.filter((s) => !/[\r\n\u0085\u2028\u2029]/.test(s.text)), ...CARD_SPELLINGS];
+const CSV_SPELLINGS = [
+  ...SPOKEN_CARD_SPELLINGS.filter((s) => !/[\r\n\u0085\u2028\u2029]/.test(s.text)),
+  ...CARD_SPELLINGS,
+];
 
 /** A request as fetch is given it, read without consuming it. */
 async function capture(request: Request): Promise<SentRequest> {
-  return { method: request.method, url: request.url, headers: JSON.stringify([...request.headers]), body: await request.clone().text() };
+  return {
+    method: request.method,
+    url: request.url,
+    headers: JSON.stringify([...request.headers]),
+    body: await request.clone().text(),
+  };
 }
 
 /**
@@ -283,7 +400,8 @@ async function capture(request: Request): Promise<SentRequest> {
  * /methods without its body's card.number and card.cvv (the one place a card number and CVV are sent, to the service).
  */
 function beyondTheCardForm(request: SentRequest): string {
-  if (request.method !== 'POST' || !new URL(request.url).pathname.endsWith('/methods')) return `${request.url} ${request.headers} ${request.body}`;
+  if (request.method !== 'POST' || !new URL(request.url).pathname.endsWith('/methods'))
+    return `${request.url} ${request.headers} ${request.body}`;
   const body = JSON.parse(request.body) as { card?: Record<string, unknown> };
   const card = { ...body.card };
   delete card['number'];
@@ -291,166 +409,216 @@ function beyondTheCardForm(request: SentRequest): string {
   return `${request.url} ${request.headers} ${JSON.stringify({ ...body, card })}`;
 }
 
-describe.each(['embedded', 'center'] as const)("a day with card numbers typed everywhere, on the desk's %s storage", (backend) => {
-  let stack: MainStack;
-  let logs: AppLogger;
-  let center: TestCenter | undefined;
-  const result: Day = { dir: '', crossed: [], requests: [], wrong: [], refused: 0, fieldsProbed: 0, typed: new Set(), dayError: undefined, openScan: { files: [], found: [] }, dump: undefined };
-
-  beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'card-data-day-'));
-    result.dir = dir;
-    if (backend === 'center') center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
-    logs = await createLogger({ dir: join(dir, 'logs') });
-    // Every request main sends goes through this fetch: each one kept as it went out.
-    const capturing: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      result.requests.push(await capture(request));
-      return fetch(request);
+describe.each(['embedded', 'center'] as const)(
+  "a day with card numbers typed everywhere, on the desk's %s storage",
+  (backend) => {
+    let stack: MainStack;
+    let logs: AppLogger;
+    let center: TestCenter | undefined;
+    const result: Day = {
+      dir: '',
+      crossed: [],
+      requests: [],
+      wrong: [],
+      refused: 0,
+      fieldsProbed: 0,
+      typed: new Set(),
+      dayError: undefined,
+      openScan: { files: [], found: [] },
+      dump: undefined,
     };
-    stack = await createMainStack({
-      dataDir: dir,
-      version: 'test',
-      fetch: capturing,
-      isTrustedSender: () => true,
-      service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
-      logger: logs.logger,
-      ...(center === undefined ? {} : { storage: centerStorage(center.app) }),
-      // The app logs only an error's name; here the whole error goes to the log, so that its scrubbing is tested too.
-      onUnexpectedError: (channel, error) => logs.logger.error({ channel, error }, 'unexpected error behind a channel'),
-    });
-    stack.onEvent((event, payload) => {
-      result.crossed.push({ event, payload });
-      logs.logger.info({ event, payload }, 'event');
-    });
 
-    try {
-      await runDay(stack, logs, result);
-    } catch (error) {
-      // The scans below run whatever happened: what a broken day left on disk is what they must find.
-      result.dayError = error;
-    }
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'card-data-day-'));
+      result.dir = dir;
+      if (backend === 'center') center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
+      logs = await createLogger({ dir: join(dir, 'logs') });
+      // Every request main sends goes through this fetch: each one kept as it went out.
+      const capturing: typeof fetch = async (input, init) => {
+        const request = new Request(input, init);
+        result.requests.push(await capture(request));
+        return fetch(request);
+      };
+      stack = await createMainStack({
+        dataDir: dir,
+        version: 'test',
+        fetch: capturing,
+        isTrustedSender: () => true,
+        service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
+        logger: logs.logger,
+        ...(center === undefined ? {} : { storage: centerStorage(center.app) }),
+        // The app logs only an error's name; here the whole error goes to the log, so that its scrubbing is tested too.
+        onUnexpectedError: (channel, error) =>
+          logs.logger.error({ channel, error }, 'unexpected error behind a channel'),
+      });
+      stack.onEvent((event, payload) => {
+        result.crossed.push({ event, payload });
+        logs.logger.info({ event, payload }, 'event');
+      });
 
-    // While the databases are open their WAL and SHM files exist: scanned now, and again once closed.
-    await logs.flush();
-    result.openScan = { files: filesUnder(dir).map((f) => f.path), found: pansInFolder(dir, PANS) };
-    await stack.close();
-    await logs.close();
-    if (center !== undefined) {
-      // The whole center database as IT would back it up: schemas and every row, plain SQL.
-      const { stdout } = await run(join(center.server.bin, 'pg_dump'), ['--no-owner', '--dbname', center.database.url], { maxBuffer: 256 * 1024 * 1024 });
-      result.dump = stdout;
-    }
-  }, 300_000);
-
-  afterAll(async () => {
-    await center?.drop();
-    rmSync(result.dir, { recursive: true, force: true });
-  });
-
-  it('every card number and CVV typed into free text was refused, its field named, with the card message', () => {
-    expect(result.dayError).toBeUndefined();
-    expect(result.wrong).toEqual([]);
-    // 30 fields × (20 + 12 spellings, 4 + 4 CVV phrases), and the rows of the reservations file.
-    expect(result.fieldsProbed).toBe(30);
-    expect(DAY_CVVS).toHaveLength(4);
-    const perField = CARD_SPELLINGS.length + SPOKEN_PER_FIELD + DAY_CVVS.length + SPOKEN_CVVS_PER_FIELD;
-    expect(result.refused).toBe(result.fieldsProbed * perField + CSV_SPELLINGS.length);
-    // Every spelling and phrase of the table was typed somewhere.
-    expect(DAY_CARD_SPELLINGS.filter((s) => !result.typed.has(s.text)).map((s) => s.name)).toEqual([]);
-    expect(ALL_DAY_CVVS.filter((p) => !result.typed.has(p.text)).map((p) => p.text)).toEqual([]);
-  });
-
-  it('no file in the data folder holds a card number or CVV — SQLite with its WAL and SHM while open, logs, JSON, exports', () => {
-    if (backend === 'embedded') {
-      expect(result.openScan.files.some((f) => f.endsWith('-wal'))).toBe(true);
-      expect(result.openScan.files.some((f) => f.endsWith('-shm'))).toBe(true);
-    }
-    expect(result.openScan.found).toEqual([]);
-    const files = filesUnder(result.dir).map((f) => f.path);
-    const stores = ['journal.db', 'audit.db', 'refund-requests.db', 'operators.db', 'reservations-training.db', 'audit-head.json'];
-    for (const expected of [...(backend === 'embedded' ? stores : []), 'exports/audit.csv', 'exports/end-of-day.csv']) expect(files).toContain(expected);
-    expect(files.some((f) => /^logs\/app\.\d+\.log$/.test(f))).toBe(true);
-    expect(pansInFolder(result.dir, PANS)).toEqual([]);
-    const cvvs = filesUnder(result.dir).flatMap(({ path, bytes }) => [...new Set(readings(bytes).flatMap(cvvsIn))].map((mark) => `${path}: ${mark}`));
-    expect(cvvs).toEqual([]);
-  });
-
-  it('the scan reads what the day wrote: its ordinary words are found in the very files scanned', () => {
-    const log = filesUnder(join(result.dir, 'logs')).map((f) => f.bytes.toString('utf8')).join('');
-    expect(log).toContain('"channel":"payments:pay"');
-    // The careless log of every call kept the calls, scrubbed: a spelled card became [card], a CVV [redacted].
-    expect(log).toContain('[card]');
-    expect(log).toContain('[redacted]');
-    // …and the scan's matchers see a card and a CVV phrase in it when they are there.
-    expect(pansIn(`${log} 4242-4242-4242-4242`, PANS)).toEqual(['4242424242424242']);
-    expect(cvvsIn(`${log} ${SPOKEN_CVV_PHRASES[0]?.text ?? ''}`)).toEqual([lettersAndDigits(SPOKEN_CVV_PHRASES[0]?.text ?? '').toLowerCase()]);
-    if (backend === 'center') return;
-    const words = (name: string): string => readings(readFileSync(join(result.dir, name))).map(lettersAndDigits).join(' ');
-    expect(words('journal.db')).toContain('Depósitodelaestancia');
-    expect(words('refund-requests.db')).toContain('Cargoduplicadosegúnlahuésped');
-    expect(words('audit.db')).toContain('Noprocedeelcargoescorrecto');
-  });
-
-  it('the shared detector finds no card number or CVV in any text at rest: every SQLite value, log line, JSON file and export cell', () => {
-    const found: string[] = [];
-    for (const { path, bytes } of filesUnder(result.dir)) {
-      if (path.endsWith('.db')) {
-        const db = new Database(join(result.dir, path), { readonly: true });
-        const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
-        for (const { name } of tables) found.push(...cardDataIn(`${path} ${name}`, textLeaves(db.prepare(`SELECT * FROM "${name}"`).all())));
-        db.close();
-      } else if (path.endsWith('.log')) {
-        for (const line of bytes.toString('utf8').split('\n').filter(Boolean)) found.push(...cardDataIn(path, textLeaves(JSON.parse(line) as unknown)));
-      } else if (path.endsWith('.json')) {
-        found.push(...cardDataIn(path, textLeaves(JSON.parse(bytes.toString('utf8')) as unknown)));
-      } else if (path.endsWith('.csv')) {
-        found.push(...cardDataIn(path, textLeaves(parse(bytes.toString('utf8'), { relax_column_count: true }))));
-      } else if (path === DESK_LOCK_FILE) {
-        // The running desk's lock (an empty SQLite file it holds locked, main/storage/desk-lock.ts): read as its bytes.
-        found.push(...cardDataIn(path, [bytes.toString('latin1')]));
-      } else {
-        found.push(`${path}: a file the scan does not know how to read as text`);
+      try {
+        await runDay(stack, logs, result);
+      } catch (error) {
+        // The scans below run whatever happened: what a broken day left on disk is what they must find.
+        result.dayError = error;
       }
-    }
-    expect(found).toEqual([]);
-  });
 
-  it('no IPC answer or event that crossed to the renderer holds a card number or CVV', () => {
-    expect(result.crossed.length).toBeGreaterThan(1200);
-    expect(result.crossed.some((c) => typeof c === 'object' && c !== null && 'event' in c)).toBe(true);
-    expect(cardDataIn('ipc', textLeaves(result.crossed))).toEqual([]);
-    const everything = JSON.stringify(result.crossed);
-    expect(pansIn(everything, PANS)).toEqual([]);
-    expect(cvvsIn(everything)).toEqual([]);
-  });
+      // While the databases are open their WAL and SHM files exist: scanned now, and again once closed.
+      await logs.flush();
+      result.openScan = { files: filesUnder(dir).map((f) => f.path), found: pansInFolder(dir, PANS) };
+      await stack.close();
+      await logs.close();
+      if (center !== undefined) {
+        // The whole center database as IT would back it up: schemas and every row, plain SQL.
+        const { stdout } = await run(
+          join(center.server.bin, 'pg_dump'),
+          ['--no-owner', '--dbname', center.database.url],
+          { maxBuffer: 256 * 1024 * 1024 },
+        );
+        result.dump = stdout;
+      }
+    }, 300_000);
 
-  it('no request sent to the service holds a card number or CVV typed as text; the card form’s card went only to tokenize', () => {
-    const paths = result.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
-    // The day's requests are all there: tokens, tokenization, payments and their reads, the refund, the link by SMS.
-    for (const [method, path] of [['POST', '/oauth2/token'], ['POST', '/methods'], ['POST', '/payments']]) {
-      expect([method, path, paths.some((p) => p.startsWith(`${method} `) && p.endsWith(path ?? ''))]).toEqual([method, path, true]);
-    }
-    expect(result.requests.length).toBeGreaterThan(10);
-    // The card form's card reached the service in the tokenization's body, as it must: the capture sees cards.
-    expect(result.requests.flatMap((r) => pansIn(r.body, CARD_FORM_PANS))).toEqual(expect.arrayContaining(CARD_FORM_PANS));
-    const leaks = result.requests.flatMap((r) => {
-      const all = `${r.url} ${r.headers} ${r.body}`;
-      const beyond = beyondTheCardForm(r);
-      return [...pansIn(all, TYPED_ONLY_PANS), ...pansIn(beyond, CARD_FORM_PANS), ...cvvsIn(beyond)].map((found) => `${r.method} ${r.url}: ${found}`);
+    afterAll(async () => {
+      await center?.drop();
+      rmSync(result.dir, { recursive: true, force: true });
     });
-    expect(leaks).toEqual([]);
-  });
 
-  it.runIf(backend === 'center')("the center's pg_dump holds no card number or CVV, and holds the day", () => {
-    const dump = result.dump ?? '';
-    expect(dump).toContain('Depósito de la estancia');
-    expect(dump).toContain('Cargo duplicado según la huésped');
-    expect(dump).toContain('No procede: el cargo es correcto');
-    expect(pansIn(dump, PANS)).toEqual([]);
-    expect(cvvsIn(dump)).toEqual([]);
-  });
-});
+    it('every card number and CVV typed into free text was refused, its field named, with the card message', () => {
+      expect(result.dayError).toBeUndefined();
+      expect(result.wrong).toEqual([]);
+      // 30 fields × (20 + 12 spellings, 4 + 4 CVV phrases), and the rows of the reservations file.
+      expect(result.fieldsProbed).toBe(30);
+      expect(DAY_CVVS).toHaveLength(4);
+      const perField = CARD_SPELLINGS.length + SPOKEN_PER_FIELD + DAY_CVVS.length + SPOKEN_CVVS_PER_FIELD;
+      expect(result.refused).toBe(result.fieldsProbed * perField + CSV_SPELLINGS.length);
+      // Every spelling and phrase of the table was typed somewhere.
+      expect(DAY_CARD_SPELLINGS.filter((s) => !result.typed.has(s.text)).map((s) => s.name)).toEqual([]);
+      expect(ALL_DAY_CVVS.filter((p) => !result.typed.has(p.text)).map((p) => p.text)).toEqual([]);
+    });
+
+    it('no file in the data folder holds a card number or CVV — SQLite with its WAL and SHM while open, logs, JSON, exports', () => {
+      if (backend === 'embedded') {
+        expect(result.openScan.files.some((f) => f.endsWith('-wal'))).toBe(true);
+        expect(result.openScan.files.some((f) => f.endsWith('-shm'))).toBe(true);
+      }
+      expect(result.openScan.found).toEqual([]);
+      const files = filesUnder(result.dir).map((f) => f.path);
+      const stores = [
+        'journal.db',
+        'audit.db',
+        'refund-requests.db',
+        'operators.db',
+        'reservations-training.db',
+        'audit-head.json',
+      ];
+      for (const expected of [...(backend === 'embedded' ? stores : []), 'exports/audit.csv', 'exports/end-of-day.csv'])
+        expect(files).toContain(expected);
+      expect(files.some((f) => /^logs\/app\.\d+\.log$/.test(f))).toBe(true);
+      expect(pansInFolder(result.dir, PANS)).toEqual([]);
+      const cvvs = filesUnder(result.dir).flatMap(({ path, bytes }) =>
+        [...new Set(readings(bytes).flatMap(cvvsIn))].map((mark) => `${path}: ${mark}`),
+      );
+      expect(cvvs).toEqual([]);
+    });
+
+    it('the scan reads what the day wrote: its ordinary words are found in the very files scanned', () => {
+      const log = filesUnder(join(result.dir, 'logs'))
+        .map((f) => f.bytes.toString('utf8'))
+        .join('');
+      expect(log).toContain('"channel":"payments:pay"');
+      // The careless log of every call kept the calls, scrubbed: a spelled card became [card], a CVV [redacted].
+      expect(log).toContain('[card]');
+      expect(log).toContain('[redacted]');
+      // …and the scan's matchers see a card and a CVV phrase in it when they are there.
+      expect(pansIn(`${log} 4242-4242-4242-4242`, PANS)).toEqual(['4242424242424242']);
+      expect(cvvsIn(`${log} ${SPOKEN_CVV_PHRASES[0]?.text ?? ''}`)).toEqual([
+        lettersAndDigits(SPOKEN_CVV_PHRASES[0]?.text ?? '').toLowerCase(),
+      ]);
+      if (backend === 'center') return;
+      const words = (name: string): string =>
+        readings(readFileSync(join(result.dir, name)))
+          .map(lettersAndDigits)
+          .join(' ');
+      expect(words('journal.db')).toContain('Depósitodelaestancia');
+      expect(words('refund-requests.db')).toContain('Cargoduplicadosegúnlahuésped');
+      expect(words('audit.db')).toContain('Noprocedeelcargoescorrecto');
+    });
+
+    it('the shared detector finds no card number or CVV in any text at rest: every SQLite value, log line, JSON file and export cell', () => {
+      const found: string[] = [];
+      for (const { path, bytes } of filesUnder(result.dir)) {
+        if (path.endsWith('.db')) {
+          const db = new Database(join(result.dir, path), { readonly: true });
+          const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
+          for (const { name } of tables)
+            found.push(...cardDataIn(`${path} ${name}`, textLeaves(db.prepare(`SELECT * FROM "${name}"`).all())));
+          db.close();
+        } else if (path.endsWith('.log')) {
+          for (const line of bytes.toString('utf8').split('\n').filter(Boolean))
+            found.push(...cardDataIn(path, textLeaves(JSON.parse(line) as unknown)));
+        } else if (path.endsWith('.json')) {
+          found.push(...cardDataIn(path, textLeaves(JSON.parse(bytes.toString('utf8')) as unknown)));
+        } else if (path.endsWith('.csv')) {
+          found.push(...cardDataIn(path, textLeaves(parse(bytes.toString('utf8'), { relax_column_count: true }))));
+        } else if (path === DESK_LOCK_FILE) {
+          // The running desk's lock (an empty SQLite file it holds locked, main/storage/desk-lock.ts): read as its bytes.
+          found.push(...cardDataIn(path, [bytes.toString('latin1')]));
+        } else {
+          found.push(`${path}: a file the scan does not know how to read as text`);
+        }
+      }
+      expect(found).toEqual([]);
+    });
+
+    it('no IPC answer or event that crossed to the renderer holds a card number or CVV', () => {
+      expect(result.crossed.length).toBeGreaterThan(1200);
+      expect(result.crossed.some((c) => typeof c === 'object' && c !== null && 'event' in c)).toBe(true);
+      expect(cardDataIn('ipc', textLeaves(result.crossed))).toEqual([]);
+      const everything = JSON.stringify(result.crossed);
+      expect(pansIn(everything, PANS)).toEqual([]);
+      expect(cvvsIn(everything)).toEqual([]);
+    });
+
+    it('no request sent to the service holds a card number or CVV typed as text; the card form’s card went only to tokenize', () => {
+      const paths = result.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+      // The day's requests are all there: tokens, tokenization, payments and their reads, the refund, the link by SMS.
+      for (const [method, path] of [
+        ['POST', '/oauth2/token'],
+        ['POST', '/methods'],
+        ['POST', '/payments'],
+      ]) {
+        expect([method, path, paths.some((p) => p.startsWith(`${method} `) && p.endsWith(path ?? ''))]).toEqual([
+          method,
+          path,
+          true,
+        ]);
+      }
+      expect(result.requests.length).toBeGreaterThan(10);
+      // The card form's card reached the service in the tokenization's body, as it must: the capture sees cards.
+      expect(result.requests.flatMap((r) => pansIn(r.body, CARD_FORM_PANS))).toEqual(
+        expect.arrayContaining(CARD_FORM_PANS),
+      );
+      const leaks = result.requests.flatMap((r) => {
+        const all = `${r.url} ${r.headers} ${r.body}`;
+        const beyond = beyondTheCardForm(r);
+        return [...pansIn(all, TYPED_ONLY_PANS), ...pansIn(beyond, CARD_FORM_PANS), ...cvvsIn(beyond)].map(
+          (found) => `${r.method} ${r.url}: ${found}`,
+        );
+      });
+      expect(leaks).toEqual([]);
+    });
+
+    it.runIf(backend === 'center')("the center's pg_dump holds no card number or CVV, and holds the day", () => {
+      const dump = result.dump ?? '';
+      expect(dump).toContain('Depósito de la estancia');
+      expect(dump).toContain('Cargo duplicado según la huésped');
+      expect(dump).toContain('No procede: el cargo es correcto');
+      expect(pansIn(dump, PANS)).toEqual([]);
+      expect(cvvsIn(dump)).toEqual([]);
+    });
+  },
+);
 
 describe('the scan itself', () => {
   it('would find a card number left in a SQLite WAL, in UTF-16 text, and in a log line — so its silence above means something', () => {
@@ -463,14 +631,24 @@ describe('the scan itself', () => {
       expect(pansInFolder(scratch, PANS).some((found) => found.startsWith('leak.db-wal: '))).toBe(true);
       db.close();
       writeFileSync(join(scratch, 'utf16.txt'), Buffer.from(`x ${CARD_SPELLINGS[14]?.text ?? ''} y`, 'utf16le'));
-      writeFileSync(join(scratch, 'odd.txt'), Buffer.concat([Buffer.from([0]), Buffer.from(`x ${CARD_SPELLINGS[3]?.text ?? ''} y`, 'utf16le')]));
+      writeFileSync(
+        join(scratch, 'odd.txt'),
+        Buffer.concat([Buffer.from([0]), Buffer.from(`x ${CARD_SPELLINGS[3]?.text ?? ''} y`, 'utf16le')]),
+      );
       const found = pansInFolder(scratch, PANS);
-      expect(found).toEqual(expect.arrayContaining([`utf16.txt: ${CARD_SPELLINGS[14]?.digits}`, `odd.txt: ${CARD_SPELLINGS[3]?.digits}`]));
-      expect(cardDataIn('log', textLeaves(JSON.parse(JSON.stringify({ msg: `cvv ${'\u0031\u0032\u0033'}` })) as unknown))).toHaveLength(1);
+      expect(found).toEqual(
+        expect.arrayContaining([`utf16.txt: ${CARD_SPELLINGS[14]?.digits}`, `odd.txt: ${CARD_SPELLINGS[3]?.digits}`]),
+      );
+      expect(
+        cardDataIn('log', textLeaves(JSON.parse(JSON.stringify({ msg: `cvv ${'\u0031\u0032\u0033'}` })) as unknown)),
+      ).toHaveLength(1);
       // A CVV phrase is found by its letters and digits, however it was spaced or dotted.
       expect(cvvsIn('{"note":"el C.V.V.: 456"}')).toEqual(['cvv456']);
       // Bytes that are no text are not taken for a card: 1 MB of them, in every reading.
-      writeFileSync(join(scratch, 'random.bin'), Buffer.from(Array.from({ length: 1 << 20 }, (_v, i) => (i * 2654435761) >>> 24)));
+      writeFileSync(
+        join(scratch, 'random.bin'),
+        Buffer.from(Array.from({ length: 1 << 20 }, (_v, i) => (i * 2654435761) >>> 24)),
+      );
       expect(pansInFolder(scratch, PANS).filter((f) => f.startsWith('random.bin'))).toEqual([]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });

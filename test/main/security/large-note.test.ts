@@ -24,12 +24,37 @@ describe('a 32 MB note at the door', () => {
   it('a payment note and a refund note: refused for their length, the field named, never for the card inside', async () => {
     expect(HUGE_NOTE.length).toBeGreaterThan(32 * 1024 * 1024);
     await desk.signIn(AGENT);
-    const pay = { operationId: randomUUID(), methodId: `mth_${'a'.repeat(32)}`, amountCents: 1_000, currency: 'mxn', reservationId: 'CUN-6B3D8F', note: HUGE_NOTE };
-    expect(await desk.refused('payments:pay', pay)).toEqual({ code: 'invalid_input', message: TOO_LONG, field: 'note' });
-    const request = { requestId: randomUUID(), paymentId: `pay_${'b'.repeat(32)}`, amountCents: 1_000, reason: 'duplicate', note: HUGE_NOTE };
-    expect(await desk.refused('refunds:request', request)).toEqual({ code: 'invalid_input', message: TOO_LONG, field: 'note' });
+    const pay = {
+      operationId: randomUUID(),
+      methodId: `mth_${'a'.repeat(32)}`,
+      amountCents: 1_000,
+      currency: 'mxn',
+      reservationId: 'CUN-6B3D8F',
+      note: HUGE_NOTE,
+    };
+    expect(await desk.refused('payments:pay', pay)).toEqual({
+      code: 'invalid_input',
+      message: TOO_LONG,
+      field: 'note',
+    });
+    const request = {
+      requestId: randomUUID(),
+      paymentId: `pay_${'b'.repeat(32)}`,
+      amountCents: 1_000,
+      reason: 'duplicate',
+      note: HUGE_NOTE,
+    };
+    expect(await desk.refused('refunds:request', request)).toEqual({
+      code: 'invalid_input',
+      message: TOO_LONG,
+      field: 'note',
+    });
     await desk.signIn(SUPERVISOR);
-    expect(await desk.refused('refunds:reject', { requestId: randomUUID(), note: HUGE_NOTE })).toEqual({ code: 'invalid_input', message: TOO_LONG, field: 'note' });
+    expect(await desk.refused('refunds:reject', { requestId: randomUUID(), note: HUGE_NOTE })).toEqual({
+      code: 'invalid_input',
+      message: TOO_LONG,
+      field: 'note',
+    });
     await desk.stack.audit.flush();
     expect(pansInFolder(desk.dir, ['4242424242424242'])).toEqual([]);
   }, 120_000);

@@ -23,7 +23,14 @@ describe("a security code in a payment's note", () => {
   it('"el cvv de la tarjeta es 123": refused, the note named', async () => {
     await desk.signIn(AGENT);
     const methodId = await desk.card(RESERVATION);
-    const pay = { operationId: randomUUID(), methodId, amountCents: 1_000, currency: 'mxn', reservationId: RESERVATION, note: 'el cvv de la tarjeta es 123' };
+    const pay = {
+      operationId: randomUUID(),
+      methodId,
+      amountCents: 1_000,
+      currency: 'mxn',
+      reservationId: RESERVATION,
+      note: 'el cvv de la tarjeta es 123',
+    };
     expect(await desk.refused('payments:pay', pay)).toMatchObject({ code: 'security_code_in_text', field: 'note' });
   });
 });

@@ -30,7 +30,8 @@ export async function settingsError(fn: () => unknown, code: SettingsErrorCode):
     await fn();
   } catch (error) {
     if (error instanceof SettingsError) {
-      if (error.code !== code) throw new Error(`expected ${code}, got ${error.code}: ${error.message}`, { cause: error });
+      if (error.code !== code)
+        throw new Error(`expected ${code}, got ${error.code}: ${error.message}`, { cause: error });
       return error;
     }
     throw error;

@@ -2,7 +2,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, loadSettings, managedSettingsPath, MAX_SETTINGS_FILE_BYTES, POLICY_KEYS, SETTING_KEYS } from '../../../main/settings';
+import {
+  DEFAULT_SETTINGS,
+  loadSettings,
+  managedSettingsPath,
+  MAX_SETTINGS_FILE_BYTES,
+  POLICY_KEYS,
+  SETTING_KEYS,
+} from '../../../main/settings';
 import { folders, SANDBOX, settingsError, writeJson, type Folders } from './helpers';
 
 let f: Folders;
@@ -38,7 +45,13 @@ describe('loadSettings: sources and precedence', () => {
     writeJson(f.managedPath, { settings: { idleTimeoutMinutes: 10, ...SANDBOX } });
     const loaded = await loadSettings(f);
     expect(loaded.settings).toMatchObject({ ...SANDBOX, language: 'en-US', idleTimeoutMinutes: 10 });
-    expect(loaded.sources).toMatchObject({ environment: 'managed', clientId: 'managed', language: 'user', idleTimeoutMinutes: 'managed', returnUrl: 'default' });
+    expect(loaded.sources).toMatchObject({
+      environment: 'managed',
+      clientId: 'managed',
+      language: 'user',
+      idleTimeoutMinutes: 'managed',
+      returnUrl: 'default',
+    });
     expect(loaded.locked.size).toBe(0);
   });
 
@@ -52,15 +65,21 @@ describe('loadSettings: sources and precedence', () => {
   });
 
   it('updates: IT sets and locks the update server; the user can neither move the desk to pilot nor turn updates off', async () => {
-    writeJson(userFile(), { updates: { url: 'https://elsewhere.example.test/desk', channel: 'pilot' }, language: 'en-US' });
-    writeJson(f.managedPath, { settings: { updates: { url: 'https://updates.example.test/desk' } }, locked: ['updates'] });
+    writeJson(userFile(), {
+      updates: { url: 'https://elsewhere.example.test/desk', channel: 'pilot' },
+      language: 'en-US',
+    });
+    writeJson(f.managedPath, {
+      settings: { updates: { url: 'https://updates.example.test/desk' } },
+      locked: ['updates'],
+    });
     const loaded = await loadSettings(f);
     expect(loaded.settings.updates).toEqual({ url: 'https://updates.example.test/desk', channel: 'stable' });
     expect(loaded.sources).toMatchObject({ updates: 'managed', language: 'user' });
     expect(loaded.locked.has('updates')).toBe(true);
   });
 
-  it('updates locked with no value: the user\'s update server is ignored and updates stay off', async () => {
+  it("updates locked with no value: the user's update server is ignored and updates stay off", async () => {
     writeJson(userFile(), { updates: { url: 'https://elsewhere.example.test/desk' } });
     writeJson(f.managedPath, { locked: ['updates'] });
     const loaded = await loadSettings(f);
@@ -82,26 +101,49 @@ describe('loadSettings: sources and precedence', () => {
     writeJson(userFile(), { publishableKey: 'pk_live_123' });
     writeJson(f.managedPath, { settings: { ...SANDBOX, publishableKey: undefined }, locked: ['environment'] });
     const error = await settingsError(() => loadSettings(f), 'invalid_settings');
-    expect(error.issues).toEqual([{ field: 'publishableKey', message: expect.stringMatching(/live key.*sandbox.*from .*settings\.json/) as unknown }]);
+    expect(error.issues).toEqual([
+      {
+        field: 'publishableKey',
+        message: expect.stringMatching(/live key.*sandbox.*from .*settings\.json/) as unknown,
+      },
+    ]);
     expect(error.message).toMatch(/^The settings are not valid: publishableKey: /);
   });
 });
 
 describe('loadSettings: policy settings come only from IT', () => {
   // Where the stored webhook credential and reservation access key would be sent.
-  const messaging = { providers: { sms: 'webhook' }, webhook: { url: 'https://attacker.example.test/hook', statusUrl: 'https://attacker.example.test/status/{messageId}', authHeaderName: 'Authorization' } };
+  const messaging = {
+    providers: { sms: 'webhook' },
+    webhook: {
+      url: 'https://attacker.example.test/hook',
+      statusUrl: 'https://attacker.example.test/status/{messageId}',
+      authHeaderName: 'Authorization',
+    },
+  };
   const reservations = { kind: 'rest', baseUrl: 'https://attacker.example.test/pms', authHeader: 'X-Api-Key' };
 
   it('are the refund limits, the reservation source, messaging, the service hosts, the 3-D Secure return page and the center', () => {
-    expect([...POLICY_KEYS].sort()).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'center', 'messaging', 'refundLimits', 'reservations', 'returnUrl']);
+    expect([...POLICY_KEYS].sort()).toEqual([
+      'authUrl',
+      'baseUrl',
+      'cdeUrl',
+      'center',
+      'messaging',
+      'refundLimits',
+      'reservations',
+      'returnUrl',
+    ]);
   });
 
-  it('the user cannot send guests to a page of their choosing after 3-D Secure: their returnUrl is ignored, in words; IT\'s applies', async () => {
+  it("the user cannot send guests to a page of their choosing after 3-D Secure: their returnUrl is ignored, in words; IT's applies", async () => {
     writeJson(userFile(), { returnUrl: 'https://attacker.example.test/3ds-done', language: 'en-US' });
     let loaded = await loadSettings(f);
     expect(loaded.settings.returnUrl).toBeUndefined();
     expect(loaded.sources).toMatchObject({ returnUrl: 'default', language: 'user' });
-    expect(loaded.ignored).toEqual([{ field: 'returnUrl', message: expect.stringMatching(/set only by IT/) as unknown }]);
+    expect(loaded.ignored).toEqual([
+      { field: 'returnUrl', message: expect.stringMatching(/set only by IT/) as unknown },
+    ]);
     writeJson(f.managedPath, { settings: { ...SANDBOX, returnUrl: 'https://hotel.example.test/payment-done' } });
     loaded = await loadSettings(f);
     expect(loaded.settings.returnUrl).toBe('https://hotel.example.test/payment-done');
@@ -109,7 +151,7 @@ describe('loadSettings: policy settings come only from IT', () => {
     expect(loaded.ignored.map((issue) => issue.field)).toEqual(['returnUrl']);
   });
 
-  it('a user\'s returnUrl that would not pass (http) is ignored too, and does not stop the desk', async () => {
+  it("a user's returnUrl that would not pass (http) is ignored too, and does not stop the desk", async () => {
     writeJson(userFile(), { returnUrl: 'http://attacker.example.test/3ds-done', language: 'en-US' });
     const loaded = await loadSettings(f);
     expect(loaded.settings).toMatchObject({ language: 'en-US' });
@@ -126,11 +168,23 @@ describe('loadSettings: policy settings come only from IT', () => {
   });
 
   it('IT sets the center in the managed file, with its defaults filled in; a password there is refused', async () => {
-    writeJson(f.managedPath, { settings: { center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app' } } });
+    writeJson(f.managedPath, {
+      settings: { center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app' } },
+    });
     const loaded = await loadSettings(f);
-    expect(loaded.settings.center).toEqual({ host: 'db.center.example', port: 5432, database: 'card_desk', user: 'card_desk_app', sslmode: 'verify-full' });
+    expect(loaded.settings.center).toEqual({
+      host: 'db.center.example',
+      port: 5432,
+      database: 'card_desk',
+      user: 'card_desk_app',
+      sslmode: 'verify-full',
+    });
     expect(loaded.sources.center).toBe('managed');
-    writeJson(f.managedPath, { settings: { center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app', password: 'hunter2' } } });
+    writeJson(f.managedPath, {
+      settings: {
+        center: { host: 'db.center.example', database: 'card_desk', user: 'card_desk_app', password: 'hunter2' },
+      },
+    });
     const error: unknown = await loadSettings(f).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'managed_file_invalid' });
     expect((error as Error).message).toMatch(/center/);
@@ -151,7 +205,11 @@ describe('loadSettings: policy settings come only from IT', () => {
   });
 
   it('a policy setting in the user file is not even checked: an outdated or broken one cannot stop the desk', async () => {
-    writeJson(userFile(), { refundLimits: 'none at all', messaging: { providers: { sms: 'carrier pigeon' } }, language: 'en-US' });
+    writeJson(userFile(), {
+      refundLimits: 'none at all',
+      messaging: { providers: { sms: 'carrier pigeon' } },
+      language: 'en-US',
+    });
     const loaded = await loadSettings(f);
     expect(loaded.settings.language).toBe('en-US');
     expect(loaded.settings.messaging).toBeUndefined();
@@ -160,13 +218,28 @@ describe('loadSettings: policy settings come only from IT', () => {
 
   it('the user cannot repoint the service, the reservation system or the message providers (where the stored keys would go)', async () => {
     writeJson(f.managedPath, { settings: { ...SANDBOX } });
-    writeJson(userFile(), { baseUrl: 'https://attacker.example.test', authUrl: 'https://attacker.example.test', reservations, messaging });
+    writeJson(userFile(), {
+      baseUrl: 'https://attacker.example.test',
+      authUrl: 'https://attacker.example.test',
+      reservations,
+      messaging,
+    });
     const loaded = await loadSettings(f);
     expect(loaded.settings).toMatchObject({ baseUrl: SANDBOX.baseUrl, authUrl: SANDBOX.authUrl });
     expect(loaded.settings.reservations).toBeUndefined();
     expect(loaded.settings.messaging).toBeUndefined();
-    expect(loaded.sources).toMatchObject({ baseUrl: 'managed', authUrl: 'managed', reservations: 'default', messaging: 'default' });
-    expect(loaded.ignored.map((issue) => issue.field).sort()).toEqual(['authUrl', 'baseUrl', 'messaging', 'reservations']);
+    expect(loaded.sources).toMatchObject({
+      baseUrl: 'managed',
+      authUrl: 'managed',
+      reservations: 'default',
+      messaging: 'default',
+    });
+    expect(loaded.ignored.map((issue) => issue.field).sort()).toEqual([
+      'authUrl',
+      'baseUrl',
+      'messaging',
+      'reservations',
+    ]);
   });
 
   it('IT sets them in the managed file, and they apply', async () => {
@@ -179,8 +252,14 @@ describe('loadSettings: policy settings come only from IT', () => {
   });
 
   it('production hosts only in the user file: the app does not start, and says the hosts must come from IT', async () => {
-    writeJson(f.managedPath, { settings: { environment: 'production', clientId: 'client-live', publishableKey: 'pk_live_abc' } });
-    writeJson(userFile(), { authUrl: 'https://auth.example.test', cdeUrl: 'https://cde.example.test', baseUrl: 'https://api.example.test' });
+    writeJson(f.managedPath, {
+      settings: { environment: 'production', clientId: 'client-live', publishableKey: 'pk_live_abc' },
+    });
+    writeJson(userFile(), {
+      authUrl: 'https://auth.example.test',
+      cdeUrl: 'https://cde.example.test',
+      baseUrl: 'https://api.example.test',
+    });
     const error = await settingsError(() => loadSettings(f), 'invalid_settings');
     expect(error.issues.map((issue) => issue.field)).toEqual(['authUrl', 'cdeUrl', 'baseUrl']);
     expect(error.issues[0]?.message).toMatch(/is required in production mode \(not set; .*set only by IT/);
@@ -214,11 +293,23 @@ describe('loadSettings: the managed file is never silently ignored', () => {
   it.each([
     ['not JSON', '{ "settings": { "environment": "sandbox", } ', /not valid JSON/],
     ['empty', '', /not valid JSON/],
-    ['an unknown setting', JSON.stringify({ settings: { enviroment: 'sandbox' } }), /settings\.enviroment: unknown setting "enviroment"/],
+    [
+      'an unknown setting',
+      JSON.stringify({ settings: { enviroment: 'sandbox' } }),
+      /settings\.enviroment: unknown setting "enviroment"/,
+    ],
     ['an unknown member', JSON.stringify({ settings: {}, lock: ['environment'] }), /lock: Unrecognized key: "lock"/],
-    ['a bad value', JSON.stringify({ settings: { idleTimeoutMinutes: 30 } }), /idleTimeoutMinutes: must be a whole number of minutes from 1 to 15/],
+    [
+      'a bad value',
+      JSON.stringify({ settings: { idleTimeoutMinutes: 30 } }),
+      /idleTimeoutMinutes: must be a whole number of minutes from 1 to 15/,
+    ],
     ['an unknown locked key', JSON.stringify({ locked: ['colour'] }), /locked\.0: /],
-    ['the client secret', JSON.stringify({ settings: { clientSecret: 'abc' } }), /settings\.clientSecret: "clientSecret" is not a setting: .*--provision-secret/],
+    [
+      'the client secret',
+      JSON.stringify({ settings: { clientSecret: 'abc' } }),
+      /settings\.clientSecret: "clientSecret" is not a setting: .*--provision-secret/,
+    ],
     ['not an object', '[]', /expected object/],
   ])('%s → managed_file_invalid, naming the file and the field', async (_case, text, message) => {
     writeFileSync(f.managedPath, text);
@@ -245,10 +336,16 @@ describe('loadSettings: the managed file is never silently ignored', () => {
 
 describe('managedSettingsPath', () => {
   it('one documented path per OS', () => {
-    expect(managedSettingsPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe('D:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
-    expect(managedSettingsPath('win32', { PROGRAMDATA: 'C:\\ProgramData' })).toBe('C:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
+    expect(managedSettingsPath('win32', { ProgramData: 'D:\\ProgramData' })).toBe(
+      'D:\\ProgramData\\CardPaymentsDesk\\managed-settings.json',
+    );
+    expect(managedSettingsPath('win32', { PROGRAMDATA: 'C:\\ProgramData' })).toBe(
+      'C:\\ProgramData\\CardPaymentsDesk\\managed-settings.json',
+    );
     expect(managedSettingsPath('win32', {})).toBe('C:\\ProgramData\\CardPaymentsDesk\\managed-settings.json');
-    expect(managedSettingsPath('darwin', {})).toBe('/Library/Application Support/CardPaymentsDesk/managed-settings.json');
+    expect(managedSettingsPath('darwin', {})).toBe(
+      '/Library/Application Support/CardPaymentsDesk/managed-settings.json',
+    );
     expect(managedSettingsPath('linux', { ProgramData: '/tmp' })).toBe('/etc/card-payments-desk/managed-settings.json');
   });
 });

@@ -2,7 +2,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parsePrintConfigArgs, printConfig, SETTING_KEYS, type ConfigReport, type SecretPresence } from '../../../main/settings';
+import {
+  parsePrintConfigArgs,
+  printConfig,
+  SETTING_KEYS,
+  type ConfigReport,
+  type SecretPresence,
+} from '../../../main/settings';
 import { folders, SANDBOX, writeJson, type Folders } from './helpers';
 
 let f: Folders;
@@ -24,8 +30,14 @@ const secrets: SecretPresence = {
 describe('parsePrintConfigArgs', () => {
   it('reads --print-config (text) and --print-config=json; refuses another value', () => {
     expect(parsePrintConfigArgs(['app', '--print-config'])).toEqual({ kind: 'print', format: 'text' });
-    expect(parsePrintConfigArgs(['app', '--user-data-dir=/x', '--print-config=json'])).toEqual({ kind: 'print', format: 'json' });
-    expect(parsePrintConfigArgs(['app', '--print-config=yaml'])).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/=json/) as unknown });
+    expect(parsePrintConfigArgs(['app', '--user-data-dir=/x', '--print-config=json'])).toEqual({
+      kind: 'print',
+      format: 'json',
+    });
+    expect(parsePrintConfigArgs(['app', '--print-config=yaml'])).toMatchObject({
+      kind: 'invalid',
+      message: expect.stringMatching(/=json/) as unknown,
+    });
     expect(parsePrintConfigArgs(['app'])).toEqual({ kind: 'none' });
   });
 });
@@ -34,7 +46,11 @@ describe('printConfig', () => {
   beforeEach(() => {
     writeJson(userFile(), { language: 'en-US', idleTimeoutMinutes: 5, environment: 'production' });
     writeJson(f.managedPath, {
-      settings: { ...SANDBOX, idleTimeoutMinutes: 10, updates: { url: 'https://updates.example.test/desk', channel: 'pilot' } },
+      settings: {
+        ...SANDBOX,
+        idleTimeoutMinutes: 10,
+        updates: { url: 'https://updates.example.test/desk', channel: 'pilot' },
+      },
       locked: ['environment', 'updates', 'returnUrl'],
     });
   });
@@ -43,15 +59,27 @@ describe('printConfig', () => {
     const result = await printConfig({ ...f, format: 'json', secrets });
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.output) as ConfigReport;
-    expect(report.files).toEqual({ user: { path: userFile(), found: true }, managed: { path: f.managedPath, found: true } });
+    expect(report.files).toEqual({
+      user: { path: userFile(), found: true },
+      managed: { path: f.managedPath, found: true },
+    });
     expect(report.settings.map((entry) => entry.setting)).toEqual([...SETTING_KEYS]);
     const byKey = Object.fromEntries(report.settings.map((entry) => [entry.setting, entry]));
     // The user's production is overridden by IT's sandbox, which is locked.
     expect(byKey['environment']).toEqual({ setting: 'environment', value: 'sandbox', source: 'managed', locked: true });
-    expect(byKey['idleTimeoutMinutes']).toEqual({ setting: 'idleTimeoutMinutes', value: 10, source: 'managed', locked: false });
+    expect(byKey['idleTimeoutMinutes']).toEqual({
+      setting: 'idleTimeoutMinutes',
+      value: 10,
+      source: 'managed',
+      locked: false,
+    });
     expect(byKey['language']).toEqual({ setting: 'language', value: 'en-US', source: 'user', locked: false });
     expect(byKey['returnUrl']).toEqual({ setting: 'returnUrl', source: 'default', locked: true });
-    expect(byKey['updates']).toMatchObject({ value: { url: 'https://updates.example.test/desk', channel: 'pilot' }, source: 'managed', locked: true });
+    expect(byKey['updates']).toMatchObject({
+      value: { url: 'https://updates.example.test/desk', channel: 'pilot' },
+      source: 'managed',
+      locked: true,
+    });
     expect(report.secrets).toEqual({ clientSecret: 'stored', smtpPassword: 'not stored' });
   });
 
@@ -107,8 +135,13 @@ describe('printConfig', () => {
   });
 
   it('a secret store that cannot be read is reported, not fatal', async () => {
-    const broken: SecretPresence = { names: ['clientSecret'], has: () => Promise.reject(new Error('The secret store is damaged.')) };
+    const broken: SecretPresence = {
+      names: ['clientSecret'],
+      has: () => Promise.reject(new Error('The secret store is damaged.')),
+    };
     const result = await printConfig({ ...f, format: 'json', secrets: broken });
-    expect((JSON.parse(result.output) as ConfigReport).secrets).toEqual({ clientSecret: 'unknown: The secret store is damaged.' });
+    expect((JSON.parse(result.output) as ConfigReport).secrets).toEqual({
+      clientSecret: 'unknown: The secret store is damaged.',
+    });
   });
 });

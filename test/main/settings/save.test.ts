@@ -17,7 +17,11 @@ const readUser = (): unknown => JSON.parse(readFileSync(userFile(), 'utf8'));
 
 describe('saveUserSettings', () => {
   it('writes the changes (creating the folder), returns the new settings, and a reload agrees', async () => {
-    const saved = await saveUserSettings(f.userDir, { language: 'en-US', idleTimeoutMinutes: 3 }, await loadSettings(f));
+    const saved = await saveUserSettings(
+      f.userDir,
+      { language: 'en-US', idleTimeoutMinutes: 3 },
+      await loadSettings(f),
+    );
     expect(saved.settings).toMatchObject({ environment: 'training', language: 'en-US', idleTimeoutMinutes: 3 });
     expect(saved.sources).toMatchObject({ language: 'user', idleTimeoutMinutes: 'user', environment: 'default' });
     expect(readUser()).toEqual({ language: 'en-US', idleTimeoutMinutes: 3 });
@@ -27,16 +31,27 @@ describe('saveUserSettings', () => {
   it('keeps the other user values; null puts a setting back to its default', async () => {
     mkdirSync(f.userDir, { recursive: true });
     writeFileSync(userFile(), JSON.stringify({ language: 'en-US', idleTimeoutMinutes: 3 }));
-    writeJson(f.managedPath, { settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl } });
+    writeJson(f.managedPath, {
+      settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl },
+    });
     const { environment, clientId, publishableKey } = SANDBOX;
-    const saved = await saveUserSettings(f.userDir, { idleTimeoutMinutes: null, environment, clientId, publishableKey }, await loadSettings(f));
+    const saved = await saveUserSettings(
+      f.userDir,
+      { idleTimeoutMinutes: null, environment, clientId, publishableKey },
+      await loadSettings(f),
+    );
     expect(readUser()).toEqual({ language: 'en-US', environment, clientId, publishableKey });
     expect(saved.settings).toMatchObject({ ...SANDBOX, idleTimeoutMinutes: 15 });
   });
 
   it('refuses a policy setting (refund limits, reservations, messaging, service hosts, 3-D Secure return page): IT sets those, and nothing is written', async () => {
     const loaded = await loadSettings(f);
-    const changes = { refundLimits: {}, baseUrl: 'https://elsewhere.example.test', returnUrl: 'https://elsewhere.example.test/3ds', language: 'en-US' } as const;
+    const changes = {
+      refundLimits: {},
+      baseUrl: 'https://elsewhere.example.test',
+      returnUrl: 'https://elsewhere.example.test/3ds',
+      language: 'en-US',
+    } as const;
     const error = await settingsError(() => saveUserSettings(f.userDir, changes, loaded), 'locked');
     expect(error.issues).toEqual([
       { field: 'refundLimits', message: expect.stringMatching(/is set only by IT, in the managed file/) as unknown },
@@ -57,8 +72,13 @@ describe('saveUserSettings', () => {
   it('refuses a change to a locked setting, and writes nothing', async () => {
     writeJson(f.managedPath, { locked: ['environment'] });
     const loaded = await loadSettings(f);
-    const error = await settingsError(() => saveUserSettings(f.userDir, { environment: 'sandbox', clientId: SANDBOX.clientId }, loaded), 'locked');
-    expect(error.issues).toEqual([{ field: 'environment', message: expect.stringContaining('managed by IT') as unknown }]);
+    const error = await settingsError(
+      () => saveUserSettings(f.userDir, { environment: 'sandbox', clientId: SANDBOX.clientId }, loaded),
+      'locked',
+    );
+    expect(error.issues).toEqual([
+      { field: 'environment', message: expect.stringContaining('managed by IT') as unknown },
+    ]);
     expect(error.message).toContain(f.managedPath);
     expect(existsSync(userFile())).toBe(false);
     // Removing the user's value is a change too.
@@ -76,23 +96,34 @@ describe('saveUserSettings', () => {
   });
 
   it('refuses a result that breaks a rule, naming the field, and writes nothing', async () => {
-    writeJson(f.managedPath, { settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl } });
+    writeJson(f.managedPath, {
+      settings: { authUrl: SANDBOX.authUrl, cdeUrl: SANDBOX.cdeUrl, baseUrl: SANDBOX.baseUrl },
+    });
     const loaded = await loadSettings(f);
     const { environment, clientId } = SANDBOX;
-    const error = await settingsError(() => saveUserSettings(f.userDir, { environment, clientId, publishableKey: 'pk_live_1' }, loaded), 'invalid_settings');
+    const error = await settingsError(
+      () => saveUserSettings(f.userDir, { environment, clientId, publishableKey: 'pk_live_1' }, loaded),
+      'invalid_settings',
+    );
     expect(error.issues.map((issue) => issue.field)).toEqual(['publishableKey']);
     expect(existsSync(userFile())).toBe(false);
   });
 
   it('refuses a bad value for a single field, naming it', async () => {
     const loaded = await loadSettings(f);
-    const error = await settingsError(() => saveUserSettings(f.userDir, { returnUrl: 'http://hotel.example.test/3ds' }, loaded), 'invalid_settings');
+    const error = await settingsError(
+      () => saveUserSettings(f.userDir, { returnUrl: 'http://hotel.example.test/3ds' }, loaded),
+      'invalid_settings',
+    );
     expect(error.message).toBe('The settings changes are not valid: returnUrl: must be an https URL');
   });
 
   it('never writes the client secret: it is not a setting', async () => {
     const changes = { clientSecret: 'super-secret-value', language: 'en-US' } as unknown as SettingsChanges;
-    const error = await settingsError(async () => saveUserSettings(f.userDir, changes, await loadSettings(f)), 'invalid_settings');
+    const error = await settingsError(
+      async () => saveUserSettings(f.userDir, changes, await loadSettings(f)),
+      'invalid_settings',
+    );
     expect(error.message).toMatch(/"clientSecret" is not a setting: .*kept encrypted/);
     expect(error.message).not.toContain('super-secret-value');
     expect(existsSync(userFile())).toBe(false);
@@ -100,7 +131,8 @@ describe('saveUserSettings', () => {
 
   it('leaves no temp file behind', async () => {
     let loaded = await loadSettings(f);
-    for (const minutes of [1, 2, 3, 4, 5]) loaded = await saveUserSettings(f.userDir, { idleTimeoutMinutes: minutes }, loaded);
+    for (const minutes of [1, 2, 3, 4, 5])
+      loaded = await saveUserSettings(f.userDir, { idleTimeoutMinutes: minutes }, loaded);
     expect(readdirSync(f.userDir)).toEqual(['settings.json']);
     expect(readUser()).toEqual({ idleTimeoutMinutes: 5 });
   });

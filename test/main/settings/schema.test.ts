@@ -11,7 +11,9 @@ function failingFields(input: unknown): string[] {
 
 function message(input: unknown): string {
   const result = SettingsSchema.safeParse(input);
-  return result.success ? '' : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+  return result.success
+    ? ''
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
 describe('consistency rules', () => {
@@ -23,39 +25,55 @@ describe('consistency rules', () => {
 
   it('a pk_live_ key is refused in sandbox', () => {
     expect(failingFields({ ...SANDBOX, publishableKey: 'pk_live_abc' })).toEqual(['publishableKey']);
-    expect(message({ ...SANDBOX, publishableKey: 'pk_live_abc' })).toMatch(/^publishableKey: is a live key .* sandbox mode; use the pk_sandbox_ key$/);
+    expect(message({ ...SANDBOX, publishableKey: 'pk_live_abc' })).toMatch(
+      /^publishableKey: is a live key .* sandbox mode; use the pk_sandbox_ key$/,
+    );
   });
 
   it('a pk_sandbox_ key is refused in production', () => {
     expect(failingFields({ ...PRODUCTION, publishableKey: 'pk_sandbox_abc' })).toEqual(['publishableKey']);
-    expect(message({ ...PRODUCTION, publishableKey: 'pk_sandbox_abc' })).toMatch(/production mode; use the pk_live_ key$/);
+    expect(message({ ...PRODUCTION, publishableKey: 'pk_sandbox_abc' })).toMatch(
+      /production mode; use the pk_live_ key$/,
+    );
   });
 
   it('a key that is neither is refused anywhere', () => {
     expect(message({ publishableKey: 'sk_live_abc' })).toBe('publishableKey: must start with pk_sandbox_ or pk_live_');
   });
 
-  it.each(['authUrl', 'cdeUrl', 'baseUrl'] as const)('an http %s is refused outside training, allowed in training', (key) => {
-    for (const base of [SANDBOX, PRODUCTION]) {
-      expect(failingFields({ ...base, [key]: 'http://127.0.0.1:8080/api' })).toEqual([key]);
-      expect(message({ ...base, [key]: 'http://127.0.0.1:8080/api' })).toMatch(new RegExp(`^${key}: must use https in ${base.environment} mode`));
-    }
-    expect(failingFields({ environment: 'training', [key]: 'http://127.0.0.1:8080/api' })).toEqual([]);
-  });
+  it.each(['authUrl', 'cdeUrl', 'baseUrl'] as const)(
+    'an http %s is refused outside training, allowed in training',
+    (key) => {
+      for (const base of [SANDBOX, PRODUCTION]) {
+        expect(failingFields({ ...base, [key]: 'http://127.0.0.1:8080/api' })).toEqual([key]);
+        expect(message({ ...base, [key]: 'http://127.0.0.1:8080/api' })).toMatch(
+          new RegExp(`^${key}: must use https in ${base.environment} mode`),
+        );
+      }
+      expect(failingFields({ environment: 'training', [key]: 'http://127.0.0.1:8080/api' })).toEqual([]);
+    },
+  );
 
-  it.each(['authUrl', 'cdeUrl', 'baseUrl', 'clientId', 'publishableKey'] as const)('a missing %s is refused in sandbox and production', (key) => {
-    for (const base of [SANDBOX, PRODUCTION]) {
-      const rest: Record<string, unknown> = { ...base };
-      delete rest[key];
-      expect(failingFields(rest)).toEqual([key]);
-      expect(message(rest)).toBe(`${key}: is required in ${base.environment} mode`);
-    }
-  });
+  it.each(['authUrl', 'cdeUrl', 'baseUrl', 'clientId', 'publishableKey'] as const)(
+    'a missing %s is refused in sandbox and production',
+    (key) => {
+      for (const base of [SANDBOX, PRODUCTION]) {
+        const rest: Record<string, unknown> = { ...base };
+        delete rest[key];
+        expect(failingFields(rest)).toEqual([key]);
+        expect(message(rest)).toBe(`${key}: is required in ${base.environment} mode`);
+      }
+    },
+  );
 
   it('every problem is reported at once, each under its field', () => {
-    expect(failingFields({ environment: 'production', authUrl: 'http://a.example.test', publishableKey: 'pk_sandbox_1' }).sort()).toEqual(
-      ['authUrl', 'baseUrl', 'cdeUrl', 'clientId', 'publishableKey'],
-    );
+    expect(
+      failingFields({
+        environment: 'production',
+        authUrl: 'http://a.example.test',
+        publishableKey: 'pk_sandbox_1',
+      }).sort(),
+    ).toEqual(['authUrl', 'baseUrl', 'cdeUrl', 'clientId', 'publishableKey']);
   });
 });
 
@@ -70,7 +88,10 @@ describe('single fields', () => {
     [{ clientId: '   ' }, 'clientId: must not be empty'],
     [{ authUrl: 'ftp://auth.example.test' }, 'authUrl: must be an http(s) URL'],
     [{ updates: { url: 'http://updates.example.test/desk' } }, 'updates.url: must be an https URL'],
-    [{ updates: { url: 'https://updates.example.test/desk', channel: 'beta' } }, 'updates.channel: must be "stable" or "pilot"'],
+    [
+      { updates: { url: 'https://updates.example.test/desk', channel: 'beta' } },
+      'updates.channel: must be "stable" or "pilot"',
+    ],
     [{ updates: { channel: 'pilot' } }, 'updates.url: must be an https URL'],
   ])('%j is refused: %s', (input, expected) => {
     expect(message(input)).toBe(expected);
@@ -91,15 +112,22 @@ describe('single fields', () => {
       url: 'https://updates.example.test/desk',
       channel: 'stable',
     });
-    expect(SettingsSchema.parse({ updates: { url: 'https://updates.example.test/desk', channel: 'pilot' } }).updates?.channel).toBe('pilot');
-    expect(failingFields({ updates: { url: 'https://updates.example.test/desk', provider: 'github' } })).toEqual(['updates']);
+    expect(
+      SettingsSchema.parse({ updates: { url: 'https://updates.example.test/desk', channel: 'pilot' } }).updates
+        ?.channel,
+    ).toBe('pilot');
+    expect(failingFields({ updates: { url: 'https://updates.example.test/desk', provider: 'github' } })).toEqual([
+      'updates',
+    ]);
     expect(SettingsSchema.parse({}).updates).toBeUndefined();
   });
 });
 
 describe('toServiceSettings', () => {
   it('training: nothing but the environment (the simulator brings its own hosts)', () => {
-    expect(toServiceSettings(SettingsSchema.parse({ authUrl: 'http://x.example.test' }))).toEqual({ environment: 'training' });
+    expect(toServiceSettings(SettingsSchema.parse({ authUrl: 'http://x.example.test' }))).toEqual({
+      environment: 'training',
+    });
   });
 
   it('sandbox and production: the hosts and the client id, which main/payments/connect.ts takes as they are', () => {
@@ -115,11 +143,18 @@ describe('toServiceSettings', () => {
   });
 
   it('the returnUrl setting reaches the engine, which sends it with every new payment', () => {
-    expect(toServiceSettings(SettingsSchema.parse({ ...PRODUCTION, returnUrl: 'https://hotel.example.test/3ds' }))).toMatchObject({ returnUrl: 'https://hotel.example.test/3ds' });
+    expect(
+      toServiceSettings(SettingsSchema.parse({ ...PRODUCTION, returnUrl: 'https://hotel.example.test/3ds' })),
+    ).toMatchObject({ returnUrl: 'https://hotel.example.test/3ds' });
   });
 
   it('refuses incomplete settings that did not come through the schema', () => {
-    const incomplete: Settings = { environment: 'production', idleTimeoutMinutes: 15, language: 'es-MX', authUrl: 'https://a.example.test' };
+    const incomplete: Settings = {
+      environment: 'production',
+      idleTimeoutMinutes: 15,
+      language: 'es-MX',
+      authUrl: 'https://a.example.test',
+    };
     expect(() => toServiceSettings(incomplete)).toThrow(SettingsError);
     expect(() => toServiceSettings(incomplete)).toThrow(/cdeUrl: is required in production mode/);
   });

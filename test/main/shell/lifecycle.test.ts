@@ -37,7 +37,16 @@ describe('withDeadline', () => {
 
 describe('languageOfLocale', () => {
   it('English systems get en-US; every other system the desk’s default, es-MX', () => {
-    expect(['en', 'en-US', 'en-GB', 'es', 'es-MX', 'es-419', 'fr-FR', ''].map(languageOfLocale)).toEqual(['en-US', 'en-US', 'en-US', 'es-MX', 'es-MX', 'es-MX', 'es-MX', 'es-MX']);
+    expect(['en', 'en-US', 'en-GB', 'es', 'es-MX', 'es-419', 'fr-FR', ''].map(languageOfLocale)).toEqual([
+      'en-US',
+      'en-US',
+      'en-US',
+      'es-MX',
+      'es-MX',
+      'es-MX',
+      'es-MX',
+      'es-MX',
+    ]);
   });
 
   it('every dialog main shows is worded in both languages', () => {

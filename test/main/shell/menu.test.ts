@@ -10,7 +10,9 @@ import { FakeElectron, menuItems, pressKey, type FakeBrowserWindow } from '../su
 const holder = vi.hoisted(() => ({ fake: undefined as { module: Record<string, unknown> } | undefined }));
 vi.mock('electron', () => {
   const names = ['app', 'BrowserWindow', 'Menu', 'dialog', 'webContents'];
-  const current = Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => holder.fake?.module[name] }]));
+  const current = Object.fromEntries(
+    names.map((name) => [name, { enumerable: true, get: () => holder.fake?.module[name] }]),
+  );
   return Object.defineProperties({ default: Object.defineProperties({}, current) }, current);
 });
 
@@ -25,7 +27,13 @@ function onPlatform(platform: NodeJS.Platform): void {
 }
 
 beforeEach(() => {
-  electron = new FakeElectron({ defaultUserData: '/tmp/unused', logs: '/tmp/unused', appPath: '/tmp/unused', packaged: true, argv: [] });
+  electron = new FakeElectron({
+    defaultUserData: '/tmp/unused',
+    logs: '/tmp/unused',
+    appPath: '/tmp/unused',
+    packaged: true,
+    argv: [],
+  });
   holder.fake = electron;
 });
 
@@ -33,27 +41,34 @@ afterEach(() => {
   if (realPlatform) Object.defineProperty(process, 'platform', realPlatform);
 });
 
-const roles = () => menuItems(electron.applicationMenu).flatMap((item) => (item.role === undefined ? [] : [item.role.toLowerCase()]));
+const roles = () =>
+  menuItems(electron.applicationMenu).flatMap((item) => (item.role === undefined ? [] : [item.role.toLowerCase()]));
 const NEVER = ['reload', 'forcereload', 'viewmenu'];
 
 describe('installAppMenu', () => {
   const cases: { platform: NodeJS.Platform; packaged: boolean; language: Language }[] = [];
   for (const platform of ['darwin', 'win32', 'linux'] as const) {
-    for (const packaged of [true, false]) for (const language of ['es-MX', 'en-US'] as const) cases.push({ platform, packaged, language });
+    for (const packaged of [true, false])
+      for (const language of ['es-MX', 'en-US'] as const) cases.push({ platform, packaged, language });
   }
 
-  it.each(cases)('$platform, packaged $packaged, $language: no reload ever, DevTools only unpackaged, Edit everywhere', ({ platform, packaged, language }) => {
-    onPlatform(platform);
-    installAppMenu({ platform, packaged, language });
-    expect(electron.applicationMenuWasSet).toBe(true);
-    expect(roles().filter((role) => NEVER.includes(role))).toEqual([]);
-    expect(roles().includes('toggledevtools')).toBe(!packaged);
-    expect(roles()).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectall']));
-    expect(roles().includes('quit')).toBe(platform === 'darwin');
-    // Every item but a separator has its words; none is left to Electron's English.
-    const unworded = menuItems(electron.applicationMenu).filter((item) => item.type !== 'separator' && (item.label ?? '') === '');
-    expect(unworded).toEqual([]);
-  });
+  it.each(cases)(
+    '$platform, packaged $packaged, $language: no reload ever, DevTools only unpackaged, Edit everywhere',
+    ({ platform, packaged, language }) => {
+      onPlatform(platform);
+      installAppMenu({ platform, packaged, language });
+      expect(electron.applicationMenuWasSet).toBe(true);
+      expect(roles().filter((role) => NEVER.includes(role))).toEqual([]);
+      expect(roles().includes('toggledevtools')).toBe(!packaged);
+      expect(roles()).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectall']));
+      expect(roles().includes('quit')).toBe(platform === 'darwin');
+      // Every item but a separator has its words; none is left to Electron's English.
+      const unworded = menuItems(electron.applicationMenu).filter(
+        (item) => item.type !== 'separator' && (item.label ?? '') === '',
+      );
+      expect(unworded).toEqual([]);
+    },
+  );
 
   it('the words follow the desk’s language', () => {
     onPlatform('darwin');
@@ -61,13 +76,35 @@ describe('installAppMenu', () => {
     const spanish = menuItems(electron.applicationMenu).map((item) => item.label);
     installAppMenu({ platform: 'darwin', packaged: true, language: 'en-US' });
     const english = menuItems(electron.applicationMenu).map((item) => item.label);
-    expect(spanish).toEqual(expect.arrayContaining(['Acerca de Card Payments Desk', 'Edición', 'Deshacer', 'Seleccionar todo', 'Ventana', 'Minimizar', 'Salir de Card Payments Desk']));
-    expect(english).toEqual(expect.arrayContaining(['About Card Payments Desk', 'Edit', 'Undo', 'Select All', 'Window', 'Minimize', 'Quit Card Payments Desk']));
+    expect(spanish).toEqual(
+      expect.arrayContaining([
+        'Acerca de Card Payments Desk',
+        'Edición',
+        'Deshacer',
+        'Seleccionar todo',
+        'Ventana',
+        'Minimizar',
+        'Salir de Card Payments Desk',
+      ]),
+    );
+    expect(english).toEqual(
+      expect.arrayContaining([
+        'About Card Payments Desk',
+        'Edit',
+        'Undo',
+        'Select All',
+        'Window',
+        'Minimize',
+        'Quit Card Payments Desk',
+      ]),
+    );
   });
 });
 
 describe('the window’s menu bar on Windows and Linux', () => {
-  const window = (devTools: boolean) => createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools, title: 'Desk' }).window as unknown as FakeBrowserWindow;
+  const window = (devTools: boolean) =>
+    createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools, title: 'Desk' })
+      .window as unknown as FakeBrowserWindow;
 
   it('packaged: Electron gives the window the application menu and the window removes it, so no bar and no menu shortcut', () => {
     onPlatform('win32');
@@ -109,8 +146,15 @@ describe('reload keys', () => {
     onPlatform('linux');
     hardenWebContents();
     installAppMenu({ platform: 'linux', packaged: false, language: 'en-US' });
-    const made = createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools: true, title: 'Desk' }).window as unknown as FakeBrowserWindow;
-    for (const key of [{ key: 'r', control: true }, { key: 'R', control: true, shift: true }, { key: 'F5' }, { key: 'F5', shift: true }, { key: 'BrowserRefresh' }]) {
+    const made = createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools: true, title: 'Desk' })
+      .window as unknown as FakeBrowserWindow;
+    for (const key of [
+      { key: 'r', control: true },
+      { key: 'R', control: true, shift: true },
+      { key: 'F5' },
+      { key: 'F5', shift: true },
+      { key: 'BrowserRefresh' },
+    ]) {
       expect(pressKey(electron, made, key).prevented, JSON.stringify(key)).toBe(true);
     }
     expect(pressKey(electron, made, { key: 'r' }).prevented).toBe(false);
@@ -119,16 +163,24 @@ describe('reload keys', () => {
   });
 
   it('isReloadKey: Ctrl or Cmd with R in either case, F5 with any modifier, the Refresh key; nothing else', () => {
-    const key = (key: string, mods: { control?: boolean; meta?: boolean; shift?: boolean } = {}) => isReloadKey({ type: 'keyDown', key, control: false, meta: false, ...mods });
-    expect([key('r', { control: true }), key('R', { control: true, shift: true }), key('r', { meta: true }), key('F5'), key('F5', { control: true }), key('BrowserRefresh')]).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
-    expect([key('r'), key('R', { shift: true }), key('c', { control: true }), key('F2'), key('F4'), key('t', { meta: true })]).toEqual([false, false, false, false, false, false]);
+    const key = (key: string, mods: { control?: boolean; meta?: boolean; shift?: boolean } = {}) =>
+      isReloadKey({ type: 'keyDown', key, control: false, meta: false, ...mods });
+    expect([
+      key('r', { control: true }),
+      key('R', { control: true, shift: true }),
+      key('r', { meta: true }),
+      key('F5'),
+      key('F5', { control: true }),
+      key('BrowserRefresh'),
+    ]).toEqual([true, true, true, true, true, true]);
+    expect([
+      key('r'),
+      key('R', { shift: true }),
+      key('c', { control: true }),
+      key('F2'),
+      key('F4'),
+      key('t', { meta: true }),
+    ]).toEqual([false, false, false, false, false, false]);
   });
 });
 
@@ -138,7 +190,8 @@ describe('Electron’s default menu, as the fake models it (the menu the desk re
     electron.ready();
     expect(electron.applicationMenuWasSet).toBe(false);
     expect(roles()).toEqual(expect.arrayContaining(['reload', 'forcereload', 'toggledevtools']));
-    const made = createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools: true, title: 'Desk' }).window as unknown as FakeBrowserWindow;
+    const made = createMainWindow({ preload: '/p.cjs', url: 'app://app/index.html', devTools: true, title: 'Desk' })
+      .window as unknown as FakeBrowserWindow;
     expect(pressKey(electron, made, { key: 'r', control: true })).toEqual({ prevented: false, role: 'reload' });
     expect(made.webContents.reloads).toBe(1);
   });

@@ -18,7 +18,8 @@ const netFetches: string[] = [];
 /** The default session: its cookie store is the one Chromium keeps in the profile (Cookies in the user data folder). */
 const defaultSession = {
   cookies: new FakeCookies(),
-  fetch: (input: string | Request, init?: RequestInit): Promise<Response> => fakeSessionFetch(defaultSession, input, init),
+  fetch: (input: string | Request, init?: RequestInit): Promise<Response> =>
+    fakeSessionFetch(defaultSession, input, init),
 };
 
 /** Electron's net.fetch: session.defaultSession.fetch (lib/browser/api/net.ts). */
@@ -29,7 +30,10 @@ function electronNetFetch(input: string | Request, init?: RequestInit): Promise<
 }
 
 vi.mock('electron', () => {
-  const net = { fetch: electronNetFetch, request: (options: FakeRequestOptions) => new FakeClientRequest(options, defaultSession) };
+  const net = {
+    fetch: electronNetFetch,
+    request: (options: FakeRequestOptions) => new FakeClientRequest(options, defaultSession),
+  };
   const session = { defaultSession };
   return { net, session, default: { net, session } };
 });
@@ -47,18 +51,28 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), auth: req.headers.authorization });
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body: Buffer.concat(chunks).toString('utf8'),
+        auth: req.headers.authorization,
+      });
       cookiesReceived.push(req.headers.cookie);
       // A server that hands out a session cookie with its answer (a load balancer's affinity cookie, a web session).
       const cookie = { 'set-cookie': ['sid=s-1; Path=/; HttpOnly', 'affinity=node-2; Path=/'] };
-      if (req.url === '/payments') res.writeHead(201, { ...cookie, 'content-type': 'application/json' }).end(JSON.stringify({ id: 'pay_1' }));
+      if (req.url === '/payments')
+        res.writeHead(201, { ...cookie, 'content-type': 'application/json' }).end(JSON.stringify({ id: 'pay_1' }));
       else if (req.url === '/Messages.json') res.writeHead(303, { ...cookie, location: '/Messages/SM1.json' }).end();
-      else if (req.url?.startsWith('/reservations')) res.writeHead(200, { ...cookie, 'content-type': 'application/json' }).end('[]');
+      else if (req.url?.startsWith('/reservations'))
+        res.writeHead(200, { ...cookie, 'content-type': 'application/json' }).end('[]');
       else if (req.url === '/moved') res.writeHead(301, { location: 'https://elsewhere.example/reservations' }).end();
       else if (req.url === '/challenge') res.writeHead(303, { location: 'https://hotel.example/return' }).end();
       else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('late'), 2_000);
       else if (req.url === '/empty') res.writeHead(204).end();
-      else res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-1' }).end(JSON.stringify({ ok: true }));
+      else
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-1' })
+          .end(JSON.stringify({ ok: true }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,12 +88,16 @@ beforeEach(async () => {
   received.length = 0;
   cookiesReceived.length = 0;
   netFetches.length = 0;
-  for (const cookie of await defaultSession.cookies.get({})) await defaultSession.cookies.remove(`http://${cookie.domain}/`, cookie.name);
+  for (const cookie of await defaultSession.cookies.get({}))
+    await defaultSession.cookies.remove(`http://${cookie.domain}/`, cookie.name);
 });
 
 describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
   it("redirect: 'manual' answers with the 3xx itself, as Node's fetch does, and follows nothing (the reservation system's 301)", async () => {
-    const response = await netFetch(new URL(`${base}/moved`), { headers: { authorization: 'Bearer key' }, redirect: 'manual' });
+    const response = await netFetch(new URL(`${base}/moved`), {
+      headers: { authorization: 'Bearer key' },
+      redirect: 'manual',
+    });
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe('https://elsewhere.example/reservations');
     expect(received).toEqual([{ method: 'GET', path: '/moved', body: '', auth: 'Bearer key' }]);
@@ -107,7 +125,9 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
   });
 
   it("redirect: 'manual' honours the caller's signal (the callers' time-outs)", async () => {
-    await expect(netFetch(`${base}/slow`, { redirect: 'manual', signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(
+      netFetch(`${base}/slow`, { redirect: 'manual', signal: AbortSignal.timeout(100) }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   it("a network failure reads as Node's fetch reports it (the system code in its cause), so messaging knows nothing was sent", async () => {
@@ -116,15 +136,25 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
 
-    for (const init of [{ method: 'POST', body: '{}' }, { method: 'POST', body: '{}', redirect: 'manual' as const }]) {
+    for (const init of [
+      { method: 'POST', body: '{}' },
+      { method: 'POST', body: '{}', redirect: 'manual' as const },
+    ]) {
       const error: unknown = await netFetch(`http://127.0.0.1:${port}/messages`, init).then(
         () => undefined,
         (failure: unknown) => failure,
       );
       expect(error).toBeInstanceOf(TypeError);
-      expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED', message: 'net::ERR_CONNECTION_REFUSED' } });
+      expect(error).toMatchObject({
+        message: 'fetch failed',
+        cause: { code: 'ECONNREFUSED', message: 'net::ERR_CONNECTION_REFUSED' },
+      });
       // What the SMS and WhatsApp transports conclude from it: refused, nothing reached the gateway, safe to send again.
-      expect(networkFailure(error, 'the gateway')).toMatchObject({ code: 'connection_refused', retryable: true, mayHaveSent: false });
+      expect(networkFailure(error, 'the gateway')).toMatchObject({
+        code: 'connection_refused',
+        retryable: true,
+        mayHaveSent: false,
+      });
     }
   });
 
@@ -136,7 +166,11 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
 
   describe('cookies: none sent to the services, none kept from them (credentials omitted on every request)', () => {
     it('the payment service (redirects followed): a Set-Cookie in its answer is not kept, and the next request carries no cookie', async () => {
-      const created = await netFetch(`${base}/payments`, { method: 'POST', headers: { authorization: 'Bearer token' }, body: '{}' });
+      const created = await netFetch(`${base}/payments`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer token' },
+        body: '{}',
+      });
       expect(created.status).toBe(201);
       await netFetch(`${base}/payments/pay_1`, { headers: { authorization: 'Bearer token' } });
       expect(cookiesReceived).toEqual([undefined, undefined]);
@@ -152,7 +186,11 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
     });
 
     it('the messaging provider and the reservation system (redirect: manual): nothing kept from a 3xx or a 200, nothing sent back', async () => {
-      const sent = await netFetch(`${base}/Messages.json`, { method: 'POST', body: 'To=%2B525512345678', redirect: 'manual' });
+      const sent = await netFetch(`${base}/Messages.json`, {
+        method: 'POST',
+        body: 'To=%2B525512345678',
+        redirect: 'manual',
+      });
       expect(sent.status).toBe(303);
       await netFetch(`${base}/reservations?q=ana`, { headers: { authorization: 'Bearer key' }, redirect: 'manual' });
       await netFetch(`${base}/reservations?q=ana`, { headers: { authorization: 'Bearer key' }, redirect: 'manual' });
@@ -165,7 +203,9 @@ describe("main's fetch over Electron's net (main/shell/net.ts)", () => {
       await netFetch(`${base}/payments`, { method: 'POST', body: '{}' });
       await netFetch(`${base}/reservations?q=ana`, { redirect: 'manual' });
       expect(cookiesReceived).toEqual([undefined, undefined]);
-      expect(await defaultSession.cookies.get({})).toEqual([{ name: 'sid', value: 'stored-earlier', domain: '127.0.0.1', path: '/', hostOnly: true }]);
+      expect(await defaultSession.cookies.get({})).toEqual([
+        { name: 'sid', value: 'stored-earlier', domain: '127.0.0.1', path: '/', hostOnly: true },
+      ]);
     });
   });
 });

@@ -10,7 +10,9 @@ import { crashRenderer, FakeElectron, type FakeBrowserWindow } from '../support/
 const holder = vi.hoisted(() => ({ fake: undefined as { module: Record<string, unknown> } | undefined }));
 vi.mock('electron', () => {
   const names = ['app', 'BrowserWindow', 'dialog'];
-  const current = Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => holder.fake?.module[name] }]));
+  const current = Object.fromEntries(
+    names.map((name) => [name, { enumerable: true, get: () => holder.fake?.module[name] }]),
+  );
   return Object.defineProperties({ default: Object.defineProperties({}, current) }, current);
 });
 
@@ -24,7 +26,13 @@ let language: 'es-MX' | 'en-US';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance', 'Date'] });
-  electron = new FakeElectron({ defaultUserData: '/tmp/unused', logs: '/tmp/unused', appPath: '/tmp/unused', packaged: true, argv: [] });
+  electron = new FakeElectron({
+    defaultUserData: '/tmp/unused',
+    logs: '/tmp/unused',
+    appPath: '/tmp/unused',
+    packaged: true,
+    argv: [],
+  });
   holder.fake = electron;
   const Window = electron.module['BrowserWindow'] as new (options: object) => FakeBrowserWindow;
   window = new Window({});
@@ -101,7 +109,11 @@ describe('a crash loop', () => {
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
     expect(electron.messageBoxes).toHaveLength(1);
     expect(electron.messageBoxes[0]?.window).toBe(window);
-    expect(electron.messageBoxes[0]?.options).toMatchObject({ type: 'error', message: 'The app’s window stopped working several times.', buttons: ['Close the app'] });
+    expect(electron.messageBoxes[0]?.options).toMatchObject({
+      type: 'error',
+      message: 'The app’s window stopped working several times.',
+      buttons: ['Close the app'],
+    });
     expect(electron.messageBoxes[0]?.options.detail).toContain('tell IT');
     // Nothing more is reloaded or asked after it.
     crashRenderer(window.webContents, 'crashed', 1);
@@ -133,7 +145,7 @@ describe('CrashLoop', () => {
   it('counts the losses of the last window of time only', () => {
     let now = 0;
     const loop = new CrashLoop(() => now, { losses: 3, withinMs: 1000 });
-    expect([loop.lost(), (now = 999, loop.lost())]).toEqual(['reload', 'reload']);
+    expect([loop.lost(), ((now = 999), loop.lost())]).toEqual(['reload', 'reload']);
     now = 1500;
     expect(loop.lost()).toBe('reload');
     now = 1600;

@@ -3,7 +3,16 @@
 // acquired, and goes where `listen` says when the queries go through a pooler.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centerChangeListener, centerKysely, centerPool, notifyChange, parseChange, LISTEN_APPLICATION_SUFFIX, type Change, type ListenState } from '../../../main/storage';
+import {
+  centerChangeListener,
+  centerKysely,
+  centerPool,
+  notifyChange,
+  parseChange,
+  LISTEN_APPLICATION_SUFFIX,
+  type Change,
+  type ListenState,
+} from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 
@@ -26,13 +35,31 @@ async function until(check: () => Promise<boolean> | boolean, what: string, time
 }
 
 const listenConnections = async (name: string): Promise<number> =>
-  (await center.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [`${name}${LISTEN_APPLICATION_SUFFIX}`])).length;
+  (
+    await center.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1', [
+      `${name}${LISTEN_APPLICATION_SUFFIX}`,
+    ])
+  ).length;
 
 describe('parseChange', () => {
   it('reads what notifyChange writes, and drops what it does not know', () => {
-    expect(parseChange('cpd_refund_request_changed', JSON.stringify({ d: 'desk', q: 'req', p: 'pay_1' }))).toEqual({ kind: 'refundRequest', deskId: 'desk', requestId: 'req', paymentId: 'pay_1' });
-    expect(parseChange('cpd_payment_changed', JSON.stringify({ d: 'desk', p: 'pay_1' }))).toEqual({ kind: 'payment', deskId: 'desk', paymentId: 'pay_1' });
-    expect(parseChange('cpd_operation_changed', JSON.stringify({ d: 'desk', o: 'op', r: 'CUN1' }))).toEqual({ kind: 'operation', deskId: 'desk', operationId: 'op', reservationKey: 'CUN1' });
+    expect(parseChange('cpd_refund_request_changed', JSON.stringify({ d: 'desk', q: 'req', p: 'pay_1' }))).toEqual({
+      kind: 'refundRequest',
+      deskId: 'desk',
+      requestId: 'req',
+      paymentId: 'pay_1',
+    });
+    expect(parseChange('cpd_payment_changed', JSON.stringify({ d: 'desk', p: 'pay_1' }))).toEqual({
+      kind: 'payment',
+      deskId: 'desk',
+      paymentId: 'pay_1',
+    });
+    expect(parseChange('cpd_operation_changed', JSON.stringify({ d: 'desk', o: 'op', r: 'CUN1' }))).toEqual({
+      kind: 'operation',
+      deskId: 'desk',
+      operationId: 'op',
+      reservationKey: 'CUN1',
+    });
     expect(parseChange('cpd_payment_changed', '{not json')).toBeUndefined();
     expect(parseChange('cpd_payment_changed', JSON.stringify({ p: 'pay_1' }))).toBeUndefined();
     expect(parseChange('other_channel', JSON.stringify({ d: 'desk', p: 'pay_1' }))).toBeUndefined();
@@ -47,7 +74,11 @@ describe('a desk listening on the center', () => {
     let resyncs = 0;
     const listener = centerChangeListener(
       { ...center.app, applicationName: name },
-      { onChange: (change) => heard.push(change), onState: (state) => states.push(state), onResync: () => (resyncs += 1) },
+      {
+        onChange: (change) => heard.push(change),
+        onState: (state) => states.push(state),
+        onResync: () => (resyncs += 1),
+      },
     );
     const pool = centerPool(center.app);
     const db = centerKysely(pool, center.app);
@@ -59,8 +90,18 @@ describe('a desk listening on the center', () => {
       expect(resyncs).toBe(1);
       expect(await listenConnections(name)).toBe(1);
 
-      const kept: Change = { kind: 'refundRequest', deskId: 'desk-a', requestId: randomUUID(), paymentId: `pay_${'a'.repeat(32)}` };
-      const dropped: Change = { kind: 'payment', deskId: 'desk-a', paymentId: `pay_${'b'.repeat(32)}`, reservationKey: 'CUN6B3D8F' };
+      const kept: Change = {
+        kind: 'refundRequest',
+        deskId: 'desk-a',
+        requestId: randomUUID(),
+        paymentId: `pay_${'a'.repeat(32)}`,
+      };
+      const dropped: Change = {
+        kind: 'payment',
+        deskId: 'desk-a',
+        paymentId: `pay_${'b'.repeat(32)}`,
+        reservationKey: 'CUN6B3D8F',
+      };
       await db
         .transaction()
         .execute(async (trx) => {
@@ -88,7 +129,10 @@ describe('a desk listening on the center', () => {
   it('listens at `listen` (the server) when the queries go elsewhere (a pooler)', async () => {
     const name = `cpd-changes-${randomUUID().slice(0, 8)}`;
     // Port 1: nothing answers there; only the listen address does.
-    const listener = centerChangeListener({ ...center.app, port: 1, listen: { host: center.app.host, port: center.app.port }, applicationName: name }, { onChange: () => undefined });
+    const listener = centerChangeListener(
+      { ...center.app, port: 1, listen: { host: center.app.host, port: center.app.port }, applicationName: name },
+      { onChange: () => undefined },
+    );
     try {
       const release = listener.acquire();
       await until(() => listener.listening, 'listening at the listen address');
@@ -105,12 +149,19 @@ describe('a desk listening on the center', () => {
     let resyncs = 0;
     const listener = centerChangeListener(
       { ...center.app, applicationName: name },
-      { onChange: () => undefined, onState: (state) => states.push(state), onResync: () => (resyncs += 1), backoffMs: [50] },
+      {
+        onChange: () => undefined,
+        onState: (state) => states.push(state),
+        onResync: () => (resyncs += 1),
+        backoffMs: [50],
+      },
     );
     try {
       listener.acquire();
       await until(() => listener.listening, 'listening');
-      await center.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`${name}${LISTEN_APPLICATION_SUFFIX}`]);
+      await center.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+        `${name}${LISTEN_APPLICATION_SUFFIX}`,
+      ]);
       await until(() => resyncs === 2, 'listening again');
       expect(states).toEqual(['live', 'reconnecting', 'live']);
       expect(await listenConnections(name)).toBe(1);

@@ -9,7 +9,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_STORE } from '../../../main/audit';
 import { OPERATORS_STORE } from '../../../main/operators/store';
-import { centerStorage, embeddedStorage, migrateCenter, SqliteFile, StorageError, type StoreDefinition } from '../../../main/storage';
+import {
+  centerStorage,
+  embeddedStorage,
+  migrateCenter,
+  SqliteFile,
+  StorageError,
+  type StoreDefinition,
+} from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import type { PostgresInfo } from '../../support/postgres';
@@ -44,7 +51,10 @@ describe('an embedded file', () => {
     const raw = new Database(path.join(dir, 'notes.db'));
     try {
       expect(raw.pragma('user_version', { simple: true })).toBe(2);
-      expect(raw.prepare('SELECT name FROM kysely_migration ORDER BY name').all()).toEqual([{ name: '0001_notes' }, { name: '0002_pinned' }]);
+      expect(raw.prepare('SELECT name FROM kysely_migration ORDER BY name').all()).toEqual([
+        { name: '0001_notes' },
+        { name: '0002_pinned' },
+      ]);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();
@@ -64,7 +74,10 @@ describe('an embedded file', () => {
     old.db.close();
     const storage = embeddedStorage(dir);
     try {
-      const store = await storage.open<NotesDB>({ ...notesStore, sqlite: { ...notesStore.sqlite, adoptsUserVersion: 1 } });
+      const store = await storage.open<NotesDB>({
+        ...notesStore,
+        sqlite: { ...notesStore.sqlite, adoptsUserVersion: 1 },
+      });
       expect(store.schemaVersion).toBe(2);
       expect(await store.db.selectFrom('notes').selectAll().execute()).toEqual([
         { id: 'old', desk: 'd', body: 'kept', cents: 5, created_at: '2026-01-01T00:00:00.000Z', pinned: 0 },
@@ -81,7 +94,10 @@ describe('an embedded file', () => {
     raw.pragma('user_version = 1');
     raw.close();
     const storage = embeddedStorage(dir);
-    await expect(storage.open(notesStore)).rejects.toMatchObject({ code: 'store_migration_failed', message: expect.stringMatching(/not written by this app/) as unknown });
+    await expect(storage.open(notesStore)).rejects.toMatchObject({
+      code: 'store_migration_failed',
+      message: expect.stringMatching(/not written by this app/) as unknown,
+    });
     await storage.close();
   });
 
@@ -89,7 +105,10 @@ describe('an embedded file', () => {
     const dir = await newFolder();
     const newer: StoreDefinition = {
       ...notesStore,
-      sqlite: { ...notesStore.sqlite, migrations: { ...notesStore.sqlite.migrations, '0003_future': { up: () => Promise.resolve() } } },
+      sqlite: {
+        ...notesStore.sqlite,
+        migrations: { ...notesStore.sqlite.migrations, '0003_future': { up: () => Promise.resolve() } },
+      },
     };
     const first = embeddedStorage(dir);
     await first.open(newer);
@@ -125,7 +144,10 @@ describe('an embedded file', () => {
     const storage = embeddedStorage(dir);
     const error: unknown = await storage.open(broken).catch((e: unknown) => e);
     await storage.close();
-    expect(error).toMatchObject({ code: 'store_migration_failed', message: expect.stringMatching(/step 0003_broken/) as unknown });
+    expect(error).toMatchObject({
+      code: 'store_migration_failed',
+      message: expect.stringMatching(/step 0003_broken/) as unknown,
+    });
     const raw = new Database(path.join(dir, 'notes.db'));
     try {
       expect(raw.prepare(`SELECT name FROM sqlite_master WHERE name = 'half'`).get()).toBeUndefined();
@@ -154,9 +176,17 @@ describe('the center', () => {
     const grants = await center.query<{ grantee: string; privilege_type: string }>(
       `SELECT grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'notes_test' AND table_name = 'notes' ORDER BY grantee, privilege_type`,
     );
-    expect(grants.filter((g) => g.grantee === center.roles.app.name).map((g) => g.privilege_type)).toEqual(['INSERT', 'SELECT', 'UPDATE']);
-    expect(grants.filter((g) => g.grantee === center.roles.auditor.name).map((g) => g.privilege_type)).toEqual(['SELECT']);
-    const [owner] = await center.query<{ tableowner: string }>(`SELECT tableowner FROM pg_tables WHERE schemaname = 'notes_test' AND tablename = 'notes'`);
+    expect(grants.filter((g) => g.grantee === center.roles.app.name).map((g) => g.privilege_type)).toEqual([
+      'INSERT',
+      'SELECT',
+      'UPDATE',
+    ]);
+    expect(grants.filter((g) => g.grantee === center.roles.auditor.name).map((g) => g.privilege_type)).toEqual([
+      'SELECT',
+    ]);
+    const [owner] = await center.query<{ tableowner: string }>(
+      `SELECT tableowner FROM pg_tables WHERE schemaname = 'notes_test' AND tablename = 'notes'`,
+    );
     expect(owner?.tableowner).toBe(center.roles.owner.name);
 
     const [again] = await migrateCenter(center.owner, [notesStore]);
@@ -166,15 +196,27 @@ describe('the center', () => {
   /** A person granted the auditor role, signed in with a password of their own, as docs/IT.md has IT make them. */
   async function asAuditor<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
     const person = { name: `${center.database.name}_audits`, password: 'an auditor 42' };
-    await center.query(`CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`);
-    await center.query(`GRANT ${pg.escapeIdentifier(center.roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`);
-    const client = new pg.Client({ host: server.host, port: server.port, database: center.database.name, user: person.name, password: person.password });
+    await center.query(
+      `CREATE ROLE ${pg.escapeIdentifier(person.name)} LOGIN PASSWORD ${pg.escapeLiteral(person.password)}`,
+    );
+    await center.query(
+      `GRANT ${pg.escapeIdentifier(center.roles.auditor.name)} TO ${pg.escapeIdentifier(person.name)}`,
+    );
+    const client = new pg.Client({
+      host: server.host,
+      port: server.port,
+      database: center.database.name,
+      user: person.name,
+      password: person.password,
+    });
     await client.connect();
     try {
       return await fn(client);
     } finally {
       await client.end();
-      await center.query(`DROP OWNED BY ${pg.escapeIdentifier(person.name)}; DROP ROLE ${pg.escapeIdentifier(person.name)}`);
+      await center.query(
+        `DROP OWNED BY ${pg.escapeIdentifier(person.name)}; DROP ROLE ${pg.escapeIdentifier(person.name)}`,
+      );
     }
   }
 
@@ -185,18 +227,34 @@ describe('the center', () => {
        INSERT INTO operators.sessions (operator_id, session_id, desk_id, started_at, last_seen_at) VALUES ('ana', 'live-session', 'desk-a', 1, 1)`,
     );
     await asAuditor(async (client) => {
-      await expect(client.query('SELECT password_hash FROM operators.operators')).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query('SELECT password_hash FROM operators.operators')).rejects.toMatchObject({
+        code: '42501',
+      });
       await expect(client.query('SELECT * FROM operators.operators')).rejects.toMatchObject({ code: '42501' });
       await expect(client.query('SELECT session_id FROM operators.sessions')).rejects.toMatchObject({ code: '42501' });
-      expect((await client.query('SELECT id, role, failed_attempts, locked_until FROM operators.operators')).rows).toEqual([{ id: 'ana', role: 'agent', failed_attempts: 0, locked_until: null }]);
-      expect((await client.query('SELECT operator_id, desk_id FROM operators.sessions')).rows).toEqual([{ operator_id: 'ana', desk_id: 'desk-a' }]);
+      expect(
+        (await client.query('SELECT id, role, failed_attempts, locked_until FROM operators.operators')).rows,
+      ).toEqual([{ id: 'ana', role: 'agent', failed_attempts: 0, locked_until: null }]);
+      expect((await client.query('SELECT operator_id, desk_id FROM operators.sessions')).rows).toEqual([
+        { operator_id: 'ana', desk_id: 'desk-a' },
+      ]);
       expect((await client.query('SELECT count(*)::int AS n FROM audit.audit')).rows).toEqual([{ n: 0 }]);
-      await expect(client.query(`UPDATE operators.operators SET role = 'admin'`)).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query(`UPDATE operators.operators SET role = 'admin'`)).rejects.toMatchObject({
+        code: '42501',
+      });
     });
-    const app = new pg.Client({ host: server.host, port: server.port, database: center.database.name, user: center.roles.app.name, password: center.roles.app.password });
+    const app = new pg.Client({
+      host: server.host,
+      port: server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      password: center.roles.app.password,
+    });
     await app.connect();
     try {
-      expect((await app.query('SELECT password_hash FROM operators.operators')).rows).toEqual([{ password_hash: '$scrypt$secret' }]);
+      expect((await app.query('SELECT password_hash FROM operators.operators')).rows).toEqual([
+        { password_hash: '$scrypt$secret' },
+      ]);
     } finally {
       await app.end();
     }
@@ -215,7 +273,11 @@ describe('the center', () => {
   });
 
   it("a column added by a later migration is the auditor's to read after --migrate-center; a secret column stays hidden; a secret column the table lacks is refused", async () => {
-    const secret: StoreDefinition = { ...notesStore, name: 'notes_secret', postgres: { ...notesStore.postgres, secretColumns: { notes: ['body'] } } };
+    const secret: StoreDefinition = {
+      ...notesStore,
+      name: 'notes_secret',
+      postgres: { ...notesStore.postgres, secretColumns: { notes: ['body'] } },
+    };
     await migrateCenter(center.owner, [secret]);
     const later: StoreDefinition = {
       ...secret,
@@ -223,18 +285,30 @@ describe('the center', () => {
         ...secret.postgres,
         migrations: {
           ...secret.postgres.migrations,
-          '0003_tag': { up: async (db) => void (await db.schema.alterTable('notes').addColumn('tag', 'text').execute()) },
+          '0003_tag': {
+            up: async (db) => void (await db.schema.alterTable('notes').addColumn('tag', 'text').execute()),
+          },
         },
       },
     };
     const [report] = await migrateCenter(center.owner, [later]);
-    expect(report?.auditor).toEqual({ notes: { hidden: ['body'] }, kysely_migration: 'all', kysely_migration_lock: 'all' });
+    expect(report?.auditor).toEqual({
+      notes: { hidden: ['body'] },
+      kysely_migration: 'all',
+      kysely_migration_lock: 'all',
+    });
     await asAuditor(async (client) => {
       expect((await client.query('SELECT id, desk, tag, pinned FROM notes_secret.notes')).rows).toEqual([]);
       await expect(client.query('SELECT body FROM notes_secret.notes')).rejects.toMatchObject({ code: '42501' });
     });
-    const misspelt: StoreDefinition = { ...later, postgres: { ...later.postgres, secretColumns: { notes: ['bodyy'] } } };
-    await expect(migrateCenter(center.owner, [misspelt])).rejects.toMatchObject({ code: 'store_migration_failed', message: expect.stringMatching(/notes_secret\.notes does not have \(bodyy\)/) as unknown });
+    const misspelt: StoreDefinition = {
+      ...later,
+      postgres: { ...later.postgres, secretColumns: { notes: ['bodyy'] } },
+    };
+    await expect(migrateCenter(center.owner, [misspelt])).rejects.toMatchObject({
+      code: 'store_migration_failed',
+      message: expect.stringMatching(/notes_secret\.notes does not have \(bodyy\)/) as unknown,
+    });
     await asAuditor(async (client) => {
       await expect(client.query('SELECT body FROM notes_secret.notes')).rejects.toMatchObject({ code: '42501' });
     });
@@ -249,7 +323,10 @@ describe('the center', () => {
     await migrateCenter(center.owner, [notesStore]);
     const newer: StoreDefinition = {
       ...notesStore,
-      postgres: { ...notesStore.postgres, migrations: { ...notesStore.postgres.migrations, '0003_future': { up: () => Promise.resolve() } } },
+      postgres: {
+        ...notesStore.postgres,
+        migrations: { ...notesStore.postgres.migrations, '0003_future': { up: () => Promise.resolve() } },
+      },
     };
     await migrateCenter(center.owner, [newer]);
     const storage = centerStorage(center.app);
@@ -266,7 +343,11 @@ describe('the center', () => {
   it('a database setup.sql was not run on: center_not_ready, pointing at setup.sql', async () => {
     const bare = await createCenter(server, { setUp: false });
     try {
-      await expect(migrateCenter({ ...bare.owner, user: server.user, password: () => Promise.resolve(server.password) }, [notesStore])).rejects.toMatchObject({
+      await expect(
+        migrateCenter({ ...bare.owner, user: server.user, password: () => Promise.resolve(server.password) }, [
+          notesStore,
+        ]),
+      ).rejects.toMatchObject({
         code: 'center_not_ready',
         message: expect.stringMatching(/setup\.sql/) as unknown,
       });

@@ -47,15 +47,22 @@ describe('connecting', () => {
   it('works with TLS off, required, and verified against the CA IT gives', async () => {
     expect(await attempt(center.app)).toBeUndefined();
     expect(await attempt({ ...center.app, tls: { mode: 'require' } })).toBeUndefined();
-    expect(await attempt({ ...center.app, tls: { mode: 'verify-full', caCertificatePem: server.caCertificatePem } })).toBeUndefined();
+    expect(
+      await attempt({ ...center.app, tls: { mode: 'verify-full', caCertificatePem: server.caCertificatePem } }),
+    ).toBeUndefined();
   });
 
   it('uses TLS when asked: the server sees an encrypted connection', async () => {
-    const storage = centerStorage({ ...center.app, tls: { mode: 'verify-full', caCertificatePem: server.caCertificatePem } });
+    const storage = centerStorage({
+      ...center.app,
+      tls: { mode: 'verify-full', caCertificatePem: server.caCertificatePem },
+    });
     try {
       const client = await storage.pool.connect();
       try {
-        const { rows } = await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+        const { rows } = await client.query<{ ssl: boolean }>(
+          'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+        );
         expect(rows[0]?.ssl).toBe(true);
       } finally {
         client.release();
@@ -134,7 +141,10 @@ describe('the center unreachable or refusing', () => {
         .selectFrom('notes')
         .select('id')
         .execute()
-        .then(() => undefined, (e: unknown) => e);
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       const seen = error ?? idle[0];
       expect(seen).toBeInstanceOf(StorageError);
       expect(seen).toMatchObject({ code: 'center_unavailable' });
@@ -152,8 +162,15 @@ describe('the center unreachable or refusing', () => {
       client.release();
       // The server ends the connection while a statement runs on it: the error answer and the socket's close come apart,
       // and the connection used to go back to the pool between the two, so the next statement went to a dead socket.
-      const running = sql`SELECT pg_sleep(5)`.execute(store.db).then(() => undefined, (e: unknown) => e);
-      await waitFor(async () => (await center.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [rows[0]?.pid])).length === 1);
+      const running = sql`SELECT pg_sleep(5)`.execute(store.db).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await waitFor(
+        async () =>
+          (await center.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [rows[0]?.pid]))
+            .length === 1,
+      );
       await center.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
       expect(await running).toMatchObject({ code: 'center_unavailable' });
       expect(await store.db.selectFrom('notes').select('id').execute()).toEqual([]);
@@ -179,11 +196,31 @@ describe('one pooled connection per desk (issue 17: at most 2 with the LISTEN on
       expect(storage.pool.options.max).toBe(1);
       const store = await storage.open<NotesDB>(notesStore);
       const inside = store.transaction(async (trx) => {
-        await trx.insertInto('notes').values({ id: 'pool-1', desk: 'a', body: 'first', cents: 1, created_at: '2026-11-24T00:00:00.000Z', pinned: 0 }).execute();
+        await trx
+          .insertInto('notes')
+          .values({
+            id: 'pool-1',
+            desk: 'a',
+            body: 'first',
+            cents: 1,
+            created_at: '2026-11-24T00:00:00.000Z',
+            pinned: 0,
+          })
+          .execute();
         // Another store's statements wait for the one connection; the transaction itself never waits on them.
         await new Promise((resolve) => setTimeout(resolve, 100));
         // A store's "nested" transaction runs on the open one (as Journal.transaction does), never asking the pool again.
-        await trx.insertInto('notes').values({ id: 'pool-2', desk: 'a', body: 'second', cents: 2, created_at: '2026-11-24T00:00:00.000Z', pinned: 0 }).execute();
+        await trx
+          .insertInto('notes')
+          .values({
+            id: 'pool-2',
+            desk: 'a',
+            body: 'second',
+            cents: 2,
+            created_at: '2026-11-24T00:00:00.000Z',
+            pinned: 0,
+          })
+          .execute();
         return (await trx.selectFrom('notes').select('id').where('id', 'in', ['pool-1', 'pool-2']).execute()).length;
       });
       const queued = Promise.all([1, 2, 3].map(() => store.db.selectFrom('notes').select('id').execute()));

@@ -74,15 +74,27 @@ describe.each(backends)('a store on $name', (backend) => {
     expect(store.backend).toBe(backend.name);
     expect(storage.backend).toBe(backend.name);
     expect(store.schemaVersion).toBe(2);
-    expect(storage.description).toMatch(backend.name === 'sqlite' ? /^the embedded files in / : /^the center at 127\.0\.0\.1:\d+\//);
+    expect(storage.description).toMatch(
+      backend.name === 'sqlite' ? /^the embedded files in / : /^the center at 127\.0\.0\.1:\d+\//,
+    );
   });
 
   it('writes and reads rows with the same types on both backends (cents as numbers, times as ISO text)', async () => {
     await open();
     const createdAt = '2026-11-24T01:30:00.000Z';
-    await store.db.insertInto('notes').values({ id: 'n1', desk: 'desk-a', body: 'hello', cents: 2_000_000_000_00, created_at: createdAt, pinned: 0 }).execute();
+    await store.db
+      .insertInto('notes')
+      .values({ id: 'n1', desk: 'desk-a', body: 'hello', cents: 2_000_000_000_00, created_at: createdAt, pinned: 0 })
+      .execute();
     const row = await store.db.selectFrom('notes').selectAll().where('id', '=', 'n1').executeTakeFirstOrThrow();
-    expect(row).toEqual({ id: 'n1', desk: 'desk-a', body: 'hello', cents: 2_000_000_000_00, created_at: createdAt, pinned: 0 });
+    expect(row).toEqual({
+      id: 'n1',
+      desk: 'desk-a',
+      body: 'hello',
+      cents: 2_000_000_000_00,
+      created_at: createdAt,
+      pinned: 0,
+    });
     expect(typeof row.cents).toBe('number');
   });
 
@@ -91,13 +103,19 @@ describe.each(backends)('a store on $name', (backend) => {
     const at = new Date().toISOString();
     await expect(
       store.transaction(async (trx) => {
-        await trx.insertInto('notes').values({ id: 'a', desk: 'd', body: 'one', cents: 1, created_at: at, pinned: 0 }).execute();
+        await trx
+          .insertInto('notes')
+          .values({ id: 'a', desk: 'd', body: 'one', cents: 1, created_at: at, pinned: 0 })
+          .execute();
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
     expect(await store.db.selectFrom('notes').select('id').execute()).toEqual([]);
     const id = await store.transaction(async (trx) => {
-      await trx.insertInto('notes').values({ id: 'b', desk: 'd', body: 'two', cents: 2, created_at: at, pinned: 0 }).execute();
+      await trx
+        .insertInto('notes')
+        .values({ id: 'b', desk: 'd', body: 'two', cents: 2, created_at: at, pinned: 0 })
+        .execute();
       return 'b';
     });
     expect(id).toBe('b');
@@ -107,15 +125,26 @@ describe.each(backends)('a store on $name', (backend) => {
   it('types a unique violation, and the transaction that hit it writes nothing', async () => {
     await open();
     const at = new Date().toISOString();
-    await store.db.insertInto('notes').values({ id: 'x', desk: 'd', body: 'same', cents: 1, created_at: at, pinned: 0 }).execute();
+    await store.db
+      .insertInto('notes')
+      .values({ id: 'x', desk: 'd', body: 'same', cents: 1, created_at: at, pinned: 0 })
+      .execute();
     const error: unknown = await store
       .transaction(async (trx) => {
-        await trx.insertInto('notes').values({ id: 'y', desk: 'd', body: 'other', cents: 1, created_at: at, pinned: 0 }).execute();
-        await trx.insertInto('notes').values({ id: 'z', desk: 'd', body: 'same', cents: 1, created_at: at, pinned: 0 }).execute();
+        await trx
+          .insertInto('notes')
+          .values({ id: 'y', desk: 'd', body: 'other', cents: 1, created_at: at, pinned: 0 })
+          .execute();
+        await trx
+          .insertInto('notes')
+          .values({ id: 'z', desk: 'd', body: 'same', cents: 1, created_at: at, pinned: 0 })
+          .execute();
       })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UniqueViolationError);
-    expect((error as UniqueViolationError).constraint).toMatch(backend.name === 'sqlite' ? /notes\.desk, notes\.body/ : /notes_desk_body/);
+    expect((error as UniqueViolationError).constraint).toMatch(
+      backend.name === 'sqlite' ? /notes\.desk, notes\.body/ : /notes_desk_body/,
+    );
     expect((await store.db.selectFrom('notes').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['x']);
   });
 
@@ -138,7 +167,10 @@ describe('the center, as the app role', () => {
     const storage = centerStorage(center.app);
     try {
       const store = await storage.open<NotesDB>(notesStore);
-      const error: unknown = await store.db.deleteFrom('notes').execute().catch((e: unknown) => e);
+      const error: unknown = await store.db
+        .deleteFrom('notes')
+        .execute()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageError);
       expect(error).toMatchObject({ code: 'center_permission_denied' });
       expect((error as Error).message).toMatch(/--migrate-center/);
@@ -152,8 +184,12 @@ describe('the center, as the app role', () => {
     const storage = centerStorage(center.app);
     try {
       const store = await storage.open<NotesDB>(notesStore);
-      await expect(store.db.schema.createTable('mine').addColumn('a', 'text').execute()).rejects.toMatchObject({ code: 'center_permission_denied' });
-      await expect(store.db.schema.withSchema('public').createTable('mine').addColumn('a', 'text').execute()).rejects.toMatchObject({
+      await expect(store.db.schema.createTable('mine').addColumn('a', 'text').execute()).rejects.toMatchObject({
+        code: 'center_permission_denied',
+      });
+      await expect(
+        store.db.schema.withSchema('public').createTable('mine').addColumn('a', 'text').execute(),
+      ).rejects.toMatchObject({
         code: 'center_permission_denied',
       });
     } finally {
@@ -166,7 +202,10 @@ describe('the center, as the app role', () => {
     const storage = centerStorage(center.app);
     try {
       const other = { ...notesStore, name: 'notes_unmigrated' };
-      await expect(storage.open(other)).rejects.toMatchObject({ code: 'center_not_ready', message: expect.stringMatching(/--migrate-center/) as unknown });
+      await expect(storage.open(other)).rejects.toMatchObject({
+        code: 'center_not_ready',
+        message: expect.stringMatching(/--migrate-center/) as unknown,
+      });
     } finally {
       await storage.close();
     }
@@ -192,13 +231,17 @@ describe('two desks in one read-check-write on the center (serializable)', () =>
             if (++arrived === 2) release();
             await bothRead;
             if (existing.length > 0) return `saw ${existing[0]?.id}`;
-            await trx.insertInto('notes').values({ id, desk: 'x', body: id, cents: 0, created_at: new Date().toISOString(), pinned: 0 }).execute();
+            await trx
+              .insertInto('notes')
+              .values({ id, desk: 'x', body: id, cents: 0, created_at: new Date().toISOString(), pinned: 0 })
+              .execute();
             return `wrote ${id}`;
           },
           { isolation: 'serializable', retries },
         );
       const results = await Promise.allSettled([attempt(storeA, 'a'), attempt(storeB, 'b')]);
-      const rows = (await center.query<{ n: string }>(`SELECT count(*) AS n FROM notes_test.notes WHERE desk = 'x'`))[0]?.n;
+      const rows = (await center.query<{ n: string }>(`SELECT count(*) AS n FROM notes_test.notes WHERE desk = 'x'`))[0]
+        ?.n;
       return { results, rows: Number(rows) };
     } finally {
       await a.close();
@@ -214,7 +257,7 @@ describe('two desks in one read-check-write on the center (serializable)', () =>
     expect(rejected?.reason).toBeInstanceOf(TransactionConflictError);
   });
 
-  it('with a retry: the loser runs again, sees the winner\'s row and writes nothing', async () => {
+  it("with a retry: the loser runs again, sees the winner's row and writes nothing", async () => {
     const { results, rows } = await race(1);
     expect(rows).toBe(1);
     const values = results.map((r) => (r.status === 'fulfilled' ? r.value : `rejected ${String(r.reason)}`)).sort();

@@ -16,12 +16,18 @@ function asciiDigits(text: string): string {
 }
 
 /** Letters and digits only, digits in ASCII: what is left of a card number however it was spelled. */
-export const lettersAndDigits = (text: string): string => asciiDigits(text.normalize('NFKC')).replace(/[^\p{L}\p{N}]/gu, '');
+export const lettersAndDigits = (text: string): string =>
+  asciiDigits(text.normalize('NFKC')).replace(/[^\p{L}\p{N}]/gu, '');
 
 /** The readings of a file's bytes that text can hide in. */
 export function readings(bytes: Buffer): string[] {
   const shifted = bytes.subarray(1);
-  return [bytes.toString('latin1'), bytes.toString('utf8'), bytes.toString('utf16le'), Buffer.from(shifted).toString('utf16le')];
+  return [
+    bytes.toString('latin1'),
+    bytes.toString('utf8'),
+    bytes.toString('utf16le'),
+    Buffer.from(shifted).toString('utf16le'),
+  ];
 }
 
 /** The PANs found in a text (as letters and digits only). */
@@ -34,12 +40,15 @@ export const pansIn = (text: string, pans: readonly string[]): string[] => {
 export function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return filesUnder(path).map((f) => ({ path: join(name, f.path), bytes: f.bytes }));
+    if (statSync(path).isDirectory())
+      return filesUnder(path).map((f) => ({ path: join(name, f.path), bytes: f.bytes }));
     return [{ path: relative(dir, path), bytes: readFileSync(path) }];
   });
 }
 
 /** `file: pan` for every PAN found in any reading of any file under the folder. */
 export function pansInFolder(dir: string, pans: readonly string[]): string[] {
-  return filesUnder(dir).flatMap(({ path, bytes }) => [...new Set(readings(bytes).flatMap((text) => pansIn(text, pans)))].map((pan) => `${path}: ${pan}`));
+  return filesUnder(dir).flatMap(({ path, bytes }) =>
+    [...new Set(readings(bytes).flatMap((text) => pansIn(text, pans)))].map((pan) => `${path}: ${pan}`),
+  );
 }

@@ -11,7 +11,11 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
  * Runs `file` under tsx with its job in CRASH_JOB and resolves with its first `AT …` line (and when it came); rejects
  * on any other line, an early exit, or no line within 15 s. The child is pushed to `children` for the test's cleanup.
  */
-export function runToCrashPoint(file: string, job: { point: string }, children: ChildProcess[]): Promise<{ child: ChildProcess; line: string; at: number }> {
+export function runToCrashPoint(
+  file: string,
+  job: { point: string },
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; line: string; at: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', file], {
     cwd: REPO,
     env: { ...process.env, CRASH_JOB: JSON.stringify(job) },
@@ -22,7 +26,10 @@ export function runToCrashPoint(file: string, job: { point: string }, children: 
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const lines = createInterface({ input: child.stdout ?? process.stdin });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the child did not reach ${job.point} in time; stderr: ${stderr}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the child did not reach ${job.point} in time; stderr: ${stderr}`)),
+      15_000,
+    );
     lines.on('line', (line) => {
       clearTimeout(timer);
       if (line.startsWith('AT ')) resolve({ child, line, at: Date.now() });

@@ -54,7 +54,9 @@ export class FakeCookies {
   get(filter: { url?: string; name?: string } = {}): Promise<FakeCookie[]> {
     const host = filter.url === undefined ? undefined : new URL(filter.url).hostname;
     const cookies = [...this.byHost].flatMap(([domain, jar]) =>
-      host !== undefined && host !== domain ? [] : [...jar].map(([name, value]) => ({ name, value, domain, path: '/', hostOnly: true })),
+      host !== undefined && host !== domain
+        ? []
+        : [...jar].map(([name, value]) => ({ name, value, domain, path: '/', hostOnly: true })),
     );
     return Promise.resolve(cookies.filter((cookie) => filter.name === undefined || cookie.name === filter.name));
   }
@@ -83,7 +85,9 @@ export class FakeCookies {
   /** The Cookie header Chromium adds to a request (url_request_http_job.cc, AddCookieHeaderAndStart), if any. */
   headerFor(url: string): string | undefined {
     const jar = this.byHost.get(new URL(url).hostname);
-    return jar === undefined || jar.size === 0 ? undefined : [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    return jar === undefined || jar.size === 0
+      ? undefined
+      : [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   private keep(host: string, name: string, value: string): void {
@@ -111,7 +115,11 @@ const CHROMIUM_ERRORS: Record<string, string> = {
 const MAX_REDIRECTS = 20;
 
 function headerArrays(headers: IncomingHttpHeaders): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]]])));
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]]],
+    ),
+  );
 }
 
 /** The method after a redirect (net/url_request/redirect_info.cc, ComputeMethodForRedirect): 303 → GET, 301/302 POST → GET. */
@@ -145,8 +153,10 @@ export class FakeClientRequest extends EventEmitter {
     defaultSession?: FakeNetSession,
   ) {
     super();
-    if (options.credentials === 'same-origin' && options.origin === undefined) throw new Error('credentials: same-origin requires origin to be set');
-    const usesCookies = options.credentials === undefined ? options.useSessionCookies === true : options.credentials !== 'omit';
+    if (options.credentials === 'same-origin' && options.origin === undefined)
+      throw new Error('credentials: same-origin requires origin to be set');
+    const usesCookies =
+      options.credentials === undefined ? options.useSessionCookies === true : options.credentials !== 'omit';
     this.cookies = usesCookies ? (options.session ?? defaultSession)?.cookies : undefined;
   }
   setHeader(name: string, value: string): void {
@@ -212,7 +222,11 @@ export class FakeClientRequest extends EventEmitter {
  * So by default net.fetch sends the session's cookies and keeps those it is given. It never listens for the request's
  * 'redirect' event: with `redirect: 'manual'` a 3xx answer rejects the fetch ("Redirect was cancelled").
  */
-export function fakeSessionFetch(session: FakeNetSession, input: string | Request, init?: RequestInit): Promise<Response> {
+export function fakeSessionFetch(
+  session: FakeNetSession,
+  input: string | Request,
+  init?: RequestInit,
+): Promise<Response> {
   let request: Request;
   try {
     request = new Request(input, init);
@@ -228,7 +242,14 @@ export function fakeSessionFetch(session: FakeNetSession, input: string | Reques
     const origin = request.headers.get('origin') ?? undefined;
     const credentials = request.credentials === 'same-origin' && origin === undefined ? 'include' : request.credentials;
     const client = new FakeClientRequest(
-      { session, method: request.method, url: request.url, credentials, redirect: request.redirect, ...(origin === undefined ? {} : { origin }) },
+      {
+        session,
+        method: request.method,
+        url: request.url,
+        credentials,
+        redirect: request.redirect,
+        ...(origin === undefined ? {} : { origin }),
+      },
       session,
     );
     request.signal.addEventListener(
@@ -242,9 +263,13 @@ export function fakeSessionFetch(session: FakeNetSession, input: string | Reques
     for (const [name, value] of request.headers) client.setHeader(name, value);
     client.on('response', (response: IncomingMessage) => {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      for (const [name, value] of Object.entries(response.headers))
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       const status = response.statusCode ?? 0;
-      const body = [101, 204, 205, 304].includes(status) || request.method === 'HEAD' ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+      const body =
+        [101, 204, 205, 304].includes(status) || request.method === 'HEAD'
+          ? null
+          : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
       resolve(new Response(body, { status, statusText: response.statusMessage, headers }));
     });
     client.on('error', reject);
@@ -275,7 +300,15 @@ export interface FakeElectronOptions {
 
 export interface MessageBoxCall {
   window: FakeBrowserWindow | undefined;
-  options: { type?: string; title?: string; message: string; detail?: string; buttons?: string[]; defaultId?: number; cancelId?: number };
+  options: {
+    type?: string;
+    title?: string;
+    message: string;
+    detail?: string;
+    buttons?: string[];
+    defaultId?: number;
+    cancelId?: number;
+  };
 }
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown;
@@ -603,7 +636,8 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => {
         // As Electron: too late once the app is ready.
-        if (electron.app.ready) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready');
+        if (electron.app.ready)
+          throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready');
         electron.record('protocol.registerSchemesAsPrivileged');
         electron.privilegedSchemes.push(...schemes);
       },
@@ -637,7 +671,8 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
     // eslint-disable-next-line no-restricted-syntax -- the fake of Electron's module offers ipcMain under its own name
     ipcMain: {
       handle: (channel: string, handler: Handler) => {
-        if (electron.ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+        if (electron.ipcHandlers.has(channel))
+          throw new Error(`Attempted to register a second handler for '${channel}'`);
         electron.ipcHandlers.set(channel, handler);
       },
       removeHandler: (channel: string) => {
@@ -651,7 +686,10 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
       },
       showMessageBox: (first: FakeBrowserWindow | MessageBoxCall['options'], second?: MessageBoxCall['options']) => {
         electron.record('dialog.showMessageBox');
-        const call: MessageBoxCall = first instanceof FakeBrowserWindow ? { window: first, options: second ?? { message: '' } } : { window: undefined, options: first };
+        const call: MessageBoxCall =
+          first instanceof FakeBrowserWindow
+            ? { window: first, options: second ?? { message: '' } }
+            : { window: undefined, options: first };
         electron.messageBoxes.push(call);
         const response = electron.answers.shift() ?? call.options.defaultId ?? 0;
         return Promise.resolve({ response, checkboxChecked: false });
@@ -661,7 +699,8 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
     net: {
       // net.fetch is session.defaultSession.fetch (lib/browser/api/net.ts); it takes a string or a Request.
       fetch: (input: string | Request, init?: RequestInit) => {
-        if (typeof input !== 'string' && !(input instanceof Request)) return Promise.reject(new TypeError('net.fetch: input must be a string or a Request'));
+        if (typeof input !== 'string' && !(input instanceof Request))
+          return Promise.reject(new TypeError('net.fetch: input must be a string or a Request'));
         electron.fetched.push(typeof input === 'string' ? input : input.url);
         return fakeSessionFetch(defaultNetSession, input, init);
       },
@@ -677,7 +716,12 @@ function buildModule(electron: FakeElectron): Record<string, unknown> {
 }
 
 // electron-updater's autoUpdater, per platform, with the OS installer: test/main/support/fake-updater.ts.
-export { FakeAutoUpdater, type FakeAutoUpdaterOptions, type FakeInstall, type FakeUpdaterPlatform } from './fake-updater';
+export {
+  FakeAutoUpdater,
+  type FakeAutoUpdaterOptions,
+  type FakeInstall,
+  type FakeUpdaterPlatform,
+} from './fake-updater';
 
 // --- Command-line modes and the Linux keyring (main/shell/cli.ts, main/secrets) ------------------------------------
 
@@ -703,22 +747,34 @@ function fakeSafeStorage(electron: FakeElectron): Record<string, unknown> {
   const tagged = (): { tag: Buffer; key: Buffer } | undefined => {
     const desktop = electron.linuxDesktop;
     if (desktop === undefined) return undefined;
-    return desktop.secretService ? { tag: Buffer.from('v11'), key: electron.storageKey } : { tag: Buffer.from('v10'), key: BUILT_IN_KEY };
+    return desktop.secretService
+      ? { tag: Buffer.from('v11'), key: electron.storageKey }
+      : { tag: Buffer.from('v10'), key: BUILT_IN_KEY };
   };
   return {
     isAsyncEncryptionAvailable: () => Promise.resolve(electron.app.ready),
-    getSelectedStorageBackend: () => (electron.app.ready ? (electron.linuxDesktop?.storageBackend ?? 'gnome_libsecret') : 'unknown'),
+    getSelectedStorageBackend: () =>
+      electron.app.ready ? (electron.linuxDesktop?.storageBackend ?? 'gnome_libsecret') : 'unknown',
     encryptStringAsync: (text: string) => {
       const provider = tagged();
-      return Promise.resolve(provider === undefined ? seal(electron.storageKey, text) : Buffer.concat([provider.tag, seal(provider.key, text)]));
+      return Promise.resolve(
+        provider === undefined
+          ? seal(electron.storageKey, text)
+          : Buffer.concat([provider.tag, seal(provider.key, text)]),
+      );
     },
     decryptStringAsync: (data: Buffer) => {
       try {
         const provider = tagged();
-        const result = provider === undefined ? open(electron.storageKey, data) : open(provider.key, data.subarray(provider.tag.length));
+        const result =
+          provider === undefined
+            ? open(electron.storageKey, data)
+            : open(provider.key, data.subarray(provider.tag.length));
         return Promise.resolve({ result, shouldReEncrypt: false });
       } catch {
-        return Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
+        return Promise.reject(
+          new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'),
+        );
       }
     },
   };
@@ -814,9 +870,28 @@ function roleAccelerator(role: string): string | undefined {
 function roleSubmenu(role: string): FakeMenuItem[] | undefined {
   const mac = process.platform === 'darwin';
   const menus: Record<string, FakeMenuItem[]> = {
-    appmenu: [{ role: 'about' }, { type: 'separator' }, { role: 'services' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+    appmenu: [
+      { role: 'about' },
+      { type: 'separator' },
+      { role: 'services' },
+      { type: 'separator' },
+      { role: 'hide' },
+      { role: 'hideOthers' },
+      { role: 'unhide' },
+      { type: 'separator' },
+      { role: 'quit' },
+    ],
     filemenu: [mac ? { role: 'close' } : { role: 'quit' }],
-    editmenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'delete' }, { role: 'selectAll' }],
+    editmenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'delete' },
+      { role: 'selectAll' },
+    ],
     viewmenu: [
       { role: 'reload' },
       { role: 'forceReload' },
@@ -828,7 +903,11 @@ function roleSubmenu(role: string): FakeMenuItem[] | undefined {
       { type: 'separator' },
       { role: 'togglefullscreen' },
     ],
-    windowmenu: [{ role: 'minimize' }, { role: 'zoom' }, ...(mac ? [{ type: 'separator' }, { role: 'front' }] : [{ role: 'close' }])],
+    windowmenu: [
+      { role: 'minimize' },
+      { role: 'zoom' },
+      ...(mac ? [{ type: 'separator' }, { role: 'front' }] : [{ role: 'close' }]),
+    ],
   };
   return menus[role.toLowerCase()];
 }
@@ -852,7 +931,10 @@ function menuModule(electron: FakeElectron): Record<string, unknown> {
     buildFromTemplate: (template: unknown) => {
       if (!Array.isArray(template)) throw new TypeError('Invalid template for Menu: Menu template must be an array');
       const valid = (template as unknown[]).every(
-        (item) => item !== null && typeof item === 'object' && (Object.hasOwn(item, 'label') || Object.hasOwn(item, 'role') || (item as FakeMenuItem).type === 'separator'),
+        (item) =>
+          item !== null &&
+          typeof item === 'object' &&
+          (Object.hasOwn(item, 'label') || Object.hasOwn(item, 'role') || (item as FakeMenuItem).type === 'separator'),
       );
       if (!valid) throw new TypeError('Invalid template for MenuItem: must have at least one of label, role or type');
       return new FakeMenu(expand(template as FakeMenuItem[]));
@@ -877,7 +959,13 @@ function menuModule(electron: FakeElectron): Record<string, unknown> {
 function setDefaultApplicationMenuAtLaunch(electron: FakeElectron): void {
   electron.app.once('ready', () => {
     if (electron.applicationMenuWasSet) return;
-    const template = [...(process.platform === 'darwin' ? [{ role: 'appMenu' }] : []), { role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }];
+    const template = [
+      ...(process.platform === 'darwin' ? [{ role: 'appMenu' }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+    ];
     electron.applicationMenu = new FakeMenu(expand(template));
     // Not "set by the app": main may still set its own.
     if (process.platform !== 'darwin') for (const window of electron.windows) window.setMenu(electron.applicationMenu);
@@ -899,7 +987,8 @@ function matches(accelerator: string, input: Required<FakeKey>): boolean {
   const key = parts.pop() ?? '';
   const wanted = { control: false, meta: false, shift: false, alt: false };
   for (const part of parts.map((p) => p.toLowerCase())) {
-    if (part === 'cmdorctrl' || part === 'commandorcontrol') wanted[process.platform === 'darwin' ? 'meta' : 'control'] = true;
+    if (part === 'cmdorctrl' || part === 'commandorcontrol')
+      wanted[process.platform === 'darwin' ? 'meta' : 'control'] = true;
     else if (part === 'cmd' || part === 'command') wanted.meta = true;
     else if (part === 'ctrl' || part === 'control') wanted.control = true;
     else if (part === 'shift') wanted.shift = true;
@@ -920,14 +1009,26 @@ function matches(accelerator: string, input: Required<FakeKey>): boolean {
  * accelerator it is runs its role — the application menu on macOS, the window's menu bar on Windows and Linux (a window
  * without a menu has no menu shortcuts). Answers what happened.
  */
-export function pressKey(electron: FakeElectron, window: FakeBrowserWindow, key: FakeKey): { prevented: boolean; role: string | undefined } {
+export function pressKey(
+  electron: FakeElectron,
+  window: FakeBrowserWindow,
+  key: FakeKey,
+): { prevented: boolean; role: string | undefined } {
   const input = { type: 'keyDown' as const, control: false, meta: false, shift: false, alt: false, ...key };
   const event = new FakeEvent();
-  window.webContents.emit('before-input-event', event, { ...input, code: '', isAutoRepeat: false, isComposing: false, location: 0, modifiers: [] });
+  window.webContents.emit('before-input-event', event, {
+    ...input,
+    code: '',
+    isAutoRepeat: false,
+    isComposing: false,
+    location: 0,
+    modifiers: [],
+  });
   if (event.defaultPrevented || input.type !== 'keyDown') return { prevented: event.defaultPrevented, role: undefined };
   const menu = process.platform === 'darwin' ? electron.applicationMenu : window.menu;
   const item = menuItems(menu).find((candidate) => {
-    const accelerator = candidate.accelerator ?? (candidate.role === undefined ? undefined : roleAccelerator(candidate.role));
+    const accelerator =
+      candidate.accelerator ?? (candidate.role === undefined ? undefined : roleAccelerator(candidate.role));
     return accelerator !== undefined && matches(accelerator, input);
   });
   const role = item?.role?.toLowerCase();

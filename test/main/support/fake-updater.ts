@@ -195,7 +195,9 @@ export class FakeAutoUpdater extends EventEmitter {
     }
     this.quitAndInstallCalled = true;
     this.logger?.info(`Install: isSilent: ${isSilent}, isForceRunAfter: ${isForceRunAfter}`);
-    this.logger?.info(`Executing: installer.exe with args: --updated${isSilent ? ',/S' : ''}${isForceRunAfter ? ',--force-run' : ''}`);
+    this.logger?.info(
+      `Executing: installer.exe with args: --updated${isSilent ? ',/S' : ''}${isForceRunAfter ? ',--force-run' : ''}`,
+    );
     const electron = this.electron();
     electron.record('installer started');
     this.applied.push({ version, by: 'nsis-installer' });

@@ -38,7 +38,10 @@ export interface MainLaunchContext {
 const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
 const processListeners = new Map<string, ((...args: never[]) => unknown)[]>();
 /** process as a plain emitter: its typings overload each event name. */
-const processEvents = process as unknown as { listeners(name: string): ((...args: never[]) => unknown)[]; removeListener(name: string, listener: (...args: never[]) => unknown): void };
+const processEvents = process as unknown as {
+  listeners(name: string): ((...args: never[]) => unknown)[];
+  removeListener(name: string, listener: (...args: never[]) => unknown): void;
+};
 
 // On globalThis: vi.resetModules() gives each launch a fresh copy of this module, and the mock factory reads the fake of
 // the current test whichever copy it loaded.
@@ -50,9 +53,24 @@ const context = (shared.__mainLaunchContext ??= {} as MainLaunchContext);
  * fake (Vitest keeps a mocked module across vi.resetModules()).
  */
 export function electronModuleMock(): Record<string, unknown> {
-  // eslint-disable-next-line no-restricted-syntax -- the fake of Electron's module offers ipcMain under its own name
-  const names = ['app', 'BrowserWindow', 'Menu', 'protocol', 'session', 'webContents', 'ipcMain', 'dialog', 'safeStorage', 'net', 'powerMonitor', 'shell'];
-  const current = Object.fromEntries(names.map((name) => [name, { enumerable: true, get: () => context.fake.module[name] }]));
+  const names = [
+    'app',
+    'BrowserWindow',
+    'Menu',
+    'protocol',
+    'session',
+    'webContents',
+    // eslint-disable-next-line no-restricted-syntax -- the fake of Electron's module offers ipcMain under its own name
+    'ipcMain',
+    'dialog',
+    'safeStorage',
+    'net',
+    'powerMonitor',
+    'shell',
+  ];
+  const current = Object.fromEntries(
+    names.map((name) => [name, { enumerable: true, get: () => context.fake.module[name] }]),
+  );
   const module = Object.defineProperties({}, current);
   return Object.defineProperties({ default: module }, current);
 }
@@ -79,7 +97,10 @@ export function useMainLaunch(): MainLaunchContext {
     mkdirSync(path.join(context.resources, 'native'), { recursive: true });
     // The packaged app loads better-sqlite3 from resources/native/ (npm run dist puts Electron's build there); under
     // Node, Node's own build plays it.
-    copyFileSync(path.join(projectRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'), path.join(context.resources, 'native/better_sqlite3.node'));
+    copyFileSync(
+      path.join(projectRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+      path.join(context.resources, 'native/better_sqlite3.node'),
+    );
     Object.assign(process, { resourcesPath: context.resources });
     context.autoUpdater = new FakeAutoUpdater();
     context.errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -91,11 +112,14 @@ export function useMainLaunch(): MainLaunchContext {
     if (fake !== undefined && fake.app.exitCode === undefined && !fake.app.quitted) {
       fake.answers.splice(0, fake.answers.length, 1, 1);
       fake.app.quit();
-      await vi.waitFor(() => expect(fake.app.quitted || fake.app.exitCode !== undefined).toBe(true), { timeout: 15_000 });
+      await vi.waitFor(() => expect(fake.app.quitted || fake.app.exitCode !== undefined).toBe(true), {
+        timeout: 15_000,
+      });
     }
     for (const name of PROCESS_EVENTS) {
       const before = processListeners.get(name) ?? [];
-      for (const listener of processEvents.listeners(name)) if (!before.includes(listener)) processEvents.removeListener(name, listener);
+      for (const listener of processEvents.listeners(name))
+        if (!before.includes(listener)) processEvents.removeListener(name, listener);
     }
     process.argv = realArgv;
     if (realPlatform) Object.defineProperty(process, 'platform', realPlatform);
@@ -153,7 +177,14 @@ export function mainProcessHandler(name: (typeof PROCESS_EVENTS)[number]): (reas
 export async function startUp(electron: FakeElectron): Promise<void> {
   electron.ready();
   // A start that failed says why here (the error box), rather than as a time-out.
-  await vi.waitFor(() => expect({ shown: electron.windows[0]?.shown, errorBoxes: electron.errorBoxes }).toEqual({ shown: true, errorBoxes: [] }), { timeout: 15_000 });
+  await vi.waitFor(
+    () =>
+      expect({ shown: electron.windows[0]?.shown, errorBoxes: electron.errorBoxes }).toEqual({
+        shown: true,
+        errorBoxes: [],
+      }),
+    { timeout: 15_000 },
+  );
   await vi.waitFor(
     async () => {
       expect(electron.errorBoxes).toEqual([]);
@@ -164,7 +195,12 @@ export async function startUp(electron: FakeElectron): Promise<void> {
 }
 
 /** A call from the window's page, as ipcRenderer.invoke sends it (the sender is the frame that called). */
-export function invoke(electron: FakeElectron, channel: string, input: unknown, sender?: FakeWebContents): Promise<unknown> {
+export function invoke(
+  electron: FakeElectron,
+  channel: string,
+  input: unknown,
+  sender?: FakeWebContents,
+): Promise<unknown> {
   const handler = electron.ipcHandlers.get(channel);
   if (handler === undefined) throw new Error(`no handler for ${channel}`);
   const contents = sender ?? electron.windows[0]?.webContents;
@@ -180,8 +216,17 @@ export async function ok<T>(electron: FakeElectron, channel: string, input: unkn
 
 /** An agent at the desk: the first administrator creates them; they sign in. */
 export async function signInAgent(electron: FakeElectron): Promise<void> {
-  await ok(electron, 'session:createFirstAdmin', { id: 'ada', displayName: 'Ada Admin', password: 'a long password 42' });
-  await ok(electron, 'operators:create', { id: 'ana', displayName: 'Ana Agent', role: 'agent', password: 'agent password 1234' });
+  await ok(electron, 'session:createFirstAdmin', {
+    id: 'ada',
+    displayName: 'Ada Admin',
+    password: 'a long password 42',
+  });
+  await ok(electron, 'operators:create', {
+    id: 'ana',
+    displayName: 'Ana Agent',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
   await ok(electron, 'session:signOut', {});
   await ok(electron, 'session:signIn', { id: 'ana', password: 'agent password 1234' });
 }
@@ -193,6 +238,15 @@ export async function paymentInProgress(electron: FakeElectron): Promise<void> {
     card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
     reservationId: 'MEX-2H8R5T',
   });
-  const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', { reservationId: 'MEX-2H8R5T' });
-  await ok(electron, 'payments:pay', { operationId: crypto.randomUUID(), methodId: method.id, amountCents: 8000, currency: reservation.currency, reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] });
+  const { reservation } = await ok<{ reservation: { currency: string } }>(electron, 'reservations:get', {
+    reservationId: 'MEX-2H8R5T',
+  });
+  await ok(electron, 'payments:pay', {
+    operationId: crypto.randomUUID(),
+    methodId: method.id,
+    amountCents: 8000,
+    currency: reservation.currency,
+    reservationId: 'MEX-2H8R5T',
+    acknowledgedPaymentIds: [],
+  });
 }

@@ -21,7 +21,13 @@ let updater: Updater;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'updates-stack-'));
-  electron = new FakeElectron({ defaultUserData: join(dir, 'user-data'), logs: join(dir, 'logs'), appPath: dir, packaged: true, argv: [] });
+  electron = new FakeElectron({
+    defaultUserData: join(dir, 'user-data'),
+    logs: join(dir, 'logs'),
+    appPath: dir,
+    packaged: true,
+    argv: [],
+  });
   fake = new FakeAutoUpdater({ platform: 'darwin', electron: () => electron });
   fake.answer = { kind: 'update', version: '2.0.0' };
   // As in main/index.ts: the updater exists before the stack and asks it about payments later; a restart closes the stack first.
@@ -45,7 +51,12 @@ beforeEach(async () => {
     updates: updater,
   });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
-  await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: 'agent password 1234' });
+  await stack.directory.createOperator('ada', {
+    id: 'ana',
+    displayName: 'Ana',
+    role: 'agent',
+    password: 'agent password 1234',
+  });
   const signIn = await stack.dispatch('session:signIn', sender, { id: 'ana', password: 'agent password 1234' });
   expect(signIn.ok).toBe(true);
 });
@@ -68,7 +79,14 @@ async function paymentWaitingForTheGuest(): Promise<void> {
     card: { number: '4000000000003220', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
     reservationId: 'MEX-2H8R5T',
   })) as { id: string };
-  const payment = (await call('payments:pay', { operationId: randomUUID(), methodId: method.id, amountCents: 5000, currency: 'mxn', reservationId: 'MEX-2H8R5T', acknowledgedPaymentIds: [] })) as { status: string };
+  const payment = (await call('payments:pay', {
+    operationId: randomUUID(),
+    methodId: method.id,
+    amountCents: 5000,
+    currency: 'mxn',
+    reservationId: 'MEX-2H8R5T',
+    acknowledgedPaymentIds: [],
+  })) as { status: string };
   expect(payment.status).toBe('requires_action');
 }
 
@@ -78,7 +96,9 @@ describe('updates through the door', () => {
     (stack as MainStack).onEvent((event, payload) => {
       if (event === 'updates:changed') events.push(payload);
     });
-    expect(fake.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' }]);
+    expect(fake.feeds).toEqual([
+      { provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' },
+    ]);
     expect(await call('updates:status')).toEqual({ state: 'idle', channel: 'pilot' });
     await updater.checkNow();
     expect(events.at(-1)).toEqual({ state: 'ready', version: '2.0.0', channel: 'pilot' });
@@ -89,7 +109,12 @@ describe('updates through the door', () => {
     await updater.checkNow();
     await paymentWaitingForTheGuest();
     expect((stack as MainStack).paymentInProgress()).toBe(true);
-    expect(await call('updates:status')).toEqual({ state: 'ready', version: '2.0.0', channel: 'pilot', blockedBy: 'payment_in_progress' });
+    expect(await call('updates:status')).toEqual({
+      state: 'ready',
+      version: '2.0.0',
+      channel: 'pilot',
+      blockedBy: 'payment_in_progress',
+    });
     const refused = await (stack as MainStack).dispatch('updates:restart', sender, {});
     expect(refused).toMatchObject({ ok: false, error: { code: 'payment_in_progress' } });
     expect(fake.installs).toEqual([]);
@@ -101,6 +126,12 @@ describe('updates through the door', () => {
     expect(await call('updates:restart')).toEqual({ ok: true });
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
     expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
-    expect(electron.log).toEqual(['stack closed', 'squirrel staged 2.0.0', 'squirrel quitAndInstall', 'app.quit', 'quit']);
+    expect(electron.log).toEqual([
+      'stack closed',
+      'squirrel staged 2.0.0',
+      'squirrel quitAndInstall',
+      'app.quit',
+      'quit',
+    ]);
   });
 });

@@ -33,7 +33,9 @@ describe('updateSupport', () => {
   });
 
   it('macOS updates itself (Squirrel.Mac checks the signature)', () => {
-    expect(updateSupport({ ...windows, platform: 'darwin', appUpdateConfig: UNSIGNED, nsisInstall: false })).toBeUndefined();
+    expect(
+      updateSupport({ ...windows, platform: 'darwin', appUpdateConfig: UNSIGNED, nsisInstall: false }),
+    ).toBeUndefined();
   });
 
   it.each([

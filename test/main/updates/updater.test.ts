@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../../shared/ipc';
-import { channelFeedUrl, createUpdater, INSTALL_DEADLINE_MS, UpdateError, type UpdaterOptions } from '../../../main/updates';
+import {
+  channelFeedUrl,
+  createUpdater,
+  INSTALL_DEADLINE_MS,
+  UpdateError,
+  type UpdaterOptions,
+} from '../../../main/updates';
 import { FakeElectron } from '../support/fake-electron';
 import { FakeAutoUpdater, type FakeAutoUpdaterOptions } from '../support/fake-updater';
 
@@ -38,14 +44,26 @@ function platform(options: FakeAutoUpdaterOptions): void {
 }
 
 function updater(overrides: Partial<UpdaterOptions> = {}): ReturnType<typeof createUpdater> {
-  const created = createUpdater({ settings: SETTINGS, loadAutoUpdater: () => fake, paymentInProgress: () => paying, prepareInstall, ...overrides });
+  const created = createUpdater({
+    settings: SETTINGS,
+    loadAutoUpdater: () => fake,
+    paymentInProgress: () => paying,
+    prepareInstall,
+    ...overrides,
+  });
   created.onChange((status) => seen.push(status));
   return created;
 }
 
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'updater-'));
-  electron = new FakeElectron({ defaultUserData: path.join(root, 'user-data'), logs: path.join(root, 'logs'), appPath: root, packaged: true, argv: [] });
+  electron = new FakeElectron({
+    defaultUserData: path.join(root, 'user-data'),
+    logs: path.join(root, 'logs'),
+    appPath: root,
+    packaged: true,
+    argv: [],
+  });
   platform({ platform: 'darwin' });
   paying = false;
   seen = [];
@@ -68,7 +86,9 @@ describe('configuration', () => {
     };
     const created = updater();
     expect(onAtFeed).toBe(false);
-    expect(fake.feeds).toEqual([{ provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' }]);
+    expect(fake.feeds).toEqual([
+      { provider: 'generic', url: 'https://updates.example.test/desk/pilot', channel: 'latest' },
+    ]);
     expect(fake.autoDownload).toBe(true);
     expect(fake.autoInstallOnAppQuit).toBe(false);
     expect(fake.allowDowngrade).toBe(false);
@@ -77,8 +97,12 @@ describe('configuration', () => {
   });
 
   it('one folder per channel under the url IT gives', () => {
-    expect(channelFeedUrl({ url: 'https://updates.example.test/desk', channel: 'stable' })).toBe('https://updates.example.test/desk/stable');
-    expect(channelFeedUrl({ url: 'https://updates.example.test/desk//', channel: 'pilot' })).toBe('https://updates.example.test/desk/pilot');
+    expect(channelFeedUrl({ url: 'https://updates.example.test/desk', channel: 'stable' })).toBe(
+      'https://updates.example.test/desk/stable',
+    );
+    expect(channelFeedUrl({ url: 'https://updates.example.test/desk//', channel: 'pilot' })).toBe(
+      'https://updates.example.test/desk/pilot',
+    );
   });
 
   it('no update server: disabled, and electron-updater is never created, configured nor asked', async () => {
@@ -90,7 +114,10 @@ describe('configuration', () => {
         return fake;
       },
     });
-    expect(created.status()).toEqual({ state: 'disabled', message: expect.stringMatching(/no update server/) as unknown });
+    expect(created.status()).toEqual({
+      state: 'disabled',
+      message: expect.stringMatching(/no update server/) as unknown,
+    });
     await created.checkNow();
     created.start();
     expect(fake.feeds).toEqual([]);
@@ -140,11 +167,18 @@ describe('checking and downloading', () => {
   });
 
   it('a failure: the error state in words for the agent (not the raw error), and the next look can succeed', async () => {
-    fake.answer = { kind: 'fail', message: 'net::ERR_NAME_NOT_RESOLVED https://updates.example.test/desk/pilot/latest.yml' };
+    fake.answer = {
+      kind: 'fail',
+      message: 'net::ERR_NAME_NOT_RESOLVED https://updates.example.test/desk/pilot/latest.yml',
+    };
     const warnings: unknown[] = [];
     const created = updater({ logger: { info: () => undefined, warn: (fields) => warnings.push(fields) } });
     await created.checkNow();
-    expect(created.status()).toEqual({ state: 'error', channel: 'pilot', message: 'The update could not be checked or downloaded; the app tries again later.' });
+    expect(created.status()).toEqual({
+      state: 'error',
+      channel: 'pilot',
+      message: 'The update could not be checked or downloaded; the app tries again later.',
+    });
     expect(warnings).toContainEqual({ error: expect.stringContaining('ERR_NAME_NOT_RESOLVED') as unknown });
     fake.answer = { kind: 'update', version: '1.4.0' };
     await created.checkNow();
@@ -179,7 +213,12 @@ describe('never while a payment is in progress', () => {
   it('the status says a ready update waits for the payment, and says so no more once it has its result', async () => {
     const created = await ready();
     paying = true;
-    expect(created.status()).toEqual({ state: 'ready', version: '1.4.0', channel: 'pilot', blockedBy: 'payment_in_progress' });
+    expect(created.status()).toEqual({
+      state: 'ready',
+      version: '1.4.0',
+      channel: 'pilot',
+      blockedBy: 'payment_in_progress',
+    });
     paying = false;
     expect(created.status()).toEqual({ state: 'ready', version: '1.4.0', channel: 'pilot' });
   });
@@ -199,7 +238,10 @@ describe('never while a payment is in progress', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(UpdateError);
-    expect(error).toMatchObject({ code: 'payment_in_progress', message: expect.stringMatching(/payment is still in progress/) as unknown });
+    expect(error).toMatchObject({
+      code: 'payment_in_progress',
+      message: expect.stringMatching(/payment is still in progress/) as unknown,
+    });
     expect(shutdowns).toBe(0);
     expect(fake.installs).toEqual([]);
   });
@@ -251,7 +293,14 @@ describe('macOS (MacUpdater and Squirrel.Mac)', () => {
     endShutdown?.();
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
     expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
-    expect(electron.log).toEqual(['shutdown begun', 'shutdown done', 'squirrel staged 1.4.0', 'squirrel quitAndInstall', 'app.quit', 'quit']);
+    expect(electron.log).toEqual([
+      'shutdown begun',
+      'shutdown done',
+      'squirrel staged 1.4.0',
+      'squirrel quitAndInstall',
+      'app.quit',
+      'quit',
+    ]);
     expect(fake.nextStart()).toBe('1.4.0');
   });
 
@@ -271,7 +320,10 @@ describe('macOS (MacUpdater and Squirrel.Mac)', () => {
     const warnings: unknown[] = [];
     fake.answer = { kind: 'update', version: '1.4.0' };
     const failure = Object.assign(new Error('the center did not close in time'), { stack: 'at secret place' });
-    const created = updater({ prepareInstall: () => Promise.reject(failure), logger: { info: () => undefined, warn: (fields) => warnings.push(fields) } });
+    const created = updater({
+      prepareInstall: () => Promise.reject(failure),
+      logger: { info: () => undefined, warn: (fields) => warnings.push(fields) },
+    });
     await created.checkNow();
     created.restart();
     await vi.waitFor(() => expect(electron.app.quitted).toBe(true));
@@ -361,7 +413,14 @@ describe('Windows (NsisUpdater and the NSIS installer)', () => {
     expect(electron.log).toEqual(['shutdown begun']);
     endShutdown?.();
     await vi.waitFor(() => expect(fake.killed).toBe(true));
-    expect(electron.log).toEqual(['shutdown begun', 'shutdown done', 'installer started', 'app.quit', 'quit', 'installer killed the app']);
+    expect(electron.log).toEqual([
+      'shutdown begun',
+      'shutdown done',
+      'installer started',
+      'app.quit',
+      'quit',
+      'installer killed the app',
+    ]);
     expect(fake.installs).toEqual([{ isSilent: true, isForceRunAfter: true }]);
     expect(fake.applied).toEqual([{ version: '1.4.0', by: 'nsis-installer' }]);
   });

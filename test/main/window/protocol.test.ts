@@ -78,11 +78,19 @@ describe('createAppProtocolHandler', () => {
     const script = await handler()(new Request('app://app/assets/index-abc.js'));
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await script.text()).toBe('console.log(1)');
-    expect((await handler()(new Request('app://app/assets/index-abc.css'))).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await handler()(new Request('app://app/assets/index-abc.css'))).headers.get('content-type')).toBe(
+      'text/css; charset=utf-8',
+    );
   });
 
   it('answers 404 for traversal, other hosts, missing files and folders, without echoing a path', async () => {
-    for (const url of ['app://app/%2e%2e/secrets.json', 'app://app/..%2fsecrets.json', 'app://other/index.html', 'app://app/missing.js', 'app://app/assets']) {
+    for (const url of [
+      'app://app/%2e%2e/secrets.json',
+      'app://app/..%2fsecrets.json',
+      'app://other/index.html',
+      'app://app/missing.js',
+      'app://app/assets',
+    ]) {
       const response = await handler()(new Request(url));
       expect(response.status, url).toBe(404);
       const body = await response.text();

@@ -10,7 +10,14 @@ import { installFakeMain } from '../support/bridge';
 
 const main = installFakeMain();
 
-const INFO: Output<'app:info'> = { environment: 'training', version: '0.1.0', language: 'es-MX', languageLocked: false, deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b', storage: 'embedded' };
+const INFO: Output<'app:info'> = {
+  environment: 'training',
+  version: '0.1.0',
+  language: 'es-MX',
+  languageLocked: false,
+  deskId: '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b',
+  storage: 'embedded',
+};
 
 async function renderApp(): Promise<void> {
   // A new module each time: the shell's query cache is the module's own.
@@ -61,7 +68,9 @@ describe('the shell while the desk starts', () => {
   it('a refusal `starting` of app:info at the edge of ready is asked again and never shown', async () => {
     main.answer('app:startup', () => ({ phase: 'ready', language: 'es-MX' }));
     let asked = 0;
-    main.answer('app:info', () => (++asked === 1 ? { code: 'starting', message: 'The desk is still starting.' } : INFO));
+    main.answer('app:info', () =>
+      ++asked === 1 ? { code: 'starting', message: 'The desk is still starting.' } : INFO,
+    );
     await renderApp();
     expect(await screen.findByRole('form', { name: 'Iniciar sesión' }, { timeout: 3_000 })).toBeTruthy();
     expect(asked).toBe(2);

@@ -1,6 +1,12 @@
 // The catalogues: es-MX has every en-US key with the same placeholders; interpolation fills them the language's way.
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, interpolate, placeholdersOf, translate, type MessageKey } from '../../../renderer/src/i18n/catalogue';
+import {
+  CATALOGUES,
+  interpolate,
+  placeholdersOf,
+  translate,
+  type MessageKey,
+} from '../../../renderer/src/i18n/catalogue';
 import { enUS } from '../../../renderer/src/i18n/messages.en-US';
 import { esMX } from '../../../renderer/src/i18n/messages.es-MX';
 import { DELIVERY_FAILURE_CODES, FAILURE_ACTORS } from '../../../shared/messaging';
@@ -30,7 +36,18 @@ describe('the catalogues', () => {
   it('are translated: a text is the same in both languages only when it has no words (or is listed here)', () => {
     /** Texts that are rightly the same in Spanish and English: brand names, codes. */
     // Words that are the same in Spanish: product and channel names, "Hotel", "Plan", "supervisor".
-    const SAME_IN_BOTH = new Set<string>(['ws.sandbox', 'audit.value.no', 'role.supervisor', 'reservation.hotel', 'plans.choose', 'result.plan', 'link.channel.sms', 'link.channel.whatsapp', 'link.channelInText.sms', 'link.channelInText.whatsapp']);
+    const SAME_IN_BOTH = new Set<string>([
+      'ws.sandbox',
+      'audit.value.no',
+      'role.supervisor',
+      'reservation.hotel',
+      'plans.choose',
+      'result.plan',
+      'link.channel.sms',
+      'link.channel.whatsapp',
+      'link.channelInText.sms',
+      'link.channelInText.whatsapp',
+    ]);
     const words = (text: string): boolean => /\p{L}/u.test(text.replace(/\{\w+\}/g, ''));
     const untranslated = enKeys.filter((key) => esMX[key] === enUS[key] && words(enUS[key]) && !SAME_IN_BOTH.has(key));
     expect(untranslated).toEqual([]);
@@ -38,7 +55,14 @@ describe('the catalogues', () => {
   });
 
   it('have the common group the screens share', () => {
-    for (const key of ['common.cancel', 'common.continue', 'common.retry', 'common.close', 'common.loading', 'common.requiredField'] as const) {
+    for (const key of [
+      'common.cancel',
+      'common.continue',
+      'common.retry',
+      'common.close',
+      'common.loading',
+      'common.requiredField',
+    ] as const) {
       expect(enUS[key]).toBeTruthy();
       expect(esMX[key]).toBeTruthy();
     }
@@ -90,7 +114,9 @@ describe('placeholdersOf', () => {
 
 describe('interpolate', () => {
   it('fills every placeholder', () => {
-    expect(translate('es-MX', 'card.installments.plan', { count: 3, amount: '$333.33 MXN' })).toBe('3 meses de $333.33 MXN');
+    expect(translate('es-MX', 'card.installments.plan', { count: 3, amount: '$333.33 MXN' })).toBe(
+      '3 meses de $333.33 MXN',
+    );
     expect(translate('en-US', 'card.summary', { brand: 'Visa', last4: '4242' })).toBe('Visa •••• 4242');
   });
 
@@ -100,7 +126,9 @@ describe('interpolate', () => {
   });
 
   it('does not double the full stop after a value that ends with one (a Spanish time, "5:10 a.m.")', () => {
-    expect(interpolate('Siguiente verificación a las {time}.', { time: '5:10:42 a.m.' }, 'es-MX')).toBe('Siguiente verificación a las 5:10:42 a.m.');
+    expect(interpolate('Siguiente verificación a las {time}.', { time: '5:10:42 a.m.' }, 'es-MX')).toBe(
+      'Siguiente verificación a las 5:10:42 a.m.',
+    );
     expect(interpolate('Next check at {time}.', { time: '5:10:42 PM' }, 'en-US')).toBe('Next check at 5:10:42 PM.');
     expect(interpolate('{a}... {b}', { a: 'x.', b: 'y' }, 'en-US')).toBe('x.... y');
   });

@@ -41,17 +41,22 @@ function mainCodes(): Map<string, Set<string>> {
       for (const m of text.matchAll(/fail\(\s*\d{3},\s*'([a-z_]+)'/g)) add(m[1] ?? '', file);
       continue;
     }
-    for (const m of text.matchAll(/export type \w*ErrorCode\s*=([^;]*);/g)) for (const l of (m[1] ?? '').matchAll(SNAKE)) add(l[1] ?? '', file);
+    for (const m of text.matchAll(/export type \w*ErrorCode\s*=([^;]*);/g))
+      for (const l of (m[1] ?? '').matchAll(SNAKE)) add(l[1] ?? '', file);
     for (const m of text.matchAll(/extends UserError<'([a-z_]+)'>/g)) add(m[1] ?? '', file);
     // new ServiceError(kind, 'code', …): the kind is a literal or an expression.
-    for (const m of text.matchAll(/new ServiceError\(\s*(?:'[a-z_]+'|[\w.]+|[^,]*\?[^,]*),\s*(?:[^,'?]*\?\s*)?'([a-z_]+)'/g)) add(m[1] ?? '', file);
+    for (const m of text.matchAll(
+      /new ServiceError\(\s*(?:'[a-z_]+'|[\w.]+|[^,]*\?[^,]*),\s*(?:[^,'?]*\?\s*)?'([a-z_]+)'/g,
+    ))
+      add(m[1] ?? '', file);
     for (const m of text.matchAll(/new (?!ServiceError|DeliveryError)\w+Error\(\s*'([a-z_]+)'/g)) add(m[1] ?? '', file);
     for (const m of text.matchAll(/refuse\(\s*'([a-z_]+)'/g)) add(m[1] ?? '', file);
   }
   for (const name of RESERVATION_ERROR_CODES) add(name, 'shared/reservations/view.ts');
   for (const name of Object.keys(TEXT_ISSUES)) add(name, 'shared/text');
   // The four card codes of the spec (§1), which the service answers and main passes on.
-  for (const name of ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc']) add(name, 'card-payment-service.md');
+  for (const name of ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc'])
+    add(name, 'card-payment-service.md');
   return found;
 }
 
@@ -60,14 +65,28 @@ describe('the error codes main can emit', () => {
 
   it('are found in main’s sources (the scan still works)', () => {
     // A sample from each kind of source: a code union, a ServiceError, the door, the simulator, the reservations list.
-    for (const name of ['invalid_credentials', 'refund_limit', 'payment_abandoned', 'network_error', 'signed_out', 'internal', 'unavailable', 'method_expired', 'unreachable', 'desk_id_damaged', 'center_unavailable']) {
+    for (const name of [
+      'invalid_credentials',
+      'refund_limit',
+      'payment_abandoned',
+      'network_error',
+      'signed_out',
+      'internal',
+      'unavailable',
+      'method_expired',
+      'unreachable',
+      'desk_id_damaged',
+      'center_unavailable',
+    ]) {
       expect(codes.has(name), name).toBe(true);
     }
     expect(codes.size).toBeGreaterThan(90);
   });
 
   it('each has words of its own in the catalogues', () => {
-    const missing = [...codes.keys()].filter((name) => !knowsCode(name)).map((name) => `${name} (${[...(codes.get(name) ?? [])].join(', ')})`);
+    const missing = [...codes.keys()]
+      .filter((name) => !knowsCode(name))
+      .map((name) => `${name} (${[...(codes.get(name) ?? [])].join(', ')})`);
     expect(missing).toEqual([]);
   });
 
@@ -99,7 +118,8 @@ describe('the error codes main can emit', () => {
 
   it('the whole Spanish catalogue speaks to the agent as usted: no tú pronoun, verb or command anywhere', () => {
     // Words only tú uses (a 3rd-person "espera" or "pide" is also usted's indicative, so they are not listed).
-    const TU = /(?<![\p{L}])(tu|tus|te|ti|contigo|puedes|tienes|quieres|debes|necesitas|elige|intenta|corrige|di|haz|pon|ten|asegúrate|fíjate|recuerda|selecciona|presiona|ingresa)(?![\p{L}])/iu;
+    const TU =
+      /(?<![\p{L}])(tu|tus|te|ti|contigo|puedes|tienes|quieres|debes|necesitas|elige|intenta|corrige|di|haz|pon|ten|asegúrate|fíjate|recuerda|selecciona|presiona|ingresa)(?![\p{L}])/iu;
     // "TI" is IT (tecnologías de la información), not the pronoun.
     const informal = Object.entries(CATALOGUES['es-MX']).filter(([, text]) => TU.test(text.replaceAll('TI', '')));
     expect(informal).toEqual([]);

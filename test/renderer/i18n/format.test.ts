@@ -1,6 +1,13 @@
 // Amounts with their currency code, and dates and times in the language and the agent's time zone.
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateInput, formatDateTime, formatMoney, formatTime, parseDateInput } from '../../../renderer/src/i18n/format';
+import {
+  formatDate,
+  formatDateInput,
+  formatDateTime,
+  formatMoney,
+  formatTime,
+  parseDateInput,
+} from '../../../renderer/src/i18n/format';
 
 describe('formatMoney', () => {
   it.each([
@@ -46,8 +53,12 @@ describe('formatDate', () => {
 
 describe('formatDateTime', () => {
   it('writes the time of day the language’s way in the agent’s time zone', () => {
-    expect(formatDateTime('2025-03-14T18:05:00Z', 'en-US', 'America/Mexico_City')).toMatch(/^Mar 14, 2025,? 12:05\sPM$/);
-    expect(formatDateTime('2025-03-14T18:05:00Z', 'es-MX', 'America/Mexico_City')).toMatch(/^14 mar\.? 2025,? 12:05\sp\.\s?m\.$/);
+    expect(formatDateTime('2025-03-14T18:05:00Z', 'en-US', 'America/Mexico_City')).toMatch(
+      /^Mar 14, 2025,? 12:05\sPM$/,
+    );
+    expect(formatDateTime('2025-03-14T18:05:00Z', 'es-MX', 'America/Mexico_City')).toMatch(
+      /^14 mar\.? 2025,? 12:05\sp\.\s?m\.$/,
+    );
     expect(formatDateTime('2025-03-14T18:05:00Z', 'es-MX', 'America/Cancun')).toMatch(/ 1:05\sp\.\s?m\.$/);
   });
 

@@ -28,15 +28,37 @@ describe('one time of day format', () => {
 
 describe('a date and time in a sentence', () => {
   it('is said "el 27 nov 2026, 4:01 p.m.", never "a las 27 nov 2026"', () => {
-    const result = { messageId: `msg_${'0'.repeat(32)}`, paymentId: `pay_${'a'.repeat(32)}`, channel: 'sms', to: '+52 ******5678', provider: 'twilio' } as const;
-    const line = statusLine({ ...result, training: false, attempts: 1, at: '2026-11-27T22:01:00.000Z', final: true, status: 'delivered' }, es);
+    const result = {
+      messageId: `msg_${'0'.repeat(32)}`,
+      paymentId: `pay_${'a'.repeat(32)}`,
+      channel: 'sms',
+      to: '+52 ******5678',
+      provider: 'twilio',
+    } as const;
+    const line = statusLine(
+      { ...result, training: false, attempts: 1, at: '2026-11-27T22:01:00.000Z', final: true, status: 'delivered' },
+      es,
+    );
     expect(line).toMatch(/^Entregado a \+52 \*+5678 el \d{1,2} \w+\.? 2026, \d{1,2}:01\s[ap]\.\s?m\.$/);
     expect(line).not.toMatch(/a las \d{1,2} \w/);
-    expect(statusLine({ ...result, training: false, attempts: 1, at: '2026-11-27T22:01:00.000Z', final: true, status: 'delivered' }, en)).toMatch(/ on \w{3} \d{1,2}, 2026/);
+    expect(
+      statusLine(
+        { ...result, training: false, attempts: 1, at: '2026-11-27T22:01:00.000Z', final: true, status: 'delivered' },
+        en,
+      ),
+    ).toMatch(/ on \w{3} \d{1,2}, 2026/);
   });
 
   it('no message puts a date and time after "a las" or "at"', () => {
-    const dateTimeKeys = ['link.sent', 'link.sentTraining', 'link.status.sent', 'link.status.sentUnconfirmed', 'link.status.delivered', 'link.status.read', 'link.lastSent'] as const;
+    const dateTimeKeys = [
+      'link.sent',
+      'link.sentTraining',
+      'link.status.sent',
+      'link.status.sentUnconfirmed',
+      'link.status.delivered',
+      'link.status.read',
+      'link.lastSent',
+    ] as const;
     for (const key of dateTimeKeys) {
       expect(CATALOGUES['es-MX'][key]).not.toContain('a las {when}');
       expect(CATALOGUES['en-US'][key]).not.toContain('at {when}');
@@ -46,9 +68,13 @@ describe('a date and time in a sentence', () => {
 
 describe('words inside a sentence', () => {
   it('a channel is written in lower case after "por" (correo, not Correo)', () => {
-    expect(es.t('link.lastSent', { channel: es.t('link.channelInText.email'), to: 'g***@example.com', when: '27 nov 2026, 4:01 p.m.' })).toBe(
-      'Último envío por correo a g***@example.com el 27 nov 2026, 4:01 p.m.',
-    );
+    expect(
+      es.t('link.lastSent', {
+        channel: es.t('link.channelInText.email'),
+        to: 'g***@example.com',
+        when: '27 nov 2026, 4:01 p.m.',
+      }),
+    ).toBe('Último envío por correo a g***@example.com el 27 nov 2026, 4:01 p.m.');
     const midSentence = Object.entries(CATALOGUES['es-MX']).filter(([, text]) => /\p{Ll}[,]? Correo\b/u.test(text));
     expect(midSentence).toEqual([]);
   });

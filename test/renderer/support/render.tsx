@@ -19,6 +19,17 @@ export function testQueryClient(): QueryClient {
 }
 
 /** The element in the desk's language with a query client (given, to inspect its caches). */
-export function renderWithData(language: Language, element: ReactElement, queryClient: QueryClient = testQueryClient()): RenderResult & { queryClient: QueryClient } {
-  return { ...render(<QueryClientProvider client={queryClient}><I18nProvider initialLanguage={language}>{element}</I18nProvider></QueryClientProvider>), queryClient };
+export function renderWithData(
+  language: Language,
+  element: ReactElement,
+  queryClient: QueryClient = testQueryClient(),
+): RenderResult & { queryClient: QueryClient } {
+  return {
+    ...render(
+      <QueryClientProvider client={queryClient}>
+        <I18nProvider initialLanguage={language}>{element}</I18nProvider>
+      </QueryClientProvider>,
+    ),
+    queryClient,
+  };
 }

@@ -9,7 +9,12 @@ import { renderIn } from '../support/render';
 describe('DateField', () => {
   it('in Spanish: dd/mm/aaaa, the ISO day under its name, no browser date input', () => {
     const onChange = vi.fn();
-    const { container } = renderIn('es-MX', <form><DateField id="from" name="from" label="Desde" initial="2025-03-14" onChange={onChange} /></form>);
+    const { container } = renderIn(
+      'es-MX',
+      <form>
+        <DateField id="from" name="from" label="Desde" initial="2025-03-14" onChange={onChange} />
+      </form>,
+    );
     const input = screen.getByLabelText<HTMLInputElement>('Desde');
     expect(input.value).toBe('14/03/2025');
     expect(input.type).toBe('text');
@@ -22,7 +27,12 @@ describe('DateField', () => {
 
   it('a day that does not exist is named with its field once left, and nothing is sent for it', () => {
     const onChange = vi.fn();
-    const { container } = renderIn('en-US', <form><DateField id="to" name="to" label="To" onChange={onChange} /></form>);
+    const { container } = renderIn(
+      'en-US',
+      <form>
+        <DateField id="to" name="to" label="To" onChange={onChange} />
+      </form>,
+    );
     const input = screen.getByLabelText('To');
     fireEvent.change(input, { target: { value: '02/30/2025' } });
     expect(onChange).not.toHaveBeenCalled();

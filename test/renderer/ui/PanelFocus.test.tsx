@@ -51,7 +51,11 @@ describe('panel focus', () => {
   it('takes the focus when the panel that had it left the page', () => {
     function Swap(): JSX.Element {
       const [done, setDone] = useState(false);
-      return done ? <FocusHeading id="result">Result</FocusHeading> : <input aria-label="Card number" autoFocus onKeyDown={() => setDone(true)} />;
+      return done ? (
+        <FocusHeading id="result">Result</FocusHeading>
+      ) : (
+        <input aria-label="Card number" autoFocus onKeyDown={() => setDone(true)} />
+      );
     }
     render(<Swap />);
     act(() => {

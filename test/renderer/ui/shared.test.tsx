@@ -11,7 +11,15 @@ describe('DataTable', () => {
   it('is a table named by its label, with one column header each, and its rows', () => {
     renderIn(
       'en-US',
-      <DataTable label="Payments found" columns={['Date', <span key="open" className="visually-hidden">Open</span>]}>
+      <DataTable
+        label="Payments found"
+        columns={[
+          'Date',
+          <span key="open" className="visually-hidden">
+            Open
+          </span>,
+        ]}
+      >
         <tr>
           <td>2026-11-23</td>
           <td>

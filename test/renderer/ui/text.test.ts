@@ -4,9 +4,16 @@ import { compactDetails, filled, localIsoDate } from '../../../renderer/src/ui/t
 
 describe('compactDetails', () => {
   it('writes each detail as key=value in one line', () => {
-    expect(compactDetails({ requestedBy: 'ana', approvedBy: 'sam', amount: 500, override: true, extra: { a: 1 }, none: null })).toBe(
-      'requestedBy=ana · approvedBy=sam · amount=500 · override=true · extra={"a":1} · none=—',
-    );
+    expect(
+      compactDetails({
+        requestedBy: 'ana',
+        approvedBy: 'sam',
+        amount: 500,
+        override: true,
+        extra: { a: 1 },
+        none: null,
+      }),
+    ).toBe('requestedBy=ana · approvedBy=sam · amount=500 · override=true · extra={"a":1} · none=—');
     expect(compactDetails({})).toBe('');
   });
 });

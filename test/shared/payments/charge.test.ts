@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { confirmsOverBalance, isOverBalance, owedBesides } from '../../../shared/payments/charge';
 
-const balance = (over: Partial<{ sourceBalanceCents: number; takenCents: number; reopenedCents: number; closed: boolean }>) => ({
+const balance = (
+  over: Partial<{ sourceBalanceCents: number; takenCents: number; reopenedCents: number; closed: boolean }>,
+) => ({
   sourceBalanceCents: 120_000,
   takenCents: 120_000,
   reopenedCents: 0,

@@ -1,6 +1,14 @@
 // Money in cents: typed amounts parsed from their text, formatted from the integer, and sent with at most two decimals.
 import { describe, expect, it } from 'vitest';
-import { Cents, centsFromWire, centsToWire, formatCents, formatMoney, hasAtMostTwoDecimals, parseCents } from '../../../shared/payments';
+import {
+  Cents,
+  centsFromWire,
+  centsToWire,
+  formatCents,
+  formatMoney,
+  hasAtMostTwoDecimals,
+  parseCents,
+} from '../../../shared/payments';
 import { countsAgainstRefundable, isFinalPayment, isFinalRefund, refundableCents } from '../../../shared/payments';
 
 describe('centsToWire', () => {
@@ -8,14 +16,19 @@ describe('centsToWire', () => {
     for (let cents = 1; cents <= 100_000; cents += 7) {
       expect(JSON.stringify(centsToWire(cents))).toMatch(/^\d+(\.\d{1,2})?$/);
     }
-    for (const cents of [30, 115, 99_999_999, 12_345_678, 100_030]) expect(centsFromWire(centsToWire(cents))).toBe(cents);
+    for (const cents of [30, 115, 99_999_999, 12_345_678, 100_030])
+      expect(centsFromWire(centsToWire(cents))).toBe(cents);
     expect(JSON.stringify({ amount: centsToWire(10 + 20) })).toBe('{"amount":0.3}');
     expect(() => centsToWire(10.5)).toThrow(RangeError);
   });
 
   it('tells an amount of at most two decimals from a raw double just off the cent', () => {
     expect([0.3, 1.15, 999999.99, 10, 0.01].every(hasAtMostTwoDecimals)).toBe(true);
-    expect([0.1 + 0.2, 1.1 * 1.1, 10.0000000001, 1.005, Number.NaN, Number.POSITIVE_INFINITY, 1e300].some(hasAtMostTwoDecimals)).toBe(false);
+    expect(
+      [0.1 + 0.2, 1.1 * 1.1, 10.0000000001, 1.005, Number.NaN, Number.POSITIVE_INFINITY, 1e300].some(
+        hasAtMostTwoDecimals,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -61,6 +74,12 @@ describe('the payment vocabulary', () => {
     ];
     expect(refundableCents({ status: 'succeeded', amountCents: 10000, refunds })).toBe(7000);
     expect(refundableCents({ status: 'processing', amountCents: 10000, refunds })).toBe(0);
-    expect(refundableCents({ status: 'succeeded', amountCents: 10000, refunds: [...refunds, { status: 'pending', amountCents: undefined }] })).toBeUndefined();
+    expect(
+      refundableCents({
+        status: 'succeeded',
+        amountCents: 10000,
+        refunds: [...refunds, { status: 'pending', amountCents: undefined }],
+      }),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,12 @@
 // The one card-data detector: 20 spellings of a card number and CVV phrases found; phones, amounts, dates, ids left alone.
 import { describe, expect, it } from 'vitest';
-import { containsCardData, findCardData, isCardNumberDigits, isPlausibleCardLength, redactCardData } from '../../../shared/text';
+import {
+  containsCardData,
+  findCardData,
+  isCardNumberDigits,
+  isPlausibleCardLength,
+  redactCardData,
+} from '../../../shared/text';
 import { CARD_SPELLINGS, CVV_PHRASES, MORE_CARD_SPELLINGS, NEAR_MISSES } from './spellings';
 
 /** A small seeded generator: the same "random" texts on every run. */
@@ -27,7 +33,9 @@ describe('card numbers', () => {
     const sentence = `La tarjeta del huésped es ${text}, vence pronto.`;
     const [match] = findCardData(sentence);
     expect(match?.kind).toBe('card_number');
-    expect(sentence.slice(match?.start, match?.end).replace(/[^\p{Nd}]/gu, '')).toHaveLength([...text.replace(/[^\p{Nd}]/gu, '')].length);
+    expect(sentence.slice(match?.start, match?.end).replace(/[^\p{Nd}]/gu, '')).toHaveLength(
+      [...text.replace(/[^\p{Nd}]/gu, '')].length,
+    );
     expect(containsCardData(sentence)).toBe(true);
   });
 
@@ -86,7 +94,13 @@ describe('a phone after a +, told apart from a card', () => {
   it('a + then a number libphonenumber-js finds valid (15 digits at most) is a phone, even when its digits would pass as a card', () => {
     // 57 322 781 2753: Luhn-valid, of a Maestro prefix and length; written with its + it is a Colombian mobile.
     expect(isPlausibleCardLength('573227812753')).toBe(true);
-    for (const phone of ['+57 322 781 2753', '+573227812753', 'cel. +57 (322) 781-2753', '+52 998 123 4567', '+52 (998) 123-4567']) {
+    for (const phone of [
+      '+57 322 781 2753',
+      '+573227812753',
+      'cel. +57 (322) 781-2753',
+      '+52 998 123 4567',
+      '+52 (998) 123-4567',
+    ]) {
       expect(findCardData(phone)).toEqual([]);
     }
     // Two phones side by side: a window across them (…2753 57 322…) is made of phone digits only, and is no card.
@@ -94,7 +108,13 @@ describe('a phone after a +, told apart from a card', () => {
   });
 
   it('a + before digits that are no valid phone protects nothing; a + between digits is a separator', () => {
-    for (const text of ['+4242 4242 4242 4242', '+4242424242424242', '(+4242) 4242-4242-4242', '4242+4242+4242+4242', '+52 1 4242 4242 4242 4242']) {
+    for (const text of [
+      '+4242 4242 4242 4242',
+      '+4242424242424242',
+      '(+4242) 4242-4242-4242',
+      '4242+4242+4242+4242',
+      '+52 1 4242 4242 4242 4242',
+    ]) {
       expect(findCardData(text).map((m) => m.kind)).toEqual(['card_number']);
     }
   });
@@ -108,7 +128,8 @@ describe('a phone after a +, told apart from a card', () => {
 describe('card lengths by brand', () => {
   it('Luhn is not enough: the length must be one a brand issues for those first digits', () => {
     // 16 digits passing Luhn, of no brand (9…, 0…, 12…): not a card. The same digits' brands' lengths: cards.
-    for (const digits of ['9000000000000009', '0000000000000000', '1200000000000006']) expect(isCardNumberDigits(digits)).toBe(false);
+    for (const digits of ['9000000000000009', '0000000000000000', '1200000000000006'])
+      expect(isCardNumberDigits(digits)).toBe(false);
     // Visa 13 (not in card-validator's list), UATP 15, Maestro 19, a 17-digit 6011… (a Maestro, though no Discover).
     for (const digits of ['4222222222222', '122000000000003', '6759649826438453', '60110000000000006']) {
       expect([digits, isPlausibleCardLength(digits)]).toEqual([digits, true]);
@@ -138,7 +159,9 @@ describe('CVVs after their name', () => {
   });
 
   it('the placeholders can be chosen (the logs use their own)', () => {
-    expect(redactCardData('cvv 123 and 4242424242424242', { card: '<c>', securityCode: '<s>' })).toBe('cvv <s> and <c>');
+    expect(redactCardData('cvv 123 and 4242424242424242', { card: '<c>', securityCode: '<s>' })).toBe(
+      'cvv <s> and <c>',
+    );
   });
 });
 
@@ -153,7 +176,8 @@ describe('near misses: not card data', () => {
     const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(random() * 16)]).join('');
     const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(random() * 10))).join('');
     const pad = (n: number) => String(n).padStart(2, '0');
-    const date = () => `${2000 + Math.floor(random() * 40)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}`;
+    const date = () =>
+      `${2000 + Math.floor(random() * 40)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}`;
     const flagged: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const texts = [
@@ -179,8 +203,14 @@ describe('near misses: not card data', () => {
     const rows = ['desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash'];
     for (let seq = 1; seq <= 5000; seq++) {
       const at = new Date(Date.UTC(2026, 10, 27, 9, 0, 0) + Math.floor(random() * 36_000_000)).toISOString();
-      const details = JSON.stringify({ amountCents: Math.floor(random() * 10_000_000), attempt: 1 + Math.floor(random() * 5), ms: Math.floor(random() * 2000) });
-      rows.push(`${uuid()},${seq},${at},ana,payment.create,ok,pay_${hex(32)},req_${hex(24)},"${details.replaceAll('"', '""')}",${hex(64)}`);
+      const details = JSON.stringify({
+        amountCents: Math.floor(random() * 10_000_000),
+        attempt: 1 + Math.floor(random() * 5),
+        ms: Math.floor(random() * 2000),
+      });
+      rows.push(
+        `${uuid()},${seq},${at},ana,payment.create,ok,pay_${hex(32)},req_${hex(24)},"${details.replaceAll('"', '""')}",${hex(64)}`,
+      );
     }
     const csv = rows.join('\r\n');
     expect(findCardData(csv)).toEqual([]);
@@ -192,7 +222,15 @@ describe('near misses: not card data', () => {
 
   it('long texts made to make a regex backtrack are read to the end: a card after each kind is still found', () => {
     const card = ' 4242 4242 4242 4242';
-    const traps = ['a'.repeat(200_000), 'abc123'.repeat(40_000), `${'0'.repeat(200_000)}g`, '1,'.repeat(100_000), 'cvv '.repeat(50_000), '- '.repeat(100_000), '4 '.repeat(100_000)];
+    const traps = [
+      'a'.repeat(200_000),
+      'abc123'.repeat(40_000),
+      `${'0'.repeat(200_000)}g`,
+      '1,'.repeat(100_000),
+      'cvv '.repeat(50_000),
+      '- '.repeat(100_000),
+      '4 '.repeat(100_000),
+    ];
     for (const trap of traps) expect(findCardData(`${trap}${card}`).at(-1)?.kind).toBe('card_number');
   });
 });

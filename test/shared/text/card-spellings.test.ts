@@ -2,7 +2,16 @@
 // redacted by the one detector, and every look-alike an agent writes every day passes untouched.
 import { describe, expect, it } from 'vitest';
 import { findCardData, isCardNumberDigits, redactCardData } from '../../../shared/text';
-import { ALL_CARD_SPELLINGS, ALL_CVV_PHRASES, DAILY_LOOK_ALIKES, holdsCard, NEAR_MISSES, readDigits, SPOKEN_CARD_SPELLINGS, SPOKEN_CVV_PHRASES } from './spellings';
+import {
+  ALL_CARD_SPELLINGS,
+  ALL_CVV_PHRASES,
+  DAILY_LOOK_ALIKES,
+  holdsCard,
+  NEAR_MISSES,
+  readDigits,
+  SPOKEN_CARD_SPELLINGS,
+  SPOKEN_CVV_PHRASES,
+} from './spellings';
 
 describe('the table of card data', () => {
   it('has at least 50 card spellings, 15 security-code phrases and 20 look-alikes, each different', () => {

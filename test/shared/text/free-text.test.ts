@@ -6,7 +6,8 @@ import { GuestName, ReservationQuery } from '../../../shared/reservations';
 import { RefundNote } from '../../../shared/desk';
 import { MAX_FREE_TEXT_LENGTH, freeText, textIssueCode } from '../../../shared/text';
 
-const firstIssue = (result: { success: boolean; error?: { issues: unknown[] } }) => result.error?.issues[0] as Parameters<typeof textIssueCode>[0];
+const firstIssue = (result: { success: boolean; error?: { issues: unknown[] } }) =>
+  result.error?.issues[0] as Parameters<typeof textIssueCode>[0];
 
 describe('freeText', () => {
   it('refuses card data before the field’s own rules: the card message comes first, with its code', () => {
@@ -28,15 +29,25 @@ describe('freeText', () => {
     const issues = PaymentNote.safeParse(note).error?.issues ?? [];
     // Had the detector read it, the card's refusal would come first: its absence is the proof it was never scanned.
     expect(issues.map((issue) => [issue.code, textIssueCode(issue), issue.message])).toEqual([
-      ['too_big', undefined, `This text is far too long: at most ${MAX_FREE_TEXT_LENGTH.toLocaleString('en-US')} characters.`],
+      [
+        'too_big',
+        undefined,
+        `This text is far too long: at most ${MAX_FREE_TEXT_LENGTH.toLocaleString('en-US')} characters.`,
+      ],
     ]);
     // At the limit, the text is read: the same card in a note of exactly that length is found.
     const atLimit = `${'x'.repeat(MAX_FREE_TEXT_LENGTH - 20)} 4242 4242 4242 4242`;
     expect(atLimit).toHaveLength(MAX_FREE_TEXT_LENGTH);
     expect(textIssueCode(firstIssue(freeText().safeParse(atLimit)))).toBe('card_number_in_text');
-    expect(freeText().safeParse(`${atLimit} `).error?.issues.map((issue) => issue.code)).toEqual(['too_big']);
+    expect(
+      freeText()
+        .safeParse(`${atLimit} `)
+        .error?.issues.map((issue) => issue.code),
+    ).toEqual(['too_big']);
     // A field that takes longer texts says so, and is read up to its own limit.
-    expect(textIssueCode(firstIssue(freeText({ maxLength: 5_000 }).safeParse(`${atLimit} `)))).toBe('card_number_in_text');
+    expect(textIssueCode(firstIssue(freeText({ maxLength: 5_000 }).safeParse(`${atLimit} `)))).toBe(
+      'card_number_in_text',
+    );
   });
 
   it('chains like any string: trim, min, max, regex', () => {

@@ -13,8 +13,10 @@ const CHALLENGE = '4000000000003220';
 const MASTERCARD = '5555555555554444';
 const AMEX = '378282246310005';
 const DINERS = '36227206271667';
-const FULL_WIDTH = (digits: string): string => [...digits].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('');
-const ARABIC_INDIC = (digits: string): string => [...digits].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('');
+const FULL_WIDTH = (digits: string): string =>
+  [...digits].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('');
+const ARABIC_INDIC = (digits: string): string =>
+  [...digits].map((d) => String.fromCodePoint(0x0660 + Number(d))).join('');
 const groups = (digits: string, separator: string, sizes = [4, 4, 4, 4]): string => {
   const out: string[] = [];
   let at = 0;
@@ -37,12 +39,28 @@ export const CARD_SPELLINGS: readonly Spelling[] = [
   { name: 'commas', text: groups(VISA, ','), digits: VISA },
   { name: 'en dashes', text: groups(CHALLENGE, '\u2013'), digits: CHALLENGE },
   { name: 'em dashes', text: groups(VISA, '\u2014'), digits: VISA },
-  { name: 'minus signs and figure dashes', text: `${VISA.slice(0, 4)}\u2212${VISA.slice(4, 8)}\u2012${VISA.slice(8, 12)}\u2212${VISA.slice(12)}`, digits: VISA },
+  {
+    name: 'minus signs and figure dashes',
+    text: `${VISA.slice(0, 4)}\u2212${VISA.slice(4, 8)}\u2012${VISA.slice(8, 12)}\u2212${VISA.slice(12)}`,
+    digits: VISA,
+  },
   { name: 'zero-width spaces', text: groups(MASTERCARD, '\u200B'), digits: MASTERCARD },
-  { name: 'zero-width joiner, non-joiner, word joiner, BOM and soft hyphen', text: `4242\u200D4242\u200C42\u206042\uFEFF42\u00AD42`, digits: VISA },
-  { name: 'no-break and thin spaces', text: `${VISA.slice(0, 4)}\u00A0${VISA.slice(4, 8)}\u202F${VISA.slice(8, 12)}\u2009${VISA.slice(12)}`, digits: VISA },
+  {
+    name: 'zero-width joiner, non-joiner, word joiner, BOM and soft hyphen',
+    text: `4242\u200D4242\u200C42\u206042\uFEFF42\u00AD42`,
+    digits: VISA,
+  },
+  {
+    name: 'no-break and thin spaces',
+    text: `${VISA.slice(0, 4)}\u00A0${VISA.slice(4, 8)}\u202F${VISA.slice(8, 12)}\u2009${VISA.slice(12)}`,
+    digits: VISA,
+  },
   { name: 'full-width digits', text: FULL_WIDTH(VISA), digits: VISA },
-  { name: 'full-width digits and full-width hyphens', text: groups(FULL_WIDTH(CHALLENGE), '\uFF0D'), digits: CHALLENGE },
+  {
+    name: 'full-width digits and full-width hyphens',
+    text: groups(FULL_WIDTH(CHALLENGE), '\uFF0D'),
+    digits: CHALLENGE,
+  },
   { name: 'Arabic-Indic digits', text: ARABIC_INDIC(MASTERCARD), digits: MASTERCARD },
   { name: 'American Express, 4-6-5', text: groups(AMEX, ' ', [4, 6, 5]), digits: AMEX },
   { name: 'Diners, spaced dashes', text: groups(DINERS, ' - ', [4, 6, 4]), digits: DINERS },
@@ -57,15 +75,35 @@ export const CARD_SPELLINGS: readonly Spelling[] = [
 export const MORE_CARD_SPELLINGS: readonly Spelling[] = [
   { name: 'superscript digits', text: [...VISA].map((d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(d)]).join(''), digits: VISA },
   { name: 'subscript digits', text: [...MASTERCARD].map((d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]).join(''), digits: MASTERCARD },
-  { name: 'circled digits', text: [...VISA].map((d) => (d === '0' ? '⓪' : String.fromCodePoint(0x2460 + Number(d) - 1))).join(''), digits: VISA },
-  { name: 'Devanagari and Arabic-Indic digits mixed', text: `${[...VISA.slice(0, 8)].map((d) => String.fromCodePoint(0x0966 + Number(d))).join('')}${ARABIC_INDIC(VISA.slice(8))}`, digits: VISA },
-  { name: 'mathematical bold digits', text: [...CHALLENGE].map((d) => String.fromCodePoint(0x1d7ce + Number(d))).join(''), digits: CHALLENGE },
+  {
+    name: 'circled digits',
+    text: [...VISA].map((d) => (d === '0' ? '⓪' : String.fromCodePoint(0x2460 + Number(d) - 1))).join(''),
+    digits: VISA,
+  },
+  {
+    name: 'Devanagari and Arabic-Indic digits mixed',
+    text: `${[...VISA.slice(0, 8)].map((d) => String.fromCodePoint(0x0966 + Number(d))).join('')}${ARABIC_INDIC(VISA.slice(8))}`,
+    digits: VISA,
+  },
+  {
+    name: 'mathematical bold digits',
+    text: [...CHALLENGE].map((d) => String.fromCodePoint(0x1d7ce + Number(d))).join(''),
+    digits: CHALLENGE,
+  },
   { name: 'four spaces (columns lined up)', text: groups(VISA, '    '), digits: VISA },
   { name: 'spaced dashes with three spaces', text: groups(MASTERCARD, '   -   '), digits: MASTERCARD },
   { name: 'Windows line breaks with a blank line between', text: groups(VISA, '\r\n\r\n'), digits: VISA },
-  { name: 'three line breaks between two halves', text: `${VISA.slice(0, 4)} ${VISA.slice(4, 8)}\n\n\n${VISA.slice(8, 12)} ${VISA.slice(12)}`, digits: VISA },
+  {
+    name: 'three line breaks between two halves',
+    text: `${VISA.slice(0, 4)} ${VISA.slice(4, 8)}\n\n\n${VISA.slice(8, 12)} ${VISA.slice(12)}`,
+    digits: VISA,
+  },
   { name: 'next-line characters (NEL)', text: groups(CHALLENGE, '\u0085'), digits: CHALLENGE },
-  { name: 'hyphenation points and ideographic spaces', text: `${VISA.slice(0, 4)}\u2027${VISA.slice(4, 8)}\u3000${VISA.slice(8, 12)}\u2043${VISA.slice(12)}`, digits: VISA },
+  {
+    name: 'hyphenation points and ideographic spaces',
+    text: `${VISA.slice(0, 4)}\u2027${VISA.slice(4, 8)}\u3000${VISA.slice(8, 12)}\u2043${VISA.slice(12)}`,
+    digits: VISA,
+  },
 ];
 
 /** CVVs after their name, with or without a colon: the digits must be found. */
@@ -141,7 +179,8 @@ const VISA_ONES = '4111111111111111';
 const MASTERCARD_ZEROS = '5105105105105100';
 
 /** Each digit of a number written with a look-alike letter where one stands: O or o for 0, l or I for 1. */
-const withLetters = (text: string, zero: string, one: string): string => text.replaceAll('0', zero).replaceAll('1', one);
+const withLetters = (text: string, zero: string, one: string): string =>
+  text.replaceAll('0', zero).replaceAll('1', one);
 
 /**
  * Card numbers as people say and write them beyond plain groups: dictated groups (a comma or a full stop after each),
@@ -155,7 +194,11 @@ export const SPOKEN_CARD_SPELLINGS: readonly Spelling[] = [
   { name: 'dictated groups with the ellipsis character', text: groups(VISA, '…'), digits: VISA },
   { name: 'dictated groups on their own lines with a comma', text: groups(VISA, ',\n'), digits: VISA },
   { name: 'dictated in pairs', text: groups(VISA, ' ', [2, 2, 2, 2, 2, 2, 2, 2]), digits: VISA },
-  { name: 'dictated in pairs with commas', text: groups(MASTERCARD, ', ', [2, 2, 2, 2, 2, 2, 2, 2]), digits: MASTERCARD },
+  {
+    name: 'dictated in pairs with commas',
+    text: groups(MASTERCARD, ', ', [2, 2, 2, 2, 2, 2, 2, 2]),
+    digits: MASTERCARD,
+  },
   { name: 'dictated in threes', text: groups(VISA, ' ', [3, 3, 3, 3, 4]), digits: VISA },
   { name: 'dictated digit by digit', text: [...VISA].join(' '), digits: VISA },
   { name: 'digit by digit with dashes', text: [...CHALLENGE].join('-'), digits: CHALLENGE },
@@ -190,7 +233,11 @@ export const SPOKEN_CARD_SPELLINGS: readonly Spelling[] = [
   { name: 'followed by its expiry after a dot', text: `${groups(VISA, ' ')}.12/28`, digits: VISA },
   { name: 'keycap emoji digits', text: [...VISA].map((d) => `${d}\uFE0F\u20E3`).join(''), digits: VISA },
   { name: 'letter O for zero', text: groups(withLetters(CHALLENGE, 'O', '1'), ' '), digits: CHALLENGE },
-  { name: 'lowercase o for zero and l for one', text: groups(withLetters(MASTERCARD_ZEROS, 'o', 'l'), '-'), digits: MASTERCARD_ZEROS },
+  {
+    name: 'lowercase o for zero and l for one',
+    text: groups(withLetters(MASTERCARD_ZEROS, 'o', 'l'), '-'),
+    digits: MASTERCARD_ZEROS,
+  },
   { name: 'capital I for one', text: withLetters(VISA_ONES, '0', 'I'), digits: VISA_ONES },
   { name: 'Cyrillic О for zero', text: groups(withLetters(CHALLENGE, '\u041E', '1'), ' '), digits: CHALLENGE },
   { name: 'JCB with plus signs', text: groups(JCB, '+'), digits: JCB },
@@ -207,7 +254,11 @@ export const SPOKEN_CARD_SPELLINGS: readonly Spelling[] = [
 ];
 
 /** Every card spelling of the table: the 20 of the day, the folded digits, the spoken and written ones. */
-export const ALL_CARD_SPELLINGS: readonly Spelling[] = [...CARD_SPELLINGS, ...MORE_CARD_SPELLINGS, ...SPOKEN_CARD_SPELLINGS];
+export const ALL_CARD_SPELLINGS: readonly Spelling[] = [
+  ...CARD_SPELLINGS,
+  ...MORE_CARD_SPELLINGS,
+  ...SPOKEN_CARD_SPELLINGS,
+];
 
 /**
  * Security codes as people say and write them: dotted and spaced abbreviations, "código" alone, abbreviated Spanish,
@@ -277,7 +328,10 @@ export const DAILY_LOOK_ALIKES: readonly { name: string; text: string }[] = [
   { name: 'two local phones with a comma between', text: '55 1234 1005, 998 123 4567' },
   { name: 'two local phones with a slash between', text: '55 8765 1000/998 765 4321' },
   { name: 'amounts without decimals in a list', text: '404,000 250,000 1,250' },
-  { name: 'a whole sentence of an agent', text: 'Cobro de 12,450.00 MXN el 27/11/2026 a las 10:42, ref 9D21-F5A0, reserva CUN-6B3D8F, tel +52 998 123 4567' },
+  {
+    name: 'a whole sentence of an agent',
+    text: 'Cobro de 12,450.00 MXN el 27/11/2026 a las 10:42, ref 9D21-F5A0, reserva CUN-6B3D8F, tel +52 998 123 4567',
+  },
 ];
 
 /**

@@ -1,6 +1,12 @@
 // The admin's data through the bridge: the operators' accounts (list, create, change, reset a password) and the import of
 // reservations from a CSV. Passwords travel in a Secret, emptied when the call is made (react-query keeps variables).
-import { useMutation, useQuery, useQueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import type { Input, Output } from '../../../../shared/ipc';
 import type { OperatorView, Role } from '../../../../shared/operators';
 import type { CsvImportResult } from '../../../../shared/reservations';
@@ -13,7 +19,11 @@ export const adminKeys = {
 };
 
 export function useOperators(): UseQueryResult<OperatorView[]> {
-  return useQuery({ queryKey: adminKeys.operators, queryFn: async () => (await unwrap(bridge().operators.list({}))).operators, staleTime: 0 });
+  return useQuery({
+    queryKey: adminKeys.operators,
+    queryFn: async () => (await unwrap(bridge().operators.list({}))).operators,
+    staleTime: 0,
+  });
 }
 
 /** Every change to an account reads the list again. */
@@ -32,7 +42,8 @@ export interface NewOperator {
 export function useCreateOperator(): UseMutationResult<Output<'operators:create'>, Error, NewOperator> {
   const changed = useOperatorsChanged();
   return useMutation({
-    mutationFn: ({ password, ...operator }: NewOperator) => unwrap(bridge().operators.create({ ...operator, password: password.take() })),
+    mutationFn: ({ password, ...operator }: NewOperator) =>
+      unwrap(bridge().operators.create({ ...operator, password: password.take() })),
     onSuccess: changed,
   });
 }
@@ -40,13 +51,21 @@ export function useCreateOperator(): UseMutationResult<Output<'operators:create'
 /** A new role, or enabled / disabled. */
 export function useUpdateOperator(): UseMutationResult<Output<'operators:update'>, Error, Input<'operators:update'>> {
   const changed = useOperatorsChanged();
-  return useMutation({ mutationFn: (change: Input<'operators:update'>) => unwrap(bridge().operators.update(change)), onSuccess: changed });
+  return useMutation({
+    mutationFn: (change: Input<'operators:update'>) => unwrap(bridge().operators.update(change)),
+    onSuccess: changed,
+  });
 }
 
-export function useResetPassword(): UseMutationResult<Output<'operators:resetPassword'>, Error, { id: string; password: Secret }> {
+export function useResetPassword(): UseMutationResult<
+  Output<'operators:resetPassword'>,
+  Error,
+  { id: string; password: Secret }
+> {
   const changed = useOperatorsChanged();
   return useMutation({
-    mutationFn: ({ id, password }: { id: string; password: Secret }) => unwrap(bridge().operators.resetPassword({ id, password: password.take() })),
+    mutationFn: ({ id, password }: { id: string; password: Secret }) =>
+      unwrap(bridge().operators.resetPassword({ id, password: password.take() })),
     onSuccess: changed,
   });
 }

@@ -1,5 +1,11 @@
 // The audit trail through the bridge: its rows a page at a time, the chain's verification and the CSV export.
-import { useInfiniteQuery, useMutation, type InfiniteData, type UseInfiniteQueryResult, type UseMutationResult } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  type InfiniteData,
+  type UseInfiniteQueryResult,
+  type UseMutationResult,
+} from '@tanstack/react-query';
 import type { AuditQuery, AuditVerification } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';
 import { bridge, unwrap } from '../../bridge/client';
@@ -10,10 +16,13 @@ export const auditKeys = {
 };
 
 /** The audit trail, newest first, a page at a time ("Older" asks for the rows before the last one shown). */
-export function useAuditRows(query: AuditQuery | undefined): UseInfiniteQueryResult<InfiniteData<Output<'audit:list'>, number | undefined>> {
+export function useAuditRows(
+  query: AuditQuery | undefined,
+): UseInfiniteQueryResult<InfiniteData<Output<'audit:list'>, number | undefined>> {
   return useInfiniteQuery({
     queryKey: auditKeys.rows(query ?? {}),
-    queryFn: ({ pageParam }) => unwrap(bridge().audit.list({ ...query, limit: 50, ...(pageParam === undefined ? {} : { beforeId: pageParam }) })),
+    queryFn: ({ pageParam }) =>
+      unwrap(bridge().audit.list({ ...query, limit: 50, ...(pageParam === undefined ? {} : { beforeId: pageParam }) })),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.nextBeforeId,
     enabled: query !== undefined,

@@ -8,7 +8,8 @@ import { shortReference } from '../../../../shared/payments';
 const isKey = (key: string): key is MessageKey => Object.hasOwn(CATALOGUES['en-US'], key);
 
 /** The catalogue's words for a key made from data (an action's or a detail's name), or undefined when it has none. */
-const wordsFor = (key: string, { language }: Pick<I18n, 'language'>): string | undefined => (isKey(key) ? messageFor(language, key) : undefined);
+const wordsFor = (key: string, { language }: Pick<I18n, 'language'>): string | undefined =>
+  isKey(key) ? messageFor(language, key) : undefined;
 
 /** A part of a row shown as it reads ("Amount: $900.00 MXN"), with the whole value when it is shortened. */
 export interface Shown {
@@ -61,16 +62,27 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 /** A value worded by the vocabulary its key names (a role, a status, a refund's reason, a channel), when the catalogue has it. */
 function vocabularyKey(key: string, value: string, action: string): string | undefined {
   const prefix =
-    key === 'role' ? 'role'
-    : key === 'status' ? 'status'
-    : key === 'reason' && action.startsWith('refund') ? 'refund.reason'
-    : key === 'reason' && action === 'window.recovered' ? 'window.reason'
-    : key === 'channel' ? 'link.channel'
-    : undefined;
+    key === 'role'
+      ? 'role'
+      : key === 'status'
+        ? 'status'
+        : key === 'reason' && action.startsWith('refund')
+          ? 'refund.reason'
+          : key === 'reason' && action === 'window.recovered'
+            ? 'window.reason'
+            : key === 'channel'
+              ? 'link.channel'
+              : undefined;
   return prefix === undefined ? undefined : `${prefix}.${value}`;
 }
 
-function valueText(key: string, value: unknown, details: Readonly<Record<string, unknown>>, action: string, i18n: I18n): Shown {
+function valueText(
+  key: string,
+  value: unknown,
+  details: Readonly<Record<string, unknown>>,
+  action: string,
+  i18n: I18n,
+): Shown {
   const { t, money, dateTime } = i18n;
   if (typeof value === 'boolean') return { text: value ? t('audit.value.yes') : t('audit.value.no') };
   if (AMOUNTS.has(key)) {
@@ -79,7 +91,11 @@ function valueText(key: string, value: unknown, details: Readonly<Record<string,
       const currency = details['currency'];
       return typeof currency === 'string'
         ? { text: money(value, moneyCurrency(currency.toLowerCase())) }
-        : { text: new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value / 100) };
+        : {
+            text: new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+              value / 100,
+            ),
+          };
     }
   }
   if (typeof value === 'number') return { text: new Intl.NumberFormat(i18n.language).format(value) };
@@ -96,7 +112,8 @@ function valueText(key: string, value: unknown, details: Readonly<Record<string,
     }
     return idText(value);
   }
-  if (Array.isArray(value)) return { text: value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(', ') };
+  if (Array.isArray(value))
+    return { text: value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(', ') };
   const whole = JSON.stringify(value) ?? '';
   return whole.length > 60 ? { text: `${whole.slice(0, 60)}…`, full: whole } : { text: whole };
 }
@@ -112,11 +129,18 @@ export function detailParts(row: Pick<AuditRowView, 'action' | 'details' | 'requ
   for (const [key, value] of Object.entries(details)) {
     if (value === undefined || value === null) continue;
     if (key === 'currency' && withAmount) continue;
-    parts.push({ label: wordsFor(`audit.detail.${key}`, i18n) ?? key, ...valueText(key, value, details, row.action, i18n) });
+    parts.push({
+      label: wordsFor(`audit.detail.${key}`, i18n) ?? key,
+      ...valueText(key, value, details, row.action, i18n),
+    });
   }
   if (row.requestId !== undefined) {
     const ids = row.requestId.split(' ').map(idText);
-    parts.push({ label: i18n.t('audit.detail.serviceRequest'), text: ids.map((id) => id.text).join(', '), full: row.requestId });
+    parts.push({
+      label: i18n.t('audit.detail.serviceRequest'),
+      text: ids.map((id) => id.text).join(', '),
+      full: row.requestId,
+    });
   }
   return parts;
 }

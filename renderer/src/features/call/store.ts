@@ -80,7 +80,10 @@ interface CallState {
 const ids = () => ({ tokenizeOperationId: crypto.randomUUID(), payOperationId: crypto.randomUUID() });
 
 /** What of the call is kept in sessionStorage: the ids and choices that bring the call back, no text anyone typed. */
-type KeptCall = Pick<CallState, 'reservationId' | 'paymentId' | 'tokenizeOperationId' | 'payOperationId' | 'cards' | 'attempts' | 'draft' | 'decline'>;
+type KeptCall = Pick<
+  CallState,
+  'reservationId' | 'paymentId' | 'tokenizeOperationId' | 'payOperationId' | 'cards' | 'attempts' | 'draft' | 'decline'
+>;
 
 /** The sessionStorage key of the kept call. */
 export const CALL_STORAGE_KEY = 'cpd.call';
@@ -123,10 +126,16 @@ const callState: StateCreator<CallState, [['zustand/persist', unknown]]> = (set,
   ...ids(),
   draft: {},
   cards: {},
-  cardKeyed: (methodId, { brand, last4 }) => set((state) => ({ cards: { ...state.cards, [methodId]: { brand, last4 } } })),
+  cardKeyed: (methodId, { brand, last4 }) =>
+    set((state) => ({ cards: { ...state.cards, [methodId]: { brand, last4 } } })),
   openReservation: (id) =>
-    set((state) => (state.reservationId === id ? {} : { reservationId: id, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() })),
-  closeReservation: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() }),
+    set((state) =>
+      state.reservationId === id
+        ? {}
+        : { reservationId: id, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() },
+    ),
+  closeReservation: () =>
+    set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, ...ids() }),
   paymentStarted: (id) => set({ paymentId: id, decline: undefined }),
   editDraft: (patch) => set((state) => ({ draft: { ...state.draft, ...patch } })),
   paymentDone: () => set({ paymentId: undefined, decline: undefined, draft: {}, ...ids() }),
@@ -135,11 +144,25 @@ const callState: StateCreator<CallState, [['zustand/persist', unknown]]> = (set,
   newAttempt: () => set({ paymentId: undefined, decline: undefined, ...ids() }),
   declined: (failure) => set({ paymentId: undefined, decline: failure, ...ids() }),
   locked: () => set((state) => ({ draft: { ...state.draft, amount: undefined, note: undefined } })),
-  reset: () => set({ reservationId: undefined, paymentId: undefined, decline: undefined, draft: {}, cards: {}, attempts: {}, ...ids() }),
+  reset: () =>
+    set({
+      reservationId: undefined,
+      paymentId: undefined,
+      decline: undefined,
+      draft: {},
+      cards: {},
+      attempts: {},
+      ...ids(),
+    }),
 });
 
 // sessionStorage: one per window and gone with it; it survives a reload and a renderer crash (Chromium keeps it in the
 // browser process), not a restart of the app. What forgets the call (reset: a sign-out, another operator) empties it there too.
 export const useCall = create<CallState>()(
-  persist(callState, { name: CALL_STORAGE_KEY, version: 1, storage: createJSONStorage(() => sessionStorage), partialize: kept }),
+  persist(callState, {
+    name: CALL_STORAGE_KEY,
+    version: 1,
+    storage: createJSONStorage(() => sessionStorage),
+    partialize: kept,
+  }),
 );

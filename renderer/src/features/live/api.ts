@@ -49,7 +49,13 @@ function sendWatch(): void {
   retryTimer = undefined;
   const reservations = [...watching.reservations.keys()].slice(0, 20);
   const wanted = watchesSomething();
-  sending = unwrap(bridge().live.watch({ queue: watching.queue > 0, reservations, ...(watching.requests > 0 ? { requests: true } : {}) }))
+  sending = unwrap(
+    bridge().live.watch({
+      queue: watching.queue > 0,
+      reservations,
+      ...(watching.requests > 0 ? { requests: true } : {}),
+    }),
+  )
     .then(({ state }) => {
       useLiveStore.setState({ state });
       const missed = retries > 0;
@@ -98,7 +104,8 @@ export function useLiveWatch(watch: { queue?: boolean; requests?: boolean; reser
     if (!queue && !requests && reservation === undefined) return;
     if (queue) watching.queue += 1;
     if (requests) watching.requests += 1;
-    if (reservation !== undefined) watching.reservations.set(reservation, (watching.reservations.get(reservation) ?? 0) + 1);
+    if (reservation !== undefined)
+      watching.reservations.set(reservation, (watching.reservations.get(reservation) ?? 0) + 1);
     sendWatch();
     return () => {
       if (queue) watching.queue -= 1;
@@ -114,7 +121,9 @@ export function useLiveWatch(watch: { queue?: boolean; requests?: boolean; reser
 }
 
 /** Runs `handler` on each of main's `event` while mounted (the handler's latest version). */
-export function useLiveEvent<E extends Extract<EventName, 'refunds:changed' | 'refunds:outcome' | 'reservations:changed' | 'live:resync'>>(event: E, handler: (payload: EventPayload<E>) => void): void {
+export function useLiveEvent<
+  E extends Extract<EventName, 'refunds:changed' | 'refunds:outcome' | 'reservations:changed' | 'live:resync'>,
+>(event: E, handler: (payload: EventPayload<E>) => void): void {
   const onEvent = useEffectEvent(handler);
   useEffect(() => {
     if (!hasBridge) return;
@@ -147,7 +156,10 @@ export type RefundOutcome = EventPayload<'refunds:outcome'>;
  * them while mounted), one per request (its latest word: approved, then made), until the operator dismisses it. Those of
  * another operator who asked at this desk are not theirs to see.
  */
-export function useRefundOutcomes(operatorId: string): { outcomes: RefundOutcome[]; dismiss: (requestId: string) => void } {
+export function useRefundOutcomes(operatorId: string): {
+  outcomes: RefundOutcome[];
+  dismiss: (requestId: string) => void;
+} {
   const [outcomes, setOutcomes] = useState<RefundOutcome[]>([]);
   useLiveWatch({ requests: true });
   useLiveEvent('refunds:outcome', (outcome) => {
@@ -160,7 +172,10 @@ export function useRefundOutcomes(operatorId: string): { outcomes: RefundOutcome
       return now.map((o, i) => (i === known ? outcome : o));
     });
   });
-  const dismiss = useCallback((requestId: string) => setOutcomes((now) => now.filter((o) => o.requestId !== requestId)), []);
+  const dismiss = useCallback(
+    (requestId: string) => setOutcomes((now) => now.filter((o) => o.requestId !== requestId)),
+    [],
+  );
   return { outcomes, dismiss };
 }
 

@@ -2,7 +2,14 @@
 // tokenization, the charge, "Check again", the MSI confirmation and amount update, the 3DS link with its delivery, and
 // "Abandon and use another card".
 // The hooks own the operation ids (kept in the call's store), what each answer marks stale, and the event subscriptions.
-import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import type { EventPayload, Input, Output } from '../../../../shared/ipc';
 import type { MethodView, PaymentView } from '../../../../shared/ipc/views';
@@ -82,7 +89,14 @@ export function useLateSuccesses(): { alerts: LateSuccess[]; dismiss: (paymentId
   useEffect(() => {
     if (!hasBridge) return;
     const add = (found: readonly LateSuccess[]): void =>
-      setAlerts((now) => [...now, ...found.filter((alert, i) => !now.some((a) => a.paymentId === alert.paymentId) && found.findIndex((f) => f.paymentId === alert.paymentId) === i)]);
+      setAlerts((now) => [
+        ...now,
+        ...found.filter(
+          (alert, i) =>
+            !now.some((a) => a.paymentId === alert.paymentId) &&
+            found.findIndex((f) => f.paymentId === alert.paymentId) === i,
+        ),
+      ]);
     const stop = bridge().events.on('payments:lateSuccess', (alert) => add([alert]));
     void unwrap(bridge().payments.lateSuccesses({})).then(
       ({ alerts: pending }) => add(pending),
@@ -90,7 +104,10 @@ export function useLateSuccesses(): { alerts: LateSuccess[]; dismiss: (paymentId
     );
     return stop;
   }, []);
-  const dismiss = useCallback((paymentId: string) => setAlerts((now) => now.filter((a) => a.paymentId !== paymentId)), []);
+  const dismiss = useCallback(
+    (paymentId: string) => setAlerts((now) => now.filter((a) => a.paymentId !== paymentId)),
+    [],
+  );
   return { alerts, dismiss };
 }
 
@@ -104,7 +121,9 @@ export function protectCardData(active: boolean): void {
  * tokenization is never sent again). A plain function, not a useMutation: react-query keeps a mutation's variables in its
  * cache and in the caller's state, and the card must be kept nowhere (the card form drops it as soon as it is sent).
  */
-export function useTokenize(reservation: Pick<ReservationView, 'confirmationNumber' | 'guestEmail'>): (card: CardInput) => Promise<MethodView> {
+export function useTokenize(
+  reservation: Pick<ReservationView, 'confirmationNumber' | 'guestEmail'>,
+): (card: CardInput) => Promise<MethodView> {
   const { confirmationNumber, guestEmail } = reservation;
   return useCallback(
     async (card: CardInput) => {
@@ -140,7 +159,9 @@ export function usePay(reservationId: string): UseMutationResult<PaymentView, Er
   return useMutation({
     mutationFn: async (variables: PayVariables) => {
       try {
-        return await unwrap(bridge().payments.pay({ operationId: useCall.getState().payOperationId, ...variables, reservationId }));
+        return await unwrap(
+          bridge().payments.pay({ operationId: useCall.getState().payOperationId, ...variables, reservationId }),
+        );
       } catch (error) {
         if (!isRetryable(error)) useCall.getState().payRefused();
         throw error;
@@ -161,11 +182,19 @@ export const recoveredKeys = { mine: ['payments', 'recovered'] as const };
 
 /** What main completed after a restart that the signed-in operator has not acknowledged: read at sign-in and unlock. */
 export function useRecovered(): UseQueryResult<Output<'payments:recovered'>['notices']> {
-  return useQuery({ queryKey: recoveredKeys.mine, queryFn: async () => (await unwrap(bridge().payments.recovered({}))).notices, staleTime: 0 });
+  return useQuery({
+    queryKey: recoveredKeys.mine,
+    queryFn: async () => (await unwrap(bridge().payments.recovered({}))).notices,
+    staleTime: 0,
+  });
 }
 
 /** The operator has read these notices: they are not shown again, and the reservations' overviews are read again. */
-export function useAcknowledgeRecovered(): UseMutationResult<Output<'payments:acknowledgeRecovered'>, Error, { noticeIds: string[] }> {
+export function useAcknowledgeRecovered(): UseMutationResult<
+  Output<'payments:acknowledgeRecovered'>,
+  Error,
+  { noticeIds: string[] }
+> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (variables: { noticeIds: string[] }) => unwrap(bridge().payments.acknowledgeRecovered(variables)),
@@ -187,7 +216,9 @@ export function useAbandon(reservationId: string): UseMutationResult<PaymentView
     mutationFn: ({ paymentId }: { paymentId: string }) => unwrap(bridge().payments.abandon({ paymentId })),
     onSuccess: (payment) => {
       queryClient.setQueryData<Output<'reservations:overview'>>(callKeys.overview(reservationId), (overview) =>
-        overview === undefined ? undefined : { ...overview, inProgress: overview.inProgress?.filter((live) => live.paymentId !== payment.id) },
+        overview === undefined
+          ? undefined
+          : { ...overview, inProgress: overview.inProgress?.filter((live) => live.paymentId !== payment.id) },
       );
       storePayment(queryClient, payment);
       if (useCall.getState().paymentId === payment.id) useCall.getState().newAttempt();
@@ -196,7 +227,9 @@ export function useAbandon(reservationId: string): UseMutationResult<PaymentView
 }
 
 /** An attempt whose answer never came, sent again by main with its own key (never a new payment). */
-export function useCheckAgain(reservationId: string): UseMutationResult<Output<'payments:checkAgain'>, Error, { operationId: string }> {
+export function useCheckAgain(
+  reservationId: string,
+): UseMutationResult<Output<'payments:checkAgain'>, Error, { operationId: string }> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (variables: { operationId: string }) => unwrap(bridge().payments.checkAgain(variables)),
@@ -213,7 +246,9 @@ export function useCheckAgain(reservationId: string): UseMutationResult<Output<'
 }
 
 /** A supervisor's word on an attempt never answered in the service's window: the reservation's overview is read again. */
-export function useResolveAttempt(reservationId: string): UseMutationResult<Output<'payments:resolveAttempt'>, Error, Input<'payments:resolveAttempt'>> {
+export function useResolveAttempt(
+  reservationId: string,
+): UseMutationResult<Output<'payments:resolveAttempt'>, Error, Input<'payments:resolveAttempt'>> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (variables: Input<'payments:resolveAttempt'>) => unwrap(bridge().payments.resolveAttempt(variables)),
@@ -235,10 +270,13 @@ export function useConfirmPlan(paymentId: string): UseMutationResult<PaymentView
 }
 
 /** MSI: a new amount before confirmation (the plans offered may change). */
-export function useUpdateAmount(paymentId: string): UseMutationResult<PaymentView, Error, Omit<Input<'payments:updateAmount'>, 'paymentId'>> {
+export function useUpdateAmount(
+  paymentId: string,
+): UseMutationResult<PaymentView, Error, Omit<Input<'payments:updateAmount'>, 'paymentId'>> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (variables: Omit<Input<'payments:updateAmount'>, 'paymentId'>) => unwrap(bridge().payments.updateAmount({ paymentId, ...variables })),
+    mutationFn: (variables: Omit<Input<'payments:updateAmount'>, 'paymentId'>) =>
+      unwrap(bridge().payments.updateAmount({ paymentId, ...variables })),
     onSuccess: (payment) => storePayment(queryClient, payment),
   });
 }
@@ -246,7 +284,9 @@ export function useUpdateAmount(paymentId: string): UseMutationResult<PaymentVie
 export type SendLinkVariables = Omit<Input<'messaging:sendLink'>, 'paymentId'>;
 
 /** The 3DS link to the guest's own device; main may ask to confirm a quick re-send (`confirm_resend`). */
-export function useSendLink(paymentId: string): UseMutationResult<Output<'messaging:sendLink'>, Error, SendLinkVariables> {
+export function useSendLink(
+  paymentId: string,
+): UseMutationResult<Output<'messaging:sendLink'>, Error, SendLinkVariables> {
   return useMutation({
     mutationFn: (variables: SendLinkVariables) => unwrap(bridge().messaging.sendLink({ paymentId, ...variables })),
   });
@@ -267,8 +307,11 @@ export function useDeliveryUpdates(paymentId: string, onUpdate: (update: Deliver
 export type SendReceiptVariables = Omit<Input<'messaging:sendReceipt'>, 'paymentId'>;
 
 /** A succeeded payment's receipt to the guest (SMS or e-mail, in the guest's language); main answers its first status. */
-export function useSendReceipt(paymentId: string): UseMutationResult<Output<'messaging:sendReceipt'>, Error, SendReceiptVariables> {
+export function useSendReceipt(
+  paymentId: string,
+): UseMutationResult<Output<'messaging:sendReceipt'>, Error, SendReceiptVariables> {
   return useMutation({
-    mutationFn: (variables: SendReceiptVariables) => unwrap(bridge().messaging.sendReceipt({ paymentId, ...variables })),
+    mutationFn: (variables: SendReceiptVariables) =>
+      unwrap(bridge().messaging.sendReceipt({ paymentId, ...variables })),
   });
 }

@@ -8,7 +8,9 @@ export const STEPS = ['queued', 'sent', 'delivered'] as const;
 
 /** A newer word about the same message replaces an older one, never the other way round. */
 export function newer(current: DeliveryResult | undefined, next: DeliveryResult): boolean {
-  return current === undefined || (current.final ? next.final && next.at >= current.at : next.final || next.at >= current.at);
+  return (
+    current === undefined || (current.final ? next.final && next.at >= current.at : next.final || next.at >= current.at)
+  );
 }
 
 export function statusLine(result: DeliveryResult, { t, dateTime }: I18n): string {
@@ -19,7 +21,11 @@ export function statusLine(result: DeliveryResult, { t, dateTime }: I18n): strin
       return t('link.status.queued', vars);
     case 'sent':
       // E-mail ends at "accepted by the mail server"; a text ends there only when the phone never confirmed it.
-      return result.channel === 'email' ? t('link.sent', vars) : result.final ? t('link.status.sentUnconfirmed', vars) : t('link.status.sent', vars);
+      return result.channel === 'email'
+        ? t('link.sent', vars)
+        : result.final
+          ? t('link.status.sentUnconfirmed', vars)
+          : t('link.status.sent', vars);
     case 'delivered':
       return t('link.status.delivered', vars);
     case 'read':
@@ -27,7 +33,8 @@ export function statusLine(result: DeliveryResult, { t, dateTime }: I18n): strin
     case 'unknown':
       return t('link.status.unknown', { to: result.to });
     case 'failed':
-      return result.attempts === 0 ? t('link.failed', { to: result.to }) : t('link.status.undelivered', { to: result.to });
+      return result.attempts === 0
+        ? t('link.failed', { to: result.to })
+        : t('link.status.undelivered', { to: result.to });
   }
 }
-

@@ -2,7 +2,12 @@
 // time of day of a charge, and the short reference the agent reads to the guest.
 import type { Language } from '../../../../shared/language';
 import { formatClock } from '../../i18n/format';
-import type { LivePaymentView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../shared/ipc/views';
+import type {
+  LivePaymentView,
+  PaymentView,
+  PendingPaymentView,
+  ReservationBalance,
+} from '../../../../shared/ipc/views';
 
 /** Whole seconds from `sinceIso` to `now` (never below zero: the service's clock may run ahead of the desk's). */
 export function secondsSince(sinceIso: string, now: number): number {
@@ -37,7 +42,10 @@ export function owedCents(
     .filter((live) => live.currency === balance.currency)
     .filter((live) => {
       const payment = known(live.paymentId);
-      return payment !== undefined && (UNPAID.has(payment.status) || (payment.abandonedAt !== undefined && payment.status !== 'succeeded'));
+      return (
+        payment !== undefined &&
+        (UNPAID.has(payment.status) || (payment.abandonedAt !== undefined && payment.status !== 'succeeded'))
+      );
     })
     .reduce((sum, live) => sum + live.amountCents, 0);
   // Never more than the source's balance and what refunds made owed again; nothing once a cancellation closed the booking.
@@ -48,7 +56,10 @@ export function owedCents(
  * The payment in progress the live panel takes up: the first one main lists that is not, as far as this desk already
  * knows, finished or abandoned (the overview may lag a moment behind the payment's own last word).
  */
-export function livePaymentOf(inProgress: readonly LivePaymentView[], known: (id: string) => PaymentView | undefined): LivePaymentView | undefined {
+export function livePaymentOf(
+  inProgress: readonly LivePaymentView[],
+  known: (id: string) => PaymentView | undefined,
+): LivePaymentView | undefined {
   return inProgress.find((live) => {
     const payment = known(live.paymentId);
     return payment === undefined || (!FINISHED.has(payment.status) && payment.abandonedAt === undefined);
@@ -66,8 +77,12 @@ export function inProgressCents(
   pending: readonly PendingPaymentView[] = [],
 ): number {
   if (balance === undefined) return 0;
-  const live = inProgress.filter((payment) => payment.currency === balance.currency).reduce((sum, payment) => sum + payment.amountCents, 0);
-  const unanswered = pending.filter((attempt) => attempt.state === 'unanswered' && attempt.currency === balance.currency).reduce((sum, attempt) => sum + attempt.amountCents, 0);
+  const live = inProgress
+    .filter((payment) => payment.currency === balance.currency)
+    .reduce((sum, payment) => sum + payment.amountCents, 0);
+  const unanswered = pending
+    .filter((attempt) => attempt.state === 'unanswered' && attempt.currency === balance.currency)
+    .reduce((sum, attempt) => sum + attempt.amountCents, 0);
   return live + unanswered;
 }
 

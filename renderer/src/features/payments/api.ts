@@ -13,7 +13,9 @@ export const paymentsKeys = {
 };
 
 /** The journal's payments matching a supervisor's search (undefined: no search yet); read again when any payment changes. */
-export function usePaymentSearch(query: PaymentQuery | undefined): UseQueryResult<Output<'payments:search'>['payments']> {
+export function usePaymentSearch(
+  query: PaymentQuery | undefined,
+): UseQueryResult<Output<'payments:search'>['payments']> {
   return useQuery({
     queryKey: paymentsKeys.search(query ?? {}),
     queryFn: async () => (await unwrap(bridge().payments.search(query ?? {}))).payments,

@@ -2,7 +2,13 @@
 // later from the approvals queue), the queue, a payment's requests and the roles' limits. The hooks own the attempt ids
 // (one per attempt, kept in the call's store until main answers it), what each answer marks stale, and the payment
 // follow-up (main watches the refunded payment and pushes its changes).
-import { useMutation, useQuery, useQueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';
@@ -68,7 +74,8 @@ export function useRefundQueue(status: 'pending' | 'all'): UseQueryResult<Refund
  */
 export function useRequestsFor(paymentId: string | undefined): UseQueryResult<RefundRequestView[]> {
   const queryClient = useQueryClient();
-  const readAgain = (): void => void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId ?? '') });
+  const readAgain = (): void =>
+    void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId ?? '') });
   useLiveEvent('refunds:changed', (change) => {
     if (change.paymentId === paymentId) readAgain();
   });
@@ -84,7 +91,11 @@ export function useRequestsFor(paymentId: string | undefined): UseQueryResult<Re
 
 /** The refund caps of each role and currency (the form's hint). */
 export function useRefundLimits(): UseQueryResult<RefundLimitView[]> {
-  return useQuery({ queryKey: refundKeys.limits, queryFn: async () => (await unwrap(bridge().refunds.limits({}))).limits, staleTime: 60_000 });
+  return useQuery({
+    queryKey: refundKeys.limits,
+    queryFn: async () => (await unwrap(bridge().refunds.limits({}))).limits,
+    staleTime: 60_000,
+  });
 }
 
 /** A refund as the forms send it: `amountCents` undefined for all that is left. */
@@ -109,14 +120,17 @@ async function attempt<T>(slot: string, send: (id: string) => Promise<T>): Promi
   }
 }
 
-const amountOf = (amountCents: number | undefined): { amountCents?: number } => (amountCents === undefined ? {} : { amountCents });
+const amountOf = (amountCents: number | undefined): { amountCents?: number } =>
+  amountCents === undefined ? {} : { amountCents };
 
 /**
  * The payment's refunds on screen (the payment as main last reported it, which the refund forms and the queue show):
  * a new refund names them as shown, and main refuses it while a refund made is not among them.
  */
 function shownRefunds(queryClient: ReturnType<typeof useQueryClient>, paymentId: string): string[] {
-  return (queryClient.getQueryData<PaymentView>(paymentKeys.detail(paymentId))?.refunds ?? []).map((refund) => refund.id);
+  return (queryClient.getQueryData<PaymentView>(paymentKeys.detail(paymentId))?.refunds ?? []).map(
+    (refund) => refund.id,
+  );
 }
 
 /** A refund the operator confirmed: `expectedAmountCents` is the amount the confirmation named (main refuses another). */
@@ -129,7 +143,14 @@ export function useRefund(paymentId: string): UseMutationResult<PaymentView, Err
     mutationFn: ({ reason, amountCents, expectedAmountCents }: ConfirmedRefund) =>
       attempt(`refund:${paymentId}`, (operationId) =>
         unwrap(
-          bridge().refunds.create({ operationId, paymentId, reason, ...amountOf(amountCents), expectedAmountCents, acknowledgedRefundIds: shownRefunds(queryClient, paymentId) }),
+          bridge().refunds.create({
+            operationId,
+            paymentId,
+            reason,
+            ...amountOf(amountCents),
+            expectedAmountCents,
+            acknowledgedRefundIds: shownRefunds(queryClient, paymentId),
+          }),
         ),
       ),
     onSuccess: (payment) => {
@@ -140,12 +161,22 @@ export function useRefund(paymentId: string): UseMutationResult<PaymentView, Err
 }
 
 /** The agent's request for a refund, for a supervisor to approve. */
-export function useRequestRefund(paymentId: string): UseMutationResult<RefundRequestView, Error, RefundVariables & { note: string | undefined }> {
+export function useRequestRefund(
+  paymentId: string,
+): UseMutationResult<RefundRequestView, Error, RefundVariables & { note: string | undefined }> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ reason, amountCents, note }: RefundVariables & { note: string | undefined }) =>
       attempt(`request:${paymentId}`, (requestId) =>
-        unwrap(bridge().refunds.request({ requestId, paymentId, reason, ...amountOf(amountCents), ...(note === undefined ? {} : { note }) })),
+        unwrap(
+          bridge().refunds.request({
+            requestId,
+            paymentId,
+            reason,
+            ...amountOf(amountCents),
+            ...(note === undefined ? {} : { note }),
+          }),
+        ),
       ),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId) });
@@ -176,7 +207,14 @@ export function useOverrideRefund(
   const decided = useDecided();
   return useMutation({
     mutationFn: ({ approverId, approverPassword }: { approverId: string; approverPassword: Secret }) =>
-      unwrap(bridge().refunds.override({ requestId, approverId, approverPassword: approverPassword.take(), acknowledgedRefundIds: shownRefunds(queryClient, paymentId) })),
+      unwrap(
+        bridge().refunds.override({
+          requestId,
+          approverId,
+          approverPassword: approverPassword.take(),
+          acknowledgedRefundIds: shownRefunds(queryClient, paymentId),
+        }),
+      ),
     onSuccess: decided,
   });
 }
@@ -192,8 +230,13 @@ export function useApproveRequest(
   const decided = useDecided();
   return useMutation({
     mutationKey: refundKeys.decision,
-    mutationFn: ({ expectedAmountCents, acknowledgedRefundIds }: { expectedAmountCents: number; acknowledgedRefundIds: string[] }) =>
-      unwrap(bridge().refunds.approve({ requestId: request.id, acknowledgedRefundIds, expectedAmountCents })),
+    mutationFn: ({
+      expectedAmountCents,
+      acknowledgedRefundIds,
+    }: {
+      expectedAmountCents: number;
+      acknowledgedRefundIds: string[];
+    }) => unwrap(bridge().refunds.approve({ requestId: request.id, acknowledgedRefundIds, expectedAmountCents })),
     onSuccess: (answer) => {
       decided(answer);
       void queryClient.invalidateQueries({ queryKey: refundKeys.requests });
@@ -206,7 +249,9 @@ export function useApproveRequest(
 }
 
 /** The queue: a supervisor rejects a request, with a note for the agent. */
-export function useRejectRequest(requestId: string): UseMutationResult<Output<'refunds:reject'>, Error, { note: string }> {
+export function useRejectRequest(
+  requestId: string,
+): UseMutationResult<Output<'refunds:reject'>, Error, { note: string }> {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: refundKeys.decision,

@@ -33,7 +33,9 @@ export function checkDraft(draft: RefundDraft, refundableCents: number): DraftCh
   } else if (refundableCents <= 0) {
     amountProblem = 'refund.overLeft';
   }
-  const reasonProblem = draft.reason !== '' && isRefundReason(draft.reason) ? undefined : ('refund.reason.missing' as const);
-  if (amountProblem !== undefined || reasonProblem !== undefined) return { ok: false, amount: amountProblem, reason: reasonProblem };
+  const reasonProblem =
+    draft.reason !== '' && isRefundReason(draft.reason) ? undefined : ('refund.reason.missing' as const);
+  if (amountProblem !== undefined || reasonProblem !== undefined)
+    return { ok: false, amount: amountProblem, reason: reasonProblem };
   return { ok: true, amountCents, reason: draft.reason as RefundReason };
 }

@@ -6,6 +6,9 @@ export { REFUND_REASONS };
 export type { RefundReason };
 
 export const reasonKey = (reason: string): PlainKey | undefined =>
-  (REFUND_REASONS as readonly string[]).includes(reason) ? (`refund.reason.${reason as RefundReason}` as const) : undefined;
+  (REFUND_REASONS as readonly string[]).includes(reason)
+    ? (`refund.reason.${reason as RefundReason}` as const)
+    : undefined;
 
-export const isRefundReason = (value: string): value is RefundReason => (REFUND_REASONS as readonly string[]).includes(value);
+export const isRefundReason = (value: string): value is RefundReason =>
+  (REFUND_REASONS as readonly string[]).includes(value);

@@ -8,5 +8,10 @@ export const reportKeys = {
 };
 
 export function useEndOfDay(date: string | undefined): UseQueryResult<EndOfDayReport> {
-  return useQuery({ queryKey: reportKeys.endOfDay(date ?? ''), queryFn: () => unwrap(bridge().reports.endOfDay({ date: date ?? '' })), enabled: date !== undefined, staleTime: 0 });
+  return useQuery({
+    queryKey: reportKeys.endOfDay(date ?? ''),
+    queryFn: () => unwrap(bridge().reports.endOfDay({ date: date ?? '' })),
+    enabled: date !== undefined,
+    staleTime: 0,
+  });
 }

@@ -15,7 +15,13 @@ export function hourSeries(volumes: readonly HourVolume[]): HourSeries[] {
   for (const volume of volumes) {
     let series = byCurrency.get(volume.currency);
     if (!series) {
-      series = { currency: volume.currency, hours: Array.from({ length: 24 }, (_, hour) => ({ hour, payments: 0, total: 0 })), payments: 0, total: 0, busiest: undefined };
+      series = {
+        currency: volume.currency,
+        hours: Array.from({ length: 24 }, (_, hour) => ({ hour, payments: 0, total: 0 })),
+        payments: 0,
+        total: 0,
+        busiest: undefined,
+      };
       byCurrency.set(volume.currency, series);
     }
     const slot = series.hours[volume.hour];
@@ -27,7 +33,8 @@ export function hourSeries(volumes: readonly HourVolume[]): HourSeries[] {
   }
   for (const series of byCurrency.values()) {
     let best: number | undefined;
-    for (const slot of series.hours) if (slot.total > 0 && (best === undefined || slot.total > (series.hours[best]?.total ?? 0))) best = slot.hour;
+    for (const slot of series.hours)
+      if (slot.total > 0 && (best === undefined || slot.total > (series.hours[best]?.total ?? 0))) best = slot.hour;
     series.busiest = best;
   }
   return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));

@@ -49,7 +49,13 @@ export interface Credentials {
 export function useSignIn(): UseMutationResult<OperatorView, Error, Credentials & { endSessionElsewhere?: boolean }> {
   return useMutation({
     mutationFn: ({ id, password, endSessionElsewhere }: Credentials & { endSessionElsewhere?: boolean }) =>
-      unwrap(bridge().session.signIn({ id, password: password.take(), ...(endSessionElsewhere === true ? { endSessionElsewhere } : {}) })),
+      unwrap(
+        bridge().session.signIn({
+          id,
+          password: password.take(),
+          ...(endSessionElsewhere === true ? { endSessionElsewhere } : {}),
+        }),
+      ),
   });
 }
 

@@ -4,7 +4,11 @@
 export const ACTIVITY_INTERVAL_MS = 30_000;
 
 /** Calls `report` for the first activity, then at most once per interval; answers the function the listeners call. */
-export function throttledActivity(report: () => void, now: () => number, intervalMs = ACTIVITY_INTERVAL_MS): () => void {
+export function throttledActivity(
+  report: () => void,
+  now: () => number,
+  intervalMs = ACTIVITY_INTERVAL_MS,
+): () => void {
   let last = Number.NEGATIVE_INFINITY;
   return () => {
     const at = now();

@@ -1,6 +1,12 @@
 // Updates through the bridge: main's update status (kept current by its events, asked again when a payment changes and,
 // while a ready update waits for a payment, every 15 s) and the restart that installs it.
-import { useMutation, useQuery, useQueryClient, type UseMutationResult, type UseQueryResult } from '@tanstack/react-query';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseMutationResult,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Output, UpdateStatus } from '../../../../shared/ipc';
 import { bridge, hasBridge, unwrap } from '../../bridge/client';
@@ -12,16 +18,22 @@ export const updateKeys = {
   status: ['updates', 'status'] as const,
 };
 
-const blocked = (status: UpdateStatus | undefined): boolean => status?.state === 'ready' && status.blockedBy === 'payment_in_progress';
+const blocked = (status: UpdateStatus | undefined): boolean =>
+  status?.state === 'ready' && status.blockedBy === 'payment_in_progress';
 
 /** The update status; undefined while main has not said (the banner is a courtesy: a failed ask leaves it as it was). */
 export function useUpdateStatus(): UseQueryResult<UpdateStatus> {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!hasBridge) return;
-    const offChanged = bridge().events.on('updates:changed', (next) => queryClient.setQueryData(updateKeys.status, next));
+    const offChanged = bridge().events.on('updates:changed', (next) =>
+      queryClient.setQueryData(updateKeys.status, next),
+    );
     // A payment reaching its result can unblock a ready update.
-    const offPayments = bridge().events.on('payments:changed', () => void queryClient.invalidateQueries({ queryKey: updateKeys.status }));
+    const offPayments = bridge().events.on(
+      'payments:changed',
+      () => void queryClient.invalidateQueries({ queryKey: updateKeys.status }),
+    );
     return () => {
       offChanged();
       offPayments();

@@ -28,7 +28,10 @@ export const notesStore: StoreDefinition = {
       },
       '0002_pinned': {
         up: async (db: Kysely<unknown>) => {
-          await db.schema.alterTable('notes').addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema
+            .alterTable('notes')
+            .addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
         },
       },
     },
@@ -50,7 +53,10 @@ export const notesStore: StoreDefinition = {
       },
       '0002_pinned': {
         up: async (db: Kysely<unknown>) => {
-          await db.schema.alterTable('notes').addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema
+            .alterTable('notes')
+            .addColumn('pinned', 'integer', (c) => c.notNull().defaultTo(0))
+            .execute();
         },
       },
     },

@@ -26,11 +26,31 @@ describe('import problems in the desk’s language', () => {
     expect(issueText({ code: 'too_many_rows', params: { rows: 20_001, max: 20_000 }, message: '' }, 'en-US')).toBe(
       'The file has 20,001 reservations; at most 20,000 can be imported at once. Split it into smaller files.',
     );
-    expect(issueText({ code: 'cell_count', line: 4, params: { cells: 8, columns: 9 }, message: '' }, 'en-US')).toMatch(/^This line has 8 cells but the header has 9 columns\./);
-    expect(issueText({ code: 'duplicate_confirmation', line: 5, column: 'confirmation_number', params: { firstLine: 2 }, message: '' }, 'es-MX')).toBe(
+    expect(issueText({ code: 'cell_count', line: 4, params: { cells: 8, columns: 9 }, message: '' }, 'en-US')).toMatch(
+      /^This line has 8 cells but the header has 9 columns\./,
+    );
+    expect(
+      issueText(
+        {
+          code: 'duplicate_confirmation',
+          line: 5,
+          column: 'confirmation_number',
+          params: { firstLine: 2 },
+          message: '',
+        },
+        'es-MX',
+      ),
+    ).toBe(
       'Este número de confirmación ya está en la línea 2: cada reservación puede aparecer solo una vez en un archivo.',
     );
-    expect(issueText({ code: 'invalid_value', column: 'currency', message: 'Invalid option: expected one of "mxn"|"usd"' }, 'es-MX')).toBe('La moneda debe ser mxn o usd.');
-    expect(issueText({ code: 'missing_column', column: 'currency', message: '' }, 'es-MX')).toBe('La fila de encabezado no tiene la columna "currency", que toda reservación necesita.');
+    expect(
+      issueText(
+        { code: 'invalid_value', column: 'currency', message: 'Invalid option: expected one of "mxn"|"usd"' },
+        'es-MX',
+      ),
+    ).toBe('La moneda debe ser mxn o usd.');
+    expect(issueText({ code: 'missing_column', column: 'currency', message: '' }, 'es-MX')).toBe(
+      'La fila de encabezado no tiene la columna "currency", que toda reservación necesita.',
+    );
   });
 });

@@ -59,7 +59,16 @@ describe('the call over a reload of the page', () => {
     store.reset();
     store.openReservation('CUN-6B3D8F');
     useCall.getState().cardKeyed('pm_1', { brand: 'visa', last4: '4242' });
-    useCall.getState().editDraft({ amount: '1,199.99', note: 'Depósito de la suite', currency: 'mxn', msi: true, channel: 'sms', guestLanguage: 'en-US' });
+    useCall
+      .getState()
+      .editDraft({
+        amount: '1,199.99',
+        note: 'Depósito de la suite',
+        currency: 'mxn',
+        msi: true,
+        channel: 'sms',
+        guestLanguage: 'en-US',
+      });
     useCall.getState().paymentStarted('pay_0123456789abcdef0123456789abcdef');
     const refundAttempt = useCall.getState().attemptId('refund:pay_1');
     const before = useCall.getState();
@@ -85,7 +94,8 @@ describe('the call over a reload of the page', () => {
     const stored = sessionStorage.getItem(CALL_STORAGE_KEY) ?? '';
     expect(stored).toContain('SJD-4X6Y9Z');
     expect(stored).toContain('card_declined');
-    for (const typed of ['987.65', 'Nota para el folio', 'Declined by issuer', '4000']) expect(stored).not.toContain(typed);
+    for (const typed of ['987.65', 'Nota para el folio', 'Declined by issuer', '4000'])
+      expect(stored).not.toContain(typed);
   });
 
   it('a reset (sign-out, another operator) empties it: a reload brings back no call', async () => {

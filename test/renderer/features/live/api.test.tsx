@@ -9,7 +9,9 @@ import { installFakeMain } from '../../support/bridge';
 import { renderIn } from '../../support/render';
 
 const main = installFakeMain();
-const { useLiveEvent, useLiveStatus, useLiveWatch, useLiveStore, WATCH_RETRY_MS } = await import('../../../../renderer/src/features/live/api');
+const { useLiveEvent, useLiveStatus, useLiveWatch, useLiveStore, WATCH_RETRY_MS } = await import(
+  '../../../../renderer/src/features/live/api'
+);
 
 function Watcher(): JSX.Element {
   useLiveWatch({ queue: true });
@@ -34,7 +36,9 @@ describe('live feed hooks', () => {
   it('a watch refused while the center is down says "reconnecting", is sent again until main takes it, then the screen reads again', async () => {
     main.reset();
     let centerUp = false;
-    main.answer('live:watch', () => (centerUp ? { state: 'live' } : { code: 'center_unavailable', message: 'The center cannot be reached' }));
+    main.answer('live:watch', () =>
+      centerUp ? { state: 'live' } : { code: 'center_unavailable', message: 'The center cannot be reached' },
+    );
     renderIn('es-MX', <Watcher />);
     await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
     expect(screen.getByText(/resyncs=0/)).toBeTruthy();
@@ -47,7 +51,9 @@ describe('live feed hooks', () => {
     const second = WATCH_RETRY_MS[1] ?? 0;
     await waitFor(() => expect(screen.getByText(/state=live/)).toBeTruthy(), { timeout: second * 1.5 + 1000 });
     expect(screen.getByText(/resyncs=1/)).toBeTruthy();
-    expect(watches().every((input) => JSON.stringify(input) === JSON.stringify({ queue: true, reservations: [] }))).toBe(true);
+    expect(
+      watches().every((input) => JSON.stringify(input) === JSON.stringify({ queue: true, reservations: [] })),
+    ).toBe(true);
     // Taken: no more watches are sent.
     const sentNow = watches().length;
     await act(() => new Promise((resolve) => setTimeout(resolve, first * 1.5)));
@@ -56,7 +62,9 @@ describe('live feed hooks', () => {
 
   it('a screen closed while its watch is being retried stops the retries', async () => {
     main.reset();
-    main.answer('live:watch', (input) => ((input as { queue: boolean }).queue ? { code: 'center_unavailable', message: 'down' } : { state: 'live' }));
+    main.answer('live:watch', (input) =>
+      (input as { queue: boolean }).queue ? { code: 'center_unavailable', message: 'down' } : { state: 'live' },
+    );
     const view = renderIn('en-US', <Watcher />);
     await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
     view.unmount();
@@ -79,10 +87,16 @@ describe('live feed hooks', () => {
   it('retries that end in a refusal for good put the feed back as it stood before them (no note left on screen)', async () => {
     main.reset();
     let calls = 0;
-    main.answer('live:watch', () => (++calls === 1 ? { code: 'center_unavailable', message: 'down' } : { code: 'forbidden_sender', message: 'This window may not use the app.' }));
+    main.answer('live:watch', () =>
+      ++calls === 1
+        ? { code: 'center_unavailable', message: 'down' }
+        : { code: 'forbidden_sender', message: 'This window may not use the app.' },
+    );
     renderIn('en-US', <Watcher />);
     await waitFor(() => expect(screen.getByText(/state=reconnecting/)).toBeTruthy());
-    await waitFor(() => expect(screen.getByText(/state=local/)).toBeTruthy(), { timeout: (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 1000 });
+    await waitFor(() => expect(screen.getByText(/state=local/)).toBeTruthy(), {
+      timeout: (WATCH_RETRY_MS[0] ?? 0) * 1.5 + 1000,
+    });
     expect(watches()).toHaveLength(2);
   });
 

@@ -21,23 +21,40 @@ const at = (seconds: number): string => new Date(Date.parse(base.at) + seconds *
 
 describe('a delivery in words', () => {
   it('queued → sent → delivered, and "sent" without a handset report once following has stopped', () => {
-    expect(statusLine({ ...base, status: 'queued' }, en)).toMatch(/^Queued for \+52 \*+5678 \(.+\): waiting for the phone company\.$/);
+    expect(statusLine({ ...base, status: 'queued' }, en)).toMatch(
+      /^Queued for \+52 \*+5678 \(.+\): waiting for the phone company\.$/,
+    );
     expect(statusLine({ ...base, status: 'sent' }, en)).toMatch(/waiting for the phone to confirm it\.$/);
-    expect(statusLine({ ...base, status: 'sent', final: true }, en)).toMatch(/the phone did not confirm delivery\. Ask the guest whether it arrived\.$/);
+    expect(statusLine({ ...base, status: 'sent', final: true }, en)).toMatch(
+      /the phone did not confirm delivery\. Ask the guest whether it arrived\.$/,
+    );
     expect(statusLine({ ...base, status: 'delivered', final: true }, en)).toMatch(/^Delivered to \+52 \*+5678 on /);
     expect(statusLine({ ...base, status: 'delivered', final: true }, es)).toMatch(/^Entregado a \+52 \*+5678 el /);
   });
 
   it('refused before anything was sent ("not sent") is told apart from a failure afterwards ("not delivered")', () => {
     const failure = { code: 'invalid_destination', message: 'x', retryable: false, actor: 'guest' } as const;
-    expect(statusLine({ ...base, status: 'failed', final: true, attempts: 0, failure }, en)).toBe('Not sent to +52 ******5678.');
-    expect(statusLine({ ...base, status: 'failed', final: true, failure: { ...failure, code: 'unreachable' } }, en)).toBe('Not delivered to +52 ******5678.');
-    expect(statusLine({ ...base, status: 'unknown', final: true, failure: { ...failure, code: 'unconfirmed', actor: 'desk' } }, es)).toBe('Pudo haberse enviado a +52 ******5678.');
+    expect(statusLine({ ...base, status: 'failed', final: true, attempts: 0, failure }, en)).toBe(
+      'Not sent to +52 ******5678.',
+    );
+    expect(
+      statusLine({ ...base, status: 'failed', final: true, failure: { ...failure, code: 'unreachable' } }, en),
+    ).toBe('Not delivered to +52 ******5678.');
+    expect(
+      statusLine(
+        { ...base, status: 'unknown', final: true, failure: { ...failure, code: 'unconfirmed', actor: 'desk' } },
+        es,
+      ),
+    ).toBe('Pudo haberse enviado a +52 ******5678.');
   });
 
   it('training and e-mail keep their own words', () => {
-    expect(statusLine({ ...base, status: 'sent', final: true, training: true, provider: 'training_outbox' }, en)).toMatch(/^Training: captured for/);
-    expect(statusLine({ ...base, status: 'sent', final: true, channel: 'email', to: 'g***@example.com' }, en)).toMatch(/^Sent to g\*\*\*@example\.com on /);
+    expect(
+      statusLine({ ...base, status: 'sent', final: true, training: true, provider: 'training_outbox' }, en),
+    ).toMatch(/^Training: captured for/);
+    expect(statusLine({ ...base, status: 'sent', final: true, channel: 'email', to: 'g***@example.com' }, en)).toMatch(
+      /^Sent to g\*\*\*@example\.com on /,
+    );
   });
 });
 

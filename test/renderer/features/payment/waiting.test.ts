@@ -3,7 +3,13 @@
 // payment in progress the panel takes up.
 import { describe, expect, it } from 'vitest';
 import type { LivePaymentView, PaymentView } from '../../../../shared/ipc/views';
-import { elapsedText, inProgressCents, livePaymentOf, owedCents, secondsSince } from '../../../../renderer/src/features/payment/waiting';
+import {
+  elapsedText,
+  inProgressCents,
+  livePaymentOf,
+  owedCents,
+  secondsSince,
+} from '../../../../renderer/src/features/payment/waiting';
 
 const live = (paymentId: string): LivePaymentView => ({
   paymentId,
@@ -30,15 +36,48 @@ describe('owedCents', () => {
   it('is main’s count when it has one, else the reservation’s own balance', () => {
     expect(owedCents({ balanceDueCents: 98000 }, undefined)).toBe(98000);
     expect(
-      owedCents({ balanceDueCents: 98000 }, { sourceBalanceCents: 98000, takenCents: 25000, refundedCents: 0, reopenedCents: 0, owedCents: 73000, overpaidCents: 0, closed: false, currency: 'usd', chargedToday: [] }),
+      owedCents(
+        { balanceDueCents: 98000 },
+        {
+          sourceBalanceCents: 98000,
+          takenCents: 25000,
+          refundedCents: 0,
+          reopenedCents: 0,
+          owedCents: 73000,
+          overpaidCents: 0,
+          closed: false,
+          currency: 'usd',
+          chargedToday: [],
+        },
+      ),
     ).toBe(73000);
   });
 
   it('gives back a payment main still counted in progress that this desk knows ended unpaid', () => {
-    const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: false, currency: 'usd', chargedToday: [] };
-    const known = (status: string, extra: Partial<PaymentView> = {}) => (): PaymentView => ({ status, ...extra }) as PaymentView;
+    const balance = {
+      sourceBalanceCents: 98000,
+      takenCents: 98000,
+      refundedCents: 0,
+      reopenedCents: 0,
+      owedCents: 0,
+      overpaidCents: 0,
+      closed: false,
+      currency: 'usd',
+      chargedToday: [],
+    };
+    const known =
+      (status: string, extra: Partial<PaymentView> = {}) =>
+      (): PaymentView =>
+        ({ status, ...extra }) as PaymentView;
     expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('failed'))).toBe(98000);
-    expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('requires_action', { abandonedAt: '2026-06-15T10:41:00Z' }))).toBe(98000);
+    expect(
+      owedCents(
+        { balanceDueCents: 98000 },
+        balance,
+        [live('pay_1')],
+        known('requires_action', { abandonedAt: '2026-06-15T10:41:00Z' }),
+      ),
+    ).toBe(98000);
     expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('succeeded'))).toBe(0);
     expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')], known('requires_action'))).toBe(0);
     expect(owedCents({ balanceDueCents: 98000 }, balance, [live('pay_1')])).toBe(0);
@@ -46,9 +85,26 @@ describe('owedCents', () => {
 
   it('fills nothing once a cancellation closed the booking, and at most what a fraudulent refund made owed again', () => {
     const known = () => ({ status: 'failed' }) as PaymentView;
-    const closed = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 98000, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: true, currency: 'usd', chargedToday: [] };
+    const closed = {
+      sourceBalanceCents: 98000,
+      takenCents: 98000,
+      refundedCents: 98000,
+      reopenedCents: 0,
+      owedCents: 0,
+      overpaidCents: 0,
+      closed: true,
+      currency: 'usd',
+      chargedToday: [],
+    };
     expect(owedCents({ balanceDueCents: 98000 }, closed, [live('pay_1')], known)).toBe(0);
-    const reopened = { ...closed, takenCents: 196000, refundedCents: 98000, reopenedCents: 98000, owedCents: 0, closed: false };
+    const reopened = {
+      ...closed,
+      takenCents: 196000,
+      refundedCents: 98000,
+      reopenedCents: 98000,
+      owedCents: 0,
+      closed: false,
+    };
     expect(owedCents({ balanceDueCents: 98000 }, reopened, [live('pay_1')], known)).toBe(98000);
   });
 });
@@ -61,17 +117,47 @@ describe('livePaymentOf', () => {
       ['pay_waiting', { status: 'requires_action' }],
     ]);
     const lookup = (id: string): PaymentView | undefined => known.get(id) as PaymentView | undefined;
-    expect(livePaymentOf([live('pay_done'), live('pay_left'), live('pay_waiting')], lookup)?.paymentId).toBe('pay_waiting');
+    expect(livePaymentOf([live('pay_done'), live('pay_left'), live('pay_waiting')], lookup)?.paymentId).toBe(
+      'pay_waiting',
+    );
     expect(livePaymentOf([live('pay_unread')], lookup)?.paymentId).toBe('pay_unread');
     expect(livePaymentOf([live('pay_done')], lookup)).toBeUndefined();
   });
 });
 
 describe('inProgressCents', () => {
-  const balance = { sourceBalanceCents: 98000, takenCents: 98000, refundedCents: 0, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: false, currency: 'usd', chargedToday: [] };
+  const balance = {
+    sourceBalanceCents: 98000,
+    takenCents: 98000,
+    refundedCents: 0,
+    reopenedCents: 0,
+    owedCents: 0,
+    overpaidCents: 0,
+    closed: false,
+    currency: 'usd',
+    chargedToday: [],
+  };
   it('adds the payments in progress and the unanswered attempts in the balance’s currency', () => {
-    const pending = { operationId: 'op', reservationId: 'CUN-6B3D8F', amountCents: 5000, currency: 'usd', installments: false, methodId: 'mth', startedAt: '2026-06-15T10:40:00Z', ageSeconds: 60 };
-    expect(inProgressCents(balance, [live('pay_a'), { ...live('pay_b'), currency: 'mxn' }], [{ ...pending, state: 'unanswered' }, { ...pending, state: 'reconcile' }])).toBe(103000);
+    const pending = {
+      operationId: 'op',
+      reservationId: 'CUN-6B3D8F',
+      amountCents: 5000,
+      currency: 'usd',
+      installments: false,
+      methodId: 'mth',
+      startedAt: '2026-06-15T10:40:00Z',
+      ageSeconds: 60,
+    };
+    expect(
+      inProgressCents(
+        balance,
+        [live('pay_a'), { ...live('pay_b'), currency: 'mxn' }],
+        [
+          { ...pending, state: 'unanswered' },
+          { ...pending, state: 'reconcile' },
+        ],
+      ),
+    ).toBe(103000);
   });
   it('is nothing without main’s balance or anything in progress', () => {
     expect(inProgressCents(undefined, [live('pay_a')])).toBe(0);

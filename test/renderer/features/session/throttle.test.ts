@@ -6,7 +6,11 @@ describe('throttledActivity', () => {
   it('reports the first activity, then once per interval however much is typed', () => {
     let now = 1_000;
     const reports: number[] = [];
-    const onActivity = throttledActivity(() => reports.push(now), () => now, 30_000);
+    const onActivity = throttledActivity(
+      () => reports.push(now),
+      () => now,
+      30_000,
+    );
     onActivity();
     for (let i = 0; i < 70; i++) {
       now += 500;

@@ -12,10 +12,18 @@ import { renderIn } from '../../support/render';
 
 const READY: UpdateStatus = { state: 'ready', version: '1.4.0', channel: 'stable' };
 
-function render(status: UpdateStatus | undefined, options: { language?: Language; restarting?: boolean; problem?: string; onRestart?: () => void } = {}): HTMLElement {
+function render(
+  status: UpdateStatus | undefined,
+  options: { language?: Language; restarting?: boolean; problem?: string; onRestart?: () => void } = {},
+): HTMLElement {
   const { container } = renderIn(
     options.language ?? 'en-US',
-    <UpdateNotice status={status} restarting={options.restarting ?? false} problem={options.problem} onRestart={options.onRestart ?? (() => undefined)} />,
+    <UpdateNotice
+      status={status}
+      restarting={options.restarting ?? false}
+      problem={options.problem}
+      onRestart={options.onRestart ?? (() => undefined)}
+    />,
   );
   return container;
 }
@@ -28,14 +36,22 @@ describe('noticeFor', () => {
     { state: 'idle', channel: 'stable' },
     { state: 'checking', channel: 'pilot' },
     { state: 'downloading', version: '1.4.0', channel: 'stable' },
-    { state: 'error', channel: 'stable', message: 'The update could not be checked or downloaded; the app tries again later.' },
+    {
+      state: 'error',
+      channel: 'stable',
+      message: 'The update could not be checked or downloaded; the app tries again later.',
+    },
   ])('nothing for the agent: %j', (status) => {
     expect(noticeFor(status)).toEqual({ kind: 'none' });
   });
 
   it('a ready update, after the call while a payment is in progress', () => {
     expect(noticeFor(READY)).toEqual({ kind: 'ready', version: '1.4.0', afterCall: false });
-    expect(noticeFor({ ...READY, blockedBy: 'payment_in_progress' })).toEqual({ kind: 'ready', version: '1.4.0', afterCall: true });
+    expect(noticeFor({ ...READY, blockedBy: 'payment_in_progress' })).toEqual({
+      kind: 'ready',
+      version: '1.4.0',
+      afterCall: true,
+    });
   });
 });
 
@@ -49,7 +65,11 @@ describe('UpdateNotice', () => {
     const onRestart = vi.fn();
     render(READY, { onRestart });
     const status = screen.getByRole('status');
-    expect(status.contains(screen.getByText('Version 1.4.0 of the app is ready. Restart to install it; it takes about a minute.'))).toBe(true);
+    expect(
+      status.contains(
+        screen.getByText('Version 1.4.0 of the app is ready. Restart to install it; it takes about a minute.'),
+      ),
+    ).toBe(true);
     expect(screen.getAllByRole('button').map((button) => button.textContent)).toEqual(['Restart now']);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Restart now' }));
     expect(onRestart).toHaveBeenCalledOnce();
@@ -58,24 +78,34 @@ describe('UpdateNotice', () => {
   it('ready during a payment: no restart button, and it says the update waits for the end of the call', () => {
     render({ ...READY, blockedBy: 'payment_in_progress' });
     expect(screen.queryByRole('button')).toBeNull();
-    expect(text(screen.getByRole('status'))).toBe('Version 1.4.0 of the app is ready. It will be installed when you restart, once the payment in progress has its result.');
+    expect(text(screen.getByRole('status'))).toBe(
+      'Version 1.4.0 of the app is ready. It will be installed when you restart, once the payment in progress has its result.',
+    );
   });
 
   it('restarting: the button is disabled and says so; a refusal is shown as an alert', () => {
     render(READY, { restarting: true });
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Restarting…' }).disabled).toBe(true);
     render(READY, { problem: 'A payment is still in progress: restart at the end of the call.' });
-    expect(screen.getByRole('alert').textContent).toBe('A payment is still in progress: restart at the end of the call.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'A payment is still in progress: restart at the end of the call.',
+    );
   });
 
   it('in Spanish', () => {
     render(READY, { language: 'es-MX' });
-    expect(screen.getByText('La versión 1.4.0 de la aplicación está lista. Reinicie para instalarla; tarda alrededor de un minuto.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'La versión 1.4.0 de la aplicación está lista. Reinicie para instalarla; tarda alrededor de un minuto.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reiniciar ahora' })).toBeTruthy();
   });
 
   it('in Spanish, during a payment', () => {
     render({ ...READY, blockedBy: 'payment_in_progress' }, { language: 'es-MX' });
-    expect(text(screen.getByRole('status'))).toMatch(/^La versión 1\.4\.0 .* una vez que el pago en curso tenga su resultado\.$/);
+    expect(text(screen.getByRole('status'))).toMatch(
+      /^La versión 1\.4\.0 .* una vez que el pago en curso tenga su resultado\.$/,
+    );
   });
 });

@@ -1,7 +1,14 @@
 // The admin's accounts: every operator with their role and whether they may sign in; create, change role, enable or
 // disable, reset a password.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
-import { DisplayName, NewOperatorId, Password, RESERVED_OPERATOR_IDS, Role, type OperatorView } from '../../../../../shared/operators';
+import {
+  DisplayName,
+  NewOperatorId,
+  Password,
+  RESERVED_OPERATOR_IDS,
+  Role,
+  type OperatorView,
+} from '../../../../../shared/operators';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { ApiError, describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
@@ -21,7 +28,12 @@ const text = (form: FormData, name: string): string => {
  * Runs one of the screen's account changes: what it did (or why not) is said in the one message line above the table.
  * `then` learns whether it was done.
  */
-type Run = <T, V>(mutation: UseMutationResult<T, Error, V>, variables: V, done: (answer: T) => string, then?: (ok: boolean) => void) => void;
+type Run = <T, V>(
+  mutation: UseMutationResult<T, Error, V>,
+  variables: V,
+  done: (answer: T) => string,
+  then?: (ok: boolean) => void,
+) => void;
 
 /** The new account's fields, each checked by the rule main applies (shared/operators) and told next to the field. */
 type NewField = 'id' | 'displayName' | 'password';
@@ -90,7 +102,12 @@ export function Accounts({ self }: { self: string }): JSX.Element {
       return;
     }
     const role = Role.safeParse(text(form, 'role'));
-    const operator = { id: values.id.trim(), displayName: values.displayName, role: role.success ? role.data : 'agent', password: secret(values.password) } as const;
+    const operator = {
+      id: values.id.trim(),
+      displayName: values.displayName,
+      role: role.success ? role.data : 'agent',
+      password: secret(values.password),
+    } as const;
     creation.mutate(operator, {
       onSuccess: (created) => {
         setMessage(t('accounts.created', { id: created.id }));
@@ -100,7 +117,10 @@ export function Accounts({ self }: { self: string }): JSX.Element {
         // A refusal about one field is said next to it; any other above the table.
         const field = e instanceof ApiError ? (e.code === 'already_exists' ? 'id' : e.field) : undefined;
         if (field === 'id' || field === 'displayName' || field === 'password') {
-          const said = e instanceof ApiError && e.code === 'already_exists' ? t('accounts.rule.idTaken', { id: operator.id }) : describeError(e, t);
+          const said =
+            e instanceof ApiError && e.code === 'already_exists'
+              ? t('accounts.rule.idTaken', { id: operator.id })
+              : describeError(e, t);
           setProblems({ [field]: said });
           formElement.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
         } else setError(describeError(e, t));
@@ -135,7 +155,15 @@ export function Accounts({ self }: { self: string }): JSX.Element {
             ]}
           >
             {operators.data.map((operator) => (
-              <AccountRow key={operator.id} operator={operator} self={operator.id === self} busy={busy} run={run} update={update} reset={reset} />
+              <AccountRow
+                key={operator.id}
+                operator={operator}
+                self={operator.id === self}
+                busy={busy}
+                run={run}
+                update={update}
+                reset={reset}
+              />
             ))}
           </DataTable>
         )}
@@ -165,7 +193,15 @@ export function Accounts({ self }: { self: string }): JSX.Element {
           </div>
           <div className="field">
             <label htmlFor={`${id}-password`}>{t('accounts.password')}</label>
-            <input id={`${id}-password`} name="password" type="password" autoComplete="new-password" required minLength={12} {...describedBy('password')} />
+            <input
+              id={`${id}-password`}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={12}
+              {...describedBy('password')}
+            />
             <FieldProblem id={`${id}-password-problem`} problem={problems.password} />
           </div>
           <button type="submit" className="primary" disabled={busy}>
@@ -218,12 +254,22 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
     setProblem(undefined);
     const password = secret(typed);
     formElement.reset();
-    run(reset, { id: operator.id, password }, () => t('accounts.resetDone', { id: operator.id }), (ok) => {
-      if (ok) setResetting(false);
-    });
+    run(
+      reset,
+      { id: operator.id, password },
+      () => t('accounts.resetDone', { id: operator.id }),
+      (ok) => {
+        if (ok) setResetting(false);
+      },
+    );
   }
 
-  const roles = { name: operator.displayName, id: operator.id, from: t(`role.${operator.role}`), to: newRole === undefined ? '' : t(`role.${newRole}`) };
+  const roles = {
+    name: operator.displayName,
+    id: operator.id,
+    from: t(`role.${operator.role}`),
+    to: newRole === undefined ? '' : t(`role.${newRole}`),
+  };
   return (
     <tr>
       <th scope="row" className="mono">
@@ -247,7 +293,13 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
           ))}
         </select>
         {newRole !== undefined && (
-          <div ref={confirmation} className="confirm stack" role="alertdialog" aria-labelledby={`${id}-confirm`} tabIndex={-1}>
+          <div
+            ref={confirmation}
+            className="confirm stack"
+            role="alertdialog"
+            aria-labelledby={`${id}-confirm`}
+            tabIndex={-1}
+          >
             <p id={`${id}-confirm`}>{t('accounts.confirmRole', roles)}</p>
             <div className="actions">
               <button type="button" className="primary" disabled={busy} onClick={confirmRole}>

@@ -29,11 +29,18 @@ export function ImportReservations(): JSX.Element {
       <section className="panel" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('import.title')}</h2>
         <p className="hint">{t('import.help')}</p>
-        <p className="hint">{t('import.columns', { columns: RESERVATION_CSV_COLUMNS.map((column) => column.name).join(', ') })}</p>
+        <p className="hint">
+          {t('import.columns', { columns: RESERVATION_CSV_COLUMNS.map((column) => column.name).join(', ') })}
+        </p>
         <form className="stack" onSubmit={submit} noValidate>
           <div className="field">
             <label htmlFor={`${id}-file`}>{t('import.file')}</label>
-            <input id={`${id}-file`} type="file" accept=".csv,text/csv" onChange={(event) => setFile(event.target.files?.[0])} />
+            <input
+              id={`${id}-file`}
+              type="file"
+              accept=".csv,text/csv"
+              onChange={(event) => setFile(event.target.files?.[0])}
+            />
           </div>
           <button type="submit" className="primary" disabled={busy}>
             {t('import.submit')}
@@ -44,7 +51,9 @@ export function ImportReservations(): JSX.Element {
             {error}
           </p>
         )}
-        {result?.ok === true && <p role="status">{t('import.done', { created: result.created, updated: result.updated })}</p>}
+        {result?.ok === true && (
+          <p role="status">{t('import.done', { created: result.created, updated: result.updated })}</p>
+        )}
         {result?.ok === false && (
           <div role="alert">
             <p className="error">{t('import.failed')}</p>

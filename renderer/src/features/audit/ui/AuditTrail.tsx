@@ -38,7 +38,13 @@ export function AuditTrail(): JSX.Element {
     const form = new FormData(event.currentTarget);
     const outcome = AuditOutcome.safeParse(text(form, 'outcome'));
     setQuery({
-      ...filled({ actor: text(form, 'actor'), action: text(form, 'action'), resource: text(form, 'resource'), from: text(form, 'from'), to: text(form, 'to') }),
+      ...filled({
+        actor: text(form, 'actor'),
+        action: text(form, 'action'),
+        resource: text(form, 'resource'),
+        from: text(form, 'from'),
+        to: text(form, 'to'),
+      }),
       ...(outcome.success ? { outcome: outcome.data } : {}),
     });
   }
@@ -52,7 +58,9 @@ export function AuditTrail(): JSX.Element {
   function exportCsv(): void {
     if (verification.isError) verification.reset();
     // The filters shown, without paging: every matching row.
-    const filters = Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'beforeId' && key !== 'limit')) as AuditFilters;
+    const filters = Object.fromEntries(
+      Object.entries(query).filter(([key]) => key !== 'beforeId' && key !== 'limit'),
+    ) as AuditFilters;
     exported.mutate(filters, { onSuccess: (answer) => downloadText(`audit-${localIsoDate()}.csv`, answer.csv) });
   }
 
@@ -109,11 +117,18 @@ export function AuditTrail(): JSX.Element {
           <p role="alert" className={verification.data.ok ? 'ok' : 'error'}>
             {verification.data.ok
               ? t('audit.intact', { rows: verification.data.rows, desks: verification.data.desks ?? 1 })
-              : t('audit.broken', { desk: verification.data.deskId ?? '?', seq: verification.data.seq ?? '?', reason: verification.data.reason ?? '' })}
+              : t('audit.broken', {
+                  desk: verification.data.deskId ?? '?',
+                  seq: verification.data.seq ?? '?',
+                  reason: verification.data.reason ?? '',
+                })}
           </p>
         )}
         {note && <p role="status">{note}</p>}
-        <QueryState error={problem ?? (rows.isError ? describeError(rows.error, t) : undefined)} loading={rows.isPending} />
+        <QueryState
+          error={problem ?? (rows.isError ? describeError(rows.error, t) : undefined)}
+          loading={rows.isPending}
+        />
         {rows.isSuccess && all.length === 0 && <p>{t('audit.none')}</p>}
         {all.length > 0 && (
           <DataTable
@@ -137,9 +152,13 @@ export function AuditTrail(): JSX.Element {
                 </td>
                 <td>{actionText(row.action, i18n)}</td>
                 <td>
-                  <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>{t(`audit.outcome.${row.outcome}`)}</span>
+                  <span className={`badge badge--${row.outcome === 'ok' ? 'succeeded' : 'failed'}`}>
+                    {t(`audit.outcome.${row.outcome}`)}
+                  </span>
                 </td>
-                <td className="mono">{row.resource === undefined ? '—' : <ShownText shown={idText(row.resource)} />}</td>
+                <td className="mono">
+                  {row.resource === undefined ? '—' : <ShownText shown={idText(row.resource)} />}
+                </td>
                 <td className="details">
                   {detailParts(row, i18n).map((part, index) => (
                     <span key={index} className="audit__detail" title={part.full}>

@@ -1,6 +1,15 @@
 // Reservation lookup: one field for confirmation number, guest name, phone or e-mail; Enter opens the first match.
 import { useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useId, useRef, useState, type JSX, type KeyboardEvent, type RefObject } from 'react';
+import {
+  useDeferredValue,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type JSX,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { ReservationQuery, type ReservationView } from '../../../../../shared/reservations';
 import { cardDataIn, clearedText, describeError, type CardDataIssue } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -22,7 +31,8 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
   const deferred = useDeferredValue(text);
   // The searches made while a card number was typed hold most of its digits: once the box is empty, none stays cached.
   useEffect(() => {
-    if (cleared !== undefined && deferred === '') queryClient.removeQueries({ queryKey: callKeys.search('').slice(0, 2) });
+    if (cleared !== undefined && deferred === '')
+      queryClient.removeQueries({ queryKey: callKeys.search('').slice(0, 2) });
   }, [cleared, deferred, queryClient]);
   const search = useReservationSearch(deferred);
   const results = search.data ?? [];
@@ -97,7 +107,9 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
           {describeError(search.error, t)}
         </p>
       )}
-      {deferred.trim().length >= 2 && search.isSuccess && results.length === 0 && <p role="status">{t('lookup.none')}</p>}
+      {deferred.trim().length >= 2 && search.isSuccess && results.length === 0 && (
+        <p role="status">{t('lookup.none')}</p>
+      )}
       <ul id={listId} className="results" aria-label={t('lookup.results')}>
         {results.map((reservation) => (
           <li key={reservation.confirmationNumber}>
@@ -106,8 +118,8 @@ export function Lookup({ onOpen, inputRef }: Props): JSX.Element {
                 <strong>{reservation.guestName}</strong> · {reservation.confirmationNumber}
               </span>
               <span className="result__meta">
-                {reservation.hotelName} · {date(reservation.checkIn)} – {date(reservation.checkOut)} · {t('lookup.balance')}{' '}
-                {money(reservation.balanceDueCents, reservation.currency)}
+                {reservation.hotelName} · {date(reservation.checkIn)} – {date(reservation.checkOut)} ·{' '}
+                {t('lookup.balance')} {money(reservation.balanceDueCents, reservation.currency)}
               </span>
             </button>
           </li>

@@ -36,14 +36,23 @@ interface Props {
 const cardText = (card: { brand?: string | undefined; last4?: string | undefined }): string =>
   card.brand !== undefined && card.last4 !== undefined ? `${brandLabel(card.brand)} •••• ${card.last4}` : '—';
 
-export function ReservationSummary({ reservation, payments, balance, onClose, requestRefund, pendingPayments = [], sendReceipt }: Props): JSX.Element {
+export function ReservationSummary({
+  reservation,
+  payments,
+  balance,
+  onClose,
+  requestRefund,
+  pendingPayments = [],
+  sendReceipt,
+}: Props): JSX.Element {
   const { t, money, date, dateTime } = useI18n();
   // Paid over, or closed by a cancellation refund, says so instead of a bare 0.00 (the same words as the call's header).
   const owed = balance === undefined ? undefined : owedState(balance);
   const [refunding, setRefunding] = useState<string>();
   const [receipt, setReceipt] = useState<string>();
   const refundable = (payment: PaymentView): boolean => payment.status === 'succeeded' && payment.refundableCents > 0;
-  const showRefunds = requestRefund !== undefined && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
+  const showRefunds =
+    requestRefund !== undefined && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
   const showReceipts = sendReceipt !== undefined && payments.some((payment) => payment.status === 'succeeded');
   const columns = 5 + (showRefunds ? 1 : 0) + (showReceipts ? 1 : 0);
   return (
@@ -69,7 +78,11 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
             <dd>
               <strong>{money(balance?.owedCents ?? reservation.balanceDueCents, reservation.currency)}</strong>
               {balance !== undefined && balance.owedCents !== balance.sourceBalanceCents && (
-                <span className="muted"> · {t('reservation.balanceBefore', { amount: money(balance.sourceBalanceCents, reservation.currency) })}</span>
+                <span className="muted">
+                  {' '}
+                  ·{' '}
+                  {t('reservation.balanceBefore', { amount: money(balance.sourceBalanceCents, reservation.currency) })}
+                </span>
               )}
             </dd>
           </>
@@ -77,13 +90,17 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
           <>
             <dt>{t(owed.kind === 'overpaid' ? 'owed.overpaid' : 'owed.closed')}</dt>
             <dd data-owed={owed.kind}>
-              <strong className={owed.kind === 'overpaid' ? 'owed--overpaid' : undefined}>{owed.kind === 'overpaid' ? money(owed.cents, reservation.currency) : t('owed.nothing')}</strong>
+              <strong className={owed.kind === 'overpaid' ? 'owed--overpaid' : undefined}>
+                {owed.kind === 'overpaid' ? money(owed.cents, reservation.currency) : t('owed.nothing')}
+              </strong>
               <span className="hint"> · {t(owed.kind === 'overpaid' ? 'owed.overpaidHelp' : 'owed.closedHelp')}</span>
             </dd>
           </>
         )}
         <dt>{t('reservation.phone')}</dt>
-        <dd className="nowrap">{reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}</dd>
+        <dd className="nowrap">
+          {reservation.guestPhone === undefined ? t('reservation.missing') : formatPhone(reservation.guestPhone)}
+        </dd>
         <dt>{t('reservation.email')}</dt>
         <dd>{reservation.guestEmail ?? t('reservation.missing')}</dd>
       </dl>
@@ -119,58 +136,69 @@ export function ReservationSummary({ reservation, payments, balance, onClose, re
             ))}
             {payments.map((payment) => (
               <Fragment key={payment.id}>
-              <tr>
-                <td>{dateTime(payment.createdAt)}</td>
-                <td>
-                  {money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}
-                  {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
-                </td>
-                <td className="nowrap">{cardText(payment)}</td>
-                <td>
-                  <StatusBadge payment={payment} />
-                </td>
-                {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
-                <td className="mono nowrap" title={payment.id}>
-                  {shortReference(payment.id)}
-                </td>
-                {showRefunds && (
-                  <td>
-                    {payment.refunds.map((refund) => (
-                      <span key={refund.id} className="refund-chip">
-                        {refund.amountCents === undefined ? '—' : money(refund.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')} <RefundBadge status={refund.status} />
-                      </span>
-                    ))}
-                    {refundable(payment) && (
-                      <button type="button" className="link" aria-expanded={refunding === payment.id} onClick={() => setRefunding(refunding === payment.id ? undefined : payment.id)}>
-                        {t('request.action')}
-                        <span className="visually-hidden"> {payment.id}</span>
-                      </button>
-                    )}
-                  </td>
-                )}
-                {showReceipts && (
-                  <td>
-                    {payment.status === 'succeeded' && (
-                      <button type="button" className="link" aria-expanded={receipt === payment.id} onClick={() => setReceipt(receipt === payment.id ? undefined : payment.id)}>
-                        {t('reservation.sendReceipt')}
-                        <span className="visually-hidden"> {payment.id}</span>
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-              {refunding === payment.id && (
                 <tr>
-                  <td colSpan={columns}>
-                    {requestRefund?.(payment, () => setRefunding(undefined))}
+                  <td>{dateTime(payment.createdAt)}</td>
+                  <td>
+                    {money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}
+                    {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
                   </td>
+                  <td className="nowrap">{cardText(payment)}</td>
+                  <td>
+                    <StatusBadge payment={payment} />
+                  </td>
+                  {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
+                  <td className="mono nowrap" title={payment.id}>
+                    {shortReference(payment.id)}
+                  </td>
+                  {showRefunds && (
+                    <td>
+                      {payment.refunds.map((refund) => (
+                        <span key={refund.id} className="refund-chip">
+                          {refund.amountCents === undefined
+                            ? '—'
+                            : money(refund.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}{' '}
+                          <RefundBadge status={refund.status} />
+                        </span>
+                      ))}
+                      {refundable(payment) && (
+                        <button
+                          type="button"
+                          className="link"
+                          aria-expanded={refunding === payment.id}
+                          onClick={() => setRefunding(refunding === payment.id ? undefined : payment.id)}
+                        >
+                          {t('request.action')}
+                          <span className="visually-hidden"> {payment.id}</span>
+                        </button>
+                      )}
+                    </td>
+                  )}
+                  {showReceipts && (
+                    <td>
+                      {payment.status === 'succeeded' && (
+                        <button
+                          type="button"
+                          className="link"
+                          aria-expanded={receipt === payment.id}
+                          onClick={() => setReceipt(receipt === payment.id ? undefined : payment.id)}
+                        >
+                          {t('reservation.sendReceipt')}
+                          <span className="visually-hidden"> {payment.id}</span>
+                        </button>
+                      )}
+                    </td>
+                  )}
                 </tr>
-              )}
-              {receipt === payment.id && (
-                <tr>
-                  <td colSpan={columns}>{sendReceipt?.(payment, reservation)}</td>
-                </tr>
-              )}
+                {refunding === payment.id && (
+                  <tr>
+                    <td colSpan={columns}>{requestRefund?.(payment, () => setRefunding(undefined))}</td>
+                  </tr>
+                )}
+                {receipt === payment.id && (
+                  <tr>
+                    <td colSpan={columns}>{sendReceipt?.(payment, reservation)}</td>
+                  </tr>
+                )}
               </Fragment>
             ))}
           </tbody>

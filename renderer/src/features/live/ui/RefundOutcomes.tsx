@@ -19,7 +19,10 @@ export function RefundOutcomes({ operatorId }: { operatorId: string }): JSX.Elem
         <ul>
           {outcomes.map((outcome) => {
             const vars = {
-              amount: outcome.amountCents === undefined ? t('refundOutcome.allLeft') : money(outcome.amountCents, moneyCurrency(outcome.currency)),
+              amount:
+                outcome.amountCents === undefined
+                  ? t('refundOutcome.allLeft')
+                  : money(outcome.amountCents, moneyCurrency(outcome.currency)),
               reservation: outcome.reservationId,
               payment: shortReference(outcome.paymentId),
               reason: t(`refund.reason.${outcome.reason}`),
@@ -30,10 +33,12 @@ export function RefundOutcomes({ operatorId }: { operatorId: string }): JSX.Elem
                 {outcome.outcome === 'approved' && t('refundOutcome.approved', vars)}
                 {outcome.outcome === 'made' && (
                   <>
-                    {t('refundOutcome.made', vars)} <strong>{t(`refundOutcome.effect.${refundEffect(outcome.reason)}`)}</strong>
+                    {t('refundOutcome.made', vars)}{' '}
+                    <strong>{t(`refundOutcome.effect.${refundEffect(outcome.reason)}`)}</strong>
                   </>
                 )}
-                {outcome.outcome === 'rejected' && t('refundOutcome.rejected', { ...vars, note: outcome.decisionNote ?? '—' })}
+                {outcome.outcome === 'rejected' &&
+                  t('refundOutcome.rejected', { ...vars, note: outcome.decisionNote ?? '—' })}
                 {outcome.outcome === 'failed' && t('refundOutcome.failed', vars)}{' '}
                 <button type="button" onClick={() => dismiss(outcome.requestId)}>
                   {t('refundOutcome.dismiss')}

@@ -6,7 +6,10 @@ import { useI18n } from '../../../i18n';
 
 /** The reservation's abandoned payments that are being charged or went through after all. */
 export function approvedAfterAbandon(payments: readonly PaymentView[]): PaymentView[] {
-  return payments.filter((payment) => payment.abandonedAt !== undefined && (payment.status === 'processing' || payment.status === 'succeeded'));
+  return payments.filter(
+    (payment) =>
+      payment.abandonedAt !== undefined && (payment.status === 'processing' || payment.status === 'succeeded'),
+  );
 }
 
 export function AbandonedNotice({ payments }: { payments: readonly PaymentView[] }): JSX.Element | null {
@@ -19,8 +22,15 @@ export function AbandonedNotice({ payments }: { payments: readonly PaymentView[]
       <div role="alert">
         <ul>
           {approved.map((payment) => {
-            const vars = { amount: money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn'), when: time(Date.parse(payment.abandonedAt ?? payment.createdAt)) };
-            return <li key={payment.id}>{payment.status === 'processing' ? t('abandoned.processing', vars) : t('abandoned.succeeded', vars)}</li>;
+            const vars = {
+              amount: money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn'),
+              when: time(Date.parse(payment.abandonedAt ?? payment.createdAt)),
+            };
+            return (
+              <li key={payment.id}>
+                {payment.status === 'processing' ? t('abandoned.processing', vars) : t('abandoned.succeeded', vars)}
+              </li>
+            );
           })}
         </ul>
       </div>

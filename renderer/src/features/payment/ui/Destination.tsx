@@ -31,7 +31,13 @@ export function Destination<C extends MessageChannel>(props: DestinationProps<C>
         <legend>{t('link.channel')}</legend>
         {props.channels.map((option) => (
           <label key={option} className="check">
-            <input type="radio" name={`${id}-channel`} value={option} checked={channel === option} onChange={() => props.onChannel(option)} />
+            <input
+              type="radio"
+              name={`${id}-channel`}
+              value={option}
+              checked={channel === option}
+              onChange={() => props.onChannel(option)}
+            />
             {t(`link.channel.${option}`)}
           </label>
         ))}
@@ -56,7 +62,11 @@ export function Destination<C extends MessageChannel>(props: DestinationProps<C>
         </div>
         <div className="field">
           <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
-          <select id={`${id}-lang`} value={props.language} onChange={(event) => props.onLanguage(event.target.value === 'en-US' ? 'en-US' : 'es-MX')}>
+          <select
+            id={`${id}-lang`}
+            value={props.language}
+            onChange={(event) => props.onLanguage(event.target.value === 'en-US' ? 'en-US' : 'es-MX')}
+          >
             <option value="es-MX">Español</option>
             <option value="en-US">English</option>
           </select>

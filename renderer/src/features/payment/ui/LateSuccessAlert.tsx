@@ -16,10 +16,15 @@ export function LateSuccessAlert(): JSX.Element | null {
       <div role="alert">
         <ul>
           {alerts.map((alert) => {
-            const vars = { amount: money(alert.amountCents, moneyCurrency(alert.currency)), reservation: alert.reservationId };
+            const vars = {
+              amount: money(alert.amountCents, moneyCurrency(alert.currency)),
+              reservation: alert.reservationId,
+            };
             return (
               <li key={alert.paymentId}>
-                {alert.replacementPaymentId === undefined ? t('lateSuccess.textNoReplacement', vars) : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
+                {alert.replacementPaymentId === undefined
+                  ? t('lateSuccess.textNoReplacement', vars)
+                  : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
                 <button type="button" onClick={() => dismiss(alert.paymentId)}>
                   {t('lateSuccess.dismiss')}
                 </button>

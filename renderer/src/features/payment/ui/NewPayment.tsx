@@ -5,11 +5,24 @@
 // in the card form.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type JSX, type RefObject } from 'react';
-import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type {
+  ChargeTodayView,
+  LivePaymentView,
+  MethodView,
+  PaymentView,
+  ReservationBalance,
+} from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
 import { isOverBalance, type OverBalance } from '../../../../../shared/payments/charge';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { ApiError, cardDataIn, clearedText, describeError, textProblem, type CardDataIssue } from '../../../bridge/errors';
+import {
+  ApiError,
+  cardDataIn,
+  clearedText,
+  describeError,
+  textProblem,
+  type CardDataIssue,
+} from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
@@ -39,12 +52,22 @@ interface Props {
 
 const moneyCurrency = (currency: string): Currency => (currency === 'usd' ? 'usd' : 'mxn');
 
-export function NewPayment({ reservation, methods, balance, chargedToday: charges, inProgress, decline, cardRef }: Props): JSX.Element {
+export function NewPayment({
+  reservation,
+  methods,
+  balance,
+  chargedToday: charges,
+  inProgress,
+  decline,
+  cardRef,
+}: Props): JSX.Element {
   const { t, money, language } = useI18n();
   const queryClient = useQueryClient();
   const draft = useCall((state) => state.draft);
   const editDraft = useCall((state) => state.editDraft);
-  const owed = owedCents(reservation, balance, inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)));
+  const owed = owedCents(reservation, balance, inProgress, (id) =>
+    queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)),
+  );
   // Until the agent types an amount, the form shows what is still owed (it goes down as payments succeed).
   const amount = draft.amount ?? amountText(owed);
   // Every charge is in the reservation's currency (main refuses another): shown, never chosen.
@@ -82,7 +105,8 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   const overConfirmed = over && confirmedOver?.owedCents === owed && confirmedOver.amountCents === parsed.cents;
   /** Nothing is charged (the card's key, a saved card) while an amount above what is owed is not confirmed. */
   const chargeHeld = blocked || (over && !overConfirmed);
-  const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] = charges ?? balance?.chargedToday ?? [];
+  const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] =
+    charges ?? balance?.chargedToday ?? [];
   const canMsi = currency === 'mxn';
 
   useEffect(() => {
@@ -96,7 +120,8 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
   // A form drawn while it could not take the card (its amount still being read) could not take the focus either: the card
   // number takes it once the form can, unless the agent is already somewhere.
   useEffect(() => {
-    if (!blocked && (document.activeElement === null || document.activeElement === document.body)) cardRef.current?.focus();
+    if (!blocked && (document.activeElement === null || document.activeElement === document.body))
+      cardRef.current?.focus();
   }, [blocked, cardRef]);
 
   /** The charge of a method (new or saved) as typed on this form. */
@@ -139,7 +164,10 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         <ul className="charged-today" aria-label={t('pay.chargedTodayLabel')}>
           {chargedToday.map((charge) => (
             <li key={charge.paymentId} className="warning">
-              {t('pay.chargedToday', { amount: money(charge.amountCents, moneyCurrency(charge.currency)), time: clockTime(charge.at, language) })}
+              {t('pay.chargedToday', {
+                amount: money(charge.amountCents, moneyCurrency(charge.currency)),
+                time: clockTime(charge.at, language),
+              })}
             </li>
           ))}
         </ul>
@@ -197,13 +225,23 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         )}
       </div>
       <label className="check">
-        <input type="checkbox" checked={msi && canMsi} disabled={!canMsi} onChange={(event) => editDraft({ msi: event.target.checked })} />
+        <input
+          type="checkbox"
+          checked={msi && canMsi}
+          disabled={!canMsi}
+          onChange={(event) => editDraft({ msi: event.target.checked })}
+        />
         {t('pay.msi')} {!canMsi && <span className="muted">({t('pay.msiMxnOnly')})</span>}
       </label>
 
       <h3>{t('pay.newCard')}</h3>
       <label className="check">
-        <input type="checkbox" checked={keepCard} disabled={blocked} onChange={(event) => setKeepCard(event.target.checked)} />
+        <input
+          type="checkbox"
+          checked={keepCard}
+          disabled={blocked}
+          onChange={(event) => setKeepCard(event.target.checked)}
+        />
         {t('pay.keepCard')}
       </label>
       <CardCapture
@@ -215,10 +253,19 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
         onChargeHeld={() => overConfirm.current?.focus()}
         chargeNotice={
           over && parsed.ok ? (
-            <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} confirmed={overConfirmed} onConfirm={setConfirmedOver} inputRef={overConfirm} />
+            <OverBalanceConfirm
+              amountCents={parsed.cents}
+              owedCents={owed}
+              currency={currency}
+              confirmed={overConfirmed}
+              onConfirm={setConfirmedOver}
+              inputRef={overConfirm}
+            />
           ) : undefined
         }
-        chargeLabel={parsed.ok ? t('pay.chargeKey', { amount: money(parsed.cents, currency) }) : t('pay.chargeKeyNoAmount')}
+        chargeLabel={
+          parsed.ok ? t('pay.chargeKey', { amount: money(parsed.cents, currency) }) : t('pay.chargeKeyNoAmount')
+        }
         chargeShortcut={t('pay.chargeShortcut')}
         tokenize={tokenize}
         pay={charge}
@@ -246,10 +293,21 @@ export function NewPayment({ reservation, methods, balance, chargedToday: charge
           }}
         >
           <p id={`${amountId}-confirm`} className="saved-confirm__text">
-            {t('saved.confirm', { amount: money(parsed.cents, currency), card: `${brandLabel(confirming.brand)} •••• ${confirming.last4}` })}
+            {t('saved.confirm', {
+              amount: money(parsed.cents, currency),
+              card: `${brandLabel(confirming.brand)} •••• ${confirming.last4}`,
+            })}
           </p>
           <div className="row">
-            <button type="button" ref={confirmButton} className="primary" disabled={busy} aria-busy={busy} aria-keyshortcuts="Enter" onClick={confirmSaved}>
+            <button
+              type="button"
+              ref={confirmButton}
+              className="primary"
+              disabled={busy}
+              aria-busy={busy}
+              aria-keyshortcuts="Enter"
+              onClick={confirmSaved}
+            >
               {t('saved.confirmCharge', { amount: money(parsed.cents, currency) })}
             </button>
             <button type="button" disabled={busy} aria-keyshortcuts="Escape" onClick={() => setConfirming(undefined)}>

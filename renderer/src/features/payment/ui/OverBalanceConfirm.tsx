@@ -15,7 +15,14 @@ interface Props {
   inputRef: RefObject<HTMLInputElement | null>;
 }
 
-export function OverBalanceConfirm({ amountCents, owedCents, currency, confirmed, onConfirm, inputRef }: Props): JSX.Element {
+export function OverBalanceConfirm({
+  amountCents,
+  owedCents,
+  currency,
+  confirmed,
+  onConfirm,
+  inputRef,
+}: Props): JSX.Element {
   const { t, money } = useI18n();
   return (
     <label className="check over-balance-confirm">

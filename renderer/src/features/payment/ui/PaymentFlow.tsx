@@ -2,7 +2,14 @@
 // A payment in progress comes back (reopened reservation, after the lock, after a restart) and holds off any new charge.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type JSX } from 'react';
-import type { ChargeTodayView, LivePaymentView, MethodView, PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
+import type {
+  ChargeTodayView,
+  LivePaymentView,
+  MethodView,
+  PaymentView,
+  PendingPaymentView,
+  ReservationBalance,
+} from '../../../../../shared/ipc/views';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
@@ -40,7 +47,16 @@ interface Props {
   resolvesAttempts?: boolean;
 }
 
-export function PaymentFlow({ reservation, methods, pendingPayments = [], inProgress = [], balance, chargedToday, overviewUpdating = false, resolvesAttempts = false }: Props): JSX.Element {
+export function PaymentFlow({
+  reservation,
+  methods,
+  pendingPayments = [],
+  inProgress = [],
+  balance,
+  chargedToday,
+  overviewUpdating = false,
+  resolvesAttempts = false,
+}: Props): JSX.Element {
   const { t, time } = useI18n();
   const queryClient = useQueryClient();
   const paymentId = useCall((state) => state.paymentId);
@@ -58,7 +74,10 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   const failure = payment.data?.failure;
 
   // A payment in progress main lists for the reservation is taken up again: followed, with its live panel.
-  const comeBack = paymentId === undefined ? livePaymentOf(inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id))) : undefined;
+  const comeBack =
+    paymentId === undefined
+      ? livePaymentOf(inProgress, (id) => queryClient.getQueryData<PaymentView>(paymentKeys.detail(id)))
+      : undefined;
   const comeBackId = comeBack?.paymentId;
   useEffect(() => {
     if (comeBackId === undefined) return;
@@ -71,7 +90,8 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   }, [status, failure, declined]);
 
   // One payment at a time: while an earlier one has no answer, it is shown with "Check again", and no new charge is offered.
-  const unanswered = paymentId === undefined ? pendingPayments.find((attempt) => attempt.state === 'unanswered') : undefined;
+  const unanswered =
+    paymentId === undefined ? pendingPayments.find((attempt) => attempt.state === 'unanswered') : undefined;
   const wantsForm = paymentId === undefined && unanswered === undefined && comeBack === undefined;
   // The charge form comes up once the overview is current, and then stays up while it is read again (card data is kept
   // only in the form).
@@ -86,7 +106,17 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
     // An attempt that may have charged holds the reservation (main refuses a new charge) until a supervisor resolves it.
     const reconcile = pendingPayments.filter((attempt) => attempt.state === 'reconcile');
     if (reconcile.length > 0) return <ReconcileNotice attempts={reconcile} resolves={resolvesAttempts} />;
-    return <NewPayment reservation={reservation} methods={methods} balance={balance} chargedToday={chargedToday} inProgress={inProgress} cardRef={cardRef} decline={decline} />;
+    return (
+      <NewPayment
+        reservation={reservation}
+        methods={methods}
+        balance={balance}
+        chargedToday={chargedToday}
+        inProgress={inProgress}
+        cardRef={cardRef}
+        decline={decline}
+      />
+    );
   }
   if (payment.isError) {
     return <FocusAlert>{describeError(payment.error, t)}</FocusAlert>;
@@ -97,7 +127,9 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
   // The card, brand and last 4 only: as main's view of the payment names it (after a close, a lock or a restart too), else
   // a saved one, one keyed on this call, or as main listed the payment in progress.
   const card =
-    (current.brand !== undefined && current.last4 !== undefined ? { brand: current.brand, last4: current.last4 } : undefined) ??
+    (current.brand !== undefined && current.last4 !== undefined
+      ? { brand: current.brand, last4: current.last4 }
+      : undefined) ??
     methods.find((m) => m.id === current.methodId) ??
     cards[current.methodId] ??
     (live?.brand !== undefined && live.last4 !== undefined ? { brand: live.brand, last4: live.last4 } : undefined);
@@ -106,7 +138,9 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
 
   switch (current.status) {
     case 'succeeded':
-      return <Succeeded payment={current} card={card} reservation={reservation} balance={balance} onNext={paymentDone} />;
+      return (
+        <Succeeded payment={current} card={card} reservation={reservation} balance={balance} onNext={paymentDone} />
+      );
     case 'failed':
       // Handled by the effect above: the next card form shows the decline.
       return <p aria-busy="true">{t('common.loading')}</p>;
@@ -125,14 +159,18 @@ export function PaymentFlow({ reservation, methods, pendingPayments = [], inProg
             {current.status === 'processing' && <p>{t('status.processingHelp')}</p>}
             {current.status === 'requires_action' && <p>{t('status.requiresActionHelp')}</p>}
           </div>
-          {current.nextCheckAt !== undefined && <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>}
+          {current.nextCheckAt !== undefined && (
+            <p className="muted">{t('status.nextCheck', { time: time(current.nextCheckAt) })}</p>
+          )}
           {current.status === 'requires_action' && (
             <SendLink
               payment={current}
               reservation={reservation}
               lastLink={live?.lastLink}
               onSent={() => setLinkSentFor(current.id)}
-              actions={<AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />}
+              actions={
+                <AbandonButton payment={current} expiresAt={live?.expiresAt ?? current.expiresAt} linkSent={linkSent} />
+              }
             />
           )}
         </section>

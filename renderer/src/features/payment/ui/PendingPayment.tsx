@@ -34,7 +34,10 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
         ? { text: t('pending.stillUnanswered', { amount }), alert: false }
         : check.state === 'reconcile'
           ? { text: t('pending.reconcile', { amount, when: dateTime(check.attempt.startedAt) }), alert: true }
-          : { text: `${t('pending.refused', { amount })} ${describeError(new ApiError({ code: check.code, message: '' }), t)}`, alert: true };
+          : {
+              text: `${t('pending.refused', { amount })} ${describeError(new ApiError({ code: check.code, message: '' }), t)}`,
+              alert: true,
+            };
   // The attempt's age as main last said it (the overview, or the last check's answer).
   const ageSeconds = Math.max(attempt.ageSeconds, check?.state === 'unanswered' ? check.attempt.ageSeconds : 0);
   const escalate = callsSupervisor(checks, ageSeconds);
@@ -50,10 +53,14 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
       {escalate ? (
         <p className="warning" role="alert">
           {/* Its age once main says it is a minute old at least; before that, the checks made. */}
-          {ageSeconds >= 60 ? t('pending.callSupervisor', { minutes: Math.floor(ageSeconds / 60) }) : t('pending.callSupervisorChecks', { checks })}
+          {ageSeconds >= 60
+            ? t('pending.callSupervisor', { minutes: Math.floor(ageSeconds / 60) })
+            : t('pending.callSupervisorChecks', { checks })}
         </p>
       ) : (
-        <p className="hint">{t('pending.whenSupervisor', { checks: SUPERVISOR_AFTER_CHECKS, minutes: SUPERVISOR_AFTER_SECONDS / 60 })}</p>
+        <p className="hint">
+          {t('pending.whenSupervisor', { checks: SUPERVISOR_AFTER_CHECKS, minutes: SUPERVISOR_AFTER_SECONDS / 60 })}
+        </p>
       )}
       <dl className="facts">
         <dt>{t('result.amount')}</dt>
@@ -62,7 +69,11 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
           {attempt.installments && <> · {t('pending.msi')}</>}
         </dd>
         <dt>{t('result.card')}</dt>
-        <dd>{attempt.brand !== undefined && attempt.last4 !== undefined ? `${brandLabel(attempt.brand)} •••• ${attempt.last4}` : '—'}</dd>
+        <dd>
+          {attempt.brand !== undefined && attempt.last4 !== undefined
+            ? `${brandLabel(attempt.brand)} •••• ${attempt.last4}`
+            : '—'}
+        </dd>
         <dt>{t('pending.started')}</dt>
         <dd>{dateTime(attempt.startedAt)}</dd>
       </dl>
@@ -100,7 +111,13 @@ export function PendingPayment({ attempt }: { attempt: PendingPaymentView }): JS
  * Attempts never answered within the service's window: never sent again, and the reservation takes no new charge
  * until a supervisor has found out with the service what each did and resolved it here.
  */
-export function ReconcileNotice({ attempts, resolves }: { attempts: readonly PendingPaymentView[]; resolves: boolean }): JSX.Element {
+export function ReconcileNotice({
+  attempts,
+  resolves,
+}: {
+  attempts: readonly PendingPaymentView[];
+  resolves: boolean;
+}): JSX.Element {
   const { t, money, dateTime } = useI18n();
   // A supervisor's actions are brought into the window whole (below the reservation, they would start under the fold).
   const sectionRef = useRef<HTMLElement>(null);
@@ -114,7 +131,10 @@ export function ReconcileNotice({ attempts, resolves }: { attempts: readonly Pen
       <ul>
         {attempts.map((attempt) => (
           <li key={attempt.operationId}>
-            {t('pending.reconcile', { amount: money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn'), when: dateTime(attempt.startedAt) })}
+            {t('pending.reconcile', {
+              amount: money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn'),
+              when: dateTime(attempt.startedAt),
+            })}
             {resolves && <ResolveAttempt attempt={attempt} />}
           </li>
         ))}
@@ -135,19 +155,31 @@ function ResolveAttempt({ attempt }: { attempt: PendingPaymentView }): JSX.Eleme
   return (
     <div className="stack">
       <label>
-        <input type="checkbox" checked={checked} onChange={(event) => setChecked(event.target.checked)} /> {t('pending.resolveChecked')}
+        <input type="checkbox" checked={checked} onChange={(event) => setChecked(event.target.checked)} />{' '}
+        {t('pending.resolveChecked')}
       </label>
-      <button type="button" aria-disabled={!checked || busy} onClick={() => checked && !busy && resolve.mutate({ operationId: attempt.operationId, outcome: 'not_charged' })}>
+      <button
+        type="button"
+        aria-disabled={!checked || busy}
+        onClick={() => checked && !busy && resolve.mutate({ operationId: attempt.operationId, outcome: 'not_charged' })}
+      >
         {t('pending.resolveNotCharged')}
       </button>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (!busy && paymentId.trim() !== '') resolve.mutate({ operationId: attempt.operationId, outcome: 'charged', paymentId: paymentId.trim() });
+          if (!busy && paymentId.trim() !== '')
+            resolve.mutate({ operationId: attempt.operationId, outcome: 'charged', paymentId: paymentId.trim() });
         }}
       >
         <label htmlFor={idField}>{t('pending.resolvePaymentId')}</label>
-        <input id={idField} value={paymentId} autoComplete="off" spellCheck={false} onChange={(event) => setPaymentId(event.target.value)} />
+        <input
+          id={idField}
+          value={paymentId}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => setPaymentId(event.target.value)}
+        />
         <button type="submit" aria-disabled={busy}>
           {t('pending.resolveCharged')}
         </button>

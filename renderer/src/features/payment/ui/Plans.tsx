@@ -46,7 +46,10 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
   const left = payment.expiresAt === undefined ? undefined : secondsLeft(payment.expiresAt, now);
   const parsed = parseAmount(newAmount);
   /** The most the new amount may be without a confirmation: what is owed besides this payment. */
-  const owed = balance !== undefined && balance.currency === payment.currency ? owedBesides(balance, payment.amountCents) : undefined;
+  const owed =
+    balance !== undefined && balance.currency === payment.currency
+      ? owedBesides(balance, payment.amountCents)
+      : undefined;
   const over = parsed.ok && owed !== undefined && isOverBalance(parsed.cents, owed);
   /** The amounts the agent confirmed: it holds only while both are still the ones on screen. */
   const [confirmedOver, setConfirmedOver] = useState<OverBalance>();
@@ -70,7 +73,10 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
       overConfirm.current?.focus();
       return;
     }
-    updateAmount.mutate({ amountCents: parsed.cents, ...(overConfirmed && owed !== undefined ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}) });
+    updateAmount.mutate({
+      amountCents: parsed.cents,
+      ...(overConfirmed && owed !== undefined ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}),
+    });
   }
 
   function confirm(): void {
@@ -82,7 +88,10 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
       return;
     }
     // The amount on the screen: main refuses the confirmation if the service holds another.
-    confirmPlan.mutate({ expectedAmountCents: payment.amountCents, ...(chosen === 'single' ? {} : { installmentsCount: chosen }) });
+    confirmPlan.mutate({
+      expectedAmountCents: payment.amountCents,
+      ...(chosen === 'single' ? {} : { installmentsCount: chosen }),
+    });
   }
 
   return (
@@ -91,7 +100,10 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
       <p>
         {t('plans.amount')} <strong>{money(payment.amountCents, currency)}</strong>
         {payment.originalAmountCents !== undefined && (
-          <span className="muted"> · {t('plans.original', { amount: money(payment.originalAmountCents, currency) })}</span>
+          <span className="muted">
+            {' '}
+            · {t('plans.original', { amount: money(payment.originalAmountCents, currency) })}
+          </span>
         )}
       </p>
       {left !== undefined && (
@@ -127,7 +139,13 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
           )}
           {payment.availableInstallments.map((count, index) => (
             <label key={count} className="plan">
-              <input type="radio" ref={index === 0 ? focusRef : undefined} name={groupId} checked={chosen === count} onChange={() => setChoice(count)} />
+              <input
+                type="radio"
+                ref={index === 0 ? focusRef : undefined}
+                name={groupId}
+                checked={chosen === count}
+                onChange={() => setChoice(count)}
+              />
               {t('plans.option', { count, each: money(perInstallment(payment.amountCents, count), currency) })}
             </label>
           ))}
@@ -157,7 +175,13 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
       >
         <div className="field">
           <label htmlFor={amountId}>{t('plans.newAmount')}</label>
-          <input id={amountId} inputMode="decimal" autoComplete="off" value={newAmount} onChange={(event) => setNewAmount(event.target.value)} />
+          <input
+            id={amountId}
+            inputMode="decimal"
+            autoComplete="off"
+            value={newAmount}
+            onChange={(event) => setNewAmount(event.target.value)}
+          />
         </div>
         <button type="submit" disabled={busy || left === 0} aria-disabled={over && !overConfirmed ? true : undefined}>
           {t('plans.update')}
@@ -168,7 +192,14 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
           <p className="warning over-balance" role="alert">
             {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
           </p>
-          <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} confirmed={overConfirmed} onConfirm={setConfirmedOver} inputRef={overConfirm} />
+          <OverBalanceConfirm
+            amountCents={parsed.cents}
+            owedCents={owed}
+            currency={currency}
+            confirmed={overConfirmed}
+            onConfirm={setConfirmedOver}
+            inputRef={overConfirm}
+          />
         </>
       )}
       {problem && (

@@ -29,14 +29,20 @@ const DOUBLE_PRESS_MS = 2_000;
 
 /** The reservation's e-mail, or its phone as people read it, with its country code ("+52 55 1234 5678"). */
 const prefill = (channel: ReceiptChannel, reservation: ReservationView): string =>
-  channel === 'email' ? (reservation.guestEmail ?? '') : reservation.guestPhone === undefined ? '' : formatPhone(reservation.guestPhone);
+  channel === 'email'
+    ? (reservation.guestEmail ?? '')
+    : reservation.guestPhone === undefined
+      ? ''
+      : formatPhone(reservation.guestPhone);
 
 export function Receipt({ payment, reservation }: { payment: PaymentView; reservation: ReservationView }): JSX.Element {
   const i18n = useI18n();
   const { t } = i18n;
   const id = useId();
   const draftLanguage = useCall((state) => state.draft.guestLanguage);
-  const [channel, setChannel] = useState<ReceiptChannel>(() => (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'));
+  const [channel, setChannel] = useState<ReceiptChannel>(() =>
+    reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms',
+  );
   const [destination, setDestination] = useState(() => prefill(channel, reservation));
   const [language, setLanguage] = useState(draftLanguage ?? reservation.guestLanguage);
   const [touched, setTouched] = useState(false);
@@ -77,7 +83,8 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
     setTouched(true);
     if (!checked.ok || cardData !== undefined) return;
     const what = JSON.stringify([channel, checked.value, language]);
-    if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS)) return;
+    if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS))
+      return;
     sending.current = true;
     send.mutate(
       { channel, destination, language },

@@ -17,7 +17,11 @@ export function RecoveredNotices(): JSX.Element | null {
   if (own.length === 0) return null;
   return (
     <NoticeList notices={own} labelId="recovered-title">
-      <button type="button" disabled={acknowledge.isPending} onClick={() => acknowledge.mutate({ noticeIds: own.map((notice) => notice.id) })}>
+      <button
+        type="button"
+        disabled={acknowledge.isPending}
+        onClick={() => acknowledge.mutate({ noticeIds: own.map((notice) => notice.id) })}
+      >
         {t('recovered.acknowledge')}
       </button>
       {acknowledge.error !== null && (
@@ -30,21 +34,36 @@ export function RecoveredNotices(): JSX.Element | null {
 }
 
 /** The open reservation's notices (main's overview), whoever began them: shown on it until their operator acknowledges them. */
-export function ReservationRecovered({ notices }: { notices: readonly RecoveredNoticeView[] | undefined }): JSX.Element | null {
+export function ReservationRecovered({
+  notices,
+}: {
+  notices: readonly RecoveredNoticeView[] | undefined;
+}): JSX.Element | null {
   if (notices === undefined || notices.length === 0) return null;
   return <NoticeList notices={notices} labelId="reservation-recovered-title" />;
 }
 
-function NoticeList({ notices, labelId, children }: { notices: readonly RecoveredNoticeView[]; labelId: string; children?: ReactNode }): JSX.Element {
+function NoticeList({
+  notices,
+  labelId,
+  children,
+}: {
+  notices: readonly RecoveredNoticeView[];
+  labelId: string;
+  children?: ReactNode;
+}): JSX.Element {
   const { t, money, language } = useI18n();
   const sentence = (notice: RecoveredNoticeView): string => {
     const vars = {
-      amount: notice.amountCents === undefined ? '—' : money(notice.amountCents, notice.currency === 'usd' ? 'usd' : 'mxn'),
+      amount:
+        notice.amountCents === undefined ? '—' : money(notice.amountCents, notice.currency === 'usd' ? 'usd' : 'mxn'),
       time: clockTime(notice.takenAt, language),
       status: notice.status,
     };
     if (notice.kind === 'refund') return t('recovered.refund', vars);
-    return notice.status === 'failed' || notice.status === 'expired' || notice.status === 'canceled' ? t('recovered.paymentDeclined', vars) : t('recovered.payment', vars);
+    return notice.status === 'failed' || notice.status === 'expired' || notice.status === 'canceled'
+      ? t('recovered.paymentDeclined', vars)
+      : t('recovered.payment', vars);
   };
   return (
     <section className="panel panel--warning" aria-labelledby={labelId}>

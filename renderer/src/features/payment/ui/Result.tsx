@@ -41,7 +41,10 @@ export function Succeeded({ payment, card, reservation, balance, onNext }: Succe
         <dt>{t('result.plan')}</dt>
         <dd>
           {payment.installments
-            ? t('plans.option', { count: payment.installments.count, each: money(payment.installments.perInstallmentCents, currency) })
+            ? t('plans.option', {
+                count: payment.installments.count,
+                each: money(payment.installments.perInstallmentCents, currency),
+              })
             : t('result.singlePayment')}
         </dd>
         <dt>{t('result.card')}</dt>

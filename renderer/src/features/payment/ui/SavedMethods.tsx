@@ -32,8 +32,11 @@ export function SavedMethods({ methods, disabled, onCharge, now: given }: Props)
           return (
             <li key={method.id} className="method">
               <span>
-                <strong>{label}</strong> · {t('saved.expiry', { month: String(method.expMonth).padStart(2, '0'), year: String(method.expYear) })}
-                {method.expiresAt !== undefined && <> · {t('saved.savedUntil', { when: dateTime(method.expiresAt) })}</>}
+                <strong>{label}</strong> ·{' '}
+                {t('saved.expiry', { month: String(method.expMonth).padStart(2, '0'), year: String(method.expYear) })}
+                {method.expiresAt !== undefined && (
+                  <> · {t('saved.savedUntil', { when: dateTime(method.expiresAt) })}</>
+                )}
                 {!usable && <span className="badge badge--expired">{t('saved.expired')}</span>}
               </span>
               <button type="button" disabled={disabled || !usable} onClick={() => onCharge(method)}>

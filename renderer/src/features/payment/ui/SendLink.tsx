@@ -3,7 +3,12 @@
 // language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX, type ReactNode } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
-import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult, type MessageChannel } from '../../../../../shared/messaging';
+import {
+  checkDestination,
+  MAX_EMAIL_LENGTH,
+  type DeliveryResult,
+  type MessageChannel,
+} from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
@@ -23,7 +28,11 @@ const prefill = (channel: MessageChannel, reservation: ReservationView): string 
 export function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n }): JSX.Element {
   const { t } = i18n;
   const failed = result.status === 'failed' || result.status === 'unknown';
-  const followed = !result.training && result.channel !== 'email' && result.status !== 'unknown' && !(result.status === 'failed' && result.attempts === 0);
+  const followed =
+    !result.training &&
+    result.channel !== 'email' &&
+    result.status !== 'unknown' &&
+    !(result.status === 'failed' && result.attempts === 0);
   const reached = result.status === 'failed' ? -1 : result.status === 'unknown' ? -1 : STEP_OF[result.status];
   return (
     <li className={`delivery delivery--${result.status}`} data-message-id={result.messageId}>
@@ -31,7 +40,11 @@ export function Delivery({ result, i18n }: { result: DeliveryResult; i18n: I18n 
       {followed && !failed && (
         <ol className="delivery__steps" aria-label={t('link.steps')}>
           {STEPS.map((step, index) => (
-            <li key={step} className={index <= reached ? 'delivery__step delivery__step--done' : 'delivery__step'} aria-current={index === reached ? 'step' : undefined}>
+            <li
+              key={step}
+              className={index <= reached ? 'delivery__step delivery__step--done' : 'delivery__step'}
+              aria-current={index === reached ? 'step' : undefined}
+            >
               {t(`link.step.${step}`)}
             </li>
           ))}
@@ -63,7 +76,10 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
   const draft = useCall((state) => state.draft);
   const editDraft = useCall((state) => state.editDraft);
   const [initial] = useState<MessageChannel>(
-    () => draft.channel ?? lastLink?.channel ?? (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'),
+    () =>
+      draft.channel ??
+      lastLink?.channel ??
+      (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'),
   );
   const [channel, setChannel] = useState<MessageChannel>(initial);
   const [destination, setDestination] = useState(prefill(initial, reservation));
@@ -103,7 +119,11 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
     if (results.length > 0 || confirming) scrollRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [results.length, confirming, scrollRef]);
   const destinationProblem =
-    !touched || checked.ok ? undefined : checked.code === 'email_too_long' ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH }) : t(`destination.${checked.code}`);
+    !touched || checked.ok
+      ? undefined
+      : checked.code === 'email_too_long'
+        ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH })
+        : t(`destination.${checked.code}`);
 
   function pick(next: MessageChannel): void {
     setChannel(next);
@@ -120,7 +140,10 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
       {
         onSuccess: (outcome) => {
           if (outcome.status === 'confirm_resend') {
-            setConfirming({ previous: outcome.previous, seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)) });
+            setConfirming({
+              previous: outcome.previous,
+              seconds: Math.max(1, Math.round((Date.now() - Date.parse(outcome.sentAt)) / 1000)),
+            });
             return;
           }
           onSent?.();
@@ -161,7 +184,13 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
       </h3>
       <p className="hint">{t('link.help')}</p>
       {lastLink !== undefined && results.length === 0 && (
-        <p className="muted">{t('link.lastSent', { channel: t(`link.channelInText.${lastLink.channel}`), to: lastLink.to, when: dateTime(lastLink.sentAt) })}</p>
+        <p className="muted">
+          {t('link.lastSent', {
+            channel: t(`link.channelInText.${lastLink.channel}`),
+            to: lastLink.to,
+            when: dateTime(lastLink.sentAt),
+          })}
+        </p>
       )}
       <Destination
         id={id}
@@ -182,11 +211,18 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
         ))}
       </ul>
       {confirming && (
-        <div className="resend-confirm" role="alertdialog" aria-labelledby={`${id}-confirm-title`} aria-describedby={`${id}-confirm-text`}>
+        <div
+          className="resend-confirm"
+          role="alertdialog"
+          aria-labelledby={`${id}-confirm-title`}
+          aria-describedby={`${id}-confirm-text`}
+        >
           <p id={`${id}-confirm-title`} className="resend-confirm__title">
             {t('link.confirm.title')}
           </p>
-          <p id={`${id}-confirm-text`}>{t('link.confirm.text', { to: confirming.previous.to, seconds: confirming.seconds })}</p>
+          <p id={`${id}-confirm-text`}>
+            {t('link.confirm.text', { to: confirming.previous.to, seconds: confirming.seconds })}
+          </p>
           <div className="resend-confirm__actions">
             <button type="button" ref={confirmButton} onClick={() => setConfirming(undefined)}>
               {t('link.confirm.wait')}

@@ -19,18 +19,28 @@ export function useNow(intervalMs: number): number {
 }
 
 /** Since when the payment has been waiting as it is now: main's word when it listed it, else the payment's last change. */
-export const waitingSince = (payment: PaymentView, live: LivePaymentView | undefined): string => live?.waitingSince ?? payment.updatedAt ?? payment.createdAt;
+export const waitingSince = (payment: PaymentView, live: LivePaymentView | undefined): string =>
+  live?.waitingSince ?? payment.updatedAt ?? payment.createdAt;
 
 /**
  * The waiting bar: elapsed mm:ss, the link's remaining time (3-D Secure), and what to tell the guest meanwhile — that a
  * link was sent only once one was (`linkSent`).
  */
-export function WaitingBar({ payment, live, linkSent = false }: { payment: PaymentView; live: LivePaymentView | undefined; linkSent?: boolean }): JSX.Element {
+export function WaitingBar({
+  payment,
+  live,
+  linkSent = false,
+}: {
+  payment: PaymentView;
+  live: LivePaymentView | undefined;
+  linkSent?: boolean;
+}): JSX.Element {
   const { t } = useI18n();
   const now = useNow(1000);
   const waited = secondsSince(waitingSince(payment, live), now);
   const expiresAt = live?.expiresAt ?? payment.expiresAt;
-  const linkLeft = payment.status === 'requires_action' && expiresAt !== undefined ? secondsLeft(expiresAt, now) : undefined;
+  const linkLeft =
+    payment.status === 'requires_action' && expiresAt !== undefined ? secondsLeft(expiresAt, now) : undefined;
   return (
     <div className="waiting-bar">
       <p className="waiting-bar__times">
@@ -38,11 +48,18 @@ export function WaitingBar({ payment, live, linkSent = false }: { payment: Payme
           {t('wait.elapsed', { time: elapsedText(waited) })}
         </span>
         {linkLeft !== undefined && (
-          <span className={linkLeft < 120 ? 'warning' : undefined}>{linkLeft > 0 ? t('wait.linkValid', { time: mmss(linkLeft) }) : t('wait.linkExpired')}</span>
+          <span className={linkLeft < 120 ? 'warning' : undefined}>
+            {linkLeft > 0 ? t('wait.linkValid', { time: mmss(linkLeft) }) : t('wait.linkExpired')}
+          </span>
         )}
       </p>
       <p className="waiting-bar__tell">
-        <strong>{t('wait.tellGuest')}</strong> {payment.status === 'requires_action' ? (linkSent ? t('wait.say.link') : t('wait.say.beforeLink')) : t('wait.say.processing')}
+        <strong>{t('wait.tellGuest')}</strong>{' '}
+        {payment.status === 'requires_action'
+          ? linkSent
+            ? t('wait.say.link')
+            : t('wait.say.beforeLink')
+          : t('wait.say.processing')}
       </p>
     </div>
   );
@@ -52,21 +69,36 @@ export function WaitingBar({ payment, live, linkSent = false }: { payment: Payme
  * "Abandon and use another card": main leaves the payment to expire on the service once it says it did not succeed. The
  * guest is asked to ignore a link only when one was sent (`linkSent`).
  */
-export function AbandonButton({ payment, expiresAt, linkSent = false }: { payment: PaymentView; expiresAt?: string | undefined; linkSent?: boolean }): JSX.Element {
+export function AbandonButton({
+  payment,
+  expiresAt,
+  linkSent = false,
+}: {
+  payment: PaymentView;
+  expiresAt?: string | undefined;
+  linkSent?: boolean;
+}): JSX.Element {
   const { t, time } = useI18n();
   const abandon = useAbandon(payment.reservationId);
   const busy = abandon.isPending;
   return (
     <div className="abandon">
       {/* aria-disabled, not disabled, while main asks the service: a disabled button drops the focus, and a refusal would leave the agent nowhere. */}
-      <button type="button" aria-disabled={busy} aria-busy={busy} onClick={() => busy || abandon.mutate({ paymentId: payment.id })}>
+      <button
+        type="button"
+        aria-disabled={busy}
+        aria-busy={busy}
+        onClick={() => busy || abandon.mutate({ paymentId: payment.id })}
+      >
         {t('wait.abandon')}
       </button>
       <p className="hint">{linkSent ? t('wait.abandonHelp') : t('wait.abandonHelpNoLink')}</p>
       {abandon.error && (
         <p className="error" role="alert">
           {/* The service could not be asked: how long at most the reservation stays blocked (the link's expiry). */}
-          {abandon.error instanceof ApiError && abandon.error.code === 'abandon_outcome_unknown' && expiresAt !== undefined
+          {abandon.error instanceof ApiError &&
+          abandon.error.code === 'abandon_outcome_unknown' &&
+          expiresAt !== undefined
             ? t('wait.abandonUnknown', { time: time(Date.parse(expiresAt)) })
             : describeError(abandon.error, t)}
         </p>

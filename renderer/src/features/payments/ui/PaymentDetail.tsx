@@ -11,7 +11,18 @@ import { moneyCurrency, useI18n } from '../../../i18n';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useReservation } from '../../call';
 import { brandLabel, Receipt, useWatchPayment } from '../../payment';
-import { AttemptSubmit, checkDraft, ConfirmRefund, emptyDraft, RefundFields, RefundList, RequestList, useRefund, useRefundLimits, useRequestsFor } from '../../refunds';
+import {
+  AttemptSubmit,
+  checkDraft,
+  ConfirmRefund,
+  emptyDraft,
+  RefundFields,
+  RefundList,
+  RequestList,
+  useRefund,
+  useRefundLimits,
+  useRequestsFor,
+} from '../../refunds';
 import { useFreshPayment } from '../api';
 
 interface Props {
@@ -21,8 +32,13 @@ interface Props {
 }
 
 /** The role's caps in this currency, as the form's hint. */
-function limitHint(limit: RefundLimitView | undefined, money: (cents: number) => string, t: ReturnType<typeof useI18n>['t']): string {
-  if (limit?.maxCents !== undefined && limit.maxPerDayCents !== undefined) return t('refund.limitDaily', { amount: money(limit.maxCents), daily: money(limit.maxPerDayCents) });
+function limitHint(
+  limit: RefundLimitView | undefined,
+  money: (cents: number) => string,
+  t: ReturnType<typeof useI18n>['t'],
+): string {
+  if (limit?.maxCents !== undefined && limit.maxPerDayCents !== undefined)
+    return t('refund.limitDaily', { amount: money(limit.maxCents), daily: money(limit.maxPerDayCents) });
   if (limit?.maxCents !== undefined) return t('refund.limit', { amount: money(limit.maxCents) });
   if (limit?.maxPerDayCents !== undefined) return t('refund.limitDailyOnly', { daily: money(limit.maxPerDayCents) });
   return t('refund.noLimit');
@@ -39,9 +55,14 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const [tried, setTried] = useState(false);
   const [sent, setSent] = useState<string>();
   /** The refund checked and waiting for its one confirmation (the amount it names). */
-  const [confirming, setConfirming] = useState<{ reason: RefundReason; amountCents: number | undefined; expectedAmountCents: number }>();
+  const [confirming, setConfirming] = useState<{
+    reason: RefundReason;
+    amountCents: number | undefined;
+    expectedAmountCents: number;
+  }>();
   const busy = refund.isPending;
-  const error = refund.error === null ? undefined : { text: describeError(refund.error, t), retry: isRetryable(refund.error) };
+  const error =
+    refund.error === null ? undefined : { text: describeError(refund.error, t), retry: isRetryable(refund.error) };
   const pendingRefund = payment.data?.refunds.some((entry) => entry.status === 'pending') ?? false;
   // The guest and where a receipt goes, from the reservation main reads (absent when its source no longer has it).
   const reservation = useReservation(payment.data?.reservationId);
@@ -74,7 +95,11 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
     setSent(undefined);
     if (!check.ok || busy) return;
     refund.reset();
-    setConfirming({ reason: check.reason, amountCents: check.amountCents, expectedAmountCents: check.amountCents ?? current?.refundableCents ?? 0 });
+    setConfirming({
+      reason: check.reason,
+      amountCents: check.amountCents,
+      expectedAmountCents: check.amountCents ?? current?.refundableCents ?? 0,
+    });
   }
 
   function send(): void {
@@ -104,7 +129,11 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         <dt>{t('payments.col.reservation')}</dt>
         <dd>{current.reservationId}</dd>
         <dt>{t('payments.col.card')}</dt>
-        <dd className="nowrap">{current.brand !== undefined && current.last4 !== undefined ? `${brandLabel(current.brand)} •••• ${current.last4}` : '—'}</dd>
+        <dd className="nowrap">
+          {current.brand !== undefined && current.last4 !== undefined
+            ? `${brandLabel(current.brand)} •••• ${current.last4}`
+            : '—'}
+        </dd>
         <dt>{t('result.reference')}</dt>
         <dd className="reference">{shortReference(current.id)}</dd>
         <dt>{t('payments.col.date')}</dt>
@@ -149,14 +178,22 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         />
       ) : (
         <form className="stack" onSubmit={submit} noValidate aria-label={t('payments.refundTitle')}>
-          <RefundFields draft={draft} onChange={setDraft} refundableCents={current.refundableCents} currency={current.currency} check={check} showProblems={tried} disabled={busy} />
-          {limits.data && (
-            <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>
-          )}
+          <RefundFields
+            draft={draft}
+            onChange={setDraft}
+            refundableCents={current.refundableCents}
+            currency={current.currency}
+            check={check}
+            showProblems={tried}
+            disabled={busy}
+          />
+          {limits.data && <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>}
           <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>
       )}
-      {sendsReceipts && current.status === 'succeeded' && reservation.data && <Receipt payment={current} reservation={reservation.data} />}
+      {sendsReceipts && current.status === 'succeeded' && reservation.data && (
+        <Receipt payment={current} reservation={reservation.data} />
+      )}
     </section>
   );
 }

@@ -96,7 +96,10 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
             {clearedText(cleared.code, cleared.field, t)}
           </p>
         )}
-        <QueryState error={results.isError ? describeError(results.error, t) : undefined} loading={results.isFetching} />
+        <QueryState
+          error={results.isError ? describeError(results.error, t) : undefined}
+          loading={results.isFetching}
+        />
         {results.data && results.data.length === 0 && <p role="status">{t('payments.none')}</p>}
         {results.data && results.data.length > 0 && (
           <DataTable
@@ -114,7 +117,9 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
           >
             {results.data.map((payment) => {
               const currency = moneyCurrency(payment.currency);
-              const refunded = payment.refunds.filter((refund) => countsAgainstRefundable(refund.status)).reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
+              const refunded = payment.refunds
+                .filter((refund) => countsAgainstRefundable(refund.status))
+                .reduce((sum, refund) => sum + (refund.amountCents ?? 0), 0);
               return (
                 <tr key={payment.id} aria-current={open === payment.id ? 'true' : undefined}>
                   <td>{dateTime(payment.createdAt)}</td>
@@ -138,7 +143,9 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
           </DataTable>
         )}
       </section>
-      {open !== undefined && <PaymentDetail key={open} paymentId={open} role={role} onClose={() => setOpen(undefined)} />}
+      {open !== undefined && (
+        <PaymentDetail key={open} paymentId={open} role={role} onClose={() => setOpen(undefined)} />
+      )}
     </div>
   );
 }

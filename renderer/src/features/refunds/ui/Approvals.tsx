@@ -57,7 +57,14 @@ export function Approvals(): JSX.Element {
         {queue.data && queue.data.length > 0 && (
           <DataTable
             labelledBy={`${id}-title`}
-            columns={[t('approvals.col.refund'), t('approvals.col.guest'), t('approvals.payment'), t('requests.requestedBy'), t('refund.list.status'), t('approvals.actions')]}
+            columns={[
+              t('approvals.col.refund'),
+              t('approvals.col.guest'),
+              t('approvals.payment'),
+              t('requests.requestedBy'),
+              t('refund.list.status'),
+              t('approvals.actions'),
+            ]}
           >
             {queue.data.map((request) => (
               <QueueRow
@@ -83,7 +90,9 @@ export function Approvals(): JSX.Element {
 
 /** "Visa •••• 4242", or nothing when main's records lack the card. */
 const cardOf = (payment: RefundQueueItem['payment']): string | undefined =>
-  payment?.brand === undefined || payment.last4 === undefined ? undefined : `${brandLabel(payment.brand)} •••• ${payment.last4}`;
+  payment?.brand === undefined || payment.last4 === undefined
+    ? undefined
+    : `${brandLabel(payment.brand)} •••• ${payment.last4}`;
 
 /** What approving refunds, in money ("$899.99 MXN"), and of what: all that is left of the payment, or a part of it. */
 function RefundAmount({ request }: { request: RefundQueueItem }): JSX.Element {
@@ -93,13 +102,31 @@ function RefundAmount({ request }: { request: RefundQueueItem }): JSX.Element {
   return (
     <>
       <div className="amount">{request.refundCents === undefined ? '—' : money(request.refundCents, currency)}</div>
-      {request.refundCents === undefined && request.status === 'pending' && <div className="muted">{t('approvals.amountUnknown')}</div>}
-      {paid && <div className="muted">{request.amountCents === undefined ? t('approvals.allLeftOf', { amount: paid }) : t('approvals.partOf', { amount: paid })}</div>}
+      {request.refundCents === undefined && request.status === 'pending' && (
+        <div className="muted">{t('approvals.amountUnknown')}</div>
+      )}
+      {paid && (
+        <div className="muted">
+          {request.amountCents === undefined
+            ? t('approvals.allLeftOf', { amount: paid })
+            : t('approvals.partOf', { amount: paid })}
+        </div>
+      )}
     </>
   );
 }
 
-function QueueRow({ request, reviewing, onReview, onRejected }: { request: RefundQueueItem; reviewing: boolean; onReview: () => void; onRejected: () => void }): JSX.Element {
+function QueueRow({
+  request,
+  reviewing,
+  onReview,
+  onRejected,
+}: {
+  request: RefundQueueItem;
+  reviewing: boolean;
+  onReview: () => void;
+  onRejected: () => void;
+}): JSX.Element {
   const { t, dateTime } = useI18n();
   const id = useId();
   const [rejecting, setRejecting] = useState(false);
@@ -138,9 +165,15 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
         <div>{reason === undefined ? request.reason : t(reason)}</div>
         {request.note && <div className="muted">{request.note}</div>}
         {request.origin === 'late_success' && (
-          <div role="note">{request.linkedPaymentId === undefined ? t('approvals.origin.late_success.plain') : t('approvals.origin.late_success', { payment: shortReference(request.linkedPaymentId) })}</div>
+          <div role="note">
+            {request.linkedPaymentId === undefined
+              ? t('approvals.origin.late_success.plain')
+              : t('approvals.origin.late_success', { payment: shortReference(request.linkedPaymentId) })}
+          </div>
         )}
-        {request.origin === 'confirmed_amount_differs' && <div role="note">{t('approvals.origin.confirmed_amount_differs')}</div>}
+        {request.origin === 'confirmed_amount_differs' && (
+          <div role="note">{t('approvals.origin.confirmed_amount_differs')}</div>
+        )}
       </td>
       <td>
         <div>{request.guestName ?? '—'}</div>
@@ -148,7 +181,9 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
       </td>
       <td>
         {card && <div>{card}</div>}
-        {request.payment && <div className="muted">{t('approvals.paidAt', { date: dateTime(request.payment.createdAt) })}</div>}
+        {request.payment && (
+          <div className="muted">{t('approvals.paidAt', { date: dateTime(request.payment.createdAt) })}</div>
+        )}
         {/* The short reference read to the guest; the whole id on hover. */}
         <div className="muted" title={request.paymentId}>
           {shortReference(request.paymentId)}
@@ -168,7 +203,12 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
         <RequestBadge status={request.status} />
         {request.decidedBy && (
           <div className="muted">
-            {request.decidedAt === undefined ? (request.decidedByName ?? request.decidedBy) : t('approvals.byAt', { name: request.decidedByName ?? request.decidedBy, date: dateTime(request.decidedAt) })}
+            {request.decidedAt === undefined
+              ? (request.decidedByName ?? request.decidedBy)
+              : t('approvals.byAt', {
+                  name: request.decidedByName ?? request.decidedBy,
+                  date: dateTime(request.decidedAt),
+                })}
           </div>
         )}
         {request.decisionNote && <div>{t('approvals.rejectionNote', { note: request.decisionNote })}</div>}
@@ -222,7 +262,15 @@ function QueueRow({ request, reviewing, onReview, onRejected }: { request: Refun
  * refunds already made of the payment; its key names the amount. It sends the amount and the refunds it showed: main
  * refuses it when either changed meanwhile, and the queue read again shows the new amount on the key.
  */
-function ApprovalStep({ request, onApproved, onCancel }: { request: RefundQueueItem; onApproved: (request: RefundRequestView) => void; onCancel: () => void }): JSX.Element {
+function ApprovalStep({
+  request,
+  onApproved,
+  onCancel,
+}: {
+  request: RefundQueueItem;
+  onApproved: (request: RefundRequestView) => void;
+  onCancel: () => void;
+}): JSX.Element {
   const { t, money, dateTime } = useI18n();
   const approval = useApproveRequest(request);
   const currency = moneyCurrency(request.currency);
@@ -230,7 +278,10 @@ function ApprovalStep({ request, onApproved, onCancel }: { request: RefundQueueI
   const card = cardOf(request.payment);
   const reason = reasonKey(request.reason);
   const refunds = request.payment?.refunds ?? [];
-  const refundedCents = refunds.reduce((sum, refund) => sum + (countsAgainstRefundable(refund.status) ? (refund.amountCents ?? 0) : 0), 0);
+  const refundedCents = refunds.reduce(
+    (sum, refund) => sum + (countsAgainstRefundable(refund.status) ? (refund.amountCents ?? 0) : 0),
+    0,
+  );
   const question =
     amount === undefined
       ? t('approvals.amountUnknown')
@@ -240,7 +291,10 @@ function ApprovalStep({ request, onApproved, onCancel }: { request: RefundQueueI
 
   function approve(): void {
     if (request.refundCents === undefined) return;
-    approval.mutate({ expectedAmountCents: request.refundCents, acknowledgedRefundIds: refunds.map((refund) => refund.id) }, { onSuccess: (answer) => onApproved(answer.request) });
+    approval.mutate(
+      { expectedAmountCents: request.refundCents, acknowledgedRefundIds: refunds.map((refund) => refund.id) },
+      { onSuccess: (answer) => onApproved(answer.request) },
+    );
   }
 
   return (
@@ -268,7 +322,12 @@ function ApprovalStep({ request, onApproved, onCancel }: { request: RefundQueueI
         <dd>{card ?? '—'}</dd>
         <dt>{t('approvals.payment')}</dt>
         <dd>
-          {request.payment ? t('approvals.step.paymentOf', { amount: money(request.payment.amountCents, currency), date: dateTime(request.payment.createdAt) }) : '—'}
+          {request.payment
+            ? t('approvals.step.paymentOf', {
+                amount: money(request.payment.amountCents, currency),
+                date: dateTime(request.payment.createdAt),
+              })
+            : '—'}
           <span className="muted" title={request.paymentId}>
             {' '}
             · {shortReference(request.paymentId)}
@@ -280,7 +339,12 @@ function ApprovalStep({ request, onApproved, onCancel }: { request: RefundQueueI
           {request.note && <span className="muted"> · {request.note}</span>}
         </dd>
         <dt>{t('requests.requestedBy')}</dt>
-        <dd>{t('approvals.byAt', { name: request.requestedByName ?? request.requestedBy, date: dateTime(request.requestedAt) })}</dd>
+        <dd>
+          {t('approvals.byAt', {
+            name: request.requestedByName ?? request.requestedBy,
+            date: dateTime(request.requestedAt),
+          })}
+        </dd>
       </dl>
       {refunds.length > 0 && <p>{t('approvals.step.refundsMade', { amount: money(refundedCents, currency) })}</p>}
     </ConfirmRefund>

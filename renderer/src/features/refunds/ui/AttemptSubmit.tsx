@@ -9,7 +9,15 @@ export interface AttemptError {
   retry: boolean;
 }
 
-export function AttemptSubmit({ error, busy, label }: { error: AttemptError | undefined; busy: boolean; label: PlainKey }): JSX.Element {
+export function AttemptSubmit({
+  error,
+  busy,
+  label,
+}: {
+  error: AttemptError | undefined;
+  busy: boolean;
+  label: PlainKey;
+}): JSX.Element {
   const { t } = useI18n();
   return (
     <>

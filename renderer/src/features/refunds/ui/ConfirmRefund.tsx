@@ -19,7 +19,17 @@ interface Props {
   onCancel: () => void;
 }
 
-export function ConfirmRefund({ title, question, children, confirmLabel, cancelLabel, busy, error, onConfirm, onCancel }: Props): JSX.Element {
+export function ConfirmRefund({
+  title,
+  question,
+  children,
+  confirmLabel,
+  cancelLabel,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: Props): JSX.Element {
   const { t } = useI18n();
   const id = useId();
   const section = useRef<HTMLElement>(null);

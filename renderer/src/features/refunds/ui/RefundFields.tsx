@@ -17,7 +17,15 @@ interface Props {
   disabled?: boolean;
 }
 
-export function RefundFields({ draft, onChange, refundableCents, currency, check, showProblems, disabled = false }: Props): JSX.Element {
+export function RefundFields({
+  draft,
+  onChange,
+  refundableCents,
+  currency,
+  check,
+  showProblems,
+  disabled = false,
+}: Props): JSX.Element {
   const { t, money } = useI18n();
   const id = useId();
   const left = money(refundableCents, moneyCurrency(currency));
@@ -31,7 +39,13 @@ export function RefundFields({ draft, onChange, refundableCents, currency, check
       <fieldset disabled={disabled}>
         <legend>{t('refund.scope.legend')}</legend>
         <label className="check">
-          <input type="radio" name={`${id}-scope`} value="full" checked={draft.scope === 'full'} onChange={() => onChange({ ...draft, scope: 'full' })} />
+          <input
+            type="radio"
+            name={`${id}-scope`}
+            value="full"
+            checked={draft.scope === 'full'}
+            onChange={() => onChange({ ...draft, scope: 'full' })}
+          />
           {t('refund.scope.full', { amount: left })}
         </label>
         <label className="check">
@@ -40,7 +54,13 @@ export function RefundFields({ draft, onChange, refundableCents, currency, check
             name={`${id}-scope`}
             value="partial"
             checked={draft.scope === 'partial'}
-            onChange={() => onChange({ ...draft, scope: 'partial', amount: draft.amount === '' ? amountTextOf(refundableCents) : draft.amount })}
+            onChange={() =>
+              onChange({
+                ...draft,
+                scope: 'partial',
+                amount: draft.amount === '' ? amountTextOf(refundableCents) : draft.amount,
+              })
+            }
           />
           {t('refund.scope.partial')}
         </label>
@@ -58,7 +78,11 @@ export function RefundFields({ draft, onChange, refundableCents, currency, check
             aria-describedby={`${id}-amount-help`}
             onChange={(event) => onChange({ ...draft, amount: event.target.value })}
           />
-          <p id={`${id}-amount-help`} className={showAmount ? 'error' : 'hint'} {...(showAmount ? { role: 'alert' } : {})}>
+          <p
+            id={`${id}-amount-help`}
+            className={showAmount ? 'error' : 'hint'}
+            {...(showAmount ? { role: 'alert' } : {})}
+          >
             {showAmount && amountProblem !== undefined
               ? amountProblem === 'refund.overLeft'
                 ? t('refund.overLeft', { left })
@@ -74,7 +98,9 @@ export function RefundFields({ draft, onChange, refundableCents, currency, check
             disabled={disabled}
             aria-invalid={reasonProblem !== undefined}
             aria-describedby={reasonProblem ? `${id}-reason-error` : undefined}
-            onChange={(event) => onChange({ ...draft, reason: isRefundReason(event.target.value) ? event.target.value : '' })}
+            onChange={(event) =>
+              onChange({ ...draft, reason: isRefundReason(event.target.value) ? event.target.value : '' })
+            }
           >
             <option value="">{t('refund.reason.choose')}</option>
             {REFUND_REASONS.map((reason) => (

@@ -35,7 +35,8 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const requests = useRequestsFor(payment.id);
   const request = useRequestRefund(payment.id);
   const busy = request.isPending;
-  const error = request.error === null ? undefined : { text: describeError(request.error, t), retry: isRetryable(request.error) };
+  const error =
+    request.error === null ? undefined : { text: describeError(request.error, t), retry: isRetryable(request.error) };
   const check = checkDraft(draft, payment.refundableCents);
   const canRequest = payment.status === 'succeeded' && payment.refundableCents > 0;
 
@@ -71,7 +72,15 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
         canRequest && (
           <form className="stack" onSubmit={submit} noValidate>
             <p className="hint">{t('request.help')}</p>
-            <RefundFields draft={draft} onChange={setDraft} refundableCents={payment.refundableCents} currency={payment.currency} check={check} showProblems={tried} disabled={busy} />
+            <RefundFields
+              draft={draft}
+              onChange={setDraft}
+              refundableCents={payment.refundableCents}
+              currency={payment.currency}
+              check={check}
+              showProblems={tried}
+              disabled={busy}
+            />
             <div className="field">
               <label htmlFor={`${id}-note`}>
                 {t('request.note')} {t('common.optional')}
@@ -169,7 +178,14 @@ function PendingRequest({
             </div>
             <div className="field">
               <label htmlFor={`${id}-password`}>{t('override.password')}</label>
-              <input id={`${id}-password`} name="approverPassword" type="password" autoComplete="off" required disabled={busy} />
+              <input
+                id={`${id}-password`}
+                name="approverPassword"
+                type="password"
+                autoComplete="off"
+                required
+                disabled={busy}
+              />
             </div>
           </div>
           {error && (
@@ -196,7 +212,13 @@ function Approved({ request }: { request: RefundRequestView }): JSX.Element {
 }
 
 /** The payment's refund requests and what became of them. */
-export function RequestList({ requests, currency }: { requests: readonly RefundRequestView[]; currency: string }): JSX.Element | null {
+export function RequestList({
+  requests,
+  currency,
+}: {
+  requests: readonly RefundRequestView[];
+  currency: string;
+}): JSX.Element | null {
   const { t, money, dateTime } = useI18n();
   if (requests.length === 0) return null;
   return (
@@ -219,7 +241,11 @@ export function RequestList({ requests, currency }: { requests: readonly RefundR
             return (
               <tr key={request.id}>
                 <td>{dateTime(request.requestedAt)}</td>
-                <td>{request.amountCents === undefined ? t('requests.allLeft') : money(request.amountCents, moneyCurrency(currency))}</td>
+                <td>
+                  {request.amountCents === undefined
+                    ? t('requests.allLeft')
+                    : money(request.amountCents, moneyCurrency(currency))}
+                </td>
                 <td>{reason === undefined ? request.reason : t(reason)}</td>
                 <td>{request.requestedBy}</td>
                 <td>

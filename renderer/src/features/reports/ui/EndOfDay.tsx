@@ -30,7 +30,11 @@ export function EndOfDay(): JSX.Element {
         <div className="filters no-print">
           <DateField id={`${id}-date`} label={t('report.date')} initial={date} onChange={setDate} />
           <div className="actions">
-            <button type="button" disabled={!data} onClick={() => data && downloadText(`end-of-day-${data.date}.csv`, reportToCsv(data))}>
+            <button
+              type="button"
+              disabled={!data}
+              onClick={() => data && downloadText(`end-of-day-${data.date}.csv`, reportToCsv(data))}
+            >
               {t('report.export')}
             </button>
             <button type="button" disabled={!data} onClick={() => window.print()}>
@@ -38,7 +42,10 @@ export function EndOfDay(): JSX.Element {
             </button>
           </div>
         </div>
-        <QueryState error={report.isError ? describeError(report.error, t) : undefined} loading={report.isFetching && !data} />
+        <QueryState
+          error={report.isError ? describeError(report.error, t) : undefined}
+          loading={report.isFetching && !data}
+        />
         {data && <p className="hint">{t('report.timeZone', { zone: data.timeZone })}</p>}
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (
@@ -47,14 +54,24 @@ export function EndOfDay(): JSX.Element {
               id={`${id}-agents`}
               title={t('report.agents')}
               keyHead={t('report.col.agent')}
-              rows={data.agents.map((row) => ({ key: `${row.operatorId}-${row.currency}`, head: row.operatorId, sums: row }))}
+              rows={data.agents.map((row) => ({
+                key: `${row.operatorId}-${row.currency}`,
+                head: row.operatorId,
+                sums: row,
+              }))}
             />
             {new Set(data.desks.map((row) => row.deskId)).size > 1 && (
               <SumsTable
                 id={`${id}-desks`}
                 title={t('report.desks')}
                 keyHead={t('report.col.desk')}
-                rows={data.desks.map((row) => ({ key: `${row.deskId}-${row.currency}`, head: row.deskId.slice(0, 8), title: row.deskId, mono: true, sums: row }))}
+                rows={data.desks.map((row) => ({
+                  key: `${row.deskId}-${row.currency}`,
+                  head: row.deskId.slice(0, 8),
+                  title: row.deskId,
+                  mono: true,
+                  sums: row,
+                }))}
               />
             )}
             <h3 id={`${id}-totals`}>{t('report.totals')}</h3>
@@ -89,7 +106,11 @@ export function EndOfDay(): JSX.Element {
                   <tbody>
                     {data.plans.map((plan) => (
                       <tr key={`${plan.currency}-${plan.installments}`}>
-                        <th scope="row">{plan.installments <= 1 ? t('report.single') : t('report.months', { count: plan.installments })}</th>
+                        <th scope="row">
+                          {plan.installments <= 1
+                            ? t('report.single')
+                            : t('report.months', { count: plan.installments })}
+                        </th>
                         <td>{plan.currency.toUpperCase()}</td>
                         <td>{plan.payments}</td>
                         <td>{money(plan.totalCents, plan.currency)}</td>
@@ -151,7 +172,11 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
           </li>
         ))}
       </ul>
-      <div className="chart__row chart__axis" role="group" aria-label={t('report.axis', { currency: series.currency.toUpperCase() })}>
+      <div
+        className="chart__row chart__axis"
+        role="group"
+        aria-label={t('report.axis', { currency: series.currency.toUpperCase() })}
+      >
         <span className="chart__hour" />
         <span className="chart__ticks">
           {[0, top / 2, top].map((tick, index) => (
@@ -178,7 +203,17 @@ interface SumsRow {
 }
 
 /** The day's sums by one thing (agent, desk) and currency. */
-function SumsTable({ id, title, keyHead, rows }: { id: string; title: string; keyHead: string; rows: readonly SumsRow[] }): JSX.Element {
+function SumsTable({
+  id,
+  title,
+  keyHead,
+  rows,
+}: {
+  id: string;
+  title: string;
+  keyHead: string;
+  rows: readonly SumsRow[];
+}): JSX.Element {
   const { t } = useI18n();
   return (
     <>

@@ -28,7 +28,13 @@ interface SignInProps extends Props {
   endedElsewhere?: { deskId?: string | undefined; sinceAt?: string | undefined };
 }
 
-export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = false, endedElsewhere }: SignInProps): JSX.Element {
+export function SignIn({
+  onSignedIn,
+  locked = false,
+  onHandedOver,
+  handedOver = false,
+  endedElsewhere,
+}: SignInProps): JSX.Element {
   const { t } = useI18n();
   const signIn = useSignIn();
   const endLocked = useEndLocked();
@@ -38,8 +44,12 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
   const error = gaps.gap ?? (failed === null ? undefined : describeError(failed, t));
   const form = useRef<HTMLFormElement>(null);
   // Refused because the operator's session is open at another desk of the center: they may end it and sign in here.
-  const wrongPassword = gaps.gap === undefined && signIn.error instanceof ApiError && signIn.error.code === 'invalid_credentials';
-  const elsewhere = signIn.error instanceof ApiError && signIn.error.code === 'session_elsewhere' ? signIn.error.params?.['deskId'] : undefined;
+  const wrongPassword =
+    gaps.gap === undefined && signIn.error instanceof ApiError && signIn.error.code === 'invalid_credentials';
+  const elsewhere =
+    signIn.error instanceof ApiError && signIn.error.code === 'session_elsewhere'
+      ? signIn.error.params?.['deskId']
+      : undefined;
 
   /** Ends the locked session (main records it) so that another operator can sign in; the card data is already gone. */
   function handOver(): void {
@@ -53,7 +63,11 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
     const data = new FormData(element);
     endLocked.reset();
     signIn.mutate(
-      { id: field(data, 'id'), password: secret(field(data, 'password')), ...(endSessionElsewhere ? { endSessionElsewhere } : {}) },
+      {
+        id: field(data, 'id'),
+        password: secret(field(data, 'password')),
+        ...(endSessionElsewhere ? { endSessionElsewhere } : {}),
+      },
       {
         onSuccess: onSignedIn,
         onError: (e) => {
@@ -84,7 +98,9 @@ export function SignIn({ onSignedIn, locked = false, onHandedOver, handedOver = 
             new ApiError({
               code: 'session_ended_elsewhere',
               message: '',
-              params: Object.fromEntries(Object.entries(endedElsewhere).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+              params: Object.fromEntries(
+                Object.entries(endedElsewhere).filter((entry): entry is [string, string] => entry[1] !== undefined),
+              ),
             }),
             t,
           )}
@@ -148,7 +164,14 @@ export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
       <label htmlFor="first-admin-name">{t('firstAdmin.name')}</label>
       <input id="first-admin-name" name="displayName" autoComplete="name" required />
       <label htmlFor="first-admin-password">{t('firstAdmin.password')}</label>
-      <input id="first-admin-password" name="password" type="password" autoComplete="new-password" required minLength={12} />
+      <input
+        id="first-admin-password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={12}
+      />
       {error && (
         <p className="error" role="alert">
           {error}

@@ -14,13 +14,20 @@ const current = ({ done, total }: { done: number; total: number }): number => Ma
 
 export function StartingScreen({ status }: Props): JSX.Element {
   const { t } = useI18n();
-  const recovering = status.phase === 'recovering' && status.recovering !== undefined && status.recovering.total > 0 ? status.recovering : undefined;
+  const recovering =
+    status.phase === 'recovering' && status.recovering !== undefined && status.recovering.total > 0
+      ? status.recovering
+      : undefined;
   const what =
-    recovering !== undefined ? t('startup.recovering', { current: current(recovering), total: recovering.total })
-    : status.phase === 'recovering' ? t('startup.checking')
-    : status.phase === 'connecting_center' ? t('startup.connectingCenter')
-    : status.phase === 'ready' ? t('startup.opening')
-    : t('startup.starting');
+    recovering !== undefined
+      ? t('startup.recovering', { current: current(recovering), total: recovering.total })
+      : status.phase === 'recovering'
+        ? t('startup.checking')
+        : status.phase === 'connecting_center'
+          ? t('startup.connectingCenter')
+          : status.phase === 'ready'
+            ? t('startup.opening')
+            : t('startup.starting');
 
   return (
     <main className="shell startup">
@@ -30,7 +37,12 @@ export function StartingScreen({ status }: Props): JSX.Element {
       </p>
       {recovering !== undefined && (
         <>
-          <progress className="startup__progress" value={recovering.done} max={recovering.total} aria-label={t('startup.progressLabel')} />
+          <progress
+            className="startup__progress"
+            value={recovering.done}
+            max={recovering.total}
+            aria-label={t('startup.progressLabel')}
+          />
           <p className="startup__warning" role="alert">
             <strong>{t('startup.doNotClose')}</strong> {t('startup.doNotCloseWhy')}
           </p>

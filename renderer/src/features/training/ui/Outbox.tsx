@@ -29,7 +29,11 @@ export function Outbox(): JSX.Element {
             {message.subject !== undefined && <p>{message.subject}</p>}
             <p className="outbox__text">{message.text}</p>
             {message.cardholder === 'waiting' ? (
-              <CardholderAnswer message={message} busy={busy === message.id} play={(answer) => play.mutate({ message, answer })} />
+              <CardholderAnswer
+                message={message}
+                busy={busy === message.id}
+                play={(answer) => play.mutate({ message, answer })}
+              />
             ) : message.cardholder === 'none' ? null : (
               <p className="muted">{t(`outbox.state.${message.cardholder}`)}</p>
             )}
@@ -50,7 +54,15 @@ export function Outbox(): JSX.Element {
  * there is nothing left to answer, and the outbox says how it ended instead. A payment the agent abandoned still waits:
  * the guest holds the link and may approve it after all (a late success), so the trainee may still answer.
  */
-function CardholderAnswer({ message, busy, play }: { message: OutboxMessageView; busy: boolean; play: (answer: PlayVariables['answer']) => void }): JSX.Element {
+function CardholderAnswer({
+  message,
+  busy,
+  play,
+}: {
+  message: OutboxMessageView;
+  busy: boolean;
+  play: (answer: PlayVariables['answer']) => void;
+}): JSX.Element {
   const { t } = useI18n();
   const payment = usePayment(message.paymentId).data;
   if (payment !== undefined && isFinalPayment(payment.status)) {

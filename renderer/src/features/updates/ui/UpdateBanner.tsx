@@ -13,9 +13,18 @@ export function UpdateBanner(): JSX.Element | null {
   // On success the app quits to install; nothing more happens here.
   const error = restart.error;
   const problem =
-    error === null ? undefined
-    : error instanceof ApiError && error.code === 'payment_in_progress' ? t('update.blocked')
-    : t('update.failed', { reason: describeError(error, t) });
+    error === null
+      ? undefined
+      : error instanceof ApiError && error.code === 'payment_in_progress'
+        ? t('update.blocked')
+        : t('update.failed', { reason: describeError(error, t) });
 
-  return <UpdateNotice status={status.data} restarting={restart.isPending || restart.isSuccess} problem={problem} onRestart={() => restart.mutate()} />;
+  return (
+    <UpdateNotice
+      status={status.data}
+      restarting={restart.isPending || restart.isSuccess}
+      problem={problem}
+      onRestart={() => restart.mutate()}
+    />
+  );
 }

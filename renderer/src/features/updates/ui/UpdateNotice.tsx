@@ -20,7 +20,9 @@ export function UpdateNotice({ status, restarting, problem, onRestart }: NoticeP
   if (notice.kind === 'none') return null;
   return (
     <section className="update-banner" role="status" aria-live="polite">
-      <p className="update-banner__text">{t(notice.afterCall ? 'update.readyAfterCall' : 'update.ready', { version: notice.version })}</p>
+      <p className="update-banner__text">
+        {t(notice.afterCall ? 'update.readyAfterCall' : 'update.ready', { version: notice.version })}
+      </p>
       {!notice.afterCall && (
         <button type="button" className="update-banner__restart" disabled={restarting} onClick={onRestart}>
           {restarting ? t('update.restarting') : t('update.restart')}

@@ -48,7 +48,10 @@ describe('Accounts: a new account', () => {
   it('places main’s refusal of a taken ID next to the ID field', async () => {
     main.reset();
     main.answer('operators:list', () => ({ operators: OPERATORS }));
-    main.answer('operators:create', () => ({ code: 'already_exists', message: 'An operator with the id "ana" already exists.' }));
+    main.answer('operators:create', () => ({
+      code: 'already_exists',
+      message: 'An operator with the id "ana" already exists.',
+    }));
     renderWithData('en-US', <Accounts self="ada" />);
     const user = userEvent.setup();
     const id = screen.getByLabelText('Operator ID');
@@ -64,7 +67,10 @@ describe('Accounts: a role change', () => {
   it('asks to confirm, naming the person, the old and the new role, before anything is sent', async () => {
     main.reset();
     main.answer('operators:list', () => ({ operators: OPERATORS }));
-    main.answer('operators:update', (input) => ({ ...OPERATORS[1], ...(input as Partial<OperatorView>) }) as OperatorView);
+    main.answer(
+      'operators:update',
+      (input) => ({ ...OPERATORS[1], ...(input as Partial<OperatorView>) }) as OperatorView,
+    );
     renderWithData('es-MX', <Accounts self="ada" />);
     const select = await screen.findByLabelText('Rol de ana');
     fireEvent.change(select, { target: { value: 'supervisor' } });
@@ -72,7 +78,11 @@ describe('Accounts: a role change', () => {
     expect(dialog.textContent).toContain('¿Cambiar el rol de Ana López (ana) de agente a supervisor?');
     expect(main.sent.filter((call) => call.channel === 'operators:update')).toEqual([]);
     await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Cambiar a supervisor' }));
-    await waitFor(() => expect(main.sent.filter((call) => call.channel === 'operators:update').map((call) => call.input)).toEqual([{ id: 'ana', role: 'supervisor' }]));
+    await waitFor(() =>
+      expect(main.sent.filter((call) => call.channel === 'operators:update').map((call) => call.input)).toEqual([
+        { id: 'ana', role: 'supervisor' },
+      ]),
+    );
   });
 
   it('cancelled, sends nothing and shows the role as it was', async () => {

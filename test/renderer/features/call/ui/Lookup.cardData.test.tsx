@@ -28,8 +28,17 @@ describe('the lookup refuses card data and empties itself', () => {
       'Buscar una reservación: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
     );
     const digitsOf = (value: unknown): string => JSON.stringify(value).replace(/\D/g, '');
-    expect(main.sent.filter((call) => call.channel === 'reservations:search' && digitsOf(call.input).includes('4242424242424242'))).toEqual([]);
-    expect(queryClient.getQueryCache().getAll().filter((query) => digitsOf(query.queryKey).length >= 12)).toEqual([]);
+    expect(
+      main.sent.filter(
+        (call) => call.channel === 'reservations:search' && digitsOf(call.input).includes('4242424242424242'),
+      ),
+    ).toEqual([]);
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((query) => digitsOf(query.queryKey).length >= 12),
+    ).toEqual([]);
 
     await user.type(box, 'Zoë');
     expect(box.value).toBe('Zoë');

@@ -14,7 +14,15 @@ const main = installFakeMain();
 const { Lookup } = await import('../../../../../renderer/src/features/call/ui/Lookup');
 
 const reservation = (confirmationNumber: string, guestName: string): ReservationView =>
-  ({ confirmationNumber, guestName, hotelName: 'Hotel', checkIn: '2026-11-28', checkOut: '2026-12-02', balanceDueCents: 100, currency: 'mxn' }) as unknown as ReservationView;
+  ({
+    confirmationNumber,
+    guestName,
+    hotelName: 'Hotel',
+    checkIn: '2026-11-28',
+    checkOut: '2026-12-02',
+    balanceDueCents: 100,
+    currency: 'mxn',
+  }) as unknown as ReservationView;
 const SOFIA = reservation('CUN-7F3K2A', 'Sofía Núñez Ortega');
 const OTHER = reservation('CUN-7F3K2B', 'Pedro García');
 
@@ -25,7 +33,10 @@ describe('Lookup, Enter before the search caught up', () => {
     main.answer('reservations:search', (input) => {
       const { text } = input as { text: string };
       return new Promise((resolve) => {
-        answers.push({ text, resolve: () => resolve({ reservations: text === 'CUN-7F3K2A' ? [SOFIA] : [OTHER, SOFIA] }) });
+        answers.push({
+          text,
+          resolve: () => resolve({ reservations: text === 'CUN-7F3K2A' ? [SOFIA] : [OTHER, SOFIA] }),
+        });
       });
     });
     const onOpen = vi.fn();
@@ -47,7 +58,10 @@ describe('Lookup, Enter before the search caught up', () => {
   it('forgets the Enter when the agent types on', async () => {
     main.reset();
     const answers: (() => void)[] = [];
-    main.answer('reservations:search', () => new Promise((resolve) => answers.push(() => resolve({ reservations: [SOFIA] }))));
+    main.answer(
+      'reservations:search',
+      () => new Promise((resolve) => answers.push(() => resolve({ reservations: [SOFIA] }))),
+    );
     const onOpen = vi.fn();
     const user = userEvent.setup();
     renderWithData('es-MX', <Lookup onOpen={onOpen} inputRef={createRef<HTMLInputElement>()} />);

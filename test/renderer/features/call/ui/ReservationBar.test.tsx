@@ -41,11 +41,18 @@ describe('ReservationBar', () => {
   });
 
   it('says what was paid over instead of 0.00 owed, and a booking a cancellation refund closed', () => {
-    const { unmount } = renderIn('es-MX', <ReservationBar reservation={reservation} balance={balance({ owedCents: 0, overpaidCents: 1_079_991 })} />);
-    expect(screen.getByRole('group', { name: 'La llamada' }).textContent).toBe('Sofía Núñez OrtegaCUN-7F3K2APagado de más: $10,799.91 MXN');
+    const { unmount } = renderIn(
+      'es-MX',
+      <ReservationBar reservation={reservation} balance={balance({ owedCents: 0, overpaidCents: 1_079_991 })} />,
+    );
+    expect(screen.getByRole('group', { name: 'La llamada' }).textContent).toBe(
+      'Sofía Núñez OrtegaCUN-7F3K2APagado de más: $10,799.91 MXN',
+    );
     unmount();
     renderIn('en-US', <ReservationBar reservation={reservation} balance={balance({ owedCents: 0, closed: true })} />);
-    expect(screen.getByRole('group', { name: 'The call' }).textContent).toBe('Sofía Núñez OrtegaCUN-7F3K2ABooking closed: nothing to charge (cancellation refunded)');
+    expect(screen.getByRole('group', { name: 'The call' }).textContent).toBe(
+      'Sofía Núñez OrtegaCUN-7F3K2ABooking closed: nothing to charge (cancellation refunded)',
+    );
   });
 
   it('falls back to the reservation’s balance before main’s is known, in English', () => {

@@ -10,8 +10,30 @@ const NAME = 'María Fernanda de los Ángeles Villaseñor-Castañeda y Ruiz de A
 
 describe('ReservationBar, a long guest name', () => {
   it('carries the whole name in its title', () => {
-    const reservation = { confirmationNumber: 'CUN-7F3K2A', guestName: NAME, balanceDueCents: 1_245_000, currency: 'mxn' } as unknown as ReservationView;
-    renderIn('es-MX', <ReservationBar reservation={reservation} balance={{ sourceBalanceCents: 1_245_000, takenCents: 1_125_001, refundedCents: 0, reopenedCents: 0, owedCents: 119_999, overpaidCents: 0, closed: false, currency: 'mxn', chargedToday: [] }} inProgressCents={119_999} />);
+    const reservation = {
+      confirmationNumber: 'CUN-7F3K2A',
+      guestName: NAME,
+      balanceDueCents: 1_245_000,
+      currency: 'mxn',
+    } as unknown as ReservationView;
+    renderIn(
+      'es-MX',
+      <ReservationBar
+        reservation={reservation}
+        balance={{
+          sourceBalanceCents: 1_245_000,
+          takenCents: 1_125_001,
+          refundedCents: 0,
+          reopenedCents: 0,
+          owedCents: 119_999,
+          overpaidCents: 0,
+          closed: false,
+          currency: 'mxn',
+          chargedToday: [],
+        }}
+        inProgressCents={119_999}
+      />,
+    );
     expect(screen.getByText(NAME).getAttribute('title')).toBe(NAME);
   });
 });

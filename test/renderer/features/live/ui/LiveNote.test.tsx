@@ -14,12 +14,15 @@ describe('LiveNote', () => {
   it.each<[Language, RegExp]>([
     ['en-US', /^Reconnecting to the center… What you see may be out of date/],
     ['es-MX', /^Reconectando con el centro… Lo que ve puede no estar al día/],
-  ])('%s: nothing while the feed is live, the note while it is being reconnected, nothing once it is back', (language, words) => {
-    const { container } = renderIn(language, <LiveNote />);
-    expect(container.innerHTML).toBe('');
-    act(() => main.emit('live:status', { state: 'reconnecting' }));
-    expect(screen.getByRole('status').textContent).toMatch(words);
-    act(() => main.emit('live:status', { state: 'live' }));
-    expect(container.innerHTML).toBe('');
-  });
+  ])(
+    '%s: nothing while the feed is live, the note while it is being reconnected, nothing once it is back',
+    (language, words) => {
+      const { container } = renderIn(language, <LiveNote />);
+      expect(container.innerHTML).toBe('');
+      act(() => main.emit('live:status', { state: 'reconnecting' }));
+      expect(screen.getByRole('status').textContent).toMatch(words);
+      act(() => main.emit('live:status', { state: 'live' }));
+      expect(container.innerHTML).toBe('');
+    },
+  );
 });

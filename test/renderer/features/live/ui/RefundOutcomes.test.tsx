@@ -29,10 +29,14 @@ describe('RefundOutcomes', () => {
     main.reset();
     main.answer('live:watch', () => ({ state: 'live' }));
     renderIn('es-MX', <RefundOutcomes operatorId="ana" />);
-    expect(main.sent.some((s) => s.channel === 'live:watch' && (s.input as { requests?: boolean }).requests === true)).toBe(true);
+    expect(
+      main.sent.some((s) => s.channel === 'live:watch' && (s.input as { requests?: boolean }).requests === true),
+    ).toBe(true);
     act(() => main.emit('refunds:outcome', { ...made, outcome: 'approved' }));
     const shown = await screen.findByRole('status');
-    expect(shown.textContent).toContain('sam aprobó el reembolso de $899.99 MXN (Cancelación) de la reservación PVR-5J1L3M, pago 1234-ABCD');
+    expect(shown.textContent).toContain(
+      'sam aprobó el reembolso de $899.99 MXN (Cancelación) de la reservación PVR-5J1L3M, pago 1234-ABCD',
+    );
     act(() => {
       main.emit('refunds:outcome', made);
       // A late "approved" never comes back over "made".
@@ -51,11 +55,19 @@ describe('RefundOutcomes', () => {
     renderIn('en-US', <RefundOutcomes operatorId="ana" />);
     act(() => {
       main.emit('refunds:outcome', { ...made, requestedBy: 'otro', outcome: 'made' });
-      main.emit('refunds:outcome', { ...made, outcome: 'rejected', reason: 'requested_by_customer', amountCents: undefined, decisionNote: 'Non-refundable rate.' });
+      main.emit('refunds:outcome', {
+        ...made,
+        outcome: 'rejected',
+        reason: 'requested_by_customer',
+        amountCents: undefined,
+        decisionNote: 'Non-refundable rate.',
+      });
     });
     const shown = await screen.findByRole('status');
     expect(shown.querySelectorAll('li')).toHaveLength(1);
-    expect(shown.textContent).toContain('sam rejected the refund of all that was left (Requested by the guest) on reservation PVR-5J1L3M');
+    expect(shown.textContent).toContain(
+      'sam rejected the refund of all that was left (Requested by the guest) on reservation PVR-5J1L3M',
+    );
     expect(shown.textContent).toContain('Their note: “Non-refundable rate.”');
   });
 });

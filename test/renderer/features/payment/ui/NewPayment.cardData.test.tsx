@@ -40,7 +40,11 @@ describe('the payment note refuses card data and empties itself', () => {
     noteField().focus();
     await user.paste('Pagó con 4242 4242 4242 4242 exp 12/29');
     expect(noteField().value).toBe('');
-    expect(screen.getByText(/^Nota: esto parecía un número de tarjeta y se borró\. Los números de tarjeta se escriben solo en el formulario de la tarjeta\.$/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /^Nota: esto parecía un número de tarjeta y se borró\. Los números de tarjeta se escriben solo en el formulario de la tarjeta\.$/,
+      ),
+    ).toBeTruthy();
     expect(JSON.stringify(useCall.getState().draft)).not.toMatch(/4242/);
     // Not a fault of what is there now: the card form is open for the card.
     expect(screen.getByRole('textbox', { name: 'Número de tarjeta' })).toHaveProperty('disabled', false);

@@ -11,7 +11,14 @@ import type { ReservationView } from '../../../../../shared/reservations';
 import { installFakeMain } from '../../../support/bridge';
 import { renderWithData } from '../../../support/render';
 
-const METHOD: MethodView = { id: `mth_${'b'.repeat(32)}`, brand: 'amex', last4: '0005', expMonth: 12, expYear: 2099, createdAt: '2026-06-15T00:00:00Z' };
+const METHOD: MethodView = {
+  id: `mth_${'b'.repeat(32)}`,
+  brand: 'amex',
+  last4: '0005',
+  expMonth: 12,
+  expYear: 2099,
+  createdAt: '2026-06-15T00:00:00Z',
+};
 const RESERVATION: ReservationView = {
   confirmationNumber: 'CUN-6B3D8F',
   guestName: 'Ana Torres',
@@ -63,14 +70,22 @@ const sentPays = () => main.sent.filter((call) => call.channel === 'payments:pay
 
 describe('NewPayment', () => {
   it('fills what is still owed (main’s count) and says what was already charged today, with the time', () => {
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Amount' }).value).toBe('730.00');
     expect(screen.getByText('Balance due: $730.00 USD')).toBeTruthy();
-    expect(screen.getByRole('list', { name: 'Charged today' }).textContent).toBe('Already charged $250.00 USD today at 10:42 AM.');
+    expect(screen.getByRole('list', { name: 'Charged today' }).textContent).toBe(
+      'Already charged $250.00 USD today at 10:42 AM.',
+    );
   });
 
   it('in Spanish, the same warning in the desk’s words', () => {
-    renderWithData('es-MX', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'es-MX',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     expect(screen.getByRole('list', { name: 'Cobrado hoy' }).textContent).toContain('Ya se cobraron');
     expect(screen.getByRole('list', { name: 'Cobrado hoy' }).textContent).toContain('10:42');
   });
@@ -86,8 +101,13 @@ describe('NewPayment', () => {
       const user = userEvent.setup();
       main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
       main.answer('payments:pay', () => payment('succeeded'));
-      renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
-      const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Keep this card for later charges (the guest agrees)' });
+      renderWithData(
+        'en-US',
+        <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+      );
+      const box = screen.getByRole<HTMLInputElement>('checkbox', {
+        name: 'Keep this card for later charges (the guest agrees)',
+      });
       expect(box.checked).toBe(false);
       if (consent) await user.click(box);
       await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');
@@ -102,9 +122,26 @@ describe('NewPayment', () => {
     const user = userEvent.setup();
     main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
     main.answer('payments:pay', () => payment('succeeded'));
-    const recovered = { paymentId: `pay_${'c'.repeat(32)}`, amountCents: 12000, currency: 'usd', status: 'succeeded', at: TEN_42 };
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} chargedToday={[recovered]} cardRef={createRef()} />);
-    expect(screen.getByRole('list', { name: 'Charged today' }).textContent).toBe('Already charged $120.00 USD today at 10:42 AM.');
+    const recovered = {
+      paymentId: `pay_${'c'.repeat(32)}`,
+      amountCents: 12000,
+      currency: 'usd',
+      status: 'succeeded',
+      at: TEN_42,
+    };
+    renderWithData(
+      'en-US',
+      <NewPayment
+        reservation={RESERVATION}
+        methods={[]}
+        balance={BALANCE}
+        chargedToday={[recovered]}
+        cardRef={createRef()}
+      />,
+    );
+    expect(screen.getByRole('list', { name: 'Charged today' }).textContent).toBe(
+      'Already charged $120.00 USD today at 10:42 AM.',
+    );
     await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');
     await user.keyboard('1230737{Enter}');
     await waitFor(() => expect(sentPays()).toHaveLength(1));
@@ -115,7 +152,10 @@ describe('NewPayment', () => {
     const user = userEvent.setup();
     main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
     main.answer('payments:pay', () => payment('succeeded'));
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} chargedToday={[]} cardRef={createRef()} />);
+    renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[]} chargedToday={[]} cardRef={createRef()} />,
+    );
     await user.type(screen.getByRole('textbox', { name: 'Card number' }), '4242424242424242');
     await user.keyboard('1230737{Enter}');
     await waitFor(() => expect(sentPays()).toHaveLength(1));
@@ -125,7 +165,10 @@ describe('NewPayment', () => {
   it('a saved card: its button shows the amount and card and waits; Enter charges it; Escape goes back without a charge', async () => {
     const user = userEvent.setup();
     main.answer('payments:pay', () => payment('succeeded'));
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[METHOD]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[METHOD]} balance={BALANCE} cardRef={createRef()} />,
+    );
     const amount = screen.getByRole('textbox', { name: 'Amount' });
     await user.clear(amount);
     await user.type(amount, '50');
@@ -150,7 +193,10 @@ describe('NewPayment', () => {
 
   it('the charge key says the amount it charges, in the desk’s language', async () => {
     const user = userEvent.setup();
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     expect(screen.getByRole('button', { name: 'Charge $730.00 USD' })).toBeTruthy();
     const amount = screen.getByRole('textbox', { name: 'Amount' });
     await user.clear(amount);
@@ -164,7 +210,10 @@ describe('NewPayment', () => {
     main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
     main.answer('payments:pay', () => payment('succeeded'));
     useCall.getState().editDraft({ currency: 'mxn' });
-    renderWithData('es-MX', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'es-MX',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     expect(screen.queryByRole('combobox')).toBeNull();
     expect(screen.getByText('USD')).toBeTruthy();
     expect(screen.getByText('La moneda de la reservación: todo cobro se hace en ella.')).toBeTruthy();
@@ -176,19 +225,42 @@ describe('NewPayment', () => {
   });
 
   describe('an amount above what is still owed', () => {
-    const MONICA: ReservationView = { ...RESERVATION, confirmationNumber: 'PCM-5P7R2S', guestName: 'Mónica Zúñiga Olvera', balanceDueCents: 119999, currency: 'mxn' };
-    const OWED: ReservationBalance = { sourceBalanceCents: 119999, takenCents: 0, refundedCents: 0, reopenedCents: 0, owedCents: 119999, overpaidCents: 0, closed: false, currency: 'mxn', chargedToday: [] };
+    const MONICA: ReservationView = {
+      ...RESERVATION,
+      confirmationNumber: 'PCM-5P7R2S',
+      guestName: 'Mónica Zúñiga Olvera',
+      balanceDueCents: 119999,
+      currency: 'mxn',
+    };
+    const OWED: ReservationBalance = {
+      sourceBalanceCents: 119999,
+      takenCents: 0,
+      refundedCents: 0,
+      reopenedCents: 0,
+      owedCents: 119999,
+      overpaidCents: 0,
+      closed: false,
+      currency: 'mxn',
+      chargedToday: [],
+    };
 
     it('is named with both amounts, and nothing is charged until the agent ticks the confirmation (not ticked, not by Enter)', async () => {
       const user = userEvent.setup();
       main.answer('payments:tokenize', () => ({ ...METHOD, brand: 'visa', last4: '4242' }));
       main.answer('payments:pay', () => payment('succeeded'));
-      renderWithData('es-MX', <NewPayment reservation={MONICA} methods={[METHOD]} balance={OWED} cardRef={createRef()} />);
+      renderWithData(
+        'es-MX',
+        <NewPayment reservation={MONICA} methods={[METHOD]} balance={OWED} cardRef={createRef()} />,
+      );
       const amount = screen.getByRole('textbox', { name: 'Monto' });
       await user.clear(amount);
       await user.type(amount, '11999.90');
-      expect(screen.getByRole('alert').textContent).toBe('$11,999.90 MXN es más de los $1,199.99 MXN que aún debe esta reservación. Revise el monto con el huésped.');
-      const confirm = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Confirmo cobrar $11,999.90 MXN, aunque solo se deben $1,199.99 MXN' });
+      expect(screen.getByRole('alert').textContent).toBe(
+        '$11,999.90 MXN es más de los $1,199.99 MXN que aún debe esta reservación. Revise el monto con el huésped.',
+      );
+      const confirm = screen.getByRole<HTMLInputElement>('checkbox', {
+        name: 'Confirmo cobrar $11,999.90 MXN, aunque solo se deben $1,199.99 MXN',
+      });
       expect(confirm.checked).toBe(false);
       const key = screen.getByRole<HTMLButtonElement>('button', { name: 'Cobrar $11,999.90 MXN' });
       expect(key.getAttribute('aria-disabled')).toBe('true');
@@ -206,7 +278,11 @@ describe('NewPayment', () => {
       expect(key.getAttribute('aria-disabled')).toBeNull();
       await user.click(key);
       await waitFor(() => expect(sentPays()).toHaveLength(1));
-      expect(sentPays()[0]).toMatchObject({ amountCents: 1_199_990, currency: 'mxn', overBalance: { owedCents: 119_999, amountCents: 1_199_990 } });
+      expect(sentPays()[0]).toMatchObject({
+        amountCents: 1_199_990,
+        currency: 'mxn',
+        overBalance: { owedCents: 119_999, amountCents: 1_199_990 },
+      });
     });
 
     it('a confirmation holds only for the amounts it named: editing the amount asks again', async () => {
@@ -215,11 +291,19 @@ describe('NewPayment', () => {
       const amount = screen.getByRole('textbox', { name: 'Amount' });
       await user.clear(amount);
       await user.type(amount, '11999.90');
-      await user.click(screen.getByRole('checkbox', { name: 'I confirm charging $11,999.90 MXN, although only $1,199.99 MXN is owed' }));
+      await user.click(
+        screen.getByRole('checkbox', {
+          name: 'I confirm charging $11,999.90 MXN, although only $1,199.99 MXN is owed',
+        }),
+      );
       expect(screen.getByRole('button', { name: 'Charge $11,999.90 MXN' }).getAttribute('aria-disabled')).toBeNull();
       await user.clear(amount);
       await user.type(amount, '11999.99');
-      expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'I confirm charging $11,999.99 MXN, although only $1,199.99 MXN is owed' }).checked).toBe(false);
+      expect(
+        screen.getByRole<HTMLInputElement>('checkbox', {
+          name: 'I confirm charging $11,999.99 MXN, although only $1,199.99 MXN is owed',
+        }).checked,
+      ).toBe(false);
       expect(screen.getByRole('button', { name: 'Charge $11,999.99 MXN' }).getAttribute('aria-disabled')).toBe('true');
       await user.clear(amount);
       await user.type(amount, '1199.99');
@@ -230,14 +314,20 @@ describe('NewPayment', () => {
 
   it('what the agent typed is the call’s draft: a new form (after a decline) shows it again', async () => {
     const user = userEvent.setup();
-    const first = renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    const first = renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     const amount = screen.getByRole('textbox', { name: 'Amount' });
     await user.clear(amount);
     await user.type(amount, '100');
     await user.type(screen.getByRole('textbox', { name: /^Note for the payment/ }), 'Deposit');
     first.unmount();
     useCall.getState().declined({ code: 'card_declined' });
-    renderWithData('en-US', <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />);
+    renderWithData(
+      'en-US',
+      <NewPayment reservation={RESERVATION} methods={[]} balance={BALANCE} cardRef={createRef()} />,
+    );
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Amount' }).value).toBe('100');
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: /^Note for the payment/ }).value).toBe('Deposit');
   });

@@ -16,7 +16,14 @@ import { renderWithData } from '../../../support/render';
 
 const NUMBER = '4242424242424242';
 const CVC = '737';
-const METHOD: MethodView = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, createdAt: '2026-06-15T00:00:00Z' };
+const METHOD: MethodView = {
+  id: `mth_${'b'.repeat(32)}`,
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2030,
+  createdAt: '2026-06-15T00:00:00Z',
+};
 const RESERVATION: ReservationView = {
   confirmationNumber: 'CUN-6B3D8F',
   guestName: 'Ana Torres',
@@ -65,8 +72,14 @@ async function typeCardAndPay(): Promise<void> {
 
 const everythingKept = (queryClient: import('@tanstack/react-query').QueryClient): string =>
   JSON.stringify({
-    queries: queryClient.getQueryCache().getAll().map((query) => ({ key: query.queryKey, data: query.state.data })),
-    mutations: queryClient.getMutationCache().getAll().map((mutation) => ({ variables: mutation.state.variables, data: mutation.state.data })),
+    queries: queryClient
+      .getQueryCache()
+      .getAll()
+      .map((query) => ({ key: query.queryKey, data: query.state.data })),
+    mutations: queryClient
+      .getMutationCache()
+      .getAll()
+      .map((mutation) => ({ variables: mutation.state.variables, data: mutation.state.data })),
     call: useCall.getState(),
   });
 
@@ -81,8 +94,16 @@ describe('PaymentFlow', () => {
 
     const tokenize = main.sent.filter((call) => call.channel === 'payments:tokenize');
     expect(tokenize).toHaveLength(1);
-    expect(tokenize[0]?.input).toMatchObject({ card: { number: NUMBER, cvv: CVC }, reservationId: RESERVATION.confirmationNumber });
-    expect(main.sent.find((call) => call.channel === 'payments:pay')?.input).toMatchObject({ methodId: METHOD.id, amountCents: 25000, currency: 'usd', note: 'Deposit' });
+    expect(tokenize[0]?.input).toMatchObject({
+      card: { number: NUMBER, cvv: CVC },
+      reservationId: RESERVATION.confirmationNumber,
+    });
+    expect(main.sent.find((call) => call.channel === 'payments:pay')?.input).toMatchObject({
+      methodId: METHOD.id,
+      amountCents: 25000,
+      currency: 'usd',
+      note: 'Deposit',
+    });
 
     const kept = everythingKept(queryClient);
     expect(kept).toContain(METHOD.id);
@@ -97,7 +118,9 @@ describe('PaymentFlow', () => {
     const { queryClient } = renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} />);
     await typeCardAndPay();
     const form = await screen.findByRole('form', { name: 'Card details' });
-    await waitFor(() => expect(within(form).getByRole('alert').textContent).toContain('The card was declined by the issuing bank.'));
+    await waitFor(() =>
+      expect(within(form).getByRole('alert').textContent).toContain('The card was declined by the issuing bank.'),
+    );
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Card number' }).value).toBe('');
     expect(everythingKept(queryClient)).not.toContain(NUMBER);
   });
@@ -115,7 +138,12 @@ const live = (extra: Partial<LivePaymentView> = {}): LivePaymentView => ({
   startedAt: new Date(Date.now() - 200_000).toISOString(),
   waitingSince: new Date(Date.now() - 83_000).toISOString(),
   expiresAt: new Date(Date.now() + 600_000).toISOString(),
-  lastLink: { channel: 'whatsapp', to: '+1 ***0143', status: 'delivered', sentAt: new Date(Date.now() - 80_000).toISOString() },
+  lastLink: {
+    channel: 'whatsapp',
+    to: '+1 ***0143',
+    status: 'delivered',
+    sentAt: new Date(Date.now() - 80_000).toISOString(),
+  },
   ...extra,
 });
 
@@ -134,7 +162,11 @@ describe('what the agent typed survives', () => {
 
   it('amount and note stay after a service error', async () => {
     main.answer('payments:tokenize', () => METHOD);
-    main.answer('payments:pay', () => ({ code: 'service_unavailable', message: 'The payment service is not answering.', retryable: true }));
+    main.answer('payments:pay', () => ({
+      code: 'service_unavailable',
+      message: 'The payment service is not answering.',
+      retryable: true,
+    }));
     renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} />);
     await typeCardAndPay();
     const form = await screen.findByRole('form', { name: 'Card details' });
@@ -146,11 +178,17 @@ describe('what the agent typed survives', () => {
 
 describe('a payment in progress comes back', () => {
   it('its live panel instead of a new charge: elapsed, link time left, what to tell the guest, re-send, abandon', async () => {
-    main.answer('payments:get', () => payment('requires_action', { id: LIVE_ID, amountCents: 98000, hasChallengeLink: true }));
+    main.answer('payments:get', () =>
+      payment('requires_action', { id: LIVE_ID, amountCents: 98000, hasChallengeLink: true }),
+    );
     renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[METHOD]} inProgress={[live()]} />);
     expect(await screen.findByRole('heading', { name: /Payment status/ })).toBeTruthy();
     expect(useCall.getState().paymentId).toBe(LIVE_ID);
-    expect(main.sent.some((call) => call.channel === 'payments:watch' && (call.input as { paymentId: string }).paymentId === LIVE_ID)).toBe(true);
+    expect(
+      main.sent.some(
+        (call) => call.channel === 'payments:watch' && (call.input as { paymentId: string }).paymentId === LIVE_ID,
+      ),
+    ).toBe(true);
     expect(screen.getByRole('timer').textContent).toMatch(/^Waiting 01:2\d$/);
     expect(screen.getByText(/^The link works for another (09:5\d|10:00)$/)).toBeTruthy();
     expect(screen.getByText('Tell the guest:').parentElement?.textContent).toContain('approve the payment');
@@ -167,7 +205,9 @@ describe('a payment in progress comes back', () => {
     const user = userEvent.setup();
     useCall.getState().editDraft({ amount: '300', note: 'Deposit' });
     main.answer('payments:get', () => payment('requires_action', { id: LIVE_ID, hasChallengeLink: true }));
-    main.answer('payments:abandon', () => payment('requires_action', { id: LIVE_ID, abandonedAt: new Date().toISOString() }));
+    main.answer('payments:abandon', () =>
+      payment('requires_action', { id: LIVE_ID, abandonedAt: new Date().toISOString() }),
+    );
     renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} inProgress={[live()]} />);
     await user.click(await screen.findByRole('button', { name: 'Abandon and use another card' }));
     expect(await screen.findByRole('textbox', { name: 'Card number' })).toBeTruthy();
@@ -179,7 +219,10 @@ describe('a payment in progress comes back', () => {
   it('an abandon main refuses (the payment succeeded meanwhile) is said, and no new charge is offered', async () => {
     const user = userEvent.setup();
     main.answer('payments:get', () => payment('requires_action', { id: LIVE_ID, hasChallengeLink: true }));
-    main.answer('payments:abandon', () => ({ code: 'payment_already_succeeded', message: 'The payment already succeeded.' }));
+    main.answer('payments:abandon', () => ({
+      code: 'payment_already_succeeded',
+      message: 'The payment already succeeded.',
+    }));
     renderWithData('en-US', <PaymentFlow reservation={RESERVATION} methods={[]} inProgress={[live()]} />);
     await user.click(await screen.findByRole('button', { name: 'Abandon and use another card' }));
     expect(await screen.findByRole('alert')).toBeTruthy();

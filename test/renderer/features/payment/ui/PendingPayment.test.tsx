@@ -35,20 +35,30 @@ describe('PendingPayment', () => {
   it('has the sentence for the guest and says when to call a supervisor, before it is time to', () => {
     renderWithData('es-MX', <PendingPayment attempt={ATTEMPT} />);
     const panel = screen.getByRole('region', { name: 'Un pago sin respuesta' });
-    expect(panel.textContent).toContain('Diga al huésped: “Estamos confirmando su pago con el banco; no se le cobrará dos veces.');
-    expect(panel.textContent).toContain('Si sigue sin respuesta después de 3 verificaciones o 5 minutos, llame a un supervisor.');
+    expect(panel.textContent).toContain(
+      'Diga al huésped: “Estamos confirmando su pago con el banco; no se le cobrará dos veces.',
+    );
+    expect(panel.textContent).toContain(
+      'Si sigue sin respuesta después de 3 verificaciones o 5 minutos, llame a un supervisor.',
+    );
     expect(panel.textContent).not.toContain('Llame a un supervisor ahora');
   });
 
   it('tells the agent to call a supervisor at once when main says the attempt was sent six minutes ago', () => {
     renderWithData('en-US', <PendingPayment attempt={{ ...ATTEMPT, ageSeconds: 360 }} />);
     const alerts = screen.getAllByRole('alert').map((node) => node.textContent);
-    expect(alerts).toContainEqual(expect.stringContaining('Call a supervisor now: the payment has had no answer for 6 min.'));
+    expect(alerts).toContainEqual(
+      expect.stringContaining('Call a supervisor now: the payment has had no answer for 6 min.'),
+    );
   });
 
   it('tells the agent to call a supervisor after the third "Check again" still without an answer', async () => {
     const user = userEvent.setup();
-    main.answer('payments:checkAgain', () => ({ state: 'unanswered', attempt: { ...ATTEMPT, ageSeconds: 40 }, message: 'Still no answer.' }));
+    main.answer('payments:checkAgain', () => ({
+      state: 'unanswered',
+      attempt: { ...ATTEMPT, ageSeconds: 40 },
+      message: 'Still no answer.',
+    }));
     renderWithData('en-US', <PendingPayment attempt={ATTEMPT} />);
     const check = screen.getByRole('button', { name: 'Check again' });
     for (let n = 1; n <= 2; n++) {
@@ -58,6 +68,8 @@ describe('PendingPayment', () => {
       await expect.poll(() => check.getAttribute('aria-busy')).toBe('false');
     }
     await user.click(check);
-    expect((await screen.findByText(/Call a supervisor now/)).textContent).toContain('the payment still has no answer after 3 checks.');
+    expect((await screen.findByText(/Call a supervisor now/)).textContent).toContain(
+      'the payment still has no answer after 3 checks.',
+    );
   });
 });

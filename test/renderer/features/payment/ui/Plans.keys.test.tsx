@@ -36,7 +36,9 @@ describe('Plans, errors and keys', () => {
     main.answer('payments:updateAmount', () => ({ ...PAYMENT, amountCents: 100000, originalAmountCents: 1245000 }));
     renderWithData('en-US', <Plans payment={PAYMENT} />);
     await user.click(screen.getByRole('button', { name: 'Confirm payment' }));
-    expect(screen.getByRole('alert').textContent).toBe('Choose a plan with the guest, or one payment, before confirming.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Choose a plan with the guest, or one payment, before confirming.',
+    );
     const amount = screen.getByRole('textbox', { name: 'Change the amount' });
     await user.clear(amount);
     await user.type(amount, '1000{Enter}');
@@ -55,6 +57,10 @@ describe('Plans, errors and keys', () => {
     expect(sent('payments:confirm')).toHaveLength(0);
     await user.keyboard('{Enter}');
     await waitFor(() => expect(sent('payments:confirm')).toHaveLength(1));
-    expect(sent('payments:confirm')[0]?.input).toEqual({ paymentId: PAYMENT.id, expectedAmountCents: 1245000, installmentsCount: 6 });
+    expect(sent('payments:confirm')[0]?.input).toEqual({
+      paymentId: PAYMENT.id,
+      expectedAmountCents: 1245000,
+      installmentsCount: 6,
+    });
   });
 });

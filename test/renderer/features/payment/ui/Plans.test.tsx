@@ -39,7 +39,9 @@ describe('Plans', () => {
 
     screen.getByRole('button', { name: 'Confirm payment' }).focus();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('alert').textContent).toBe('Choose a plan with the guest, or one payment, before confirming.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Choose a plan with the guest, or one payment, before confirming.',
+    );
     expect(document.activeElement).toBe(screen.getByRole('radio', { name: /^3 months of/ }));
     expect(confirms()).toHaveLength(0);
 
@@ -53,21 +55,39 @@ describe('Plans', () => {
     const user = userEvent.setup();
     main.answer('payments:updateAmount', () => PAYMENT);
     // 12,450.00 owed at the source, this payment of 12,450.00 taken: 12,450.00 owed besides it.
-    const balance = { sourceBalanceCents: 1245000, takenCents: 1245000, refundedCents: 0, reopenedCents: 0, owedCents: 0, overpaidCents: 0, closed: false, currency: 'mxn', chargedToday: [] };
+    const balance = {
+      sourceBalanceCents: 1245000,
+      takenCents: 1245000,
+      refundedCents: 0,
+      reopenedCents: 0,
+      owedCents: 0,
+      overpaidCents: 0,
+      closed: false,
+      currency: 'mxn',
+      chargedToday: [],
+    };
     renderWithData('es-MX', <Plans payment={PAYMENT} balance={balance} />);
     const amount = screen.getByRole('textbox', { name: 'Cambiar el monto' });
     await user.clear(amount);
     await user.type(amount, '124500{Enter}');
     const updates = () => main.sent.filter((call) => call.channel === 'payments:updateAmount');
-    expect(screen.getByRole('alert').textContent).toBe('$124,500.00 MXN es más de los $12,450.00 MXN que aún debe esta reservación. Revise el monto con el huésped.');
-    const confirm = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Confirmo cobrar $124,500.00 MXN, aunque solo se deben $12,450.00 MXN' });
+    expect(screen.getByRole('alert').textContent).toBe(
+      '$124,500.00 MXN es más de los $12,450.00 MXN que aún debe esta reservación. Revise el monto con el huésped.',
+    );
+    const confirm = screen.getByRole<HTMLInputElement>('checkbox', {
+      name: 'Confirmo cobrar $124,500.00 MXN, aunque solo se deben $12,450.00 MXN',
+    });
     expect(document.activeElement).toBe(confirm);
     expect(confirm.checked).toBe(false);
     expect(updates()).toHaveLength(0);
     await user.keyboard(' ');
     await user.click(screen.getByRole('button', { name: 'Actualizar monto' }));
     await waitFor(() => expect(updates()).toHaveLength(1));
-    expect(updates()[0]?.input).toEqual({ paymentId: PAYMENT.id, amountCents: 12450000, overBalance: { owedCents: 1245000, amountCents: 12450000 } });
+    expect(updates()[0]?.input).toEqual({
+      paymentId: PAYMENT.id,
+      amountCents: 12450000,
+      overBalance: { owedCents: 1245000, amountCents: 12450000 },
+    });
   });
 
   it('shows how long it has waited and offers "Abandon and use another card"', () => {

@@ -48,8 +48,14 @@ beforeEach(() => {
 
 describe('Receipt', () => {
   it('offers the guest’s phone as people read it, with its country code', () => {
-    renderWithData('es-MX', <Receipt payment={PAYMENT} reservation={{ ...RESERVATION, guestPhone: '+525512345678' }} />);
-    expect(screen.getByRole('textbox', { name: 'Teléfono del huésped (con código de país)' })).toHaveProperty('value', '+52 55 1234 5678');
+    renderWithData(
+      'es-MX',
+      <Receipt payment={PAYMENT} reservation={{ ...RESERVATION, guestPhone: '+525512345678' }} />,
+    );
+    expect(screen.getByRole('textbox', { name: 'Teléfono del huésped (con código de país)' })).toHaveProperty(
+      'value',
+      '+52 55 1234 5678',
+    );
   });
 
   it('refuses a card number typed as the e-mail on the form, in the desk’s language, and sends nothing to main', async () => {

@@ -35,10 +35,14 @@ describe('RecoveredNotices', () => {
       return { acknowledged: 1 };
     });
     renderWithData('en-US', <RecoveredNotices />);
-    expect((await screen.findByRole('alert')).textContent).toContain('The payment of $120.00 MXN taken at 10:42 AM went through after the restart.');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The payment of $120.00 MXN taken at 10:42 AM went through after the restart.',
+    );
     await user.click(screen.getByRole('button', { name: 'I have seen these' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
-    expect(main.sent.find((call) => call.channel === 'payments:acknowledgeRecovered')?.input).toEqual({ noticeIds: [NOTICE.id] });
+    expect(main.sent.find((call) => call.channel === 'payments:acknowledgeRecovered')?.input).toEqual({
+      noticeIds: [NOTICE.id],
+    });
   });
 
   it('in Spanish, the same notice in the desk’s words', async () => {

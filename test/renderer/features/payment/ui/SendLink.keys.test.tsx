@@ -56,7 +56,9 @@ describe('the 3-D Secure panel from the keyboard', () => {
     screen.getByRole('radio', { name: 'WhatsApp' }).focus();
     await user.keyboard('{Enter}');
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'WhatsApp' }).checked).toBe(true);
-    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Teléfono del huésped (con código de país)' }));
+    expect(document.activeElement).toBe(
+      screen.getByRole('textbox', { name: 'Teléfono del huésped (con código de país)' }),
+    );
     expect(sends()).toEqual([]);
   });
 
@@ -64,20 +66,38 @@ describe('the 3-D Secure panel from the keyboard', () => {
     const user = userEvent.setup();
     renderWithData(
       'es-MX',
-      <SendLink payment={PAYMENT} reservation={RESERVATION} lastLink={{ channel: 'sms', to: '+1 ***0112', status: 'sent', sentAt: new Date().toISOString() }} />,
+      <SendLink
+        payment={PAYMENT}
+        reservation={RESERVATION}
+        lastLink={{ channel: 'sms', to: '+1 ***0112', status: 'sent', sentAt: new Date().toISOString() }}
+      />,
     );
-    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' }));
+    expect(document.activeElement).toBe(
+      screen.getByRole('heading', { name: 'Enviar el enlace de verificación al huésped' }),
+    );
     await user.keyboard('{Enter}');
     expect(sends()).toEqual([]);
   });
 
   it('the line for the guest and the abandon help speak of a link only once one was sent', () => {
-    const before = renderWithData('es-MX', <><WaitingBar payment={PAYMENT} live={undefined} /><AbandonButton payment={PAYMENT} /></>);
+    const before = renderWithData(
+      'es-MX',
+      <>
+        <WaitingBar payment={PAYMENT} live={undefined} />
+        <AbandonButton payment={PAYMENT} />
+      </>,
+    );
     expect(before.container.textContent).not.toContain('Le enviamos un enlace');
     expect(before.container.textContent).not.toContain('ignore el enlace ya enviado');
     expect(before.container.textContent).toContain('Le voy a enviar un enlace');
     before.unmount();
-    const after = renderWithData('es-MX', <><WaitingBar payment={PAYMENT} live={undefined} linkSent /><AbandonButton payment={PAYMENT} linkSent /></>);
+    const after = renderWithData(
+      'es-MX',
+      <>
+        <WaitingBar payment={PAYMENT} live={undefined} linkSent />
+        <AbandonButton payment={PAYMENT} linkSent />
+      </>,
+    );
     expect(after.container.textContent).toContain('Le enviamos un enlace');
     expect(after.container.textContent).toContain('ignore el enlace ya enviado');
   });

@@ -52,7 +52,12 @@ describe('SendLink', () => {
     renderWithData('es-MX', <SendLink payment={PAYMENT} reservation={RESERVATION} />);
     expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Idioma del mensaje' }).value).toBe('en-US');
     await user.click(screen.getByRole('button', { name: 'Enviar enlace' }));
-    await waitFor(() => expect(main.sent.find((call) => call.channel === 'messaging:sendLink')?.input).toMatchObject({ language: 'en-US', channel: 'sms' }));
+    await waitFor(() =>
+      expect(main.sent.find((call) => call.channel === 'messaging:sendLink')?.input).toMatchObject({
+        language: 'en-US',
+        channel: 'sms',
+      }),
+    );
   });
 
   it('the agent may change language and channel; both are kept in the call’s draft for the next form', async () => {

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { isMethodUsable } from '../../../../../renderer/src/features/payment/ui/SavedMethods';
 
-const method = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2026, createdAt: '2026-01-01T00:00:00.000Z' };
+const method = {
+  id: `mth_${'b'.repeat(32)}`,
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2026,
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 describe('isMethodUsable', () => {
   it('is usable to the end of the expiry month, and not from the first day after it', () => {

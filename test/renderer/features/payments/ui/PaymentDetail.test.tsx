@@ -46,6 +46,11 @@ describe('PaymentDetail: the supervisor refunds', () => {
 
     fireEvent.click(within(step).getByRole('button', { name: 'Reembolsar $899.99 MXN' }));
     await waitFor(() => expect(main.sent.filter((s) => s.channel === 'refunds:create')).toHaveLength(1));
-    expect(main.sent.find((s) => s.channel === 'refunds:create')?.input).toMatchObject({ paymentId, reason: 'cancellation', expectedAmountCents: 89_999, acknowledgedRefundIds: [] });
+    expect(main.sent.find((s) => s.channel === 'refunds:create')?.input).toMatchObject({
+      paymentId,
+      reason: 'cancellation',
+      expectedAmountCents: 89_999,
+      acknowledgedRefundIds: [],
+    });
   });
 });

@@ -20,10 +20,18 @@ describe('the payments search refuses card data and empties the field', () => {
     await user.type(guest, '4242 4242 4242 4242');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
     expect(guest.value).toBe('');
-    expect(screen.getByRole('alert').textContent).toBe('Nombre del huésped: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.');
-    const holdsCard = (value: unknown): boolean => JSON.stringify(value).replace(/\D/g, '').includes('4242424242424242');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Nombre del huésped: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+    );
+    const holdsCard = (value: unknown): boolean =>
+      JSON.stringify(value).replace(/\D/g, '').includes('4242424242424242');
     expect(main.sent.filter((call) => holdsCard(call.input))).toEqual([]);
-    expect(queryClient.getQueryCache().getAll().filter((query) => holdsCard(query.queryKey))).toEqual([]);
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((query) => holdsCard(query.queryKey)),
+    ).toEqual([]);
 
     await user.type(guest, 'Zoë');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));

@@ -35,7 +35,9 @@ describe('the rejection note refuses card data and empties itself', () => {
     note.focus();
     await user.paste('El huésped dio la tarjeta 4242 4242 4242 4242');
     expect(note.value).toBe('');
-    expect(screen.getByRole('alert').textContent).toBe('Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Nota: esto parecía un número de tarjeta y se borró. Los números de tarjeta se escriben solo en el formulario de la tarjeta.',
+    );
     expect(main.sent.filter((call) => call.channel === 'refunds:reject')).toEqual([]);
     await user.type(note, 'Sin cancelación registrada');
     expect(note.value).toBe('Sin cancelación registrada');

@@ -28,21 +28,39 @@ const request = (id: string, deskId?: string): RefundQueueItem => ({
 describe('Approvals', () => {
   it('says why the app put a request in the queue: a late success with the payment that replaced it, or a confirmation charged over what the agent saw', async () => {
     main.reset();
-    const late = { ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a'), reason: 'duplicate' as const, origin: 'late_success' as const, linkedPaymentId: `pay_${'c'.repeat(24)}9f3a1b2c` };
-    const differs = { ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b'), reason: 'requested_by_customer' as const, origin: 'confirmed_amount_differs' as const };
+    const late = {
+      ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a'),
+      reason: 'duplicate' as const,
+      origin: 'late_success' as const,
+      linkedPaymentId: `pay_${'c'.repeat(24)}9f3a1b2c`,
+    };
+    const differs = {
+      ...request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b'),
+      reason: 'requested_by_customer' as const,
+      origin: 'confirmed_amount_differs' as const,
+    };
     main.answer('refunds:queue', () => ({ requests: [late, differs] }));
     renderWithData('es-MX', <Approvals />);
     const notes = await screen.findAllByRole('note');
-    expect(notes.map((n) => n.textContent)).toEqual([expect.stringContaining('9F3A-1B2C'), expect.stringContaining('la diferencia')]);
+    expect(notes.map((n) => n.textContent)).toEqual([
+      expect.stringContaining('9F3A-1B2C'),
+      expect.stringContaining('la diferencia'),
+    ]);
     cleanup();
     renderWithData('en-US', <Approvals />);
-    expect((await screen.findAllByRole('note')).map((n) => n.textContent)).toEqual([expect.stringContaining('charged twice'), expect.stringContaining('the difference')]);
+    expect((await screen.findAllByRole('note')).map((n) => n.textContent)).toEqual([
+      expect.stringContaining('charged twice'),
+      expect.stringContaining('the difference'),
+    ]);
   });
 
   it('names the desk each request was asked at', async () => {
     main.reset();
     main.answer('refunds:queue', () => ({
-      requests: [request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a', '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b'), request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')],
+      requests: [
+        request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a', '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b'),
+        request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b'),
+      ],
     }));
     renderWithData('es-MX', <Approvals />);
     const rows = await screen.findAllByRole('row');
@@ -59,13 +77,21 @@ describe('Approvals', () => {
     main.answer('live:watch', () => ({ state: 'live' }));
     renderWithData('en-US', <Approvals />);
     await screen.findAllByRole('row');
-    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: true, reservations: [] }));
+    await waitFor(() =>
+      expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({
+        queue: true,
+        reservations: [],
+      }),
+    );
     const reads = (): number => main.sent.filter((s) => s.channel === 'refunds:queue').length;
     const before = reads();
 
     // Another desk asked for a refund: main pushes it, and the queue shows it.
     served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')];
-    main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b', paymentId: `pay_${'b'.repeat(32)}` });
+    main.emit('refunds:changed', {
+      requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b',
+      paymentId: `pay_${'b'.repeat(32)}`,
+    });
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
     expect(reads()).toBe(before + 1);
     main.emit('live:resync', {});
@@ -77,14 +103,23 @@ describe('Approvals', () => {
     // A burst of changes (requests asked, approved and settled at other desks at once): one read shows them all, and
     // nothing is left unread after it.
     served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4c')];
-    for (let i = 0; i < 10; i++) main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4c', paymentId: `pay_${'c'.repeat(32)}` });
+    for (let i = 0; i < 10; i++)
+      main.emit('refunds:changed', {
+        requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4c',
+        paymentId: `pay_${'c'.repeat(32)}`,
+      });
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(reads()).toBe(before + 3);
 
     // Closed: the window watches nothing any more.
     cleanup();
-    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: false, reservations: [] }));
+    await waitFor(() =>
+      expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({
+        queue: false,
+        reservations: [],
+      }),
+    );
   });
 
   // Finding R1 (docs/reviews/issue-17-adversary.md): a change pushed just before a decision is sent is read 300 ms later,
@@ -98,15 +133,29 @@ describe('Approvals', () => {
     main.answer('live:watch', () => ({ state: 'live' }));
     main.answer(
       'refunds:approve',
-      () => new Promise((resolve) => setTimeout(() => resolve({ code: 'request_closed', message: 'This refund request was already approved.' }), 600)),
+      () =>
+        new Promise((resolve) =>
+          setTimeout(
+            () => resolve({ code: 'request_closed', message: 'This refund request was already approved.' }),
+            600,
+          ),
+        ),
     );
     renderWithData('en-US', <Approvals />);
     await screen.findAllByRole('row');
-    await waitFor(() => expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({ queue: true, reservations: [] }));
+    await waitFor(() =>
+      expect(main.sent.filter((s) => s.channel === 'live:watch').at(-1)?.input).toEqual({
+        queue: true,
+        reservations: [],
+      }),
+    );
 
     // Another desk asks for a refund; a moment later the supervisor approves the first request.
     served = [...served, request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b')];
-    main.emit('refunds:changed', { requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b', paymentId: `pay_${'b'.repeat(32)}` });
+    main.emit('refunds:changed', {
+      requestId: '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4b',
+      paymentId: `pay_${'b'.repeat(32)}`,
+    });
     fireEvent.click(screen.getByRole('button', { name: /approve/i }));
     fireEvent.click(screen.getByRole('button', { name: 'Refund $200.00 USD' }));
     // The approval fails (decided at another desk meanwhile): its refusal is shown.
@@ -131,7 +180,16 @@ const full = (overrides: Partial<RefundQueueItem> = {}): RefundQueueItem => ({
   requestedAt: '2026-11-27T22:01:00Z',
   override: false,
   guestName: 'Chloé Dubois-Smith',
-  payment: { reservationId: 'SJD-4X6Y9Z', amountCents: 89_999, currency: 'mxn', status: 'succeeded', createdAt: '2026-11-27T21:56:00Z', brand: 'visa', last4: '4242', refunds: [] },
+  payment: {
+    reservationId: 'SJD-4X6Y9Z',
+    amountCents: 89_999,
+    currency: 'mxn',
+    status: 'succeeded',
+    createdAt: '2026-11-27T21:56:00Z',
+    brand: 'visa',
+    last4: '4242',
+    refunds: [],
+  },
   ...overrides,
 });
 
@@ -169,7 +227,11 @@ describe('Approving is seeing', () => {
 
     fireEvent.click(within(step).getByRole('button', { name: 'Reembolsar $899.99 MXN' }));
     await waitFor(() => expect(main.sent.filter((s) => s.channel === 'refunds:approve')).toHaveLength(1));
-    expect(main.sent.find((s) => s.channel === 'refunds:approve')?.input).toEqual({ requestId: full().id, expectedAmountCents: 89_999, acknowledgedRefundIds: [] });
+    expect(main.sent.find((s) => s.channel === 'refunds:approve')?.input).toEqual({
+      requestId: full().id,
+      expectedAmountCents: 89_999,
+      acknowledgedRefundIds: [],
+    });
   });
 
   it('names the refunds already made of the payment in the step and sends them as shown; a changed amount is said and the key names the new one', async () => {
@@ -178,8 +240,16 @@ describe('Approving is seeing', () => {
     let served = full({ refundCents: 69_999, payment: { ...full().payment!, refunds: [made] } });
     main.answer('refunds:queue', () => ({ requests: [served] }));
     main.answer('refunds:approve', () => {
-      served = { ...served, refundCents: 59_999, payment: { ...served.payment!, refunds: [made, { ...made, id: 're_2', amountCents: 10_000 }] } };
-      return { code: 'refund_amount_changed', message: 'changed', params: { expectedCents: 69_999, amountCents: 59_999, currency: 'mxn' } };
+      served = {
+        ...served,
+        refundCents: 59_999,
+        payment: { ...served.payment!, refunds: [made, { ...made, id: 're_2', amountCents: 10_000 }] },
+      };
+      return {
+        code: 'refund_amount_changed',
+        message: 'changed',
+        params: { expectedCents: 69_999, amountCents: 59_999, currency: 'mxn' },
+      };
     });
     renderWithData('en-US', <Approvals />);
     fireEvent.click(await screen.findByRole('button', { name: /^Approve…/ }));
@@ -187,8 +257,14 @@ describe('Approving is seeing', () => {
     expect(step.textContent).toContain('Already refunded of this payment: $200.00 MXN.');
     fireEvent.click(within(step).getByRole('button', { name: 'Refund $699.99 MXN' }));
     const refusal = await within(step).findByRole('alert');
-    expect(refusal.textContent).toContain('You confirmed a refund of $699.99 MXN, but what is left to refund on this payment is now $599.99 MXN');
-    expect(main.sent.find((s) => s.channel === 'refunds:approve')?.input).toEqual({ requestId: full().id, expectedAmountCents: 69_999, acknowledgedRefundIds: ['re_1'] });
+    expect(refusal.textContent).toContain(
+      'You confirmed a refund of $699.99 MXN, but what is left to refund on this payment is now $599.99 MXN',
+    );
+    expect(main.sent.find((s) => s.channel === 'refunds:approve')?.input).toEqual({
+      requestId: full().id,
+      expectedAmountCents: 69_999,
+      acknowledgedRefundIds: ['re_1'],
+    });
     // The queue is read again: the key now names what approving refunds.
     await within(step).findByRole('button', { name: 'Refund $599.99 MXN' });
   });
@@ -197,7 +273,17 @@ describe('Approving is seeing', () => {
     main.reset();
     main.answer('refunds:queue', (input) =>
       (input as { status?: string }).status === 'all'
-        ? { requests: [full({ status: 'rejected', decidedBy: 'sam', decidedByName: 'Sam Ruiz', decidedAt: '2026-11-27T22:10:00Z', decisionNote: 'No cancellation on file' })] }
+        ? {
+            requests: [
+              full({
+                status: 'rejected',
+                decidedBy: 'sam',
+                decidedByName: 'Sam Ruiz',
+                decidedAt: '2026-11-27T22:10:00Z',
+                decisionNote: 'No cancellation on file',
+              }),
+            ],
+          }
         : { requests: [] },
     );
     renderWithData('es-MX', <Approvals />);

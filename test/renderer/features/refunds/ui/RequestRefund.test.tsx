@@ -49,7 +49,10 @@ beforeEach(() => {
 describe('RequestRefund', () => {
   it('sends the partial amount and reason chosen; a supervisor approves it here and the password is kept nowhere', async () => {
     main.answer('refunds:request', () => REQUEST);
-    main.answer('refunds:override', () => ({ request: { ...REQUEST, status: 'approved', decidedBy: 'super1', override: true }, payment: PAYMENT }));
+    main.answer('refunds:override', () => ({
+      request: { ...REQUEST, status: 'approved', decidedBy: 'super1', override: true },
+      payment: PAYMENT,
+    }));
     const { queryClient } = renderWithData('en-US', <RequestRefund payment={PAYMENT} onClose={() => undefined} />);
     const user = userEvent.setup();
 
@@ -75,8 +78,18 @@ describe('RequestRefund', () => {
     await user.click(within(approval).getByRole('button', { name: 'Approve refund' }));
 
     expect(await screen.findByText('Requested by agent1, approved by super1.')).toBeTruthy();
-    expect(main.sent.find((call) => call.channel === 'refunds:override')?.input).toEqual({ requestId: REQUEST.id, approverId: 'super1', approverPassword: PASSWORD, acknowledgedRefundIds: [] });
-    const mutations = JSON.stringify(queryClient.getMutationCache().getAll().map((mutation) => mutation.state));
+    expect(main.sent.find((call) => call.channel === 'refunds:override')?.input).toEqual({
+      requestId: REQUEST.id,
+      approverId: 'super1',
+      approverPassword: PASSWORD,
+      acknowledgedRefundIds: [],
+    });
+    const mutations = JSON.stringify(
+      queryClient
+        .getMutationCache()
+        .getAll()
+        .map((mutation) => mutation.state),
+    );
     expect(mutations).toContain('super1');
     expect(mutations).not.toContain(PASSWORD);
   });

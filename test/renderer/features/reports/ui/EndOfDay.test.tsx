@@ -13,14 +13,26 @@ const { EndOfDay } = await import('../../../../../renderer/src/features/reports/
 const REPORT: EndOfDayReport = {
   date: '2026-11-27',
   timeZone: 'America/Cancun',
-  agents: [{ operatorId: 'ana', currency: 'mxn', payments: 3, paymentsTotalCents: 150_010, refunds: 0, refundsTotalCents: 0, netCents: 150_010 }],
+  agents: [
+    {
+      operatorId: 'ana',
+      currency: 'mxn',
+      payments: 3,
+      paymentsTotalCents: 150_010,
+      refunds: 0,
+      refundsTotalCents: 0,
+      netCents: 150_010,
+    },
+  ],
   desks: [],
   plans: [],
   hours: [
     { hour: 9, currency: 'mxn', payments: 1, totalCents: 60_000 },
     { hour: 14, currency: 'mxn', payments: 2, totalCents: 90_010 },
   ],
-  totals: [{ currency: 'mxn', payments: 3, paymentsTotalCents: 150_010, refunds: 0, refundsTotalCents: 0, netCents: 150_010 }],
+  totals: [
+    { currency: 'mxn', payments: 3, paymentsTotalCents: 150_010, refunds: 0, refundsTotalCents: 0, netCents: 150_010 },
+  ],
 };
 
 describe('EndOfDay chart', () => {
@@ -29,12 +41,18 @@ describe('EndOfDay chart', () => {
     main.answer('reports:endOfDay', () => REPORT);
     renderWithData('es-MX', <EndOfDay />);
     const chart = await screen.findByRole('figure');
-    const rows = within(chart).getAllByRole('listitem').map((item) => item.textContent?.replace(/\s+/g, ' ').trim());
+    const rows = within(chart)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent?.replace(/\s+/g, ' ').trim());
     expect(rows[0]).toBe('9:00 a.m. $600.00 MXN · 1 pago');
     expect(rows).toContain('2:00 p.m. $900.10 MXN · 2 pagos');
     expect(rows).toContain('12:00 p.m. —');
     const axis = within(chart).getByRole('group', { name: /Eje/ });
-    expect(within(axis).getAllByText(/\$\d/).map((tick) => tick.textContent)).toEqual(['$0.00 MXN', '$500.00 MXN', '$1,000.00 MXN']);
+    expect(
+      within(axis)
+        .getAllByText(/\$\d/)
+        .map((tick) => tick.textContent),
+    ).toEqual(['$0.00 MXN', '$500.00 MXN', '$1,000.00 MXN']);
   });
 
   it('prints the day in words of the desk’s language', async () => {

@@ -63,18 +63,26 @@ describe('SignIn', () => {
     main.answer('session:signIn', (input) =>
       (input as { endSessionElsewhere?: boolean }).endSessionElsewhere === true
         ? { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false }
-        : { code: 'session_elsewhere', message: 'You are signed in at another desk.', params: { deskId: DESK, sinceAt: '2026-11-24T15:05:00.000Z' } },
+        : {
+            code: 'session_elsewhere',
+            message: 'You are signed in at another desk.',
+            params: { deskId: DESK, sinceAt: '2026-11-24T15:05:00.000Z' },
+          },
     );
     const onSignedIn = vi.fn();
     renderWithData('es-MX', <SignIn onSignedIn={onSignedIn} />);
     const user = userEvent.setup();
     await user.keyboard('ana{Tab}agent password 1234{Enter}');
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(new RegExp(`^Usted tiene una sesión abierta en el escritorio ${DESK} desde .*2026.*\\. Ciérrela allí`));
+    expect(alert.textContent).toMatch(
+      new RegExp(`^Usted tiene una sesión abierta en el escritorio ${DESK} desde .*2026.*\\. Ciérrela allí`),
+    );
     expect(alert.textContent).not.toContain('2026-11-24T15:05');
     expect(onSignedIn).not.toHaveBeenCalled();
 
-    await user.click(screen.getByRole('button', { name: `Terminar la sesión en el escritorio ${DESK} e iniciar sesión aquí` }));
+    await user.click(
+      screen.getByRole('button', { name: `Terminar la sesión en el escritorio ${DESK} e iniciar sesión aquí` }),
+    );
     await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalledTimes(1));
     const signIns = main.sent.filter((call) => call.channel === 'session:signIn').map((call) => call.input);
     expect(signIns).toEqual([
@@ -93,11 +101,16 @@ describe('SignIn', () => {
     expect(screen.queryByRole('button', { name: /End the session at desk/ })).toBeNull();
   });
 
-  it('says why when this desk\'s session was ended from another desk', () => {
+  it("says why when this desk's session was ended from another desk", () => {
     main.reset();
-    renderWithData('en-US', <SignIn onSignedIn={vi.fn()} endedElsewhere={{ deskId: 'desk-7', sinceAt: '2026-11-24T15:05:00.000Z' }} />);
+    renderWithData(
+      'en-US',
+      <SignIn onSignedIn={vi.fn()} endedElsewhere={{ deskId: 'desk-7', sinceAt: '2026-11-24T15:05:00.000Z' }} />,
+    );
     const note = screen.getByRole('status').textContent ?? '';
-    expect(note).toMatch(/^Your session on this desk was ended when you signed in at desk desk-7 \(.*2026.*\)\. Sign in again to continue here\.$/);
+    expect(note).toMatch(
+      /^Your session on this desk was ended when you signed in at desk desk-7 \(.*2026.*\)\. Sign in again to continue here\.$/,
+    );
     expect(note).not.toContain('2026-11-24T15:05');
   });
 });

@@ -11,7 +11,10 @@ const { StartingScreen } = await import('../../../../../renderer/src/features/st
 
 describe('StartingScreen', () => {
   it('in Spanish, the operation being completed of how many, its progress, and not to close the app', () => {
-    renderIn('es-MX', <StartingScreen status={{ phase: 'recovering', language: 'es-MX', recovering: { total: 5, done: 1 } }} />);
+    renderIn(
+      'es-MX',
+      <StartingScreen status={{ phase: 'recovering', language: 'es-MX', recovering: { total: 5, done: 1 } }} />,
+    );
     expect(screen.getByRole('status').textContent).toBe('Completando 2 de 5 operaciones sin respuesta…');
     const bar = screen.getByRole('progressbar', { name: 'Operaciones completadas' });
     expect(bar.getAttribute('value')).toBe('1');
@@ -28,10 +31,16 @@ describe('StartingScreen', () => {
   });
 
   it('the last operation of all reads as that one, not one past it; none to complete says it is checking', () => {
-    const { unmount } = renderIn('en-US', <StartingScreen status={{ phase: 'recovering', language: 'en-US', recovering: { total: 3, done: 3 } }} />);
+    const { unmount } = renderIn(
+      'en-US',
+      <StartingScreen status={{ phase: 'recovering', language: 'en-US', recovering: { total: 3, done: 3 } }} />,
+    );
     expect(screen.getByRole('status').textContent).toBe('Completing 3 of 3 operations left without an answer…');
     unmount();
-    renderIn('en-US', <StartingScreen status={{ phase: 'recovering', language: 'en-US', recovering: { total: 0, done: 0 } }} />);
+    renderIn(
+      'en-US',
+      <StartingScreen status={{ phase: 'recovering', language: 'en-US', recovering: { total: 0, done: 0 } }} />,
+    );
     expect(screen.getByRole('status').textContent).toBe('Checking for operations left without an answer…');
   });
 });

@@ -27,7 +27,15 @@ const SETTLED = `pay_${'a'.repeat(32)}`;
 const WAITING = `pay_${'b'.repeat(32)}`;
 const ABANDONED = `pay_${'c'.repeat(32)}`;
 const payment = (id: string, status: PaymentView['status']): PaymentView =>
-  ({ id, status, amountCents: 119_999, currency: 'mxn', reservationId: 'CUN-6B3D8F', createdAt: '2026-11-27T16:00:00.000Z', refunds: [] }) as unknown as PaymentView;
+  ({
+    id,
+    status,
+    amountCents: 119_999,
+    currency: 'mxn',
+    reservationId: 'CUN-6B3D8F',
+    createdAt: '2026-11-27T16:00:00.000Z',
+    refunds: [],
+  }) as unknown as PaymentView;
 
 describe('Outbox', () => {
   it('offers approve and decline only while the payment waits for the cardholder', async () => {
@@ -44,8 +52,16 @@ describe('Outbox', () => {
     const [first, second, third] = items;
     expect(first?.contains(settled)).toBe(true);
     expect(within(first as HTMLElement).queryByRole('button')).toBeNull();
-    expect(within(second as HTMLElement).getAllByRole('button').map((button) => button.textContent)).toEqual(['El tarjetahabiente aprueba', 'El tarjetahabiente rechaza']);
+    expect(
+      within(second as HTMLElement)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['El tarjetahabiente aprueba', 'El tarjetahabiente rechaza']);
     // Abandoned while it waited: the guest still holds the link and may approve it after all.
-    expect(within(third as HTMLElement).getAllByRole('button').map((button) => button.textContent)).toEqual(['El tarjetahabiente aprueba', 'El tarjetahabiente rechaza']);
+    expect(
+      within(third as HTMLElement)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['El tarjetahabiente aprueba', 'El tarjetahabiente rechaza']);
   });
 });

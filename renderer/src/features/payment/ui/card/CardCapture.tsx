@@ -5,7 +5,20 @@
  * keyed and is dropped as soon as it is sent, on cancel and on unmount. Its parts: the fields (CardFields), the card
  * once sent (CardSummary), the operations behind the handle (useCardOperations), caret and focus (useCardFocus).
  */
-import { useEffect, useId, useImperativeHandle, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type JSX, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import {
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useReducer,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+  type JSX,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import type { MethodView, PaymentView } from '../../../../../../shared/ipc/views';
 import type { CardInput } from '../../../../../../shared/payments/card';
 import { useI18n } from '../../../../i18n';
@@ -13,7 +26,15 @@ import { releaseTypeAhead } from '../../../../ui/typeAhead';
 import { CardFields } from './CardFields';
 import { CardSummary } from './CardSummary';
 import { describeCardError } from './errors';
-import { checkExpiry, deletionOf, editCardNumber, editCvc, editExpiry, isNumberFinished, type CardFieldName } from './fields';
+import {
+  checkExpiry,
+  deletionOf,
+  editCardNumber,
+  editCvc,
+  editExpiry,
+  isNumberFinished,
+  type CardFieldName,
+} from './fields';
 import { createPresence } from './presence';
 import { cardFormReducer, hasCardData, initialCardForm, isBusy } from './state';
 import { useCardFocus, type CardElements } from './useCardFocus';
@@ -106,7 +127,9 @@ export function CardCapture({
     form,
     status,
     summary,
-    inputOf: (field) => (field === 'number' ? numberInput : field === 'expiry' ? expiryInput : field === 'cvc' ? cvcInput : holderInput).current,
+    inputOf: (field) =>
+      (field === 'number' ? numberInput : field === 'expiry' ? expiryInput : field === 'cvc' ? cvcInput : holderInput)
+        .current,
   };
   const { pendingCaretRef, pendingFocusRef } = useCardFocus(elements);
   const focus = { pendingCaretRef, pendingFocusRef };
@@ -131,7 +154,12 @@ export function CardCapture({
   function changeNumber(event: ChangeEvent<HTMLInputElement>): void {
     const input = event.currentTarget;
     const wasFinished = isNumberFinished(state.fields.number);
-    const next = editCardNumber(state.fields.number, input.value, caretOf(input), deletionOf((event.nativeEvent as InputEvent).inputType));
+    const next = editCardNumber(
+      state.fields.number,
+      input.value,
+      caretOf(input),
+      deletionOf((event.nativeEvent as InputEvent).inputType),
+    );
     edited('number', next.digits, next.caret);
     // A finished number typed at its end moves the agent on to the expiry.
     if (!wasFinished && isNumberFinished(next.digits) && next.caret === next.text.length) expiryInput.current?.focus();
@@ -139,7 +167,12 @@ export function CardCapture({
 
   function changeExpiry(event: ChangeEvent<HTMLInputElement>): void {
     const input = event.currentTarget;
-    const next = editExpiry(state.fields.expiry, input.value, caretOf(input), deletionOf((event.nativeEvent as InputEvent).inputType));
+    const next = editExpiry(
+      state.fields.expiry,
+      input.value,
+      caretOf(input),
+      deletionOf((event.nativeEvent as InputEvent).inputType),
+    );
     edited('expiry', next.digits, next.caret);
     const now = Date.now();
     if (
@@ -205,7 +238,8 @@ export function CardCapture({
 
   // --- What is shown. ----------------------------------------------------------------------------------------------
   const shownError: { code: string; message?: string | undefined } | undefined =
-    state.error ?? (state.phase.kind === 'entry' && decline !== undefined && decline !== state.dismissedDecline ? decline : undefined);
+    state.error ??
+    (state.phase.kind === 'entry' && decline !== undefined && decline !== state.dismissedDecline ? decline : undefined);
 
   return (
     <form
@@ -242,12 +276,24 @@ export function CardCapture({
             handlers={{ changeNumber, changeExpiry, changeCvc, leave, edited }}
           />
         ) : (
-          <CardSummary id={id} state={state} i18n={i18n} statusRef={status} summaryRef={summary} onAnotherCard={anotherCard} />
+          <CardSummary
+            id={id}
+            state={state}
+            i18n={i18n}
+            statusRef={status}
+            summaryRef={summary}
+            onAnotherCard={anotherCard}
+          />
         )}
 
         {chargeNotice}
         <div className="card-capture__actions">
-          <button type="submit" className="card-capture__primary" aria-keyshortcuts="Enter" aria-disabled={chargeHeld ? true : undefined}>
+          <button
+            type="submit"
+            className="card-capture__primary"
+            aria-keyshortcuts="Enter"
+            aria-disabled={chargeHeld ? true : undefined}
+          >
             {chargeLabel ?? t('card.action.continue')}
           </button>
           {state.phase.kind === 'entry' && (

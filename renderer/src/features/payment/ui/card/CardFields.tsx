@@ -4,7 +4,17 @@ import { cardBrand, cvcLength } from '../../../../../../shared/payments/card';
 import { MAX_FREE_TEXT_LENGTH } from '../../../../../../shared/text';
 import type { I18n } from '../../../../i18n';
 import { brandName } from './brand';
-import { checkCvc, checkExpiry, checkHolder, checkNumber, cvcMaxLength, formatCardNumber, formatExpiry, type CardFieldName, type FieldCheck } from './fields';
+import {
+  checkCvc,
+  checkExpiry,
+  checkHolder,
+  checkNumber,
+  cvcMaxLength,
+  formatCardNumber,
+  formatExpiry,
+  type CardFieldName,
+  type FieldCheck,
+} from './fields';
 import { CARD_DATA_INPUT } from './inputs';
 import { messageText } from './messages';
 import type { CardFormState } from './state';
@@ -28,7 +38,17 @@ interface FieldsProps {
 }
 
 /** The card's fields, in tab order: number, expiry, CVC, name. */
-export function CardFields({ id, state, i18n, numberRef, expiryRef, cvcRef, holderRef, autoFocus, handlers }: FieldsProps): JSX.Element {
+export function CardFields({
+  id,
+  state,
+  i18n,
+  numberRef,
+  expiryRef,
+  cvcRef,
+  holderRef,
+  autoFocus,
+  handlers,
+}: FieldsProps): JSX.Element {
   const { t } = i18n;
   const { fields } = state;
   const shown = (field: CardFieldName) => ({ left: state.left[field], submitted: state.submitted });

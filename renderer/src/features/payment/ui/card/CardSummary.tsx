@@ -14,7 +14,14 @@ interface SummaryProps {
 }
 
 /** After the card is sent: brand and last 4 only, with what is under way. */
-export function CardSummary({ id, state, i18n, statusRef, summaryRef, onAnotherCard }: SummaryProps): JSX.Element | null {
+export function CardSummary({
+  id,
+  state,
+  i18n,
+  statusRef,
+  summaryRef,
+  onAnotherCard,
+}: SummaryProps): JSX.Element | null {
   const { t } = i18n;
   const { phase } = state;
   if (phase.kind === 'entry') return null;
@@ -30,9 +37,16 @@ export function CardSummary({ id, state, i18n, statusRef, summaryRef, onAnotherC
     );
   }
   return (
-    <div ref={summaryRef} className="card-capture__summary" tabIndex={-1} role="group" aria-labelledby={`${id}-summary-label`}>
+    <div
+      ref={summaryRef}
+      className="card-capture__summary"
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-summary-label`}
+    >
       <p className="card-capture__summary-text">
-        <span id={`${id}-summary-label`}>{t('card.summary.label')}</span> <strong className="card-capture__card">{card}</strong>
+        <span id={`${id}-summary-label`}>{t('card.summary.label')}</span>{' '}
+        <strong className="card-capture__card">{card}</strong>
       </p>
       <p className="card-capture__status" role="status">
         {phase.kind === 'paying' ? t('card.status.paying') : ''}

@@ -62,6 +62,13 @@ export function describeCardError(error: { code: string; message?: string | unde
 }
 
 /** Codes that condemn the card itself: the form goes back to an empty entry for another card. */
-const CARD_REFUSED: ReadonlySet<string> = new Set(['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'invalid_card', 'authentication_failed']);
+const CARD_REFUSED: ReadonlySet<string> = new Set([
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'invalid_card',
+  'authentication_failed',
+]);
 
 export const refusesTheCard = (code: string): boolean => CARD_REFUSED.has(code);

@@ -4,7 +4,13 @@
  */
 import cardValidator from 'card-validator';
 import luhn10 from 'card-validator/dist/luhn-10.js';
-import { CardInput, MAX_HOLDER_NAME_LENGTH, cardBrand, cvcLength, isCardExpired } from '../../../../../../shared/payments/card';
+import {
+  CardInput,
+  MAX_HOLDER_NAME_LENGTH,
+  cardBrand,
+  cvcLength,
+  isCardExpired,
+} from '../../../../../../shared/payments/card';
 import { textIssueCode } from '../../../../../../shared/text';
 import type { MessageKey, Vars } from '../../../../i18n/catalogue';
 
@@ -49,7 +55,12 @@ export function caretAfterDigits(text: string, count: number): number {
  * The digits of an edited field and how many of them stand before the caret. Deleting only a separator
  * (a space or the slash) deletes the digit beside it, as the agent meant.
  */
-function readEdit(previous: string, raw: string, caret: number, deletion: Deletion): { digits: string; before: number } {
+function readEdit(
+  previous: string,
+  raw: string,
+  caret: number,
+  deletion: Deletion,
+): { digits: string; before: number } {
   let digits = onlyDigits(raw);
   let before = onlyDigits(raw.slice(0, caret)).length;
   if (digits === previous && deletion !== undefined) {
@@ -99,7 +110,12 @@ interface BrandRules {
 function brandRules(digits: string): BrandRules {
   const brand = cardBrand(digits);
   // getTypeInfo() returns undefined for a name it does not know, whatever its declared type says.
-  const info = brand === 'unknown' ? undefined : (cardValidator.creditCardType.getTypeInfo(brand) as ReturnType<typeof cardValidator.creditCardType.getTypeInfo> | undefined);
+  const info =
+    brand === 'unknown'
+      ? undefined
+      : (cardValidator.creditCardType.getTypeInfo(brand) as
+          | ReturnType<typeof cardValidator.creditCardType.getTypeInfo>
+          | undefined);
   if (!info) return { brand, gaps: DEFAULT_GAPS, lengths: [] };
   // card-validator stops the groups of four at 12: a 19-digit card goes on in fours rather than ending in 7 digits.
   const inFours = info.gaps.every((gap, i) => gap === 4 * (i + 1));
@@ -136,7 +152,8 @@ export function editCardNumber(previous: string, raw: string, caret: number, del
 // Expiry (MM/YY).
 
 /** The expiry as shown: the slash appears with the third digit ("12" → "12", "1234" → "12/34"). */
-export const formatExpiry = (digits: string): string => (digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits);
+export const formatExpiry = (digits: string): string =>
+  digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 
 /** A keystroke, paste or deletion in the expiry field; a first digit 2–9 can only be a month 02–09. */
 export function editExpiry(previous: string, raw: string, caret: number, deletion: Deletion): Edited {
@@ -163,7 +180,8 @@ export function parseExpiry(digits: string): { month: number; year: number } | u
 // Security code.
 
 /** Digits the CVC field accepts: the brand's length once the brand is known, else up to 4. */
-export const cvcMaxLength = (numberDigits: string): number => (cardBrand(numberDigits) === 'unknown' ? 4 : cvcLength(numberDigits));
+export const cvcMaxLength = (numberDigits: string): number =>
+  cardBrand(numberDigits) === 'unknown' ? 4 : cvcLength(numberDigits);
 
 export function editCvc(previous: string, raw: string, caret: number, numberDigits: string): Edited {
   const read = readEdit(previous, raw, caret, undefined);
@@ -180,7 +198,10 @@ export type FieldMessage =
   | { key: 'card.cvc.error.length'; vars: Vars<'card.cvc.error.length'> }
   | { key: 'card.holder.error.tooLong'; vars: Vars<'card.holder.error.tooLong'> };
 
-type FieldMessageKey = Extract<MessageKey, `card.${string}.error.${string}` | 'common.requiredField' | 'card.error.invalid_card'>;
+type FieldMessageKey = Extract<
+  MessageKey,
+  `card.${string}.error.${string}` | 'common.requiredField' | 'card.error.invalid_card'
+>;
 
 export type FieldStatus = 'empty' | 'incomplete' | 'valid' | 'invalid';
 
@@ -205,12 +226,16 @@ export function checkNumber(digits: string, shown: Shown): FieldCheck {
   if (digits === '') return shown.submitted ? REQUIRED : { status: 'empty' };
   const { lengths } = brandRules(digits);
   const length = digits.length;
-  const lengthFits = lengths.length === 0 ? length >= MIN_NUMBER_LENGTH && length <= MAX_NUMBER_LENGTH : lengths.includes(length);
+  const lengthFits =
+    lengths.length === 0 ? length >= MIN_NUMBER_LENGTH && length <= MAX_NUMBER_LENGTH : lengths.includes(length);
   if (lengthFits && luhn10(digits)) return { status: 'valid' };
   const complete = length >= numberMaxLength(digits);
   if (!complete && !shown.left && !shown.submitted) return { status: 'incomplete' };
   const shortest = lengths.length === 0 ? MIN_NUMBER_LENGTH : Math.min(...lengths);
-  return { status: 'invalid', message: { key: length < shortest ? 'card.number.error.incomplete' : 'card.number.error.invalid' } };
+  return {
+    status: 'invalid',
+    message: { key: length < shortest ? 'card.number.error.incomplete' : 'card.number.error.invalid' },
+  };
 }
 
 /** A valid number of the brand's usual (or greatest) length: the agent has finished keying it. */
@@ -231,10 +256,14 @@ export function checkExpiry(digits: string, shown: Shown, now: number): FieldChe
   }
   const expiry = parseExpiry(digits);
   if (!expiry) {
-    return shown.left || shown.submitted ? { status: 'invalid', message: { key: 'card.expiry.error.incomplete' } } : { status: 'incomplete' };
+    return shown.left || shown.submitted
+      ? { status: 'invalid', message: { key: 'card.expiry.error.incomplete' } }
+      : { status: 'incomplete' };
   }
-  if (isCardExpired(expiry.month, expiry.year, now)) return { status: 'invalid', message: { key: 'card.expiry.error.expired' } };
-  if (expiry.year > new Date(now).getUTCFullYear() + MAX_YEARS_AHEAD) return { status: 'invalid', message: { key: 'card.expiry.error.tooFar' } };
+  if (isCardExpired(expiry.month, expiry.year, now))
+    return { status: 'invalid', message: { key: 'card.expiry.error.expired' } };
+  if (expiry.year > new Date(now).getUTCFullYear() + MAX_YEARS_AHEAD)
+    return { status: 'invalid', message: { key: 'card.expiry.error.tooFar' } };
   return { status: 'valid' };
 }
 
@@ -248,7 +277,8 @@ export function checkCvc(cvc: string, numberDigits: string, shown: Shown): Field
 
 /** The cardholder's name (optional): a name longer than the service takes is said at once, never cut. */
 export function checkHolder(holder: string): FieldCheck {
-  if (holder.trim().length > MAX_HOLDER_NAME_LENGTH) return { status: 'invalid', message: { key: 'card.holder.error.tooLong', vars: { max: MAX_HOLDER_NAME_LENGTH } } };
+  if (holder.trim().length > MAX_HOLDER_NAME_LENGTH)
+    return { status: 'invalid', message: { key: 'card.holder.error.tooLong', vars: { max: MAX_HOLDER_NAME_LENGTH } } };
   return { status: holder.trim() === '' ? 'empty' : 'valid' };
 }
 
@@ -268,7 +298,12 @@ export type CardFieldName = keyof CardFields;
 
 export type BuiltCard =
   | { ok: true; card: CardInput }
-  | { ok: false; field: CardFieldName; code: 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'invalid_card'; message: FieldMessage };
+  | {
+      ok: false;
+      field: CardFieldName;
+      code: 'invalid_number' | 'invalid_expiry' | 'invalid_cvc' | 'invalid_card';
+      message: FieldMessage;
+    };
 
 const SUBMITTED: Shown = { left: true, submitted: true };
 
@@ -278,12 +313,15 @@ const SUBMITTED: Shown = { left: true, submitted: true };
  */
 export function buildCardInput(fields: CardFields, now: number): BuiltCard {
   const number = checkNumber(fields.number, SUBMITTED);
-  if (number.status !== 'valid') return { ok: false, field: 'number', code: 'invalid_number', message: number.message ?? REQUIRED_MESSAGE };
+  if (number.status !== 'valid')
+    return { ok: false, field: 'number', code: 'invalid_number', message: number.message ?? REQUIRED_MESSAGE };
   const expiryCheck = checkExpiry(fields.expiry, SUBMITTED, now);
   const expiry = parseExpiry(fields.expiry);
-  if (expiryCheck.status !== 'valid' || !expiry) return { ok: false, field: 'expiry', code: 'invalid_expiry', message: expiryCheck.message ?? REQUIRED_MESSAGE };
+  if (expiryCheck.status !== 'valid' || !expiry)
+    return { ok: false, field: 'expiry', code: 'invalid_expiry', message: expiryCheck.message ?? REQUIRED_MESSAGE };
   const cvc = checkCvc(fields.cvc, fields.number, SUBMITTED);
-  if (cvc.status !== 'valid') return { ok: false, field: 'cvc', code: 'invalid_cvc', message: cvc.message ?? REQUIRED_MESSAGE };
+  if (cvc.status !== 'valid')
+    return { ok: false, field: 'cvc', code: 'invalid_cvc', message: cvc.message ?? REQUIRED_MESSAGE };
   const holder = checkHolder(fields.holder);
   if (holder.message) return { ok: false, field: 'holder', code: 'invalid_card', message: holder.message };
   const holderName = fields.holder.trim();
@@ -297,10 +335,17 @@ export function buildCardInput(fields: CardFields, now: number): BuiltCard {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path[0];
-    const field: CardFieldName = path === 'number' ? 'number' : path === 'cvv' ? 'cvc' : path === 'holderName' ? 'holder' : 'expiry';
+    const field: CardFieldName =
+      path === 'number' ? 'number' : path === 'cvv' ? 'cvc' : path === 'holderName' ? 'holder' : 'expiry';
     // A card number, a CVV or hidden characters in the name (shared/text) are said in words of their own.
     const text = textIssueCode(issue);
-    if (text !== undefined) return { ok: false, field, code: 'invalid_card', message: { key: text === 'hidden_characters' ? 'card.holder.error.hidden' : 'card.holder.error.cardData' } };
+    if (text !== undefined)
+      return {
+        ok: false,
+        field,
+        code: 'invalid_card',
+        message: { key: text === 'hidden_characters' ? 'card.holder.error.hidden' : 'card.holder.error.cardData' },
+      };
     return { ok: false, field, code: 'invalid_card', message: { key: 'card.error.invalid_card' } };
   }
   return { ok: true, card: parsed.data };

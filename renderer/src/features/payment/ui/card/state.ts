@@ -47,17 +47,37 @@ export const EMPTY_FIELDS: CardFields = Object.freeze({ number: '', expiry: '', 
 const NOT_LEFT = Object.freeze({ number: false, expiry: false, cvc: false, holder: false });
 
 export function initialCardForm(now: number): CardFormState {
-  return { fields: EMPTY_FIELDS, revision: 0, left: NOT_LEFT, submitted: false, now, phase: { kind: 'entry' }, error: undefined, dismissedDecline: undefined };
+  return {
+    fields: EMPTY_FIELDS,
+    revision: 0,
+    left: NOT_LEFT,
+    submitted: false,
+    now,
+    phase: { kind: 'entry' },
+    error: undefined,
+    dismissedDecline: undefined,
+  };
 }
 
 /** The form without any card data: what every send, failure and cancel leaves behind. */
-const wiped = (state: CardFormState): CardFormState => ({ ...state, fields: EMPTY_FIELDS, revision: state.revision + 1, left: NOT_LEFT, submitted: false });
+const wiped = (state: CardFormState): CardFormState => ({
+  ...state,
+  fields: EMPTY_FIELDS,
+  revision: state.revision + 1,
+  left: NOT_LEFT,
+  submitted: false,
+});
 
 export function cardFormReducer(state: CardFormState, action: CardFormAction): CardFormState {
   switch (action.type) {
     case 'edit':
       if (state.phase.kind !== 'entry') return state;
-      return { ...state, fields: { ...state.fields, [action.field]: action.value }, revision: state.revision + 1, now: action.now };
+      return {
+        ...state,
+        fields: { ...state.fields, [action.field]: action.value },
+        revision: state.revision + 1,
+        now: action.now,
+      };
     case 'leave':
       if (state.phase.kind !== 'entry' || state.left[action.field]) return { ...state, now: action.now };
       return { ...state, left: { ...state.left, [action.field]: true }, now: action.now };
@@ -76,9 +96,16 @@ export function cardFormReducer(state: CardFormState, action: CardFormAction): C
       return { ...wiped(state), phase: { kind: 'entry' }, error: action.error };
     case 'paying':
       if (state.phase.kind !== 'tokenized') return state;
-      return { ...state, phase: { kind: 'paying', method: state.phase.method }, error: undefined, dismissedDecline: action.dismiss ?? state.dismissedDecline };
+      return {
+        ...state,
+        phase: { kind: 'paying', method: state.phase.method },
+        error: undefined,
+        dismissedDecline: action.dismiss ?? state.dismissedDecline,
+      };
     case 'paid':
-      return state.phase.kind === 'paying' ? { ...state, phase: { kind: 'tokenized', method: state.phase.method } } : state;
+      return state.phase.kind === 'paying'
+        ? { ...state, phase: { kind: 'tokenized', method: state.phase.method } }
+        : state;
     case 'payFailed':
       if (action.keepMethod && (state.phase.kind === 'paying' || state.phase.kind === 'tokenized')) {
         return { ...state, phase: { kind: 'tokenized', method: state.phase.method }, error: action.error };
@@ -92,4 +119,5 @@ export function cardFormReducer(state: CardFormState, action: CardFormAction): C
 /** True while any card data is in the form (number, expiry, CVC or name). */
 export const hasCardData = (state: CardFormState): boolean => Object.values(state.fields).some((value) => value !== '');
 
-export const isBusy = (state: CardFormState): boolean => state.phase.kind === 'tokenizing' || state.phase.kind === 'paying';
+export const isBusy = (state: CardFormState): boolean =>
+  state.phase.kind === 'tokenizing' || state.phase.kind === 'paying';

@@ -35,9 +35,21 @@ interface Options {
   focus: CardFocus;
 }
 
-const failureOf = (payment: PaymentView): CardError => ({ code: payment.failure?.code ?? 'processing_error', message: payment.failure?.message ?? '' });
+const failureOf = (payment: PaymentView): CardError => ({
+  code: payment.failure?.code ?? 'processing_error',
+  message: payment.failure?.message ?? '',
+});
 
-export function useCardOperations({ state, dispatch, tokenize, pay, decline, t, elements, focus }: Options): CardOperations {
+export function useCardOperations({
+  state,
+  dispatch,
+  tokenize,
+  pay,
+  decline,
+  t,
+  elements,
+  focus,
+}: Options): CardOperations {
   const { form, inputOf } = elements;
   const { pendingCaretRef, pendingFocusRef } = focus;
   /**
@@ -49,11 +61,15 @@ export function useCardOperations({ state, dispatch, tokenize, pay, decline, t, 
   /** Bumped by clear(): an answer that arrives after the form was cleared changes nothing on screen. */
   const generation = useRef(0);
   /** The operation under way: a second call while it runs never sends the card or charges twice. */
-  const inflight = useRef<{ kind: 'token'; promise: Promise<CreateTokenResult> } | { kind: 'checkout'; promise: Promise<CheckoutResult> } | undefined>(
-    undefined,
-  );
+  const inflight = useRef<
+    | { kind: 'token'; promise: Promise<CreateTokenResult> }
+    | { kind: 'checkout'; promise: Promise<CheckoutResult> }
+    | undefined
+  >(undefined);
 
-  const failure = (error: CardError): CardCaptureError => ({ error: { code: error.code, message: describeCardError(error, t) } });
+  const failure = (error: CardError): CardCaptureError => ({
+    error: { code: error.code, message: describeCardError(error, t) },
+  });
   const busyError = (): CardCaptureError => ({ error: { code: 'busy', message: t('card.error.busy') } });
   const cancelledError = (): CardCaptureError => ({ error: { code: 'cancelled', message: t('card.error.cancelled') } });
 
@@ -71,7 +87,12 @@ export function useCardOperations({ state, dispatch, tokenize, pay, decline, t, 
     if (form.current?.contains(document.activeElement)) pendingFocusRef.current = 'status';
     sentRevision.current = state.revision;
     const mine = generation.current;
-    dispatch({ type: 'tokenizing', brand: cardBrand(built.card.number), last4: lastFour(built.card.number), dismiss: decline });
+    dispatch({
+      type: 'tokenizing',
+      brand: cardBrand(built.card.number),
+      last4: lastFour(built.card.number),
+      dismiss: decline,
+    });
     try {
       const method = await tokenize(built.card);
       if (generation.current !== mine) return cancelledError();
@@ -103,7 +124,10 @@ export function useCardOperations({ state, dispatch, tokenize, pay, decline, t, 
     try {
       const payment = await pay(got.method);
       // The payment exists whatever the screen did meanwhile: its status is told, the form is left as it is.
-      if (generation.current !== mine) return payment.status === 'failed' ? failure(failureOf(payment)) : { payment: { id: payment.id, status: payment.status } };
+      if (generation.current !== mine)
+        return payment.status === 'failed'
+          ? failure(failureOf(payment))
+          : { payment: { id: payment.id, status: payment.status } };
       if (payment.status === 'failed') {
         const error = failureOf(payment);
         heldMethod.current = undefined;

@@ -7,11 +7,22 @@ import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { MethodView } from '../../../../../../shared/ipc/views';
-import { CardCapture, type CardCaptureHandle, type CardCaptureProps } from '../../../../../../renderer/src/features/payment/ui/card';
+import {
+  CardCapture,
+  type CardCaptureHandle,
+  type CardCaptureProps,
+} from '../../../../../../renderer/src/features/payment/ui/card';
 import type { Language } from '../../../../../../shared/language';
 import { renderIn } from '../../../../support/render';
 
-const METHOD: MethodView = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, createdAt: '2025-06-15T00:00:00Z' };
+const METHOD: MethodView = {
+  id: `mth_${'b'.repeat(32)}`,
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2030,
+  createdAt: '2025-06-15T00:00:00Z',
+};
 
 function renderForm(props: Partial<CardCaptureProps> = {}, language: Language = 'es-MX'): ReturnType<typeof renderIn> {
   return renderIn(language, <CardCapture tokenize={() => Promise.resolve(METHOD)} {...props} />);
@@ -25,7 +36,12 @@ describe('CardCapture', () => {
   it('labels every field in the screen’s language', () => {
     renderForm();
     expect(screen.getByRole('form', { name: 'Datos de la tarjeta' })).toBeTruthy();
-    for (const label of ['Número de tarjeta', 'Vencimiento (MM/AA)', 'Código de seguridad (CVV)', 'Nombre del titular']) {
+    for (const label of [
+      'Número de tarjeta',
+      'Vencimiento (MM/AA)',
+      'Código de seguridad (CVV)',
+      'Nombre del titular',
+    ]) {
       expect(screen.getByRole('textbox', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')}`) })).toBeTruthy();
     }
   });
@@ -102,7 +118,8 @@ describe('CardCapture', () => {
   });
 
   it('disables every control when disabled (the fieldset that holds them all)', () => {
-    const frame = (): HTMLFieldSetElement => screen.getByRole<HTMLFieldSetElement>('group', { name: 'Datos de la tarjeta' });
+    const frame = (): HTMLFieldSetElement =>
+      screen.getByRole<HTMLFieldSetElement>('group', { name: 'Datos de la tarjeta' });
     const { unmount } = renderForm({ disabled: true });
     expect(frame().disabled).toBe(true);
     expect(frame().contains(screen.getByRole('button', { name: 'Continuar' }))).toBe(true);
@@ -119,7 +136,10 @@ describe('CardCapture', () => {
   it.each([
     ['card_declined', 'El banco emisor rechazó la tarjeta. Pida al huésped otra tarjeta.'],
     ['insufficient_funds', 'La tarjeta no tiene fondos suficientes para este monto. Pida al huésped otra tarjeta.'],
-    ['expired_card', 'El banco reporta la tarjeta como vencida. Verifique la fecha de vencimiento o pida otra tarjeta.'],
+    [
+      'expired_card',
+      'El banco reporta la tarjeta como vencida. Verifique la fecha de vencimiento o pida otra tarjeta.',
+    ],
     ['incorrect_cvc', 'El código de seguridad (CVV) es incorrecto. Pida al huésped que se lo lea de nuevo.'],
     ['processing_error', 'El banco no pudo procesar la tarjeta. Intente de nuevo en un momento.'],
     ['invalid_card', 'Los datos de la tarjeta no son válidos. Verifíquelos con el huésped y vuelva a capturarlos.'],
@@ -137,7 +157,9 @@ describe('CardCapture', () => {
 
   it('shows its generic sentence, never the service’s English message, for a code it has no words for', () => {
     renderForm({ decline: { code: 'do_not_honor', message: 'Do not honor.' } });
-    expect(screen.getByRole('alert').textContent).toBe('No se pudo procesar la tarjeta por un error inesperado. Intente de nuevo; si vuelve a ocurrir, avise a TI.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No se pudo procesar la tarjeta por un error inesperado. Intente de nuevo; si vuelve a ocurrir, avise a TI.',
+    );
   });
 });
 
@@ -170,7 +192,9 @@ describe('the fields as typed', () => {
     expect(number.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('textbox', { description: /El número de tarjeta no es válido/ })).toBe(number);
     expect(screen.getByRole('textbox', { description: /Esta tarjeta está vencida/ })).toBe(field('Vencimiento'));
-    expect(screen.getByRole('textbox', { description: /El código de seguridad debe tener 3 dígitos para esta tarjeta\./ })).toBe(field('Código de seguridad'));
+    expect(
+      screen.getByRole('textbox', { description: /El código de seguridad debe tener 3 dígitos para esta tarjeta\./ }),
+    ).toBe(field('Código de seguridad'));
   });
 
   it('says nothing while a field is still being typed', async () => {
@@ -178,7 +202,12 @@ describe('the fields as typed', () => {
     const user = userEvent.setup();
     await user.type(field('Número de tarjeta'), '424242');
     for (const name of CARD_FIELDS) expect(field(name).getAttribute('aria-invalid')).toBe('false');
-    expect(Array.from(container.querySelectorAll('.card-capture__message'), (message) => message.textContent)).toEqual(['', '', '', '']);
+    expect(Array.from(container.querySelectorAll('.card-capture__message'), (message) => message.textContent)).toEqual([
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 });
 
@@ -190,7 +219,9 @@ describe('after the card is sent', () => {
     await user.type(field('Número de tarjeta'), '4242424242424242');
     await user.type(field('Vencimiento'), '1230');
     await user.type(field('Código de seguridad'), '123');
-    expect(await handle.current?.createToken()).toEqual({ token: { id: METHOD.id, card: { last4: '4242', brand: 'visa' } } });
+    expect(await handle.current?.createToken()).toEqual({
+      token: { id: METHOD.id, card: { last4: '4242', brand: 'visa' } },
+    });
     const summary = await screen.findByRole('group', { name: /^Tarjeta lista para el cobro/ });
     expect(summary.textContent).toContain('Visa •••• 4242');
     expect(summary.textContent?.match(/\d+/g)).toEqual(['4242']);

@@ -10,11 +10,21 @@ import { CardCapture } from '../../../../../../renderer/src/features/payment/ui/
 import type { Language } from '../../../../../../shared/language';
 import { renderIn } from '../../../../support/render';
 
-const METHOD: MethodView = { id: `mth_${'b'.repeat(32)}`, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, createdAt: '2025-06-15T00:00:00Z' };
-const renderForm = (language: Language = 'es-MX') => renderIn(language, <CardCapture tokenize={() => Promise.resolve(METHOD)} />);
+const METHOD: MethodView = {
+  id: `mth_${'b'.repeat(32)}`,
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2030,
+  createdAt: '2025-06-15T00:00:00Z',
+};
+const renderForm = (language: Language = 'es-MX') =>
+  renderIn(language, <CardCapture tokenize={() => Promise.resolve(METHOD)} />);
 const cvcHint = (): string => {
   const cvc = screen.getByRole('textbox', { name: /^Código de seguridad/ });
-  const hint = (cvc.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '');
+  const hint = (cvc.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '');
   return hint.join(' ').trim();
 };
 
@@ -52,6 +62,10 @@ describe('the card form’s words', () => {
     await user.paste(name);
     expect(holder.value).toBe(name);
     expect(holder.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('El nombre puede tener como máximo 100 caracteres: escríbalo como aparece en la tarjeta, abreviado si hace falta.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'El nombre puede tener como máximo 100 caracteres: escríbalo como aparece en la tarjeta, abreviado si hace falta.',
+      ),
+    ).toBeTruthy();
   });
 });

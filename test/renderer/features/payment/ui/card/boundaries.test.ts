@@ -27,28 +27,41 @@ describe('the card folder', () => {
     ['window.api', /window\.api\b/],
     ['the clipboard API', /navigator\.clipboard/],
   ])('never uses %s', (_, pattern) => {
-    for (const { name, text } of sources) expect(`${name}: ${pattern.test(text) ? 'uses it' : 'clean'}`).toBe(`${name}: clean`);
+    for (const { name, text } of sources)
+      expect(`${name}: ${pattern.test(text) ? 'uses it' : 'clean'}`).toBe(`${name}: clean`);
   });
 
   it('emits only cta_clicked with a button name through onEvent', () => {
     const form = sources.find((source) => source.name === 'CardCapture.tsx')?.text ?? '';
     const calls = Array.from(form.matchAll(/onEvent\?\.\(([^)]*)\)/g), (match) => match[1]);
-    expect(calls).toEqual(["{ type: 'cta_clicked', button: 'continue' }", "{ type: 'cta_clicked', button: 'save_method' }"]);
+    expect(calls).toEqual([
+      "{ type: 'cta_clicked', button: 'continue' }",
+      "{ type: 'cta_clicked', button: 'save_method' }",
+    ]);
   });
 
   it('tells onCardDataPresent a yes or no only', () => {
     const form = sources.find((source) => source.name === 'CardCapture.tsx')?.text ?? '';
     const presence = sources.find((source) => source.name === 'presence.ts')?.text ?? '';
     expect(form).not.toMatch(/onCardDataPresent\?*\.?\(/);
-    expect(Array.from(presence.matchAll(/listener\?\.\(([^)]*)\)/g), (match) => match[1])).toEqual(['present', 'false']);
+    expect(Array.from(presence.matchAll(/listener\?\.\(([^)]*)\)/g), (match) => match[1])).toEqual([
+      'present',
+      'false',
+    ]);
     expect(presence).toMatch(/update\(present, listener\)/);
   });
 
   it('builds the card in one place, and hands it to tokenize and to nothing else (brand and last 4 are read from it for the summary)', () => {
-    expect(sources.filter((source) => /buildCardInput\(/.test(source.text)).map((source) => source.name)).toEqual(['fields.ts', 'useCardOperations.ts']);
+    expect(sources.filter((source) => /buildCardInput\(/.test(source.text)).map((source) => source.name)).toEqual([
+      'fields.ts',
+      'useCardOperations.ts',
+    ]);
     const operations = sources.find((source) => source.name === 'useCardOperations.ts')?.text ?? '';
     const uses = operations.match(/built\.card\b/g) ?? [];
-    const calls = Array.from(operations.matchAll(/(\w+)\(built\.card(\.number)?\)/g), (match) => `${match[1]}(${match[2] ? 'number' : 'card'})`);
+    const calls = Array.from(
+      operations.matchAll(/(\w+)\(built\.card(\.number)?\)/g),
+      (match) => `${match[1]}(${match[2] ? 'number' : 'card'})`,
+    );
     expect(calls.length).toBe(uses.length);
     expect(new Set(calls)).toEqual(new Set(['tokenize(card)', 'cardBrand(number)', 'lastFour(number)']));
   });

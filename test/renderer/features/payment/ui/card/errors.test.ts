@@ -1,9 +1,22 @@
 // Declines and refusals in the form: a message of our own per code in both languages, else main's refusal by its code, else a generic one.
 import { describe, expect, it } from 'vitest';
-import { describeCardError, errorMessageKey, EXPLAINED_CODES, refusesTheCard, toCardError } from '../../../../../../renderer/src/features/payment/ui/card/errors';
+import {
+  describeCardError,
+  errorMessageKey,
+  EXPLAINED_CODES,
+  refusesTheCard,
+  toCardError,
+} from '../../../../../../renderer/src/features/payment/ui/card/errors';
 import { translate, type PlainKey } from '../../../../../../renderer/src/i18n/catalogue';
 
-const SPEC_CODES = ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'processing_error', 'invalid_card'];
+const SPEC_CODES = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+  'invalid_card',
+];
 const inSpanish = (key: PlainKey): string => translate('es-MX', key);
 const inEnglish = (key: PlainKey): string => translate('en-US', key);
 
@@ -34,25 +47,35 @@ describe('errorMessageKey', () => {
 
 describe('describeCardError', () => {
   it('uses the code’s message in the screen’s language', () => {
-    expect(describeCardError({ code: 'card_declined', message: 'The card was declined by the issuer.' }, inSpanish)).toBe(
-      'El banco emisor rechazó la tarjeta. Pida al huésped otra tarjeta.',
+    expect(
+      describeCardError({ code: 'card_declined', message: 'The card was declined by the issuer.' }, inSpanish),
+    ).toBe('El banco emisor rechazó la tarjeta. Pida al huésped otra tarjeta.');
+    expect(describeCardError({ code: 'incorrect_cvc', message: 'x' }, inEnglish)).toMatch(
+      /security code \(CVV\) is incorrect/,
     );
-    expect(describeCardError({ code: 'incorrect_cvc', message: 'x' }, inEnglish)).toMatch(/security code \(CVV\) is incorrect/);
   });
 
   it('words a code main can emit from the catalogues, never with main’s English message', () => {
-    expect(describeCardError({ code: 'rate_limited', message: 'Too many requests: wait a minute.' }, inSpanish)).toBe('El servicio de pagos está ocupado. Intente de nuevo en un momento.');
+    expect(describeCardError({ code: 'rate_limited', message: 'Too many requests: wait a minute.' }, inSpanish)).toBe(
+      'El servicio de pagos está ocupado. Intente de nuevo en un momento.',
+    );
   });
 
   it('falls back to a generic message for a code nobody words, whatever message came with it', () => {
-    expect(describeCardError({ code: 'weird', message: 'Weird things happened.' }, inSpanish)).toBe(translate('es-MX', 'card.error.unexpected'));
+    expect(describeCardError({ code: 'weird', message: 'Weird things happened.' }, inSpanish)).toBe(
+      translate('es-MX', 'card.error.unexpected'),
+    );
     expect(describeCardError({ code: 'weird' }, inEnglish)).toBe(translate('en-US', 'card.error.unexpected'));
   });
 });
 
 describe('toCardError', () => {
   it('keeps the code and message of what was thrown, nothing else', () => {
-    const thrown = Object.assign(new Error('The card was declined by the issuer.'), { code: 'card_declined', field: 'number', card: { number: '4000000000000002' } });
+    const thrown = Object.assign(new Error('The card was declined by the issuer.'), {
+      code: 'card_declined',
+      field: 'number',
+      card: { number: '4000000000000002' },
+    });
     expect(toCardError(thrown)).toEqual({ code: 'card_declined', message: 'The card was declined by the issuer.' });
   });
 
@@ -66,9 +89,17 @@ describe('toCardError', () => {
 
 describe('refusesTheCard', () => {
   it('sends the agent back for another card on a decline, keeps the card on a passing fault', () => {
-    for (const code of ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'invalid_card', 'authentication_failed']) {
+    for (const code of [
+      'card_declined',
+      'insufficient_funds',
+      'expired_card',
+      'incorrect_cvc',
+      'invalid_card',
+      'authentication_failed',
+    ]) {
       expect(refusesTheCard(code)).toBe(true);
     }
-    for (const code of ['processing_error', 'unavailable', 'invalid_amount', 'unexpected']) expect(refusesTheCard(code)).toBe(false);
+    for (const code of ['processing_error', 'unavailable', 'invalid_amount', 'unexpected'])
+      expect(refusesTheCard(code)).toBe(false);
   });
 });

@@ -81,7 +81,11 @@ describe('editCardNumber', () => {
   });
 
   it('keeps only the digits of a pasted number', () => {
-    expect(editCardNumber('', '4242-4242 4242.4242', 19, undefined)).toEqual({ digits: VISA, text: '4242 4242 4242 4242', caret: 19 });
+    expect(editCardNumber('', '4242-4242 4242.4242', 19, undefined)).toEqual({
+      digits: VISA,
+      text: '4242 4242 4242 4242',
+      caret: 19,
+    });
   });
 
   it('stops at the brand’s length (15 for American Express)', () => {
@@ -171,17 +175,30 @@ describe('checkNumber', () => {
   });
 
   it('says the number is incomplete once the agent leaves it short', () => {
-    expect(checkNumber('424242', LEFT)).toEqual({ status: 'invalid', message: { key: 'card.number.error.incomplete' } });
+    expect(checkNumber('424242', LEFT)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.number.error.incomplete' },
+    });
   });
 
   it('accepts a Luhn-valid number of the brand’s length', () => {
-    for (const number of [VISA, AMEX, MASTERCARD, '4000004840000008']) expect(checkNumber(number, TYPING).status).toBe('valid');
+    for (const number of [VISA, AMEX, MASTERCARD, '4000004840000008'])
+      expect(checkNumber(number, TYPING).status).toBe('valid');
   });
 
   it('refuses a Luhn failure as soon as the number is complete', () => {
-    expect(checkNumber('4242424242424241', LEFT)).toEqual({ status: 'invalid', message: { key: 'card.number.error.invalid' } });
-    expect(checkNumber('378282246310006', TYPING)).toEqual({ status: 'invalid', message: { key: 'card.number.error.invalid' } });
-    expect(checkNumber('5555555555554440', TYPING)).toEqual({ status: 'invalid', message: { key: 'card.number.error.invalid' } });
+    expect(checkNumber('4242424242424241', LEFT)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.number.error.invalid' },
+    });
+    expect(checkNumber('378282246310006', TYPING)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.number.error.invalid' },
+    });
+    expect(checkNumber('5555555555554440', TYPING)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.number.error.invalid' },
+    });
   });
 
   it('waits for a Visa of 16 digits failing Luhn: it may still grow to 19', () => {
@@ -214,19 +231,31 @@ describe('checkExpiry', () => {
 
   it('waits while typing, then says incomplete once left', () => {
     expect(checkExpiry('123', TYPING, NOW)).toEqual({ status: 'incomplete' });
-    expect(checkExpiry('123', LEFT, NOW)).toEqual({ status: 'invalid', message: { key: 'card.expiry.error.incomplete' } });
+    expect(checkExpiry('123', LEFT, NOW)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.expiry.error.incomplete' },
+    });
     expect(checkExpiry('', SUBMITTED, NOW).message).toEqual({ key: 'common.requiredField' });
   });
 
   it('accepts the current month to its end and refuses the month before', () => {
     expect(checkExpiry('0625', TYPING, NOW)).toEqual({ status: 'valid' });
-    expect(checkExpiry('0525', TYPING, NOW)).toEqual({ status: 'invalid', message: { key: 'card.expiry.error.expired' } });
-    expect(checkExpiry('0625', TYPING, Date.UTC(2025, 6, 1))).toEqual({ status: 'invalid', message: { key: 'card.expiry.error.expired' } });
+    expect(checkExpiry('0525', TYPING, NOW)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.expiry.error.expired' },
+    });
+    expect(checkExpiry('0625', TYPING, Date.UTC(2025, 6, 1))).toEqual({
+      status: 'invalid',
+      message: { key: 'card.expiry.error.expired' },
+    });
   });
 
   it('refuses a year more than 20 years ahead', () => {
     expect(checkExpiry('1245', TYPING, NOW).status).toBe('valid');
-    expect(checkExpiry('0146', TYPING, NOW)).toEqual({ status: 'invalid', message: { key: 'card.expiry.error.tooFar' } });
+    expect(checkExpiry('0146', TYPING, NOW)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.expiry.error.tooFar' },
+    });
   });
 });
 
@@ -239,8 +268,14 @@ describe('checkCvc', () => {
   });
 
   it('names the length the card needs', () => {
-    expect(checkCvc('123', AMEX, LEFT)).toEqual({ status: 'invalid', message: { key: 'card.cvc.error.length', vars: { length: 4 } } });
-    expect(checkCvc('1234', VISA, TYPING)).toEqual({ status: 'invalid', message: { key: 'card.cvc.error.length', vars: { length: 3 } } });
+    expect(checkCvc('123', AMEX, LEFT)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.cvc.error.length', vars: { length: 4 } },
+    });
+    expect(checkCvc('1234', VISA, TYPING)).toEqual({
+      status: 'invalid',
+      message: { key: 'card.cvc.error.length', vars: { length: 3 } },
+    });
   });
 
   it('caps typing at the brand’s length, at 4 while the brand is unknown', () => {
@@ -254,10 +289,19 @@ describe('checkCvc', () => {
 });
 
 describe('buildCardInput', () => {
-  const card = (fields: Partial<CardFields>): CardFields => ({ number: VISA, expiry: '1230', cvc: '123', holder: '', ...fields });
+  const card = (fields: Partial<CardFields>): CardFields => ({
+    number: VISA,
+    expiry: '1230',
+    cvc: '123',
+    holder: '',
+    ...fields,
+  });
 
   it('builds the CardInput main expects', () => {
-    expect(buildCardInput(card({}), NOW)).toEqual({ ok: true, card: { number: VISA, expMonth: 12, expYear: 2030, cvv: '123' } });
+    expect(buildCardInput(card({}), NOW)).toEqual({
+      ok: true,
+      card: { number: VISA, expMonth: 12, expYear: 2030, cvv: '123' },
+    });
   });
 
   it('sends the name trimmed, and no name at all when blank', () => {
@@ -268,24 +312,54 @@ describe('buildCardInput', () => {
   });
 
   it('names the first field at fault, in tab order', () => {
-    expect(buildCardInput(card({ number: '4242', expiry: '', cvc: '' }), NOW)).toMatchObject({ ok: false, field: 'number', code: 'invalid_number' });
+    expect(buildCardInput(card({ number: '4242', expiry: '', cvc: '' }), NOW)).toMatchObject({
+      ok: false,
+      field: 'number',
+      code: 'invalid_number',
+    });
     expect(buildCardInput(card({ expiry: '0124', cvc: '' }), NOW)).toMatchObject({
       ok: false,
       field: 'expiry',
       code: 'invalid_expiry',
       message: { key: 'card.expiry.error.expired' },
     });
-    expect(buildCardInput(card({ number: AMEX, cvc: '123' }), NOW)).toMatchObject({ ok: false, field: 'cvc', code: 'invalid_cvc' });
-    expect(buildCardInput(card({ cvc: '' }), NOW)).toMatchObject({ ok: false, field: 'cvc', message: { key: 'common.requiredField' } });
+    expect(buildCardInput(card({ number: AMEX, cvc: '123' }), NOW)).toMatchObject({
+      ok: false,
+      field: 'cvc',
+      code: 'invalid_cvc',
+    });
+    expect(buildCardInput(card({ cvc: '' }), NOW)).toMatchObject({
+      ok: false,
+      field: 'cvc',
+      message: { key: 'common.requiredField' },
+    });
   });
 
   it('a card number or CVV typed in the name field is refused there, in words of its own (the shared detector)', () => {
-    expect(buildCardInput(card({ holder: 'Ana 4242 4242 4242 4242' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.cardData' } });
-    expect(buildCardInput(card({ holder: 'Ana cvv 123' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.cardData' } });
-    expect(buildCardInput(card({ holder: 'Ana\u202E' }), NOW)).toEqual({ ok: false, field: 'holder', code: 'invalid_card', message: { key: 'card.holder.error.hidden' } });
+    expect(buildCardInput(card({ holder: 'Ana 4242 4242 4242 4242' }), NOW)).toEqual({
+      ok: false,
+      field: 'holder',
+      code: 'invalid_card',
+      message: { key: 'card.holder.error.cardData' },
+    });
+    expect(buildCardInput(card({ holder: 'Ana cvv 123' }), NOW)).toEqual({
+      ok: false,
+      field: 'holder',
+      code: 'invalid_card',
+      message: { key: 'card.holder.error.cardData' },
+    });
+    expect(buildCardInput(card({ holder: 'Ana\u202E' }), NOW)).toEqual({
+      ok: false,
+      field: 'holder',
+      code: 'invalid_card',
+      message: { key: 'card.holder.error.hidden' },
+    });
   });
 
   it('accepts an American Express card with a 4-digit code', () => {
-    expect(buildCardInput(card({ number: AMEX, cvc: '1234' }), NOW)).toMatchObject({ ok: true, card: { number: AMEX, cvv: '1234' } });
+    expect(buildCardInput(card({ number: AMEX, cvc: '1234' }), NOW)).toMatchObject({
+      ok: true,
+      card: { number: AMEX, cvv: '1234' },
+    });
   });
 });

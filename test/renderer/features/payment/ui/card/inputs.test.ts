@@ -5,7 +5,13 @@ import { CARD_DATA_INPUT, refuseExport } from '../../../../../../renderer/src/fe
 
 describe('CARD_DATA_INPUT', () => {
   it('turns off autofill, autocorrection and spell-checking', () => {
-    expect(CARD_DATA_INPUT).toMatchObject({ autoComplete: 'off', autoCorrect: 'off', autoCapitalize: 'off', spellCheck: false, inputMode: 'numeric' });
+    expect(CARD_DATA_INPUT).toMatchObject({
+      autoComplete: 'off',
+      autoCorrect: 'off',
+      autoCapitalize: 'off',
+      spellCheck: false,
+      inputMode: 'numeric',
+    });
   });
 
   it.each(['onCopy', 'onCut', 'onDragStart'] as const)('%s refuses the event', (handler) => {

@@ -1,16 +1,32 @@
 // The card-data rules on the form's state: card data exists only while keyed, and every send, failure and
 // cancel drops it, keeping at most brand and last 4 (and the error).
 import { describe, expect, it } from 'vitest';
-import { cardFormReducer, EMPTY_FIELDS, hasCardData, initialCardForm, isBusy, type CardFormAction, type CardFormState } from '../../../../../../renderer/src/features/payment/ui/card/state';
+import {
+  cardFormReducer,
+  EMPTY_FIELDS,
+  hasCardData,
+  initialCardForm,
+  isBusy,
+  type CardFormAction,
+  type CardFormState,
+} from '../../../../../../renderer/src/features/payment/ui/card/state';
 import type { MethodView } from '../../../../../../shared/ipc/views';
 
 const NUMBER = '4000000000000002';
 const EXPIRY = '1230';
 const CVC = '987';
 const HOLDER = 'Ana López';
-const METHOD: MethodView = { id: `mth_${'a'.repeat(32)}`, brand: 'visa', last4: '0002', expMonth: 12, expYear: 2030, createdAt: '2025-06-15T00:00:00Z' };
+const METHOD: MethodView = {
+  id: `mth_${'a'.repeat(32)}`,
+  brand: 'visa',
+  last4: '0002',
+  expMonth: 12,
+  expYear: 2030,
+  createdAt: '2025-06-15T00:00:00Z',
+};
 
-const run = (state: CardFormState, ...actions: CardFormAction[]): CardFormState => actions.reduce(cardFormReducer, state);
+const run = (state: CardFormState, ...actions: CardFormAction[]): CardFormState =>
+  actions.reduce(cardFormReducer, state);
 
 function keyed(): CardFormState {
   return run(
@@ -82,7 +98,13 @@ describe('the card form state', () => {
 
   it('goes back to an empty form with the decline when the payment refuses the card', () => {
     const error = { code: 'card_declined', message: 'The card was declined by the issuer.' };
-    const state = run(keyed(), tokenizing, { type: 'tokenized', method: METHOD }, { type: 'paying', dismiss: undefined }, { type: 'payFailed', error, keepMethod: false });
+    const state = run(
+      keyed(),
+      tokenizing,
+      { type: 'tokenized', method: METHOD },
+      { type: 'paying', dismiss: undefined },
+      { type: 'payFailed', error, keepMethod: false },
+    );
     expectNoCardData(state);
     expect(state.phase).toEqual({ kind: 'entry' });
     expect(state.error).toEqual(error);
@@ -90,14 +112,25 @@ describe('the card form state', () => {
 
   it('keeps the tokenized card (never the number) when the payment fails for a passing reason', () => {
     const error = { code: 'processing_error', message: 'Try again.' };
-    const state = run(keyed(), tokenizing, { type: 'tokenized', method: METHOD }, { type: 'paying', dismiss: undefined }, { type: 'payFailed', error, keepMethod: true });
+    const state = run(
+      keyed(),
+      tokenizing,
+      { type: 'tokenized', method: METHOD },
+      { type: 'paying', dismiss: undefined },
+      { type: 'payFailed', error, keepMethod: true },
+    );
     expectNoCardData(state);
     expect(state.phase).toEqual({ kind: 'tokenized', method: METHOD });
     expect(state.error).toEqual(error);
   });
 
   it('returns to the tokenized card once a payment is under way', () => {
-    const paying = run(keyed(), tokenizing, { type: 'tokenized', method: METHOD }, { type: 'paying', dismiss: undefined });
+    const paying = run(
+      keyed(),
+      tokenizing,
+      { type: 'tokenized', method: METHOD },
+      { type: 'paying', dismiss: undefined },
+    );
     expect(isBusy(paying)).toBe(true);
     const paid = cardFormReducer(paying, { type: 'paid' });
     expect(paid.phase).toEqual({ kind: 'tokenized', method: METHOD });
@@ -120,13 +153,18 @@ describe('the card form state', () => {
     const decline = { code: 'card_declined' };
     const state = run(keyed(), { ...tokenizing, dismiss: decline });
     expect(state.dismissedDecline).toBe(decline);
-    expect(run(state, { type: 'tokenizeFailed', error: { code: 'x', message: '' } }, { type: 'reset' }).dismissedDecline).toBe(decline);
+    expect(
+      run(state, { type: 'tokenizeFailed', error: { code: 'x', message: '' } }, { type: 'reset' }).dismissedDecline,
+    ).toBe(decline);
   });
 
   it('counts every change of the fields, never going back (a resend of the same typing is recognised without keeping it)', () => {
-    const revisions = [keyed(), run(keyed(), tokenizing), run(keyed(), tokenizing, { type: 'tokenizeFailed', error: { code: 'x', message: '' } }), run(keyed(), { type: 'reset' })].map(
-      (state) => state.revision,
-    );
+    const revisions = [
+      keyed(),
+      run(keyed(), tokenizing),
+      run(keyed(), tokenizing, { type: 'tokenizeFailed', error: { code: 'x', message: '' } }),
+      run(keyed(), { type: 'reset' }),
+    ].map((state) => state.revision);
     expect(revisions[0]).toBe(4);
     expect(revisions.slice(1).every((revision) => revision > 4)).toBe(true);
     expect(run(keyed(), { type: 'leave', field: 'cvc', now: 1 }).revision).toBe(4);
