@@ -46,7 +46,7 @@ const bridgeClientUsers = ['renderer/src/**/api.ts', 'renderer/src/bridge/**'];
 
 // --- Electron APIs: where `electron`, `ipcMain` and `ipcRenderer` may appear. ---
 const electronMessage =
-  "'electron' may be imported only in main/index.ts, main/shell/**, main/ipc/** and preload/**; " +
+  "'electron' may be imported only in main/index.ts, main/shell/**, main/cli/desk.ts, main/ipc/** and preload/**; " +
   'the payment engine must run under plain Node.';
 const electronSpecifier = '/^electron(\\x2F.*)?$/';
 const noElectronImports = {
@@ -107,7 +107,8 @@ const httpClientPaths = [
 const mainFiles = ['main/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
 const simulatorFiles = ['main/sandbox/**'];
 
-const electronEntryFiles = ['main/index.ts', 'main/shell/**'];
+// main/cli/desk.ts: the desk's own command-line modes, run by Electron (the other CLIs run under plain Node).
+const electronEntryFiles = ['main/index.ts', 'main/shell/**', 'main/cli/desk.ts'];
 const ipcMainFiles = ['main/ipc/**'];
 const preloadFiles = ['preload/**'];
 
