@@ -22,7 +22,7 @@ import {
 } from '../storage';
 import { containsCardData } from '../../shared/text';
 import { CENTER_STORES } from './check';
-import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { centerConnection, describeCenter, type CenterSettings } from '../storage';
 import { DESK_FILE, deskIdentity } from './desk-id';
 
 export const MOVE_IN_FLAG = '--move-in';
