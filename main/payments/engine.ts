@@ -1017,9 +1017,7 @@ export class PaymentEngine {
   }
 
   /** The journal's payments for the supervisor's search, newest first, with the card's brand and last 4 and the agent. */
-  async search(
-    filter: PaymentFilter,
-  ): Promise<
+  async search(filter: PaymentFilter): Promise<
     (PaymentView & {
       brand: string | undefined;
       last4: string | undefined;
@@ -1125,9 +1123,7 @@ export class PaymentEngine {
    * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
    * every other card tokenized for the reservation served its one payment and is not offered again.
    */
-  async listReservation(
-    reservationId: string,
-  ): Promise<{
+  async listReservation(reservationId: string): Promise<{
     payments: PaymentView[];
     methods: MethodView[];
     pendingPayments: PendingPaymentView[];

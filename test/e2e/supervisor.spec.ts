@@ -313,24 +313,20 @@ test('the admin: accounts (create, role, disable, reset password), reservations 
 
   await openSection(page, 'Import reservations');
   const header = 'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency';
-  await page
-    .getByLabel('CSV file')
-    .setInputFiles({
-      name: 'bad.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\n`),
-    });
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,abc,mxn\n`),
+  });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Nothing was imported');
   await expect(page.getByRole('alert')).toContainText('Line 2');
   await expectAccessible(page, 'import with errors');
-  await page
-    .getByLabel('CSV file')
-    .setInputFiles({
-      name: 'good.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,100.00,mxn\n`),
-    });
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'good.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`${header}\nTST-1A2B3C,Test Guest,2026-03-14,2026-03-18,Hotel Test,100.00,mxn\n`),
+  });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText('Imported: 1 new, 0 updated.');
 

@@ -22,9 +22,7 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function deskOn(
-  storage: Storage,
-): Promise<{
+async function deskOn(storage: Storage): Promise<{
   stack: MainStack;
   events: { event: string; payload: unknown }[];
   call: (channel: string, input?: unknown) => ReturnType<MainStack['dispatch']>;

@@ -23,9 +23,7 @@ afterEach(async () => {
 });
 
 /** Every channel configured against live local servers (Twilio-shaped, a gateway, SMTP), which count what reaches them. */
-async function allChannels(
-  environment: 'sandbox' | 'production' | 'training' = 'production',
-): Promise<{
+async function allChannels(environment: 'sandbox' | 'production' | 'training' = 'production'): Promise<{
   r: Rig;
   http: HttpHarness;
   twilio: TwilioServer;

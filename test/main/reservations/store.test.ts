@@ -491,12 +491,10 @@ describe("the center's reservations: one import serves every desk", () => {
     expect(await b.importCsv(again)).toEqual({ ok: true, created: 0, updated: 40 });
     expect(await a.count()).toBe(40);
     expect((await a.get('CTR-0007'))?.balanceDueCents).toBe(100);
-    const [who] = await center
-      .center()
-      .query<{
-        desk_id: string;
-        n: string;
-      }>('SELECT desk_id, count(*) AS n FROM reservations.reservations GROUP BY desk_id');
+    const [who] = await center.center().query<{
+      desk_id: string;
+      n: string;
+    }>('SELECT desk_id, count(*) AS n FROM reservations.reservations GROUP BY desk_id');
     expect(who).toEqual({ desk_id: 'desk-b', n: '40' });
   });
 

@@ -59,16 +59,14 @@ describe('the call over a reload of the page', () => {
     store.reset();
     store.openReservation('CUN-6B3D8F');
     useCall.getState().cardKeyed('pm_1', { brand: 'visa', last4: '4242' });
-    useCall
-      .getState()
-      .editDraft({
-        amount: '1,199.99',
-        note: 'Depósito de la suite',
-        currency: 'mxn',
-        msi: true,
-        channel: 'sms',
-        guestLanguage: 'en-US',
-      });
+    useCall.getState().editDraft({
+      amount: '1,199.99',
+      note: 'Depósito de la suite',
+      currency: 'mxn',
+      msi: true,
+      channel: 'sms',
+      guestLanguage: 'en-US',
+    });
     useCall.getState().paymentStarted('pay_0123456789abcdef0123456789abcdef');
     const refundAttempt = useCall.getState().attemptId('refund:pay_1');
     const before = useCall.getState();
