@@ -33,7 +33,7 @@ import pg from 'pg';
 import { createMainStack } from '../../main/app';
 import { CENTER_STORES } from '../../main/center';
 import { simulatorConfig } from '../../main/payments';
-import { startSimulator } from '../../main/sandbox';
+import { launchSimulator } from '../support/simulator';
 import { centerStorage } from '../../main/storage';
 import { createCenter } from '../support/center';
 import { startPostgres } from '../support/postgres';
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   );
 
   const server = await startPostgres({ maxConnections: Math.max(200, desks * 2 + 20) });
-  const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+  const sim = await launchSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   const seedDir = mkdtempSync(join(tmpdir(), 'center-bench-seed-'));
   const children: ChildProcess[] = [];
   let sampler: ReturnType<typeof setInterval> | undefined;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS, verifyCenterAudit } from '../../../main/audit';
 import {
   CENTER_STORES,
@@ -24,7 +24,7 @@ import {
 } from '../../../main/center';
 import { MessagingAudit } from '../../../main/messaging';
 import { BuiltinReservationStore } from '../../../main/reservations';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage, embeddedStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -45,7 +45,7 @@ interface Sent {
   reservationId: string | undefined;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const sent: Sent[] = [];
 const folders: string[] = [];
@@ -61,14 +61,7 @@ const observed: typeof fetch = async (input, init) => {
   return fetch(input, init);
 };
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   sent.length = 0;
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
@@ -222,14 +215,7 @@ describe('moving a desk in', () => {
     // A payment the service made but whose every answer was lost: unanswered when the desk stops.
     await desk.signIn(AGENT);
     const unansweredMethod = await desk.card(UNANSWERED);
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     const lost = await desk.call('payments:pay', {
       operationId: randomUUID(),
       methodId: unansweredMethod,
@@ -508,14 +494,7 @@ describe('moving a desk in', () => {
 
   it("waits for another desk's unanswered payment of the same reservation: the journal is not moved (nothing of it), then moves once that desk has recovered its own", async () => {
     const drop = async (): Promise<void> => {
-      expect(
-        (
-          await fetch(`${sim.controlUrl}/faults`, {
-            method: 'POST',
-            body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
-          })
-        ).ok,
-      ).toBe(true);
+      await sim.fault('POST /payments', 'drop_after_commit', 3);
     };
     const charge = (methodId: string) => ({
       operationId: randomUUID(),

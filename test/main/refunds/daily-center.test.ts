@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
 import type { RefundHistory } from '../../../main/refunds/daily';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import type { OperatorView } from '../../../shared/operators';
 import { useStoreBackends } from '../../support/backends';
@@ -20,13 +20,7 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().get
 const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
 const SUE: OperatorView = { id: 'sue', displayName: 'Sue', role: 'supervisor', disabled: false };
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 
 interface Desk {
   journal: Journal;
