@@ -19,7 +19,7 @@
  *   journal does not hold. double: payments the service made beyond one per payment begun.
  *
  * Prints one line: `center-bench desks= payments= p99_door_ms= db_connections_max= notify_p99_ms= lost= double=`, then
- * exits 1 when the budget (issue 17) is missed: p99 door ≤ 150 ms, ≤ 2 connections per desk, notify p99 ≤ 2,000 ms,
+ * exits 1 when the budget is missed: p99 door ≤ 150 ms, ≤ 2 connections per desk, notify p99 ≤ 2,000 ms,
  * lost = 0, double = 0. BENCH_DEBUG=1 adds details on stderr.
  */
 import { fork, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 16 end to end: two desk windows of one call center, each a full harness stack with its own data folder, both on
+// One call center end to end: two desk windows of one call center, each a full harness stack with its own data folder, both on
 // one real PostgreSQL (Debian's server, started here as the postgres user on a free port in a temp folder, set up by
 // docs/center/setup.sql and migrated by its owner as IT would) and one simulator. The agent at desk A leaves a refund
 // request in the queue; the supervisor at desk B sees it in the center's queue and approves it; the agent's reservation

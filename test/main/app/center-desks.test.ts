@@ -1,4 +1,4 @@
-// Issue 16, through the real door: three desks, each a full main stack with its own data folder, all on one real
+// A call center's desks on one center, through the real door: three desks, each a full main stack with its own data folder, all on one real
 // PostgreSQL center (set up by docs/center/setup.sql, migrated by its owner as IT would, the desks connected as the app
 // role) and one simulator running in this process. Nothing is mocked: what each desk sends to the service is observed
 // by wrapping the one fetch main is given (the request still goes out unchanged).

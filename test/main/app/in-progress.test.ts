@@ -1,4 +1,4 @@
-// Issue 14, item 3 (main side), through the real door: a payment in progress comes back in the reservation's overview
+// A payment in progress, main's side, through the real door: a payment in progress comes back in the reservation's overview
 // (after closing it, and after a restart of the app), its 3DS link is re-sent by another channel without the link
 // crossing, and "Abandon and use another card" frees the reservation only once the service says the payment did not
 // succeed. The simulator runs in this process and outlives the app's restart, as the real service would.

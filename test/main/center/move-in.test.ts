@@ -1,4 +1,4 @@
-// Moving a desk in (issue 17 item 4), through the real door: a desk works on its own files (a full main stack over a
+// Moving a desk in, through the real door: a desk works on its own files (a full main stack over a
 // data folder, the simulator in this process), stops, and IT moves its records into a real PostgreSQL center (set up by
 // docs/center/setup.sql, migrated by its owner, the move signed in as the app role). The same desk then starts on the
 // center and recovers its unanswered payment with the key it wrote on its own files. Nothing is mocked: what the desk
@@ -634,10 +634,9 @@ describe('moving a desk in', () => {
     }
   }, 60_000);
 
-  // Finding R3 (docs/reviews/issue-17-adversary.md): move-in copies every row of the desk's files as it is. A row an older
-  // version wrote with a card number its redactor missed (before cc13c83 a number spelled with dots went through) is hashed
-  // into the desk's chain, and the move carries it into the center, where every desk's auditor and supervisor reads it. The
-  // move should refuse it (or report it for IT), never write it to the center.
+  // Move-in never carries a card number into the center: a row an older version wrote with a card number its redactor
+  // missed (a number spelled with dots) is hashed into the desk's chain; copied as it is, it would reach the center, where
+  // every desk's auditor and supervisor reads it. The move refuses it (or reports it for IT), never writes it there.
   it('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
     const dir = folder();
     writeLegacyAuditFile(dir, 2, (seq) =>
@@ -704,10 +703,9 @@ describe('moving a desk in', () => {
     expect(moved).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
   }, 120_000);
 
-  // Finding R4 (docs/reviews/issue-17-adversary.md): IT's `npm run center:move-in` (moveDeskIn) reads a desk's files while
-  // that desk still runs on them (only the installed app's --move-in-center holds the single-instance lock). The report says
-  // "Done" and tells IT to start the desk on the center; what the desk writes meanwhile (a refund request, a payment begun)
-  // stays in its files, and only a second run nobody is told to make would move it.
+  // IT's `npm run center:move-in` (moveDeskIn) never reads a desk's files while that desk still runs on them: the report
+  // would say "Done" and tell IT to start the desk on the center, while what the desk writes meanwhile (a refund request,
+  // a payment begun) stays in its files, and only a second run nobody is told to make would move it.
   it('R4: the move refuses a data folder whose desk is still running on it', async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
@@ -747,12 +745,11 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
-  // Second pass, finding S2 (docs/reviews/issue-17-adversary.md): the card-data scan (FREE_TEXT in main/center/move-in.ts)
-  // reads a reservation's guest name, hotel name and e-mail, but moveReservations copies every column, the confirmation
-  // number too. Before 9cbc0d9 no CSV cell was read for card data and a confirmation number was any text of up to 64
-  // characters (ReservationId was a plain z.string()): an older desk's import kept a card number there as it was. The
-  // move carries it into the center, where every desk's search shows it. (Naming the row by its confirmation number, as
-  // the scan does for reservations, would then print the digits: the fix must name it otherwise.)
+  // The card-data scan (FREE_TEXT in main/center/move-in.ts) reads every column moveReservations copies, the confirmation
+  // number too: an older desk's import could keep a card number there (its CSV cells unread for card data, a confirmation
+  // number any text of up to 64 characters), and the move would carry it into the center, where every desk's search
+  // shows it. (Naming the row by its confirmation number, as the scan does for reservations, would then print the
+  // digits: it is named otherwise.)
   it("S2: a card number an older import kept as a reservation's confirmation number is not carried into the center, nor printed", async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
@@ -787,11 +784,11 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
-  // Second pass, finding S3: JSON columns (operations' payload, payments' metadata, the audit rows' details) are scanned as
-  // their JSON text, where a line break inside a value is the two characters backslash and n. A card number written over
-  // four lines of a note ("4242⏎4242⏎4242⏎4242"), which the detector finds in the note itself and which the redactor of
-  // before cc13c83 let through (its digit runs joined spaces, tabs and dashes only), is then four groups split by "\n":
-  // not a run of digits, not found. The move carries the row into the center.
+  // JSON columns (operations' payload, payments' metadata, the audit rows' details) are scanned as their values, not
+  // their JSON text, where a line break inside a value is the two characters backslash and n: a card number written over
+  // four lines of a note ("4242⏎4242⏎4242⏎4242"), which the detector finds in the note itself and an older redactor let
+  // through (its digit runs joined spaces, tabs and dashes only), would be four groups split by "\n" in the text: not a
+  // run of digits, not found, and the move would carry the row into the center.
   it('S3: a card number over several lines of a legacy audit row (a JSON value with line breaks) is not carried into the center', async () => {
     const dir = folder();
     const note = 'guest card\n4242\n4242\n4242\n4242';

@@ -1,4 +1,4 @@
-// Issue 17, pushed and not polled: desks, each a full main stack with its own data folder, on one real PostgreSQL center
+// Pushed and not polled: desks, each a full main stack with its own data folder, on one real PostgreSQL center
 // and one simulator in this process. What one desk writes reaches another desk's open screens through LISTEN/NOTIFY,
 // within 2 s, with no call from that desk; each desk holds at most 2 connections (counted in pg_stat_activity, by the
 // application_name each desk's storage is given), the LISTEN one only while a screen watches; a PostgreSQL restart is

@@ -1,4 +1,4 @@
-// The training outbox and "play the cardholder" (issue 6 "Build" 4) against the in-process simulator: a real 3DS
+// The training outbox and "play the cardholder" against the in-process simulator: a real 3DS
 // payment in requires_action, its link captured instead of sent, and the challenge page answered over HTTP.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MessagingError, type SendContext } from '../../../main/messaging';

@@ -154,10 +154,9 @@ describe('flows through the facade', () => {
     await vi.waitFor(() => expect(engine.busy()).toBe(false));
   });
 
-  // Finding R2 (docs/reviews/issue-17-adversary.md): busy() answers from what the last write made it read; at a start
-  // nothing was written or read yet, so while recover() re-sends an unanswered payment (its answer not in) busy() says
-  // false, and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
-  // Fixed: the engine is busy until its first read of the journal, and while recover() runs.
+  // The engine is busy until its first read of the journal, and while recover() runs: busy() answering only from what
+  // the last write made it read would say false at a start, while recover() re-sends an unanswered payment (its answer
+  // not in), and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
   it('R2: is busy while recover() re-sends an unanswered payment, before its answer is in', async () => {
     const first = await makeEngine();
     await first.engine.recover();

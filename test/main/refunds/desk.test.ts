@@ -1,4 +1,4 @@
-// The refund desk of issue 7 through the real door (createMainStack in training mode: its own simulator over
+// The refund desk through the real door (createMainStack in training mode: its own simulator over
 // HTTP, real operators, journal, refund requests and audit trail), plus one case on a bare engine and desk
 // whose fetch is observed, to count the refund requests that reach the service.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Adversarial review item 7: manager override's wrong passwords are counted per approver id for the whole center, with
+// Manager override's wrong passwords are counted per approver id for the whole center, with
 // the operators (their own columns, by the database's clock), not in one desk's memory: spread over two desks they reach
 // the pause, a restart of a desk does not lift it, the supervisor's own sign-in is untouched, and the right password after
 // the pause works and starts the count over. Two full main stacks through the real door on one place (the center's real

@@ -1,5 +1,5 @@
 // The refund requests' store on both backends (the embedded refund-requests.db and the center's PostgreSQL), the file of
-// the SqliteFile era adopted with its rows, and issue 16 item 3's "one approval, one refund" across two desks: the queue
+// the SqliteFile era adopted with its rows, and "one approval, one refund" across two desks: the queue
 // is the center's, each request naming its desk, and of two supervisors approving one request at once at two desks,
 // one wins and the other is told who approved it and when.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Issue 14, adversarial review of "Abandon and use another card" through the real door: abandon only leaves the
+// "Abandon and use another card", tried where it could go wrong, through the real door: abandon only leaves the
 // payment to expire on the service, so the cardholder can still approve the old 3-D Secure link. Once the desk knows the
 // abandoned payment is being charged after all, it is a payment in progress again: no new charge until its outcome,
 // the live panel shows it and the balance counts it. The simulator runs in this process with a processing delay long
