@@ -1,4 +1,5 @@
 // Lint configuration: type-checked TypeScript rules plus the layer and Electron-API boundaries of the app.
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
 import js from '@eslint/js';
@@ -35,6 +36,48 @@ const layerZones = [
   },
 ];
 
+// --- Main's tiers: each imports only the tiers below it (resolved paths). The kernel holds what everything needs; a
+// capability is one job (any folder not named here is one), reached from another capability or the door only through its
+// index.ts; the door is the renderer's way in; composition (and main/index.ts) wires it all and may import any file below,
+// and nothing below imports it. ---
+const kernel = ['errors', 'logging', 'storage'];
+const door = ['ipc', 'window'];
+const composition = ['app', 'center', 'cli', 'shell'];
+const capabilities = readdirSync(`${root}/main`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && ![...kernel, ...door, ...composition].includes(entry.name))
+  .map((entry) => entry.name);
+const folders = (names) => names.map((name) => `./main/${name}`);
+const inside = (names) => names.map((name) => `./${name}`);
+const tierZones = [
+  {
+    target: folders(kernel),
+    from: './main',
+    except: inside(kernel),
+    message: 'main/errors, logging and storage are the kernel: they import nothing else of main/.',
+  },
+  {
+    target: folders(capabilities),
+    from: './main',
+    except: inside([...kernel, ...capabilities]),
+    message:
+      'A capability imports the kernel and other capabilities only: never the door (ipc, window) nor composition (app, center, cli, shell, main/index.ts).',
+  },
+  {
+    target: folders(door),
+    from: './main',
+    except: inside([...kernel, ...capabilities, ...door]),
+    message:
+      'The door (ipc, window) imports the kernel and the capabilities only: never app, center, cli, shell or main/index.ts.',
+  },
+  // The door's two folders are one tier and may use each other's files (window/trust.ts checks senders as ipc does).
+  ...capabilities.map((name) => ({
+    target: folders([...capabilities.filter((other) => other !== name), ...door]),
+    from: `./main/${name}`,
+    except: ['./index.ts'],
+    message: `Reach main/${name} through its index.ts (export what you need there), never one of its files.`,
+  })),
+];
+
 // --- The renderer's door to main: only the features' api.ts files (and app/api.ts) import the bridge client; components
 // and everything else use their hooks, so that operation ids, invalidation and events live in one place per feature. ---
 const bridgeZone = {
@@ -46,7 +89,7 @@ const bridgeClientUsers = ['renderer/src/**/api.ts', 'renderer/src/bridge/**'];
 
 // --- Electron APIs: where `electron`, `ipcMain` and `ipcRenderer` may appear. ---
 const electronMessage =
-  "'electron' may be imported only in main/index.ts, main/shell/**, main/ipc/** and preload/**; " +
+  "'electron' may be imported only in main/index.ts, main/shell/**, main/cli/desk.ts, main/ipc/** and preload/**; " +
   'the payment engine must run under plain Node.';
 const electronSpecifier = '/^electron(\\x2F.*)?$/';
 const noElectronImports = {
@@ -127,7 +170,8 @@ const noDynamicSandbox = [
 const testFiles = ['test/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
 const simulatorFixtureFiles = ['test/support/simulator.ts', 'test/main/sandbox/**'];
 
-const electronEntryFiles = ['main/index.ts', 'main/shell/**'];
+// main/cli/desk.ts: the desk's own command-line modes, run by Electron (the other CLIs run under plain Node).
+const electronEntryFiles = ['main/index.ts', 'main/shell/**', 'main/cli/desk.ts'];
 const ipcMainFiles = ['main/ipc/**'];
 const preloadFiles = ['preload/**'];
 
@@ -185,6 +229,12 @@ export default defineConfig(
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }],
+    },
+  },
+  {
+    files: mainFiles,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...layerZones, ...tierZones] }],
     },
   },
   {

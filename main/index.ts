@@ -16,7 +16,7 @@ import { publish, type PreferencesPort } from './ipc';
 import { createLogger, type AppLogger } from './logging';
 import { EncryptedSecretStore, unreadableSecrets } from './secrets';
 import { languagePreference, loadSettings, managedSettingsPath, toServiceSettings } from './settings';
-import { isCommandLineLaunch, runCommandLine } from './shell/cli';
+import { isCommandLineLaunch, runCommandLine } from './cli/desk';
 import { installAppMenu } from './shell/menu';
 import { netFetch } from './shell/net';
 import { watchRenderer } from './shell/recovery';
@@ -393,7 +393,7 @@ const userDataDir = app.commandLine.getSwitchValue('user-data-dir');
 if (userDataDir !== '') app.setPath('userData', path.resolve(userDataDir));
 
 if (runCommandLine({ argv: process.argv, platform: process.platform, secretStore, useElectronSqlite })) {
-  // A command-line mode for IT (main/shell/cli.ts): it ends the process itself.
+  // A command-line mode for IT (main/cli/desk.ts): it ends the process itself.
 } else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

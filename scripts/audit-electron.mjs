@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const SOURCES = ['main', 'preload', 'renderer', 'shared'];
 
 /**
- * Checks left out, by the class name electronegativity knows them by. Each reason is in README.md's "Security" section.
+ * Checks left out, by the class name electronegativity knows them by. Each reason is in docs/security.md, "How it is checked".
  * A misspelt name makes electronegativity exit with an error, so this list cannot silently stop matching.
  */
 const EXCLUDED_CHECKS = {
@@ -106,7 +106,7 @@ function report({ issues, errors }, version) {
       .map(([name, why]) => `${name} (${why})`)
       .join('; ')}`,
   );
-  console.log('Each HIGH finding is fixed or explained in README.md, "Security".\n');
+  console.log('Each HIGH finding is fixed or explained in docs/security.md, "How it is checked".\n');
   for (const finding of findings) {
     console.log(
       `${finding.severity}/${finding.confidence}  ${finding.id}  ${finding.where}${finding.review ? '  [review required]' : ''}`,

@@ -399,7 +399,7 @@ async function inspect(appDir, config) {
   );
   expect(
     !main.includes('processing-delay-ms'),
-    "the simulator's command line (main/sandbox/cli.ts) is in the main bundle",
+    "the simulator's command line (main/cli/sandbox.ts) is in the main bundle",
   );
   const otherMain = app.filter((file) => file.startsWith('/out/main/') && file !== '/out/main/index.js');
   expect(otherMain.length === 0, `out/main holds more than the main bundle: ${otherMain.join(', ')}`);

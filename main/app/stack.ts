@@ -192,7 +192,7 @@ function memoryPreferences(initial: Language = 'es-MX'): PreferencesPort {
  * The desk's stack on its data folder. While it is open it holds the folder's desk.lock (main/storage/desk-lock.ts), which
  * IT's move-in checks so as never to copy the files of a running desk; the lock is dropped at close (or when the process
  * ends). A lock already held (a move of the folder in progress, or another copy of the app on it) refuses the start,
- * before any store is opened: nothing is written under the move (finding S1 of docs/reviews/issue-17-adversary.md).
+ * before any store is opened: nothing is written under the move.
  */
 export async function createMainStack(options: MainStackOptions): Promise<MainStack> {
   const lock = holdDeskFolder(options.dataDir, (error) => options.onUnexpectedError?.('desk-lock', error));
@@ -329,7 +329,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   engine.on((event) => emit('payments:changed', event.payment));
   // Results arrive later (the poller): each final payment and refund status is written once. The trail remembers a result
   // once it is written or found (no statement for it again); one whose row could not be written is asked for again at the
-  // next read of its payment (finding S4 of docs/reviews/issue-17-adversary.md).
+  // next read of its payment.
   const recordResultOnce = (action: string, resource: string, entry: Omit<AuditEntry, 'action' | 'resource'>): void => {
     // Not when the trail has it already (an earlier run, or another desk that followed the same payment).
     audit.record({ ...entry, action, resource }, { once: true });

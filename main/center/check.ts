@@ -9,7 +9,7 @@ import { RESERVATIONS_STORE } from '../reservations/store';
 import { UserError } from '../errors';
 import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
-import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { centerConnection, describeCenter, type CenterSettings } from '../storage';
 import { JOURNAL_STORE } from '../payments/journal';
 import { DESKS_STORE } from './registry';
 import {

@@ -1,4 +1,4 @@
-/** The desk's stable id: made at first start in the data folder, never changed; every record names it (issue 16). */
+/** The desk's stable id: made at first start in the data folder, never changed; every record names it. */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

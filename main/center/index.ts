@@ -1,11 +1,14 @@
-/** Call-center mode: the `center` setting, the desk's stable id and the center's desk registry, and IT's --check-center, --migrate-center and --move-in; the stores themselves live in main/storage. */
+/**
+ * Call-center mode: the desk's stable id and the center's desk registry, and IT's --check-center, --migrate-center and
+ * --move-in. The `center` setting and the stores themselves live in main/storage (the settings capability reads it there).
+ */
 export {
   CENTER_SSL_MODES,
   CenterSettings,
   centerConnection,
   describeCenter,
   type CenterConnectionDeps,
-} from './config';
+} from '../storage';
 export { DESK_FILE, DeskIdentityError, deskIdentity, type DeskIdentity } from './desk-id';
 export {
   DESK_NONCE_FILE,

@@ -5,7 +5,7 @@
 import { UserError } from '../errors';
 import { migrateCenter, type AuditorColumns, type StoreDefinition } from '../storage';
 import { CENTER_STORES } from './check';
-import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { centerConnection, describeCenter, type CenterSettings } from '../storage';
 
 export const MIGRATE_CENTER_FLAG = '--migrate-center';
 

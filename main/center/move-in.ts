@@ -22,7 +22,7 @@ import {
 } from '../storage';
 import { containsCardData } from '../../shared/text';
 import { CENTER_STORES } from './check';
-import { centerConnection, describeCenter, type CenterSettings } from './config';
+import { centerConnection, describeCenter, type CenterSettings } from '../storage';
 import { DESK_FILE, deskIdentity } from './desk-id';
 
 export const MOVE_IN_FLAG = '--move-in';
@@ -577,7 +577,7 @@ function holdsCardData(value: unknown, json: boolean): boolean {
 /**
  * Every text column the movers copy that may hold words a person typed or a provider said (ids, hashes, amounts and dates
  * are not free text, and a hash could look like digits). A card number an older version let through would be carried into
- * the center, where every desk reads it: the move looks first (finding R3 of docs/reviews/issue-17-adversary.md).
+ * the center, where every desk reads it: the move looks first.
  */
 const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
   [JOURNAL_STORE.name]: [
@@ -622,7 +622,7 @@ const FREE_TEXT: Readonly<Record<string, readonly FreeText[]>> = {
       name: (row) => `history line ${String(row.id)} of delivery ${String(row.message_id)}`,
     },
   ],
-  // The confirmation number too: an older import kept any text there (finding S2).
+  // The confirmation number too: an older import kept any text there.
   [RESERVATIONS_STORE.name]: [
     {
       table: 'reservations',
@@ -714,7 +714,7 @@ export async function moveDeskIn(options: { dataDir: string; center: Storage; ta
     );
   }
   // A running desk holds its folder's lock (main/storage/desk-lock.ts); the move holds it in turn until it is done, so that
-  // nothing is written to the files while they are copied (finding R4 of docs/reviews/issue-17-adversary.md).
+  // nothing is written to the files while they are copied.
   let lock: ReturnType<typeof tryDeskLock>;
   try {
     lock = tryDeskLock(dataDir);
@@ -743,7 +743,7 @@ async function moveLockedDesk(options: { dataDir: string; center: Storage; targe
   const { deskId } = await deskIdentity(dataDir);
   const stores: StoreMove[] = [];
   const movable = CENTER_STORES.filter((store) => Object.keys(store.sqlite.migrations).length > 0);
-  // Card data in any file stops the whole move before anything is written (finding R3): an audit row cannot be cleaned
+  // Card data in any file stops the whole move before anything is written: an audit row cannot be cleaned
   // without breaking its chain, and the other stores are not moved without it. The number is never said.
   const withCardData = new Map<string, string>();
   for (const definition of movable.filter((store) => existsSync(join(dataDir, store.sqlite.file)))) {

@@ -28,6 +28,7 @@ import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
 import type { OperatorView } from '../../shared/operators';
 import { reservationBalance, type PaymentEngine, type RecoveredNotice } from '../payments';
+// eslint-disable-next-line import-x/no-restricted-paths -- main/payments/index.ts must export the charge policy; then import '../payments'.
 import { checkAmountUpdate, checkNewCharge, type ChargePolicyDeps } from '../payments/charge-policy';
 import type { CallContext, Handlers } from './dispatch';
 import { livePayments } from './live';

@@ -1,5 +1,5 @@
 /**
- * The operator directory's storage (issue 16): accounts, roles, password hashes, lockout counters (sign-in, and manager
+ * The operator directory's storage: accounts, roles, password hashes, lockout counters (sign-in, and manager
  * override per approver), and the center's open sessions (one per operator), on the embedded operators.db or the center's
  * PostgreSQL (schema "operators").
  */
@@ -23,7 +23,7 @@ export interface OperatorsTable {
   override_paused_until: number | null;
   created_at: number;
   updated_at: number;
-  /** The desk the account was created at, and by whom (null for accounts made before issue 16, and the first admin's creator). */
+  /** The desk the account was created at, and by whom (null for accounts made by an older version, and the first admin's creator). */
   desk_id: string | null;
   created_by: string | null;
 }
@@ -70,7 +70,7 @@ const SQLITE_SESSIONS = sql`ALTER TABLE operators ADD COLUMN desk_id TEXT;
 
 export { databaseNowMs } from '../storage';
 
-/** Issue 16 review item 7: manager override's own counter per approver, apart from the sign-in's. */
+/** Manager override counts its own wrong passwords per approver, apart from the sign-in's: they never lock the approver's sign-in. */
 const SQLITE_OVERRIDE = sql`ALTER TABLE operators ADD COLUMN override_failures INTEGER NOT NULL DEFAULT 0 CHECK (override_failures >= 0);
    ALTER TABLE operators ADD COLUMN override_paused_until INTEGER;`;
 

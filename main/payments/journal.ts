@@ -413,7 +413,7 @@ export const ONE_UNANSWERED_PAYMENT_INDEX = 'operations_one_unanswered_payment';
 export const ONE_REFUND_IN_FLIGHT_INDEX = 'operations_one_refund_in_flight';
 
 /**
- * The rules of issue 16 item 3, held by the database on both backends: one create_payment operation still unanswered
+ * The money rules, held by the database on both backends: one create_payment operation still unanswered
  * per reservation (its key), one refund operation still unanswered per payment. Plus the desk's own reads.
  */
 async function createCenterRules(db: Kysely<unknown>): Promise<void> {

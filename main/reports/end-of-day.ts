@@ -1,6 +1,7 @@
 /** The end-of-day report from the journal: succeeded payments and refunds of one local day, per agent, per desk and per currency. */
 import { CURRENCIES, type Currency } from '../../shared/payments';
 import type { AgentTotals, EndOfDayReport, HourVolume, PlanTotals } from '../../shared/desk';
+// eslint-disable-next-line import-x/no-restricted-paths -- main/payments/index.ts must export these row types; then import '../payments'.
 import type { StoredPayment, StoredRefund } from '../payments/journal';
 
 /** The local calendar day and hour of an instant in a time zone. */

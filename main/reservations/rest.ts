@@ -12,7 +12,7 @@ import {
 } from '../../shared/reservations';
 import { findCardData } from '../../shared/text';
 import { DEFAULT_FIELD_MAPPING, RESERVATION_FIELDS, RestSourceConfig, type ReservationField } from './config';
-import { SecretError } from '../secrets/errors';
+import { SecretError } from '../secrets';
 import { ReservationError } from './errors';
 import { matchRank, queryKeys } from './match';
 import { checkConfirmationNumber, checkQuery, closedError, type ReservationSource } from './source';

@@ -1,7 +1,7 @@
 /** The app's secrets, encrypted by the OS through Electron's safeStorage (passed in), in one JSON file of base64 ciphertext. */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { SecretStore } from '../payments/config';
+import type { SecretStore } from '../payments';
 import { writeFileAtomic } from '../storage/atomic-write';
 import { SecretError } from './errors';
 

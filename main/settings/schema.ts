@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { Environment, Language } from '../../shared';
 import { RefundLimits } from '../../shared/desk';
-import { CenterSettings } from '../center/config';
-import { MessagingConfigSchema } from '../messaging/config';
-import { ReservationSourceConfig } from '../reservations/config';
+import { CenterSettings } from '../storage';
+import { MessagingConfigSchema } from '../messaging';
+import { ReservationSourceConfig } from '../reservations';
 import type { SettingsIssue } from './errors';
 
 export { Language };

@@ -1,5 +1,5 @@
 /** From the app settings to what the payment engine connects with (main/payments/connect.ts). */
-import type { ServiceSettings } from '../payments/connect';
+import type { ServiceSettings } from '../payments';
 import { consistencyIssues, type Settings } from './schema';
 import { describeIssues, SettingsError } from './errors';
 

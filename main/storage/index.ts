@@ -1,4 +1,7 @@
-/** The app's databases: each store on the embedded SQLite files or the center's shared PostgreSQL, one Kysely API, versioned migrations per backend. */
+/**
+ * The app's databases: each store on the embedded SQLite files or the center's shared PostgreSQL, one Kysely API, versioned
+ * migrations per backend; and the `center` setting that says where that PostgreSQL is.
+ */
 export { openSqliteDatabase, SqliteFile, useSqliteNativeBinding, type SqliteFileOptions } from './sqlite';
 export { DESK_LOCK_FILE, holdDeskFolder, tryDeskLock, type DeskLock } from './desk-lock';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write';
@@ -37,6 +40,13 @@ export {
   type CenterConnectionOptions,
   type CenterTlsMode,
 } from './postgres';
+export {
+  CENTER_SSL_MODES,
+  CenterSettings,
+  centerConnection,
+  describeCenter,
+  type CenterConnectionDeps,
+} from './center-settings';
 export {
   MIGRATION_TABLE,
   centerSchemaState,

@@ -4,7 +4,7 @@
  * the agent chooses to restart to update and the desk is idle, after main's full shutdown; never on a plain quit.
  */
 import type { UpdateStatus } from '../../shared/ipc';
-import type { UpdatesSettings } from '../settings/schema';
+import type { UpdatesSettings } from '../settings';
 import { UpdateError } from './errors';
 
 /** The generic-provider feed electron-updater reads `latest.yml` (`latest-mac.yml`, `latest-linux.yml`) from. */

@@ -263,7 +263,7 @@ export const CHANNELS = {
   }),
   /**
    * The card form tells main while card data is on screen: main turns the window's content protection on (what each
-   * OS does with it, and what it does not stop, is in the README's Security section) and off again when the form is
+   * OS does with it, and what it does not stop, is in docs/security.md) and off again when the form is
    * gone. Public: the form is
    * also emptied by the idle lock, after which the operator is no longer signed in.
    */

@@ -27,7 +27,7 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/sandbox/cli.ts', '--port', '0'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/sandbox.ts', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {

@@ -1,4 +1,4 @@
-// IT's command-line modes in a real Electron (main/shell/cli.ts): what they print reaches a pipe in full before the
+// IT's command-line modes in a real Electron (main/cli/desk.ts): what they print reaches a pipe in full before the
 // process ends, with the exit code docs/IT.md (section 9) documents, and a mode started while the desk runs leaves its
 // window as it is.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// IT's command-line modes as main/index.ts runs them (main/shell/cli.ts), under Node with Electron's modules faked
+// IT's command-line modes as main/index.ts runs them (main/cli/desk.ts), under Node with Electron's modules faked
 // (test/main/support/launch-main.ts), standard output and error being pipes to IT's script (FakePipes: a chunk is out
 // only on a later turn of the event loop, and app.exit() ends the process at once).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { EncryptedSecretStore, WINDOWS_STDIN_REFUSED, type SafeStorageLike } from '../../main/secrets';
-import { isCommandLineLaunch } from '../../main/shell/cli';
+import { isCommandLineLaunch } from '../../main/cli/desk';
 import { FakePipes } from './support/fake-electron';
 import { launch, useMainLaunch } from './support/launch-main';
 

@@ -21,7 +21,7 @@ export const enUS = {
   'field.search': 'Search',
   'field.destination': 'Where to send the link',
 
-  // The supervisor desk (issue 7): navigation, refunds, approvals, audit, report, accounts, import.
+  // The supervisor desk: navigation, refunds, approvals, audit, report, accounts, import.
   'nav.label': 'Desk sections',
   'nav.workspace': 'Workspace',
   'nav.payments': 'Payments',
@@ -389,7 +389,7 @@ export const enUS = {
   'saved.expired': 'expired',
   'saved.chargeLabel': 'Charge {card}',
   'plans.months': '{count} months',
-  // Issue 14: the balance still owed, saved cards by consent, payments in progress, the waiting bar, the idle warning.
+  // The agent's call: the balance still owed, saved cards by consent, payments in progress, the waiting bar, the idle warning.
   'idle.warning': 'The desk locks at {time} for inactivity. Press any key to keep working.',
   'pay.chargedTodayLabel': 'Charged today',
   'pay.chargedToday': 'Already charged {amount} today at {time}.',

@@ -23,7 +23,7 @@ export const esMX: Catalogue = {
   'field.search': 'Búsqueda',
   'field.destination': 'Dónde enviar el enlace',
 
-  // The supervisor desk (issue 7): navigation, refunds, approvals, audit, report, accounts, import.
+  // The supervisor desk: navigation, refunds, approvals, audit, report, accounts, import.
   'nav.label': 'Secciones del escritorio',
   'nav.workspace': 'Espacio de trabajo',
   'nav.payments': 'Pagos',
@@ -398,7 +398,7 @@ export const esMX: Catalogue = {
   'saved.expired': 'vencida',
   'saved.chargeLabel': 'Cobrar con {card}',
   'plans.months': '{count} meses',
-  // Issue 14: the balance still owed, saved cards by consent, payments in progress, the waiting bar, the idle warning.
+  // The agent's call: the balance still owed, saved cards by consent, payments in progress, the waiting bar, the idle warning.
   'idle.warning':
     'El escritorio se bloqueará a las {time} por inactividad. Presione cualquier tecla para seguir trabajando.',
   'pay.chargedTodayLabel': 'Cobrado hoy',

@@ -288,7 +288,7 @@ describe('verification of the app audit.db', () => {
       try {
         return {
           code: 0,
-          out: execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], {
+          out: execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/audit-verify.ts', file], {
             cwd: REPO,
             encoding: 'utf8',
           }),

@@ -660,7 +660,7 @@ describe('the audit trail on the center: append-only by the database', () => {
       try {
         const stdout = execFileSync(
           process.execPath,
-          ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`],
+          ['--import', 'tsx', 'main/cli/audit-verify.ts', '--center', `--managed=${managed}`],
           {
             encoding: 'utf8',
             env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
@@ -824,7 +824,7 @@ describe('the audit trail in an embedded file', () => {
   it('audit:verify prints one line and exits 1 at a broken link', async () => {
     await fill(3);
     const run = (): string =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
+      execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/audit-verify.ts', file], { encoding: 'utf8' });
     expect(run()).toBe('audit-verify ok rows=3 desks=1\n');
     tamperFile("UPDATE audit SET outcome = 'refused' WHERE seq = 2");
     let failure: { status?: number; stdout?: string } = {};
@@ -861,7 +861,7 @@ describe('the audit trail in an embedded file', () => {
     });
     let failure: { status?: number; stdout?: string } = {};
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', 'main/audit/cli.ts', file], { encoding: 'utf8' });
+      execFileSync(process.execPath, ['--import', 'tsx', 'main/cli/audit-verify.ts', file], { encoding: 'utf8' });
     } catch (error) {
       failure = error as { status: number; stdout: string };
     }

@@ -127,7 +127,7 @@ async function auditVerifyCli(managed: string): Promise<{ code: number; stdout: 
     ).toMatchObject({ ok: true });
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'main/audit/cli.ts', '--center', `--managed=${managed}`],
+      ['--import', 'tsx', 'main/cli/audit-verify.ts', '--center', `--managed=${managed}`],
       {
         cwd: ROOT,
         env: { ...process.env, PGUSER: person.name, PGPASSWORD: person.password },
@@ -147,7 +147,7 @@ async function moveInCli(dir: string, managed: string): Promise<{ code: number; 
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'main/center/cli.ts', '--move-in', dir, `--managed=${managed}`],
+      ['--import', 'tsx', 'main/cli/center.ts', '--move-in', dir, `--managed=${managed}`],
       {
         cwd: ROOT,
         env: { ...process.env, PGPASSWORD: center.roles.app.password },

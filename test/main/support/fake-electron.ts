@@ -572,7 +572,7 @@ export class FakeElectron {
   readonly fetched: string[] = [];
   /** The OS key safeStorage encrypts with: a new one plays a reset keyring. */
   storageKey: Buffer = randomBytes(32);
-  // --- Command-line modes and the Linux keyring (main/shell/cli.ts, main/secrets) ---
+  // --- Command-line modes and the Linux keyring (main/cli/desk.ts, main/secrets) ---
   /** The additionalData of each app.requestSingleInstanceLock call, in order. */
   readonly lockRequests: (Record<string, unknown> | undefined)[] = [];
   /** Linux: what the desktop offers safeStorage (see LinuxDesktop); undefined: GNOME with its keyring. */
@@ -723,7 +723,7 @@ export {
   type FakeUpdaterPlatform,
 } from './fake-updater';
 
-// --- Command-line modes and the Linux keyring (main/shell/cli.ts, main/secrets) ------------------------------------
+// --- Command-line modes and the Linux keyring (main/cli/desk.ts, main/secrets) ------------------------------------
 
 /**
  * A Linux desktop as Electron 45's safeStorage sees it. getSelectedStorageBackend() answers from the desktop's name

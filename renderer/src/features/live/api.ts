@@ -66,7 +66,7 @@ function sendWatch(): void {
     .catch((error: unknown) => {
       // Refused while the center restarts or fails over (unreachable, read-only for a moment, not ready): the screens say
       // so and the watch is sent again until main takes it. A refusal for good leaves main watching nothing for this
-      // window, and the feed as it stood before (finding S5 of docs/reviews/issue-17-adversary.md).
+      // window, and the feed as it stood before.
       if (!(error instanceof ApiError) || !wanted) return;
       if (FOR_GOOD.has(error.code)) {
         if (beforeRetries !== undefined) useLiveStore.setState({ state: beforeRetries });

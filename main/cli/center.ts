@@ -6,9 +6,7 @@
  */
 import { readManagedSettings } from '../settings/load';
 import { managedSettingsPath } from '../settings/paths';
-import { runCenterCheck } from './check';
-import { MIGRATE_CENTER_FLAG, runCenterMigration } from './migrate';
-import { MOVE_IN_FLAG, runMoveIn } from './move-in';
+import { MIGRATE_CENTER_FLAG, MOVE_IN_FLAG, runCenterCheck, runCenterMigration, runMoveIn } from '../center';
 
 const flag = process.argv.find((arg) => arg.startsWith('--managed='));
 const managedPath =

@@ -37,7 +37,7 @@ async function check(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'main/center/cli.ts', `--managed=${file}`],
+      ['--import', 'tsx', 'main/cli/center.ts', `--managed=${file}`],
       { cwd: ROOT, env },
     );
     return { code: 0, stdout, stderr };

@@ -1,4 +1,4 @@
-// main/shell/cli.ts on its own: which mode the arguments ask for, what each needs of a Linux desktop session, and the
+// main/cli/desk.ts on its own: which mode the arguments ask for, what each needs of a Linux desktop session, and the
 // refusal without a display, which must be out before Chromium sets up its toolkit (Electron faked: no binary here).
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import {
   missingSession,
   runCommandLine,
   type CommandLineOptions,
-} from '../../../main/shell/cli';
+} from '../../../main/cli/desk';
 import { FakeElectron } from '../support/fake-electron';
 
 const current = vi.hoisted(() => ({ fake: undefined as FakeElectron | undefined }));

@@ -6,14 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { centerConnection, describeCenter } from '../center/config';
-import { DESK_FILE } from '../center/desk-id';
+import { DESK_FILE } from '../center';
 import { UserError } from '../errors';
+import { AUDIT_STORE, AuditTrail, verifyCenterAudit, type Verification } from '../audit';
 import { readManagedSettings } from '../settings/load';
 import { managedSettingsPath } from '../settings/paths';
-import { embeddedStorage } from '../storage';
-import { AUDIT_STORE, AuditTrail, type Verification } from './trail';
-import { verifyCenterAudit } from './verify-center';
+import { centerConnection, describeCenter, embeddedStorage } from '../storage';
 
 function report(result: Verification): void {
   if (result.ok) {

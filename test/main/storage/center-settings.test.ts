@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CenterSettings, centerConnection, describeCenter } from '../../../main/center';
+import { CenterSettings, centerConnection, describeCenter } from '../../../main/storage';
 
 let folder: string;
 

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { StorageError, type CenterConnectionOptions, type CenterTlsMode } from '../storage';
+import { StorageError } from './errors';
+import type { CenterConnectionOptions, CenterTlsMode } from './postgres';
 
 /** PostgreSQL's own limit on names (NAMEDATALEN - 1). */
 const NAME = z.string().trim().min(1, 'must not be empty').max(63, 'must be at most 63 characters (PostgreSQL names)');

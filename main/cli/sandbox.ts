@@ -1,6 +1,6 @@
 /** `npm run sandbox -- [flags]`: the simulator alone; one JSON line on stdout, logs on stderr, until SIGINT/SIGTERM. */
 import pino from 'pino';
-import { optionsFromArgs, startSimulator } from './index';
+import { optionsFromArgs, startSimulator } from '../sandbox';
 
 async function main(): Promise<void> {
   let options;
