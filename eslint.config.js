@@ -150,6 +150,26 @@ const httpClientPaths = [
 const mainFiles = ['main/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
 const simulatorFiles = ['main/sandbox/**'];
 
+// --- One simulator fixture for tests: test/support/simulator.ts starts, resets, faults and clocks the simulator; only it
+// (and the simulator's own tests in test/main/sandbox) may start one from main/sandbox. ---
+const simulatorFixtureMessage =
+  'Tests start the simulator through test/support/simulator.ts (useSimulator, or launchSimulator where no vitest hook ' +
+  'fits), never startSimulator from main/sandbox.';
+const sandboxSpecifier = '(^|/)main/sandbox(/index(\\.ts)?)?$';
+const noStartSimulator = {
+  regex: sandboxSpecifier,
+  importNames: ['startSimulator'],
+  message: simulatorFixtureMessage,
+};
+const noDynamicSandbox = [
+  {
+    selector: `ImportExpression[source.value=/${sandboxSpecifier.replaceAll('/', '\\x2F')}/]`,
+    message: simulatorFixtureMessage,
+  },
+];
+const testFiles = ['test/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'];
+const simulatorFixtureFiles = ['test/support/simulator.ts', 'test/main/sandbox/**'];
+
 // main/cli/desk.ts: the desk's own command-line modes, run by Electron (the other CLIs run under plain Node).
 const electronEntryFiles = ['main/index.ts', 'main/shell/**', 'main/cli/desk.ts'];
 const ipcMainFiles = ['main/ipc/**'];
@@ -231,6 +251,14 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': ['error', noElectronImports],
       'no-restricted-syntax': ['error', ...noDynamicElectron, ...noIpcMain, ...noIpcRenderer],
+    },
+  },
+  {
+    files: testFiles,
+    ignores: simulatorFixtureFiles,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...noElectronImports.patterns, noStartSimulator] }],
+      'no-restricted-syntax': ['error', ...noDynamicElectron, ...noIpcMain, ...noIpcRenderer, ...noDynamicSandbox],
     },
   },
   {

@@ -27,7 +27,7 @@ const TIMED = new Set([
   'reservations:overview',
 ]);
 const YEAR = new Date().getUTCFullYear() + 2;
-/** What a supervisor's open queue does without an event: one read every 30 s (issue 17). */
+/** What a supervisor's open queue does without an event: one read every 30 s. */
 const IDLE_READ_MS = 30_000;
 /** How long the renderer's queue waits after a pushed change before reading again (renderer/src/features/refunds/api.ts). */
 const QUEUE_READ_MS = 300;

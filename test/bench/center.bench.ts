@@ -19,7 +19,7 @@
  *   journal does not hold. double: payments the service made beyond one per payment begun.
  *
  * Prints one line: `center-bench desks= payments= p99_door_ms= db_connections_max= notify_p99_ms= lost= double=`, then
- * exits 1 when the budget (issue 17) is missed: p99 door ≤ 150 ms, ≤ 2 connections per desk, notify p99 ≤ 2,000 ms,
+ * exits 1 when the budget is missed: p99 door ≤ 150 ms, ≤ 2 connections per desk, notify p99 ≤ 2,000 ms,
  * lost = 0, double = 0. BENCH_DEBUG=1 adds details on stderr.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -33,7 +33,7 @@ import pg from 'pg';
 import { createMainStack } from '../../main/app';
 import { CENTER_STORES } from '../../main/center';
 import { simulatorConfig } from '../../main/payments';
-import { startSimulator } from '../../main/sandbox';
+import { launchSimulator } from '../support/simulator';
 import { centerStorage } from '../../main/storage';
 import { createCenter } from '../support/center';
 import { startPostgres } from '../support/postgres';
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   );
 
   const server = await startPostgres({ maxConnections: Math.max(200, desks * 2 + 20) });
-  const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+  const sim = await launchSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   const seedDir = mkdtempSync(join(tmpdir(), 'center-bench-seed-'));
   const children: ChildProcess[] = [];
   let sampler: ReturnType<typeof setInterval> | undefined;

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PaymentEngine, simulatorConfig, type PaymentView } from '../../main/payments';
 import { DEFAULT_SCHEDULE } from '../../main/payments/poller';
-import { startSimulator } from '../../main/sandbox';
+import { launchSimulator } from '../support/simulator';
 import { openJournal } from '../support/journal';
 
 const LATENCY_MS = 20;
@@ -51,7 +51,7 @@ interface Exchange {
 }
 
 async function main(): Promise<void> {
-  const sim = await startSimulator({ latencyMs: LATENCY_MS, processingDelayMs: PROCESSING_DELAY_MS });
+  const sim = await launchSimulator({ latencyMs: LATENCY_MS, processingDelayMs: PROCESSING_DELAY_MS });
   const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
   const journal = await openJournal(dir);
   const exchanges: Exchange[] = [];

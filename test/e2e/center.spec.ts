@@ -1,4 +1,4 @@
-// Issue 16 end to end: two desk windows of one call center, each a full harness stack with its own data folder, both on
+// One call center end to end: two desk windows of one call center, each a full harness stack with its own data folder, both on
 // one real PostgreSQL (Debian's server, started here as the postgres user on a free port in a temp folder, set up by
 // docs/center/setup.sql and migrated by its owner as IT would) and one simulator. The agent at desk A leaves a refund
 // request in the queue; the supervisor at desk B sees it in the center's queue and approves it; the agent's reservation
@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { CENTER_STORES } from '../../main/center';
-import { startSimulator, type RunningSimulator } from '../../main/sandbox';
+import { launchSimulator, type RunningSimulator } from '../support/simulator';
 import { centerStorage } from '../../main/storage';
 import { createCenter, type TestCenter } from '../support/center';
 import { startPostgres, type PostgresServer } from '../support/postgres';
@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   server = await startPostgres();
   center = await createCenter(server, { stores: CENTER_STORES });
-  sim = await startSimulator({ processingDelayMs: 300, refundDelayMs: 300 });
+  sim = await launchSimulator({ processingDelayMs: 300, refundDelayMs: 300 });
 });
 
 test.afterAll(async () => {

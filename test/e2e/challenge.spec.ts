@@ -2,14 +2,14 @@
 // (interface-decisions §7, §10; README 3DS).
 import { expect, test, type Page, type Response } from '@playwright/test';
 
-import { startSimulator, type RunningSimulator } from '../../main/sandbox';
+import { launchSimulator, type RunningSimulator } from '../support/simulator';
 import { ApiClient, CARDS, advanceClock, type Payment } from '../main/sandbox/support';
 
 let sim: RunningSimulator;
 let client: ApiClient;
 
 test.beforeAll(async () => {
-  sim = await startSimulator({ port: 0, processingDelayMs: 2000 });
+  sim = await launchSimulator({ port: 0, processingDelayMs: 2000 });
   client = new ApiClient(sim);
 });
 

@@ -1,4 +1,4 @@
-// End-to-end: the 3DS link's delivery on the 3DS panel (issue 15 "Show" 2). The real main stack sends a training
+// End-to-end: the 3DS link's delivery on the 3DS panel. The real main stack sends a training
 // payment's link through a Twilio-shaped server on this computer (Twilio is third-party SaaS: it cannot run here; the
 // server checks every request against Twilio's published request shapes and answers like Twilio), and the panel shows
 // what main learns by following the message: delivered, or failed with the next step.

@@ -1,4 +1,4 @@
-// Keyboard and screen (issue 14, item 6), end to end in Chromium over the real main stack: type-ahead after opening a
+// Keyboard and screen, end to end in Chromium over the real main stack: type-ahead after opening a
 // reservation lands in the card number, Enter works in every form (after a service error, in the MSI amount update),
 // and focus moves to each new panel (plans, 3DS panel, result, errors).
 import type { Page } from '@playwright/test';

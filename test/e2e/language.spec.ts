@@ -1,4 +1,4 @@
-// Every word in the desk's language (issue 14, item 5): the Spanish desk driven through the paths where main refuses or
+// Every word in the desk's language: the Spanish desk driven through the paths where main refuses or
 // fails — a wrong password, the payment service unavailable (the simulator's 503 fault), the
 // 3DS link's phone check — never shows a sentence main wrote in English. The harness records every `message` main
 // sent to the page (errors, answers, events); none of them, nor the phone check's English sentences, may be on screen.

@@ -1,4 +1,4 @@
-// Issue 14 end to end, through the harness (real IPC door, engine, journal, simulator): the balance still owed goes down
+// A payment's progress end to end, through the harness (real IPC door, engine, journal, simulator): the balance still owed goes down
 // and today's charge is said before another; a card is kept only with the guest's consent and a declined one never, a
 // saved card is charged after Enter once more; a 3-D Secure payment comes back after closing the reservation, after
 // the lock and after a restart, is re-sent and abandoned; what the agent typed survives a decline; the idle warning.

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { CENTER_STORES } from '../../main/center';
-import { startSimulator, type RunningSimulator } from '../../main/sandbox';
+import { launchSimulator, type RunningSimulator } from '../support/simulator';
 import { centerStorage } from '../../main/storage';
 import { createCenter, type TestCenter } from '../support/center';
 import { startPostgres, type PostgresServer } from '../support/postgres';
@@ -102,7 +102,7 @@ test.describe('a cancellation refunded at another desk of the center', () => {
     test.setTimeout(180_000);
     server = await startPostgres();
     center = await createCenter(server, { stores: CENTER_STORES });
-    sim = await startSimulator({ processingDelayMs: 300, refundDelayMs: 300 });
+    sim = await launchSimulator({ processingDelayMs: 300, refundDelayMs: 300 });
   });
 
   test.afterAll(async () => {

@@ -135,7 +135,7 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expect(page.getByRole('heading', { name: words.plans })).toBeVisible();
       await expectCallInView(page.getByRole('button', { name: words.confirm }), 'the plans’ confirm button');
       await shot('msi-plans');
-      // No plan is chosen beforehand (issue 14): the agent chooses one with the guest, then confirms.
+      // No plan is chosen beforehand: the agent chooses one with the guest, then confirms.
       await page.getByLabel(/^3 /).check();
       await page.getByRole('button', { name: words.confirm }).click();
       await expect(page.getByRole('heading', { name: words.approved })).toBeVisible();

@@ -264,7 +264,7 @@ test('flow D: a saved card (kept with the guest’s consent) is charged without 
   await page.getByRole('button', { name: 'Done — new payment' }).click();
   await page.getByLabel('Amount', { exact: true }).fill('50');
   await expect(page.getByRole('heading', { name: 'Saved cards' })).toBeVisible();
-  // Issue 14: no one-click charge — the amount and card are shown, and Enter once more charges.
+  // No one-click charge — the amount and card are shown, and Enter once more charges.
   await page.getByRole('button', { name: 'Charge Amex •••• 0005' }).click();
   await expect(page.getByText('Charge $50.00 USD to Amex •••• 0005?')).toBeVisible();
   await expect(

@@ -49,7 +49,7 @@ const context = (): PackContext => ({
 });
 
 describe('the fuse settings', () => {
-  it('are the ones issue 8 asks for, every fuse @electron/fuses knows set explicitly', () => {
+  it('are the ones the app’s hardening needs, every fuse @electron/fuses knows set explicitly', () => {
     expect(hook.FUSES).toEqual({
       RunAsNode: false,
       EnableCookieEncryption: true,

@@ -1,4 +1,4 @@
-// The input rules every layer applies before a payment request leaves the app (issue 3 "Bad input").
+// The input rules every layer applies before a payment request leaves the app.
 import { describe, expect, it } from 'vitest';
 import { Amount, Currency, MethodId, PaymentId, RefundReason, ReservationId, toCents } from '../../shared/payments';
 

@@ -1,11 +1,11 @@
 // Desks as the payment engine sees them, for tests of the money rules across desks: each desk a Journal on a storage
 // (the center's PostgreSQL, or a connection to one embedded file) and a PaymentEngine, all on one simulator. fetch is
 // wrapped only to observe what the service made.
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
 import { PaymentEngine, simulatorConfig } from '../../main/payments';
 import { Journal } from '../../main/payments/journal';
-import { startSimulator, type RunningSimulator } from '../../main/sandbox';
 import type { Storage } from '../../main/storage';
+import { useSimulator, type TestSimulator } from './simulator';
 
 export const DESK_A = { deskId: '1a1a1a1a-0000-4000-8000-00000000001a' };
 export const DESK_B = { deskId: '2b2b2b2b-0000-4000-8000-00000000002b' };
@@ -24,8 +24,8 @@ export interface Made {
 }
 
 export interface EngineDesks {
-  /** The simulator of this file (started before its tests). */
-  sim: () => RunningSimulator;
+  /** The simulator of this file (started before its tests, reset after each). */
+  sim: () => TestSimulator;
   made: Made;
   /** A desk on `storage`: closed, and `made` emptied, after each test. */
   openDesk: (
@@ -37,17 +37,8 @@ export interface EngineDesks {
 
 /** Registers the hooks (one simulator per file, desks closed after each test). */
 export function useEngineDesks(): EngineDesks {
-  let sim: RunningSimulator | undefined;
-  const current = (): RunningSimulator => {
-    if (sim === undefined) throw new Error('the simulator starts in beforeAll');
-    return sim;
-  };
-  beforeAll(async () => {
-    sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+  const current = (): TestSimulator => sim;
 
   const made: Made = { payments: new Set(), refunds: new Set(), paymentKeys: [] };
   const observing: typeof fetch = async (input, init) => {

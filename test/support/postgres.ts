@@ -44,7 +44,7 @@ export interface PostgresServer extends PostgresInfo {
 }
 
 export interface StartPostgresOptions {
-  /** max_connections (default 200: issue 17's bench runs a hundred desks of two connections). */
+  /** max_connections (default 200: the center bench runs a hundred desks of two connections). */
   maxConnections?: number;
   /**
    * Stop and remove the server when this process exits without stop() (default true). False when another process owns

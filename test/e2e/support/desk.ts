@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from '@playwright/test';
 import type { AppHarness } from './harness';
+import { simulatorControl, type SimulatorFault } from '../../support/simulator';
 
 export const AGENT = { id: 'ana', displayName: 'Ana Agent', password: 'agent password 1234' };
 export const SUPERVISOR = { id: 'sam', displayName: 'Sam Supervisor', password: 'supervisor password 1234' };
@@ -81,12 +82,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 
 /** The simulator's control endpoint (simulator.md): move its clock forward. */
 export async function advanceSimulatorClock(app: AppHarness, seconds: number): Promise<void> {
-  const response = await fetch(`${app.controlUrl}/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceSeconds: seconds }),
-  });
-  expect(response.ok).toBe(true);
+  await simulatorControl(app.controlUrl).advanceClock(seconds);
 }
 
 /** The agent takes a payment in full on a reservation with the card that succeeds; returns the payment's id. */
@@ -130,13 +126,13 @@ export function journalPaymentKeys(app: AppHarness): string[] {
 }
 
 /** The simulator's control endpoint (simulator.md): the next `count` requests of an operation get a fault. */
-export async function simulatorFault(app: AppHarness, operation: string, fault: string, count: number): Promise<void> {
-  const response = await fetch(`${app.controlUrl}/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ operation, fault, count }),
-  });
-  expect(response.ok).toBe(true);
+export async function simulatorFault(
+  app: AppHarness,
+  operation: string,
+  fault: SimulatorFault,
+  count: number,
+): Promise<void> {
+  await simulatorControl(app.controlUrl).fault(operation, fault, count);
 }
 
 /** Opens a section of the supervisor's or admin's desk by its tab. */

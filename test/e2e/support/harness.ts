@@ -14,7 +14,7 @@ import { test as base, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { createMainStack, createStartup, type MainStack } from '../../../main/app';
 import { simulatorConfig } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { launchSimulator, type RunningSimulator } from '../../support/simulator';
 import type { Storage } from '../../../main/storage';
 import type { MessagingSecrets } from '../../../main/messaging';
 import type { RefundLimits } from '../../../shared/desk';
@@ -174,7 +174,7 @@ export async function startHarness(
   const protection: boolean[] = [];
   let current = options.language;
   const sim =
-    options.simulator ?? (await startSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
+    options.simulator ?? (await launchSimulator({ processingDelayMs: options.processingDelayMs, refundDelayMs: 300 }));
   const gate = createGate();
   const start = () =>
     createMainStack({

@@ -4,9 +4,9 @@
 // decided by name. An approval names the amount the supervisor confirmed: when "all that is left" changed since (a refund
 // made meanwhile at another desk), main refuses it and sends nothing, rather than refund another amount than confirmed.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { useStoreBackends } from '../../support/backends';
 import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
@@ -15,15 +15,9 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 const RESERVATION = 'CUN-6B3D8F';
 const ADMIN = { id: 'ada', password: 'a long password 42' };
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.stack.close().catch(() => undefined);
 });

@@ -1,4 +1,4 @@
-// Issue 14, item 1, through the real door: the overview says what the reservation still owes (the source's balance less
+// What a reservation still owes, through the real door: the overview says what the reservation still owes (the source's balance less
 // this desk's payments, plus refunds back) and which payment already succeeded today.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

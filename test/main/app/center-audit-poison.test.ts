@@ -2,24 +2,18 @@
 // process. PostgreSQL's text refuses a NUL character that the desk's SQLite keeps, and a caller chooses the channel name a
 // refused call is audited by (any window, trusted or not, may send one). Such a row is written with the NUL made visible;
 // it never stands in front of the rows recorded after it, kept on the desk until the end of time.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { AGENT, attachedTo, openDesk, sender, type Desk } from './desk-kit';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_SPOOL_FILE, verifyCenterAudit } from '../../../main/audit';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -32,21 +32,18 @@ interface CenterRow {
   details: string;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let own: PostgresServer;
 let center: TestCenter;
 const desks: Desk[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   own = await startPostgres();
 }, 120_000);
 afterAll(async () => {
-  await sim.close();
   await own?.stop();
 });
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   center = await createCenter(own, { stores: CENTER_STORES });
 }, 120_000);
 afterEach(async () => {
@@ -145,14 +142,7 @@ describe('the audit trail while the center is down', () => {
     expect(before).toBeGreaterThan(0);
 
     // The service holds its answer while the center stops under the desk: the desk keeps the answer (main/payments engine).
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'delay', 1, 1500);
     const operationId = randomUUID();
     const paying = a.call('payments:pay', {
       operationId,

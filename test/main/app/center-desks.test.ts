@@ -1,4 +1,4 @@
-// Issue 16, through the real door: three desks, each a full main stack with its own data folder, all on one real
+// A call center's desks on one center, through the real door: three desks, each a full main stack with its own data folder, all on one real
 // PostgreSQL center (set up by docs/center/setup.sql, migrated by its owner as IT would, the desks connected as the app
 // role) and one simulator running in this process. Nothing is mocked: what each desk sends to the service is observed
 // by wrapping the one fetch main is given (the request still goes out unchanged).
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -30,7 +30,7 @@ interface Sent {
   key: string | undefined;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const desks: Desk[] = [];
 const sent: Sent[] = [];
@@ -60,14 +60,7 @@ async function openCenterDesk(name: string, seed: boolean): Promise<Desk> {
   return desk;
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   sent.length = 0;
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
@@ -355,14 +348,7 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     await a.signIn(AGENT);
     const methodId = await a.card(RESERVATION);
     // The service holds its answer while the center restarts under the desk.
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'delay', 1, 1500);
     const operationId = randomUUID();
     const input = { operationId, methodId, amountCents: 15_000, currency: 'usd', reservationId: RESERVATION };
     const paying = a.call('payments:pay', input);
@@ -383,14 +369,7 @@ describe('faults on a center of its own (a PostgreSQL server this file stops and
     const a = await onOwn('A', true);
     await a.signIn(AGENT);
     const methodId = await a.card(RESERVATION);
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'delay', count: 1, delayMs: 1500 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'delay', 1, 1500);
     const paying = a.call('payments:pay', {
       operationId: randomUUID(),
       methodId,

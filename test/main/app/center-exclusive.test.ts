@@ -4,10 +4,10 @@
 // 3-D Secure payment approved later by its cardholder is an alert at the desk that abandoned it and one `duplicate`
 // refund request in the supervisors' queue, linked to the payment that replaced it.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator, type SimulatorFault } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { EventName, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -27,7 +27,7 @@ interface Sent {
   path: string;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const desks: Desk[] = [];
 const sent: Sent[] = [];
@@ -66,10 +66,7 @@ async function eventually(done: () => boolean | Promise<boolean>): Promise<void>
   throw new Error('the condition never held');
 }
 
-async function fault(operation: string, kind: string, delayMs?: number): Promise<void> {
-  const body = { operation, fault: kind, count: 1, ...(delayMs === undefined ? {} : { delayMs }) };
-  expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
-}
+const fault = (operation: string, kind: SimulatorFault, delayMs?: number) => sim.fault(operation, kind, 1, delayMs);
 
 /** Another client of the same tenant, talking to the service directly (an older desk, a script): the desks cannot stop it. */
 function tenantClient(): ServiceClient {
@@ -98,14 +95,7 @@ async function msiPayment(desk: Desk, amountCents: number): Promise<Output<'paym
   return payment;
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   sent.length = 0;
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);

@@ -2,9 +2,9 @@
 // real PostgreSQL center, the simulator in this process, through the real door. The agent at desk A takes a booking's
 // whole balance and asks for its cancellation refund; a supervisor at desk B decides it.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { EventName, EventPayload, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -15,7 +15,8 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 const RESERVATION = 'PVR-5J1L3M';
 const BALANCE_CENTS = 89_999;
 
-let sim: RunningSimulator;
+// A refund stays pending a moment before it succeeds, as the service's do.
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 300 });
 let center: TestCenter;
 const desks: Desk[] = [];
 
@@ -63,15 +64,7 @@ async function paidAndAsked(a: Desk, reason: string): Promise<{ paymentId: strin
   return { paymentId: payment.id, requestId };
 }
 
-beforeAll(async () => {
-  // A refund stays pending a moment before it succeeds, as the service's do.
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 300 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
 afterEach(async () => {

@@ -171,12 +171,7 @@ describe('payments:pay above what the reservation still owes', () => {
   it('its answer lost, the same charge tried again (same operation, same confirmation) is accepted: one key, one payment', async () => {
     const methodId = await desk.card(MONICA);
     const input = charge(MONICA, methodId, TYPO, 'mxn', { overBalance: { owedCents: 119_999, amountCents: TYPO } });
-    const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, {
-      method: 'POST',
-      body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
-    });
-    expect(fault.ok).toBe(true);
+    await desk.simulator().fault('POST /payments', 'drop_after_commit', MAX_ATTEMPTS);
     expect(await desk.refused('payments:pay', input)).toMatchObject({ code: 'network_error' });
     // The unanswered attempt now holds the balance: nothing is owed by main's count.
     const between = await overview(MONICA);
@@ -239,12 +234,7 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
   // The engine sends the earlier attempt again first: answered, its payment is the one the agent gets; still unanswered,
   // the new one is refused as payment_unanswered. The door's check of what is owed must not refuse it before that.
   const lost = async (input: ReturnType<typeof charge>): Promise<void> => {
-    const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, {
-      method: 'POST',
-      body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
-    });
-    expect(fault.ok).toBe(true);
+    await desk.simulator().fault('POST /payments', 'drop_after_commit', MAX_ATTEMPTS);
     expect(await desk.refused('payments:pay', input)).toMatchObject({ code: 'network_error' });
   };
 
@@ -272,13 +262,8 @@ describe('payments:pay as a new attempt while an earlier one of the reservation 
 
   it('still unanswered, is refused as payment_unanswered naming the earlier attempt, nothing charged', async () => {
     const methodId = await desk.card(MONICA);
-    const control = desk.stack.training?.controlUrl ?? '';
     await lost(charge(MONICA, methodId, 119_999, 'mxn'));
-    const fault = await fetch(`${control}/faults`, {
-      method: 'POST',
-      body: JSON.stringify({ operation: 'POST /payments', fault: 'error_503', count: 10 * MAX_ATTEMPTS }),
-    });
-    expect(fault.ok).toBe(true);
+    await desk.simulator().fault('POST /payments', 'error_503', 10 * MAX_ATTEMPTS);
     const refused = await desk.refused('payments:pay', charge(MONICA, methodId, 119_999, 'mxn'));
     expect(refused).toMatchObject({ code: 'payment_unanswered', params: { amountCents: 119_999, currency: 'mxn' } });
   });
@@ -292,12 +277,7 @@ describe('payments:updateAmount above what is owed, confirmed, its answer lost',
       charge(MONICA, methodId, 119_999, 'mxn', { installments: true }),
     );
     const update = { paymentId: payment.id, amountCents: TYPO, overBalance: { owedCents: 119_999, amountCents: TYPO } };
-    const control = desk.stack.training?.controlUrl ?? '';
-    const fault = await fetch(`${control}/faults`, {
-      method: 'POST',
-      body: JSON.stringify({ operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 }),
-    });
-    expect(fault.ok).toBe(true);
+    await desk.simulator().fault('PATCH /payments/{id}', 'drop_after_commit', 1);
     await desk.call('payments:updateAmount', update);
     const again = await desk.ok<Output<'payments:updateAmount'>>('payments:updateAmount', update);
     expect(again.amountCents).toBe(TYPO);

@@ -1,4 +1,4 @@
-// app:info on the real stack (issue 16): this desk's stable id, the same after a restart, and whether its records are in
+// app:info on the real stack: this desk's stable id, the same after a restart, and whether its records are in
 // its own embedded files or on the center the `center` setting names.
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -12,6 +12,7 @@ import type { SenderInfo } from '../../../main/ipc';
 import type { Storage } from '../../../main/storage';
 import type { IpcError, Output } from '../../../shared/ipc';
 import { asTheScreen } from '../../support/screen';
+import { simulatorControl, type SimulatorControl } from '../../support/simulator';
 
 export { asTheScreen };
 
@@ -31,6 +32,8 @@ export interface Desk {
   card(reservationId: string, number?: string): Promise<string>;
   /** A restart of the app: the stack closed and started again over the same data folder (nobody signed in). */
   restart(): Promise<void>;
+  /** The control endpoints of the simulator the desk talks to (its training service, or the one it is attached to). */
+  simulator(): SimulatorControl;
   /** Reads the payment until `done` says so (the engine follows it by itself). */
   until(paymentId: string, done: (status: string) => boolean): Promise<Output<'payments:get'>>;
   close(): Promise<void>;
@@ -107,6 +110,11 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
         reservationId,
       });
       return method.id;
+    },
+    simulator() {
+      const controlUrl = desk.stack.training?.controlUrl;
+      if (controlUrl === undefined) throw new Error('the desk is not in training mode');
+      return simulatorControl(controlUrl);
     },
     async until(paymentId, done) {
       for (let i = 0; i < 100; i += 1) {

@@ -1,28 +1,21 @@
-// Issue 14, item 3 (main side), through the real door: a payment in progress comes back in the reservation's overview
+// A payment in progress, main's side, through the real door: a payment in progress comes back in the reservation's overview
 // (after closing it, and after a restart of the app), its 3DS link is re-sent by another channel without the link
 // crossing, and "Abandon and use another card" frees the reservation only once the service says the payment did not
 // succeed. The simulator runs in this process and outlives the app's restart, as the real service would.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due, +1 305 555 0164 (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let desk: Desk;
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   desk = await openDesk({ connect: attachedTo(sim) });
   await desk.signIn(AGENT);
 });
@@ -50,14 +43,6 @@ const sendLink = (paymentId: string, channel: 'sms' | 'email', destination: stri
     language: 'en-US',
     ...(confirmResend ? { confirmResend } : {}),
   });
-async function fault(operation: string, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ operation, fault: kind, count }),
-  });
-  expect(response.ok).toBe(true);
-}
-
 describe('the payment in progress comes back', () => {
   it('waiting for 3-D Secure: state, times, card and the last link, after a re-send by another channel and after a restart; the link never crosses', async () => {
     const before = Date.now();
@@ -156,7 +141,7 @@ describe('payments:abandon', () => {
   it('keeps the reservation blocked when the service cannot say what became of the payment', async () => {
     const payment = await pay('4000000000003220');
     // More than the three tries of the abandon's read: the engine's own follow-up reads take some too.
-    await fault('GET /payments/{id}', 'error_503', 20);
+    await sim.fault('GET /payments/{id}', 'error_503', 20);
     const error = await desk.refused('payments:abandon', { paymentId: payment.id });
     expect(error).toMatchObject({ code: 'abandon_outcome_unknown' });
     expect((await overview()).inProgress?.map((p) => p.paymentId)).toEqual([payment.id]);

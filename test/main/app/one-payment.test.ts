@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { simulatorControl, useSimulator, type SimulatorFault } from '../../support/simulator';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const RESERVATION = 'MEX-2H8R5T';
@@ -20,37 +20,21 @@ const AGENT = { id: 'ana', password: 'agent password 1234' };
 const OTHER_AGENT = { id: 'beto', password: 'agent password 5678' };
 const YEAR = new Date().getUTCFullYear() + 2;
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 500 });
 let dir: string;
 const stacks: MainStack[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 500 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'one-payment-'));
-  await control('reset', {});
 });
 afterEach(async () => {
   for (const stack of stacks.splice(0)) await stack.close().catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
 /** Faults go to the service the stack talks to (its control endpoint, as training exposes it). */
-async function fault(stack: MainStack, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${stack.training?.controlUrl ?? sim.controlUrl}/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ operation: 'POST /payments', fault: kind, count }),
-  });
-  expect(response.ok).toBe(true);
-}
+const fault = (stack: MainStack, kind: SimulatorFault, count: number) =>
+  simulatorControl(stack.training?.controlUrl ?? sim.controlUrl).fault('POST /payments', kind, count);
 
 /** The app's connection to the service, here the simulator that keeps running across the app's restarts. */
 const attached = (): Promise<ConnectedService> =>

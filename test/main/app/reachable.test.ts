@@ -5,22 +5,20 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../../../main/payments/client';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // The simulator outlives the desk's restart, as the service would.
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
 let desk: Desk;
 
 beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   desk = await openDesk({ connect: attachedTo(sim) });
   await desk.signIn(AGENT);
 });
 afterAll(async () => {
   await desk.close();
-  await sim.close();
 });
 
 describe('a payment’s card in main’s view', () => {
@@ -59,12 +57,7 @@ describe('a payment’s card in main’s view', () => {
     const reservationId = 'CUN-6B3D8F';
     const before = Date.now();
     const methodId = await desk.card(reservationId, '4242424242424242');
-    const response = await fetch(`${sim.controlUrl}/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: MAX_ATTEMPTS }),
-    });
-    expect(response.ok).toBe(true);
+    await sim.fault('POST /payments', 'drop_after_commit', MAX_ATTEMPTS);
     const refused = await desk.refused('payments:pay', {
       operationId: randomUUID(),
       methodId,

@@ -1,4 +1,4 @@
-// Issue 14, item 7 (main side), through the real door: a succeeded payment's receipt goes to the guest by e-mail or SMS
+// The receipt, main's side, through the real door: a succeeded payment's receipt goes to the guest by e-mail or SMS
 // through the messaging module (here the training outbox, which captures instead of sending), in the guest's language
 // unless the agent chose another: amount, card brand and last 4, and the short reference — never a card number.
 import { randomUUID } from 'node:crypto';
@@ -103,7 +103,7 @@ describe('messaging:sendReceipt', () => {
   });
 });
 
-describe('the short reference on the receipt (adversarial review adv14b)', () => {
+describe('the short reference on the receipt', () => {
   it('keeps card data out of the receipt: a destination holding a card number or a security code is refused, nothing sent', async () => {
     const paymentId = await paid('CUN-6B3D8F', 'usd', 2_000);
     const before = (await outbox()).length;

@@ -5,24 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Output } from '../../../shared/ipc';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let desk: Desk;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' });
   desk = await openDesk({ connect: attachedTo(sim) });
 });
 afterEach(async () => {

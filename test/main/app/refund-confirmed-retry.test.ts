@@ -2,34 +2,22 @@
 // supervisor tries again: the approval of "all that is left", and a direct refund of all that is left, each refund once.
 // The simulator runs in this process; its fault (simulator.md, POST /faults) loses the answer after the service acted.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Output } from '../../../shared/ipc';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let desk: Desk;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  await control('reset', {});
   desk = await openDesk({ connect: attachedTo(sim) });
 });
 afterEach(async () => {
   await desk.close();
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
 
 async function paid(): Promise<string> {
   await desk.signIn(AGENT);
@@ -56,7 +44,7 @@ describe('a confirmed refund whose answer was lost', () => {
       reason: 'cancellation',
     });
     await desk.signIn(SUPERVISOR);
-    await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_after_commit', count: 3 });
+    await sim.fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
     const approve = { requestId: request.id, acknowledgedRefundIds: [], expectedAmountCents: 12_000 };
     expect(await desk.call('refunds:approve', approve)).toMatchObject({ ok: false, error: { code: 'network_error' } });
     const again = await desk.ok<Output<'refunds:approve'>>('refunds:approve', approve);
@@ -67,7 +55,7 @@ describe('a confirmed refund whose answer was lost', () => {
   it('sent again, a direct refund of all that is left refunds once, at the amount confirmed', async () => {
     const paymentId = await paid();
     await desk.signIn(SUPERVISOR);
-    await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_after_commit', count: 3 });
+    await sim.fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
     const refund = {
       operationId: randomUUID(),
       paymentId,

@@ -5,33 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
 const RESERVATION = 'CUN-4J7K9L';
 const ADMIN = { id: 'ada', password: 'a long password 42' };
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control('reset', {});
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
 
 function journal<T>(at: Desk, read: (db: Database.Database) => T): T {
   const db = new Database(join(at.dir, 'journal.db'), { readonly: true });
@@ -68,7 +54,7 @@ async function refundAboveTheNewCap(at: Desk): Promise<{ paymentId: string; key:
   });
   await at.until(payment.id, (status) => status === 'succeeded');
   await at.signIn(ADMIN);
-  await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'drop_before_commit', count: 3 });
+  await sim.fault('POST /payments/{id}/refunds', 'drop_before_commit', 3);
   const operationId = randomUUID();
   const refund = { operationId, paymentId: payment.id, amountCents: 1_200_000, reason: 'requested_by_customer' };
   expect(await at.call('refunds:create', refund)).toMatchObject({ ok: false, error: { code: 'network_error' } });

@@ -3,9 +3,9 @@
 // Desk A's payment whose answer was lost is completed by A's recover(); the notice is in the center's journal (its agent
 // sees it at whichever desk they sign in), and desk B cannot charge the reservation without having been shown it.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -15,7 +15,7 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const desks: Desk[] = [];
 /** The Idempotency-Keys of every POST /payments any desk sent. */
@@ -38,14 +38,7 @@ async function openCenterDesk(seed: boolean): Promise<Desk> {
   return desk;
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   paymentKeys.clear();
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
@@ -69,14 +62,7 @@ describe('a payment desk A recovered after a restart', () => {
     const b = await openCenterDesk(false);
     await a.signIn(AGENT);
     const card = await a.card(RESERVATION);
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     expect((await a.call('payments:pay', charge(card, []))).ok).toBe(false);
 
     await a.restart();

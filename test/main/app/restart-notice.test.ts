@@ -7,27 +7,18 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, SUPERVISOR, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
@@ -45,11 +36,6 @@ async function open(): Promise<Desk> {
   const desk = await openDesk({ connect: attached });
   desks.push(desk);
   return desk;
-}
-
-async function fault(operation: string, kind: string, count: number, delayMs?: number): Promise<void> {
-  const body = { operation, fault: kind, count, ...(delayMs === undefined ? {} : { delayMs }) };
-  expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
 }
 
 /** Every Idempotency-Key the desk ever sent on this operation (its attempts log). */
@@ -80,15 +66,19 @@ const charge = (methodId: string, acknowledgedPaymentIds: string[]) => ({
 /** The fault makes the first charge's answer never reach the desk; what the service did with it differs by kind. */
 const PAYMENT_FAULTS: { kind: string; fault: () => Promise<void>; settled?: () => Promise<void> }[] = [
   // The service made the payment; its answer was lost.
-  { kind: 'lost answer (drop_after_commit)', fault: () => fault('POST /payments', 'drop_after_commit', 3) },
+  { kind: 'lost answer (drop_after_commit)', fault: () => sim.fault('POST /payments', 'drop_after_commit', 3) },
   // The service takes longer than the desk waits: the first try times out, the others find it still in progress.
-  { kind: 'timeout (delay)', fault: () => fault('POST /payments', 'delay', 1, SLOW_MS), settled: () => sleep(SLOW_MS) },
+  {
+    kind: 'timeout (delay)',
+    fault: () => sim.fault('POST /payments', 'delay', 1, SLOW_MS),
+    settled: () => sleep(SLOW_MS),
+  },
   // The service answered 503 on every try: nothing was made until recover() sends it again.
-  { kind: '5xx (error_503)', fault: () => fault('POST /payments', 'error_503', 3) },
+  { kind: '5xx (error_503)', fault: () => sim.fault('POST /payments', 'error_503', 3) },
   // The desk went down before the service saw anything (the journal holds the operation, the service nothing).
   {
     kind: 'crash before the service saw it (drop_before_commit)',
-    fault: () => fault('POST /payments', 'drop_before_commit', 3),
+    fault: () => sim.fault('POST /payments', 'drop_before_commit', 3),
   },
 ];
 /** How long the slow service holds the first try (the desk waits 300 ms for each). */
@@ -163,7 +153,7 @@ describe('a refund whose answer was lost, then a restart', () => {
     const payment = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(card, []));
     await desk.until(payment.id, (status) => status === 'succeeded');
     await desk.signIn(SUPERVISOR);
-    await fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
+    await sim.fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
     const lost = await desk.call('refunds:create', {
       operationId: randomUUID(),
       paymentId: payment.id,

@@ -1,4 +1,4 @@
-// Issue 14, item 2, through the real door: a card is offered again only when the guest agreed to keep it (the pay
+// Saved cards by consent, through the real door: a card is offered again only when the guest agreed to keep it (the pay
 // request's keepCard, recorded with who and when in the journal and the audit trail), and a declined card never is.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,37 +5,23 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, type Desk } from './desk-kit';
 
 const RESERVATION = 'CUN-6B3D8F';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 /** What the proxy writes in the Date of every answer from now on (undefined: the service's own). */
 let dateSaid: ((own: string | null) => string | null) | undefined;
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   dateSaid = undefined;
-  await control('reset', {});
 });
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-const fault = (operation: string, kind: string, count: number): Promise<void> =>
-  control('faults', { operation, fault: kind, count });
 
 /** The desk's one fetch through a proxy that rewrites the Date of the service's answers. */
 const proxied: typeof fetch = async (input, init) => {
@@ -85,7 +71,7 @@ const keysSent = (at: Desk): string[] =>
 async function unansweredPayment(at: Desk): Promise<{ operationId: string; methodId: string }> {
   await at.signIn(AGENT);
   const methodId = await at.card(RESERVATION);
-  await fault('POST /payments', 'drop_after_commit', 3);
+  await sim.fault('POST /payments', 'drop_after_commit', 3);
   const operationId = randomUUID();
   const refused = await at.call('payments:pay', {
     operationId,
@@ -145,7 +131,7 @@ describe("a broken Date in the service's answers never lets a reservation be cha
 
   it('no Date, or an unreadable one: the payment is checked by its key again within the window', async () => {
     for (const said of [() => null, () => 'not a date', () => 'Mon, 99 Foo 20x6 99:99:99 GMT']) {
-      await control('reset', {});
+      await sim.reset();
       const at = await desk();
       dateSaid = said;
       const { operationId } = await unansweredPayment(at);

@@ -7,37 +7,20 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
 const RESERVATION = 'CUN-4J7K9L';
 const HOUR_S = 60 * 60;
 const DAY_S = 24 * HOUR_S;
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control('reset', {});
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-const advance = (seconds: number): Promise<void> => control('clock', { advanceSeconds: seconds });
-const fault = (operation: string, kind: string, count: number): Promise<void> =>
-  control('faults', { operation, fault: kind, count });
 
 async function desk(): Promise<Desk> {
   const opened = await openDesk({ connect: attachedTo(sim) });
@@ -102,7 +85,7 @@ async function replay(at: Desk, key: string, operationId: string): Promise<strin
 async function unansweredPayment(at: Desk): Promise<{ operationId: string; key: string; sent: number }> {
   await at.signIn(AGENT);
   const methodId = await at.card(RESERVATION);
-  await fault('POST /payments', 'drop_after_commit', 3);
+  await sim.fault('POST /payments', 'drop_after_commit', 3);
   const operationId = randomUUID();
   const refused = await at.call('payments:pay', {
     operationId,
@@ -121,7 +104,7 @@ describe("a payment's key past the service's window is never sent again", () => 
     const at = await desk();
     const { operationId, key, sent } = await unansweredPayment(at);
     expect(sent).toBe(3);
-    await advance(DAY_S + 60);
+    await sim.advanceClock(DAY_S + 60);
 
     const check = await at.ok<{ state: string }>('payments:checkAgain', { operationId });
     expect(check).toMatchObject({ state: 'reconcile' });
@@ -151,7 +134,7 @@ describe("a payment's key past the service's window is never sent again", () => 
   it('a supervisor resolves it: an agent may not; "not charged" frees the reservation, and the agent charges again', async () => {
     const at = await desk();
     const { operationId } = await unansweredPayment(at);
-    await advance(DAY_S + 60);
+    await sim.advanceClock(DAY_S + 60);
     expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
     expect(await at.refused('payments:resolveAttempt', { operationId, outcome: 'not_charged' })).toMatchObject({
       code: 'forbidden',
@@ -187,7 +170,7 @@ describe("a payment's key past the service's window is never sent again", () => 
   it('a supervisor resolves it as charged with the payment the service holds: checked against the attempt, then it is the reservation’s payment', async () => {
     const at = await desk();
     const { operationId, key } = await unansweredPayment(at);
-    await advance(23 * HOUR_S + 30 * 60);
+    await sim.advanceClock(23 * HOUR_S + 30 * 60);
     expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
     // What the supervisor learns from the service: the payment the key made (still inside the service's 24 hours here).
     const made = await replay(at, key, operationId);
@@ -224,7 +207,7 @@ describe("a payment's key past the service's window is never sent again", () => 
   it('the same after a restart: recovery marks it for reconciliation and sends nothing', async () => {
     const at = await desk();
     const { operationId, key, sent } = await unansweredPayment(at);
-    await advance(DAY_S + 60);
+    await sim.advanceClock(DAY_S + 60);
     await at.restart();
 
     const report = await at.stack.recover();
@@ -236,8 +219,8 @@ describe("a payment's key past the service's window is never sent again", () => 
   it('within the last hour of the window (23 h 30 min by the service’s clock) the key is not sent either: a retry sequence could outlast the window', async () => {
     const at = await desk();
     const { operationId, key, sent } = await unansweredPayment(at);
-    await advance(23 * HOUR_S + 30 * 60);
-    await fault('POST /payments', 'error_503', 1);
+    await sim.advanceClock(23 * HOUR_S + 30 * 60);
+    await sim.fault('POST /payments', 'error_503', 1);
 
     expect(await at.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
     expect(sentWith(at, key)).toBe(sent);
@@ -246,7 +229,7 @@ describe("a payment's key past the service's window is never sent again", () => 
   it('well inside the window (an hour later) the same key is sent again and answers the payment the service made', async () => {
     const at = await desk();
     const { operationId, key, sent } = await unansweredPayment(at);
-    await advance(HOUR_S);
+    await sim.advanceClock(HOUR_S);
 
     const check = await at.ok<{ state: string; payment?: { id: string } }>('payments:checkAgain', { operationId });
     expect(check).toMatchObject({ state: 'answered', payment: { reservationId: RESERVATION } });
@@ -275,13 +258,13 @@ describe("a refund's key past the service's window", () => {
     const at = await desk();
     const paymentId = await succeededPayment(at, 50_000);
     await at.signIn(SUPERVISOR);
-    await fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
+    await sim.fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
     const operationId = randomUUID();
     const refund = { operationId, paymentId, amountCents: 20_000, reason: 'requested_by_customer' };
     expect(await at.call('refunds:create', refund)).toMatchObject({ ok: false, error: { code: 'network_error' } });
     const key = keyOf(at, operationId);
     const sent = sentWith(at, key);
-    await advance(DAY_S + 60);
+    await sim.advanceClock(DAY_S + 60);
 
     const again = await at.refused('refunds:create', refund);
     expect(['operation_needs_reconciliation', 'operation_too_old']).toContain(again.code);
@@ -293,7 +276,7 @@ describe("a refund's key past the service's window", () => {
     const at = await desk();
     const paymentId = await succeededPayment(at, 1_500_000);
     await at.signIn({ id: 'ada', password: 'a long password 42' });
-    await fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
+    await sim.fault('POST /payments/{id}/refunds', 'drop_after_commit', 3);
     const operationId = randomUUID();
     // 12,000.00 MXN: an admin has no cap; a supervisor's is 10,000.00 MXN a refund (the default).
     const refund = { operationId, paymentId, amountCents: 1_200_000, reason: 'requested_by_customer' };

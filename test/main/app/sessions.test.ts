@@ -1,4 +1,4 @@
-// Issue 16 item 4 through the real door: two desks (each a whole main stack with its own data folder) on one place for
+// One open session per operator across the center, through the real door: two desks (each a whole main stack with its own data folder) on one place for
 // the center's stores (the center's PostgreSQL, or for the embedded backend a second process on the same files). One
 // open session per operator: desk B is told where it is open and may end it; desk A finds it ended at its next call,
 // is told why, and its window is sent to the sign-in.

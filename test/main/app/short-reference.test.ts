@@ -2,9 +2,9 @@
 // desk's own files and on the center's PostgreSQL: the supervisor's payment search finds the payment by it, and the
 // agent's reservation lookup finds the reservation it was paid on; any case, with or without the dash.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { shortReference } from '../../../shared/payments';
@@ -14,19 +14,10 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 
 const RESERVATION = 'MEX-2H8R5T';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter | undefined;
 let desk: Desk | undefined;
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-});
 afterEach(async () => {
   await desk?.close();
   desk = undefined;

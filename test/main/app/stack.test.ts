@@ -1,6 +1,6 @@
 // The main stack's own wiring (main/app/stack.ts) through the real door, on a desk's own files with the simulator in
 // this process: the data folder's desk.lock it holds for IT's move-in, and the payment and refund results it writes once
-// to the audit trail. Second pass of the issue-17 review (docs/reviews/issue-17-adversary.md). Nothing is mocked; S4
+// to the audit trail. Nothing is mocked; one case
 // makes one audit append fail with a SQLite trigger the test adds to the desk's audit.db (a full disk, the center lost:
 // the trail's onError), then drops it.
 import { randomUUID } from 'node:crypto';
@@ -37,10 +37,10 @@ const options = (dir: string): MainStackOptions => ({
 });
 
 describe('the main stack', () => {
-  // Finding S1: createMainStack takes desk.lock once, at its start, and starts anyway when the lock is held ("a move in
-  // progress does not keep the desk from starting"). A desk started while IT's move holds the lock writes its files under
-  // the move (recover(), sign-ins, payments), and it never takes the lock afterwards: once the move is done, a second
-  // `npm run center:move-in` finds the folder free and copies the files of a desk that is running on them — R4 again.
+  // A desk never writes its files under IT's move-in: createMainStack holding desk.lock only at its start, and starting
+  // anyway when the lock is held ("a move in progress does not keep the desk from starting"), would write its files under
+  // the move (recover(), sign-ins, payments) and never take the lock afterwards: once the move is done, a second
+  // `npm run center:move-in` would find the folder free and copy the files of a desk that is running on them.
   it('S1: a desk started while a move held desk.lock is seen as running by the next move', async () => {
     const dir = folder();
     const move = tryDeskLock(dir);
@@ -65,11 +65,11 @@ describe('the main stack', () => {
     expect(stack === undefined || !free).toBe(true);
   }, 60_000);
 
-  // Finding S4 (next to 8c91eaf): the stack's recordResultOnce remembers a result (recordedResults) before the trail has
-  // written it, and records it fire-and-forget. When that append fails (the disk full, the center lost for a moment: the
-  // trail's onError says the row is lost), the payment's "payment.result" row is never asked for again by this run: every
-  // later read of the payment is skipped by the remembered key. The trail itself (8c91eaf) remembers a once-only row only
-  // after it is written or found; the stack's memory in front of it defeats that.
+  // A once-only result row is remembered only after the trail has written it: the stack's recordResultOnce remembering a
+  // result (recordedResults) before, and recording it fire-and-forget, would lose it for good when that append fails (the
+  // disk full, the center lost for a moment: the trail's onError says the row is lost): every later read of the payment
+  // would be skipped by the remembered key. The trail itself remembers a once-only row only after it is written or found;
+  // a memory in front of it must not defeat that.
   it('S4: a payment result whose audit row could not be written is written at a later read of the payment', async () => {
     const dir = folder();
     const stack = await createMainStack(options(dir));

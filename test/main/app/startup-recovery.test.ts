@@ -3,9 +3,9 @@
 // start-up door tells each step to the window, and once the stack serves, its own app:startup answers `ready`.
 // The simulator runs in this process and outlives the desk's restart, as the service would.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createStartup } from '../../../main/app';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { Output, StartupStatus } from '../../../shared/ipc';
 import { AGENT, attachedTo, openDesk, sender, type Desk } from './desk-kit';
 
@@ -16,23 +16,14 @@ const RESERVATIONS = [
   { reservationId: 'MEX-4K6W9Z', amountCents: 50_000, currency: 'mxn' },
 ];
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
 
-async function loseAnswer(): Promise<void> {
-  const body = { operation: 'POST /payments', fault: 'drop_after_commit', count: 3 };
-  expect((await fetch(`${sim.controlUrl}/faults`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
-}
+const loseAnswer = () => sim.fault('POST /payments', 'drop_after_commit', 3);
 
 describe('recover() at start, with unanswered payments', () => {
   it('says how many it completes, before the first and after each; the start-up door tells each step; then the stack answers ready', async () => {

@@ -604,7 +604,7 @@ describe('the audit trail on the center: append-only by the database', () => {
     expect(await trail.verify()).toEqual({ ok: true, rows: 3, desks: 1 });
   });
 
-  // Issue 16's adversarial review: docs/IT.md said only a superuser could get past the trigger. The owner role owns the
+  // Not only a superuser can get past the trigger (docs/IT.md must not say so): the owner role owns the
   // table, so it may switch the trigger off (or drop it): its password is kept like a superuser's, and the auditor's
   // check is what shows a row it removed.
   it('the owner role, owning the table, can switch the trigger off and remove a row: the chain check shows where', async () => {

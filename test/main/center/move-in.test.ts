@@ -1,4 +1,4 @@
-// Moving a desk in (issue 17 item 4), through the real door: a desk works on its own files (a full main stack over a
+// Moving a desk in, through the real door: a desk works on its own files (a full main stack over a
 // data folder, the simulator in this process), stops, and IT moves its records into a real PostgreSQL center (set up by
 // docs/center/setup.sql, migrated by its owner, the move signed in as the app role). The same desk then starts on the
 // center and recovers its unanswered payment with the key it wrote on its own files. Nothing is mocked: what the desk
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS, verifyCenterAudit } from '../../../main/audit';
 import {
   CENTER_STORES,
@@ -24,7 +24,7 @@ import {
 } from '../../../main/center';
 import { MessagingAudit } from '../../../main/messaging';
 import { BuiltinReservationStore } from '../../../main/reservations';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage, embeddedStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -45,7 +45,7 @@ interface Sent {
   reservationId: string | undefined;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const sent: Sent[] = [];
 const folders: string[] = [];
@@ -61,14 +61,7 @@ const observed: typeof fetch = async (input, init) => {
   return fetch(input, init);
 };
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   sent.length = 0;
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
@@ -222,14 +215,7 @@ describe('moving a desk in', () => {
     // A payment the service made but whose every answer was lost: unanswered when the desk stops.
     await desk.signIn(AGENT);
     const unansweredMethod = await desk.card(UNANSWERED);
-    expect(
-      (
-        await fetch(`${sim.controlUrl}/faults`, {
-          method: 'POST',
-          body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
-        })
-      ).ok,
-    ).toBe(true);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     const lost = await desk.call('payments:pay', {
       operationId: randomUUID(),
       methodId: unansweredMethod,
@@ -508,14 +494,7 @@ describe('moving a desk in', () => {
 
   it("waits for another desk's unanswered payment of the same reservation: the journal is not moved (nothing of it), then moves once that desk has recovered its own", async () => {
     const drop = async (): Promise<void> => {
-      expect(
-        (
-          await fetch(`${sim.controlUrl}/faults`, {
-            method: 'POST',
-            body: JSON.stringify({ operation: 'POST /payments', fault: 'drop_after_commit', count: 3 }),
-          })
-        ).ok,
-      ).toBe(true);
+      await sim.fault('POST /payments', 'drop_after_commit', 3);
     };
     const charge = (methodId: string) => ({
       operationId: randomUUID(),
@@ -655,10 +634,9 @@ describe('moving a desk in', () => {
     }
   }, 60_000);
 
-  // Finding R3 (docs/reviews/issue-17-adversary.md): move-in copies every row of the desk's files as it is. A row an older
-  // version wrote with a card number its redactor missed (before cc13c83 a number spelled with dots went through) is hashed
-  // into the desk's chain, and the move carries it into the center, where every desk's auditor and supervisor reads it. The
-  // move should refuse it (or report it for IT), never write it to the center.
+  // Move-in never carries a card number into the center: a row an older version wrote with a card number its redactor
+  // missed (a number spelled with dots) is hashed into the desk's chain; copied as it is, it would reach the center, where
+  // every desk's auditor and supervisor reads it. The move refuses it (or reports it for IT), never writes it there.
   it('R3: a card number left in a legacy audit row by an older redactor is not carried into the center', async () => {
     const dir = folder();
     writeLegacyAuditFile(dir, 2, (seq) =>
@@ -725,10 +703,9 @@ describe('moving a desk in', () => {
     expect(moved).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
   }, 120_000);
 
-  // Finding R4 (docs/reviews/issue-17-adversary.md): IT's `npm run center:move-in` (moveDeskIn) reads a desk's files while
-  // that desk still runs on them (only the installed app's --move-in-center holds the single-instance lock). The report says
-  // "Done" and tells IT to start the desk on the center; what the desk writes meanwhile (a refund request, a payment begun)
-  // stays in its files, and only a second run nobody is told to make would move it.
+  // IT's `npm run center:move-in` (moveDeskIn) never reads a desk's files while that desk still runs on them: the report
+  // would say "Done" and tell IT to start the desk on the center, while what the desk writes meanwhile (a refund request,
+  // a payment begun) stays in its files, and only a second run nobody is told to make would move it.
   it('R4: the move refuses a data folder whose desk is still running on it', async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
@@ -768,12 +745,11 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
-  // Second pass, finding S2 (docs/reviews/issue-17-adversary.md): the card-data scan (FREE_TEXT in main/center/move-in.ts)
-  // reads a reservation's guest name, hotel name and e-mail, but moveReservations copies every column, the confirmation
-  // number too. Before 9cbc0d9 no CSV cell was read for card data and a confirmation number was any text of up to 64
-  // characters (ReservationId was a plain z.string()): an older desk's import kept a card number there as it was. The
-  // move carries it into the center, where every desk's search shows it. (Naming the row by its confirmation number, as
-  // the scan does for reservations, would then print the digits: the fix must name it otherwise.)
+  // The card-data scan (FREE_TEXT in main/center/move-in.ts) reads every column moveReservations copies, the confirmation
+  // number too: an older desk's import could keep a card number there (its CSV cells unread for card data, a confirmation
+  // number any text of up to 64 characters), and the move would carry it into the center, where every desk's search
+  // shows it. (Naming the row by its confirmation number, as the scan does for reservations, would then print the
+  // digits: it is named otherwise.)
   it("S2: a card number an older import kept as a reservation's confirmation number is not carried into the center, nor printed", async () => {
     const dir = folder();
     const desk = await ownFilesDesk(dir);
@@ -808,11 +784,11 @@ describe('moving a desk in', () => {
     }
   }, 120_000);
 
-  // Second pass, finding S3: JSON columns (operations' payload, payments' metadata, the audit rows' details) are scanned as
-  // their JSON text, where a line break inside a value is the two characters backslash and n. A card number written over
-  // four lines of a note ("4242⏎4242⏎4242⏎4242"), which the detector finds in the note itself and which the redactor of
-  // before cc13c83 let through (its digit runs joined spaces, tabs and dashes only), is then four groups split by "\n":
-  // not a run of digits, not found. The move carries the row into the center.
+  // JSON columns (operations' payload, payments' metadata, the audit rows' details) are scanned as their values, not
+  // their JSON text, where a line break inside a value is the two characters backslash and n: a card number written over
+  // four lines of a note ("4242⏎4242⏎4242⏎4242"), which the detector finds in the note itself and an older redactor let
+  // through (its digit runs joined spaces, tabs and dashes only), would be four groups split by "\n" in the text: not a
+  // run of digits, not found, and the move would carry the row into the center.
   it('S3: a card number over several lines of a legacy audit row (a JSON value with line breaks) is not carried into the center', async () => {
     const dir = folder();
     const note = 'guest card\n4242\n4242\n4242\n4242';

@@ -1,4 +1,4 @@
-// The center's desk registry (issue 16 review item 9) on a real PostgreSQL: two computers with one desk id (desk.json, or
+// The center's desk registry on a real PostgreSQL: two computers with one desk id (desk.json, or
 // the whole data folder, copied) are told apart at start; the copy is refused in words and starts with an id of its own
 // once desk.json is deleted. A desk stopped in the middle of its registration is not refused at its next start.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Issue 14, item 5 (main side): every error that crosses the door has a code the renderer can say in the desk's
+// Every error that crosses the door has a code the renderer can say in the desk's
 // language. The codes main writes are read from its source with the TypeScript checker (every `new …Error(code)` of a
 // capability, unions included, and the door's own refusals), and each must be in the contract's list
 // (shared/ipc/errors.ts); each listed code must have its sentence in the es-MX and en-US catalogues

@@ -10,12 +10,12 @@ import { createMessenger, type Messenger } from '../../../main/messaging';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { embeddedStorage } from '../../../main/storage';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { OperatorView } from '../../../shared/operators';
 import { AGENT, SUPERVISOR, trusted } from './fixtures';
 import { openJournal } from '../../support/journal';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
 let dir: string;
 let journal: Journal;
 let engine: PaymentEngine;
@@ -68,7 +68,6 @@ const unused = (): never => {
 };
 
 beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   dir = mkdtempSync(join(tmpdir(), 'ipc-handlers-'));
   journal = await openJournal(dir);
   engine = new PaymentEngine({
@@ -91,7 +90,6 @@ afterAll(async () => {
   await requests.close();
   await journal.close();
   rmSync(dir, { recursive: true, force: true });
-  await sim.close();
 });
 
 const DESK_ID = '3f1c2a4e-7b1d-4c8e-9a2f-5d6e7f809a1b';

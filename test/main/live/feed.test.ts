@@ -1,4 +1,4 @@
-// Issue 17, pushed and not polled: desks, each a full main stack with its own data folder, on one real PostgreSQL center
+// Pushed and not polled: desks, each a full main stack with its own data folder, on one real PostgreSQL center
 // and one simulator in this process. What one desk writes reaches another desk's open screens through LISTEN/NOTIFY,
 // within 2 s, with no call from that desk; each desk holds at most 2 connections (counted in pg_stat_activity, by the
 // application_name each desk's storage is given), the LISTEN one only while a screen watches; a PostgreSQL restart is
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage, LISTEN_APPLICATION_SUFFIX } from '../../../main/storage';
 import type { EventName, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -31,18 +31,9 @@ interface LiveDesk extends Desk {
   next(event: EventName, match?: (payload: never) => boolean, timeoutMs?: number): Promise<Heard>;
 }
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: LiveDesk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });

@@ -1,4 +1,4 @@
-// E-mail over SMTP (issue 6 "Build" 1, "Show" 1 and 3): delivered to a real SMTP server, parsed back with mailparser.
+// E-mail over SMTP: delivered to a real SMTP server, parsed back with mailparser.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   LINK,

@@ -1,4 +1,4 @@
-// The messenger around the providers (issue 6 "Build" 5, "Show" 3): bad destinations refused before anything is sent,
+// The messenger around the providers: bad destinations refused before anything is sent,
 // payments without a link, channels not set up, the masked audit, the link kept out of logs and files, settings checked.
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';

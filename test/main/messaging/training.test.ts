@@ -1,22 +1,18 @@
-// The training outbox and "play the cardholder" (issue 6 "Build" 4) against the in-process simulator: a real 3DS
+// The training outbox and "play the cardholder" against the in-process simulator: a real 3DS
 // payment in requires_action, its link captured instead of sent, and the challenge page answered over HTTP.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MessagingError, type SendContext } from '../../../main/messaging';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { ApiClient, CARDS, advanceClock, newTenant, type Payment } from '../sandbox/support';
 import { makeRig, startHttp, startSmtp, type HttpHarness, type Rig, type TestMessenger } from './support';
 
 const PROCESSING_DELAY_MS = 2000;
-let sim: RunningSimulator;
+const sim = useSimulator({ port: 0, processingDelayMs: PROCESSING_DELAY_MS }, { resetAfterEach: false });
 let client: ApiClient;
 const open: { close(): unknown }[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, processingDelayMs: PROCESSING_DELAY_MS });
   client = await newTenant(sim);
-});
-afterAll(async () => {
-  await sim.close();
 });
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();

@@ -1,4 +1,4 @@
-// SMS and WhatsApp through Twilio's Messages API (issue 6; issue 15 "Build" 1–6 and "Show" 1). Twilio is third-party
+// SMS and WhatsApp through Twilio's Messages API. Twilio is third-party
 // SaaS, so a Twilio-shaped server on loopback stands in for it (twilio-server.ts): it checks every request against the
 // CreateMessage / FetchMessage / ListMessage shapes of Twilio's OpenAPI description and answers as Twilio does.
 import { afterEach, describe, expect, it } from 'vitest';

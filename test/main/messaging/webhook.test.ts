@@ -1,4 +1,4 @@
-// The generic HTTPS webhook for a call center's own gateway (issue 6 "Build" 2, "Show" 2; issue 15 "Build" 1): a local
+// The generic HTTPS webhook for a call center's own gateway: a local
 // node:http server checks method, path, auth header and the JSON body exactly as main/messaging/transports/webhook.ts
 // documents them, and reports delivery through the status URL the way the gateway must (main/messaging/README.md).
 import { afterEach, describe, expect, it } from 'vitest';

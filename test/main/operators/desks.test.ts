@@ -1,4 +1,4 @@
-// Issue 16 items 3 and 4: operator accounts, lockout counters and sessions are the center's. Two desks on one place
+// Operator accounts, lockout counters and sessions are the center's. Two desks on one place
 // (the center's PostgreSQL, or for the embedded backend a second process on the same files): a lockout at desk A holds
 // at desk B, failures at both desks at once all count, and one operator has one open session across the center.
 import { describe, expect, it } from 'vitest';
@@ -27,11 +27,11 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     return { a, b, storage };
   }
 
-  // Second adversarial review of issue 16 (open): ids that do not exist are counted in each desk's memory, accounts in
+  // Not yet held (open): ids that do not exist are counted in each desk's memory, accounts in
   // the center, so the answers differ once a second desk is asked: after 5 wrong passwords at desk A, desk B answers
   // an account "paused" (sign-in: "locked") and an unknown id "wrong password". Whoever has two desks (or restarts one)
   // learns which operator ids exist. Closing it means counting unknown ids in the center too (a table keyed by the
-  // normalised id, bounded like the desk's memory), left to the lead: the password guesses themselves stay bounded.
+  // normalised id, bounded like the desk's memory), not done yet: the password guesses themselves stay bounded.
   it.fails(
     'an unknown id and an account answer the same at a second desk after 5 wrong override passwords at the first',
     async () => {
@@ -58,7 +58,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     expect((await b.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
   });
 
-  // Adversarial review item 6: the lock's end is written and compared by the database's clock, never a desk's. One desk's
+  // The lock's end is written and compared by the database's clock, never a desk's. One desk's
   // clock runs 30 minutes ahead, then behind (each as its `now`: the directory's clock and its SessionGuard's).
   for (const skew of [30 * MIN, -30 * MIN]) {
     it(`a desk whose clock is ${skew > 0 ? 'ahead' : 'behind'} by 30 minutes honours a lock made elsewhere, cannot lift or shorten it, and its own lock lasts 30 minutes`, async () => {

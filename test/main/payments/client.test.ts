@@ -2,28 +2,11 @@
 // Only fetch is wrapped, to count token requests; the service itself is never mocked.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient, simulatorConfig, ServiceError, TokenManager, type Attempt } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 
-let sim: RunningSimulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 1000 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control('reset', {});
-});
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-const fault = (operation: string, kind: string, count = 1, delayMs?: number) =>
-  control('faults', { operation, fault: kind, count, ...(delayMs === undefined ? {} : { delayMs }) });
+const sim = useSimulator({ processingDelayMs: 1000 });
 
 function engine(options: { timeoutMs?: number; realSleep?: boolean; now?: () => number } = {}) {
   const attempts: Attempt[] = [];
@@ -82,7 +65,7 @@ describe('operations', () => {
       randomUUID(),
     );
     expect(created.value.status).toBe('processing');
-    await control('clock', { advanceSeconds: 2 });
+    await sim.advanceClock(2);
     expect((await client.getPayment(created.value.id)).value.status).toBe('succeeded');
   });
 
@@ -98,7 +81,7 @@ describe('operations', () => {
     });
     const confirmed = await client.confirm(created.value.id, 24);
     expect(confirmed.value.installments).toEqual({ count: 24, perInstallment: 100 });
-    await control('clock', { advanceSeconds: 2 });
+    await sim.advanceClock(2);
     const refund = await client.createRefund(
       created.value.id,
       { amount: 400, reason: 'requested_by_customer' },
@@ -137,7 +120,7 @@ describe('tokens', () => {
   it('refreshes once, transparently, when the service says the token expired', async () => {
     const { client, tokenRequests, attempts } = engine();
     const created = await paymentOn(client);
-    await control('clock', { advanceSeconds: 3601 });
+    await sim.advanceClock(3601);
     const read = await client.getPayment(created.value.id);
     expect(read.value.status).toBe('succeeded');
     expect(tokenRequests()).toBe(2);
@@ -166,8 +149,8 @@ describe('retries', () => {
   it('retries 503 and 500 with the same Idempotency-Key, and creates exactly one payment', async () => {
     const { client, attempts, sleeps } = engine();
     const method = await client.tokenize(VISA, randomUUID());
-    await fault('POST /payments', 'error_503');
-    await fault('POST /payments', 'error_500');
+    await sim.fault('POST /payments', 'error_503');
+    await sim.fault('POST /payments', 'error_500');
     const key = randomUUID();
     const created = await client.createPayment(
       { methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-2' },
@@ -184,7 +167,7 @@ describe('retries', () => {
 
   it('honours Retry-After on 429', async () => {
     const { client, attempts, sleeps } = engine();
-    await fault('POST /methods', 'error_429');
+    await sim.fault('POST /methods', 'error_429');
     await client.tokenize(VISA, randomUUID());
     expect(attempts.map((a) => a.status)).toEqual([429, 201]);
     expect(sleeps).toEqual([1000]);
@@ -192,7 +175,7 @@ describe('retries', () => {
 
   it('gives up after three attempts with the last failure', async () => {
     const { client, attempts } = engine();
-    await fault('POST /methods', 'error_503', 3);
+    await sim.fault('POST /methods', 'error_503', 3);
     const error = await client.tokenize(VISA, randomUUID()).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unavailable', details: { status: 503 } });
     expect(attempts).toHaveLength(3);
@@ -201,7 +184,7 @@ describe('retries', () => {
   it('after a lost answer (drop after commit), the retry is a replay of the one payment created', async () => {
     const { client, attempts } = engine();
     const method = await client.tokenize(VISA, randomUUID());
-    await fault('POST /payments', 'drop_after_commit');
+    await sim.fault('POST /payments', 'drop_after_commit');
     const created = await client.createPayment(
       { methodId: method.value.id, amount: 10, currency: 'usd', reservationId: 'R-3' },
       randomUUID(),
@@ -216,7 +199,7 @@ describe('retries', () => {
 
   it('after a request dropped before commit, the retry creates it fresh', async () => {
     const { client, attempts } = engine();
-    await fault('POST /methods', 'drop_before_commit');
+    await sim.fault('POST /methods', 'drop_before_commit');
     const method = await client.tokenize(VISA, randomUUID());
     expect(method.replayed).toBe(false);
     expect(attempts.map((a) => a.status)).toEqual(['network_error', 201]);
@@ -224,7 +207,7 @@ describe('retries', () => {
 
   it('a request past its timeout is retried with the same key', async () => {
     const { client, attempts } = engine({ timeoutMs: 300 });
-    await fault('GET /payments/{id}', 'delay', 1, 1000);
+    await sim.fault('GET /payments/{id}', 'delay', 1, 1000);
     const created = await paymentOn(client);
     const read = await client.getPayment(created.value.id);
     expect(read.value.id).toBe(created.value.id);
@@ -245,7 +228,7 @@ describe('confirmation whose answer is lost', () => {
   it('reads the payment instead of confirming blindly a second time', async () => {
     const { client, attempts } = engine();
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'drop_after_commit');
+    await sim.fault('POST /payments/{id}/confirmation', 'drop_after_commit');
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value).toMatchObject({ status: 'processing', installments: { count: 3, perInstallment: 500 } });
     expect(
@@ -257,7 +240,7 @@ describe('confirmation whose answer is lost', () => {
   it('sends the confirmation again only when the read shows it was not applied', async () => {
     const { client, attempts } = engine();
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'error_503');
+    await sim.fault('POST /payments/{id}/confirmation', 'error_503');
     const confirmed = await client.confirm(created.value.id);
     expect(confirmed.value.status).toBe('processing');
     expect(
@@ -281,7 +264,7 @@ describe('confirmation (interface-decisions §7)', () => {
   it('three 503s: the last failed round throws; it never resolves as a success still pending confirmation', async () => {
     const { client, attempts } = engine();
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'error_503', 3);
+    await sim.fault('POST /payments/{id}/confirmation', 'error_503', 3);
     const error = await client.confirm(created.value.id, 3).then(
       (answer) => answer.value.status,
       (e: unknown) => e,
@@ -301,7 +284,7 @@ describe('confirmation (interface-decisions §7)', () => {
     // pending_confirmation, the held one is then applied, and the re-sent confirmation is told invalid_state.
     const { client, attempts } = engine({ timeoutMs: 300, realSleep: true });
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'delay', 1, 400);
+    await sim.fault('POST /payments/{id}/confirmation', 'delay', 1, 400);
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value).toMatchObject({ status: 'processing', installments: { count: 3 } });
     expect(confirmations(attempts)).toEqual([
@@ -315,7 +298,7 @@ describe('confirmation (interface-decisions §7)', () => {
   it('429 on the confirmation is retried after Retry-After (it was not processed)', async () => {
     const { client, attempts, sleeps } = engine();
     const created = await paymentOn(client, MSI, { installments: { required: true } });
-    await fault('POST /payments/{id}/confirmation', 'error_429');
+    await sim.fault('POST /payments/{id}/confirmation', 'error_429');
     const confirmed = await client.confirm(created.value.id, 3);
     expect(confirmed.value.status).toBe('processing');
     expect(confirmations(attempts)).toEqual([
@@ -329,7 +312,7 @@ describe('confirmation (interface-decisions §7)', () => {
 describe('tokens when the auth host misbehaves', () => {
   it('429 on the token endpoint is retried after Retry-After', async () => {
     const { client, sleeps, tokenRequests } = engine();
-    await fault('POST /oauth2/token', 'error_429');
+    await sim.fault('POST /oauth2/token', 'error_429');
     const method = await client.tokenize(VISA, randomUUID());
     expect(method.value.card.last4).toBe('4242');
     expect(tokenRequests()).toBe(2);
@@ -343,7 +326,7 @@ describe('tokens when the auth host misbehaves', () => {
     expect(tokenRequests()).toBe(1);
     // 50 minutes on: the token (3600 s) is due for its early refresh but valid for 10 more minutes.
     now += 50 * 60 * 1000;
-    await fault('POST /oauth2/token', 'error_503', 20);
+    await sim.fault('POST /oauth2/token', 'error_503', 20);
     const read = await client.getPayment(created.value.id);
     expect(read.value.id).toBe(created.value.id);
     expect(tokenRequests()).toBeGreaterThan(1);

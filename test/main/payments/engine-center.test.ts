@@ -11,11 +11,6 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().get
 
 const { sim, made, openDesk } = useEngineDesks();
 
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim().controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-
 const codeOf = (result: PromiseSettledResult<unknown>): string | undefined =>
   result.status === 'rejected' && result.reason instanceof ServiceError ? result.reason.code : undefined;
 
@@ -39,7 +34,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
     const cardA = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
     const cardB = await b.engine.tokenize({ card: VISA, reservationId: typedAtB, operatorId: 'luis' });
     // The service holds each charge a moment: both desks decide while neither has an answer.
-    await control('faults', { operation: 'POST /payments', fault: 'delay', count: 3, delayMs: 300 });
+    await sim().fault('POST /payments', 'delay', 3, 300);
     const inputs = [
       {
         operationId: randomUUID(),
@@ -144,7 +139,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks on the journal ($nam
       a.engine,
       await a.engine.pay({ methodId: card.id, amountCents: 10_000, currency: 'usd', reservationId, operatorId: 'ana' }),
     );
-    await control('faults', { operation: 'POST /payments/{id}/refunds', fault: 'delay', count: 2, delayMs: 300 });
+    await sim().fault('POST /payments/{id}/refunds', 'delay', 2, 300);
     const results = await Promise.allSettled([
       a.engine.refund({
         operationId: randomUUID(),

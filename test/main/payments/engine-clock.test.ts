@@ -14,14 +14,6 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: year, cvv: '12
 
 const { made, openDesk, sim } = useEngineDesks();
 
-async function fault(operation: string, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${sim().controlUrl}/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ operation, fault: kind, count }),
-  });
-  expect(response.ok).toBe(true);
-}
-
 describe.each(useStoreBackends([JOURNAL_STORE]))('a desk clock that jumps ($name)', (backend) => {
   it('desk B booted a day behind and was then set right by the OS: it does not take desk A’s unanswered payment for a day old, nor charge the reservation again', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
@@ -34,7 +26,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('a desk clock that jumps ($name
     const reservationId = `HTL-J-${randomUUID().slice(0, 6)}`;
     const cardA = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
     const cardB = await b.engine.tokenize({ card: VISA, reservationId, operatorId: 'luis' });
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim().fault('POST /payments', 'drop_after_commit', 3);
     await expect(
       a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' }),
     ).rejects.toBeInstanceOf(ServiceError);

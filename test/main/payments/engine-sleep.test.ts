@@ -16,14 +16,6 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: year, cvv: '12
 
 const { made, openDesk, sim } = useEngineDesks();
 
-async function fault(operation: string, kind: string, count: number): Promise<void> {
-  const response = await fetch(`${sim().controlUrl}/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ operation, fault: kind, count }),
-  });
-  expect(response.ok).toBe(true);
-}
-
 /** From now on, the monotonic clock reads `hours` less than it would: as if it had stood still that long while the rest went on. */
 function sleep(hours: number): void {
   const real = performance.now.bind(performance);
@@ -43,7 +35,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('a desk that slept 30 hours ($n
     const cardA = await a.engine.tokenize({ card: VISA, reservationId, operatorId: 'ana' });
     sleep(30);
 
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim().fault('POST /payments', 'drop_after_commit', 3);
     await expect(
       a.engine.pay({ methodId: cardA.id, amountCents: 6_000, currency: 'usd', reservationId, operatorId: 'ana' }),
     ).rejects.toBeInstanceOf(ServiceError);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   PaymentEngine,
   ServiceClient,
@@ -14,34 +14,20 @@ import {
   type EngineEvent,
   type PaymentView,
 } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { openJournal } from '../../support/journal';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 1000, refundDelayMs: 1000 });
 let dir: string;
 const open: PaymentEngine[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 1000, refundDelayMs: 1000 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'engine-test-'));
-  await control('reset', {});
 });
 afterEach(async () => {
   for (const engine of open.splice(0)) await engine.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-const fault = (operation: string, kind: string, count = 1) => control('faults', { operation, fault: kind, count });
-const advance = (seconds: number) => control('clock', { advanceSeconds: seconds });
 
 /** Rewrites a service answer before the engine reads it: for answers the simulator never gives but the real service might. */
 type Rewrite = (url: string, init: RequestInit | undefined, body: unknown) => unknown;
@@ -143,7 +129,7 @@ describe('flows through the facade', () => {
     expect((await next.recover()).following).toEqual([paid.id]);
     expect(next.busy()).toBe(true);
     const done = until(next, paid.id, 'succeeded');
-    await advance(2);
+    await sim.advanceClock(2);
     await done;
     await vi.waitFor(() => expect(next.busy()).toBe(false));
   });
@@ -163,15 +149,14 @@ describe('flows through the facade', () => {
     expect(paid.status).toBe('processing');
     expect(engine.busy()).toBe(true);
     const done = until(engine, paid.id, 'succeeded');
-    await advance(2);
+    await sim.advanceClock(2);
     await done;
     await vi.waitFor(() => expect(engine.busy()).toBe(false));
   });
 
-  // Finding R2 (docs/reviews/issue-17-adversary.md): busy() answers from what the last write made it read; at a start
-  // nothing was written or read yet, so while recover() re-sends an unanswered payment (its answer not in) busy() says
-  // false, and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
-  // Fixed: the engine is busy until its first read of the journal, and while recover() runs.
+  // The engine is busy until its first read of the journal, and while recover() runs: busy() answering only from what
+  // the last write made it read would say false at a start, while recover() re-sends an unanswered payment (its answer
+  // not in), and the update guard (paymentInProgress) would let an update restart the desk in the middle of the charge.
   it('R2: is busy while recover() re-sends an unanswered payment, before its answer is in', async () => {
     const first = await makeEngine();
     await first.engine.recover();
@@ -239,7 +224,7 @@ describe('flows through the facade', () => {
     });
     expect(paid.status).toBe('processing');
     const done = until(engine, paid.id, 'succeeded');
-    await advance(2);
+    await sim.advanceClock(2);
     expect((await done).amountCents).toBe(125050);
     const listed = await engine.listReservation(who.reservationId);
     expect(listed.methods.map((m) => m.id)).toEqual([method.id]);
@@ -276,7 +261,7 @@ describe('flows through the facade', () => {
     });
     expect(confirmed).toMatchObject({ status: 'processing', installments: { count: 18, perInstallmentCents: 10000 } });
     const done = until(engine, pending.id, 'succeeded');
-    await advance(2);
+    await sim.advanceClock(2);
     await done;
   });
 
@@ -292,7 +277,7 @@ describe('flows through the facade', () => {
       ...who,
     });
     // Charged again once the first is over: a payment still being charged holds the reservation (one at a time).
-    await advance(2);
+    await sim.advanceClock(2);
     await engine.getPayment(first.id);
     const before = requests.filter((r) => r.endsWith('/methods')).length;
     const second = await engine.pay({ methodId: method.id, amountCents: 4000, currency: 'usd', ...who });
@@ -304,7 +289,7 @@ describe('flows through the facade', () => {
     const { engine, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
-    await advance(2);
+    await sim.advanceClock(2);
     await engine.getPayment(paid.id);
     const partial = await engine.refund({
       paymentId: paid.id,
@@ -324,7 +309,7 @@ describe('flows through the facade', () => {
     expect(full.refunds.map((r) => r.amountCents)).toEqual([3000, 7000]);
     expect(full.refundableCents).toBe(0);
     const settled = until(engine, paid.id, 'succeeded');
-    await advance(2);
+    await sim.advanceClock(2);
     expect((await settled).refunds.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
   });
 });
@@ -346,9 +331,9 @@ describe('faults through the facade', () => {
         keepCard: kind === 'create_payment',
         ...who,
       });
-      await advance(2);
+      await sim.advanceClock(2);
       await engine.getPayment(paid.id);
-      await fault(operation, 'drop_after_commit');
+      await sim.fault(operation, 'drop_after_commit');
       const sentBefore = requests.length;
       const answeredBefore = answers.length;
       if (kind === 'tokenize') await engine.tokenize({ card: VISA, ...who });
@@ -376,7 +361,7 @@ describe('faults through the facade', () => {
   it('a transient failure leaves the operation pending; the same operation id re-sends with the same key', async () => {
     const { engine, journal } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
-    await fault('POST /payments', 'error_503', 3);
+    await sim.fault('POST /payments', 'error_503', 3);
     const operationId = randomUUID();
     const attempt = { operationId, methodId: method.id, amountCents: 7500, currency: 'usd' as const, ...who };
     await expect(engine.pay(attempt)).rejects.toMatchObject({ code: 'unavailable' });
@@ -434,7 +419,7 @@ describe('amount update and confirmation (MSI)', () => {
       ...who,
     });
     // The first update is held by the service past the engine's timeout: it lands later, after the next one.
-    await control('faults', { operation: 'PATCH /payments/{id}', fault: 'delay', count: 1, delayMs: 1200 });
+    await sim.fault('PATCH /payments/{id}', 'delay', 1, 1200);
     const first = await engine.updateAmount({ paymentId: pending.id, amountCents: 150000, operatorId: who.operatorId });
     expect(first.amountCents).toBe(150000);
     const second = await engine.updateAmount({
@@ -480,7 +465,7 @@ describe('amount update and confirmation (MSI)', () => {
       installments: true,
       ...who,
     });
-    await control('faults', { operation: 'PATCH /payments/{id}', fault: 'drop_after_commit', count: 1 });
+    await sim.fault('PATCH /payments/{id}', 'drop_after_commit', 1);
     const sent = requests.length;
     const updated = await engine.updateAmount({
       paymentId: pending.id,
@@ -500,7 +485,7 @@ describe('a refund operation left pending over 24 hours', () => {
     const { engine, journal, requests } = await makeEngine();
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
-    await advance(2);
+    await sim.advanceClock(2);
     await engine.getPayment(paid.id);
     const stale = await journal.begin({
       key: randomUUID(),
@@ -565,7 +550,7 @@ describe('money on the wire', () => {
       reservationId: 'MEX-MSI001',
     });
     await engine.updateAmount({ paymentId: msi.id, amountCents: 120010 + 20, operatorId: who.operatorId });
-    await advance(2);
+    await sim.advanceClock(2);
     await engine.getPayment(single.id);
     await engine.refund({
       paymentId: single.id,
@@ -611,7 +596,7 @@ describe('odd answers of the service are tolerated', () => {
     const { engine, requests } = await makeEngine({ rewrite });
     const method = await engine.tokenize({ card: VISA, ...who });
     const paid = await engine.pay({ methodId: method.id, amountCents: 10000, currency: 'usd', ...who });
-    await advance(2);
+    await sim.advanceClock(2);
     await engine.getPayment(paid.id);
     // A refund made elsewhere (another desk, the service's dashboard), listed by the service without its amount.
     const other = new ServiceClient({
@@ -721,7 +706,7 @@ describe('no card number, CVV, secret or token at rest', () => {
         reservationId,
       });
     }
-    await advance(2);
+    await sim.advanceClock(2);
     for (const reservationId of reservations)
       for (const p of (await engine.listReservation(reservationId)).payments) await engine.getPayment(p.id);
     await journal.close();

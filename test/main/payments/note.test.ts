@@ -5,19 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentEngine, ServiceError, simulatorConfig } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { CARD_SPELLINGS, CVV_PHRASES } from '../../shared/text/spellings';
 import { pansInFolder } from '../support/card-scan';
 import { openJournal } from '../../support/journal';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0 });
 let dir: string;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0 });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'engine-note-'));
 });
-afterAll(async () => {
-  await sim.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 // The poller's schedule under fake timers with a scripted read, then once against the simulator over real HTTP.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ServiceClient,
   simulatorConfig,
@@ -9,7 +9,7 @@ import {
   type PaymentResource,
 } from '../../../main/payments';
 import { Poller, isSettled, type PollerDeps } from '../../../main/payments/poller';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 
 const ID = 'pay_' + 'a'.repeat(32);
 const OTHER = 'pay_' + 'b'.repeat(32);
@@ -490,14 +490,7 @@ describe('Poller (fake timers)', () => {
 });
 
 describe('Poller against the simulator (real timers, real HTTP)', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ processingDelayMs: 120 });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
+  const sim = useSimulator({ processingDelayMs: 120 });
 
   it('follows a new payment from processing to succeeded and stops by itself', async () => {
     const config = simulatorConfig(sim);

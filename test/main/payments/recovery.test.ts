@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { runToCrashPoint, sigkill } from '../support/crash-parent';
 import { dirname } from 'node:path';
 import { openJournal } from '../../support/journal';
@@ -24,22 +24,15 @@ const HOLD_MS = 4000;
 const PROCESSING_DELAY_MS = 2000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: PROCESSING_DELAY_MS });
 let dir: string;
 let journalPath: string;
 const children: ChildProcess[] = [];
 const engines: { engine: PaymentEngine; journal: Journal }[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: PROCESSING_DELAY_MS });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'recovery-test-'));
   journalPath = join(dir, 'journal.db');
-  await control('reset', {});
 });
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -55,11 +48,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
-}
-const advance = (seconds: number) => control('clock', { advanceSeconds: seconds });
+const advance = (seconds: number) => sim.advanceClock(seconds);
 
 const YEAR = new Date().getUTCFullYear() + 3;
 const VISA = { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' };
@@ -185,8 +174,7 @@ describe('recovery after a crash mid-payment (child process, SIGKILL)', () => {
     '%s: one payment in the journal and at the service, under the original key',
     async (point, replayExpected) => {
       const methodId = await tokenizedMethod();
-      if (point === 'after-send')
-        await control('faults', { operation: 'POST /payments', fault: 'delay', count: 1, delayMs: HOLD_MS });
+      if (point === 'after-send') await sim.fault('POST /payments', 'delay', 1, HOLD_MS);
       const operationId = randomUUID();
       const { child, line, at } = await crashChild({
         point,

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, PaymentEngine, simulatorConfig } from '../../../main/payments';
 import { RefundDesk, RefundRequests } from '../../../main/refunds';
 import { embeddedStorage } from '../../../main/storage';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { runToCrashPoint, sigkill } from '../support/crash-parent';
 import { CRASH_DESK_ID } from '../support/crash-kit';
 import type { OperatorView } from '../../../shared/operators';
@@ -33,24 +33,17 @@ const CARD = { number: '4242424242424242', expMonth: 12, expYear: new Date().get
 const RESERVATION = 'HTL-REFUND-CRASH';
 const REFUND_POST = /^POST \/payments\/pay_[0-9a-f]{32}\/refunds$/;
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let dir: string;
 let journalPath: string;
 let requestsPath: string;
 const children: ChildProcess[] = [];
 const opened: { engine: PaymentEngine; journal: Journal; requests: RefundRequests }[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'refund-crash-'));
   journalPath = join(dir, 'journal.db');
   requestsPath = join(dir, 'refund-requests.db');
-  await control('reset', {});
 });
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -67,11 +60,6 @@ async function closeAll(engine: PaymentEngine, journal: Journal, requests: Refun
   await engine.close();
   await journal.close();
   await requests.close();
-}
-
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(response.ok).toBe(true);
 }
 
 /** What the recovering engine sent and what it was answered. */
@@ -211,13 +199,7 @@ describe('a refund approval interrupted by SIGKILL, recovered at restart (child 
     '%s: one refund at the service and in the journal, under the original key; the request learns it',
     async (point, replayExpected) => {
       const { paymentId, requestId } = await paymentAndRequest();
-      if (point === 'after-send')
-        await control('faults', {
-          operation: 'POST /payments/{id}/refunds',
-          fault: 'delay',
-          count: 1,
-          delayMs: HOLD_MS,
-        });
+      if (point === 'after-send') await sim.fault('POST /payments/{id}/refunds', 'delay', 1, HOLD_MS);
       const { child, line } = await crashChild(point, paymentId, requestId);
       expect(line).toBe(`AT ${point}`);
       await sigkill(child);

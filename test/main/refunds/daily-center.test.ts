@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE, Journal } from '../../../main/payments/journal';
 import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
 import type { RefundHistory } from '../../../main/refunds/daily';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { embeddedStorage, StorageError, type Storage } from '../../../main/storage';
 import type { OperatorView } from '../../../shared/operators';
 import { useStoreBackends } from '../../support/backends';
@@ -20,13 +20,7 @@ const VISA = { number: '4242424242424242', expMonth: 12, expYear: new Date().get
 const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', disabled: false };
 const SUE: OperatorView = { id: 'sue', displayName: 'Sue', role: 'supervisor', disabled: false };
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 
 interface Desk {
   journal: Journal;
@@ -119,7 +113,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(after.refunds.map((r) => r.amountCents)).toEqual([5_000]);
   });
 
-  // Issue 16's adversarial review: the same supervisor signing two manager overrides at two agents' desks at once
+  // The same supervisor signing two manager overrides at two agents' desks at once
   // (verifyApprover needs no session). The daily cap is checked again where the refund's operation is written, in a
   // serializable transaction of the center: desk B's early count is read just before desk A's refund is made, and its
   // refund is still refused.
@@ -205,10 +199,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(transactions.failed).toBe(0);
   });
 
-  // Second adversarial review of issue 16 (O2): a refund operation was stamped with its desk's clock and "today" was
-  // the desk's today: at a desk whose clock runs a day behind, the refunds the supervisor made today at a right desk
-  // were yesterday's, and a second full cap went out the same day. Operations are now stamped and counted by the
-  // engine's clock, the desk's set right by the center's (PaymentEngine.now); the refund desk counts by it.
+  // A refund operation is stamped, and "today" counted, by the engine's clock, the desk's set right by the center's
+  // (PaymentEngine.now), never the desk's own: at a desk whose clock runs a day behind, the refunds the supervisor made
+  // today at a right desk would be yesterday's, and a second full cap would go out the same day.
   it('a desk whose clock runs a day behind does not give the same supervisor a second cap the same day', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B, undefined, () => Date.now() - 24 * 60 * 60 * 1000);
@@ -225,10 +218,9 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('the daily refund cap on two de
     expect(refused).toMatchObject({ code: 'refund_daily_limit' });
   });
 
-  // Second adversarial review of issue 16 (O4): an approval whose refund's answer was kept on the desk (the center could
-  // not take it) was written later by the engine, but the request was settled only by the approver's retry or the
-  // desk's next start: meanwhile the shared queue showed it approved without its refund. The refund desk now hears of
-  // each kept answer written (PaymentEngine.onKeptAnswer) and settles the request then.
+  // An approval whose refund's answer was kept on the desk (the center could not take it) is settled as soon as the
+  // engine writes that answer (PaymentEngine.onKeptAnswer), not only at the approver's retry or the desk's next start:
+  // meanwhile the shared queue would show it approved without its refund.
   it('an approved request whose refund answer was kept is settled with its refund once the answer is written', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const payment = await succeededPayment(a, 100_000);

@@ -1,4 +1,4 @@
-// The refund desk of issue 7 through the real door (createMainStack in training mode: its own simulator over
+// The refund desk through the real door (createMainStack in training mode: its own simulator over
 // HTTP, real operators, journal, refund requests and audit trail), plus one case on a bare engine and desk
 // whose fetch is observed, to count the refund requests that reach the service.
 import { randomUUID } from 'node:crypto';
@@ -16,7 +16,7 @@ import { RefundDesk, RefundError, RefundRequests } from '../../../main/refunds';
 import { embeddedStorage } from '../../../main/storage';
 import { OPERATORS_STORE, type OperatorsDB } from '../../../main/operators';
 import { databaseNowMs } from '../../../main/operators/store';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { launchSimulator, simulatorControl, useSimulator, type SimulatorFault } from '../../support/simulator';
 import type { RefundRequestView } from '../../../shared/desk';
 import type { PaymentView } from '../../../shared/ipc';
 import type { OperatorView } from '../../../shared/operators';
@@ -152,11 +152,7 @@ class Desk {
   async advance(seconds: number): Promise<void> {
     const controlUrl = this.stack.training?.controlUrl;
     if (!controlUrl) throw new Error('not in training mode');
-    const response = await fetch(`${controlUrl}/clock`, {
-      method: 'POST',
-      body: JSON.stringify({ advanceSeconds: seconds }),
-    });
-    expect(response.status).toBe(200);
+    await simulatorControl(controlUrl).advanceClock(seconds);
   }
 
   /** The next `payments:changed` event for the payment that `matches` (bounded: a liveness guard, not a speed test). */
@@ -859,7 +855,7 @@ describe('the cap comes from IT: a user settings.json of {"refundLimits": {}} do
 });
 
 describe('over-refund is blocked before any request reaches the service', () => {
-  let sim: RunningSimulator;
+  const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
   let dir: string;
   let journal: Journal;
   let requests: RefundRequests;
@@ -872,7 +868,6 @@ describe('over-refund is blocked before any request reaches the service', () => 
   const ANA: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
 
   beforeAll(async () => {
-    sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
     dir = mkdtempSync(join(tmpdir(), 'refund-over-'));
     journal = await openJournal(dir);
     requests = await RefundRequests.open(embeddedStorage(dir), { deskId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' });
@@ -899,7 +894,6 @@ describe('over-refund is blocked before any request reaches the service', () => 
     await requests.close();
     await journal.close();
     rmSync(dir, { recursive: true, force: true });
-    await sim.close();
   });
 
   async function succeeded(amountCents: number): Promise<string> {
@@ -998,7 +992,7 @@ describe('over-refund is blocked before any request reaches the service', () => 
 
 describe('a new refund while an earlier one of the same payment is unanswered', () => {
   it('sends the earlier one again with its own key, refuses the new one, and the service holds one refund', async () => {
-    const sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+    const sim = await launchSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'refund-earlier-'));
     const journal = await openJournal(dir);
     const keys: string[] = [];
@@ -1082,13 +1076,8 @@ describe('the daily cap counts what the desk itself sent today, by its own clock
     await desk.close();
   });
 
-  async function fault(operation: string, kind: string, count: number): Promise<void> {
-    const response = await fetch(`${desk.stack.training?.controlUrl ?? ''}/faults`, {
-      method: 'POST',
-      body: JSON.stringify({ operation, fault: kind, count }),
-    });
-    expect(response.ok).toBe(true);
-  }
+  const fault = (operation: string, kind: SimulatorFault, count: number) =>
+    simulatorControl(desk.stack.training?.controlUrl ?? '').fault(operation, kind, count);
 
   it('a refund of all that is left whose answer was lost still counts once the payment is opened again (it lists that refund without knowing whose it is)', async () => {
     const first = await desk.succeededPayment('ana', 40000);

@@ -1,4 +1,4 @@
-// Adversarial review item 7: manager override's wrong passwords are counted per approver id for the whole center, with
+// Manager override's wrong passwords are counted per approver id for the whole center, with
 // the operators (their own columns, by the database's clock), not in one desk's memory: spread over two desks they reach
 // the pause, a restart of a desk does not lift it, the supervisor's own sign-in is untouched, and the right password after
 // the pause works and starts the count over. Two full main stacks through the real door on one place (the center's real
@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { OPERATORS_STORE, type OperatorsDB } from '../../../main/operators';
 import { databaseNowMs } from '../../../main/operators/store';
 import { OVERRIDE_MAX_FAILURES } from '../../../main/refunds';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage, embeddedStorage, type Storage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { useStoreBackends } from '../../support/backends';
@@ -26,13 +26,7 @@ const SECOND_AGENT = { id: 'bea', password: 'agent two pass 5678' };
 const SECOND_SUPERVISOR = { id: 'sue', password: 'supervisor two 5678' };
 const WRONG = 'not the password 0000';
 
-let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 
 const desks: Desk[] = [];
 const folders: string[] = [];

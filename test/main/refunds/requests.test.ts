@@ -1,5 +1,5 @@
 // The refund requests' store on both backends (the embedded refund-requests.db and the center's PostgreSQL), the file of
-// the SqliteFile era adopted with its rows, and issue 16 item 3's "one approval, one refund" across two desks: the queue
+// the SqliteFile era adopted with its rows, and "one approval, one refund" across two desks: the queue
 // is the center's, each request naming its desk, and of two supervisors approving one request at once at two desks,
 // one wins and the other is told who approved it and when.
 import { randomUUID } from 'node:crypto';
@@ -22,7 +22,7 @@ import {
   type StoredRequest,
 } from '../../../main/refunds';
 import { embeddedStorage, type Storage } from '../../../main/storage';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { OperatorView } from '../../../shared/operators';
 import { hearAt, useStoreBackends } from '../../support/backends';
 
@@ -278,14 +278,13 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
 describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
   'two supervisors at two desks on $name',
   (backend) => {
-    let sim: RunningSimulator;
+    const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
     let dir: string;
     const engines: { engine: PaymentEngine; journal: Journal }[] = [];
     const refundPosts: string[] = [];
     const serviceCalls: string[] = [];
 
-    beforeAll(async () => {
-      sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
+    beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), 'refund-two-desks-'));
     });
     afterAll(async () => {
@@ -294,7 +293,6 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
         await journal.close();
       }
       rmSync(dir, { recursive: true, force: true });
-      await sim.close();
     });
 
     /** A desk: its own engine, the journal and the requests of the place `storage` is (the center, or one shared folder). */

@@ -68,7 +68,7 @@ describe('parseProvisionArgs', () => {
       ...stdin,
       name: 'smtpPassword',
     });
-    // The center's database password (issue 16): a secret like the others, never a setting.
+    // The center's database password: a secret like the others, never a setting.
     expect(parseProvisionArgs(['app', '--provision-secret', '--secret-name=centerPassword'])).toEqual({
       ...stdin,
       name: 'centerPassword',

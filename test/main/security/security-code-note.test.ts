@@ -2,21 +2,19 @@
 // the field named, and neither the service nor the desk's files ever hold it.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { AGENT, attachedTo, openDesk, type Desk } from '../app/desk-kit';
 
 const RESERVATION = 'CUN-6B3D8F';
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
 let desk: Desk;
 
 beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
   desk = await openDesk({ connect: attachedTo(sim) });
 }, 60_000);
 
 afterAll(async () => {
   await desk.close();
-  await sim.close();
 });
 
 describe("a security code in a payment's note", () => {

@@ -188,7 +188,7 @@ async function waitFor(ready: () => Promise<boolean>): Promise<void> {
   throw new Error('the statement never started');
 }
 
-describe('one pooled connection per desk (issue 17: at most 2 with the LISTEN one)', () => {
+describe('one pooled connection per desk (at most 2 with the LISTEN one)', () => {
   it('the pool holds 1 connection; a transaction, the statements queued behind it and a transaction nested in place all finish', async () => {
     const applicationName = `cpd-pool-${Date.now()}`;
     const storage = centerStorage({ ...center.app, applicationName, connectTimeoutMs: 3000 });

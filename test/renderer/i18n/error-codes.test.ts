@@ -1,4 +1,4 @@
-// Every error code main can send through the door has its sentence in both catalogues (issue 14, item 5): the codes
+// Every error code main can send through the door has its sentence in both catalogues: the codes
 // are found in main's own sources (each capability's code union, every `new …Error('code'`, the door's refusals, the
 // service's codes as the simulator answers them), so a new code without words fails here before an agent reads English.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

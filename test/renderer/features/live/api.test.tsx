@@ -100,11 +100,11 @@ describe('live feed hooks', () => {
     expect(watches()).toHaveLength(2);
   });
 
-  // Second pass, finding S5 (docs/reviews/issue-17-adversary.md): the retry stops at the first refusal that is not
-  // center_unavailable, and leaves the note on "reconnecting". During a center restart or failover the door can answer
-  // live:watch with another code for a moment (currentOperator's read of the session failing in a way storage does not
-  // map: a read-only replica, a serialization conflict, both crossing as `internal`). The screen then says "reconnecting"
-  // for good, never sends its watch again, and gets no pushes when the center is back (until it is closed and opened).
+  // The watch is retried through any refusal while the center comes back, not only center_unavailable: during a center
+  // restart or failover the door can answer live:watch with another code for a moment (currentOperator's read of the
+  // session failing in a way storage does not map: a read-only replica, a serialization conflict, both crossing as
+  // `internal`). A retry that stopped there would leave the screen on "reconnecting" for good, its watch never sent
+  // again, with no pushes when the center is back (until it is closed and opened).
   it('S5: a watch refused with another code while it is being retried is not left "reconnecting" without a watch', async () => {
     main.reset();
     let calls = 0;

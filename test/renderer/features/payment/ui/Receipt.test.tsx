@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 // The receipt form, in a DOM, against a fake of main (support/bridge.ts: Electron's IPC cannot run in a unit test): a
-// card number typed where the receipt goes is refused on the form, the field named and marked, and never crosses to main
-// (adversarial review adv14b).
+// card number typed where the receipt goes is refused on the form, the field named and marked, and never crosses to main.
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';

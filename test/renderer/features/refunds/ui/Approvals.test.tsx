@@ -122,10 +122,10 @@ describe('Approvals', () => {
     );
   });
 
-  // Finding R1 (docs/reviews/issue-17-adversary.md): a change pushed just before a decision is sent is read 300 ms later,
-  // when the decision is on its way, so the read is skipped; the decision then fails (closed at another desk) and its
-  // onError reads only the payment's requests, never the queue: the other desk's new request stays off the screen until
-  // some later push. Before the coalescing the change was read at once. Fixed: the read waits for the decision's answer.
+  // A change pushed while a decision is on its way is read once the decision's answer is in, never skipped: a change
+  // read 300 ms later (coalesced) while the decision is sent would be dropped, the decision then fails (closed at another
+  // desk) and its onError reads only the payment's requests, never the queue: the other desk's new request would stay off
+  // the screen until some later push.
   it('R1: a change pushed just before an approval that then fails is still read (the queue is not left stale)', async () => {
     main.reset();
     let served = [request('0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4a')];

@@ -1,27 +1,20 @@
-// Issue 14, adversarial review of "Abandon and use another card" through the real door: abandon only leaves the
+// "Abandon and use another card", tried where it could go wrong, through the real door: abandon only leaves the
 // payment to expire on the service, so the cardholder can still approve the old 3-D Secure link. Once the desk knows the
 // abandoned payment is being charged after all, it is a payment in progress again: no new charge until its outcome,
 // the live panel shows it and the balance counts it. The simulator runs in this process with a processing delay long
 // enough to see `processing`.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 
 // Zoë Anderson, 980.00 USD due (main/reservations/demo.ts).
 const RESERVATION = 'CUN-6B3D8F';
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 4_000, refundDelayMs: 0 });
 let desk: Desk;
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 4_000, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   desk = await openDesk({ connect: attachedTo(sim) });
   await desk.signIn(AGENT);
 });

@@ -2,11 +2,11 @@
 // its cardholder approves while the desk that abandoned it is closed, found by another desk of the center. Through the
 // real door, on the real PostgreSQL and the simulator in this process.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { answerChallenge } from '../../../main/messaging';
 import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { EventName, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
@@ -17,7 +17,7 @@ import { AGENT, SUPERVISOR, attachedTo, openDesk, type Desk } from './desk-kit';
 const RESERVATION = 'CUN-6B3D8F';
 const CHALLENGE_CARD = '4000000000003220';
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 let center: TestCenter;
 const desks: Desk[] = [];
 
@@ -50,14 +50,7 @@ function tenantClient(): ServiceClient {
   return new ServiceClient({ config, tokens, fetch });
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-}, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
 beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
   center = await createCenter(await testPostgres(), { stores: CENTER_STORES });
 }, 120_000);
 afterEach(async () => {

@@ -1,4 +1,4 @@
-// Issue 16's adversarial review: two desks on one journal (the center's real PostgreSQL, and two connections on one
+// Races between desks: two desks on one journal (the center's real PostgreSQL, and two connections on one
 // embedded file) and one simulator, each desk's moment forced where the race would be. fetch is wrapped only to observe
 // what the service made; a desk's journal is wrapped only to run the other desk at the worst moment.
 import { randomUUID } from 'node:crypto';
@@ -52,7 +52,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(await b.journal.pendingOperations()).toEqual([]);
   });
 
-  // Issue 16 item 6: "an answer received while the center is down is kept and written when it returns".
+  // An answer received while the center is down is kept and written when it returns.
   it('an answer received while the center cannot be written is kept and written once the center is back, without the agent asking again; trying again then charges nothing more', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const reservationId = `HTL-D-${randomUUID().slice(0, 6)}`;
@@ -153,7 +153,7 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     });
   });
 
-  // Second adversarial review of issue 16. Desk A's network to the center fails as the service answers its payment (the
+  // Desk A's network to the center fails as the service answers its payment (the
   // answer is kept on desk A); desk B, whose clock runs a day ahead, takes the same reservation. B finds A's attempt
   // unanswered "for 24 hours" by its own clock and marks it for reconciliation: the kept answer must still be written
   // when A's center is back (the journal takes a 'done' over a 'reconcile', as it does for an answer written at once),
@@ -188,10 +188,10 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(await a.journal.operation(op?.operationId ?? '')).toMatchObject({ state: 'done' });
   });
 
-  // Second adversarial review of issue 16 (O1): the 24-hour rule compared another desk's created_at (its clock) with
-  // this desk's clock. A desk whose clock ran a day ahead closed desk A's attempt as "unanswered for 24 hours" while A
-  // still waited for the service's answer (or kept it), freed the reservation and charged it again. Operations are now
-  // stamped and aged by the engine's clock: the desk's, set right by the center's (PaymentEngine.now, syncClock).
+  // Operations are stamped and aged by the engine's clock (the desk's, set right by the center's: PaymentEngine.now,
+  // syncClock), never by comparing another desk's created_at (its clock) with this desk's: a desk whose clock ran a day
+  // ahead would close desk A's attempt as "unanswered for 24 hours" while A still waited for the service's answer (or
+  // kept it), free the reservation and charge it again.
   it('a desk whose clock runs a day ahead does not charge a reservation again while desk A keeps the answer of its payment', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B, { now: () => Date.now() + 25 * 60 * 60 * 1000 });
@@ -214,12 +214,11 @@ describe.each(useStoreBackends([JOURNAL_STORE]))('two desks, the worst moment ($
     expect(made.payments.size).toBe(before + 1);
   });
 
-  // Second adversarial review of issue 16. A refund's operation is its body (amount, reason) and its payment: asked for
-  // again by its id with another payment id, it used to be "resumed" (the fingerprint covers the body only) and sent
-  // to the other payment with the first one's key. Desk A's refund of payment 1 is begun (its answer lost); desk B asks
-  // for the same operation id on payment 2: payment 2 was refunded, the operation closed as done, and payment 1's
-  // refund, approved, never made. Through the refund desk it also skipped every cap (an operation already begun is not
-  // checked again), whoever began it.
+  // A refund's operation is its body (amount, reason) and its payment: asked for again by its id with another payment
+  // id, it is refused and nothing is sent. "Resumed" on the other payment with the first one's key, it would refund
+  // payment 2, close the operation as done and leave payment 1's approved refund unmade; through the refund desk it would
+  // also skip every cap (an operation already begun is not checked again), whoever began it. Desk A's refund of payment
+  // 1 is begun (its answer lost); desk B asks for the same operation id on payment 2.
   it('an operation begun for one payment is not resumed for another: refused, nothing sent', async () => {
     const a = await openDesk(backend.storage(), DESK_A);
     const b = await openDesk(backend.anotherDesk(), DESK_B);

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
-import { startSimulator, type RunningSimulator } from '../../../main/sandbox';
+import { useSimulator } from '../../support/simulator';
 import type { Output } from '../../../shared/ipc';
 import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 
@@ -15,27 +15,12 @@ import { AGENT, attachedTo, openDesk, SUPERVISOR, type Desk } from './desk-kit';
 const RESERVATION = 'CUN-6B3D8F';
 const HOUR_S = 60 * 60;
 
-let sim: RunningSimulator;
+const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
 const desks: Desk[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ processingDelayMs: 0, refundDelayMs: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  expect((await fetch(`${sim.controlUrl}/reset`, { method: 'POST', body: '{}' })).ok).toBe(true);
-});
 afterEach(async () => {
   for (const desk of desks.splice(0)) await desk.close();
 });
-
-async function control(path: string, body: unknown): Promise<void> {
-  expect((await fetch(`${sim.controlUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) })).ok).toBe(true);
-}
-const fault = (operation: string, kind: string, count: number): Promise<void> =>
-  control('faults', { operation, fault: kind, count });
 
 async function open(): Promise<Desk> {
   const desk = await openDesk({ connect: attachedTo(sim), timeZone: 'UTC' });
@@ -109,10 +94,10 @@ describe('a payment recover() completed, stamped on another calendar day than th
   it('still refuses the agent’s next charge until its notice was acknowledged: one payment at the service', async () => {
     const desk = await open();
     const nextMidnight = Math.ceil((Date.now() + 1) / (24 * HOUR_S * 1000)) * 24 * HOUR_S * 1000;
-    await control('clock', { advanceSeconds: Math.ceil((nextMidnight - Date.now()) / 1000) + 10 * 60 });
+    await sim.advanceClock(Math.ceil((nextMidnight - Date.now()) / 1000) + 10 * 60);
     await desk.signIn(AGENT);
     const firstCard = await desk.card(RESERVATION);
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     expect((await desk.call('payments:pay', charge(firstCard, { acknowledgedPaymentIds: [] }))).ok).toBe(false);
 
     await desk.restart();
@@ -153,10 +138,10 @@ describe('a supervisor resolving an attempt past the service’s window as charg
     const first = await desk.ok<Output<'payments:pay'>>('payments:pay', charge(methodId, { keepCard: true }));
     await desk.until(first.id, (status) => status === 'succeeded');
     // The same kept card, the same amount again (the guest owes it), its every answer lost.
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     const operationId = randomUUID();
     expect((await desk.call('payments:pay', { ...charge(methodId), operationId })).ok).toBe(false);
-    await control('clock', { advanceSeconds: 23 * HOUR_S + 30 * 60 });
+    await sim.advanceClock(23 * HOUR_S + 30 * 60);
     expect(await desk.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
     expect(keysSent(desk, 'POST /payments')).toHaveLength(2);
 
@@ -177,15 +162,15 @@ describe('two supervisors resolving one attempt at once', () => {
   it('one word stands: the other is refused, and the attempt is as the accepted one said', async () => {
     const desk = await open();
     await desk.signIn(AGENT);
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     const operationId = randomUUID();
     expect((await desk.call('payments:pay', { ...charge(await desk.card(RESERVATION)), operationId })).ok).toBe(false);
-    await control('clock', { advanceSeconds: 23 * HOUR_S + 30 * 60 });
+    await sim.advanceClock(23 * HOUR_S + 30 * 60);
     expect(await desk.ok('payments:checkAgain', { operationId })).toMatchObject({ state: 'reconcile' });
     const made = await replay(desk, operationId);
 
     await desk.signIn(SUPERVISOR);
-    await control('faults', { operation: 'GET /payments/{id}', fault: 'delay', count: 1, delayMs: 1_500 });
+    await sim.fault('GET /payments/{id}', 'delay', 1, 1_500);
     const charged = desk.call('payments:resolveAttempt', { operationId, outcome: 'charged', paymentId: made });
     // The "charged" word is reading the payment at the service when the "not charged" one comes.
     await sleep(300);
@@ -210,7 +195,7 @@ describe('attacks on the acknowledgement that hold', () => {
       password: 'other agent pass 1234',
     });
     await desk.signIn(AGENT);
-    await fault('POST /payments', 'drop_after_commit', 3);
+    await sim.fault('POST /payments', 'drop_after_commit', 3);
     expect(
       (await desk.call('payments:pay', charge(await desk.card(RESERVATION), { acknowledgedPaymentIds: [] }))).ok,
     ).toBe(false);
@@ -304,8 +289,8 @@ describe('a confirmation whose answer is lost while the amount changes', () => {
 
     // Every read of the payment takes 3 s at the service (the desk's follow-up reads too): the read before confirming,
     // and the read after the lost answer.
-    await control('faults', { operation: 'GET /payments/{id}', fault: 'delay', count: 20, delayMs: 3_000 });
-    await fault('POST /payments/{id}/confirmation', 'drop_before_commit', 1);
+    await sim.fault('GET /payments/{id}', 'delay', 20, 3_000);
+    await sim.fault('POST /payments/{id}/confirmation', 'drop_before_commit', 1);
     const confirming = desk.call('payments:confirm', { paymentId: payment.id, expectedAmountCents: 12_000 });
     // Between the two reads (the first answered, the confirmation lost), another client doubles the amount.
     await sleep(4_500);
