@@ -36,7 +36,7 @@ const PASSWORDS = {
 } as const;
 type Who = keyof typeof PASSWORDS;
 
-type Refusal = { code: string; message: string; field?: string; params?: Record<string, unknown> };
+type Refusal = { code: string; message?: string; field?: string; params?: Record<string, unknown> };
 
 /** One main stack over a temporary data folder, with the four operators. */
 class Desk {
