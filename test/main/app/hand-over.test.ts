@@ -56,7 +56,7 @@ describe('session:endLocked ("Sign in as someone else" on the lock screen)', () 
     expect((await call('session:signIn', { id: 'sam', password: PASSWORD })).ok).toBe(true);
     expect(await call('session:endLocked')).toMatchObject({
       ok: false,
-      error: { code: 'not_locked' },
+      error: { code: 'not_locked', params: { signedIn: 'Sam' } },
     });
     expect(await call('session:status')).toMatchObject({ ok: true, value: { operator: { id: 'sam' }, locked: false } });
     expect(await stack.audit.query({ action: 'session.handOver' }, 10)).toMatchObject([

@@ -193,8 +193,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
     const dispatch = createDispatcher({
       handlers: {
         ...handlers,
-        'session:signIn': () =>
-          Promise.reject(new OperatorError('invalid_credentials', 'The operator id or password is wrong.')),
+        'session:signIn': () => Promise.reject(new OperatorError('invalid_credentials')),
       },
       currentOperator: () => undefined,
       isTrustedSender: () => true,
@@ -209,7 +208,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
   it.each([
     [
       'OperatorError',
-      new OperatorError('locked', 'This account is locked.', 1, { params: { minutes: 30 } }),
+      new OperatorError('locked', { lockedForMs: 1, params: { minutes: 30 } }),
       { code: 'locked', params: { minutes: 30 } },
     ],
     [
