@@ -246,7 +246,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
       new ReservationError('unavailable', 'The reservation system is down.', 503),
       { code: 'unavailable', params: { status: 503 } },
     ],
-    ['MessagingError', new MessagingError('training_only', 'Training only.'), { code: 'training_only' }],
+    ['MessagingError', new MessagingError('training_only'), { code: 'training_only' }],
     ['UpdateError', new UpdateError('not_ready', 'No update is ready.'), { code: 'not_ready' }],
     [
       'SecretError',
