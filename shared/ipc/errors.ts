@@ -46,7 +46,7 @@ export const ERROR_CODES = {
   invalid_query: [],
   configuration: [],
   unreachable: [],
-  timeout: [],
+  timeout: ['seconds'],
   unauthorized: ['status'],
   unavailable: ['status'],
   rejected: ['status'],

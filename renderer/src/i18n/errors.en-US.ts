@@ -263,4 +263,6 @@ export const errorsEnUS = {
   'error.not_locked.signedIn':
     '{signedIn} is signed in and the desk is not locked: they sign out from the workspace instead.',
   'error.forbidden.role': 'Your role ({role}) does not allow this.',
+  'error.timeout.seconds':
+    'The reservation system did not answer within {seconds} s. Try again in a moment; if it keeps happening, tell IT.',
 } as const;

@@ -259,4 +259,6 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.not_locked.signedIn':
     '{signedIn} tiene la sesión abierta y el escritorio no está bloqueado: esa persona debe cerrar la sesión desde el área de trabajo.',
   'error.forbidden.role': 'Su rol ({role}) no permite hacer esto.',
+  'error.timeout.seconds':
+    'El sistema de reservaciones no respondió en {seconds} s. Intente de nuevo en un momento; si sigue pasando, avise a TI.',
 };

@@ -243,7 +243,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
     ],
     [
       'ReservationError',
-      new ReservationError('unavailable', 'The reservation system is down.', 503),
+      new ReservationError('unavailable', { status: 503 }),
       { code: 'unavailable', params: { status: 503 } },
     ],
     ['MessagingError', new MessagingError('training_only'), { code: 'training_only' }],

@@ -350,16 +350,15 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
   });
 
   describe('what goes in', () => {
-    it.each([
-      [{ text: 'a' }, /at least 2/],
-      [{ text: 'x'.repeat(101) }, /at most 100/],
-      [{ text: 7 }, /Type a confirmation number/],
-    ])('%j is refused as invalid_query, through the promise', async (query, message) => {
-      const promise = store.search(query as { text: string });
-      expect(promise).toBeInstanceOf(Promise);
-      const error = await expectCode(() => promise, 'invalid_query');
-      expect(error.message).toMatch(message);
-    });
+    it.each([[{ text: 'a' }], [{ text: 'x'.repeat(101) }], [{ text: 7 }]])(
+      '%j is refused as invalid_query, through the promise',
+      async (query) => {
+        const promise = store.search(query as { text: string });
+        expect(promise).toBeInstanceOf(Promise);
+        const error = await expectCode(() => promise, 'invalid_query');
+        expect(error.toIpcError()).toEqual({ code: 'invalid_query', field: 'text' });
+      },
+    );
   });
 
   describe('get', () => {
@@ -456,7 +455,7 @@ describe('the reservations file', () => {
     await store.close();
     await expectCode(() => store.search({ text: 'nunez' }), 'closed');
     await expectCode(() => store.get('CUN-7F3K2A'), 'closed');
-    await expect(store.count()).rejects.toThrow(/closing/);
+    await expect(store.count()).rejects.toMatchObject({ code: 'closed' });
   });
 
   it('reports a damaged file as storage, without the driver message', async () => {
@@ -491,12 +490,10 @@ describe("the center's reservations: one import serves every desk", () => {
     expect(await b.importCsv(again)).toEqual({ ok: true, created: 0, updated: 40 });
     expect(await a.count()).toBe(40);
     expect((await a.get('CTR-0007'))?.balanceDueCents).toBe(100);
-    const [who] = await center
-      .center()
-      .query<{
-        desk_id: string;
-        n: string;
-      }>('SELECT desk_id, count(*) AS n FROM reservations.reservations GROUP BY desk_id');
+    const [who] = await center.center().query<{
+      desk_id: string;
+      n: string;
+    }>('SELECT desk_id, count(*) AS n FROM reservations.reservations GROUP BY desk_id');
     expect(who).toEqual({ desk_id: 'desk-b', n: '40' });
   });
 
