@@ -2,43 +2,52 @@
 import type { ErrorParams, IpcError } from '../../shared/ipc';
 
 export type { ErrorParams };
+export { zodRefusal, type ZodRefusal } from './zod';
 
 export interface UserErrorOptions {
   /** The input field at fault, when one is (the contract's name for it: `amount`, `id`, `approverPassword`…). */
   field?: string | undefined;
   /**
-   * The numbers and names the message is made of (`{ leftCents: 5000, currency: 'usd' }`), so that a screen can say
-   * it again in the desk's language from the code alone. Only values main wrote itself: never input as typed, a
-   * card number, a secret or a token.
+   * The numbers and names the refusal is made of (`{ leftCents: 5000, currency: 'usd' }`), so that a screen can say
+   * it in the desk's language from the code alone. Only values main wrote itself: never input as typed, a card number,
+   * a secret or a token.
    */
   params?: ErrorParams | undefined;
 }
 
+/** The line a log keeps of a refusal: its code, the field and the params (`refund_limit [amount] {"limitCents":5000}`). */
+export function refusalLine(code: string, options: UserErrorOptions = {}): string {
+  const params = options.params === undefined || Object.keys(options.params).length === 0 ? undefined : options.params;
+  return `${code}${options.field === undefined ? '' : ` [${options.field}]`}${params === undefined ? '' : ` ${JSON.stringify(params)}`}`;
+}
+
 /**
- * A refusal or failure written for the person at the desk. `code` is a stable name (snake_case, never renamed: the
- * renderer's catalogues and the audit trail key on it), `message` says in words what happened and what to do (in
- * English: the renderer may say it again in the desk's language from `code` and `params`). Each capability has its
- * own subclass with its own codes; anything else that reaches the door is `internal`, with nothing of it sent.
+ * A refusal or failure for the person at the desk. `code` is a stable name (snake_case, never renamed: the renderer's
+ * catalogues and the audit trail key on it) and `params` the values its sentence is made of: the renderer words it in
+ * the desk's language (renderer/src/i18n/errors.*.ts), and main writes no sentence for it — its `message` is the
+ * refusal's line for logs (code, field, params). A capability whose errors IT also reads outside the app (a CLI, the
+ * start-up dialog) may still give a sentence for them; it never crosses the door. Each capability has its own
+ * subclass with its own codes; anything else that reaches the door is `internal`, with nothing of it sent.
  */
 export abstract class UserError<Code extends string = string> extends Error {
+  readonly code: Code;
   readonly field: string | undefined;
   readonly params: ErrorParams | undefined;
 
-  protected constructor(
-    readonly code: Code,
-    message: string,
-    options: UserErrorOptions = {},
-  ) {
-    super(message);
-    this.field = options.field;
-    this.params = options.params;
+  protected constructor(code: Code, options?: UserErrorOptions);
+  protected constructor(code: Code, message: string, options?: UserErrorOptions);
+  protected constructor(code: Code, messageOrOptions: string | UserErrorOptions = {}, options: UserErrorOptions = {}) {
+    const own = typeof messageOrOptions === 'string' ? options : messageOrOptions;
+    super(typeof messageOrOptions === 'string' ? messageOrOptions : refusalLine(code, own));
+    this.code = code;
+    this.field = own.field;
+    this.params = own.params;
   }
 
-  /** What crosses the door: code, message, and the field and params when there are any. Never a stack or a cause. */
+  /** What crosses the door: the code, and the field and params when there are any. Never a sentence, a stack or a cause. */
   toIpcError(): IpcError {
     return {
       code: this.code,
-      message: this.message,
       ...(this.field === undefined ? {} : { field: this.field }),
       ...(this.params === undefined || Object.keys(this.params).length === 0 ? {} : { params: { ...this.params } }),
     };

@@ -11,8 +11,7 @@ import {
   type ParsedInput,
   type Result,
 } from '../../shared/ipc';
-import { containsCardData, textIssueCode } from '../../shared/text';
-import { isUserError } from '../errors';
+import { isUserError, zodRefusal } from '../errors';
 
 export interface CallContext {
   /** The signed-in operator (main's own knowledge: the renderer never says who it is). */
@@ -98,10 +97,6 @@ function listed(error: IpcError): IpcError {
   return { ...error, code: UNLISTED_ERROR_CODE, params: { ...error.params, serviceCode: error.code } };
 }
 
-const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected)/;
-/** The longest key named in a refusal: the contract's own names are short. */
-const MAX_FIELD_NAME = 64;
-
 const isChannel = (name: string): name is Channel => Object.hasOwn(CHANNELS, name);
 
 export type Dispatch = (channel: string, sender: SenderInfo, input: unknown) => Promise<Result<unknown>>;
@@ -150,20 +145,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
 
     const parsed = (spec.input as z.ZodType).safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const segments = issue?.path.map(String) ?? [];
-      // An unknown key is reported on its parent; name the key itself — when it could be a field's name at all: the
-      // caller made it up, and it crosses back in the answer and into the audit trail.
-      const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-      if (unknownKey !== undefined && unknownKey.length <= MAX_FIELD_NAME && !containsCardData(unknownKey))
-        segments.push(unknownKey);
-      const joined = segments.join('.');
-      const path = joined.length <= MAX_FIELD_NAME * 2 ? joined : '';
-      // The contract's own messages are written for people; zod's defaults are not, so they become a plain sentence.
-      const message =
-        issue === undefined || ZOD_DEFAULT.test(issue.message) ? 'The request is not valid.' : issue.message;
       // Card data or hidden characters in free text keep their own code, so that the renderer can word them.
-      return finish('input', refuse(textIssueCode(issue) ?? 'invalid_input', message, path === '' ? undefined : path));
+      return finish('input', { ok: false, error: zodRefusal(parsed.error, 'invalid_input') });
     }
 
     if (spec.access !== 'public') {

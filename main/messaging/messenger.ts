@@ -24,6 +24,7 @@ import {
   type SendLinkRequestInput,
 } from '../../shared/messaging';
 import { embeddedStorage, type Storage } from '../storage';
+import { zodRefusal } from '../errors';
 import { MessagingAudit } from './audit';
 import { MessagingConfigSchema, type MessagingConfig, type MessagingSecrets } from './config';
 import { DeliveryError, MessagingError, networkFailure } from './errors';
@@ -159,6 +160,15 @@ const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTim
 const newMessageId = (): string => `msg_${randomBytes(16).toString('hex')}`;
 const channelName = (channel: MessageChannel): string =>
   channel === 'email' ? 'e-mail' : channel === 'sms' ? 'SMS' : 'WhatsApp';
+
+/** A request that fails its schema: invalid_request naming the field (never the value). */
+const refusalOf = (error: z.ZodError): { field?: string } => {
+  const { field } = zodRefusal(error, 'invalid_request');
+  return field === undefined ? {} : { field };
+};
+
+/** Messaging is closing (the app quits, or the settings changed): nothing more is sent. */
+const shuttingDown = (): MessagingError => new MessagingError('invalid_request', { params: { closing: true } });
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -588,18 +598,16 @@ export function createMessenger(options: MessengerOptions): Messenger {
   async function send(input: SendLinkRequestInput, context: SendContext): Promise<SendLinkOutcome> {
     const parsed = SendLinkRequest.safeParse(input);
     const destinationOnly = !parsed.success && parsed.error.issues.every((issue) => issue.path[0] === 'destination');
-    if (!parsed.success && !destinationOnly) throw new MessagingError('invalid_request', firstIssue(parsed.error));
+    if (!parsed.success && !destinationOnly) throw new MessagingError('invalid_request', refusalOf(parsed.error));
     const operatorId = typeof context.operatorId === 'string' ? context.operatorId.trim() : '';
-    if (operatorId === '') throw new MessagingError('invalid_request', 'The operator who sends the link is missing.');
+    if (operatorId === '') throw new MessagingError('invalid_request', { field: 'operatorId' });
     const hotelName = oneLine(typeof context.hotelName === 'string' ? context.hotelName : '');
-    if (hotelName === '' || hotelName.length > 100)
-      throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
-    if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
+    if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', { field: 'hotelName' });
+    if (closed) throw shuttingDown();
 
     // The request's shape is valid here (only its destination may not be).
     const request: SendLinkRequestInput = parsed.success ? parsed.data : input;
-    if (context.payment.id !== request.paymentId)
-      throw new MessagingError('invalid_request', 'The payment given does not match the request.');
+    if (context.payment.id !== request.paymentId) throw new MessagingError('invalid_request', { field: 'paymentId' });
     const channel = request.channel;
     const attempt: Attempt = {
       messageId: newMessageId(),
@@ -673,7 +681,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
       const other = [...inFlight].find(([k]) => k.startsWith(`${request.paymentId}|`))?.[1];
       if (!other) break;
       await other.catch(() => undefined);
-      if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
+      if (closed) throw shuttingDown();
     }
 
     // Registered before anything is awaited: a second press of the same message joins this one.
@@ -723,21 +731,16 @@ export function createMessenger(options: MessengerOptions): Messenger {
 
   async function sendReceipt(input: unknown, context: ReceiptContext): Promise<DeliveryResult> {
     const parsed = SendReceiptRequest.safeParse(input);
-    if (!parsed.success) throw new MessagingError('invalid_request', firstIssue(parsed.error));
+    if (!parsed.success) throw new MessagingError('invalid_request', refusalOf(parsed.error));
     const request = parsed.data;
     const language = request.language ?? context.guestLanguage;
     const operatorId = context.operatorId.trim();
-    if (operatorId === '')
-      throw new MessagingError('invalid_request', 'The operator who sends the receipt is missing.');
+    if (operatorId === '') throw new MessagingError('invalid_request', { field: 'operatorId' });
     const hotelName = oneLine(context.hotelName);
-    if (hotelName === '' || hotelName.length > 100)
-      throw new MessagingError('invalid_request', 'The hotel name must have 1 to 100 characters.');
-    if (closed) throw new MessagingError('invalid_request', 'Messaging is shutting down.');
-    if (context.payment.id !== request.paymentId)
-      throw new MessagingError('invalid_request', 'The payment given does not match the request.');
-    if (context.payment.status !== 'succeeded') {
-      throw new MessagingError('receipt_not_available', 'Only a payment that went through has a receipt.');
-    }
+    if (hotelName === '' || hotelName.length > 100) throw new MessagingError('invalid_request', { field: 'hotelName' });
+    if (closed) throw shuttingDown();
+    if (context.payment.id !== request.paymentId) throw new MessagingError('invalid_request', { field: 'paymentId' });
+    if (context.payment.status !== 'succeeded') throw new MessagingError('receipt_not_available');
     const attempt: Attempt = {
       messageId: newMessageId(),
       paymentId: request.paymentId,
@@ -782,8 +785,8 @@ export function createMessenger(options: MessengerOptions): Messenger {
     return deliver(attempt, message, now() + RECEIPT_VALIDITY_S * 1000);
   }
 
-  function requireTraining(action: string): void {
-    if (!training) throw new MessagingError('training_only', `${action} is available only in training mode.`);
+  function requireTraining(): void {
+    if (!training) throw new MessagingError('training_only');
   }
 
   return {
@@ -805,23 +808,17 @@ export function createMessenger(options: MessengerOptions): Messenger {
     },
     history: (paymentId) => audit.forPayment(paymentId),
     outbox() {
-      requireTraining('The training outbox');
+      requireTraining();
       return outbox.list();
     },
     async playCardholder(messageId, answer) {
-      requireTraining('Playing the cardholder');
-      if (!MessageId.safeParse(messageId).success)
-        throw new MessagingError('invalid_request', 'This is not a message id.');
+      requireTraining();
+      if (!MessageId.safeParse(messageId).success) throw new MessagingError('invalid_request', { field: 'messageId' });
       const parsedAnswer = CardholderAnswer.safeParse(answer);
-      if (!parsedAnswer.success) throw new MessagingError('invalid_request', 'Choose approve or decline.');
+      if (!parsedAnswer.success) throw new MessagingError('invalid_request', { field: 'answer' });
       const message = outbox.get(messageId);
-      if (!message)
-        throw new MessagingError(
-          'unknown_message',
-          'This message is not in the training outbox (it is cleared when the app restarts).',
-        );
-      if (message.link === '')
-        throw new MessagingError('invalid_request', 'This message is a receipt: it has no link to answer.');
+      if (!message) throw new MessagingError('unknown_message');
+      if (message.link === '') throw new MessagingError('invalid_request', { field: 'messageId' });
       if (message.cardholder === 'approved' || message.cardholder === 'declined') {
         const view = outbox.view(messageId);
         if (view) return { message: view, note: `The cardholder already ${message.cardholder} this payment.` };
@@ -837,7 +834,7 @@ export function createMessenger(options: MessengerOptions): Messenger {
         'messaging: training cardholder answered',
       );
       const view = outbox.view(messageId);
-      if (!view) throw new MessagingError('unknown_message', 'This message is no longer in the training outbox.');
+      if (!view) throw new MessagingError('unknown_message');
       return { message: view, note: answered.note };
     },
     async close() {

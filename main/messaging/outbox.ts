@@ -111,7 +111,7 @@ export async function answerChallenge(
 ): Promise<ChallengeAnswer> {
   const url = new URL(link);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
-    throw new MessagingError('training_only', "Only the training simulator's links can be answered by the app.");
+    throw new MessagingError('training_only');
   }
   const closed = (status: number): ChallengeAnswer | undefined => {
     if (status === 404) return { state: 'link_unknown', note: 'The simulator does not know this link.' };
@@ -129,17 +129,14 @@ export async function answerChallenge(
       await response.text();
       return response.status;
     } catch {
-      throw new MessagingError(
-        'simulator_unreachable',
-        'The training simulator did not answer; restart the app if this goes on.',
-      );
+      throw new MessagingError('simulator_unreachable');
     }
   };
 
   const page = await request({ method: 'GET', headers: { Accept: 'text/html' } });
   const closedPage = closed(page);
   if (closedPage) return closedPage;
-  if (page !== 200) throw new MessagingError('invalid_request', `The challenge page answered HTTP ${page}.`);
+  if (page !== 200) throw new MessagingError('invalid_request', { params: { status: page } });
 
   const submitted = await request({
     method: 'POST',
@@ -149,7 +146,7 @@ export async function answerChallenge(
   const closedSubmit = closed(submitted);
   if (closedSubmit) return closedSubmit;
   if (submitted !== 200 && submitted !== 303) {
-    throw new MessagingError('invalid_request', `The challenge page refused the answer (HTTP ${submitted}).`);
+    throw new MessagingError('invalid_request', { params: { status: submitted } });
   }
   return answer === 'approve'
     ? { state: 'approved', note: 'The cardholder approved: the payment goes on to processing.' }

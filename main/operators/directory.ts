@@ -7,6 +7,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
+import { zodRefusal } from '../errors';
 import { OperatorError } from './errors';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
 import { OPERATORS_STORE, databaseNowMs, type OperatorsDB, type OperatorsTable } from './store';
@@ -91,13 +92,11 @@ const toView = (row: OperatorRecord): OperatorView => ({
 /** Ids are compared case-insensitively and stored in lower case. */
 const normalizeId = (id: string): string => id.trim().toLowerCase();
 
-/** Parses with a shared schema; a failure becomes an OperatorError naming the field, with the schema's own sentence (never the value). */
+/** Parses with a shared schema; a failure becomes an OperatorError naming the field (never the value). */
 function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new OperatorError('invalid_input', result.error.issues[0]?.message ?? 'The value is not valid.', undefined, {
-    field,
-  });
+  throw new OperatorError('invalid_input', { field: zodRefusal(result.error, 'invalid_input', [field]).field });
 }
 
 const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
@@ -386,12 +385,12 @@ export class OperatorDirectory {
     const displayName = valid(DisplayName, input.displayName, 'displayName');
     const role = valid(Role, input.role, 'role');
     const password = valid(Password, input.password, 'password');
-    if (await this.record(this.db, id)) throw alreadyExists(id);
+    if (await this.record(this.db, id)) throw alreadyExists();
     const hash = await hashPassword(password, this.cost);
     try {
       const view = await this.store.transaction(async (trx) => {
         const actor = await this.requireAdmin(trx, actorId);
-        if (await this.record(trx, id)) throw alreadyExists(id);
+        if (await this.record(trx, id)) throw alreadyExists();
         await this.insert(trx, { id, displayName, role, hash, createdBy: actor.id });
         return this.viewOrThrow(trx, id);
       });
@@ -400,7 +399,7 @@ export class OperatorDirectory {
       return view;
     } catch (error) {
       // Another desk created the same id meanwhile.
-      if (isUniqueViolation(error)) throw alreadyExists(id);
+      if (isUniqueViolation(error)) throw alreadyExists();
       throw error;
     }
   }
@@ -411,7 +410,7 @@ export class OperatorDirectory {
       const newRole = valid(Role, role, 'role');
       const target = await this.target(trx, id);
       if (target.role === newRole) return toView(target);
-      if (newRole !== 'admin') await this.keepAnAdmin(trx, target, 'change the role of');
+      if (newRole !== 'admin') await this.keepAnAdmin(trx, target);
       await trx
         .updateTable('operators')
         .set({ role: newRole, updated_at: this.clock() })
@@ -424,13 +423,10 @@ export class OperatorDirectory {
   setDisabled(actorId: string, id: string, disabled: boolean): Promise<OperatorView> {
     return this.store.transaction(async (trx) => {
       await this.requireAdmin(trx, actorId);
-      if (typeof disabled !== 'boolean')
-        throw new OperatorError('invalid_input', 'Say whether the account is disabled (true or false).', undefined, {
-          field: 'disabled',
-        });
+      if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', { field: 'disabled' });
       const target = await this.target(trx, id);
       if ((target.disabled === 1) === disabled) return toView(target);
-      if (disabled) await this.keepAnAdmin(trx, target, 'disable');
+      if (disabled) await this.keepAnAdmin(trx, target);
       await trx
         .updateTable('operators')
         .set({ disabled: disabled ? 1 : 0, updated_at: this.clock() })
@@ -567,20 +563,19 @@ export class OperatorDirectory {
   private async requireAdmin(db: Db, actorId: string): Promise<OperatorRecord> {
     const actor = await this.record(db, normalizeId(actorId));
     if (!actor || actor.disabled === 1 || actor.role !== 'admin') {
-      throw new OperatorError('forbidden', 'Only an enabled admin can manage operator accounts.');
+      throw new OperatorError('forbidden');
     }
     return actor;
   }
 
   private async target(db: Db, id: string): Promise<OperatorRecord> {
     const row = await this.record(db, normalizeId(id));
-    if (!row)
-      throw new OperatorError('not_found', `There is no operator with the id "${normalizeId(id).slice(0, 32)}".`);
+    if (!row) throw new OperatorError('not_found');
     return row;
   }
 
   /** Refuses a change that would take the last enabled admin away (serializable: two desks cannot each take one). */
-  private async keepAnAdmin(db: Db, target: OperatorRecord, action: string): Promise<void> {
+  private async keepAnAdmin(db: Db, target: OperatorRecord): Promise<void> {
     if (target.role !== 'admin' || target.disabled === 1) return;
     const admins = await db
       .selectFrom('operators')
@@ -589,10 +584,7 @@ export class OperatorDirectory {
       .where('disabled', '=', 0)
       .execute();
     if (admins.length <= 1) {
-      throw new OperatorError(
-        'last_admin',
-        `You cannot ${action} the last enabled admin: make another operator an admin first, so someone can still manage accounts.`,
-      );
+      throw new OperatorError('last_admin');
     }
   }
 
@@ -655,11 +647,6 @@ function countUnknown(
   return lockedUntil !== undefined;
 }
 
-const setupDone = (): OperatorError =>
-  new OperatorError('setup_done', 'The first admin already exists: ask an admin to create your account.');
+const setupDone = (): OperatorError => new OperatorError('setup_done');
 
-const alreadyExists = (id: string): OperatorError =>
-  new OperatorError(
-    'already_exists',
-    `An operator with the id "${id}" already exists (ids ignore upper and lower case).`,
-  );
+const alreadyExists = (): OperatorError => new OperatorError('already_exists');

@@ -1,4 +1,4 @@
-/** The operators capability's one error type: a code to branch on and a sentence a person understands, never a password or hash. */
+/** The operators capability's one error type: a code and its params (the renderer words them), never a password or hash. */
 import { UserError, type UserErrorOptions } from '../errors';
 
 export type OperatorErrorCode =
@@ -7,7 +7,7 @@ export type OperatorErrorCode =
   /** createOperator: the id (compared case-insensitively) is taken. */
   | 'already_exists'
   | 'not_found'
-  /** The acting operator may not do this (not an enabled admin, or lacks the role). */
+  /** The acting operator may not do this (not an enabled admin, or lacks the role; params: role, the operator's own). */
   | 'forbidden'
   /** The change would leave no enabled admin. */
   | 'last_admin'
@@ -21,7 +21,7 @@ export type OperatorErrorCode =
   | 'session_locked'
   /** Someone else is signed in (or locked) on this desk: sign out first (or, locked, hand the desk over). */
   | 'session_active'
-  /** A hand-over was asked while the session is open: that operator signs out instead. */
+  /** A hand-over was asked while the session is open: that operator signs out instead (params: signedIn). */
   | 'not_locked'
   /** Sign-in refused: the operator's session is open at another desk of the center (params: deskId, sinceAt). */
   | 'session_elsewhere'
@@ -31,13 +31,11 @@ export type OperatorErrorCode =
 export class OperatorError extends UserError<OperatorErrorCode> {
   override readonly name = 'OperatorError';
 
-  constructor(
-    code: OperatorErrorCode,
-    message: string,
-    /** For `locked`: how long until sign-in is allowed again (ms, by the database's clock). */
-    readonly lockedForMs?: number,
-    options?: UserErrorOptions,
-  ) {
-    super(code, message, options);
+  /** For `locked`: how long until sign-in is allowed again (ms, by the database's clock). */
+  readonly lockedForMs: number | undefined;
+
+  constructor(code: OperatorErrorCode, options: UserErrorOptions & { lockedForMs?: number } = {}) {
+    super(code, options);
+    this.lockedForMs = options.lockedForMs;
   }
 }

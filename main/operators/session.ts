@@ -100,18 +100,13 @@ const normalizeId = (id: string): string => id.trim().toLowerCase();
 export function signInError(result: Extract<SignInResult, { ok: false }>): OperatorError {
   switch (result.reason) {
     case 'invalid_credentials':
-      return new OperatorError('invalid_credentials', 'The operator id or the password is not right.');
+      return new OperatorError('invalid_credentials');
     case 'disabled':
-      return new OperatorError('disabled', 'This account is disabled. Ask an admin to enable it.');
+      return new OperatorError('disabled');
     case 'locked': {
       // From how long the database says the lock lasts: the desk's own clock may be off.
       const minutes = Math.max(1, Math.ceil(result.lockedForMs / 60_000));
-      return new OperatorError(
-        'locked',
-        `This account is locked after too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an admin to reset the password.`,
-        result.lockedForMs,
-        { params: { minutes } },
-      );
+      return new OperatorError('locked', { lockedForMs: result.lockedForMs, params: { minutes } });
     }
   }
 }
@@ -149,25 +144,17 @@ export class SessionGuard {
     const existing = this.session;
     if (existing) {
       if (normalizeId(id) !== existing.operator.id) {
-        throw new OperatorError(
-          'session_active',
-          existing.locked
-            ? `The desk is locked for ${existing.operator.displayName}. To use it yourself, choose "Sign in as someone else" (their session ends; the card details were already erased).`
-            : `${existing.operator.displayName} is signed in on this desk. Sign out first.`,
-          undefined,
-          // Who holds the desk, for the renderer to say it again in the desk's language.
-          {
-            params: existing.locked
-              ? { lockedFor: existing.operator.displayName }
-              : { signedIn: existing.operator.displayName },
-          },
-        );
+        // Who holds the desk: locked, the renderer offers "Sign in as someone else"; open, that operator signs out.
+        throw new OperatorError('session_active', {
+          params: existing.locked
+            ? { lockedFor: existing.operator.displayName }
+            : { signedIn: existing.operator.displayName },
+        });
       }
       return this.unlock(password);
     }
     const result = await this.directory.signIn(id, password, this.timers.now());
-    if (this.session)
-      throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
+    if (this.session) throw new OperatorError('session_active');
     if (!result.ok) throw signInError(result);
     // Only someone who knows the password learns where the operator's session is.
     const opened = await this.directory.openSession(result.operator.id, this.timers.now(), {
@@ -176,7 +163,7 @@ export class SessionGuard {
     if (!opened.ok) throw sessionElsewhere(opened.heldBy);
     if (this.session) {
       await this.directory.closeSession(opened.sessionId);
-      throw new OperatorError('session_active', 'Someone else signed in on this desk meanwhile. Sign out first.');
+      throw new OperatorError('session_active');
     }
     const now = this.timers.now();
     this.endedElsewhere = undefined;
@@ -197,11 +184,7 @@ export class SessionGuard {
     const session = this.session;
     if (!session) throw notSignedIn();
     const result = await this.directory.signIn(session.operator.id, password, this.timers.now());
-    if (this.session !== session)
-      throw new OperatorError(
-        'not_signed_in',
-        'The session ended while the password was being checked. Sign in again.',
-      );
+    if (this.session !== session) throw new OperatorError('not_signed_in');
     if (!result.ok) {
       if (result.reason === 'disabled') await this.end('disabled');
       throw signInError(result);
@@ -213,11 +196,7 @@ export class SessionGuard {
       if (this.session === session) await this.end('ended_elsewhere', endedBy);
       throw sessionEnded(endedBy);
     }
-    if (this.session !== session)
-      throw new OperatorError(
-        'not_signed_in',
-        'The session ended while the password was being checked. Sign in again.',
-      );
+    if (this.session !== session) throw new OperatorError('not_signed_in');
     session.operator = result.operator;
     session.locked = false;
     session.lastActivity = this.timers.now();
@@ -265,10 +244,7 @@ export class SessionGuard {
     const session = this.session;
     if (!session) return undefined;
     if (!session.locked) {
-      throw new OperatorError(
-        'not_locked',
-        `${session.operator.displayName} is signed in and the desk is not locked: Sign out from the workspace instead.`,
-      );
+      throw new OperatorError('not_locked', { params: { signedIn: session.operator.displayName } });
     }
     await this.signOut();
     return session.operator;
@@ -321,15 +297,11 @@ export class SessionGuard {
   async requireRole(roles: readonly Role[]): Promise<OperatorView> {
     const operator = await this.current();
     if (!operator) {
-      if (this.session?.locked)
-        throw new OperatorError('session_locked', 'The session is locked. Enter your password to continue.');
+      if (this.session?.locked) throw new OperatorError('session_locked');
       throw this.endedElsewhereError() ?? notSignedIn();
     }
     if (!roles.includes(operator.role)) {
-      throw new OperatorError(
-        'forbidden',
-        `This needs the role ${roles.join(' or ') || '(none)'}; you are signed in as ${operator.role}.`,
-      );
+      throw new OperatorError('forbidden', { params: { role: operator.role } });
     }
     return operator;
   }
@@ -389,29 +361,19 @@ export class SessionGuard {
   }
 }
 
-const notSignedIn = (): OperatorError =>
-  new OperatorError('not_signed_in', 'Nobody is signed in on this desk. Sign in first.');
+const notSignedIn = (): OperatorError => new OperatorError('not_signed_in');
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Sign-in refused: the operator's session is open at another desk (which, and since when, for the renderer to say). */
 function sessionElsewhere(heldBy: SessionHolder): OperatorError {
-  return new OperatorError(
-    'session_elsewhere',
-    `You are signed in at another desk (${heldBy.deskId}) since ${iso(heldBy.since)}. Sign out there, or end that session and sign in here.`,
-    undefined,
-    { params: { deskId: heldBy.deskId, sinceAt: iso(heldBy.since) } },
-  );
+  return new OperatorError('session_elsewhere', { params: { deskId: heldBy.deskId, sinceAt: iso(heldBy.since) } });
 }
 
 /** This desk's session was ended by its operator signing in at another desk. */
 function sessionEnded(endedBy: SessionHolder | undefined): OperatorError {
   return new OperatorError(
     'session_ended_elsewhere',
-    endedBy === undefined
-      ? 'Your session on this desk was ended from another desk. Sign in again to continue here.'
-      : `Your session on this desk was ended when you signed in at another desk (${endedBy.deskId}). Sign in again to continue here.`,
-    undefined,
-    endedBy === undefined ? undefined : { params: { deskId: endedBy.deskId, sinceAt: iso(endedBy.since) } },
+    endedBy === undefined ? {} : { params: { deskId: endedBy.deskId, sinceAt: iso(endedBy.since) } },
   );
 }

@@ -182,10 +182,7 @@ export class RefundDesk {
         !sameAmount ||
         existing.reason !== input.reason
       ) {
-        throw new RefundError(
-          'request_changed',
-          'This refund request was already made with other details. Start a new one.',
-        );
+        throw new RefundError('request_changed');
       }
       return requestView(existing);
     }
@@ -219,8 +216,7 @@ export class RefundDesk {
     trace?: RequestTrace,
   ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
     const request = await this.requireRequest(input.requestId);
-    if (request.requestedBy !== caller.id)
-      throw new RefundError('request_not_found', 'This refund request was made on another desk.');
+    if (request.requestedBy !== caller.id) throw new RefundError('request_not_found');
     const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
     if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
     const { approver } = checked;
@@ -479,16 +475,10 @@ export class RefundDesk {
 
   private checkApprover(request: StoredRequest, approver: OperatorView): void {
     if (!APPROVERS.includes(approver.role)) {
-      throw new RefundError(
-        'approver_not_allowed',
-        `${approver.displayName} cannot approve refunds: a supervisor or admin must.`,
-      );
+      throw new RefundError('approver_not_allowed');
     }
     if (approver.id === request.requestedBy) {
-      throw new RefundError(
-        'same_person',
-        'A refund request must be approved by someone other than the person who asked for it.',
-      );
+      throw new RefundError('same_person');
     }
   }
 
@@ -648,7 +638,7 @@ export class RefundDesk {
 
   private async requireRequest(id: string): Promise<StoredRequest> {
     const request = await this.deps.requests.get(id);
-    if (!request) throw new RefundError('request_not_found', 'This refund request does not exist.');
+    if (!request) throw new RefundError('request_not_found');
     return request;
   }
 }
@@ -659,18 +649,11 @@ export class RefundDesk {
  */
 function overridePaused(pausedForMs: number): RefundError {
   const minutes = Math.max(1, Math.ceil(pausedForMs / 60_000));
-  return new RefundError(
-    'override_paused',
-    `Manager override with this supervisor's password is paused for ${minutes} minute${minutes === 1 ? '' : 's'} after ${OVERRIDE_MAX_FAILURES} wrong passwords in a row, at any desk. ` +
-      'Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
-    { params: { minutes, failures: OVERRIDE_MAX_FAILURES } },
-  );
+  return new RefundError('override_paused', { params: { minutes, failures: OVERRIDE_MAX_FAILURES } });
 }
 
 /** Decided already (at this desk or another): who decided it and when, for the renderer to say. */
 function closed(request: StoredRequest): RefundError {
-  const who = request.decidedBy === undefined ? '' : ` by ${request.decidedBy}`;
-  const when = request.decidedAt === undefined ? '' : ` at ${request.decidedAt}`;
   const decided = request.status === 'failed' ? 'approved' : request.status;
   const params: Record<string, string> | undefined =
     request.decidedBy === undefined || request.decidedAt === undefined || request.status === 'pending'
@@ -678,9 +661,5 @@ function closed(request: StoredRequest): RefundError {
       : decided === 'approved'
         ? { approvedBy: request.decidedBy, approvedAt: request.decidedAt }
         : { rejectedBy: request.decidedBy, rejectedAt: request.decidedAt };
-  return new RefundError(
-    'request_closed',
-    `This refund request was already ${request.status}${who}${when}.`,
-    params === undefined ? undefined : { params },
-  );
+  return new RefundError('request_closed', params === undefined ? {} : { params });
 }

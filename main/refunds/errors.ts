@@ -1,4 +1,4 @@
-/** Refund refusals written for people: the code for the screens, the message for the supervisor or agent. */
+/** Refund refusals: a code and its params, which the renderer words in the desk's language. */
 import { UserError, type UserErrorOptions } from '../errors';
 
 export type RefundErrorCode =
@@ -19,9 +19,26 @@ export type RefundErrorCode =
   | 'override_paused'
   | 'same_person';
 
+/**
+ * The refusals a refund can meet once it is being sent (the caps, what is left to refund): a request that fails so
+ * keeps the error's message as its `failure`, which the queues show as it is; so they still have a sentence.
+ */
+type Recorded = Extract<
+  RefundErrorCode,
+  | 'refund_limit'
+  | 'refund_daily_limit'
+  | 'refund_exceeds_remaining'
+  | 'payment_not_refundable'
+  | 'refund_amount_unknown'
+  | 'refund_amount_changed'
+>;
+
 export class RefundError extends UserError<RefundErrorCode> {
   override readonly name = 'RefundError';
-  constructor(code: RefundErrorCode, message: string, options?: UserErrorOptions) {
-    super(code, message, options);
+  constructor(code: RefundErrorCode, options?: UserErrorOptions);
+  constructor(code: Recorded, message: string, options?: UserErrorOptions);
+  constructor(code: RefundErrorCode, messageOrOptions: string | UserErrorOptions = {}, options: UserErrorOptions = {}) {
+    if (typeof messageOrOptions === 'string') super(code, messageOrOptions, options);
+    else super(code, messageOrOptions);
   }
 }

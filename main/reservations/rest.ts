@@ -194,39 +194,19 @@ export class RestReservationSource implements ReservationSource {
     await response.body?.cancel().catch(() => undefined);
     if (status === 404 && notFoundIsEmpty) return NOT_FOUND;
     if (status === 401 || status === 403) {
-      throw new ReservationError(
-        'unauthorized',
-        `The reservation system refused the app's access (HTTP ${status}). Tell IT: the access key for the reservation system may be wrong or expired.`,
-        status,
-      );
+      throw new ReservationError('unauthorized', { status });
     }
     if (status === 429) {
-      throw new ReservationError(
-        'unavailable',
-        'The reservation system is busy right now (HTTP 429). Try again in a moment.',
-        status,
-      );
+      throw new ReservationError('unavailable', { status });
     }
     if (status >= 500) {
-      throw new ReservationError(
-        'unavailable',
-        `The reservation system has a problem right now (HTTP ${status}). Try again in a moment; if it keeps happening, tell IT.`,
-        status,
-      );
+      throw new ReservationError('unavailable', { status });
     }
     if (status >= 300 && status < 400) throw badResponse(`it answered with a redirect (HTTP ${status})`, status);
     if (status === 404) {
-      throw new ReservationError(
-        'rejected',
-        'The reservation system does not know the search address (HTTP 404). Tell IT to check the reservation system settings.',
-        status,
-      );
+      throw new ReservationError('rejected', { status });
     }
-    throw new ReservationError(
-      'rejected',
-      `The reservation system refused the request (HTTP ${status}). Check what you typed; if it keeps happening, tell IT.`,
-      status,
-    );
+    throw new ReservationError('rejected', { status });
   }
 
   private async secretValue(): Promise<string> {
@@ -257,15 +237,9 @@ export class RestReservationSource implements ReservationSource {
     if (this.closing.signal.aborted) return closedError();
     if (timeout.aborted) {
       const seconds = Math.round(this.config.timeoutMs / 1000);
-      return new ReservationError(
-        'timeout',
-        `The reservation system did not answer within ${seconds} ${seconds === 1 ? 'second' : 'seconds'}. Try again in a moment; if it keeps happening, tell IT.`,
-      );
+      return new ReservationError('timeout', { params: { seconds } });
     }
-    return new ReservationError(
-      'unreachable',
-      'The reservation system cannot be reached. Check the network connection and try again; if it keeps happening, tell IT.',
-    );
+    return new ReservationError('unreachable');
   }
 
   /** The body as text, at most MAX_RESPONSE_BYTES, within the same timeout as the request. */

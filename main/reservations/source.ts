@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { ReservationId } from '../../shared/payments';
 import { ReservationQuery, type ReservationView } from '../../shared/reservations';
+import { zodRefusal } from '../errors';
 import { ReservationError } from './errors';
 
 export interface ReservationSource {
@@ -18,17 +19,15 @@ export interface ReservationSource {
 export function checkQuery(query: unknown): ReservationQuery {
   const result = ReservationQuery.safeParse(query);
   if (result.success) return result.data;
-  throw new ReservationError('invalid_query', result.error.issues[0]?.message ?? 'Type what to search for.');
+  throw new ReservationError('invalid_query', { field: zodRefusal(result.error, 'invalid_query').field });
 }
 
 export function checkConfirmationNumber(id: unknown): string {
   const result = ReservationId.safeParse(id);
   if (result.success) return result.data;
-  throw new ReservationError('invalid_query', result.error.issues[0]?.message ?? 'The reservation number is missing.');
+  throw new ReservationError('invalid_query', {
+    field: zodRefusal(result.error, 'invalid_query', ['reservationId']).field,
+  });
 }
 
-export const closedError = (): ReservationError =>
-  new ReservationError(
-    'closed',
-    'Reservations are not available right now: the app is closing or changing the reservation source. Try again.',
-  );
+export const closedError = (): ReservationError => new ReservationError('closed');

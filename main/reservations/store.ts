@@ -656,10 +656,7 @@ export class BuiltinReservationStore implements ReservationSource {
       return await fn();
     } catch (error) {
       if (error instanceof ReservationError || error instanceof StorageError) throw error;
-      throw new ReservationError(
-        'storage',
-        'The reservations file could not be read or written. Try again; if it keeps happening, tell IT.',
-      );
+      throw new ReservationError('storage');
     }
   }
 }

@@ -926,8 +926,11 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 export interface IpcError {
   /** A stable name (snake_case) to branch on and to find the sentence in the desk's language. */
   code: string;
-  /** The same in words (English), for a person. */
-  message: string;
+  /**
+   * Not sent for a refusal: the renderer words it from `code` and `params` in the desk's language. Only the door's own
+   * refusals before any capability ran may still carry one.
+   */
+  message?: string;
   /** The input field at fault, when one is. */
   field?: string;
   /** The numbers and names the message is made of (amounts in cents with their currency, minutes, a setting's name). */

@@ -258,4 +258,11 @@ export const errorsEnUS = {
     'Short reference: type its 8 characters as the receipt shows them, for example 9D21-F5A0 (the dash may be left out).',
   // Start-up: a call made before the desk is ready.
   'error.starting': 'The desk is still starting. Wait a moment; it opens by itself when it is ready.',
+
+  // Refusals as codes with params: what main's English said, now said here from the params.
+  'error.not_locked.signedIn':
+    '{signedIn} is signed in and the desk is not locked: they sign out from the workspace instead.',
+  'error.forbidden.role': 'Your role ({role}) does not allow this.',
+  'error.timeout.seconds':
+    'The reservation system did not answer within {seconds} s. Try again in a moment; if it keeps happening, tell IT.',
 } as const;

@@ -254,4 +254,11 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
     'Referencia corta: escriba sus 8 caracteres como aparecen en el comprobante, por ejemplo 9D21-F5A0 (el guion es opcional).',
   // Start-up: a call made before the desk is ready.
   'error.starting': 'El escritorio todavía se está iniciando. Espere un momento; se abre solo cuando esté listo.',
+
+  // Refusals as codes with params: what main's English said, now said here from the params.
+  'error.not_locked.signedIn':
+    '{signedIn} tiene la sesión abierta y el escritorio no está bloqueado: esa persona debe cerrar la sesión desde el área de trabajo.',
+  'error.forbidden.role': 'Su rol ({role}) no permite hacer esto.',
+  'error.timeout.seconds':
+    'El sistema de reservaciones no respondió en {seconds} s. Intente de nuevo en un momento; si sigue pasando, avise a TI.',
 };

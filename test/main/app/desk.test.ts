@@ -114,7 +114,7 @@ describe('payments:search', () => {
     expect(await search({ from: today(1) })).toEqual([]);
     expect(await stack.dispatch('payments:search', sender, { from: today(), to: today(-1) })).toMatchObject({
       ok: false,
-      error: { code: 'invalid_input', message: 'The first day must come before the last one.', field: 'to' },
+      error: { code: 'invalid_input', field: 'to' },
     });
   });
 

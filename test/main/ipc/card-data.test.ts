@@ -112,13 +112,7 @@ describe('card data in the contract’s string fields', () => {
       if (takesWords || GUARDED.includes(`${channel} ${name}`)) {
         expect(GUARDED).toContain(`${channel} ${name}`);
         for (const { probe, result } of answers) {
-          expect(result, probe.text).toMatchObject({ ok: false, error: { code: probe.code, field: name } });
-          if (!result.ok)
-            expect(result.error.message).toMatch(
-              probe.code === 'card_number_in_text'
-                ? /^This looks like a card number\. Card numbers go only in the card form\.$/
-                : /security code/,
-            );
+          expect(result, probe.text).toEqual({ ok: false, error: { code: probe.code, field: name } });
         }
       } else {
         expect(codes.has('card_number_in_text')).toBe(false);
@@ -163,7 +157,6 @@ describe('control and text-direction characters in names and ids', () => {
       ok: false,
       error: {
         code: 'hidden_characters',
-        message: 'This has invisible control or text-direction characters: type it again without them.',
         field,
       },
     });

@@ -162,12 +162,23 @@ describe('what cannot be sent', () => {
     await expect(r.messenger.send({ ...good, paymentId: 'pay_nope' }, context())).rejects.toBeInstanceOf(
       MessagingError,
     );
-    await expect(r.messenger.send({ ...good, channel: 'fax' as 'sms' }, context())).rejects.toThrow(/channel/);
-    await expect(r.messenger.send({ ...good, language: 'fr-FR' as 'es-MX' }, context())).rejects.toThrow(/language/);
-    await expect(r.messenger.send({ ...good, extra: 1 } as typeof good, context())).rejects.toThrow(/extra/);
-    await expect(r.messenger.send(good, { ...context(), operatorId: ' ' })).rejects.toThrow(/operator/);
-    await expect(r.messenger.send(good, context({}, '   '))).rejects.toThrow(/hotel name/);
-    await expect(r.messenger.send(good, context({ id: `pay_${'cd'.repeat(16)}` }))).rejects.toThrow(/does not match/);
+    const refused = (field: string) => ({ code: 'invalid_request', field });
+    await expect(r.messenger.send({ ...good, channel: 'fax' as 'sms' }, context())).rejects.toMatchObject(
+      refused('channel'),
+    );
+    await expect(r.messenger.send({ ...good, language: 'fr-FR' as 'es-MX' }, context())).rejects.toMatchObject(
+      refused('language'),
+    );
+    await expect(r.messenger.send({ ...good, extra: 1 } as typeof good, context())).rejects.toMatchObject(
+      refused('extra'),
+    );
+    await expect(r.messenger.send(good, { ...context(), operatorId: ' ' })).rejects.toMatchObject(
+      refused('operatorId'),
+    );
+    await expect(r.messenger.send(good, context({}, '   '))).rejects.toMatchObject(refused('hotelName'));
+    await expect(r.messenger.send(good, context({ id: `pay_${'cd'.repeat(16)}` }))).rejects.toMatchObject(
+      refused('paymentId'),
+    );
     expect(await r.messenger.history(PAYMENT_ID)).toEqual([]);
   });
 });

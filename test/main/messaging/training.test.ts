@@ -134,10 +134,10 @@ describe('the training outbox', () => {
     const r = makeRig({ environment: 'sandbox' });
     open.push(r);
     expect(() => r.messenger.outbox()).toThrow(MessagingError);
-    expect(() => r.messenger.outbox()).toThrow('The training outbox is available only in training mode.');
-    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow(
-      'Playing the cardholder is available only in training mode.',
-    );
+    expect(() => r.messenger.outbox()).toThrow(expect.objectContaining({ code: 'training_only' }));
+    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toMatchObject({
+      code: 'training_only',
+    });
   });
 });
 
@@ -204,13 +204,17 @@ describe('play the cardholder', () => {
   it('an unknown message, a bad id or a bad answer is refused', async () => {
     const { r } = await trainingRig();
     const { result } = await capture(r.messenger);
-    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toThrow(
-      /not in the training outbox/,
-    );
-    await expect(r.messenger.playCardholder('msg_x', 'approve')).rejects.toThrow(/not a message id/);
-    await expect(r.messenger.playCardholder(result.messageId, 'maybe' as 'approve')).rejects.toThrow(
-      /approve or decline/,
-    );
+    await expect(r.messenger.playCardholder(`msg_${'0'.repeat(32)}`, 'approve')).rejects.toMatchObject({
+      code: 'unknown_message',
+    });
+    await expect(r.messenger.playCardholder('msg_x', 'approve')).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'messageId',
+    });
+    await expect(r.messenger.playCardholder(result.messageId, 'maybe' as 'approve')).rejects.toMatchObject({
+      code: 'invalid_request',
+      field: 'answer',
+    });
     expect(r.messenger.outbox()[0]?.cardholder).toBe('waiting');
   });
 
@@ -226,9 +230,9 @@ describe('play the cardholder', () => {
       contextOf(payment, remote),
     );
     expect(result.status).toBe('sent');
-    await expect(r.messenger.playCardholder(result.messageId, 'approve')).rejects.toThrow(
-      "Only the training simulator's links can be answered by the app.",
-    );
+    await expect(r.messenger.playCardholder(result.messageId, 'approve')).rejects.toMatchObject({
+      code: 'training_only',
+    });
     expect(bank.requests).toEqual([]);
   });
 });

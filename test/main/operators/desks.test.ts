@@ -74,7 +74,6 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
       expect(await b.verifyOverride(AGENT.id, AGENT.password)).toMatchObject({ ok: false, reason: 'locked' });
       const told = await expectCode(() => atB.signIn(AGENT.id, AGENT.password), 'locked');
       expect(told.params).toEqual({ minutes: 30 });
-      expect(told.message).toMatch(/Try again in 30 minutes/);
       // A failure at desk B neither restarts the count nor moves the lock: still locked for 30 minutes at desk A.
       expect(await b.signIn(AGENT.id, 'wrong password 9')).toMatchObject({ ok: false, reason: 'locked' });
       expect((await expectCode(() => atA.signIn(AGENT.id, AGENT.password), 'locked')).params).toEqual({ minutes: 30 });
@@ -158,7 +157,6 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
       const refused = await expectCode(() => atB.signIn(AGENT.id, AGENT.password), 'session_elsewhere');
       expect(refused.params).toEqual({ deskId: DESK_A.deskId, sinceAt: expect.any(String) as unknown });
       expect(Date.parse(String(refused.params?.['sinceAt']))).toBeGreaterThanOrEqual(before - 1000);
-      expect(refused.message).toContain(DESK_A.deskId);
       // A wrong password learns nothing about where the operator is.
       await expectCode(() => atB.signIn(AGENT.id, 'wrong password 9'), 'invalid_credentials');
       // Desk A is not disturbed.

@@ -199,7 +199,7 @@ describe('unlock', () => {
     expect(await g.isLocked()).toBe(true);
     const other = await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'session_active');
     // Locked: the refusal points at the lock screen's hand-over, not at a Sign out nobody can reach.
-    expect(other.message).toMatch(/choose "Sign in as someone else"/);
+    expect(other.params).toEqual({ lockedFor: AGENT.displayName });
     expect(await g.current()).toBeUndefined();
 
     expect(await g.unlock(AGENT.password)).toMatchObject({ id: AGENT.id });
@@ -221,7 +221,7 @@ describe('unlock', () => {
     const locked = await expectCode(() => g.unlock('wrong password 9'), 'locked');
     // How long, by the database's clock (this test's faked Date moves no database).
     expect(locked.lockedForMs).toBe(30 * MIN);
-    expect(locked.message).toMatch(/30 minutes/);
+    expect(locked.params).toEqual({ minutes: 30 });
     await expectCode(() => g.unlock(AGENT.password), 'locked');
     expect(await g.isLocked()).toBe(true);
     // The way out is signing out; someone else may then use the desk.
@@ -239,7 +239,7 @@ describe('sign-in and sign-out', () => {
     const g = guard();
     const wrong = await expectCode(() => g.signIn(AGENT.id, 'wrong password 9'), 'invalid_credentials');
     const unknown = await expectCode(() => g.signIn('nobody', 'wrong password 9'), 'invalid_credentials');
-    expect(unknown.message).toBe(wrong.message);
+    expect(unknown.toIpcError()).toEqual(wrong.toIpcError());
     expect(wrong.message).not.toContain('wrong password 9');
     await directory.setDisabled(ADMIN.id, SUPERVISOR.id, true);
     await expectCode(() => g.signIn(SUPERVISOR.id, SUPERVISOR.password), 'disabled');
@@ -284,7 +284,7 @@ describe('requireRole', () => {
     const g = await signedIn();
     expect(await g.requireRole(['agent', 'supervisor'])).toMatchObject({ id: AGENT.id });
     const error = await expectCode(() => g.requireRole(['supervisor', 'admin']), 'forbidden');
-    expect(error.message).toBe('This needs the role supervisor or admin; you are signed in as agent.');
+    expect(error.params).toEqual({ role: 'agent' });
   });
 
   it('refuses while locked or signed out', async () => {

@@ -36,7 +36,7 @@ const PASSWORDS = {
 } as const;
 type Who = keyof typeof PASSWORDS;
 
-type Refusal = { code: string; message: string; field?: string; params?: Record<string, unknown> };
+type Refusal = { code: string; message?: string; field?: string; params?: Record<string, unknown> };
 
 /** One main stack over a temporary data folder, with the four operators. */
 class Desk {
@@ -596,7 +596,7 @@ describe('refund limits per role (supervisors up to 50 USD)', () => {
     await desk.signInAs('sam');
     const refusal = await desk.refused('refunds:create', refundInput(payment.id, 6000));
     expect(refusal).toMatchObject({ code: 'refund_limit', field: 'amountCents' });
-    expect(refusal.message).toContain('50.00 USD');
+    expect(refusal.params).toMatchObject({ limitCents: 5000, currency: 'usd', role: 'supervisor' });
     // All that is left (100) is above the limit too.
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({ code: 'refund_limit' });
     expect(await desk.get(payment.id)).toMatchObject({ refundableCents: 10000, refunds: [] });
@@ -684,9 +684,6 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
         role: 'supervisor',
       },
     });
-    expect(refusal.message).toBe(
-      'This refund is 440.00 USD; as supervisor you may refund up to 500.00 USD a day and have refunded 450.00 USD today, so 50.00 USD is left today. An admin must make it.',
-    );
     expect((await desk.get(payment.id)).refunds).toHaveLength(1);
 
     // Succeeded refunds count too; what is left today can still be refunded, then nothing more.
@@ -694,9 +691,10 @@ describe('the daily cap per supervisor and currency (default limits: 500 USD a r
     expect(await desk.ok<PaymentView>('refunds:create', refundInput(payment.id, 5000))).toMatchObject({
       refundableCents: 39000,
     });
-    expect((await desk.refused('refunds:create', refundInput(payment.id, 100))).message).toMatch(
-      /so nothing is left today\./,
-    );
+    expect(await desk.refused('refunds:create', refundInput(payment.id, 100))).toMatchObject({
+      code: 'refund_daily_limit',
+      params: { leftCents: 0 },
+    });
     // The whole amount left (no amount given) is checked the same way.
     expect(await desk.refused('refunds:create', refundInput(payment.id))).toMatchObject({
       code: 'refund_daily_limit',
@@ -768,10 +766,6 @@ describe('manager override: failed attempts are limited per approver, and never 
     ]);
     const paused = await desk.refused('refunds:override', { ...wrong, approverPassword: PASSWORDS.sam });
     expect(paused).toMatchObject({ code: 'override_paused', params: { minutes: 5, failures: 5 } });
-    expect(paused.message).toBe(
-      "Manager override with this supervisor's password is paused for 5 minutes after 5 wrong passwords in a row, at any desk. " +
-        'Another supervisor can sign, or the request can be approved from the Approvals queue meanwhile.',
-    );
     // Each try is in the audit trail, refused, from the agent's session (this desk has made no other approval yet; the rows
     // are not picked by request id, which the log scrubber takes for a card number in about one random UUID in 200).
     const rows = await desk.stack.audit.query({ action: 'refund.approve' }, 100);

@@ -350,16 +350,15 @@ describe.each(useStoreBackends([RESERVATIONS_STORE]))('the built-in store on $na
   });
 
   describe('what goes in', () => {
-    it.each([
-      [{ text: 'a' }, /at least 2/],
-      [{ text: 'x'.repeat(101) }, /at most 100/],
-      [{ text: 7 }, /Type a confirmation number/],
-    ])('%j is refused as invalid_query, through the promise', async (query, message) => {
-      const promise = store.search(query as { text: string });
-      expect(promise).toBeInstanceOf(Promise);
-      const error = await expectCode(() => promise, 'invalid_query');
-      expect(error.message).toMatch(message);
-    });
+    it.each([[{ text: 'a' }], [{ text: 'x'.repeat(101) }], [{ text: 7 }]])(
+      '%j is refused as invalid_query, through the promise',
+      async (query) => {
+        const promise = store.search(query as { text: string });
+        expect(promise).toBeInstanceOf(Promise);
+        const error = await expectCode(() => promise, 'invalid_query');
+        expect(error.toIpcError()).toEqual({ code: 'invalid_query', field: 'text' });
+      },
+    );
   });
 
   describe('get', () => {
@@ -456,7 +455,7 @@ describe('the reservations file', () => {
     await store.close();
     await expectCode(() => store.search({ text: 'nunez' }), 'closed');
     await expectCode(() => store.get('CUN-7F3K2A'), 'closed');
-    await expect(store.count()).rejects.toThrow(/closing/);
+    await expect(store.count()).rejects.toMatchObject({ code: 'closed' });
   });
 
   it('reports a damaged file as storage, without the driver message', async () => {
