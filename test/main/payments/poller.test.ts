@@ -490,7 +490,7 @@ describe('Poller (fake timers)', () => {
 });
 
 describe('Poller against the simulator (real timers, real HTTP)', () => {
-  const sim = useSimulator({ processingDelayMs: 120 });
+  const sim = useSimulator({ processingDelayMs: 1_000 });
 
   it('follows a new payment from processing to succeeded and stops by itself', async () => {
     const config = simulatorConfig(sim);
