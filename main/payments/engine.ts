@@ -43,6 +43,7 @@ import { isTransactionConflict, StorageError } from '../storage';
 import type { PaymentResource } from './resources';
 import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
+import { PARSE } from './wire';
 
 /** How long the service keeps an Idempotency-Key (spec §8), by its own clock. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -224,7 +225,7 @@ const RefundInput = z.strictObject({
 
 /** Parses input at the engine's door: refused before any request or journal write. */
 function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, PARSE);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = issue?.path.map(String).join('.');
@@ -591,7 +592,9 @@ export class PaymentEngine {
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId, trace);
       // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
       // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
-      const live = existing ? undefined : await this.livePayment(rest.reservationId);
+      // The reservation's payments, read once for both checks below (nothing is written between them).
+      const payments = existing ? [] : await this.journal.paymentsOf(rest.reservationId);
+      const live = payments.find(isLive);
       if (live) {
         const now = await this.fetchAndStore(live.id, trace).catch((error: unknown) => {
           if (error instanceof ServiceError) return live;
@@ -610,9 +613,7 @@ export class PaymentEngine {
       // service now says of those still waiting; one being charged after all is in progress again (checked above).
       if (!existing && !abandonedRead) {
         abandonedRead = true;
-        const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter(
-          (p) => p.abandonedAt !== undefined && !isFinalPayment(p.status),
-        );
+        const waiting = payments.filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
         if (waiting.length > 0) {
           await Promise.all(waiting.map((p) => this.fetchAndStore(p.id, trace).catch(() => undefined)));
           continue;
@@ -723,7 +724,7 @@ export class PaymentEngine {
       return { outcome: 'not_charged' };
     }
     const paymentId = checked(PaymentId, input.paymentId);
-    const body = CreatePaymentBody.parse(op.payload);
+    const body = CreatePaymentBody.parse(op.payload, PARSE);
     // A payment the journal holds is another attempt's answer: never this one's (its own would stay hidden behind it).
     if ((await this.journal.payment(paymentId)) !== undefined) {
       throw new ServiceError(
@@ -1017,9 +1018,7 @@ export class PaymentEngine {
   }
 
   /** The journal's payments for the supervisor's search, newest first, with the card's brand and last 4 and the agent. */
-  async search(
-    filter: PaymentFilter,
-  ): Promise<
+  async search(filter: PaymentFilter): Promise<
     (PaymentView & {
       brand: string | undefined;
       last4: string | undefined;
@@ -1125,9 +1124,7 @@ export class PaymentEngine {
    * known. A saved card is one the guest agreed to keep (`payments:pay` with `keepCard`) and that was never declined:
    * every other card tokenized for the reservation served its one payment and is not offered again.
    */
-  async listReservation(
-    reservationId: string,
-  ): Promise<{
+  async listReservation(reservationId: string): Promise<{
     payments: PaymentView[];
     methods: MethodView[];
     pendingPayments: PendingPaymentView[];
@@ -1398,7 +1395,7 @@ export class PaymentEngine {
       await this.sendPayment(op, trace, also);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
-      const body = RefundBody.parse(op.payload);
+      const body = RefundBody.parse(op.payload, PARSE);
       if (this.deps.mayResendRefund !== undefined && !(await this.deps.mayResendRefund(op))) {
         await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'over_cap_now' }, this.now());
         await this.fetchAndStore(paymentId, trace).catch(() => undefined);
@@ -1497,9 +1494,7 @@ export class PaymentEngine {
     reservationId: string,
     journal: Journal = this.journal,
   ): Promise<StoredPayment | undefined> {
-    return (await journal.paymentsOf(reservationId)).find(
-      (p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)),
-    );
+    return (await journal.paymentsOf(reservationId)).find(isLive);
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
@@ -1545,7 +1540,7 @@ export class PaymentEngine {
     trace?: RequestTrace,
     also?: (journal: Journal, resultId: string) => Promise<void>,
   ): Promise<PaymentView> {
-    const body = CreatePaymentBody.parse(op.payload);
+    const body = CreatePaymentBody.parse(op.payload, PARSE);
     const payment = await this.run(
       op,
       (key) => this.client.createPayment(body, key, trace),
@@ -1560,7 +1555,7 @@ export class PaymentEngine {
   }
 
   private async pendingView(op: Operation): Promise<PendingPaymentView> {
-    const body = CreatePaymentBody.parse(op.payload);
+    const body = CreatePaymentBody.parse(op.payload, PARSE);
     const method = (await this.journal.methodsOf(op.reservationId)).find((m) => m.id === body.methodId);
     return {
       operationId: op.operationId,
@@ -1579,12 +1574,12 @@ export class PaymentEngine {
 
   /** An unanswered payment attempt's amount, as an error's params. */
   private moneyOf(op: Operation): { amountCents: number; currency: string } | undefined {
-    const body = CreatePaymentBody.safeParse(op.payload);
+    const body = CreatePaymentBody.safeParse(op.payload, PARSE);
     return body.success ? { amountCents: centsFromWire(body.data.amount), currency: body.data.currency } : undefined;
   }
 
   private amountOf(op: Operation): string {
-    const body = CreatePaymentBody.parse(op.payload);
+    const body = CreatePaymentBody.parse(op.payload, PARSE);
     return formatMoney(centsFromWire(body.amount), body.currency);
   }
 
@@ -2021,7 +2016,7 @@ export class PaymentEngine {
 
 /** What identifies a payment operation: its money fields, never a note or the operator. */
 function moneyFields(payload: unknown): string {
-  const body = CreatePaymentBody.safeParse(payload);
+  const body = CreatePaymentBody.safeParse(payload, PARSE);
   if (!body.success) return fingerprint(payload);
   const { methodId, amount, currency, reservationId, installments } = body.data;
   return fingerprint({
@@ -2034,7 +2029,7 @@ function moneyFields(payload: unknown): string {
 }
 
 const unansweredMessage = (op: Operation): string => {
-  const body = CreatePaymentBody.safeParse(op.payload);
+  const body = CreatePaymentBody.safeParse(op.payload, PARSE);
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };
@@ -2072,6 +2067,10 @@ class NotBegun extends Error {}
 
 /** Statuses in which a payment waits for someone (the cardholder's 3-D Secure, the agent's plan): it may be abandoned. */
 const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_confirmation']);
+
+/** A payment still in progress on the service, as last read: not over, and not abandoned while it waited for its cardholder. */
+const isLive = (p: StoredPayment): boolean =>
+  !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status));
 
 const abandonedError = (): ServiceError =>
   new ServiceError(

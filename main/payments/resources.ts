@@ -1,6 +1,7 @@
 /** The service's resources as the engine reads them: known fields checked, unknown fields, statuses and odd refund entries tolerated. */
 import { z } from 'zod';
 import { isFinalPayment } from '../../shared/payments';
+import { PARSE } from './wire';
 
 export const MethodResource = z.looseObject({
   id: z.string().min(1),
@@ -39,7 +40,7 @@ const RefundList = z
   .default([])
   .transform((entries) =>
     entries.flatMap((entry) => {
-      const refund = RefundResource.safeParse(entry);
+      const refund = RefundResource.safeParse(entry, PARSE);
       return refund.success ? [refund.data] : [];
     }),
   );
