@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   Amount,
-  CardInput,
   Cents,
   Currency,
   MethodId,
@@ -19,8 +18,8 @@ import {
   isFinalRefund,
   refundableCents,
 } from '../../shared/payments';
-import { PaymentNote } from '../../shared/payments';
-import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
+import { CHANNELS } from '../../shared/ipc/contract';
+import type { MethodView, PaymentCheck, PaymentView, PendingPaymentView, RefundView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput, type RequestTrace } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -86,47 +85,7 @@ export interface EngineDeps {
   timeZone?: string;
 }
 
-/** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
-export interface RefundView {
-  id: string;
-  /** Undefined when the service listed the refund without an amount. */
-  amountCents: number | undefined;
-  currency: string;
-  reason: string | undefined;
-  status: string;
-  createdAt: string | undefined;
-}
-
-/** A payment as the app shows it: never card data beyond what the method view carries. */
-export interface PaymentView {
-  id: string;
-  reservationId: string;
-  status: string;
-  amountCents: number;
-  originalAmountCents: number | undefined;
-  currency: string;
-  methodId: string;
-  availableInstallments: number[];
-  installments: { count: number; perInstallmentCents: number } | undefined;
-  /** A 3DS link waits to be sent to the cardholder (the link itself stays in main: `challengeLink`). */
-  hasChallengeLink: boolean;
-  failure: { code: string; message: string | undefined } | undefined;
-  refunds: RefundView[];
-  /** What can still be refunded (pending and succeeded refunds count against it; 0 while one's amount is unknown). */
-  refundableCents: number;
-  createdAt: string;
-  updatedAt: string | undefined;
-  expiresAt: string | undefined;
-  /** When the engine will next read the payment, while it is being followed. */
-  nextCheckAt: number | undefined;
-  /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
-  abandonedAt: string | undefined;
-  /** Its card's brand and last 4, as the journal holds the method (never more of the card). */
-  brand: string | undefined;
-  last4: string | undefined;
-}
-
-export type MethodView = Omit<StoredMethod, 'reservationId'>;
+export type { MethodView, PaymentView, RefundView };
 
 export type EngineEvent = { type: 'payment'; payment: PaymentView };
 
@@ -167,13 +126,12 @@ export interface RecoveryReport {
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' }).optional();
 const OperatorId = z.string().trim().min(1, 'The operator is missing.').max(64);
 
-const TokenizeInput = z.strictObject({
-  operationId: OperationId,
-  card: CardInput,
-  guestEmail: z.email('The guest e-mail address is not valid.').max(254).optional(),
-  reservationId: ReservationId,
-  operatorId: OperatorId,
-});
+/**
+ * The engine's inputs are the door's (the contract's channel input), with what the door adds (the operator) and what
+ * only the door checks left out (the balance confirmation, the refund amount the screen named). Called by main itself
+ * (recovery, approvals), an operation id is optional (one is made) and so are the acknowledgements.
+ */
+const TokenizeInput = CHANNELS['payments:tokenize'].input.extend({ operationId: OperationId, operatorId: OperatorId });
 
 /** The create-payment body as sent, also used to re-read a journaled one at recovery. */
 const CreatePaymentBody = z.strictObject({
@@ -189,38 +147,26 @@ const CreatePaymentBody = z.strictObject({
   metadata: z.record(z.string(), z.string()).optional(),
 });
 
-const PayInput = z.strictObject({
+const payChannel = CHANNELS['payments:pay'].input;
+const PayInput = payChannel.omit({ overBalance: true }).extend({
   operationId: OperationId,
-  methodId: MethodId,
-  amountCents: Cents,
-  currency: Currency,
-  reservationId: ReservationId,
   operatorId: OperatorId,
-  installments: z.boolean().optional(),
-  returnUrl: z
-    .url()
-    .regex(/^https:\/\//, 'The return URL must start with https://.')
-    .optional(),
-  // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
-  note: PaymentNote.optional(),
-  /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
-  keepCard: z.boolean().optional(),
+  /** Where the cardholder returns after 3-D Secure: the service's setting when not given. */
+  returnUrl: CreatePaymentBody.shape.returnUrl,
   /**
    * The reservation's charges of today the screen showed the agent before this charge (chargesToAcknowledge): a charge
-   * taken today and not named here refuses the new one. The door always gives it (the contract requires it).
+   * taken today and not named here refuses the new one.
    */
-  acknowledgedPaymentIds: z.array(PaymentId).max(100).optional(),
+  acknowledgedPaymentIds: payChannel.shape.acknowledgedPaymentIds.optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
-const RefundInput = z.strictObject({
+const refundChannel = CHANNELS['refunds:create'].input;
+const RefundInput = refundChannel.omit({ expectedAmountCents: true }).extend({
   operationId: OperationId,
-  paymentId: PaymentId,
-  amountCents: Cents.optional(),
-  reason: RefundReason,
   operatorId: OperatorId,
-  /** The payment's refunds the screen showed before this one: a refund made and not named here refuses it (the door always gives it). */
-  acknowledgedRefundIds: z.array(z.string().min(1).max(64)).max(100).optional(),
+  /** The payment's refunds the screen showed before this one: a refund made and not named here refuses it. */
+  acknowledgedRefundIds: refundChannel.shape.acknowledgedRefundIds.optional(),
 });
 
 /** Parses input at the engine's door: refused before any request or journal write. */
