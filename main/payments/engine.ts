@@ -43,15 +43,9 @@ import type { PaymentResource } from './resources';
 import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
 import { PARSE } from './wire';
+import { isPastWindow } from './window';
 
-/** How long the service keeps an Idempotency-Key (spec §8), by its own clock. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/**
- * A key is sent again only while its operation is younger than this, by every clock the engine has: the hour left
- * covers a whole retry sequence (a few attempts with their timeouts), so no try can reach the service after it has
- * forgotten the key and would make the payment or refund a second time. Older, it goes to a supervisor to reconcile.
- */
-export const RESEND_WINDOW_MS = 23 * 60 * 60 * 1000;
+export { IDEMPOTENCY_WINDOW_MS, RESEND_WINDOW_MS } from './window';
 /** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
 const BUSY_READ_DELAY_MS = 250;
 
@@ -354,17 +348,22 @@ export class PaymentEngine {
    * monotonically decides; an operation begun before any reading is aged by the engine's clock alone.
    */
   private async pastWindow(op: Operation): Promise<boolean> {
-    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) return true;
+    if (isPastWindow(op.createdAt, this.now())) return true;
     if (op.serviceCreatedAt === undefined) return false;
     await this.tokens.renew().catch(() => undefined);
     const serviceNow = this.serviceClock.latest();
-    return serviceNow !== undefined && serviceNow - op.serviceCreatedAt >= RESEND_WINDOW_MS;
+    return serviceNow !== undefined && isPastWindow(op.serviceCreatedAt, serviceNow);
+  }
+
+  /** Marks an unanswered operation past the service's window for a supervisor to reconcile: never sent again. */
+  private markForReconciliation(op: Operation): Promise<void> {
+    return this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
   }
 
   /** Marks an operation that may be past the service's window for a supervisor to reconcile; true when it did. */
   private async closeIfPastWindow(op: Operation): Promise<boolean> {
     if (!(await this.pastWindow(op))) return false;
-    await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    await this.markForReconciliation(op);
     this.deps.logger?.warn(
       { operationId: op.operationId, kind: op.kind },
       'an unanswered operation reached the end of the service’s window: not sent again, for a supervisor to reconcile',
@@ -1248,8 +1247,8 @@ export class PaymentEngine {
 
   /** One unanswered operation completed: re-sent with its key, closed, or marked for reconciliation (in `report`). */
   private async recoverOne(op: Operation, report: RecoveryReport): Promise<void> {
-    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) {
-      await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    if (isPastWindow(op.createdAt, this.now())) {
+      await this.markForReconciliation(op);
       report.reconcile.push(op.operationId);
       if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
       return;
@@ -1380,10 +1379,9 @@ export class PaymentEngine {
     // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
     const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
-    const fresh = earlier.filter((op) => this.now() - op.createdAt < RESEND_WINDOW_MS);
+    const fresh = earlier.filter((op) => !isPastWindow(op.createdAt, this.now()));
     for (const op of earlier) {
-      if (!fresh.includes(op))
-        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!fresh.includes(op)) await this.markForReconciliation(op);
     }
     if (fresh.length === 0) {
       await this.fetchAndStore(paymentId, trace);
@@ -1447,8 +1445,8 @@ export class PaymentEngine {
   private async unansweredPayments(reservationId: string): Promise<Operation[]> {
     const unanswered: Operation[] = [];
     for (const op of await this.journal.paymentOperationsOf(reservationId, ['pending'])) {
-      if (this.now() - op.createdAt < RESEND_WINDOW_MS) unanswered.push(op);
-      else await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!isPastWindow(op.createdAt, this.now())) unanswered.push(op);
+      else await this.markForReconciliation(op);
     }
     return unanswered;
   }
@@ -1653,7 +1651,7 @@ export class PaymentEngine {
         'This operation was closed after a restart. Start a new one.',
       );
     }
-    if (existing.state !== 'done' && this.now() - existing.createdAt >= RESEND_WINDOW_MS) {
+    if (existing.state !== 'done' && isPastWindow(existing.createdAt, this.now())) {
       throw new ServiceError(
         'invalid_input',
         'operation_too_old',
