@@ -34,7 +34,6 @@ import {
   type OperationState,
   type PaymentFilter,
   type RecoveredNotice,
-  type StoredMethod,
   type StoredPayment,
 } from './journal';
 import { Poller } from './poller';
@@ -44,10 +43,12 @@ import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
 import { PARSE } from './wire';
 import { isPastWindow } from './window';
+import { CLOCK_DRIFT_MS, DatabaseClock } from './database-clock';
+import { DeskState } from './desk-state';
+import { methodView, paymentView } from './view-projection';
 
 export { IDEMPOTENCY_WINDOW_MS, RESEND_WINDOW_MS } from './window';
-/** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
-const BUSY_READ_DELAY_MS = 250;
+export { CLOCK_DRIFT_MS } from './database-clock';
 
 /** Where the engine logs: pino fits. Nothing but ids, statuses and times is ever passed. */
 export interface EngineLogger {
@@ -199,17 +200,6 @@ const isDefinitive = (e: unknown): e is ServiceError =>
  */
 export type BeginCheck = (journal: Journal, operationId: string) => Promise<void>;
 
-/** The desk's clock is measured against the database's again after this long (a clock set right by NTP meanwhile). */
-const CLOCK_REMEASURE_MS = 10 * 60_000;
-/** An offset beyond this is said in the log, for IT (the desk's clock needs setting). */
-const CLOCK_WARN_MS = 60_000;
-/**
- * When the desk's wall clock and the monotonic clock disagree by more than this on the time gone by since a reading, the
- * reading is taken again before it stamps or ages anything: the monotonic clock does not count a sleep (Linux, macOS),
- * and a wall clock set by the OS or a person has moved. Either way one of them is wrong, and only a new reading says which.
- */
-export const CLOCK_DRIFT_MS = 60_000;
-
 /** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
 const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
 
@@ -227,16 +217,8 @@ export class PaymentEngine {
   private readonly unsent = new Set<string>();
   private readonly poller: Poller;
   private readonly journal: Journal;
-  /** The desk's clock (Date.now, or a test's): the engine's time only until the database's has been read once. */
-  private readonly deskNow: () => number;
-  /**
-   * The database's clock as last read, and the monotonic time of that reading: operations are stamped and aged by
-   * `now`, which carries this reading forward by the monotonic clock, so that every desk of the center times them by
-   * one clock and no wall clock moved meanwhile (by a person, or by the OS setting a desk right by a day) can age an
-   * operation. A desk taking another desk's fresh payment attempt for one past the service's 24 h window would close
-   * it and charge the reservation again.
-   */
-  private clockAnchor: { databaseMs: number; at: number; deskAt: number } | undefined;
+  /** The database's clock carried forward monotonically: what operations are stamped and aged by. */
+  private readonly clock: DatabaseClock;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly keptListeners = new Set<
     (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void
@@ -247,19 +229,7 @@ export class PaymentEngine {
   private refundNeeded: ((needed: RefundNeeded) => Promise<void>) | undefined;
   /** Abandoned payments found succeeded: the writing of their refund request (a read meanwhile waits for the same one). */
   private readonly lateSuccesses = new Map<string, Promise<void>>();
-  /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
-  private busyNow = false;
-  private busyReading: Promise<void> | undefined;
-  private busyReadAgain = false;
-  /**
-   * A write of this desk not read back yet: busy until the read after it (one read for a burst of writes, BUSY_READ_DELAY_MS
-   * after the first, off the door's path: on a center every query waits for the desk's one connection).
-   */
-  private busyStale = true;
-  private busyWrites = 0;
-  private busyTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Operations this engine is running now (begun or about to be): busy whatever the last read said. */
-  private working = 0;
+  private readonly desk: DeskState;
   /** Writes of the attempts log still under way (close waits for them). */
   private readonly logging = new Set<Promise<void>>();
   private readonly stopListening: () => void;
@@ -269,12 +239,21 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
-    this.deskNow = deps.now ?? Date.now;
+    const deskNow = deps.now ?? Date.now;
     this.monotonic = deps.monotonic ?? (() => performance.now());
-    this.serviceClock = new ServiceClock(this.monotonic, this.deskNow, CLOCK_DRIFT_MS);
-    this.stopListening = deps.journal.onChange(() => this.wroteSomething());
-    // Busy until the journal has been read once: what the last run left unanswered is not known before (recover re-sends it).
-    this.readBusySoon();
+    this.serviceClock = new ServiceClock(this.monotonic, deskNow, CLOCK_DRIFT_MS);
+    this.clock = new DatabaseClock({
+      databaseNow: () => this.journal.databaseNow(),
+      deskNow,
+      monotonic: this.monotonic,
+      logger: deps.logger,
+    });
+    this.desk = new DeskState({
+      hasUnfinished: () => this.journal.hasUnfinished(),
+      alsoBusy: () => this.kept.size > 0,
+      logger: deps.logger,
+    });
+    this.stopListening = deps.journal.onChange(() => this.desk.wrote());
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
       clientId: deps.config.clientId,
@@ -305,40 +284,9 @@ export class PaymentEngine {
     });
   }
 
-  /** The time operations are stamped and aged by: the database's clock carried forward monotonically (see clockAnchor). */
+  /** The time operations are stamped and aged by: the database's clock carried forward monotonically. */
   now(): number {
-    const anchor = this.clockAnchor;
-    return anchor === undefined ? this.deskNow() : Math.round(anchor.databaseMs + (this.monotonic() - anchor.at));
-  }
-
-  /**
-   * Reads the database's clock (half the round trip taken off). At start (recover) and before an operation is begun
-   * when the last reading is older than CLOCK_REMEASURE_MS; a failure keeps the last reading (the operation's own
-   * statements then fail in words if the center is down).
-   */
-  private async syncClock(force = false): Promise<void> {
-    const at = this.monotonic();
-    const anchor = this.clockAnchor;
-    const drifted =
-      anchor !== undefined && Math.abs(this.deskNow() - anchor.deskAt - (at - anchor.at)) > CLOCK_DRIFT_MS;
-    if (!force && !drifted && anchor !== undefined && at - anchor.at < CLOCK_REMEASURE_MS) return;
-    try {
-      const deskBefore = this.deskNow();
-      const database = await this.journal.databaseNow();
-      const after = this.monotonic();
-      this.clockAnchor = { databaseMs: database, at: (at + after) / 2, deskAt: (deskBefore + this.deskNow()) / 2 };
-      const offset = Math.round(database - this.deskNow());
-      if (Math.abs(offset) > CLOCK_WARN_MS)
-        this.deps.logger?.warn(
-          { offsetMs: offset },
-          "this desk's clock is off from the center's: operations are timed by the center's",
-        );
-    } catch (error) {
-      this.deps.logger?.warn(
-        { code: error instanceof Error ? error.name : 'unknown' },
-        "the center's clock could not be read",
-      );
-    }
+    return this.clock.now();
   }
 
   /**
@@ -990,64 +938,20 @@ export class PaymentEngine {
    * journal said at its last write (read again after each), or while this engine is running an operation.
    */
   busy(): boolean {
-    return this.working > 0 || this.kept.size > 0 || this.busyStale || this.busyNow;
-  }
-
-  /** The journal wrote: busy until it has been read again, once for every write made until then. */
-  private wroteSomething(): void {
-    this.busyWrites += 1;
-    this.busyStale = true;
-    this.readBusySoon();
-  }
-
-  /** One read BUSY_READ_DELAY_MS from now (none more while it waits); again after it while a write came during it. */
-  private readBusySoon(): void {
-    if (this.busyTimer !== undefined || this.closed) return;
-    this.busyTimer = setTimeout(() => {
-      this.busyTimer = undefined;
-      void this.readBusy().then(() => {
-        if (this.busyStale) this.readBusySoon();
-      });
-    }, BUSY_READ_DELAY_MS);
-    this.busyTimer.unref?.();
+    return this.desk.busy();
   }
 
   /** Reads again whether this desk is busy (after a write; the reads never overlap, the last write is always read). */
   readBusy(): Promise<void> {
-    if (this.busyReading !== undefined) {
-      this.busyReadAgain = true;
-      return this.busyReading;
-    }
-    const read = async (): Promise<void> => {
-      let writes: number;
-      do {
-        this.busyReadAgain = false;
-        writes = this.busyWrites;
-        try {
-          this.busyNow = await this.journal.hasUnfinished();
-        } catch (error) {
-          // The journal closed or the center is down: still busy, to be safe, until a read says otherwise.
-          this.busyNow = true;
-          this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, 'busy state not read');
-        }
-      } while (this.busyReadAgain);
-      // Every write made before this read is in it: no longer stale (a write during it may not be: stale still).
-      if (writes === this.busyWrites) this.busyStale = false;
-    };
-    this.busyReading = read().finally(() => (this.busyReading = undefined));
-    return this.busyReading;
+    return this.desk.read();
   }
 
-  private async busyWith<T>(fn: () => Promise<T>): Promise<T> {
-    this.working++;
-    try {
+  private busyWith<T>(fn: () => Promise<T>): Promise<T> {
+    return this.desk.during(async () => {
       // Every operation stamps and ages attempts: by the center's clock, measured again when it is old.
-      await this.syncClock();
-      return await fn();
-    } finally {
-      // Its writes left the desk busy (wroteSomething) until the journal is read again: never a moment of "idle" between.
-      this.working--;
-    }
+      await this.clock.sync();
+      return fn();
+    });
   }
 
   /** GET /payments/{id}: the service's word, kept in the journal. */
@@ -1209,17 +1113,12 @@ export class PaymentEngine {
    */
   async recover(progress: RecoveryProgress = {}): Promise<RecoveryReport> {
     // Busy while it runs: what it re-sends is a payment on the wire.
-    this.working++;
-    try {
-      return await this.recoverNow(progress);
-    } finally {
-      this.working--;
-    }
+    return this.desk.during(() => this.recoverNow(progress));
   }
 
   private async recoverNow(progress: RecoveryProgress): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
-    await this.syncClock(true);
+    await this.clock.sync(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
     const pending = await this.journal.pendingOperations();
     let done = 0;
@@ -1322,10 +1221,9 @@ export class PaymentEngine {
     this.listeners.clear();
     this.keptListeners.clear();
     this.stopListening();
-    if (this.busyTimer !== undefined) clearTimeout(this.busyTimer);
-    this.busyTimer = undefined;
+    this.desk.stop();
     await Promise.all([...this.logging]);
-    await this.busyReading;
+    await this.desk.settled();
   }
 
   // ---- internals ----
@@ -1900,38 +1798,7 @@ export class PaymentEngine {
   }
 
   private view(p: StoredPayment): PaymentView {
-    return {
-      id: p.id,
-      reservationId: p.reservationId,
-      status: p.status,
-      amountCents: p.amountCents,
-      originalAmountCents: p.originalAmountCents,
-      currency: p.currency,
-      methodId: p.methodId,
-      availableInstallments: p.availableInstallments,
-      installments: p.installments && {
-        count: p.installments.count,
-        perInstallmentCents: p.installments.perInstallmentCents,
-      },
-      hasChallengeLink: p.status === 'requires_action' && p.nextActionUrl !== undefined,
-      failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
-      refunds: p.refunds.map((r) => ({
-        id: r.id,
-        amountCents: r.amountCents,
-        currency: r.currency,
-        reason: r.reason,
-        status: r.status,
-        createdAt: r.createdAt,
-      })),
-      refundableCents: refundableCents(p) ?? 0,
-      createdAt: p.createdAt,
-      updatedAt: p.updatedAt,
-      expiresAt: p.expiresAt,
-      nextCheckAt: this.poller.nextCheckAt(p.id),
-      abandonedAt: p.abandonedAt,
-      brand: p.brand,
-      last4: p.last4,
-    };
+    return paymentView(p, this.poller.nextCheckAt(p.id));
   }
 
   private onAttempt(attempt: Attempt): void {
@@ -2039,17 +1906,3 @@ const refundAmountUnknown = (): ServiceError =>
     'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later, or check it with the service, before refunding.',
     { param: 'paymentId' },
   );
-
-function methodView(m: StoredMethod): MethodView {
-  return {
-    id: m.id,
-    brand: m.brand,
-    last4: m.last4,
-    expMonth: m.expMonth,
-    expYear: m.expYear,
-    expiresAt: m.expiresAt,
-    createdAt: m.createdAt,
-    keptBy: m.keptBy,
-    keptAt: m.keptAt,
-  };
-}
