@@ -7,7 +7,7 @@ import { messageFor, ServiceError } from './errors';
 import { MethodResource, PaymentResource, RefundResource } from './resources';
 import type { ServiceClock } from './service-clock';
 import type { TokenManager } from './tokens';
-import { ErrorBody, HEADERS, PARSE, PATHS } from './wire';
+import { ErrorBody, HEADERS, PATHS } from './wire';
 
 export const MAX_ATTEMPTS = 3;
 const MAX_RETRY_AFTER_MS = 30_000;
@@ -319,7 +319,7 @@ export class ServiceClient {
     this.deps.clock?.observe(response.headers.get('date'), started);
 
     if (response.ok) {
-      const parsed = call.schema.safeParse(json, PARSE);
+      const parsed = call.schema.safeParse(json);
       if (!parsed.success) {
         throw new ServiceError(
           'unexpected_response',
@@ -334,7 +334,7 @@ export class ServiceClient {
       return { value: parsed.data, replayed: response.headers.get(HEADERS.replayed) === 'true', requestId };
     }
 
-    const error = ErrorBody.safeParse(json, PARSE);
+    const error = ErrorBody.safeParse(json);
     const code = error.success ? error.data.error.code : `http_${response.status}`;
     const failure = new ServiceError(
       'http',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   Amount,
+  CardInput,
   Cents,
   Currency,
   MethodId,
@@ -38,10 +39,10 @@ import {
 } from './journal';
 import { Poller } from './poller';
 import { isTransactionConflict, StorageError } from '../storage';
-import type { PaymentResource } from './resources';
+import { MethodResource, PaymentResource, RefundResource, compileSchemas } from './resources';
 import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
-import { PARSE } from './wire';
+import { ErrorBody, OAuthErrorBody, TokenBody } from './wire';
 import { isPastWindow } from './window';
 import { CLOCK_DRIFT_MS, DatabaseClock } from './database-clock';
 import { DeskState } from './desk-state';
@@ -166,7 +167,7 @@ const RefundInput = refundChannel.omit({ expectedAmountCents: true }).extend({
 
 /** Parses input at the engine's door: refused before any request or journal write. */
 function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const result = schema.safeParse(input, PARSE);
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = issue?.path.map(String).join('.');
@@ -239,6 +240,9 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
+    // What every payment parses, compiled at the engine's start rather than in the first payment's wait.
+    compileSchemas([TokenBody, ErrorBody, OAuthErrorBody, MethodResource, PaymentResource, RefundResource, CardInput]);
+    compileSchemas([TokenizeInput, PayInput, RefundInput, CreatePaymentBody, RefundBody]);
     const deskNow = deps.now ?? Date.now;
     this.monotonic = deps.monotonic ?? (() => performance.now());
     this.serviceClock = new ServiceClock(this.monotonic, deskNow, CLOCK_DRIFT_MS);
@@ -617,7 +621,7 @@ export class PaymentEngine {
       return { outcome: 'not_charged' };
     }
     const paymentId = checked(PaymentId, input.paymentId);
-    const body = CreatePaymentBody.parse(op.payload, PARSE);
+    const body = CreatePaymentBody.parse(op.payload);
     // A payment the journal holds is another attempt's answer: never this one's (its own would stay hidden behind it).
     if ((await this.journal.payment(paymentId)) !== undefined) {
       throw new ServiceError(
@@ -1238,7 +1242,7 @@ export class PaymentEngine {
       await this.sendPayment(op, trace, also);
     } else if (op.kind === 'refund' && op.paymentId) {
       const paymentId = op.paymentId;
-      const body = RefundBody.parse(op.payload, PARSE);
+      const body = RefundBody.parse(op.payload);
       if (this.deps.mayResendRefund !== undefined && !(await this.deps.mayResendRefund(op))) {
         await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'over_cap_now' }, this.now());
         await this.fetchAndStore(paymentId, trace).catch(() => undefined);
@@ -1382,7 +1386,7 @@ export class PaymentEngine {
     trace?: RequestTrace,
     also?: (journal: Journal, resultId: string) => Promise<void>,
   ): Promise<PaymentView> {
-    const body = CreatePaymentBody.parse(op.payload, PARSE);
+    const body = CreatePaymentBody.parse(op.payload);
     const payment = await this.run(
       op,
       (key) => this.client.createPayment(body, key, trace),
@@ -1397,7 +1401,7 @@ export class PaymentEngine {
   }
 
   private async pendingView(op: Operation): Promise<PendingPaymentView> {
-    const body = CreatePaymentBody.parse(op.payload, PARSE);
+    const body = CreatePaymentBody.parse(op.payload);
     const method = (await this.journal.methodsOf(op.reservationId)).find((m) => m.id === body.methodId);
     return {
       operationId: op.operationId,
@@ -1416,12 +1420,12 @@ export class PaymentEngine {
 
   /** An unanswered payment attempt's amount, as an error's params. */
   private moneyOf(op: Operation): { amountCents: number; currency: string } | undefined {
-    const body = CreatePaymentBody.safeParse(op.payload, PARSE);
+    const body = CreatePaymentBody.safeParse(op.payload);
     return body.success ? { amountCents: centsFromWire(body.data.amount), currency: body.data.currency } : undefined;
   }
 
   private amountOf(op: Operation): string {
-    const body = CreatePaymentBody.parse(op.payload, PARSE);
+    const body = CreatePaymentBody.parse(op.payload);
     return formatMoney(centsFromWire(body.amount), body.currency);
   }
 
@@ -1827,7 +1831,7 @@ export class PaymentEngine {
 
 /** What identifies a payment operation: its money fields, never a note or the operator. */
 function moneyFields(payload: unknown): string {
-  const body = CreatePaymentBody.safeParse(payload, PARSE);
+  const body = CreatePaymentBody.safeParse(payload);
   if (!body.success) return fingerprint(payload);
   const { methodId, amount, currency, reservationId, installments } = body.data;
   return fingerprint({
@@ -1840,7 +1844,7 @@ function moneyFields(payload: unknown): string {
 }
 
 const unansweredMessage = (op: Operation): string => {
-  const body = CreatePaymentBody.safeParse(op.payload, PARSE);
+  const body = CreatePaymentBody.safeParse(op.payload);
   const amount = body.success ? formatMoney(centsFromWire(body.data.amount), body.data.currency) : 'this reservation';
   return `The earlier payment of ${amount} has no answer yet; it is being checked — do not charge again.`;
 };

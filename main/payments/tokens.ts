@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { SecretStore } from './config';
 import { ServiceError } from './errors';
 import type { ServiceClock } from './service-clock';
-import { ErrorBody, HEADERS, OAuthErrorBody, PARSE, PATHS, TokenBody } from './wire';
+import { ErrorBody, HEADERS, OAuthErrorBody, PATHS, TokenBody } from './wire';
 
 export interface TokenManagerDeps {
   authUrl: string;
@@ -144,9 +144,9 @@ export class TokenManager {
     const json: unknown = await response.json().catch(() => undefined);
     this.deps.clock?.observe(response.headers.get('date'), sentAt);
     if (!response.ok) {
-      const oauth = OAuthErrorBody.safeParse(json, PARSE);
+      const oauth = OAuthErrorBody.safeParse(json);
       // A gateway in front of the auth host may answer in the §3 shape instead of OAuth2's.
-      const general = ErrorBody.safeParse(json, PARSE);
+      const general = ErrorBody.safeParse(json);
       const code = oauth.success
         ? oauth.data.error
         : general.success
@@ -165,7 +165,7 @@ export class TokenManager {
         throw new TokenRateLimited(failure, retryAfterMs(response.headers.get(HEADERS.retryAfter)));
       throw failure;
     }
-    const body = TokenBody.safeParse(json, PARSE);
+    const body = TokenBody.safeParse(json);
     if (!body.success) {
       throw new ServiceError(
         'unexpected_response',

@@ -13,12 +13,6 @@ export const PATHS = {
   refunds: (id: string) => `/payments/${encodeURIComponent(id)}/refunds`,
 } as const;
 
-/**
- * How the engine parses: without zod's compiled fast path. Compiling an object schema costs more than a few hundred
- * parses of it, and a desk parses each of its schemas a few times an hour, the first one in the agent's wait.
- */
-export const PARSE = { jitless: true } as const;
-
 /** interface-decisions §3; unknown fields are tolerated. */
 export const ErrorBody = z.looseObject({
   error: z.looseObject({
