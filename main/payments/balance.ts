@@ -9,7 +9,7 @@ interface BalancePayment {
   amountCents: number;
   currency: string;
   createdAt: string;
-  updatedAt: string | undefined;
+  updatedAt?: string | undefined;
   /** Abandoned while in progress: it no longer holds the balance (unless it succeeds after all). */
   abandonedAt?: string | undefined;
   refunds: readonly (RefundForBalance & { currency: string })[];
@@ -29,7 +29,7 @@ export function dayIn(instant: number | string, timeZone: string): string {
 }
 
 /** The desk's calendar day a charge counts as taken on: its last change (when it succeeded), else when it was made. */
-export function chargeDay(payment: { createdAt: string; updatedAt: string | undefined }, timeZone: string): string {
+export function chargeDay(payment: { createdAt: string; updatedAt?: string | undefined }, timeZone: string): string {
   return dayIn(payment.updatedAt ?? payment.createdAt, timeZone);
 }
 

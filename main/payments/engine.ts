@@ -19,8 +19,8 @@ import {
   isFinalRefund,
   refundableCents,
 } from '../../shared/payments';
-import { PaymentNote } from '../../shared/payments';
-import type { PaymentCheck, PendingPaymentView } from '../../shared/ipc/views';
+import { CHANNELS } from '../../shared/ipc/contract';
+import type { MethodView, PaymentCheck, PaymentView, PendingPaymentView, RefundView } from '../../shared/ipc/views';
 import { ServiceClient, type Attempt, type CreatePaymentInput, type RequestTrace } from './client';
 import type { SecretStore, ServiceConfig } from './config';
 import { ServiceError } from './errors';
@@ -35,25 +35,21 @@ import {
   type OperationState,
   type PaymentFilter,
   type RecoveredNotice,
-  type StoredMethod,
   type StoredPayment,
 } from './journal';
 import { Poller } from './poller';
 import { isTransactionConflict, StorageError } from '../storage';
-import type { PaymentResource } from './resources';
+import { MethodResource, PaymentResource, RefundResource, compileSchemas } from './resources';
 import { ServiceClock } from './service-clock';
 import { TokenManager } from './tokens';
+import { ErrorBody, OAuthErrorBody, TokenBody } from './wire';
+import { isPastWindow } from './window';
+import { CLOCK_DRIFT_MS, DatabaseClock } from './database-clock';
+import { DeskState } from './desk-state';
+import { methodView, paymentView } from './view-projection';
 
-/** How long the service keeps an Idempotency-Key (spec §8), by its own clock. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/**
- * A key is sent again only while its operation is younger than this, by every clock the engine has: the hour left
- * covers a whole retry sequence (a few attempts with their timeouts), so no try can reach the service after it has
- * forgotten the key and would make the payment or refund a second time. Older, it goes to a supervisor to reconcile.
- */
-export const RESEND_WINDOW_MS = 23 * 60 * 60 * 1000;
-/** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
-const BUSY_READ_DELAY_MS = 250;
+export { IDEMPOTENCY_WINDOW_MS, RESEND_WINDOW_MS } from './window';
+export { CLOCK_DRIFT_MS } from './database-clock';
 
 /** Where the engine logs: pino fits. Nothing but ids, statuses and times is ever passed. */
 export interface EngineLogger {
@@ -85,47 +81,7 @@ export interface EngineDeps {
   timeZone?: string;
 }
 
-/** Money in views is in cents (whole numbers); the service's amounts are turned into cents once, when read. */
-export interface RefundView {
-  id: string;
-  /** Undefined when the service listed the refund without an amount. */
-  amountCents: number | undefined;
-  currency: string;
-  reason: string | undefined;
-  status: string;
-  createdAt: string | undefined;
-}
-
-/** A payment as the app shows it: never card data beyond what the method view carries. */
-export interface PaymentView {
-  id: string;
-  reservationId: string;
-  status: string;
-  amountCents: number;
-  originalAmountCents: number | undefined;
-  currency: string;
-  methodId: string;
-  availableInstallments: number[];
-  installments: { count: number; perInstallmentCents: number } | undefined;
-  /** A 3DS link waits to be sent to the cardholder (the link itself stays in main: `challengeLink`). */
-  hasChallengeLink: boolean;
-  failure: { code: string; message: string | undefined } | undefined;
-  refunds: RefundView[];
-  /** What can still be refunded (pending and succeeded refunds count against it; 0 while one's amount is unknown). */
-  refundableCents: number;
-  createdAt: string;
-  updatedAt: string | undefined;
-  expiresAt: string | undefined;
-  /** When the engine will next read the payment, while it is being followed. */
-  nextCheckAt: number | undefined;
-  /** The agent abandoned it while in progress (left to expire on the service): when (ISO). */
-  abandonedAt: string | undefined;
-  /** Its card's brand and last 4, as the journal holds the method (never more of the card). */
-  brand: string | undefined;
-  last4: string | undefined;
-}
-
-export type MethodView = Omit<StoredMethod, 'reservationId'>;
+export type { MethodView, PaymentView, RefundView };
 
 export type EngineEvent = { type: 'payment'; payment: PaymentView };
 
@@ -166,13 +122,12 @@ export interface RecoveryReport {
 const OperationId = z.uuid({ error: 'The operation id must be a UUID.' }).optional();
 const OperatorId = z.string().trim().min(1, 'The operator is missing.').max(64);
 
-const TokenizeInput = z.strictObject({
-  operationId: OperationId,
-  card: CardInput,
-  guestEmail: z.email('The guest e-mail address is not valid.').max(254).optional(),
-  reservationId: ReservationId,
-  operatorId: OperatorId,
-});
+/**
+ * The engine's inputs are the door's (the contract's channel input), with what the door adds (the operator) and what
+ * only the door checks left out (the balance confirmation, the refund amount the screen named). Called by main itself
+ * (recovery, approvals), an operation id is optional (one is made) and so are the acknowledgements.
+ */
+const TokenizeInput = CHANNELS['payments:tokenize'].input.extend({ operationId: OperationId, operatorId: OperatorId });
 
 /** The create-payment body as sent, also used to re-read a journaled one at recovery. */
 const CreatePaymentBody = z.strictObject({
@@ -188,38 +143,26 @@ const CreatePaymentBody = z.strictObject({
   metadata: z.record(z.string(), z.string()).optional(),
 });
 
-const PayInput = z.strictObject({
+const payChannel = CHANNELS['payments:pay'].input;
+const PayInput = payChannel.omit({ overBalance: true }).extend({
   operationId: OperationId,
-  methodId: MethodId,
-  amountCents: Cents,
-  currency: Currency,
-  reservationId: ReservationId,
   operatorId: OperatorId,
-  installments: z.boolean().optional(),
-  returnUrl: z
-    .url()
-    .regex(/^https:\/\//, 'The return URL must start with https://.')
-    .optional(),
-  // The note goes to the service as metadata: card data in it is refused here too (shared/text), not only at the contract.
-  note: PaymentNote.optional(),
-  /** The guest agreed to keep the card for later charges (the agent ticked it): recorded with the operator and the time. */
-  keepCard: z.boolean().optional(),
+  /** Where the cardholder returns after 3-D Secure: the service's setting when not given. */
+  returnUrl: CreatePaymentBody.shape.returnUrl,
   /**
    * The reservation's charges of today the screen showed the agent before this charge (chargesToAcknowledge): a charge
-   * taken today and not named here refuses the new one. The door always gives it (the contract requires it).
+   * taken today and not named here refuses the new one.
    */
-  acknowledgedPaymentIds: z.array(PaymentId).max(100).optional(),
+  acknowledgedPaymentIds: payChannel.shape.acknowledgedPaymentIds.optional(),
 });
 
 const RefundBody = z.strictObject({ amount: Amount.optional(), reason: RefundReason });
-const RefundInput = z.strictObject({
+const refundChannel = CHANNELS['refunds:create'].input;
+const RefundInput = refundChannel.omit({ expectedAmountCents: true }).extend({
   operationId: OperationId,
-  paymentId: PaymentId,
-  amountCents: Cents.optional(),
-  reason: RefundReason,
   operatorId: OperatorId,
-  /** The payment's refunds the screen showed before this one: a refund made and not named here refuses it (the door always gives it). */
-  acknowledgedRefundIds: z.array(z.string().min(1).max(64)).max(100).optional(),
+  /** The payment's refunds the screen showed before this one: a refund made and not named here refuses it. */
+  acknowledgedRefundIds: refundChannel.shape.acknowledgedRefundIds.optional(),
 });
 
 /** Parses input at the engine's door: refused before any request or journal write. */
@@ -258,17 +201,6 @@ const isDefinitive = (e: unknown): e is ServiceError =>
  */
 export type BeginCheck = (journal: Journal, operationId: string) => Promise<void>;
 
-/** The desk's clock is measured against the database's again after this long (a clock set right by NTP meanwhile). */
-const CLOCK_REMEASURE_MS = 10 * 60_000;
-/** An offset beyond this is said in the log, for IT (the desk's clock needs setting). */
-const CLOCK_WARN_MS = 60_000;
-/**
- * When the desk's wall clock and the monotonic clock disagree by more than this on the time gone by since a reading, the
- * reading is taken again before it stamps or ages anything: the monotonic clock does not count a sleep (Linux, macOS),
- * and a wall clock set by the OS or a person has moved. Either way one of them is wrong, and only a new reading says which.
- */
-export const CLOCK_DRIFT_MS = 60_000;
-
 /** Delays in ms between tries to write an answer the center could not take; the last value repeats. */
 const KEPT_ANSWER_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
 
@@ -286,16 +218,8 @@ export class PaymentEngine {
   private readonly unsent = new Set<string>();
   private readonly poller: Poller;
   private readonly journal: Journal;
-  /** The desk's clock (Date.now, or a test's): the engine's time only until the database's has been read once. */
-  private readonly deskNow: () => number;
-  /**
-   * The database's clock as last read, and the monotonic time of that reading: operations are stamped and aged by
-   * `now`, which carries this reading forward by the monotonic clock, so that every desk of the center times them by
-   * one clock and no wall clock moved meanwhile (by a person, or by the OS setting a desk right by a day) can age an
-   * operation. A desk taking another desk's fresh payment attempt for one past the service's 24 h window would close
-   * it and charge the reservation again.
-   */
-  private clockAnchor: { databaseMs: number; at: number; deskAt: number } | undefined;
+  /** The database's clock carried forward monotonically: what operations are stamped and aged by. */
+  private readonly clock: DatabaseClock;
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private readonly keptListeners = new Set<
     (answer: { operationId: string; kind: OperationKind; resultId: string | undefined }) => void
@@ -306,19 +230,7 @@ export class PaymentEngine {
   private refundNeeded: ((needed: RefundNeeded) => Promise<void>) | undefined;
   /** Abandoned payments found succeeded: the writing of their refund request (a read meanwhile waits for the same one). */
   private readonly lateSuccesses = new Map<string, Promise<void>>();
-  /** What busy() answers between two reads of the journal: this desk's unanswered operations or unsettled payments. */
-  private busyNow = false;
-  private busyReading: Promise<void> | undefined;
-  private busyReadAgain = false;
-  /**
-   * A write of this desk not read back yet: busy until the read after it (one read for a burst of writes, BUSY_READ_DELAY_MS
-   * after the first, off the door's path: on a center every query waits for the desk's one connection).
-   */
-  private busyStale = true;
-  private busyWrites = 0;
-  private busyTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Operations this engine is running now (begun or about to be): busy whatever the last read said. */
-  private working = 0;
+  private readonly desk: DeskState;
   /** Writes of the attempts log still under way (close waits for them). */
   private readonly logging = new Set<Promise<void>>();
   private readonly stopListening: () => void;
@@ -328,12 +240,24 @@ export class PaymentEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.journal = deps.journal;
-    this.deskNow = deps.now ?? Date.now;
+    // What every payment parses, compiled at the engine's start rather than in the first payment's wait.
+    compileSchemas([TokenBody, ErrorBody, OAuthErrorBody, MethodResource, PaymentResource, RefundResource, CardInput]);
+    compileSchemas([TokenizeInput, PayInput, RefundInput, CreatePaymentBody, RefundBody]);
+    const deskNow = deps.now ?? Date.now;
     this.monotonic = deps.monotonic ?? (() => performance.now());
-    this.serviceClock = new ServiceClock(this.monotonic, this.deskNow, CLOCK_DRIFT_MS);
-    this.stopListening = deps.journal.onChange(() => this.wroteSomething());
-    // Busy until the journal has been read once: what the last run left unanswered is not known before (recover re-sends it).
-    this.readBusySoon();
+    this.serviceClock = new ServiceClock(this.monotonic, deskNow, CLOCK_DRIFT_MS);
+    this.clock = new DatabaseClock({
+      databaseNow: () => this.journal.databaseNow(),
+      deskNow,
+      monotonic: this.monotonic,
+      logger: deps.logger,
+    });
+    this.desk = new DeskState({
+      hasUnfinished: () => this.journal.hasUnfinished(),
+      alsoBusy: () => this.kept.size > 0,
+      logger: deps.logger,
+    });
+    this.stopListening = deps.journal.onChange(() => this.desk.wrote());
     const tokens = new TokenManager({
       authUrl: deps.config.authUrl,
       clientId: deps.config.clientId,
@@ -364,40 +288,9 @@ export class PaymentEngine {
     });
   }
 
-  /** The time operations are stamped and aged by: the database's clock carried forward monotonically (see clockAnchor). */
+  /** The time operations are stamped and aged by: the database's clock carried forward monotonically. */
   now(): number {
-    const anchor = this.clockAnchor;
-    return anchor === undefined ? this.deskNow() : Math.round(anchor.databaseMs + (this.monotonic() - anchor.at));
-  }
-
-  /**
-   * Reads the database's clock (half the round trip taken off). At start (recover) and before an operation is begun
-   * when the last reading is older than CLOCK_REMEASURE_MS; a failure keeps the last reading (the operation's own
-   * statements then fail in words if the center is down).
-   */
-  private async syncClock(force = false): Promise<void> {
-    const at = this.monotonic();
-    const anchor = this.clockAnchor;
-    const drifted =
-      anchor !== undefined && Math.abs(this.deskNow() - anchor.deskAt - (at - anchor.at)) > CLOCK_DRIFT_MS;
-    if (!force && !drifted && anchor !== undefined && at - anchor.at < CLOCK_REMEASURE_MS) return;
-    try {
-      const deskBefore = this.deskNow();
-      const database = await this.journal.databaseNow();
-      const after = this.monotonic();
-      this.clockAnchor = { databaseMs: database, at: (at + after) / 2, deskAt: (deskBefore + this.deskNow()) / 2 };
-      const offset = Math.round(database - this.deskNow());
-      if (Math.abs(offset) > CLOCK_WARN_MS)
-        this.deps.logger?.warn(
-          { offsetMs: offset },
-          "this desk's clock is off from the center's: operations are timed by the center's",
-        );
-    } catch (error) {
-      this.deps.logger?.warn(
-        { code: error instanceof Error ? error.name : 'unknown' },
-        "the center's clock could not be read",
-      );
-    }
+    return this.clock.now();
   }
 
   /**
@@ -407,17 +300,22 @@ export class PaymentEngine {
    * monotonically decides; an operation begun before any reading is aged by the engine's clock alone.
    */
   private async pastWindow(op: Operation): Promise<boolean> {
-    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) return true;
+    if (isPastWindow(op.createdAt, this.now())) return true;
     if (op.serviceCreatedAt === undefined) return false;
     await this.tokens.renew().catch(() => undefined);
     const serviceNow = this.serviceClock.latest();
-    return serviceNow !== undefined && serviceNow - op.serviceCreatedAt >= RESEND_WINDOW_MS;
+    return serviceNow !== undefined && isPastWindow(op.serviceCreatedAt, serviceNow);
+  }
+
+  /** Marks an unanswered operation past the service's window for a supervisor to reconcile: never sent again. */
+  private markForReconciliation(op: Operation): Promise<void> {
+    return this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
   }
 
   /** Marks an operation that may be past the service's window for a supervisor to reconcile; true when it did. */
   private async closeIfPastWindow(op: Operation): Promise<boolean> {
     if (!(await this.pastWindow(op))) return false;
-    await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    await this.markForReconciliation(op);
     this.deps.logger?.warn(
       { operationId: op.operationId, kind: op.kind },
       'an unanswered operation reached the end of the service’s window: not sent again, for a supervisor to reconcile',
@@ -591,7 +489,9 @@ export class PaymentEngine {
       if (existing?.state === 'done' && existing.resultId) return this.getPayment(existing.resultId, trace);
       // A payment of the reservation still in progress (being charged, waiting for the cardholder or for a plan) has no
       // outcome yet: a new attempt waits for it, or for the agent to abandon it. Read again first: it may be over.
-      const live = existing ? undefined : await this.livePayment(rest.reservationId);
+      // The reservation's payments, read once for both checks below (nothing is written between them).
+      const payments = existing ? [] : await this.journal.paymentsOf(rest.reservationId);
+      const live = payments.find(isLive);
       if (live) {
         const now = await this.fetchAndStore(live.id, trace).catch((error: unknown) => {
           if (error instanceof ServiceError) return live;
@@ -610,9 +510,7 @@ export class PaymentEngine {
       // service now says of those still waiting; one being charged after all is in progress again (checked above).
       if (!existing && !abandonedRead) {
         abandonedRead = true;
-        const waiting = (await this.journal.paymentsOf(rest.reservationId)).filter(
-          (p) => p.abandonedAt !== undefined && !isFinalPayment(p.status),
-        );
+        const waiting = payments.filter((p) => p.abandonedAt !== undefined && !isFinalPayment(p.status));
         if (waiting.length > 0) {
           await Promise.all(waiting.map((p) => this.fetchAndStore(p.id, trace).catch(() => undefined)));
           continue;
@@ -1044,64 +942,20 @@ export class PaymentEngine {
    * journal said at its last write (read again after each), or while this engine is running an operation.
    */
   busy(): boolean {
-    return this.working > 0 || this.kept.size > 0 || this.busyStale || this.busyNow;
-  }
-
-  /** The journal wrote: busy until it has been read again, once for every write made until then. */
-  private wroteSomething(): void {
-    this.busyWrites += 1;
-    this.busyStale = true;
-    this.readBusySoon();
-  }
-
-  /** One read BUSY_READ_DELAY_MS from now (none more while it waits); again after it while a write came during it. */
-  private readBusySoon(): void {
-    if (this.busyTimer !== undefined || this.closed) return;
-    this.busyTimer = setTimeout(() => {
-      this.busyTimer = undefined;
-      void this.readBusy().then(() => {
-        if (this.busyStale) this.readBusySoon();
-      });
-    }, BUSY_READ_DELAY_MS);
-    this.busyTimer.unref?.();
+    return this.desk.busy();
   }
 
   /** Reads again whether this desk is busy (after a write; the reads never overlap, the last write is always read). */
   readBusy(): Promise<void> {
-    if (this.busyReading !== undefined) {
-      this.busyReadAgain = true;
-      return this.busyReading;
-    }
-    const read = async (): Promise<void> => {
-      let writes: number;
-      do {
-        this.busyReadAgain = false;
-        writes = this.busyWrites;
-        try {
-          this.busyNow = await this.journal.hasUnfinished();
-        } catch (error) {
-          // The journal closed or the center is down: still busy, to be safe, until a read says otherwise.
-          this.busyNow = true;
-          this.deps.logger?.warn({ code: error instanceof Error ? error.name : 'unknown' }, 'busy state not read');
-        }
-      } while (this.busyReadAgain);
-      // Every write made before this read is in it: no longer stale (a write during it may not be: stale still).
-      if (writes === this.busyWrites) this.busyStale = false;
-    };
-    this.busyReading = read().finally(() => (this.busyReading = undefined));
-    return this.busyReading;
+    return this.desk.read();
   }
 
-  private async busyWith<T>(fn: () => Promise<T>): Promise<T> {
-    this.working++;
-    try {
+  private busyWith<T>(fn: () => Promise<T>): Promise<T> {
+    return this.desk.during(async () => {
       // Every operation stamps and ages attempts: by the center's clock, measured again when it is old.
-      await this.syncClock();
-      return await fn();
-    } finally {
-      // Its writes left the desk busy (wroteSomething) until the journal is read again: never a moment of "idle" between.
-      this.working--;
-    }
+      await this.clock.sync();
+      return fn();
+    });
   }
 
   /** GET /payments/{id}: the service's word, kept in the journal. */
@@ -1263,17 +1117,12 @@ export class PaymentEngine {
    */
   async recover(progress: RecoveryProgress = {}): Promise<RecoveryReport> {
     // Busy while it runs: what it re-sends is a payment on the wire.
-    this.working++;
-    try {
-      return await this.recoverNow(progress);
-    } finally {
-      this.working--;
-    }
+    return this.desk.during(() => this.recoverNow(progress));
   }
 
   private async recoverNow(progress: RecoveryProgress): Promise<RecoveryReport> {
     const report: RecoveryReport = { resent: [], failed: [], abandoned: [], reconcile: [], following: [] };
-    await this.syncClock(true);
+    await this.clock.sync(true);
     // This desk's own operations only: another desk's are that desk's to recover (each at its own start).
     const pending = await this.journal.pendingOperations();
     let done = 0;
@@ -1301,8 +1150,8 @@ export class PaymentEngine {
 
   /** One unanswered operation completed: re-sent with its key, closed, or marked for reconciliation (in `report`). */
   private async recoverOne(op: Operation, report: RecoveryReport): Promise<void> {
-    if (this.now() - op.createdAt >= RESEND_WINDOW_MS) {
-      await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+    if (isPastWindow(op.createdAt, this.now())) {
+      await this.markForReconciliation(op);
       report.reconcile.push(op.operationId);
       if (op.paymentId) await this.fetchAndStore(op.paymentId).catch(() => undefined);
       return;
@@ -1376,10 +1225,9 @@ export class PaymentEngine {
     this.listeners.clear();
     this.keptListeners.clear();
     this.stopListening();
-    if (this.busyTimer !== undefined) clearTimeout(this.busyTimer);
-    this.busyTimer = undefined;
+    this.desk.stop();
     await Promise.all([...this.logging]);
-    await this.busyReading;
+    await this.desk.settled();
   }
 
   // ---- internals ----
@@ -1433,10 +1281,9 @@ export class PaymentEngine {
     // On every desk: the journal holds one unanswered refund per payment, wherever it was begun.
     const earlier = (await this.journal.pendingRefundsOf(paymentId)).filter((op) => op.operationId !== operationId);
     if (earlier.length === 0) return;
-    const fresh = earlier.filter((op) => this.now() - op.createdAt < RESEND_WINDOW_MS);
+    const fresh = earlier.filter((op) => !isPastWindow(op.createdAt, this.now()));
     for (const op of earlier) {
-      if (!fresh.includes(op))
-        await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!fresh.includes(op)) await this.markForReconciliation(op);
     }
     if (fresh.length === 0) {
       await this.fetchAndStore(paymentId, trace);
@@ -1493,17 +1340,15 @@ export class PaymentEngine {
     reservationId: string,
     journal: Journal = this.journal,
   ): Promise<StoredPayment | undefined> {
-    return (await journal.paymentsOf(reservationId)).find(
-      (p) => !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status)),
-    );
+    return (await journal.paymentsOf(reservationId)).find(isLive);
   }
 
   /** A reservation's payment attempts still unanswered; one past 24 hours is marked for reconciliation instead (never re-sent). */
   private async unansweredPayments(reservationId: string): Promise<Operation[]> {
     const unanswered: Operation[] = [];
     for (const op of await this.journal.paymentOperationsOf(reservationId, ['pending'])) {
-      if (this.now() - op.createdAt < RESEND_WINDOW_MS) unanswered.push(op);
-      else await this.journal.settle(op.key, { state: 'reconcile', errorCode: 'unanswered_24h' }, this.now());
+      if (!isPastWindow(op.createdAt, this.now())) unanswered.push(op);
+      else await this.markForReconciliation(op);
     }
     return unanswered;
   }
@@ -1708,7 +1553,7 @@ export class PaymentEngine {
         'This operation was closed after a restart. Start a new one.',
       );
     }
-    if (existing.state !== 'done' && this.now() - existing.createdAt >= RESEND_WINDOW_MS) {
+    if (existing.state !== 'done' && isPastWindow(existing.createdAt, this.now())) {
       throw new ServiceError(
         'invalid_input',
         'operation_too_old',
@@ -1957,38 +1802,7 @@ export class PaymentEngine {
   }
 
   private view(p: StoredPayment): PaymentView {
-    return {
-      id: p.id,
-      reservationId: p.reservationId,
-      status: p.status,
-      amountCents: p.amountCents,
-      originalAmountCents: p.originalAmountCents,
-      currency: p.currency,
-      methodId: p.methodId,
-      availableInstallments: p.availableInstallments,
-      installments: p.installments && {
-        count: p.installments.count,
-        perInstallmentCents: p.installments.perInstallmentCents,
-      },
-      hasChallengeLink: p.status === 'requires_action' && p.nextActionUrl !== undefined,
-      failure: p.failureCode === undefined ? undefined : { code: p.failureCode, message: p.failureMessage },
-      refunds: p.refunds.map((r) => ({
-        id: r.id,
-        amountCents: r.amountCents,
-        currency: r.currency,
-        reason: r.reason,
-        status: r.status,
-        createdAt: r.createdAt,
-      })),
-      refundableCents: refundableCents(p) ?? 0,
-      createdAt: p.createdAt,
-      updatedAt: p.updatedAt,
-      expiresAt: p.expiresAt,
-      nextCheckAt: this.poller.nextCheckAt(p.id),
-      abandonedAt: p.abandonedAt,
-      brand: p.brand,
-      last4: p.last4,
-    };
+    return paymentView(p, this.poller.nextCheckAt(p.id));
   }
 
   private onAttempt(attempt: Attempt): void {
@@ -2069,6 +1883,10 @@ class NotBegun extends Error {}
 /** Statuses in which a payment waits for someone (the cardholder's 3-D Secure, the agent's plan): it may be abandoned. */
 const ABANDONABLE: ReadonlySet<string> = new Set(['requires_action', 'pending_confirmation']);
 
+/** A payment still in progress on the service, as last read: not over, and not abandoned while it waited for its cardholder. */
+const isLive = (p: StoredPayment): boolean =>
+  !isFinalPayment(p.status) && (p.abandonedAt === undefined || !ABANDONABLE.has(p.status));
+
 const abandonedError = (): ServiceError =>
   new ServiceError(
     'invalid_input',
@@ -2092,17 +1910,3 @@ const refundAmountUnknown = (): ServiceError =>
     'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later, or check it with the service, before refunding.',
     { param: 'paymentId' },
   );
-
-function methodView(m: StoredMethod): MethodView {
-  return {
-    id: m.id,
-    brand: m.brand,
-    last4: m.last4,
-    expMonth: m.expMonth,
-    expYear: m.expYear,
-    expiresAt: m.expiresAt,
-    createdAt: m.createdAt,
-    keptBy: m.keptBy,
-    keptAt: m.keptAt,
-  };
-}

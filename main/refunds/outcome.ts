@@ -16,7 +16,7 @@ export type RefundOutcome = EventPayload<'refunds:outcome'>;
 export function refundOutcome(
   request: StoredRequest,
   payment:
-    | { reservationId: string; refunds: readonly { id: string; status: string; amountCents: number | undefined }[] }
+    | { reservationId: string; refunds: readonly { id: string; status: string; amountCents?: number | undefined }[] }
     | undefined,
   deskId: string,
 ): RefundOutcome | undefined {

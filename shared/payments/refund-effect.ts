@@ -38,7 +38,7 @@ export function refundEffect(reason: string | undefined): RefundEffect {
 export interface RefundForBalance {
   reason?: string | undefined;
   status: string;
-  amountCents: number | undefined;
+  amountCents?: number | undefined;
 }
 
 export interface OwedAfterRefunds {
