@@ -2,13 +2,11 @@
 // it (the card number inside it is never what the refusal names), and nothing of it is written.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FREE_TEXT_LENGTH } from '../../../shared/text';
 import { AGENT, openDesk, SUPERVISOR, type Desk } from '../app/desk-kit';
 import { pansInFolder } from '../support/card-scan';
 
 /** 32 MB of an ordinary note, then a card number and its CVV. */
 const HUGE_NOTE = `${'Cargo duplicado según la huésped. '.repeat(1 << 20)}Tarjeta 4242 4242 4242 4242, cvv 123`;
-const TOO_LONG = `This text is far too long: at most ${MAX_FREE_TEXT_LENGTH.toLocaleString('en-US')} characters.`;
 
 let desk: Desk;
 
@@ -34,7 +32,6 @@ describe('a 32 MB note at the door', () => {
     };
     expect(await desk.refused('payments:pay', pay)).toEqual({
       code: 'invalid_input',
-      message: TOO_LONG,
       field: 'note',
     });
     const request = {
@@ -46,13 +43,11 @@ describe('a 32 MB note at the door', () => {
     };
     expect(await desk.refused('refunds:request', request)).toEqual({
       code: 'invalid_input',
-      message: TOO_LONG,
       field: 'note',
     });
     await desk.signIn(SUPERVISOR);
     expect(await desk.refused('refunds:reject', { requestId: randomUUID(), note: HUGE_NOTE })).toEqual({
       code: 'invalid_input',
-      message: TOO_LONG,
       field: 'note',
     });
     await desk.stack.audit.flush();
