@@ -168,6 +168,20 @@ async function finish(stream: NodeJS.WritableStream, text: string, code: number)
   app.exit(code);
 }
 
+/** A mode's report ends the process: 0 on standard output, anything else on standard error; a throw is a problem. */
+async function report(
+  work: () => Promise<{ output: string; exitCode: number }>,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+): Promise<void> {
+  try {
+    const { output, exitCode } = await work();
+    await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
+  } catch (error) {
+    await finish(stderr, describe(error), EXIT.problem);
+  }
+}
+
 /**
  * Runs the command-line mode the arguments ask for and answers true (the mode ends the process itself), or answers false
  * when there is none: the desk starts as usual. Called before ready, after the user data folder is set.
@@ -244,18 +258,19 @@ async function printConfigAndExit(
   stdout: NodeJS.WritableStream,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
-  try {
-    const store = options.secretStore();
-    const result = await printConfig({
-      userDir: app.getPath('userData'),
-      managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
-      format,
-      secrets: { names: SECRET_NAMES, has: store.has.bind(store) },
-    });
-    await finish(result.exitCode === 0 ? stdout : stderr, result.output, result.exitCode);
-  } catch (error) {
-    await finish(stderr, describe(error), EXIT.problem);
-  }
+  await report(
+    async () => {
+      const store = options.secretStore();
+      return printConfig({
+        userDir: app.getPath('userData'),
+        managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
+        format,
+        secrets: { names: SECRET_NAMES, has: store.has.bind(store) },
+      });
+    },
+    stdout,
+    stderr,
+  );
 }
 
 /** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
@@ -265,19 +280,20 @@ async function checkCenterAndExit(
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
   await app.whenReady();
-  try {
-    const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const secrets = options.secretStore();
-    const { output, exitCode } = await runCenterCheck({
-      center: loaded.settings.center,
-      managedPath,
-      password: () => secrets.read('centerPassword'),
-    });
-    await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
-  } catch (error) {
-    await finish(stderr, describe(error), EXIT.problem);
-  }
+  await report(
+    async () => {
+      const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
+      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+      const secrets = options.secretStore();
+      return runCenterCheck({
+        center: loaded.settings.center,
+        managedPath,
+        password: () => secrets.read('centerPassword'),
+      });
+    },
+    stdout,
+    stderr,
+  );
 }
 
 /** `--migrate-center`: IT, as the center's owner role (PGUSER, PGPASSWORD), brings the center up to this version of the app. */
@@ -286,20 +302,21 @@ async function migrateCenterAndExit(
   stdout: NodeJS.WritableStream,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
-  try {
-    const env = options.env ?? process.env;
-    const managedPath = managedSettingsPath(options.platform, env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const { output, exitCode } = await runCenterMigration({
-      center: loaded.settings.center,
-      managedPath,
-      user: env['PGUSER'],
-      password: env['PGPASSWORD'],
-    });
-    await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
-  } catch (error) {
-    await finish(stderr, describe(error), EXIT.problem);
-  }
+  await report(
+    async () => {
+      const env = options.env ?? process.env;
+      const managedPath = managedSettingsPath(options.platform, env);
+      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+      return runCenterMigration({
+        center: loaded.settings.center,
+        managedPath,
+        user: env['PGUSER'],
+        password: env['PGPASSWORD'],
+      });
+    },
+    stdout,
+    stderr,
+  );
 }
 
 /**
@@ -313,19 +330,20 @@ async function moveInAndExit(
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
   await app.whenReady();
-  try {
-    options.useElectronSqlite();
-    const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
-    const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-    const secrets = options.secretStore();
-    const { output, exitCode } = await runMoveIn({
-      center: loaded.settings.center,
-      managedPath,
-      dataDir: app.getPath('userData'),
-      password: () => secrets.read('centerPassword'),
-    });
-    await finish(exitCode === 0 ? stdout : stderr, output, exitCode);
-  } catch (error) {
-    await finish(stderr, describe(error), EXIT.problem);
-  }
+  await report(
+    async () => {
+      options.useElectronSqlite();
+      const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
+      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+      const secrets = options.secretStore();
+      return runMoveIn({
+        center: loaded.settings.center,
+        managedPath,
+        dataDir: app.getPath('userData'),
+        password: () => secrets.read('centerPassword'),
+      });
+    },
+    stdout,
+    stderr,
+  );
 }
