@@ -213,8 +213,17 @@ class DeskSqliteAdapter extends SqliteAdapter {
 
 /** An embedded SQLite file (opened by main/storage/sqlite.ts with its pragmas) behind Kysely. */
 export class DeskSqliteDialect extends SqliteDialect {
+  private readonly statements: SqliteDatabase;
+
   constructor(database: Database.Database) {
-    super({ database: cachedDatabase(database) });
+    const statements = cachedDatabase(database);
+    super({ database: statements });
+    this.statements = statements;
+  }
+
+  /** Prepares a statement now and keeps it with the file's others: its first run does not prepare it. */
+  prepare(sql: string): void {
+    this.statements.prepare(sql);
   }
 
   override createAdapter(): DialectAdapter {

@@ -14,7 +14,8 @@ export async function openEmbeddedStore<DB>(dataDir: string, definition: StoreDe
   checkDefinition(definition);
   const file = join(dataDir, definition.sqlite.file);
   const raw = openSqliteDatabase(file, [...(definition.sqlite.pragmas ?? []), `busy_timeout = ${BUSY_TIMEOUT_MS}`]);
-  const db = new Kysely<DB>({ dialect: new DeskSqliteDialect(raw) });
+  const dialect = new DeskSqliteDialect(raw);
+  const db = new Kysely<DB>({ dialect });
   let schemaVersion: number;
   try {
     schemaVersion = await migrateSqliteStore(db as Kysely<unknown>, raw, definition, file);
@@ -29,6 +30,7 @@ export async function openEmbeddedStore<DB>(dataDir: string, definition: StoreDe
     db,
     schemaVersion,
     transaction: (fn, options) => runTransaction(db, 'sqlite', fn, options),
+    prepare: (statement) => dialect.prepare(statement),
     close: () => (closed ??= db.destroy()),
   };
 }

@@ -72,6 +72,11 @@ export interface StoreDatabase<DB> {
   readonly db: Kysely<DB>;
   /** The number of migrations applied (the center may be ahead of this app: see Storage.open). */
   readonly schemaVersion: number;
+  /**
+   * The embedded file only: prepares a statement of the store's (its SQL as Kysely compiles it) now, at the store's
+   * opening, so that its first run does not. The center's statements are prepared by PostgreSQL on each connection.
+   */
+  prepare?(sql: string): void;
   /** All of `fn` is written, or none: rolled back when it throws (its error is rethrown). */
   transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Closes an embedded file; on the center, the shared pool closes with the Storage. */

@@ -46,6 +46,7 @@ export class Statement<V extends object, R> implements Preparable {
           : { constant: parameter },
     );
     this.compiled.set(store, { query, bindings });
+    store.prepare?.(query.sql);
   }
 
   /** Runs it on `db` (the store's database or a transaction of it) with these values. */
