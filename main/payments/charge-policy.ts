@@ -3,7 +3,6 @@
  * reservation still owes (the overview's balance, computed now) it carries the agent's confirmation of both amounts.
  */
 import { confirmsOverBalance, isOverBalance, owedBesides, type OverBalance } from '../../shared/payments/charge';
-import { formatMoney } from '../../shared/payments';
 import type { ReservationBalance } from '../../shared/ipc/views';
 import { reservationBalance } from './balance';
 import { ServiceError } from './errors';
@@ -37,27 +36,15 @@ export interface ChargePolicyDeps {
 /** The refusal of a charge in another currency than the reservation's: both named, the field is the currency. */
 export function currencyRefusal(currency: string, reservationCurrency: string): ServiceError {
   const [charged, reserved] = [currency.toUpperCase(), reservationCurrency.toUpperCase()];
-  return new ServiceError(
-    'invalid_input',
-    'currency_not_reservation',
-    `This reservation is in ${reserved}: charge it in ${reserved}, not ${charged}.`,
-    {
-      param: 'currency',
-      params: { currency: charged, reservationCurrency: reserved },
-    },
-  );
+  return new ServiceError('invalid_input', 'currency_not_reservation', {
+    param: 'currency',
+    params: { currency: charged, reservationCurrency: reserved },
+  });
 }
 
 /** The refusal of a charge on a reservation its source does not know: the field is the reservation. */
 export function unknownReservation(): ServiceError {
-  return new ServiceError(
-    'invalid_input',
-    'reservation_unknown',
-    'The reservation system does not know this reservation number: look the reservation up and charge it from there.',
-    {
-      param: 'reservationId',
-    },
-  );
+  return new ServiceError('invalid_input', 'reservation_unknown', { param: 'reservationId' });
 }
 
 /** The refusal of a charge above what is owed that the agent did not confirm as it is now. */
@@ -65,13 +52,10 @@ export function overBalanceRefusal(
   balance: Pick<ReservationBalance, 'owedCents' | 'currency'>,
   amountCents: number,
 ): ServiceError {
-  const owed = formatMoney(balance.owedCents, balance.currency);
-  return new ServiceError(
-    'invalid_input',
-    'over_balance_not_confirmed',
-    `The charge of ${formatMoney(amountCents, balance.currency)} is more than the ${owed} this reservation still owes. Check the amount with the guest; to charge more, confirm both amounts and charge again.`,
-    { param: 'amountCents', params: { owedCents: balance.owedCents, amountCents, currency: balance.currency } },
-  );
+  return new ServiceError('invalid_input', 'over_balance_not_confirmed', {
+    param: 'amountCents',
+    params: { owedCents: balance.owedCents, amountCents, currency: balance.currency },
+  });
 }
 
 /**

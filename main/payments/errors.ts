@@ -1,4 +1,4 @@
-/** The engine's one error type: what went wrong, in words an agent understands, never a secret or a body. */
+/** The engine's one error type: what went wrong as a code with its params, never a secret or a body. */
 import { UserError, type ErrorParams } from '../errors';
 
 /** invalid_input: refused by the engine itself, before any request or journal write. */
@@ -14,15 +14,28 @@ export interface ServiceErrorDetails {
 
 export class ServiceError extends UserError {
   override readonly name = 'ServiceError';
+  readonly kind: FailureKind;
+  readonly details: ServiceErrorDetails;
 
+  /**
+   * The engine's own refusals carry no sentence (the renderer words the code and its params); the service's refusals
+   * keep the service's words, and a refusal a refund request records as its failure keeps a sentence for the queues.
+   */
+  constructor(kind: FailureKind, code: string, details?: ServiceErrorDetails);
+  constructor(kind: FailureKind, code: string, message: string, details?: ServiceErrorDetails);
   constructor(
-    readonly kind: FailureKind,
+    kind: FailureKind,
     /** The service's error code (§3), or the engine's own for network, timeout and shape failures. */
     code: string,
-    message: string,
-    readonly details: ServiceErrorDetails = {},
+    messageOrDetails: string | ServiceErrorDetails = {},
+    maybeDetails: ServiceErrorDetails = {},
   ) {
-    super(code, message, { field: details.param, params: details.params });
+    const details = typeof messageOrDetails === 'string' ? maybeDetails : messageOrDetails;
+    const options = { field: details.param, params: details.params };
+    if (typeof messageOrDetails === 'string') super(code, messageOrDetails, options);
+    else super(code, options);
+    this.kind = kind;
+    this.details = details;
   }
 }
 

@@ -435,9 +435,11 @@ describe('amount update and confirmation (MSI)', () => {
       .confirm({ paymentId: pending.id, installmentsCount: 3, expectedAmountCents: 180000, operatorId: who.operatorId })
       .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'amount_changed', details: { param: 'expectedAmountCents' } });
-    expect((refused as Error).message).toBe(
-      'The service now holds 1,500.00 MXN for this payment, not the 1,800.00 MXN on your screen. Check the amount with the guest before confirming.',
-    );
+    expect(refused).toMatchObject({
+      code: 'amount_changed',
+      field: 'expectedAmountCents',
+      params: { heldCents: 150000, expectedCents: 180000, currency: 'mxn' },
+    });
     expect(requests.slice(sent).filter((r) => r.endsWith('/confirmation'))).toEqual([]);
     expect((await engine.getPayment(pending.id)).status).toBe('pending_confirmation');
     // Set again and confirmed, the guest is charged what the agent saw.
