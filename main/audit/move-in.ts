@@ -6,10 +6,8 @@
  * center before commit.
  */
 import { sql, type Kysely } from 'kysely';
-import { MoveRefused, declareMoveIn, tablesOf, without, type StoreMoveIn } from '../storage';
+import { MoveRefused, declareMoveIn, without, type StoreMoveIn } from '../storage';
 import { AUDIT_STORE, walkChain, type AuditDB, type ChainRow, type ChainWalk } from './trail';
-
-const table = tablesOf<AuditDB>();
 
 /** The rows a desk wrote before desks had ids: its own chain's. */
 const NO_DESK = '';
@@ -29,6 +27,15 @@ const walk = (db: Kysely<AuditDB>, deskIds: readonly string[]): Promise<ChainWal
 
 export const AUDIT_MOVE_IN: StoreMoveIn = declareMoveIn<AuditDB>({
   definition: AUDIT_STORE,
+  freeText: [
+    {
+      table: 'audit',
+      columns: ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'],
+      json: ['details'],
+      name: (row, deskId) =>
+        `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
+    },
+  ],
   prepare: async (desk, { deskId }) => {
     const chainOf = (stored: string): string => (stored === NO_DESK ? deskId : stored);
     const inFile = (await desk.selectFrom('audit').select('desk_id').distinct().execute()).map((row) => row.desk_id);
@@ -58,7 +65,7 @@ export const AUDIT_MOVE_IN: StoreMoveIn = declareMoveIn<AuditDB>({
       },
     };
   },
-  tables: [
+  tables: (table) => [
     table({
       table: 'audit',
       key: 'id',
@@ -66,47 +73,17 @@ export const AUDIT_MOVE_IN: StoreMoveIn = declareMoveIn<AuditDB>({
         ...without(row, 'id'),
         desk_id: row.desk_id === NO_DESK ? deskId : row.desk_id,
       }),
-      absent: async (center, rows) => {
-        const absent = new Set<ChainRow>();
-        for (const chain of new Set(rows.map((row) => row.desk_id))) {
-          const mine = rows.filter((row) => row.desk_id === chain);
-          const there = new Map(
-            (
-              await center
-                .selectFrom('audit')
-                .select(['seq', 'prev_hash', 'hash'])
-                .where('desk_id', '=', chain)
-                .where(
-                  'seq',
-                  'in',
-                  mine.map((row) => row.seq),
-                )
-                .execute()
-            ).map((row) => [Number(row.seq), row]),
-          );
-          for (const row of mine) {
-            const other = there.get(row.seq);
-            if (other === undefined) absent.add(row);
-            else if (other.hash !== row.hash || other.prev_hash !== row.prev_hash) {
-              throw new MoveRefused(
-                `the center already has a different row ${row.seq} of desk ${chain}'s audit chain (that desk worked on the center after its files were last written?): ` +
-                  "moving it would fork the chain, so nothing of the audit trail was moved; keep the desk's audit.db for an auditor",
-              );
-            }
-          }
-        }
-        return rows.filter((row) => absent.has(row));
+      // A chain never forks: the center's row of the same number must be this one.
+      present: {
+        key: ['desk_id', 'seq'],
+        clash: {
+          columns: ['hash', 'prev_hash'],
+          refusal: (row) =>
+            `the center already has a different row ${row.seq} of desk ${row.desk_id}'s audit chain (that desk worked on the center after its files were last written?): ` +
+            "moving it would fork the chain, so nothing of the audit trail was moved; keep the desk's audit.db for an auditor",
+        },
       },
-      conflict: ['desk_id', 'seq'],
+      unique: ['desk_id', 'seq'],
     }),
-  ],
-  freeText: [
-    {
-      table: 'audit',
-      columns: ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'],
-      json: ['details'],
-      name: (row, deskId) =>
-        `row ${String(row.seq)} of desk ${row.desk_id === '' ? deskId : String(row.desk_id)}'s audit chain`,
-    },
   ],
 });

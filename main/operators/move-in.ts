@@ -3,20 +3,21 @@
  * center's account, its password and its lockout stand) and named for IT, unless it is the very same account (a second
  * run). Open sessions are not moved: nobody is signed in at a stopped desk.
  */
-import { declareMoveIn, nameByRow, tablesOf, type StoreMoveIn } from '../storage';
+import { declareMoveIn, nameByRow, type StoreMoveIn } from '../storage';
 import { OPERATORS_STORE, type OperatorsDB } from './store';
-
-const table = tablesOf<OperatorsDB>();
 
 export const OPERATORS_MOVE_IN: StoreMoveIn = declareMoveIn<OperatorsDB>({
   definition: OPERATORS_STORE,
-  tables: [
+  freeText: [
+    { table: 'operators', columns: ['id', 'display_name'], name: nameByRow('operator', OPERATORS_STORE.sqlite.file) },
+  ],
+  tables: (table) => [
     table({
       table: 'operators',
       key: 'id',
       row: (found, { deskId }) => ({ ...found, id: found.id.trim().toLowerCase(), desk_id: found.desk_id ?? deskId }),
-      conflict: ['id'],
-      clash: async (center, row) => {
+      unique: ['id'],
+      conflict: async (center, row) => {
         const there = await center
           .selectFrom('operators')
           .select(['password_hash', 'created_at', 'desk_id'])
@@ -34,8 +35,5 @@ export const OPERATORS_MOVE_IN: StoreMoveIn = declareMoveIn<OperatorsDB>({
         );
       },
     }),
-  ],
-  freeText: [
-    { table: 'operators', columns: ['id', 'display_name'], name: nameByRow('operator', OPERATORS_STORE.sqlite.file) },
   ],
 });

@@ -4,18 +4,8 @@
  * at its next start with the Idempotency-Key it wrote before sending it. The attempts (a log without keys of its own)
  * are told apart by their request id.
  */
-import {
-  MoveRefused,
-  declareMoveIn,
-  nameByKey,
-  tablesOf,
-  without,
-  type MoveContext,
-  type StoreMoveIn,
-} from '../storage';
+import { MoveRefused, declareMoveIn, nameByKey, without, type MoveContext, type StoreMoveIn } from '../storage';
 import { JOURNAL_STORE, reservationKey, type JournalDB } from './journal';
-
-const table = tablesOf<JournalDB>();
 
 /** The desk's id on the row, and its reservation's key (rows of an app that kept none). */
 const stamped = <R extends { reservation_id: string; reservation_key: string | null }>(
@@ -29,6 +19,21 @@ const stamped = <R extends { reservation_id: string; reservation_key: string | n
 
 export const JOURNAL_MOVE_IN: StoreMoveIn = declareMoveIn<JournalDB>({
   definition: JOURNAL_STORE,
+  freeText: [
+    {
+      table: 'operations',
+      columns: ['payload', 'error_code', 'reservation_id'],
+      json: ['payload'],
+      name: nameByKey('operation', 'key'),
+    },
+    {
+      table: 'payments',
+      columns: ['failure_message', 'metadata', 'reservation_id'],
+      json: ['metadata'],
+      name: nameByKey('payment', 'id'),
+    },
+    { table: 'refunds', columns: ['reason'], name: nameByKey('refund', 'id') },
+  ],
   // An earlier app let a second unanswered payment of one reservation through (it keeps no reservation key); the center's
   // rule allows one. The desk answers both at its next start on its own files.
   prepare: async (desk) => {
@@ -47,7 +52,7 @@ export const JOURNAL_MOVE_IN: StoreMoveIn = declareMoveIn<JournalDB>({
     }
     return undefined;
   },
-  tables: [
+  tables: (table) => [
     table({
       table: 'operations',
       key: 'key',
@@ -78,48 +83,17 @@ export const JOURNAL_MOVE_IN: StoreMoveIn = declareMoveIn<JournalDB>({
           }
         }
       },
-      conflict: ['key'],
+      unique: ['key'],
     }),
     table({
       table: 'attempts',
       key: 'id',
       // The center numbers its own attempts (every desk's); the desk's numbers are not kept.
       row: (row, { deskId }) => ({ ...without(row, 'id'), desk_id: deskId }),
-      absent: async (center, rows, { deskId }) => {
-        const present = new Set(
-          (
-            await center
-              .selectFrom('attempts')
-              .select('request_id')
-              .where('desk_id', '=', deskId)
-              .where(
-                'request_id',
-                'in',
-                rows.map((row) => row.request_id),
-              )
-              .execute()
-          ).map((row) => row.request_id),
-        );
-        return rows.filter((row) => !present.has(row.request_id));
-      },
+      present: { key: ['desk_id', 'request_id'] },
     }),
-    table({ table: 'methods', key: 'id', row: (row, context) => stamped(row, context), conflict: ['id'] }),
-    table({ table: 'payments', key: 'id', row: (row, context) => stamped(row, context), conflict: ['id'] }),
-    table({ table: 'refunds', key: 'id', row: (row, { deskId }) => ({ ...row, desk_id: deskId }), conflict: ['id'] }),
-  ],
-  freeText: [
-    {
-      table: 'operations',
-      columns: ['payload', 'error_code', 'reservation_id'],
-      json: ['payload'],
-      name: nameByKey('operation', 'key'),
-    },
-    {
-      table: 'payments',
-      columns: ['failure_message', 'metadata', 'reservation_id'],
-      json: ['metadata'],
-      name: nameByKey('payment', 'id'),
-    },
-    { table: 'refunds', columns: ['reason'], name: nameByKey('refund', 'id') },
+    table({ table: 'methods', key: 'id', row: (row, context) => stamped(row, context), unique: ['id'] }),
+    table({ table: 'payments', key: 'id', row: (row, context) => stamped(row, context), unique: ['id'] }),
+    table({ table: 'refunds', key: 'id', row: (row, { deskId }) => ({ ...row, desk_id: deskId }), unique: ['id'] }),
   ],
 });

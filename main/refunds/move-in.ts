@@ -1,23 +1,17 @@
-/** How refund requests move into a center: they keep their ids and decisions; those of before desk ids were asked (and decided) at this desk. */
-import { declareMoveIn, nameByKey, tablesOf, type StoreMoveIn } from '../storage';
+/** How refund requests move into a center: each keeps its id and decision. */
+import type { Selectable } from 'kysely';
+import { declareMoveIn, nameByKey, type MoveContext, type StoreMoveIn } from '../storage';
 import { REFUND_REQUESTS_STORE, type RefundRequestsDB } from './requests';
 
-const table = tablesOf<RefundRequestsDB>();
+/** A request of before desk ids was asked (and, once decided, decided) at this desk. */
+const withDesks = (row: Selectable<RefundRequestsDB['requests']>, { deskId }: MoveContext) => ({
+  ...row,
+  desk_id: row.desk_id ?? deskId,
+  decided_desk_id: row.decided_desk_id ?? (row.status === 'pending' ? null : deskId),
+});
 
 export const REFUND_REQUESTS_MOVE_IN: StoreMoveIn = declareMoveIn<RefundRequestsDB>({
   definition: REFUND_REQUESTS_STORE,
-  tables: [
-    table({
-      table: 'requests',
-      key: 'id',
-      row: (row, { deskId }) => ({
-        ...row,
-        desk_id: row.desk_id ?? deskId,
-        decided_desk_id: row.decided_desk_id ?? (row.status === 'pending' ? null : deskId),
-      }),
-      conflict: ['id'],
-    }),
-  ],
   freeText: [
     {
       table: 'requests',
@@ -25,4 +19,5 @@ export const REFUND_REQUESTS_MOVE_IN: StoreMoveIn = declareMoveIn<RefundRequests
       name: nameByKey('refund request', 'id'),
     },
   ],
+  tables: (table) => [table({ table: 'requests', key: 'id', row: withDesks, unique: ['id'] })],
 });

@@ -35,51 +35,56 @@ export interface StoreMoveResult {
   conflicts: string[];
 }
 
-/** One table of a store's move, its rows typed as the desk's file (`DB[T]`) and as the center takes them (`Out`). */
-export interface MovedTable<DB, T extends keyof DB & string, Out extends object> {
+/**
+ * One table of a store's move, its rows as the desk's file has them (`Row`) and as the center takes them (`Out`). What
+ * makes a row already there: the center's unique key (`unique`), or for a table without one the columns it is told by
+ * (`present`).
+ */
+export interface MovedTable<DB, Row, Out> {
   /** The table, of this name both in the desk's file and on the center. */
-  readonly table: T;
+  readonly table: string;
   /** Its key in the desk's file: the rows are read, and written, in its order, a page at a time. */
-  readonly key: keyof DB[T] & string;
+  readonly key: string;
   /**
    * The row as the center keeps it (the desk's id stamped, a key filled in, the file's own number left out); undefined
    * leaves it out, not counted. Without it the row goes as it is.
    */
-  readonly row?: (row: Selectable<DB[T]>, context: MoveContext) => Out | undefined;
+  readonly row?: (row: Row, context: MoveContext) => Out | undefined;
   /** Looks at a page before it is written: a MoveRefused when the center cannot take it. */
-  readonly check?: (center: Transaction<DB>, rows: readonly Out[], context: MoveContext) => Promise<void>;
+  readonly check?: (center: Transaction<DB>, rows: readonly NoInfer<Out>[], context: MoveContext) => Promise<void>;
+  /** The columns of the center's unique key: a row whose key is there is left as the center has it. */
+  readonly unique?: readonly (keyof NoInfer<Out> & string)[];
   /**
-   * For rows told apart by their content (a log without a key of its own): those of the page the center does not have
-   * yet, in order; a MoveRefused when the center has another row in a place of one (a clash). Without it every row is
-   * written, the center's key (`conflict`) leaving out those it has.
+   * For a row `unique` left out: a sentence for IT when the center's row is another record (a conflict, not moved),
+   * undefined when it is the same one (already there). The rows are then written one at a time.
    */
-  readonly absent?: (center: Transaction<DB>, rows: readonly Out[], context: MoveContext) => Promise<readonly Out[]>;
-  /** The columns of the center's key: a row whose key is there is left as the center has it. Without: a plain insert. */
-  readonly conflict?: readonly (keyof Out & string)[];
+  readonly conflict?: (center: Transaction<DB>, row: NoInfer<Out>, context: MoveContext) => Promise<string | undefined>;
   /**
-   * For a row left out because its key is there: a sentence for IT when the center's row is another record (a conflict,
-   * not moved), undefined when it is the same one (already there). The rows are then written one at a time.
+   * A row is already there when the center has one of the same `key` (the last column looked up among the page's values,
+   * the others equal). With `clash`, one whose `columns` differ is another row in its place: the store is refused, said.
    */
-  readonly clash?: (center: Transaction<DB>, row: Out, context: MoveContext) => Promise<string | undefined>;
+  readonly present?: {
+    readonly key: readonly (keyof NoInfer<Out> & string)[];
+    readonly clash?: {
+      readonly columns: readonly (keyof NoInfer<Out> & string)[];
+      readonly refusal: (row: NoInfer<Out>) => string;
+    };
+  };
+  /**
+   * For rows told apart by nothing but their content: those of the page the center does not have yet, in order.
+   * Without it (nor `present`) every row is written, `unique` leaving out those the center has.
+   */
+  readonly absent?: (
+    center: Transaction<DB>,
+    rows: readonly NoInfer<Out>[],
+    context: MoveContext,
+  ) => Promise<readonly NoInfer<Out>[]>;
   /** Tables whose rows belong to this one's: read with each page, those whose `by` column names one of its rows. */
   readonly children?: readonly ChildTable<DB>[];
 }
 
-/** A declared table with its types left behind (moveTable makes one), as the driver walks it. */
-export interface TableMoveIn<DB> {
-  readonly table: string;
-  readonly key: string;
-  readonly row?: (row: MoveRow, context: MoveContext) => MoveRow | undefined;
-  readonly check?: (center: Transaction<DB>, rows: readonly MoveRow[], context: MoveContext) => Promise<void>;
-  readonly absent?: (
-    center: Transaction<DB>,
-    rows: readonly MoveRow[],
-    context: MoveContext,
-  ) => Promise<readonly MoveRow[]>;
-  readonly conflict?: readonly string[];
-  readonly clash?: (center: Transaction<DB>, row: MoveRow, context: MoveContext) => Promise<string | undefined>;
-  readonly children?: readonly ChildTable<DB>[];
-}
+/** A declared table with its types left behind (as DeclareTable answers it), as the driver walks it. */
+export type TableMoveIn<DB> = MovedTable<DB, MoveRow, MoveRow>;
 
 export interface ChildTable<DB> {
   /** The column naming the parent row, of the same name in both tables. */
@@ -87,12 +92,12 @@ export interface ChildTable<DB> {
   readonly table: TableMoveIn<DB>;
 }
 
-/** The tables of a store, each declared typed against `DB` (`const table = tablesOf<JournalDB>()`). */
-export function tablesOf<DB>(): <T extends keyof DB & string, Out extends object = Selectable<DB[T]>>(
-  table: MovedTable<DB, T, Out>,
-) => TableMoveIn<DB> {
-  return (table) => table as unknown as TableMoveIn<DB>;
-}
+/** Declares one table of a store typed against its tables `DB`, its types then left behind. */
+export type DeclareTable<DB> = <T extends keyof DB & string, Out extends object = Selectable<DB[T]>>(
+  table: MovedTable<DB, Selectable<DB[T]>, Out> & { readonly table: T; readonly key: keyof DB[T] & string },
+) => TableMoveIn<DB>;
+
+const declareTable = <DB>(table: unknown): TableMoveIn<DB> => table as TableMoveIn<DB>;
 
 /** What runs inside the center's transaction around the tables: first (a lock), and last (a check before commit). */
 export interface MoveHooks<DB> {
@@ -103,15 +108,15 @@ export interface MoveHooks<DB> {
 /** How a store moves into the center. */
 export interface MoveInDeclaration<DB> {
   readonly definition: StoreDefinition;
-  /** In the order they are written (a table before those that refer to it). */
-  readonly tables: readonly TableMoveIn<DB>[];
+  /** Every text column it moves that may hold words a person typed or a provider said, looked at for card data first. */
+  readonly freeText: readonly FreeText[];
+  /** Its tables, each declared with `table`, in the order they are written (a table before those that refer to it). */
+  readonly tables: (table: DeclareTable<DB>) => readonly TableMoveIn<DB>[];
   /**
    * Looks at the desk's file before anything is written (a MoveRefused refuses the store), and answers what runs in the
    * center's transaction around the tables.
    */
   readonly prepare?: (desk: Kysely<DB>, context: MoveContext) => Promise<MoveHooks<DB> | undefined>;
-  /** Every text column it moves that may hold words a person typed or a provider said, looked at for card data first. */
-  readonly freeText: readonly FreeText[];
 }
 
 /** A store's move, ready to run over a desk's folder, its database types left inside. */
@@ -141,21 +146,62 @@ async function* pages(db: Kysely<LooseDB>, table: string, key: string): AsyncGen
   }
 }
 
-/** Inserts `rows` into the center, a row whose key (`conflict`) is there left as it is; answers how many were written. */
+/** Inserts `rows` into the center, a row whose key (`unique`) is there left as it is; answers how many were written. */
 async function insert(
   center: Kysely<LooseDB>,
   table: string,
   rows: readonly MoveRow[],
-  conflict: readonly string[] | undefined,
+  unique: readonly string[] | undefined,
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const query = center.insertInto(table).values([...rows]);
-  if (conflict === undefined) {
+  if (unique === undefined) {
     await query.execute();
     return rows.length;
   }
-  const result = await query.onConflict((oc) => oc.columns([...conflict]).doNothing()).executeTakeFirst();
+  const result = await query.onConflict((oc) => oc.columns([...unique]).doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Those of `rows` the center does not have under their `present.key`, in order; a clash refuses the store. */
+async function notThere(
+  center: Kysely<LooseDB>,
+  table: string,
+  rows: readonly MoveRow[],
+  present: NonNullable<TableMoveIn<unknown>['present']>,
+): Promise<MoveRow[]> {
+  const { key, clash } = present;
+  const scope = key.slice(0, -1);
+  const among = key.at(-1) ?? '';
+  const named = (row: MoveRow, columns: readonly string[]): string =>
+    JSON.stringify(columns.map((column) => String(row[column])));
+  // One look-up per value of the columns held equal (one chain, one desk), in the order the page names them.
+  const groups = new Map<string, MoveRow[]>();
+  for (const row of rows) {
+    const group = groups.get(named(row, scope));
+    if (group === undefined) groups.set(named(row, scope), [row]);
+    else group.push(row);
+  }
+  const absent = new Set<MoveRow>();
+  for (const group of groups.values()) {
+    let query = center.selectFrom(table).select([...key, ...(clash?.columns ?? [])]);
+    for (const column of scope) query = query.where(column, '=', group[0]?.[column]);
+    const found = await query
+      .where(
+        among,
+        'in',
+        group.map((row) => row[among]),
+      )
+      .execute();
+    const there = new Map(found.map((row) => [named(row, key), row]));
+    for (const row of group) {
+      const other = there.get(named(row, key));
+      if (other === undefined) absent.add(row);
+      else if (clash?.columns.some((column) => other[column] !== row[column]) === true)
+        throw new MoveRefused(clash.refusal(row));
+    }
+  }
+  return rows.filter((row) => absent.has(row));
 }
 
 /** A copy of `row` without `column` (a number the file gave it that the center gives its own). */
@@ -214,7 +260,7 @@ class TableRun<DB> {
     found: readonly MoveRow[],
     context: MoveContext,
   ): Promise<void> {
-    const { row, check, absent, conflict, clash } = this.declaration;
+    const { table, row, check, present, absent, unique, conflict } = this.declaration;
     const rows: MoveRow[] = [];
     for (const each of found) {
       const kept = row === undefined ? each : row(each, context);
@@ -224,13 +270,15 @@ class TableRun<DB> {
     let conflicts = 0;
     if (rows.length > 0) {
       await check?.(center, rows, context);
-      const written = absent === undefined ? rows : await absent(center, rows, context);
-      if (clash === undefined) moved = await insert(loose(center), this.declaration.table, written, conflict);
+      let written: readonly MoveRow[] = rows;
+      if (present !== undefined) written = await notThere(loose(center), table, written, present);
+      if (absent !== undefined) written = await absent(center, written, context);
+      if (conflict === undefined) moved = await insert(loose(center), table, written, unique);
       else {
         for (const each of written) {
-          if ((await insert(loose(center), this.declaration.table, [each], conflict)) === 1) moved++;
+          if ((await insert(loose(center), table, [each], unique)) === 1) moved++;
           else {
-            const sentence = await clash(center, each, context);
+            const sentence = await conflict(center, each, context);
             if (sentence !== undefined) {
               this.conflicts.push(sentence);
               conflicts++;
@@ -258,7 +306,7 @@ export function declareMoveIn<DB>(declaration: MoveInDeclaration<DB>): StoreMove
         const center = await storage.open<DB>(definition);
         const hooks = await declaration.prepare?.(desk.db, context);
         const conflicts: string[] = [];
-        const tables = declaration.tables.map((table) => new TableRun(table, conflicts));
+        const tables = declaration.tables(declareTable).map((table) => new TableRun(table, conflicts));
         await center.transaction(async (trx) => {
           await hooks?.begin?.(trx);
           for (const table of tables) await table.all(desk.db, trx, context);
