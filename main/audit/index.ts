@@ -27,3 +27,4 @@ export {
 } from './calls';
 export { auditCsv } from './csv';
 export { verifyCenterAudit } from './verify-center';
+export { AUDIT_MOVE_IN } from './move-in';

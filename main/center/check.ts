@@ -9,7 +9,8 @@ import { RESERVATIONS_STORE } from '../reservations/store';
 import { UserError } from '../errors';
 import { OPERATORS_STORE } from '../operators/store';
 import { REFUND_REQUESTS_STORE } from '../refunds/requests';
-import { centerConnection, describeCenter, type CenterSettings } from '../storage';
+import { describeCenter, type CenterSettings } from '../storage';
+import { commandConnection } from './connect';
 import { JOURNAL_STORE } from '../payments/journal';
 import { DESKS_STORE } from './registry';
 import {
@@ -236,19 +237,13 @@ export async function runCenterCheck(options: RunCenterCheckOptions): Promise<{ 
       exitCode: 2,
     };
   }
-  let connection: CenterConnectionOptions;
-  try {
-    connection = await centerConnection(options.center, {
-      password: options.password,
-      applicationName: 'card-payments-desk --check-center',
-    });
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
+  const connection = await commandConnection(options.center, options.password, CHECK_CENTER_FLAG);
+  if (connection instanceof UserError) {
     return {
       output: formatCenterCheck({
         target: describeCenter(options.center),
         ok: false,
-        lines: [{ status: 'problem', check: 'tls', detail: error.message }],
+        lines: [{ status: 'problem', check: 'tls', detail: connection.message }],
       }),
       exitCode: 1,
     };

@@ -43,3 +43,4 @@ export {
 } from './templates';
 export { WEBHOOK_BODY_VERSION, WEBHOOK_FAILURES, webhookBody } from './transports/webhook';
 export { MESSAGE_SID, TWILIO_MESSAGE_STATUSES } from './transports/twilio';
+export { DELIVERIES_MOVE_IN } from './move-in';

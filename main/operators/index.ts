@@ -31,3 +31,4 @@ export {
   type SessionTimers,
 } from './session';
 export { DEFAULT_COST, MIN_COST, type ScryptCost } from './password';
+export { OPERATORS_MOVE_IN } from './move-in';

@@ -34,3 +34,4 @@ export {
 } from './engine';
 export { connectService, simulatorConfig, type ConnectedService, type ServiceSettings } from './connect';
 export { dayIn, reservationBalance } from './balance';
+export { JOURNAL_MOVE_IN } from './journal-move-in';

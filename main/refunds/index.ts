@@ -11,3 +11,4 @@ export {
   type RefundRequestsDB,
   type StoredRequest,
 } from './requests';
+export { REFUND_REQUESTS_MOVE_IN } from './move-in';

@@ -45,3 +45,4 @@ export {
   type QueryKeys,
 } from './match';
 export { searchWithShortReference, type PaymentsByShortReference } from './short-reference';
+export { RESERVATIONS_MOVE_IN } from './move-in';

@@ -72,3 +72,21 @@ export {
   type ChangeListenerOptions,
   type ListenState,
 } from './changes';
+export {
+  MOVE_PAGE,
+  MoveRefused,
+  declareMoveIn,
+  without,
+  type ChildTable,
+  type DeclareTable,
+  type MoveContext,
+  type MoveHooks,
+  type MoveInDeclaration,
+  type MoveRow,
+  type MovedTable,
+  type StoreMoveIn,
+  type StoreMoveResult,
+  type TableMove,
+  type TableMoveIn,
+} from './move-in';
+export { findCardData, nameByKey, nameByRow, type FreeText } from './move-in-scan';
