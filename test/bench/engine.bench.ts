@@ -15,7 +15,7 @@
  *
  * Prints one line: `engine-bench overhead_ms_per_request=<x> requests=<n> minimum_requests=<m>`, where the
  * minimum is a token, a tokenization, a create and the reads the poll schedule needs to see the outcome
- * of a payment processed in 2 s. Budget: overhead <= 5 ms per request and requests = minimum; the exit
+ * of a payment processed in 2 s. Budget: overhead <= 3 ms per request and requests = minimum; the exit
  * code is 1 when it is missed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { openJournal } from '../support/journal';
 
 const LATENCY_MS = 20;
 const PROCESSING_DELAY_MS = 2000;
-const BUDGET_MS_PER_REQUEST = 5;
+const BUDGET_MS_PER_REQUEST = 3;
 const GIVE_UP_MS = 30_000;
 
 /** Reads the schedule takes until one comes at least `delayMs` after the payment was created. */

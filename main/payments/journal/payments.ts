@@ -151,13 +151,18 @@ export class PaymentsRepository {
       reservationKey: reservationKey(p.reservationId),
     };
     const row = this.row(p, by?.operatorId);
-    if (context.store.backend === 'postgres' && p.refunds.length === 0) {
-      // The payment alone (most saves): one statement, its NOTIFY inside it, sent only when it wrote.
-      await context.db
-        .with('w', () => paymentUpsert(context.db, row))
-        .selectFrom('w')
-        .select(notificationIn(change).as('notified'))
-        .execute();
+    if (p.refunds.length === 0) {
+      // The payment alone (most saves): one statement, atomic by itself; on the center its NOTIFY inside it, sent only
+      // when it wrote.
+      if (context.store.backend === 'postgres') {
+        await context.db
+          .with('w', () => paymentUpsert(context.db, row))
+          .selectFrom('w')
+          .select(notificationIn(change).as('notified'))
+          .execute();
+      } else {
+        await run(context, UPSERT, row);
+      }
       context.changed();
       return;
     }
