@@ -34,18 +34,7 @@ import { deliveryRecorder } from './recorder';
 import { oneLine, renderMessage, renderReceipt, templateVariables } from './templates';
 import type { OutgoingMessage, TransportDeps } from './transports/types';
 
-export {
-  FOLLOW_DELAYS_MS,
-  LINK_LIFETIME_MS,
-  MIN_VALIDITY_S,
-  RECEIPT_VALIDITY_S,
-  RESEND_CONFIRM_WINDOW_MS,
-  type Messenger,
-  type MessengerLogger,
-  type MessengerOptions,
-  type ReceiptContext,
-  type SendContext,
-} from './messenger-types';
+export * from './messenger-types';
 
 const silentLogger: MessengerLogger = { info() {}, warn() {} };
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -217,17 +217,7 @@ export class RefundDesk {
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
     const request = await this.requireRequest(requestId);
     checkApprover(request, by);
-    if (
-      !(await this.deps.requests.decide(request.id, {
-        status: 'rejected',
-        by: by.id,
-        at: new Date(this.now()).toISOString(),
-        note,
-        override: false,
-      }))
-    ) {
-      throw closed(await this.requireRequest(requestId));
-    }
+    await this.decide(request.id, { status: 'rejected', by: by.id, note, override: false });
     return requestView(await this.requireRequest(requestId));
   }
 
@@ -304,16 +294,7 @@ export class RefundDesk {
       if (acknowledgedRefundIds !== undefined)
         await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
-      if (
-        !(await this.deps.requests.decide(request.id, {
-          status: 'approved',
-          by: approver.id,
-          at: new Date(this.now()).toISOString(),
-          override,
-        }))
-      ) {
-        throw closed(await this.requireRequest(request.id));
-      }
+      await this.decide(request.id, { status: 'approved', by: approver.id, override });
     }
     // Resumed (its refund's answer lost), the approval meets the caps a new one would, as the approver stands now.
     if (request.status === 'approved') {
@@ -459,6 +440,15 @@ export class RefundDesk {
       now: this.now(),
       timeZone: this.timeZone,
     });
+  }
+
+  /** Writes a pending request's decision, timed now; refused (request_closed) when it was decided first elsewhere. */
+  private async decide(
+    id: string,
+    decision: { status: 'approved' | 'rejected'; by: string; note?: string; override: boolean },
+  ): Promise<void> {
+    if (!(await this.deps.requests.decide(id, { ...decision, at: new Date(this.now()).toISOString() })))
+      throw closed(await this.requireRequest(id));
   }
 
   private async requireRequest(id: string): Promise<StoredRequest> {
