@@ -4,7 +4,7 @@
  * TRUNCATE whoever asks). Also the row's shape as the trail answers it.
  */
 import { sql, type Generated, type Kysely } from 'kysely';
-import type { StoreDefinition } from '../storage';
+import { createTableMigration, type StoreDefinition } from '../storage';
 import type { SpooledContent } from './spool';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
@@ -143,10 +143,10 @@ export const AUDIT_STORE: StoreDefinition = {
   },
   postgres: {
     migrations: {
-      '0001_audit': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('audit')
+      '0001_audit': createTableMigration(
+        'audit',
+        (table) =>
+          table
             .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
             .addColumn('desk_id', 'text', (c) => c.notNull())
             .addColumn('seq', 'bigint', (c) => c.notNull())
@@ -162,8 +162,8 @@ export const AUDIT_STORE: StoreDefinition = {
             .addColumn('hash', 'text', (c) => c.notNull())
             // Two rows of one desk can never take the same place in its chain: the chain never forks.
             .addUniqueConstraint('audit_desk_seq', ['desk_id', 'seq'])
-            .addCheckConstraint('audit_seq_positive', sql`seq > 0`)
-            .execute();
+            .addCheckConstraint('audit_seq_positive', sql`seq > 0`),
+        async (db) => {
           await db.schema.createIndex('audit_action').on('audit').columns(['action', 'resource']).execute();
           await db.schema.createIndex('audit_resource').on('audit').column('resource').execute();
           await db.schema.createIndex('audit_actor').on('audit').column('actor').execute();
@@ -185,7 +185,7 @@ export const AUDIT_STORE: StoreDefinition = {
             db,
           );
         },
-      },
+      ),
     },
     grants: { audit: ['SELECT', 'INSERT'] },
   },

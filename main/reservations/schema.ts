@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Currency } from '../../shared/payments';
-import type { StoreDefinition } from '../storage';
+import { createTableMigration, type StoreDefinition } from '../storage';
 import { APOSTROPHES } from './match';
 
 /** The file for real (imported) reservations, and training's own. */
@@ -147,10 +147,10 @@ export const RESERVATIONS_STORE: StoreDefinition = {
   sqlite: { file: RESERVATIONS_FILE, adoptsUserVersion: 2, migrations: sqliteMigrations },
   postgres: {
     migrations: {
-      '0001_reservations': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('reservations')
+      '0001_reservations': createTableMigration(
+        'reservations',
+        (table) =>
+          table
             // The confirmation number in lower case: one reservation per number, any case, whichever desk imports it.
             .addColumn('id_key', 'text', (c) => c.primaryKey())
             .addColumn('confirmation_number', 'text', (c) => c.notNull())
@@ -170,8 +170,8 @@ export const RESERVATIONS_STORE: StoreDefinition = {
             .addColumn('updated_at', 'bigint', (c) => c.notNull())
             .addColumn('confirmation_key', 'text')
             .addColumn('guest_language', 'text', (c) => c.check(sql`guest_language IN ('es-MX', 'en-US')`))
-            .addColumn('desk_id', 'text', (c) => c.notNull())
-            .execute();
+            .addColumn('desk_id', 'text', (c) => c.notNull()),
+        async (db) => {
           await db.schema.createIndex('reservations_email').on('reservations').column('email_key').execute();
           await db.schema.createIndex('reservations_phone_digits').on('reservations').column('phone_digits').execute();
           await db.schema
@@ -185,7 +185,7 @@ export const RESERVATIONS_STORE: StoreDefinition = {
             .column('confirmation_key')
             .execute();
         },
-      },
+      ),
       '0002_search': { up: (db: Kysely<unknown>) => postgresSearchMigration(db) },
     },
     // Imports add and replace; nothing is deleted.
