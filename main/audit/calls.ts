@@ -1,7 +1,7 @@
 /** What each call through the door writes to the audit trail, by the contract's per-channel rule — never raw input, a card, secret or token. */
 import { CHANNELS, type AuditLookup, type AuditRule, type ChannelSpec, type IpcError } from '../../shared/ipc';
 import type { OperatorView } from '../../shared/operators';
-import type { AuditEntry, AuditOutcome } from './trail';
+import type { AuditEntry, AuditOutcome } from './store';
 
 /** One call as the door saw it (main/ipc's DoorCall, restated here so the audit does not import the door). */
 export interface RecordedCall {

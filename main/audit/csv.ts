@@ -1,6 +1,6 @@
 /** The audit rows as CSV for supervisors: one row per entry with its desk, details as JSON, spreadsheet formulas defused. */
 import { csvRow } from '../../shared/desk';
-import type { AuditRow } from './trail';
+import type { AuditRow } from './store';
 
 export function auditCsv(rows: readonly AuditRow[]): string {
   const lines = [

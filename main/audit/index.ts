@@ -1,20 +1,16 @@
 /** The audit trail: who did what, when, with what outcome — append-only and hash-chained; plain Node, no Electron imports. */
+export { AuditTrail, type AuditTrailOptions } from './trail';
 export {
   AUDIT_STORE,
-  AuditTrail,
-  GENESIS,
-  walkChain,
   type AuditDB,
-  type ChainRow,
-  type ChainWalk,
   type AuditEntry,
   type AuditFilter,
   type AuditOutcome,
   type AuditRow,
-  type AuditTrailOptions,
   type Verification,
-  withActorNames,
-} from './trail';
+} from './store';
+export { GENESIS, walkChain, type ChainRow, type ChainWalk } from './chain';
+export { withActorNames } from './actor-names';
 export { AUDIT_SPOOL_FILE, AUDIT_SPOOL_STORE } from './spool';
 export {
   auditEntryFor,

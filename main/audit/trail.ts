@@ -1,223 +1,36 @@
 /**
- * The audit trail: append-only rows, each desk's rows a hash chain of their own (desk id, number in the desk's chain, the
- * SHA-256 of the desk's row before), so that an edit or a deletion shows. On the embedded file (audit.db) triggers refuse
- * changes and the chain's head is kept beside it (audit-head.json); on the center the database itself refuses them: the
- * app role may only INSERT and SELECT, and a trigger refuses UPDATE, DELETE and TRUNCATE whoever asks. A desk on a center
- * loses no row while the center is down: what it cannot write is kept on the desk (main/audit/spool.ts) and written, in
- * order, when the center is back.
+ * The audit trail: append-only rows (main/audit/store.ts), each desk's a hash chain of its own (main/audit/chain.ts). On
+ * the embedded file the chain's head is kept beside it (audit-head.json). A desk on a center loses no row while the
+ * center is down: what it cannot write is kept on the desk (main/audit/spool.ts) and written, in order, when it is back.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { sql, type Generated, type Kysely, type SqlBool } from 'kysely';
-import { RESERVED_OPERATOR_IDS } from '../../shared/operators';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { redact, redactText } from '../logging/redact';
-import { isUniqueViolation, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
+import { GENESIS, rowHash, walkChain, type ChainWalk } from './chain';
 import { AuditSpool, type SpooledContent } from './spool';
+import {
+  AUDIT_STORE,
+  NO_DESK,
+  toView,
+  type AuditDB,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditRow,
+  type Verification,
+} from './store';
 
-export type AuditOutcome = 'ok' | 'refused' | 'failed';
+// What composition reads of the trail's table and chains.
+export { walkChain, type ChainRow } from './chain';
+export { AUDIT_STORE, type AuditDB } from './store';
 
-export interface AuditEntry {
-  /** The operator (or "system") who did it. */
-  actor: string;
-  /** What was done, `domain.verb`: session.signIn, payment.create, refund.approve… */
-  action: string;
-  outcome: AuditOutcome;
-  /** What it was done to: a payment id, an operator id, a setting name. */
-  resource?: string;
-  requestId?: string;
-  /** Anything else worth keeping; card numbers, CVVs, secrets and tokens are scrubbed before it is written. */
-  details?: Record<string, unknown>;
-}
-
-export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'requestId' | 'details'>> {
-  /** The row's place in the whole trail (every desk's rows), for ordering and paging. */
-  id: number;
-  /** The desk that wrote it. */
-  deskId: string;
-  /** Its number in its desk's chain, from 1. */
-  seq: number;
-  at: string;
-  resource: string | undefined;
-  requestId: string | undefined;
-  details: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
-
-export interface AuditFilter {
-  /** One desk's rows only (default: every desk's). */
-  deskId?: string;
-  actor?: string;
-  action?: string;
-  outcome?: AuditOutcome;
-  resource?: string;
-  from?: string;
-  to?: string;
-  /** Paging back: rows before this place in the trail (AuditRow.id). */
-  beforeId?: number;
-}
-
-export type Verification =
-  | { ok: true; rows: number; desks: number }
-  | { ok: false; rows: number; desks: number; deskId: string; seq: number; reason: string };
-
-/** The hash before a desk's first row. */
-export const GENESIS = '0'.repeat(64);
-
-/** The PostgreSQL schema of the audit trail on the center (its table is audit.audit). */
-const SCHEMA = 'audit';
-
-/** Rows written before desks had ids (an embedded file of an earlier version): they belong to the desk whose file it is. */
-const NO_DESK = '';
-
-/** A row: its content (as the spool keeps it too) and its place in its desk's chain. */
-interface AuditTable extends SpooledContent {
-  id: Generated<number>;
-  seq: number;
-  prev_hash: string;
-  hash: string;
-}
-
-export interface AuditDB {
-  audit: AuditTable;
-}
-
-type DbRow = Omit<AuditTable, 'id'> & { id: number };
 /** A row before it has its place in its desk's chain: scrubbed, its time the moment it was asked for. */
 type Content = SpooledContent;
-
-export const AUDIT_STORE: StoreDefinition = {
-  name: SCHEMA,
-  label: 'audit trail',
-  sqlite: {
-    file: 'audit.db',
-    // The two migrations of the SqliteFile era, as they were; the third gives each row its desk and its desk's chain.
-    adoptsUserVersion: 2,
-    migrations: {
-      '0001_audit': {
-        up: async (db: Kysely<unknown>) => {
-          await sql`CREATE TABLE audit (
-     seq INTEGER PRIMARY KEY,
-     at TEXT NOT NULL,
-     actor TEXT NOT NULL,
-     action TEXT NOT NULL,
-     outcome TEXT NOT NULL,
-     resource TEXT,
-     request_id TEXT,
-     details TEXT NOT NULL,
-     prev_hash TEXT NOT NULL,
-     hash TEXT NOT NULL
-   );
-   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`.execute(
-            db,
-          );
-        },
-      },
-      '0002_indexes': {
-        up: async (db: Kysely<unknown>) => {
-          await sql`CREATE INDEX audit_action ON audit (action, resource);
-   CREATE INDEX audit_resource ON audit (resource);
-   CREATE INDEX audit_actor ON audit (actor);`.execute(db);
-        },
-      },
-      // Rows get their desk (NO_DESK for those already written: this file's own desk's) and a number in their desk's
-      // chain; `id` keeps the order of the whole file (the old numbers for the old rows). DROP TABLE fires no trigger.
-      '0003_desk_chains': {
-        up: async (db: Kysely<unknown>) => {
-          await sql`CREATE TABLE audit_desks (
-     id INTEGER PRIMARY KEY,
-     desk_id TEXT NOT NULL,
-     seq INTEGER NOT NULL CHECK (seq > 0),
-     at TEXT NOT NULL,
-     actor TEXT NOT NULL,
-     action TEXT NOT NULL,
-     outcome TEXT NOT NULL,
-     resource TEXT,
-     request_id TEXT,
-     details TEXT NOT NULL,
-     prev_hash TEXT NOT NULL,
-     hash TEXT NOT NULL,
-     UNIQUE (desk_id, seq)
-   );
-   INSERT INTO audit_desks (id, desk_id, seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash)
-     SELECT seq, '', seq, at, actor, action, outcome, resource, request_id, details, prev_hash, hash FROM audit ORDER BY seq;
-   DROP TABLE audit;
-   ALTER TABLE audit_desks RENAME TO audit;
-   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
-   CREATE INDEX audit_action ON audit (action, resource);
-   CREATE INDEX audit_resource ON audit (resource);
-   CREATE INDEX audit_actor ON audit (actor);
-   CREATE INDEX audit_at ON audit (at);`.execute(db);
-        },
-      },
-    },
-  },
-  postgres: {
-    migrations: {
-      '0001_audit': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('audit')
-            .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
-            .addColumn('desk_id', 'text', (c) => c.notNull())
-            .addColumn('seq', 'bigint', (c) => c.notNull())
-            .addColumn('at', 'timestamptz', (c) => c.notNull())
-            .addColumn('actor', 'text', (c) => c.notNull())
-            .addColumn('action', 'text', (c) => c.notNull())
-            .addColumn('outcome', 'text', (c) => c.notNull())
-            .addColumn('resource', 'text')
-            .addColumn('request_id', 'text')
-            // The JSON exactly as it was hashed (jsonb would reorder its keys).
-            .addColumn('details', 'text', (c) => c.notNull())
-            .addColumn('prev_hash', 'text', (c) => c.notNull())
-            .addColumn('hash', 'text', (c) => c.notNull())
-            // Two rows of one desk can never take the same place in its chain: the chain never forks.
-            .addUniqueConstraint('audit_desk_seq', ['desk_id', 'seq'])
-            .addCheckConstraint('audit_seq_positive', sql`seq > 0`)
-            .execute();
-          await db.schema.createIndex('audit_action').on('audit').columns(['action', 'resource']).execute();
-          await db.schema.createIndex('audit_resource').on('audit').column('resource').execute();
-          await db.schema.createIndex('audit_actor').on('audit').column('actor').execute();
-          await db.schema.createIndex('audit_at').on('audit').column('at').execute();
-          // Append-only whoever asks (a role granted UPDATE or DELETE by mistake, the owner): only a superuser who turns
-          // triggers off (session_replication_role) gets past it, and the chains then show what was changed.
-          const refuse = sql.table(`${SCHEMA}.refuse_change`);
-          const table = sql.table(`${SCHEMA}.audit`);
-          await sql`CREATE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-              RAISE EXCEPTION 'the audit trail is append-only: % refused', TG_OP;
-            END
-          $$`.execute(db);
-          await sql`REVOKE ALL ON FUNCTION ${refuse}() FROM PUBLIC`.execute(db);
-          await sql`CREATE TRIGGER audit_no_change BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${refuse}()`.execute(
-            db,
-          );
-          await sql`CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${refuse}()`.execute(
-            db,
-          );
-        },
-      },
-    },
-    grants: { audit: ['SELECT', 'INSERT'] },
-  },
-};
-
-/** The hashed form of a row: every field but the hash, in a fixed order, after the previous row's hash. */
-function rowHash(prevHash: string, row: Omit<DbRow, 'id' | 'hash' | 'prev_hash'>): string {
-  const fields = [row.seq, row.at, row.actor, row.action, row.outcome, row.resource, row.request_id, row.details];
-  // A row written before desks had ids is hashed as it was then; every later row's hash covers its desk too.
-  const hashed = row.desk_id === NO_DESK ? fields : [row.desk_id, ...fields];
-  return createHash('sha256').update(prevHash).update(JSON.stringify(hashed)).digest('hex');
-}
 
 /** How many times an append is tried again when another writer took the same place in this desk's chain. */
 const APPEND_RETRIES = 3;
 /** How many once-only rows a trail remembers as written before it forgets them all (and asks the database again). */
 const ONCE_REMEMBERED = 10_000;
-/** Verification reads a chain this many rows at a time. */
-const VERIFY_PAGE = 1000;
 /**
  * A text column as both backends keep it: scrubbed, and a NUL shown as ␀. PostgreSQL's text refuses NUL where SQLite
  * keeps it, and a caller chooses some columns (the channel of a call refused at the door): a row the center can never
@@ -228,51 +41,6 @@ const columnText = (text: string): string => redactText(text).replaceAll('\u0000
 const SPOOL_PAGE = 100;
 /** Delays in ms between tries to write the rows kept on the desk while the center does not take them; the last value repeats. */
 const SPOOL_RETRY_SCHEDULE: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
-
-/** A row of a chain as the walk reads it (its place in the whole trail does not matter). */
-export type ChainRow = Omit<DbRow, 'id'>;
-
-export type ChainWalk =
-  | { ok: true; rows: number; last: number }
-  | { ok: false; rows: number; seq: number; reason: string };
-
-/**
- * Walks one desk's chain from its first row, page by page (`readPage` answers the rows from a number on, in order):
- * the first row whose number, link or content does not hold is reported. The rows a desk wrote before desks had ids are
- * hashed without a desk: they keep that hash when they are moved into the center under the desk's id (main/center/move-in),
- * so a chain may open with such rows; once a row is hashed with its desk, every later one must be.
- */
-export async function walkChain(
-  readPage: (fromSeq: number, limit: number) => Promise<readonly ChainRow[]>,
-): Promise<ChainWalk> {
-  let expectedSeq = 1;
-  let prevHash = GENESIS;
-  let count = 0;
-  let legacyPrefix = true;
-  for (;;) {
-    const page = await readPage(expectedSeq, VERIFY_PAGE);
-    for (const row of page) {
-      count++;
-      if (row.seq !== expectedSeq)
-        return {
-          ok: false,
-          rows: count,
-          seq: expectedSeq,
-          reason: `row ${expectedSeq} is missing (the next one is ${row.seq})`,
-        };
-      if (row.prev_hash !== prevHash)
-        return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
-      if (rowHash(prevHash, row) === row.hash) {
-        if (row.desk_id !== NO_DESK) legacyPrefix = false;
-      } else if (!(legacyPrefix && rowHash(prevHash, { ...row, desk_id: NO_DESK }) === row.hash)) {
-        return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
-      }
-      prevHash = row.hash;
-      expectedSeq++;
-    }
-    if (page.length < VERIFY_PAGE) return { ok: true, rows: count, last: expectedSeq - 1 };
-  }
-}
 
 export interface AuditTrailOptions {
   now?: () => number;
@@ -725,38 +493,4 @@ export class AuditTrail {
     })();
     await this.closed;
   }
-}
-
-function toView(row: DbRow, ownDesk: string): AuditRow {
-  return {
-    id: row.id,
-    deskId: row.desk_id === NO_DESK ? ownDesk : row.desk_id,
-    seq: row.seq,
-    at: row.at,
-    actor: row.actor,
-    action: row.action,
-    outcome: row.outcome as AuditOutcome,
-    resource: row.resource ?? undefined,
-    requestId: row.request_id ?? undefined,
-    details: JSON.parse(row.details) as Record<string, unknown>,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
-}
-
-/**
- * Rows as a person reads them: each operator's display name beside their id, looked up once per actor. The trail's own
- * actors (system, anonymous) and ids no longer in the directory keep their id alone.
- */
-export async function withActorNames<R extends { actor: string }>(
-  rows: readonly R[],
-  nameOf: (id: string) => Promise<string | undefined>,
-): Promise<(R & { actorName?: string })[]> {
-  const names = new Map<string, string | undefined>();
-  for (const actor of new Set(rows.map((row) => row.actor)))
-    names.set(actor, RESERVED_OPERATOR_IDS.includes(actor) ? undefined : await nameOf(actor));
-  return rows.map((row) => {
-    const actorName = names.get(row.actor);
-    return actorName === undefined ? row : { ...row, actorName };
-  });
 }

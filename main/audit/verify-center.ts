@@ -4,7 +4,8 @@
  * refuses changes whoever asks) and this check, run by someone who is not IT's owner or a superuser.
  */
 import { centerStorage, type CenterConnectionOptions } from '../storage';
-import { AuditTrail, type Verification } from './trail';
+import type { Verification } from './store';
+import { AuditTrail } from './trail';
 
 export async function verifyCenterAudit(connection: CenterConnectionOptions): Promise<Verification> {
   const storage = centerStorage({ ...connection, maxConnections: 1 });

@@ -94,6 +94,17 @@ interface Words {
   notYou: string;
 }
 
+const englishCard: Words['card'] = (brand, last4) =>
+  brand && last4
+    ? ` with your ${brand} card ending in ${last4}`
+    : last4
+      ? ` with your card ending in ${last4}`
+      : brand
+        ? ` with your ${brand} card`
+        : '';
+const englishShort: Words['short'] = (hotel, amount, card, link) =>
+  `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`;
+
 const WORDS: Record<MessageLanguage, Words> = {
   'es-MX': {
     subject: (hotel) => `${hotel}: confirme su pago con su banco`,
@@ -128,26 +139,11 @@ const WORDS: Record<MessageLanguage, Words> = {
   },
   'en-US': {
     subject: (hotel) => `${hotel}: confirm your payment with your bank`,
-    card: (brand, last4) =>
-      brand && last4
-        ? ` with your ${brand} card ending in ${last4}`
-        : last4
-          ? ` with your card ending in ${last4}`
-          : brand
-            ? ` with your ${brand} card`
-            : '',
-    short: (hotel, amount, card, link) =>
-      `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
-    smsCard: (brand, last4) =>
-      brand && last4
-        ? ` with your ${brand} card ending in ${last4}`
-        : last4
-          ? ` with your card ending in ${last4}`
-          : brand
-            ? ` with your ${brand} card`
-            : '',
-    smsShort: (hotel, amount, card, link) =>
-      `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`,
+    card: englishCard,
+    short: englishShort,
+    // English needs nothing outside the GSM alphabet: the SMS says the same.
+    smsCard: englishCard,
+    smsShort: englishShort,
     greeting: 'Hello,',
     body: (hotel, amount, card) =>
       `To complete your payment of ${amount} to ${hotel}${card}, open the link below and confirm it with your bank.`,

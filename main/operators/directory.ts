@@ -2,37 +2,42 @@
  * Operator accounts (the embedded operators.db, or the center's shared by every desk): scrypt password hashes, lockout
  * after repeated failures counted by the database, admin-only changes, and one open session per operator in the center.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { z } from 'zod';
-import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { zodRefusal } from '../errors';
+import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
+import { DeskSessions, type OpenSessionResult, type SessionState } from './desk-sessions';
 import { OperatorError } from './errors';
+import {
+  INVALID,
+  LOCKOUT_MS,
+  Lockouts,
+  MAX_FAILED_ATTEMPTS,
+  OVERRIDE_MAX_FAILURES,
+  OVERRIDE_PAUSE_MS,
+  countUnknown,
+  isLocked,
+  lockedFor,
+  pausedFor,
+  type OverrideResult,
+  type SignInResult,
+  type UnknownFailures,
+} from './lockout';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
-import { OPERATORS_STORE, databaseNowMs, type OperatorsDB, type OperatorsTable } from './store';
+import { normalizeId, toView, type Db, type OperatorRecord } from './rows';
+import { OPERATORS_STORE, type OperatorsDB } from './store';
 
-/** PCI DSS 8.3.4: at most 10 invalid attempts, then locked for at least 30 minutes. */
-export const MAX_FAILED_ATTEMPTS = 10;
-export const LOCKOUT_MS = 30 * 60_000;
-/**
- * Manager override (a supervisor's password typed on an agent's screen): this many wrong passwords in a row for one
- * approver id, at any desks of the center, pause override with that id everywhere…
- */
-export const OVERRIDE_MAX_FAILURES = 5;
-/** …for this long (the approver's own sign-in is never locked by them; the approvals queue stays open). */
-export const OVERRIDE_PAUSE_MS = 5 * 60_000;
-/** Unknown ids get the same lockout, kept in memory for at most this many ids. */
-const MAX_UNKNOWN_TRACKED = 1000;
-
-export type SignInResult =
-  | { ok: true; operator: OperatorView }
-  | { ok: false; reason: 'invalid_credentials' | 'disabled' }
-  /** `lockedForMs`: how long the lock still lasts, by the database's clock (a desk's own clock may be off). */
-  | { ok: false; reason: 'locked'; lockedForMs: number };
-
-/** A manager override's signature: a sign-in's answers, or override paused for this approver id (for so long, the database's clock). */
-export type OverrideResult = SignInResult | { ok: false; reason: 'override_paused'; pausedForMs: number };
+export {
+  LOCKOUT_MS,
+  MAX_FAILED_ATTEMPTS,
+  OVERRIDE_MAX_FAILURES,
+  OVERRIDE_PAUSE_MS,
+  type OverrideResult,
+  type SignInResult,
+} from './lockout';
+export type { OpenSessionResult, SessionHolder, SessionState } from './desk-sessions';
 
 export interface NewOperator {
   id: string;
@@ -54,43 +59,8 @@ export interface OperatorDirectoryOptions {
 /** The number of the store's SQLite migrations (the operators file's schema version). */
 export const OPERATORS_SCHEMA_VERSION = Object.keys(OPERATORS_STORE.sqlite.migrations).length;
 
-type OperatorRecord = OperatorsTable;
-/** An operator's row with how long its lock and its override pause still last by the database's clock (null: none). */
-type LockedRecord = OperatorRecord & { locked_for_ms: number | null; paused_for_ms: number | null };
-
-/** Failures against ids that do not exist, counted in a desk's memory: the same answers as for an account, so they tell nothing. */
-type UnknownFailures = Map<string, { count: number; lockedUntil: number | undefined }>;
-type Db = Transaction<OperatorsDB> | StoreDatabase<OperatorsDB>['db'];
-
-/** Where and since when an operator's session is open (ms since the epoch). */
-export interface SessionHolder {
-  deskId: string;
-  since: number;
-}
-
-export type OpenSessionResult =
-  /** `ended`: the session this one replaced at another desk (the operator chose to end it). */
-  { ok: true; sessionId: string; ended?: SessionHolder } | { ok: false; heldBy: SessionHolder };
-
-/** The operator as the center has them now, and whether the desk's session is still theirs. */
-export interface SessionState {
-  operator: OperatorView | undefined;
-  /** `open`: still this session; otherwise where the operator's session is now (undefined: none). */
-  session: 'open' | { endedBy: SessionHolder | undefined };
-}
-
 /** A read-check-write across desks (first admin, last admin): serializable on the center, run again after a collision. */
 const SERIAL = { isolation: 'serializable', retries: 5 } as const;
-
-const toView = (row: OperatorRecord): OperatorView => ({
-  id: row.id,
-  displayName: row.display_name,
-  role: row.role,
-  disabled: row.disabled === 1,
-});
-
-/** Ids are compared case-insensitively and stored in lower case. */
-const normalizeId = (id: string): string => id.trim().toLowerCase();
 
 /** Parses with a shared schema; a failure becomes an OperatorError naming the field (never the value). */
 function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z.output<T> {
@@ -98,13 +68,6 @@ function valid<T extends z.ZodType>(schema: T, value: unknown, field: string): z
   if (result.success) return result.data;
   throw new OperatorError('invalid_input', { field: zodRefusal(result.error, 'invalid_input', [field]).field });
 }
-
-const isLocked = (lockedUntil: number | null | undefined, now: number): lockedUntil is number =>
-  typeof lockedUntil === 'number' && now < lockedUntil;
-
-const lockedFor = (lockedForMs: number): SignInResult => ({ ok: false, reason: 'locked', lockedForMs });
-const pausedFor = (pausedForMs: number): OverrideResult => ({ ok: false, reason: 'override_paused', pausedForMs });
-const INVALID = { ok: false, reason: 'invalid_credentials' } as const;
 
 export class OperatorDirectory {
   private readonly clock: () => number;
@@ -115,6 +78,10 @@ export class OperatorDirectory {
   private readonly unknownFailures: UnknownFailures = new Map();
   /** The same for manager override's approver ids that do not exist. */
   private readonly unknownOverrides: UnknownFailures = new Map();
+  /** The lockout's SQL, by the database's clock. */
+  private readonly lockouts: Lockouts;
+  /** The center's sessions of this desk. */
+  private readonly sessions: DeskSessions;
 
   private constructor(
     private readonly store: StoreDatabase<OperatorsDB>,
@@ -124,6 +91,8 @@ export class OperatorDirectory {
   ) {
     this.clock = options.now ?? Date.now;
     this.cost = checkCost(options.cost ?? DEFAULT_COST);
+    this.lockouts = new Lockouts(store.backend);
+    this.sessions = new DeskSessions(store.db, deskId, this.clock);
   }
 
   /** Opens the directory where the storage keeps it (operators.db, created or migrated; or the center's). */
@@ -195,16 +164,16 @@ export class OperatorDirectory {
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
     const result = await this.store.transaction(async (trx): Promise<SignInResult> => {
       // Read again: another attempt may have locked the account, or an admin reset it, while this one was hashing.
-      const current = await this.lockState(trx, key);
+      const current = await this.lockouts.lockState(trx, key);
       if (!current) return { ok: false, reason: 'invalid_credentials' };
       if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
       if (!matches || current.password_hash !== row.password_hash) {
-        const lockedForMs = await this.recordFailure(trx, key);
+        const lockedForMs = await this.lockouts.recordFailure(trx, key);
         return lockedForMs === undefined ? { ok: false, reason: 'invalid_credentials' } : lockedFor(lockedForMs);
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
       // Only while still unlocked: another desk's failure may have locked it since the read above.
-      const dbNow = this.dbNow();
+      const dbNow = this.lockouts.dbNow();
       const reset = await trx
         .updateTable('operators')
         .set({ failed_attempts: 0, locked_until: null })
@@ -212,7 +181,7 @@ export class OperatorDirectory {
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', dbNow)]))
         .returning('id')
         .executeTakeFirst();
-      if (reset === undefined) return lockedFor((await this.lockState(trx, key))?.locked_for_ms ?? LOCKOUT_MS);
+      if (reset === undefined) return lockedFor((await this.lockouts.lockState(trx, key))?.locked_for_ms ?? LOCKOUT_MS);
       return { ok: true, operator: toView(current) };
     });
     if (result.ok && needsRehash(row.password_hash, this.cost)) await this.rehash(key, row.password_hash, password);
@@ -231,17 +200,17 @@ export class OperatorDirectory {
    */
   async verifyOverride(id: string, password: string, now: number = this.clock()): Promise<OverrideResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? await this.lockState(this.db, key) : undefined;
+    const row = OperatorId.safeParse(key).success ? await this.lockouts.lockState(this.db, key) : undefined;
     if (!row) return this.overrideUnknown(key, password, now);
     if (row.paused_for_ms !== null) return pausedFor(row.paused_for_ms);
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
     return this.store.transaction(async (trx): Promise<OverrideResult> => {
       // Read again: another desk may have paused override, or an admin reset the password, while this one was hashing.
-      const current = await this.lockState(trx, key);
+      const current = await this.lockouts.lockState(trx, key);
       if (!current) return INVALID;
       if (current.paused_for_ms !== null) return pausedFor(current.paused_for_ms);
       if (current.locked_for_ms !== null) return lockedFor(current.locked_for_ms);
-      const notPaused = this.notPausedSql();
+      const notPaused = this.lockouts.notPausedSql();
       if (!matches || current.password_hash !== row.password_hash) {
         // One atomic update, only while not paused (another desk's failure may have paused it since the read above); the
         // failure that pauses is still answered as a wrong password, the next ones as paused.
@@ -252,7 +221,7 @@ export class OperatorDirectory {
             override_failures: sql<number>`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN 0 ELSE ${count} END`,
             override_paused_until: sql<
               number | null
-            >`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
+            >`CASE WHEN ${count} >= ${OVERRIDE_MAX_FAILURES} THEN ${this.lockouts.dbNow()} + ${OVERRIDE_PAUSE_MS} ELSE NULL END`,
           })
           .where('id', '=', key)
           .where(notPaused)
@@ -260,7 +229,7 @@ export class OperatorDirectory {
           .executeTakeFirst();
         return counted !== undefined
           ? INVALID
-          : pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+          : pausedFor((await this.lockouts.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
       }
       if (current.disabled === 1) return { ok: false, reason: 'disabled' };
       const reset = await trx
@@ -270,7 +239,8 @@ export class OperatorDirectory {
         .where(notPaused)
         .returning('id')
         .executeTakeFirst();
-      if (reset === undefined) return pausedFor((await this.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
+      if (reset === undefined)
+        return pausedFor((await this.lockouts.lockState(trx, key))?.paused_for_ms ?? OVERRIDE_PAUSE_MS);
       return { ok: true, operator: toView(current) };
     });
   }
@@ -281,100 +251,30 @@ export class OperatorDirectory {
     return row && toView(row);
   }
 
-  // ---- the center's sessions: one open session per operator ----
+  // ---- the center's sessions: one open session per operator (DeskSessions) ----
 
-  /**
-   * Records that `operatorId` signs in at this desk. Refused (`heldBy`) while their session is open at another desk,
-   * unless `takeOver`: that session then ends (its desk finds out at its next call). A row of this desk is a session
-   * this desk left behind (it stopped without signing out): replaced.
-   */
-  async openSession(
+  openSession(
     operatorId: string,
     now: number = this.clock(),
     options: { takeOver?: boolean } = {},
   ): Promise<OpenSessionResult> {
-    const id = normalizeId(operatorId);
-    const sessionId = randomUUID();
-    const fresh = { session_id: sessionId, desk_id: this.deskId, started_at: now, last_seen_at: now, locked: 0 };
-    for (let attempt = 0; ; attempt++) {
-      // Two desks signing the same operator in at once: the primary key lets one row in.
-      const inserted = await this.db
-        .insertInto('sessions')
-        .values({ operator_id: id, ...fresh })
-        .onConflict((oc) => oc.column('operator_id').doNothing())
-        .returning('session_id')
-        .executeTakeFirst();
-      if (inserted !== undefined) return { ok: true, sessionId };
-      const held = await this.db.selectFrom('sessions').selectAll().where('operator_id', '=', id).executeTakeFirst();
-      if (held === undefined) continue;
-      const holder = { deskId: held.desk_id, since: held.started_at };
-      const ours = held.desk_id === this.deskId;
-      if ((!ours && options.takeOver !== true) || attempt >= 3) return { ok: false, heldBy: holder };
-      // Replaced only if it is still the session read above (another desk may have taken it over meanwhile).
-      const replaced = await this.db
-        .updateTable('sessions')
-        .set(fresh)
-        .where('operator_id', '=', id)
-        .where('session_id', '=', held.session_id)
-        .returning('session_id')
-        .executeTakeFirst();
-      if (replaced !== undefined) return ours ? { ok: true, sessionId } : { ok: true, sessionId, ended: holder };
-    }
+    return this.sessions.openSession(operatorId, now, options);
   }
 
-  /**
-   * The operator as the directory has them now, and whether `sessionId` is still their session; `seenAt` also records
-   * the desk's last activity on it.
-   */
-  async sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
-    const id = normalizeId(operatorId);
-    if (seenAt !== undefined)
-      await this.db.updateTable('sessions').set({ last_seen_at: seenAt }).where('session_id', '=', sessionId).execute();
-    const row = await this.db
-      .selectFrom('operators')
-      .leftJoin('sessions', 'sessions.operator_id', 'operators.id')
-      .selectAll('operators')
-      .select([
-        'sessions.session_id as session_id',
-        'sessions.desk_id as session_desk_id',
-        'sessions.started_at as session_started_at',
-      ])
-      .where('operators.id', '=', id)
-      .executeTakeFirst();
-    if (row === undefined) return { operator: undefined, session: { endedBy: undefined } };
-    const operator = toView(row);
-    if (row.session_id === sessionId) return { operator, session: 'open' };
-    const endedBy =
-      row.session_desk_id === null || row.session_started_at === null
-        ? undefined
-        : { deskId: row.session_desk_id, since: row.session_started_at };
-    return { operator, session: { endedBy } };
+  sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
+    return this.sessions.sessionState(operatorId, sessionId, seenAt);
   }
 
-  /** The session locked or unlocked at its desk; false when it is no longer open. */
-  async markSession(sessionId: string, locked: boolean, now: number = this.clock()): Promise<boolean> {
-    const row = await this.db
-      .updateTable('sessions')
-      .set({ locked: locked ? 1 : 0, last_seen_at: now })
-      .where('session_id', '=', sessionId)
-      .returning('session_id')
-      .executeTakeFirst();
-    return row !== undefined;
+  markSession(sessionId: string, locked: boolean, now: number = this.clock()): Promise<boolean> {
+    return this.sessions.markSession(sessionId, locked, now);
   }
 
-  /** The session ends (signed out, handed over, the account disabled). */
-  async closeSession(sessionId: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('session_id', '=', sessionId).execute();
+  closeSession(sessionId: string): Promise<void> {
+    return this.sessions.closeSession(sessionId);
   }
 
-  /** At start-up: the sessions this desk left open when it stopped (none of them is on its screen any more). */
-  async closeDeskSessions(): Promise<number> {
-    const rows = await this.db
-      .deleteFrom('sessions')
-      .where('desk_id', '=', this.deskId)
-      .returning('operator_id')
-      .execute();
-    return rows.length;
+  closeDeskSessions(): Promise<number> {
+    return this.sessions.closeDeskSessions();
   }
 
   // ---- admin operations: each checks that the acting operator is an enabled admin ----
@@ -487,63 +387,6 @@ export class OperatorDirectory {
     return INVALID;
   }
 
-  /** The database's clock (ms since the epoch), as SQL: every desk's lockouts are written and compared by it. */
-  private dbNow(): RawBuilder<number> {
-    return databaseNowMs(this.store.backend);
-  }
-
-  /** How long `locked_until` still holds by the database's clock; null when it is not locked. */
-  private lockedForSql(): RawBuilder<number | null> {
-    const now = this.dbNow();
-    return sql<number | null>`CASE WHEN locked_until > ${now} THEN locked_until - ${now} ELSE NULL END`;
-  }
-
-  /** How long manager override stays paused for the row's id by the database's clock; null when it is not. */
-  private pausedForSql(): RawBuilder<number | null> {
-    const now = this.dbNow();
-    return sql<
-      number | null
-    >`CASE WHEN override_paused_until > ${now} THEN override_paused_until - ${now} ELSE NULL END`;
-  }
-
-  /** Override is not paused for the row's id (never paused, or the pause is over), by the database's clock. */
-  private notPausedSql(): RawBuilder<boolean> {
-    return sql<boolean>`(override_paused_until IS NULL OR override_paused_until <= ${this.dbNow()})`;
-  }
-
-  private lockState(db: Db, id: string): Promise<LockedRecord | undefined> {
-    return db
-      .selectFrom('operators')
-      .selectAll()
-      .select([this.lockedForSql().as('locked_for_ms'), this.pausedForSql().as('paused_for_ms')])
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
-  /**
-   * Counts one failure in one UPDATE computed from the row as it is when written (never read, then written back), by the
-   * database's clock: two desks failing at once both count. Returns how long the account is locked when it is (this
-   * failure locked it, or another desk's did since the read; a lock is never moved). A lock that has run out starts the
-   * count again.
-   */
-  private async recordFailure(db: Db, id: string): Promise<number | undefined> {
-    const now = this.dbNow();
-    const locked = sql<boolean>`(locked_until IS NOT NULL AND locked_until > ${now})`;
-    const count = sql<number>`(CASE WHEN locked_until IS NOT NULL AND locked_until <= ${now} THEN 0 ELSE failed_attempts END) + 1`;
-    const row = await db
-      .updateTable('operators')
-      .set({
-        failed_attempts: sql<number>`CASE WHEN ${locked} THEN failed_attempts ELSE ${count} END`,
-        locked_until: sql<
-          number | null
-        >`CASE WHEN ${locked} THEN locked_until WHEN ${count} >= ${MAX_FAILED_ATTEMPTS} THEN ${now} + ${LOCKOUT_MS} ELSE NULL END`,
-      })
-      .where('id', '=', id)
-      .returning(this.lockedForSql().as('locked_for_ms'))
-      .executeTakeFirst();
-    return row?.locked_for_ms ?? undefined;
-  }
-
   /** Raises an older, weaker hash to the current cost, unless the password was changed meanwhile. */
   private async rehash(id: string, oldHash: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.cost);
@@ -622,29 +465,6 @@ export class OperatorDirectory {
     if (!row) throw new Error('operators: the operator was not stored');
     return toView(row);
   }
-}
-
-/**
- * One more failure for an id that does not exist, in a desk's memory (the oldest forgotten past MAX_UNKNOWN_TRACKED); true
- * when it reaches `max`, which holds the id for `holdMs`. A hold that has run out starts the count again.
- */
-function countUnknown(
-  map: UnknownFailures,
-  key: string,
-  tracked: { count: number; lockedUntil: number | undefined } | undefined,
-  now: number,
-  max: number,
-  holdMs: number,
-): boolean {
-  const count = (tracked && tracked.lockedUntil === undefined ? tracked.count : 0) + 1;
-  const lockedUntil = count >= max ? now + holdMs : undefined;
-  map.delete(key);
-  map.set(key, { count, lockedUntil });
-  if (map.size > MAX_UNKNOWN_TRACKED) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-  return lockedUntil !== undefined;
 }
 
 const setupDone = (): OperatorError => new OperatorError('setup_done');

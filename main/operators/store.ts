@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../shared/operators';
-import type { StoreDefinition } from '../storage';
+import { createTableMigration, type StoreDefinition } from '../storage';
 
 export interface OperatorsTable {
   /** Lower case (ids are compared without case). */
@@ -90,52 +90,44 @@ export const OPERATORS_STORE: StoreDefinition = {
   },
   postgres: {
     migrations: {
-      '0001_operators': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('operators')
-            .addColumn('id', 'text', (c) => c.primaryKey().check(sql`id = lower(id)`))
-            .addColumn('display_name', 'text', (c) => c.notNull())
-            .addColumn('role', 'text', (c) => c.notNull().check(sql`role IN ('agent', 'supervisor', 'admin')`))
-            .addColumn('disabled', 'integer', (c) =>
-              c
-                .notNull()
-                .defaultTo(0)
-                .check(sql`disabled IN (0, 1)`),
-            )
-            .addColumn('password_hash', 'text', (c) => c.notNull().check(sql`password_hash LIKE '$scrypt$%'`))
-            .addColumn('failed_attempts', 'integer', (c) =>
-              c
-                .notNull()
-                .defaultTo(0)
-                .check(sql`failed_attempts >= 0`),
-            )
-            .addColumn('locked_until', 'bigint')
-            .addColumn('created_at', 'bigint', (c) => c.notNull())
-            .addColumn('updated_at', 'bigint', (c) => c.notNull())
-            .addColumn('desk_id', 'text')
-            .addColumn('created_by', 'text')
-            .execute();
-        },
-      },
-      '0002_sessions': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('sessions')
-            .addColumn('operator_id', 'text', (c) => c.primaryKey())
-            .addColumn('session_id', 'text', (c) => c.notNull().unique())
-            .addColumn('desk_id', 'text', (c) => c.notNull())
-            .addColumn('started_at', 'bigint', (c) => c.notNull())
-            .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
-            .addColumn('locked', 'integer', (c) =>
-              c
-                .notNull()
-                .defaultTo(0)
-                .check(sql`locked IN (0, 1)`),
-            )
-            .execute();
-        },
-      },
+      '0001_operators': createTableMigration('operators', (table) =>
+        table
+          .addColumn('id', 'text', (c) => c.primaryKey().check(sql`id = lower(id)`))
+          .addColumn('display_name', 'text', (c) => c.notNull())
+          .addColumn('role', 'text', (c) => c.notNull().check(sql`role IN ('agent', 'supervisor', 'admin')`))
+          .addColumn('disabled', 'integer', (c) =>
+            c
+              .notNull()
+              .defaultTo(0)
+              .check(sql`disabled IN (0, 1)`),
+          )
+          .addColumn('password_hash', 'text', (c) => c.notNull().check(sql`password_hash LIKE '$scrypt$%'`))
+          .addColumn('failed_attempts', 'integer', (c) =>
+            c
+              .notNull()
+              .defaultTo(0)
+              .check(sql`failed_attempts >= 0`),
+          )
+          .addColumn('locked_until', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('desk_id', 'text')
+          .addColumn('created_by', 'text'),
+      ),
+      '0002_sessions': createTableMigration('sessions', (table) =>
+        table
+          .addColumn('operator_id', 'text', (c) => c.primaryKey())
+          .addColumn('session_id', 'text', (c) => c.notNull().unique())
+          .addColumn('desk_id', 'text', (c) => c.notNull())
+          .addColumn('started_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+          .addColumn('locked', 'integer', (c) =>
+            c
+              .notNull()
+              .defaultTo(0)
+              .check(sql`locked IN (0, 1)`),
+          ),
+      ),
       '0003_override_failures': {
         up: async (db: Kysely<unknown>) => {
           await db.schema

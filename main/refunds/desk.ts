@@ -1,27 +1,33 @@
 /** Refunds with approval: supervisors refund within their limit, agents ask and a supervisor approves (override or queue). */
 import {
-  CURRENCIES,
-  countsAgainstRefundable,
-  formatMoney,
-  refundableCents,
-  type Currency,
-} from '../../shared/payments';
-import {
   DEFAULT_REFUND_LIMITS,
   refundCapsFor,
   type RefundLimits,
   type RefundLimitView,
   type RefundRequestView,
 } from '../../shared/desk';
-import type { OperatorView, Role } from '../../shared/operators';
-import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
-import type { RefundReason } from '../../shared/payments';
-import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
 import type { RefundQueueItem } from '../../shared/ipc/views';
-import { askedCents, refundedTodayCents, sentCents, type RefundHistory, type RefundOperationRecord } from './daily';
+import type { OperatorView } from '../../shared/operators';
+import { CURRENCIES, type Currency, type RefundReason } from '../../shared/payments';
 import { UserError } from '../errors';
+import { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from '../operators';
+import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../payments';
+import { askedCents, sentCents, type RefundHistory, type RefundOperationRecord } from './daily';
 import { RefundError } from './errors';
+import { queueItems, type QueueRecords } from './queue';
 import { requestView, type RefundRequests, type StoredRequest } from './requests';
+import {
+  APPROVERS,
+  asCurrency,
+  checkApprover,
+  checkCaps,
+  checkRefundable,
+  closed,
+  confirmedAmount,
+  overridePaused,
+} from './rules';
+
+export type { QueuePayment, QueueRecords } from './queue';
 
 export interface RefundDeskDeps {
   engine: Pick<
@@ -47,50 +53,10 @@ export interface RefundDeskDeps {
   now?: () => number;
 }
 
-/** A payment as main's records hold it (the journal: every desk's on the center), for the queue. */
-export interface QueuePayment {
-  id: string;
-  reservationId: string;
-  status: string;
-  amountCents: number;
-  currency: string;
-  createdAt: string;
-  /** Its card as the journal holds it: brand and last 4, never more. */
-  brand: string | undefined;
-  last4: string | undefined;
-  refunds: readonly {
-    id: string;
-    amountCents: number | undefined;
-    currency: string;
-    reason: string | undefined;
-    status: string;
-    createdAt: string | undefined;
-  }[];
-}
-
-/** Main's records the queue reads, each once per queue whatever the number of requests naming it. */
-export interface QueueRecords {
-  payments(ids: readonly string[]): Promise<readonly QueuePayment[]>;
-  guestName(reservationId: string): Promise<string | undefined>;
-  operatorName(operatorId: string): Promise<string | undefined>;
-}
-
 /** A manager override's approver credentials held (`approver`), or override is paused for that id (for so long, by the center's clock). */
 export type ApproverCheck = { approver: OperatorView } | { pausedForMs: number };
 
-const APPROVERS: readonly Role[] = ['supervisor', 'admin'];
-
 export { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS };
-
-/** "1,234.50 MXN", from the cents. */
-const money = formatMoney;
-
-const asCurrency = (currency: string): Currency => {
-  const found = CURRENCIES.find((c) => c === currency.toLowerCase());
-  if (!found)
-    throw new RefundError('payment_not_refundable', `Refunds in ${currency.toUpperCase()} are not supported.`);
-  return found;
-};
 
 export class RefundDesk {
   private readonly now: () => number;
@@ -157,7 +123,7 @@ export class RefundDesk {
         return this.deps.engine.refund({ ...refund, amountCents: sent }, undefined, trace);
       }
       const payment = await this.deps.engine.getPayment(input.paymentId, trace);
-      const amountCents = this.confirmedAmount(payment, input.amountCents, expectedAmountCents);
+      const amountCents = confirmedAmount(payment, input.amountCents, expectedAmountCents);
       await this.checkLimit(by, payment, amountCents);
       return this.deps.engine.refund(
         { ...refund, ...(amountCents === undefined ? {} : { amountCents }) },
@@ -189,7 +155,7 @@ export class RefundDesk {
     const payment = await this.deps.engine.getPayment(input.paymentId, trace);
     const currency = asCurrency(payment.currency);
     // The same checks as a refund, but the limit: a request the supervisor could never approve is refused now.
-    this.checkRefundable(payment, input.amountCents);
+    checkRefundable(payment, input.amountCents);
     return requestView(
       await this.deps.requests.add({
         id: input.requestId,
@@ -250,87 +216,17 @@ export class RefundDesk {
 
   async reject(requestId: string, note: string, by: OperatorView): Promise<RefundRequestView> {
     const request = await this.requireRequest(requestId);
-    this.checkApprover(request, by);
-    if (
-      !(await this.deps.requests.decide(request.id, {
-        status: 'rejected',
-        by: by.id,
-        at: new Date(this.now()).toISOString(),
-        note,
-        override: false,
-      }))
-    ) {
-      throw closed(await this.requireRequest(requestId));
-    }
+    checkApprover(request, by);
+    await this.decide(request.id, { status: 'rejected', by: by.id, note, override: false });
     return requestView(await this.requireRequest(requestId));
   }
 
-  /**
-   * The center's queue: every desk's requests, each naming its desk, with what approving it now refunds, its payment
-   * (card as brand and last 4), guest and reservation, and who asked and decided by name, from main's records read once.
-   */
+  /** The center's queue: every desk's requests, with what main's records name besides each (queueItems). */
   async queue(status: 'pending' | 'all'): Promise<RefundQueueItem[]> {
     const requests = await this.deps.requests.list(status);
     const records = this.deps.records;
     if (records === undefined) return requests.map(requestView);
-    const payments = new Map(
-      (await records.payments([...new Set(requests.map((r) => r.paymentId))])).map((p) => [p.id, p]),
-    );
-    const once = <T>(read: (key: string) => Promise<T>): ((key: string) => Promise<T>) => {
-      const reads = new Map<string, Promise<T>>();
-      return (key) => {
-        let found = reads.get(key);
-        if (found === undefined) reads.set(key, (found = read(key)));
-        return found;
-      };
-    };
-    const guestName = once((reservationId) => records.guestName(reservationId));
-    const operatorName = once((operatorId) => records.operatorName(operatorId));
-    return Promise.all(
-      requests.map(async (request): Promise<RefundQueueItem> => {
-        const payment = payments.get(request.paymentId);
-        const [guest, requestedByName, decidedByName] = await Promise.all([
-          payment && guestName(payment.reservationId),
-          operatorName(request.requestedBy),
-          request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
-        ]);
-        // All that is left: now while pending; once approved, what its refund took.
-        const allLeft =
-          request.status === 'pending'
-            ? payment && refundableCents(payment)
-            : payment?.refunds.find((r) => r.id === request.refundId)?.amountCents;
-        const refundCents = request.amountCents ?? allLeft;
-        return {
-          ...requestView(request),
-          ...(refundCents === undefined ? {} : { refundCents }),
-          ...(payment === undefined
-            ? {}
-            : {
-                payment: {
-                  reservationId: payment.reservationId,
-                  amountCents: payment.amountCents,
-                  currency: payment.currency,
-                  status: payment.status,
-                  createdAt: payment.createdAt,
-                  ...(payment.brand === undefined || payment.last4 === undefined
-                    ? {}
-                    : { brand: payment.brand, last4: payment.last4 }),
-                  refunds: payment.refunds.map((r) => ({
-                    id: r.id,
-                    ...(r.amountCents === undefined ? {} : { amountCents: r.amountCents }),
-                    currency: r.currency,
-                    ...(r.reason === undefined ? {} : { reason: r.reason }),
-                    status: r.status,
-                    ...(r.createdAt === undefined ? {} : { createdAt: r.createdAt }),
-                  })),
-                },
-              }),
-          ...(guest === undefined ? {} : { guestName: guest }),
-          ...(requestedByName === undefined ? {} : { requestedByName }),
-          ...(decidedByName === undefined ? {} : { decidedByName }),
-        };
-      }),
-    );
+    return queueItems(requests, records);
   }
 
   async requestsFor(paymentId: string): Promise<RefundRequestView[]> {
@@ -380,7 +276,7 @@ export class RefundDesk {
     acknowledgedRefundIds: readonly string[] | undefined,
     expectedAmountCents?: number,
   ): Promise<{ request: RefundRequestView; payment: PaymentView }> {
-    this.checkApprover(request, approver);
+    checkApprover(request, approver);
     if (request.status === 'rejected' || request.status === 'failed') throw closed(request);
     if (request.status === 'approved' && !this.resumes(request, approver)) throw closed(request);
     if (request.status === 'approved' && request.refundId !== undefined) {
@@ -392,22 +288,13 @@ export class RefundDesk {
     let amountCents = request.amountCents;
     if (request.status === 'pending') {
       const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
-      amountCents = this.confirmedAmount(payment, request.amountCents, expectedAmountCents);
+      amountCents = confirmedAmount(payment, request.amountCents, expectedAmountCents);
       await this.checkLimit(approver, payment, amountCents);
       // A refund made of the payment that the approver was not shown refuses the approval before it is decided.
       if (acknowledgedRefundIds !== undefined)
         await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
-      if (
-        !(await this.deps.requests.decide(request.id, {
-          status: 'approved',
-          by: approver.id,
-          at: new Date(this.now()).toISOString(),
-          override,
-        }))
-      ) {
-        throw closed(await this.requireRequest(request.id));
-      }
+      await this.decide(request.id, { status: 'approved', by: approver.id, override });
     }
     // Resumed (its refund's answer lost), the approval meets the caps a new one would, as the approver stands now.
     if (request.status === 'approved') {
@@ -418,7 +305,7 @@ export class RefundDesk {
       else {
         // Decided, never begun: nothing was sent, so the approver confirms the amount now, as for a new approval.
         const payment = (read = await this.deps.engine.getPayment(request.paymentId, trace));
-        amountCents = this.confirmedAmount(payment, request.amountCents, expectedAmountCents);
+        amountCents = confirmedAmount(payment, request.amountCents, expectedAmountCents);
         await this.checkLimit(approver, payment, amountCents);
       }
     }
@@ -471,15 +358,6 @@ export class RefundDesk {
       request.decidedBy === approver.id &&
       (request.decidedDeskId === undefined || request.decidedDeskId === this.deps.requests.deskId)
     );
-  }
-
-  private checkApprover(request: StoredRequest, approver: OperatorView): void {
-    if (!APPROVERS.includes(approver.role)) {
-      throw new RefundError('approver_not_allowed');
-    }
-    if (approver.id === request.requestedBy) {
-      throw new RefundError('same_person');
-    }
   }
 
   /** Runs `fn` after every capped refund begun before it on this desk has been sent (or refused). */
@@ -552,88 +430,25 @@ export class RefundDesk {
     amountCents: number | undefined,
     history: RefundHistory = this.deps.history,
   ): Promise<void> {
-    const cents = this.checkRefundable(payment, amountCents);
+    const cents = checkRefundable(payment, amountCents);
     await this.checkCaps(by, asCurrency(payment.currency), cents, history);
   }
 
-  private async checkCaps(by: OperatorView, currency: Currency, cents: number, history: RefundHistory): Promise<void> {
-    const caps = refundCapsFor(this.limitsOf(), by.role, currency);
-    if (caps.perRefundCents !== undefined && cents > caps.perRefundCents) {
-      const limitCents = caps.perRefundCents;
-      throw new RefundError(
-        'refund_limit',
-        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} at a time. An admin must make it.`,
-        { field: 'amountCents', params: { amountCents: cents, limitCents, currency, role: by.role } },
-      );
-    }
-    if (caps.perDayCents === undefined) return;
-    const limitCents = caps.perDayCents;
-    const refundedCents = await refundedTodayCents(history, by.id, currency, this.now(), this.timeZone);
-    const leftCents = Math.max(0, limitCents - refundedCents);
-    if (cents > leftCents) {
-      const left = leftCents === 0 ? 'nothing is left today' : `${money(leftCents, currency)} is left today`;
-      throw new RefundError(
-        'refund_daily_limit',
-        `This refund is ${money(cents, currency)}; as ${by.role} you may refund up to ${money(limitCents, currency)} a day and have refunded ` +
-          `${money(refundedCents, currency)} today, so ${left}. An admin must make it.`,
-        {
-          field: 'amountCents',
-          params: { amountCents: cents, limitCents, refundedCents, leftCents, currency, role: by.role },
-        },
-      );
-    }
+  private checkCaps(by: OperatorView, currency: Currency, cents: number, history: RefundHistory): Promise<void> {
+    return checkCaps(by, currency, cents, history, {
+      limits: this.limitsOf(),
+      now: this.now(),
+      timeZone: this.timeZone,
+    });
   }
 
-  /**
-   * The amount to send for a refund the operator confirmed as `expectedAmountCents`: refused (refund_amount_changed) when
-   * the refund would be another amount now (what is left changed since the screen read it); otherwise that amount, so
-   * that a refund made meanwhile at another desk makes the service refuse it rather than refund less than was confirmed.
-   * Without a confirmed amount, the refund as asked.
-   */
-  private confirmedAmount(
-    payment: PaymentView,
-    amountCents: number | undefined,
-    expectedAmountCents: number | undefined,
-  ): number | undefined {
-    if (expectedAmountCents === undefined) return amountCents;
-    const cents = this.checkRefundable(payment, amountCents);
-    if (cents !== expectedAmountCents) {
-      const currency = asCurrency(payment.currency);
-      throw new RefundError(
-        'refund_amount_changed',
-        `The refund confirmed was ${money(expectedAmountCents, currency)}, but it would refund ${money(cents, currency)} now: another refund was made meanwhile. Nothing was refunded; read the amount again and confirm it.`,
-        { field: 'expectedAmountCents', params: { expectedCents: expectedAmountCents, amountCents: cents, currency } },
-      );
-    }
-    return cents;
-  }
-
-  /** A succeeded payment with something left, and no more than that asked: answers the cents to refund. */
-  private checkRefundable(payment: PaymentView, amountCents: number | undefined): number {
-    if (payment.status !== 'succeeded')
-      throw new RefundError('payment_not_refundable', 'Only a succeeded payment can be refunded.');
-    const currency = asCurrency(payment.currency);
-    if (payment.refunds.some((refund) => refund.amountCents === undefined && countsAgainstRefundable(refund.status))) {
-      throw new RefundError(
-        'refund_amount_unknown',
-        'The service lists a refund of this payment without its amount, so what is left to refund cannot be known. Open the payment again later before refunding.',
-      );
-    }
-    const leftCents = payment.refundableCents;
-    const cents = amountCents ?? leftCents;
-    if (leftCents === 0)
-      throw new RefundError('refund_exceeds_remaining', 'Nothing is left to refund on this payment.', {
-        field: 'amountCents',
-        params: { leftCents, currency },
-      });
-    if (cents > leftCents) {
-      throw new RefundError(
-        'refund_exceeds_remaining',
-        `Only ${money(leftCents, currency)} is left to refund on this payment.`,
-        { field: 'amountCents', params: { leftCents, currency } },
-      );
-    }
-    return cents;
+  /** Writes a pending request's decision, timed now; refused (request_closed) when it was decided first elsewhere. */
+  private async decide(
+    id: string,
+    decision: { status: 'approved' | 'rejected'; by: string; note?: string; override: boolean },
+  ): Promise<void> {
+    if (!(await this.deps.requests.decide(id, { ...decision, at: new Date(this.now()).toISOString() })))
+      throw closed(await this.requireRequest(id));
   }
 
   private async requireRequest(id: string): Promise<StoredRequest> {
@@ -641,25 +456,4 @@ export class RefundDesk {
     if (!request) throw new RefundError('request_not_found');
     return request;
   }
-}
-
-/**
- * Manager override refused for this approver id, at every desk, after too many wrong passwords in a row (even with the
- * right one, which was not checked). The minutes are from how long the center says the pause lasts.
- */
-function overridePaused(pausedForMs: number): RefundError {
-  const minutes = Math.max(1, Math.ceil(pausedForMs / 60_000));
-  return new RefundError('override_paused', { params: { minutes, failures: OVERRIDE_MAX_FAILURES } });
-}
-
-/** Decided already (at this desk or another): who decided it and when, for the renderer to say. */
-function closed(request: StoredRequest): RefundError {
-  const decided = request.status === 'failed' ? 'approved' : request.status;
-  const params: Record<string, string> | undefined =
-    request.decidedBy === undefined || request.decidedAt === undefined || request.status === 'pending'
-      ? undefined
-      : decided === 'approved'
-        ? { approvedBy: request.decidedBy, approvedAt: request.decidedAt }
-        : { rejectedBy: request.decidedBy, rejectedAt: request.decidedAt };
-  return new RefundError('request_closed', params === undefined ? {} : { params });
 }

@@ -7,7 +7,13 @@ import { createHash } from 'node:crypto';
 import { sql, type InsertQueryBuilder, type Kysely, type UpdateQueryBuilder } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestOrigin, RefundRequestStatus, RefundRequestView } from '../../shared/desk';
-import { notificationIn, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
+import {
+  createTableMigration,
+  notificationIn,
+  type Storage,
+  type StoreDatabase,
+  type StoreDefinition,
+} from '../storage';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
 const SQLITE_REQUESTS = sql`CREATE TABLE requests (
@@ -58,10 +64,10 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
   },
   postgres: {
     migrations: {
-      '0001_requests': {
-        up: async (db: Kysely<unknown>) => {
-          await db.schema
-            .createTable('requests')
+      '0001_requests': createTableMigration(
+        'requests',
+        (table) =>
+          table
             .addColumn('id', 'text', (c) => c.primaryKey())
             .addColumn('payment_id', 'text', (c) => c.notNull())
             .addColumn('amount_cents', 'bigint')
@@ -85,12 +91,12 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
             .addColumn('refund_id', 'text')
             .addColumn('failure', 'text')
             .addColumn('desk_id', 'text', (c) => c.notNull())
-            .addColumn('decided_desk_id', 'text')
-            .execute();
+            .addColumn('decided_desk_id', 'text'),
+        async (db) => {
           await db.schema.createIndex('requests_status').on('requests').columns(['status', 'requested_at']).execute();
           await db.schema.createIndex('requests_payment').on('requests').column('payment_id').execute();
         },
-      },
+      ),
       '0002_origins': { up: addOrigins },
     },
     // Requests are never deleted: a decision and its refund are updates of the row.

@@ -5,7 +5,7 @@ import { ReservationSourceConfig } from './config';
 import { RestReservationSource, type SecretGetter } from './rest';
 import { BuiltinReservationStore } from './store';
 
-export { RESERVATIONS_FILE, TRAINING_RESERVATIONS_FILE } from './store';
+export { RESERVATIONS_FILE, TRAINING_RESERVATIONS_FILE } from './schema';
 
 export interface ReservationSourceDeps {
   /** The app's data folder (Electron's userData in the app): training's demo guests are kept here, in its own file. */

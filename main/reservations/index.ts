@@ -13,13 +13,8 @@ export {
   RestSourceConfig,
   type ReservationField,
 } from './config';
-export {
-  BuiltinReservationStore,
-  RESERVATIONS_SCHEMA_VERSION,
-  RESERVATIONS_STORE,
-  TRAINING_RESERVATIONS_STORE,
-  type ReservationStoreOptions,
-} from './store';
+export { BuiltinReservationStore, type ReservationStoreOptions } from './store';
+export { RESERVATIONS_SCHEMA_VERSION, RESERVATIONS_STORE, TRAINING_RESERVATIONS_STORE } from './schema';
 export { MAX_CSV_BYTES, MAX_CSV_ROWS, readReservationCsv, type CsvReadResult } from './csv';
 export { demoReservations } from './demo';
 export { MAX_RESPONSE_BYTES, RestReservationSource, readPath, type RestSourceOptions, type SecretGetter } from './rest';

@@ -107,10 +107,7 @@ class MappingDriver implements Driver {
     savepointName: string,
     compileQuery: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    return mapped(
-      this.map,
-      () => this.inner.savepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
-    );
+    return this.atSavepoint('savepoint', connection, savepointName, compileQuery);
   }
 
   rollbackToSavepoint(
@@ -118,10 +115,7 @@ class MappingDriver implements Driver {
     savepointName: string,
     compileQuery: QueryCompiler['compileQuery'],
   ): Promise<void> {
-    return mapped(
-      this.map,
-      () => this.inner.rollbackToSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
-    );
+    return this.atSavepoint('rollbackToSavepoint', connection, savepointName, compileQuery);
   }
 
   releaseSavepoint(
@@ -129,9 +123,19 @@ class MappingDriver implements Driver {
     savepointName: string,
     compileQuery: QueryCompiler['compileQuery'],
   ): Promise<void> {
+    return this.atSavepoint('releaseSavepoint', connection, savepointName, compileQuery);
+  }
+
+  /** A savepoint's step on the inner driver (none when it has no savepoints), its errors mapped. */
+  private atSavepoint(
+    step: 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint',
+    connection: DatabaseConnection,
+    savepointName: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     return mapped(
       this.map,
-      () => this.inner.releaseSavepoint?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
+      () => this.inner[step]?.(this.unwrap(connection), savepointName, compileQuery) ?? Promise.resolve(),
     );
   }
 

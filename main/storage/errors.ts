@@ -127,14 +127,21 @@ const TLS_CODES = new Set([
 
 const where = (target: CenterTarget): string => `${target.host}:${target.port}`;
 
-function unavailable(target: CenterTarget, reason: string, cause: unknown): StorageError {
-  const error = new StorageError(
-    'center_unavailable',
-    `The center's database (${where(target)}) cannot be reached: ${reason}. Try again in a moment; if it goes on, tell IT.`,
-    { center: where(target) },
-  );
+/** The refusal, with the driver's error kept as its cause (never shown: the message is in words). */
+function caused(error: StorageError, cause: unknown): StorageError {
   error.cause = cause;
   return error;
+}
+
+function unavailable(target: CenterTarget, reason: string, cause: unknown): StorageError {
+  return caused(
+    new StorageError(
+      'center_unavailable',
+      `The center's database (${where(target)}) cannot be reached: ${reason}. Try again in a moment; if it goes on, tell IT.`,
+      { center: where(target) },
+    ),
+    cause,
+  );
 }
 
 /**
@@ -159,32 +166,35 @@ export function fromPostgresError(error: unknown, target: CenterTarget): unknown
       return new TransactionConflictError({ cause: error });
     case '28P01':
     case '28000': {
-      const refused = new StorageError(
-        'center_login_refused',
-        `The center's database (${where(target)}) refused this desk's sign-in as "${target.user}": ${message}. ` +
-          'IT must check the user in the center setting, the centerPassword secret on this desk (--provision-secret --secret-name=centerPassword) and pg_hba.conf.',
-        { center: where(target) },
+      return caused(
+        new StorageError(
+          'center_login_refused',
+          `The center's database (${where(target)}) refused this desk's sign-in as "${target.user}": ${message}. ` +
+            'IT must check the user in the center setting, the centerPassword secret on this desk (--provision-secret --secret-name=centerPassword) and pg_hba.conf.',
+          { center: where(target) },
+        ),
+        error,
       );
-      refused.cause = error;
-      return refused;
     }
     case '3D000': {
-      const missing = new StorageError(
-        'center_not_ready',
-        `The center's database server (${where(target)}) has no database "${target.database}". IT must create it and run docs/center/setup.sql (docs/IT.md).`,
-        { center: where(target) },
+      return caused(
+        new StorageError(
+          'center_not_ready',
+          `The center's database server (${where(target)}) has no database "${target.database}". IT must create it and run docs/center/setup.sql (docs/IT.md).`,
+          { center: where(target) },
+        ),
+        error,
       );
-      missing.cause = error;
-      return missing;
     }
     case '42501': {
-      const denied = new StorageError(
-        'center_permission_denied',
-        `The center's database refused this desk a privilege it needs (${message}). IT must run --migrate-center, which grants the app role what it needs, and check the role with --check-center.`,
-        { center: where(target) },
+      return caused(
+        new StorageError(
+          'center_permission_denied',
+          `The center's database refused this desk a privilege it needs (${message}). IT must run --migrate-center, which grants the app role what it needs, and check the role with --check-center.`,
+          { center: where(target) },
+        ),
+        error,
       );
-      denied.cause = error;
-      return denied;
     }
     case '53300':
       return unavailable(target, 'it has no free connection left (max_connections)', error);

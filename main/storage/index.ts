@@ -17,6 +17,7 @@ export {
 export {
   TABLE_PRIVILEGES,
   checkDefinition,
+  createTableMigration,
   type Backend,
   type Migrations,
   type Storage,

@@ -1,5 +1,5 @@
 /** What a store declares (its migrations per backend, its grants) and what it gets back: a Kysely instance, a transaction helper. */
-import type { Kysely, Transaction } from 'kysely';
+import type { CreateTableBuilder, Kysely, Transaction } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { ChangeListener, ChangeListenerOptions } from './changes';
 import { isTransactionConflict } from './errors';
@@ -12,6 +12,23 @@ export type TablePrivilege = (typeof TABLE_PRIVILEGES)[number];
 
 /** Name → migration, applied in the order of the names ("0001_desks", "0002_…"); a name, once released, never changes. */
 export type Migrations = Readonly<Record<string, Migration>>;
+
+/**
+ * A migration that creates one table with Kysely's schema builder (`columns` adds its columns and constraints), then runs
+ * `then` on the same database (its indexes, triggers): most stores' first PostgreSQL migration.
+ */
+export function createTableMigration(
+  table: string,
+  columns: (builder: CreateTableBuilder<string>) => { execute(): Promise<void> },
+  then: (db: Kysely<unknown>) => Promise<void> = () => Promise.resolve(),
+): Migration {
+  return {
+    up: async (db: Kysely<unknown>) => {
+      await columns(db.schema.createTable(table)).execute();
+      await then(db);
+    },
+  };
+}
 
 /**
  * One store's storage, for both backends. Phase 2 writes one per store (journal, operators, refund requests, audit trail,
