@@ -265,6 +265,7 @@ async function printConfigAndExit(
         userDir: app.getPath('userData'),
         managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
         format,
+        describe: describeProblem,
         // A store that cannot say is reported in the catalogue's words.
         secrets: {
           names: SECRET_NAMES,

@@ -4,6 +4,7 @@
  */
 import type { ErrorParams } from '../errors';
 import { PROVISION_FLAG, SecretError } from '../secrets';
+import { describeIssues, SettingsError } from '../settings';
 
 type Words = (params: ErrorParams) => string;
 
@@ -74,8 +75,63 @@ const SECRETS: Readonly<Record<string, Words>> = {
   },
 };
 
+const megabytes = (bytes: unknown): string => `${(Number(bytes) / 1_048_576).toFixed(1)} MB`;
+
+/** A settings file's refusal: unreadable, over 1 MB, not JSON, or invalid as its issues say; `then` is what to do next. */
+function settingsFile(error: SettingsError, which: 'managed' | 'user'): string {
+  const params = error.params ?? {};
+  const file = text(params, 'file');
+  const named = which === 'managed' ? `The managed settings file ${file}` : `The settings file ${file}`;
+  const ignoredNot = 'the app does not run with it ignored';
+  switch (params['problem']) {
+    case 'unreadable':
+      return which === 'managed'
+        ? `${named} exists but cannot be read (${text(params, 'errno')}). IT must make it a file every user can read; ${ignoredNot}.`
+        : `${named} cannot be read (${text(params, 'errno')}).`;
+    case 'too_large':
+      return `${named} is larger than 1 MB (${megabytes(params['bytes'])}): it is not read. ${
+        which === 'managed'
+          ? `IT must put the settings file there; ${ignoredNot}.`
+          : 'Delete it to start from the defaults.'
+      }`;
+    case 'not_json':
+      return `${named} is not valid JSON (${error.issues[0]?.message ?? 'not valid JSON'}). ${
+        which === 'managed' ? `IT must fix it; ${ignoredNot}.` : 'Fix it or delete it to start from the defaults.'
+      }`;
+    default:
+      return describeIssues(
+        which === 'managed'
+          ? `${named} is invalid; IT must fix it (${ignoredNot})`
+          : `${named} is invalid (fix it or delete it to start from the defaults)`,
+        error.issues,
+      );
+  }
+}
+
+function settingsProblem(error: SettingsError): string {
+  const params = error.params ?? {};
+  switch (error.code) {
+    case 'managed_file_unreadable':
+    case 'managed_file_invalid':
+      return settingsFile(error, 'managed');
+    case 'user_file_unreadable':
+    case 'user_file_invalid':
+      return settingsFile(error, 'user');
+    case 'locked':
+      return describeIssues('These settings are managed by IT', error.issues);
+    case 'invalid_settings':
+      if (params['problem'] === 'not_an_object')
+        return 'The settings changes must be an object of setting names and values.';
+      if (params['problem'] === 'changes') return describeIssues('The settings changes are not valid', error.issues);
+      if (params['problem'] === 'incomplete')
+        return describeIssues(`The settings are not complete for ${text(params, 'environment')} mode`, error.issues);
+      return describeIssues('The settings are not valid', error.issues);
+  }
+}
+
 /** What IT reads of an error: a refusal this catalogue words, else the error's own message. */
 export function describeProblem(error: unknown): string {
+  if (error instanceof SettingsError) return settingsProblem(error);
   if (error instanceof SecretError) {
     const words = SECRETS[error.code];
     if (words !== undefined) return words(error.params ?? {});

@@ -232,9 +232,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
     ],
     [
       'SettingsError',
-      new SettingsError('locked', 'The language is managed by IT.', [
-        { field: 'language', message: 'is managed by IT' },
-      ]),
+      new SettingsError('locked', [{ field: 'language', message: 'is managed by IT' }]),
       {
         code: 'locked',
         field: 'language',
