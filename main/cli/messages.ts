@@ -2,6 +2,7 @@
  * What IT reads outside the app (the command-line modes, the start-up failure dialog), worded in English from a refusal's
  * code and params: the capabilities write no sentence for it. An error this catalogue does not word says its own message.
  */
+import { DESK_FILE, DeskIdentityError, DeskRegistryError } from '../center';
 import type { ErrorParams } from '../errors';
 import { PROVISION_FLAG, SecretError } from '../secrets';
 import { describeIssues, SettingsError } from '../settings';
@@ -129,9 +130,23 @@ function settingsProblem(error: SettingsError): string {
   }
 }
 
+/** The desk's identity on the center: its file damaged, or its id used by another computer (a copied desk.json). */
+function deskProblem(error: DeskIdentityError | DeskRegistryError): string {
+  const params = error.params ?? {};
+  if (error instanceof DeskIdentityError)
+    return `This desk's identity file ${text(params, 'file')} is damaged. IT must restore it from a backup (or, for a desk that never worked on a center, delete it so that a new id is made).`;
+  return (
+    `This desk's id ${text(params, 'deskId')} (${text(params, 'file')}) is used on the center by another computer ("${text(params, 'host')}", last started ` +
+    `${text(params, 'lastStartedAt')}): its desk.json was copied, with a disk image or a restored backup. Two computers with one id would ` +
+    `take over each other's payments and sessions, so this one does not start on the center. IT: on the computer that is the copy, quit the ` +
+    `app, delete ${DESK_FILE} from its data folder (${text(params, 'dataDir')}) and start it again: it makes an id of its own (docs/IT.md, section 8).`
+  );
+}
+
 /** What IT reads of an error: a refusal this catalogue words, else the error's own message. */
 export function describeProblem(error: unknown): string {
   if (error instanceof SettingsError) return settingsProblem(error);
+  if (error instanceof DeskIdentityError || error instanceof DeskRegistryError) return deskProblem(error);
   if (error instanceof SecretError) {
     const words = SECRETS[error.code];
     if (words !== undefined) return words(error.params ?? {});
