@@ -27,6 +27,7 @@ import { createMainWindow, denyPermissions, hardenWebContents, setCardDataProtec
 import { useSqliteNativeBinding } from './storage/sqlite';
 import type { Updater } from './updates';
 import { APP_ENTRY_URL, createSenderCheck } from './window';
+import { describeProblem } from './cli/messages';
 
 const TITLE = 'Card Payments Desk';
 
@@ -47,10 +48,8 @@ let serving = false;
 /** A restart to update is under way: the OS installer starts the new version itself once this one has ended. */
 let installing = false;
 
-/** Only the message: error objects can carry request options, headers or bodies. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : 'unknown error';
-}
+/** Only the message (error objects can carry request options, headers or bodies), a refusal worded by the catalogue. */
+const describe = describeProblem;
 
 /** The UI: the dev server under `electron-vite dev`, otherwise the built renderer through app://. */
 function appUrl(): string {
@@ -103,7 +102,7 @@ async function reportUnreadableSecrets(secrets: EncryptedSecretStore, window: Br
     type: 'warning',
     title: TITLE,
     message: 'A secret stored on this computer cannot be used.',
-    detail: `${problems.map((problem) => problem.message).join('\n\n')}\n\nWhat needs it (payments, messages, the reservation system) will not work until then: tell IT.`,
+    detail: `${problems.map(describeProblem).join('\n\n')}\n\nWhat needs it (payments, messages, the reservation system) will not work until then: tell IT.`,
     buttons: ['OK'],
     noLink: true,
   });

@@ -6,7 +6,14 @@
  */
 import type { z } from 'zod';
 import type { Language } from '../../shared/language';
-import { CHANNELS, StartupStatus, type Channel, type Result, type StartupPhase } from '../../shared/ipc';
+import {
+  CHANNELS,
+  StartupStatus,
+  type Channel,
+  type ErrorCode,
+  type Result,
+  type StartupPhase,
+} from '../../shared/ipc';
 import type { Dispatch, SenderInfo } from '../ipc';
 
 export interface StartupOptions {
@@ -29,7 +36,8 @@ export interface Startup {
   door: Dispatch;
 }
 
-const refuse = (code: string, message: string): Result<never> => ({ ok: false, error: { code, message } });
+/** A refusal crosses as its code: the window words it from its catalogues. */
+const refuse = (code: ErrorCode): Result<never> => ({ ok: false, error: { code } });
 
 const isChannel = (name: string): name is Channel => Object.hasOwn(CHANNELS, name);
 
@@ -64,20 +72,14 @@ export function createStartup(options: StartupOptions): Startup {
       return () => listeners.delete(listener);
     },
     door: (channel, sender, raw) => {
-      if (!options.isTrustedSender(sender))
-        return Promise.resolve(refuse('forbidden_sender', 'This window may not use the app.'));
-      if (!isChannel(channel)) return Promise.resolve(refuse('unknown_channel', 'The app does not offer this.'));
-      if (channel !== 'app:startup')
-        return Promise.resolve(refuse('starting', 'The desk is still starting. Wait a moment.'));
+      if (!options.isTrustedSender(sender)) return Promise.resolve(refuse('forbidden_sender'));
+      if (!isChannel(channel)) return Promise.resolve(refuse('unknown_channel'));
+      if (channel !== 'app:startup') return Promise.resolve(refuse('starting'));
       const spec = CHANNELS['app:startup'];
-      if (!(spec.input as z.ZodType).safeParse(raw).success)
-        return Promise.resolve(refuse('invalid_input', 'The request is not valid.'));
+      if (!(spec.input as z.ZodType).safeParse(raw).success) return Promise.resolve(refuse('invalid_input'));
       // Parsed as the stack's door parses every answer: only what the contract names crosses.
       const output = StartupStatus.safeParse(status());
-      if (!output.success)
-        return Promise.resolve(
-          refuse('internal', 'Something went wrong in the app. Try again; if it happens again, tell IT.'),
-        );
+      if (!output.success) return Promise.resolve(refuse('internal'));
       return Promise.resolve({ ok: true, value: output.data });
     },
   };

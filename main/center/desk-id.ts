@@ -15,11 +15,12 @@ const DeskFile = z.strictObject({
 });
 export type DeskIdentity = z.output<typeof DeskFile>;
 
+/** The desk's identity file is damaged (`file`): what IT must do is worded by the catalogue (main/cli/messages.ts). */
 export class DeskIdentityError extends UserError<'desk_id_damaged'> {
   override readonly name = 'DeskIdentityError';
 
-  constructor(message: string) {
-    super('desk_id_damaged', message);
+  constructor(file: string) {
+    super('desk_id_damaged', { params: { file } });
   }
 }
 
@@ -47,9 +48,7 @@ export async function deskIdentity(dataDir: string, now: () => Date = () => new 
     parsed = DeskFile.safeParse(undefined);
   }
   if (!parsed.success) {
-    throw new DeskIdentityError(
-      `This desk's identity file ${file} is damaged. IT must restore it from a backup (or, for a desk that never worked on a center, delete it so that a new id is made).`,
-    );
+    throw new DeskIdentityError(file);
   }
   return parsed.data;
 }

@@ -77,11 +77,15 @@ const NonceFile = z.strictObject({
 });
 type NonceFile = z.output<typeof NonceFile>;
 
+/**
+ * The desk's id is used on the center by another computer (`host`, last started `lastStartedAt`): the desk's data folder
+ * (`dataDir`) and its identity file (`file`) are named for IT by the catalogue (main/cli/messages.ts).
+ */
 export class DeskRegistryError extends UserError<'desk_id_in_use'> {
   override readonly name = 'DeskRegistryError';
 
-  constructor(message: string, params: { deskId: string; host: string }) {
-    super('desk_id_in_use', message, { params });
+  constructor(params: { deskId: string; host: string; lastStartedAt: string; dataDir: string; file: string }) {
+    super('desk_id_in_use', { params });
   }
 }
 
@@ -144,13 +148,13 @@ export async function registerDesk(
           .executeTakeFirst();
         const held = row?.nonce ?? null;
         if (row !== undefined && held !== null && held !== kept.nonce && held !== kept.next) {
-          throw new DeskRegistryError(
-            `This desk's id ${identity.deskId} (${join(dataDir, DESK_FILE)}) is used on the center by another computer ("${row.host}", last started ` +
-              `${row.last_started_at}): its desk.json was copied, with a disk image or a restored backup. Two computers with one id would ` +
-              `take over each other's payments and sessions, so this one does not start on the center. IT: on the computer that is the copy, quit the ` +
-              `app, delete ${DESK_FILE} from its data folder (${dataDir}) and start it again: it makes an id of its own (docs/IT.md, section 8).`,
-            { deskId: identity.deskId, host: row.host },
-          );
+          throw new DeskRegistryError({
+            deskId: identity.deskId,
+            host: row.host,
+            lastStartedAt: String(row.last_started_at),
+            dataDir,
+            file: join(dataDir, DESK_FILE),
+          });
         }
         // What the center may hold after this transaction: the file says so before it commits.
         await writeNonceFile(file, { version: 1, deskId: identity.deskId, nonce: held ?? kept.nonce, next });

@@ -26,6 +26,7 @@ import {
   type EncryptedSecretStore,
   type ProvisionArgs,
   type SecretInput,
+  type SecretName,
 } from '../secrets';
 import {
   loadSettings,
@@ -35,6 +36,7 @@ import {
   PRINT_CONFIG_FLAG,
   type PrintConfigFormat,
 } from '../settings';
+import { describeProblem } from './messages';
 
 const DESK_RUNNING =
   "Nothing was moved: the desk is running on this folder: close it first (it holds the app's single-instance lock), then run the move again (docs/IT.md, section 8).";
@@ -147,10 +149,8 @@ function present(value: string | undefined): value is string {
   return value !== undefined && value !== '';
 }
 
-/** Only the message: error objects can carry request options, headers or bodies. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : 'unknown error';
-}
+/** Only the message (error objects can carry request options, headers or bodies), a refusal worded by the catalogue. */
+const describe = describeProblem;
 
 /**
  * Writes the text and resolves once it is out. app.exit() ends the process at once ("All windows will be closed
@@ -265,7 +265,15 @@ async function printConfigAndExit(
         userDir: app.getPath('userData'),
         managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
         format,
-        secrets: { names: SECRET_NAMES, has: store.has.bind(store) },
+        describe: describeProblem,
+        // A store that cannot say is reported in the catalogue's words.
+        secrets: {
+          names: SECRET_NAMES,
+          has: (name) =>
+            store.has(name as SecretName).catch((error: unknown) => {
+              throw new Error(describeProblem(error));
+            }),
+        },
       });
     },
     stdout,

@@ -54,6 +54,16 @@ export abstract class UserError<Code extends string = string> extends Error {
   }
 }
 
+/**
+ * A capability's refusal made of its code and params only (no field, no sentence): the error class of a capability that
+ * needs nothing more. What IT reads of it outside the app is worded from the code and params by composition.
+ */
+export abstract class CodedRefusal<Code extends string = string> extends UserError<Code> {
+  constructor(code: Code, params?: ErrorParams) {
+    super(code, params === undefined ? {} : { params });
+  }
+}
+
 /** True for an error the door may show: one of the capabilities' own. */
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;

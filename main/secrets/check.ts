@@ -8,8 +8,8 @@ export interface StoredSecrets {
 }
 
 /**
- * The secret-store errors of the stored secrets (undecryptable, no keyring, unreadable store), one per distinct
- * sentence; empty when every stored secret can be read. Secrets never provisioned are not errors here: the feature
+ * The secret-store errors of the stored secrets (undecryptable, no keyring, unreadable store), one per distinct refusal
+ * (code and params); empty when every stored secret can be read. Secrets never provisioned are not errors here: the feature
  * that needs one says so when it is used. The values read are dropped at once.
  */
 export async function unreadableSecrets(

@@ -1,5 +1,5 @@
-/** The secret store's one error type: a code to branch on and a sentence for IT; never the secret itself. */
-import { UserError } from '../errors';
+/** The secret store's one error type: a code and its params (the secret's name, the store's file), never the secret itself. */
+import { CodedRefusal } from '../errors';
 
 export type SecretErrorCode =
   /** The OS secure storage (DPAPI, Keychain, a Linux keyring) cannot be used right now. */
@@ -15,11 +15,10 @@ export type SecretErrorCode =
   /** An empty or oversized value, or a name the store does not know. */
   | 'invalid_value';
 
-/** Its message names what IT must do: it reaches the agent as it is (who tells IT), and IT at provisioning. */
-export class SecretError extends UserError<SecretErrorCode> {
+/**
+ * What IT must do is worded from the code and params by composition (the start-up dialog, the command-line modes); the
+ * renderer words it for the agent, who tells IT.
+ */
+export class SecretError extends CodedRefusal<SecretErrorCode> {
   override readonly name = 'SecretError';
-
-  constructor(code: SecretErrorCode, message: string) {
-    super(code, message);
-  }
 }

@@ -72,11 +72,10 @@ export interface SecretWriter {
 }
 
 /** The secret as sent: one line, surrounding whitespace (and a byte-order mark) removed; refused when empty or of several lines. */
-function oneLine(text: string, where: string): string {
+function oneLine(text: string, where: { file: string } | { source: 'stdin' }): string {
   const value = text.replace(/^\uFEFF/, '').trim();
-  if (value === '') throw new SecretError('invalid_value', `${where} held no secret; nothing was stored.`);
-  if (/[\r\n]/.test(value))
-    throw new SecretError('invalid_value', `${where} must hold the secret on one line; nothing was stored.`);
+  if (value === '') throw new SecretError('invalid_value', { ...where, reason: 'no_secret' });
+  if (/[\r\n]/.test(value)) throw new SecretError('invalid_value', { ...where, reason: 'several_lines' });
   return value;
 }
 
@@ -91,9 +90,9 @@ export async function provisionSecret(store: SecretWriter, name: SecretName, fil
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'read error';
-    throw new SecretError('invalid_value', `The file ${file} cannot be read (${code}); nothing was stored.`);
+    throw new SecretError('invalid_value', { file, reason: 'file_unreadable', errno: code });
   }
-  const value = oneLine(text, `The file ${file}`);
+  const value = oneLine(text, { file });
   await store.write(name, value);
   const { size } = await stat(file);
   await writeFile(file, Buffer.alloc(size));
@@ -115,8 +114,6 @@ export interface StdinOptions {
   maxBytes?: number;
 }
 
-const STDIN = 'Standard input';
-
 /** Reads standard input to its end; the bytes read are zeroed once decoded. */
 async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -126,10 +123,7 @@ async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number):
     timer = setTimeout(() => {
       input.destroy?.();
       reject(
-        new SecretError(
-          'invalid_value',
-          `${STDIN} did not end within ${Math.round(timeoutMs / 1000)} s; nothing was stored. Pipe the secret in, for example from your deployment tool's secret variable.`,
-        ),
+        new SecretError('invalid_value', { source: 'stdin', reason: 'timeout', seconds: Math.round(timeoutMs / 1000) }),
       );
     }, timeoutMs);
   });
@@ -138,8 +132,7 @@ async function readAll(input: SecretInput, maxBytes: number, timeoutMs: number):
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       size += bytes.length;
       chunks.push(bytes);
-      if (size > maxBytes)
-        throw new SecretError('invalid_value', `${STDIN} held more than ${maxBytes} bytes; nothing was stored.`);
+      if (size > maxBytes) throw new SecretError('invalid_value', { source: 'stdin', reason: 'too_large', maxBytes });
     }
     const all = Buffer.concat(chunks);
     const text = all.toString('utf8');
@@ -169,14 +162,10 @@ export async function provisionSecretFromInput(
   options: StdinOptions = {},
 ): Promise<string> {
   if (input.isTTY === true) {
-    throw new SecretError(
-      'invalid_value',
-      `${STDIN} is a terminal, where the ${name} would be shown as it is typed; nothing was stored. ` +
-        `Pipe it in instead, for example: printf '%s' "$SECRET" | card-payments-desk ${PROVISION_FLAG}`,
-    );
+    throw new SecretError('invalid_value', { source: 'stdin', reason: 'terminal', secret: name });
   }
   const text = await readAll(input, options.maxBytes ?? 16 * 1024, options.timeoutMs ?? 30_000);
-  const value = oneLine(text, STDIN);
+  const value = oneLine(text, { source: 'stdin' });
   await store.write(name, value);
   return `The ${name} was stored encrypted for this user on this computer.`;
 }

@@ -51,11 +51,7 @@ export interface EncryptedSecretStoreOptions {
  * (On macOS and Windows "v10" is the Keychain's and DPAPI's own tag.)
  */
 const LINUX_BUILT_IN_KEY_TAG = Buffer.from('v10');
-const INSTALL_A_KEYRING =
-  'IT must install a keyring such as gnome-keyring (libsecret) or KWallet, make sure it runs and is unlocked ' +
-  'in the desktop session (or start the app with --password-store=gnome-libsecret or --password-store=kwallet5), then try again.';
 const MAX_SECRET_LENGTH = 4096;
-const PROVISION_AGAIN = 'IT must provision the secret again on this computer (--provision-secret).';
 
 const StoreFile = z.strictObject({
   version: z.literal(1),
@@ -118,11 +114,7 @@ export class EncryptedSecretStore implements SecretStore {
     } catch (error) {
       // Electron 45 says so when the OS key is only temporarily out of reach (a keyring not unlocked yet): nothing is lost.
       if (error instanceof Error && /temporarily unavailable/i.test(error.message)) {
-        throw new SecretError(
-          'encryption_unavailable',
-          `The operating system's secure storage cannot open the stored ${name} right now (its keychain or keyring is not unlocked yet). ` +
-            'Try again in a moment; if it goes on, IT must check that the keychain or keyring of this account is unlocked in the session.',
-        );
+        throw new SecretError('encryption_unavailable', { secret: name, reason: 'keyring_locked' });
       }
       throw undecryptable(name);
     }
@@ -137,9 +129,9 @@ export class EncryptedSecretStore implements SecretStore {
   async write(name: SecretName, value: string): Promise<void> {
     checkName(name);
     if (typeof value !== 'string' || value.length === 0)
-      throw new SecretError('invalid_value', `The ${name} to store is empty.`);
+      throw new SecretError('invalid_value', { secret: name, reason: 'empty' });
     if (value.length > MAX_SECRET_LENGTH) {
-      throw new SecretError('invalid_value', `The ${name} to store is longer than ${MAX_SECRET_LENGTH} characters.`);
+      throw new SecretError('invalid_value', { secret: name, reason: 'too_long', maxLength: MAX_SECRET_LENGTH });
     }
     await this.assertSecureStorage();
     const encrypted = await this.encrypt(name, JSON.stringify({ name, value }));
@@ -157,10 +149,7 @@ export class EncryptedSecretStore implements SecretStore {
       if ((await this.safeStorage.decryptStringAsync(encrypted)).result !== plainText)
         throw new Error('round trip mismatch');
     } catch {
-      throw new SecretError(
-        'encryption_failed',
-        `The operating system's secure storage could not encrypt the ${name}. Nothing was stored; IT must check the keychain or keyring of this account.`,
-      );
+      throw new SecretError('encryption_failed', { secret: name });
     }
     this.assertNotBuiltInKey(encrypted);
     return encrypted;
@@ -170,11 +159,7 @@ export class EncryptedSecretStore implements SecretStore {
   private assertNotBuiltInKey(encrypted: Buffer): void {
     if (this.platform === 'win32' || this.platform === 'darwin') return;
     if (!encrypted.subarray(0, LINUX_BUILT_IN_KEY_TAG.length).equals(LINUX_BUILT_IN_KEY_TAG)) return;
-    throw new SecretError(
-      'insecure_backend',
-      "No keyring answered on this computer, so secure storage fell back to a key built into Electron, which keeps the app's secrets " +
-        `as good as plain text; it is refused and nothing was stored. ${INSTALL_A_KEYRING} Then provision the secrets again (--provision-secret).`,
-    );
+    throw new SecretError('insecure_backend');
   }
 
   /** Replaces the ciphertext read (`stored`) with a new one, unless the secret changed meanwhile; a failure keeps the old one. */
@@ -230,10 +215,7 @@ export class EncryptedSecretStore implements SecretStore {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ENOENT') return { kind: 'ok', file: emptyFile() };
-      throw new SecretError(
-        'store_unreadable',
-        `The secret store ${this.file} cannot be read (${code ?? 'read error'}). IT must give this user access to it (or remove it and provision the secrets again).`,
-      );
+      throw new SecretError('store_unreadable', { file: this.file, errno: code ?? 'read error' });
     }
     try {
       const parsed = StoreFile.safeParse(JSON.parse(text));
@@ -244,7 +226,7 @@ export class EncryptedSecretStore implements SecretStore {
   }
 
   private damaged(): SecretError {
-    return new SecretError('needs_reprovisioning', `The secret store ${this.file} is damaged. ${PROVISION_AGAIN}`);
+    return new SecretError('needs_reprovisioning', { file: this.file, reason: 'damaged' });
   }
 
   /**
@@ -259,20 +241,16 @@ export class EncryptedSecretStore implements SecretStore {
     const linux = this.platform !== 'win32' && this.platform !== 'darwin';
     const available = await this.safeStorage.isAsyncEncryptionAvailable().catch(() => false);
     if (!available) {
-      throw new SecretError(
-        'encryption_unavailable',
-        linux
-          ? "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring " +
-            'such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.'
-          : `The ${this.platform === 'darwin' ? 'macOS Keychain' : 'Windows data protection (DPAPI)'} is not available ` +
-            "for this account, so the app's secrets (the client secret…) cannot be stored or read. IT must check the user profile.",
-      );
+      throw new SecretError('encryption_unavailable', {
+        reason: 'unavailable',
+        platform: linux ? 'linux' : this.platform === 'darwin' ? 'darwin' : 'win32',
+      });
     }
   }
 }
 
 function checkName(name: unknown): asserts name is SecretName {
-  if (!isSecretName(name)) throw new SecretError('invalid_value', 'Unknown secret name.');
+  if (!isSecretName(name)) throw new SecretError('invalid_value', { reason: 'unknown_name' });
 }
 
 function openEnvelope(plainText: string, name: SecretName): string | undefined {
@@ -285,8 +263,5 @@ function openEnvelope(plainText: string, name: SecretName): string | undefined {
 }
 
 function undecryptable(name: SecretName): SecretError {
-  return new SecretError(
-    'needs_reprovisioning',
-    `The stored ${name} cannot be decrypted (the OS profile or keyring has changed since it was stored). ${PROVISION_AGAIN}`,
-  );
+  return new SecretError('needs_reprovisioning', { secret: name, reason: 'undecryptable' });
 }

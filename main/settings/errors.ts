@@ -1,5 +1,5 @@
-/** The settings capability's one error type: a code to branch on, a sentence naming the field, and the file at fault. */
-import { UserError } from '../errors';
+/** The settings capability's one error type: a code and its params (the settings at fault, the file), its issues per field. */
+import { UserError, type ErrorParams } from '../errors';
 
 export type SettingsErrorCode =
   /** A value or a combination of values is not allowed (wrong key prefix, http outside training, a missing host…). */
@@ -21,21 +21,29 @@ export interface SettingsIssue {
   message: string;
 }
 
+/**
+ * Which refusal of its code it is, for the words IT reads (composition's catalogue): the changes not an object, the
+ * changes refused, the settings incomplete for the environment (`environment`), the file unreadable (`errno`), over 1 MB
+ * (`bytes`) or not JSON (its issue says why); absent, the settings or the file invalid as the issues say.
+ */
+export type SettingsProblem = 'not_an_object' | 'changes' | 'incomplete' | 'unreadable' | 'too_large' | 'not_json';
+
 export class SettingsError extends UserError<SettingsErrorCode> {
   override readonly name = 'SettingsError';
 
   constructor(
     code: SettingsErrorCode,
-    message: string,
     readonly issues: readonly SettingsIssue[] = [],
     /** The file at fault, when there is one. */
     readonly file?: string,
+    params: ErrorParams & { problem?: SettingsProblem } = {},
   ) {
     // The setting at fault when there is one (the language IT locked…); `settings` names which ones when several are.
     const fields = [...new Set(issues.map((issue) => issue.field))];
-    super(code, message, {
+    super(code, {
       field: fields.length === 1 ? fields[0] : undefined,
       params: {
+        ...params,
         ...(fields.length > 0 ? { settings: fields.join(', ') } : {}),
         ...(file === undefined ? {} : { file }),
       },

@@ -1,5 +1,11 @@
 /** App settings: defaults < the user's settings.json < IT's managed (and lockable) file, checked by one zod schema; plain Node, no Electron imports. */
-export { SettingsError, type SettingsErrorCode, type SettingsIssue } from './errors';
+export {
+  describeIssues,
+  SettingsError,
+  type SettingsErrorCode,
+  type SettingsIssue,
+  type SettingsProblem,
+} from './errors';
 export {
   DEFAULT_SETTINGS,
   Language,

@@ -1,7 +1,7 @@
 /** Reads the settings: defaults < the user's settings.json < IT's managed file, which can also lock settings. */
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { describeIssues, SettingsError, type SettingsIssue } from './errors';
+import { SettingsError, type SettingsErrorCode, type SettingsIssue } from './errors';
 import { userSettingsPath } from './paths';
 import {
   isPolicyKey,
@@ -77,8 +77,6 @@ async function readOptional(file: string): Promise<string | { tooLarge: number }
   }
 }
 
-const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
-
 /** JSON.parse, tolerating the byte-order mark Windows editors put at the start of UTF-8 files. */
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
@@ -88,85 +86,52 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
   }
 }
 
-/** IT's managed file, or null when there is none. Anything else wrong with it is an error, never ignored. */
-export async function readManagedSettings(file: string): Promise<ManagedSettings | null> {
+/** The codes of one settings file's refusals: IT's managed file, or the user's. */
+const FILE_CODES = {
+  managed: { unreadable: 'managed_file_unreadable', invalid: 'managed_file_invalid' },
+  user: { unreadable: 'user_file_unreadable', invalid: 'user_file_invalid' },
+} as const satisfies Record<string, { unreadable: SettingsErrorCode; invalid: SettingsErrorCode }>;
+
+/** A settings file's JSON document, or undefined when there is none; unreadable, over 1 MB or not JSON is refused. */
+async function readDocument(file: string, which: keyof typeof FILE_CODES): Promise<{ value: unknown } | undefined> {
+  const codes = FILE_CODES[which];
   let text: string | { tooLarge: number } | undefined;
   try {
     text = await readOptional(file);
   } catch (error) {
-    throw new SettingsError(
-      'managed_file_unreadable',
-      `The managed settings file ${file} exists but cannot be read (${errorCode(error) ?? 'read error'}). ` +
-        'IT must make it a file every user can read; the app does not run with it ignored.',
-      [],
-      file,
-    );
+    throw new SettingsError(codes.unreadable, [], file, {
+      problem: 'unreadable',
+      errno: errorCode(error) ?? 'read error',
+    });
   }
-  if (text === undefined) return null;
+  if (text === undefined) return undefined;
   if (typeof text !== 'string') {
-    throw new SettingsError(
-      'managed_file_invalid',
-      `The managed settings file ${file} is larger than 1 MB (${megabytes(text.tooLarge)}): it is not read. IT must put the settings file there; the app does not run with it ignored.`,
-      [{ field: '(document)', message: 'is larger than 1 MB' }],
-      file,
-    );
+    throw new SettingsError(codes.invalid, [{ field: '(document)', message: 'is larger than 1 MB' }], file, {
+      problem: 'too_large',
+      bytes: text.tooLarge,
+    });
   }
   const json = parseJson(text);
-  if (!json.ok) {
-    throw new SettingsError(
-      'managed_file_invalid',
-      `The managed settings file ${file} is not valid JSON (${json.reason}). IT must fix it; the app does not run with it ignored.`,
-      [{ field: '(document)', message: json.reason }],
-      file,
-    );
-  }
+  if (!json.ok)
+    throw new SettingsError(codes.invalid, [{ field: '(document)', message: json.reason }], file, {
+      problem: 'not_json',
+    });
+  return { value: json.value };
+}
+
+/** IT's managed file, or null when there is none. Anything else wrong with it is an error, never ignored. */
+export async function readManagedSettings(file: string): Promise<ManagedSettings | null> {
+  const json = await readDocument(file, 'managed');
+  if (json === undefined) return null;
   const parsed = ManagedSettingsFile.safeParse(json.value);
-  if (!parsed.success) {
-    const issues = toIssues(parsed.error);
-    throw new SettingsError(
-      'managed_file_invalid',
-      describeIssues(
-        `The managed settings file ${file} is invalid; IT must fix it (the app does not run with it ignored)`,
-        issues,
-      ),
-      issues,
-      file,
-    );
-  }
+  if (!parsed.success) throw new SettingsError('managed_file_invalid', toIssues(parsed.error), file);
   return { settings: parsed.data.settings, locked: new Set(parsed.data.locked) };
 }
 
 /** The user's settings.json (an empty document when there is none). */
 export async function readUserSettings(file: string): Promise<SettingsFile> {
-  let text: string | { tooLarge: number } | undefined;
-  try {
-    text = await readOptional(file);
-  } catch (error) {
-    throw new SettingsError(
-      'user_file_unreadable',
-      `The settings file ${file} cannot be read (${errorCode(error) ?? 'read error'}).`,
-      [],
-      file,
-    );
-  }
-  if (text === undefined) return {};
-  if (typeof text !== 'string') {
-    throw new SettingsError(
-      'user_file_invalid',
-      `The settings file ${file} is larger than 1 MB (${megabytes(text.tooLarge)}): it is not read. Delete it to start from the defaults.`,
-      [{ field: '(document)', message: 'is larger than 1 MB' }],
-      file,
-    );
-  }
-  const json = parseJson(text);
-  if (!json.ok) {
-    throw new SettingsError(
-      'user_file_invalid',
-      `The settings file ${file} is not valid JSON (${json.reason}). Fix it or delete it to start from the defaults.`,
-      [{ field: '(document)', message: json.reason }],
-      file,
-    );
-  }
+  const json = await readDocument(file, 'user');
+  if (json === undefined) return {};
   // A policy setting in the user's file is never applied (resolveSettings reports it as ignored): its value is not
   // checked either, so that a stray or outdated one cannot stop the desk from starting.
   const document = json.value;
@@ -188,15 +153,7 @@ export async function readUserSettings(file: string): Promise<SettingsFile> {
       ...Object.fromEntries(policy.map((key) => [key, (document as Record<string, unknown>)[key]])),
     };
   }
-  if (!parsed.success) {
-    const issues = toIssues(parsed.error);
-    throw new SettingsError(
-      'user_file_invalid',
-      describeIssues(`The settings file ${file} is invalid (fix it or delete it to start from the defaults)`, issues),
-      issues,
-      file,
-    );
-  }
+  if (!parsed.success) throw new SettingsError('user_file_invalid', toIssues(parsed.error), file);
   return parsed.data;
 }
 
@@ -273,7 +230,7 @@ export function resolveSettings(
     const issues: SettingsIssue[] = toIssues(parsed.error).map((issue) =>
       isSettingKey(issue.field) ? { ...issue, message: `${issue.message} (${whereFrom(issue.field)})` } : issue,
     );
-    throw new SettingsError('invalid_settings', describeIssues('The settings are not valid', issues), issues);
+    throw new SettingsError('invalid_settings', issues);
   }
   return { settings: parsed.data, sources, locked, files, ignored };
 }

@@ -1,6 +1,6 @@
 /** `--print-config`: each effective setting, its value, where it comes from (default, user file, managed file) and whether IT locked it. */
 import { access } from 'node:fs/promises';
-import { SettingsError } from './errors';
+import { describeIssues, SettingsError } from './errors';
 import { loadSettings, type LoadedSettings, type LoadSettingsOptions, type SettingSource } from './load';
 import { SETTING_KEYS, type SettingKey } from './schema';
 
@@ -134,17 +134,23 @@ export interface PrintConfigResult {
 
 /** Loads the settings the way the app does and describes them; a settings error becomes the output, with exit code 1. */
 export async function printConfig(
-  options: LoadSettingsOptions & { format: PrintConfigFormat; secrets?: SecretPresence },
+  options: LoadSettingsOptions & {
+    format: PrintConfigFormat;
+    secrets?: SecretPresence;
+    /** What IT reads of a refusal (the command line's catalogue); its code line and issues when not given. */
+    describe?: (error: SettingsError) => string;
+  },
 ): Promise<PrintConfigResult> {
   let loaded: LoadedSettings;
   try {
     loaded = await loadSettings(options);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
+    const message = (options.describe ?? ((refusal) => describeIssues(refusal.message, refusal.issues)))(error);
     const output =
       options.format === 'json'
-        ? `${JSON.stringify({ error: { code: error.code, message: error.message, issues: error.issues, file: error.file } }, null, 2)}\n`
-        : `${error.message}\n`;
+        ? `${JSON.stringify({ error: { code: error.code, message, issues: error.issues, file: error.file } }, null, 2)}\n`
+        : `${message}\n`;
     return { exitCode: 1, output };
   }
   const report = await configReport(loaded, options.secrets);

@@ -1,7 +1,7 @@
 /** Saves the user's own changes to settings.json: never a setting IT manages, never an inconsistent result, never half-written. */
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileAtomic } from '../storage/atomic-write';
-import { describeIssues, SettingsError, type SettingsIssue } from './errors';
+import { SettingsError, type SettingsIssue } from './errors';
 import { perSetting, readUserSettings, resolveSettings, type LoadedSettings, type ManagedSettings } from './load';
 import { userSettingsPath } from './paths';
 import {
@@ -24,7 +24,7 @@ function isSettingKey(key: string): key is SettingKey {
 /** Checks each change on its own (the changes may come from the renderer: checked again here, at run time). */
 function parseChanges(changes: unknown): Map<SettingKey, unknown> {
   if (typeof changes !== 'object' || changes === null || Array.isArray(changes)) {
-    throw new SettingsError('invalid_settings', 'The settings changes must be an object of setting names and values.');
+    throw new SettingsError('invalid_settings', [], undefined, { problem: 'not_an_object' });
   }
   const parsed = new Map<SettingKey, unknown>();
   const issues: SettingsIssue[] = [];
@@ -45,8 +45,7 @@ function parseChanges(changes: unknown): Map<SettingKey, unknown> {
     const result = SettingsFile.safeParse(Object.fromEntries(unknown.map((key) => [key, true])));
     if (!result.success) issues.push(...toIssues(result.error));
   }
-  if (issues.length > 0)
-    throw new SettingsError('invalid_settings', describeIssues('The settings changes are not valid', issues), issues);
+  if (issues.length > 0) throw new SettingsError('invalid_settings', issues, undefined, { problem: 'changes' });
   return parsed;
 }
 
@@ -91,8 +90,7 @@ export async function saveUserSettings(
       refused.push({ field: key, message: `is managed by IT (${loaded.files.managed}) and cannot be changed here` });
     }
   }
-  if (refused.length > 0)
-    throw new SettingsError('locked', describeIssues('These settings are managed by IT', refused), refused);
+  if (refused.length > 0) throw new SettingsError('locked', refused);
 
   const file = userSettingsPath(userDir);
   const current = await readUserSettings(file);

@@ -1,7 +1,7 @@
 /** From the app settings to what the payment engine connects with (main/payments/connect.ts). */
 import type { ServiceSettings } from '../payments';
 import { consistencyIssues, type Settings } from './schema';
-import { describeIssues, SettingsError } from './errors';
+import { SettingsError } from './errors';
 
 /** Training needs nothing more (the simulator brings its own); sandbox and production take the hosts and client id. */
 export function toServiceSettings(settings: Settings): ServiceSettings {
@@ -15,11 +15,7 @@ export function toServiceSettings(settings: Settings): ServiceSettings {
     baseUrl === undefined ||
     clientId === undefined
   ) {
-    throw new SettingsError(
-      'invalid_settings',
-      describeIssues(`The settings are not complete for ${environment} mode`, issues),
-      issues,
-    );
+    throw new SettingsError('invalid_settings', issues, undefined, { problem: 'incomplete', environment });
   }
   return { environment, authUrl, cdeUrl, baseUrl, clientId, ...(returnUrl === undefined ? {} : { returnUrl }) };
 }

@@ -1,5 +1,5 @@
-/** The updater's one error type: a code to branch on and a sentence for the agent. */
-import { UserError } from '../errors';
+/** The updater's one error type: a code to branch on, which the renderer words for the agent. */
+import { CodedRefusal } from '../errors';
 
 export type UpdateErrorCode =
   /** A payment of this desk has no result yet (or an operation is pending): the app must not quit now. */
@@ -7,10 +7,6 @@ export type UpdateErrorCode =
   /** There is no downloaded, verified update to install. */
   | 'not_ready';
 
-export class UpdateError extends UserError<UpdateErrorCode> {
+export class UpdateError extends CodedRefusal<UpdateErrorCode> {
   override readonly name = 'UpdateError';
-
-  constructor(code: UpdateErrorCode, message: string) {
-    super(code, message);
-  }
 }

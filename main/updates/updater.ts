@@ -204,14 +204,8 @@ export function createUpdater(options: UpdaterOptions): Updater {
     restart() {
       // Already under way: the app is shutting down to install; never a second shutdown nor a second installer.
       if (installing) return;
-      if (loaded === undefined || state.state !== 'ready')
-        throw new UpdateError('not_ready', 'No update is ready to install yet.');
-      if (paymentInProgress()) {
-        throw new UpdateError(
-          'payment_in_progress',
-          'A payment is still in progress. Restart to install the update once it has its result, at the end of the call.',
-        );
-      }
+      if (loaded === undefined || state.state !== 'ready') throw new UpdateError('not_ready');
+      if (paymentInProgress()) throw new UpdateError('payment_in_progress');
       const autoUpdater = loaded;
       installing = true;
       logger.info({ version: state.version }, 'restarting to install the update: shutting down first');

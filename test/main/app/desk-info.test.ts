@@ -4,6 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import { createMainStack, type MainStack } from '../../../main/app';
 import { CENTER_STORES, CenterSettings, DESK_NONCE_FILE } from '../../../main/center';
 import { centerStorage, type Storage } from '../../../main/storage';
@@ -112,7 +113,7 @@ describe('app:info', () => {
 
       const refused: unknown = await startAt(copy).catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: 'desk_id_in_use', params: { deskId } });
-      expect((refused as Error).message).toMatch(
+      expect(describeProblem(refused)).toMatch(
         /is used on the center by another computer .*delete desk\.json from its data folder/,
       );
       // Desk A's session was not ended by the copy's start (closeDeskSessions never ran there).

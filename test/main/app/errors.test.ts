@@ -54,7 +54,10 @@ describe('a secret-store failure', () => {
 
     // Reading a payment needs an access token, which needs the client secret from the store.
     const answer = await stack.dispatch('payments:get', sender, { paymentId: `pay_${'a'.repeat(32)}` });
-    expect(answer).toEqual({ ok: false, error: { code: 'needs_reprovisioning' } });
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'needs_reprovisioning', params: { file: secretsFile, reason: 'damaged' } },
+    });
     expect(unexpected).toEqual([]);
   });
 });

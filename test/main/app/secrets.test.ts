@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
+import { describeProblem } from '../../../main/cli/messages';
+import type { ErrorParams } from '../../../main/errors';
 import type { SenderInfo } from '../../../main/ipc';
 import { SecretError, type SecretErrorCode } from '../../../main/secrets';
 
@@ -60,28 +62,23 @@ async function signedInStack(error: SecretError): Promise<MainStack> {
 }
 
 describe('a secret-store failure, as the agent sees it', () => {
-  it.each<[SecretErrorCode, string]>([
-    [
-      'needs_reprovisioning',
-      'The stored clientSecret cannot be decrypted (the OS profile or keyring has changed since it was stored). IT must provision the secret again on this computer (--provision-secret).',
-    ],
-    [
-      'encryption_unavailable',
-      "Secure storage is not available, so the app's secrets (the client secret…) cannot be stored or read. IT must install a keyring such as gnome-keyring (libsecret) or KWallet, and make sure it runs and is unlocked in the desktop session.",
-    ],
-  ])('%s: taking a card and looking up a reservation both answer with what IT must do', async (code, message) => {
-    const opened = await signedInStack(new SecretError(code, message));
+  it.each<[SecretErrorCode, ErrorParams]>([
+    ['needs_reprovisioning', { secret: 'clientSecret', reason: 'undecryptable' }],
+    ['encryption_unavailable', { reason: 'unavailable', platform: 'linux' }],
+  ])('%s: taking a card and looking up a reservation both answer with what IT must do', async (code, params) => {
+    const opened = await signedInStack(new SecretError(code, params));
 
     const card = await opened.dispatch('payments:tokenize', sender, {
       operationId: randomUUID(),
       card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'CUN-7F3K2A',
     });
-    expect(card).toEqual({ ok: false, error: { code } });
-    expect(message).toMatch(/IT must/);
+    expect(card).toEqual({ ok: false, error: { code, params } });
+    // What IT must do is the catalogue's wording of the code and params.
+    expect(describeProblem(new SecretError(code, params))).toMatch(/IT must/);
 
     const lookup = await opened.dispatch('reservations:search', sender, { text: 'Núñez' });
-    expect(lookup).toEqual({ ok: false, error: { code } });
+    expect(lookup).toEqual({ ok: false, error: { code, params } });
     expect(neverCalled).not.toHaveBeenCalled();
   });
 });

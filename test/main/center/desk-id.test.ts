@@ -37,7 +37,7 @@ describe('the desk id', () => {
     await writeFile(path.join(dir, DESK_FILE), '{"version":1,"deskId":"not-a-uuid"');
     const error: unknown = await deskIdentity(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeskIdentityError);
-    expect(error).toMatchObject({ code: 'desk_id_damaged', message: expect.stringContaining(DESK_FILE) as unknown });
+    expect(error).toMatchObject({ code: 'desk_id_damaged', params: { file: path.join(dir, DESK_FILE) } });
     expect(await readFile(path.join(dir, DESK_FILE), 'utf8')).toBe('{"version":1,"deskId":"not-a-uuid"');
   });
 });

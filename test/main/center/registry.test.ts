@@ -5,6 +5,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import {
   DESK_FILE,
   DESK_NONCE_FILE,
@@ -90,12 +91,12 @@ describe('the desk registry', () => {
 
     const error = await refusal(copy, 'PC-02');
     expect(error).toBeInstanceOf(DeskRegistryError);
-    expect(error).toMatchObject({ code: 'desk_id_in_use', params: { deskId, host: 'PC-01' } });
-    expect((error as Error).message).toContain(`This desk's id ${deskId}`);
-    expect((error as Error).message).toMatch(
+    expect(error).toMatchObject({ code: 'desk_id_in_use', params: { deskId, host: 'PC-01', dataDir: copy } });
+    expect(describeProblem(error)).toContain(`This desk's id ${deskId}`);
+    expect(describeProblem(error)).toMatch(
       /used on the center by another computer \("PC-01", last started .*\): its desk\.json was copied/,
     );
-    expect((error as Error).message).toContain(`delete desk.json from its data folder (${copy})`);
+    expect(describeProblem(error)).toContain(`delete desk.json from its data folder (${copy})`);
     expect(await row(deskId)).toEqual(before);
     // The original goes on starting.
     await start(original, 'PC-01');

@@ -232,9 +232,7 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
     ],
     [
       'SettingsError',
-      new SettingsError('locked', 'The language is managed by IT.', [
-        { field: 'language', message: 'is managed by IT' },
-      ]),
+      new SettingsError('locked', [{ field: 'language', message: 'is managed by IT' }]),
       {
         code: 'locked',
         field: 'language',
@@ -247,12 +245,8 @@ describe('errors cross as {code, field, params}, never a sentence or a stack', (
       { code: 'unavailable', params: { status: 503 } },
     ],
     ['MessagingError', new MessagingError('training_only'), { code: 'training_only' }],
-    ['UpdateError', new UpdateError('not_ready', 'No update is ready.'), { code: 'not_ready' }],
-    [
-      'SecretError',
-      new SecretError('needs_reprovisioning', 'IT must provision the secret again.'),
-      { code: 'needs_reprovisioning' },
-    ],
+    ['UpdateError', new UpdateError('not_ready'), { code: 'not_ready' }],
+    ['SecretError', new SecretError('needs_reprovisioning'), { code: 'needs_reprovisioning' }],
   ])('%s crosses as the one user-facing error: code, field and params', async (_, error, expected) => {
     const { handlers } = recordingHandlers();
     const unexpected: unknown[] = [];

@@ -259,10 +259,10 @@ describe('the auth header', () => {
   });
 
   it("passes on the secret store's own error (it says what IT must do, never the key); nothing is sent", async () => {
-    const undecryptable = new SecretError(
-      'needs_reprovisioning',
-      'The stored reservationsApiKey cannot be decrypted. IT must provision the secret again on this computer (--provision-secret).',
-    );
+    const undecryptable = new SecretError('needs_reprovisioning', {
+      secret: 'reservationsApiKey',
+      reason: 'undecryptable',
+    });
     await expect(
       source({ authHeader: 'Authorization' }, () => Promise.reject(undecryptable)).search({ text: 'ana' }),
     ).rejects.toBe(undecryptable);

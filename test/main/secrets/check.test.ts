@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import { EncryptedSecretStore, SecretError, unreadableSecrets, type SafeStorageLike } from '../../../main/secrets';
 
 function keychain(key = randomBytes(32)): SafeStorageLike {
@@ -51,13 +52,17 @@ describe('unreadableSecrets', () => {
     await store(keychain()).write('twilioAuthToken', 'twilio-token');
     const problems = await unreadableSecrets(store(keychain()));
     expect(problems.map((p) => p.code)).toEqual(['needs_reprovisioning', 'needs_reprovisioning']);
-    expect(problems.map((p) => p.message)).toEqual([
+    expect(problems.map((p) => p.params)).toEqual([
+      { secret: 'clientSecret', reason: 'undecryptable' },
+      { secret: 'twilioAuthToken', reason: 'undecryptable' },
+    ]);
+    expect(problems.map(describeProblem)).toEqual([
       expect.stringMatching(
         /^The stored clientSecret cannot be decrypted .* IT must provision the secret again on this computer \(--provision-secret\)\.$/,
       ),
       expect.stringMatching(/^The stored twilioAuthToken cannot be decrypted/),
     ]);
-    expect(JSON.stringify(problems.map((p) => p.message))).not.toMatch(/cs_test_1|twilio-token/);
+    expect(JSON.stringify(problems.map(describeProblem))).not.toMatch(/cs_test_1|twilio-token/);
   });
 
   it('says a store problem once, not once per secret', async () => {

@@ -141,13 +141,14 @@ describe('provisionSecret', () => {
       file: join(dir, 'secrets.json'),
       platform: 'linux',
     });
-    await expect(provisionSecret(store, 'clientSecret', join(dir, 'missing.txt'))).rejects.toThrow(
-      /missing\.txt cannot be read \(ENOENT\)/,
-    );
+    await expect(provisionSecret(store, 'clientSecret', join(dir, 'missing.txt'))).rejects.toMatchObject({
+      code: 'invalid_value',
+      params: { file: join(dir, 'missing.txt'), reason: 'file_unreadable', errno: 'ENOENT' },
+    });
     const file = join(dir, 'two.txt');
     writeFileSync(file, `${SECRET}\nsecond-line`);
     const error = await provisionSecret(store, 'clientSecret', file).catch((e: unknown) => e);
-    expect(String(error)).toMatch(/one line/);
+    expect(error).toMatchObject({ code: 'invalid_value', params: { file, reason: 'several_lines' } });
     expect(String(error)).not.toContain(SECRET);
     expect(existsSync(file)).toBe(true);
     expect(await store.has('clientSecret')).toBe(false);
@@ -182,22 +183,24 @@ describe('provisionSecretFromInput (standard input)', () => {
   it('refuses a terminal (the secret would be echoed), an empty input, several lines and an oversized input, storing nothing', async () => {
     const secrets = store();
     const terminal = Object.assign(Readable.from([SECRET]), { isTTY: true });
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', terminal)).rejects.toThrow(
-      /is a terminal.*Pipe it in/,
-    );
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([' \n']))).rejects.toThrow(
-      /held no secret/,
-    );
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', terminal)).rejects.toMatchObject({
+      code: 'invalid_value',
+      params: { source: 'stdin', reason: 'terminal', secret: 'clientSecret' },
+    });
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', Readable.from([' \n']))).rejects.toMatchObject({
+      code: 'invalid_value',
+      params: { source: 'stdin', reason: 'no_secret' },
+    });
     const twoLines = await provisionSecretFromInput(
       secrets,
       'clientSecret',
       Readable.from([`${SECRET}\nsecond-line`]),
     ).catch((e: unknown) => e);
-    expect(String(twoLines)).toMatch(/on one line/);
+    expect(twoLines).toMatchObject({ code: 'invalid_value', params: { source: 'stdin', reason: 'several_lines' } });
     expect(String(twoLines)).not.toContain(SECRET);
     await expect(
       provisionSecretFromInput(secrets, 'clientSecret', Readable.from(['x'.repeat(40)]), { maxBytes: 32 }),
-    ).rejects.toThrow(/more than 32 bytes/);
+    ).rejects.toMatchObject({ code: 'invalid_value', params: { source: 'stdin', reason: 'too_large', maxBytes: 32 } });
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 
@@ -205,9 +208,10 @@ describe('provisionSecretFromInput (standard input)', () => {
     const secrets = store();
     const open = new PassThrough();
     open.write('cs_live_partial');
-    await expect(provisionSecretFromInput(secrets, 'clientSecret', open, { timeoutMs: 50 })).rejects.toThrow(
-      /did not end within 0 s/,
-    );
+    await expect(provisionSecretFromInput(secrets, 'clientSecret', open, { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'invalid_value',
+      params: { source: 'stdin', reason: 'timeout', seconds: 0 },
+    });
     expect(open.destroyed).toBe(true);
     expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import { EncryptedSecretStore, SecretError, type SafeStorageLike, type SecretErrorCode } from '../../../main/secrets';
 
 const SECRET = 'cs_test_9f8e7d6c5b4a-very-secret';
@@ -150,7 +151,8 @@ async function secretError(fn: () => Promise<unknown>, code: SecretErrorCode): P
   } catch (error) {
     if (!(error instanceof SecretError)) throw error;
     expect(error.code).toBe(code);
-    expect(error.message).not.toContain(SECRET);
+    expect(describeProblem(error)).not.toContain(SECRET);
+    expect(JSON.stringify(error.params ?? {})).not.toContain(SECRET);
     expect(error.stack ?? '').not.toContain(SECRET);
     return error;
   }
@@ -222,8 +224,9 @@ describe('EncryptedSecretStore', () => {
     async (backend) => {
       const fallback = new HardcodedKeyFallback(backend);
       const error = await secretError(() => store('linux', fallback).write('clientSecret', SECRET), 'insecure_backend');
-      expect(error.message).toMatch(/gnome-keyring/);
-      expect(error.message).toMatch(/KWallet/);
+      expect(error.params).toBeUndefined();
+      expect(describeProblem(error)).toMatch(/gnome-keyring/);
+      expect(describeProblem(error)).toMatch(/KWallet/);
       expect(readdirSync(dir)).toEqual([]);
       // A secret stored that way earlier is refused too (anyone with the file can open it): IT installs a keyring and provisions again.
       const stored = await fallback.encryptStringAsync(JSON.stringify({ name: 'clientSecret', value: SECRET }));
@@ -238,11 +241,14 @@ describe('EncryptedSecretStore', () => {
   it('encryption unavailable: refused on every platform, with what IT must do', async () => {
     safeStorage.available = false;
     const linux = await secretError(() => store('linux').write('clientSecret', SECRET), 'encryption_unavailable');
-    expect(linux.message).toMatch(/gnome-keyring/);
+    expect(linux.params).toEqual({ reason: 'unavailable', platform: 'linux' });
+    expect(describeProblem(linux)).toMatch(/gnome-keyring/);
     const mac = await secretError(() => store('darwin').write('clientSecret', SECRET), 'encryption_unavailable');
-    expect(mac.message).toMatch(/Keychain/);
+    expect(mac.params).toEqual({ reason: 'unavailable', platform: 'darwin' });
+    expect(describeProblem(mac)).toMatch(/Keychain/);
     const windows = await secretError(() => store('win32').write('clientSecret', SECRET), 'encryption_unavailable');
-    expect(windows.message).toMatch(/DPAPI.*IT must check the user profile/);
+    expect(windows.params).toEqual({ reason: 'unavailable', platform: 'win32' });
+    expect(describeProblem(windows)).toMatch(/DPAPI.*IT must check the user profile/);
     // The OS key provider failing to start reads the same way.
     safeStorage.available = 'throws';
     await secretError(() => store('darwin').write('clientSecret', SECRET), 'encryption_unavailable');
@@ -267,7 +273,8 @@ describe('EncryptedSecretStore', () => {
     await store().write('clientSecret', SECRET);
     safeStorage.resetKeyring();
     const error = await secretError(() => store().read('clientSecret'), 'needs_reprovisioning');
-    expect(error.message).toMatch(/IT must provision the secret again .*--provision-secret/);
+    expect(error.params).toEqual({ secret: 'clientSecret', reason: 'undecryptable' });
+    expect(describeProblem(error)).toMatch(/IT must provision the secret again .*--provision-secret/);
     // Provisioning again fixes it.
     await store().write('clientSecret', SECRET);
     expect(await store().read('clientSecret')).toBe(SECRET);
@@ -284,8 +291,9 @@ describe('EncryptedSecretStore', () => {
         Promise.reject(new Error('safeStorage.decryptStringAsync is temporarily unavailable. Please try again.')),
     };
     const error = await secretError(() => store('linux', locked).read('clientSecret'), 'encryption_unavailable');
-    expect(error.message).not.toMatch(/provision/);
-    expect(error.message).toMatch(/try again/i);
+    expect(error.params).toEqual({ secret: 'clientSecret', reason: 'keyring_locked' });
+    expect(describeProblem(error)).not.toMatch(/provision/);
+    expect(describeProblem(error)).toMatch(/try again/i);
     // Nothing was lost: once the keyring answers, the secret reads.
     expect(await store().read('clientSecret')).toBe(SECRET);
   });
@@ -307,7 +315,8 @@ describe('EncryptedSecretStore', () => {
   it('an unreadable store file (a folder in its place) → store_unreadable, saying what IT must do', async () => {
     mkdirSync(file);
     const error = await secretError(() => store().read('clientSecret'), 'store_unreadable');
-    expect(error.message).toMatch(/IT must give this user access to it/);
+    expect(error.params).toEqual({ file, errno: 'EISDIR' });
+    expect(describeProblem(error)).toMatch(/IT must give this user access to it/);
   });
 
   it('refuses an empty value or an unknown name', async () => {

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import {
   DEFAULT_SETTINGS,
   loadSettings,
@@ -107,7 +108,7 @@ describe('loadSettings: sources and precedence', () => {
         message: expect.stringMatching(/live key.*sandbox.*from .*settings\.json/) as unknown,
       },
     ]);
-    expect(error.message).toMatch(/^The settings are not valid: publishableKey: /);
+    expect(describeProblem(error)).toMatch(/^The settings are not valid: publishableKey: /);
   });
 });
 
@@ -187,8 +188,8 @@ describe('loadSettings: policy settings come only from IT', () => {
     });
     const error: unknown = await loadSettings(f).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'managed_file_invalid' });
-    expect((error as Error).message).toMatch(/center/);
-    expect((error as Error).message).not.toContain('hunter2');
+    expect(describeProblem(error)).toMatch(/center/);
+    expect(describeProblem(error)).not.toContain('hunter2');
   });
 
   it('{"refundLimits": {}} in the user file does not lift the cap: it is ignored, in words naming the setting and both files', async () => {
@@ -273,13 +274,18 @@ describe('loadSettings: files over 1 MB are refused, never read whole', () => {
     writeFileSync(userFile(), big());
     const error = await settingsError(() => loadSettings(f), 'user_file_invalid');
     expect(error.file).toBe(userFile());
-    expect(error.message).toMatch(/is larger than 1 MB/);
+    expect(error.params).toMatchObject({
+      problem: 'too_large',
+      bytes: expect.any(Number) as unknown,
+      file: userFile(),
+    });
+    expect(describeProblem(error)).toMatch(/is larger than 1 MB/);
   });
 
   it('the managed file → managed_file_invalid', async () => {
     writeFileSync(f.managedPath, big());
     const error = await settingsError(() => loadSettings(f), 'managed_file_invalid');
-    expect(error.message).toMatch(/is larger than 1 MB.*IT must/);
+    expect(describeProblem(error)).toMatch(/is larger than 1 MB.*IT must/);
   });
 
   it('a file of exactly 1 MB is still read', async () => {
@@ -315,22 +321,23 @@ describe('loadSettings: the managed file is never silently ignored', () => {
     writeFileSync(f.managedPath, text);
     const error = await settingsError(() => loadSettings(f), 'managed_file_invalid');
     expect(error.file).toBe(f.managedPath);
-    expect(error.message).toContain(f.managedPath);
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain('abc');
+    expect(describeProblem(error)).toContain(f.managedPath);
+    expect(describeProblem(error)).toMatch(message);
+    expect(describeProblem(error)).not.toContain('abc');
   });
 
   it('an unreadable managed file (a folder in its place) → managed_file_unreadable', async () => {
     mkdirSync(f.managedPath);
     const error = await settingsError(() => loadSettings(f), 'managed_file_unreadable');
-    expect(error.message).toMatch(/exists but cannot be read \(EISDIR\)/);
+    expect(error.params).toEqual({ problem: 'unreadable', errno: 'EISDIR', file: f.managedPath });
+    expect(describeProblem(error)).toMatch(/exists but cannot be read \(EISDIR\)/);
   });
 
   it('an invalid user file is an error too (falling back to training could take "payments" that are not real)', async () => {
     writeFileSync(userFile(), '{"language": "fr-FR"}');
     const error = await settingsError(() => loadSettings(f), 'user_file_invalid');
     expect(error.issues).toEqual([{ field: 'language', message: 'must be es-MX or en-US' }]);
-    expect(error.message).toMatch(/delete it to start from the defaults/);
+    expect(describeProblem(error)).toMatch(/delete it to start from the defaults/);
   });
 });
 

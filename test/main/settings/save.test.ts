@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import { loadSettings, saveUserSettings, type SettingsChanges } from '../../../main/settings';
 import { folders, SANDBOX, settingsError, writeJson, type Folders } from './helpers';
 
@@ -79,7 +80,7 @@ describe('saveUserSettings', () => {
     expect(error.issues).toEqual([
       { field: 'environment', message: expect.stringContaining('managed by IT') as unknown },
     ]);
-    expect(error.message).toContain(f.managedPath);
+    expect(describeProblem(error)).toContain(f.managedPath);
     expect(existsSync(userFile())).toBe(false);
     // Removing the user's value is a change too.
     await settingsError(() => saveUserSettings(f.userDir, { environment: null }, loaded), 'locked');
@@ -115,7 +116,8 @@ describe('saveUserSettings', () => {
       () => saveUserSettings(f.userDir, { returnUrl: 'http://hotel.example.test/3ds' }, loaded),
       'invalid_settings',
     );
-    expect(error.message).toBe('The settings changes are not valid: returnUrl: must be an https URL');
+    expect(error.params).toEqual({ problem: 'changes', settings: 'returnUrl' });
+    expect(describeProblem(error)).toBe('The settings changes are not valid: returnUrl: must be an https URL');
   });
 
   it('never writes the client secret: it is not a setting', async () => {
@@ -124,8 +126,8 @@ describe('saveUserSettings', () => {
       async () => saveUserSettings(f.userDir, changes, await loadSettings(f)),
       'invalid_settings',
     );
-    expect(error.message).toMatch(/"clientSecret" is not a setting: .*kept encrypted/);
-    expect(error.message).not.toContain('super-secret-value');
+    expect(describeProblem(error)).toMatch(/"clientSecret" is not a setting: .*kept encrypted/);
+    expect(describeProblem(error)).not.toContain('super-secret-value');
     expect(existsSync(userFile())).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 // The settings rules one by one: each field's own check, and the cross-field rules of sandbox and production (spec §1).
 import { describe, expect, it } from 'vitest';
+import { describeProblem } from '../../../main/cli/messages';
 import { SettingsError, SettingsSchema, toServiceSettings, type Settings } from '../../../main/settings';
 import { PRODUCTION, SANDBOX } from './helpers';
 
@@ -156,6 +157,14 @@ describe('toServiceSettings', () => {
       authUrl: 'https://a.example.test',
     };
     expect(() => toServiceSettings(incomplete)).toThrow(SettingsError);
-    expect(() => toServiceSettings(incomplete)).toThrow(/cdeUrl: is required in production mode/);
+    const error = (() => {
+      try {
+        return toServiceSettings(incomplete);
+      } catch (caught) {
+        return caught;
+      }
+    })() as SettingsError;
+    expect(error.params).toMatchObject({ problem: 'incomplete', environment: 'production' });
+    expect(describeProblem(error)).toMatch(/cdeUrl: is required in production mode/);
   });
 });
