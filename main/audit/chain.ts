@@ -3,7 +3,8 @@
  * before), so that an edit or a deletion shows: a row's hash, and the walk that checks a chain.
  */
 import { createHash } from 'node:crypto';
-import { NO_DESK, type DbRow } from './store';
+import type { Kysely } from 'kysely';
+import { NO_DESK, type AuditDB, type DbRow } from './store';
 
 /** The hash before a desk's first row. */
 export const GENESIS = '0'.repeat(64);
@@ -62,4 +63,18 @@ export async function walkChain(
     }
     if (page.length < VERIFY_PAGE) return { ok: true, rows: count, last: expectedSeq - 1 };
   }
+}
+
+/** Walks the chain of the rows of `deskIds` in a database's audit table (a desk's, with its rows of before desk ids). */
+export function walkDeskChain(db: Kysely<AuditDB>, deskIds: readonly string[]): Promise<ChainWalk> {
+  return walkChain((fromSeq, limit) =>
+    db
+      .selectFrom('audit')
+      .selectAll()
+      .where('desk_id', 'in', deskIds)
+      .where('seq', '>=', fromSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute(),
+  );
 }

@@ -7,23 +7,11 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { MoveRefused, declareMoveIn, without, type StoreMoveIn } from '../storage';
-import { AUDIT_STORE, walkChain, type AuditDB, type ChainRow, type ChainWalk } from './trail';
+import { walkDeskChain as walk } from './chain';
+import { AUDIT_STORE, type AuditDB, type ChainRow } from './trail';
 
 /** The rows a desk wrote before desks had ids: its own chain's. */
 const NO_DESK = '';
-
-/** A chain read in the order of its numbers: the rows of `deskIds` (a desk's, and its rows of before desk ids). */
-const walk = (db: Kysely<AuditDB>, deskIds: readonly string[]): Promise<ChainWalk> =>
-  walkChain((fromSeq, limit) =>
-    db
-      .selectFrom('audit')
-      .selectAll()
-      .where('desk_id', 'in', deskIds)
-      .where('seq', '>=', fromSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute(),
-  );
 
 export const AUDIT_MOVE_IN: StoreMoveIn = declareMoveIn<AuditDB>({
   definition: AUDIT_STORE,

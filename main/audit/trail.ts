@@ -7,7 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { redact, redactText } from '../logging/redact';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
-import { GENESIS, rowHash, walkChain, type ChainWalk } from './chain';
+import { GENESIS, rowHash, walkDeskChain, type ChainWalk } from './chain';
 import { AuditSpool, type SpooledContent } from './spool';
 import {
   AUDIT_STORE,
@@ -435,18 +435,8 @@ export class AuditTrail {
       : { ok: false, rows, desks: chains.length, ...broken };
   }
 
-  private async verifyChain(desk: string): Promise<ChainWalk> {
-    const deskIds = desk === this.deskId ? [desk, NO_DESK] : [desk];
-    return walkChain((fromSeq, limit) =>
-      this.store.db
-        .selectFrom('audit')
-        .selectAll()
-        .where('desk_id', 'in', deskIds)
-        .where('seq', '>=', fromSeq)
-        .orderBy('seq')
-        .limit(limit)
-        .execute(),
-    );
+  private verifyChain(desk: string): Promise<ChainWalk> {
+    return walkDeskChain(this.store.db, desk === this.deskId ? [desk, NO_DESK] : [desk]);
   }
 
   /**
