@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { Environment } from '../environment';
 import { Language } from '../language';
-import { STAFF, background, channel, done, none, type ChannelSpec } from './spec';
+import { STAFF } from './access';
+import { background, channel, done, none, type ChannelSpec } from './spec';
 import { StartupStatus } from './views';
 
 /** Where the auto-update stands; `blockedBy` says why a ready update waits (a payment in progress). */

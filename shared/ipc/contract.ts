@@ -11,7 +11,8 @@ import { SESSION_CHANNELS } from './session-channels';
 import type { ChannelSpec } from './spec';
 import { EVENTS } from './events';
 
-export type { Access, Activity, AuditLookup, AuditRule, ChannelSpec } from './spec';
+export type { Access } from './access';
+export type { Activity, AuditLookup, AuditRule, ChannelSpec } from './spec';
 export { UpdateStatus } from './app-channels';
 export { LiveState } from './live-channels';
 export type { RefundOutcomeView } from './refund-channels';

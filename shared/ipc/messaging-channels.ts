@@ -12,7 +12,8 @@ import {
   SendLinkRequest,
   SendReceiptRequest,
 } from '../messaging';
-import { STAFF, TAKES_PAYMENTS, background, channel, defined, none, type ChannelSpec } from './spec';
+import { STAFF, TAKES_PAYMENTS } from './access';
+import { background, channel, defined, none, type ChannelSpec } from './spec';
 
 export const MESSAGING_CHANNELS = {
   /**

@@ -5,18 +5,8 @@ import { CardInput, Cents, Currency, MethodId, PaymentId, PaymentNote, Reservati
 import { OverBalance } from '../payments/charge';
 import { GuestEmail } from '../reservations';
 import { PaymentQuery, RefundRequestId } from '../desk';
-import {
-  REFUNDS,
-  STAFF,
-  TAKES_PAYMENTS,
-  OperationId,
-  background,
-  channel,
-  defined,
-  done,
-  none,
-  type ChannelSpec,
-} from './spec';
+import { REFUNDS, STAFF, TAKES_PAYMENTS } from './access';
+import { OperationId, background, channel, defined, done, none, type ChannelSpec } from './spec';
 import { MethodView, PaymentCheck, PaymentSummary, PaymentView, RecoveredNoticeView } from './views';
 
 /**

@@ -3,19 +3,8 @@ import { z } from 'zod';
 import { OperatorId } from '../operators';
 import { Cents, Currency, PaymentId, RefundReason, ReservationId } from '../payments';
 import { RefundLimitView, RefundNote, RefundRequestId, RefundRequestView } from '../desk';
-import {
-  REFUNDS,
-  STAFF,
-  TAKES_PAYMENTS,
-  OperationId,
-  background,
-  channel,
-  defined,
-  lower,
-  none,
-  type AuditLookup,
-  type ChannelSpec,
-} from './spec';
+import { REFUNDS, STAFF, TAKES_PAYMENTS } from './access';
+import { OperationId, background, channel, defined, lower, none, type AuditLookup, type ChannelSpec } from './spec';
 import { PaymentView, RefundQueueItem } from './views';
 
 /** A refund request's payment: from the answer, or (a refusal has none) from main's records. */
@@ -24,6 +13,25 @@ const requestPayment = (
   output: { request: { paymentId: string } } | undefined,
   lookup: AuditLookup,
 ): string | undefined => output?.request.paymentId ?? lookup.paymentOfRequest(input.requestId);
+
+/**
+ * What an approval records, on the agent's screen (`override`, with the supervisor's id typed) or from the queue (with the
+ * amount confirmed): the request, who asked, who approved and the refund made.
+ */
+const approval = (
+  requestId: string,
+  output: { request: RefundRequestView } | undefined,
+  how: { override: boolean; expectedAmountCents?: number; approverId?: string },
+): Record<string, unknown> =>
+  defined({
+    requestId,
+    override: how.override,
+    expectedAmountCents: how.expectedAmountCents,
+    requestedBy: output?.request.requestedBy,
+    approverId: how.approverId,
+    approvedBy: output?.request.decidedBy,
+    refundId: output?.request.refundId,
+  });
 
 /**
  * What became of a refund request, for the desk where it was asked (its agent's windows show it to that agent):
@@ -116,14 +124,7 @@ export const REFUND_CHANNELS = {
       action: 'refund.approve',
       resource: requestPayment,
       details: (input, output) =>
-        defined({
-          requestId: input.requestId,
-          override: true,
-          requestedBy: output?.request.requestedBy,
-          approverId: lower(input.approverId),
-          approvedBy: output?.request.decidedBy,
-          refundId: output?.request.refundId,
-        }),
+        approval(input.requestId, output, { override: true, approverId: lower(input.approverId) }),
     },
   }),
   /** Background: the Approvals screen refreshes its queue by itself. Each request as main's records show it (RefundQueueItem). */
@@ -151,14 +152,7 @@ export const REFUND_CHANNELS = {
       action: 'refund.approve',
       resource: requestPayment,
       details: (input, output) =>
-        defined({
-          requestId: input.requestId,
-          override: false,
-          expectedAmountCents: input.expectedAmountCents,
-          requestedBy: output?.request.requestedBy,
-          approvedBy: output?.request.decidedBy,
-          refundId: output?.request.refundId,
-        }),
+        approval(input.requestId, output, { override: false, expectedAmountCents: input.expectedAmountCents }),
     },
   }),
   'refunds:reject': channel({

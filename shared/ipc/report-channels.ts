@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { IsoDate } from '../reservations';
 import { AuditQuery, AuditRowView, AuditVerification, EndOfDayReport } from '../desk';
-import { REFUNDS, background, channel, defined, none, type ChannelSpec } from './spec';
+import { REFUNDS } from './access';
+import { background, channel, defined, none, type ChannelSpec } from './spec';
 
 export const REPORT_CHANNELS = {
   'audit:list': background(

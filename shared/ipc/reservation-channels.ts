@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { ReservationId } from '../payments';
 import { CsvImportResult, ReservationQuery, ReservationView } from '../reservations';
-import { STAFF, background, channel, type ChannelSpec } from './spec';
+import { STAFF } from './access';
+import { background, channel, type ChannelSpec } from './spec';
 import {
   ChargeTodayView,
   LivePaymentView,

@@ -1,7 +1,8 @@
 // The channels of the operator's session (sign-in, lock, hand-over) and of the operators' accounts.
 import { z } from 'zod';
 import { DisplayName, NewOperatorId, OperatorId, OperatorView, Password, Role } from '../operators';
-import { ADMIN, STAFF, background, channel, defined, done, lower, none, type ChannelSpec } from './spec';
+import { ADMIN, STAFF } from './access';
+import { background, channel, defined, done, lower, none, type ChannelSpec } from './spec';
 
 export const SESSION_CHANNELS = {
   'session:status': background(

@@ -1,9 +1,6 @@
 // What a channel of the contract is (its schemas, who may call it, how it counts for the idle lock, what the trail records), and the pieces every domain's channels are made of.
 import { z } from 'zod';
-import type { Role } from '../operators';
-
-/** Who may call a channel: anyone (before sign-in), or the signed-in roles listed. */
-export type Access = 'public' | readonly Role[];
+import type { Access } from './access';
 
 /**
  * How a call counts for the idle lock (PCI DSS 8.2.8). `operator`: the operator acting (a click, a submit); it
@@ -52,10 +49,6 @@ export const channel = <I extends z.ZodType, O extends z.ZodType>(spec: ChannelS
 export const defined = (record: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 export const lower = (id: string): string => id.trim().toLowerCase();
-export const STAFF = ['agent', 'supervisor', 'admin'] as const satisfies readonly Role[];
-export const TAKES_PAYMENTS = ['agent', 'supervisor'] as const satisfies readonly Role[];
-export const REFUNDS = ['supervisor', 'admin'] as const satisfies readonly Role[];
-export const ADMIN = ['admin'] as const satisfies readonly Role[];
 
 export const none = z.strictObject({});
 export const done = z.object({ ok: z.literal(true) });
