@@ -1,67 +1,17 @@
 /** HTTP front of the simulator: routes, bearer auth, rate limit, idempotency, faults, latency, control and 3DS pages. */
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { challengeClosed, challengeDone, challengeForm, CHALLENGE_CSP } from './challenge-page';
 import { iso, SECOND, type SimClock } from './clock';
 import { FaultQueue, RateLimiter, type Fault } from './faults';
-import { bodyHash, IdempotencyStore, type StoredResponse } from './idempotency';
+import { bodyHash, IdempotencyStore } from './idempotency';
+import { bearerOf, isLoopback, parseJson, pathOf, readBody, requestIdOf, type Written } from './http';
+import { IDEMPOTENT, matchRoute, OPERATIONS, PREFIXES, type Operation, type Route } from './routes';
 import { controlSchemas, isUuidV4, parseBody } from './schemas';
 import { fail, invalid, type Outcome, type SimulatedService } from './service';
+import { tokenEndpoint } from './token';
 
-/** The operations of the spec, named as simulator.md names them for faults. */
-export const OPERATIONS = [
-  'POST /oauth2/token',
-  'POST /methods',
-  'POST /payments',
-  'GET /payments/{id}',
-  'PATCH /payments/{id}',
-  'POST /payments/{id}/confirmation',
-  'POST /payments/{id}/refunds',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
-
-export const PREFIXES = {
-  auth: '/auth',
-  cde: '/cde',
-  api: '/api',
-  control: '/_sandbox',
-  challenge: '/challenge',
-} as const;
-const IDEMPOTENT: ReadonlySet<Operation> = new Set(['POST /methods', 'POST /payments', 'POST /payments/{id}/refunds']);
-const MAX_BODY_BYTES = 64 * 1024;
-const MAX_JSON_DEPTH = 32;
-
-interface Route {
-  operation: Operation;
-  method: string;
-  prefix: string;
-  segments: string[];
-}
-
-const ROUTES: Route[] = OPERATIONS.map((operation) => {
-  const [method = '', template = ''] = operation.split(' ');
-  const prefix = template === '/oauth2/token' ? PREFIXES.auth : template === '/methods' ? PREFIXES.cde : PREFIXES.api;
-  return { operation, method, prefix, segments: template.split('/') };
-});
-
-/** The route for a request, with its `{id}`; each operation only under its own host prefix. */
-function matchRoute(method: string, path: string): { route: Route; id: string } | undefined {
-  for (const route of ROUTES) {
-    if (route.method !== method || !path.startsWith(route.prefix + '/')) continue;
-    const got = path.slice(route.prefix.length).split('/');
-    if (got.length !== route.segments.length) continue;
-    let id = '';
-    const fits = route.segments.every((seg, i) => {
-      const part = got[i] ?? '';
-      if (seg !== '{id}') return seg === part;
-      id = part;
-      return part !== '';
-    });
-    if (fits) return { route, id };
-  }
-  return undefined;
-}
+export { OPERATIONS, PREFIXES, type Operation } from './routes';
 
 /** Where request logs go: pino fits; nothing but operation, status, request id and time is logged. */
 export interface SimulatorLogger {
@@ -81,12 +31,6 @@ export interface ServerDeps {
   onReset: () => void;
   /** Absolute base of the challenge links, known once the server listens. */
   challengeBase: () => string;
-}
-
-type Body = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; message: string };
-
-interface Written extends StoredResponse {
-  headers?: Record<string, string>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -150,7 +94,7 @@ export function createSimulatorServer(deps: ServerDeps): Server {
     }
     if (route.operation === 'POST /oauth2/token') {
       if (fault?.kind === 'delay') await sleep(fault.delayMs);
-      const written = tokenEndpoint(req, raw);
+      const written = tokenEndpoint(req, raw, service, rateLimiter);
       if (fault?.kind === 'drop_after_commit') {
         drop(res);
         return 'dropped';
@@ -258,40 +202,6 @@ export function createSimulatorServer(deps: ServerDeps): Server {
       case 'POST /oauth2/token':
         throw new Error('the token endpoint is served apart');
     }
-  }
-
-  /** OAuth2 client credentials (interface-decisions §1); its errors have the OAuth2 shape, not §3's. */
-  function tokenEndpoint(req: IncomingMessage, raw: RawBody): Written {
-    const oauthError = (status: number, error: string, description: string): Written => ({
-      status,
-      body: JSON.stringify({ error, error_description: description }),
-    });
-    const type = (req.headers['content-type'] ?? '').toLowerCase();
-    if (!type.startsWith('application/x-www-form-urlencoded') || raw.tooLarge) {
-      return oauthError(
-        400,
-        'invalid_request',
-        'Send the token request form-encoded (application/x-www-form-urlencoded).',
-      );
-    }
-    const form = new URLSearchParams(raw.text);
-    const grant = form.get('grant_type');
-    if (!grant) return oauthError(400, 'invalid_request', 'grant_type is required.');
-    if (grant !== 'client_credentials')
-      return oauthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
-    const basic = basicCredentials(req);
-    const id = basic?.id ?? form.get('client_id') ?? '';
-    const secret = basic?.secret ?? form.get('client_secret') ?? '';
-    const limited = rateLimiter.hit(`token:${id}`);
-    if (!limited.ok) {
-      return {
-        ...oauthError(429, 'rate_limited', 'Too many token requests. Retry later.'),
-        headers: { 'Retry-After': String(limited.retryAfterS) },
-      };
-    }
-    const clientId = service.authenticateClient(id, secret);
-    if (!clientId) return oauthError(401, 'invalid_client', 'The client id or client secret is wrong.');
-    return { status: 200, body: JSON.stringify(service.issueToken(clientId)), headers: { Pragma: 'no-cache' } };
   }
 
   async function serveControl(
@@ -414,97 +324,3 @@ export function createSimulatorServer(deps: ServerDeps): Server {
 
 const rateLimited = (): Outcome =>
   fail(429, 'rate_limited', 'Too many requests. Wait for the time in Retry-After and try again.');
-
-interface RawBody {
-  text: string;
-  tooLarge: boolean;
-}
-
-function readBody(req: IncomingMessage): Promise<RawBody> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      resolve(
-        size > MAX_BODY_BYTES
-          ? { text: '', tooLarge: true }
-          : { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false },
-      );
-    });
-    req.on('error', reject);
-  });
-}
-
-function parseJson(raw: RawBody): Body {
-  if (raw.tooLarge)
-    return { kind: 'invalid', message: `The request body is too large (${MAX_BODY_BYTES / 1024} KiB at most).` };
-  if (raw.text.trim() === '') return { kind: 'empty' };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.text);
-  } catch {
-    return { kind: 'invalid', message: 'The request body is not valid JSON.' };
-  }
-  // Hashing and validation walk the body recursively: refuse absurd nesting before they do.
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
-    return { kind: 'invalid', message: `The request body is nested too deeply (${MAX_JSON_DEPTH} levels at most).` };
-  }
-  return { kind: 'json', value };
-}
-
-/** Iterative, so that the check itself cannot overflow the stack. */
-function nestedDeeperThan(root: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    if (typeof item.value !== 'object' || item.value === null) continue;
-    if (item.depth >= max) return true;
-    for (const child of Object.values(item.value)) stack.push({ value: child, depth: item.depth + 1 });
-  }
-  return false;
-}
-
-function pathOf(url: string | undefined): string | undefined {
-  try {
-    return new URL(url ?? '/', 'http://simulator.invalid').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-const PRINTABLE_ID = /^[\x20-\x7e]{1,200}$/;
-
-function requestIdOf(req: IncomingMessage): string {
-  const sent = req.headers['x-request-id'];
-  return typeof sent === 'string' && PRINTABLE_ID.test(sent) ? sent : `req_${randomBytes(12).toString('hex')}`;
-}
-
-function bearerOf(req: IncomingMessage): string | undefined {
-  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  return match?.[1];
-}
-
-function basicCredentials(req: IncomingMessage): { id: string; secret: string } | undefined {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
-}
-
-/** RFC 6749 §2.3.1 form-encodes the Basic credentials; a malformed escape is kept as sent. */
-function formDecode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}

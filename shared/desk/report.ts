@@ -64,51 +64,29 @@ export const csvRow = (values: readonly (string | number)[]): string => values.m
 /** 1234.50: two decimals, no grouping (a spreadsheet reads it as a number). */
 const money = (cents: number): string => formatCents(cents, { grouping: false });
 
+/** One row of counts and totals (an agent's, a desk's, or the day's) in one currency. */
+const totalsRow = (section: string, date: string, who: string, totals: Omit<AgentTotals, 'operatorId'>): string =>
+  csvRow([
+    section,
+    date,
+    who,
+    totals.currency.toUpperCase(),
+    totals.payments,
+    money(totals.paymentsTotalCents),
+    totals.refunds,
+    money(totals.refundsTotalCents),
+    money(totals.netCents),
+  ]);
+
 /** The report as CSV: one section per table, each with its header row. */
 export function reportToCsv(report: EndOfDayReport): string {
   const lines = [
     csvRow(['section', 'date', 'agent', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
-    ...report.agents.map((a) =>
-      csvRow([
-        'agent',
-        report.date,
-        a.operatorId,
-        a.currency.toUpperCase(),
-        a.payments,
-        money(a.paymentsTotalCents),
-        a.refunds,
-        money(a.refundsTotalCents),
-        money(a.netCents),
-      ]),
-    ),
-    ...report.totals.map((t) =>
-      csvRow([
-        'total',
-        report.date,
-        '',
-        t.currency.toUpperCase(),
-        t.payments,
-        money(t.paymentsTotalCents),
-        t.refunds,
-        money(t.refundsTotalCents),
-        money(t.netCents),
-      ]),
-    ),
+    ...report.agents.map((a) => totalsRow('agent', report.date, a.operatorId, a)),
+    ...report.totals.map((t) => totalsRow('total', report.date, '', t)),
     '',
     csvRow(['section', 'date', 'desk', 'currency', 'payments', 'payments_total', 'refunds', 'refunds_total', 'net']),
-    ...report.desks.map((d) =>
-      csvRow([
-        'desk',
-        report.date,
-        d.deskId,
-        d.currency.toUpperCase(),
-        d.payments,
-        money(d.paymentsTotalCents),
-        d.refunds,
-        money(d.refundsTotalCents),
-        money(d.netCents),
-      ]),
-    ),
+    ...report.desks.map((d) => totalsRow('desk', report.date, d.deskId, d)),
     '',
     csvRow(['section', 'date', 'currency', 'installments', 'payments', 'total']),
     ...report.plans.map((p) =>

@@ -8,34 +8,39 @@ export const MessageId = z
   .string()
   .regex(/^msg_[a-f0-9]{32}$/, 'This is not a message id (msg_ followed by 32 characters).');
 
+/** Where a message goes, as typed: required (`error` when empty), and no longer than any destination. */
+const destinationField = (error: string) =>
+  freeText({ error }).max(MAX_DESTINATION_LENGTH, 'This destination is too long.');
+
 /**
- * The 3DS panel asks main to send a payment's link. The destination is checked for its channel and comes out
- * normalized (a phone in E.164, an e-mail with a lower-case domain); a bad one is refused with a message for
- * the agent, at `destination`.
+ * A request with a destination, checked for its channel and normalized (a phone in E.164, an e-mail with a lower-case
+ * domain); a bad one is refused with a message for the agent, at `destination`.
  */
-export const SendLinkRequest = z
-  .strictObject({
+const withCheckedDestination = <S extends z.ZodType<{ channel: MessageChannel; destination: string }>>(schema: S) =>
+  schema
+    .superRefine((request, ctx) => {
+      const checked = checkDestination(request.channel, request.destination);
+      if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['destination'], message: checked.message });
+    })
+    .transform((request) => {
+      const checked = checkDestination(request.channel, request.destination);
+      return { ...request, destination: checked.ok ? checked.value : request.destination };
+    });
+
+/** The 3DS panel asks main to send a payment's link, to a destination checked and normalized for its channel. */
+export const SendLinkRequest = withCheckedDestination(
+  z.strictObject({
     paymentId: PaymentId,
     channel: MessageChannel,
-    destination: freeText({ error: 'Enter where to send the link.' }).max(
-      MAX_DESTINATION_LENGTH,
-      'This destination is too long.',
-    ),
+    destination: destinationField('Enter where to send the link.'),
     language: MessageLanguage,
     /**
      * The agent confirmed sending again although a link sent less than a minute ago has no answer yet (main asked, with
      * `confirm_resend`): without it, such a re-send is not sent.
      */
     confirmResend: z.boolean().optional(),
-  })
-  .superRefine((request, ctx) => {
-    const checked = checkDestination(request.channel, request.destination);
-    if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['destination'], message: checked.message });
-  })
-  .transform((request) => {
-    const checked = checkDestination(request.channel, request.destination);
-    return { ...request, destination: checked.ok ? checked.value : request.destination };
-  });
+  }),
+);
 export type SendLinkRequestInput = z.input<typeof SendLinkRequest>;
 
 /** The channels a receipt goes by. */
@@ -46,24 +51,14 @@ export const ReceiptChannel = z.enum(['sms', 'email'], { error: 'Send the receip
  * the guest. Without `language`, main writes it in the guest's (the reservation's language, or its phone's country).
  * The destination is checked and normalized as for a link.
  */
-export const SendReceiptRequest = z
-  .strictObject({
+export const SendReceiptRequest = withCheckedDestination(
+  z.strictObject({
     paymentId: PaymentId,
     channel: ReceiptChannel,
-    destination: freeText({ error: 'Enter where to send the receipt.' }).max(
-      MAX_DESTINATION_LENGTH,
-      'This destination is too long.',
-    ),
+    destination: destinationField('Enter where to send the receipt.'),
     language: MessageLanguage.optional(),
-  })
-  .superRefine((request, ctx) => {
-    const checked = checkDestination(request.channel, request.destination);
-    if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['destination'], message: checked.message });
-  })
-  .transform((request) => {
-    const checked = checkDestination(request.channel, request.destination);
-    return { ...request, destination: checked.ok ? checked.value : request.destination };
-  });
+  }),
+);
 export type SendReceiptRequest = z.output<typeof SendReceiptRequest>;
 export type SendLinkRequest = z.output<typeof SendLinkRequest>;
 

@@ -1,12 +1,7 @@
 // The shell's data through the bridge: the app's environment, version and language (read once the start is over), and
 // the desk's language preference saved in main.
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { Output } from '../../../shared/ipc';
 import type { Language } from '../../../shared/language';
 import { bridge, hasBridge, unwrap } from '../bridge/client';

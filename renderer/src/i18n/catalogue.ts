@@ -28,6 +28,9 @@ type Containing<P extends string> = [P] extends [never]
  */
 export type Catalogue = { readonly [K in MessageKey]: Containing<Placeholders<K>> };
 
+/** One feature's part of the es-MX catalogue: exactly the keys of its en-US part S, each text carrying their placeholders. */
+export type CataloguePart<S> = { readonly [K in keyof S & MessageKey]: Containing<Placeholders<K>> };
+
 /** The values a message needs, by placeholder name. */
 export type Vars<K extends MessageKey> = { readonly [P in Placeholders<K>]: string | number };
 

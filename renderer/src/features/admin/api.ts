@@ -1,12 +1,7 @@
 // The admin's data through the bridge: the operators' accounts (list, create, change, reset a password) and the import of
 // reservations from a CSV. Passwords travel in a Secret, emptied when the call is made (react-query keeps variables).
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { Input, Output } from '../../../../shared/ipc';
 import type { OperatorView, Role } from '../../../../shared/operators';
 import type { CsvImportResult } from '../../../../shared/reservations';

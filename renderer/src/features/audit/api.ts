@@ -1,11 +1,6 @@
 // The audit trail through the bridge: its rows a page at a time, the chain's verification and the CSV export.
-import {
-  useInfiniteQuery,
-  useMutation,
-  type InfiniteData,
-  type UseInfiniteQueryResult,
-  type UseMutationResult,
-} from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import type { InfiniteData, UseInfiniteQueryResult, UseMutationResult } from '@tanstack/react-query';
 import type { AuditQuery, AuditVerification } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';
 import { bridge, unwrap } from '../../bridge/client';

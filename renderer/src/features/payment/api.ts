@@ -2,14 +2,8 @@
 // tokenization, the charge, "Check again", the MSI confirmation and amount update, the 3DS link with its delivery, and
 // "Abandon and use another card".
 // The hooks own the operation ids (kept in the call's store), what each answer marks stale, and the event subscriptions.
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient, UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import type { EventPayload, Input, Output } from '../../../../shared/ipc';
 import type { MethodView, PaymentView } from '../../../../shared/ipc/views';

@@ -2,13 +2,8 @@
 // later from the approvals queue), the queue, a payment's requests and the roles' limits. The hooks own the attempt ids
 // (one per attempt, kept in the call's store until main answers it), what each answer marks stale, and the payment
 // follow-up (main watches the refunded payment and pushes its changes).
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
 import type { Output } from '../../../../shared/ipc';

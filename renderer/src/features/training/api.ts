@@ -1,12 +1,7 @@
 // Training mode through the bridge: the outbox of messages the desk "sent" (captured, never delivered), and the trainee
 // playing the cardholder (approve or decline the 3DS link), after which the payment is read at once.
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { OutboxMessageView } from '../../../../shared/messaging';
 import { bridge, unwrap } from '../../bridge/client';
 import { paymentKeys, storePayment } from '../payment';

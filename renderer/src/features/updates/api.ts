@@ -1,12 +1,7 @@
 // Updates through the bridge: main's update status (kept current by its events, asked again when a payment changes and,
 // while a ready update waits for a payment, every 15 s) and the restart that installs it.
-import {
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type UseMutationResult,
-  type UseQueryResult,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Output, UpdateStatus } from '../../../../shared/ipc';
 import { bridge, hasBridge, unwrap } from '../../bridge/client';

@@ -13,7 +13,6 @@ import type {
   ReservationBalance,
 } from '../../../../../shared/ipc/views';
 import { PaymentNote, type Currency } from '../../../../../shared/payments';
-import { isOverBalance, type OverBalance } from '../../../../../shared/payments/charge';
 import type { ReservationView } from '../../../../../shared/reservations';
 import {
   ApiError,
@@ -26,7 +25,7 @@ import {
 import { useI18n } from '../../../i18n';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
-import { OverBalanceConfirm } from './OverBalanceConfirm';
+import { OverBalanceConfirm, useOverBalance } from './OverBalanceConfirm';
 import { paymentKeys, protectCardData, usePay, useTokenize, type PayVariables } from '../api';
 import { clockTime, owedCents } from '../waiting';
 import { brandLabel } from './card/brand';
@@ -76,8 +75,6 @@ export function NewPayment({
   const msi = draft.msi ?? false;
   /** The guest's consent to keep this card: asked for each new card, so never carried over. */
   const [keepCard, setKeepCard] = useState(false);
-  /** The amounts the agent confirmed charging above what is owed: it holds only while both are still the ones on screen. */
-  const [confirmedOver, setConfirmedOver] = useState<OverBalance>();
   /** A saved card about to be charged: its amount and card shown, Enter once more to charge. */
   const [confirming, setConfirming] = useState<MethodView>();
   const confirmButton = useRef<HTMLButtonElement>(null);
@@ -87,7 +84,6 @@ export function NewPayment({
   const amountRef = useRef<HTMLInputElement>(null);
   /** Card data the agent typed in the note: the note was emptied at once (never kept, not even in the draft), and says why. */
   const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
-  const overConfirm = useRef<HTMLInputElement>(null);
   const tokenize = useTokenize(reservation);
   // The card's charge and a saved card's: the same pay operation id (the call's), each with its own state on screen.
   const payCard = usePay(reservation.confirmationNumber);
@@ -101,8 +97,9 @@ export function NewPayment({
   const noteProblem = textProblem(PaymentNote, note, 'note', t);
   const noteMessage = noteProblem ?? (noteCleared === undefined ? undefined : clearedText(noteCleared, 'note', t));
   const blocked = busy || !parsed.ok || noteProblem !== undefined;
-  const over = parsed.ok && isOverBalance(parsed.cents, owed);
-  const overConfirmed = over && confirmedOver?.owedCents === owed && confirmedOver.amountCents === parsed.cents;
+  /** The amounts the agent confirmed charging above what is owed: it holds only while both are still the ones on screen. */
+  const overBalance = useOverBalance(parsed.ok ? parsed.cents : undefined, owed);
+  const { over, confirmed: overConfirmed } = overBalance;
   /** Nothing is charged (the card's key, a saved card) while an amount above what is owed is not confirmed. */
   const chargeHeld = blocked || (over && !overConfirmed);
   const chargedToday: readonly { paymentId: string; amountCents: number; currency: string; at: string }[] =
@@ -138,7 +135,7 @@ export function NewPayment({
       // Exactly the charges this form shows above (and only those): main refuses the charge while another was taken today.
       acknowledgedPaymentIds: chargedToday.map((shown) => shown.paymentId),
       // Above what is owed: the two amounts the agent confirmed, which main checks against what is owed now.
-      ...(overConfirmed ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}),
+      ...(overBalance.overBalance === undefined ? {} : { overBalance: overBalance.overBalance }),
     };
   }
 
@@ -250,17 +247,10 @@ export function NewPayment({
         disabled={blocked}
         chargeHeld={chargeHeld}
         // Enter (or the key) before the confirmation charges nothing: it goes to the confirmation, right above the key.
-        onChargeHeld={() => overConfirm.current?.focus()}
+        onChargeHeld={() => overBalance.box.inputRef.current?.focus()}
         chargeNotice={
           over && parsed.ok ? (
-            <OverBalanceConfirm
-              amountCents={parsed.cents}
-              owedCents={owed}
-              currency={currency}
-              confirmed={overConfirmed}
-              onConfirm={setConfirmedOver}
-              inputRef={overConfirm}
-            />
+            <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} {...overBalance.box} />
           ) : undefined
         }
         chargeLabel={

@@ -1,14 +1,14 @@
 // MSI (Flows B and C): the plans for the amount, a countdown to the deadline, an amount update, and confirmation. No plan
 // is chosen beforehand: only "Confirm payment" confirms, and only what the agent chose with the guest. A new amount above what
 // the reservation owes besides this payment is sent only once the agent ticks a confirmation naming both amounts.
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, useState, type JSX } from 'react';
 import type { LivePaymentView, PaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
-import { isOverBalance, owedBesides, type OverBalance } from '../../../../../shared/payments/charge';
+import { owedBesides } from '../../../../../shared/payments/charge';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
-import { OverBalanceConfirm } from './OverBalanceConfirm';
+import { OverBalanceConfirm, useOverBalance } from './OverBalanceConfirm';
 import { useConfirmPlan, useUpdateAmount } from '../api';
 import { mmss, perInstallment, secondsLeft } from '../plans';
 import { elapsedText, secondsSince } from '../waiting';
@@ -50,11 +50,8 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
     balance !== undefined && balance.currency === payment.currency
       ? owedBesides(balance, payment.amountCents)
       : undefined;
-  const over = parsed.ok && owed !== undefined && isOverBalance(parsed.cents, owed);
-  /** The amounts the agent confirmed: it holds only while both are still the ones on screen. */
-  const [confirmedOver, setConfirmedOver] = useState<OverBalance>();
-  const overConfirmed = over && confirmedOver?.owedCents === owed && confirmedOver.amountCents === parsed.cents;
-  const overConfirm = useRef<HTMLInputElement>(null);
+  const overBalance = useOverBalance(parsed.ok ? parsed.cents : undefined, owed);
+  const { over, confirmed: overConfirmed } = overBalance;
 
   // A plan that no longer exists after an amount update is no longer chosen.
   const chosen = typeof choice === 'number' && !payment.availableInstallments.includes(choice) ? undefined : choice;
@@ -70,12 +67,12 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
     setTypo(undefined);
     // Above what is owed, Enter goes to the confirmation (never ticked for the agent) and sends nothing.
     if (over && !overConfirmed) {
-      overConfirm.current?.focus();
+      overBalance.box.inputRef.current?.focus();
       return;
     }
     updateAmount.mutate({
       amountCents: parsed.cents,
-      ...(overConfirmed && owed !== undefined ? { overBalance: { owedCents: owed, amountCents: parsed.cents } } : {}),
+      ...(overBalance.overBalance === undefined ? {} : { overBalance: overBalance.overBalance }),
     });
   }
 
@@ -192,14 +189,7 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
           <p className="warning over-balance" role="alert">
             {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
           </p>
-          <OverBalanceConfirm
-            amountCents={parsed.cents}
-            owedCents={owed}
-            currency={currency}
-            confirmed={overConfirmed}
-            onConfirm={setConfirmedOver}
-            inputRef={overConfirm}
-          />
+          <OverBalanceConfirm amountCents={parsed.cents} owedCents={owed} currency={currency} {...overBalance.box} />
         </>
       )}
       {problem && (

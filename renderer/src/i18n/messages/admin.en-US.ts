@@ -1,0 +1,122 @@
+// The administrator's and supervisor's forms: accounts, the reservations import and the end-of-day report.
+
+export const adminEnUS = {
+  'report.title': 'End-of-day report',
+  'report.date': 'Day',
+  'report.timeZone': 'Counted in the time zone {zone}.',
+  'report.agents': 'By agent',
+  'report.desks': 'By desk',
+  'report.col.desk': 'Desk',
+  'report.totals': 'Totals by currency',
+  'report.plans': 'MSI by plan',
+  'report.hours': 'Volume by hour',
+  'report.col.agent': 'Agent',
+  'report.col.currency': 'Currency',
+  'report.col.payments': 'Payments',
+  'report.col.paymentsTotal': 'Paid',
+  'report.col.refunds': 'Refunds',
+  'report.col.refundsTotal': 'Refunded',
+  'report.col.net': 'Net',
+  'report.col.plan': 'Plan',
+  'report.col.total': 'Total',
+  'report.col.hour': 'Hour',
+  'report.single': 'Single payment',
+  'report.months': '{count} months',
+  'report.none': 'No payments on this day.',
+  'report.chartLabel':
+    'Payments by hour in {currency} (in all: {count}, for {total}); the busiest hour starts at {hour}.',
+  'report.export': 'Export CSV',
+  'report.print': 'Print',
+  'accounts.title': 'Operator accounts',
+  'accounts.create': 'New account',
+  'accounts.id': 'Operator ID',
+  'accounts.name': 'Name',
+  'accounts.role': 'Role',
+  'accounts.password': 'Password (12 characters or more, letters and digits)',
+  'accounts.createSubmit': 'Create account',
+  'accounts.created': 'Account {id} created.',
+  'accounts.updated': 'Account {id} updated.',
+  'accounts.status': 'Status',
+  'accounts.active': 'Active',
+  'accounts.inactive': 'Disabled',
+  'accounts.disable': 'Disable',
+  'accounts.enable': 'Enable',
+  'accounts.roleOf': 'Role of {id}',
+  'accounts.actions': 'Actions',
+  'accounts.reset': 'Reset password',
+  'accounts.newPassword': 'New password for {id}',
+  'accounts.resetSubmit': 'Set password',
+  'accounts.resetDone': 'The password of {id} was changed.',
+  'import.title': 'Import reservations',
+  'import.help':
+    "Choose the CSV export of the hotel's reservations. Every row is imported, or none if any row has a problem.",
+  'import.columns': 'Columns: {columns}',
+  'import.file': 'CSV file',
+  'import.submit': 'Import',
+  'import.noFile': 'Choose a file first.',
+  'import.done': 'Imported: {created} new, {updated} updated.',
+  'import.failed': 'Nothing was imported. Fix these rows and try again:',
+  'import.line': 'Line {line}',
+  'import.more': '…and {count} more problems.',
+  'import.issue.file_too_large': 'The file is larger than {maxMb} MB: split it into smaller files and import each one.',
+  'import.issue.not_utf8':
+    'The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and import it again.',
+  'import.issue.quote_not_closed':
+    'A quote (") opened on this line is never closed: check the quotes around the cells.',
+  'import.issue.quote_misplaced':
+    'A quote (") is in the wrong place: a cell with quotes must start and end with them, and a quote inside it is written twice ("").',
+  'import.issue.not_csv': 'This line is not valid CSV: check the quotes and separators.',
+  'import.issue.empty_file': 'The file is empty. It needs a header row ({known}) and one row per reservation.',
+  'import.issue.card_number_in_text': 'This looks like a card number. Card numbers go only in the card form.',
+  'import.issue.security_code_in_text':
+    'This looks like a card’s security code. The security code goes only in the card form.',
+  'import.issue.unnamed_column': 'A column has no name in the header row. The columns are: {known}.',
+  'import.issue.unknown_column': '"{column}" is not a column the app knows. The columns are: {known}.',
+  'import.issue.duplicate_column': 'The column "{column}" appears twice in the header row.',
+  'import.issue.missing_column': 'The header row has no "{column}" column, which every reservation needs.',
+  'import.issue.no_reservations': 'The file has a header row but no reservations.',
+  'import.issue.too_many_rows':
+    'The file has {rows} reservations; at most {max} can be imported at once. Split it into smaller files.',
+  'import.issue.cell_count':
+    'This line has {cells} cells but the header has {columns} columns. Check for a missing or extra separator; a name that contains a comma must be in quotes.',
+  'import.issue.balance_format':
+    'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).',
+  'import.issue.balance_negative': 'The balance due cannot be negative.',
+  'import.issue.balance_too_large': 'The balance due can be at most 999,999.99.',
+  'import.issue.balance_cents': 'The balance due can have at most two decimals (cents).',
+  'import.issue.invalid_phone':
+    'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.',
+  'import.issue.empty_cell': 'The {column} cell is empty; every reservation needs it.',
+  'import.issue.invalid_value': 'This value is not valid in the {column} column.',
+  'import.issue.invalid_value.confirmation_number':
+    'Write the confirmation number with letters, digits and dashes only, for example CUN-7F3K2A.',
+  'import.issue.invalid_value.guest_name':
+    'Write the guest’s name as it is on the reservation (at most 200 characters).',
+  'import.issue.invalid_value.check_in': 'Write the check-in date as YYYY-MM-DD, for example 2026-03-14.',
+  'import.issue.invalid_value.check_out': 'Write the check-out date as YYYY-MM-DD, for example 2026-03-18.',
+  'import.issue.invalid_value.hotel_name': 'Write the hotel’s name (at most 100 characters).',
+  'import.issue.invalid_value.balance_due':
+    'Write the balance due as a number with a dot before the cents, for example 12450.00.',
+  'import.issue.invalid_value.currency': 'The currency must be mxn or usd.',
+  'import.issue.invalid_value.guest_phone':
+    'The phone must be a real number with its country code, for example +52 998 123 4567.',
+  'import.issue.invalid_value.guest_email':
+    'This is not an e-mail address: check it, for example ana.lopez@example.com.',
+  'import.issue.invalid_value.guest_language': 'Write the guest’s language as es or en, or leave it empty.',
+  'import.issue.check_out_before_check_in': 'The check-out date cannot be before the check-in date.',
+  'import.issue.duplicate_confirmation':
+    'This confirmation number is already on line {firstLine}: each reservation can appear only once in a file.',
+  'accounts.rule.id':
+    'Operator ID: use 2 to 32 characters: letters without accents, digits, dot (.), dash (-) or underscore (_), no spaces; for example ana.lopez.',
+  'accounts.rule.idReserved':
+    'Operator ID: “system” and “anonymous” are kept for the app’s own audit entries; choose another ID.',
+  'accounts.rule.idTaken':
+    'Operator ID: an account with the ID {id} already exists (capitals do not count); choose another ID.',
+  'accounts.rule.name': 'Name: write the person’s name, 1 to 80 characters.',
+  'accounts.rule.password': 'Password: at least 12 characters, with letters and digits.',
+  'accounts.confirmRole': 'Change the role of {name} ({id}) from {from} to {to}?',
+  'accounts.confirmRoleSubmit': 'Change to {to}',
+  'report.chartPayment': '1 payment',
+  'report.chartPayments': '{count} payments',
+  'report.axis': 'Axis: amount paid in the hour, in {currency}',
+} as const;
