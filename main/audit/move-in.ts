@@ -5,7 +5,7 @@
  * holds a different row of the chain is refused (a chain never forks); after writing, each chain is walked again on the
  * center before commit.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { MoveRefused, declareMoveIn, without, type StoreMoveIn } from '../storage';
 import { walkDeskChain as walk } from './chain';
 import { AUDIT_STORE, type AuditDB, type ChainRow } from './trail';
