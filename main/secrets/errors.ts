@@ -1,4 +1,5 @@
 /** The secret store's one error type: a code and its params (the secret's name, the store's file), never the secret itself. */
+import type { IpcError } from '../../shared/ipc';
 import { CodedRefusal } from '../errors';
 
 export type SecretErrorCode =
@@ -21,4 +22,12 @@ export type SecretErrorCode =
  */
 export class SecretError extends CodedRefusal<SecretErrorCode> {
   override readonly name = 'SecretError';
+
+  /**
+   * Only the code crosses the door: the params (the store's path on this machine, the OS's errno, the secret's name) are
+   * for IT's words in composition, and the agent's screen says to call IT from the code alone.
+   */
+  override toIpcError(): IpcError {
+    return { code: this.code };
+  }
 }
