@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIT_MOVE_IN, AUDIT_STORE } from '../audit';
+import { describeProblem } from '../cli/messages';
 import { UserError } from '../errors';
 import { DELIVERIES_MOVE_IN } from '../messaging';
 import { OPERATORS_MOVE_IN } from '../operators';
@@ -293,7 +294,8 @@ export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: st
   }
   const target = describeCenter(options.center);
   const connection = await commandConnection(options.center, options.password, MOVE_IN_FLAG);
-  if (connection instanceof UserError) return { output: `Nothing was moved: ${connection.message}\n`, exitCode: 1 };
+  if (connection instanceof UserError)
+    return { output: `Nothing was moved: ${describeProblem(connection)}\n`, exitCode: 1 };
   const storage = centerStorage({ ...connection, maxConnections: 1 });
   try {
     const report = await moveDeskIn({ dataDir: options.dataDir, center: storage, target });
@@ -302,7 +304,7 @@ export async function runMoveIn(options: RunMoveInOptions): Promise<{ output: st
     if (error instanceof MoveInError)
       return { output: `Nothing was moved: ${error.message}\n`, exitCode: error.exitCode };
     if (!(error instanceof UserError)) throw error;
-    return { output: `Nothing was moved: ${error.message}\n`, exitCode: 1 };
+    return { output: `Nothing was moved: ${describeProblem(error)}\n`, exitCode: 1 };
   } finally {
     await storage.close();
   }

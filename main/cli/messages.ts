@@ -2,7 +2,8 @@
  * What IT reads outside the app (the command-line modes, the start-up failure dialog), worded in English from a refusal's
  * code and params: the capabilities write no sentence for it. An error this catalogue does not word says its own message.
  */
-import { DESK_FILE, DeskIdentityError, DeskRegistryError } from '../center';
+import { DESK_FILE, DeskIdentityError } from '../center/desk-id';
+import { DeskRegistryError } from '../center/registry';
 import type { ErrorParams } from '../errors';
 import { PROVISION_FLAG, SecretError } from '../secrets';
 import { describeIssues, SettingsError } from '../settings';

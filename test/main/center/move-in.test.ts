@@ -703,6 +703,29 @@ describe('moving a desk in', () => {
     expect(moved).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
   }, 120_000);
 
+  it('a damaged desk.json: IT is told what to do with it, in words, and nothing moves', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'desk.json'), '{ not json');
+    const setting = {
+      host: center.server.host,
+      port: center.server.port,
+      database: center.database.name,
+      user: center.roles.app.name,
+      sslmode: 'disable' as const,
+    };
+    const refused = await runMoveIn({
+      center: setting,
+      managedPath: 'managed.json',
+      dataDir: dir,
+      password: () => Promise.resolve(center.roles.app.password),
+    });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.output).toMatch(
+      /^Nothing was moved: This desk's identity file .*desk\.json is damaged\. IT must restore it/,
+    );
+    expect(refused.output).not.toMatch(/desk_id_damaged/);
+  }, 120_000);
+
   // IT's `npm run center:move-in` (moveDeskIn) never reads a desk's files while that desk still runs on them: the report
   // would say "Done" and tell IT to start the desk on the center, while what the desk writes meanwhile (a refund request,
   // a payment begun) stays in its files, and only a second run nobody is told to make would move it.
