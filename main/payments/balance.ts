@@ -21,11 +21,17 @@ interface BalancePayment {
  */
 const TOOK_NOTHING = new Set(['failed', 'expired', 'canceled']);
 
+/** One formatter per time zone: making one costs far more than using it (ICU's zone data is read on first use). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** YYYY-MM-DD of an instant in a time zone (the desk's calendar day). */
 export function dayIn(instant: number | string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(instant),
-  );
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date(instant));
 }
 
 /** The desk's calendar day a charge counts as taken on: its last change (when it succeeded), else when it was made. */

@@ -1,5 +1,6 @@
 /** What every operation works with: the service's client, the ledger, the journal's payments and who is told of them. */
 import { CardInput, isFinalPayment, isFinalRefund } from '../../../shared/payments';
+import { dayIn } from '../balance';
 import type { PaymentView } from '../../../shared/ipc/views';
 import { ServiceClient, type Attempt, type RequestTrace } from '../client';
 import type { SecretStore, ServiceConfig } from '../config';
@@ -91,6 +92,8 @@ export class PaymentContext {
     compileSchemas([TokenBody, ErrorBody, OAuthErrorBody, MethodResource, PaymentResource, RefundResource, CardInput]);
     compileSchemas(OPERATION_SCHEMAS);
     const deskNow = deps.now ?? Date.now;
+    // The desk's calendar day, which a charge's checks read, made ready at the start as the schemas are.
+    dayIn(deskNow(), deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
     const monotonic = deps.monotonic ?? (() => performance.now());
     this.serviceClock = new ServiceClock(monotonic, deskNow, CLOCK_DRIFT_MS);
     this.clock = new DatabaseClock({ databaseNow: () => journal.databaseNow(), deskNow, monotonic, logger });
