@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createMainStack, type MainStack } from '../../main/app';
 import { simulatorConfig } from '../../main/payments';
+import { BuiltinReservationStore } from '../../main/reservations';
 import { centerStorage } from '../../main/storage';
 import type { WorkerJob, WorkerMessage } from './center-protocol';
 
@@ -56,6 +57,22 @@ interface BenchDesk {
 
 async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> {
   const dir = mkdtempSync(join(tmpdir(), `center-bench-${index}-`));
+  // A training desk's reservations are its own file's (demo guests never go to the center): the ones this desk charges
+  // (BN-<desk>-<n>) are imported there before it starts, as an admin would; a charge goes only on one its source knows.
+  const reservations = await BuiltinReservationStore.openFolder(dir, { training: true });
+  try {
+    const rows = Array.from(
+      { length: job.paymentsPerDesk },
+      (_, n) => `BN-${index}-${n},Bench Guest,2030-03-14,2030-03-18,Hotel Bench,1000.00,usd`,
+    );
+    const csv = ['confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency', ...rows].join(
+      '\n',
+    );
+    const imported = await reservations.importCsv(csv);
+    if (!imported.ok) throw new Error(`desk ${index}'s reservations were not imported: ${JSON.stringify(imported)}`);
+  } finally {
+    await reservations.close();
+  }
   const seen = new Set<string>();
   // What the service made, as this desk saw it answered: a payment id once per id.
   const counting: typeof fetch = async (input, init) => {
@@ -97,7 +114,7 @@ async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> 
     const result = await stack.dispatch(channel, sender, input);
     if (TIMED.has(channel)) send({ type: 'door', channel, ms: now() - start });
     if (!result.ok)
-      throw Object.assign(new Error(`${channel}: ${result.error.code} ${result.error.message}`), {
+      throw Object.assign(new Error(`${channel}: ${result.error.code} ${JSON.stringify(result.error.params ?? {})}`), {
         code: result.error.code,
       });
     return result.value as T;

@@ -112,26 +112,6 @@ async function main(): Promise<void> {
         password,
       });
     }
-    // The reservations the desks charge (BN-<desk>-<n>), imported once as an admin would: a charge goes only on a
-    // reservation the source knows.
-    const seedSender = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
-    if (!(await seed.dispatch('session:signIn', seedSender, { id: 'ada', password })).ok)
-      throw new Error('the bench admin could not sign in');
-    const rows = Array.from({ length: desks }, (_, d) =>
-      Array.from(
-        { length: paymentsPerDesk },
-        (_, n) => `BN-${d}-${n},Bench Guest,2030-03-14,2030-03-18,Hotel Bench,1000.00,usd`,
-      ),
-    );
-    const csv = [
-      'confirmation_number,guest_name,check_in,check_out,hotel_name,balance_due,currency',
-      ...rows.flat(),
-    ].join('\n');
-    const imported = await seed.dispatch('reservations:importCsv', seedSender, { csv });
-    if (!imported.ok || !(imported.value as { ok: boolean }).ok)
-      throw new Error(
-        `the bench reservations were not imported: ${JSON.stringify(imported.ok ? imported.value : imported.error)}`,
-      );
     await seed.close();
 
     await admin.connect();
