@@ -179,6 +179,15 @@ function managedFile(dir: string): string {
   return file;
 }
 
+/** The center setting IT's command is given: the app role, over plain TCP to the test server. */
+const appSetting = () => ({
+  host: center.server.host,
+  port: center.server.port,
+  database: center.database.name,
+  user: center.roles.app.name,
+  sslmode: 'disable' as const,
+});
+
 describe('moving a desk in', () => {
   it('moves every store once: all of it in the center, the audit chain verifies, a second run adds nothing, and the desk recovers its unanswered payment from the center with the same key', async () => {
     const dir = folder();
@@ -417,13 +426,7 @@ describe('moving a desk in', () => {
     const desk = await ownFilesDesk(dir);
     await desk.stack.close();
 
-    const setting = {
-      host: center.server.host,
-      port: center.server.port,
-      database: center.database.name,
-      user: center.roles.app.name,
-      sslmode: 'disable' as const,
-    };
+    const setting = appSetting();
     const first = await runMoveIn({
       center: setting,
       managedPath: 'managed.json',
@@ -532,13 +535,7 @@ describe('moving a desk in', () => {
     await other.stack.close();
     const otherId = (await deskIdentity(otherDir)).deskId;
 
-    const setting = {
-      host: center.server.host,
-      port: center.server.port,
-      database: center.database.name,
-      user: center.roles.app.name,
-      sslmode: 'disable' as const,
-    };
+    const setting = appSetting();
     const move = () =>
       runMoveIn({
         center: setting,
@@ -680,13 +677,7 @@ describe('moving a desk in', () => {
     const file = new Database(join(dir, 'operators.db'));
     file.prepare("UPDATE operators SET display_name = 'Beto 4111 1111 1111 1111' WHERE id = ?").run(BETO.id);
     file.close();
-    const setting = {
-      host: center.server.host,
-      port: center.server.port,
-      database: center.database.name,
-      user: center.roles.app.name,
-      sslmode: 'disable' as const,
-    };
+    const setting = appSetting();
     const password = () => Promise.resolve(center.roles.app.password);
     const refused = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
     expect(refused.exitCode).toBe(1);
@@ -706,13 +697,7 @@ describe('moving a desk in', () => {
   it('a damaged desk.json: IT is told what to do with it, in words, and nothing moves', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'desk.json'), '{ not json');
-    const setting = {
-      host: center.server.host,
-      port: center.server.port,
-      database: center.database.name,
-      user: center.roles.app.name,
-      sslmode: 'disable' as const,
-    };
+    const setting = appSetting();
     const refused = await runMoveIn({
       center: setting,
       managedPath: 'managed.json',
@@ -744,13 +729,7 @@ describe('moving a desk in', () => {
       expect(outcome).toBe('refused');
       expect(await centerCount('audit.audit')).toBe(0);
       // IT's command says why, and writes nothing; once the desk is closed, the move goes.
-      const setting = {
-        host: center.server.host,
-        port: center.server.port,
-        database: center.database.name,
-        user: center.roles.app.name,
-        sslmode: 'disable' as const,
-      };
+      const setting = appSetting();
       const password = () => Promise.resolve(center.roles.app.password);
       const running = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
       expect(running).toMatchObject({
@@ -836,13 +815,7 @@ describe('moving a desk in', () => {
   }, 120_000);
 
   it("refuses a folder that is not a desk's data folder (no desk.json), and says how to use the command", async () => {
-    const setting = {
-      host: center.server.host,
-      port: center.server.port,
-      database: center.database.name,
-      user: center.roles.app.name,
-      sslmode: 'disable' as const,
-    };
+    const setting = appSetting();
     const password = () => Promise.resolve(center.roles.app.password);
     const empty = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: folder(), password });
     expect(empty).toMatchObject({
