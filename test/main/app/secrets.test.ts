@@ -11,6 +11,7 @@ import { describeProblem } from '../../../main/cli/messages';
 import type { ErrorParams } from '../../../main/errors';
 import type { SenderInfo } from '../../../main/ipc';
 import { SecretError, type SecretErrorCode } from '../../../main/secrets';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 // The service is never reached: the secret is read before any request.
@@ -39,6 +40,7 @@ afterEach(async () => {
 async function signedInStack(error: SecretError): Promise<MainStack> {
   const failing = { read: () => Promise.reject(error) };
   const opened = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch: neverCalled,
@@ -73,12 +75,13 @@ describe('a secret-store failure, as the agent sees it', () => {
       card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' },
       reservationId: 'CUN-7F3K2A',
     });
-    expect(card).toEqual({ ok: false, error: { code, params } });
+    // Only the code crosses the door: the params (a path on this machine, an errno) are for IT's words.
+    expect(card).toEqual({ ok: false, error: { code } });
     // What IT must do is the catalogue's wording of the code and params.
     expect(describeProblem(new SecretError(code, params))).toMatch(/IT must/);
 
     const lookup = await opened.dispatch('reservations:search', sender, { text: 'Núñez' });
-    expect(lookup).toEqual({ ok: false, error: { code, params } });
+    expect(lookup).toEqual({ ok: false, error: { code } });
     expect(neverCalled).not.toHaveBeenCalled();
   });
 });
