@@ -1,14 +1,18 @@
 /** The desk's operators: the directory on the stores, the idle-locked session and what the door asks of both. */
 import type { DeskIdentity } from '../center';
 import type { AccountsPort, SessionPort } from '../ipc';
-import { OperatorDirectory, SessionGuard } from '../operators';
+import { OperatorDirectory, SessionGuard, type ScryptCost } from '../operators';
 import type { Storage } from '../storage';
 import type { RecordRow } from './audit';
 import type { Emit } from './events';
 import type { MainStackOptions } from './options';
 
-export async function openDirectory(storage: Storage, identity: DeskIdentity): Promise<OperatorDirectory> {
-  const directory = await OperatorDirectory.open(storage, identity);
+export async function openDirectory(
+  storage: Storage,
+  identity: DeskIdentity,
+  cost: ScryptCost | undefined,
+): Promise<OperatorDirectory> {
+  const directory = await OperatorDirectory.open(storage, identity, cost === undefined ? {} : { cost });
   // Sessions this desk left open when it stopped: nobody is signed in here now.
   await directory.closeDeskSessions();
   return directory;

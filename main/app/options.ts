@@ -7,7 +7,7 @@ import type { Dispatch, PreferencesPort, SenderInfo, UpdatesPort } from '../ipc'
 import type { MessagingSecrets } from '../messaging';
 import type { SecretGetter } from '../reservations';
 import type { Storage } from '../storage';
-import type { OperatorDirectory } from '../operators';
+import type { OperatorDirectory, ScryptCost } from '../operators';
 import type {
   ConnectedService,
   EngineLogger,
@@ -37,6 +37,8 @@ export interface MainStackOptions {
   connect?: (settings: ServiceSettings, secrets: SecretStore) => Promise<ConnectedService>;
   secrets?: SecretStore;
   idleTimeoutMs?: number;
+  /** The scrypt cost of new password hashes (the directory's default when not given; never below MIN_COST). */
+  passwordCost?: ScryptCost;
   logger?: EngineLogger;
   onUnexpectedError?: (channel: string, error: unknown) => void;
   /** The desk's language and whether IT locked it; in memory (es-MX) when not given. */

@@ -56,7 +56,7 @@ async function openMainStack(options: MainStackOptions): Promise<MainStack> {
   );
   const environment = service.config.environment;
   const journal = await Journal.open(storage, identity);
-  const directory = await openDirectory(storage, identity);
+  const directory = await openDirectory(storage, identity, options.passwordCost);
   const audit = await openAudit(storage, identity, options);
   const record = (entry: AuditEntry): void => audit.record(entry);
   const reservationSource = await openReservations(storage, identity, environment === 'training', options);

@@ -21,6 +21,7 @@ import type { RefundLimits } from '../../../shared/desk';
 import type { UpdateStatus } from '../../../shared/ipc';
 import { isAppUrl, type SenderInfo } from '../../../main/ipc';
 import { startStaticServer } from './static-server';
+import { MIN_COST } from '../../../main/operators';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -178,6 +179,7 @@ export async function startHarness(
   const gate = createGate();
   const start = () =>
     createMainStack({
+      passwordCost: MIN_COST,
       dataDir,
       version: 'e2e',
       fetch: heldFetch(gate),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -13,7 +14,13 @@ let dir: string;
 let stack: MainStack;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'accounts-'));
-  stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true });
+  stack = await createMainStack({
+    passwordCost: MIN_COST,
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+  });
 });
 afterEach(async () => {
   await stack.close();

@@ -10,6 +10,7 @@ import { CENTER_STORES } from '../../../main/center';
 import { centerStorage } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
+import { MIN_COST } from '../../../main/operators';
 
 let center: TestCenter;
 let root: string;
@@ -31,6 +32,7 @@ afterAll(async () => {
 
 async function desk(name: string, settingsInEffect: Record<string, unknown>): Promise<MainStack> {
   const stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: path.join(root, name),
     version: 'test',
     fetch,

@@ -10,6 +10,7 @@ import { createMainStack } from '../../../main/app';
 import { simulatorConfig } from '../../../main/payments';
 import { centerStorage } from '../../../main/storage';
 import { haltAfterSend, say } from '../support/crash-kit';
+import { MIN_COST } from '../../../main/operators';
 
 const Job = z.strictObject({
   point: z.literal('after-send'),
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const job = Job.parse(JSON.parse(process.env['CRASH_JOB'] ?? 'null'));
   const { password, ...center } = job.center;
   const stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: job.dataDir,
     version: 'crash',
     fetch: haltAfterSend(new URL(`${job.sim.baseUrl}/payments`)),

@@ -11,6 +11,7 @@ import { centerStorage, type Storage } from '../../../main/storage';
 import { createCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import type { SenderInfo } from '../../../main/ipc';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 
@@ -29,6 +30,7 @@ afterEach(async () => {
 
 const start = (center?: { setting: CenterSettings; storage: Storage }): Promise<MainStack> =>
   createMainStack({
+    passwordCost: MIN_COST,
     fetch,
     dataDir: dir,
     version: 'test',
@@ -94,6 +96,7 @@ describe('app:info', () => {
     });
     const startAt = (dataDir: string): Promise<MainStack> =>
       createMainStack({
+        passwordCost: MIN_COST,
         fetch,
         dataDir,
         version: 'test',

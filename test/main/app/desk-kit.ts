@@ -13,6 +13,7 @@ import type { Storage } from '../../../main/storage';
 import type { IpcError, Output } from '../../../shared/ipc';
 import { asTheScreen } from '../../support/screen';
 import { simulatorControl, type SimulatorControl } from '../../support/simulator';
+import { MIN_COST } from '../../../main/operators';
 
 export { asTheScreen };
 
@@ -52,6 +53,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
   const dir = kit.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-'));
   const start = () =>
     createMainStack({
+      passwordCost: MIN_COST,
       dataDir: dir,
       version: 'test',
       fetch,

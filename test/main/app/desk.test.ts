@@ -9,6 +9,7 @@ import type { SenderInfo } from '../../../main/ipc';
 import type { PaymentSummary } from '../../../shared/ipc';
 import type { ReservationView } from '../../../shared/reservations';
 import { asTheScreen } from './desk-kit';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 let dir: string;
@@ -35,6 +36,7 @@ const search = async (query: object) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-search-'));
   stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch,

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import { EncryptedSecretStore, type SafeStorageLike } from '../../../main/secrets';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -40,6 +41,7 @@ describe('a secret-store failure', () => {
     writeFileSync(secretsFile, '{ this is not the store');
     const unexpected: unknown[] = [];
     stack = await createMainStack({
+      passwordCost: MIN_COST,
       fetch,
       dataDir: dir,
       version: 'test',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import { json, startPartner, type PartnerServer } from '../reservations/partner-server';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const RESERVATION = {
@@ -43,6 +44,7 @@ beforeAll(async () => {
     json(res, 200, req.url?.startsWith('/reservations?') === true ? [RESERVATION] : RESERVATION),
   );
   stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch: given,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -15,7 +16,13 @@ const call = (channel: string, input: unknown = {}) => stack.dispatch(channel, s
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hand-over-'));
-  stack = await createMainStack({ dataDir: dir, version: 'test', fetch, isTrustedSender: () => true });
+  stack = await createMainStack({
+    passwordCost: MIN_COST,
+    dataDir: dir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+  });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORD });
   await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORD });
   await stack.directory.createOperator('ada', {

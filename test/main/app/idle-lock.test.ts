@@ -15,6 +15,7 @@ import { CHANNEL_NAMES, CHANNELS, type Channel } from '../../../shared/ipc';
 import type { Role } from '../../../shared/operators';
 import { VALID_INPUTS } from '../ipc/fixtures';
 import { openDesk, SUPERVISOR } from './desk-kit';
+import { MIN_COST } from '../../../main/operators';
 
 const IDLE_MS = 1_000;
 /** Calls keep coming for this long: well past the idle timeout. */
@@ -26,6 +27,7 @@ const PASSWORD = 'a long password 42';
 async function withDesk(role: Role, use: (stack: MainStack) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'idle-lock-'));
   const stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     // Only the app's own window may call; the loop of calls from another frame below is refused by this.

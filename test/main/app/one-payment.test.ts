@@ -13,6 +13,7 @@ import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import { simulatorControl, useSimulator, type SimulatorFault } from '../../support/simulator';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const RESERVATION = 'MEX-2H8R5T';
@@ -48,6 +49,7 @@ const attached = (): Promise<ConnectedService> =>
 /** Starts the app's main stack over the data folder (a start of the app), with the agents in place. */
 async function start(): Promise<MainStack> {
   const stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch,

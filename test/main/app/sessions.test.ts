@@ -11,6 +11,7 @@ import { CENTER_STORES } from '../../../main/center';
 import type { SenderInfo } from '../../../main/ipc';
 import type { Storage } from '../../../main/storage';
 import { useStoreBackends } from '../../support/backends';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -30,7 +31,14 @@ async function deskOn(storage: Storage): Promise<{
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'two-desks-'));
   folders.push(dataDir);
-  const stack = await createMainStack({ dataDir, version: 'test', fetch, isTrustedSender: () => true, storage });
+  const stack = await createMainStack({
+    passwordCost: MIN_COST,
+    dataDir,
+    version: 'test',
+    fetch,
+    isTrustedSender: () => true,
+    storage,
+  });
   stacks.push(stack);
   const events: { event: string; payload: unknown }[] = [];
   stack.onEvent((event, payload) => events.push({ event, payload }));

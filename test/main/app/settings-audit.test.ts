@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMainStack } from '../../../main/app';
+import { MIN_COST } from '../../../main/operators';
 
 let dir: string;
 beforeEach(() => {
@@ -15,6 +16,7 @@ afterEach(() => {
 
 async function start(settingsInEffect: Record<string, unknown>) {
   const stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch,
@@ -62,6 +64,7 @@ describe('settings in effect at start-up', () => {
 describe('policy settings in the user file', () => {
   it('are recorded as ignored by system at start-up, naming the settings (never their values)', async () => {
     const stack = await createMainStack({
+      passwordCost: MIN_COST,
       fetch,
       dataDir: dir,
       version: 'test',

@@ -13,6 +13,7 @@ import { createMainStack, type MainStack } from '../../../main/app';
 import { auditEntryFor } from '../../../main/audit';
 import type { AuditRow } from '../../../main/audit';
 import type { SenderInfo } from '../../../main/ipc';
+import { MIN_COST } from '../../../main/operators';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
@@ -34,6 +35,7 @@ const last = async (action: string): Promise<AuditRow | undefined> =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audit-calls-'));
   stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: 'test',
     fetch,
@@ -315,6 +317,7 @@ describe('verification of the app audit.db', () => {
     expect(broken.out).toContain('was changed after it was written');
     // The stack is closed here: reopen one so that afterAll can close it again.
     stack = await createMainStack({
+      passwordCost: MIN_COST,
       dataDir: mkdtempSync(join(tmpdir(), 'audit-calls-2-')),
       version: 'test',
       fetch,

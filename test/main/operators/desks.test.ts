@@ -14,7 +14,7 @@ import {
 } from '../../../main/operators';
 import { useStoreBackends } from '../../support/backends';
 import type { Storage } from '../../../main/storage';
-import { ADMIN, AGENT, DESK_A, DESK_B, SUPERVISOR, endsIn, expectCode, openDirectory, seeded } from './helpers';
+import { ADMIN, AGENT, DESK_A, DESK_B, SUPERVISOR, endsIn, expectCode, openQuickDirectory, seeded } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const MIN = 60_000;
@@ -23,7 +23,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
   async function twoDesks(): Promise<{ a: OperatorDirectory; b: OperatorDirectory; storage: Storage }> {
     const storage = await backend.storage();
     const a = await seeded(storage);
-    const b = await openDirectory(await backend.anotherDesk(), {}, DESK_B);
+    const b = await openQuickDirectory(await backend.anotherDesk(), {}, DESK_B);
     return { a, b, storage };
   }
 
@@ -64,7 +64,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
     it(`a desk whose clock is ${skew > 0 ? 'ahead' : 'behind'} by 30 minutes honours a lock made elsewhere, cannot lift or shorten it, and its own lock lasts 30 minutes`, async () => {
       const a = await seeded(await backend.storage());
       const skewed = (): number => Date.now() + skew;
-      const b = await openDirectory(await backend.anotherDesk(), { now: skewed }, DESK_B);
+      const b = await openQuickDirectory(await backend.anotherDesk(), { now: skewed }, DESK_B);
       const atB = new SessionGuard({ directory: b, timers: { now: skewed } });
       const atA = new SessionGuard({ directory: a });
 

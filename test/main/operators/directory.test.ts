@@ -15,7 +15,7 @@ import {
 import { DEFAULT_COST } from '../../../main/operators';
 import { hashPassword } from '../../../main/operators/password';
 import { useStoreBackends } from '../../support/backends';
-import { ADMIN, AGENT, SUPERVISOR, endsIn, expectCode, openDirectory, seeded, tempDir } from './helpers';
+import { ADMIN, AGENT, SUPERVISOR, endsIn, expectCode, openQuickDirectory, seeded, tempDir } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const MIN = 60_000;
@@ -45,11 +45,11 @@ async function fail(d: OperatorDirectory, id: string, times: number, now: number
 describe('the operators file', () => {
   it('is created in WAL mode with its schema version, and reopens without losing anyone', async () => {
     const path = join(dir, 'operators.db');
-    const first = await openDirectory(dir);
+    const first = await openQuickDirectory(dir);
     expect(first.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
     await first.createFirstAdmin(ADMIN);
     await first.close();
-    const again = track(await openDirectory(dir));
+    const again = track(await openQuickDirectory(dir));
     expect(again.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
     expect(await again.needsFirstAdmin()).toBe(false);
     expect((await again.signIn(ADMIN.id, ADMIN.password)).ok).toBe(true);
@@ -64,7 +64,7 @@ describe('the operators file', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${OPERATORS_SCHEMA_VERSION + 1}`);
     raw.close();
-    await expect(openDirectory(dir)).rejects.toThrow(/newer version of the app/);
+    await expect(openQuickDirectory(dir)).rejects.toThrow(/newer version of the app/);
   });
 
   it('adopts a file written before the storage layer (user_version 1) with its accounts and lockouts', async () => {
@@ -89,7 +89,7 @@ describe('the operators file', () => {
     old.prepare(`INSERT INTO operators VALUES ('root', 'Root Admin', 'admin', 0, ?, 2, NULL, 1, 1)`).run(hash);
     old.close();
 
-    const d = track(await openDirectory(dir));
+    const d = track(await openQuickDirectory(dir));
     expect(d.schemaVersion).toBe(OPERATORS_SCHEMA_VERSION);
     expect(await d.needsFirstAdmin()).toBe(false);
     expect(await d.view('ROOT')).toEqual({ id: 'root', displayName: 'Root Admin', role: 'admin', disabled: false });
@@ -101,7 +101,7 @@ describe('the operators file', () => {
 describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $name', (backend) => {
   describe('first run', () => {
     it('needs a first admin only while there is no operator, and creates it once', async () => {
-      const d = track(await openDirectory(await backend.storage()));
+      const d = track(await openQuickDirectory(await backend.storage()));
       expect(await d.needsFirstAdmin()).toBe(true);
       const admin = await d.createFirstAdmin({ ...ADMIN, id: 'Root' });
       expect(admin).toEqual({ id: 'root', displayName: ADMIN.displayName, role: 'admin', disabled: false });
@@ -115,7 +115,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     });
 
     it('lets only one of two simultaneous first-admin requests through', async () => {
-      const d = track(await openDirectory(await backend.storage()));
+      const d = track(await openQuickDirectory(await backend.storage()));
       const results = await Promise.allSettled([
         d.createFirstAdmin(ADMIN),
         d.createFirstAdmin({ id: 'other', displayName: 'Other', password: 'other password 3' }),
@@ -129,7 +129,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     });
 
     it('applies the shared password and id policies, with their own sentences and without echoing the password', async () => {
-      const d = track(await openDirectory(await backend.storage()));
+      const d = track(await openQuickDirectory(await backend.storage()));
       const short = await expectCode(() => d.createFirstAdmin({ ...ADMIN, password: 'short1' }), 'invalid_input');
       expect(short.toIpcError()).toEqual({ code: 'invalid_input', field: 'password' });
       expect(short.message).not.toContain('short1');
@@ -339,7 +339,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
     });
 
     it('refuse the audit trail’s own actors as ids (system, anonymous), whatever their case, for the first admin too', async () => {
-      const d = track(await openDirectory(await backend.storage()));
+      const d = track(await openQuickDirectory(await backend.storage()));
       const first = await expectCode(() => d.createFirstAdmin({ ...ADMIN, id: 'System' }), 'invalid_input');
       expect(first.toIpcError()).toEqual({ code: 'invalid_input', field: 'id' });
       expect(await d.needsFirstAdmin()).toBe(true);

@@ -10,7 +10,7 @@ import {
   type OperatorDirectory,
   type SessionGuardOptions,
 } from '../../../main/operators';
-import { ADMIN, AGENT, SUPERVISOR, expectCode, openDirectory, seeded, tempDir } from './helpers';
+import { ADMIN, AGENT, SUPERVISOR, expectCode, openQuickDirectory, seeded, tempDir } from './helpers';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
@@ -264,7 +264,7 @@ describe('sign-in and sign-out', () => {
 
   it('reports a first run', async () => {
     const other = tempDir();
-    const empty = await openDirectory(other.dir);
+    const empty = await openQuickDirectory(other.dir);
     const g = new SessionGuard({ directory: empty });
     expect(await g.status()).toEqual({ operator: undefined, locked: false, needsFirstAdmin: true });
     await empty.close();

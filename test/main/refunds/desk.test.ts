@@ -22,6 +22,7 @@ import type { PaymentView } from '../../../shared/ipc';
 import type { OperatorView } from '../../../shared/operators';
 import { openJournal } from '../../support/journal';
 import { asTheScreen } from '../../support/screen';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' };
@@ -48,6 +49,7 @@ class Desk {
   static async open(extra: Partial<MainStackOptions> = {}): Promise<Desk> {
     const dir = mkdtempSync(join(tmpdir(), 'refund-desk-'));
     const stack = await createMainStack({
+      passwordCost: MIN_COST,
       dataDir: dir,
       version: 'test',
       fetch,

@@ -28,6 +28,7 @@ import { testPostgres } from '../../support/pg';
 import { CARD_SPELLINGS, CVV_PHRASES, SPOKEN_CARD_SPELLINGS, SPOKEN_CVV_PHRASES } from '../../shared/text/spellings';
 import { filesUnder, lettersAndDigits, pansIn, pansInFolder, readings } from '../support/card-scan';
 import { asTheScreen } from '../../support/screen';
+import { MIN_COST } from '../../../main/operators';
 
 const run = promisify(execFile);
 
@@ -441,6 +442,7 @@ describe.each(['embedded', 'center'] as const)(
         return fetch(request);
       };
       stack = await createMainStack({
+        passwordCost: MIN_COST,
         dataDir: dir,
         version: 'test',
         fetch: capturing,

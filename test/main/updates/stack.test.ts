@@ -11,6 +11,7 @@ import type { SenderInfo } from '../../../main/ipc';
 import { createUpdater, type Updater } from '../../../main/updates';
 import { FakeElectron } from '../support/fake-electron';
 import { FakeAutoUpdater } from '../support/fake-updater';
+import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 let dir: string;
@@ -43,6 +44,7 @@ beforeEach(async () => {
     },
   });
   stack = await createMainStack({
+    passwordCost: MIN_COST,
     dataDir: dir,
     version: '1.0.0',
     fetch,
