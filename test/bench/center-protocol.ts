@@ -25,7 +25,11 @@ export interface WorkerJob {
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'agents-done' }
-  | { type: 'closed'; queries: number }
+  | {
+      type: 'closed';
+      queries: number;
+      /** BENCH_DEBUG: statements by their text's first 120 characters. */ byText?: Record<string, number>;
+    }
   | { type: 'door'; channel: string; ms: number }
   | { type: 'payment-begun'; operationId: string }
   | { type: 'payment-made'; paymentId: string }

@@ -37,9 +37,18 @@ const QUEUE_EVENTS: readonly string[] = ['refunds:changed', 'live:resync'];
 
 /** Statements the desks of this worker sent to the center (pg's Client.query, counted here: the bench's own figure). */
 let queries = 0;
+const byText = new Map<string, number>();
+const countingText = process.env['BENCH_DEBUG'] === '1';
 const query: (this: pg.Client, ...args: unknown[]) => unknown = Reflect.get(pg.Client.prototype, 'query');
 Reflect.set(pg.Client.prototype, 'query', function (this: pg.Client, ...args: unknown[]) {
   queries += 1;
+  if (countingText) {
+    const first = args[0];
+    const named = (first as { text?: unknown } | undefined)?.text;
+    const text = typeof first === 'string' ? first : typeof named === 'string' ? named : '?';
+    const key = text.replace(/\s+/g, ' ').slice(0, 120);
+    byText.set(key, (byText.get(key) ?? 0) + 1);
+  }
   return query.apply(this, args);
 });
 
@@ -282,7 +291,7 @@ async function main(): Promise<void> {
     await desk.stack.close().catch(() => undefined);
     rmSync(desk.dir, { recursive: true, force: true });
   }
-  send({ type: 'closed', queries });
+  send({ type: 'closed', queries, ...(countingText ? { byText: Object.fromEntries(byText) } : {}) });
 }
 
 main().catch((error: unknown) => {

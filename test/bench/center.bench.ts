@@ -152,6 +152,7 @@ async function main(): Promise<void> {
 
     const door: number[] = [];
     let statements = 0;
+    const byText = new Map<string, number>();
     const slowest: { channel: string; ms: number; at: number }[] = [];
     const doorBy = new Map<string, number[]>();
     const begun = new Set<string>();
@@ -214,6 +215,7 @@ async function main(): Promise<void> {
             break;
           case 'closed':
             statements += message.queries;
+            for (const [text, n] of Object.entries(message.byText ?? {})) byText.set(text, (byText.get(text) ?? 0) + n);
             waiters.get(child)?.get('closed')?.();
             waiters.get(child)?.delete('closed');
             break;
@@ -318,6 +320,8 @@ async function main(): Promise<void> {
     debug(
       `statements sent by the desks: ${statements} (${Math.round(statements / Math.max(1, made.size))} per payment taken)`,
     );
+    for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1]).slice(0, 40))
+      debug(`  ${(n / Math.max(1, made.size)).toFixed(1)} per payment: ${text}`);
     debug(
       `connection states over the samples: ${[...activity]
         .sort((a, b) => b[1] - a[1])
