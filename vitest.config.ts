@@ -9,9 +9,10 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, 'test/e2e/**'],
     testTimeout: 20_000,
-    // Vitest's default in a run is one worker fewer than the cores, which is one on CI's two-core machines; the files
-    // wait on disk, scrypt and PostgreSQL as much as on the CPU, so two workers halve the run (21 min to 12 there).
-    maxWorkers: 2,
+    // Vitest's default in a run is one worker fewer than the cores, one on CI's two-core machine. The files wait on disk,
+    // scrypt's thread pool and PostgreSQL as much as on the CPU: on two cores, three workers take the run from 21 minutes
+    // (one) or 10 (two) to 8, the slowest test under a default timeout still at about half of it.
+    maxWorkers: 3,
     globalSetup: ['test/support/postgres.global.ts'],
   },
 });
