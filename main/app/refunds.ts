@@ -154,7 +154,9 @@ export async function openRefunds(deps: RefundsDeps): Promise<Refunds> {
     // Decided or settled at another desk: the agent who asked here hears what became of it.
     readOutcome: async (requestId) => {
       const request = await requests.get(requestId);
-      return request && refundOutcome(request, await engine.stored(request.paymentId), identity.deskId);
+      // Pending, or asked at another desk: nothing to tell here, and its payment is not read.
+      if (request === undefined || request.status === 'pending' || request.deskId !== identity.deskId) return undefined;
+      return refundOutcome(request, await engine.stored(request.paymentId), identity.deskId);
     },
     lateSuccesses: async () => {
       const alerts = await Promise.all((await requests.list('pending')).map(alertFor));

@@ -115,6 +115,9 @@ export class LiveFeed {
     switch (change.kind) {
       case 'refundRequest': {
         this.deps.emit('refunds:changed', { requestId: change.requestId, paymentId: change.paymentId });
+        // A notice naming the desks it concerns is read only there; one naming none (an earlier version's) is read.
+        const named = change.askedAt !== undefined || change.alertAt !== undefined;
+        if (named && change.askedAt !== this.deps.deskId && change.alertAt !== this.deps.deskId) return;
         const alert = await this.deps.readRequest?.(change.requestId);
         if (alert !== undefined) this.deps.emit('payments:lateSuccess', alert);
         const outcome = await this.deps.readOutcome?.(change.requestId);

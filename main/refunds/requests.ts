@@ -228,6 +228,8 @@ export class RefundRequests {
                 deskId: this.deskId,
                 requestId: id,
                 paymentId: sql.ref('w.payment_id'),
+                askedAt: sql.ref('w.desk_id'),
+                alertAt: sql.ref('w.alert_desk_id'),
               }).as('notified'),
             )
             .executeTakeFirst()

@@ -14,7 +14,7 @@ export const CHANGE_CHANNELS = {
   payment: 'cpd_payment_changed',
   /** A payment or refund operation begun or answered (its reservation key; its payment for a refund). */
   operation: 'cpd_operation_changed',
-  /** A refund request asked for, decided or settled (request id and payment id). */
+  /** A refund request asked for, decided or settled (request id and payment id; the desks it concerns). */
   refundRequest: 'cpd_refund_request_changed',
 } as const;
 export type ChangeKind = keyof typeof CHANGE_CHANNELS;
@@ -23,7 +23,15 @@ export type ChangeKind = keyof typeof CHANGE_CHANNELS;
 export type ChangeOf<V> =
   | { kind: 'payment'; deskId: V; paymentId: V; reservationKey?: V | undefined }
   | { kind: 'operation'; deskId: V; operationId: V; reservationKey: V; paymentId?: V | undefined }
-  | { kind: 'refundRequest'; deskId: V; requestId: V; paymentId: V };
+  | {
+      kind: 'refundRequest';
+      deskId: V;
+      requestId: V;
+      paymentId: V;
+      /** The desk where it was asked (told what became of it), and the desk to alert of a late success, when any. */
+      askedAt?: V | undefined;
+      alertAt?: V | undefined;
+    };
 export type Change = ChangeOf<string>;
 
 /** Short keys: a NOTIFY payload travels to every listening desk. */
@@ -33,6 +41,8 @@ interface WireOf<V> {
   r?: V;
   o?: V;
   q?: V;
+  a?: V;
+  l?: V;
 }
 type Wire = WireOf<string>;
 
@@ -57,7 +67,13 @@ function toWire<V>(change: ChangeOf<V>): WireOf<V> {
         ...(change.paymentId === undefined ? {} : { p: change.paymentId }),
       };
     case 'refundRequest':
-      return { d: change.deskId, q: change.requestId, p: change.paymentId };
+      return {
+        d: change.deskId,
+        q: change.requestId,
+        p: change.paymentId,
+        ...(change.askedAt === undefined ? {} : { a: change.askedAt }),
+        ...(change.alertAt === undefined ? {} : { l: change.alertAt }),
+      };
   }
 }
 
@@ -89,7 +105,17 @@ export function parseChange(channel: string, payload: string | undefined): Chang
     }
     case 'refundRequest': {
       const requestId = text(wire.q);
-      return requestId === undefined || paymentId === undefined ? undefined : { kind, deskId, requestId, paymentId };
+      if (requestId === undefined || paymentId === undefined) return undefined;
+      const askedAt = text(wire.a);
+      const alertAt = text(wire.l);
+      return {
+        kind,
+        deskId,
+        requestId,
+        paymentId,
+        ...(askedAt === undefined ? {} : { askedAt }),
+        ...(alertAt === undefined ? {} : { alertAt }),
+      };
     }
   }
 }

@@ -49,6 +49,19 @@ describe('parseChange', () => {
       requestId: 'req',
       paymentId: 'pay_1',
     });
+    expect(
+      parseChange(
+        'cpd_refund_request_changed',
+        JSON.stringify({ d: 'desk', q: 'req', p: 'pay_1', a: 'desk-a', l: 'x' }),
+      ),
+    ).toEqual({
+      kind: 'refundRequest',
+      deskId: 'desk',
+      requestId: 'req',
+      paymentId: 'pay_1',
+      askedAt: 'desk-a',
+      alertAt: 'x',
+    });
     expect(parseChange('cpd_payment_changed', JSON.stringify({ d: 'desk', p: 'pay_1' }))).toEqual({
       kind: 'payment',
       deskId: 'desk',
