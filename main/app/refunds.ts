@@ -133,7 +133,7 @@ export async function openRefunds(deps: RefundsDeps): Promise<Refunds> {
       // A reservation source that cannot answer now leaves the guest unnamed; the queue is still shown.
       guestName: async (reservationId) =>
         (await reservationSource.get(reservationId).catch(() => undefined))?.guestName,
-      operatorName: async (operatorId) => (await directory.view(operatorId))?.displayName,
+      operatorNames: (operatorIds) => directory.displayNames(operatorIds),
     },
     // Counted per approver for the whole center, never on the supervisor's own sign-in.
     verifyApprover: async (id, password) => {

@@ -251,6 +251,19 @@ export class OperatorDirectory {
     return row && toView(row);
   }
 
+  /** The display names of these operators (by their ids as given), in one read; an id no one has is left out. */
+  async displayNames(ids: readonly string[]): Promise<Map<string, string>> {
+    const byKey = new Map<string, string[]>();
+    for (const id of ids) byKey.set(normalizeId(id), [...(byKey.get(normalizeId(id)) ?? []), id]);
+    if (byKey.size === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('operators')
+      .select(['id', 'display_name'])
+      .where('id', 'in', [...byKey.keys()])
+      .execute();
+    return new Map(rows.flatMap((row) => (byKey.get(row.id) ?? []).map((id) => [id, row.display_name] as const)));
+  }
+
   // ---- the center's sessions: one open session per operator (DeskSessions) ----
 
   openSession(

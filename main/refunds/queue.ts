@@ -28,7 +28,8 @@ export interface QueuePayment {
 export interface QueueRecords {
   payments(ids: readonly string[]): Promise<readonly QueuePayment[]>;
   guestName(reservationId: string): Promise<string | undefined>;
-  operatorName(operatorId: string): Promise<string | undefined>;
+  /** The display names of these operators, in one read (an id no one has is left out). */
+  operatorNames(operatorIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
 /**
@@ -51,15 +52,15 @@ export async function queueItems(
     };
   };
   const guestName = once((reservationId) => records.guestName(reservationId));
-  const operatorName = once((operatorId) => records.operatorName(operatorId));
+  const names = await records.operatorNames([
+    ...new Set(requests.flatMap((r) => (r.decidedBy === undefined ? [r.requestedBy] : [r.requestedBy, r.decidedBy]))),
+  ]);
   return Promise.all(
     requests.map(async (request): Promise<RefundQueueItem> => {
       const payment = payments.get(request.paymentId);
-      const [guest, requestedByName, decidedByName] = await Promise.all([
-        payment && guestName(payment.reservationId),
-        operatorName(request.requestedBy),
-        request.decidedBy === undefined ? undefined : operatorName(request.decidedBy),
-      ]);
+      const guest = payment && (await guestName(payment.reservationId));
+      const requestedByName = names.get(request.requestedBy);
+      const decidedByName = request.decidedBy === undefined ? undefined : names.get(request.decidedBy);
       // All that is left: now while pending; once approved, what its refund took.
       const allLeft =
         request.status === 'pending'

@@ -99,6 +99,17 @@ describe('the operators file', () => {
 });
 
 describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $name', (backend) => {
+  it('names operators by their ids as given, in one read; an id no one has is left out', async () => {
+    const d = track(await seeded(await backend.storage()));
+    const names = await d.displayNames(['ANA', 'sam', 'nobody', 'ana']);
+    expect(Object.fromEntries(names)).toEqual({
+      ANA: AGENT.displayName,
+      ana: AGENT.displayName,
+      sam: SUPERVISOR.displayName,
+    });
+    expect((await d.displayNames([])).size).toBe(0);
+  });
+
   describe('first run', () => {
     it('needs a first admin only while there is no operator, and creates it once', async () => {
       const d = track(await openQuickDirectory(await backend.storage()));
