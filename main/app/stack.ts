@@ -3,6 +3,7 @@ import { deskIdentity, describeCenter, registerDesk } from '../center';
 import { createCallRecorder, type AuditEntry } from '../audit';
 import { createDispatcher, createHandlers } from '../ipc';
 import { embeddedStorage, holdDeskFolder } from '../storage';
+import { checkCost } from '../operators';
 import { connectService, Journal } from '../payments';
 import { openAudit, recordRecovered, recordResults, recordStartSettings, windowRecovered } from './audit';
 import { memoryPreferences, noSecrets, updatesDisabled } from './defaults';
@@ -45,6 +46,8 @@ export async function createMainStack(options: MainStackOptions): Promise<MainSt
 }
 
 async function openMainStack(options: MainStackOptions): Promise<MainStack> {
+  // A cost the directory would refuse is refused before anything is opened.
+  if (options.passwordCost !== undefined) checkCost(options.passwordCost);
   // Made at the first start, before any store: every record will name it.
   const identity = await deskIdentity(options.dataDir);
   const storage = options.storage ?? embeddedStorage(options.dataDir);

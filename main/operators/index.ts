@@ -30,5 +30,5 @@ export {
   type SessionStatus,
   type SessionTimers,
 } from './session';
-export { DEFAULT_COST, MIN_COST, type ScryptCost } from './password';
+export { DEFAULT_COST, MIN_COST, checkCost, type ScryptCost } from './password';
 export { OPERATORS_MOVE_IN } from './move-in';

@@ -4,7 +4,7 @@
 // makes one audit append fail with a SQLite trigger the test adds to the desk's audit.db (a full disk, the center lost:
 // the trail's onError), then drops it.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,6 +37,23 @@ const options = (dir: string): MainStackOptions => ({
 });
 
 describe('the main stack', () => {
+  it('hashes new passwords at the default cost (scrypt 2^15, r 8, p 1) when given none, and refuses one below MIN_COST before opening anything', async () => {
+    const dir = folder();
+    const stack = await createMainStack(options(dir));
+    stacks.push(stack);
+    await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
+    const raw = new Database(join(dir, 'operators.db'), { readonly: true });
+    const stored = raw.prepare('SELECT password_hash FROM operators').pluck().all();
+    raw.close();
+    expect(stored).toEqual([expect.stringMatching(/^\$scrypt\$ln=15,r=8,p=1\$/)]);
+
+    const weak = folder();
+    await expect(createMainStack({ ...options(weak), passwordCost: { log2N: 10, r: 8, p: 1 } })).rejects.toThrow(
+      RangeError,
+    );
+    expect(existsSync(join(weak, 'operators.db'))).toBe(false);
+  });
+
   // A desk never writes its files under IT's move-in: createMainStack holding desk.lock only at its start, and starting
   // anyway when the lock is held ("a move in progress does not keep the desk from starting"), would write its files under
   // the move (recover(), sign-ins, payments) and never take the lock afterwards: once the move is done, a second

@@ -53,6 +53,7 @@ describe("another desk's refund request changed", () => {
     ['asked here', { a: HERE }],
     ['alerting here', { a: 'desk-b', l: HERE }],
     ['naming no desk (written by an earlier version)', {}],
+    ['naming desks the parse refuses (not text, or empty)', { a: 42, l: '' }],
   ])('%s: the request is read', async (_, names) => {
     const { hear, deps, emitted } = feedHearing();
     hear({ d: 'desk-b', q: 'req-1', p: 'pay_1', ...names });
