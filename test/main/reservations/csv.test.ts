@@ -438,7 +438,8 @@ describe('a wrong file', () => {
       created: MAX_CSV_ROWS,
       updated: 0,
     });
-  });
+    // The largest file IT may import, whole: longer than the default timeout allows on a loaded two-core machine.
+  }, 90_000);
 
   it('a file over the size limit is refused without being read', async () => {
     const big = new Uint8Array(MAX_CSV_BYTES + 1).fill(0x41);
