@@ -1,12 +1,14 @@
 // End-to-end configuration: test/e2e against the built renderer in Debian's Chromium (Playwright cannot download browsers
 // here), and test/electron against the real app where an Electron binary exists (skipped, and said so, where not).
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   outputDir: 'test-results',
   forbidOnly: Boolean(process.env['CI']),
   retries: 0,
-  workers: 2,
+  // Half again the cores: each test waits on its page and main's stack as much as on the CPU (three on CI's two cores).
+  workers: Math.ceil(availableParallelism() * 1.5),
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     headless: true,
