@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stackOptions } from './desk-kit';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
-import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -15,11 +15,7 @@ let stack: MainStack;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'accounts-'));
   stack = await createMainStack({
-    passwordCost: MIN_COST,
-    dataDir: dir,
-    version: 'test',
-    fetch,
-    isTrustedSender: () => true,
+    ...stackOptions(dir),
   });
 });
 afterEach(async () => {

@@ -49,15 +49,16 @@ export interface DeskKitOptions {
   dataDir?: string;
 }
 
+/** A test desk's stack options in `dataDir`: this process's fetch, every sender trusted, the weakest accepted scrypt cost. */
+export function stackOptions(dataDir: string): MainStackOptions {
+  return { passwordCost: MIN_COST, dataDir, version: 'test', fetch, isTrustedSender: () => true };
+}
+
 export async function openDesk(options: Partial<MainStackOptions> = {}, kit: DeskKitOptions = {}): Promise<Desk> {
   const dir = kit.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-'));
   const start = () =>
     createMainStack({
-      passwordCost: MIN_COST,
-      dataDir: dir,
-      version: 'test',
-      fetch,
-      isTrustedSender: () => true,
+      ...stackOptions(dir),
       service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
       ...options,
       ...(kit.storage === undefined ? {} : { storage: kit.storage() }),

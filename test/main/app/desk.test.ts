@@ -8,8 +8,7 @@ import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
 import type { PaymentSummary } from '../../../shared/ipc';
 import type { ReservationView } from '../../../shared/reservations';
-import { asTheScreen } from './desk-kit';
-import { MIN_COST } from '../../../main/operators';
+import { asTheScreen, stackOptions } from './desk-kit';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 let dir: string;
@@ -36,11 +35,7 @@ const search = async (query: object) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-search-'));
   stack = await createMainStack({
-    passwordCost: MIN_COST,
-    dataDir: dir,
-    version: 'test',
-    fetch,
-    isTrustedSender: () => true,
+    ...stackOptions(dir),
     service: { environment: 'training', simulator: { processingDelayMs: 0 } },
   });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });

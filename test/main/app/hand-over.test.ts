@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stackOptions } from './desk-kit';
 import { createMainStack, type MainStack } from '../../../main/app';
 import type { SenderInfo } from '../../../main/ipc';
-import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
 const PASSWORD = 'a long password 42';
@@ -17,11 +17,7 @@ const call = (channel: string, input: unknown = {}) => stack.dispatch(channel, s
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hand-over-'));
   stack = await createMainStack({
-    passwordCost: MIN_COST,
-    dataDir: dir,
-    version: 'test',
-    fetch,
-    isTrustedSender: () => true,
+    ...stackOptions(dir),
   });
   await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORD });
   await stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORD });

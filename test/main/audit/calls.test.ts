@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stackOptions } from '../app/desk-kit';
 import { createMainStack, type MainStack } from '../../../main/app';
 import { auditEntryFor } from '../../../main/audit';
 import type { AuditRow } from '../../../main/audit';
@@ -35,11 +36,7 @@ const last = async (action: string): Promise<AuditRow | undefined> =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'audit-calls-'));
   stack = await createMainStack({
-    passwordCost: MIN_COST,
-    dataDir: dir,
-    version: 'test',
-    fetch,
-    isTrustedSender: () => true,
+    ...stackOptions(dir),
     service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
     idleTimeoutMs: 1_000,
   });
