@@ -94,6 +94,13 @@ export interface StoreDatabase<DB> {
    * opening, so that its first run does not. The center's statements are prepared by PostgreSQL on each connection.
    */
   prepare?(sql: string): void;
+  /**
+   * The embedded file only: runs `fn`'s writes without waiting for the disk at their commit, for a log nothing is decided
+   * from (the journal's attempts). They are read at once and outlive the process; a power cut may take the last of them,
+   * never the file's consistency (WAL with synchronous = NORMAL on the file's one connection while `fn` runs). Not inside
+   * a transaction of the store: it waits for the connection that transaction holds.
+   */
+  unsynced?<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** All of `fn` is written, or none: rolled back when it throws (its error is rethrown). */
   transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Closes an embedded file; on the center, the shared pool closes with the Storage. */

@@ -26,8 +26,10 @@ export const LEASE_STATEMENTS: readonly Preparable[] = [RECORD_ATTEMPT];
 export class LeasesRepository {
   constructor(private readonly context: JournalContext) {}
 
+  /** A log for IT that nothing is decided from: on the embedded file its commit does not wait for the disk. */
   async recordAttempt(attempt: Attempt, at: number): Promise<void> {
-    await run(this.context, RECORD_ATTEMPT, {
+    const { store, db, deskId } = this.context;
+    const values = {
       idempotency_key: attempt.idempotencyKey ?? null,
       operation: attempt.operation,
       attempt: attempt.attempt,
@@ -35,8 +37,10 @@ export class LeasesRepository {
       status: String(attempt.status),
       elapsed_ms: attempt.elapsedMs,
       at,
-      desk_id: this.context.deskId,
-    });
+      desk_id: deskId,
+    };
+    if (store.unsynced === undefined || db !== store.db) await run(this.context, RECORD_ATTEMPT, values);
+    else await store.unsynced((unsynced) => RECORD_ATTEMPT.execute(store, unsynced, values));
   }
 
   /**

@@ -3,6 +3,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   StorageError,
@@ -264,5 +266,85 @@ describe('two desks in one read-check-write on the center (serializable)', () =>
     expect(values).toHaveLength(2);
     expect(values.filter((v) => v.startsWith('wrote '))).toHaveLength(1);
     expect(values.filter((v) => v.startsWith('saw '))).toHaveLength(1);
+  });
+});
+
+describe("the embedded file's unsynced writes (a log nothing is decided from)", () => {
+  let storage: Storage;
+  let store: StoreDatabase<NotesDB>;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(folder, `unsynced-${++counter}`);
+    await mkdir(dir);
+    storage = embeddedStorage(dir);
+    store = await storage.open<NotesDB>(notesStore);
+  });
+
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  const level = async (db: Kysely<NotesDB> = store.db): Promise<number> =>
+    (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]?.synchronous ?? -1;
+  const note = (id: string) => ({
+    id,
+    desk: 'desk-a',
+    body: id,
+    cents: 1,
+    created_at: '2026-12-02T00:00:00.000Z',
+    pinned: 0,
+  });
+
+  it('commits without waiting for the disk while it runs, is read at once by another connection, then syncs again', async () => {
+    expect(await level()).toBe(2);
+    const inside = await store.unsynced?.(async (db) => {
+      await db.insertInto('notes').values(note('u1')).execute();
+      return level(db);
+    });
+    expect(inside).toBe(1);
+    expect(await level()).toBe(2);
+    const other = new Database(path.join(dir, 'notes.db'), { readonly: true });
+    try {
+      expect(other.prepare('SELECT body FROM notes WHERE id = ?').get('u1')).toEqual({ body: 'u1' });
+    } finally {
+      other.close();
+    }
+  });
+
+  it('syncs again when its function throws', async () => {
+    await expect(store.unsynced?.(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(await level()).toBe(2);
+  });
+
+  it('holds the connection: a transaction asked for meanwhile runs after it, and commits synced', async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const log = store.unsynced?.(async (db) => {
+      await db.insertInto('notes').values(note('u2')).execute();
+      await gate;
+      order.push('log done');
+    });
+    const write = store.transaction(async (trx) => {
+      order.push(`transaction at ${await level(trx)}`);
+      await trx.insertInto('notes').values(note('t1')).execute();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([log, write]);
+    expect(order).toEqual(['log done', 'transaction at 2']);
+  });
+
+  it('is the embedded file only: the center commits as it always does', async () => {
+    if (center === undefined) throw new Error('no center');
+    const centerStorageOf = centerStorage(center.app);
+    try {
+      const onCenter = await centerStorageOf.open<NotesDB>(notesStore);
+      expect('unsynced' in onCenter).toBe(false);
+    } finally {
+      await centerStorageOf.close();
+    }
   });
 });
