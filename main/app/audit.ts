@@ -71,34 +71,28 @@ export async function recordStartSettings(
  * next read of its payment.
  */
 export function recordResults(engine: PaymentEngine, audit: AuditTrail): void {
-  const recordResultOnce = (action: string, resource: string, entry: Omit<AuditEntry, 'action' | 'resource'>): void => {
+  /** A final status, recorded as the system's: ok when it succeeded, failed otherwise. */
+  const recordResultOnce = (action: string, resource: string, status: string, details: AuditEntry['details']): void => {
+    const outcome = status === 'succeeded' ? 'ok' : 'failed';
     // Not when the trail has it already (an earlier run, or another desk that followed the same payment).
-    audit.record({ ...entry, action, resource }, { once: true });
+    audit.record({ actor: 'system', action, outcome, resource, details }, { once: true });
   };
   engine.on(({ payment }) => {
     if (isFinalPayment(payment.status)) {
-      recordResultOnce('payment.result', payment.id, {
-        actor: 'system',
-        outcome: payment.status === 'succeeded' ? 'ok' : 'failed',
-        details: {
-          status: payment.status,
-          amountCents: payment.amountCents,
-          currency: payment.currency,
-          ...(payment.failure ? { failure: payment.failure.code } : {}),
-        },
+      recordResultOnce('payment.result', payment.id, payment.status, {
+        status: payment.status,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        ...(payment.failure ? { failure: payment.failure.code } : {}),
       });
     }
     for (const refund of payment.refunds) {
       if (!isFinalRefund(refund.status)) continue;
-      recordResultOnce('refund.result', refund.id, {
-        actor: 'system',
-        outcome: refund.status === 'succeeded' ? 'ok' : 'failed',
-        details: {
-          paymentId: payment.id,
-          status: refund.status,
-          ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }),
-          currency: refund.currency,
-        },
+      recordResultOnce('refund.result', refund.id, refund.status, {
+        paymentId: payment.id,
+        status: refund.status,
+        ...(refund.amountCents === undefined ? {} : { amountCents: refund.amountCents }),
+        currency: refund.currency,
       });
     }
   });

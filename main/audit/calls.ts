@@ -3,7 +3,7 @@ import { CHANNELS, type AuditLookup, type AuditRule, type ChannelSpec, type IpcE
 import type { OperatorView } from '../../shared/operators';
 import type { AuditEntry, AuditOutcome } from './store';
 
-/** One call as the door saw it (main/ipc's DoorCall, restated here so the audit does not import the door). */
+/** One call as the door saw it: the door's own record of a call (main/ipc's DoorCall) is this and more. */
 export interface RecordedCall {
   channel: string;
   /** The input as the contract parsed it; undefined when the call was refused before (sender, channel, input). */

@@ -34,6 +34,7 @@ import {
   parsePrintConfigArgs,
   printConfig,
   PRINT_CONFIG_FLAG,
+  type LoadedSettings,
   type PrintConfigFormat,
 } from '../settings';
 import { describeProblem } from './messages';
@@ -168,9 +169,15 @@ async function finish(stream: NodeJS.WritableStream, text: string, code: number)
   app.exit(code);
 }
 
+/** What a mode says, and the exit code it ends the process with. */
+interface ModeReport {
+  output: string;
+  exitCode: number;
+}
+
 /** A mode's report ends the process: 0 on standard output, anything else on standard error; a throw is a problem. */
 async function report(
-  work: () => Promise<{ output: string; exitCode: number }>,
+  work: () => Promise<ModeReport>,
   stdout: NodeJS.WritableStream,
   stderr: NodeJS.WritableStream,
 ): Promise<void> {
@@ -217,13 +224,13 @@ export function runCommandLine(options: CommandLineOptions): boolean {
       case 'provision':
         return provision(mode.args, options, stdout, stderr);
       case 'print':
-        return printConfigAndExit(mode.format, options, stdout, stderr);
+        return report(() => printConfigOf(mode.format, options), stdout, stderr);
       case 'check':
-        return checkCenterAndExit(options, stdout, stderr);
+        return report(() => checkCenter(options), stdout, stderr);
       case 'migrate':
-        return migrateCenterAndExit(options, stdout, stderr);
+        return report(() => migrateCenter(options), stdout, stderr);
       case 'move-in':
-        return moveInAndExit(options, stdout, stderr);
+        return report(() => moveIn(options), stdout, stderr);
     }
   })();
   // Each mode says its own failures; one that escapes is said too, never a stack.
@@ -252,79 +259,50 @@ async function provision(
 }
 
 /** `--print-config`: the effective settings and their sources, without starting the app (the secrets are never decrypted). */
-async function printConfigAndExit(
-  format: PrintConfigFormat,
-  options: CommandLineOptions,
-  stdout: NodeJS.WritableStream,
-  stderr: NodeJS.WritableStream,
-): Promise<void> {
-  await report(
-    async () => {
-      const store = options.secretStore();
-      return printConfig({
-        userDir: app.getPath('userData'),
-        managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
-        format,
-        describe: describeProblem,
-        // A store that cannot say is reported in the catalogue's words.
-        secrets: {
-          names: SECRET_NAMES,
-          has: (name) =>
-            store.has(name as SecretName).catch((error: unknown) => {
-              throw new Error(describeProblem(error));
-            }),
-        },
-      });
+async function printConfigOf(format: PrintConfigFormat, options: CommandLineOptions): Promise<ModeReport> {
+  const store = options.secretStore();
+  return printConfig({
+    userDir: app.getPath('userData'),
+    managedPath: managedSettingsPath(options.platform, options.env ?? process.env),
+    format,
+    describe: describeProblem,
+    // A store that cannot say is reported in the catalogue's words.
+    secrets: {
+      names: SECRET_NAMES,
+      has: (name) =>
+        store.has(name as SecretName).catch((error: unknown) => {
+          throw new Error(describeProblem(error));
+        }),
     },
-    stdout,
-    stderr,
-  );
+  });
+}
+
+/** The center setting as this desk reads it (its own settings file under IT's managed one), and that managed file's path. */
+async function centerSetting(
+  options: CommandLineOptions,
+): Promise<{ center: LoadedSettings['settings']['center']; managedPath: string }> {
+  const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
+  const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
+  return { center: loaded.settings.center, managedPath };
+}
+
+/** How this desk connects to the center: its center setting, and its centerPassword secret (read when connecting). */
+async function deskConnection(options: CommandLineOptions) {
+  const setting = await centerSetting(options);
+  const secrets = options.secretStore();
+  return { ...setting, password: () => secrets.read('centerPassword') };
 }
 
 /** `--check-center`: connects to the center as this desk would (its setting, its centerPassword secret) and reports for IT. */
-async function checkCenterAndExit(
-  options: CommandLineOptions,
-  stdout: NodeJS.WritableStream,
-  stderr: NodeJS.WritableStream,
-): Promise<void> {
+async function checkCenter(options: CommandLineOptions): Promise<ModeReport> {
   await app.whenReady();
-  await report(
-    async () => {
-      const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
-      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-      const secrets = options.secretStore();
-      return runCenterCheck({
-        center: loaded.settings.center,
-        managedPath,
-        password: () => secrets.read('centerPassword'),
-      });
-    },
-    stdout,
-    stderr,
-  );
+  return runCenterCheck(await deskConnection(options));
 }
 
 /** `--migrate-center`: IT, as the center's owner role (PGUSER, PGPASSWORD), brings the center up to this version of the app. */
-async function migrateCenterAndExit(
-  options: CommandLineOptions,
-  stdout: NodeJS.WritableStream,
-  stderr: NodeJS.WritableStream,
-): Promise<void> {
-  await report(
-    async () => {
-      const env = options.env ?? process.env;
-      const managedPath = managedSettingsPath(options.platform, env);
-      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-      return runCenterMigration({
-        center: loaded.settings.center,
-        managedPath,
-        user: env['PGUSER'],
-        password: env['PGPASSWORD'],
-      });
-    },
-    stdout,
-    stderr,
-  );
+async function migrateCenter(options: CommandLineOptions): Promise<ModeReport> {
+  const env = options.env ?? process.env;
+  return runCenterMigration({ ...(await centerSetting(options)), user: env['PGUSER'], password: env['PGPASSWORD'] });
 }
 
 /**
@@ -332,26 +310,8 @@ async function migrateCenterAndExit(
  * connected as this desk connects (its center setting, its centerPassword secret). The desk must not be running: the move
  * holds the app's single-instance lock (runCommandLine takes it).
  */
-async function moveInAndExit(
-  options: CommandLineOptions,
-  stdout: NodeJS.WritableStream,
-  stderr: NodeJS.WritableStream,
-): Promise<void> {
+async function moveIn(options: CommandLineOptions): Promise<ModeReport> {
   await app.whenReady();
-  await report(
-    async () => {
-      options.useElectronSqlite();
-      const managedPath = managedSettingsPath(options.platform, options.env ?? process.env);
-      const loaded = await loadSettings({ userDir: app.getPath('userData'), managedPath });
-      const secrets = options.secretStore();
-      return runMoveIn({
-        center: loaded.settings.center,
-        managedPath,
-        dataDir: app.getPath('userData'),
-        password: () => secrets.read('centerPassword'),
-      });
-    },
-    stdout,
-    stderr,
-  );
+  options.useElectronSqlite();
+  return runMoveIn({ ...(await deskConnection(options)), dataDir: app.getPath('userData') });
 }

@@ -36,6 +36,8 @@ export abstract class UserError<Code extends string = string> extends Error {
 
   protected constructor(code: Code, options?: UserErrorOptions);
   protected constructor(code: Code, message: string, options?: UserErrorOptions);
+  /** Either of the two above, as a subclass that takes both was given it. */
+  protected constructor(code: Code, messageOrOptions?: string | UserErrorOptions, options?: UserErrorOptions);
   protected constructor(code: Code, messageOrOptions: string | UserErrorOptions = {}, options: UserErrorOptions = {}) {
     const own = typeof messageOrOptions === 'string' ? options : messageOrOptions;
     super(typeof messageOrOptions === 'string' ? messageOrOptions : refusalLine(code, own));
@@ -61,6 +63,18 @@ export abstract class UserError<Code extends string = string> extends Error {
 export abstract class CodedRefusal<Code extends string = string> extends UserError<Code> {
   constructor(code: Code, params?: ErrorParams) {
     super(code, params === undefined ? {} : { params });
+  }
+}
+
+/**
+ * A capability's refusal of which the `Sentenced` codes may also carry a sentence (IT reads them outside the app, or a
+ * queue shows them as they are); any other code is its code, field and params only.
+ */
+export abstract class SentencedRefusal<Code extends string, Sentenced extends Code> extends UserError<Code> {
+  constructor(code: Code, options?: UserErrorOptions);
+  constructor(code: Sentenced, message: string, options?: UserErrorOptions);
+  constructor(code: Code, messageOrOptions?: string | UserErrorOptions, options?: UserErrorOptions) {
+    super(code, messageOrOptions, options);
   }
 }
 

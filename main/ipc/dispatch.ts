@@ -11,6 +11,7 @@ import {
   type ParsedInput,
   type Result,
 } from '../../shared/ipc';
+import type { RecordedCall } from '../audit';
 import { isUserError, zodRefusal } from '../errors';
 
 export interface CallContext {
@@ -47,16 +48,7 @@ export function isAppUrl(url: string, appUrl: string): boolean {
 }
 
 /** One call as the door handled it, for the audit trail: what was asked, by whom, and where it stopped. */
-export interface DoorCall {
-  channel: string;
-  /** The input as the contract parsed it; undefined when the call was refused before that. */
-  input: unknown;
-  /** What the renderer sent (only its shape may be recorded). */
-  raw: unknown;
-  operator: OperatorView | undefined;
-  error: IpcError | undefined;
-  output: unknown;
-  stage: 'sender' | 'channel' | 'input' | 'access' | 'handler';
+export interface DoorCall extends RecordedCall {
   /** The service request ids the call made (none when it was refused before its handler). */
   trace: readonly string[];
 }

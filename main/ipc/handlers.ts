@@ -21,8 +21,8 @@ import type {
   RefundLimitView,
   RefundRequestView,
 } from '../../shared/desk';
-import { centsForDisplay, shortReference, type RefundReason } from '../../shared/payments';
-import type { LiveState, Output, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
+import { centsForDisplay, shortReference } from '../../shared/payments';
+import type { LiveState, Output, ParsedInput, PaymentSummary, PaymentView, UpdateStatus } from '../../shared/ipc';
 import type { RecoveredNoticeView, RefundQueueItem } from '../../shared/ipc/views';
 import type { Role } from '../../shared/operators';
 import type { ReceiptContext, SendContext } from '../messaging';
@@ -58,32 +58,15 @@ export interface MessagingPort {
   playCardholder(messageId: string, answer: 'approve' | 'decline'): Promise<PlayCardholderResult>;
 }
 
-/** Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. */
+/**
+ * Refunds and their approval (main/refunds provides it); the operator is always main's own knowledge. A refund, a
+ * request and an override take their channel's input as the contract parsed it.
+ */
 export interface RefundsPort {
-  refund(
-    input: {
-      operationId: string;
-      paymentId: string;
-      amountCents?: number;
-      reason: RefundReason;
-      acknowledgedRefundIds: readonly string[];
-      expectedAmountCents?: number;
-    },
-    by: OperatorView,
-    trace?: string[],
-  ): Promise<PaymentView>;
-  request(
-    input: { requestId: string; paymentId: string; amountCents?: number; reason: RefundReason; note?: string },
-    by: OperatorView,
-    trace?: string[],
-  ): Promise<RefundRequestView>;
+  refund(input: ParsedInput<'refunds:create'>, by: OperatorView, trace?: string[]): Promise<PaymentView>;
+  request(input: ParsedInput<'refunds:request'>, by: OperatorView, trace?: string[]): Promise<RefundRequestView>;
   override(
-    input: {
-      requestId: string;
-      approverId: string;
-      approverPassword: string;
-      acknowledgedRefundIds: readonly string[];
-    },
+    input: ParsedInput<'refunds:override'>,
     caller: OperatorView,
     trace?: string[],
   ): Promise<{ request: RefundRequestView; payment: PaymentView }>;

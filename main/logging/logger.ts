@@ -25,6 +25,14 @@ export interface AppLogger {
   close(): Promise<void>;
 }
 
+/**
+ * The logger a capability asks for, with the levels it logs at: the app's pino logger fits. What a capability passes
+ * it is that capability's rule (ids, codes, counts), never a card, a secret or a token.
+ */
+export type LevelLogger<L extends 'info' | 'warn' | 'error'> = {
+  [Level in L]: (fields: object, message?: string) => void;
+};
+
 export const DEFAULT_MAX_FILE_SIZE = '5m';
 export const DEFAULT_MAX_FILES = 10;
 

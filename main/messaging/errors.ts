@@ -1,6 +1,6 @@
 /** Why a message did not go, as a code, a sentence for IT, who can act and whether it may have gone all the same — never a secret, a link or a provider's raw text. */
 import { actorOf, type DeliveryFailure, type DeliveryFailureCode } from '../../shared/messaging';
-import { UserError, type UserErrorOptions } from '../errors';
+import { SentencedRefusal } from '../errors';
 
 export interface DeliveryErrorOptions {
   /** A wait the provider asked for (Retry-After), in ms. */
@@ -62,14 +62,8 @@ export type MessagingErrorCode =
  * refusal is its code and field (the renderer words it); only `invalid_config`, read by IT when the app starts, has a
  * sentence.
  */
-export class MessagingError extends UserError<MessagingErrorCode> {
+export class MessagingError extends SentencedRefusal<MessagingErrorCode, 'invalid_config'> {
   override readonly name = 'MessagingError';
-  constructor(code: MessagingErrorCode, options?: UserErrorOptions);
-  constructor(code: 'invalid_config', message: string);
-  constructor(code: MessagingErrorCode, messageOrOptions: string | UserErrorOptions = {}) {
-    if (typeof messageOrOptions === 'string') super(code, messageOrOptions);
-    else super(code, messageOrOptions);
-  }
 }
 
 function stringProperty(value: unknown, key: string): string | undefined {

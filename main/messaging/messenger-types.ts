@@ -11,6 +11,7 @@ import type {
   SendLinkOutcome,
   SendLinkRequestInput,
 } from '../../shared/messaging';
+import type { LevelLogger } from '../logging';
 import type { MessagingAudit } from './audit';
 import type { MessagingConfig, MessagingSecrets } from './config';
 
@@ -24,10 +25,7 @@ export const RESEND_CONFIRM_WINDOW_MS = 60_000;
 export const FOLLOW_DELAYS_MS = [1_000, 2_000, 3_000, 5_000, 8_000, 13_000, 20_000, 30_000] as const;
 
 /** pino's logger fits; fields only ever hold ids, masked destinations, hosts, codes and counts. */
-export interface MessengerLogger {
-  info(fields: object, message?: string): void;
-  warn(fields: object, message?: string): void;
-}
+export type MessengerLogger = LevelLogger<'info' | 'warn'>;
 
 /** What the IPC layer knows when the agent presses Send (from the engine's PaymentView and the reservation). */
 export interface SendContext {

@@ -94,37 +94,38 @@ interface Words {
   notYou: string;
 }
 
-const englishCard: Words['card'] = (brand, last4) =>
-  brand && last4
-    ? ` with your ${brand} card ending in ${last4}`
-    : last4
-      ? ` with your card ending in ${last4}`
-      : brand
-        ? ` with your ${brand} card`
-        : '';
+/** A language's words for the card: its brand and last 4 when both are known, either alone, or none at all. */
+const cardWords =
+  (
+    both: (brand: string, last4: string) => string,
+    last4Only: (last4: string) => string,
+    brandOnly: (brand: string) => string,
+  ): Words['card'] =>
+  (brand, last4) =>
+    brand && last4 ? both(brand, last4) : last4 ? last4Only(last4) : brand ? brandOnly(brand) : '';
+
+const englishCard = cardWords(
+  (brand, last4) => ` with your ${brand} card ending in ${last4}`,
+  (last4) => ` with your card ending in ${last4}`,
+  (brand) => ` with your ${brand} card`,
+);
 const englishShort: Words['short'] = (hotel, amount, card, link) =>
   `${hotel}: to complete your payment of ${amount}${card}, confirm it with your bank at this link: ${link}`;
 
 const WORDS: Record<MessageLanguage, Words> = {
   'es-MX': {
     subject: (hotel) => `${hotel}: confirme su pago con su banco`,
-    card: (brand, last4) =>
-      brand && last4
-        ? ` con su tarjeta ${brand} terminación ${last4}`
-        : last4
-          ? ` con su tarjeta terminación ${last4}`
-          : brand
-            ? ` con su tarjeta ${brand}`
-            : '',
+    card: cardWords(
+      (brand, last4) => ` con su tarjeta ${brand} terminación ${last4}`,
+      (last4) => ` con su tarjeta terminación ${last4}`,
+      (brand) => ` con su tarjeta ${brand}`,
+    ),
     // Words GSM-7 can carry with every accent they need (no á, í, ó or ú): the text message stays Spanish and cheap.
-    smsCard: (brand, last4) =>
-      brand && last4
-        ? ` con su tarjeta ${brand} que termina en ${last4}`
-        : last4
-          ? ` con su tarjeta que termina en ${last4}`
-          : brand
-            ? ` con su tarjeta ${brand}`
-            : '',
+    smsCard: cardWords(
+      (brand, last4) => ` con su tarjeta ${brand} que termina en ${last4}`,
+      (last4) => ` con su tarjeta que termina en ${last4}`,
+      (brand) => ` con su tarjeta ${brand}`,
+    ),
     smsShort: (hotel, amount, card, link) =>
       `${hotel}: para completar su pago de ${amount}${card}, confirme el cargo con su banco en este enlace: ${link}`,
     short: (hotel, amount, card, link) =>

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ServiceConfig } from './config';
-import { messageFor, ServiceError } from './errors';
+import { messageFor, noAnswer, ServiceError, unreadableAnswer } from './errors';
 import { MethodResource, PaymentResource, RefundResource } from './resources';
 import type { ServiceClock } from './service-clock';
 import type { TokenManager } from './tokens';
@@ -300,13 +300,8 @@ export class ServiceClient {
         signal: AbortSignal.timeout(this.deps.config.requestTimeoutMs),
       });
     } catch (error) {
-      const timeout = error instanceof Error && error.name === 'TimeoutError';
-      record(timeout ? 'timeout' : 'network_error');
-      const failure = timeout
-        ? new ServiceError('timeout', 'timeout', 'The payment service did not answer in time.', { requestId })
-        : new ServiceError('network', 'network_error', 'Cannot reach the payment service. Check the network.', {
-            requestId,
-          });
+      const failure = noAnswer(error, requestId);
+      record(failure.kind === 'timeout' ? 'timeout' : 'network_error');
       throw new AttemptError(failure, true);
     }
     let json: unknown;
@@ -320,17 +315,7 @@ export class ServiceClient {
 
     if (response.ok) {
       const parsed = call.schema.safeParse(json);
-      if (!parsed.success) {
-        throw new ServiceError(
-          'unexpected_response',
-          'unexpected_response',
-          'The payment service answered in a form this app does not understand.',
-          {
-            status: response.status,
-            requestId,
-          },
-        );
-      }
+      if (!parsed.success) throw unreadableAnswer(response.status, requestId);
       return { value: parsed.data, replayed: response.headers.get(HEADERS.replayed) === 'true', requestId };
     }
 

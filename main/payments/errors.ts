@@ -39,6 +39,25 @@ export class ServiceError extends UserError {
   }
 }
 
+/** No answer from the payment service to request `requestId`: its time ran out (AbortSignal.timeout), or it was not reached. */
+export function noAnswer(error: unknown, requestId: string): ServiceError {
+  return error instanceof Error && error.name === 'TimeoutError'
+    ? new ServiceError('timeout', 'timeout', 'The payment service did not answer in time.', { requestId })
+    : new ServiceError('network', 'network_error', 'Cannot reach the payment service. Check the network.', {
+        requestId,
+      });
+}
+
+/** The payment service answered request `requestId` (HTTP `status`) in a form this app does not read. */
+export function unreadableAnswer(status: number, requestId: string): ServiceError {
+  return new ServiceError(
+    'unexpected_response',
+    'unexpected_response',
+    'The payment service answered in a form this app does not understand.',
+    { status, requestId },
+  );
+}
+
 /** Fallback messages when the service sends none: by code first, then by HTTP status. */
 const BY_CODE: Record<string, string> = {
   idempotency_conflict: 'This operation was already sent with different details. Start it again.',

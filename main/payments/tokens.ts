@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SecretStore } from './config';
-import { ServiceError } from './errors';
+import { noAnswer, ServiceError, unreadableAnswer } from './errors';
 import type { ServiceClock } from './service-clock';
 import { ErrorBody, HEADERS, OAuthErrorBody, PATHS, TokenBody } from './wire';
 
@@ -131,15 +131,7 @@ export class TokenManager {
         signal: AbortSignal.timeout(this.deps.timeoutMs),
       });
     } catch (error) {
-      const timeout = error instanceof Error && error.name === 'TimeoutError';
-      throw new ServiceError(
-        timeout ? 'timeout' : 'network',
-        timeout ? 'timeout' : 'network_error',
-        timeout
-          ? 'The payment service did not answer in time.'
-          : 'Cannot reach the payment service. Check the network.',
-        { requestId },
-      );
+      throw noAnswer(error, requestId);
     }
     const json: unknown = await response.json().catch(() => undefined);
     this.deps.clock?.observe(response.headers.get('date'), sentAt);
@@ -166,17 +158,7 @@ export class TokenManager {
       throw failure;
     }
     const body = TokenBody.safeParse(json);
-    if (!body.success) {
-      throw new ServiceError(
-        'unexpected_response',
-        'unexpected_response',
-        'The payment service answered in a form this app does not understand.',
-        {
-          status: response.status,
-          requestId,
-        },
-      );
-    }
+    if (!body.success) throw unreadableAnswer(response.status, requestId);
     const ratio = this.deps.refreshRatio ?? 0.8;
     const lifeMs = body.data.expires_in * 1000;
     this.current = {

@@ -1,5 +1,5 @@
 /** Refund refusals: a code and its params, which the renderer words in the desk's language. */
-import { UserError, type UserErrorOptions } from '../errors';
+import { SentencedRefusal } from '../errors';
 
 /**
  * The refusals a refund can meet once it is being sent (the caps, what is left to refund): a request that fails so
@@ -26,12 +26,6 @@ export type RefundErrorCode =
   | 'override_paused'
   | 'same_person';
 
-export class RefundError extends UserError<RefundErrorCode> {
+export class RefundError extends SentencedRefusal<RefundErrorCode, Recorded> {
   override readonly name = 'RefundError';
-  constructor(code: RefundErrorCode, options?: UserErrorOptions);
-  constructor(code: Recorded, message: string, options?: UserErrorOptions);
-  constructor(code: RefundErrorCode, messageOrOptions: string | UserErrorOptions = {}, options: UserErrorOptions = {}) {
-    if (typeof messageOrOptions === 'string') super(code, messageOrOptions, options);
-    else super(code, messageOrOptions);
-  }
 }

@@ -267,6 +267,19 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
       problems.add(issue(code, message, { line, column }));
       reported.add(column);
     };
+    /** A cell that may be empty (undefined) but must read when it is not: one that `read` cannot read is the row's problem. */
+    const optionalCell = <T>(
+      column: ReservationCsvColumn,
+      read: (text: string) => T | undefined,
+      code: CsvIssueCode,
+      message: string,
+    ): T | undefined => {
+      const text = cell(column);
+      if (text === '') return undefined;
+      const value = read(text);
+      if (value === undefined) rowProblem(column, code, message);
+      return value;
+    };
 
     // Card data in any cell is refused first, by the detector every free-text field uses: the row is not read further.
     for (const column of columns) {
@@ -279,14 +292,12 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
 
     // The balance is written in major units ("12450.00"): checked so, then kept in cents.
     const balanceCell = cell('balance_due');
-    const balanceDue = balanceCell === '' ? undefined : parseAmount(balanceCell);
-    if (balanceCell !== '' && balanceDue === undefined) {
-      rowProblem(
-        'balance_due',
-        'balance_format',
-        'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).',
-      );
-    }
+    const balanceDue = optionalCell(
+      'balance_due',
+      parseAmount,
+      'balance_format',
+      'Write the balance due as a number with a dot before the cents, for example 12450.00 (no letters, no comma for cents).',
+    );
     const balance = balanceDue === undefined ? undefined : BalanceDue.safeParse(balanceDue);
     if (balance?.success === false && balanceDue !== undefined) {
       rowProblem(
@@ -295,15 +306,12 @@ export function readReservationCsv(data: string | Uint8Array): CsvReadResult {
         balance.error.issues[0]?.message ?? 'The balance due is not valid.',
       );
     }
-    const phoneCell = cell('guest_phone');
-    const guestPhone = phoneCell === '' ? undefined : toE164(phoneCell);
-    if (phoneCell !== '' && guestPhone === undefined) {
-      rowProblem(
-        'guest_phone',
-        'invalid_phone',
-        'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.',
-      );
-    }
+    const guestPhone = optionalCell(
+      'guest_phone',
+      toE164,
+      'invalid_phone',
+      'The phone must be a real number with its country code, for example +52 998 123 4567 or +1 201 555 0123.',
+    );
     const emailCell = cell('guest_email');
 
     const candidate = {

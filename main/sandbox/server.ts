@@ -1,6 +1,7 @@
 /** HTTP front of the simulator: routes, bearer auth, rate limit, idempotency, faults, latency, control and 3DS pages. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LevelLogger } from '../logging';
 import { challengeClosed, challengeDone, challengeForm, CHALLENGE_CSP } from './challenge-page';
 import { iso, SECOND, type SimClock } from './clock';
 import { FaultQueue, RateLimiter, type Fault } from './faults';
@@ -14,10 +15,7 @@ import { tokenEndpoint } from './token';
 export { OPERATIONS, PREFIXES, type Operation } from './routes';
 
 /** Where request logs go: pino fits; nothing but operation, status, request id and time is logged. */
-export interface SimulatorLogger {
-  info(fields: object, message?: string): void;
-  error(fields: object, message?: string): void;
-}
+export type SimulatorLogger = LevelLogger<'info' | 'error'>;
 
 export interface ServerDeps {
   service: SimulatedService;

@@ -1,5 +1,6 @@
 /** The simulated service's state and operations: tenants, tokens, methods, payments, refunds, 3DS. */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { z } from 'zod';
 import { FAILURE_MESSAGES, cardFacts, scenarioOf, type CardScenario, type FailureCode } from './cards';
 import { MINUTE, SECOND, iso, type SimClock } from './clock';
 import { PAYMENT_ID, parseBody, type Invalid, type Schemas } from './schemas';
@@ -233,12 +234,10 @@ export class SimulatedService {
   }
 
   updateAmount(clientId: string, id: string, body: unknown): Outcome {
-    const parsed = parseBody(this.schemas.updateAmount, body);
-    if (!parsed.ok) return invalid(parsed.invalid);
-    const payment = this.payment(clientId, id);
-    if ('error' in payment) return payment;
-    if (payment.status !== 'pending_confirmation') return notAllowed(payment, 'update the amount of');
-    payment.amountCents = toCents(parsed.value.amount);
+    const change = this.change(clientId, id, this.schemas.updateAmount, body, 'update the amount of');
+    if ('refused' in change) return change.refused;
+    const { payment, value } = change;
+    payment.amountCents = toCents(value.amount);
     payment.amountUpdated = true;
     payment.availableInstallments = plansFor(payment.amountCents);
     payment.updatedAt = this.clock.now();
@@ -246,12 +245,10 @@ export class SimulatedService {
   }
 
   confirm(clientId: string, id: string, body: unknown, challengeBase: string): Outcome {
-    const parsed = parseBody(this.schemas.confirm, body ?? {});
-    if (!parsed.ok) return invalid(parsed.invalid);
-    const payment = this.payment(clientId, id);
-    if ('error' in payment) return payment;
-    if (payment.status !== 'pending_confirmation') return notAllowed(payment, 'confirm');
-    const count = parsed.value.installments?.count;
+    const change = this.change(clientId, id, this.schemas.confirm, body ?? {}, 'confirm');
+    if ('refused' in change) return change.refused;
+    const { payment, value } = change;
+    const count = value.installments?.count;
     if (count !== undefined) {
       if (!payment.availableInstallments.includes(count)) {
         const offered = payment.availableInstallments.join(', ') || 'none';
@@ -272,14 +269,12 @@ export class SimulatedService {
   }
 
   refund(clientId: string, id: string, body: unknown): Outcome {
-    const parsed = parseBody(this.schemas.refund, body);
-    if (!parsed.ok) return invalid(parsed.invalid);
-    const payment = this.payment(clientId, id);
-    if ('error' in payment) return payment;
-    if (payment.status !== 'succeeded') return notAllowed(payment, 'refund');
+    const change = this.change(clientId, id, this.schemas.refund, body, 'refund');
+    if ('refused' in change) return change.refused;
+    const { payment, value } = change;
     const refunded = payment.refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amountCents, 0);
     const left = payment.amountCents - refunded;
-    const cents = parsed.value.amount === undefined ? left : toCents(parsed.value.amount);
+    const cents = value.amount === undefined ? left : toCents(value.amount);
     if (left === 0 || cents > left) {
       const leftText = `${amount(left).toFixed(2)} ${payment.currency.toUpperCase()}`;
       return fail(422, 'refund_exceeds_remaining', `Only ${leftText} is left to refund on this payment.`, 'amount');
@@ -290,7 +285,7 @@ export class SimulatedService {
       paymentId: payment.id,
       status: this.config.refundDelayMs === 0 ? 'succeeded' : 'pending',
       amountCents: cents,
-      reason: parsed.value.reason,
+      reason: value.reason,
       createdAt: now,
     };
     payment.refunds.push(refund);
@@ -345,6 +340,25 @@ export class SimulatedService {
     const tenant = this.tenants.get(clientId);
     if (!tenant) throw new Error('operation for an unknown client');
     return tenant;
+  }
+
+  /**
+   * A change to a payment, checked as the service checks it: its body first, then the payment, then the status the
+   * change needs (`what`: notAllowed says which).
+   */
+  private change<T>(
+    clientId: string,
+    id: string,
+    schema: z.ZodType<T>,
+    body: unknown,
+    what: ChangeName,
+  ): { payment: Payment; value: T } | { refused: Outcome } {
+    const parsed = parseBody(schema, body);
+    if (!parsed.ok) return { refused: invalid(parsed.invalid) };
+    const payment = this.payment(clientId, id);
+    if ('error' in payment) return { refused: payment };
+    if (payment.status !== NEEDED_STATUS[what]) return { refused: notAllowed(payment, what) };
+    return { payment, value: parsed.value };
   }
 
   private payment(clientId: string, id: string): Payment | Extract<Outcome, { error: unknown }> {
@@ -414,12 +428,20 @@ export class SimulatedService {
 /** MSI plans whose count × 100.00 MXN fits in the amount (interface-decisions §8). */
 export const plansFor = (cents: number): number[] => MSI_PLANS.filter((n) => n * MSI_CENTS_PER_MONTH <= cents);
 
-function notAllowed(p: Payment, what: 'update the amount of' | 'confirm' | 'refund'): Outcome {
-  const needed = what === 'refund' ? 'succeeded' : 'pending confirmation';
+type ChangeName = 'update the amount of' | 'confirm' | 'refund';
+
+/** The status a payment must be in for each change. */
+const NEEDED_STATUS: Record<ChangeName, Payment['status']> = {
+  'update the amount of': 'pending_confirmation',
+  confirm: 'pending_confirmation',
+  refund: 'succeeded',
+};
+
+function notAllowed(p: Payment, what: ChangeName): Outcome {
   return fail(
     422,
     'invalid_state',
-    `Cannot ${what} this payment: it is ${p.status.replace('_', ' ')}, and it must be ${needed}.`,
+    `Cannot ${what} this payment: it is ${p.status.replace('_', ' ')}, and it must be ${NEEDED_STATUS[what].replace('_', ' ')}.`,
   );
 }
 

@@ -4,6 +4,7 @@
  * the agent chooses to restart to update and the desk is idle, after main's full shutdown; never on a plain quit.
  */
 import type { UpdateStatus } from '../../shared/ipc';
+import type { LevelLogger } from '../logging';
 import type { UpdatesSettings } from '../settings';
 import { UpdateError } from './errors';
 
@@ -36,10 +37,7 @@ export interface AutoUpdaterLike {
   on(event: 'error', listener: (error: Error, message?: string) => void): unknown;
 }
 
-export interface UpdateLogger {
-  info(fields: object, message?: string): void;
-  warn(fields: object, message?: string): void;
-}
+export type UpdateLogger = LevelLogger<'info' | 'warn'>;
 
 export interface UpdaterOptions {
   /** The `updates` setting; undefined: IT set no update server, so the app never looks for updates. */

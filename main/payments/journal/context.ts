@@ -1,5 +1,6 @@
 /** What every repository of the journal works in: the store, where it writes now (a transaction or not), this desk. */
-import { notifyChange, type Change, type StoreDatabase, type TransactionOptions } from '../../storage';
+import type { InsertQueryBuilder, Kysely } from 'kysely';
+import { notificationIn, notifyChange, type Change, type StoreDatabase, type TransactionOptions } from '../../storage';
 import type { Statement } from './statement';
 import type { JournalDB, JournalExecutor } from './tables';
 
@@ -34,4 +35,27 @@ export async function announced<T>(
     for (const change of changes) await notifyChange(inner.db, 'postgres', change);
     return value;
   });
+}
+
+/**
+ * Writes an upsert that returns the id of the row it wrote (none when the row said nothing new), and tells the other
+ * desks of the center only when it wrote: there its NOTIFY goes in the upsert's own statement (one round trip). On the
+ * embedded file it runs as `statement`, the same upsert compiled once.
+ */
+export async function upsertAnnounced<V extends object, T extends keyof JournalDB>(
+  context: JournalContext,
+  upsert: (db: Kysely<JournalDB>, values: V) => InsertQueryBuilder<JournalDB, T, { id: string }>,
+  statement: Statement<V, { id: string }>,
+  values: V,
+  change: Change,
+): Promise<void> {
+  if (context.store.backend === 'postgres') {
+    await context.db
+      .with('w', () => upsert(context.db, values))
+      .selectFrom('w')
+      .select(notificationIn(change).as('notified'))
+      .execute();
+  } else {
+    await run(context, statement, values);
+  }
 }

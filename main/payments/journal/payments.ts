@@ -1,9 +1,10 @@
 /** The payments repository: each payment as the service last described it, with its refunds and card, and the reads of them. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { FINAL_PAYMENT_STATUSES, IN_PROGRESS_PAYMENT_STATUSES } from '../../../shared/payments';
-import { notificationIn, type Change } from '../../storage';
+import type { Change } from '../../storage';
 import type { PaymentResource } from '../resources';
-import { announced, run, type JournalContext } from './context';
+import { announced, run, upsertAnnounced, type JournalContext } from './context';
+import { keptValue, valueLearnt } from './first-known';
 import { MethodsRepository } from './methods';
 import { RefundsRepository } from './refunds';
 import { reservationKey } from './reservation-key';
@@ -61,11 +62,11 @@ function paymentUpsert(db: Kysely<JournalDB>, v: NewPayment) {
       oc
         .column('id')
         // The same list sets and compares: a column set again but not compared would not be written when it alone changed.
-        .doUpdateSet((eb) => ({
+        .doUpdateSet(() => ({
           ...(Object.fromEntries(
             PAYMENT_SERVICE_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)]),
           ) as Record<(typeof PAYMENT_SERVICE_COLUMNS)[number], RawBuilder<never>>),
-          operator_id: eb.fn.coalesce(sql.ref<string | null>('payments.operator_id'), eb.ref('excluded.operator_id')),
+          operator_id: keptValue<string | null>('payments', 'operator_id'),
         }))
         .where((eb) =>
           eb.and([
@@ -73,7 +74,7 @@ function paymentUpsert(db: Kysely<JournalDB>, v: NewPayment) {
               ...PAYMENT_SERVICE_COLUMNS.map((column) =>
                 eb(sql.ref(`payments.${column}`), 'is distinct from', sql.ref(`excluded.${column}`)),
               ),
-              eb.and([eb('payments.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
+              valueLearnt('payments', 'operator_id'),
             ]),
             // A final status is never taken back: a word in progress that arrives after it (another desk's read, made
             // before the payment ended and answered late) is stale, and the whole of it with it.
@@ -154,15 +155,7 @@ export class PaymentsRepository {
     if (p.refunds.length === 0) {
       // The payment alone (most saves): one statement, atomic by itself; on the center its NOTIFY inside it, sent only
       // when it wrote.
-      if (context.store.backend === 'postgres') {
-        await context.db
-          .with('w', () => paymentUpsert(context.db, row))
-          .selectFrom('w')
-          .select(notificationIn(change).as('notified'))
-          .execute();
-      } else {
-        await run(context, UPSERT, row);
-      }
+      await upsertAnnounced(context, paymentUpsert, UPSERT, row, change);
       context.changed();
       return;
     }

@@ -29,25 +29,20 @@ const ADD = new Statement((db, v: NewNotice) =>
     .onConflict((oc) => oc.column('operation_id').doNothing()),
 );
 
-const OF_OPERATOR = new Statement((db, v: { operatorId: string }) =>
-  db
-    .selectFrom('recovered')
-    .selectAll()
-    .where('acknowledged_at', 'is', null)
-    .where('operator_id', '=', v.operatorId)
-    .orderBy('completed_at')
-    .orderBy('operation_id'),
-);
+/** The notices not yet acknowledged whose `column` is the value given, oldest first. */
+const unacknowledgedOf = (column: 'operator_id' | 'reservation_key') =>
+  new Statement((db, v: { value: string }) =>
+    db
+      .selectFrom('recovered')
+      .selectAll()
+      .where('acknowledged_at', 'is', null)
+      .where(column, '=', v.value)
+      .orderBy('completed_at')
+      .orderBy('operation_id'),
+  );
 
-const OF_RESERVATION = new Statement((db, v: { reservationKey: string }) =>
-  db
-    .selectFrom('recovered')
-    .selectAll()
-    .where('acknowledged_at', 'is', null)
-    .where('reservation_key', '=', v.reservationKey)
-    .orderBy('completed_at')
-    .orderBy('operation_id'),
-);
+const OF_OPERATOR = unacknowledgedOf('operator_id');
+const OF_RESERVATION = unacknowledgedOf('reservation_key');
 
 export const RECOVERED_STATEMENTS: readonly Preparable[] = [ADD, OF_OPERATOR, OF_RESERVATION];
 
@@ -78,8 +73,8 @@ export class RecoveredRepository {
   async recoveredNotices(of: { operatorId: string } | { reservationId: string }): Promise<RecoveredNotice[]> {
     const { rows } =
       'operatorId' in of
-        ? await run(this.context, OF_OPERATOR, { operatorId: of.operatorId.toLowerCase() })
-        : await run(this.context, OF_RESERVATION, { reservationKey: reservationKey(of.reservationId) });
+        ? await run(this.context, OF_OPERATOR, { value: of.operatorId.toLowerCase() })
+        : await run(this.context, OF_RESERVATION, { value: reservationKey(of.reservationId) });
     return rows.map(toRecovered);
   }
 

@@ -1,9 +1,9 @@
 /** The refunds repository: each payment's refunds as the service last described them. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES } from '../../../shared/payments';
-import { notificationIn } from '../../storage';
 import type { PaymentResource, RefundResource } from '../resources';
-import { run, type JournalContext } from './context';
+import { run, upsertAnnounced, type JournalContext } from './context';
+import { keptValue, valueLearnt } from './first-known';
 import { reservationKey } from './reservation-key';
 import { cents, toRefund } from './rows';
 import { staleStatus } from './stale-status';
@@ -36,8 +36,8 @@ function refundUpsert(db: Kysely<JournalDB>, v: RefundsTable) {
             .then(eb.ref('refunds.status'))
             .else(eb.ref('excluded.status'))
             .end(),
-          operator_id: eb.fn.coalesce(sql.ref<string | null>('refunds.operator_id'), eb.ref('excluded.operator_id')),
-          amount_cents: eb.fn.coalesce(sql.ref<number | null>('refunds.amount_cents'), eb.ref('excluded.amount_cents')),
+          operator_id: keptValue<string | null>('refunds', 'operator_id'),
+          amount_cents: keptValue<number | null>('refunds', 'amount_cents'),
         }))
         .where((eb) =>
           eb.or([
@@ -45,8 +45,8 @@ function refundUpsert(db: Kysely<JournalDB>, v: RefundsTable) {
               eb('refunds.status', 'is distinct from', eb.ref('excluded.status')),
               eb.not(staleStatus('refunds', FINAL_REFUND_STATUSES, IN_PROGRESS_REFUND_STATUSES)),
             ]),
-            eb.and([eb('refunds.operator_id', 'is', null), eb('excluded.operator_id', 'is not', null)]),
-            eb.and([eb('refunds.amount_cents', 'is', null), eb('excluded.amount_cents', 'is not', null)]),
+            valueLearnt('refunds', 'operator_id'),
+            valueLearnt('refunds', 'amount_cents'),
           ]),
         ),
     )
@@ -91,22 +91,12 @@ export class RefundsRepository {
   ): Promise<void> {
     const { context } = this;
     const row = this.row(r, payment, operatorId);
-    if (context.store.backend === 'postgres') {
-      // Its NOTIFY in the write's own statement: sent only for a row written.
-      const change = {
-        kind: 'payment',
-        deskId: context.deskId,
-        paymentId: r.paymentId ?? payment.id,
-        ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
-      } as const;
-      await context.db
-        .with('w', () => refundUpsert(context.db, row))
-        .selectFrom('w')
-        .select(notificationIn(change).as('notified'))
-        .execute();
-    } else {
-      await run(context, UPSERT, row);
-    }
+    await upsertAnnounced(context, refundUpsert, UPSERT, row, {
+      kind: 'payment',
+      deskId: context.deskId,
+      paymentId: r.paymentId ?? payment.id,
+      ...(payment.reservationId === undefined ? {} : { reservationKey: reservationKey(payment.reservationId) }),
+    });
     context.changed();
   }
 

@@ -8,6 +8,17 @@ import type { JournalDB } from './tables';
 export const ONE_UNANSWERED_PAYMENT_INDEX = 'operations_one_unanswered_payment';
 export const ONE_REFUND_IN_FLIGHT_INDEX = 'operations_one_refund_in_flight';
 
+/** A money rule: at most one operation of `kind` still unanswered per value of `column`, as the unique index `name`. */
+async function onePending(db: Kysely<unknown>, name: string, kind: 'create_payment' | 'refund', column: string) {
+  await db.schema
+    .createIndex(name)
+    .on('operations')
+    .column(column)
+    .unique()
+    .where(sql<boolean>`kind = ${sql.lit(kind)} AND state = 'pending'`)
+    .execute();
+}
+
 /**
  * The money rules, held by the database on both backends: one create_payment operation still unanswered
  * per reservation (its key), one refund operation still unanswered per payment. Plus the desk's own reads.
@@ -19,20 +30,8 @@ export async function createCenterRules(db: Kysely<unknown>): Promise<void> {
     .on('operations')
     .columns(['reservation_key', 'kind'])
     .execute();
-  await db.schema
-    .createIndex(ONE_UNANSWERED_PAYMENT_INDEX)
-    .on('operations')
-    .column('reservation_key')
-    .unique()
-    .where(sql<boolean>`kind = 'create_payment' AND state = 'pending'`)
-    .execute();
-  await db.schema
-    .createIndex(ONE_REFUND_IN_FLIGHT_INDEX)
-    .on('operations')
-    .column('payment_id')
-    .unique()
-    .where(sql<boolean>`kind = 'refund' AND state = 'pending'`)
-    .execute();
+  await onePending(db, ONE_UNANSWERED_PAYMENT_INDEX, 'create_payment', 'reservation_key');
+  await onePending(db, ONE_REFUND_IN_FLIGHT_INDEX, 'refund', 'payment_id');
   await db.schema.createIndex('payments_reservation_key').on('payments').column('reservation_key').execute();
   await db.schema.createIndex('payments_desk').on('payments').column('desk_id').execute();
   await db.schema.createIndex('methods_reservation_key').on('methods').column('reservation_key').execute();
