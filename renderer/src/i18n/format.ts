@@ -6,27 +6,25 @@ export type MoneyCurrency = 'usd' | 'mxn';
 /** The currency a currency text means for formatting ("usd" or "mxn"; anything else is shown as pesos' code-less twin). */
 export const moneyCurrency = (currency: string): MoneyCurrency => (currency === 'usd' ? 'usd' : 'mxn');
 
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-
-function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const id = `n|${language}|${JSON.stringify(options)}`;
-  let format = formatters.get(id);
-  if (!(format instanceof Intl.NumberFormat)) {
-    format = new Intl.NumberFormat(language, options);
-    formatters.set(id, format);
+/** Intl's formatters are slow to make: each language and options' one is made once and kept. */
+function kept<F>(formats: Map<string, F>, language: Language, options: object, make: () => F): F {
+  const id = `${language}|${JSON.stringify(options)}`;
+  let format = formats.get(id);
+  if (format === undefined) {
+    format = make();
+    formats.set(id, format);
   }
   return format;
 }
 
-function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const id = `d|${language}|${JSON.stringify(options)}`;
-  let format = formatters.get(id);
-  if (!(format instanceof Intl.DateTimeFormat)) {
-    format = new Intl.DateTimeFormat(language, options);
-    formatters.set(id, format);
-  }
-  return format;
-}
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+const numberFormat = (language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  kept(numberFormats, language, options, () => new Intl.NumberFormat(language, options));
+
+const dateFormat = (language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat =>
+  kept(dateFormats, language, options, () => new Intl.DateTimeFormat(language, options));
 
 /**
  * An amount in major units (1234.5) with its symbol and, always, its ISO code: "$1,234.50 MXN", "$1,234.50 USD".

@@ -1,5 +1,6 @@
 // The desks' tables: scrolled sideways inside their panel when narrow, named for screen readers, one header row.
 import type { JSX, ReactNode } from 'react';
+import { Table } from './Table';
 
 type Props = {
   /** The column headers, in order (a node: a visually hidden header is fine). */
@@ -12,22 +13,9 @@ export function DataTable({ columns, className, label, labelledBy, children }: P
   return (
     // Focusable, so that a table wider than its panel (ids are never broken) can be scrolled from the keyboard.
     <div className="table-scroll" tabIndex={0} role="region" aria-label={label} aria-labelledby={labelledBy}>
-      <table
-        className={className === undefined ? 'table' : `table ${className}`}
-        aria-label={label}
-        aria-labelledby={labelledBy}
-      >
-        <thead>
-          <tr>
-            {columns.map((column, index) => (
-              <th key={index} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
+      <Table columns={columns} className={className} label={label} labelledBy={labelledBy}>
+        {children}
+      </Table>
     </div>
   );
 }

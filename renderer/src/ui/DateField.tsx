@@ -2,6 +2,8 @@
 // date picker in the browser's language; its value is the ISO day ("2025-03-14"), or '' when empty.
 import { useState, type JSX } from 'react';
 import { formatDateInput, parseDateInput, useI18n } from '../i18n';
+import { Field } from './Field';
+import { FieldHint } from './FieldHint';
 
 interface Props {
   id: string;
@@ -22,8 +24,7 @@ export function DateField({ id, label, name, initial = '', onChange }: Props): J
   const wrong = parsed === undefined && left;
   const pattern = t('date.pattern');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <Field id={id} label={label}>
       <input
         id={id}
         inputMode="numeric"
@@ -40,9 +41,11 @@ export function DateField({ id, label, name, initial = '', onChange }: Props): J
         onBlur={() => setLeft(true)}
       />
       {name !== undefined && <input type="hidden" name={name} value={parsed ?? ''} />}
-      <p id={`${id}-hint`} className={wrong ? 'error' : 'hint'}>
-        {wrong ? t('date.invalid', { field: label, pattern }) : pattern}
-      </p>
-    </div>
+      <FieldHint
+        id={`${id}-hint`}
+        problem={wrong ? t('date.invalid', { field: label, pattern }) : undefined}
+        hint={pattern}
+      />
+    </Field>
   );
 }

@@ -1,4 +1,5 @@
-// Small pure helpers of the desks: local calendar days, a phone as people read it, an audit row's details in one line, a file download.
+// Small pure helpers of the desks: local calendar days, a phone as people read it, an audit row's details in one line, a file
+// download, a submitted form's text.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** The local calendar day of a moment as YYYY-MM-DD (the desk's own day, not UTC's). */
@@ -47,4 +48,10 @@ export function filled<T extends Record<string, string | undefined>>(values: T):
     if (trimmed) out[key] = trimmed as T[keyof T];
   }
   return out;
+}
+
+/** A text field's value from a submitted form ('' when the form has no such text). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
 }

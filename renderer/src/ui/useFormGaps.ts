@@ -1,6 +1,6 @@
 // The app's own check of a form's required and too-short fields (forms are noValidate: no browser bubble in the
 // browser's language), worded in the desk's language with the field named by its label.
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n';
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -18,6 +18,8 @@ export interface FormGaps {
   check: (form: HTMLFormElement) => boolean;
   /** Forgets the last gap (the form was reset, or sent another way). */
   clear: () => void;
+  /** A form's submit handler: the page stays, and `send` gets what the form holds once no field has a gap. */
+  onSubmit: (send: (form: FormData, element: HTMLFormElement) => void) => (event: FormEvent<HTMLFormElement>) => void;
 }
 
 export function useFormGaps(): FormGaps {
@@ -48,5 +50,13 @@ export function useFormGaps(): FormGaps {
     return true;
   }
 
-  return { gap, check, clear: () => setGap(undefined) };
+  const onSubmit =
+    (send: (form: FormData, element: HTMLFormElement) => void) =>
+    (event: FormEvent<HTMLFormElement>): void => {
+      event.preventDefault();
+      const element = event.currentTarget;
+      if (check(element)) send(new FormData(element), element);
+    };
+
+  return { gap, check, clear: () => setGap(undefined), onSubmit };
 }

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { RefundLimitView, RefundRequestView } from '../../../../shared/desk';
-import type { Output } from '../../../../shared/ipc';
+import type { Output, Result } from '../../../../shared/ipc';
 import type { PaymentView, RefundQueueItem } from '../../../../shared/ipc/views';
 import type { RefundReason } from '../../../../shared/payments';
 import { follows } from '../../bridge/cache';
@@ -100,13 +100,13 @@ export interface RefundVariables {
 }
 
 /**
- * Runs an attempt in its slot with the slot's id: the same id until main answers it (a retry after a lost answer
- * cannot refund twice); answered, or refused for good, the next attempt gets a new id.
+ * Sends an attempt in its slot with the slot's id and reads main's answer: the same id until main answers it (a retry
+ * after a lost answer cannot refund twice); answered, or refused for good, the next attempt gets a new id.
  */
-async function attempt<T>(slot: string, send: (id: string) => Promise<T>): Promise<T> {
+async function attempt<T>(slot: string, send: (id: string) => Promise<Result<T>>): Promise<T> {
   const call = useCall.getState();
   try {
-    const answer = await send(call.attemptId(slot));
+    const answer = await unwrap(send(call.attemptId(slot)));
     call.attemptAnswered(slot);
     return answer;
   } catch (error) {
@@ -115,8 +115,15 @@ async function attempt<T>(slot: string, send: (id: string) => Promise<T>): Promi
   }
 }
 
-const amountOf = (amountCents: number | undefined): { amountCents?: number } =>
-  amountCents === undefined ? {} : { amountCents };
+/** A refund as main's channels take it: the payment, the reason, and the amount unless it is all that is left. */
+const refundOf = (
+  paymentId: string,
+  { reason, amountCents }: RefundVariables,
+): { paymentId: string; reason: RefundReason; amountCents?: number } => ({
+  paymentId,
+  reason,
+  ...(amountCents === undefined ? {} : { amountCents }),
+});
 
 /**
  * The payment's refunds on screen (the payment as main last reported it, which the refund forms and the queue show):
@@ -135,18 +142,14 @@ export type ConfirmedRefund = RefundVariables & { expectedAmountCents: number };
 export function useRefund(paymentId: string): UseMutationResult<PaymentView, Error, ConfirmedRefund> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ reason, amountCents, expectedAmountCents }: ConfirmedRefund) =>
+    mutationFn: ({ expectedAmountCents, ...refund }: ConfirmedRefund) =>
       attempt(`refund:${paymentId}`, (operationId) =>
-        unwrap(
-          bridge().refunds.create({
-            operationId,
-            paymentId,
-            reason,
-            ...amountOf(amountCents),
-            expectedAmountCents,
-            acknowledgedRefundIds: shownRefunds(queryClient, paymentId),
-          }),
-        ),
+        bridge().refunds.create({
+          operationId,
+          ...refundOf(paymentId, refund),
+          expectedAmountCents,
+          acknowledgedRefundIds: shownRefunds(queryClient, paymentId),
+        }),
       ),
     onSuccess: (payment) => {
       storePayment(queryClient, payment);
@@ -161,17 +164,13 @@ export function useRequestRefund(
 ): UseMutationResult<RefundRequestView, Error, RefundVariables & { note: string | undefined }> {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ reason, amountCents, note }: RefundVariables & { note: string | undefined }) =>
+    mutationFn: ({ note, ...refund }: RefundVariables & { note: string | undefined }) =>
       attempt(`request:${paymentId}`, (requestId) =>
-        unwrap(
-          bridge().refunds.request({
-            requestId,
-            paymentId,
-            reason,
-            ...amountOf(amountCents),
-            ...(note === undefined ? {} : { note }),
-          }),
-        ),
+        bridge().refunds.request({
+          requestId,
+          ...refundOf(paymentId, refund),
+          ...(note === undefined ? {} : { note }),
+        }),
       ),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: refundKeys.requestsFor(paymentId) });

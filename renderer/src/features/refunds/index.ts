@@ -6,3 +6,4 @@ export { ConfirmRefund } from './ui/ConfirmRefund';
 export { RefundFields } from './ui/RefundFields';
 export { RefundList } from './ui/RefundList';
 export { RequestList, RequestRefund } from './ui/RequestRefund';
+export { useRefundDraft } from './ui/useRefundDraft';

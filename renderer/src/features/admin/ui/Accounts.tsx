@@ -14,15 +14,12 @@ import { ApiError, describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
+import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
+import { formText as text } from '../../../ui/text';
 import type { I18n } from '../../../i18n';
 import { useCreateOperator, useOperators, useResetPassword, useUpdateOperator } from '../api';
 import '../../../ui/desk.css';
-
-const text = (form: FormData, name: string): string => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
 
 /**
  * Runs one of the screen's account changes: what it did (or why not) is said in the one message line above the table.
@@ -57,6 +54,55 @@ function FieldProblem({ id, problem }: { id: string; problem: string | undefined
     <p id={id} className="field__error error">
       {problem}
     </p>
+  );
+}
+
+type ProblemProps = { 'aria-invalid'?: true; 'aria-describedby'?: string };
+
+/** A field with a problem is marked invalid and described by it (the FieldProblem with `problemId`). */
+const problemProps = (problemId: string, problem: string | undefined): ProblemProps =>
+  problem === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': problemId };
+
+/**
+ * A new password (the Password rule: at least 12 characters), with its problem under it (its id: `${id}-problem`).
+ */
+function NewPasswordInput({
+  id,
+  problem,
+  autoFocus = false,
+}: {
+  id: string;
+  problem: string | undefined;
+  autoFocus?: boolean;
+}): JSX.Element {
+  return (
+    <>
+      <input
+        id={id}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={12}
+        autoFocus={autoFocus}
+        {...problemProps(`${id}-problem`, problem)}
+      />
+      <FieldProblem id={`${id}-problem`} problem={problem} />
+    </>
+  );
+}
+
+/** The roles, in words, as a role list's options. */
+function RoleOptions(): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      {Role.options.map((role) => (
+        <option key={role} value={role}>
+          {t(`role.${role}`)}
+        </option>
+      ))}
+    </>
   );
 }
 
@@ -129,8 +175,7 @@ export function Accounts({ self }: { self: string }): JSX.Element {
   }
 
   /** The field's problem's element id, for aria-describedby, when it has one. */
-  const describedBy = (name: NewField): { 'aria-invalid'?: true; 'aria-describedby'?: string } =>
-    problems[name] === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-${name}-problem` };
+  const describedBy = (name: NewField): ProblemProps => problemProps(`${id}-${name}-problem`, problems[name]);
 
   return (
     <div className="desk">
@@ -171,39 +216,22 @@ export function Accounts({ self }: { self: string }): JSX.Element {
       <section className="panel" aria-labelledby={`${id}-create`}>
         <h2 id={`${id}-create`}>{t('accounts.create')}</h2>
         <form className="filters" noValidate onSubmit={create}>
-          <div className="field">
-            <label htmlFor={`${id}-id`}>{t('accounts.id')}</label>
+          <Field id={`${id}-id`} label={t('accounts.id')}>
             <input id={`${id}-id`} name="id" autoComplete="off" required {...describedBy('id')} />
             <FieldProblem id={`${id}-id-problem`} problem={problems.id} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-name`}>{t('accounts.name')}</label>
+          </Field>
+          <Field id={`${id}-name`} label={t('accounts.name')}>
             <input id={`${id}-name`} name="displayName" autoComplete="off" required {...describedBy('displayName')} />
             <FieldProblem id={`${id}-displayName-problem`} problem={problems.displayName} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-role`}>{t('accounts.role')}</label>
+          </Field>
+          <Field id={`${id}-role`} label={t('accounts.role')}>
             <select id={`${id}-role`} name="role" defaultValue="agent">
-              {Role.options.map((role) => (
-                <option key={role} value={role}>
-                  {t(`role.${role}`)}
-                </option>
-              ))}
+              <RoleOptions />
             </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-password`}>{t('accounts.password')}</label>
-            <input
-              id={`${id}-password`}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={12}
-              {...describedBy('password')}
-            />
-            <FieldProblem id={`${id}-password-problem`} problem={problems.password} />
-          </div>
+          </Field>
+          <Field id={`${id}-password`} label={t('accounts.password')}>
+            <NewPasswordInput id={`${id}-password`} problem={problems.password} />
+          </Field>
           <button type="submit" className="primary" disabled={busy}>
             {t('accounts.createSubmit')}
           </button>
@@ -286,11 +314,7 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
             if (role.success) setNewRole(role.data === operator.role ? undefined : role.data);
           }}
         >
-          {Role.options.map((role) => (
-            <option key={role} value={role}>
-              {t(`role.${role}`)}
-            </option>
-          ))}
+          <RoleOptions />
         </select>
         {newRole !== undefined && (
           <div
@@ -329,17 +353,7 @@ function AccountRow({ operator, self, busy, run, update, reset }: RowProps): JSX
         {resetting && (
           <form className="stack" noValidate onSubmit={resetPassword}>
             <label htmlFor={`${id}-password`}>{t('accounts.newPassword', { id: operator.id })}</label>
-            <input
-              id={`${id}-password`}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={12}
-              autoFocus
-              {...(problem === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-password-problem` })}
-            />
-            <FieldProblem id={`${id}-password-problem`} problem={problem} />
+            <NewPasswordInput id={`${id}-password`} problem={problem} autoFocus />
             <button type="submit" disabled={busy}>
               {t('accounts.resetSubmit')}
             </button>

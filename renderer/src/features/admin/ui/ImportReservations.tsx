@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import { RESERVATION_CSV_COLUMNS, type CsvImportResult } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { Field } from '../../../ui/Field';
 import { issueText } from '../issues';
 import { useImportReservations } from '../api';
 import '../../../ui/desk.css';
@@ -33,15 +34,14 @@ export function ImportReservations(): JSX.Element {
           {t('import.columns', { columns: RESERVATION_CSV_COLUMNS.map((column) => column.name).join(', ') })}
         </p>
         <form className="stack" onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-file`}>{t('import.file')}</label>
+          <Field id={`${id}-file`} label={t('import.file')}>
             <input
               id={`${id}-file`}
               type="file"
               accept=".csv,text/csv"
               onChange={(event) => setFile(event.target.files?.[0])}
             />
-          </div>
+          </Field>
           <button type="submit" className="primary" disabled={busy}>
             {t('import.submit')}
           </button>

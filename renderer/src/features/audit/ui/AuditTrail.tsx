@@ -5,17 +5,13 @@ import { AuditOutcome } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
+import { Field } from '../../../ui/Field';
+import { FilterForm } from '../../../ui/FilterForm';
 import { QueryState } from '../../../ui/QueryState';
-import { DateRangeFields } from '../../../ui/DateRangeFields';
-import { downloadText, filled, localIsoDate } from '../../../ui/text';
+import { downloadText, filled, formText as text, localIsoDate } from '../../../ui/text';
 import { useAuditRows, useExportAudit, useVerifyAudit, type AuditFilters } from '../api';
 import { actionText, actorText, detailParts, idText, wordedActions, type Shown } from '../wording';
 import '../../../ui/desk.css';
-
-const text = (form: FormData, name: string): string => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
 
 /** A value shortened for the eye, the whole of it a hover away. */
 const ShownText = ({ shown }: { shown: Shown }): JSX.Element => <span title={shown.full}>{shown.text}</span>;
@@ -69,13 +65,11 @@ export function AuditTrail(): JSX.Element {
     <div className="desk">
       <section className="panel" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('audit.title')}</h2>
-        <form className="filters" noValidate onSubmit={apply}>
-          <div className="field">
-            <label htmlFor={`${id}-actor`}>{t('audit.actor')}</label>
+        <FilterForm id={id} onSubmit={apply} submitLabel={t('audit.apply')}>
+          <Field id={`${id}-actor`} label={t('audit.actor')}>
             <input id={`${id}-actor`} name="actor" autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-action`}>{t('audit.action')}</label>
+          </Field>
+          <Field id={`${id}-action`} label={t('audit.action')}>
             <select id={`${id}-action`} name="action" defaultValue="">
               <option value="">{t('audit.anyAction')}</option>
               {wordedActions(i18n).map(({ action, text: words }) => (
@@ -84,9 +78,8 @@ export function AuditTrail(): JSX.Element {
                 </option>
               ))}
             </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-outcome`}>{t('audit.outcome')}</label>
+          </Field>
+          <Field id={`${id}-outcome`} label={t('audit.outcome')}>
             <select id={`${id}-outcome`} name="outcome" defaultValue="">
               <option value="">{t('audit.outcome.any')}</option>
               {AuditOutcome.options.map((outcome) => (
@@ -95,16 +88,11 @@ export function AuditTrail(): JSX.Element {
                 </option>
               ))}
             </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-resource`}>{t('audit.resource')}</label>
+          </Field>
+          <Field id={`${id}-resource`} label={t('audit.resource')}>
             <input id={`${id}-resource`} name="resource" autoComplete="off" />
-          </div>
-          <DateRangeFields id={id} />
-          <button type="submit" className="primary">
-            {t('audit.apply')}
-          </button>
-        </form>
+          </Field>
+        </FilterForm>
         <div className="actions">
           <button type="button" disabled={busy} onClick={verify}>
             {t('audit.verify')}

@@ -5,9 +5,11 @@ import { Fragment, useState, type JSX, type ReactNode } from 'react';
 import type { PaymentView, PendingPaymentView, ReservationBalance } from '../../../../../shared/ipc/views';
 import { shortReference } from '../../../../../shared/payments';
 import type { ReservationView } from '../../../../../shared/reservations';
-import { useI18n } from '../../../i18n';
+import { moneyCurrency, useI18n } from '../../../i18n';
+import { ClosableHead } from '../../../ui/ClosableHead';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { RefundBadge } from '../../../ui/RefundBadge';
+import { Table } from '../../../ui/Table';
 import { owedState } from '../../../ui/OwedLine';
 import { formatPhone } from '../../../ui/text';
 import { brandLabel } from '../../payment/ui/card/brand';
@@ -36,6 +38,30 @@ interface Props {
 const cardText = (card: { brand?: string | undefined; last4?: string | undefined }): string =>
   card.brand !== undefined && card.last4 !== undefined ? `${brandLabel(card.brand)} •••• ${card.last4}` : '—';
 
+/**
+ * A payment row's link that opens a form under the row, or closes it (`openId`: the payment whose form is open); its
+ * name ends with the payment's id.
+ */
+function RowToggle({
+  paymentId,
+  openId,
+  onOpen,
+  children,
+}: {
+  paymentId: string;
+  openId: string | undefined;
+  onOpen: (paymentId: string | undefined) => void;
+  children: ReactNode;
+}): JSX.Element {
+  const open = openId === paymentId;
+  return (
+    <button type="button" className="link" aria-expanded={open} onClick={() => onOpen(open ? undefined : paymentId)}>
+      {children}
+      <span className="visually-hidden"> {paymentId}</span>
+    </button>
+  );
+}
+
 export function ReservationSummary({
   reservation,
   payments,
@@ -54,17 +80,20 @@ export function ReservationSummary({
   const showRefunds =
     requestRefund !== undefined && payments.some((payment) => refundable(payment) || payment.refunds.length > 0);
   const showReceipts = sendReceipt !== undefined && payments.some((payment) => payment.status === 'succeeded');
-  const columns = 5 + (showRefunds ? 1 : 0) + (showReceipts ? 1 : 0);
+  const columns = [
+    t('reservation.when'),
+    t('reservation.amount'),
+    t('reservation.card'),
+    t('reservation.status'),
+    t('result.reference'),
+    ...(showRefunds ? [t('refund.list.title')] : []),
+    ...(showReceipts ? [t('reservation.receipt')] : []),
+  ];
   return (
     <section className="panel" aria-labelledby="reservation-title">
-      <div className="panel__head">
-        <h2 id="reservation-title">
-          {reservation.guestName} <span className="muted">· {reservation.confirmationNumber}</span>
-        </h2>
-        <button type="button" className="link" onClick={onClose}>
-          {t('reservation.close')}
-        </button>
-      </div>
+      <ClosableHead id="reservation-title" closeLabel={t('reservation.close')} onClose={onClose}>
+        {reservation.guestName} <span className="muted">· {reservation.confirmationNumber}</span>
+      </ClosableHead>
       <dl className="facts">
         <dt>{t('reservation.hotel')}</dt>
         <dd>{reservation.hotelName}</dd>
@@ -108,101 +137,76 @@ export function ReservationSummary({
       {payments.length === 0 && pendingPayments.length === 0 ? (
         <p className="muted">{t('reservation.noPayments')}</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('reservation.when')}</th>
-              <th scope="col">{t('reservation.amount')}</th>
-              <th scope="col">{t('reservation.card')}</th>
-              <th scope="col">{t('reservation.status')}</th>
-              <th scope="col">{t('result.reference')}</th>
-              {showRefunds && <th scope="col">{t('refund.list.title')}</th>}
-              {showReceipts && <th scope="col">{t('reservation.receipt')}</th>}
+        <Table columns={columns}>
+          {pendingPayments.map((attempt) => (
+            <tr key={attempt.operationId}>
+              <td>{dateTime(attempt.startedAt)}</td>
+              <td>{money(attempt.amountCents, moneyCurrency(attempt.currency))}</td>
+              <td className="nowrap">{cardText(attempt)}</td>
+              <td>
+                <span className="badge">{t(`reservation.attempt.${attempt.state}`)}</span>
+              </td>
+              <td>—</td>
+              {showRefunds && <td />}
+              {showReceipts && <td />}
             </tr>
-          </thead>
-          <tbody>
-            {pendingPayments.map((attempt) => (
-              <tr key={attempt.operationId}>
-                <td>{dateTime(attempt.startedAt)}</td>
-                <td>{money(attempt.amountCents, attempt.currency === 'usd' ? 'usd' : 'mxn')}</td>
-                <td className="nowrap">{cardText(attempt)}</td>
+          ))}
+          {payments.map((payment) => (
+            <Fragment key={payment.id}>
+              <tr>
+                <td>{dateTime(payment.createdAt)}</td>
                 <td>
-                  <span className="badge">{t(`reservation.attempt.${attempt.state}`)}</span>
+                  {money(payment.amountCents, moneyCurrency(payment.currency))}
+                  {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
                 </td>
-                <td>—</td>
-                {showRefunds && <td />}
-                {showReceipts && <td />}
+                <td className="nowrap">{cardText(payment)}</td>
+                <td>
+                  <StatusBadge payment={payment} />
+                </td>
+                {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
+                <td className="mono nowrap" title={payment.id}>
+                  {shortReference(payment.id)}
+                </td>
+                {showRefunds && (
+                  <td>
+                    {payment.refunds.map((refund) => (
+                      <span key={refund.id} className="refund-chip">
+                        {refund.amountCents === undefined
+                          ? '—'
+                          : money(refund.amountCents, moneyCurrency(payment.currency))}{' '}
+                        <RefundBadge status={refund.status} />
+                      </span>
+                    ))}
+                    {refundable(payment) && (
+                      <RowToggle paymentId={payment.id} openId={refunding} onOpen={setRefunding}>
+                        {t('request.action')}
+                      </RowToggle>
+                    )}
+                  </td>
+                )}
+                {showReceipts && (
+                  <td>
+                    {payment.status === 'succeeded' && (
+                      <RowToggle paymentId={payment.id} openId={receipt} onOpen={setReceipt}>
+                        {t('reservation.sendReceipt')}
+                      </RowToggle>
+                    )}
+                  </td>
+                )}
               </tr>
-            ))}
-            {payments.map((payment) => (
-              <Fragment key={payment.id}>
+              {refunding === payment.id && (
                 <tr>
-                  <td>{dateTime(payment.createdAt)}</td>
-                  <td>
-                    {money(payment.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}
-                    {payment.installments && <> · {t('plans.months', { count: payment.installments.count })}</>}
-                  </td>
-                  <td className="nowrap">{cardText(payment)}</td>
-                  <td>
-                    <StatusBadge payment={payment} />
-                  </td>
-                  {/* The short reference the guest was read (the whole id is on the result and the payment detail). */}
-                  <td className="mono nowrap" title={payment.id}>
-                    {shortReference(payment.id)}
-                  </td>
-                  {showRefunds && (
-                    <td>
-                      {payment.refunds.map((refund) => (
-                        <span key={refund.id} className="refund-chip">
-                          {refund.amountCents === undefined
-                            ? '—'
-                            : money(refund.amountCents, payment.currency === 'usd' ? 'usd' : 'mxn')}{' '}
-                          <RefundBadge status={refund.status} />
-                        </span>
-                      ))}
-                      {refundable(payment) && (
-                        <button
-                          type="button"
-                          className="link"
-                          aria-expanded={refunding === payment.id}
-                          onClick={() => setRefunding(refunding === payment.id ? undefined : payment.id)}
-                        >
-                          {t('request.action')}
-                          <span className="visually-hidden"> {payment.id}</span>
-                        </button>
-                      )}
-                    </td>
-                  )}
-                  {showReceipts && (
-                    <td>
-                      {payment.status === 'succeeded' && (
-                        <button
-                          type="button"
-                          className="link"
-                          aria-expanded={receipt === payment.id}
-                          onClick={() => setReceipt(receipt === payment.id ? undefined : payment.id)}
-                        >
-                          {t('reservation.sendReceipt')}
-                          <span className="visually-hidden"> {payment.id}</span>
-                        </button>
-                      )}
-                    </td>
-                  )}
+                  <td colSpan={columns.length}>{requestRefund?.(payment, () => setRefunding(undefined))}</td>
                 </tr>
-                {refunding === payment.id && (
-                  <tr>
-                    <td colSpan={columns}>{requestRefund?.(payment, () => setRefunding(undefined))}</td>
-                  </tr>
-                )}
-                {receipt === payment.id && (
-                  <tr>
-                    <td colSpan={columns}>{sendReceipt?.(payment, reservation)}</td>
-                  </tr>
-                )}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
+              )}
+              {receipt === payment.id && (
+                <tr>
+                  <td colSpan={columns.length}>{sendReceipt?.(payment, reservation)}</td>
+                </tr>
+              )}
+            </Fragment>
+          ))}
+        </Table>
       )}
     </section>
   );

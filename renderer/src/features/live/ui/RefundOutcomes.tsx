@@ -4,6 +4,7 @@
 import type { JSX } from 'react';
 import { refundEffect, shortReference } from '../../../../../shared/payments';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { NoticePanel } from '../../../ui/NoticePanel';
 import { useRefundOutcomes } from '../api';
 import './RefundOutcomes.css';
 
@@ -12,42 +13,36 @@ export function RefundOutcomes({ operatorId }: { operatorId: string }): JSX.Elem
   const { outcomes, dismiss } = useRefundOutcomes(operatorId);
   if (outcomes.length === 0) return null;
   return (
-    <section className="panel refund-outcomes" aria-labelledby="refund-outcomes-title">
-      <h2 id="refund-outcomes-title">{t('refundOutcome.title')}</h2>
-      {/* The status wraps the list: a list keeps its own role, so that its items stay items. */}
-      <div role="status">
-        <ul>
-          {outcomes.map((outcome) => {
-            const vars = {
-              amount:
-                outcome.amountCents === undefined
-                  ? t('refundOutcome.allLeft')
-                  : money(outcome.amountCents, moneyCurrency(outcome.currency)),
-              reservation: outcome.reservationId,
-              payment: shortReference(outcome.paymentId),
-              reason: t(`refund.reason.${outcome.reason}`),
-              by: outcome.decidedBy ?? '—',
-            };
-            return (
-              <li key={outcome.requestId} data-outcome={outcome.outcome}>
-                {outcome.outcome === 'approved' && t('refundOutcome.approved', vars)}
-                {outcome.outcome === 'made' && (
-                  <>
-                    {t('refundOutcome.made', vars)}{' '}
-                    <strong>{t(`refundOutcome.effect.${refundEffect(outcome.reason)}`)}</strong>
-                  </>
-                )}
-                {outcome.outcome === 'rejected' &&
-                  t('refundOutcome.rejected', { ...vars, note: outcome.decisionNote ?? '—' })}
-                {outcome.outcome === 'failed' && t('refundOutcome.failed', vars)}{' '}
-                <button type="button" onClick={() => dismiss(outcome.requestId)}>
-                  {t('refundOutcome.dismiss')}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+    <NoticePanel id="refund-outcomes-title" title={t('refundOutcome.title')} className="refund-outcomes" role="status">
+      {outcomes.map((outcome) => {
+        const vars = {
+          amount:
+            outcome.amountCents === undefined
+              ? t('refundOutcome.allLeft')
+              : money(outcome.amountCents, moneyCurrency(outcome.currency)),
+          reservation: outcome.reservationId,
+          payment: shortReference(outcome.paymentId),
+          reason: t(`refund.reason.${outcome.reason}`),
+          by: outcome.decidedBy ?? '—',
+        };
+        return (
+          <li key={outcome.requestId} data-outcome={outcome.outcome}>
+            {outcome.outcome === 'approved' && t('refundOutcome.approved', vars)}
+            {outcome.outcome === 'made' && (
+              <>
+                {t('refundOutcome.made', vars)}{' '}
+                <strong>{t(`refundOutcome.effect.${refundEffect(outcome.reason)}`)}</strong>
+              </>
+            )}
+            {outcome.outcome === 'rejected' &&
+              t('refundOutcome.rejected', { ...vars, note: outcome.decisionNote ?? '—' })}
+            {outcome.outcome === 'failed' && t('refundOutcome.failed', vars)}{' '}
+            <button type="button" onClick={() => dismiss(outcome.requestId)}>
+              {t('refundOutcome.dismiss')}
+            </button>
+          </li>
+        );
+      })}
+    </NoticePanel>
   );
 }

@@ -3,6 +3,9 @@
 import type { JSX, Ref } from 'react';
 import type { MessageChannel } from '../../../../../shared/messaging';
 import { useI18n } from '../../../i18n';
+import { Field } from '../../../ui/Field';
+import { FieldHint } from '../../../ui/FieldHint';
+import { Radio } from '../../../ui/Radio';
 
 export interface DestinationProps<C extends MessageChannel> {
   /** The form's id: the fields' ids are made from it. */
@@ -30,21 +33,19 @@ export function Destination<C extends MessageChannel>(props: DestinationProps<C>
       <fieldset className="channels">
         <legend>{t('link.channel')}</legend>
         {props.channels.map((option) => (
-          <label key={option} className="check">
-            <input
-              type="radio"
-              name={`${id}-channel`}
-              value={option}
-              checked={channel === option}
-              onChange={() => props.onChannel(option)}
-            />
+          <Radio
+            key={option}
+            name={`${id}-channel`}
+            value={option}
+            checked={channel === option}
+            onChoose={() => props.onChannel(option)}
+          >
             {t(`link.channel.${option}`)}
-          </label>
+          </Radio>
         ))}
       </fieldset>
       <div className="row">
-        <div className="field field--grow">
-          <label htmlFor={`${id}-to`}>{email ? t('link.field.email') : t('link.field.phone')}</label>
+        <Field id={`${id}-to`} label={email ? t('link.field.email') : t('link.field.phone')} className="field--grow">
           <input
             {...(props.inputRef === undefined ? {} : { ref: props.inputRef })}
             id={`${id}-to`}
@@ -56,12 +57,9 @@ export function Destination<C extends MessageChannel>(props: DestinationProps<C>
             onChange={(event) => props.onDestination(event.target.value)}
             onBlur={props.onLeave}
           />
-          <p id={`${id}-to-help`} className={problem ? 'error' : 'hint'}>
-            {problem ?? (email ? t('link.emailHint') : t('link.phoneHint'))}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-lang`}>{t('link.language')}</label>
+          <FieldHint id={`${id}-to-help`} problem={problem} hint={email ? t('link.emailHint') : t('link.phoneHint')} />
+        </Field>
+        <Field id={`${id}-lang`} label={t('link.language')}>
           <select
             id={`${id}-lang`}
             value={props.language}
@@ -70,7 +68,7 @@ export function Destination<C extends MessageChannel>(props: DestinationProps<C>
             <option value="es-MX">Español</option>
             <option value="en-US">English</option>
           </select>
-        </div>
+        </Field>
       </div>
     </>
   );

@@ -3,6 +3,7 @@
 import type { JSX } from 'react';
 import { shortReference } from '../../../../../shared/payments';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { NoticePanel } from '../../../ui/NoticePanel';
 import { useLateSuccesses } from '../api';
 
 export function LateSuccessAlert(): JSX.Element | null {
@@ -10,29 +11,23 @@ export function LateSuccessAlert(): JSX.Element | null {
   const { alerts, dismiss } = useLateSuccesses();
   if (alerts.length === 0) return null;
   return (
-    <section className="panel panel--warning" aria-labelledby="late-success-title">
-      <h2 id="late-success-title">{t('lateSuccess.title')}</h2>
-      {/* The alert wraps the list: a list keeps its own role, so that its items stay items. */}
-      <div role="alert">
-        <ul>
-          {alerts.map((alert) => {
-            const vars = {
-              amount: money(alert.amountCents, moneyCurrency(alert.currency)),
-              reservation: alert.reservationId,
-            };
-            return (
-              <li key={alert.paymentId}>
-                {alert.replacementPaymentId === undefined
-                  ? t('lateSuccess.textNoReplacement', vars)
-                  : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
-                <button type="button" onClick={() => dismiss(alert.paymentId)}>
-                  {t('lateSuccess.dismiss')}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+    <NoticePanel id="late-success-title" title={t('lateSuccess.title')} className="panel--warning" role="alert">
+      {alerts.map((alert) => {
+        const vars = {
+          amount: money(alert.amountCents, moneyCurrency(alert.currency)),
+          reservation: alert.reservationId,
+        };
+        return (
+          <li key={alert.paymentId}>
+            {alert.replacementPaymentId === undefined
+              ? t('lateSuccess.textNoReplacement', vars)
+              : t('lateSuccess.text', { ...vars, replacement: shortReference(alert.replacementPaymentId) })}{' '}
+            <button type="button" onClick={() => dismiss(alert.paymentId)}>
+              {t('lateSuccess.dismiss')}
+            </button>
+          </li>
+        );
+      })}
+    </NoticePanel>
   );
 }

@@ -23,6 +23,8 @@ import {
   type CardDataIssue,
 } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { Field } from '../../../ui/Field';
+import { FieldHint } from '../../../ui/FieldHint';
 import { useCall } from '../../call';
 import { amountText, parseAmount } from '../amount';
 import { OverBalanceConfirm, useOverBalance } from './OverBalanceConfirm';
@@ -170,8 +172,7 @@ export function NewPayment({
         </ul>
       )}
       <div className="row">
-        <div className="field">
-          <label htmlFor={amountId}>{t('pay.amount')}</label>
+        <Field id={amountId} label={t('pay.amount')}>
           <input
             id={amountId}
             ref={amountRef}
@@ -187,11 +188,13 @@ export function NewPayment({
               {t('pay.overBalance', { amount: money(parsed.cents, currency), owed: money(owed, currency) })}
             </p>
           ) : (
-            <p id={amountError} className={amountProblem ? 'error' : 'hint'}>
-              {amountProblem ?? t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
-            </p>
+            <FieldHint
+              id={amountError}
+              problem={amountProblem}
+              hint={t('pay.balanceHint', { balance: money(owed, reservation.currency) })}
+            />
           )}
-        </div>
+        </Field>
         <div className="field">
           <span id={`${amountId}-currency`}>{t('pay.currency')}</span>
           <strong className="currency-locked">{currency.toUpperCase()}</strong>
@@ -199,8 +202,7 @@ export function NewPayment({
         </div>
       </div>
 
-      <div className="field">
-        <label htmlFor={`${amountId}-note`}>{t('pay.note')}</label>
+      <Field id={`${amountId}-note`} label={t('pay.note')}>
         <input
           id={`${amountId}-note`}
           ref={noteRef}
@@ -220,7 +222,7 @@ export function NewPayment({
             {noteMessage}
           </p>
         )}
-      </div>
+      </Field>
       <label className="check">
         <input
           type="checkbox"

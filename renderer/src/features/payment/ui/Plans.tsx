@@ -6,6 +6,7 @@ import type { LivePaymentView, PaymentView, ReservationBalance } from '../../../
 import { owedBesides } from '../../../../../shared/payments/charge';
 import { describeError } from '../../../bridge/errors';
 import { useI18n } from '../../../i18n';
+import { Field } from '../../../ui/Field';
 import { usePanelFocus } from '../../../ui/usePanelFocus';
 import { amountText, parseAmount } from '../amount';
 import { OverBalanceConfirm, useOverBalance } from './OverBalanceConfirm';
@@ -170,8 +171,7 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
           update();
         }}
       >
-        <div className="field">
-          <label htmlFor={amountId}>{t('plans.newAmount')}</label>
+        <Field id={amountId} label={t('plans.newAmount')}>
           <input
             id={amountId}
             inputMode="decimal"
@@ -179,7 +179,7 @@ export function Plans({ payment, live, balance }: Props): JSX.Element {
             value={newAmount}
             onChange={(event) => setNewAmount(event.target.value)}
           />
-        </div>
+        </Field>
         <button type="submit" disabled={busy || left === 0} aria-disabled={over && !overConfirmed ? true : undefined}>
           {t('plans.update')}
         </button>

@@ -3,7 +3,7 @@
 // last 4 and the short reference (main writes it from its own records).
 import { useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PaymentView } from '../../../../../shared/ipc/views';
-import { checkDestination, MAX_EMAIL_LENGTH, type DeliveryResult } from '../../../../../shared/messaging';
+import type { DeliveryResult } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { freeText } from '../../../../../shared/text';
 import { describeError, textProblem } from '../../../bridge/errors';
@@ -14,6 +14,7 @@ import { useDeliveryUpdates, useSendReceipt } from '../api';
 import { newer } from '../delivery';
 import { Destination } from './Destination';
 import { Delivery } from './SendLink';
+import { guestChannel, useDestination } from './useDestination';
 
 type ReceiptChannel = 'sms' | 'email';
 const RECEIPT_CHANNELS: readonly ReceiptChannel[] = ['sms', 'email'];
@@ -40,12 +41,15 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   const { t } = i18n;
   const id = useId();
   const draftLanguage = useCall((state) => state.draft.guestLanguage);
-  const [channel, setChannel] = useState<ReceiptChannel>(() =>
-    reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms',
-  );
-  const [destination, setDestination] = useState(() => prefill(channel, reservation));
+  const where = useDestination<ReceiptChannel>({
+    channels: RECEIPT_CHANNELS,
+    initial: () => guestChannel(reservation),
+    prefill: (channel) => prefill(channel, reservation),
+    // The sentence sits under the field: no field name before it ('' names none).
+    refuse: (destination) => textProblem(FREE_TEXT, destination, '', t),
+  });
+  const { channel, destination, checked } = where;
   const [language, setLanguage] = useState(draftLanguage ?? reservation.guestLanguage);
-  const [touched, setTouched] = useState(false);
   const [results, setResults] = useState<DeliveryResult[]>([]);
   const latest = useRef(new Map<string, DeliveryResult>());
   /** A send under way, known at once (before the mutation's state says so): the button stays enabled to keep the focus. */
@@ -54,17 +58,6 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   const lastSent = useRef<{ what: string; at: number } | undefined>(undefined);
   const send = useSendReceipt(payment.id);
   const busy = send.isPending;
-  const checked = checkDestination(channel, destination);
-  // The sentence sits under the field: no field name before it ('' names none).
-  const cardData = textProblem(FREE_TEXT, destination, '', t);
-  const problem =
-    !touched || (checked.ok && cardData === undefined)
-      ? undefined
-      : !checked.ok
-        ? checked.code === 'email_too_long'
-          ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH })
-          : t(`destination.${checked.code}`)
-        : cardData;
 
   useDeliveryUpdates(payment.id, (update) => {
     if (!latest.current.has(update.messageId) || !newer(latest.current.get(update.messageId), update)) return;
@@ -72,16 +65,10 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
     setResults((previous) => previous.map((result) => (result.messageId === update.messageId ? update : result)));
   });
 
-  function pick(next: ReceiptChannel): void {
-    setChannel(next);
-    setDestination(prefill(next, reservation));
-    setTouched(false);
-  }
-
   function submit(event: FormEvent): void {
     event.preventDefault();
-    setTouched(true);
-    if (!checked.ok || cardData !== undefined) return;
+    where.touch();
+    if (!checked.ok || !where.ready) return;
     const what = JSON.stringify([channel, checked.value, language]);
     if (sending.current || (lastSent.current?.what === what && Date.now() - lastSent.current.at < DOUBLE_PRESS_MS))
       return;
@@ -104,18 +91,7 @@ export function Receipt({ payment, reservation }: { payment: PaymentView; reserv
   return (
     <form className="subpanel receipt" aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
       <h3 id={`${id}-title`}>{t('receipt.title')}</h3>
-      <Destination
-        id={id}
-        channels={RECEIPT_CHANNELS}
-        channel={channel}
-        onChannel={pick}
-        destination={destination}
-        onDestination={setDestination}
-        onLeave={() => setTouched(true)}
-        problem={problem}
-        language={language}
-        onLanguage={setLanguage}
-      />
+      <Destination id={id} {...where.fields} language={language} onLanguage={setLanguage} />
       {/* aria-disabled, not disabled, while sending: a disabled button drops the focus to the page (submit ignores it meanwhile). */}
       <button type="submit" aria-disabled={busy} aria-busy={busy}>
         {results.length > 0 ? t('receipt.again') : t('receipt.send')}

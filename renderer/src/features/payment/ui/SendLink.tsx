@@ -3,12 +3,7 @@
 // language (the reservation's), which the agent may change; channel and language are kept in the call's draft.
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX, type ReactNode } from 'react';
 import type { LivePaymentView, PaymentView } from '../../../../../shared/ipc/views';
-import {
-  checkDestination,
-  MAX_EMAIL_LENGTH,
-  type DeliveryResult,
-  type MessageChannel,
-} from '../../../../../shared/messaging';
+import type { DeliveryResult, MessageChannel } from '../../../../../shared/messaging';
 import type { ReservationView } from '../../../../../shared/reservations';
 import { describeError } from '../../../bridge/errors';
 import { useI18n, type I18n } from '../../../i18n';
@@ -17,6 +12,7 @@ import { useCall } from '../../call';
 import { useDeliveryUpdates, useSendLink } from '../api';
 import { STEP_OF, STEPS, newer, statusLine } from '../delivery';
 import { Destination } from './Destination';
+import { guestChannel, useDestination } from './useDestination';
 import './SendLink.css';
 
 const LINK_CHANNELS: readonly MessageChannel[] = ['sms', 'whatsapp', 'email'];
@@ -75,16 +71,14 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
   const { t, dateTime } = i18n;
   const draft = useCall((state) => state.draft);
   const editDraft = useCall((state) => state.editDraft);
-  const [initial] = useState<MessageChannel>(
-    () =>
-      draft.channel ??
-      lastLink?.channel ??
-      (reservation.guestPhone === undefined && reservation.guestEmail !== undefined ? 'email' : 'sms'),
-  );
-  const [channel, setChannel] = useState<MessageChannel>(initial);
-  const [destination, setDestination] = useState(prefill(initial, reservation));
+  const where = useDestination<MessageChannel>({
+    channels: LINK_CHANNELS,
+    initial: () => draft.channel ?? lastLink?.channel ?? guestChannel(reservation),
+    prefill: (channel) => prefill(channel, reservation),
+    onChannel: (channel) => editDraft({ channel }),
+  });
+  const { channel, destination } = where;
   const guestLanguage = draft.guestLanguage ?? reservation.guestLanguage;
-  const [touched, setTouched] = useState(false);
   const sendLink = useSendLink(payment.id);
   const busy = sendLink.isPending;
   const problem = sendLink.error === null ? undefined : describeError(sendLink.error, t);
@@ -107,7 +101,6 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
 
-  const checked = checkDestination(channel, destination);
   // The 3DS panel replaces the card form: the focus goes to where the link is sent (Enter sends it), the send button is
   // scrolled into view. A panel that comes back with a link already sent focuses its title instead: a reflex Enter
   // must not send the guest the link again.
@@ -118,20 +111,6 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
   useEffect(() => {
     if (results.length > 0 || confirming) scrollRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [results.length, confirming, scrollRef]);
-  const destinationProblem =
-    !touched || checked.ok
-      ? undefined
-      : checked.code === 'email_too_long'
-        ? t('destination.email_too_long', { max: MAX_EMAIL_LENGTH })
-        : t(`destination.${checked.code}`);
-
-  function pick(next: MessageChannel): void {
-    setChannel(next);
-    editDraft({ channel: next });
-    // Switching between SMS and WhatsApp keeps the phone the agent may have corrected.
-    if ((next === 'email') !== (channel === 'email')) setDestination(prefill(next, reservation));
-    setTouched(false);
-  }
 
   function deliver(confirmResend: boolean): void {
     setConfirming(undefined);
@@ -158,8 +137,8 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
 
   function send(event: FormEvent): void {
     event.preventDefault();
-    setTouched(true);
-    if (!checked.ok) return;
+    where.touch();
+    if (!where.ready) return;
     deliver(false);
   }
 
@@ -194,13 +173,7 @@ export function SendLink({ payment, reservation, lastLink, onSent, actions }: Pr
       )}
       <Destination
         id={id}
-        channels={LINK_CHANNELS}
-        channel={channel}
-        onChannel={pick}
-        destination={destination}
-        onDestination={setDestination}
-        onLeave={() => setTouched(true)}
-        problem={destinationProblem}
+        {...where.fields}
         language={guestLanguage}
         onLanguage={(next) => editDraft({ guestLanguage: next })}
         inputRef={reopened ? undefined : focusRef}

@@ -8,19 +8,19 @@ import type { Role } from '../../../../../shared/operators';
 import { shortReference, type RefundReason } from '../../../../../shared/payments';
 import { isRetryable, describeError } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { ClosableHead } from '../../../ui/ClosableHead';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { useReservation } from '../../call';
 import { brandLabel, Receipt, useWatchPayment } from '../../payment';
 import {
   AttemptSubmit,
-  checkDraft,
   ConfirmRefund,
-  emptyDraft,
   RefundFields,
   RefundList,
   RequestList,
   useRefund,
   useRefundLimits,
+  useRefundDraft,
   useRequestsFor,
 } from '../../refunds';
 import { useFreshPayment } from '../api';
@@ -51,8 +51,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const requests = useRequestsFor(paymentId);
   const limits = useRefundLimits();
   const refund = useRefund(paymentId);
-  const [draft, setDraft] = useState(emptyDraft);
-  const [tried, setTried] = useState(false);
+  const refundDraft = useRefundDraft(payment.data);
   const [sent, setSent] = useState<string>();
   /** The refund checked and waiting for its one confirmation (the amount it names). */
   const [confirming, setConfirming] = useState<{
@@ -85,13 +84,13 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
   const current = payment.data;
   if (current === undefined) return <p aria-busy="true">{t('common.loading')}</p>;
   const currency = moneyCurrency(current.currency);
-  const check = checkDraft(draft, current.refundableCents);
+  const { check } = refundDraft;
   const refundable = current.status === 'succeeded' && current.refundableCents > 0;
   const limit = limits.data?.find((entry) => entry.role === role && entry.currency === currency);
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    setTried(true);
+    refundDraft.tried();
     setSent(undefined);
     if (!check.ok || busy) return;
     refund.reset();
@@ -109,20 +108,16 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
       onSuccess: () => {
         setSent(t('refund.sent', { amount }));
         setConfirming(undefined);
-        setDraft(emptyDraft());
-        setTried(false);
+        refundDraft.reset();
       },
     });
   }
 
   return (
     <section className="panel payment-detail" aria-labelledby={`${id}-title`}>
-      <div className="panel__head">
-        <h2 id={`${id}-title`}>{t('payments.detail', { id: current.id })}</h2>
-        <button type="button" className="link" onClick={onClose}>
-          {t('common.close')}
-        </button>
-      </div>
+      <ClosableHead id={`${id}-title`} closeLabel={t('common.close')} onClose={onClose}>
+        {t('payments.detail', { id: current.id })}
+      </ClosableHead>
       <dl className="facts">
         <dt>{t('payments.col.guest')}</dt>
         <dd>{reservation.data?.guestName ?? '—'}</dd>
@@ -178,15 +173,7 @@ export function PaymentDetail({ paymentId, role, onClose }: Props): JSX.Element 
         />
       ) : (
         <form className="stack" onSubmit={submit} noValidate aria-label={t('payments.refundTitle')}>
-          <RefundFields
-            draft={draft}
-            onChange={setDraft}
-            refundableCents={current.refundableCents}
-            currency={current.currency}
-            check={check}
-            showProblems={tried}
-            disabled={busy}
-          />
+          <RefundFields {...refundDraft.fields} disabled={busy} />
           {limits.data && <p className="hint">{limitHint(limit, (cents) => money(cents, currency), t)}</p>}
           <AttemptSubmit error={error} busy={busy} label="refund.submit" />
         </form>

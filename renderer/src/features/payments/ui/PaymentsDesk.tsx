@@ -7,23 +7,19 @@ import { freeText } from '../../../../../shared/text';
 import { cardDataIn, clearedText, describeError, type CardDataIssue } from '../../../bridge/errors';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { DataTable } from '../../../ui/DataTable';
+import { Field } from '../../../ui/Field';
+import { FilterForm } from '../../../ui/FilterForm';
 import { QueryState } from '../../../ui/QueryState';
-import { DateRangeFields } from '../../../ui/DateRangeFields';
 import { brandLabel } from '../../payment';
 import { StatusBadge } from '../../../ui/StatusBadge';
 import { usePaymentSearch } from '../api';
 import { PaymentDetail } from './PaymentDetail';
-import { filled } from '../../../ui/text';
+import { filled, formText as text } from '../../../ui/text';
 import '../../../ui/desk.css';
 
 /** The fields a person types text in: card data typed in one empties it (never searched for, never kept). */
 const TYPED = ['reservationId', 'paymentId', 'shortReference', 'guestName'] as const;
 const TYPED_TEXT = freeText();
-
-const text = (form: FormData, name: string): string => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
 
 export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
   const { t, money, dateTime } = useI18n();
@@ -72,10 +68,9 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
     <div className="desk">
       <section className="panel no-print" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{t('payments.title')}</h2>
-        <form className="filters" noValidate onSubmit={search}>
+        <FilterForm id={id} onSubmit={search} submitLabel={t('payments.search')}>
           {fields.map(([name, label]) => (
-            <div className="field" key={name}>
-              <label htmlFor={`${id}-${name}`}>{t(label)}</label>
+            <Field key={name} id={`${id}-${name}`} label={t(label)}>
               <input
                 id={`${id}-${name}`}
                 name={name}
@@ -84,13 +79,9 @@ export function PaymentsDesk({ role }: { role: Role }): JSX.Element {
                 {...(name === 'reservationId' ? { autoFocus: true } : {})}
                 {...(name === 'shortReference' ? { placeholder: '9D21-F5A0', maxLength: 12, spellCheck: false } : {})}
               />
-            </div>
+            </Field>
           ))}
-          <DateRangeFields id={id} />
-          <button type="submit" className="primary">
-            {t('payments.search')}
-          </button>
-        </form>
+        </FilterForm>
         {cleared !== undefined && (
           <p className="error" role="alert">
             {clearedText(cleared.code, cleared.field, t)}

@@ -1,11 +1,14 @@
 // The fields of a refund (full or partial, the amount, the reason), shared by the supervisor's refund and the agent's request.
 import { useId, type JSX } from 'react';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { Field } from '../../../ui/Field';
+import { FieldHint } from '../../../ui/FieldHint';
+import { Radio } from '../../../ui/Radio';
 import { amountText as amountTextOf } from '../../payment';
 import { REFUND_REASONS, isRefundReason } from '../reasons';
 import type { DraftCheck, RefundDraft } from '../draft';
 
-interface Props {
+export interface RefundFieldsProps {
   draft: RefundDraft;
   onChange: (draft: RefundDraft) => void;
   /** In cents. */
@@ -25,7 +28,7 @@ export function RefundFields({
   check,
   showProblems,
   disabled = false,
-}: Props): JSX.Element {
+}: RefundFieldsProps): JSX.Element {
   const { t, money } = useI18n();
   const id = useId();
   const left = money(refundableCents, moneyCurrency(currency));
@@ -38,36 +41,31 @@ export function RefundFields({
     <>
       <fieldset disabled={disabled}>
         <legend>{t('refund.scope.legend')}</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-scope`}
-            value="full"
-            checked={draft.scope === 'full'}
-            onChange={() => onChange({ ...draft, scope: 'full' })}
-          />
+        <Radio
+          name={`${id}-scope`}
+          value="full"
+          checked={draft.scope === 'full'}
+          onChoose={() => onChange({ ...draft, scope: 'full' })}
+        >
           {t('refund.scope.full', { amount: left })}
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-scope`}
-            value="partial"
-            checked={draft.scope === 'partial'}
-            onChange={() =>
-              onChange({
-                ...draft,
-                scope: 'partial',
-                amount: draft.amount === '' ? amountTextOf(refundableCents) : draft.amount,
-              })
-            }
-          />
+        </Radio>
+        <Radio
+          name={`${id}-scope`}
+          value="partial"
+          checked={draft.scope === 'partial'}
+          onChoose={() =>
+            onChange({
+              ...draft,
+              scope: 'partial',
+              amount: draft.amount === '' ? amountTextOf(refundableCents) : draft.amount,
+            })
+          }
+        >
           {t('refund.scope.partial')}
-        </label>
+        </Radio>
       </fieldset>
       <div className="row">
-        <div className="field">
-          <label htmlFor={`${id}-amount`}>{t('refund.amount')}</label>
+        <Field id={`${id}-amount`} label={t('refund.amount')}>
           <input
             id={`${id}-amount`}
             inputMode="decimal"
@@ -78,20 +76,20 @@ export function RefundFields({
             aria-describedby={`${id}-amount-help`}
             onChange={(event) => onChange({ ...draft, amount: event.target.value })}
           />
-          <p
+          <FieldHint
             id={`${id}-amount-help`}
-            className={showAmount ? 'error' : 'hint'}
-            {...(showAmount ? { role: 'alert' } : {})}
-          >
-            {showAmount && amountProblem !== undefined
-              ? amountProblem === 'refund.overLeft'
-                ? t('refund.overLeft', { left })
-                : t(amountProblem)
-              : `${t('refund.left')}: ${left}`}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-reason`}>{t('refund.reason.label')}</label>
+            problem={
+              showAmount && amountProblem !== undefined
+                ? amountProblem === 'refund.overLeft'
+                  ? t('refund.overLeft', { left })
+                  : t(amountProblem)
+                : undefined
+            }
+            hint={`${t('refund.left')}: ${left}`}
+            alert
+          />
+        </Field>
+        <Field id={`${id}-reason`} label={t('refund.reason.label')}>
           <select
             id={`${id}-reason`}
             value={draft.reason}
@@ -114,7 +112,7 @@ export function RefundFields({
               {t(reasonProblem)}
             </p>
           )}
-        </div>
+        </Field>
       </div>
     </>
   );

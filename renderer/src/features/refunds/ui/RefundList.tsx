@@ -4,6 +4,7 @@ import type { PaymentView } from '../../../../../shared/ipc/views';
 import { moneyCurrency, useI18n } from '../../../i18n';
 import { reasonKey } from '../reasons';
 import { RefundBadge } from '../../../ui/RefundBadge';
+import { Table } from '../../../ui/Table';
 
 export function RefundList({ payment, headingLevel = 3 }: { payment: PaymentView; headingLevel?: 3 | 4 }): JSX.Element {
   const { t, money, dateTime } = useI18n();
@@ -15,31 +16,23 @@ export function RefundList({ payment, headingLevel = 3 }: { payment: PaymentView
       {payment.refunds.length === 0 ? (
         <p className="muted">{t('refund.list.none')}</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('refund.list.amount')}</th>
-              <th scope="col">{t('refund.list.reason')}</th>
-              <th scope="col">{t('refund.list.status')}</th>
-              <th scope="col">{t('refund.list.when')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {payment.refunds.map((refund) => {
-              const reason = refund.reason === undefined ? undefined : reasonKey(refund.reason);
-              return (
-                <tr key={refund.id}>
-                  <td>{refund.amountCents === undefined ? '—' : money(refund.amountCents, currency)}</td>
-                  <td>{reason === undefined ? (refund.reason ?? '—') : t(reason)}</td>
-                  <td>
-                    <RefundBadge status={refund.status} />
-                  </td>
-                  <td>{refund.createdAt === undefined ? '—' : dateTime(refund.createdAt)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <Table
+          columns={[t('refund.list.amount'), t('refund.list.reason'), t('refund.list.status'), t('refund.list.when')]}
+        >
+          {payment.refunds.map((refund) => {
+            const reason = refund.reason === undefined ? undefined : reasonKey(refund.reason);
+            return (
+              <tr key={refund.id}>
+                <td>{refund.amountCents === undefined ? '—' : money(refund.amountCents, currency)}</td>
+                <td>{reason === undefined ? (refund.reason ?? '—') : t(reason)}</td>
+                <td>
+                  <RefundBadge status={refund.status} />
+                </td>
+                <td>{refund.createdAt === undefined ? '—' : dateTime(refund.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </Table>
       )}
     </div>
   );

@@ -7,14 +7,19 @@ import { RefundNote } from '../../../../../shared/desk/refunds';
 import { cardDataIn, clearedText, describeError, isRetryable, type CardDataIssue } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { moneyCurrency, useI18n } from '../../../i18n';
+import { ClosableHead } from '../../../ui/ClosableHead';
+import { Field } from '../../../ui/Field';
+import { Radio } from '../../../ui/Radio';
 import { RequestBadge } from '../../../ui/RefundBadge';
+import { Table } from '../../../ui/Table';
+import { formText } from '../../../ui/text';
 import { useFormGaps } from '../../../ui/useFormGaps';
 import { useOverrideRefund, useRequestRefund, useRequestsFor } from '../api';
-import { checkDraft, emptyDraft } from '../draft';
 import { reasonKey } from '../reasons';
 import { AttemptSubmit } from './AttemptSubmit';
 import { RefundFields } from './RefundFields';
 import { RefundList } from './RefundList';
+import { useRefundDraft } from './useRefundDraft';
 
 interface Props {
   payment: PaymentView;
@@ -24,11 +29,10 @@ interface Props {
 export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const { t } = useI18n();
   const id = useId();
-  const [draft, setDraft] = useState(emptyDraft);
+  const refund = useRefundDraft(payment);
   const [note, setNote] = useState('');
   /** Card data typed in the note: the note was emptied at once, and says why. */
   const [noteCleared, setNoteCleared] = useState<CardDataIssue>();
-  const [tried, setTried] = useState(false);
   /** The request this screen just made: the agent chooses who approves it. */
   const [current, setCurrent] = useState<RefundRequestView>();
   const [next, setNext] = useState<'now' | 'queue'>();
@@ -37,12 +41,12 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const busy = request.isPending;
   const error =
     request.error === null ? undefined : { text: describeError(request.error, t), retry: isRetryable(request.error) };
-  const check = checkDraft(draft, payment.refundableCents);
+  const { check } = refund;
   const canRequest = payment.status === 'succeeded' && payment.refundableCents > 0;
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
-    setTried(true);
+    refund.tried();
     if (!check.ok || busy) return;
     const trimmed = note.trim();
     request.mutate(
@@ -51,9 +55,8 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
         onSuccess: (made) => {
           setCurrent(made);
           setNext(undefined);
-          setDraft(emptyDraft());
+          refund.reset();
           setNote('');
-          setTried(false);
         },
       },
     );
@@ -62,29 +65,22 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
   const shown = current ?? requests.data?.find((request) => request.status === 'pending');
   return (
     <section className="subpanel refund-request" aria-labelledby={`${id}-title`}>
-      <div className="panel__head">
-        <h3 id={`${id}-title`}>{t('request.title')}</h3>
-        <button type="button" className="link" onClick={onClose}>
-          {t('common.close')}
-        </button>
-      </div>
+      <ClosableHead id={`${id}-title`} level={3} closeLabel={t('common.close')} onClose={onClose}>
+        {t('request.title')}
+      </ClosableHead>
       {shown === undefined || shown.status !== 'pending' || current === undefined ? (
         canRequest && (
           <form className="stack" onSubmit={submit} noValidate>
             <p className="hint">{t('request.help')}</p>
-            <RefundFields
-              draft={draft}
-              onChange={setDraft}
-              refundableCents={payment.refundableCents}
-              currency={payment.currency}
-              check={check}
-              showProblems={tried}
-              disabled={busy}
-            />
-            <div className="field">
-              <label htmlFor={`${id}-note`}>
-                {t('request.note')} {t('common.optional')}
-              </label>
+            <RefundFields {...refund.fields} disabled={busy} />
+            <Field
+              id={`${id}-note`}
+              label={
+                <>
+                  {t('request.note')} {t('common.optional')}
+                </>
+              }
+            >
               <input
                 id={`${id}-note`}
                 maxLength={500}
@@ -103,7 +99,7 @@ export function RequestRefund({ payment, onClose }: Props): JSX.Element {
                   {clearedText(noteCleared, t('request.note'), t)}
                 </p>
               )}
-            </div>
+            </Field>
             <AttemptSubmit error={error} busy={busy} label="request.submit" />
           </form>
         )
@@ -136,35 +132,26 @@ function PendingRequest({
   const gaps = useFormGaps();
   const error = gaps.gap ?? (override.error === null ? undefined : describeError(override.error, t));
 
-  function approve(event: FormEvent<HTMLFormElement>): void {
-    event.preventDefault();
-    if (!gaps.check(event.currentTarget)) return;
-    const form = new FormData(event.currentTarget);
-    const value = (name: string): string => {
-      const entry = form.get(name);
-      return typeof entry === 'string' ? entry : '';
-    };
-    const approverId = value('approverId').trim();
-    const approverPassword = secret(value('approverPassword'));
+  const approve = gaps.onSubmit((form, element) => {
+    const approverId = formText(form, 'approverId').trim();
+    const approverPassword = secret(formText(form, 'approverPassword'));
     // The supervisor's password is never kept on the agent's screen.
-    const passwordField = event.currentTarget.elements.namedItem('approverPassword');
+    const passwordField = element.elements.namedItem('approverPassword');
     if (passwordField instanceof HTMLInputElement) passwordField.value = '';
     override.mutate({ approverId, approverPassword }, { onSuccess: (answer) => onDecided(answer.request) });
-  }
+  });
 
   return (
     <div className="stack">
       <p role="status">{t('request.sent')}</p>
       <fieldset>
         <legend>{t('request.next.legend')}</legend>
-        <label className="check">
-          <input type="radio" name={`${id}-next`} checked={next === 'now'} onChange={() => onNext('now')} />
+        <Radio name={`${id}-next`} checked={next === 'now'} onChoose={() => onNext('now')}>
           {t('request.next.now')}
-        </label>
-        <label className="check">
-          <input type="radio" name={`${id}-next`} checked={next === 'queue'} onChange={() => onNext('queue')} />
+        </Radio>
+        <Radio name={`${id}-next`} checked={next === 'queue'} onChoose={() => onNext('queue')}>
           {t('request.next.queue')}
-        </label>
+        </Radio>
       </fieldset>
       {next === 'queue' && <p role="status">{t('request.queued')}</p>}
       {next === 'now' && (
@@ -172,12 +159,10 @@ function PendingRequest({
           <h4 id={`${id}-override`}>{t('override.title')}</h4>
           <p className="hint">{t('override.help')}</p>
           <div className="row">
-            <div className="field">
-              <label htmlFor={`${id}-approver`}>{t('override.id')}</label>
+            <Field id={`${id}-approver`} label={t('override.id')}>
               <input id={`${id}-approver`} name="approverId" autoComplete="off" required disabled={busy} />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-password`}>{t('override.password')}</label>
+            </Field>
+            <Field id={`${id}-password`} label={t('override.password')}>
               <input
                 id={`${id}-password`}
                 name="approverPassword"
@@ -186,7 +171,7 @@ function PendingRequest({
                 required
                 disabled={busy}
               />
-            </div>
+            </Field>
           </div>
           {error && (
             <p className="error" role="alert">
@@ -224,43 +209,40 @@ export function RequestList({
   return (
     <>
       <h4>{t('requests.title')}</h4>
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">{t('refund.list.when')}</th>
-            <th scope="col">{t('refund.list.amount')}</th>
-            <th scope="col">{t('refund.list.reason')}</th>
-            <th scope="col">{t('requests.requestedBy')}</th>
-            <th scope="col">{t('refund.list.status')}</th>
-            <th scope="col">{t('requests.decidedBy')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {requests.map((request) => {
-            const reason = reasonKey(request.reason);
-            return (
-              <tr key={request.id}>
-                <td>{dateTime(request.requestedAt)}</td>
-                <td>
-                  {request.amountCents === undefined
-                    ? t('requests.allLeft')
-                    : money(request.amountCents, moneyCurrency(currency))}
-                </td>
-                <td>{reason === undefined ? request.reason : t(reason)}</td>
-                <td>{request.requestedBy}</td>
-                <td>
-                  <RequestBadge status={request.status} />
-                  {request.failure && <span className="muted"> {request.failure}</span>}
-                </td>
-                <td>
-                  {request.decidedBy ?? '—'}
-                  {request.decisionNote && <span className="muted"> · {request.decisionNote}</span>}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <Table
+        columns={[
+          t('refund.list.when'),
+          t('refund.list.amount'),
+          t('refund.list.reason'),
+          t('requests.requestedBy'),
+          t('refund.list.status'),
+          t('requests.decidedBy'),
+        ]}
+      >
+        {requests.map((request) => {
+          const reason = reasonKey(request.reason);
+          return (
+            <tr key={request.id}>
+              <td>{dateTime(request.requestedAt)}</td>
+              <td>
+                {request.amountCents === undefined
+                  ? t('requests.allLeft')
+                  : money(request.amountCents, moneyCurrency(currency))}
+              </td>
+              <td>{reason === undefined ? request.reason : t(reason)}</td>
+              <td>{request.requestedBy}</td>
+              <td>
+                <RequestBadge status={request.status} />
+                {request.failure && <span className="muted"> {request.failure}</span>}
+              </td>
+              <td>
+                {request.decidedBy ?? '—'}
+                {request.decisionNote && <span className="muted"> · {request.decisionNote}</span>}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
     </>
   );
 }

@@ -1,18 +1,19 @@
 // The end-of-day report: per agent and currency, totals, MSI by plan, the day's volume by hour (a bar chart with the
 // amounts on its bars and a value axis); CSV export and a printable view.
 import { useId, useState, type JSX } from 'react';
-import { reportToCsv, type AgentTotals } from '../../../../../shared/desk';
+import { reportToCsv, type AgentTotals, type EndOfDayReport } from '../../../../../shared/desk';
 import { describeError } from '../../../bridge/errors';
 import { DateField } from '../../../ui/DateField';
-import { formatHour, moneyCurrency, useI18n } from '../../../i18n';
+import { formatHour, moneyCurrency, useI18n, type I18n, type PlainKey } from '../../../i18n';
 import { QueryState } from '../../../ui/QueryState';
+import { Table } from '../../../ui/Table';
 import { useEndOfDay } from '../api';
 import { activeHours, axisTop, hourSeries, type HourSeries } from '../hours';
 import { downloadText, localIsoDate } from '../../../ui/text';
 import '../../../ui/desk.css';
 
 export function EndOfDay(): JSX.Element {
-  const { t, money, date: day } = useI18n();
+  const { t, date: day } = useI18n();
   const id = useId();
   const [date, setDate] = useState(localIsoDate);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date);
@@ -50,76 +51,22 @@ export function EndOfDay(): JSX.Element {
         {data && data.agents.length === 0 && <p role="status">{t('report.none')}</p>}
         {data && data.agents.length > 0 && (
           <>
-            <SumsTable
-              id={`${id}-agents`}
-              title={t('report.agents')}
-              keyHead={t('report.col.agent')}
-              rows={data.agents.map((row) => ({
-                key: `${row.operatorId}-${row.currency}`,
-                head: row.operatorId,
-                sums: row,
-              }))}
-            />
-            {new Set(data.desks.map((row) => row.deskId)).size > 1 && (
-              <SumsTable
-                id={`${id}-desks`}
-                title={t('report.desks')}
-                keyHead={t('report.col.desk')}
-                rows={data.desks.map((row) => ({
-                  key: `${row.deskId}-${row.currency}`,
-                  head: row.deskId.slice(0, 8),
-                  title: row.deskId,
-                  mono: true,
-                  sums: row,
-                }))}
-              />
-            )}
+            <SumsTable id={id} report={data} by="agents" />
+            {new Set(data.desks.map((row) => row.deskId)).size > 1 && <SumsTable id={id} report={data} by="desks" />}
             <h3 id={`${id}-totals`}>{t('report.totals')}</h3>
-            <table className="table numbers" aria-labelledby={`${id}-totals`}>
-              <thead>
-                <tr>
-                  <th scope="col">{t('report.col.currency')}</th>
-                  <SumHeads />
+            <Table
+              className="numbers"
+              labelledBy={`${id}-totals`}
+              columns={[t('report.col.currency'), ...sumColumns({ t })]}
+            >
+              {data.totals.map((row) => (
+                <tr key={row.currency}>
+                  <th scope="row">{row.currency.toUpperCase()}</th>
+                  <SumCells sums={row} />
                 </tr>
-              </thead>
-              <tbody>
-                {data.totals.map((row) => (
-                  <tr key={row.currency}>
-                    <th scope="row">{row.currency.toUpperCase()}</th>
-                    <SumCells sums={row} />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {data.plans.length > 0 && (
-              <>
-                <h3 id={`${id}-plans`}>{t('report.plans')}</h3>
-                <table className="table numbers" aria-labelledby={`${id}-plans`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('report.col.plan')}</th>
-                      <th scope="col">{t('report.col.currency')}</th>
-                      <th scope="col">{t('report.col.payments')}</th>
-                      <th scope="col">{t('report.col.total')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.plans.map((plan) => (
-                      <tr key={`${plan.currency}-${plan.installments}`}>
-                        <th scope="row">
-                          {plan.installments <= 1
-                            ? t('report.single')
-                            : t('report.months', { count: plan.installments })}
-                        </th>
-                        <td>{plan.currency.toUpperCase()}</td>
-                        <td>{plan.payments}</td>
-                        <td>{money(plan.totalCents, plan.currency)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </>
-            )}
+              ))}
+            </Table>
+            {data.plans.length > 0 && <PlansTable id={`${id}-plans`} plans={data.plans} />}
             {data.hours.length > 0 && (
               <>
                 <h3>{t('report.hours')}</h3>
@@ -191,6 +138,32 @@ function HourChart({ series }: { series: HourSeries }): JSX.Element {
   );
 }
 
+/** The day's payments by MSI plan and currency. */
+function PlansTable({ id, plans }: { id: string; plans: EndOfDayReport['plans'] }): JSX.Element {
+  const { t, money } = useI18n();
+  return (
+    <>
+      <h3 id={id}>{t('report.plans')}</h3>
+      <Table
+        className="numbers"
+        labelledBy={id}
+        columns={[t('report.col.plan'), t('report.col.currency'), t('report.col.payments'), t('report.col.total')]}
+      >
+        {plans.map((plan) => (
+          <tr key={`${plan.currency}-${plan.installments}`}>
+            <th scope="row">
+              {plan.installments <= 1 ? t('report.single') : t('report.months', { count: plan.installments })}
+            </th>
+            <td>{plan.currency.toUpperCase()}</td>
+            <td>{plan.payments}</td>
+            <td>{money(plan.totalCents, plan.currency)}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}
+
 /** The five columns the agents' table and the totals share. */
 interface SumsRow {
   key: string;
@@ -202,60 +175,66 @@ interface SumsRow {
   sums: Omit<AgentTotals, 'operatorId'>;
 }
 
-/** The day's sums by one thing (agent, desk) and currency. */
-function SumsTable({
-  id,
-  title,
-  keyHead,
-  rows,
-}: {
-  id: string;
-  title: string;
-  keyHead: string;
-  rows: readonly SumsRow[];
-}): JSX.Element {
+/** The agents' rows: by operator id. */
+const agentRows = (report: EndOfDayReport): SumsRow[] =>
+  report.agents.map((row) => ({ key: `${row.operatorId}-${row.currency}`, head: row.operatorId, sums: row }));
+
+/** The desks' rows: by desk id, shortened (the whole id a hover away). */
+const deskRows = (report: EndOfDayReport): SumsRow[] =>
+  report.desks.map((row) => ({
+    key: `${row.deskId}-${row.currency}`,
+    head: row.deskId.slice(0, 8),
+    title: row.deskId,
+    mono: true,
+    sums: row,
+  }));
+
+/** What each sums table is by: its title, its first column's header, its rows. */
+const SUMS_BY: Record<
+  'agents' | 'desks',
+  { title: PlainKey; keyHead: PlainKey; rows: (report: EndOfDayReport) => SumsRow[] }
+> = {
+  agents: { title: 'report.agents', keyHead: 'report.col.agent', rows: agentRows },
+  desks: { title: 'report.desks', keyHead: 'report.col.desk', rows: deskRows },
+};
+
+/** The day's sums by one thing (agent, desk) and currency; its title's id is `${id}-${by}`. */
+function SumsTable({ id, report, by }: { id: string; report: EndOfDayReport; by: 'agents' | 'desks' }): JSX.Element {
   const { t } = useI18n();
+  const { title, keyHead, rows } = SUMS_BY[by];
+  const titleId = `${id}-${by}`;
   return (
     <>
-      <h3 id={id}>{title}</h3>
+      <h3 id={titleId}>{t(title)}</h3>
       <div className="table-scroll">
-        <table className="table numbers" aria-labelledby={id}>
-          <thead>
-            <tr>
-              <th scope="col">{keyHead}</th>
-              <th scope="col">{t('report.col.currency')}</th>
-              <SumHeads />
+        <Table
+          className="numbers"
+          labelledBy={titleId}
+          columns={[t(keyHead), t('report.col.currency'), ...sumColumns({ t })]}
+        >
+          {rows(report).map((row) => (
+            <tr key={row.key}>
+              <th scope="row" className={row.mono ? 'mono' : undefined} title={row.title}>
+                {row.head}
+              </th>
+              <td>{row.sums.currency.toUpperCase()}</td>
+              <SumCells sums={row.sums} />
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key}>
-                <th scope="row" className={row.mono ? 'mono' : undefined} title={row.title}>
-                  {row.head}
-                </th>
-                <td>{row.sums.currency.toUpperCase()}</td>
-                <SumCells sums={row.sums} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       </div>
     </>
   );
 }
 
-function SumHeads(): JSX.Element {
-  const { t } = useI18n();
-  return (
-    <>
-      <th scope="col">{t('report.col.payments')}</th>
-      <th scope="col">{t('report.col.paymentsTotal')}</th>
-      <th scope="col">{t('report.col.refunds')}</th>
-      <th scope="col">{t('report.col.refundsTotal')}</th>
-      <th scope="col">{t('report.col.net')}</th>
-    </>
-  );
-}
+/** The headers of the five sums' columns (SumCells), in their order. */
+const sumColumns = ({ t }: Pick<I18n, 't'>): string[] => [
+  t('report.col.payments'),
+  t('report.col.paymentsTotal'),
+  t('report.col.refunds'),
+  t('report.col.refundsTotal'),
+  t('report.col.net'),
+];
 
 function SumCells({ sums }: { sums: Omit<AgentTotals, 'operatorId'> }): JSX.Element {
   const { money } = useI18n();

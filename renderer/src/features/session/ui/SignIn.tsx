@@ -1,17 +1,39 @@
 // Sign-in and first-run screens: operator id and password, errors shown in words, focus where the agent types.
-import { useRef, type FormEvent, type JSX } from 'react';
+import { useRef, type FormEvent, type InputHTMLAttributes, type JSX } from 'react';
 import type { OperatorView } from '../../../../../shared/operators';
 import { ApiError, describeError } from '../../../bridge/errors';
 import { secret } from '../../../bridge/secret';
 import { useI18n } from '../../../i18n';
-import { useFormGaps } from '../../../ui';
+import { formText as field, useFormGaps } from '../../../ui';
 import { useCreateFirstAdmin, useEndLocked, useSignIn } from '../api';
 
-/** A text field's value from a submitted form. */
-const field = (form: FormData, name: string): string => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
+/** The operator's id: the first field, where the operator types at once. */
+function OperatorIdField({ id }: { id: string }): JSX.Element {
+  const { t } = useI18n();
+  return (
+    <>
+      <label htmlFor={id}>{t('signin.id')}</label>
+      <input id={id} name="id" autoComplete="username" required autoFocus />
+    </>
+  );
+}
+
+interface PasswordFieldProps
+  extends Pick<InputHTMLAttributes<HTMLInputElement>, 'minLength' | 'aria-invalid' | 'aria-describedby'> {
+  id: string;
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+}
+
+/** A password: the operator's own ("current-password") or a new one ("new-password", with its rule's length). */
+function PasswordField({ id, label, autoComplete, ...input }: PasswordFieldProps): JSX.Element {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name="password" type="password" autoComplete={autoComplete} required {...input} />
+    </>
+  );
+}
 
 interface Props {
   onSignedIn: (operator: OperatorView) => void;
@@ -106,15 +128,11 @@ export function SignIn({
           )}
         </p>
       )}
-      <label htmlFor="sign-in-id">{t('signin.id')}</label>
-      <input id="sign-in-id" name="id" autoComplete="username" required autoFocus />
-      <label htmlFor="sign-in-password">{t('signin.password')}</label>
-      <input
+      <OperatorIdField id="sign-in-id" />
+      <PasswordField
         id="sign-in-password"
-        name="password"
-        type="password"
+        label={t('signin.password')}
         autoComplete="current-password"
-        required
         {...(wrongPassword ? { 'aria-invalid': true, 'aria-describedby': 'sign-in-error' } : {})}
       />
       {error && (
@@ -145,31 +163,24 @@ export function FirstAdmin({ onSignedIn }: Props): JSX.Element {
   const gaps = useFormGaps();
   const error = gaps.gap ?? (create.error === null ? undefined : describeError(create.error, t));
 
-  function submit(event: FormEvent<HTMLFormElement>): void {
-    event.preventDefault();
-    if (!gaps.check(event.currentTarget)) return;
-    const form = new FormData(event.currentTarget);
+  const submit = gaps.onSubmit((form) =>
     create.mutate(
       { id: field(form, 'id'), displayName: field(form, 'displayName'), password: secret(field(form, 'password')) },
       { onSuccess: onSignedIn },
-    );
-  }
+    ),
+  );
 
   return (
     <form className="card" aria-labelledby="first-admin-title" noValidate onSubmit={submit}>
       <h2 id="first-admin-title">{t('firstAdmin.title')}</h2>
       <p>{t('firstAdmin.help')}</p>
-      <label htmlFor="first-admin-id">{t('signin.id')}</label>
-      <input id="first-admin-id" name="id" autoComplete="username" required autoFocus />
+      <OperatorIdField id="first-admin-id" />
       <label htmlFor="first-admin-name">{t('firstAdmin.name')}</label>
       <input id="first-admin-name" name="displayName" autoComplete="name" required />
-      <label htmlFor="first-admin-password">{t('firstAdmin.password')}</label>
-      <input
+      <PasswordField
         id="first-admin-password"
-        name="password"
-        type="password"
+        label={t('firstAdmin.password')}
         autoComplete="new-password"
-        required
         minLength={12}
       />
       {error && (

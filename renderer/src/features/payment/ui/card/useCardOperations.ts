@@ -61,11 +61,7 @@ export function useCardOperations({
   /** Bumped by clear(): an answer that arrives after the form was cleared changes nothing on screen. */
   const generation = useRef(0);
   /** The operation under way: a second call while it runs never sends the card or charges twice. */
-  const inflight = useRef<
-    | { kind: 'token'; promise: Promise<CreateTokenResult> }
-    | { kind: 'checkout'; promise: Promise<CheckoutResult> }
-    | undefined
-  >(undefined);
+  const inflight = useRef<{ kind: 'token' | 'checkout'; promise: Promise<unknown> } | undefined>(undefined);
 
   const failure = (error: CardError): CardCaptureError => ({
     error: { code: error.code, message: describeCardError(error, t) },
@@ -148,25 +144,21 @@ export function useCardOperations({
     }
   }
 
+  /** Runs one operation at a time: called while one runs, the same kind answers with its promise, the other `busy`. */
+  function once<R>(kind: 'token' | 'checkout', run: () => Promise<R>): Promise<R | CardCaptureError> {
+    const running = inflight.current;
+    // The promise kept under a kind is the one its `run` made.
+    if (running) return running.kind === kind ? (running.promise as Promise<R>) : Promise.resolve(busyError());
+    const promise = run().finally(() => {
+      inflight.current = undefined;
+    });
+    inflight.current = { kind, promise };
+    return promise;
+  }
+
   return {
-    createToken() {
-      const running = inflight.current;
-      if (running) return running.kind === 'token' ? running.promise : Promise.resolve(busyError());
-      const promise = runCreateToken().finally(() => {
-        inflight.current = undefined;
-      });
-      inflight.current = { kind: 'token', promise };
-      return promise;
-    },
-    checkout() {
-      const running = inflight.current;
-      if (running) return running.kind === 'checkout' ? running.promise : Promise.resolve(busyError());
-      const promise = runCheckout().finally(() => {
-        inflight.current = undefined;
-      });
-      inflight.current = { kind: 'checkout', promise };
-      return promise;
-    },
+    createToken: () => once('token', runCreateToken),
+    checkout: () => once('checkout', runCheckout),
     clear() {
       generation.current += 1;
       heldMethod.current = undefined;
