@@ -31,17 +31,20 @@ export async function openEmbeddedStore<DB>(dataDir: string, definition: StoreDe
     schemaVersion,
     transaction: (fn, options) => runTransaction(db, 'sqlite', fn, options),
     prepare: (statement) => dialect.prepare(statement),
-    // Holding Kysely's one connection, no other query of the store runs (nor commits) while the level is lowered.
-    unsynced: (fn) =>
-      db.connection().execute(async (connection) => {
-        const level = raw.pragma('synchronous', { simple: true }) as number;
-        raw.pragma('synchronous = NORMAL');
-        try {
-          return await fn(connection);
-        } finally {
-          raw.pragma(`synchronous = ${level}`);
-        }
-      }),
+    // Only in WAL, where NORMAL keeps the file consistent through a power cut (in a rollback journal it may not). Holding
+    // Kysely's one connection, no other query of the store runs (nor commits) while the level is lowered.
+    ...(raw.pragma('journal_mode', { simple: true }) === 'wal' && {
+      unsynced: <T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T> =>
+        db.connection().execute(async (connection) => {
+          const level = raw.pragma('synchronous', { simple: true }) as number;
+          raw.pragma('synchronous = NORMAL');
+          try {
+            return await fn(connection);
+          } finally {
+            raw.pragma(`synchronous = ${level}`);
+          }
+        }),
+    }),
     close: () => (closed ??= db.destroy()),
   };
 }

@@ -337,6 +337,20 @@ describe("the embedded file's unsynced writes (a log nothing is decided from)", 
     expect(order).toEqual(['log done', 'transaction at 2']);
   });
 
+  it('is not offered on a file that is not in WAL (NORMAL would not keep a rollback journal consistent)', async () => {
+    const other = embeddedStorage(dir);
+    try {
+      const rollback = await other.open<NotesDB>({
+        ...notesStore,
+        sqlite: { ...notesStore.sqlite, file: 'rollback.db', pragmas: ['journal_mode = DELETE'] },
+      });
+      expect('unsynced' in rollback).toBe(false);
+      expect('unsynced' in store).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('is the embedded file only: the center commits as it always does', async () => {
     if (center === undefined) throw new Error('no center');
     const centerStorageOf = centerStorage(center.app);
