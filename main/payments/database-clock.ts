@@ -4,6 +4,7 @@
  * the OS setting a desk right by a day) can age an operation. A desk taking another desk's fresh payment attempt for one
  * past the service's 24 h window would close it and charge the reservation again.
  */
+import type { LevelLogger } from '../logging';
 
 /** The desk's clock is measured against the database's again after this long (a clock set right by NTP meanwhile). */
 const CLOCK_REMEASURE_MS = 10 * 60_000;
@@ -23,7 +24,7 @@ export interface DatabaseClockDeps {
   deskNow: () => number;
   /** A clock no one sets: carries a reading forward. */
   monotonic: () => number;
-  logger?: { warn(fields: object, message?: string): void } | undefined;
+  logger?: LevelLogger<'warn'> | undefined;
 }
 
 export class DatabaseClock {

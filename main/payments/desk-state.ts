@@ -2,6 +2,7 @@
  * Whether this desk is busy (no update restarts it then): a payment of its may still change or an operation is
  * unanswered, as the journal said at its last write (read again after each), or it is running an operation now.
  */
+import type { LevelLogger } from '../logging';
 
 /** After a write, how long the desk waits before reading its busy state again (one read for the writes of one call). */
 const BUSY_READ_DELAY_MS = 250;
@@ -11,7 +12,7 @@ export interface DeskStateDeps {
   hasUnfinished: () => Promise<boolean>;
   /** Busy for another reason the engine knows of (an answer kept while the center is down). */
   alsoBusy: () => boolean;
-  logger?: { warn(fields: object, message?: string): void } | undefined;
+  logger?: LevelLogger<'warn'> | undefined;
 }
 
 export class DeskState {

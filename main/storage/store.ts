@@ -95,10 +95,10 @@ export interface StoreDatabase<DB> {
    */
   prepare?(sql: string): void;
   /**
-   * The embedded file in WAL only: runs `fn`'s writes without waiting for the disk at their commit, for a log nothing is decided
-   * from (the journal's attempts). They are read at once and outlive the process; a power cut may take the last of them,
-   * never the file's consistency (WAL with synchronous = NORMAL on the file's one connection while `fn` runs). Not inside
-   * a transaction of the store: it waits for the connection that transaction holds.
+   * The embedded file in WAL only: runs `fn`'s writes without waiting for the disk at their commit, for a log nothing
+   * is decided from (the journal's attempts). They are read at once and outlive the process; a power cut may take the
+   * last of them, never the file's consistency (synchronous = NORMAL on the file's one connection while `fn` runs). Not
+   * inside a transaction of the store: it waits for the connection that transaction holds.
    */
   unsynced?<T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /** All of `fn` is written, or none: rolled back when it throws (its error is rethrown). */

@@ -1,5 +1,6 @@
 /** The operation ledger: every operation that may move money is begun in the journal, sent with its key, and settled. */
 import { randomUUID } from 'node:crypto';
+import type { LevelLogger } from '../../logging';
 import { isTransactionConflict } from '../../storage';
 import { ServiceError } from '../errors';
 import { fingerprint, journalConflict, type Journal, type Operation, type OperationKind } from '../journal';
@@ -13,10 +14,7 @@ export { isCenterDown, type KeptAnswer } from './kept-answers';
 export { isOpen, isReconcile, mayMove, reconcileError, TRANSITIONS } from './states';
 
 /** Where the engine logs: pino fits. Nothing but ids, statuses and times is ever passed. */
-export interface EngineLogger {
-  info(fields: object, message?: string): void;
-  warn(fields: object, message?: string): void;
-}
+export type EngineLogger = LevelLogger<'info' | 'warn'>;
 
 /**
  * A rule checked where a new operation is written (in its transaction, its row included, read committed on the center):
