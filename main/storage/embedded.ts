@@ -1,5 +1,6 @@
 /** The embedded backend: one SQLite file per store in the desk's data folder (training, and a center of one desk). */
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { DeskSqliteDialect } from './driver';
 import { migrateSqliteStore } from './migrations';
@@ -24,29 +25,43 @@ export async function openEmbeddedStore<DB>(dataDir: string, definition: StoreDe
     throw error;
   }
   let closed: Promise<void> | undefined;
+  // Only in WAL, where NORMAL keeps the file consistent through a power cut (in a rollback journal it may not). Holding
+  // Kysely's one connection, no other query of the store runs (nor commits) while the level is lowered; the level set
+  // back is the one the file was opened at, never one read while lowered.
+  const unsynced = raw.pragma('journal_mode', { simple: true }) === 'wal' ? unsyncedOn(raw, db) : undefined;
   return {
     backend: 'sqlite',
     definition,
     db,
     schemaVersion,
-    transaction: (fn, options) => runTransaction(db, 'sqlite', fn, options),
+    transaction: (fn, options) =>
+      options?.synced === false && unsynced !== undefined
+        ? unsynced((connection) => runTransaction(connection, 'sqlite', fn, options))
+        : runTransaction(db, 'sqlite', fn, options),
     prepare: (statement) => dialect.prepare(statement),
-    // Only in WAL, where NORMAL keeps the file consistent through a power cut (in a rollback journal it may not). Holding
-    // Kysely's one connection, no other query of the store runs (nor commits) while the level is lowered.
-    ...(raw.pragma('journal_mode', { simple: true }) === 'wal' && {
-      unsynced: <T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T> =>
-        db.connection().execute(async (connection) => {
-          const level = raw.pragma('synchronous', { simple: true }) as number;
-          raw.pragma('synchronous = NORMAL');
-          try {
-            return await fn(connection);
-          } finally {
-            raw.pragma(`synchronous = ${level}`);
-          }
-        }),
-    }),
+    ...(unsynced !== undefined && { unsynced }),
     close: () => (closed ??= db.destroy()),
   };
+}
+
+/**
+ * Runs a function's writes at synchronous = NORMAL on the file's one connection, then at the level the file was opened
+ * at (a transaction the function left open is rolled back first: SQLite keeps the level inside one).
+ */
+function unsyncedOn<DB>(raw: Database.Database, db: Kysely<DB>): StoreDatabase<DB>['unsynced'] {
+  const opened = raw.pragma('synchronous', { simple: true }) as number;
+  // Set through pragma(), which prepares it anew: SQLite sets this level as a statement is prepared, not as it runs.
+  return <T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T> =>
+    db.connection().execute(async (connection) => {
+      if (raw.inTransaction) throw new Error('unsynced: the file is inside a transaction already');
+      raw.pragma('synchronous = NORMAL');
+      try {
+        return await fn(connection);
+      } finally {
+        if (raw.inTransaction) raw.exec('ROLLBACK');
+        raw.pragma(`synchronous = ${opened}`);
+      }
+    });
 }
 
 /** The data folder's files; each store opened once, all closed with it. */

@@ -79,6 +79,12 @@ export interface TransactionOptions {
   isolation?: 'read committed' | 'repeatable read' | 'serializable';
   /** How many times the whole function runs again after a TransactionConflictError (default 0: the caller decides). */
   retries?: number;
+  /**
+   * False: the commit need not wait for the disk (StoreDatabase.unsynced, where the store has it; the center always
+   * waits). Only for what the service would answer again, by a key or an id a synced commit wrote before the request
+   * was sent: a power cut may take the last such commits, never out of order (any synced commit after one keeps it).
+   */
+  synced?: boolean;
 }
 
 /** A store's database, whichever the backend: what phase 2's stores are written against. */
@@ -96,7 +102,7 @@ export interface StoreDatabase<DB> {
   prepare?(sql: string): void;
   /**
    * The embedded file in WAL only: runs `fn`'s writes without waiting for the disk at their commit, for a log nothing
-   * is decided from (the journal's attempts). They are read at once and outlive the process; a power cut may take the
+   * is decided from (the journal's attempts) or what the service answers again (`TransactionOptions.synced`). They are read at once and outlive the process; a power cut may take the
    * last of them, never the file's consistency (synchronous = NORMAL on the file's one connection while `fn` runs). Not
    * inside a transaction of the store: it waits for the connection that transaction holds.
    */

@@ -312,6 +312,15 @@ describe("the embedded file's unsynced writes (a log nothing is decided from)", 
     }
   });
 
+  it('sets the level back, having rolled back what its function left open (SQLite keeps the level inside one)', async () => {
+    await store.unsynced?.(async (db) => {
+      await sql`BEGIN`.execute(db);
+      await db.insertInto('notes').values(note('left-open')).execute();
+    });
+    expect(await level()).toBe(2);
+    expect(await store.db.selectFrom('notes').select('id').where('id', '=', 'left-open').execute()).toEqual([]);
+  });
+
   it('syncs again when its function throws', async () => {
     await expect(store.unsynced?.(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(await level()).toBe(2);
@@ -337,6 +346,31 @@ describe("the embedded file's unsynced writes (a log nothing is decided from)", 
     expect(order).toEqual(['log done', 'transaction at 2']);
   });
 
+  it('runs a transaction asked for unsynced at NORMAL, all of it or none, and a transaction not asked so at FULL', async () => {
+    const inside = await store.transaction(
+      async (trx) => {
+        await trx.insertInto('notes').values(note('u3')).execute();
+        return level(trx);
+      },
+      { synced: false },
+    );
+    expect(inside).toBe(1);
+    expect(await level()).toBe(2);
+    await expect(
+      store.transaction(
+        async (trx) => {
+          await trx.insertInto('notes').values(note('u4')).execute();
+          throw new Error('refused');
+        },
+        { synced: false },
+      ),
+    ).rejects.toThrow('refused');
+    expect(await level()).toBe(2);
+    const ids = await store.db.selectFrom('notes').select('id').where('id', 'in', ['u3', 'u4']).execute();
+    expect(ids).toEqual([{ id: 'u3' }]);
+    expect(await store.transaction((trx) => level(trx))).toBe(2);
+  });
+
   it('is not offered on a file that is not in WAL (NORMAL would not keep a rollback journal consistent)', async () => {
     const other = embeddedStorage(dir);
     try {
@@ -345,6 +379,11 @@ describe("the embedded file's unsynced writes (a log nothing is decided from)", 
         sqlite: { ...notesStore.sqlite, file: 'rollback.db', pragmas: ['journal_mode = DELETE'] },
       });
       expect('unsynced' in rollback).toBe(false);
+      const at = await rollback.transaction(
+        async (trx) => (await sql<{ synchronous: number }>`pragma synchronous`.execute(trx)).rows[0]?.synchronous,
+        { synced: false },
+      );
+      expect(at).toBe(2);
       expect('unsynced' in store).toBe(true);
     } finally {
       await other.close();
@@ -357,6 +396,12 @@ describe("the embedded file's unsynced writes (a log nothing is decided from)", 
     try {
       const onCenter = await centerStorageOf.open<NotesDB>(notesStore);
       expect('unsynced' in onCenter).toBe(false);
+      const setting = async (db: Kysely<NotesDB>): Promise<string | undefined> =>
+        (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]?.synchronous_commit;
+      // The server's own setting (the tests' cluster may not wait for its disk either), not changed for the transaction.
+      const outside = await setting(onCenter.db);
+      expect(outside).toBeDefined();
+      expect(await onCenter.transaction((trx) => setting(trx), { synced: false })).toBe(outside);
     } finally {
       await centerStorageOf.close();
     }
