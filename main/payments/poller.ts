@@ -16,7 +16,7 @@ export interface PollerDeps {
 }
 
 /** Nothing more will change without the agent acting: a final status, and every refund final (shared vocabulary). */
-export function isSettled(payment: PaymentResource): boolean {
+export function isSettled(payment: { status: string; refunds: readonly { status: string }[] }): boolean {
   return isFinalPayment(payment.status) && payment.refunds.every((refund) => isFinalRefund(refund.status));
 }
 

@@ -156,6 +156,20 @@ export class Journal {
     return this.store.transaction((trx) => fn(new Journal(this.store, this.deskId, trx, this)), options);
   }
 
+  /**
+   * Runs `fn`'s writes without waiting for the disk at their commit (TransactionOptions.synced): in one transaction on
+   * the embedded file; as they are elsewhere (the center always waits, and is sent no transaction more for it).
+   */
+  /** Whether unsynced() commits without waiting for the disk here (the embedded file in WAL). */
+  get defersCommits(): boolean {
+    return this.store.unsynced !== undefined;
+  }
+
+  async unsynced<T>(fn: (journal: Journal) => Promise<T>): Promise<T> {
+    if (this.parent !== undefined || this.store.unsynced === undefined) return fn(this);
+    return this.transaction(fn, { synced: false });
+  }
+
   // ---- operations (operations.ts) ----
 
   begin(op: Omit<Operation, 'state' | 'resultId' | 'errorCode' | 'fingerprint' | 'deskId'>): Promise<Operation> {

@@ -121,7 +121,10 @@ export class Ledger {
     if (serviceClock.readAt() === undefined) await tokens.get().catch(() => undefined);
     else if (serviceClock.drifted()) await tokens.renew().catch(() => undefined);
     try {
-      if (blocked === undefined) return await this.begin(journal, operationId, kind, payload, meta);
+      if (blocked === undefined && meta.resendable) return await this.begin(journal, operationId, kind, payload, meta);
+      // Never sent again, a tokenization's beginning need not wait for the disk: a power cut that takes it takes no key.
+      if (blocked === undefined)
+        return await journal.unsynced((tx) => this.begin(tx, operationId, kind, payload, meta));
       return await journal.transaction(async (tx) => {
         const op = await this.begin(tx, operationId, kind, payload, meta);
         if (await blocked(tx)) throw new NotBegun();
@@ -195,12 +198,17 @@ export class Ledger {
       throw error;
     }
     const at = now();
+    // The answer need not wait for the disk: a power cut that takes it leaves the operation unanswered, and the service
+    // answers its key, written synced before it was sent, the same again (recovery). A refusal (above) waits.
     await this.kept.write(op, () =>
-      journal.transaction(async (tx) => {
-        const resultId = await keep(value, tx);
-        await tx.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, at);
-        return resultId;
-      }),
+      journal.transaction(
+        async (tx) => {
+          const resultId = await keep(value, tx);
+          await tx.settle(op.key, { state: 'done', resultId, httpStatus: 201 }, at);
+          return resultId;
+        },
+        { synced: false },
+      ),
     );
     return value;
   }

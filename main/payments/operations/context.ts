@@ -9,13 +9,13 @@ import { DeskState } from '../desk-state';
 import { ServiceError } from '../errors';
 import type { Journal, Operation, StoredPayment } from '../journal';
 import { Ledger, type EngineLogger } from '../ledger';
-import { Poller } from '../poller';
+import { isSettled, Poller } from '../poller';
 import { MethodResource, PaymentResource, RefundResource, compileSchemas } from '../resources';
 import { ServiceClock } from '../service-clock';
 import { TokenManager } from '../tokens';
 import { paymentView } from '../view-projection';
 import { ErrorBody, OAuthErrorBody, TokenBody } from '../wire';
-import { moneyFields, OPERATION_SCHEMAS } from './inputs';
+import { compileOperationSchemas, moneyFields } from './inputs';
 import { LateSuccesses } from './late-success';
 import { PaymentLeases } from './lease';
 import { refundInFlight } from './rules';
@@ -90,7 +90,7 @@ export class PaymentContext {
     this.journal = journal;
     // What every payment parses, compiled at the engine's start rather than in the first payment's wait.
     compileSchemas([TokenBody, ErrorBody, OAuthErrorBody, MethodResource, PaymentResource, RefundResource, CardInput]);
-    compileSchemas(OPERATION_SCHEMAS);
+    compileOperationSchemas();
     const deskNow = deps.now ?? Date.now;
     // The desk's calendar day, which a charge's checks read, made ready at the start as the schemas are.
     dayIn(deskNow(), deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -169,8 +169,21 @@ export class PaymentContext {
 
   /** The service's word on a payment kept, and every listener told. */
   async store(payment: PaymentResource): Promise<PaymentView> {
-    await this.journal.savePayment(payment);
+    await this.save(payment);
     return this.emit(payment.id);
+  }
+
+  /**
+   * The service's word on a payment, as a poll, a confirmation or an amount change reads it. Where the journal holds the
+   * payment unsettled already it need not wait for the disk: lost in a power cut, the journal still holds it unsettled
+   * (a charge in progress, a refund not final: counted, never free), and the next start follows it again. A payment held
+   * settled, or not held, waits: a refund learnt on it, lost, would be followed by no one.
+   */
+  private async save(payment: PaymentResource): Promise<void> {
+    const { journal } = this;
+    const held = journal.defersCommits ? await journal.payment(payment.id) : undefined;
+    if (held !== undefined && !isSettled(held)) await journal.unsynced((inner) => inner.savePayment(payment));
+    else await journal.savePayment(payment);
   }
 
   /** Every listener told of the payment as the journal holds it now. */
