@@ -24,6 +24,7 @@ import type {
   StoredPayment,
   StoredRefund,
 } from './types';
+import { reservationKey } from './reservation-key';
 import { UNFINISHED_STATEMENTS, UnfinishedRepository } from './unfinished';
 
 export type * from './types';
@@ -107,6 +108,8 @@ export class Journal {
         });
       }
       for (const statement of STATEMENTS) statement.prepare(store);
+      // The Unicode normalizer's data every reservation number goes through, loaded now rather than at the first payment.
+      reservationKey('A-1');
     } catch (error) {
       await store.close();
       throw error;

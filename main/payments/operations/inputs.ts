@@ -54,8 +54,31 @@ export const RefundInput = refundChannel.omit({ expectedAmountCents: true }).ext
   acknowledgedRefundIds: refundChannel.shape.acknowledgedRefundIds.optional(),
 });
 
-/** Every schema an operation parses: compiled at the engine's start rather than in the first payment's wait. */
-export const OPERATION_SCHEMAS = [TokenizeInput, PayInput, RefundInput, CreatePaymentBody, RefundBody];
+const zeros = (n: number): string => '0'.repeat(n);
+const who = { reservationId: 'R', operatorId: 'o' };
+
+/**
+ * Every schema an operation parses, with an input that passes each of its checks (zeros: no card's number, no payment's
+ * id): parsed at the engine's start rather than in the first payment's wait.
+ */
+export const OPERATION_SCHEMAS: readonly (readonly [z.ZodType, unknown])[] = [
+  [TokenizeInput, { card: { number: zeros(16), expMonth: 12, expYear: 2100, cvv: zeros(3), holderName: 'A' }, ...who }],
+  [
+    PayInput,
+    { methodId: `mth_${zeros(32)}`, amountCents: 1, currency: 'usd', note: 'A', acknowledgedPaymentIds: [], ...who },
+  ],
+  [RefundInput, { paymentId: `pay_${zeros(32)}`, reason: 'duplicate', acknowledgedRefundIds: [], operatorId: 'o' }],
+  [
+    CreatePaymentBody,
+    { methodId: `mth_${zeros(32)}`, amount: 0.01, currency: 'usd', reservationId: 'R', metadata: {} },
+  ],
+  [RefundBody, { amount: 0.01, reason: 'duplicate' }],
+];
+
+/** Has zod compile each operation's schema and its checks now, parsing its sample (OPERATION_SCHEMAS). */
+export function compileOperationSchemas(): void {
+  for (const [schema, sample] of OPERATION_SCHEMAS) schema.safeParse(sample);
+}
 
 /** Parses input at the engine's door: refused before any request or journal write. */
 export function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
