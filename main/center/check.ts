@@ -26,7 +26,8 @@ import {
 
 export const CHECK_CENTER_FLAG = '--check-center';
 
-export type CheckStatus = 'ok' | 'problem';
+/** A warning is said and does not fail the check: what IT should change, while the desk works meanwhile. */
+export type CheckStatus = 'ok' | 'warning' | 'problem';
 
 export interface CenterCheckLine {
   status: CheckStatus;
@@ -53,6 +54,7 @@ export async function checkCenter(
   const lines: CenterCheckLine[] = [];
   const ok = (check: string, detail: string): void => void lines.push({ status: 'ok', check, detail });
   const problem = (check: string, detail: string): void => void lines.push({ status: 'problem', check, detail });
+  const warning = (check: string, detail: string): void => void lines.push({ status: 'warning', check, detail });
   const pool = centerPool({ ...options, maxConnections: 1 });
   const db = centerKysely(pool, {
     host: options.host,
@@ -62,9 +64,9 @@ export async function checkCenter(
   });
   try {
     const server = await sql<{ version: string; user: string; ssl: boolean | null; superuser: boolean }>`
-      SELECT current_setting('server_version') AS version, current_user AS user,
+      SELECT current_setting('server_version') AS version, session_user AS user,
              (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) AS ssl,
-             (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser`.execute(db);
+             (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AS superuser`.execute(db);
     const row = server.rows[0];
     if (row === undefined) throw new Error('the server answered no row');
     ok('connection', `signed in to PostgreSQL ${row.version} at ${target} as "${row.user}"`);
@@ -78,10 +80,25 @@ export async function checkCenter(
 
     const roles = await readCenterRoles(db, target);
     ok('roles', `owner "${roles.owner}", app "${roles.app}", auditor "${roles.auditor}" (center.roles)`);
-    if (row.user !== roles.app) {
+    const member = await sql<{ member: boolean; shared_login: boolean }>`
+      SELECT pg_has_role(session_user, ${roles.app}, 'MEMBER') AS member,
+             (SELECT rolcanlogin FROM pg_roles WHERE rolname = ${roles.app}) AS shared_login`.execute(db);
+    if (row.user === roles.app) {
+      warning(
+        'user',
+        `this desk signs in as the shared app role "${roles.app}": every desk on it holds one credential, and whoever has it can act as any desk. IT gives each desk its own login role (docs/center/add-desk.sql), then makes "${roles.app}" NOLOGIN`,
+      );
+    } else if (member.rows[0]?.member === true) {
+      ok('user', `this desk signs in as its own login role "${row.user}", a member of the app role "${roles.app}"`);
+      if (member.rows[0].shared_login)
+        warning(
+          'shared credential',
+          `the shared app role "${roles.app}" can still sign in: once every desk has its own login role, IT makes it NOLOGIN (docs/it/center-database.md)`,
+        );
+    } else {
       problem(
         'user',
-        `this desk signs in as "${row.user}", not as the app role "${roles.app}": the center setting's user must be the app role (the owner and superusers can change the audit trail)`,
+        `this desk signs in as "${row.user}", which is not a member of the app role "${roles.app}": the center setting's user must be this desk's own login role (docs/center/add-desk.sql); the owner and superusers can change the audit trail`,
       );
     }
     if (row.superuser)
@@ -125,6 +142,16 @@ export async function checkCenter(
           problem(check, `${parts.join('; ')}: IT must run --migrate-center, which sets the app role's grants`);
         }
       }
+      for (const signature of store.postgres.functions ?? []) {
+        const callable = await sql<{ callable: boolean }>`
+          SELECT has_function_privilege(${`${store.name}.${signature}`}, 'EXECUTE') AS callable`.execute(db);
+        if (callable.rows[0]?.callable === true) ok(`function ${store.name}.${signature}`, 'callable');
+        else
+          problem(
+            `function ${store.name}.${signature}`,
+            'not callable by this desk: IT must run --migrate-center, which grants it to the app role',
+          );
+      }
       const auditor = await auditorFindings(db, store, roles.auditor);
       if (auditor.problems.length === 0) ok(`auditor ${store.name}`, auditor.reads);
       else
@@ -133,7 +160,7 @@ export async function checkCenter(
           `${auditor.problems.join('; ')}: IT must run --migrate-center, which sets the auditor's grants`,
         );
     }
-    return { target, ok: lines.every((line) => line.status === 'ok'), lines };
+    return { target, ok: lines.every((line) => line.status !== 'problem'), lines };
   } catch (error) {
     const said =
       error instanceof UserError
@@ -197,12 +224,12 @@ async function auditorFindings(
   return { reads, problems };
 }
 
+const LABELS: Record<CheckStatus, string> = { ok: 'ok     ', warning: 'WARNING', problem: 'PROBLEM' };
+
 /** The report as IT reads it: one line per check, then the verdict. */
 export function formatCenterCheck(report: CenterCheckReport): string {
   const width = Math.max(...report.lines.map((line) => line.check.length), 0);
-  const body = report.lines.map(
-    (line) => `${line.status === 'ok' ? 'ok     ' : 'PROBLEM'}  ${line.check.padEnd(width)}  ${line.detail}`,
-  );
+  const body = report.lines.map((line) => `${LABELS[line.status]}  ${line.check.padEnd(width)}  ${line.detail}`);
   const verdict = report.ok
     ? `The center at ${report.target} is ready for this desk.`
     : `The center at ${report.target} is NOT ready for this desk: see the PROBLEM lines.`;

@@ -13,6 +13,7 @@ export { DESK_FILE, DeskIdentityError, deskIdentity, type DeskIdentity } from '.
 export {
   DESK_NONCE_FILE,
   DESKS_STORE,
+  DeskCredentialError,
   DeskRegistryError,
   registerDesk,
   type DesksDB,

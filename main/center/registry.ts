@@ -32,8 +32,78 @@ export interface DesksDB {
     /** ISO strings as the center's pool reads timestamptz. */
     first_started_at: ColumnType<string, never, never>;
     last_started_at: ColumnType<string, never, string>;
+    /** The login role bound to this desk id (null: registered with the shared app role only). */
+    login_role: string | null;
   };
 }
+
+/**
+ * Each desk id is bound to the login role that first registered it with a credential of its own (IT's docs/center/
+ * add-desk.sql may bind it beforehand): another login cannot register it, and a login registers one desk id only. The
+ * shared app role (every desk's credential before each had its own) registers as before, binding nothing, and may not
+ * register a desk bound to a login of its own; IT ends it by making the app role NOLOGIN. current_desk() is the desk of
+ * the session's login, what other stores' rules compare a row's desk with.
+ */
+const LOGIN_ROLES_SQL = `
+ALTER TABLE desks.desks ADD COLUMN login_role text UNIQUE;
+
+CREATE FUNCTION desks.shared_session() RETURNS boolean
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $fn$ SELECT EXISTS (SELECT FROM center.roles WHERE kind = 'app' AND role_name = session_user::text) $fn$;
+
+CREATE FUNCTION desks.current_desk() RETURNS text
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $fn$ SELECT desk_id FROM desks.desks WHERE login_role = session_user::text $fn$;
+
+CREATE FUNCTION desks.register_desk(p_desk_id text, p_known text[], p_next text, p_host text)
+  RETURNS TABLE (outcome text, held text, host text, last_started_at timestamptz, bound_desk text)
+  LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $fn$
+DECLARE
+  shared boolean := desks.shared_session();
+  me text := session_user::text;
+  found_row desks.desks%ROWTYPE;
+  existed boolean;
+  elsewhere text;
+BEGIN
+  IF p_desk_id IS NULL OR p_desk_id !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
+    RAISE EXCEPTION 'register_desk: % is not a desk id', p_desk_id USING ERRCODE = '22023';
+  END IF;
+  IF p_next IS NOT NULL AND p_next !~ '^[A-Za-z0-9_-]{22,64}$' THEN
+    RAISE EXCEPTION 'register_desk: the next nonce is not valid' USING ERRCODE = '22023';
+  END IF;
+  IF NOT shared THEN
+    SELECT d.desk_id INTO elsewhere FROM desks.desks d WHERE d.login_role = me AND d.desk_id <> p_desk_id;
+    IF elsewhere IS NOT NULL THEN
+      RETURN QUERY SELECT 'login_bound'::text, NULL::text, NULL::text, NULL::timestamptz, elsewhere;
+      RETURN;
+    END IF;
+  END IF;
+  SELECT * INTO found_row FROM desks.desks d WHERE d.desk_id = p_desk_id FOR UPDATE;
+  existed := FOUND;
+  IF existed AND found_row.login_role IS NOT NULL AND found_row.login_role <> me THEN
+    RETURN QUERY SELECT 'desk_bound'::text, NULL::text, NULL::text, NULL::timestamptz, NULL::text;
+    RETURN;
+  END IF;
+  IF existed AND found_row.nonce IS NOT NULL AND NOT (found_row.nonce = ANY (coalesce(p_known, '{}'))) THEN
+    RETURN QUERY SELECT 'in_use'::text, NULL::text, found_row.host, found_row.last_started_at, NULL::text;
+    RETURN;
+  END IF;
+  IF p_next IS NOT NULL THEN
+    IF existed THEN
+      UPDATE desks.desks d
+         SET nonce = p_next, host = p_host, last_started_at = now(),
+             login_role = CASE WHEN shared THEN d.login_role ELSE me END
+       WHERE d.desk_id = p_desk_id;
+    ELSE
+      INSERT INTO desks.desks (desk_id, nonce, host, login_role)
+        VALUES (p_desk_id, p_next, p_host, CASE WHEN shared THEN NULL ELSE me END);
+    END IF;
+  END IF;
+  RETURN QUERY SELECT 'ok'::text, CASE WHEN existed THEN found_row.nonce END, NULL::text, NULL::timestamptz, NULL::text;
+END
+$fn$;
+`;
 
 export const DESKS_STORE: StoreDefinition = {
   name: 'desks',
@@ -57,11 +127,20 @@ export const DESKS_STORE: StoreDefinition = {
             .execute();
         },
       },
+      '0002_login_roles': {
+        up: (db: Kysely<unknown>) =>
+          sql
+            .raw(LOGIN_ROLES_SQL)
+            .execute(db)
+            .then(() => undefined),
+      },
     },
-    // Rows are never deleted: IT clears a nonce (as the owner) to let a desk adopt its own again.
-    grants: { desks: ['SELECT', 'INSERT', 'UPDATE'] },
+    // Rows are never deleted: IT clears a nonce (as the owner) to let a desk adopt its own again. A desk reads and writes
+    // the registry only through register_desk: no desk reads another's nonce or takes another's row.
+    grants: { desks: [] },
     // Whoever knows a desk's nonce could pass this check from another computer.
     secretColumns: { desks: ['nonce'] },
+    functions: ['register_desk(text, text[], text, text)', 'current_desk()', 'shared_session()'],
   },
 };
 
@@ -87,6 +166,27 @@ export class DeskRegistryError extends UserError<'desk_id_in_use'> {
   constructor(params: { deskId: string; host: string; lastStartedAt: string; dataDir: string; file: string }) {
     super('desk_id_in_use', { params });
   }
+}
+
+/**
+ * This desk's credential and its id disagree on the center: the id is bound to another desk's login (`desk_bound`), or
+ * this login to another desk id (`login_bound`, `boundDesk`): a credential copied from another desk, or desk.json.
+ */
+export class DeskCredentialError extends UserError<'desk_credential_mismatch'> {
+  override readonly name = 'DeskCredentialError';
+
+  constructor(params: { deskId: string; reason: 'desk_bound' | 'login_bound'; boundDesk?: string }) {
+    super('desk_credential_mismatch', { params });
+  }
+}
+
+/** What desks.register_desk answers. */
+interface Registration {
+  outcome: 'ok' | 'in_use' | 'desk_bound' | 'login_bound';
+  held: string | null;
+  host: string | null;
+  lastStartedAt: string | null;
+  boundDesk: string | null;
 }
 
 const newNonce = (): string => randomBytes(24).toString('base64url');
@@ -136,37 +236,37 @@ export async function registerDesk(
   };
   const store = await storage.open<DesksDB>(DESKS_STORE);
   const next = newNonce();
+  const known = [kept.nonce, ...(kept.next === undefined ? [] : [kept.next])];
+  const register = async (trx: Kysely<DesksDB>, nonce: string | null): Promise<Registration> => {
+    const { rows } = await sql<Registration>`
+      SELECT outcome, held, host, last_started_at AS "lastStartedAt", bound_desk AS "boundDesk"
+        FROM desks.register_desk(${identity.deskId}, ${known}, ${nonce}, ${host})`.execute(trx);
+    const registration = rows[0];
+    if (registration === undefined) throw new Error('desks.register_desk answered no row');
+    if (registration.outcome === 'ok') return registration;
+    if (registration.outcome === 'in_use') {
+      throw new DeskRegistryError({
+        deskId: identity.deskId,
+        host: registration.host ?? '',
+        lastStartedAt: String(registration.lastStartedAt),
+        dataDir,
+        file: join(dataDir, DESK_FILE),
+      });
+    }
+    throw new DeskCredentialError({
+      deskId: identity.deskId,
+      reason: registration.outcome,
+      ...(registration.boundDesk === null ? {} : { boundDesk: registration.boundDesk }),
+    });
+  };
   // Two computers with one id starting at the same moment both find no row: the second's insert fails, it decides again.
   for (let attempt = 0; ; attempt++) {
     try {
       await store.transaction(async (trx) => {
-        const row = await trx
-          .selectFrom('desks')
-          .select(['nonce', 'host', 'last_started_at'])
-          .where('desk_id', '=', identity.deskId)
-          .forUpdate()
-          .executeTakeFirst();
-        const held = row?.nonce ?? null;
-        if (row !== undefined && held !== null && held !== kept.nonce && held !== kept.next) {
-          throw new DeskRegistryError({
-            deskId: identity.deskId,
-            host: row.host,
-            lastStartedAt: String(row.last_started_at),
-            dataDir,
-            file: join(dataDir, DESK_FILE),
-          });
-        }
-        // What the center may hold after this transaction: the file says so before it commits.
+        // Checked (the row locked), then the file says what the center may hold after this transaction, then written.
+        const { held } = await register(trx, null);
         await writeNonceFile(file, { version: 1, deskId: identity.deskId, nonce: held ?? kept.nonce, next });
-        if (row === undefined) {
-          await trx.insertInto('desks').values({ desk_id: identity.deskId, nonce: next, host }).execute();
-        } else {
-          await trx
-            .updateTable('desks')
-            .set({ nonce: next, host, last_started_at: sql<string>`now()` })
-            .where('desk_id', '=', identity.deskId)
-            .execute();
-        }
+        await register(trx, next);
       });
       break;
     } catch (error) {

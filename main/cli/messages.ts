@@ -3,7 +3,7 @@
  * code and params: the capabilities write no sentence for it. An error this catalogue does not word says its own message.
  */
 import { DESK_FILE, DeskIdentityError } from '../center/desk-id';
-import { DeskRegistryError } from '../center/registry';
+import { DeskCredentialError, DeskRegistryError } from '../center/registry';
 import type { ErrorParams } from '../errors';
 import { PROVISION_FLAG, SecretError } from '../secrets';
 import { describeIssues, SettingsError } from '../settings';
@@ -144,10 +144,27 @@ function deskProblem(error: DeskIdentityError | DeskRegistryError): string {
   );
 }
 
+/** The desk's center credential and its id disagree: one of them was copied from another desk. */
+function credentialProblem(error: DeskCredentialError): string {
+  const params = error.params ?? {};
+  if (params['reason'] === 'login_bound')
+    return (
+      `This desk (${text(params, 'deskId')}) signs in to the center with the credential of another desk (${text(params, 'boundDesk')}): a credential ` +
+      `serves one desk only, so this one does not start on the center. IT: give this desk its own login role with docs/center/add-desk.sql ` +
+      `and set it as this desk's center user and centerPassword (docs/it/center-database.md).`
+    );
+  return (
+    `This desk's id ${text(params, 'deskId')} is bound on the center to another desk's login role: its desk.json was copied from that desk, ` +
+    `or its credential was changed. IT: on a copy, delete ${DESK_FILE} from its data folder and start it again; otherwise give this desk ` +
+    `back the login role it was bound to (docs/it/center-database.md).`
+  );
+}
+
 /** What IT reads of an error: a refusal this catalogue words, else the error's own message. */
 export function describeProblem(error: unknown): string {
   if (error instanceof SettingsError) return settingsProblem(error);
   if (error instanceof DeskIdentityError || error instanceof DeskRegistryError) return deskProblem(error);
+  if (error instanceof DeskCredentialError) return credentialProblem(error);
   if (error instanceof SecretError) {
     const words = SECRETS[error.code];
     if (words !== undefined) return words(error.params ?? {});

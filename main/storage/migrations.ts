@@ -244,6 +244,12 @@ export async function migrateCenterStore(
       // The privileges are the fixed words of TABLE_PRIVILEGES, never text from outside.
       if (privileges.length > 0) await sql`GRANT ${sql.raw(privileges.join(', '))} ON ${target} TO ${app}`.execute(trx);
     }
+    for (const signature of definition.postgres.functions ?? []) {
+      // The signature is checked by checkDefinition (a name and type names); the schema is the store's own name.
+      const target = sql.raw(`${schema}.${signature}`);
+      await sql`REVOKE ALL ON FUNCTION ${target} FROM PUBLIC`.execute(trx);
+      await sql`GRANT EXECUTE ON FUNCTION ${target} TO ${app}`.execute(trx);
+    }
     auditorReads = await grantAuditor(trx, definition, roles.auditor, where);
   });
   return {

@@ -68,6 +68,13 @@ export interface StoreDefinition {
      * same change, or the auditor reads it.
      */
     readonly secretColumns?: Readonly<Record<string, readonly string[]>>;
+    /**
+     * The functions of the schema the app role may call, by their signature ("register_desk(text, text[], text, text)"):
+     * the door to shared state a desk may not write row by row. Each runs as the schema's owner (SECURITY DEFINER) and
+     * takes who is calling from the session, never from its arguments. --migrate-center grants EXECUTE on each, to no
+     * one else.
+     */
+    readonly functions?: readonly string[];
   };
 }
 
@@ -154,6 +161,8 @@ export async function runTransaction<DB, T>(
 }
 
 const STORE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+/** A function's name and its arguments' types, the only text --migrate-center puts in a GRANT EXECUTE. */
+const FUNCTION_SIGNATURE = /^[a-z][a-z0-9_]{0,62}\((?:[a-z][a-z0-9_ ]*(?:\[\])?(?:, [a-z][a-z0-9_ ]*(?:\[\])?)*)?\)$/;
 const RESERVED = new Set(['center', 'public', 'pg_catalog', 'information_schema']);
 
 /** Refuses a definition that could not be stored safely on both backends. */
@@ -175,6 +184,10 @@ export function checkDefinition(definition: StoreDefinition): void {
         `The ${definition.label}'s secret columns of "${table}" are not valid: ${invalid.join(', ') || 'none listed'}.`,
       );
     }
+  }
+  for (const signature of definition.postgres.functions ?? []) {
+    if (!FUNCTION_SIGNATURE.test(signature))
+      throw new Error(`The ${definition.label}'s function "${signature}" is not a valid signature.`);
   }
   const adopted = definition.sqlite.adoptsUserVersion ?? 0;
   if (adopted > Object.keys(definition.sqlite.migrations).length) {

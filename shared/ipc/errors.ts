@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   data_folder_in_use: [],
   desk_id_damaged: [],
   desk_id_in_use: ['deskId', 'host'],
+  desk_credential_mismatch: ['deskId'],
   payment_in_progress: [],
   not_ready: [],
   training_only: [],

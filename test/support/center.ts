@@ -14,6 +14,7 @@ import { createDatabase, type PostgresInfo, type TestDatabase } from './postgres
 const run = promisify(execFile);
 
 export const SETUP_SQL = fileURLToPath(new URL('../../docs/center/setup.sql', import.meta.url));
+export const ADD_DESK_SQL = fileURLToPath(new URL('../../docs/center/add-desk.sql', import.meta.url));
 
 export interface CenterRole {
   name: string;
@@ -28,6 +29,11 @@ export interface TestCenter {
   app: CenterConnectionOptions;
   /** How --migrate-center connects: as the owner role. */
   owner: CenterConnectionOptions;
+  /**
+   * A desk's own credential, made by docs/center/add-desk.sql as IT does (bound to `deskId` at once when given): how
+   * that desk connects. Dropped with the center.
+   */
+  addDesk(options?: { deskId?: string }): Promise<CenterConnectionOptions & { role: CenterRole }>;
   /** As the superuser, in this database: for arranging what a test needs (revoking a grant…). */
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
   drop(): Promise<void>;
@@ -45,11 +51,12 @@ function psqlPath(server: PostgresInfo): string {
   return existsSync(beside) ? beside : 'psql';
 }
 
-/** Runs docs/center/setup.sql with psql, as IT does, naming the roles. */
-export async function runSetupSql(
+/** Runs one of docs/center/*.sql with psql in `database`, as IT does, with its variables. */
+export async function runPsqlFile(
   server: PostgresInfo,
   database: string,
-  roles: { owner: string; app: string; auditor: string },
+  file: string,
+  variables: Record<string, string>,
 ): Promise<string> {
   const url = server.url.replace(/\/postgres$/, `/${database}`);
   try {
@@ -58,24 +65,32 @@ export async function runSetupSql(
       '-q',
       '-v',
       'ON_ERROR_STOP=1',
-      '-v',
-      `owner_role=${roles.owner}`,
-      '-v',
-      `app_role=${roles.app}`,
-      '-v',
-      `auditor_role=${roles.auditor}`,
+      ...Object.entries(variables).flatMap(([name, value]) => ['-v', `${name}=${value}`]),
       '-d',
       url,
       '-f',
-      SETUP_SQL,
+      file,
     ]);
     return stdout;
   } catch (error) {
     throw new Error(
-      `docs/center/setup.sql failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`,
+      `${path.basename(file)} failed: ${(error as { stderr?: string }).stderr ?? (error as Error).message}`,
       { cause: error },
     );
   }
+}
+
+/** Runs docs/center/setup.sql with psql, as IT does, naming the roles. */
+export function runSetupSql(
+  server: PostgresInfo,
+  database: string,
+  roles: { owner: string; app: string; auditor: string },
+): Promise<string> {
+  return runPsqlFile(server, database, SETUP_SQL, {
+    owner_role: roles.owner,
+    app_role: roles.app,
+    auditor_role: roles.auditor,
+  });
 }
 
 export async function createCenter(server: PostgresInfo, options: CenterOptions = {}): Promise<TestCenter> {
@@ -114,19 +129,31 @@ export async function createCenter(server: PostgresInfo, options: CenterOptions 
   }
   if (options.stores !== undefined && options.stores.length > 0)
     await migrateCenter(connection(roles.owner), options.stores);
+  const desks: CenterRole[] = [];
+  const addDesk = async (desk: { deskId?: string } = {}): Promise<CenterConnectionOptions & { role: CenterRole }> => {
+    const added = role(`d${desks.length + 1}`);
+    desks.push(added);
+    await runPsqlFile(server, database.name, ADD_DESK_SQL, {
+      desk_role: added.name,
+      ...(desk.deskId === undefined ? {} : { desk_id: desk.deskId }),
+    });
+    await query(`ALTER ROLE ${pg.escapeIdentifier(added.name)} PASSWORD ${pg.escapeLiteral(added.password)}`);
+    return { ...connection(added), role: added };
+  };
   return {
     server,
     database,
     roles,
     app: connection(roles.app),
     owner: connection(roles.owner),
+    addDesk,
     query,
     drop: async () => {
       await database.drop();
       const admin = new pg.Client({ connectionString: server.url });
       await admin.connect();
       try {
-        for (const { name } of [roles.owner, roles.app, roles.auditor])
+        for (const { name } of [...desks, roles.owner, roles.app, roles.auditor])
           await admin.query(`DROP ROLE IF EXISTS ${pg.escapeIdentifier(name)}`);
       } finally {
         await admin.end();

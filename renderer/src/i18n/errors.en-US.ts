@@ -106,6 +106,10 @@ export const errorsEnUS = {
     'This desk’s ID is used on the center by another computer: this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an ID of its own.',
   'error.desk_id_in_use.deskId':
     'This desk’s ID {deskId} is used on the center by another computer ({host}): this desk’s desk.json was copied. Tell IT: on the computer that is the copy, delete desk.json from the app’s data folder and start the app again, so that it makes an ID of its own.',
+  'error.desk_credential_mismatch':
+    'This desk’s sign-in to the center belongs to another desk. Tell IT: each desk needs its own center credential (docs/center/add-desk.sql).',
+  'error.desk_credential_mismatch.deskId':
+    'This desk ({deskId}) signs in to the center with a credential that belongs to another desk. Tell IT: each desk needs its own center credential (docs/center/add-desk.sql).',
 
   // Messaging.
   'error.training_only': 'This is only available in training.',

@@ -105,6 +105,11 @@ export const errorsEsMX: { readonly [K in keyof typeof errorsEnUS]: Catalogue[K]
   'error.desk_id_in_use.deskId':
     'El identificador de este escritorio, {deskId}, ya lo usa otra computadora en el centro ({host}): el archivo desk.json de este escritorio fue copiado. Avise a TI: en la computadora que es la copia, borre desk.json de la carpeta de datos de la aplicación e iníciela de nuevo, para que genere su propio identificador.',
 
+  'error.desk_credential_mismatch':
+    'El acceso de este escritorio al centro pertenece a otro escritorio. Avise a TI: cada escritorio necesita su propia credencial del centro (docs/center/add-desk.sql).',
+  'error.desk_credential_mismatch.deskId':
+    'Este escritorio ({deskId}) entra al centro con una credencial que pertenece a otro escritorio. Avise a TI: cada escritorio necesita su propia credencial del centro (docs/center/add-desk.sql).',
+
   'error.training_only': 'Esto solo está disponible en capacitación.',
   'error.unknown_message': 'Este mensaje ya no está en la bandeja de salida.',
   'error.invalid_config': 'La mensajería no está bien configurada en este escritorio. Avise a TI.',

@@ -19,17 +19,43 @@ afterAll(async () => {
 });
 
 describe('--check-center', () => {
-  it('a center set up and migrated: every line ok, the verdict ready', async () => {
-    const report = await checkCenter({ ...center.app, tls: { mode: 'require' } }, [notesStore]);
+  it('a center set up and migrated, the desk on its own credential, the shared one ended: every line ok, the verdict ready', async () => {
+    const desk = await center.addDesk();
+    const ownCredential = { ...desk, tls: { mode: 'require' } } as const;
+    const transition = await checkCenter(ownCredential, [notesStore]);
+    expect(transition.ok).toBe(true);
+    expect(transition.lines.filter((line) => line.status !== 'ok')).toEqual([
+      { status: 'warning', check: 'shared credential', detail: expect.stringMatching(/can still sign in/) as unknown },
+    ]);
+    await center.query(`ALTER ROLE ${center.roles.app.name} NOLOGIN`);
+    let report;
+    try {
+      report = await checkCenter(ownCredential, [notesStore]);
+    } finally {
+      await center.query(`ALTER ROLE ${center.roles.app.name} LOGIN`);
+    }
     expect(report.lines.filter((line) => line.status !== 'ok')).toEqual([]);
     expect(report.ok).toBe(true);
+    expect(report.lines.find((line) => line.check === 'user')?.detail).toContain(
+      `its own login role "${desk.role.name}"`,
+    );
     const text = formatCenterCheck(report);
     expect(text).toMatch(/ok {5} {2}connection .*signed in to PostgreSQL \d+/);
     expect(text).toMatch(/tls .*encrypted \(sslmode require\)/);
     expect(text).toMatch(/store notes_test .*at schema 2/);
     expect(text).toMatch(/grants notes_test\.notes .*SELECT, INSERT, UPDATE/);
     expect(text).toMatch(/is ready for this desk\.\n$/);
-    expect(text).not.toContain(center.roles.app.password);
+    expect(text).not.toContain(desk.role.password);
+  });
+
+  it('the shared app role as the desk’s credential is a warning, said as such: the desk works meanwhile', async () => {
+    const report = await checkCenter({ ...center.app, tls: { mode: 'require' } }, [notesStore]);
+    expect(report.ok).toBe(true);
+    expect(report.lines.find((line) => line.check === 'user')).toMatchObject({
+      status: 'warning',
+      detail: expect.stringMatching(/shared app role .*docs\/center\/add-desk\.sql/) as unknown,
+    });
+    expect(formatCenterCheck(report)).toMatch(/WARNING {2}user /);
   });
 
   it('TLS off is a problem, said as such', async () => {
@@ -62,7 +88,7 @@ describe('--check-center', () => {
   it("the auditor's grants: every table read, no secret column; a table-level SELECT on operators (which reads password_hash) is a problem, and --migrate-center puts it right", async () => {
     const tls = { mode: 'require' } as const;
     const ready = await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE]);
-    expect(ready.lines.filter((line) => line.status !== 'ok')).toEqual([]);
+    expect(ready.lines.filter((line) => line.status === 'problem')).toEqual([]);
     expect(ready.lines.find((line) => line.check === 'auditor notes_test')).toEqual({
       status: 'ok',
       check: 'auditor notes_test',
@@ -108,7 +134,7 @@ describe('--check-center', () => {
       { ...notesStore, name: 'notes_missing' },
     ]);
     expect(report.ok).toBe(false);
-    expect(report.lines.find((line) => line.check === 'user')?.detail).toMatch(/not as the app role/);
+    expect(report.lines.find((line) => line.check === 'user')?.detail).toMatch(/not a member of the app role/);
     expect(report.lines.find((line) => line.check === 'store notes_missing')?.detail).toMatch(
       /at schema 0, this app needs 2: IT must run --migrate-center/,
     );

@@ -164,15 +164,22 @@ describe('the desk registry', () => {
     expect((await nonceFile(restored)).nonce).toBe((await row(deskId))?.nonce);
   });
 
-  it('the app role may not delete a registry row, and the auditor reads every column but the nonce', async () => {
+  it('the app role reaches the registry only through its functions, and the auditor reads every column but the nonce', async () => {
     const lines = await center.query<{ grantee: string; privilege_type: string }>(
       `SELECT grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'desks' AND table_name = 'desks' ORDER BY grantee, privilege_type`,
     );
-    expect(lines.filter((line) => line.grantee === center.roles.app.name).map((line) => line.privilege_type)).toEqual([
-      'INSERT',
-      'SELECT',
-      'UPDATE',
-    ]);
+    expect(lines.filter((line) => line.grantee === center.roles.app.name).map((line) => line.privilege_type)).toEqual(
+      [],
+    );
+    const callable = await center.query<{ routine_name: string }>(
+      `SELECT routine_name FROM information_schema.role_routine_grants WHERE routine_schema = 'desks' AND grantee = $1 AND privilege_type = 'EXECUTE' ORDER BY routine_name`,
+      [center.roles.app.name],
+    );
+    expect(callable.map((row) => row.routine_name)).toEqual(['current_desk', 'register_desk', 'shared_session']);
+    const anyone = await center.query<{ callable: boolean }>(
+      `SELECT has_function_privilege('public', 'desks.register_desk(text, text[], text, text)', 'EXECUTE') AS callable`,
+    );
+    expect(anyone).toEqual([{ callable: false }]);
     const columns = await center.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.column_privileges WHERE table_schema = 'desks' AND table_name = 'desks' AND grantee = $1 AND privilege_type = 'SELECT' ORDER BY column_name`,
       [center.roles.auditor.name],
@@ -182,6 +189,7 @@ describe('the desk registry', () => {
       'first_started_at',
       'host',
       'last_started_at',
+      'login_role',
     ]);
   });
 });
