@@ -11,7 +11,9 @@ export interface WorkerJob {
   paymentsPerDesk: number;
   /** An agent's mean pause between two steps, in ms. */
   thinkMs: number;
-  center: { host: string; port: number; database: string; user: string; password: string };
+  center: { host: string; port: number; database: string };
+  /** Each desk's own login on the center (docs/center/add-desk.sql), by the desk's index. */
+  logins: Record<number, { user: string; password: string }>;
   simulator: {
     authUrl: string;
     cdeUrl: string;

@@ -66,6 +66,8 @@ interface BenchDesk {
 
 async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> {
   const dir = mkdtempSync(join(tmpdir(), `center-bench-${index}-`));
+  const login = job.logins[index];
+  if (login === undefined) throw new Error(`desk ${index} has no login of its own`);
   // A training desk's reservations are its own file's (demo guests never go to the center): the ones this desk charges
   // (BN-<desk>-<n>) are imported there before it starts, as an admin would; a charge goes only on one its source knows.
   const reservations = await BuiltinReservationStore.openFolder(dir, { training: true });
@@ -112,8 +114,8 @@ async function openBenchDesk(job: WorkerJob, index: number): Promise<BenchDesk> 
       host: job.center.host,
       port: job.center.port,
       database: job.center.database,
-      user: job.center.user,
-      password: () => Promise.resolve(job.center.password),
+      user: login.user,
+      password: () => Promise.resolve(login.password),
       tls: { mode: 'disable' },
       applicationName: `center-bench desk-${index}`,
     }),

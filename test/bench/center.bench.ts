@@ -83,8 +83,12 @@ async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: server.url });
   try {
     const center = await createCenter(server, { stores: CENTER_STORES });
-    const appPassword = await center.app.password();
-    if (appPassword === undefined) throw new Error('the test center has no app password');
+    // Each desk signs in as its own login role, made as IT does (docs/center/add-desk.sql); the seed desk as the app role.
+    const logins: Record<number, { user: string; password: string }> = {};
+    for (let i = 0; i < desks; i++) {
+      const login = await center.addDesk();
+      logins[i] = { user: login.role.name, password: login.role.password };
+    }
     // Letters and digits whatever the random bytes give (the operators' password rule).
     const password = `${randomBytes(12).toString('base64url')}a1`;
 
@@ -120,7 +124,7 @@ async function main(): Promise<void> {
     const sample = async (): Promise<void> => {
       const rows = (
         await admin.query<{ application_name: string; n: string }>(
-          'SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY application_name',
+          "SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE pg_has_role(usename, $1, 'MEMBER') AND usename IN (SELECT rolname FROM pg_roles WHERE NOT rolsuper) GROUP BY application_name",
           [center.roles.app.name],
         )
       ).rows;
@@ -137,7 +141,7 @@ async function main(): Promise<void> {
       if (debugging) {
         // What the app's connections were doing at the sample: running, idle between statements of a transaction, waiting (and on what).
         const states = await admin.query<{ what: string; n: string }>(
-          "SELECT coalesce(state, '?') || coalesce(' ' || wait_event_type || ':' || wait_event, '') AS what, count(*) AS n FROM pg_stat_activity WHERE usename = $1 GROUP BY 1",
+          "SELECT coalesce(state, '?') || coalesce(' ' || wait_event_type || ':' || wait_event, '') AS what, count(*) AS n FROM pg_stat_activity WHERE pg_has_role(usename, $1, 'MEMBER') AND usename IN (SELECT rolname FROM pg_roles WHERE NOT rolsuper) GROUP BY 1",
           [center.roles.app.name],
         );
         for (const row of states.rows) activity.set(row.what, (activity.get(row.what) ?? 0) + Number(row.n));
@@ -236,9 +240,8 @@ async function main(): Promise<void> {
           host: center.app.host,
           port: center.app.port,
           database: center.app.database,
-          user: center.app.user,
-          password: appPassword,
         },
+        logins: Object.fromEntries(Object.entries(logins).filter(([i]) => Number(i) % workerCount === w)),
         simulator: {
           authUrl: sim.authUrl,
           cdeUrl: sim.cdeUrl,
