@@ -30,8 +30,8 @@ ALTER ROLE :"desk_role" LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPL
 GRANT :"app_role" TO :"desk_role";
 
 \if :{?desk_id}
-  INSERT INTO desks.desks (desk_id, nonce, host, login_role) VALUES (:'desk_id', NULL, 'provisioned', :'desk_role')
-    ON CONFLICT (desk_id) DO UPDATE SET login_role = EXCLUDED.login_role;
+  INSERT INTO center.desk_logins (login_role, desk_id) VALUES (:'desk_role', :'desk_id')
+    ON CONFLICT (login_role) DO UPDATE SET desk_id = EXCLUDED.desk_id, bound_at = now();
 \endif
 
 \echo 'Card Payments Desk: the desk role is ready. Next: set its password (\\password), then provision it on its desk (docs/it/center-database.md).'

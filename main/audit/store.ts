@@ -4,7 +4,7 @@
  * TRUNCATE whoever asks). Also the row's shape as the trail answers it.
  */
 import { sql, type Generated, type Kysely } from 'kysely';
-import { createTableMigration, type StoreDefinition } from '../storage';
+import { createTableMigration, deskStampedTable, type StoreDefinition } from '../storage';
 import type { SpooledContent } from './spool';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
@@ -186,6 +186,10 @@ export const AUDIT_STORE: StoreDefinition = {
           );
         },
       ),
+      // A row is added only to the adding desk's own chain (the shared credential excepted); its desk never changes.
+      '0002_desk_rows': {
+        up: async (db: Kysely<unknown>) => void (await sql.raw(deskStampedTable(SCHEMA, 'audit')).execute(db)),
+      },
     },
     grants: { audit: ['SELECT', 'INSERT'] },
   },

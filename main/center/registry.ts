@@ -32,39 +32,27 @@ export interface DesksDB {
     /** ISO strings as the center's pool reads timestamptz. */
     first_started_at: ColumnType<string, never, never>;
     last_started_at: ColumnType<string, never, string>;
-    /** The login role bound to this desk id (null: registered with the shared app role only). */
-    login_role: string | null;
   };
 }
 
 /**
- * Each desk id is bound to the login role that first registered it with a credential of its own (IT's docs/center/
- * add-desk.sql may bind it beforehand): another login cannot register it, and a login registers one desk id only. The
- * shared app role (every desk's credential before each had its own) registers as before, binding nothing, and may not
- * register a desk bound to a login of its own; IT ends it by making the app role NOLOGIN. current_desk() is the desk of
- * the session's login, what other stores' rules compare a row's desk with.
+ * Each desk id is bound to the login role that first registered it with a credential of its own (center.desk_logins;
+ * IT's docs/center/add-desk.sql may bind it beforehand): another login cannot register it, and a login registers one desk
+ * id only. The shared app role (every desk's credential before each had its own) registers as before, binding nothing,
+ * and may not register a desk bound to a login of its own; IT ends it by making the app role NOLOGIN.
  */
-const LOGIN_ROLES_SQL = `
-ALTER TABLE desks.desks ADD COLUMN login_role text UNIQUE;
-
-CREATE FUNCTION desks.shared_session() RETURNS boolean
-  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-  AS $fn$ SELECT EXISTS (SELECT FROM center.roles WHERE kind = 'app' AND role_name = session_user::text) $fn$;
-
-CREATE FUNCTION desks.current_desk() RETURNS text
-  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-  AS $fn$ SELECT desk_id FROM desks.desks WHERE login_role = session_user::text $fn$;
-
+const REGISTER_DESK_SQL = `
 CREATE FUNCTION desks.register_desk(p_desk_id text, p_known text[], p_next text, p_host text)
   RETURNS TABLE (outcome text, held text, host text, last_started_at timestamptz, bound_desk text)
   LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
   AS $fn$
 DECLARE
-  shared boolean := desks.shared_session();
+  shared boolean := center.shared_session();
   me text := session_user::text;
   found_row desks.desks%ROWTYPE;
   existed boolean;
   elsewhere text;
+  bound_to text;
 BEGIN
   IF p_desk_id IS NULL OR p_desk_id !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
     RAISE EXCEPTION 'register_desk: % is not a desk id', p_desk_id USING ERRCODE = '22023';
@@ -73,7 +61,7 @@ BEGIN
     RAISE EXCEPTION 'register_desk: the next nonce is not valid' USING ERRCODE = '22023';
   END IF;
   IF NOT shared THEN
-    SELECT d.desk_id INTO elsewhere FROM desks.desks d WHERE d.login_role = me AND d.desk_id <> p_desk_id;
+    SELECT l.desk_id INTO elsewhere FROM center.desk_logins l WHERE l.login_role = me AND l.desk_id <> p_desk_id;
     IF elsewhere IS NOT NULL THEN
       RETURN QUERY SELECT 'login_bound'::text, NULL::text, NULL::text, NULL::timestamptz, elsewhere;
       RETURN;
@@ -81,7 +69,8 @@ BEGIN
   END IF;
   SELECT * INTO found_row FROM desks.desks d WHERE d.desk_id = p_desk_id FOR UPDATE;
   existed := FOUND;
-  IF existed AND found_row.login_role IS NOT NULL AND found_row.login_role <> me THEN
+  SELECT l.login_role INTO bound_to FROM center.desk_logins l WHERE l.desk_id = p_desk_id;
+  IF bound_to IS NOT NULL AND bound_to <> me THEN
     RETURN QUERY SELECT 'desk_bound'::text, NULL::text, NULL::text, NULL::timestamptz, NULL::text;
     RETURN;
   END IF;
@@ -91,13 +80,12 @@ BEGIN
   END IF;
   IF p_next IS NOT NULL THEN
     IF existed THEN
-      UPDATE desks.desks d
-         SET nonce = p_next, host = p_host, last_started_at = now(),
-             login_role = CASE WHEN shared THEN d.login_role ELSE me END
-       WHERE d.desk_id = p_desk_id;
+      UPDATE desks.desks d SET nonce = p_next, host = p_host, last_started_at = now() WHERE d.desk_id = p_desk_id;
     ELSE
-      INSERT INTO desks.desks (desk_id, nonce, host, login_role)
-        VALUES (p_desk_id, p_next, p_host, CASE WHEN shared THEN NULL ELSE me END);
+      INSERT INTO desks.desks (desk_id, nonce, host) VALUES (p_desk_id, p_next, p_host);
+    END IF;
+    IF NOT shared AND bound_to IS NULL THEN
+      INSERT INTO center.desk_logins (login_role, desk_id) VALUES (me, p_desk_id);
     END IF;
   END IF;
   RETURN QUERY SELECT 'ok'::text, CASE WHEN existed THEN found_row.nonce END, NULL::text, NULL::timestamptz, NULL::text;
@@ -127,10 +115,10 @@ export const DESKS_STORE: StoreDefinition = {
             .execute();
         },
       },
-      '0002_login_roles': {
+      '0002_register_desk': {
         up: (db: Kysely<unknown>) =>
           sql
-            .raw(LOGIN_ROLES_SQL)
+            .raw(REGISTER_DESK_SQL)
             .execute(db)
             .then(() => undefined),
       },
@@ -140,7 +128,7 @@ export const DESKS_STORE: StoreDefinition = {
     grants: { desks: [] },
     // Whoever knows a desk's nonce could pass this check from another computer.
     secretColumns: { desks: ['nonce'] },
-    functions: ['register_desk(text, text[], text, text)', 'current_desk()', 'shared_session()'],
+    functions: ['register_desk(text, text[], text, text)'],
   },
 };
 

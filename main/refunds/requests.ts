@@ -9,6 +9,7 @@ import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestOrigin, RefundRequestStatus, RefundRequestView } from '../../shared/desk';
 import {
   createTableMigration,
+  deskStampedTable,
   notificationIn,
   type Storage,
   type StoreDatabase,
@@ -98,6 +99,11 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
         },
       ),
       '0002_origins': { up: addOrigins },
+      // A request is added only by the desk it names; the desk it names never changes.
+      '0003_desk_rows': {
+        up: async (db: Kysely<unknown>) =>
+          void (await sql.raw(deskStampedTable('refund_requests', 'requests')).execute(db)),
+      },
     },
     // Requests are never deleted: a decision and its refund are updates of the row.
     grants: { requests: ['SELECT', 'INSERT', 'UPDATE'] },

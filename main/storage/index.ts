@@ -27,6 +27,7 @@ export {
   type TransactionOptions,
 } from './store';
 export { embeddedStorage, openEmbeddedStore } from './embedded';
+export { deskHeldTable, deskStampedTable, ensureCenterIdentity } from './center-identity';
 export { databaseNowMs } from './clock';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -5,6 +5,7 @@
  */
 import { Kysely, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { ensureCenterIdentity } from './center-identity';
 import { CenterPostgresDialect } from './driver';
 import { fromPostgresError, StorageError, type CenterTarget } from './errors';
 import { centerSchemaState, migrateCenterStore, readCenterRoles, type CenterMigrationReport } from './migrations';
@@ -273,8 +274,8 @@ export function centerStorage(options: CenterConnectionOptions): Storage & { poo
 }
 
 /**
- * --migrate-center: as the schema owner, every store's schema brought up to this app's migrations and the app role's
- * grants set (center.roles, written by docs/center/setup.sql, names the roles). One store after the other; a failed
+ * --migrate-center: as the schema owner, the center's identity of sessions made (center-identity.ts), every store's
+ * schema brought up to this app's migrations and the app role's grants set (center.roles, written by docs/center/setup.sql, names the roles). One store after the other; a failed
  * store stops the run (what it did is rolled back; the stores before it stay migrated).
  */
 export async function migrateCenter(
@@ -292,6 +293,7 @@ export async function migrateCenter(
   const db = centerKysely(pool, target);
   try {
     const roles = await readCenterRoles(db, `${where(target)}/${target.database}`);
+    await ensureCenterIdentity(db, roles);
     const reports: CenterMigrationReport[] = [];
     for (const definition of definitions)
       reports.push(await migrateCenterStore(db, definition, roles, `${where(target)}/${target.database}`));

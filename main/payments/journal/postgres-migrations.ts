@@ -1,5 +1,6 @@
 /** The journal's migrations on the center's PostgreSQL (its `journal` schema). */
 import { sql, type Kysely } from 'kysely';
+import { deskHeldTable, deskStampedTable } from '../../storage';
 import {
   addServiceClock,
   createCenterRules,
@@ -7,6 +8,9 @@ import {
   createRecovered,
   indexShortReference,
 } from './schema';
+
+/** The journal's tables whose rows name the desk that wrote them. */
+const DESK_TABLES = ['operations', 'attempts', 'methods', 'payments', 'refunds', 'recovered'];
 
 export const postgresMigrations = {
   '0001_journal': {
@@ -110,4 +114,13 @@ export const postgresMigrations = {
   '0003_payment_leases': { up: createPaymentLeases },
   '0004_recovered_notices': { up: createRecovered },
   '0005_short_reference': { up: indexShortReference('postgres') },
+  // Every desk reads every row; a row is added only with the adding desk's own id, and its desk never changes (a lease's
+  // names who holds it now).
+  '0006_desk_rows': {
+    up: async (db: Kysely<unknown>) => {
+      for (const table of DESK_TABLES) await sql.raw(deskStampedTable('journal', table)).execute(db);
+      // A lease names the desk that holds it now: taken over, it names the taker.
+      await sql.raw(deskHeldTable('journal', 'payment_leases')).execute(db);
+    },
+  },
 };

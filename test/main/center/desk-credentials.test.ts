@@ -50,10 +50,10 @@ const outcome = (dataDir: string, credential: CenterConnectionOptions): Promise<
     (error: unknown) => error,
   );
 
-const bound = async (deskId: string): Promise<string | null | undefined> =>
+const bound = async (deskId: string): Promise<string | null> =>
   (
-    await center.query<{ login_role: string | null }>('SELECT login_role FROM desks.desks WHERE desk_id = $1', [deskId])
-  )[0]?.login_role;
+    await center.query<{ login_role: string }>('SELECT login_role FROM center.desk_logins WHERE desk_id = $1', [deskId])
+  )[0]?.login_role ?? null;
 
 /** A connection as an attacker makes it: `pg` and the desk's password, nothing of the app. */
 async function connectAs(credential: CenterConnectionOptions): Promise<pg.Client> {
@@ -134,11 +134,13 @@ describe('one desk’s stolen credential, used with pg directly', () => {
     const nonceB = (
       await center.query<{ nonce: string }>('SELECT nonce FROM desks.desks WHERE desk_id = $1', [deskB])
     )[0]?.nonce;
-    await start(newFolder(), a);
+    const deskA = await start(newFolder(), a);
     const attacker = await connectAs(a);
-    // The table itself: no privilege at all (42501), nonces included.
+    // The tables themselves: no privilege at all (42501), nonces and bindings included.
+    expect(await refused(attacker.query("UPDATE center.desk_logins SET desk_id = 'x'"))).toBe('42501');
+    expect(await refused(attacker.query('SELECT * FROM center.desk_logins'))).toBe('42501');
     expect(await refused(attacker.query('SELECT desk_id, nonce FROM desks.desks'))).toBe('42501');
-    expect(await refused(attacker.query("UPDATE desks.desks SET nonce = 'x', login_role = NULL"))).toBe('42501');
+    expect(await refused(attacker.query("UPDATE desks.desks SET nonce = 'x'"))).toBe('42501');
     expect(
       await refused(
         attacker.query("INSERT INTO desks.desks (desk_id, host) VALUES ('00000000-0000-4000-8000-000000000000', 'x')"),
@@ -164,9 +166,13 @@ describe('one desk’s stolen credential, used with pg directly', () => {
       [deskB, 'n'.repeat(32)],
     );
     expect(asApp.rows).toEqual([{ outcome: 'login_bound' }]);
-    expect((await attacker.query<{ shared: boolean }>('SELECT desks.shared_session() AS shared')).rows).toEqual([
-      { shared: false },
-    ]);
+    expect(
+      (
+        await attacker.query<{ shared: boolean; desk: string }>(
+          'SELECT center.shared_session() AS shared, center.current_desk() AS desk',
+        )
+      ).rows,
+    ).toEqual([{ shared: false, desk: deskA }]);
     await attacker.query('RESET ROLE');
     expect(
       (

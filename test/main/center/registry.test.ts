@@ -175,7 +175,7 @@ describe('the desk registry', () => {
       `SELECT routine_name FROM information_schema.role_routine_grants WHERE routine_schema = 'desks' AND grantee = $1 AND privilege_type = 'EXECUTE' ORDER BY routine_name`,
       [center.roles.app.name],
     );
-    expect(callable.map((row) => row.routine_name)).toEqual(['current_desk', 'register_desk', 'shared_session']);
+    expect(callable.map((row) => row.routine_name)).toEqual(['register_desk']);
     const anyone = await center.query<{ callable: boolean }>(
       `SELECT has_function_privilege('public', 'desks.register_desk(text, text[], text, text)', 'EXECUTE') AS callable`,
     );
@@ -189,7 +189,6 @@ describe('the desk registry', () => {
       'first_started_at',
       'host',
       'last_started_at',
-      'login_role',
     ]);
   });
 });
