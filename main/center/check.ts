@@ -90,6 +90,15 @@ export async function checkCenter(
       );
     } else if (member.rows[0]?.member === true) {
       ok('user', `this desk signs in as its own login role "${row.user}", a member of the app role "${roles.app}"`);
+      const binding = await sql<{ desk: string | null }>`SELECT center.current_desk() AS desk`.execute(db).then(
+        (result) => result.rows[0]?.desk ?? null,
+        () => undefined,
+      );
+      if (binding === undefined)
+        problem('desk', 'the center cannot tell desks apart yet: IT must run --migrate-center with this version');
+      else if (binding === null)
+        ok('desk', `"${row.user}" is bound to no desk yet: the first desk to start with it takes it`);
+      else ok('desk', `"${row.user}" is the login of desk ${binding}`);
       if (member.rows[0].shared_login)
         warning(
           'shared credential',

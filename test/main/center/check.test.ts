@@ -39,6 +39,16 @@ describe('--check-center', () => {
     expect(report.lines.find((line) => line.check === 'user')?.detail).toContain(
       `its own login role "${desk.role.name}"`,
     );
+    expect(report.lines.find((line) => line.check === 'desk')?.detail).toMatch(/bound to no desk yet/);
+    const deskId = '9c9c9c9c-0000-4000-8000-00000000009c';
+    await center.query('INSERT INTO center.desk_logins (login_role, desk_id) VALUES ($1, $2)', [
+      desk.role.name,
+      deskId,
+    ]);
+    const bound = await checkCenter(ownCredential, [notesStore]);
+    expect(bound.lines.find((line) => line.check === 'desk')?.detail).toBe(
+      `"${desk.role.name}" is the login of desk ${deskId}`,
+    );
     const text = formatCenterCheck(report);
     expect(text).toMatch(/ok {5} {2}connection .*signed in to PostgreSQL \d+/);
     expect(text).toMatch(/tls .*encrypted \(sslmode require\)/);
