@@ -1,7 +1,8 @@
 -- Card Payments Desk: the center credential of one desk (docs/it/center-database.md, "A credential per desk").
 --
--- Run it as a role that may create roles (a superuser, or one with CREATEROLE), connected to the center's database,
--- once per desk, after docs/center/setup.sql and --migrate-center:
+-- Run it as a PostgreSQL superuser (it reads center.roles and writes center.desk_logins, which a role with only
+-- CREATEROLE may not), connected to the center's database, once per desk, after docs/center/setup.sql and
+-- --migrate-center:
 --
 --   psql -d card_desk -v ON_ERROR_STOP=1 -v desk_role=card_desk_d0042 -f add-desk.sql
 --   psql -d card_desk -c '\password card_desk_d0042'
@@ -11,8 +12,10 @@
 -- member of it. At its first start the desk binds its id to this role: no other credential may register that desk, and
 -- this one registers no other. To bind it now (the id a desk shows in --check-center), add -v desk_id=<its id>.
 --
--- Revoking one desk touches no other: ALTER ROLE card_desk_d0042 NOLOGIN; (never give its name to another desk: the
--- binding follows the name). Once every desk has its own, end the shared credential: ALTER ROLE card_desk_app NOLOGIN;
+-- Revoking one desk touches no other: ALTER ROLE card_desk_d0042 NOLOGIN; then end what it has open:
+--   SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'card_desk_d0042';
+-- (never give its name to another desk: the binding follows the name). Once every desk has its own, end the shared
+-- credential: ALTER ROLE card_desk_app NOLOGIN; and its connections likewise.
 
 \set ON_ERROR_STOP on
 

@@ -1,6 +1,7 @@
 /** `--move-in <data folder>`: a desk's records in its embedded SQLite files copied once into the center (IT's command), idempotent, each audit chain unchanged, reported store by store. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { AUDIT_MOVE_IN, AUDIT_STORE } from '../audit';
 import { describeProblem } from '../cli/messages';
 import { UserError } from '../errors';
@@ -25,6 +26,7 @@ import {
 import { CENTER_STORES } from './check';
 import { commandConnection } from './connect';
 import { DESK_FILE, deskIdentity } from './desk-id';
+import { DESKS_STORE } from './registry';
 
 export type { TableMove } from '../storage';
 
@@ -192,6 +194,35 @@ async function moveStore(
   }
 }
 
+/**
+ * The move writes the desk's rows in its own name: the center adds them only for the desk its login is bound to (or on
+ * the shared credential). Checked before anything is written, so that no store is moved and another refused.
+ */
+async function checkLogin(center: Storage, deskId: string): Promise<void> {
+  const store = await center.open<unknown>(DESKS_STORE);
+  let who: { desk: string | null; shared: boolean } | undefined;
+  try {
+    who = (
+      await sql<{ desk: string | null; shared: boolean }>`
+        SELECT center.current_desk() AS desk, center.shared_session() AS shared`.execute(store.db)
+    ).rows[0];
+  } catch (error) {
+    throw new MoveInError(
+      `the center cannot tell desks apart yet (${error instanceof Error ? error.message : String(error)}): IT must run --migrate-center with this version first.`,
+      1,
+    );
+  } finally {
+    await store.close();
+  }
+  if (who === undefined || who.shared || who.desk === deskId) return;
+  throw new MoveInError(
+    who.desk === null
+      ? `the login this desk signs in with is bound to no desk yet, so the center would take none of its rows: IT binds it to this desk first (docs/center/add-desk.sql with -v desk_id=${deskId}), then moves it in. Nothing was moved.`
+      : `the login this desk signs in with is the login of desk ${who.desk}, not of this desk (${deskId}): each desk moves in with its own login (docs/center/add-desk.sql). Nothing was moved.`,
+    1,
+  );
+}
+
 async function moveLockedDesk(options: { dataDir: string; center: Storage; target: string }): Promise<MoveInReport> {
   const { dataDir, center } = options;
   // Read, never made here (the file exists); a damaged one is refused in words.
@@ -213,6 +244,7 @@ async function moveLockedDesk(options: { dataDir: string; center: Storage; targe
     );
     return { deskId, source: dataDir, target: options.target, stores, ok: false };
   }
+  await checkLogin(center, deskId);
   const stores: StoreMove[] = [];
   for (const definition of movable) stores.push(await moveStore(dataDir, center, definition, deskId));
   return {

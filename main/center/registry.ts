@@ -75,7 +75,16 @@ BEGIN
     RETURN;
   END IF;
   IF existed AND found_row.nonce IS NOT NULL AND NOT (found_row.nonce = ANY (coalesce(p_known, '{}'))) THEN
-    RETURN QUERY SELECT 'in_use'::text, NULL::text, found_row.host, found_row.last_started_at, NULL::text;
+    -- Which computer uses it is said only to the desk's own login (or the shared one), never to a stranger probing ids.
+    RETURN QUERY SELECT 'in_use'::text, NULL::text,
+      CASE WHEN shared OR bound_to = me THEN found_row.host END,
+      CASE WHEN shared OR bound_to = me THEN found_row.last_started_at END, NULL::text;
+    RETURN;
+  END IF;
+  -- A row IT reset (no nonce) is taken again only by the login it is bound to, or the shared one: an unbound login
+  -- would take the desk for good.
+  IF existed AND found_row.nonce IS NULL AND bound_to IS NULL AND NOT shared THEN
+    RETURN QUERY SELECT 'reset_unbound'::text, NULL::text, NULL::text, NULL::timestamptz, NULL::text;
     RETURN;
   END IF;
   IF p_next IS NOT NULL THEN
@@ -158,19 +167,20 @@ export class DeskRegistryError extends UserError<'desk_id_in_use'> {
 
 /**
  * This desk's credential and its id disagree on the center: the id is bound to another desk's login (`desk_bound`), or
- * this login to another desk id (`login_bound`, `boundDesk`): a credential copied from another desk, or desk.json.
+ * this login to another desk id (`login_bound`, `boundDesk`): a credential copied from another desk, or desk.json. Or
+ * IT reset the desk's row and its login is bound to no desk (`reset_unbound`): IT binds it first.
  */
 export class DeskCredentialError extends UserError<'desk_credential_mismatch'> {
   override readonly name = 'DeskCredentialError';
 
-  constructor(params: { deskId: string; reason: 'desk_bound' | 'login_bound'; boundDesk?: string }) {
+  constructor(params: { deskId: string; reason: 'desk_bound' | 'login_bound' | 'reset_unbound'; boundDesk?: string }) {
     super('desk_credential_mismatch', { params });
   }
 }
 
 /** What desks.register_desk answers. */
 interface Registration {
-  outcome: 'ok' | 'in_use' | 'desk_bound' | 'login_bound';
+  outcome: 'ok' | 'in_use' | 'desk_bound' | 'login_bound' | 'reset_unbound';
   held: string | null;
   host: string | null;
   lastStartedAt: string | null;
@@ -235,8 +245,8 @@ export async function registerDesk(
     if (registration.outcome === 'in_use') {
       throw new DeskRegistryError({
         deskId: identity.deskId,
-        host: registration.host ?? '',
-        lastStartedAt: String(registration.lastStartedAt),
+        host: registration.host ?? 'another computer',
+        lastStartedAt: registration.lastStartedAt === null ? 'unknown' : String(registration.lastStartedAt),
         dataDir,
         file: join(dataDir, DESK_FILE),
       });

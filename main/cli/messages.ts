@@ -147,6 +147,11 @@ function deskProblem(error: DeskIdentityError | DeskRegistryError): string {
 /** The desk's center credential and its id disagree: one of them was copied from another desk. */
 function credentialProblem(error: DeskCredentialError): string {
   const params = error.params ?? {};
+  if (params['reason'] === 'reset_unbound')
+    return (
+      `This desk's registry row (${text(params, 'deskId')}) was reset on the center, and the login it signs in with is bound to no desk: ` +
+      `only the desk's own login may take it again. IT: bind this login to it first (docs/center/add-desk.sql with -v desk_id=${text(params, 'deskId')}), then start the desk.`
+    );
   if (params['reason'] === 'login_bound')
     return (
       `This desk (${text(params, 'deskId')}) signs in to the center with the credential of another desk (${text(params, 'boundDesk')}): a credential ` +

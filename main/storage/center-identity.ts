@@ -68,18 +68,18 @@ CREATE TRIGGER ${trigger} BEFORE UPDATE OF ${column} ON ${target} FOR EACH ROW E
 
 /**
  * The row rule of a table whose row names the desk holding something now (a payment's lease, `column`): every desk reads
- * them; a row is added, and changed, only to name the writing session's own desk (taking a lease over from another desk
- * whose lease ran out names the taker).
+ * them; a row is added, and changed, only to name the writing session's own desk, and only while it is that desk's or
+ * `free` (an SQL condition on the row: a lease that ran out): taking one over names the taker.
  */
-export function deskHeldTable(schema: string, table: string, column = 'desk_id'): string {
-  return deskRowRules(`${schema}.${table}`, column, OWN(column));
+export function deskHeldTable(schema: string, table: string, free: string, column = 'desk_id'): string {
+  return deskRowRules(`${schema}.${table}`, column, OWN(column), `${OWN(column)} OR (${free})`);
 }
 
 const OWN = (column: string): string =>
   `${column} = (SELECT center.current_desk()) OR (SELECT center.shared_session())`;
 
-/** Reads for all, additions by their own desk, changes that keep `changeCheck` true. */
-function deskRowRules(target: string, column: string, changeCheck: string): string {
+/** Reads for all, additions by their own desk, changes of the rows `changeable` selects that keep `changeCheck` true. */
+function deskRowRules(target: string, column: string, changeCheck: string, changeable = 'true'): string {
   return `
 ALTER TABLE ${target} ENABLE ROW LEVEL SECURITY;
 DROP POLICY IF EXISTS every_desk_reads ON ${target};
@@ -87,7 +87,7 @@ CREATE POLICY every_desk_reads ON ${target} FOR SELECT USING (true);
 DROP POLICY IF EXISTS own_desk_adds ON ${target};
 CREATE POLICY own_desk_adds ON ${target} FOR INSERT WITH CHECK (${OWN(column)});
 DROP POLICY IF EXISTS rows_change ON ${target};
-CREATE POLICY rows_change ON ${target} FOR UPDATE USING (true) WITH CHECK (${changeCheck});
+CREATE POLICY rows_change ON ${target} FOR UPDATE USING (${changeable}) WITH CHECK (${changeCheck});
 DROP POLICY IF EXISTS rows_go ON ${target};
 CREATE POLICY rows_go ON ${target} FOR DELETE USING (true);`;
 }

@@ -119,8 +119,16 @@ export const postgresMigrations = {
   '0006_desk_rows': {
     up: async (db: Kysely<unknown>) => {
       for (const table of DESK_TABLES) await sql.raw(deskStampedTable('journal', table)).execute(db);
-      // A lease names the desk that holds it now: taken over, it names the taker.
-      await sql.raw(deskHeldTable('journal', 'payment_leases')).execute(db);
+      // A lease names the desk that holds it now: taken over once it ran out (by the center's clock), it names the taker.
+      await sql
+        .raw(
+          deskHeldTable(
+            'journal',
+            'payment_leases',
+            'expires_at <= CAST(floor(extract(epoch FROM now()) * 1000) AS BIGINT)',
+          ),
+        )
+        .execute(db);
     },
   },
 };

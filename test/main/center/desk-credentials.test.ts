@@ -114,6 +114,19 @@ describe('a credential per desk', () => {
     });
   });
 
+  it('a row IT reset is taken again only by the login bound to it: an unbound one is refused and told to have it bound', async () => {
+    const dir = newFolder();
+    const deskId = await start(dir, center.app);
+    await center.query('UPDATE desks.desks SET nonce = NULL WHERE desk_id = $1', [deskId]);
+    const stranger = await center.addDesk();
+    const refusal = await outcome(dir, stranger);
+    expect(refusal).toMatchObject({ code: 'desk_credential_mismatch', params: { deskId, reason: 'reset_unbound' } });
+    expect(describeProblem(refusal)).toContain(`-v desk_id=${deskId}`);
+    expect(await bound(deskId)).toBeNull();
+    const own = await center.addDesk({ deskId });
+    expect(await start(dir, own)).toBe(deskId);
+  });
+
   it('add-desk.sql binds a desk id before its first start: another credential is refused there', async () => {
     const dir = newFolder();
     const { deskId } = await deskIdentity(dir);
@@ -159,6 +172,13 @@ describe('one desk’s stolen credential, used with pg directly', () => {
       [deskB, 'n'.repeat(32)],
     );
     expect(taken.rows).toEqual([{ outcome: 'desk_bound' }]);
+    // Probing a desk on the shared credential: told it is in use, never by which computer.
+    const legacy = await start(newFolder(), center.app);
+    const probe = await fresh.query<{ outcome: string; host: string | null; last_started_at: string | null }>(
+      `SELECT outcome, host, last_started_at FROM desks.register_desk($1, ARRAY['guess'], NULL, 'EVIL')`,
+      [legacy],
+    );
+    expect(probe.rows).toEqual([{ outcome: 'in_use', host: null, last_started_at: null }]);
     // As the app role it is a member of: still itself (the session's login decides, never the current role).
     await attacker.query(`SET ROLE ${pg.escapeIdentifier(center.roles.app.name)}`);
     const asApp = await attacker.query<{ outcome: string }>(

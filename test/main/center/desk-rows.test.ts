@@ -139,6 +139,23 @@ describe('rows that name their desk', () => {
           ]),
         ),
       ).toBe('42501');
+      // B's lease still running is not A's to take; once run out, it is.
+      const paidAtA = await pay(a, `CUN-${randomUUID().slice(0, 6)}`);
+      await center.query(
+        `INSERT INTO journal.payment_leases (payment_id, desk_id, operator_id, token, expires_at) VALUES ($1, $2, 'luis', 'b', $3)`,
+        [paidAtA.id, b.deskId, now + 3_600_000],
+      );
+      const takeOver = (): Promise<pg.QueryResult> =>
+        attacker.query(`UPDATE journal.payment_leases SET desk_id = $1, token = 'mine' WHERE payment_id = $2`, [
+          a.deskId,
+          paidAtA.id,
+        ]);
+      expect(await takeOver()).toMatchObject({ rowCount: 0 });
+      await center.query('UPDATE journal.payment_leases SET expires_at = $1 WHERE payment_id = $2', [
+        now - 1,
+        paidAtA.id,
+      ]);
+      expect(await takeOver()).toMatchObject({ rowCount: 1 });
       // A row's desk never changes: B's payment is not made A's, nor A's operations B's.
       expect(
         await refused(attacker.query('UPDATE journal.payments SET desk_id = $1 WHERE id = $2', [a.deskId, paidAtB.id])),
@@ -156,7 +173,7 @@ describe('rows that name their desk', () => {
     );
     expect(stamps.map((row) => [row.desk_id, Number(row.n)]).sort()).toEqual(
       [
-        [a.deskId, 2],
+        [a.deskId, 4],
         [b.deskId, 2],
       ].sort(),
     );

@@ -19,6 +19,7 @@ import {
   deskIdentity,
   formatMoveIn,
   moveDeskIn,
+  MoveInError,
   runMoveIn,
   type MoveInReport,
 } from '../../../main/center';
@@ -756,6 +757,36 @@ describe('moving a desk in', () => {
       await desk.stack.close();
       const closed = await runMoveIn({ center: setting, managedPath: 'managed.json', dataDir: dir, password });
       expect(closed).toMatchObject({ exitCode: 0, output: expect.stringMatching(/^Done: /m) as string });
+    } finally {
+      await centerStore.close();
+    }
+  }, 120_000);
+
+  it('a desk moves in with its own login only once that login is bound to it: otherwise nothing is moved, and IT is told how', async () => {
+    const dir = folder();
+    const desk = await ownFilesDesk(dir);
+    await desk.signIn(AGENT);
+    await desk.stack.close();
+    const { deskId } = await deskIdentity(dir);
+    const unbound = await center.addDesk();
+    const centerStore = centerStorage(unbound);
+    try {
+      const refusal = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(MoveInError);
+      expect((refusal as Error).message).toContain(`bound to no desk yet`);
+      expect((refusal as Error).message).toContain(`-v desk_id=${deskId}`);
+      expect(await centerCount('operators.operators')).toBe(0);
+      expect(await centerCount('audit.audit', deskId)).toBe(0);
+      await center.query('INSERT INTO center.desk_logins (login_role, desk_id) VALUES ($1, $2)', [
+        unbound.role.name,
+        deskId,
+      ]);
+      const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
+      expect(report.ok).toBe(true);
+      expect(await centerCount('audit.audit', deskId)).toBe(fileCount(dir, 'audit.db', 'audit'));
     } finally {
       await centerStore.close();
     }
