@@ -5,7 +5,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { useSimulator } from '../../support/simulator';
-import { centerStorage } from '../../../main/storage';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { AGENT, attachedTo, openDesk, sender, type Desk } from './desk-kit';
@@ -23,7 +22,7 @@ afterEach(async () => {
 });
 
 async function onCenter(): Promise<Desk> {
-  const desk = await openDesk({ connect: attachedTo(sim) }, { storage: () => centerStorage(center.app) });
+  const desk = await openDesk({ connect: attachedTo(sim) }, { center });
   desks.push(desk);
   return desk;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CENTER_STORES } from '../../../main/center';
+import { CENTER_STORES, deskIdentity } from '../../../main/center';
 import { useSimulator } from '../../support/simulator';
 import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
@@ -52,10 +52,7 @@ const observed =
   };
 
 async function openCenterDesk(name: string, seed: boolean): Promise<Desk> {
-  const desk = await openDesk(
-    { connect: attachedTo(sim), fetch: observed(name) },
-    { storage: () => centerStorage(center.app), seed },
-  );
+  const desk = await openDesk({ connect: attachedTo(sim), fetch: observed(name) }, { center, seed });
   desks.push(desk);
   return desk;
 }
@@ -90,6 +87,20 @@ async function payAt(desk: Desk, amountCents = 20_000): Promise<Output<'payments
 }
 
 describe('three desks on one center', () => {
+  it('each desk signs in with its own login, bound to its id at its first start', async () => {
+    const opened = [await openCenterDesk('A', true), await openCenterDesk('B', false)];
+    const ids = await Promise.all(opened.map(async (desk) => (await deskIdentity(desk.dir)).deskId));
+    const bound = await center.query<{ desk_id: string; login_role: string }>(
+      'SELECT desk_id, login_role FROM center.desk_logins ORDER BY desk_id',
+    );
+    expect(bound.map((row) => row.desk_id).sort()).toEqual([...ids].sort());
+    expect(new Set(bound.map((row) => row.login_role)).size).toBe(2);
+    const sessions = await center.query<{ usename: string }>(
+      "SELECT DISTINCT usename FROM pg_stat_activity WHERE application_name LIKE 'card-payments-desk%'",
+    );
+    expect(sessions.map((row) => row.usename)).not.toContain(center.roles.app.name);
+  });
+
   it('a payment taken at desk A is on the reservation at desk B, refunded there by a supervisor, and A sees the refund', async () => {
     const a = await openCenterDesk('A', true);
     const b = await openCenterDesk('B', false);

@@ -8,7 +8,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
 import { useSimulator, type SimulatorFault } from '../../support/simulator';
-import { centerStorage } from '../../../main/storage';
 import type { EventName, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -44,7 +43,7 @@ const observed =
 async function openCenterDesk(name: string, seed: boolean): Promise<Desk> {
   const desk = await openDesk(
     { connect: attachedTo(sim), fetch: observed(name), pollScheduleMs: [200] },
-    { storage: () => centerStorage(center.app), seed },
+    { center, seed },
   );
   desks.push(desk);
   return desk;

@@ -7,7 +7,6 @@ import { CENTER_STORES } from '../../../main/center';
 import { answerChallenge } from '../../../main/messaging';
 import { ServiceClient, simulatorConfig, TokenManager } from '../../../main/payments';
 import { useSimulator } from '../../support/simulator';
-import { centerStorage } from '../../../main/storage';
 import type { EventName, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -24,7 +23,7 @@ const desks: Desk[] = [];
 async function openCenterDesk(seed: boolean, dataDir?: string): Promise<Desk> {
   const desk = await openDesk(
     { connect: attachedTo(sim), pollScheduleMs: [200] },
-    { storage: () => centerStorage(center.app), seed, ...(dataDir === undefined ? {} : { dataDir }) },
+    { center, seed, ...(dataDir === undefined ? {} : { dataDir }) },
   );
   desks.push(desk);
   return desk;

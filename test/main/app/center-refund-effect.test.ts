@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { useSimulator } from '../../support/simulator';
-import { centerStorage } from '../../../main/storage';
 import type { EventName, EventPayload, Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -21,10 +20,7 @@ let center: TestCenter;
 const desks: Desk[] = [];
 
 async function openCenterDesk(seed: boolean): Promise<Desk> {
-  const desk = await openDesk(
-    { connect: attachedTo(sim), pollScheduleMs: [200] },
-    { storage: () => centerStorage(center.app), seed },
-  );
+  const desk = await openDesk({ connect: attachedTo(sim), pollScheduleMs: [200] }, { center, seed });
   desks.push(desk);
   return desk;
 }
@@ -74,10 +70,7 @@ afterEach(async () => {
 
 describe('a full cancellation refund approved at another desk', () => {
   it('leaves the booking closed (nothing owed, not reopened), and the requesting agent is told it was approved, then made', async () => {
-    const a = await openDesk(
-      { connect: attachedTo(sim), pollScheduleMs: [200] },
-      { storage: () => centerStorage(center.app), seed: true },
-    );
+    const a = await openDesk({ connect: attachedTo(sim), pollScheduleMs: [200] }, { center, seed: true });
     desks.push(a);
     const b = await openCenterDesk(false);
     await a.signIn(AGENT);

@@ -9,8 +9,9 @@ import { createMainStack, type MainStack, type MainStackOptions } from '../../..
 import { simulatorConfig, type ConnectedService } from '../../../main/payments';
 import type { RunningSimulator } from '../../../main/sandbox';
 import type { SenderInfo } from '../../../main/ipc';
-import type { Storage } from '../../../main/storage';
+import { centerStorage, type CenterConnectionOptions, type Storage } from '../../../main/storage';
 import type { IpcError, Output } from '../../../shared/ipc';
+import type { TestCenter } from '../../support/center';
 import { asTheScreen } from '../../support/screen';
 import { simulatorControl, type SimulatorControl } from '../../support/simulator';
 import { MIN_COST } from '../../../main/operators';
@@ -43,6 +44,11 @@ export interface Desk {
 export interface DeskKitOptions {
   /** Where the desk keeps its records, made again at each start (closed with the stack): its own files when not given. */
   storage?: () => Storage;
+  /**
+   * The desk on this center with a login of its own (docs/center/add-desk.sql, as IT makes one per desk), the same one
+   * at every start of its data folder: its id is bound to it at its first start. Instead of `storage`.
+   */
+  center?: TestCenter;
   /** Creates the admin 'ada', the agent and the supervisor (default true; false for a desk joining a center that has them). */
   seed?: boolean;
   /** The desk's data folder (its desk id, its files): a new temporary one when not given. */
@@ -54,14 +60,27 @@ export function stackOptions(dataDir: string): MainStackOptions {
   return { passwordCost: MIN_COST, dataDir, version: 'test', fetch, isTrustedSender: () => true };
 }
 
+/** Each data folder's own login on each center: a desk keeps its login across restarts, as on a real desk. */
+const logins = new WeakMap<TestCenter, Map<string, CenterConnectionOptions>>();
+
+async function loginOf(center: TestCenter, dir: string): Promise<CenterConnectionOptions> {
+  const known = logins.get(center) ?? new Map<string, CenterConnectionOptions>();
+  logins.set(center, known);
+  const login = known.get(dir) ?? (await center.addDesk());
+  known.set(dir, login);
+  return login;
+}
+
 export async function openDesk(options: Partial<MainStackOptions> = {}, kit: DeskKitOptions = {}): Promise<Desk> {
   const dir = kit.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-'));
+  const login = kit.center === undefined ? undefined : await loginOf(kit.center, dir);
+  const storage = login === undefined ? kit.storage : () => centerStorage(login);
   const start = () =>
     createMainStack({
       ...stackOptions(dir),
       service: { environment: 'training', simulator: { processingDelayMs: 0, refundDelayMs: 0 } },
       ...options,
-      ...(kit.storage === undefined ? {} : { storage: kit.storage() }),
+      ...(storage === undefined ? {} : { storage: storage() }),
     });
   let stack = await start();
   if (kit.seed ?? true) {

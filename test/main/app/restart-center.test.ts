@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CENTER_STORES } from '../../../main/center';
 import { useSimulator } from '../../support/simulator';
-import { centerStorage } from '../../../main/storage';
 import type { Output } from '../../../shared/ipc';
 import { createCenter, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
@@ -30,10 +29,7 @@ const observed: typeof fetch = (input, init) => {
 };
 
 async function openCenterDesk(seed: boolean): Promise<Desk> {
-  const desk = await openDesk(
-    { connect: attachedTo(sim), fetch: observed },
-    { storage: () => centerStorage(center.app), seed },
-  );
+  const desk = await openDesk({ connect: attachedTo(sim), fetch: observed }, { center, seed });
   desks.push(desk);
   return desk;
 }
