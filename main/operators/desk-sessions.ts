@@ -1,5 +1,5 @@
 /** The center's sessions: one open session per operator, at one desk, taken over only when the operator chooses. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { OperatorView } from '../../shared/operators';
 import type { StoreDatabase } from '../storage';
 import { normalizeId, toView } from './rows';
@@ -22,6 +22,12 @@ export interface SessionState {
   session: 'open' | { endedBy: SessionHolder | undefined };
 }
 
+/**
+ * What a session is kept as: the SHA-256 of its id, never the id. The id lives only in its desk's memory; whoever reads
+ * the sessions table (another desk's login, a backup) learns no live session's id.
+ */
+export const sessionKey = (sessionId: string): string => createHash('sha256').update(sessionId, 'utf8').digest('hex');
+
 export class DeskSessions {
   constructor(
     private readonly db: StoreDatabase<OperatorsDB>['db'],
@@ -42,7 +48,13 @@ export class DeskSessions {
   ): Promise<OpenSessionResult> {
     const id = normalizeId(operatorId);
     const sessionId = randomUUID();
-    const fresh = { session_id: sessionId, desk_id: this.deskId, started_at: now, last_seen_at: now, locked: 0 };
+    const fresh = {
+      session_id: sessionKey(sessionId),
+      desk_id: this.deskId,
+      started_at: now,
+      last_seen_at: now,
+      locked: 0,
+    };
     for (let attempt = 0; ; attempt++) {
       // Two desks signing the same operator in at once: the primary key lets one row in.
       const inserted = await this.db
@@ -76,7 +88,11 @@ export class DeskSessions {
   async sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
     const id = normalizeId(operatorId);
     if (seenAt !== undefined)
-      await this.db.updateTable('sessions').set({ last_seen_at: seenAt }).where('session_id', '=', sessionId).execute();
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen_at: seenAt })
+        .where('session_id', '=', sessionKey(sessionId))
+        .execute();
     const row = await this.db
       .selectFrom('operators')
       .leftJoin('sessions', 'sessions.operator_id', 'operators.id')
@@ -90,7 +106,7 @@ export class DeskSessions {
       .executeTakeFirst();
     if (row === undefined) return { operator: undefined, session: { endedBy: undefined } };
     const operator = toView(row);
-    if (row.session_id === sessionId) return { operator, session: 'open' };
+    if (row.session_id === sessionKey(sessionId)) return { operator, session: 'open' };
     const endedBy =
       row.session_desk_id === null || row.session_started_at === null
         ? undefined
@@ -103,7 +119,7 @@ export class DeskSessions {
     const row = await this.db
       .updateTable('sessions')
       .set({ locked: locked ? 1 : 0, last_seen_at: now })
-      .where('session_id', '=', sessionId)
+      .where('session_id', '=', sessionKey(sessionId))
       .returning('session_id')
       .executeTakeFirst();
     return row !== undefined;
@@ -111,7 +127,7 @@ export class DeskSessions {
 
   /** The session ends (signed out, handed over, the account disabled). */
   async closeSession(sessionId: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('session_id', '=', sessionId).execute();
+    await this.db.deleteFrom('sessions').where('session_id', '=', sessionKey(sessionId)).execute();
   }
 
   /** At start-up: the sessions this desk left open when it stopped (none of them is on its screen any more). */

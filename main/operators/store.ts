@@ -86,6 +86,9 @@ export const OPERATORS_STORE: StoreDefinition = {
       '0001_operators': { up: async (db: Kysely<unknown>) => void (await SQLITE_OPERATORS.execute(db)) },
       '0002_sessions': { up: async (db: Kysely<unknown>) => void (await SQLITE_SESSIONS.execute(db)) },
       '0003_override_failures': { up: async (db: Kysely<unknown>) => void (await SQLITE_OVERRIDE.execute(db)) },
+      // Sessions are kept as the SHA-256 of their id from now on (desk-sessions.ts): the desk's own sessions, left from
+      // before, are closed at its start anyway.
+      '0004_session_keys': { up: async (db: Kysely<unknown>) => void (await sql`DELETE FROM sessions`.execute(db)) },
     },
   },
   postgres: {
@@ -141,6 +144,13 @@ export const OPERATORS_STORE: StoreDefinition = {
             .addColumn('override_paused_until', 'bigint')
             .execute();
         },
+      },
+      // Sessions are kept as the SHA-256 of their id from now on (desk-sessions.ts): the open ones stay open.
+      '0004_session_keys': {
+        up: async (db: Kysely<unknown>) =>
+          void (await sql`UPDATE operators.sessions SET session_id = encode(sha256(convert_to(session_id, 'UTF8')), 'hex')`.execute(
+            db,
+          )),
       },
     },
     // Accounts are never deleted (disabled instead); a session row ends when its operator signs out. Table-wide grants:

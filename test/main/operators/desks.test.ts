@@ -12,6 +12,7 @@ import {
   type OperatorDirectory,
   type OperatorsDB,
 } from '../../../main/operators';
+import { sessionKey } from '../../../main/operators/desk-sessions';
 import { useStoreBackends } from '../../support/backends';
 import type { Storage } from '../../../main/storage';
 import { ADMIN, AGENT, DESK_A, DESK_B, SUPERVISOR, endsIn, expectCode, openQuickDirectory, seeded } from './helpers';
@@ -127,6 +128,22 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('two desks on $name', (backen
       expect(await directory.view(AGENT.id)).toMatchObject({ id: AGENT.id });
     });
   }
+
+  it('a session is kept as the SHA-256 of its id: whoever reads the table learns no live session’s id', async () => {
+    const { a, storage } = await twoDesks();
+    const opened = await a.openSession(AGENT.id, T0);
+    if (!opened.ok) throw new Error('not opened');
+    const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+    const rows = await store.db.selectFrom('sessions').select(['operator_id', 'session_id']).execute();
+    expect(rows).toEqual([{ operator_id: AGENT.id, session_id: sessionKey(opened.sessionId) }]);
+    expect(JSON.stringify(rows)).not.toContain(opened.sessionId);
+    // The key read from the table is no session: only the id the desk holds is.
+    expect((await a.sessionState(AGENT.id, rows[0]?.session_id ?? '')).session).not.toBe('open');
+    expect((await a.sessionState(AGENT.id, opened.sessionId)).session).toBe('open');
+    expect(await a.markSession(rows[0]?.session_id ?? '', true)).toBe(false);
+    await a.closeSession(opened.sessionId);
+    expect(await store.db.selectFrom('sessions').select('operator_id').execute()).toEqual([]);
+  });
 
   it('an account created at desk A signs in at desk B', async () => {
     const { b } = await twoDesks();
