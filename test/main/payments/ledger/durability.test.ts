@@ -105,16 +105,22 @@ function until(id: string, status: string): Promise<PaymentView> {
   });
 }
 
+/** A card tokenized, charged, and followed until the service says succeeded: the payment as it was answered. */
+async function paidAndSucceeded(): Promise<PaymentView> {
+  const method = await engine.tokenize({
+    card: { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' },
+    ...who,
+  });
+  const paid = await engine.pay({ methodId: method.id, amountCents: 1_250, currency: 'usd', ...who });
+  const done = until(paid.id, 'succeeded');
+  await sim.advanceClock(2);
+  await done;
+  return paid;
+}
+
 describe('what waits for the disk on the embedded journal', () => {
   it('a payment’s key before it is sent; not the tokenization, the answers or what the poll reads', async () => {
-    const method = await engine.tokenize({
-      card: { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' },
-      ...who,
-    });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 1_250, currency: 'usd', ...who });
-    const done = until(paid.id, 'succeeded');
-    await sim.advanceClock(2);
-    await done;
+    const paid = await paidAndSucceeded();
 
     const begun = writes('operations', "'create_payment'");
     expect(begun).toHaveLength(1);
@@ -156,14 +162,7 @@ describe('what waits for the disk on the embedded journal', () => {
   });
 
   it('a read of a payment the journal holds settled, or asked for by a person: what it learns is followed by no one', async () => {
-    const method = await engine.tokenize({
-      card: { number: '4242424242424242', expMonth: 12, expYear: YEAR, cvv: '123' },
-      ...who,
-    });
-    const paid = await engine.pay({ methodId: method.id, amountCents: 1_250, currency: 'usd', ...who });
-    const done = until(paid.id, 'succeeded');
-    await sim.advanceClock(2);
-    await done;
+    const paid = await paidAndSucceeded();
     const before = writes('payments', paid.id.slice(0, 20)).length;
     // The screen asks for it again (a refund made at another desk would be learnt so): it waits for the disk.
     expect((await engine.getPayment(paid.id)).status).toBe('succeeded');
