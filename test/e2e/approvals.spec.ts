@@ -7,13 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
 import type { Output } from '../../shared/ipc';
 import { shortReference } from '../../shared/payments';
-import { expectAccessible, pageSender, signIn } from './support/desk';
+import { expectAccessible, expectInView, pageSender, SCREEN, signIn } from './support/desk';
 import { expect, test, type AppHarness } from './support/harness';
-
-const SCREEN = { width: 1366, height: 768 } as const;
 
 const WORDS = {
   'en-US': {
@@ -60,17 +57,6 @@ const WORDS = {
     none: 'No hay solicitudes en espera.',
   },
 } as const;
-
-/** The element's whole box is inside the window (not above it, not below the fold). */
-async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
-  const box = await locator.boundingBox();
-  expect(box, `${what}: on screen`).not.toBeNull();
-  if (box === null) return;
-  expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.y + box.height, `${what}: bottom edge in view`).toBeLessThanOrEqual(SCREEN.height);
-  expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(SCREEN.width);
-}
 
 /** A channel through main's door as the operator signed in on the page. */
 async function door<T>(app: AppHarness, channel: string, input: unknown): Promise<T> {

@@ -3,11 +3,9 @@
 // result's receipt and "done" — each with the call's header, inside the window. Each screen is captured.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { futureExpiry, signIn } from './support/desk';
+import type { Page } from '@playwright/test';
+import { expectInView, futureExpiry, SCREEN, signIn } from './support/desk';
 import { expect, test } from './support/harness';
-
-const SCREEN = { width: 1366, height: 768 } as const;
 
 const WORDS = {
   'es-MX': {
@@ -33,20 +31,6 @@ const WORDS = {
     receipt: 'Send receipt',
   },
 } as const;
-
-/** The element's whole box is inside the window (not above it, not below the fold). */
-async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
-  await expect(locator, what).toBeVisible();
-  const box = await locator.boundingBox();
-  expect(box, `${what}: on screen`).not.toBeNull();
-  if (box === null) return;
-  expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.y + box.height, `${what}: bottom edge in view (${Math.round(box.y + box.height)} px)`).toBeLessThanOrEqual(
-    SCREEN.height,
-  );
-  expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(SCREEN.width);
-}
 
 async function capture(page: Page, language: string, name: string): Promise<void> {
   const dir = path.join('test-results', 'screenshots', language);

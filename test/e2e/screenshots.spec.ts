@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/harness';
-import { expectAccessible, futureExpiry, signIn } from './support/desk';
+import { expectAccessible, expectInView, futureExpiry, SCREEN, signIn } from './support/desk';
 
 const WORDS = {
   'en-US': {
@@ -42,21 +42,6 @@ const WORDS = {
     abandon: 'Abandonar y usar otra tarjeta',
   },
 } as const;
-
-/** An agent's laptop: what must stay in view is checked in this window. */
-const SCREEN = { width: 1366, height: 768 } as const;
-
-/** The element's whole box is inside the window (not above it, not below the fold). */
-async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
-  const box = await locator.boundingBox();
-  expect(box, `${what}: on screen`).not.toBeNull();
-  if (box === null) return;
-  const viewport = page.viewportSize() ?? SCREEN;
-  expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.y + box.height, `${what}: bottom edge in view`).toBeLessThanOrEqual(viewport.height);
-  expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(viewport.width);
-}
 
 for (const language of ['es-MX', 'en-US'] as const) {
   test.describe(`screens in ${language}`, () => {
@@ -168,6 +153,8 @@ for (const language of ['es-MX', 'en-US'] as const) {
       await expectCallInView(page.getByRole('button', { name: words.send }), 'the 3DS panel’s send button');
       await page.getByRole('button', { name: words.send }).click();
       await expect(page.locator('.deliveries li')).toHaveCount(1);
+      // The training outbox shows the link as the guest would receive it, newest first.
+      await expect(page.locator('.outbox__message').first()).toContainText('3220');
       await shot('3ds-link-and-outbox');
       // Closed and opened again: the payment in progress comes back, with its waiting bar and "Abandon".
       await page.getByRole('button', { name: words.close }).click();

@@ -2,8 +2,8 @@
 // the focus the old panel dropped, and its main button is scrolled into view — on a 1366×768 screen it may be below.
 import { useEffect, useRef, type RefObject } from 'react';
 
-/** How long the panel's main control is kept in view while the screen around it settles. */
-const SETTLE_MS = 1500;
+/** What the agent does that makes the page theirs: from then on nothing scrolls it for them. */
+const AGENT_ACTS = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 
 /** Marks an element that holds the focus only until the next panel's control comes (a panel's heading, an error). */
 export const RESTING = 'data-focus-rest';
@@ -32,23 +32,17 @@ export function usePanelFocus<F extends HTMLElement, S extends HTMLElement = F>(
     if (focus && focusDropped()) focus.focus({ preventScroll: true });
     const scroll = (): void => (scrollRef.current ?? focusRef.current)?.scrollIntoView?.({ block: 'nearest' });
     scroll();
-    // What is above may still grow as the panel settles (the payments list gains this payment's row): keep the control
-    // in view for a moment, unless the agent scrolls or types meanwhile.
+    // What is above may still grow as the panel settles (the payments list gains this payment's row, seconds later on a
+    // busy workstation): the control is kept in view until the agent scrolls, clicks or types, or the panel leaves.
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(scroll);
     const stop = (): void => {
       observer.disconnect();
-      window.removeEventListener('wheel', stop);
-      window.removeEventListener('keydown', stop);
+      for (const event of AGENT_ACTS) window.removeEventListener(event, stop);
     };
     observer.observe(document.body);
-    window.addEventListener('wheel', stop, { passive: true });
-    window.addEventListener('keydown', stop);
-    const timer = setTimeout(stop, SETTLE_MS);
-    return () => {
-      clearTimeout(timer);
-      stop();
-    };
+    for (const event of AGENT_ACTS) window.addEventListener(event, stop, { passive: true });
+    return stop;
   }, []);
   return { focusRef, scrollRef };
 }

@@ -1,5 +1,5 @@
 // What every workspace test does first: operators created through main's directory, an agent signed in, a reservation opened.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -139,4 +139,28 @@ export async function simulatorFault(
 export async function openSection(page: Page, name: string | RegExp): Promise<void> {
   await page.getByRole('tab', { name }).click();
   await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** An agent's laptop: what must stay in view is checked in this window. */
+export const SCREEN = { width: 1366, height: 768 } as const;
+
+/**
+ * The element's whole box is inside the window (not above it, not below the fold), once the screen has settled: a row
+ * added above a panel moves it down for a frame, until the panel brings its control back into view.
+ */
+export async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
+  await expect(locator, what).toBeVisible();
+  await expect(async () => {
+    const box = await locator.boundingBox();
+    expect(box, `${what}: on screen`).not.toBeNull();
+    if (box === null) return;
+    const viewport = page.viewportSize() ?? SCREEN;
+    expect(box.y, `${what}: top edge in view`).toBeGreaterThanOrEqual(0);
+    expect(
+      box.y + box.height,
+      `${what}: bottom edge in view (${Math.round(box.y + box.height)} px)`,
+    ).toBeLessThanOrEqual(viewport.height);
+    expect(box.x, `${what}: left edge in view`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${what}: right edge in view`).toBeLessThanOrEqual(viewport.width);
+  }).toPass({ timeout: 5_000 });
 }

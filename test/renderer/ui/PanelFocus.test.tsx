@@ -4,7 +4,7 @@
 import { render, screen } from '@testing-library/react';
 import { useState, type JSX } from 'react';
 import { act } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FocusHeading } from '../../../renderer/src/ui/PanelFocus';
 import { usePanelFocus } from '../../../renderer/src/ui/usePanelFocus';
 
@@ -35,7 +35,32 @@ function Flow(): JSX.Element {
 
 afterEach(() => {
   document.body.innerHTML = '';
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
+
+/**
+ * happy-dom lays nothing out, so no size ever changes and its ResizeObserver never calls back. This stand-in keeps what
+ * the page observes and lets the test say when the body's size changed, as the browser would after a row is added above.
+ */
+function observeResizes(): { grow: () => void } {
+  const callbacks = new Set<() => void>();
+  class Observer {
+    constructor(private readonly callback: () => void) {}
+    observe(): void {
+      callbacks.add(this.callback);
+    }
+    unobserve(): void {
+      callbacks.delete(this.callback);
+    }
+    disconnect(): void {
+      callbacks.delete(this.callback);
+    }
+  }
+  vi.stubGlobal('ResizeObserver', Observer);
+  return { grow: () => callbacks.forEach((callback) => callback()) };
+}
 
 describe('panel focus', () => {
   it('moves from the replaced card form to the status heading, then to the 3DS panel’s field', () => {
@@ -80,5 +105,40 @@ describe('panel focus', () => {
     });
     expect(screen.getByRole('heading', { name: 'Status' })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText('Search'));
+  });
+
+  it('keeps the panel’s control in view while the screen above it settles, however slowly, until the agent acts', () => {
+    vi.useFakeTimers();
+    const page = observeResizes();
+    const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+    render(<SendPanel />);
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    // On a busy workstation the payments list may gain this payment's row seconds later: the control follows it.
+    act(() => {
+      vi.advanceTimersByTime(5_000);
+    });
+    page.grow();
+    expect(scrolled).toHaveBeenCalledTimes(2);
+    // Once the agent scrolls, clicks or types, the page is theirs: nothing moves it any more.
+    window.dispatchEvent(new Event('pointerdown'));
+    page.grow();
+    expect(scrolled).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops following on the agent’s wheel or key, and when the panel leaves', () => {
+    const page = observeResizes();
+    const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+    const first = render(<SendPanel />);
+    window.dispatchEvent(new Event('wheel'));
+    page.grow();
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    first.unmount();
+    const second = render(<SendPanel />);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+    page.grow();
+    expect(scrolled).toHaveBeenCalledTimes(2);
+    second.unmount();
+    render(<SendPanel />);
+    expect(scrolled).toHaveBeenCalledTimes(3);
   });
 });
