@@ -138,15 +138,39 @@ export async function checkCenter(
                 sql`has_table_privilege(${`${store.name}.${table}`}, ${privilege}) AS ${sql.id(privilege)}`,
             ),
           )}`.execute(db);
-        const has = TABLE_PRIVILEGES.filter((privilege) => granted.rows[0]?.[privilege] === true);
+        const hidden = store.postgres.secretColumns?.[table] ?? [];
+        // A table with secret columns is read column by column: SELECT on every other column, none on those.
+        const columns =
+          hidden.length === 0
+            ? undefined
+            : await sql<{ column: string; readable: boolean }>`
+                SELECT a.attname AS column, has_column_privilege(${`${store.name}.${table}`}, a.attnum, 'SELECT') AS readable
+                  FROM pg_catalog.pg_attribute a
+                 WHERE a.attrelid = ${`${store.name}.${table}`}::regclass AND a.attnum > 0 AND NOT a.attisdropped`.execute(
+                db,
+              );
+        const secretRead = (columns?.rows ?? []).filter((row) => hidden.includes(row.column) && row.readable);
+        const columnRead =
+          columns !== undefined && columns.rows.some((row) => !hidden.includes(row.column) && row.readable);
+        const has = TABLE_PRIVILEGES.filter(
+          (privilege) =>
+            granted.rows[0]?.[privilege] === true || (privilege === 'SELECT' && columnRead && secretRead.length === 0),
+        );
         const lacking = wanted.filter((privilege) => !has.includes(privilege));
         const extra = has.filter((privilege) => !wanted.includes(privilege));
         const check = `grants ${store.name}.${table}`;
-        if (lacking.length === 0 && extra.length === 0) ok(check, has.length === 0 ? 'none' : has.join(', '));
+        if (lacking.length === 0 && extra.length === 0 && secretRead.length === 0)
+          ok(
+            check,
+            has.length === 0 ? 'none' : `${has.join(', ')}${hidden.length > 0 ? `; not ${hidden.join(', ')}` : ''}`,
+          );
         else {
           const parts = [
             ...(lacking.length > 0 ? [`lacks ${lacking.join(', ')}`] : []),
             ...(extra.length > 0 ? [`may also ${extra.join(', ')}, which it must not`] : []),
+            ...(secretRead.length > 0
+              ? [`reads ${secretRead.map((row) => `${store.name}.${table}.${row.column}`).join(', ')}, a secret`]
+              : []),
           ];
           problem(check, `${parts.join('; ')}: IT must run --migrate-center, which sets the app role's grants`);
         }

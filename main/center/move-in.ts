@@ -44,6 +44,8 @@ export interface StoreMove {
   tables: TableMove[];
   /** Rows not moved because the center has another record under the same name (operators): for IT to settle. */
   conflicts: string[];
+  /** Rows moved otherwise than the desk had them (an account moved in disabled): for IT to act on. */
+  notes: string[];
   /** Why nothing of the store was written (status refused), in words. */
   problem?: string;
 }
@@ -139,6 +141,7 @@ const entryOf = (
   status,
   tables: [],
   conflicts: [],
+  notes: [],
   ...more,
 });
 
@@ -291,6 +294,7 @@ export function formatMoveIn(report: MoveInReport): string {
         );
     }
     for (const conflict of store.conflicts) lines.push(`           conflict ${conflict}`);
+    for (const note of store.notes) lines.push(`           note ${note}`);
   }
   lines.push(
     report.ok

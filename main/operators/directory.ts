@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DisplayName, NewOperatorId, OperatorId, Password, Role, type OperatorView } from '../../shared/operators';
 import { zodRefusal } from '../errors';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
+import { CenterOperators, type CenterOverrideResult } from './center';
 import { DeskSessions, type OpenSessionResult, type SessionState } from './desk-sessions';
 import { OperatorError } from './errors';
 import {
@@ -26,7 +27,7 @@ import {
   type UnknownFailures,
 } from './lockout';
 import { DEFAULT_COST, checkCost, hashPassword, needsRehash, verifyPassword, type ScryptCost } from './password';
-import { normalizeId, toView, type Db, type OperatorRecord } from './rows';
+import { PUBLIC_COLUMNS, normalizeId, toView, type Db, type OperatorRecord, type PublicRecord } from './rows';
 import { OPERATORS_STORE, type OperatorsDB } from './store';
 
 export {
@@ -80,8 +81,10 @@ export class OperatorDirectory {
   private readonly unknownOverrides: UnknownFailures = new Map();
   /** The lockout's SQL, by the database's clock. */
   private readonly lockouts: Lockouts;
-  /** The center's sessions of this desk. */
+  /** The embedded file's sessions of this desk. */
   private readonly sessions: DeskSessions;
+  /** On the center: every sign-in, session and change goes through its functions (the desk reads no hash). */
+  private readonly center: CenterOperators | undefined;
 
   private constructor(
     private readonly store: StoreDatabase<OperatorsDB>,
@@ -93,6 +96,7 @@ export class OperatorDirectory {
     this.cost = checkCost(options.cost ?? DEFAULT_COST);
     this.lockouts = new Lockouts(store.backend);
     this.sessions = new DeskSessions(store.db, deskId, this.clock);
+    this.center = store.backend === 'postgres' ? new CenterOperators(store.db, deskId, this.cost) : undefined;
   }
 
   /** Opens the directory where the storage keeps it (operators.db, created or migrated; or the center's). */
@@ -132,6 +136,10 @@ export class OperatorDirectory {
     const password = valid(Password, input.password, 'password');
     if (!(await this.needsFirstAdmin())) throw setupDone();
     const hash = await hashPassword(password, this.cost);
+    if (this.center) {
+      if ((await this.center.createFirstAdmin(id, displayName, hash)) !== 'ok') throw setupDone();
+      return this.viewOrThrow(this.db, id);
+    }
     try {
       return await this.store.transaction(async (trx) => {
         // Checked again: another call (or desk) may have created it while this one was hashing.
@@ -158,7 +166,9 @@ export class OperatorDirectory {
    */
   async signIn(id: string, password: string, now: number = this.clock()): Promise<SignInResult> {
     const key = normalizeId(id);
-    const row = OperatorId.safeParse(key).success ? await this.record(this.db, key) : undefined;
+    if (this.center)
+      return OperatorId.safeParse(key).success ? this.center.signIn(key, password) : this.unknownAtCenter();
+    const row = OperatorId.safeParse(key).success ? await this.embeddedRecord(this.db, key) : undefined;
     if (!row) return this.signInUnknown(key, password, now);
 
     const matches = await verifyPassword(password, row.password_hash, await this.dummy());
@@ -198,8 +208,10 @@ export class OperatorDirectory {
    * override is no way around the lockout (PCI DSS 8.3.4: invalid attempts counted per user id). Ids that do not exist
    * get the same answers, counted in this desk's memory (`now`: this desk's clock, for those only).
    */
-  async verifyOverride(id: string, password: string, now: number = this.clock()): Promise<OverrideResult> {
+  async verifyOverride(id: string, password: string, now: number = this.clock()): Promise<CenterOverrideResult> {
     const key = normalizeId(id);
+    if (this.center)
+      return OperatorId.safeParse(key).success ? this.center.verifyOverride(key, password) : this.unknownAtCenter();
     const row = OperatorId.safeParse(key).success ? await this.lockouts.lockState(this.db, key) : undefined;
     if (!row) return this.overrideUnknown(key, password, now);
     if (row.paused_for_ms !== null) return pausedFor(row.paused_for_ms);
@@ -271,23 +283,44 @@ export class OperatorDirectory {
     now: number = this.clock(),
     options: { takeOver?: boolean } = {},
   ): Promise<OpenSessionResult> {
+    if (this.center) return this.center.openSession(normalizeId(operatorId), options.takeOver === true);
     return this.sessions.openSession(operatorId, now, options);
   }
 
-  sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
-    return this.sessions.sessionState(operatorId, sessionId, seenAt);
+  async sessionState(operatorId: string, sessionId: string, seenAt?: number): Promise<SessionState> {
+    if (!this.center) return this.sessions.sessionState(operatorId, sessionId, seenAt);
+    const id = normalizeId(operatorId);
+    const open = await this.center.sessionOpen(id, sessionId, seenAt !== undefined);
+    const row = await this.record(this.db, id);
+    if (row === undefined) return { operator: undefined, session: { endedBy: undefined } };
+    if (open) return { operator: toView(row), session: 'open' };
+    const holder = await this.db
+      .selectFrom('sessions')
+      .select(['desk_id', 'started_at'])
+      .where('operator_id', '=', id)
+      .executeTakeFirst();
+    const endedBy = holder === undefined ? undefined : { deskId: holder.desk_id, since: Number(holder.started_at) };
+    return { operator: toView(row), session: { endedBy } };
   }
 
   markSession(sessionId: string, locked: boolean, now: number = this.clock()): Promise<boolean> {
+    if (this.center) return this.center.markSession(sessionId, locked);
     return this.sessions.markSession(sessionId, locked, now);
   }
 
   closeSession(sessionId: string): Promise<void> {
+    if (this.center) return this.center.closeSession(sessionId);
     return this.sessions.closeSession(sessionId);
   }
 
   closeDeskSessions(): Promise<number> {
+    if (this.center) return this.center.closeDeskSessions();
     return this.sessions.closeDeskSessions();
+  }
+
+  /** On the center: the session `operatorId` has open at this desk, for another store's functions to act through. */
+  actingSession(operatorId: string): string | undefined {
+    return this.center?.actingSession(normalizeId(operatorId));
   }
 
   // ---- admin operations: each checks that the acting operator is an enabled admin ----
@@ -300,6 +333,12 @@ export class OperatorDirectory {
     const password = valid(Password, input.password, 'password');
     if (await this.record(this.db, id)) throw alreadyExists();
     const hash = await hashPassword(password, this.cost);
+    if (this.center) {
+      await this.center.createOperator(normalizeId(actorId), id, displayName, role, hash);
+      this.unknownFailures.delete(id);
+      this.unknownOverrides.delete(id);
+      return this.viewOrThrow(this.db, id);
+    }
     try {
       const view = await this.store.transaction(async (trx) => {
         const actor = await this.requireAdmin(trx, actorId);
@@ -317,7 +356,12 @@ export class OperatorDirectory {
     }
   }
 
-  setRole(actorId: string, id: string, role: Role): Promise<OperatorView> {
+  async setRole(actorId: string, id: string, role: Role): Promise<OperatorView> {
+    if (this.center) {
+      await this.requireAdmin(this.db, actorId);
+      await this.center.setRole(normalizeId(actorId), normalizeId(id), valid(Role, role, 'role'));
+      return this.viewOrThrow(this.db, normalizeId(id));
+    }
     return this.store.transaction(async (trx) => {
       await this.requireAdmin(trx, actorId);
       const newRole = valid(Role, role, 'role');
@@ -333,7 +377,13 @@ export class OperatorDirectory {
     }, SERIAL);
   }
 
-  setDisabled(actorId: string, id: string, disabled: boolean): Promise<OperatorView> {
+  async setDisabled(actorId: string, id: string, disabled: boolean): Promise<OperatorView> {
+    if (this.center) {
+      await this.requireAdmin(this.db, actorId);
+      if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', { field: 'disabled' });
+      await this.center.setDisabled(normalizeId(actorId), normalizeId(id), disabled);
+      return this.viewOrThrow(this.db, normalizeId(id));
+    }
     return this.store.transaction(async (trx) => {
       await this.requireAdmin(trx, actorId);
       if (typeof disabled !== 'boolean') throw new OperatorError('invalid_input', { field: 'disabled' });
@@ -355,6 +405,10 @@ export class OperatorDirectory {
     const target = await this.target(this.db, id);
     const newPassword = valid(Password, password, 'password');
     const hash = await hashPassword(newPassword, this.cost);
+    if (this.center) {
+      await this.center.resetPassword(normalizeId(actorId), target.id, hash);
+      return;
+    }
     await this.store.transaction(async (trx) => {
       await this.requireAdmin(trx, actorId);
       await this.target(trx, target.id);
@@ -375,10 +429,17 @@ export class OperatorDirectory {
 
   async list(actorId: string): Promise<OperatorView[]> {
     await this.requireAdmin(this.db, actorId);
-    return (await this.db.selectFrom('operators').selectAll().orderBy('id').execute()).map(toView);
+    return (await this.db.selectFrom('operators').select(PUBLIC_COLUMNS).orderBy('id').execute()).map(toView);
   }
 
   // ---- internals ----
+
+  /** An id that cannot be one: answered as a wrong password after the same work, as an account's would be. */
+  private async unknownAtCenter(): Promise<SignInResult> {
+    const dummy = await this.dummy();
+    await verifyPassword(randomBytes(12).toString('base64'), dummy, dummy);
+    return INVALID;
+  }
 
   private async signInUnknown(key: string, password: string, now: number): Promise<SignInResult> {
     const dummy = await this.dummy();
@@ -416,7 +477,7 @@ export class OperatorDirectory {
     return this.dummyHash;
   }
 
-  private async requireAdmin(db: Db, actorId: string): Promise<OperatorRecord> {
+  private async requireAdmin(db: Db, actorId: string): Promise<PublicRecord> {
     const actor = await this.record(db, normalizeId(actorId));
     if (!actor || actor.disabled === 1 || actor.role !== 'admin') {
       throw new OperatorError('forbidden');
@@ -424,14 +485,14 @@ export class OperatorDirectory {
     return actor;
   }
 
-  private async target(db: Db, id: string): Promise<OperatorRecord> {
+  private async target(db: Db, id: string): Promise<PublicRecord> {
     const row = await this.record(db, normalizeId(id));
     if (!row) throw new OperatorError('not_found');
     return row;
   }
 
   /** Refuses a change that would take the last enabled admin away (serializable: two desks cannot each take one). */
-  private async keepAnAdmin(db: Db, target: OperatorRecord): Promise<void> {
+  private async keepAnAdmin(db: Db, target: PublicRecord): Promise<void> {
     if (target.role !== 'admin' || target.disabled === 1) return;
     const admins = await db
       .selectFrom('operators')
@@ -469,7 +530,13 @@ export class OperatorDirectory {
       .execute();
   }
 
-  private record(db: Db, id: string): Promise<OperatorRecord | undefined> {
+  /** An account as every desk may read it (on the center, a desk's login reads no hash). */
+  private record(db: Db, id: string): Promise<PublicRecord | undefined> {
+    return db.selectFrom('operators').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** An account with its hash: the embedded file only. */
+  private embeddedRecord(db: Db, id: string): Promise<OperatorRecord | undefined> {
     return db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

@@ -113,3 +113,41 @@ export async function verifyPassword(password: string, stored: string, fallback:
   const key = await derive(password, target.salt, target.cost, target.key.length);
   return timingSafeEqual(key, target.key) && parsed !== undefined;
 }
+
+const PARAMS = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$(\d{1,2})$/;
+
+/**
+ * The key of `password` under a stored hash's cost and salt, as the center answers them without the key
+ * (`$scrypt$ln=15,r=8,p=1$<salt, base64>$<key bytes>`), base64; `weaker`: that hash is weaker than `cost` (re-hash it).
+ * Parameters outside the bounds of a stored hash are refused (a center's answer cannot make it take minutes).
+ */
+export async function deriveForParams(
+  password: string,
+  params: string,
+  cost: ScryptCost,
+): Promise<{ key: string; weaker: boolean }> {
+  const m = PARAMS.exec(params);
+  if (!m) throw new Error('deriveForParams: the center answered no scrypt parameters');
+  const [, ln, r, p, salt64, keyBytes] = m;
+  const stored = { log2N: Number(ln), r: Number(r), p: Number(p) };
+  const salt = Buffer.from(salt64 ?? '', 'base64');
+  const length = Number(keyBytes);
+  const ok =
+    within(stored.log2N, STORED_LIMITS.log2N) &&
+    within(stored.r, STORED_LIMITS.r) &&
+    within(stored.p, STORED_LIMITS.p) &&
+    within(salt.length, STORED_LIMITS.salt) &&
+    within(length, STORED_LIMITS.key);
+  if (!ok) throw new Error('deriveForParams: the scrypt parameters are out of bounds');
+  const key = await derive(password, salt, stored, length);
+  const weaker =
+    stored.log2N < cost.log2N ||
+    stored.r < cost.r ||
+    stored.p < cost.p ||
+    length < KEY_BYTES ||
+    salt.length < SALT_BYTES;
+  return { key: key.toString('base64'), weaker };
+}
+
+/** A cost as the center's functions take it: `ln=15,r=8,p=1`. */
+export const costParams = (cost: ScryptCost): string => `ln=${cost.log2N},r=${cost.r},p=${cost.p}`;

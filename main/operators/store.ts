@@ -6,6 +6,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '../../shared/operators';
 import { createTableMigration, type StoreDefinition } from '../storage';
+import { OPERATOR_FUNCTIONS, operatorFunctionsSql } from './center-sql';
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS } from './lockout';
 
 export interface OperatorsTable {
   /** Lower case (ids are compared without case). */
@@ -152,11 +154,32 @@ export const OPERATORS_STORE: StoreDefinition = {
             db,
           )),
       },
+      // The center's door (center-sql.ts): from now on a desk changes accounts and sessions only through its functions.
+      '0005_center_door': {
+        up: async (db: Kysely<unknown>) =>
+          void (await sql
+            .raw(
+              operatorFunctionsSql({
+                maxFailed: MAX_FAILED_ATTEMPTS,
+                lockoutMs: LOCKOUT_MS,
+                overrideMax: OVERRIDE_MAX_FAILURES,
+                overridePauseMs: OVERRIDE_PAUSE_MS,
+              }),
+            )
+            .execute(db)),
+      },
     },
-    // Accounts are never deleted (disabled instead); a session row ends when its operator signs out. Table-wide grants:
-    // the app's UPDATE covers the override columns of 0003.
-    grants: { operators: ['SELECT', 'INSERT', 'UPDATE'], sessions: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] },
-    // The auditor reads accounts, roles, lockouts and who is signed in where, never a hash or a live session's id.
-    secretColumns: { operators: ['password_hash'], sessions: ['session_id'] },
+    // A desk reads accounts and who is signed in where (never a hash or a session's key: secretColumns) and writes
+    // nothing row by row: sign-in, sessions and every admin change go through the functions, which take the desk from
+    // its login and the acting operator from a session opened with a proven password.
+    grants: { operators: ['SELECT'], sessions: ['SELECT'], tickets: [], unknown_ids: [], center_secret: [] },
+    // Neither a desk nor the auditor reads these.
+    secretColumns: {
+      operators: ['password_hash'],
+      sessions: ['session_id'],
+      tickets: ['ticket_key'],
+      center_secret: ['secret'],
+    },
+    functions: OPERATOR_FUNCTIONS,
   },
 };

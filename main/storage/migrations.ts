@@ -238,11 +238,22 @@ export async function migrateCenterStore(
       trx,
     );
     await sql`GRANT SELECT ON ${sql.table(`${schema}.${MIGRATION_TABLE}`)} TO ${app}`.execute(trx);
+    const secrets = definition.postgres.secretColumns ?? {};
+    const columnsOf = await centerTables(trx, schema);
     for (const [table, privileges] of Object.entries(definition.postgres.grants)) {
       const target = sql.table(`${schema}.${table}`);
+      // Also takes away every column privilege granted before.
       await sql`REVOKE ALL ON ${target} FROM ${app}`.execute(trx);
+      const hidden = secrets[table] ?? [];
+      // A table with secret columns is read column by column, all but those: no desk reads a hash or a session's key.
+      const tableWide = hidden.length === 0 ? privileges : privileges.filter((privilege) => privilege !== 'SELECT');
       // The privileges are the fixed words of TABLE_PRIVILEGES, never text from outside.
-      if (privileges.length > 0) await sql`GRANT ${sql.raw(privileges.join(', '))} ON ${target} TO ${app}`.execute(trx);
+      if (tableWide.length > 0) await sql`GRANT ${sql.raw(tableWide.join(', '))} ON ${target} TO ${app}`.execute(trx);
+      const readable = (columnsOf.get(table) ?? []).filter((column) => !hidden.includes(column));
+      if (hidden.length > 0 && privileges.includes('SELECT') && readable.length > 0)
+        await sql`GRANT SELECT (${sql.join(readable.map((column) => sql.id(column)))}) ON ${target} TO ${app}`.execute(
+          trx,
+        );
     }
     for (const signature of definition.postgres.functions ?? []) {
       // The signature is checked by checkDefinition (a name and type names); the schema is the store's own name.

@@ -29,10 +29,14 @@ export interface TableMove {
   alreadyThere: number;
 }
 
-/** What one store's move did, table by table; `conflicts` are rows not moved, each said for IT to settle. */
+/**
+ * What one store's move did, table by table; `conflicts` are rows not moved, each said for IT to settle; `notes` are rows
+ * moved otherwise than the desk had them (an account moved in disabled), each said for IT to act on.
+ */
 export interface StoreMoveResult {
   tables: TableMove[];
   conflicts: string[];
+  notes: string[];
 }
 
 /**
@@ -81,6 +85,16 @@ export interface MovedTable<DB, Row, Out> {
   ) => Promise<readonly NoInfer<Out>[]>;
   /** Tables whose rows belong to this one's: read with each page, those whose `by` column names one of its rows. */
   readonly children?: readonly ChildTable<DB>[];
+  /**
+   * Writes one row through the store's own door (a function of its schema, where a desk's login may not insert rows):
+   * whether it was moved, and a sentence for IT when there is something to settle (a conflict, not moved; or a row
+   * moved otherwise than it was, such as an account moved in disabled). Rows are then written one at a time.
+   */
+  readonly write?: (
+    center: Transaction<DB>,
+    row: NoInfer<Out>,
+    context: MoveContext,
+  ) => Promise<{ moved: boolean; say?: string }>;
 }
 
 /** A declared table with its types left behind (as DeclareTable answers it), as the driver walks it. */
@@ -218,10 +232,11 @@ class TableRun<DB> {
   constructor(
     readonly declaration: TableMoveIn<DB>,
     readonly conflicts: string[],
+    readonly notes: string[],
     private readonly by?: string,
   ) {
     this.tally = { table: declaration.table, found: 0, moved: 0, alreadyThere: 0 };
-    this.children = (declaration.children ?? []).map((child) => new TableRun(child.table, conflicts, child.by));
+    this.children = (declaration.children ?? []).map((child) => new TableRun(child.table, conflicts, notes, child.by));
   }
 
   /** Every tally of this table and its children, in the order of the report. */
@@ -260,7 +275,7 @@ class TableRun<DB> {
     found: readonly MoveRow[],
     context: MoveContext,
   ): Promise<void> {
-    const { table, row, check, present, absent, unique, conflict } = this.declaration;
+    const { table, row, check, present, absent, unique, conflict, write } = this.declaration;
     const rows: MoveRow[] = [];
     for (const each of found) {
       const kept = row === undefined ? each : row(each, context);
@@ -273,7 +288,18 @@ class TableRun<DB> {
       let written: readonly MoveRow[] = rows;
       if (present !== undefined) written = await notThere(loose(center), table, written, present);
       if (absent !== undefined) written = await absent(center, written, context);
-      if (conflict === undefined) moved = await insert(loose(center), table, written, unique);
+      if (write !== undefined) {
+        for (const each of written) {
+          const result = await write(center, each, context);
+          if (result.moved) {
+            moved++;
+            if (result.say !== undefined) this.notes.push(result.say);
+          } else if (result.say !== undefined) {
+            this.conflicts.push(result.say);
+            conflicts++;
+          }
+        }
+      } else if (conflict === undefined) moved = await insert(loose(center), table, written, unique);
       else {
         for (const each of written) {
           if ((await insert(loose(center), table, [each], unique)) === 1) moved++;
@@ -306,13 +332,14 @@ export function declareMoveIn<DB>(declaration: MoveInDeclaration<DB>): StoreMove
         const center = await storage.open<DB>(definition);
         const hooks = await declaration.prepare?.(desk.db, context);
         const conflicts: string[] = [];
-        const tables = declaration.tables(declareTable).map((table) => new TableRun(table, conflicts));
+        const notes: string[] = [];
+        const tables = declaration.tables(declareTable).map((table) => new TableRun(table, conflicts, notes));
         await center.transaction(async (trx) => {
           await hooks?.begin?.(trx);
           for (const table of tables) await table.all(desk.db, trx, context);
           await hooks?.end?.(trx);
         });
-        return { tables: tables.flatMap((table) => table.tallies()), conflicts };
+        return { tables: tables.flatMap((table) => table.tallies()), conflicts, notes };
       } finally {
         await desk.close();
       }

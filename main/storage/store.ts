@@ -61,11 +61,11 @@ export interface StoreDefinition {
     /** Per table of the schema: exactly what the app's role may do (the owner runs the migrations; the app only these). */
     readonly grants: Readonly<Record<string, readonly TablePrivilege[]>>;
     /**
-     * Per table: the columns that hold a secret (a password hash, a session id) and that only the app role reads. The
-     * auditor role reads every other column: --migrate-center lists the table's columns from the catalogue at each run
-     * and grants the auditor SELECT on those not listed here (a column added by a later migration is granted by the run
-     * that adds it); tables without an entry are read whole. A migration that adds a secret column lists it here in the
-     * same change, or the auditor reads it.
+     * Per table: the columns that hold a secret (a password hash, a session's key) that only the schema's own functions
+     * read: neither the app role (a desk's login) nor the auditor. Both read every other column, as their grants allow:
+     * --migrate-center lists the table's columns from the catalogue at each run and grants SELECT on those not listed
+     * here (a column added by a later migration is granted by the run that adds it); tables without an entry are read
+     * whole. A migration that adds a secret column lists it here in the same change, or it is read.
      */
     readonly secretColumns?: Readonly<Record<string, readonly string[]>>;
     /**

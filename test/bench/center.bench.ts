@@ -38,6 +38,7 @@ import { centerStorage } from '../../main/storage';
 import { createCenter } from '../support/center';
 import { startPostgres } from '../support/postgres';
 import type { WorkerJob, WorkerMessage } from './center-protocol';
+import { asAdmin } from '../support/operators';
 
 const BUDGET = { doorP99Ms: 150, connectionsPerDesk: 2, notifyP99Ms: 2000 };
 /** After the agents are done: how long the last requests may take to be seen everywhere and approved. */
@@ -107,15 +108,17 @@ async function main(): Promise<void> {
       storage: centerStorage(center.app),
     });
     await seed.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password });
-    for (let i = 0; i < desks; i++) {
-      const supervisor = supervisors.includes(i);
-      await seed.directory.createOperator('ada', {
-        id: supervisor ? `sup${i}` : `agent${i}`,
-        displayName: `${supervisor ? 'Supervisor' : 'Agent'} ${i}`,
-        role: supervisor ? 'supervisor' : 'agent',
-        password,
-      });
-    }
+    await asAdmin(seed.directory, { id: 'ada', password }, async () => {
+      for (let i = 0; i < desks; i++) {
+        const supervisor = supervisors.includes(i);
+        await seed.directory.createOperator('ada', {
+          id: supervisor ? `sup${i}` : `agent${i}`,
+          displayName: `${supervisor ? 'Supervisor' : 'Agent'} ${i}`,
+          role: supervisor ? 'supervisor' : 'agent',
+          password,
+        });
+      }
+    });
     await seed.close();
 
     await admin.connect();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from '@playwright/test';
 import type { AppHarness } from './harness';
+import { asAdmin } from '../../support/operators';
 import { simulatorControl, type SimulatorFault } from '../../support/simulator';
 
 export const AGENT = { id: 'ana', displayName: 'Ana Agent', password: 'agent password 1234' };
@@ -20,8 +21,11 @@ export const pageSender = (app: AppHarness) => ({ url: app.url, isMainFrame: tru
 export async function ensureOperators(app: AppHarness): Promise<void> {
   if (!(await app.stack.directory.needsFirstAdmin())) return;
   await app.stack.directory.createFirstAdmin(ADMIN);
-  await app.stack.directory.createOperator(ADMIN.id, { ...AGENT, role: 'agent' });
-  await app.stack.directory.createOperator(ADMIN.id, { ...SUPERVISOR, role: 'supervisor' });
+  // Through a session of the admin at this desk, as from the screen (on a center, the only way it is accepted).
+  await asAdmin(app.stack.directory, ADMIN, async () => {
+    await app.stack.directory.createOperator(ADMIN.id, { ...AGENT, role: 'agent' });
+    await app.stack.directory.createOperator(ADMIN.id, { ...SUPERVISOR, role: 'supervisor' });
+  });
 }
 
 /** Signs in as the agent, the supervisor or the admin (whoever was signed in is signed out first). */

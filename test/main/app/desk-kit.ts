@@ -85,6 +85,10 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
   let stack = await start();
   if (kit.seed ?? true) {
     await stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: 'a long password 42' });
+    // The admin acts through a session of this desk, as on the screen (on a center, the only way it is accepted); the
+    // session is closed after, as a sign-out would.
+    await stack.directory.signIn('ada', 'a long password 42');
+    const admin = await stack.directory.openSession('ada');
     await stack.directory.createOperator('ada', {
       id: AGENT.id,
       displayName: 'Ana',
@@ -97,6 +101,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
       role: 'supervisor',
       password: SUPERVISOR.password,
     });
+    if (admin.ok) await stack.directory.closeSession(admin.sessionId);
   }
   const call: Desk['call'] = (channel, input) =>
     asTheScreen((c, i) => desk.stack.dispatch(c, sender, i), channel, input);

@@ -11,6 +11,7 @@ import { CENTER_STORES } from '../../../main/center';
 import type { SenderInfo } from '../../../main/ipc';
 import type { Storage } from '../../../main/storage';
 import { useStoreBackends } from '../../support/backends';
+import { asAdmin } from '../../support/operators';
 import { MIN_COST } from '../../../main/operators';
 
 const sender: SenderInfo = { url: 'app://app/index.html', isMainFrame: true, webContentsId: 1 };
@@ -54,7 +55,9 @@ describe.each(useStoreBackends(CENTER_STORES))('two desks on $name', (backend) =
     const b = await deskOn(await backend.anotherDesk());
     // Accounts made at desk A are the center's.
     await a.stack.directory.createFirstAdmin({ id: 'ada', displayName: 'Ada', password: PASSWORD });
-    await a.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORD });
+    await asAdmin(a.stack.directory, { id: 'ada', password: PASSWORD }, () =>
+      a.stack.directory.createOperator('ada', { id: 'ana', displayName: 'Ana', role: 'agent', password: PASSWORD }),
+    );
 
     expect((await a.call('session:signIn', { id: 'ana', password: PASSWORD })).ok).toBe(true);
     const refused = await b.call('session:signIn', { id: 'ana', password: PASSWORD });

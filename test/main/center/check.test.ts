@@ -107,7 +107,8 @@ describe('--check-center', () => {
     expect(ready.lines.find((line) => line.check === 'auditor operators')).toEqual({
       status: 'ok',
       check: 'auditor operators',
-      detail: 'reads every table, writes none; not operators.password_hash, sessions.session_id',
+      detail:
+        'reads every table, writes none; not operators.password_hash, sessions.session_id, tickets.ticket_key, center_secret.secret',
     });
 
     await center.query(`GRANT SELECT ON operators.operators TO ${center.roles.auditor.name}`);

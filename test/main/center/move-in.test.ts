@@ -440,6 +440,8 @@ describe('moving a desk in', () => {
     );
     for (const id of ['ada', 'ana', 'sam'])
       expect(first.output).toContain(`conflict "${id}": the center already has an operator of that name`);
+    // No desk's file adds an enabled account to a center that has its own: beto comes disabled, for an admin to enable.
+    expect(first.output).toContain('note "beto": moved in disabled');
     expect(first.output).toMatch(/NOT everything was moved/);
     // The center's accounts stand as they were; beto, new to the center, was moved.
     const after = await center.query<{ id: string; password_hash: string }>(
@@ -447,6 +449,7 @@ describe('moving a desk in', () => {
     );
     expect(after.filter((r) => r.id !== BETO.id)).toEqual(before);
     expect(after.map((r) => r.id)).toEqual(['ada', 'ana', 'beto', 'sam']);
+    expect(await center.query("SELECT disabled FROM operators.operators WHERE id = 'beto'")).toEqual([{ disabled: 1 }]);
     // The other stores were moved all the same.
     expect(first.output).toMatch(/ok {7}audit trail +(\d+) found, \1 moved, 0 already there/);
 
@@ -611,8 +614,10 @@ describe('moving a desk in', () => {
     const { deskId } = await deskIdentity(dir);
     const inFile = fileCount(dir, 'audit.db', 'audit');
     expect(inFile).toBeGreaterThan(0);
-    // Written as the shared app role may (INSERT; its rows are not told apart by desk): a row numbered after the desk's
-    // last, linking to nothing of it.
+    // A row numbered after the desk's last, linking to nothing of it. No desk's login writes audit rows itself (the
+    // shared app role is refused the INSERT): a superuser does.
+    const forged = [deskId, inFile + 1, GENESIS];
+    const insert = `INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES ($1, $2, now(), 'eve', 'session.signIn', 'ok', '{}', $3, $3)`;
     const shared = new pg.Client({
       host: center.app.host,
       port: center.app.port,
@@ -622,13 +627,11 @@ describe('moving a desk in', () => {
     });
     await shared.connect();
     try {
-      await shared.query(
-        `INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES ($1, $2, now(), 'eve', 'session.signIn', 'ok', '{}', $3, $3)`,
-        [deskId, inFile + 1, GENESIS],
-      );
+      await expect(shared.query(insert, forged)).rejects.toMatchObject({ code: '42501' });
     } finally {
       await shared.end();
     }
+    await center.query(insert, forged);
     const centerStore = centerStorage(center.app);
     try {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_COST } from '../../../main/operators';
 import { hashPassword } from '../../../main/operators/password';
 import { useStoreBackends } from '../../support/backends';
-import { ADMIN, AGENT, SUPERVISOR, endsIn, expectCode, openQuickDirectory, seeded, tempDir } from './helpers';
+import { ADMIN, AGENT, SUPERVISOR, endsIn, expectCode, openQuickDirectory, seeded, tempDir, signedIn } from './helpers';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const MIN = 60_000;
@@ -194,12 +194,12 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       expect(refused).toMatchObject({ ok: false, reason: 'locked' });
       expect(!refused.ok && refused.reason === 'locked' && refused.lockedForMs).toBeGreaterThan(LOCKOUT_MS - MIN);
       // Time passes by the database's clock only: the lock's end moved to a few seconds from now, then to now.
-      await endsIn(storage, AGENT.id, 5_000);
+      await endsIn(storage, AGENT.id, 5_000, 'locked_until', backend.center());
       const lastSeconds = await d.signIn(AGENT.id, AGENT.password, T0 + 1);
       expect(!lastSeconds.ok && lastSeconds.reason === 'locked' && lastSeconds.lockedForMs).toBeLessThanOrEqual(5_000);
       // Other operators are not affected.
       expect((await d.signIn(SUPERVISOR.id, SUPERVISOR.password, T0 + 1)).ok).toBe(true);
-      await endsIn(storage, AGENT.id, 0);
+      await endsIn(storage, AGENT.id, 0, 'locked_until', backend.center());
       expect((await d.signIn(AGENT.id, AGENT.password, T0 + 1)).ok).toBe(true);
     });
 
@@ -216,7 +216,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       const storage = await backend.storage();
       const d = track(await seeded(storage));
       await fail(d, AGENT.id, MAX_FAILED_ATTEMPTS, T0);
-      await endsIn(storage, AGENT.id, 0);
+      await endsIn(storage, AGENT.id, 0, 'locked_until', backend.center());
       expect(await d.signIn(AGENT.id, 'wrong password 9', T0)).toEqual({ ok: false, reason: 'invalid_credentials' });
       expect((await d.signIn(AGENT.id, AGENT.password, T0)).ok).toBe(true);
     });
@@ -267,7 +267,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       // Another approver is not paused.
       expect(await d.verifyOverride(ADMIN.id, ADMIN.password)).toMatchObject({ ok: true, operator: { id: ADMIN.id } });
 
-      await endsIn(storage, SUPERVISOR.id, 0, 'override_paused_until');
+      await endsIn(storage, SUPERVISOR.id, 0, 'override_paused_until', backend.center());
       expect(await d.verifyOverride(SUPERVISOR.id, SUPERVISOR.password)).toMatchObject({
         ok: true,
         operator: { id: SUPERVISOR.id },
@@ -355,6 +355,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
       expect(first.toIpcError()).toEqual({ code: 'invalid_input', field: 'id' });
       expect(await d.needsFirstAdmin()).toBe(true);
       await d.createFirstAdmin(ADMIN);
+      await signedIn(d, ADMIN);
       await d.createOperator(ADMIN.id, SUPERVISOR);
       await d.createOperator(ADMIN.id, AGENT);
       for (const id of ['system', 'ANONYMOUS', ' anonymous ']) {
@@ -404,6 +405,7 @@ describe.each(useStoreBackends([OPERATORS_STORE]))('the operator directory on $n
 
       // With a second admin, the first may step down; then the second is the last one.
       await d.setRole(ADMIN.id, SUPERVISOR.id, 'admin');
+      await signedIn(d, SUPERVISOR);
       expect(await d.setRole(ADMIN.id, ADMIN.id, 'agent')).toMatchObject({ role: 'agent' });
       await expectCode(() => d.setDisabled(SUPERVISOR.id, SUPERVISOR.id, true), 'last_admin');
       await expectCode(() => d.setRole(SUPERVISOR.id, SUPERVISOR.id, 'agent'), 'last_admin');

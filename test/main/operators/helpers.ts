@@ -13,7 +13,9 @@ import {
   type OperatorsDB,
 } from '../../../main/operators';
 import { databaseNowMs } from '../../../main/operators/store';
+import type { OpenSessionResult } from '../../../main/operators/desk-sessions';
 import { embeddedStorage, type Storage } from '../../../main/storage';
+import type { TestCenter } from '../../support/center';
 
 /** The desk the tests' directories sit at (a second desk of a center names another). */
 export const DESK_A = { deskId: '0b6f7a58-3c57-4c0e-9a59-6a7f3c1d2e01' };
@@ -56,6 +58,8 @@ export const operatorsFile = (dir: string): string => join(dir, 'operators.db');
 export async function seeded(place: string | Storage, options?: OperatorDirectoryOptions): Promise<OperatorDirectory> {
   const directory = await openQuickDirectory(place, options);
   await directory.createFirstAdmin(ADMIN);
+  // The admin acts through a session of this desk (on the center, the only way an admin's change is accepted).
+  await signedIn(directory, ADMIN);
   await Promise.all([directory.createOperator(ADMIN.id, AGENT), directory.createOperator(ADMIN.id, SUPERVISOR)]);
   return directory;
 }
@@ -80,15 +84,26 @@ export async function expectCode(fn: () => unknown, code: OperatorErrorCode): Pr
 /**
  * Time passing for a lock, by the database's clock (which the tests cannot move): the account's lock (`column`
  * locked_until) or its override pause (override_paused_until) is made to end `remainingMs` from the database's now (0: it
- * ends now). Written as the app role may (UPDATE on operators), on either backend.
+ * ends now). On the embedded file as the desk may; on the center as the superuser (`center`), since no desk's login
+ * writes an account row.
  */
 export async function endsIn(
   storage: Storage,
   id: string,
   remainingMs: number,
   column: 'locked_until' | 'override_paused_until' = 'locked_until',
+  center?: Pick<TestCenter, 'query'>,
 ): Promise<void> {
   const store = await storage.open<OperatorsDB>(OPERATORS_STORE);
+  if (store.backend === 'postgres') {
+    if (center === undefined) throw new Error('endsIn on the center needs the test center');
+    const rows = await center.query(
+      `UPDATE operators.operators SET ${column} = CAST(floor(extract(epoch FROM now()) * 1000) AS bigint) + $1 WHERE id = $2 RETURNING id`,
+      [remainingMs, id],
+    );
+    if (rows.length !== 1) throw new Error(`no operator ${id} to move the clock for`);
+    return;
+  }
   const until = sql<number>`${databaseNowMs(store.backend)} + ${remainingMs}`;
   const updated = await store.db
     .updateTable('operators')
@@ -97,4 +112,15 @@ export async function endsIn(
     .returning('id')
     .execute();
   if (updated.length !== 1) throw new Error(`no operator ${id} to move the clock for`);
+}
+
+/** An operator signed in at `directory` and their session opened there, as the desk's SessionGuard does. */
+export async function signedIn(
+  directory: OperatorDirectory,
+  who: { id: string; password: string },
+  options: { takeOver?: boolean; now?: number } = {},
+): Promise<OpenSessionResult> {
+  const result = await directory.signIn(who.id, who.password, options.now);
+  if (!result.ok) throw new Error(`${who.id} could not sign in: ${result.reason}`);
+  return directory.openSession(who.id, options.now, { takeOver: options.takeOver === true });
 }

@@ -220,7 +220,7 @@ describe('the center', () => {
     }
   }
 
-  it("the auditor reads the trail and the operators' accounts, never a password hash or a session's id; the app role still reads them", async () => {
+  it("the auditor and the desks read the trail and the operators' accounts, never a password hash or a session's key", async () => {
     await migrateCenter(center.owner, [OPERATORS_STORE, AUDIT_STORE]);
     await center.query(
       `INSERT INTO operators.operators (id, display_name, role, password_hash, created_at, updated_at) VALUES ('ana', 'Ana', 'agent', '$scrypt$secret', 1, 1);
@@ -252,8 +252,11 @@ describe('the center', () => {
     });
     await app.connect();
     try {
-      expect((await app.query('SELECT password_hash FROM operators.operators')).rows).toEqual([
-        { password_hash: '$scrypt$secret' },
+      // Nor does a desk's login: only the center's functions compare a password's key with the hash.
+      await expect(app.query('SELECT password_hash FROM operators.operators')).rejects.toMatchObject({ code: '42501' });
+      await expect(app.query('SELECT session_id FROM operators.sessions')).rejects.toMatchObject({ code: '42501' });
+      expect((await app.query('SELECT id, role FROM operators.operators')).rows).toEqual([
+        { id: 'ana', role: 'agent' },
       ]);
     } finally {
       await app.end();

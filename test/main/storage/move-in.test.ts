@@ -113,6 +113,7 @@ describe('moving a store by its declaration', () => {
     expect(await move()).toEqual({
       tables: [{ table: 'notes', found: notes.length, moved: notes.length, alreadyThere: 0 }],
       conflicts: [],
+      notes: [],
     });
     const moved = await inCenter();
     expect(moved).toHaveLength(notes.length);
@@ -121,6 +122,7 @@ describe('moving a store by its declaration', () => {
     expect(await move()).toEqual({
       tables: [{ table: 'notes', found: notes.length, moved: 0, alreadyThere: notes.length }],
       conflicts: [],
+      notes: [],
     });
   });
 
@@ -150,6 +152,7 @@ describe('moving a store by its declaration', () => {
     expect(await move(declaration)).toEqual({
       tables: [{ table: 'notes', found: 3, moved: 1, alreadyThere: 1 }],
       conflicts: ['note b is another one on the center'],
+      notes: [],
     });
     expect((await inCenter()).map((note) => note.body)).toEqual(['same', 'theirs', 'new']);
   });
@@ -174,6 +177,7 @@ describe('moving a store by its declaration', () => {
     expect(await move(byBody())).toEqual({
       tables: [{ table: 'notes', found: 2, moved: 1, alreadyThere: 1 }],
       conflicts: [],
+      notes: [],
     });
     await center.query('TRUNCATE notes_test.notes');
     await onCenter([{ id: 'x', desk: 'desk-1', body: 'new', cents: 7 }]);
