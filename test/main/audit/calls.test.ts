@@ -242,7 +242,8 @@ describe('a call refused before its input was read', () => {
       summary: `{"requestId":"string(10)","note":"string(${note.length})"}`,
     });
     for (const row of written) {
-      const text = JSON.stringify(row);
+      // The row's own hashes are hex: a "4242" in one says nothing of what was sent.
+      const text = JSON.stringify({ ...row, hash: undefined, prevHash: undefined });
       expect(Buffer.byteLength(text)).toBeLessThan(2048);
       expect(text).not.toContain('xxxx');
       expect(text).not.toContain('4242');
