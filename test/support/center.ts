@@ -161,3 +161,23 @@ export async function createCenter(server: PostgresInfo, options: CenterOptions 
     },
   };
 }
+
+/** A connection as an attacker makes it: `pg` and a desk's password, nothing of the app. The caller ends it. */
+export async function connectAs(credential: CenterConnectionOptions): Promise<pg.Client> {
+  const client = new pg.Client({
+    host: credential.host,
+    port: credential.port,
+    database: credential.database,
+    user: credential.user,
+    password: await credential.password(),
+  });
+  await client.connect();
+  return client;
+}
+
+/** What a statement answered: 'allowed', or the SQLSTATE (or message) that refused it. */
+export const refused = (run: Promise<unknown>): Promise<string> =>
+  run.then(
+    () => 'allowed',
+    (error: unknown) => (error as { code?: string }).code ?? String(error),
+  );

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeProblem } from '../../../main/cli/messages';
 import { DESKS_STORE, deskIdentity, registerDesk } from '../../../main/center';
 import { centerStorage, type CenterConnectionOptions, type Storage } from '../../../main/storage';
-import { createCenter, type TestCenter } from '../../support/center';
+import { connectAs as connectCenter, createCenter, refused, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 
 let center: TestCenter;
@@ -55,25 +55,12 @@ const bound = async (deskId: string): Promise<string | null> =>
     await center.query<{ login_role: string }>('SELECT login_role FROM center.desk_logins WHERE desk_id = $1', [deskId])
   )[0]?.login_role ?? null;
 
-/** A connection as an attacker makes it: `pg` and the desk's password, nothing of the app. */
+/** A connection as an attacker makes it, ended after the tests. */
 async function connectAs(credential: CenterConnectionOptions): Promise<pg.Client> {
-  const client = new pg.Client({
-    host: credential.host,
-    port: credential.port,
-    database: credential.database,
-    user: credential.user,
-    password: await credential.password(),
-  });
-  await client.connect();
+  const client = await connectCenter(credential);
   clients.push(client);
   return client;
 }
-
-const refused = (run: Promise<unknown>): Promise<string> =>
-  run.then(
-    () => 'allowed',
-    (error: unknown) => (error as { code?: string }).code ?? String(error),
-  );
 
 describe('a credential per desk', () => {
   it('binds the desk id to its login at the first start; the next starts with it go on', async () => {

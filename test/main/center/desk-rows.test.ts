@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CENTER_STORES, deskIdentity, registerDesk } from '../../../main/center';
 import type { PaymentView } from '../../../main/payments';
 import { centerStorage, type CenterConnectionOptions, type Storage } from '../../../main/storage';
-import { createCenter, type TestCenter } from '../../support/center';
+import { createCenter, refused, type TestCenter } from '../../support/center';
 import { useEngineDesks, type EngineDesk } from '../../support/engine-desks';
 import { testPostgres } from '../../support/pg';
 
@@ -55,12 +55,6 @@ async function pay(desk: EngineDesk, reservationId: string): Promise<PaymentView
     operatorId: 'ana',
   });
 }
-
-const refused = (run: Promise<unknown>): Promise<string> =>
-  run.then(
-    () => 'allowed',
-    (error: unknown) => (error as { code?: string }).code ?? String(error),
-  );
 
 describe('rows that name their desk', () => {
   it('one desk’s credential adds no row stamped with another desk and moves no row, while it goes on taking payments', async () => {

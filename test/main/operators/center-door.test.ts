@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKS_STORE } from '../../../main/center/registry';
 import { MAX_FAILED_ATTEMPTS, MIN_COST, OPERATORS_STORE, OperatorDirectory } from '../../../main/operators';
 import { centerStorage, type CenterConnectionOptions, type Storage } from '../../../main/storage';
-import { createCenter, type TestCenter } from '../../support/center';
+import { connectAs, createCenter, refused, type TestCenter } from '../../support/center';
 import { testPostgres } from '../../support/pg';
 import { ADMIN, AGENT, SUPERVISOR, signedIn } from './helpers';
 
@@ -43,24 +43,10 @@ async function ownDesk(): Promise<OwnDesk> {
 }
 
 async function connect(credential: CenterConnectionOptions): Promise<pg.Client> {
-  const client = new pg.Client({
-    host: credential.host,
-    port: credential.port,
-    database: credential.database,
-    user: credential.user,
-    password: await credential.password(),
-  });
-  await client.connect();
+  const client = await connectAs(credential);
   clients.push(client);
   return client;
 }
-
-/** What the statement answered: 'allowed', or the SQLSTATE that refused it. */
-const outcome = (run: Promise<unknown>): Promise<string> =>
-  run.then(
-    () => 'allowed',
-    (error: unknown) => (error as { code?: string }).code ?? String(error),
-  );
 
 const one = async <T>(client: pg.Client, text: string, values: unknown[]): Promise<T> => {
   const result = await client.query(text, values);
@@ -82,26 +68,26 @@ describe('the operator directory on the center, through its functions only', () 
 
     const attacker = await connect(a.credential);
     // Row by row: nothing written, no secret read.
-    expect(await outcome(attacker.query(`UPDATE operators.operators SET role = 'admin' WHERE id = 'ana'`))).toBe(
+    expect(await refused(attacker.query(`UPDATE operators.operators SET role = 'admin' WHERE id = 'ana'`))).toBe(
       '42501',
     );
     expect(
-      await outcome(
+      await refused(
         attacker.query(
           `INSERT INTO operators.operators (id, display_name, role, password_hash, created_at, updated_at)
              VALUES ('eve', 'Eve', 'admin', '$scrypt$ln=14,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=', 1, 1)`,
         ),
       ),
     ).toBe('42501');
-    expect(await outcome(attacker.query('SELECT password_hash FROM operators.operators'))).toBe('42501');
-    expect(await outcome(attacker.query('SELECT session_id FROM operators.sessions'))).toBe('42501');
-    expect(await outcome(attacker.query('SELECT * FROM operators.tickets'))).toBe('42501');
-    expect(await outcome(attacker.query('SELECT * FROM operators.center_secret'))).toBe('42501');
-    expect(await outcome(attacker.query(`DELETE FROM operators.sessions`))).toBe('42501');
+    expect(await refused(attacker.query('SELECT password_hash FROM operators.operators'))).toBe('42501');
+    expect(await refused(attacker.query('SELECT session_id FROM operators.sessions'))).toBe('42501');
+    expect(await refused(attacker.query('SELECT * FROM operators.tickets'))).toBe('42501');
+    expect(await refused(attacker.query('SELECT * FROM operators.center_secret'))).toBe('42501');
+    expect(await refused(attacker.query(`DELETE FROM operators.sessions`))).toBe('42501');
     // The functions other schemas use are not the desks' to call.
-    expect(await outcome(attacker.query(`SELECT * FROM operators.acting_operator('x', NULL)`))).toBe('42501');
-    expect(await outcome(attacker.query(`SELECT * FROM operators.consume_override('x', NULL)`))).toBe('42501');
-    expect(await outcome(attacker.query(`SELECT operators.issue_ticket('sign_in', 'ada', $1)`, [a.deskId]))).toBe(
+    expect(await refused(attacker.query(`SELECT * FROM operators.acting_operator('x', NULL)`))).toBe('42501');
+    expect(await refused(attacker.query(`SELECT * FROM operators.consume_override('x', NULL)`))).toBe('42501');
+    expect(await refused(attacker.query(`SELECT operators.issue_ticket('sign_in', 'ada', $1)`, [a.deskId]))).toBe(
       '42501',
     );
 
@@ -114,7 +100,7 @@ describe('the operator directory on the center, through its functions only', () 
       await one(attacker, `SELECT operators.set_role($1, 'ana', 'admin', NULL) AS outcome`, [adminAtB.sessionId]),
     ).toEqual({ outcome: 'forbidden' });
     expect(
-      await outcome(
+      await refused(
         attacker.query(`SELECT operators.set_role($1, 'ana', 'admin', $2)`, [adminAtB.sessionId, b.deskId]),
       ),
     ).toBe('42501');
