@@ -54,7 +54,7 @@ function lateSuccessAlert(request: StoredRequest, reservationId: string): EventP
 export async function openRefunds(deps: RefundsDeps): Promise<Refunds> {
   const { engine, identity, record, emit } = deps;
   const onError = (error: unknown): void => deps.options.onUnexpectedError?.('refunds', error);
-  const requests = await RefundRequests.open(deps.storage, identity);
+  const requests = await RefundRequests.open(deps.storage, identity, deps.directory);
   // A refund a request became, seen ended (made or failed) by this desk's engine: the desk that asked is told, once a process.
   const endedRefunds = new Set<string>();
   engine.on(({ payment }) => {
@@ -138,7 +138,8 @@ export async function openRefunds(deps: RefundsDeps): Promise<Refunds> {
     // Counted per approver for the whole center, never on the supervisor's own sign-in.
     verifyApprover: async (id, password) => {
       const result = await directory.verifyOverride(id, password);
-      if (result.ok) return { approver: result.operator };
+      if (result.ok)
+        return { approver: result.operator, ...(result.ticket === undefined ? {} : { ticket: result.ticket }) };
       if (result.reason === 'override_paused') return { pausedForMs: result.pausedForMs };
       throw signInError(result);
     },

@@ -15,7 +15,7 @@ import type { BeginCheck, PaymentEngine, PaymentView, RequestTrace } from '../pa
 import { askedCents, sentCents, type RefundHistory, type RefundOperationRecord } from './daily';
 import { RefundError } from './errors';
 import { queueItems, type QueueRecords } from './queue';
-import { requestView, type RefundRequests, type StoredRequest } from './requests';
+import { requestView, type Decision, type RefundRequests, type StoredRequest } from './requests';
 import {
   APPROVERS,
   asCurrency,
@@ -53,8 +53,17 @@ export interface RefundDeskDeps {
   now?: () => number;
 }
 
-/** A manager override's approver credentials held (`approver`), or override is paused for that id (for so long, by the center's clock). */
-export type ApproverCheck = { approver: OperatorView } | { pausedForMs: number };
+/**
+ * A manager override's approver credentials held (`approver`; on the center with the `ticket` that lets one decision
+ * name them), or override is paused for that id (for so long, by the center's clock).
+ */
+export type ApproverCheck = { approver: OperatorView; ticket?: string } | { pausedForMs: number };
+
+/** A manager override's signature: on whose screen (`caller`, the operator who asked), and the center's ticket for it. */
+interface OverrideProof {
+  caller: string;
+  ticket?: string;
+}
 
 export { OVERRIDE_MAX_FAILURES, OVERRIDE_PAUSE_MS };
 
@@ -186,8 +195,12 @@ export class RefundDesk {
     const checked = await this.deps.verifyApprover(input.approverId, input.approverPassword);
     if ('pausedForMs' in checked) throw overridePaused(checked.pausedForMs);
     const { approver } = checked;
+    const proof: OverrideProof = {
+      caller: caller.id,
+      ...(checked.ticket === undefined ? {} : { ticket: checked.ticket }),
+    };
     return this.oneAtATime(async () =>
-      this.approveAs(await this.requireRequest(request.id), approver, true, trace, input.acknowledgedRefundIds),
+      this.approveAs(await this.requireRequest(request.id), approver, proof, trace, input.acknowledgedRefundIds),
     );
   }
 
@@ -206,7 +219,7 @@ export class RefundDesk {
       this.approveAs(
         await this.requireRequest(requestId),
         by,
-        false,
+        undefined,
         trace,
         acknowledgedRefundIds,
         expectedAmountCents,
@@ -271,7 +284,7 @@ export class RefundDesk {
   private async approveAs(
     request: StoredRequest,
     approver: OperatorView,
-    override: boolean,
+    override: OverrideProof | undefined,
     trace: RequestTrace | undefined,
     acknowledgedRefundIds: readonly string[] | undefined,
     expectedAmountCents?: number,
@@ -294,7 +307,12 @@ export class RefundDesk {
       if (acknowledgedRefundIds !== undefined)
         await this.deps.engine.checkRefundsShown(request.paymentId, acknowledgedRefundIds);
       // The decision is written before the refund is sent: both ids are on record whatever happens next.
-      await this.decide(request.id, { status: 'approved', by: approver.id, override });
+      await this.decide(request.id, {
+        status: 'approved',
+        by: approver.id,
+        override: override !== undefined,
+        ...(override ?? {}),
+      });
     }
     // Resumed (its refund's answer lost), the approval meets the caps a new one would, as the approver stands now.
     if (request.status === 'approved') {
@@ -443,10 +461,7 @@ export class RefundDesk {
   }
 
   /** Writes a pending request's decision, timed now; refused (request_closed) when it was decided first elsewhere. */
-  private async decide(
-    id: string,
-    decision: { status: 'approved' | 'rejected'; by: string; note?: string; override: boolean },
-  ): Promise<void> {
+  private async decide(id: string, decision: Omit<Decision, 'at'>): Promise<void> {
     if (!(await this.deps.requests.decide(id, { ...decision, at: new Date(this.now()).toISOString() })))
       throw closed(await this.requireRequest(id));
   }

@@ -7,6 +7,8 @@ export {
   REFUND_REQUESTS_STORE,
   RefundRequests,
   requestView,
+  type ActingSessions,
+  type Decision,
   systemRequestId,
   type RefundRequestsDB,
   type StoredRequest,

@@ -1,5 +1,5 @@
 /** How refund requests move into a center: each keeps its id and decision. */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { declareMoveIn, nameByKey, type MoveContext, type StoreMoveIn } from '../storage';
 import { REFUND_REQUESTS_STORE, type RefundRequestsDB } from './requests';
 
@@ -19,5 +19,18 @@ export const REFUND_REQUESTS_MOVE_IN: StoreMoveIn = declareMoveIn<RefundRequests
       name: nameByKey('refund request', 'id'),
     },
   ],
-  tables: (table) => [table({ table: 'requests', key: 'id', row: withDesks, unique: ['id'] })],
+  tables: (table) => [
+    table({
+      table: 'requests',
+      key: 'id',
+      row: withDesks,
+      // Through refund_requests.move_in_request: a desk's login inserts no request, and only its own (asked and decided
+      // there). A request whose id the center has is left as the center has it.
+      write: async (center, row, { deskId }) => {
+        const result = await sql<{ outcome: 'moved' | 'same' }>`
+          SELECT refund_requests.move_in_request(${JSON.stringify(row)}::jsonb, ${deskId}) AS outcome`.execute(center);
+        return { moved: result.rows[0]?.outcome === 'moved' };
+      },
+    }),
+  ],
 });

@@ -1,10 +1,11 @@
 /**
  * Refund requests waiting for a supervisor (the embedded refund-requests.db, or the center's, where the approval queue
  * is every desk's): who asked at which desk, who decided at which desk, and the refund it became. A decision is one
- * conditional update: of two supervisors deciding at once, at one desk or two, one wins.
+ * conditional update: of two supervisors deciding at once, at one desk or two, one wins. On the center every write goes
+ * through the store's functions (center-sql.ts), which take the operator from their session at this desk.
  */
 import { createHash } from 'node:crypto';
-import { sql, type InsertQueryBuilder, type Kysely, type UpdateQueryBuilder } from 'kysely';
+import { sql, type InsertQueryBuilder, type Kysely, type RawBuilder, type UpdateQueryBuilder } from 'kysely';
 import type { Currency, RefundReason } from '../../shared/payments';
 import type { RefundRequestOrigin, RefundRequestStatus, RefundRequestView } from '../../shared/desk';
 import {
@@ -15,6 +16,9 @@ import {
   type StoreDatabase,
   type StoreDefinition,
 } from '../storage';
+import { OperatorError } from '../operators';
+import { REFUND_REQUEST_FUNCTIONS, refundFunctionsSql } from './center-sql';
+import { RefundError } from './errors';
 
 /** The file's one migration of the SqliteFile era (user_version 1), unchanged. */
 const SQLITE_REQUESTS = sql`CREATE TABLE requests (
@@ -104,9 +108,13 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
         up: async (db: Kysely<unknown>) =>
           void (await sql.raw(deskStampedTable('refund_requests', 'requests')).execute(db)),
       },
+      // The center's door (center-sql.ts): from now on a desk writes requests only through its functions.
+      '0004_center_door': { up: async (db: Kysely<unknown>) => void (await sql.raw(refundFunctionsSql()).execute(db)) },
     },
-    // Requests are never deleted: a decision and its refund are updates of the row.
-    grants: { requests: ['SELECT', 'INSERT', 'UPDATE'] },
+    // A desk reads every request (the queue is the center's) and writes none row by row: asking, deciding, settling and
+    // moving in go through the functions, which take the desk from its login and the operator from a session.
+    grants: { requests: ['SELECT'] },
+    functions: REFUND_REQUEST_FUNCTIONS,
   },
 };
 
@@ -184,6 +192,29 @@ export interface RequestChange {
   paymentId: string;
 }
 
+/** The sessions open at this desk (OperatorDirectory.actingSession): on the center, what an operator's writes go through. */
+export interface ActingSessions {
+  actingSession(operatorId: string): string | undefined;
+}
+
+/**
+ * A decision of a pending request. On the center the decider is the operator acting through their session at this desk
+ * (`by`), or for a manager override (`override`) the approver whose password the center proved (`ticket`, from
+ * OperatorDirectory.verifyOverride) on the screen of `caller`, the operator who asked; the time is the center's.
+ */
+export interface Decision {
+  status: 'approved' | 'rejected';
+  by: string;
+  at: string;
+  note?: string;
+  override: boolean;
+  ticket?: string;
+  caller?: string;
+}
+
+/** A center function's answer: its outcome, and the row it wrote (the composite expanded; all null when it wrote none). */
+type CenterAnswer = Row & { outcome: string };
+
 export class RefundRequests {
   /** Request → payment, of the requests this desk read or wrote lately: the audit row of a call names its payment. */
   private readonly known = new Map<string, string>();
@@ -193,10 +224,12 @@ export class RefundRequests {
     private readonly store: StoreDatabase<RefundRequestsDB>,
     /** This desk: its requests and decisions name it; it recovers only its own approvals. */
     readonly deskId: string,
+    private readonly sessions: ActingSessions | undefined,
   ) {}
 
-  static async open(storage: Storage, desk: { deskId: string }): Promise<RefundRequests> {
-    return new RefundRequests(await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE), desk.deskId);
+  /** `sessions`: the operators' sessions at this desk, through which the center takes their requests and decisions. */
+  static async open(storage: Storage, desk: { deskId: string }, sessions?: ActingSessions): Promise<RefundRequests> {
+    return new RefundRequests(await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE), desk.deskId, sessions);
   }
 
   get schemaVersion(): number {
@@ -240,13 +273,54 @@ export class RefundRequests {
             )
             .executeTakeFirst()
         : await write(this.db).executeTakeFirst();
-    if (row === undefined) return undefined;
+    return row === undefined ? undefined : this.written(id, row);
+  }
+
+  /** A request this desk wrote, remembered and told to its listeners. */
+  private written(id: string, row: Row): StoredRequest {
     const request = this.remember(toRequest(row));
     for (const listener of this.listeners) listener({ requestId: id, paymentId: request.paymentId }, request);
     return request;
   }
 
+  /**
+   * One of the center's functions (`call`, answering an outcome and the row it wrote): the NOTIFY is in the same
+   * statement, sent only when it wrote the row ('ok'), and only if the statement commits.
+   */
+  private async atCenter(id: string, call: RawBuilder<unknown>): Promise<{ outcome: string; request?: StoredRequest }> {
+    const notice = notificationIn({
+      kind: 'refundRequest',
+      deskId: this.deskId,
+      requestId: id,
+      paymentId: sql.ref('w.payment_id'),
+      askedAt: sql.ref('w.desk_id'),
+      alertAt: sql.ref('w.alert_desk_id'),
+    });
+    const answer = await sql<CenterAnswer>`
+      SELECT w.*, (SELECT ${notice} WHERE w.outcome = 'ok') AS notified
+        FROM (SELECT f.outcome, (f.request).* FROM ${call} AS f) AS w`.execute(this.db);
+    const row = answer.rows[0];
+    if (row === undefined) throw new Error('refund requests: the center answered nothing');
+    return row.outcome === 'ok' ? { outcome: row.outcome, request: this.written(id, row) } : { outcome: row.outcome };
+  }
+
+  /** The session `operatorId` has open at this desk (null: none, which the center refuses). */
+  private sessionOf(operatorId: string): string | null {
+    return this.sessions?.actingSession(operatorId) ?? null;
+  }
+
+  /** An operator's request; on the center, asked through `requestedBy`'s session at this desk. */
   async add(request: NewRequest): Promise<StoredRequest> {
+    if (this.store.backend === 'postgres') {
+      const { outcome, request: added } = await this.atCenter(
+        request.id,
+        sql`refund_requests.add_request(${this.sessionOf(request.requestedBy)}, ${request.id}, ${request.paymentId},
+          ${request.amountCents ?? null}, ${request.currency}, ${request.reason}, ${request.note ?? null}, ${this.deskId})`,
+      );
+      if (outcome === 'forbidden') throw new OperatorError('not_signed_in');
+      if (added === undefined) throw new Error(`refund requests: request not stored (${outcome})`);
+      return added;
+    }
     const added = await this.announced(request.id, (db) =>
       db.insertInto('requests').values(this.rowOf(request)).returningAll(),
     );
@@ -259,6 +333,16 @@ export class RefundRequests {
    * it at once, one writes it. Answers the request when this call wrote it, undefined when it was there already.
    */
   async addOnce(request: NewRequest): Promise<StoredRequest | undefined> {
+    if (this.store.backend === 'postgres') {
+      if (request.origin === undefined) throw new Error('refund requests: only a request the app makes is added once');
+      const { request: added } = await this.atCenter(
+        request.id,
+        sql`refund_requests.add_system_request(${request.id}, ${request.paymentId}, ${request.amountCents ?? null},
+          ${request.currency}, ${request.reason}, ${request.requestedBy}, ${request.origin},
+          ${request.linkedPaymentId ?? null}, ${request.alertDeskId ?? null}, ${this.deskId})`,
+      );
+      return added;
+    }
     return this.announced(request.id, (db) =>
       db
         .insertInto('requests')
@@ -290,12 +374,31 @@ export class RefundRequests {
 
   /**
    * The refund an approved request became has ended (made or failed), as this desk's engine read it: the request is told
-   * again, unchanged (its row is written as it is, so that the center's NOTIFY reaches the desk that asked). Nothing when
-   * no approved request of the payment became that refund.
+   * again, unchanged (on the embedded file its row is written as it is; on the center it is read with its NOTIFY, which
+   * reaches the desk that asked). Nothing when no approved request of the payment became that refund.
    */
   async refundEnded(paymentId: string, refundId: string): Promise<StoredRequest | undefined> {
     const request = (await this.forPayment(paymentId)).find((r) => r.refundId === refundId && r.status === 'approved');
     if (request === undefined) return undefined;
+    if (this.store.backend === 'postgres') {
+      const row = await this.db
+        .selectFrom('requests as w')
+        .selectAll('w')
+        .select(
+          notificationIn({
+            kind: 'refundRequest',
+            deskId: this.deskId,
+            requestId: request.id,
+            paymentId: sql.ref('w.payment_id'),
+            askedAt: sql.ref('w.desk_id'),
+            alertAt: sql.ref('w.alert_desk_id'),
+          }).as('notified'),
+        )
+        .where('w.id', '=', request.id)
+        .where('w.refund_id', '=', refundId)
+        .executeTakeFirst();
+      return row === undefined ? undefined : this.written(request.id, row);
+    }
     return this.announced(request.id, (db) =>
       db
         .updateTable('requests')
@@ -321,10 +424,8 @@ export class RefundRequests {
    * mid-request. Only a pending request can be decided, in one conditional update: answers false when another decision
    * came first (at this desk or another).
    */
-  async decide(
-    id: string,
-    decision: { status: 'approved' | 'rejected'; by: string; at: string; note?: string; override: boolean },
-  ): Promise<boolean> {
+  async decide(id: string, decision: Decision): Promise<boolean> {
+    if (this.store.backend === 'postgres') return this.decideAtCenter(id, decision);
     const decided = await this.announced(id, (db) =>
       db
         .updateTable('requests')
@@ -343,8 +444,52 @@ export class RefundRequests {
     return decided !== undefined;
   }
 
+  /**
+   * On the center: the decision through the decider's session, or a manager override through the requester's session and
+   * the approver's ticket. The center's refusals as main's codes; false when another decision came first.
+   */
+  private async decideAtCenter(id: string, decision: Decision): Promise<boolean> {
+    if (decision.override && decision.status !== 'approved') throw new Error('refund requests: an override approves');
+    const call = decision.override
+      ? sql`refund_requests.decide_override(${this.sessionOf(decision.caller ?? decision.by)}, ${decision.ticket ?? null},
+          ${id}, ${this.deskId})`
+      : sql`refund_requests.decide(${this.sessionOf(decision.by)}, ${id}, ${decision.status}, ${decision.note ?? null},
+          ${this.deskId})`;
+    const { outcome } = await this.atCenter(id, call);
+    switch (outcome) {
+      case 'ok':
+        return true;
+      case 'closed':
+        return false;
+      case 'not_found':
+        throw new RefundError('request_not_found');
+      case 'approver_not_allowed':
+      case 'same_person':
+        throw new RefundError(outcome);
+      case 'forbidden':
+        // The decider (or, for an override, the operator at the screen) has no session open at this desk any more.
+        throw new OperatorError('not_signed_in');
+      case 'no_ticket':
+        // The approver's password was proven over two minutes ago (or never here): they sign again.
+        throw new OperatorError('invalid_credentials');
+      default:
+        throw new Error(`refund requests: the center answered ${outcome} to a decision`);
+    }
+  }
+
   /** The refund the approval became, or why the service refused it for good. */
   async settle(id: string, outcome: { refundId: string } | { failure: string }): Promise<StoredRequest> {
+    if (this.store.backend === 'postgres') {
+      const refundId = 'refundId' in outcome ? outcome.refundId : null;
+      const failure = 'failure' in outcome ? outcome.failure : null;
+      const answer = await this.atCenter(
+        id,
+        sql`refund_requests.settle(${id}, ${refundId}, ${failure}, ${this.deskId})`,
+      );
+      if (answer.request === undefined)
+        throw new Error(`refund requests: request not settled (the center answered ${answer.outcome})`);
+      return answer.request;
+    }
     const set =
       'refundId' in outcome
         ? { refund_id: outcome.refundId, failure: null }

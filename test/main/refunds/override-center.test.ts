@@ -80,16 +80,18 @@ describe.each(useStoreBackends(CENTER_STORES))('manager override across the desk
     return result.ok ? 'approved' : result.error.code;
   };
 
-  /** Time passing for the pause, by the database's clock (which the test cannot move): it ends now. */
+  /**
+   * Time passing for the pause, by the database's clock (which the test cannot move): it ends now. On the center as the
+   * superuser (no desk's login writes an account row), on the embedded file as the desk may.
+   */
   async function pauseEndsNow(storage: () => Storage, approverId: string): Promise<void> {
-    // On the center no desk's login writes an account row: the superuser moves the pause's end.
     if (backend.name === 'postgres') {
-      const moved = await backend.center().query(
+      const updated = await backend.center().query(
         `UPDATE operators.operators SET override_paused_until = CAST(floor(extract(epoch FROM now()) * 1000) AS bigint)
-            WHERE id = $1 AND override_paused_until IS NOT NULL RETURNING id`,
+          WHERE id = $1 AND override_paused_until IS NOT NULL RETURNING id`,
         [approverId],
       );
-      expect(moved).toHaveLength(1);
+      expect(updated).toHaveLength(1);
       return;
     }
     const opened = storage();

@@ -1,7 +1,8 @@
 // The refund requests' store on both backends (the embedded refund-requests.db and the center's PostgreSQL), the file of
 // the SqliteFile era adopted with its rows, and "one approval, one refund" across two desks: the queue
 // is the center's, each request naming its desk, and of two supervisors approving one request at once at two desks,
-// one wins and the other is told who approved it and when.
+// one wins and the other is told who approved it and when. On the center every request and decision goes through an
+// operator's session open at the desk (center-operators.ts), and is timed by the center's clock.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATORS_STORE } from '../../../main/operators';
 import { Journal, PaymentEngine, simulatorConfig, type PaymentView } from '../../../main/payments';
 import { JOURNAL_STORE } from '../../../main/payments/journal';
 import {
@@ -24,7 +26,8 @@ import {
 import { embeddedStorage, type Storage } from '../../../main/storage';
 import { useSimulator } from '../../support/simulator';
 import type { OperatorView } from '../../../shared/operators';
-import { hearAt, useStoreBackends } from '../../support/backends';
+import { hearAt, useStoreBackends, type StoreBackend } from '../../support/backends';
+import { seatedAt, type StaffId } from './center-operators';
 
 const DESK_A = { deskId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' };
 const DESK_B = { deskId: '6f5e4d3c-2b1a-4f0e-9d8c-7b6a5f4e3d2c' };
@@ -33,16 +36,36 @@ const SAM: OperatorView = { id: 'sam', displayName: 'Sam', role: 'supervisor', d
 const SUE: OperatorView = { id: 'sue', displayName: 'Sue', role: 'supervisor', disabled: false };
 const ANA: OperatorView = { id: 'ana', displayName: 'Ana', role: 'agent', disabled: false };
 
-const newRequest = (paymentId: string, at: string) => ({
+const newRequest = (paymentId: string, at: string, requestedBy: StaffId = 'ana') => ({
   id: randomUUID(),
   paymentId,
   amountCents: 1500,
   currency: 'usd' as const,
   reason: 'duplicate' as const,
   note: 'charged twice',
-  requestedBy: 'ana',
+  requestedBy,
   requestedAt: at,
 });
+
+/**
+ * The requests at `desk` on `storage`: on the center with `seated` signed in there (their sessions are what the center
+ * takes their requests and decisions through); the embedded file has no sessions.
+ */
+async function requestsAt(
+  backend: StoreBackend,
+  storage: Storage,
+  desk: { deskId: string },
+  seated: readonly StaffId[] = [],
+): Promise<RefundRequests> {
+  if (backend.name === 'sqlite') return RefundRequests.open(storage, desk);
+  return RefundRequests.open(storage, desk, await seatedAt(storage, desk, seated));
+}
+
+/** On the center a request is asked, and decided, at the center's time (the time the desk gives is the embedded file's). */
+const timeOf = (backend: StoreBackend, given: string, stored: string): void => {
+  if (backend.name === 'sqlite') expect(stored).toBe(given);
+  else expect(Math.abs(Date.parse(stored) - Date.now())).toBeLessThan(60_000);
+};
 
 describe('the refund requests file of before the storage layer', () => {
   it('is adopted with its requests (user_version 1), which then name no desk', async () => {
@@ -96,9 +119,9 @@ describe('the refund requests file of before the storage layer', () => {
   });
 });
 
-describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $name', (backend) => {
+describe.each(useStoreBackends([OPERATORS_STORE, REFUND_REQUESTS_STORE]))('refund requests on $name', (backend) => {
   it('tells this desk, and on the center every listening desk, of each request written: asked, decided (not a decision that lost), settled', async () => {
-    const requests = await RefundRequests.open(await backend.storage(), DESK_A);
+    const requests = await requestsAt(backend, await backend.storage(), DESK_A, ['ana', 'sam', 'sue']);
     const here: { requestId: string; paymentId: string }[] = [];
     requests.onChange((change) => here.push(change));
     const hearing = await hearAt(await backend.anotherDesk());
@@ -130,8 +153,8 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 
   it('tells again, unchanged, of an approved request whose refund ended (the desk that asked hears it was made); of no other', async () => {
-    const a = await RefundRequests.open(await backend.storage(), DESK_A);
-    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const a = await requestsAt(backend, await backend.storage(), DESK_A, ['ana']);
+    const b = await requestsAt(backend, await backend.anotherDesk(), DESK_B, ['sam']);
     const atA: { requestId: string; paymentId: string }[] = [];
     a.onChange((change) => atA.push(change));
     const hearing = await hearAt(await backend.anotherDesk());
@@ -161,28 +184,29 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 
   it('keeps a request with its desk, decides it once, and settles it', async () => {
-    const requests = await RefundRequests.open(await backend.storage(), DESK_A);
+    const requests = await requestsAt(backend, await backend.storage(), DESK_A, ['ana', 'sam', 'sue']);
     const at = '2026-11-24T10:00:00.000Z';
     const added = await requests.add(newRequest('pay_1', at));
     expect(added).toMatchObject({
       status: 'pending',
       amountCents: 1500,
-      requestedAt: at,
       deskId: DESK_A.deskId,
       decidedBy: undefined,
       override: false,
     });
+    timeOf(backend, at, added.requestedAt);
     expect(typeof added.amountCents).toBe('number');
-    const decided = { status: 'approved' as const, by: 'sam', at: '2026-11-24T10:01:00.000Z', override: true };
+    const decided = { status: 'approved' as const, by: 'sam', at: '2026-11-24T10:01:00.000Z', override: false };
     expect(await requests.decide(added.id, decided)).toBe(true);
     expect(await requests.decide(added.id, { ...decided, by: 'sue' })).toBe(false);
-    expect(await requests.get(added.id)).toMatchObject({
+    const stored = await requests.get(added.id);
+    expect(stored).toMatchObject({
       status: 'approved',
       decidedBy: 'sam',
-      decidedAt: decided.at,
       decidedDeskId: DESK_A.deskId,
-      override: true,
+      override: false,
     });
+    timeOf(backend, decided.at, stored?.decidedAt ?? '');
     expect((await requests.unsettledApprovals()).map((r) => r.id)).toEqual([added.id]);
     expect(await requests.settle(added.id, { refundId: 're_1' })).toMatchObject({
       refundId: 're_1',
@@ -190,18 +214,22 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     });
     expect(await requests.unsettledApprovals()).toEqual([]);
     const other = await requests.add(newRequest('pay_1', '2026-11-24T09:00:00.000Z'));
+    // Only an approval fails (its refund refused for good).
+    expect(await requests.decide(other.id, decided)).toBe(true);
     expect(await requests.settle(other.id, { failure: 'refused' })).toMatchObject({
       status: 'failed',
       failure: 'refused',
     });
-    expect((await requests.forPayment('pay_1')).map((r) => r.id)).toEqual([other.id, added.id]);
+    // Oldest first: on the embedded file as the desk timed them, on the center as the center did (in the order asked).
+    const oldestFirst = backend.name === 'sqlite' ? [other.id, added.id] : [added.id, other.id];
+    expect((await requests.forPayment('pay_1')).map((r) => r.id)).toEqual(oldestFirst);
     expect(await requests.list('pending')).toEqual([]);
-    expect((await requests.list('all')).map((r) => r.id)).toEqual([added.id, other.id]);
+    expect((await requests.list('all')).map((r) => r.id)).toEqual([...oldestFirst].reverse());
   });
 
   it('writes a request the app puts in the queue once, whichever desk writes it first, with why and its linked payment', async () => {
-    const a = await RefundRequests.open(await backend.storage(), DESK_A);
-    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const a = await requestsAt(backend, await backend.storage(), DESK_A);
+    const b = await requestsAt(backend, await backend.anotherDesk(), DESK_B);
     const id = systemRequestId('late_success', 'pay_late');
     expect(id).toBe(systemRequestId('late_success', 'pay_late'));
     expect(id).not.toBe(systemRequestId('confirmed_amount_differs', 'pay_late'));
@@ -233,10 +261,10 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 
   it("gives one queue for the center: every desk's pending requests, oldest first, each naming its desk", async () => {
-    const a = await RefundRequests.open(await backend.storage(), DESK_A);
-    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const a = await requestsAt(backend, await backend.storage(), DESK_A, ['ana']);
+    const b = await requestsAt(backend, await backend.anotherDesk(), DESK_B, ['bea', 'sam']);
     const first = await a.add(newRequest('pay_a', '2026-11-24T10:00:00.000Z'));
-    const second = await b.add(newRequest('pay_b', '2026-11-24T10:02:00.000Z'));
+    const second = await b.add(newRequest('pay_b', '2026-11-24T10:02:00.000Z', 'bea'));
     for (const desk of [a, b]) {
       expect((await desk.list('pending')).map((r: StoredRequest) => [r.id, r.deskId])).toEqual([
         [first.id, DESK_A.deskId],
@@ -249,24 +277,44 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
     expect((await b.unsettledApprovals()).map((r) => r.id)).toEqual([first.id]);
   });
 
-  // The center's grants (least privilege): a request is never deleted. The embedded file has no roles.
-  // Only the center has roles to hold this: the test is not made for the embedded file (no skipped test).
+  // The center's grants (least privilege): a request is read, never written row by row (the functions write it) nor
+  // deleted. Only the center has roles to hold this: the test is not made for the embedded file (no skipped test).
   if (backend.name === 'postgres') {
-    it('may not be deleted by the app role on the center', async () => {
+    it('may not be written row by row, nor deleted, by the app role on the center', async () => {
       const storage = await backend.storage();
-      const requests = await RefundRequests.open(storage, DESK_A);
-      await requests.add(newRequest('pay_keep', new Date().toISOString()));
+      const requests = await requestsAt(backend, storage, DESK_A, ['ana']);
+      const kept = await requests.add(newRequest('pay_keep', new Date().toISOString()));
       const store = await storage.open<RefundRequestsDB>(REFUND_REQUESTS_STORE);
-      await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject({
-        code: 'center_permission_denied',
-      });
-      expect(await requests.forPayment('pay_keep')).toHaveLength(1);
+      const denied = { code: 'center_permission_denied' };
+      await expect(store.db.deleteFrom('requests').execute()).rejects.toMatchObject(denied);
+      await expect(
+        store.db.updateTable('requests').set({ status: 'approved', decided_by: 'sam' }).execute(),
+      ).rejects.toMatchObject(denied);
+      await expect(
+        store.db
+          .insertInto('requests')
+          .values({
+            id: randomUUID(),
+            payment_id: 'pay_keep',
+            currency: 'usd',
+            reason: 'duplicate',
+            status: 'approved',
+            requested_by: 'ana',
+            requested_at: new Date().toISOString(),
+            decided_by: 'sam',
+            override: 0,
+            desk_id: DESK_A.deskId,
+            decided_desk_id: DESK_A.deskId,
+          } as never)
+          .execute(),
+      ).rejects.toMatchObject(denied);
+      expect(await requests.forPayment('pay_keep')).toEqual([kept]);
     });
   }
 
   it('lets exactly one of two desks deciding the same request at the same moment win', async () => {
-    const a = await RefundRequests.open(await backend.storage(), DESK_A);
-    const b = await RefundRequests.open(await backend.anotherDesk(), DESK_B);
+    const a = await requestsAt(backend, await backend.storage(), DESK_A, ['ana', 'sam']);
+    const b = await requestsAt(backend, await backend.anotherDesk(), DESK_B, ['sue']);
     for (let round = 0; round < 5; round++) {
       const request = await a.add(newRequest(`pay_${round}`, new Date().toISOString()));
       const results = await Promise.all([
@@ -281,7 +329,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE]))('refund requests on $na
   });
 });
 
-describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
+describe.each(useStoreBackends([OPERATORS_STORE, REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
   'two supervisors at two desks on $name',
   (backend) => {
     const sim = useSimulator({ processingDelayMs: 0, refundDelayMs: 0 }, { resetAfterEach: false });
@@ -305,6 +353,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
     async function desk(
       storage: Storage,
       identity: { deskId: string },
+      seated: readonly StaffId[],
     ): Promise<{ desk: RefundDesk; engine: PaymentEngine; requests: RefundRequests }> {
       const journal = await Journal.open(storage, identity);
       const recording: typeof fetch = (input, init) => {
@@ -321,7 +370,7 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
         fetch: recording,
       });
       engines.push({ engine, journal });
-      const requests = await RefundRequests.open(storage, identity);
+      const requests = await requestsAt(backend, storage, identity, seated);
       return {
         desk: new RefundDesk({
           engine,
@@ -353,8 +402,8 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
     }
 
     it('one approval, one refund: the other supervisor is refused with request_closed naming who approved it and when', async () => {
-      const atA = await desk(await backend.storage(), DESK_A);
-      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const atA = await desk(await backend.storage(), DESK_A, ['ana', 'sam']);
+      const atB = await desk(await backend.anotherDesk(), DESK_B, ['sue']);
       const payment = await succeededPayment(atA.engine);
       const asked = await atA.desk.request(
         { requestId: randomUUID(), paymentId: payment.id, amountCents: 2500, reason: 'duplicate' },
@@ -392,8 +441,8 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
     });
 
     it('an approval reads the payment from the service once, then sends one refund', async () => {
-      const atA = await desk(await backend.storage(), DESK_A);
-      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const atA = await desk(await backend.storage(), DESK_A, ['ana', 'sam']);
+      const atB = await desk(await backend.anotherDesk(), DESK_B, ['sue']);
       const payment = await succeededPayment(atA.engine);
       const asked = await atA.desk.request(
         { requestId: randomUUID(), paymentId: payment.id, amountCents: 1500, reason: 'duplicate' },
@@ -410,8 +459,8 @@ describe.each(useStoreBackends([REFUND_REQUESTS_STORE, JOURNAL_STORE]))(
     });
 
     it('a rejection at desk A closes the request for desk B, which is told who rejected it', async () => {
-      const atA = await desk(await backend.storage(), DESK_A);
-      const atB = await desk(await backend.anotherDesk(), DESK_B);
+      const atA = await desk(await backend.storage(), DESK_A, ['ana', 'sam']);
+      const atB = await desk(await backend.anotherDesk(), DESK_B, ['sue']);
       const payment = await succeededPayment(atA.engine);
       const asked = await atA.desk.request(
         { requestId: randomUUID(), paymentId: payment.id, reason: 'duplicate' },
