@@ -1,10 +1,12 @@
 /**
  * Each desk's rows are a hash chain of their own (desk id, number in the desk's chain, the SHA-256 of the desk's row
- * before), so that an edit or a deletion shows: a row's hash, and the walk that checks a chain.
+ * before), so that an edit or a deletion shows: a row's hash, and the walk that checks a chain. On the center the rows
+ * the center writes are hashed with its key (main/audit/center-chain.ts), which no desk reads: a desk's walk checks their
+ * numbers and links, and only the auditor's audit.verify_chain their content.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { NO_DESK, type AuditDB, type DbRow } from './store';
+import { NO_DESK, type AuditDB, type DbRow, type HeadsTable } from './store';
 
 /** The hash before a desk's first row. */
 export const GENESIS = '0'.repeat(64);
@@ -31,7 +33,8 @@ export type ChainWalk =
  * Walks one desk's chain from its first row, page by page (`readPage` answers the rows from a number on, in order):
  * the first row whose number, link or content does not hold is reported. The rows a desk wrote before desks had ids are
  * hashed without a desk: they keep that hash when they are moved into the center under the desk's id (main/center/move-in),
- * so a chain may open with such rows; once a row is hashed with its desk, every later one must be.
+ * so a chain may open with such rows; once a row is hashed with its desk, every later one must be. A row the center
+ * wrote (`keyed`) is checked for its number and link only; once one is, every later row must be one.
  */
 export async function walkChain(
   readPage: (fromSeq: number, limit: number) => Promise<readonly ChainRow[]>,
@@ -40,6 +43,7 @@ export async function walkChain(
   let prevHash = GENESIS;
   let count = 0;
   let legacyPrefix = true;
+  let keyedFrom: number | undefined;
   for (;;) {
     const page = await readPage(expectedSeq, VERIFY_PAGE);
     for (const row of page) {
@@ -53,7 +57,16 @@ export async function walkChain(
         };
       if (row.prev_hash !== prevHash)
         return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} does not link to row ${row.seq - 1}` };
-      if (rowHash(prevHash, row) === row.hash) {
+      if (row.keyed === true) {
+        keyedFrom ??= row.seq;
+      } else if (keyedFrom !== undefined) {
+        return {
+          ok: false,
+          rows: count,
+          seq: row.seq,
+          reason: `row ${row.seq} was not written by the center (it writes this chain from row ${keyedFrom} on)`,
+        };
+      } else if (rowHash(prevHash, row) === row.hash) {
         if (row.desk_id !== NO_DESK) legacyPrefix = false;
       } else if (!(legacyPrefix && rowHash(prevHash, { ...row, desk_id: NO_DESK }) === row.hash)) {
         return { ok: false, rows: count, seq: row.seq, reason: `row ${row.seq} was changed after it was written` };
@@ -77,4 +90,41 @@ export function walkDeskChain(db: Kysely<AuditDB>, deskIds: readonly string[]): 
       .limit(limit)
       .execute(),
   );
+}
+
+/** Where a chain that walked whole to row `last` (its hash `lastHash`) disagrees with its head on the center. */
+export function headBreak(
+  last: number,
+  lastHash: string | undefined,
+  head: Pick<HeadsTable, 'seq' | 'hash'> | undefined,
+): { seq: number; reason: string } | undefined {
+  const headSeq = head?.seq ?? 0;
+  if (last < headSeq) return { seq: last + 1, reason: `rows ${last + 1} to ${headSeq} were removed from the end` };
+  if (last > headSeq)
+    return { seq: headSeq + 1, reason: `rows ${headSeq + 1} to ${last} were not written by the center` };
+  if (last > 0 && lastHash !== head?.hash)
+    return { seq: last, reason: `row ${last} is not the one that was written last` };
+  return undefined;
+}
+
+/**
+ * One desk's chain on the center as a desk (the app role) can check it: walked (walkChain: the center's rows by their
+ * numbers and links), then its end against audit.heads, so that rows removed from the end, or added after it by anyone
+ * but the center, show. The words are audit.verify_chain's.
+ */
+export async function walkCenterChain(db: Kysely<AuditDB>, deskId: string): Promise<ChainWalk> {
+  const walked = await walkDeskChain(db, [deskId]);
+  if (!walked.ok) return walked;
+  const head = await db.selectFrom('heads').select(['seq', 'hash']).where('desk_id', '=', deskId).executeTakeFirst();
+  const last =
+    walked.last === 0
+      ? undefined
+      : await db
+          .selectFrom('audit')
+          .select('hash')
+          .where('desk_id', '=', deskId)
+          .where('seq', '=', walked.last)
+          .executeTakeFirst();
+  const broken = headBreak(walked.last, last?.hash, head);
+  return broken === undefined ? walked : { ok: false, rows: walked.rows, ...broken };
 }

@@ -1,10 +1,11 @@
 /**
  * The audit trail's table on both backends: on the embedded file (audit.db) triggers refuse changes; on the center the
- * database itself refuses them (the app role may only INSERT and SELECT, and a trigger refuses UPDATE, DELETE and
- * TRUNCATE whoever asks). Also the row's shape as the trail answers it.
+ * database itself writes the rows (main/audit/center-chain.ts: the app role may only SELECT them and call audit.append),
+ * and a trigger refuses UPDATE, DELETE and TRUNCATE whoever asks. Also the row's shape as the trail answers it.
  */
 import { sql, type Generated, type Kysely } from 'kysely';
 import { createTableMigration, deskStampedTable, type StoreDefinition } from '../storage';
+import { APPEND_SIGNATURE, MOVE_IN_SIGNATURE, keyedChainMigration, type ActorSession } from './center-chain';
 import type { SpooledContent } from './spool';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
@@ -35,6 +36,16 @@ export interface AuditRow extends Required<Omit<AuditEntry, 'resource' | 'reques
   details: Record<string, unknown>;
   prevHash: string;
   hash: string;
+  /**
+   * The center's rows only: who wrote it. `center`: audit.append, its hash keyed with the center's key, its `at` the
+   * center's clock. `desk`: written by a desk itself (before the center wrote the trail, or moved in from the desk's
+   * files), its hash plain SHA-256 and its `at` the desk's clock: that desk's word.
+   */
+  writtenBy?: 'center' | 'desk';
+  /** A row the center wrote: the desk's own time of the event, where it is not the center's (a row kept on the desk while the center was down). */
+  deskAt?: string;
+  /** A row the center wrote: whether the actor had a session at that desk when it did (center-chain.ts). */
+  actorSession?: ActorSession;
 }
 
 export interface AuditFilter {
@@ -65,10 +76,22 @@ export interface AuditTable extends SpooledContent {
   seq: number;
   prev_hash: string;
   hash: string;
+  /** The center's columns (absent from the embedded file): hashed with the center's key, and what only the center writes. */
+  keyed?: boolean;
+  desk_at?: string | null;
+  actor_session?: string | null;
+}
+
+/** The center only: each desk's last row as the center wrote it (seq 0 before its first). */
+export interface HeadsTable {
+  desk_id: string;
+  seq: number;
+  hash: string;
 }
 
 export interface AuditDB {
   audit: AuditTable;
+  heads: HeadsTable;
 }
 
 export type DbRow = Omit<AuditTable, 'id'> & { id: number };
@@ -186,12 +209,17 @@ export const AUDIT_STORE: StoreDefinition = {
           );
         },
       ),
-      // A row is added only to the adding desk's own chain (the shared credential excepted); its desk never changes.
+      // A row names its desk, which never changes (the row rules of a desk-stamped table; no desk adds rows itself now).
       '0002_desk_rows': {
         up: async (db: Kysely<unknown>) => void (await sql.raw(deskStampedTable(SCHEMA, 'audit')).execute(db)),
       },
+      // The center writes the trail: its key, its heads, audit.append, move_in_rows and verify_chain (center-chain.ts).
+      '0003_center_writes': { up: keyedChainMigration },
     },
-    grants: { audit: ['SELECT', 'INSERT'] },
+    // Rows are read by every desk and written only by audit.append (and audit.move_in_rows): no INSERT. The heads are
+    // read by the desks' own check of the chains.
+    grants: { audit: ['SELECT'], heads: ['SELECT'] },
+    functions: [APPEND_SIGNATURE, MOVE_IN_SIGNATURE],
   },
 };
 
@@ -210,5 +238,10 @@ export function toView(row: DbRow, ownDesk: string): AuditRow {
     details: JSON.parse(row.details) as Record<string, unknown>,
     prevHash: row.prev_hash,
     hash: row.hash,
+    ...(row.keyed === undefined ? {} : { writtenBy: row.keyed ? 'center' : 'desk' }),
+    ...(row.desk_at === undefined || row.desk_at === null || row.desk_at === row.at ? {} : { deskAt: row.desk_at }),
+    ...(row.actor_session === undefined || row.actor_session === null
+      ? {}
+      : { actorSession: row.actor_session as ActorSession }),
   };
 }

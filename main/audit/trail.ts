@@ -1,13 +1,15 @@
 /**
  * The audit trail: append-only rows (main/audit/store.ts), each desk's a hash chain of its own (main/audit/chain.ts). On
- * the embedded file the chain's head is kept beside it (audit-head.json). A desk on a center loses no row while the
- * center is down: what it cannot write is kept on the desk (main/audit/spool.ts) and written, in order, when it is back.
+ * the embedded file the desk hashes and chains its rows, and keeps the chain's head beside it (audit-head.json). On the
+ * center the desk gives a row's content to audit.append, and the center writes it (main/audit/center-chain.ts). A desk
+ * on a center loses no row while the center is down: what it cannot write is kept on the desk (main/audit/spool.ts) and
+ * written, in order, when it is back, with the desk's time of each.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { redact, redactText } from '../logging/redact';
 import { isUniqueViolation, type Storage, type StoreDatabase } from '../storage';
-import { GENESIS, rowHash, walkDeskChain, type ChainWalk } from './chain';
+import { GENESIS, rowHash, walkCenterChain, walkDeskChain, type ChainWalk } from './chain';
 import { AuditSpool, type SpooledContent } from './spool';
 import {
   AUDIT_STORE,
@@ -17,6 +19,7 @@ import {
   type AuditEntry,
   type AuditFilter,
   type AuditRow,
+  type DbRow,
   type Verification,
 } from './store';
 
@@ -27,7 +30,7 @@ export { AUDIT_STORE, type AuditDB } from './store';
 /** A row before it has its place in its desk's chain: scrubbed, its time the moment it was asked for. */
 type Content = SpooledContent;
 
-/** How many times an append is tried again when another writer took the same place in this desk's chain. */
+/** How many times an append to the embedded file is tried again when another writer took the same place in this desk's chain. */
 const APPEND_RETRIES = 3;
 /** How many once-only rows a trail remembers as written before it forgets them all (and asks the database again). */
 const ONCE_REMEMBERED = 10_000;
@@ -73,7 +76,10 @@ export class AuditTrail {
   private readonly onError: (error: unknown) => void;
   /** Appends, one after the other, in the order they were asked for. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** This desk's last row as it wrote it (appends take turns on `queue`); unknown at start and after a failure (read again then). */
+  /**
+   * The embedded file: this desk's last row as it wrote it (appends take turns on `queue`); unknown at start and after a
+   * failure (read again then). The center keeps its own (audit.heads).
+   */
   private head: { seq: number; hash: string } | undefined;
   /**
    * Once-only rows (action and resource) this desk wrote or found written: the trail is append-only, so one known to be
@@ -241,16 +247,24 @@ export class AuditTrail {
     this.spoolTimer.unref();
   }
 
-  /** Whether `content` is this desk's last row in the trail (the same content, hashed in its place). */
+  /**
+   * Whether `content` is this desk's last row in the trail: the same content hashed in its place, or, for a row the
+   * center wrote, the same content and the same time at the desk.
+   */
   private async isLastWritten(content: Content): Promise<boolean> {
     const last = await this.store.db
       .selectFrom('audit')
-      .select(['seq', 'prev_hash', 'hash'])
+      .selectAll()
       .where('desk_id', 'in', [this.deskId, NO_DESK])
       .orderBy('seq', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return last !== undefined && rowHash(last.prev_hash, { ...content, seq: last.seq }) === last.hash;
+    if (last === undefined) return false;
+    if (last.keyed === true) {
+      const columns = ['actor', 'action', 'outcome', 'resource', 'request_id', 'details'] as const;
+      return last.desk_at === content.at && columns.every((column) => last[column] === content[column]);
+    }
+    return rowHash(last.prev_hash, { ...content, seq: last.seq }) === last.hash;
   }
 
   /** Every row asked for so far, in the trail when it can be: rows kept on the desk are written first if the center takes them now. */
@@ -267,9 +281,14 @@ export class AuditTrail {
       this.rememberOnce(onceKey);
       return undefined;
     }
+    if (this.store.backend === 'postgres') {
+      const written = await this.writeToCenter(content, once);
+      if (onceKey !== undefined) this.rememberOnce(onceKey);
+      return written;
+    }
     for (let attempt = 0; ; attempt++) {
-      // The chain's last row as this desk last wrote it: the next one follows it in one statement. Another writer with this
-      // desk's id (a second copy of the app) took that place if the unique (desk_id, seq) refuses it: read again, below.
+      // The chain's last row as this desk last wrote it: the next one follows it in one statement. Another writer of this
+      // file took that place if the unique (desk_id, seq) refuses it: read again, below.
       const head = this.head;
       this.head = undefined;
       try {
@@ -280,20 +299,7 @@ export class AuditTrail {
           return written;
         }
         const written = await this.store.transaction(async (trx) => {
-          // On the center, the desk's appends take turns (a second copy of the app on this profile waits here); the
-          // unique (desk_id, seq) is what guarantees it, this only spares the retries.
-          if (this.store.backend === 'postgres')
-            await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${this.deskId}`}, 0))`.execute(trx);
-          if (once) {
-            // Two desks following the same payment record its result at the same moment: the second waits for the
-            // first to commit, then finds its row.
-            if (this.store.backend === 'postgres') {
-              await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(
-                trx,
-              );
-            }
-            if (await this.onceWritten(content.action, content.resource, trx)) return undefined;
-          }
+          if (once && (await this.onceWritten(content.action, content.resource, trx))) return undefined;
           // A once-only row follows the remembered last row too (the unique (desk_id, seq) refuses it if another copy of
           // this desk wrote meanwhile: read again, below).
           const last =
@@ -317,11 +323,36 @@ export class AuditTrail {
         if (onceKey !== undefined) this.rememberOnce(onceKey);
         return written;
       } catch (error) {
-        // Another writer with this desk's id (a second copy of the app on the same profile) took that place: the unique
-        // (desk_id, seq) refused this one; it is written after it, never beside it.
+        // Another writer of this file took that place: the unique (desk_id, seq) refused this one; it is written after
+        // it, never beside it.
         if (!isUniqueViolation(error) || attempt >= APPEND_RETRIES) throw error;
       }
     }
+  }
+
+  /**
+   * Gives `content` to the center's audit.append, which writes it as the next row of this desk's chain (its place, its
+   * time, its hash are the center's; the desk's time of it is kept beside). Once-only: two desks following the same
+   * payment record its result at the same moment, and the second waits for the first to commit, then finds its row.
+   */
+  private async writeToCenter(content: Content, once: boolean): Promise<AuditRow | undefined> {
+    if (!once) return this.appendOnCenter(this.store.db, content);
+    return this.store.transaction(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-once:${content.action}:${content.resource ?? ''}`}, 0))`.execute(
+        trx,
+      );
+      if (await this.onceWritten(content.action, content.resource, trx)) return undefined;
+      return this.appendOnCenter(trx, content);
+    });
+  }
+
+  private async appendOnCenter(db: Kysely<AuditDB>, content: Content): Promise<AuditRow> {
+    const { rows } = await sql<DbRow>`
+      SELECT * FROM audit.append(${content.desk_id}, ${content.at}, ${content.actor}, ${content.action},
+        ${content.outcome}, ${content.resource}, ${content.request_id}, ${content.details})`.execute(db);
+    const row = rows[0];
+    if (row === undefined) throw new Error('audit.append answered no row');
+    return toView(row, this.deskId);
   }
 
   /** Writes `content` as the row after `last` of this desk's chain (the chain's first row when there is none). */
@@ -409,10 +440,13 @@ export class AuditTrail {
 
   /**
    * Walks every desk's chain; reports the first row (its desk and number) whose number, link or content does not hold.
-   * On the embedded file, this desk's chain is also checked against the head kept beside it.
+   * On the embedded file, this desk's chain is also checked against the head kept beside it. On the center each chain's
+   * end is checked against the center's heads, and the rows the center wrote by their numbers and links only: their
+   * content is hashed with a key no desk reads, and the auditor's check (verifyCenterAudit) recomputes it.
    */
   async verify(): Promise<Verification> {
     await this.settle();
+    if (this.store.backend === 'postgres') return this.verifyOnCenter();
     const desks = (
       await this.store.db.selectFrom('audit').select('desk_id').distinct().orderBy('desk_id').execute()
     ).map((row) => row.desk_id);
@@ -433,6 +467,22 @@ export class AuditTrail {
     return broken === undefined
       ? { ok: true, rows, desks: chains.length }
       : { ok: false, rows, desks: chains.length, ...broken };
+  }
+
+  /** Every chain of the center, in the order of audit.verify_chain, each walked then checked against its head. */
+  private async verifyOnCenter(): Promise<Verification> {
+    const { rows: desks } = await sql<{ desk_id: string }>`
+      SELECT desk_id FROM audit.audit UNION SELECT desk_id FROM audit.heads WHERE seq > 0 ORDER BY desk_id`.execute(
+      this.store.db,
+    );
+    let rows = 0;
+    for (const { desk_id: desk } of desks) {
+      const chain = await walkCenterChain(this.store.db, desk);
+      rows += chain.rows;
+      if (!chain.ok)
+        return { ok: false, rows, desks: desks.length, deskId: desk, seq: chain.seq, reason: chain.reason };
+    }
+    return { ok: true, rows, desks: desks.length };
   }
 
   private verifyChain(desk: string): Promise<ChainWalk> {

@@ -206,7 +206,9 @@ describe('what the app writes to the audit trail', () => {
 
     const csv = await ok<{ csv: string; rows: number }>('audit:exportCsv', { actor: 'ana' });
     const lines = csv.csv.trim().split('\r\n');
-    expect(lines[0]).toBe('desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash');
+    expect(lines[0]).toBe(
+      'desk_id,seq,at,actor,action,outcome,resource,request_id,details,hash,written_by,desk_at,actor_session',
+    );
     expect(lines).toHaveLength(csv.rows + 1);
     expect(lines.slice(1).every((l) => l.split(',')[3] === 'ana' && l.split(',')[0] === page.rows[0]!.deskId)).toBe(
       true,

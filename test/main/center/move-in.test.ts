@@ -614,8 +614,8 @@ describe('moving a desk in', () => {
     const { deskId } = await deskIdentity(dir);
     const inFile = fileCount(dir, 'audit.db', 'audit');
     expect(inFile).toBeGreaterThan(0);
-    // Written as the shared app role may (INSERT; its rows are not told apart by desk): a row numbered after the desk's
-    // last, linking to nothing of it.
+    // A row numbered after the desk's last, linking to nothing of it. No desk's login writes audit rows itself (the
+    // shared app role is refused the INSERT): a superuser does.
     const forged = [deskId, inFile + 1, GENESIS];
     const insert = `INSERT INTO audit.audit (desk_id, seq, at, actor, action, outcome, details, prev_hash, hash) VALUES ($1, $2, now(), 'eve', 'session.signIn', 'ok', '{}', $3, $3)`;
     const shared = new pg.Client({
@@ -627,10 +627,11 @@ describe('moving a desk in', () => {
     });
     await shared.connect();
     try {
-      await shared.query(insert, forged);
+      await expect(shared.query(insert, forged)).rejects.toMatchObject({ code: '42501' });
     } finally {
       await shared.end();
     }
+    await center.query(insert, forged);
     const centerStore = centerStorage(center.app);
     try {
       const report = await moveDeskIn({ dataDir: dir, center: centerStore, target: 'the test center' });
