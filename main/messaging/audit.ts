@@ -15,9 +15,19 @@ import type {
   MessagingProvider,
 } from '../../shared/messaging';
 import { DeliveryRecordView as DeliveryRecordSchema } from '../../shared/messaging';
-import type { Storage, StoreDatabase, StoreDefinition } from '../storage';
+import { deskHeldTable, type Storage, type StoreDatabase, type StoreDefinition } from '../storage';
 
 const STATUSES = ['sending', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown'] as const;
+
+/** A line of a delivery's history is added only for a delivery of the adding login's desk (or by the shared credential). */
+const DELIVERY_EVENTS_RULES = `
+ALTER TABLE messaging.delivery_events ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS every_desk_reads ON messaging.delivery_events;
+CREATE POLICY every_desk_reads ON messaging.delivery_events FOR SELECT USING (true);
+DROP POLICY IF EXISTS own_desk_adds ON messaging.delivery_events;
+CREATE POLICY own_desk_adds ON messaging.delivery_events FOR INSERT WITH CHECK (EXISTS (
+  SELECT FROM messaging.deliveries d WHERE d.message_id = delivery_events.message_id
+     AND (d.desk_id = (SELECT center.current_desk()) OR (SELECT center.shared_session()))));`;
 
 export const DELIVERIES_STORE: StoreDefinition = {
   name: 'messaging',
@@ -174,6 +184,14 @@ export const DELIVERIES_STORE: StoreDefinition = {
             .on('delivery_events')
             .columns(['message_id', 'id'])
             .execute();
+        },
+      },
+      // A delivery is the sending desk's: added and changed only by that desk's login, and its history grows only with
+      // the lines of that desk's own deliveries. Every desk reads them all (the guest may call back anyone).
+      '0002_desk_rows': {
+        up: async (db: Kysely<unknown>) => {
+          await sql.raw(deskHeldTable('messaging', 'deliveries', 'false')).execute(db);
+          await sql.raw(DELIVERY_EVENTS_RULES).execute(db);
         },
       },
     },

@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Currency } from '../../shared/payments';
-import { createTableMigration, type StoreDefinition } from '../storage';
+import { createTableMigration, deskHeldTable, type StoreDefinition } from '../storage';
 import { APOSTROPHES } from './match';
 
 /** The file for real (imported) reservations, and training's own. */
@@ -187,6 +187,12 @@ export const RESERVATIONS_STORE: StoreDefinition = {
         },
       ),
       '0002_search': { up: (db: Kysely<unknown>) => postgresSearchMigration(db) },
+      // Any desk imports any reservation (the same number again replaces the row), always in its own name: a row is
+      // added, and replaced, only to name the writing login's desk.
+      '0003_desk_rows': {
+        up: async (db: Kysely<unknown>) =>
+          void (await sql.raw(deskHeldTable('reservations', 'reservations', 'true')).execute(db)),
+      },
     },
     // Imports add and replace; nothing is deleted.
     grants: { reservations: ['SELECT', 'INSERT', 'UPDATE'] },
