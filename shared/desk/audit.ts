@@ -40,6 +40,15 @@ export const AuditRowView = z.object({
   resource: z.string().optional(),
   requestId: z.string().optional(),
   details: z.record(z.string(), z.unknown()),
+  /**
+   * On the center: `center` when the center wrote the row (its time the center's, its hash keyed), `desk` when a desk
+   * wrote it itself (before the center wrote the trail, or moved in from its files): that desk's word.
+   */
+  writtenBy: z.enum(['center', 'desk']).optional(),
+  /** A row the center wrote later than it happened at the desk (kept there while the center was down): when it did. */
+  deskAt: z.string().optional(),
+  /** A row the center wrote: whether the operator it names had a session at that desk then (open, locked, none). */
+  actorSession: z.enum(['open', 'locked', 'none']).optional(),
 });
 export type AuditRowView = z.infer<typeof AuditRowView>;
 

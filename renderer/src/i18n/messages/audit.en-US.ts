@@ -56,6 +56,11 @@ export const auditEnUS = {
   'audit.action.update.restart': 'Restarted the app to update it',
   'audit.actor.system': 'The app',
   'audit.actor.anonymous': 'No one signed in',
+  'audit.noSession': 'No session at that desk',
+  'audit.noSession.full':
+    'Who this row names had no session open at the desk that wrote it when the center stored it. Check it before relying on it.',
+  'audit.deskAt': 'At the desk: {at}',
+  'audit.deskAt.full': 'When it happened at the desk: the center could not be reached and the row was stored later.',
   'audit.value.yes': 'yes',
   'audit.value.no': 'no',
   'audit.value.allLeft': 'all that is left',

@@ -58,6 +58,11 @@ export const auditEsMX: CataloguePart<typeof auditEnUS> = {
   'audit.action.update.restart': 'Reinició la aplicación para actualizarla',
   'audit.actor.system': 'La aplicación',
   'audit.actor.anonymous': 'Sin sesión iniciada',
+  'audit.noSession': 'Sin sesión en ese escritorio',
+  'audit.noSession.full':
+    'Quien figura aquí no tenía una sesión abierta en el escritorio que escribió esta fila cuando el centro la guardó. Compruébelo antes de darla por buena.',
+  'audit.deskAt': 'En el escritorio: {at}',
+  'audit.deskAt.full': 'Cuándo ocurrió en el escritorio: el centro no estaba disponible y la fila se guardó después.',
   'audit.value.yes': 'sí',
   'audit.value.no': 'no',
   'audit.value.allLeft': 'todo lo que queda',

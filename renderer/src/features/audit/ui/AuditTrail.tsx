@@ -134,9 +134,21 @@ export function AuditTrail(): JSX.Element {
           >
             {all.map((row) => (
               <tr key={row.id}>
-                <td className="audit__when">{dateTime(row.at)}</td>
+                <td className="audit__when">
+                  {dateTime(row.at)}
+                  {row.deskAt !== undefined && (
+                    <div className="hint" title={t('audit.deskAt.full')}>
+                      {t('audit.deskAt', { at: dateTime(row.deskAt) })}
+                    </div>
+                  )}
+                </td>
                 <td>
                   <ShownText shown={actorText(row, i18n)} />
+                  {row.actorSession === 'none' && !['system', 'anonymous'].includes(row.actor) && (
+                    <span className="badge badge--failed audit__no-session" title={t('audit.noSession.full')}>
+                      {t('audit.noSession')}
+                    </span>
+                  )}
                 </td>
                 <td>{actionText(row.action, i18n)}</td>
                 <td>
