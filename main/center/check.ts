@@ -1,6 +1,7 @@
 /**
  * `--check-center`: connects to the center as this desk does and reports, for IT, the server, TLS, the roles, each store's
- * schema version and the app role's grants, table by table; exit code 0 only when all is as this version of the app needs.
+ * schema version and the app role's grants, table by table (column-level ones too) and function by function (a function
+ * of the owner the store does not list is a problem); exit code 0 only when all is as this version of the app needs.
  */
 import { sql, type Kysely } from 'kysely';
 import { AUDIT_STORE } from '../audit/trail';
@@ -25,6 +26,9 @@ import {
 } from '../storage';
 
 export const CHECK_CENTER_FLAG = '--check-center';
+
+/** What the app role never has on a store's table, whatever the store grants (emptying it, triggers, foreign keys). */
+const NEVER_GRANTED = ['TRUNCATE', 'TRIGGER', 'REFERENCES'] as const;
 
 /** A warning is said and does not fail the check: what IT should change, while the desk works meanwhile. */
 export type CheckStatus = 'ok' | 'warning' | 'problem';
@@ -131,34 +135,54 @@ export async function checkCenter(
         `the ${store.label} is at schema ${state.applied}${state.newer.length > 0 ? ' (migrated by a newer app)' : ''}`,
       );
       for (const [table, wanted] of Object.entries(store.postgres.grants)) {
+        const target = `${store.name}.${table}`;
+        // A privilege granted on some columns only (GRANT UPDATE (role) …) is that privilege all the same.
         const granted = await sql<Record<string, boolean>>`
           SELECT ${sql.join(
             TABLE_PRIVILEGES.map(
-              (privilege) =>
-                sql`has_table_privilege(${`${store.name}.${table}`}, ${privilege}) AS ${sql.id(privilege)}`,
+              (privilege) => sql`has_table_privilege(${target}, ${privilege}) AS ${sql.id(privilege)}`,
             ),
-          )}`.execute(db);
+          )},
+                 has_any_column_privilege(${target}, 'SELECT') AS "columns SELECT",
+                 has_any_column_privilege(${target}, 'INSERT') AS "columns INSERT",
+                 has_any_column_privilege(${target}, 'UPDATE') AS "columns UPDATE",
+                 ${sql.join(
+                   NEVER_GRANTED.map(
+                     (privilege) =>
+                       sql`${privilege === 'REFERENCES' ? sql`has_any_column_privilege` : sql`has_table_privilege`}(${target}, ${privilege}) AS ${sql.id(privilege)}`,
+                   ),
+                 )}`.execute(db);
+        const privileges = granted.rows[0] ?? {};
         const hidden = store.postgres.secretColumns?.[table] ?? [];
         // A table with secret columns is read column by column: SELECT on every other column, none on those.
         const columns =
           hidden.length === 0
             ? undefined
             : await sql<{ column: string; readable: boolean }>`
-                SELECT a.attname AS column, has_column_privilege(${`${store.name}.${table}`}, a.attnum, 'SELECT') AS readable
+                SELECT a.attname AS column, has_column_privilege(${target}, a.attnum, 'SELECT') AS readable
                   FROM pg_catalog.pg_attribute a
-                 WHERE a.attrelid = ${`${store.name}.${table}`}::regclass AND a.attnum > 0 AND NOT a.attisdropped`.execute(
-                db,
-              );
+                 WHERE a.attrelid = ${target}::regclass AND a.attnum > 0 AND NOT a.attisdropped`.execute(db);
         const secretRead = (columns?.rows ?? []).filter((row) => hidden.includes(row.column) && row.readable);
         const columnRead =
-          columns !== undefined && columns.rows.some((row) => !hidden.includes(row.column) && row.readable);
+          columns === undefined
+            ? privileges['columns SELECT'] === true
+            : columns.rows.some((row) => !hidden.includes(row.column) && row.readable);
         const has = TABLE_PRIVILEGES.filter(
           (privilege) =>
-            granted.rows[0]?.[privilege] === true || (privilege === 'SELECT' && columnRead && secretRead.length === 0),
+            privileges[privilege] === true ||
+            (privilege === 'SELECT' && columnRead && secretRead.length === 0) ||
+            ((privilege === 'INSERT' || privilege === 'UPDATE') && privileges[`columns ${privilege}`] === true),
         );
         const lacking = wanted.filter((privilege) => !has.includes(privilege));
-        const extra = has.filter((privilege) => !wanted.includes(privilege));
-        const check = `grants ${store.name}.${table}`;
+        const extra = [
+          ...has
+            .filter((privilege) => !wanted.includes(privilege))
+            .map((privilege) =>
+              privileges[privilege] === true || privilege === 'SELECT' ? privilege : `${privilege} (of some columns)`,
+            ),
+          ...NEVER_GRANTED.filter((privilege) => privileges[privilege] === true),
+        ];
+        const check = `grants ${target}`;
         if (lacking.length === 0 && extra.length === 0 && secretRead.length === 0)
           ok(
             check,
@@ -169,13 +193,14 @@ export async function checkCenter(
             ...(lacking.length > 0 ? [`lacks ${lacking.join(', ')}`] : []),
             ...(extra.length > 0 ? [`may also ${extra.join(', ')}, which it must not`] : []),
             ...(secretRead.length > 0
-              ? [`reads ${secretRead.map((row) => `${store.name}.${table}.${row.column}`).join(', ')}, a secret`]
+              ? [`reads ${secretRead.map((row) => `${target}.${row.column}`).join(', ')}, a secret`]
               : []),
           ];
           problem(check, `${parts.join('; ')}: IT must run --migrate-center, which sets the app role's grants`);
         }
       }
-      for (const signature of store.postgres.functions ?? []) {
+      const declared = store.postgres.functions ?? [];
+      for (const signature of declared) {
         const callable = await sql<{ callable: boolean }>`
           SELECT has_function_privilege(${`${store.name}.${signature}`}, 'EXECUTE') AS callable`.execute(db);
         if (callable.rows[0]?.callable === true) ok(`function ${store.name}.${signature}`, 'callable');
@@ -185,6 +210,25 @@ export async function checkCenter(
             'not callable by this desk: IT must run --migrate-center, which grants it to the app role',
           );
       }
+      // Every other function of the schema that runs as its owner (SECURITY DEFINER) and this desk may call: the door's
+      // inner workings (issuing a ticket, reading the center's secret…), which no desk's login calls directly.
+      const others = await sql<{ signature: string }>`
+        SELECT format('%s(%s)', p.proname, pg_catalog.oidvectortypes(p.proargtypes)) AS signature
+          FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+         WHERE n.nspname = ${store.name} AND p.prosecdef AND has_function_privilege(p.oid, 'EXECUTE')
+           AND p.oid NOT IN (SELECT pg_catalog.to_regprocedure(d)::oid FROM unnest(${declared.map((signature) => `${store.name}.${signature}`)}::text[]) d
+                              WHERE pg_catalog.to_regprocedure(d) IS NOT NULL)
+         ORDER BY 1`.execute(db);
+      if (others.rows.length === 0)
+        ok(
+          `functions ${store.name}`,
+          declared.length === 0 ? "none of the owner's callable" : "none of the owner's callable but those listed",
+        );
+      else
+        problem(
+          `functions ${store.name}`,
+          `may also call ${others.rows.map((row) => `${store.name}.${row.signature}`).join(', ')}, which run as the schema's owner and are not a desk's to call: IT must run --migrate-center, which takes them away`,
+        );
       const auditor = await auditorFindings(db, store, roles.auditor);
       if (auditor.problems.length === 0) ok(`auditor ${store.name}`, auditor.reads);
       else

@@ -1,7 +1,7 @@
 /**
  * The operator directory on the center, through its functions (center-sql.ts): the desk derives a password's key from
- * the salt the center answers, and the center compares, counts and opens; the desk holds the tickets and session ids it
- * was given, only in memory.
+ * the salt the center answers, and the center counts the attempt (committed first), then compares and opens; the desk
+ * holds the tickets and session ids it was given, only in memory.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -10,10 +10,10 @@ import type { StoreDatabase } from '../storage';
 import type { OpenSessionResult, SessionHolder } from './desk-sessions';
 import { OperatorError } from './errors';
 import { INVALID, lockedFor, pausedFor, type OverrideResult, type SignInResult } from './lockout';
-import { costParams, deriveForParams, hashPassword, type ScryptCost } from './password';
+import { deriveForParams, hashPassword, type ScryptCost } from './password';
 import type { OperatorsDB } from './store';
 
-type Outcome = 'ok' | 'invalid_credentials' | 'disabled' | 'locked' | 'override_paused';
+type Outcome = 'ok' | 'invalid_credentials' | 'disabled' | 'locked' | 'override_paused' | 'no_attempt';
 
 interface Proof {
   outcome: Outcome;
@@ -41,46 +41,54 @@ export class CenterOperators {
     private readonly cost: ScryptCost,
   ) {}
 
-  /** The key of `password` for `id` as the center's salt makes it (an unknown id's salt is made up by the center). */
-  private async derive(id: string, password: string): Promise<{ key: string; weaker: boolean }> {
-    const params = await sql<{
-      params: string;
-    }>`SELECT operators.password_params(${id}, ${costParams(this.cost)}) AS params`.execute(this.db);
-    return deriveForParams(password, params.rows[0]?.params ?? '', this.cost);
-  }
-
   async signIn(id: string, password: string): Promise<SignInResult> {
-    const derived = await this.derive(id, password);
-    const proof = await this.prove('sign_in', id, derived.key);
+    const { proof, weaker } = await this.prove('sign_in', id, password);
     if (proof.outcome === 'locked') return lockedFor(ms(proof.wait_ms));
     if (proof.outcome !== 'ok') return proof.outcome === 'disabled' ? { ok: false, reason: 'disabled' } : INVALID;
-    if (proof.ticket !== null) this.signInTickets.set(id, proof.ticket);
-    if (derived.weaker) await this.rehash(id, derived.key, password);
+    if (proof.ticket !== null) {
+      this.signInTickets.set(id, proof.ticket);
+      if (weaker) await this.rehash(proof.ticket, password);
+    }
     return { ok: true, operator: view(id, proof) };
   }
 
   async verifyOverride(id: string, password: string): Promise<CenterOverrideResult> {
-    const derived = await this.derive(id, password);
-    const proof = await this.prove('verify_override', id, derived.key);
+    const { proof } = await this.prove('override', id, password);
     if (proof.outcome === 'locked') return lockedFor(ms(proof.wait_ms));
     if (proof.outcome === 'override_paused') return pausedFor(ms(proof.wait_ms));
     if (proof.outcome !== 'ok') return proof.outcome === 'disabled' ? { ok: false, reason: 'disabled' } : INVALID;
     return { ok: true, operator: view(id, proof), ...(proof.ticket === null ? {} : { ticket: proof.ticket }) };
   }
 
-  private async prove(fn: 'sign_in' | 'verify_override', id: string, key: string): Promise<Proof> {
+  /**
+   * A password proven to the center in three statements, each on its own (autocommit): the salt and cost the center
+   * answers for `id` (an unknown id's are made up by the center); the attempt counted as a failure with the key derived
+   * here, committed before anything is compared; then the comparison, which clears the count when the key is right.
+   */
+  private async prove(
+    kind: 'sign_in' | 'override',
+    id: string,
+    password: string,
+  ): Promise<{ proof: Proof; weaker: boolean }> {
+    const params = await sql<{ params: string }>`SELECT operators.password_params(${id}) AS params`.execute(this.db);
+    const derived = await deriveForParams(password, params.rows[0]?.params ?? '', this.cost);
+    const begun = await sql<{ attempt: string | null }>`
+      SELECT operators.begin_attempt(${kind}, ${id}, ${derived.key}, ${this.deskId}) AS attempt`.execute(this.db);
+    const attempt = begun.rows[0]?.attempt ?? '';
     const call =
-      fn === 'sign_in'
-        ? sql<Proof>`SELECT * FROM operators.sign_in(${id}, ${key}, ${this.deskId})`
-        : sql<Proof>`SELECT * FROM operators.verify_override(${id}, ${key}, ${this.deskId})`;
+      kind === 'sign_in'
+        ? sql<Proof>`SELECT * FROM operators.sign_in(${attempt}, ${this.deskId})`
+        : sql<Proof>`SELECT * FROM operators.verify_override(${attempt}, ${this.deskId})`;
     const row = (await call.execute(this.db)).rows[0];
-    if (row === undefined) throw new Error(`operators.${fn} answered nothing`);
-    return row;
+    if (row === undefined || row.outcome === 'no_attempt')
+      throw new Error(`operators: the center compared no attempt (${row?.outcome ?? 'no answer'})`);
+    return { proof: row, weaker: derived.weaker };
   }
 
-  private async rehash(id: string, oldKey: string, password: string): Promise<void> {
+  /** Raises the account's older, weaker hash with the sign-in's ticket (once; the center refuses a weaker one). */
+  private async rehash(ticket: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.cost);
-    await sql`SELECT operators.rehash(${id}, ${oldKey}, ${hash})`.execute(this.db);
+    await sql`SELECT operators.rehash(${ticket}, ${hash}, ${this.deskId})`.execute(this.db);
   }
 
   /** Opens the session a sign-in at this desk proved (its ticket); refused when none was proven here. */

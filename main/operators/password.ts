@@ -17,8 +17,11 @@ export const MIN_COST: Readonly<ScryptCost> = Object.freeze({ log2N: 14, r: 8, p
 
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
-/** Bounds for a stored hash, so a damaged or tampered file cannot make one verification take minutes or gigabytes. */
-const STORED_LIMITS = { log2N: [10, 20], r: [1, 32], p: [1, 16], salt: [16, 64], key: [16, 64] } as const;
+/**
+ * Bounds for a stored hash, so a damaged or tampered file cannot make one verification take minutes or gigabytes (the
+ * center's functions hold its hashes to the same: center-sql.ts).
+ */
+export const STORED_LIMITS = { log2N: [10, 20], r: [1, 32], p: [1, 16], salt: [16, 64], key: [16, 64] } as const;
 
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 

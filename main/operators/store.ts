@@ -172,12 +172,22 @@ export const OPERATORS_STORE: StoreDefinition = {
     // A desk reads accounts and who is signed in where (never a hash or a session's key: secretColumns) and writes
     // nothing row by row: sign-in, sessions and every admin change go through the functions, which take the desk from
     // its login and the acting operator from a session opened with a proven password.
-    grants: { operators: ['SELECT'], sessions: ['SELECT'], tickets: [], unknown_ids: [], center_secret: [] },
+    grants: {
+      operators: ['SELECT'],
+      sessions: ['SELECT'],
+      tickets: [],
+      attempts: [],
+      unknown_ids: [],
+      setup: [],
+      moved_in: [],
+      center_secret: [],
+    },
     // Neither a desk nor the auditor reads these.
     secretColumns: {
       operators: ['password_hash'],
       sessions: ['session_id'],
       tickets: ['ticket_key'],
+      attempts: ['attempt_key', 'key_mac'],
       center_secret: ['secret'],
     },
     functions: OPERATOR_FUNCTIONS,

@@ -255,6 +255,15 @@ export async function migrateCenterStore(
           trx,
         );
     }
+    // No function that runs as the owner (SECURITY DEFINER) is callable by everyone or by the app role but those the
+    // store lists, granted below: an EXECUTE granted by hand before is taken away. A function that runs as its caller
+    // gives the caller nothing it could not do itself, and keeps what its store granted (reservations' search_text).
+    const definers = await sql<{ target: string }>`
+      SELECT format('%I.%I(%s)', n.nspname, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) AS target
+        FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+       WHERE n.nspname = ${schema} AND p.prosecdef`.execute(trx);
+    for (const { target } of definers.rows)
+      await sql`REVOKE ALL ON ROUTINE ${sql.raw(target)} FROM PUBLIC, ${app}`.execute(trx);
     for (const signature of definition.postgres.functions ?? []) {
       // The signature is checked by checkDefinition (a name and type names); the schema is the store's own name.
       const target = sql.raw(`${schema}.${signature}`);

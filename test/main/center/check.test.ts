@@ -95,6 +95,50 @@ describe('--check-center', () => {
     }
   });
 
+  it('a write granted on some columns, TRUNCATE, and EXECUTE on a function of the owner the store does not list are each named; --migrate-center takes them away', async () => {
+    const tls = { mode: 'require' } as const;
+    const app = center.roles.app.name;
+    expect((await checkCenter({ ...center.app, tls }, [OPERATORS_STORE])).lines).toContainEqual({
+      status: 'ok',
+      check: 'functions operators',
+      detail: "none of the owner's callable but those listed",
+    });
+    await center.query(`GRANT UPDATE (role) ON operators.operators TO ${app}`);
+    await center.query(`GRANT INSERT (operator_id) ON operators.sessions TO ${app}`);
+    await center.query(`GRANT TRUNCATE ON operators.tickets TO ${app}`);
+    await center.query(`GRANT EXECUTE ON FUNCTION operators.issue_ticket(text, text, text) TO ${app}`);
+    await center.query(`GRANT EXECUTE ON FUNCTION operators.secret() TO PUBLIC`);
+    const wrong = await checkCenter({ ...center.app, tls }, [OPERATORS_STORE]);
+    expect(wrong.ok).toBe(false);
+    const line = (check: string) => wrong.lines.find((found) => found.check === check);
+    expect(line('grants operators.operators')).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/^may also UPDATE \(of some columns\), which it must not/) as unknown,
+    });
+    expect(line('grants operators.sessions')?.detail).toMatch(
+      /^may also INSERT \(of some columns\), which it must not/,
+    );
+    expect(line('grants operators.tickets')?.detail).toMatch(/^may also TRUNCATE, which it must not/);
+    expect(line('functions operators')).toEqual({
+      status: 'problem',
+      check: 'functions operators',
+      detail:
+        "may also call operators.issue_ticket(text, text, text), operators.secret(), which run as the schema's owner and are not a desk's to call: IT must run --migrate-center, which takes them away",
+    });
+
+    await migrateCenter(center.owner, [OPERATORS_STORE]);
+    const fixed = await checkCenter({ ...center.app, tls }, [OPERATORS_STORE]);
+    expect(fixed.lines.filter((found) => found.status === 'problem')).toEqual([]);
+    expect(
+      await center.query(
+        `SELECT has_function_privilege($1, 'operators.issue_ticket(text, text, text)', 'EXECUTE') AS ticket,
+                has_function_privilege($1, 'operators.secret()', 'EXECUTE') AS secret,
+                has_column_privilege($1, 'operators.operators', 'role', 'UPDATE') AS role`,
+        [app],
+      ),
+    ).toEqual([{ ticket: false, secret: false, role: false }]);
+  });
+
   it("the auditor's grants: every table read, no secret column; a table-level SELECT on operators (which reads password_hash) is a problem, and --migrate-center puts it right", async () => {
     const tls = { mode: 'require' } as const;
     const ready = await checkCenter({ ...center.app, tls }, [notesStore, OPERATORS_STORE]);
@@ -108,7 +152,7 @@ describe('--check-center', () => {
       status: 'ok',
       check: 'auditor operators',
       detail:
-        'reads every table, writes none; not operators.password_hash, sessions.session_id, tickets.ticket_key, center_secret.secret',
+        'reads every table, writes none; not operators.password_hash, sessions.session_id, tickets.ticket_key, attempts.attempt_key, attempts.key_mac, center_secret.secret',
     });
 
     await center.query(`GRANT SELECT ON operators.operators TO ${center.roles.auditor.name}`);

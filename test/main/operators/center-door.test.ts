@@ -154,14 +154,21 @@ describe('the operator directory on the center, through its functions only', () 
     if (existing.length === 0) throw new Error('the first test seeds sam');
     // The salt and cost are what a desk needs to derive a key: an unknown id gets a salt of its own, the same each time.
     const params = async (id: string): Promise<string> =>
-      (await one<{ p: string }>(attacker, `SELECT operators.password_params($1, 'ln=14,r=8,p=1') AS p`, [id])).p;
+      (await one<{ p: string }>(attacker, `SELECT operators.password_params($1) AS p`, [id])).p;
     expect(await params('sam')).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$[A-Za-z0-9+/]{22}==\$32$/);
     expect(await params('nobody')).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$[A-Za-z0-9+/]{22}==\$32$/);
     expect(await params('nobody')).toBe(await params('NOBODY'));
     expect(await params('nobody')).not.toBe(await params('nobody2'));
 
-    const guess = (id: string) =>
-      one<{ outcome: string }>(attacker, `SELECT outcome FROM operators.sign_in($1, 'd3JvbmcgZ3Vlc3M=', NULL)`, [id]);
+    // Each guess is counted first (a committed statement of its own), then compared.
+    const guess = async (id: string) => {
+      const { attempt } = await one<{ attempt: string }>(
+        attacker,
+        `SELECT operators.begin_attempt('sign_in', $1, 'd3JvbmcgZ3Vlc3M=', NULL) AS attempt`,
+        [id],
+      );
+      return one<{ outcome: string }>(attacker, `SELECT outcome FROM operators.sign_in($1, NULL)`, [attempt]);
+    };
     for (let i = 1; i < MAX_FAILED_ATTEMPTS; i++) {
       expect(await guess('sam')).toEqual({ outcome: 'invalid_credentials' });
       expect(await guess('nobody')).toEqual({ outcome: 'invalid_credentials' });
