@@ -380,6 +380,48 @@ END
 $fn$;
 `;
 
+/**
+ * A result the trail records once for the whole center (payment.result, refund.result: the system's row, written by
+ * whichever desk following the payment comes first) is taken only as the journal has it: the payment or refund is there,
+ * with that status (and a refund of that payment). So a desk cannot forestall another desk's result with a false one.
+ * A row moved in from a desk's files is that desk's word (not keyed), and where the center has no journal (a center of
+ * the audit store alone) nothing is compared.
+ */
+export const RESULTS_AS_JOURNALED_SQL = `
+CREATE OR REPLACE FUNCTION audit.result_as_journaled() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $fn$
+DECLARE
+  details jsonb;
+  found_it boolean;
+BEGIN
+  -- Only a result's details are read as jsonb (which refuses an escaped NUL that json, the column's check, keeps).
+  IF NEW.action NOT IN ('payment.result', 'refund.result') OR NOT NEW.keyed OR to_regclass('journal.payments') IS NULL THEN
+    RETURN NEW;
+  END IF;
+  details := NEW.details::jsonb;
+  IF NEW.actor <> 'system' OR jsonb_typeof(details->'status') IS DISTINCT FROM 'string' THEN
+    RAISE EXCEPTION 'audit: a result is the system''s, with its status' USING ERRCODE = '22023';
+  END IF;
+  IF NEW.action = 'payment.result' THEN
+    EXECUTE 'SELECT EXISTS (SELECT FROM journal.payments p WHERE p.id = $1 AND p.status = $2)'
+      INTO found_it USING NEW.resource, details->>'status';
+  ELSE
+    EXECUTE 'SELECT EXISTS (SELECT FROM journal.refunds r WHERE r.id = $1 AND r.status = $2 AND r.payment_id = $3)'
+      INTO found_it USING NEW.resource, details->>'status', details->>'paymentId';
+  END IF;
+  IF NOT found_it THEN
+    RAISE EXCEPTION 'audit: the result of % is not the one the journal has', NEW.resource USING ERRCODE = '22023';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+REVOKE ALL ON FUNCTION audit.result_as_journaled() FROM PUBLIC;
+DROP TRIGGER IF EXISTS audit_result_as_journaled ON audit.audit;
+CREATE TRIGGER audit_result_as_journaled BEFORE INSERT ON audit.audit FOR EACH ROW
+  EXECUTE FUNCTION audit.result_as_journaled();
+`;
+
 /** Where pgcrypto is: made in the key's schema, unless IT installed it elsewhere before (then used there). */
 async function pgcryptoSchema(db: Kysely<unknown>): Promise<string> {
   await sql`CREATE EXTENSION IF NOT EXISTS pgcrypto WITH SCHEMA ${sql.id(KEY_SCHEMA)}`.execute(db);

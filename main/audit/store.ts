@@ -5,7 +5,13 @@
  */
 import { sql, type Generated, type Kysely } from 'kysely';
 import { createTableMigration, deskStampedTable, type StoreDefinition } from '../storage';
-import { APPEND_SIGNATURE, MOVE_IN_SIGNATURE, keyedChainMigration, type ActorSession } from './center-chain';
+import {
+  APPEND_SIGNATURE,
+  MOVE_IN_SIGNATURE,
+  RESULTS_AS_JOURNALED_SQL,
+  keyedChainMigration,
+  type ActorSession,
+} from './center-chain';
 import type { SpooledContent } from './spool';
 
 export type AuditOutcome = 'ok' | 'refused' | 'failed';
@@ -215,6 +221,10 @@ export const AUDIT_STORE: StoreDefinition = {
       },
       // The center writes the trail: its key, its heads, audit.append, move_in_rows and verify_chain (center-chain.ts).
       '0003_center_writes': { up: keyedChainMigration },
+      // A result recorded once for the whole center is taken only as the journal has it (center-chain.ts).
+      '0004_results_as_journaled': {
+        up: async (db: Kysely<unknown>) => void (await sql.raw(RESULTS_AS_JOURNALED_SQL).execute(db)),
+      },
     },
     // Rows are read by every desk and written only by audit.append (and audit.move_in_rows): no INSERT. The heads are
     // read by the desks' own check of the chains.

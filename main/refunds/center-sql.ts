@@ -217,6 +217,36 @@ BEGIN
 END
 $fn$;
 
+-- Whether a request the app makes is what the journal shows, where the center has the journal: the payment is there in
+-- that currency, and holds at least that amount; a late success is of a payment that succeeded after it was abandoned,
+-- for all of it, in the name of who abandoned it (the desk that did is the one alerted), its replacement on the same
+-- reservation. So no desk queues a refund the app would not have.
+CREATE OR REPLACE FUNCTION refund_requests.as_journaled(p_origin text, p_payment_id text, p_amount_cents bigint,
+  p_currency text, p_requested_by text, p_linked_payment_id text, p_alert_desk_id text) RETURNS boolean
+  LANGUAGE plpgsql STABLE ${definer}
+  AS $fn$
+DECLARE
+  p record;
+  linked_found boolean := true;
+BEGIN
+  IF to_regclass('journal.payments') IS NULL THEN RETURN true; END IF;
+  EXECUTE 'SELECT x.status, x.amount_cents, lower(x.currency) AS currency, x.abandoned_at, x.abandoned_by,
+      x.abandoned_desk_id, x.operator_id, x.reservation_key FROM journal.payments x WHERE x.id = $1'
+    INTO p USING p_payment_id;
+  IF p.status IS NULL OR p.currency <> p_currency OR p_amount_cents IS NULL OR p_amount_cents > p.amount_cents THEN
+    RETURN false;
+  END IF;
+  IF p_origin <> 'late_success' THEN RETURN true; END IF;
+  IF p_linked_payment_id IS NOT NULL THEN
+    EXECUTE 'SELECT EXISTS (SELECT FROM journal.payments x WHERE x.id = $1 AND x.reservation_key = $2)'
+      INTO linked_found USING p_linked_payment_id, p.reservation_key;
+  END IF;
+  RETURN p.status = 'succeeded' AND p.abandoned_at IS NOT NULL AND p_amount_cents = p.amount_cents
+    AND p_requested_by = coalesce(p.abandoned_by, p.operator_id, 'system')
+    AND p_alert_desk_id IS NOT DISTINCT FROM p.abandoned_desk_id AND linked_found;
+END
+$fn$;
+
 -- A request the app puts in the queue (money the guest may be owed, found by a desk's engine): under the id made from
 -- its origin and payment, once for the whole center ('exists': written already), with the reason its origin has,
 -- pending, stamped with the calling desk and the center's time. It names the operator of the payment it is about.
@@ -248,6 +278,10 @@ BEGIN
   END IF;
   IF p_alert_desk_id IS NOT NULL AND p_alert_desk_id !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
     ${refusal(`'not a desk id'`)};
+  END IF;
+  IF NOT refund_requests.as_journaled(p_origin, p_payment_id, p_amount_cents, p_currency, p_requested_by,
+      p_linked_payment_id, p_alert_desk_id) THEN
+    ${refusal(`'not a request the journal shows the app would make'`)};
   END IF;
   INSERT INTO refund_requests.requests AS x (id, payment_id, amount_cents, currency, reason, note, status, requested_by,
     requested_at, override, desk_id, origin, linked_payment_id, alert_desk_id)

@@ -110,6 +110,10 @@ export const REFUND_REQUESTS_STORE: StoreDefinition = {
       },
       // The center's door (center-sql.ts): from now on a desk writes requests only through its functions.
       '0004_center_door': { up: async (db: Kysely<unknown>) => void (await sql.raw(refundFunctionsSql()).execute(db)) },
+      // A request the app makes is taken only as the journal shows it (refund_requests.as_journaled).
+      '0005_system_requests_as_journaled': {
+        up: async (db: Kysely<unknown>) => void (await sql.raw(refundFunctionsSql()).execute(db)),
+      },
     },
     // A desk reads every request (the queue is the center's) and writes none row by row: asking, deciding, settling and
     // moving in go through the functions, which take the desk from its login and the operator from a session.
