@@ -26,6 +26,8 @@ export const YEAR = new Date().getUTCFullYear() + 2;
 export interface Desk {
   stack: MainStack;
   dir: string;
+  /** On a center: this desk's own login (as IT made it with docs/center/add-desk.sql). */
+  login: CenterConnectionOptions | undefined;
   call(channel: string, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: IpcError }>;
   ok<T>(channel: string, input: unknown): Promise<T>;
   refused(channel: string, input: unknown): Promise<IpcError>;
@@ -113,6 +115,7 @@ export async function openDesk(options: Partial<MainStackOptions> = {}, kit: Des
   const desk: Desk = {
     stack,
     dir,
+    login,
     async restart() {
       await desk.stack.close();
       stack = await start();
