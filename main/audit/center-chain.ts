@@ -382,8 +382,9 @@ $fn$;
 
 /**
  * A result the trail records once for the whole center (payment.result, refund.result: the system's row, written by
- * whichever desk following the payment comes first) is taken only as the journal has it: the payment or refund is there,
- * with that status (and a refund of that payment). So a desk cannot forestall another desk's result with a false one.
+ * whichever desk following the payment comes first) is taken only as the journal has it: the payment or refund,
+ * with that status (a refund of that payment), when the journal has it. So a desk cannot forestall another desk's result
+ * with a false one.
  * A row moved in from a desk's files is that desk's word (not keyed), and where the center has no journal (a center of
  * the audit store alone) nothing is compared.
  */
@@ -393,7 +394,7 @@ CREATE OR REPLACE FUNCTION audit.result_as_journaled() RETURNS trigger
   AS $fn$
 DECLARE
   details jsonb;
-  found_it boolean;
+  journaled text;
 BEGIN
   -- Only a result's details are read as jsonb (which refuses an escaped NUL that json, the column's check, keeps).
   IF NEW.action NOT IN ('payment.result', 'refund.result') OR NOT NEW.keyed OR to_regclass('journal.payments') IS NULL THEN
@@ -403,14 +404,15 @@ BEGIN
   IF NEW.actor <> 'system' OR jsonb_typeof(details->'status') IS DISTINCT FROM 'string' THEN
     RAISE EXCEPTION 'audit: a result is the system''s, with its status' USING ERRCODE = '22023';
   END IF;
+  -- A payment or refund the journal does not have yet (its answer still kept at a desk) is taken as it comes: a row kept
+  -- on the desk never waits for ever behind it.
   IF NEW.action = 'payment.result' THEN
-    EXECUTE 'SELECT EXISTS (SELECT FROM journal.payments p WHERE p.id = $1 AND p.status = $2)'
-      INTO found_it USING NEW.resource, details->>'status';
+    EXECUTE 'SELECT p.status FROM journal.payments p WHERE p.id = $1' INTO journaled USING NEW.resource;
   ELSE
-    EXECUTE 'SELECT EXISTS (SELECT FROM journal.refunds r WHERE r.id = $1 AND r.status = $2 AND r.payment_id = $3)'
-      INTO found_it USING NEW.resource, details->>'status', details->>'paymentId';
+    EXECUTE 'SELECT r.status FROM journal.refunds r WHERE r.id = $1 AND r.payment_id = $2'
+      INTO journaled USING NEW.resource, details->>'paymentId';
   END IF;
-  IF NOT found_it THEN
+  IF journaled IS NOT NULL AND journaled <> details->>'status' THEN
     RAISE EXCEPTION 'audit: the result of % is not the one the journal has', NEW.resource USING ERRCODE = '22023';
   END IF;
   RETURN NEW;
